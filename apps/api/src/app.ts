@@ -1,0 +1,37 @@
+import Koa from 'koa'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import type { AppDeps } from './deps.js'
+import { parseBody } from './http/body.js'
+import type { AppState } from './http/context.js'
+import { corsMiddleware } from './http/cors.js'
+import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
+import { securityHeaders } from './http/security-headers.js'
+import { apiKeyRoutes } from './routes/api-keys.js'
+import { healthRoutes } from './routes/health.js'
+import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
+import { buildRouter, routeFallback } from './routes/router.js'
+
+/**
+ * The Koa application. Order matters: request id, logging and error mapping wrap everything;
+ * the version prefix is normalised before CORS, routing and authentication; CORS answers
+ * preflights before any key is asked for; bodies are parsed (with the size limit) before
+ * routing; each route then runs its own authentication, checks and handler.
+ */
+export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {
+  const app = new Koa<AppState>()
+  app.silent = true
+  const router = buildRouter(deps, config, {
+    ...healthRoutes(deps),
+    ...apiKeyRoutes(deps),
+    ...onboardingSessionRoutes(deps),
+  })
+  app.use(requestLifecycle(logger))
+  app.use(securityHeaders)
+  app.use(normalizeVersionPrefix)
+  app.use(corsMiddleware(config.corsOrigins))
+  app.use(parseBody())
+  app.use(routeFallback(router))
+  app.use(router.routes())
+  return app
+}

@@ -1,0 +1,70 @@
+import {
+  migrateToLatest,
+  nodeApiKeyMaterial,
+  openDatabase,
+  ping,
+  postgresApiKeyRepository,
+  postgresIdempotencyStore,
+  postgresOnboardingSessionRepository,
+  randomIds,
+  type OpenDatabase,
+} from '@lendgate/adapters'
+import { batchedKeyUsage, type Clock } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import type { AppDeps } from './deps.js'
+
+const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
+
+export type Composition = {
+  readonly deps: AppDeps
+  readonly database: OpenDatabase
+  /** Stops background timers, writes pending key usage and closes the database. */
+  readonly close: () => Promise<void>
+}
+
+const systemClock: Clock = { now: () => new Date() }
+
+/**
+ * The only place that builds adapters and wires them to the use cases. `database` may be
+ * given (tests share one); otherwise it is opened from the configuration, and migrated.
+ */
+export const compose = async (config: Config, logger: Logger, given?: OpenDatabase): Promise<Composition> => {
+  const database = given ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }))
+  if (given === undefined) {
+    const applied = await migrateToLatest(database.db)
+    logger.info({ database: database.description, applied }, 'database ready')
+  }
+  const apiKeys = postgresApiKeyRepository(database.db)
+  const idempotencyStore = postgresIdempotencyStore(database.db)
+  const usage = batchedKeyUsage({ apiKeys, onFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry') })
+  const flushTimer = setInterval(() => void usage.flush(), config.keyUsageFlushMs)
+  flushTimer.unref()
+  const purgeTimer = setInterval(async () => {
+    const purged = await idempotencyStore.purgeExpired(systemClock.now())()
+    if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
+  }, IDEMPOTENCY_PURGE_MS)
+  purgeTimer.unref()
+
+  const deps: AppDeps = {
+    apiKeys,
+    sessions: postgresOnboardingSessionRepository(database.db),
+    idempotency: idempotencyStore,
+    keyMaterial: nodeApiKeyMaterial(),
+    usage,
+    ids: randomIds(),
+    clock: systemClock,
+    health: { storeReachable: () => ping(database.db) },
+  }
+  return {
+    deps,
+    database,
+    close: async () => {
+      clearInterval(flushTimer)
+      clearInterval(purgeTimer)
+      await usage.flush()
+      if (given === undefined) await database.close()
+    },
+  }
+}

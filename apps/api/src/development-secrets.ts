@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { randomSecret } from '@lendgate/adapters'
+import type { Config } from './config.js'
+
+type Stored = { partner_mint_secret: string; internal_api_token: string; webhook_secret_key: string }
+
+export const DEV_SECRETS_FILE = 'dev-secrets.json'
+
+/**
+ * Outside production, fills a missing mint secret, internal token or sealing key from
+ * `DATA_DIR/dev-secrets.json` (mode 0600), generating the file on first start, so a newcomer
+ * can mint a key at once. Returns the completed config and whether the file was just created
+ * (the caller then shows the two tokens once, on the terminal, not in the log). In production
+ * nothing is generated: what is missing stays missing and its routes answer
+ * `server_misconfigured`.
+ */
+export const withDevelopmentSecrets = (config: Config): { readonly config: Config; readonly generated: Stored | undefined } => {
+  if (config.production) return { config, generated: undefined }
+  if (config.partnerMintSecret !== undefined && config.internalApiToken !== undefined && config.webhookSecretKey !== undefined) {
+    return { config, generated: undefined }
+  }
+  const file = join(config.dataDir, DEV_SECRETS_FILE)
+  let stored: Stored
+  let generated: Stored | undefined
+  if (existsSync(file)) {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Stored
+  } else {
+    stored = {
+      partner_mint_secret: `mint_${randomSecret(32)}`,
+      internal_api_token: `int_${randomSecret(32)}`,
+      webhook_secret_key: randomBytes(32).toString('base64'),
+    }
+    mkdirSync(config.dataDir, { recursive: true })
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 })
+    generated = stored
+  }
+  return {
+    config: {
+      ...config,
+      partnerMintSecret: config.partnerMintSecret ?? stored.partner_mint_secret,
+      internalApiToken: config.internalApiToken ?? stored.internal_api_token,
+      webhookSecretKey: config.webhookSecretKey ?? new Uint8Array(Buffer.from(stored.webhook_secret_key, 'base64')),
+    },
+    generated,
+  }
+}

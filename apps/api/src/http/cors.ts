@@ -1,0 +1,25 @@
+import cors from '@koa/cors'
+import type { Middleware } from 'koa'
+import type { AppState } from './context.js'
+
+/**
+ * CORS for browser integrations (configured by `CORS_ORIGINS`). A preflight from an allowed
+ * origin is answered here, before authentication; a disallowed origin gets no CORS headers, so
+ * the browser refuses. `X-Partner-Mint-Key` is deliberately not an allowed header: minting is
+ * for operators and backends, never browsers (spec §4.1).
+ */
+export const corsMiddleware = (origins: readonly string[]): Middleware<AppState> => {
+  const any = origins.includes('*')
+  const allowed = new Set(origins)
+  return cors({
+    origin: (ctx) => {
+      const origin = ctx.get('Origin')
+      return any || allowed.has(origin) ? origin : ''
+    },
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Retry-After', 'WWW-Authenticate'],
+    maxAge: 600,
+    keepHeadersOnError: true,
+  }) as unknown as Middleware<AppState>
+}

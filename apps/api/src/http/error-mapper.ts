@@ -1,0 +1,85 @@
+import { absurd } from 'fp-ts/lib/function.js'
+import type { Problem } from './problems.js'
+
+export type ErrorBody = { readonly error: string; readonly detail?: string; readonly [extra: string]: unknown }
+
+export type HttpError = {
+  readonly status: number
+  readonly body: ErrorBody
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+const humanResource = (resource: string): string => resource.replace(/_/g, ' ')
+
+/**
+ * The one place a failure becomes a status and body (CONTRACT.md "Errors"). The switch is
+ * exhaustive: adding a tag to `Problem` without mapping it here does not compile.
+ */
+export const toHttpError = (problem: Problem): HttpError => {
+  switch (problem._tag) {
+    case 'InvalidRequest':
+      return {
+        status: 400,
+        body: problem.param === undefined ? { error: 'invalid_request', detail: problem.detail } : { error: 'invalid_request', detail: problem.detail, param: problem.param },
+      }
+    case 'MissingApiKey':
+      return {
+        status: 401,
+        body: { error: 'missing_api_key', detail: 'Send your API key as "Authorization: Bearer <key>" or in the X-Api-Key header.' },
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      }
+    case 'InvalidApiKey':
+      return {
+        status: 401,
+        body: { error: 'invalid_api_key', detail: 'The API key is not valid: it is malformed, unknown or revoked.' },
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      }
+    case 'InvalidMintKey':
+      return { status: 401, body: { error: 'invalid_mint_key', detail: 'X-Partner-Mint-Key is missing or wrong.' } }
+    case 'InvalidInternalToken':
+      return {
+        status: 401,
+        body: { error: 'invalid_internal_token', detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.' },
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      }
+    case 'InsufficientScope':
+      return { status: 403, body: { error: 'insufficient_scope', detail: `This API key lacks the scope ${problem.scope}.`, scope: problem.scope } }
+    case 'PartyMismatch':
+      return { status: 403, body: { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' } }
+    case 'NotFound':
+      return { status: 404, body: { error: 'not_found', detail: `No such ${humanResource(problem.resource)}.` } }
+    case 'RouteNotFound':
+      return { status: 404, body: { error: 'not_found', detail: `No route for ${problem.method} ${problem.path}.` } }
+    case 'MethodNotAllowed':
+      return {
+        status: 405,
+        body: { error: 'method_not_allowed', detail: `Allowed methods: ${problem.allowed.join(', ')}.` },
+        headers: { Allow: problem.allowed.join(', ') },
+      }
+    case 'AlreadyExists':
+      return { status: 409, body: { error: 'conflict', detail: `The ${humanResource(problem.entity)} already exists.` } }
+    case 'IdempotencyKeyInUse':
+      return {
+        status: 409,
+        body: { error: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
+        headers: { 'Retry-After': '1' },
+      }
+    case 'PayloadTooLarge':
+      return { status: 413, body: { error: 'payload_too_large', detail: `The request body exceeds ${problem.limitBytes} bytes.` } }
+    case 'IdempotencyKeyReused':
+      return {
+        status: 422,
+        body: { error: 'idempotency_key_reused', detail: 'This Idempotency-Key was used for a different request (method, path or body).' },
+      }
+    case 'StoreUnavailable':
+      return { status: 500, body: { error: 'store_unavailable', detail: 'The data store is unavailable. Retry later; with an Idempotency-Key a retry is safe.' } }
+    case 'ServerMisconfigured':
+      return { status: 500, body: { error: 'server_misconfigured', detail: `The server is missing a setting this request needs (${problem.setting}).` } }
+    case 'InternalError':
+      return { status: 500, body: { error: 'internal_error', detail: 'An unexpected error occurred. Quote the X-Request-Id header when you contact support.' } }
+    case 'NotImplemented':
+      return { status: 501, body: { error: 'not_implemented', operation_id: problem.operationId } }
+    default:
+      return absurd(problem)
+  }
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto'
+import type { Clock, IdempotencyKeyRef, IdempotencyStore } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Middleware } from 'koa'
+import type { AppState } from './context.js'
+import { fail } from './problems.js'
+
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/
+
+export type IdempotencyOptions = {
+  readonly store: IdempotencyStore
+  readonly clock: Clock
+  /**
+   * What is kept for replay. Defaults to the body as sent; the mint route drops the secret key
+   * so that it is never stored (a replay then tells the key id, not the key).
+   */
+  readonly forReplay?: (body: unknown) => unknown
+}
+
+/**
+ * CONTRACT.md "Idempotency". With an `Idempotency-Key` header, the first request runs and its
+ * response (status below 500) is stored; the same key with the same method, path and body bytes
+ * replays it with `Idempotent-Replayed: true`; with a different request it is a 422; while the
+ * first still runs, a 409. A 5xx or a thrown error releases the key so the client can retry.
+ * Keys are scoped to the API client (the operator for minting).
+ */
+export const idempotency =
+  (options: IdempotencyOptions): Middleware<AppState> =>
+  async (ctx, next) => {
+    const key = ctx.get('Idempotency-Key')
+    if (key === '') return next()
+    if (!VALID_KEY.test(key)) {
+      fail({ _tag: 'InvalidRequest', detail: 'Idempotency-Key must be 1 to 255 printable ASCII characters.', param: 'Idempotency-Key' })
+    }
+    const ref: IdempotencyKeyRef = { scope: ctx.state.caller?.clientId ?? 'operator:mint', key }
+    const raw = (ctx.request as { rawBody?: string }).rawBody ?? ''
+    const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex')
+
+    const claim = await options.store.claim(ref, fingerprint, options.clock.now())()
+    if (E.isLeft(claim)) return fail(claim.left)
+    switch (claim.right._tag) {
+      case 'Mismatch':
+        return fail({ _tag: 'IdempotencyKeyReused' })
+      case 'InProgress':
+        return fail({ _tag: 'IdempotencyKeyInUse' })
+      case 'Replay':
+        ctx.status = claim.right.response.status
+        ctx.type = 'application/json'
+        ctx.body = claim.right.response.body
+        ctx.set('Idempotent-Replayed', 'true')
+        return
+      case 'Claimed':
+        break
+    }
+
+    // Released (forgotten) unless a response below 500 was produced: a failed request may be retried
+    // with the same key. If recording the response fails, the claim is left to expire after its
+    // lease rather than released, so an immediate retry cannot run the request a second time.
+    let settled = false
+    try {
+      await next()
+      if (ctx.status < 500) {
+        settled = true
+        const kept = options.forReplay === undefined ? ctx.body : options.forReplay(ctx.body)
+        const done = await options.store.complete(ref, { status: ctx.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
+        if (E.isLeft(done)) ctx.state.log.error({ err: done.left.cause }, 'could not record the idempotent response')
+      }
+    } finally {
+      if (!settled) {
+        const released = await options.store.release(ref)()
+        if (E.isLeft(released)) ctx.state.log.error({ err: released.left.cause }, 'could not release an idempotency key')
+      }
+    }
+  }

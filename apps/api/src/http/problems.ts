@@ -1,0 +1,65 @@
+import type {
+  AlreadyExists,
+  InsufficientScope,
+  InvalidApiKey,
+  InvalidRequest,
+  MissingApiKey,
+  NotFound,
+  PartyMismatch,
+  StoreUnavailable,
+} from '@lendgate/core'
+
+/**
+ * Failures that only exist at the HTTP edge. Together with the domain errors they form
+ * `Problem`, the one union the error mapper turns into a status and body.
+ */
+
+export type InvalidMintKey = { readonly _tag: 'InvalidMintKey' }
+export const invalidMintKey: InvalidMintKey = { _tag: 'InvalidMintKey' }
+
+export type InvalidInternalToken = { readonly _tag: 'InvalidInternalToken' }
+export const invalidInternalToken: InvalidInternalToken = { _tag: 'InvalidInternalToken' }
+
+/** A setting the request needs is missing (production only; see CONTRACT.md "Running"). */
+export type ServerMisconfigured = { readonly _tag: 'ServerMisconfigured'; readonly setting: string }
+export const serverMisconfigured = (setting: string): ServerMisconfigured => ({ _tag: 'ServerMisconfigured', setting })
+
+export type RouteNotFound = { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
+export type MethodNotAllowed = { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
+export type PayloadTooLarge = { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
+export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
+export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
+export type NotImplemented = { readonly _tag: 'NotImplemented'; readonly operationId: string }
+/** A bug: an exception nobody expected. Its details go to the log, never to the client. */
+export type InternalError = { readonly _tag: 'InternalError' }
+
+export type Problem =
+  | InvalidRequest
+  | NotFound
+  | StoreUnavailable
+  | AlreadyExists
+  | MissingApiKey
+  | InvalidApiKey
+  | InsufficientScope
+  | PartyMismatch
+  | InvalidMintKey
+  | InvalidInternalToken
+  | ServerMisconfigured
+  | RouteNotFound
+  | MethodNotAllowed
+  | PayloadTooLarge
+  | IdempotencyKeyReused
+  | IdempotencyKeyInUse
+  | NotImplemented
+  | InternalError
+
+/** Thrown inside middleware to end the request with a problem; caught by the error handler. */
+export class ProblemResponse extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem._tag)
+  }
+}
+
+export const fail = (problem: Problem): never => {
+  throw new ProblemResponse(problem)
+}

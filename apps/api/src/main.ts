@@ -1,0 +1,55 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { loadConfig } from './config.js'
+import { DEV_SECRETS_FILE, withDevelopmentSecrets } from './development-secrets.js'
+import { createLogger } from './logger.js'
+import { startServer } from './server.js'
+
+const loaded = loadConfig(process.env)
+if (E.isLeft(loaded)) {
+  process.stderr.write(`Lendgate cannot start; fix these settings:\n${loaded.left.map((p) => `  - ${p}`).join('\n')}\n`)
+  process.exit(1)
+}
+
+const { config, generated } = withDevelopmentSecrets(loaded.right)
+const logger = createLogger(config.logLevel)
+
+if (generated !== undefined) {
+  // Shown once, on the terminal only (never through the logger), the first time they are made.
+  process.stderr.write(
+    [
+      '',
+      `Development secrets were generated and saved in ${config.dataDir}/${DEV_SECRETS_FILE} (mode 0600):`,
+      `  PARTNER_MINT_SECRET=${generated.partner_mint_secret}`,
+      `  INTERNAL_API_TOKEN=${generated.internal_api_token}`,
+      'They are not shown again. Set these variables yourself in production.',
+      '',
+    ].join('\n') + '\n',
+  )
+}
+for (const [setting, value] of [
+  ['PARTNER_MINT_SECRET', config.partnerMintSecret],
+  ['INTERNAL_API_TOKEN', config.internalApiToken],
+  ['WEBHOOK_SECRET_KEY', config.webhookSecretKey],
+] as const) {
+  if (value === undefined) logger.warn({ setting }, 'setting missing: the routes that need it answer 500 server_misconfigured')
+}
+
+try {
+  const server = await startServer(config, logger)
+  logger.info({ url: server.url, production: config.production }, 'Lendgate API listening')
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'shutting down')
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
+} catch (err) {
+  logger.fatal({ err }, 'could not start')
+  process.exit(1)
+}

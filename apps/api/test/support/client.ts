@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto'
+import { MINT_SECRET } from './test-server.js'
+
+export type Reply = {
+  readonly status: number
+  readonly headers: Headers
+  /** Parsed JSON body, or undefined when the body is empty. */
+  readonly body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- tests inspect arbitrary JSON
+  readonly text: string
+}
+
+export type RequestOptions = {
+  readonly method?: string
+  readonly headers?: Record<string, string>
+  /** Sent as JSON with Content-Type application/json unless `rawBody` is given. */
+  readonly json?: unknown
+  readonly rawBody?: string | Uint8Array
+}
+
+/** One HTTP request over a real socket; never throws on an error status. */
+export const request = async (baseUrl: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) }
+  let body: string | Uint8Array | undefined
+  if (options.rawBody !== undefined) body = options.rawBody
+  else if (options.json !== undefined) {
+    body = JSON.stringify(options.json)
+    headers['Content-Type'] ??= 'application/json'
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
+  const text = await response.text()
+  let parsed: unknown
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text }
+}
+
+export type MintedKey = {
+  readonly api_key: string
+  readonly api_key_id: string
+  readonly key_prefix: string
+  readonly party_id: string
+  readonly client_id: string
+  readonly client_name: string
+  readonly environment: string
+  readonly scopes: string[]
+  readonly status: string
+  readonly created_at: string
+}
+
+/** Mints a key through the API (the mint route itself is under test elsewhere). */
+export const mintKey = async (
+  baseUrl: string,
+  body: { party_id?: string; client_name?: string; environment?: string; scopes?: string[] } = {},
+): Promise<MintedKey> => {
+  const reply = await request(baseUrl, '/public/partner/api-keys', {
+    method: 'POST',
+    headers: { 'X-Partner-Mint-Key': MINT_SECRET },
+    json: { party_id: randomUUID(), ...body },
+  })
+  if (reply.status !== 201) throw new Error(`mint failed: ${reply.status} ${reply.text}`)
+  return reply.body as MintedKey
+}
+
+export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })

@@ -1,0 +1,109 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
+import { nodeApiKeyMaterial, randomIds } from '@lendgate/adapters'
+import type { TestDatabase } from '@lendgate/adapters/testing'
+import { batchedKeyUsage } from '@lendgate/core'
+import { inMemoryApiKeyRepository, inMemoryIdempotencyStore, inMemoryOnboardingSessionRepository, testClock } from '@lendgate/core/testing'
+import * as E from 'fp-ts/lib/Either.js'
+import { createApp } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+import type { AppDeps } from '../../src/deps.js'
+import { createLogger } from '../../src/logger.js'
+import { startServer } from '../../src/server.js'
+
+export const MINT_SECRET = 'test-mint-secret-0123456789abcdef'
+export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef'
+
+/** Every log line the server wrote, parsed. */
+export type LogCapture = { readonly lines: () => readonly Record<string, unknown>[]; readonly raw: () => string }
+
+const captureLogs = (): { readonly stream: Writable; readonly capture: LogCapture } => {
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk.toString('utf8'))
+      done()
+    },
+  })
+  const raw = (): string => chunks.join('')
+  return {
+    stream,
+    capture: {
+      raw,
+      lines: () =>
+        raw()
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+    },
+  }
+}
+
+/** The configuration tests run with: defaults, fixed secrets, any port, plus `overrides`. */
+export const testConfig = (overrides: Partial<Config> = {}): Config => {
+  const base = loadConfig({})
+  if (E.isLeft(base)) throw new Error(base.left.join('; '))
+  return {
+    ...base.right,
+    port: 0,
+    host: '127.0.0.1',
+    partnerMintSecret: MINT_SECRET,
+    internalApiToken: INTERNAL_TOKEN,
+    webhookSecretKey: new Uint8Array(32).fill(7),
+    keyUsageFlushMs: 60_000,
+    ...overrides,
+  }
+}
+
+export type TestServer = {
+  readonly url: string
+  readonly deps: AppDeps
+  readonly logs: LogCapture
+  readonly stop: () => Promise<void>
+}
+
+/** The real service (compose + Koa + a real socket) over a shared test database. */
+export const startTestServer = async (database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestServer> => {
+  const { stream, capture } = captureLogs()
+  const config = testConfig(overrides)
+  const server = await startServer(config, createLogger(config.logLevel, stream), await database.open())
+  return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
+}
+
+/**
+ * The Koa app over in-memory adapters, on a real socket, with any dependency replaced: for
+ * failures a real database cannot be made to produce on demand (a store outage mid-request).
+ */
+export const startInMemoryServer = async (
+  override: (deps: AppDeps) => Partial<AppDeps> = () => ({}),
+  configOverrides: Partial<Config> = {},
+): Promise<TestServer> => {
+  const { stream, capture } = captureLogs()
+  const config = testConfig(configOverrides)
+  const apiKeys = inMemoryApiKeyRepository()
+  const base: AppDeps = {
+    apiKeys,
+    sessions: inMemoryOnboardingSessionRepository(),
+    idempotency: inMemoryIdempotencyStore(),
+    keyMaterial: nodeApiKeyMaterial(),
+    usage: batchedKeyUsage({ apiKeys, onFlushError: () => undefined }),
+    ids: randomIds(),
+    clock: testClock(new Date()),
+    health: { storeReachable: async () => true },
+  }
+  const deps: AppDeps = { ...base, ...override(base) }
+  const server: Server = createServer(createApp(deps, config, createLogger(config.logLevel, stream)).callback())
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    logs: capture,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

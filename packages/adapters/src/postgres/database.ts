@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { Database } from './schema.js'
+
+export type DatabaseKind = 'postgres' | 'embedded'
+
+export type OpenDatabase = {
+  readonly db: Kysely<Database>
+  readonly kind: DatabaseKind
+  /** Where it is, for logs: the host and database name, or the embedded data path. Never a password. */
+  readonly description: string
+  readonly close: () => Promise<void>
+}
+
+export const MEMORY_URL = 'pglite://memory'
+
+const INT8_OID = 20
+
+/**
+ * `int8` (money in minor units, counts) is parsed to a JavaScript number by both drivers: `pg`
+ * would return a string and PGlite a BigInt. Values outside the safe-integer range (beyond
+ * ±9,007,199,254,740,991 minor units) are refused rather than rounded.
+ */
+export const parseInt8 = (text: string): number => {
+  const value = Number(text)
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value out of the safe integer range: ${text}`)
+  return value
+}
+
+const describeUrl = (url: string): string => {
+  const parsed = new URL(url)
+  return `postgres ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
+}
+
+/**
+ * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
+ * URL is a real server through a `pg` pool; `pglite://memory` is embedded and in memory;
+ * no URL is embedded and stored under `dataDir/pgdata`.
+ */
+export const openDatabase = async (options: {
+  readonly url: string | undefined
+  readonly dataDir: string
+  readonly poolSize?: number
+}): Promise<OpenDatabase> => {
+  const { url, dataDir } = options
+  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    })
+    // An idle client that loses its connection emits here; without a listener it would crash the process.
+    pool.on('error', () => undefined)
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    return { db, kind: 'postgres', description: describeUrl(url), close: () => db.destroy() }
+  }
+  if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
+  const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
+  if (path !== undefined) mkdirSync(path, { recursive: true })
+  const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8 } })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  return {
+    db,
+    kind: 'embedded',
+    description: path === undefined ? 'embedded PostgreSQL in memory' : `embedded PostgreSQL at ${path}`,
+    close: async () => {
+      await db.destroy()
+      if (!pglite.closed) await pglite.close()
+    },
+  }
+}
+
+/** Whether the database answers a trivial query. */
+export const ping = async (db: Kysely<Database>): Promise<boolean> => {
+  try {
+    await sql`select 1`.execute(db)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely'
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import * as foundation from './migrations/0001-foundation.js'
+
+/**
+ * Every migration, in order. Listed statically (not read from a folder) so the same list runs
+ * from TypeScript sources under tsx and from compiled output.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+/**
+ * Brings the schema up to date. Idempotent; safe when several instances start at once
+ * (Kysely's migrator holds a lock while it runs). Throws on failure: a server must not start
+ * on a schema it does not understand.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export const migrateToLatest = async (db: Kysely<any>): Promise<readonly string[]> => {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,57 @@
+/**
+ * Table types. Timestamps are written by the application clock (millisecond precision), never
+ * by `now()` in SQL, so cursors built from them compare exactly. `int8` columns come back as
+ * JavaScript numbers from both drivers (see database.ts).
+ */
+
+export type ApiClientsTable = {
+  id: string
+  party_id: string
+  name: string
+  created_at: Date
+}
+
+export type ApiKeysTable = {
+  id: string
+  client_id: string
+  party_id: string
+  id_segment: string
+  key_prefix: string
+  key_hash: string
+  environment: 'live' | 'test'
+  scopes: string[]
+  status: 'active' | 'revoked'
+  created_at: Date
+  revoked_at: Date | null
+  last_used_at: Date | null
+}
+
+export type OnboardingSessionsTable = {
+  id: string
+  client_id: string
+  type: string
+  country_of_incorporation: string
+  entry_channel: string
+  locale: string
+  status: string
+  current_step: string
+  created_at: Date
+  updated_at: Date
+}
+
+export type IdempotencyKeysTable = {
+  scope: string
+  key: string
+  fingerprint: string
+  claimed_at: Date
+  completed_at: Date | null
+  status_code: number | null
+  response_body: string | null
+}
+
+export type Database = {
+  api_clients: ApiClientsTable
+  api_keys: ApiKeysTable
+  onboarding_sessions: OnboardingSessionsTable
+  idempotency_keys: IdempotencyKeysTable
+}

@@ -1,0 +1,135 @@
+import * as O from 'fp-ts/lib/Option.js'
+
+/**
+ * API clients and their keys (CONTRACT.md "Keys").
+ *
+ * Key format: `lgk_<environment>_<id>_<secret>`. `id` (16 base62 characters) is the lookup
+ * handle; `secret` is random base62 followed by a 6-character CRC32 checksum of everything
+ * before it, so scanners can recognise a real key offline. Only the SHA-256 of the whole key
+ * and its prefix `lgk_<environment>_<id>` are stored.
+ */
+
+export const KEY_ENVIRONMENTS = ['live', 'test'] as const
+export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number]
+export type KeyStatus = 'active' | 'revoked'
+
+/** Every key starts with this; a Bearer value without it is not treated as a key (spec §5.2). */
+export const KEY_PREFIX = 'lgk_'
+
+/** Length of the id segment and of the checksum, in base62 characters. */
+export const KEY_ID_LENGTH = 16
+export const KEY_CHECKSUM_LENGTH = 6
+/** Random characters before the checksum: 32 base62 characters is about 190 bits. */
+export const KEY_RANDOM_LENGTH = 32
+
+const KEY_PATTERN = /^lgk_(live|test)_([0-9A-Za-z]{16})_([0-9A-Za-z]{38,128})$/
+
+/** The group of keys that share a `party_id` and `client_name`; rotation adds keys to it. */
+export type ApiClient = {
+  readonly id: string
+  readonly partyId: string
+  readonly name: string
+  readonly createdAt: Date
+}
+
+export type ApiKey = {
+  readonly id: string
+  readonly clientId: string
+  readonly partyId: string
+  /** The 16-character id segment; unique; the lookup handle. */
+  readonly idSegment: string
+  /** `lgk_<environment>_<id>`: non-secret, shown in listings. */
+  readonly prefix: string
+  /** SHA-256 of the whole key, hex. */
+  readonly hash: string
+  readonly environment: KeyEnvironment
+  readonly scopes: readonly string[]
+  readonly status: KeyStatus
+  readonly createdAt: Date
+  readonly revokedAt: Date | null
+  readonly lastUsedAt: Date | null
+}
+
+/** The authenticated principal of a partner request. */
+export type Caller = {
+  readonly keyId: string
+  readonly clientId: string
+  readonly partyId: string
+  readonly environment: KeyEnvironment
+  readonly scopes: readonly string[]
+}
+
+export type PresentedKey = {
+  readonly environment: KeyEnvironment
+  readonly idSegment: string
+  readonly prefix: string
+}
+
+/** Splits a presented key into its parts; none when it is not in the key format at all. */
+export const parsePresentedKey = (raw: string): O.Option<PresentedKey> => {
+  const match = KEY_PATTERN.exec(raw)
+  if (match === null) return O.none
+  const environment = match[1] as KeyEnvironment
+  const idSegment = match[2]!
+  return O.some({ environment, idSegment, prefix: `${KEY_PREFIX}${environment}_${idSegment}` })
+}
+
+export const keyPrefixOf = (environment: KeyEnvironment, idSegment: string): string => `${KEY_PREFIX}${environment}_${idSegment}`
+
+export const callerOf = (key: ApiKey): Caller => ({
+  keyId: key.id,
+  clientId: key.clientId,
+  partyId: key.partyId,
+  environment: key.environment,
+  scopes: key.scopes,
+})
+
+/** The listing record of a key: never the secret nor its hash. */
+export type ApiKeyView = {
+  readonly api_key_id: string
+  readonly key_prefix: string
+  readonly status: KeyStatus
+  readonly environment: KeyEnvironment
+  readonly scopes: readonly string[]
+  readonly created_at: string
+  readonly revoked_at: string | null
+  readonly last_used_at: string | null
+}
+
+export const apiKeyView = (key: ApiKey): ApiKeyView => ({
+  api_key_id: key.id,
+  key_prefix: key.prefix,
+  status: key.status,
+  environment: key.environment,
+  scopes: key.scopes,
+  created_at: key.createdAt.toISOString(),
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+  last_used_at: key.lastUsedAt?.toISOString() ?? null,
+})
+
+/** The mint response: the only place the full key ever appears. */
+export type MintedKeyView = {
+  readonly api_key: string
+  readonly api_key_id: string
+  readonly key_prefix: string
+  readonly party_id: string
+  readonly client_id: string
+  readonly client_name: string
+  readonly environment: KeyEnvironment
+  readonly scopes: readonly string[]
+  readonly status: KeyStatus
+  readonly created_at: string
+}
+
+export const mintedKeyView = (client: ApiClient, key: ApiKey, plaintext: string): MintedKeyView => ({
+  api_key: plaintext,
+  api_key_id: key.id,
+  key_prefix: key.prefix,
+  party_id: key.partyId,
+  client_id: client.id,
+  client_name: client.name,
+  environment: key.environment,
+  scopes: key.scopes,
+  status: key.status,
+  created_at: key.createdAt.toISOString(),
+})

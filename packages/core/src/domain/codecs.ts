@@ -1,0 +1,142 @@
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { invalidRequest, type InvalidRequest } from './errors.js'
+
+/**
+ * Codec building blocks whose failures carry a message for people, and `decode`, which turns
+ * io-ts errors into one `InvalidRequest` naming the first offending field.
+ */
+
+const fail = <A>(name: string, message: string): t.Type<A, A, unknown> =>
+  new t.Type<A, A, unknown>(name, (_u): _u is A => false, (u, c) => t.failure(u, c, message), t.identity)
+
+/** A string matching `pattern`; `message` describes the expected form. */
+export const stringMatching = (name: string, pattern: RegExp, message: string): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && pattern.test(u),
+    (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c, message)),
+    t.identity,
+  )
+
+/** A string of `min`..`max` characters after trimming; the decoded value is trimmed. */
+export const boundedString = (name: string, min: number, max: number): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max,
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, 'must be a string')
+      const v = u.trim()
+      return v.length >= min && v.length <= max
+        ? t.success(v)
+        : t.failure(u, c, `must be between ${min} and ${max} characters`)
+    },
+    t.identity,
+  )
+
+/** One of a fixed set of string literals, with a message listing them. */
+export const oneOf = <const V extends readonly [string, ...string[]]>(name: string, values: V): t.Type<V[number], V[number], unknown> =>
+  new t.Type<V[number], V[number], unknown>(
+    name,
+    (u): u is V[number] => typeof u === 'string' && (values as readonly string[]).includes(u),
+    (u, c) =>
+      typeof u === 'string' && (values as readonly string[]).includes(u)
+        ? t.success(u as V[number])
+        : t.failure(u, c, `must be one of: ${values.join(', ')}`),
+    t.identity,
+  )
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A UUID in canonical 8-4-4-4-12 form; decoded to lower case. */
+export const Uuid = new t.Type<string, string, unknown>(
+  'Uuid',
+  (u): u is string => typeof u === 'string' && UUID_PATTERN.test(u),
+  (u, c) => (typeof u === 'string' && UUID_PATTERN.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c, 'must be a UUID')),
+  t.identity,
+)
+
+/** An array of `item` with `min`..`max` elements. */
+export const arrayOf = <A>(item: t.Type<A, A, unknown>, min: number, max: number): t.Type<A[], A[], unknown> => {
+  const base = t.array(item)
+  return new t.Type<A[], A[], unknown>(
+    `Array<${item.name}>`,
+    (u): u is A[] => base.is(u) && u.length >= min && u.length <= max,
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, 'must be an array')
+      if (u.length < min || u.length > max) return t.failure(u, c, `must have between ${min} and ${max} items`)
+      return base.validate(u, c)
+    },
+    t.identity,
+  )
+}
+
+type Props = Record<string, t.Mixed>
+type Optional<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> }
+type Required<P extends Props> = { readonly [K in keyof P]: t.TypeOf<P[K]> }
+
+/**
+ * A JSON object with `required` and `optional` fields that refuses any other field, so a typo
+ * in a partner's request is reported instead of silently ignored. `null` counts as absent for
+ * optional fields.
+ */
+export const strictObject = <R extends Props, O extends Props>(
+  name: string,
+  required: R,
+  optional: O,
+): t.Type<Required<R> & Optional<O>, Required<R> & Optional<O>, unknown> => {
+  const known = new Set([...Object.keys(required), ...Object.keys(optional)])
+  type A = Required<R> & Optional<O>
+  return new t.Type<A, A, unknown>(
+    name,
+    (u): u is A => false,
+    (u, c) => {
+      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'the request body must be a JSON object')
+      const input = u as Record<string, unknown>
+      const unknownKey = Object.keys(input).find((k) => !known.has(k))
+      if (unknownKey !== undefined) {
+        return t.failure(u, [...c, { key: unknownKey, type: fail(unknownKey, ''), actual: input[unknownKey] }], 'is not a known field')
+      }
+      const out: Record<string, unknown> = {}
+      for (const [key, codec] of Object.entries(required)) {
+        const ctx = [...c, { key, type: codec, actual: input[key] }]
+        if (!(key in input) || input[key] === undefined || input[key] === null) return t.failure(input[key], ctx, 'is required')
+        const r = codec.validate(input[key], ctx)
+        if (E.isLeft(r)) return r
+        out[key] = r.right
+      }
+      for (const [key, codec] of Object.entries(optional)) {
+        if (input[key] === undefined || input[key] === null) continue
+        const r = codec.validate(input[key], [...c, { key, type: codec, actual: input[key] }])
+        if (E.isLeft(r)) return r
+        out[key] = r.right
+      }
+      return t.success(out as A)
+    },
+    t.identity,
+  )
+}
+
+/** Path of the first error, e.g. `scopes.1`, or undefined at the top level. */
+const pathOf = (error: t.ValidationError): string | undefined => {
+  const keys = error.context.map((entry) => entry.key).filter((key) => key !== '')
+  return keys.length === 0 ? undefined : keys.join('.')
+}
+
+/** Decodes `input`, reporting the first failure as `InvalidRequest` with the field's name. */
+export const decode =
+  <A>(codec: t.Decoder<unknown, A>) =>
+  (input: unknown): E.Either<InvalidRequest, A> =>
+    pipe(
+      codec.decode(input),
+      E.mapLeft((errors) => {
+        const first = errors[0]
+        if (first === undefined) return invalidRequest('The request is invalid.')
+        const param = pathOf(first)
+        const message = first.message ?? `must be a valid ${first.context[first.context.length - 1]?.type.name ?? 'value'}`
+        return param === undefined ? invalidRequest(capitalise(message)) : invalidRequest(`${param} ${message}`, param)
+      }),
+    )
+
+const capitalise = (s: string): string => (s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1))

@@ -1,0 +1,40 @@
+/**
+ * Error values shared by use cases. Each is a plain object with a `_tag` and a constructor;
+ * a use case's error type is a closed union of these, mapped exhaustively to HTTP by the API.
+ */
+
+/** Input failed validation. `param` names the offending field when there is one. */
+export type InvalidRequest = { readonly _tag: 'InvalidRequest'; readonly detail: string; readonly param?: string }
+export const invalidRequest = (detail: string, param?: string): InvalidRequest =>
+  param === undefined ? { _tag: 'InvalidRequest', detail } : { _tag: 'InvalidRequest', detail, param }
+
+/**
+ * The resource does not exist, or exists but belongs to another party or API client.
+ * The two cases are deliberately indistinguishable.
+ */
+export type NotFound = { readonly _tag: 'NotFound'; readonly resource: string }
+export const notFound = (resource: string): NotFound => ({ _tag: 'NotFound', resource })
+
+/** The data store failed (connection lost, timeout, unexpected SQL error). `cause` is for logs only. */
+export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly cause: unknown }
+export const storeUnavailable = (cause: unknown): StoreUnavailable => ({ _tag: 'StoreUnavailable', cause })
+
+/** A unique constraint refused a write. `entity` names what already exists. */
+export type AlreadyExists = { readonly _tag: 'AlreadyExists'; readonly entity: string }
+export const alreadyExists = (entity: string): AlreadyExists => ({ _tag: 'AlreadyExists', entity })
+
+/** No usable key was presented (absent, or a Bearer value without the key prefix). */
+export type MissingApiKey = { readonly _tag: 'MissingApiKey' }
+export const missingApiKey: MissingApiKey = { _tag: 'MissingApiKey' }
+
+/** The presented key is malformed, unknown, fails its checksum or hash, or is revoked. */
+export type InvalidApiKey = { readonly _tag: 'InvalidApiKey' }
+export const invalidApiKey: InvalidApiKey = { _tag: 'InvalidApiKey' }
+
+/** The key is valid but its scopes do not grant `scope`. */
+export type InsufficientScope = { readonly _tag: 'InsufficientScope'; readonly scope: string }
+export const insufficientScope = (scope: string): InsufficientScope => ({ _tag: 'InsufficientScope', scope })
+
+/** A party-scoped request names a party other than the key's own (spec §5.9). */
+export type PartyMismatch = { readonly _tag: 'PartyMismatch' }
+export const partyMismatch: PartyMismatch = { _tag: 'PartyMismatch' }

@@ -1,0 +1,106 @@
+import * as t from 'io-ts'
+import { oneOf, strictObject } from './codecs.js'
+import { ISO_COUNTRY_CODES } from './country-codes.js'
+
+/**
+ * Onboarding sessions (spec §2, §3). A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`.
+ * The full state machine (docs/onboarding.md) arrives with the onboarding issue; this module
+ * holds the record, its creation rule and its public view.
+ */
+
+export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number]
+
+export const ONBOARDING_STEPS = ['PHONE_VERIFICATION', 'EMAIL_VERIFICATION', 'APPLICANT_PROFILE', 'ADDRESSES', 'REVIEW'] as const
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
+
+/** Borrower types Lendgate onboards. Only businesses today. */
+export const SESSION_TYPES = ['business'] as const
+/** Where the borrower entered the flow. */
+export const ENTRY_CHANNELS = ['partner_portal', 'partner_api', 'partner_mobile_app', 'assisted'] as const
+
+export type OnboardingSession = {
+  readonly id: string
+  /** The API client that created the session; only it can see the session. */
+  readonly clientId: string
+  readonly type: (typeof SESSION_TYPES)[number]
+  readonly countryOfIncorporation: string
+  readonly entryChannel: (typeof ENTRY_CHANNELS)[number]
+  readonly locale: string
+  readonly status: OnboardingStatus
+  readonly currentStep: OnboardingStep
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const CountryCode = new t.Type<string, string, unknown>(
+  'CountryCode',
+  (u): u is string => typeof u === 'string' && ISO_COUNTRY_CODES.has(u),
+  (u, c) =>
+    typeof u === 'string' && ISO_COUNTRY_CODES.has(u)
+      ? t.success(u)
+      : t.failure(u, c, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US'),
+  t.identity,
+)
+
+/** Language-region tag (`xx-XX`): a BCP 47 language of 2-3 letters and an ISO country. */
+const Locale = new t.Type<string, string, unknown>(
+  'Locale',
+  (u): u is string => typeof u === 'string',
+  (u, c) => {
+    const match = typeof u === 'string' ? /^([a-z]{2,3})-([A-Z]{2})$/.exec(u) : null
+    return match !== null && ISO_COUNTRY_CODES.has(match[2]!)
+      ? t.success(u as string)
+      : t.failure(u, c, 'must be a language-region tag such as en-US')
+  },
+  t.identity,
+)
+
+export const CreateOnboardingSessionInput = strictObject(
+  'CreateOnboardingSessionInput',
+  { country_of_incorporation: CountryCode, locale: Locale },
+  { type: oneOf('SessionType', SESSION_TYPES), entry_channel: oneOf('EntryChannel', ENTRY_CHANNELS) },
+)
+export type CreateOnboardingSessionInput = t.TypeOf<typeof CreateOnboardingSessionInput>
+
+export const newOnboardingSession = (
+  input: CreateOnboardingSessionInput,
+  clientId: string,
+  id: string,
+  now: Date,
+): OnboardingSession => ({
+  id,
+  clientId,
+  type: input.type ?? 'business',
+  countryOfIncorporation: input.country_of_incorporation,
+  entryChannel: input.entry_channel ?? 'partner_portal',
+  locale: input.locale,
+  status: 'IN_PROGRESS',
+  currentStep: 'PHONE_VERIFICATION',
+  createdAt: now,
+  updatedAt: now,
+})
+
+export type OnboardingSessionView = {
+  readonly session_id: string
+  readonly type: string
+  readonly country_of_incorporation: string
+  readonly entry_channel: string
+  readonly locale: string
+  readonly status: OnboardingStatus
+  readonly current_step: OnboardingStep
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
+  session_id: session.id,
+  type: session.type,
+  country_of_incorporation: session.countryOfIncorporation,
+  entry_channel: session.entryChannel,
+  locale: session.locale,
+  status: session.status,
+  current_step: session.currentStep,
+  created_at: session.createdAt.toISOString(),
+  updated_at: session.updatedAt.toISOString(),
+})

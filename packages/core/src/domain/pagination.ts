@@ -1,0 +1,91 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { decode, stringMatching, strictObject } from './codecs.js'
+import { invalidRequest, type InvalidRequest } from './errors.js'
+
+/**
+ * Cursor pagination (CONTRACT.md "Lists"). Lists are ordered by `(created_at, id)` ascending,
+ * oldest first, so a page boundary never moves when rows are added. The cursor is the opaque
+ * base64url encoding of the last row's position; it is validated, never trusted.
+ */
+
+export const DEFAULT_PAGE_LIMIT = 20
+export const MAX_PAGE_LIMIT = 100
+
+/** The position of a row in a list: strictly after this in `(createdAt, id)` order. */
+export type Position = { readonly createdAt: Date; readonly id: string }
+
+export type PageRequest = { readonly limit: number; readonly after: O.Option<Position> }
+
+export type Page<A> = { readonly items: readonly A[]; readonly nextCursor: string | null }
+
+/** The list envelope of every list route. */
+export type ListEnvelope<V> = { readonly data: readonly V[]; readonly next_cursor: string | null }
+
+export const envelope =
+  <A, V>(view: (a: A) => V) =>
+  (page: Page<A>): ListEnvelope<V> => ({ data: page.items.map(view), next_cursor: page.nextCursor })
+
+const toBase64Url = (text: string): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+const fromBase64Url = (text: string): string =>
+  new TextDecoder('utf-8', { fatal: true }).decode(
+    Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (ch) => ch.charCodeAt(0)),
+  )
+
+export const encodeCursor = (position: Position): string =>
+  toBase64Url(JSON.stringify([position.createdAt.toISOString(), position.id]))
+
+export const decodeCursor = (cursor: string): E.Either<InvalidRequest, Position> => {
+  const bad = invalidRequest('cursor is not a cursor returned by this list', 'cursor')
+  try {
+    const parsed: unknown = JSON.parse(fromBase64Url(cursor))
+    if (!Array.isArray(parsed) || parsed.length !== 2) return E.left(bad)
+    const [at, id] = parsed as unknown[]
+    if (typeof at !== 'string' || typeof id !== 'string' || id.length > 64) return E.left(bad)
+    const createdAt = new Date(at)
+    return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? E.left(bad) : E.right({ createdAt, id })
+  } catch {
+    return E.left(bad)
+  }
+}
+
+const ListQuery = strictObject(
+  'ListQuery',
+  {},
+  {
+    limit: stringMatching('Limit', /^(100|[1-9][0-9]?)$/, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`),
+    cursor: stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor returned by this list'),
+  },
+)
+
+/** Decodes `?limit=&cursor=` from a query-string record (values may be strings or arrays). */
+export const decodePageRequest = (query: unknown): E.Either<InvalidRequest, PageRequest> =>
+  pipe(
+    decode(ListQuery)(query),
+    E.chain(({ limit, cursor }) =>
+      pipe(
+        cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor), E.map(O.some)),
+        E.map((after): PageRequest => ({ limit: limit === undefined ? DEFAULT_PAGE_LIMIT : Number(limit), after })),
+      ),
+    ),
+  )
+
+/**
+ * Builds a page from up to `limit + 1` rows fetched in list order: the extra row only
+ * tells that there is a next page.
+ */
+export const pageOf = <A extends Position>(rows: readonly A[], limit: number): Page<A> => {
+  const items = rows.slice(0, limit)
+  const last = items[items.length - 1]
+  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null }
+}
+
+/** Whether `row` comes strictly after `position` in `(createdAt, id)` order. */
+export const isAfter = (row: Position, position: Position): boolean =>
+  row.createdAt.getTime() > position.createdAt.getTime() ||
+  (row.createdAt.getTime() === position.createdAt.getTime() && row.id > position.id)
+

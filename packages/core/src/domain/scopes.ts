@@ -1,0 +1,45 @@
+import * as t from 'io-ts'
+import { arrayOf } from './codecs.js'
+
+/** Scopes a key can hold (spec §5.4). */
+export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const
+export type KnownScope = (typeof KNOWN_SCOPES)[number]
+
+/** Scopes a key gets when the mint request names none (spec §5.6). */
+export const DEFAULT_SCOPES: readonly string[] = ['partner:api', 'keys:manage']
+
+const NAMESPACES = new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[0]))
+
+/**
+ * A storable scope: a known scope, `*`, or `<namespace>:*` for a namespace that has known
+ * scopes. Anything else is refused at mint time so a typo cannot silently grant nothing.
+ */
+export const isValidScope = (scope: string): boolean =>
+  scope === '*' ||
+  (KNOWN_SCOPES as readonly string[]).includes(scope) ||
+  (scope.endsWith(':*') && NAMESPACES.has(scope.slice(0, -2)))
+
+/** Whether `held` grants `required`: `*` grants all, `a:*` grants every `a:…` (spec §5.5). */
+export const grants = (held: readonly string[], required: KnownScope): boolean =>
+  held.some((scope) => scope === '*' || scope === required || (scope.endsWith(':*') && required.startsWith(scope.slice(0, -1))))
+
+const Scope = new t.Type<string, string, unknown>(
+  'Scope',
+  (u): u is string => typeof u === 'string' && isValidScope(u),
+  (u, c) =>
+    typeof u === 'string' && isValidScope(u)
+      ? t.success(u)
+      : t.failure(u, c, `is not a known scope (known: ${KNOWN_SCOPES.join(', ')}, *, or <namespace>:*)`),
+  t.identity,
+)
+
+/** One to twenty valid scopes; duplicates are removed, order kept. */
+export const Scopes = new t.Type<readonly string[], readonly string[], unknown>(
+  'Scopes',
+  (u): u is readonly string[] => Array.isArray(u) && u.every((s) => Scope.is(s)),
+  (u, c) => {
+    const decoded = arrayOf(Scope, 1, 20).validate(u, c)
+    return decoded._tag === 'Left' ? decoded : t.success([...new Set(decoded.right)])
+  },
+  t.identity,
+)

@@ -1,0 +1,23 @@
+import type { KeyEnvironment } from '../domain/api-key.js'
+import { keyPrefixOf } from '../domain/api-key.js'
+import type { ApiKeyMaterial } from '../ports/api-key-material.js'
+
+const FAKE_CHECKSUM = 'fakeCk'
+
+/**
+ * Deterministic key material for use-case tests: keys have the real format, the "checksum" is
+ * a fixed suffix and the "hash" is the key itself reversed. Never use outside tests.
+ */
+export const fakeKeyMaterial = (): ApiKeyMaterial => {
+  let n = 0
+  return {
+    generate: (environment: KeyEnvironment) => {
+      n += 1
+      const idSegment = `id${n.toString().padStart(14, '0')}`
+      const plaintext = `${keyPrefixOf(environment, idSegment)}_${'s'.repeat(31)}${n % 10}${FAKE_CHECKSUM}`
+      return { plaintext, idSegment, prefix: keyPrefixOf(environment, idSegment), hash: [...plaintext].reverse().join('') }
+    },
+    hasValidChecksum: (plaintext) => plaintext.endsWith(FAKE_CHECKSUM),
+    matches: (plaintext, hash) => [...plaintext].reverse().join('') === hash,
+  }
+}

@@ -1,0 +1,57 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { ApiClient, ApiKey } from '../domain/api-key.js'
+import { isAfter } from '../domain/pagination.js'
+import type { ApiKeyRepository } from '../ports/api-key-repository.js'
+
+export type InMemoryApiKeyRepository = ApiKeyRepository & {
+  readonly clients: () => readonly ApiClient[]
+  readonly keys: () => readonly ApiKey[]
+}
+
+const byPosition = (a: ApiKey, b: ApiKey): number =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+export const inMemoryApiKeyRepository = (): InMemoryApiKeyRepository => {
+  const clients = new Map<string, ApiClient>()
+  const keys = new Map<string, ApiKey>()
+  return {
+    clients: () => [...clients.values()],
+    keys: () => [...keys.values()],
+    mint: ({ client, key }) =>
+      TE.fromIO(() => {
+        const existing = [...clients.values()].find((c) => c.partyId === client.partyId && c.name === client.name)
+        const owner = existing ?? client
+        clients.set(owner.id, owner)
+        const stored: ApiKey = { ...key, clientId: owner.id }
+        keys.set(stored.id, stored)
+        return { client: owner, key: stored }
+      }),
+    findByIdSegment: (idSegment) => TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.idSegment === idSegment))),
+    findForClient: (clientId, keyId) =>
+      TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.id === keyId && k.clientId === clientId))),
+    listForClient: (clientId, page) =>
+      TE.fromIO(() =>
+        [...keys.values()]
+          .filter((k) => k.clientId === clientId)
+          .filter((k) => O.isNone(page.after) || isAfter(k, page.after.value))
+          .sort(byPosition)
+          .slice(0, page.limit + 1),
+      ),
+    revoke: (clientId, keyId, at) =>
+      TE.fromIO(() => {
+        const key = keys.get(keyId)
+        if (key === undefined || key.clientId !== clientId) return O.none
+        const revoked: ApiKey = key.status === 'revoked' ? key : { ...key, status: 'revoked', revokedAt: at }
+        keys.set(keyId, revoked)
+        return O.some(revoked)
+      }),
+    recordUsage: (usage) =>
+      TE.fromIO(() => {
+        for (const [keyId, at] of usage) {
+          const key = keys.get(keyId)
+          if (key !== undefined && (key.lastUsedAt === null || key.lastUsedAt < at)) keys.set(keyId, { ...key, lastUsedAt: at })
+        }
+      }),
+  }
+}

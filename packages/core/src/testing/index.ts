@@ -1,0 +1,6 @@
+export * from './fixed-clock.js'
+export * from './sequential-ids.js'
+export * from './fake-key-material.js'
+export * from './in-memory-api-key-repository.js'
+export * from './in-memory-onboarding-session-repository.js'
+export * from './in-memory-idempotency-store.js'

@@ -1,0 +1,46 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { callerOf, parsePresentedKey, type Caller } from '../../domain/api-key.js'
+import { invalidApiKey, type InvalidApiKey, type StoreUnavailable } from '../../domain/errors.js'
+import type { ApiKeyMaterial } from '../../ports/api-key-material.js'
+import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
+import type { Clock } from '../../ports/clock.js'
+import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
+
+export type AuthenticateApiKeyDeps = {
+  readonly apiKeys: Pick<ApiKeyRepository, 'findByIdSegment'>
+  readonly keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum' | 'matches'>
+  readonly usage: Pick<KeyUsageRecorder, 'record'>
+  readonly clock: Clock
+}
+
+export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
+
+/**
+ * Turns a presented key into the caller it stands for. The format and checksum are checked
+ * before any lookup (a typo or a random string costs no database read); the stored hash is
+ * compared in constant time; a revoked key is refused. Every refusal is the same
+ * `InvalidApiKey`, so a caller learns nothing about which check failed.
+ */
+export const authenticateApiKey =
+  (deps: AuthenticateApiKeyDeps) =>
+  (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> =>
+    pipe(
+      parsePresentedKey(presented),
+      O.filter(() => deps.keyMaterial.hasValidChecksum(presented)),
+      TE.fromOption((): AuthenticateApiKeyError => invalidApiKey),
+      TE.chainW((parsed) => deps.apiKeys.findByIdSegment(parsed.idSegment)),
+      TE.chainEitherKW((found) =>
+        pipe(
+          found,
+          O.filter((key) => deps.keyMaterial.matches(presented, key.hash) && key.status === 'active'),
+          E.fromOption((): AuthenticateApiKeyError => invalidApiKey),
+        ),
+      ),
+      TE.map((key) => {
+        deps.usage.record(key.id, deps.clock.now())
+        return callerOf(key)
+      }),
+    )

@@ -1,0 +1,23 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { ApiKey, Caller } from '../../domain/api-key.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
+
+export type ListApiKeysDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'listForClient'> }
+export type ListApiKeysError = InvalidRequest | StoreUnavailable
+
+/** Keys of the caller's API client (active and revoked), oldest first. */
+export const listApiKeys =
+  (deps: ListApiKeysDeps) =>
+  (caller: Caller, query: unknown): TE.TaskEither<ListApiKeysError, Page<ApiKey>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) =>
+        pipe(
+          deps.apiKeys.listForClient(caller.clientId, page),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )

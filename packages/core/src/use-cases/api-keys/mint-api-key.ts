@@ -1,0 +1,73 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type * as t from 'io-ts'
+import { KEY_ENVIRONMENTS, type ApiClient, type ApiKey } from '../../domain/api-key.js'
+import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import { DEFAULT_SCOPES, Scopes } from '../../domain/scopes.js'
+import type { ApiKeyMaterial } from '../../ports/api-key-material.js'
+import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+
+/** Client name used when the mint request gives none. */
+export const DEFAULT_CLIENT_NAME = 'default'
+
+export const MintApiKeyInput = strictObject(
+  'MintApiKeyInput',
+  { party_id: Uuid },
+  {
+    client_name: boundedString('ClientName', 1, 100),
+    environment: oneOf('Environment', KEY_ENVIRONMENTS),
+    scopes: Scopes,
+  },
+)
+export type MintApiKeyInput = t.TypeOf<typeof MintApiKeyInput>
+
+export type MintApiKeyDeps = {
+  readonly apiKeys: ApiKeyRepository
+  readonly keyMaterial: ApiKeyMaterial
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+export type MintApiKeyError = InvalidRequest | StoreUnavailable
+
+/** The outcome of a mint; `plaintext` must reach the operator once and nothing else. */
+export type MintedKey = { readonly client: ApiClient; readonly key: ApiKey; readonly plaintext: string }
+
+/**
+ * Mints a key for the API client identified by `party_id` + `client_name`, creating the client
+ * on first use. Minting again for the same client is how keys are rotated: mint the new one,
+ * move over, revoke the old one. Whoever calls this has already proven the mint secret.
+ */
+export const mintApiKey =
+  (deps: MintApiKeyDeps) =>
+  (input: unknown): TE.TaskEither<MintApiKeyError, MintedKey> =>
+    pipe(
+      TE.fromEither(decode(MintApiKeyInput)(input)),
+      TE.chainW((cmd) => {
+        const now = deps.clock.now()
+        const environment = cmd.environment ?? 'live'
+        const generated = deps.keyMaterial.generate(environment)
+        return pipe(
+          deps.apiKeys.mint({
+            client: { id: deps.ids.next(), partyId: cmd.party_id, name: cmd.client_name ?? DEFAULT_CLIENT_NAME, createdAt: now },
+            key: {
+              id: deps.ids.next(),
+              partyId: cmd.party_id,
+              idSegment: generated.idSegment,
+              prefix: generated.prefix,
+              hash: generated.hash,
+              environment,
+              scopes: cmd.scopes ?? DEFAULT_SCOPES,
+              status: 'active',
+              createdAt: now,
+              revokedAt: null,
+              lastUsedAt: null,
+            },
+          }),
+          TE.map(({ client, key }) => ({ client, key, plaintext: generated.plaintext })),
+        )
+      }),
+    )

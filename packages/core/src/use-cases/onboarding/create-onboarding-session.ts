@@ -1,0 +1,26 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode } from '../../domain/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import { CreateOnboardingSessionInput, newOnboardingSession, type OnboardingSession } from '../../domain/onboarding-session.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+
+export type CreateOnboardingSessionDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'insert'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable
+
+/** Starts onboarding a borrower: a session owned by the caller's API client (spec §4.2). */
+export const createOnboardingSession =
+  (deps: CreateOnboardingSessionDeps) =>
+  (caller: Caller, input: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>
+    pipe(
+      TE.fromEither(decode(CreateOnboardingSessionInput)(input)),
+      TE.map((cmd) => newOnboardingSession(cmd, caller.clientId, deps.ids.next(), deps.clock.now())),
+      TE.chainFirstW(deps.sessions.insert),
+    )
