@@ -35,96 +35,113 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 360
 
 type Env = Readonly<Record<string, string | undefined>>
 
-const problem = (name: string, message: string): string => `${name} ${message}`
+/** A setting: decodes the raw environment string (or its absence) to a typed value. */
+type Setting<A> = t.Type<A, unknown, unknown>
 
-const nonEmpty = (env: Env, name: string): string | undefined => {
-  const value = env[name]?.trim()
-  return value === undefined || value === '' ? undefined : value
+const setting = <A>(name: string, expected: string, parse: (raw: string) => A | undefined, fallback: () => A): Setting<A> =>
+  new t.Type<A, unknown, unknown>(
+    name,
+    (u): u is A => false,
+    (u, c) => {
+      const raw = typeof u === 'string' ? u.trim() : ''
+      if (raw === '') return t.success(fallback())
+      const value = parse(raw)
+      return value === undefined ? t.failure(u, c, expected) : t.success(value)
+    },
+    (a) => a,
+  )
+
+const integer = (min: number, max: number) => (raw: string): number | undefined =>
+  /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined
+
+const text = (raw: string): string => raw
+const none = (): undefined => undefined
+
+const boolean = (raw: string): boolean | undefined => (raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined)
+
+const list = (raw: string): string[] => raw.split(',').map((s) => s.trim()).filter((s) => s !== '')
+
+const base64Key = (raw: string): Uint8Array | undefined => {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return undefined
+  const bytes = Buffer.from(raw, 'base64')
+  return bytes.length === 32 ? new Uint8Array(bytes) : undefined
 }
 
-const parseBoolean = (env: Env, name: string, errors: string[]): boolean => {
-  const value = nonEmpty(env, name)
-  if (value === undefined) return false
-  if (value === 'true' || value === '1') return true
-  if (value === 'false' || value === '0') return false
-  errors.push(problem(name, 'must be true or false'))
-  return false
+const schedule = (raw: string): number[] | undefined => {
+  const delays = raw.split(',').map((s) => s.trim())
+  return delays.every((d) => /^\d+$/.test(d)) ? delays.map(Number) : undefined
 }
 
-const LOG_LEVELS = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null })
+const operationIds = (raw: string): ReadonlySet<string> | undefined => {
+  const ids = list(raw)
+  return ids.every((id) => OPERATION_IDS.has(id)) ? new Set(ids) : undefined
+}
+
+const origins = (raw: string): string[] | undefined => {
+  const values = list(raw)
+  return values.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)) ? values : undefined
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** Every setting with its rule and default (CONTRACT.md "Running"). */
+const Environment = t.type({
+  PORT: setting('PORT', 'must be an integer from 0 to 65535', integer(0, 65535), () => 3000),
+  HOST: setting('HOST', 'must be a host name or address', text, () => '127.0.0.1'),
+  DATABASE_URL: setting(
+    'DATABASE_URL',
+    'must be a postgres:// or postgresql:// URL, or pglite://memory',
+    (raw) => (/^postgres(ql)?:\/\/.+/.test(raw) && URL.canParse(raw)) || raw === 'pglite://memory' ? raw : undefined,
+    none,
+  ),
+  DATA_DIR: setting('DATA_DIR', 'must be a path', text, () => './.data'),
+  PARTNER_MINT_SECRET: setting('PARTNER_MINT_SECRET', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
+  INTERNAL_API_TOKEN: setting('INTERNAL_API_TOKEN', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
+  WEBHOOK_SECRET_KEY: setting('WEBHOOK_SECRET_KEY', 'must be 32 bytes, base64-encoded', base64Key, none),
+  WEBHOOK_ALLOW_HTTP: setting('WEBHOOK_ALLOW_HTTP', 'must be true or false', boolean, () => false),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: setting('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'must be true or false', boolean, () => false),
+  WEBHOOK_RETRY_SCHEDULE: setting(
+    'WEBHOOK_RETRY_SCHEDULE',
+    'must be comma-separated whole seconds, such as 0,5,300',
+    schedule,
+    () => [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
+  ),
+  VERIFICATION_DELIVERY_URL: setting('VERIFICATION_DELIVERY_URL', 'must be an http(s) URL', (raw) => (/^https?:\/\//.test(raw) && URL.canParse(raw) ? raw : undefined), none),
+  PLACEHOLDER_OPERATIONS: setting('PLACEHOLDER_OPERATIONS', 'must list known operationIds, comma-separated', operationIds, () => new Set<string>()),
+  CORS_ORIGINS: setting('CORS_ORIGINS', 'must be * or origins such as https://app.example.com, comma-separated', origins, () => []),
+  LOG_LEVEL: setting(
+    'LOG_LEVEL',
+    `must be one of ${LOG_LEVELS.join(', ')}`,
+    (raw) => (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : undefined,
+    (): LogLevel => 'info',
+  ),
+  KEY_USAGE_FLUSH_MS: setting('KEY_USAGE_FLUSH_MS', 'must be an integer from 100 to 3600000', integer(100, 3_600_000), () => 5000),
+})
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
-export const loadConfig = (env: Env): E.Either<readonly string[], Config> => {
-  const errors: string[] = []
-
-  const portText = nonEmpty(env, 'PORT') ?? '3000'
-  const port = Number(portText)
-  if (!/^\d+$/.test(portText) || port > 65535) errors.push(problem('PORT', 'must be an integer from 0 to 65535'))
-
-  const databaseUrl = nonEmpty(env, 'DATABASE_URL')
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/.+/.test(databaseUrl) && databaseUrl !== 'pglite://memory') {
-    errors.push(problem('DATABASE_URL', 'must be a postgres:// or postgresql:// URL, or pglite://memory'))
-  }
-
-  const sealingKeyText = nonEmpty(env, 'WEBHOOK_SECRET_KEY')
-  let webhookSecretKey: Uint8Array | undefined
-  if (sealingKeyText !== undefined) {
-    const bytes = Buffer.from(sealingKeyText, 'base64')
-    if (bytes.length !== 32 || !/^[A-Za-z0-9+/]+={0,2}$/.test(sealingKeyText)) {
-      errors.push(problem('WEBHOOK_SECRET_KEY', 'must be 32 bytes, base64-encoded'))
-    } else webhookSecretKey = new Uint8Array(bytes)
-  }
-
-  const scheduleText = nonEmpty(env, 'WEBHOOK_RETRY_SCHEDULE')
-  const webhookRetrySchedule = scheduleText === undefined ? [...DEFAULT_WEBHOOK_RETRY_SCHEDULE] : scheduleText.split(',').map((s) => Number(s.trim()))
-  if (webhookRetrySchedule.some((d) => !Number.isInteger(d) || d < 0) || webhookRetrySchedule.length === 0) {
-    errors.push(problem('WEBHOOK_RETRY_SCHEDULE', 'must be comma-separated whole seconds, such as 0,5,300'))
-  }
-
-  const verificationDeliveryUrl = nonEmpty(env, 'VERIFICATION_DELIVERY_URL')
-  if (verificationDeliveryUrl !== undefined && !URL.canParse(verificationDeliveryUrl)) {
-    errors.push(problem('VERIFICATION_DELIVERY_URL', 'must be a URL'))
-  }
-
-  const placeholderOperations = new Set(
-    (nonEmpty(env, 'PLACEHOLDER_OPERATIONS') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
+  pipe(
+    Environment.decode(env),
+    E.mapLeft((errors) => errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== '').join('.')} ${e.message ?? 'is invalid'}`)),
+    E.map(
+      (v): Config => ({
+        port: v.PORT,
+        host: v.HOST,
+        databaseUrl: v.DATABASE_URL,
+        dataDir: v.DATA_DIR,
+        partnerMintSecret: v.PARTNER_MINT_SECRET,
+        internalApiToken: v.INTERNAL_API_TOKEN,
+        webhookSecretKey: v.WEBHOOK_SECRET_KEY,
+        webhookAllowHttp: v.WEBHOOK_ALLOW_HTTP,
+        webhookAllowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        webhookRetrySchedule: v.WEBHOOK_RETRY_SCHEDULE,
+        verificationDeliveryUrl: v.VERIFICATION_DELIVERY_URL,
+        placeholderOperations: v.PLACEHOLDER_OPERATIONS,
+        corsOrigins: v.CORS_ORIGINS,
+        logLevel: v.LOG_LEVEL,
+        production: env['NODE_ENV'] === 'production',
+        keyUsageFlushMs: v.KEY_USAGE_FLUSH_MS,
+      }),
+    ),
   )
-  const unknownOperations = [...placeholderOperations].filter((id) => !OPERATION_IDS.has(id))
-  if (unknownOperations.length > 0) errors.push(problem('PLACEHOLDER_OPERATIONS', `names unknown operations: ${unknownOperations.join(', ')}`))
-
-  const corsOrigins = (nonEmpty(env, 'CORS_ORIGINS') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
-  const badOrigin = corsOrigins.find((o) => o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o))
-  if (badOrigin !== undefined) errors.push(problem('CORS_ORIGINS', `must be * or origins such as https://app.example.com (got ${badOrigin})`))
-
-  const logLevel = pipe(
-    LOG_LEVELS.decode(nonEmpty(env, 'LOG_LEVEL') ?? 'info'),
-    E.getOrElseW(() => {
-      errors.push(problem('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent'))
-      return 'info' as const
-    }),
-  )
-
-  const flushText = nonEmpty(env, 'KEY_USAGE_FLUSH_MS') ?? '5000'
-  const keyUsageFlushMs = Number(flushText)
-  if (!/^\d+$/.test(flushText) || keyUsageFlushMs < 100) errors.push(problem('KEY_USAGE_FLUSH_MS', 'must be an integer of at least 100'))
-
-  const config: Config = {
-    port,
-    host: nonEmpty(env, 'HOST') ?? '127.0.0.1',
-    databaseUrl,
-    dataDir: nonEmpty(env, 'DATA_DIR') ?? './.data',
-    partnerMintSecret: nonEmpty(env, 'PARTNER_MINT_SECRET'),
-    internalApiToken: nonEmpty(env, 'INTERNAL_API_TOKEN'),
-    webhookSecretKey,
-    webhookAllowHttp: parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', errors),
-    webhookAllowPrivateNetworks: parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', errors),
-    webhookRetrySchedule,
-    verificationDeliveryUrl,
-    placeholderOperations,
-    corsOrigins,
-    logLevel,
-    production: env['NODE_ENV'] === 'production',
-    keyUsageFlushMs,
-  }
-  return errors.length === 0 ? E.right(config) : E.left(errors)
-}

@@ -1,8 +1,9 @@
 import type { OnboardingSession, OnboardingSessionRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, OnboardingSessionsTable } from './schema.js'
-import { query } from './store-errors.js'
+import { asWriteError, query } from './store-errors.js'
 
 const toSession = (row: Selectable<OnboardingSessionsTable>): OnboardingSession => ({
   id: row.id,
@@ -19,7 +20,7 @@ const toSession = (row: Selectable<OnboardingSessionsTable>): OnboardingSession 
 
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => ({
   insert: (session) =>
-    query(async () => {
+    TE.tryCatch(async () => {
       await db
         .insertInto('onboarding_sessions')
         .values({
@@ -35,7 +36,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
           updated_at: session.updatedAt,
         })
         .execute()
-    }),
+    }, asWriteError('onboarding_session')),
 
   findForClient: (clientId, id) =>
     query(async () =>

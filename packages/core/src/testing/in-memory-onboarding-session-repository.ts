@@ -1,5 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { alreadyExists } from '../domain/errors.js'
 import type { OnboardingSession } from '../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 
@@ -9,10 +10,11 @@ export const inMemoryOnboardingSessionRepository = (): OnboardingSessionReposito
   const sessions = new Map<string, OnboardingSession>()
   return {
     all: () => [...sessions.values()],
-    insert: (session) =>
-      TE.fromIO(() => {
-        sessions.set(session.id, session)
-      }),
+    insert: (session) => {
+      if (sessions.has(session.id)) return TE.left(alreadyExists('onboarding_session'))
+      sessions.set(session.id, session)
+      return TE.right(undefined)
+    },
     findForClient: (clientId, id) =>
       TE.fromIO(() => O.filter((s: OnboardingSession) => s.clientId === clientId)(O.fromNullable(sessions.get(id)))),
   }

@@ -1,5 +1,7 @@
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { alreadyExists } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
@@ -34,6 +36,13 @@ export const onboardingSessionRepositoryContract = (
     it('stores a session and returns it to its client, field for field', async () => {
       const s = session(await owner())
       await right(repo.insert(s))
+      expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(s))
+    })
+
+    it('refuses a second session with the same id as AlreadyExists and keeps the first', async () => {
+      const s = session(await owner())
+      await right(repo.insert(s))
+      expect(await repo.insert({ ...s, locale: 'en-GB' })()).to.deep.equal(E.left(alreadyExists('onboarding_session')))
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(s))
     })
 

@@ -2,7 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
 import { decode } from '../../domain/codecs.js'
-import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import type { AlreadyExists, InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
 import { CreateOnboardingSessionInput, newOnboardingSession, type OnboardingSession } from '../../domain/onboarding-session.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -13,7 +13,7 @@ export type CreateOnboardingSessionDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
-export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable
+export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable | AlreadyExists
 
 /** Starts onboarding a borrower: a session owned by the caller's API client (spec §4.2). */
 export const createOnboardingSession =

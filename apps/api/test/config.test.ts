@@ -1,0 +1,107 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, loadConfig } from '../src/config.js'
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({})).to.deep.equal(
+      E.right({
+        port: 3000,
+        host: '127.0.0.1',
+        databaseUrl: undefined,
+        dataDir: './.data',
+        partnerMintSecret: undefined,
+        internalApiToken: undefined,
+        webhookSecretKey: undefined,
+        webhookAllowHttp: false,
+        webhookAllowPrivateNetworks: false,
+        webhookRetrySchedule: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
+        verificationDeliveryUrl: undefined,
+        placeholderOperations: new Set(),
+        corsOrigins: [],
+        logLevel: 'info',
+        production: false,
+        keyUsageFlushMs: 5000,
+      }),
+    )
+  })
+
+  it('reads every setting', () => {
+    const key = Buffer.alloc(32, 1).toString('base64')
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://u@db:5432/lendgate',
+      DATA_DIR: '/var/lib/lendgate',
+      PARTNER_MINT_SECRET: 'mint-secret-of-16+',
+      INTERNAL_API_TOKEN: 'internal-token-16+',
+      WEBHOOK_SECRET_KEY: key,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+      WEBHOOK_RETRY_SCHEDULE: '0, 10,60',
+      VERIFICATION_DELIVERY_URL: 'https://sms.example.com/send',
+      PLACEHOLDER_OPERATIONS: 'getParty, createOnboardingSession',
+      CORS_ORIGINS: 'https://app.example.com,http://localhost:5173',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      KEY_USAGE_FLUSH_MS: '250',
+    })
+    expect(config).to.deep.equal(
+      E.right({
+        port: 8080,
+        host: '0.0.0.0',
+        databaseUrl: 'postgresql://u@db:5432/lendgate',
+        dataDir: '/var/lib/lendgate',
+        partnerMintSecret: 'mint-secret-of-16+',
+        internalApiToken: 'internal-token-16+',
+        webhookSecretKey: new Uint8Array(Buffer.alloc(32, 1)),
+        webhookAllowHttp: true,
+        webhookAllowPrivateNetworks: true,
+        webhookRetrySchedule: [0, 10, 60],
+        verificationDeliveryUrl: 'https://sms.example.com/send',
+        placeholderOperations: new Set(['getParty', 'createOnboardingSession']),
+        corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+        logLevel: 'warn',
+        production: true,
+        keyUsageFlushMs: 250,
+      }),
+    )
+  })
+
+  it('accepts pglite://memory as the database', () => {
+    const config = loadConfig({ DATABASE_URL: 'pglite://memory' })
+    expect(E.isRight(config) && config.right.databaseUrl).to.equal('pglite://memory')
+  })
+
+  it('reports every invalid setting at once', () => {
+    expect(
+      loadConfig({
+        PORT: '70000',
+        DATABASE_URL: 'mysql://db',
+        PARTNER_MINT_SECRET: 'short',
+        WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64'),
+        WEBHOOK_ALLOW_HTTP: 'yes',
+        WEBHOOK_RETRY_SCHEDULE: '0,-5',
+        VERIFICATION_DELIVERY_URL: 'ftp://x',
+        PLACEHOLDER_OPERATIONS: 'getParty,noSuchOperation',
+        CORS_ORIGINS: 'app.example.com',
+        LOG_LEVEL: 'loud',
+        KEY_USAGE_FLUSH_MS: '5',
+      }),
+    ).to.deep.equal(
+      E.left([
+        'PORT must be an integer from 0 to 65535',
+        'DATABASE_URL must be a postgres:// or postgresql:// URL, or pglite://memory',
+        'PARTNER_MINT_SECRET must be at least 16 characters',
+        'WEBHOOK_SECRET_KEY must be 32 bytes, base64-encoded',
+        'WEBHOOK_ALLOW_HTTP must be true or false',
+        'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, such as 0,5,300',
+        'VERIFICATION_DELIVERY_URL must be an http(s) URL',
+        'PLACEHOLDER_OPERATIONS must list known operationIds, comma-separated',
+        'CORS_ORIGINS must be * or origins such as https://app.example.com, comma-separated',
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+        'KEY_USAGE_FLUSH_MS must be an integer from 100 to 3600000',
+      ]),
+    )
+  })
+})

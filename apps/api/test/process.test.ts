@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect } from 'chai'
+import { request } from './support/client.js'
+
+const apiDir = fileURLToPath(new URL('..', import.meta.url))
+
+type Running = {
+  readonly child: ChildProcess
+  readonly url: Promise<string>
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** Starts `src/main.ts` as its own process, the way `pnpm start` does. */
+const startMain = (env: Record<string, string>): Running => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lendgate/source', 'src/main.ts'], {
+    cwd: apiDir,
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(out)
+      if (match !== null) resolve(match[1]!)
+    })
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before listening: ${err}`)))
+  })
+  url.catch(() => undefined)
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, url, stdout: () => out, stderr: () => err, exited }
+}
+
+const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>
+  Promise.race([promise, new Promise<A>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))])
+
+describe('the API process (main.ts)', function () {
+  this.timeout(60_000)
+  let dataDir: string
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lendgate-main-'))
+  })
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  it('refuses to start on invalid settings, listing each problem, with exit status 1', async () => {
+    const run = startMain({ PORT: 'eighty', LOG_LEVEL: 'loud', DATA_DIR: dataDir })
+    expect(await within(20_000, run.exited)).to.equal(1)
+    expect(run.stderr()).to.contain('PORT must be an integer from 0 to 65535')
+    expect(run.stderr()).to.contain('LOG_LEVEL must be one of')
+  })
+
+  it('generates development secrets once, shows them once, and stops gracefully on SIGTERM', async () => {
+    const first = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory' })
+    const url = await within(30_000, first.url)
+    const secrets = JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>
+    expect(statSync(join(dataDir, 'dev-secrets.json')).mode & 0o777).to.equal(0o600)
+    expect(first.stderr()).to.contain(`PARTNER_MINT_SECRET=${secrets['partner_mint_secret']}`)
+    expect(first.stderr()).to.contain(`INTERNAL_API_TOKEN=${secrets['internal_api_token']}`)
+
+    const minted = await request(url, '/public/partner/api-keys', {
+      method: 'POST',
+      headers: { 'X-Partner-Mint-Key': secrets['partner_mint_secret']! },
+      json: { party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b' },
+    })
+    expect(minted.status).to.equal(201)
+
+    first.child.kill('SIGTERM')
+    expect(await within(5_000, first.exited)).to.equal(0)
+    expect(first.stdout()).to.contain('"msg":"shutting down"')
+    for (const secret of Object.values(secrets)) expect(first.stdout()).not.to.contain(secret)
+    expect(first.stdout()).not.to.contain(minted.body.api_key)
+
+    const second = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory' })
+    await within(30_000, second.url)
+    expect(second.stderr()).not.to.contain(secrets['partner_mint_secret'])
+    second.child.kill('SIGINT')
+    expect(await within(5_000, second.exited)).to.equal(0)
+  })
+
+  it('in production generates nothing: minting answers 500 server_misconfigured and the log says why', async () => {
+    const run = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory', NODE_ENV: 'production' })
+    const url = await within(30_000, run.url)
+    const minted = await request(url, '/public/partner/api-keys', {
+      method: 'POST',
+      headers: { 'X-Partner-Mint-Key': 'anything-at-all-here' },
+      json: { party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b' },
+    })
+    expect(minted.status).to.equal(500)
+    expect(minted.body).to.deep.equal({
+      error: 'server_misconfigured',
+      detail: 'The server is missing a setting this request needs (PARTNER_MINT_SECRET).',
+    })
+    expect(run.stdout()).to.contain('"setting":"PARTNER_MINT_SECRET"')
+    run.child.kill('SIGTERM')
+    expect(await within(5_000, run.exited)).to.equal(0)
+  })
+})
