@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { MintedKeyView } from '@lendgate/core'
 import { MINT_SECRET } from './test-server.js'
 
 export type Reply = {
@@ -37,18 +38,8 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
   return { status: response.status, headers: response.headers, body: parsed, text }
 }
 
-export type MintedKey = {
-  readonly api_key: string
-  readonly api_key_id: string
-  readonly key_prefix: string
-  readonly party_id: string
-  readonly client_id: string
-  readonly client_name: string
-  readonly environment: string
-  readonly scopes: string[]
-  readonly status: string
-  readonly created_at: string
-}
+/** The mint response, as core defines it. */
+export type MintedKey = MintedKeyView
 
 /** Mints a key through the API (the mint route itself is under test elsewhere). */
 export const mintKey = async (
