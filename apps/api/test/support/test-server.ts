@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { nodeApiKeyMaterial, randomIds } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
@@ -10,7 +8,7 @@ import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { AppDeps } from '../../src/deps.js'
 import { createLogger } from '../../src/logger.js'
-import { startServer } from '../../src/server.js'
+import { listen, startServer } from '../../src/server.js'
 
 export const MINT_SECRET = 'test-mint-secret-0123456789abcdef'
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef'
@@ -93,17 +91,6 @@ export const startInMemoryServer = async (
     health: { storeReachable: async () => true },
   }
   const deps: AppDeps = { ...base, ...override(base) }
-  const server: Server = createServer(createApp(deps, config, createLogger(config.logLevel, stream)).callback())
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    deps,
-    logs: capture,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)
+  return { url: server.url, deps, logs: capture, stop: () => server.stop(1_000) }
 }
