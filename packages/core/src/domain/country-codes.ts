@@ -1,3 +1,5 @@
+import * as t from 'io-ts'
+
 /** ISO 3166-1 alpha-2 codes officially assigned as of 2024 (249 entries). */
 const ASSIGNED =
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
@@ -9,3 +11,14 @@ const ASSIGNED =
   'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
 
 export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(ASSIGNED.split(' '))
+
+/** An assigned ISO 3166-1 alpha-2 code, upper case. */
+export const CountryCode = new t.Type<string, string, unknown>(
+  'CountryCode',
+  (u): u is string => typeof u === 'string' && ISO_COUNTRY_CODES.has(u),
+  (u, c) =>
+    typeof u === 'string' && ISO_COUNTRY_CODES.has(u)
+      ? t.success(u)
+      : t.failure(u, c, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US'),
+  t.identity,
+)

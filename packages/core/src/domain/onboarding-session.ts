@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import { oneOf, strictObject } from './codecs.js'
-import { ISO_COUNTRY_CODES } from './country-codes.js'
+import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
 
 /**
  * Onboarding sessions (spec §2, §3). A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`.
@@ -33,15 +33,6 @@ export type OnboardingSession = {
   readonly updatedAt: Date
 }
 
-const CountryCode = new t.Type<string, string, unknown>(
-  'CountryCode',
-  (u): u is string => typeof u === 'string' && ISO_COUNTRY_CODES.has(u),
-  (u, c) =>
-    typeof u === 'string' && ISO_COUNTRY_CODES.has(u)
-      ? t.success(u)
-      : t.failure(u, c, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US'),
-  t.identity,
-)
 
 /** Language-region tag (`xx-XX`): a BCP 47 language of 2-3 letters and an ISO country. */
 const Locale = new t.Type<string, string, unknown>(

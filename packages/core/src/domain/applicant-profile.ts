@@ -1,0 +1,91 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
+import { invalidRequest, type InvalidRequest } from './errors.js'
+
+/** The business applicant: what a lender needs to identify and assess it. */
+
+export const LEGAL_FORMS = ['corporation', 'llc', 'partnership', 'sole_proprietorship', 'nonprofit', 'other'] as const
+
+const IsoDate = stringMatching('IsoDate', /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date in the form YYYY-MM-DD')
+
+export const ApplicantProfileInput = strictObject(
+  'ApplicantProfileInput',
+  { legal_name: boundedString('LegalName', 1, 200) },
+  {
+    trading_name: boundedString('TradingName', 1, 200),
+    legal_form: oneOf('LegalForm', LEGAL_FORMS),
+    registration_number: boundedString('RegistrationNumber', 1, 50),
+    incorporation_date: IsoDate,
+    /** NAICS code, 2 to 6 digits. */
+    industry_code: stringMatching('IndustryCode', /^\d{2,6}$/, 'must be a NAICS code of 2 to 6 digits'),
+    website: stringMatching('Website', /^https?:\/\/[^\s/$.?#].[^\s]*$/i, 'must be an http(s) URL'),
+    /** Tax identifier (EIN, VAT number…); stored, only ever shown masked. */
+    tax_id: stringMatching('TaxId', /^[A-Za-z0-9-]{4,30}$/, 'must be 4 to 30 letters, digits or dashes'),
+  },
+)
+export type ApplicantProfileInput = t.TypeOf<typeof ApplicantProfileInput>
+
+export type ApplicantProfile = {
+  readonly legalName: string
+  readonly tradingName: string | null
+  readonly legalForm: (typeof LEGAL_FORMS)[number] | null
+  readonly registrationNumber: string | null
+  readonly incorporationDate: string | null
+  readonly industryCode: string | null
+  readonly website: string | null
+  readonly taxId: string | null
+  readonly updatedAt: Date
+}
+
+/** A profile from its input; an incorporation date that is not a real past date is refused. */
+export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.Either<InvalidRequest, ApplicantProfile> => {
+  const date = input.incorporation_date
+  if (date !== undefined) {
+    const parsed = new Date(`${date}T00:00:00.000Z`)
+    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+      return E.left(invalidRequest('incorporation_date is not a real calendar date', 'incorporation_date'))
+    }
+    if (parsed.getTime() > now.getTime()) return E.left(invalidRequest('incorporation_date must not be in the future', 'incorporation_date'))
+  }
+  return E.right({
+    legalName: input.legal_name,
+    tradingName: input.trading_name ?? null,
+    legalForm: input.legal_form ?? null,
+    registrationNumber: input.registration_number ?? null,
+    incorporationDate: date ?? null,
+    industryCode: input.industry_code ?? null,
+    website: input.website ?? null,
+    taxId: input.tax_id ?? null,
+    updatedAt: now,
+  })
+}
+
+/** All but the last four characters hidden; short values entirely. */
+export const maskTaxId = (taxId: string): string =>
+  taxId.length <= 4 ? '*'.repeat(taxId.length) : `${'*'.repeat(taxId.length - 4)}${taxId.slice(-4)}`
+
+export type ApplicantProfileView = {
+  readonly legal_name: string
+  readonly trading_name: string | null
+  readonly legal_form: string | null
+  readonly registration_number: string | null
+  readonly incorporation_date: string | null
+  readonly industry_code: string | null
+  readonly website: string | null
+  /** Masked: the full tax id is never returned. */
+  readonly tax_id_masked: string | null
+  readonly updated_at: string
+}
+
+export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView => ({
+  legal_name: p.legalName,
+  trading_name: p.tradingName,
+  legal_form: p.legalForm,
+  registration_number: p.registrationNumber,
+  incorporation_date: p.incorporationDate,
+  industry_code: p.industryCode,
+  website: p.website,
+  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
+  updated_at: p.updatedAt.toISOString(),
+})

@@ -1,0 +1,73 @@
+import * as t from 'io-ts'
+import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
+
+/**
+ * Document metadata: Lendgate stores what a document is and where the partner keeps it
+ * (`storage_ref`), not the file itself.
+ */
+
+export const DOCUMENT_TYPES = [
+  'certificate_of_incorporation',
+  'articles_of_association',
+  'proof_of_address',
+  'government_id',
+  'bank_statement',
+  'financial_statement',
+  'tax_return',
+  'other',
+] as const
+export type DocumentType = (typeof DOCUMENT_TYPES)[number]
+
+export const DocumentInput = strictObject(
+  'DocumentInput',
+  {
+    type: oneOf('DocumentType', DOCUMENT_TYPES),
+    storage_ref: stringMatching('StorageRef', /^\S{1,1024}$/, 'must be 1 to 1024 characters without spaces (a URI or object key)'),
+  },
+  {
+    file_name: boundedString('FileName', 1, 255),
+    content_type: stringMatching('ContentType', /^[a-z]+\/[a-z0-9.+-]+$/i, 'must be a media type such as application/pdf'),
+    description: boundedString('Description', 1, 500),
+  },
+)
+export type DocumentInput = t.TypeOf<typeof DocumentInput>
+
+export type DocumentMetadata = {
+  readonly id: string
+  readonly type: DocumentType
+  readonly storageRef: string
+  readonly fileName: string | null
+  readonly contentType: string | null
+  readonly description: string | null
+  readonly createdAt: Date
+}
+
+export const newDocument = (input: DocumentInput, id: string, now: Date): DocumentMetadata => ({
+  id,
+  type: input.type,
+  storageRef: input.storage_ref,
+  fileName: input.file_name ?? null,
+  contentType: input.content_type ?? null,
+  description: input.description ?? null,
+  createdAt: now,
+})
+
+export type DocumentView = {
+  readonly document_id: string
+  readonly type: DocumentType
+  readonly storage_ref: string
+  readonly file_name: string | null
+  readonly content_type: string | null
+  readonly description: string | null
+  readonly created_at: string
+}
+
+export const documentView = (d: DocumentMetadata): DocumentView => ({
+  document_id: d.id,
+  type: d.type,
+  storage_ref: d.storageRef,
+  file_name: d.fileName,
+  content_type: d.contentType,
+  description: d.description,
+  created_at: d.createdAt.toISOString(),
+})

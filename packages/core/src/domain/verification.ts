@@ -1,0 +1,107 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { strictObject, stringMatching } from './codecs.js'
+
+/**
+ * One-time codes that prove the applicant controls a phone number or email address.
+ *
+ * A code is 6 digits, lives 10 minutes, allows 5 wrong tries, and a new one cannot be sent
+ * within 30 seconds of the last. Only its hash is stored. Issuing a new code supersedes the
+ * previous one for that channel; a used, superseded, expired or exhausted code never verifies.
+ */
+
+export const CODE_LENGTH = 6
+export const CODE_TTL_MS = 10 * 60 * 1000
+export const MAX_CODE_ATTEMPTS = 5
+export const RESEND_COOLDOWN_MS = 30 * 1000
+
+export const CONTACT_CHANNELS = ['phone', 'email'] as const
+export type ContactChannel = (typeof CONTACT_CHANNELS)[number]
+
+/** E.164: a plus, a non-zero digit, and 7 to 14 more digits. */
+export const PhoneInput = strictObject(
+  'PhoneInput',
+  { phone: stringMatching('Phone', /^\+[1-9]\d{7,14}$/, 'must be an E.164 phone number such as +14155550123') },
+  {},
+)
+
+/**
+ * The WHATWG HTML "valid e-mail address" rule, with a 254-character limit (RFC 5321) and a
+ * dotted domain; the address is stored as given, with the domain in lower case.
+ */
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+const Email = new t.Type<string, string, unknown>(
+  'Email',
+  (u): u is string => typeof u === 'string',
+  (u, c) => {
+    if (typeof u !== 'string' || u.length > 254 || !EMAIL_PATTERN.test(u)) return t.failure(u, c, 'must be a valid email address')
+    const at = u.lastIndexOf('@')
+    return t.success(`${u.slice(0, at)}@${u.slice(at + 1).toLowerCase()}`)
+  },
+  t.identity,
+)
+export const EmailInput = strictObject('EmailInput', { email: Email }, {})
+
+export const CodeInput = strictObject('CodeInput', { code: stringMatching('Code', /^\d{6}$/, 'must be the 6-digit code that was sent') }, {})
+
+export type VerificationChallenge = {
+  readonly id: string
+  readonly sessionId: string
+  readonly channel: ContactChannel
+  readonly destination: string
+  readonly codeHash: string
+  readonly createdAt: Date
+  readonly expiresAt: Date
+  readonly attempts: number
+  /** Set when the code verified, or when a newer code replaced it. */
+  readonly closedAt: Date | null
+}
+
+export type RateLimited = { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
+export const rateLimited = (retryAfterSeconds: number): RateLimited => ({ _tag: 'RateLimited', retryAfterSeconds })
+
+export type InvalidCode = { readonly _tag: 'InvalidCode'; readonly attemptsRemaining: number }
+export type CodeExpired = { readonly _tag: 'CodeExpired' }
+export type TooManyAttempts = { readonly _tag: 'TooManyAttempts' }
+/** No open code for this channel: none was sent, or it was used or replaced. */
+export type NoPendingVerification = { readonly _tag: 'NoPendingVerification'; readonly channel: ContactChannel }
+
+/** Whether a new code may be sent now, given the last one sent on this channel. */
+export const mayIssue = (last: VerificationChallenge | undefined, now: Date): E.Either<RateLimited, void> => {
+  if (last === undefined) return E.right(undefined)
+  const wait = last.createdAt.getTime() + RESEND_COOLDOWN_MS - now.getTime()
+  return wait > 0 ? E.left(rateLimited(Math.ceil(wait / 1000))) : E.right(undefined)
+}
+
+export const newChallenge = (
+  fields: { readonly id: string; readonly sessionId: string; readonly channel: ContactChannel; readonly destination: string; readonly codeHash: string },
+  now: Date,
+): VerificationChallenge => ({ ...fields, createdAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS), attempts: 0, closedAt: null })
+
+export type CheckOutcome =
+  | { readonly _tag: 'Verified'; readonly challenge: VerificationChallenge }
+  | { readonly _tag: 'Wrong'; readonly challenge: VerificationChallenge; readonly error: InvalidCode | TooManyAttempts }
+
+/**
+ * Checks a presented code against the open challenge. Refusals that consume an attempt come
+ * back as `Wrong` with the challenge to store (attempts + 1); an expired or exhausted challenge
+ * is refused without counting. The fifth wrong code answers `TooManyAttempts`: a new code must
+ * be requested.
+ */
+export const checkCode = (
+  challenge: VerificationChallenge,
+  codeMatches: boolean,
+  now: Date,
+): E.Either<CodeExpired | TooManyAttempts, CheckOutcome> => {
+  if (now.getTime() >= challenge.expiresAt.getTime()) return E.left({ _tag: 'CodeExpired' })
+  if (challenge.attempts >= MAX_CODE_ATTEMPTS) return E.left({ _tag: 'TooManyAttempts' })
+  if (codeMatches) return E.right({ _tag: 'Verified', challenge: { ...challenge, closedAt: now } })
+  const attempts = challenge.attempts + 1
+  const remaining = MAX_CODE_ATTEMPTS - attempts
+  return E.right({
+    _tag: 'Wrong',
+    challenge: { ...challenge, attempts },
+    error: remaining === 0 ? { _tag: 'TooManyAttempts' } : { _tag: 'InvalidCode', attemptsRemaining: remaining },
+  })
+}

@@ -1,0 +1,86 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { decode } from '../src/domain/codecs.js'
+import { invalidRequest } from '../src/domain/errors.js'
+import {
+  checkCode,
+  CodeInput,
+  EmailInput,
+  mayIssue,
+  newChallenge,
+  PhoneInput,
+  rateLimited,
+  type VerificationChallenge,
+} from '../src/domain/verification.js'
+
+const t0 = new Date('2026-06-01T12:00:00.000Z')
+const after = (ms: number): Date => new Date(t0.getTime() + ms)
+const challenge: VerificationChallenge = newChallenge(
+  { id: 'c1', sessionId: 's1', channel: 'phone', destination: '+14155550123', codeHash: 'h' },
+  t0,
+)
+
+describe('verification rules', () => {
+  describe('inputs', () => {
+    it('accepts E.164 phones and refuses anything else, naming the field', () => {
+      expect(decode(PhoneInput)({ phone: '+14155550123' })).to.deep.equal(E.right({ phone: '+14155550123' }))
+      for (const phone of ['4155550123', '+04155550123', '+1 415 555 0123', '+1234567', '+1234567890123456']) {
+        expect(decode(PhoneInput)({ phone })).to.deep.equal(
+          E.left(invalidRequest('phone must be an E.164 phone number such as +14155550123', 'phone')),
+        )
+      }
+    })
+
+    it('accepts valid emails, lower-casing the domain only, and refuses invalid ones', () => {
+      expect(decode(EmailInput)({ email: 'Jane.Doe+loans@Example.COM' })).to.deep.equal(E.right({ email: 'Jane.Doe+loans@example.com' }))
+      for (const email of ['jane', 'jane@', '@example.com', 'jane@example', 'jane doe@example.com', `${'a'.repeat(250)}@example.com`]) {
+        expect(decode(EmailInput)({ email })).to.deep.equal(E.left(invalidRequest('email must be a valid email address', 'email')))
+      }
+    })
+
+    it('wants a 6-digit code', () => {
+      expect(decode(CodeInput)({ code: '012345' })).to.deep.equal(E.right({ code: '012345' }))
+      expect(decode(CodeInput)({ code: '12345' })).to.deep.equal(E.left(invalidRequest('code must be the 6-digit code that was sent', 'code')))
+    })
+  })
+
+  describe('mayIssue', () => {
+    it('allows the first code at once', () => {
+      expect(mayIssue(undefined, t0)).to.deep.equal(E.right(undefined))
+    })
+
+    it('refuses a new code within 30 seconds, saying how long to wait, and allows it after', () => {
+      expect(mayIssue(challenge, after(1_000))).to.deep.equal(E.left(rateLimited(29)))
+      expect(mayIssue(challenge, after(29_500))).to.deep.equal(E.left(rateLimited(1)))
+      expect(mayIssue(challenge, after(30_000))).to.deep.equal(E.right(undefined))
+    })
+  })
+
+  describe('checkCode', () => {
+    it('expires codes after 10 minutes', () => {
+      expect(newChallenge({ id: 'c', sessionId: 's', channel: 'email', destination: 'a@b.co', codeHash: 'h' }, t0).expiresAt).to.deep.equal(after(600_000))
+      expect(checkCode(challenge, true, after(600_000))).to.deep.equal(E.left({ _tag: 'CodeExpired' }))
+    })
+
+    it('verifies the right code and closes the challenge', () => {
+      expect(checkCode(challenge, true, after(5_000))).to.deep.equal(
+        E.right({ _tag: 'Verified', challenge: { ...challenge, closedAt: after(5_000) } }),
+      )
+    })
+
+    it('counts wrong codes, and the fifth wrong one locks the challenge', () => {
+      let current = challenge
+      for (let n = 1; n <= 4; n += 1) {
+        const outcome = checkCode(current, false, after(n))
+        expect(outcome).to.deep.equal(
+          E.right({ _tag: 'Wrong', challenge: { ...current, attempts: n }, error: { _tag: 'InvalidCode', attemptsRemaining: 5 - n } }),
+        )
+        current = { ...current, attempts: n }
+      }
+      expect(checkCode(current, false, after(5))).to.deep.equal(
+        E.right({ _tag: 'Wrong', challenge: { ...current, attempts: 5 }, error: { _tag: 'TooManyAttempts' } }),
+      )
+      expect(checkCode({ ...current, attempts: 5 }, true, after(6))).to.deep.equal(E.left({ _tag: 'TooManyAttempts' }))
+    })
+  })
+})
