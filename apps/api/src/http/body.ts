@@ -21,10 +21,9 @@ export const parseBody = (): Middleware<AppState> => {
 
 /** For routes that take a JSON body (spec §4): anything but `application/json` is a 400. */
 export const requireJsonBody: Middleware<AppState> = async (ctx, next) => {
-  if (ctx.request.length === undefined && ctx.get('Transfer-Encoding') === '') {
-    fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
-  }
-  if (ctx.is('application/json') === false) {
+  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== ''
+  if (!hasBody) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
+  if (ctx.is('application/json') !== 'application/json') {
     fail({ _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
   }
   await next()

@@ -13,7 +13,8 @@ const bodyParserProblem = (error: unknown): Problem | undefined => {
   if (typeof error !== 'object' || error === null) return undefined
   const { status, type } = error as { status?: unknown; type?: unknown }
   if (status === 413 || type === 'entity.too.large') return { _tag: 'PayloadTooLarge', limitBytes: 1024 * 1024 }
-  if (status === 400 && typeof type === 'string') {
+  // co-body marks a JSON syntax error (and a non-object in strict mode) with status 400.
+  if (status === 400) {
     return { _tag: 'InvalidRequest', detail: 'The request body is not valid JSON (an object or array is expected).' }
   }
   if (status === 415 || type === 'encoding.unsupported') return { _tag: 'InvalidRequest', detail: 'Unsupported Content-Encoding.' }
