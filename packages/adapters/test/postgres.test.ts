@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { sql } from 'kysely'
 import { openDatabase, parseInt8 } from '../src/postgres/database.js'
-import { migrateToLatest } from '../src/postgres/migrate.js'
+import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { asWriteError } from '../src/postgres/store-errors.js'
 import { testDatabases } from '../src/testing/test-databases.js'
@@ -64,7 +64,7 @@ describe('openDatabase', function () {
     try {
       const first = await openDatabase({ url: undefined, dataDir })
       expect(first.description).to.equal(`embedded PostgreSQL at ${join(dataDir, 'pgdata')}`)
-      expect(await migrateToLatest(first.db)).to.deep.equal(['0001-foundation'])
+      expect(await migrateToLatest(first.db)).to.deep.equal(MIGRATION_NAMES)
       const id = '11111111-2222-4333-8444-555555555555'
       await first.db.insertInto('api_clients').values({ id, party_id: id, name: 'disk', created_at: new Date() }).execute()
       await first.close()

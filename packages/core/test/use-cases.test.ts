@@ -190,6 +190,11 @@ describe('onboarding session use cases', () => {
       locale: 'en-GB',
       status: 'IN_PROGRESS',
       currentStep: 'PHONE_VERIFICATION',
+      phone: null,
+      email: null,
+      profile: null,
+      addresses: [],
+      version: 1,
       createdAt: deps.clock.now(),
       updatedAt: deps.clock.now(),
     }

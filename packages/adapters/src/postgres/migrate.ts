@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import * as foundation from './migrations/0001-foundation.js'
+import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -8,7 +9,11 @@ import * as foundation from './migrations/0001-foundation.js'
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-onboarding-contents': onboardingContents,
 }
+
+/** Names of every migration, in order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS)
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 

@@ -1,11 +1,36 @@
-import type { OnboardingSession, OnboardingSessionRepository } from '@lendgate/core'
+import { concurrentUpdate, type Address, type ApplicantProfile, type OnboardingSession, type OnboardingSessionRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Kysely, Selectable } from 'kysely'
-import type { Database, OnboardingSessionsTable } from './schema.js'
-import { asWriteError, query } from './store-errors.js'
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { Database, OnboardingAddressesTable, OnboardingSessionsTable } from './schema.js'
+import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
 
-const toSession = (row: Selectable<OnboardingSessionsTable>): OnboardingSession => ({
+/** How the applicant profile is kept in the `profile` jsonb column. */
+type ProfileJson = Omit<ApplicantProfile, 'updatedAt'> & { readonly updatedAt: string }
+
+const profileToJson = (profile: ApplicantProfile | null): string | null =>
+  profile === null ? null : JSON.stringify({ ...profile, updatedAt: profile.updatedAt.toISOString() } satisfies ProfileJson)
+
+const profileFromJson = (value: unknown): ApplicantProfile | null => {
+  if (value === null || value === undefined) return null
+  const json = (typeof value === 'string' ? JSON.parse(value) : value) as ProfileJson
+  return { ...json, updatedAt: new Date(json.updatedAt) }
+}
+
+const toAddress = (row: Selectable<OnboardingAddressesTable>): Address => ({
+  id: row.id,
+  type: row.type,
+  line1: row.line1,
+  line2: row.line2,
+  city: row.city,
+  region: row.region,
+  postalCode: row.postal_code,
+  country: row.country,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+const toSession = (row: Selectable<OnboardingSessionsTable>, addresses: readonly Address[]): OnboardingSession => ({
   id: row.id,
   clientId: row.client_id,
   type: row.type as OnboardingSession['type'],
@@ -14,36 +39,104 @@ const toSession = (row: Selectable<OnboardingSessionsTable>): OnboardingSession 
   locale: row.locale,
   status: row.status as OnboardingSession['status'],
   currentStep: row.current_step as OnboardingSession['currentStep'],
+  phone: row.phone === null ? null : { value: row.phone, verifiedAt: row.phone_verified_at },
+  email: row.email === null ? null : { value: row.email, verifiedAt: row.email_verified_at },
+  profile: profileFromJson(row.profile),
+  addresses,
+  version: row.version,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
 
+const contentColumns = (session: OnboardingSession) => ({
+  type: session.type,
+  country_of_incorporation: session.countryOfIncorporation,
+  entry_channel: session.entryChannel,
+  locale: session.locale,
+  status: session.status,
+  current_step: session.currentStep,
+  phone: session.phone?.value ?? null,
+  phone_verified_at: session.phone?.verifiedAt ?? null,
+  email: session.email?.value ?? null,
+  email_verified_at: session.email?.verifiedAt ?? null,
+  profile: profileToJson(session.profile),
+  updated_at: session.updatedAt,
+})
+
+const addressColumns = (sessionId: string, a: Address) => ({
+  id: a.id,
+  session_id: sessionId,
+  type: a.type,
+  line1: a.line1,
+  line2: a.line2,
+  city: a.city,
+  region: a.region,
+  postal_code: a.postalCode,
+  country: a.country,
+  created_at: a.createdAt,
+  updated_at: a.updatedAt,
+})
+
+/** Upserts the session's addresses (addresses are never deleted from a session). */
+const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSession): Promise<void> => {
+  if (session.addresses.length === 0) return
+  await trx
+    .insertInto('onboarding_addresses')
+    .values(session.addresses.map((a) => addressColumns(session.id, a)))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        type: eb.ref('excluded.type'),
+        line1: eb.ref('excluded.line1'),
+        line2: eb.ref('excluded.line2'),
+        city: eb.ref('excluded.city'),
+        region: eb.ref('excluded.region'),
+        postal_code: eb.ref('excluded.postal_code'),
+        country: eb.ref('excluded.country'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute()
+}
+
+const loadAddresses = async (db: Kysely<Database>, sessionId: string): Promise<Address[]> =>
+  (await db.selectFrom('onboarding_addresses').selectAll().where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute()).map(
+    toAddress,
+  )
+
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => ({
   insert: (session) =>
-    TE.tryCatch(async () => {
-      await db
-        .insertInto('onboarding_sessions')
-        .values({
-          id: session.id,
-          client_id: session.clientId,
-          type: session.type,
-          country_of_incorporation: session.countryOfIncorporation,
-          entry_channel: session.entryChannel,
-          locale: session.locale,
-          status: session.status,
-          current_step: session.currentStep,
-          created_at: session.createdAt,
-          updated_at: session.updatedAt,
-        })
-        .execute()
-    }, asWriteError('onboarding_session')),
+    TE.tryCatch(
+      () =>
+        db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('onboarding_sessions')
+            .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
+            .execute()
+          await writeAddresses(trx, session)
+        }),
+      asWriteError('onboarding_session'),
+    ),
 
   findForClient: (clientId, id) =>
-    query(async () =>
-      O.map(toSession)(
-        O.fromNullable(
-          await db.selectFrom('onboarding_sessions').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst(),
-        ),
-      ),
+    query(async () => {
+      const row = await db.selectFrom('onboarding_sessions').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toSession(row, await loadAddresses(db, id)))
+    }),
+
+  save: (session) =>
+    TE.tryCatch(
+      () =>
+        db.transaction().execute(async (trx) => {
+          const updated = await trx
+            .updateTable('onboarding_sessions')
+            .set({ ...contentColumns(session), version: session.version + 1 })
+            .where('id', '=', session.id)
+            .where('version', '=', session.version)
+            .executeTakeFirst()
+          if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
+          await writeAddresses(trx, session)
+          return { ...session, version: session.version + 1 }
+        }),
+      (error) => (typeof error === 'object' && error !== null && (error as { _tag?: unknown })._tag === 'ConcurrentUpdate' ? concurrentUpdate('onboarding_session') : asStoreUnavailable(error)),
     ),
 })

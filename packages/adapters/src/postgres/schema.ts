@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely'
+
 /**
  * Table types. Timestamps are written by the application clock (millisecond precision), never
  * by `now()` in SQL, so cursors built from them compare exactly. `int8` columns come back as
@@ -35,6 +37,27 @@ export type OnboardingSessionsTable = {
   locale: string
   status: string
   current_step: string
+  phone: string | null
+  phone_verified_at: Date | null
+  email: string | null
+  email_verified_at: Date | null
+  /** The applicant profile as JSON (`ProfileJson` in onboarding-session-repository.ts). */
+  profile: ColumnType<unknown, string | null, string | null>
+  version: ColumnType<number, number | undefined, number>
+  created_at: Date
+  updated_at: Date
+}
+
+export type OnboardingAddressesTable = {
+  id: string
+  session_id: string
+  type: 'registered' | 'operating' | 'mailing'
+  line1: string
+  line2: string | null
+  city: string
+  region: string | null
+  postal_code: string
+  country: string
   created_at: Date
   updated_at: Date
 }
@@ -53,5 +76,6 @@ export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
   onboarding_sessions: OnboardingSessionsTable
+  onboarding_addresses: OnboardingAddressesTable
   idempotency_keys: IdempotencyKeysTable
 }

@@ -38,3 +38,7 @@ export const insufficientScope = (scope: string): InsufficientScope => ({ _tag: 
 /** A party-scoped request names a party other than the key's own (spec §5.9). */
 export type PartyMismatch = { readonly _tag: 'PartyMismatch' }
 export const partyMismatch: PartyMismatch = { _tag: 'PartyMismatch' }
+
+/** A save was based on a version of the record that another request has since changed. */
+export type ConcurrentUpdate = { readonly _tag: 'ConcurrentUpdate'; readonly resource: string }
+export const concurrentUpdate = (resource: string): ConcurrentUpdate => ({ _tag: 'ConcurrentUpdate', resource })

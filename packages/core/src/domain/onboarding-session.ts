@@ -1,11 +1,15 @@
 import * as t from 'io-ts'
+import type { Address } from './address.js'
+import type { ApplicantProfile } from './applicant-profile.js'
 import { oneOf, strictObject } from './codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
+import { currentStepOf, requirementsOf, type OnboardingProgress, type Requirement } from './onboarding-state.js'
 
 /**
- * Onboarding sessions (spec §2, §3). A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`.
- * The full state machine (docs/onboarding.md) arrives with the onboarding issue; this module
- * holds the record, its creation rule and its public view.
+ * Onboarding sessions (spec §2, §3): the aggregate a partner fills in, with its contacts,
+ * applicant profile and addresses. A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`;
+ * `currentStep` is recomputed from the session's contents on every change (`withContents`),
+ * never set by hand. The state machine is in onboarding-state.ts and docs/onboarding.md.
  */
 
 export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
@@ -19,6 +23,9 @@ export const SESSION_TYPES = ['business'] as const
 /** Where the borrower entered the flow. */
 export const ENTRY_CHANNELS = ['partner_portal', 'partner_api', 'partner_mobile_app', 'assisted'] as const
 
+/** A phone number or email address and when it was verified (null: not yet). */
+export type Contact = { readonly value: string; readonly verifiedAt: Date | null }
+
 export type OnboardingSession = {
   readonly id: string
   /** The API client that created the session; only it can see the session. */
@@ -29,8 +36,40 @@ export type OnboardingSession = {
   readonly locale: string
   readonly status: OnboardingStatus
   readonly currentStep: OnboardingStep
+  readonly phone: Contact | null
+  readonly email: Contact | null
+  readonly profile: ApplicantProfile | null
+  /** In creation order. */
+  readonly addresses: readonly Address[]
+  /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
+  readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
+}
+
+export const progressOf = (session: OnboardingSession): OnboardingProgress => ({
+  phoneGiven: session.phone !== null,
+  phoneVerified: session.phone?.verifiedAt != null,
+  emailGiven: session.email !== null,
+  emailVerified: session.email?.verifiedAt != null,
+  hasProfile: session.profile !== null,
+  addressTypes: session.addresses.map((a) => a.type),
+})
+
+/** Outstanding requirements of the session (computed, never stored). */
+export const sessionRequirements = (session: OnboardingSession): readonly Requirement[] => requirementsOf(progressOf(session))
+
+/**
+ * The session with new contents at `now`: `updatedAt` moves and `currentStep` is recomputed,
+ * so the step always names the first unmet requirement.
+ */
+export const withContents = (
+  session: OnboardingSession,
+  changes: Partial<Pick<OnboardingSession, 'phone' | 'email' | 'profile' | 'addresses'>>,
+  now: Date,
+): OnboardingSession => {
+  const next = { ...session, ...changes, updatedAt: now }
+  return { ...next, currentStep: currentStepOf(progressOf(next)) }
 }
 
 
@@ -68,6 +107,11 @@ export const newOnboardingSession = (
   locale: input.locale,
   status: 'IN_PROGRESS',
   currentStep: 'PHONE_VERIFICATION',
+  phone: null,
+  email: null,
+  profile: null,
+  addresses: [],
+  version: 1,
   createdAt: now,
   updatedAt: now,
 })
