@@ -10,6 +10,7 @@ import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { healthRoutes } from './routes/health.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
+import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
 
 /**
@@ -18,14 +19,17 @@ import { buildRouter, routeFallback } from './routes/router.js'
  * preflights before any key is asked for; bodies are parsed (with the size limit) before
  * routing; each route then runs its own authentication, checks and handler.
  */
+/** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
+export const allRoutes = (deps: AppDeps): Routes => ({
+  ...healthRoutes(deps),
+  ...apiKeyRoutes(deps),
+  ...onboardingSessionRoutes(deps),
+})
+
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {
   const app = new Koa<AppState>()
   app.silent = true
-  const router = buildRouter(deps, config, {
-    ...healthRoutes(deps),
-    ...apiKeyRoutes(deps),
-    ...onboardingSessionRoutes(deps),
-  })
+  const router = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
   app.use(normalizeVersionPrefix)

@@ -58,6 +58,20 @@ export const toHttpError = (problem: Problem): HttpError => {
       }
     case 'AlreadyExists':
       return { status: 409, body: { error: 'conflict', detail: `The ${humanResource(problem.entity)} already exists.` } }
+    case 'InvalidState':
+      return {
+        status: 409,
+        body: {
+          error: 'invalid_state',
+          detail: `The ${humanResource(problem.resource)} is ${problem.status}; it does not allow this (${problem.action}).`,
+          status: problem.status,
+        },
+      }
+    case 'ConcurrentUpdate':
+      return {
+        status: 409,
+        body: { error: 'conflict', detail: `The ${humanResource(problem.resource)} was changed by another request at the same time; retry.` },
+      }
     case 'IdempotencyKeyInUse':
       return {
         status: 409,

@@ -1,5 +1,7 @@
 import type {
   AlreadyExists,
+  ConcurrentUpdate,
+  InvalidState,
   InsufficientScope,
   InvalidApiKey,
   InvalidRequest,
@@ -38,6 +40,8 @@ export type Problem =
   | NotFound
   | StoreUnavailable
   | AlreadyExists
+  | ConcurrentUpdate
+  | InvalidState
   | MissingApiKey
   | InvalidApiKey
   | InsufficientScope

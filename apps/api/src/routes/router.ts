@@ -32,7 +32,7 @@ const authFor = (op: Operation, deps: AppDeps, config: Config): Middleware<AppSt
 /**
  * Registers every operation of the table: authentication (then, on party paths, the party
  * check; then the scope), and either the real handler — behind the JSON-body check and, for
- * POST under /public, idempotency — or the 501 placeholder. `PLACEHOLDER_OPERATIONS` forces
+ * every mutating method under /public, idempotency — or the 501 placeholder. `PLACEHOLDER_OPERATIONS` forces
  * the placeholder.
  */
 export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Router<AppState> => {
@@ -47,7 +47,7 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
     if (route === undefined) chain.push(placeholder(op))
     else {
       if (op.jsonBody) chain.push(requireJsonBody)
-      if (op.method === 'POST' && op.path.startsWith('/public/')) {
+      if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(idempotency({ store: deps.idempotency, clock: deps.clock, ...(route.forReplay ? { forReplay: route.forReplay } : {}) }))
       }
       chain.push(async (ctx) => route.handle(ctx as AppContext))

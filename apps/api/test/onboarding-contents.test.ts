@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto'
+import { testDatabases } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { startTestServer, type TestServer } from './support/test-server.js'
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const REGISTERED = { type: 'registered', line1: '1 Main St', city: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' }
+const PROFILE = {
+  legal_name: 'Acme Widgets LLC',
+  legal_form: 'llc',
+  registration_number: 'IL-123456',
+  incorporation_date: '2019-04-30',
+  industry_code: '332510',
+  website: 'https://acme.example',
+  tax_id: '12-3456789',
+}
+
+for (const database of testDatabases()) {
+  describe(`onboarding contents on ${database.name}`, () => {
+    let server: TestServer
+    let key: MintedKey
+    let sessionId: string
+    const call = (method: string, path: string, json?: unknown, k: MintedKey = key): Promise<Reply> =>
+      request(server.url, `/public/onboarding-sessions/${sessionId}${path}`, { method, headers: bearer(k.api_key), ...(json === undefined ? {} : { json }) })
+
+    before(async () => {
+      server = await startTestServer(database)
+    })
+    after(async () => server.stop())
+    beforeEach(async () => {
+      key = await mintKey(server.url)
+      const created = await request(server.url, '/public/onboarding-sessions', {
+        method: 'POST',
+        headers: bearer(key.api_key),
+        json: { country_of_incorporation: 'US', locale: 'en-US' },
+      })
+      sessionId = created.body.session_id
+    })
+
+    describe('PUT …/applicant-profile', () => {
+      it('creates the profile (200) with the tax id masked, then replaces it', async () => {
+        const first = await call('PUT', '/applicant-profile', PROFILE)
+        expect(first.status).to.equal(200)
+        const { updated_at, ...rest } = first.body
+        expect(rest).to.deep.equal({
+          legal_name: 'Acme Widgets LLC',
+          trading_name: null,
+          legal_form: 'llc',
+          registration_number: 'IL-123456',
+          incorporation_date: '2019-04-30',
+          industry_code: '332510',
+          website: 'https://acme.example',
+          tax_id_masked: '******6789',
+        })
+        expect(updated_at).to.match(ISO_MS)
+        expect(first.text).not.to.contain('12-3456789')
+        const replaced = await call('PUT', '/applicant-profile', { legal_name: 'Acme Holdings Inc' })
+        expect(replaced.status).to.equal(200)
+        expect(replaced.body.legal_name).to.equal('Acme Holdings Inc')
+        expect(replaced.body.tax_id_masked).to.equal(null)
+      })
+
+      it('refuses invalid profiles with 400 naming the field', async () => {
+        for (const [json, param] of [
+          [{}, 'legal_name'],
+          [{ ...PROFILE, incorporation_date: '2999-01-01' }, 'incorporation_date'],
+          [{ ...PROFILE, industry_code: 'widgets' }, 'industry_code'],
+          [{ ...PROFILE, taxId: 'x' }, 'taxId'],
+        ] as const) {
+          const reply = await call('PUT', '/applicant-profile', json)
+          expect(reply.status, JSON.stringify(json)).to.equal(400)
+          expect(reply.body.error).to.equal('invalid_request')
+          expect(reply.body.param).to.equal(param)
+        }
+      })
+
+      it("answers 404 for another client's session", async () => {
+        const stranger = await mintKey(server.url)
+        const reply = await call('PUT', '/applicant-profile', PROFILE, stranger)
+        expect(reply.status).to.equal(404)
+        expect(reply.body).to.deep.equal({ error: 'not_found', detail: 'No such onboarding session.' })
+      })
+    })
+
+    describe('addresses', () => {
+      it('creates (201), lists with the envelope in creation order, and patches (200) partially', async () => {
+        const created = await call('POST', '/addresses', REGISTERED)
+        expect(created.status).to.equal(201)
+        const { address_id, created_at, updated_at, ...rest } = created.body
+        expect(rest).to.deep.equal({ ...REGISTERED, line2: null })
+        expect(created_at).to.match(ISO_MS)
+        expect(updated_at).to.equal(created_at)
+        const mailing = await call('POST', '/addresses', { ...REGISTERED, type: 'mailing', line1: 'PO Box 9' })
+        expect(mailing.status).to.equal(201)
+
+        const firstPage = await call('GET', '/addresses?limit=1')
+        expect(firstPage.status).to.equal(200)
+        expect(firstPage.body.data).to.deep.equal([created.body])
+        const secondPage = await call('GET', `/addresses?limit=1&cursor=${firstPage.body.next_cursor}`)
+        expect(secondPage.body).to.deep.equal({ data: [mailing.body], next_cursor: null })
+
+        const patched = await call('PATCH', `/addresses/${address_id}`, { line2: 'Suite 100', city: 'Chicago' })
+        expect(patched.status).to.equal(200)
+        expect(patched.body).to.deep.include({ ...REGISTERED, address_id, line2: 'Suite 100', city: 'Chicago', created_at })
+        const all = await call('GET', '/addresses')
+        expect(all.body.data.map((a: { city: string }) => a.city)).to.deep.equal(['Chicago', 'Springfield'])
+      })
+
+      it('keeps one registered address per session', async () => {
+        await call('POST', '/addresses', REGISTERED)
+        const second = await call('POST', '/addresses', REGISTERED)
+        expect(second.status).to.equal(400)
+        expect(second.body).to.deep.equal({
+          error: 'invalid_request',
+          detail: 'The session already has a registered address; update that one instead.',
+          param: 'type',
+        })
+        const operating = await call('POST', '/addresses', { ...REGISTERED, type: 'operating' })
+        const promote = await call('PATCH', `/addresses/${operating.body.address_id}`, { type: 'registered' })
+        expect(promote.status).to.equal(400)
+      })
+
+      it('answers 400 for invalid input, an empty patch or a bad id, and 404 for an unknown address', async () => {
+        expect((await call('POST', '/addresses', { ...REGISTERED, country: 'USA' })).body.param).to.equal('country')
+        const created = await call('POST', '/addresses', REGISTERED)
+        const empty = await call('PATCH', `/addresses/${created.body.address_id}`, {})
+        expect(empty.status).to.equal(400)
+        expect(empty.body).to.deep.equal({ error: 'invalid_request', detail: 'Send at least one field to update.' })
+        const badId = await call('PATCH', '/addresses/123', { city: 'X' })
+        expect(badId.status).to.equal(400)
+        expect(badId.body.param).to.equal('addressId')
+        const unknown = await call('PATCH', `/addresses/${randomUUID()}`, { city: 'X' })
+        expect(unknown.status).to.equal(404)
+        expect(unknown.body).to.deep.equal({ error: 'not_found', detail: 'No such onboarding address.' })
+      })
+    })
+
+    describe('GET …/requirements and current_step', () => {
+      it('lists what is outstanding and moves current_step to the first unmet step', async () => {
+        const before = await call('GET', '/requirements')
+        expect(before.status).to.equal(200)
+        expect(before.body).to.deep.equal({
+          data: [
+            { code: 'phone_missing', step: 'PHONE_VERIFICATION', description: "Submit the applicant's phone number." },
+            { code: 'email_missing', step: 'EMAIL_VERIFICATION', description: "Submit the applicant's email address." },
+            { code: 'applicant_profile_missing', step: 'APPLICANT_PROFILE', description: 'Submit the applicant profile (at least the legal name).' },
+            { code: 'registered_address_missing', step: 'ADDRESSES', description: 'Add the registered address of the business.' },
+          ],
+          next_cursor: null,
+        })
+        await call('PUT', '/applicant-profile', PROFILE)
+        await call('POST', '/addresses', REGISTERED)
+        const after = await call('GET', '/requirements')
+        expect(after.body.data.map((r: { code: string }) => r.code)).to.deep.equal(['phone_missing', 'email_missing'])
+        const session = await call('GET', '')
+        expect(session.body.current_step).to.equal('PHONE_VERIFICATION')
+        expect(session.body.updated_at).not.to.equal(session.body.created_at)
+      })
+    })
+  })
+}

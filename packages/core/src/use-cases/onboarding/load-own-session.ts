@@ -1,0 +1,32 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { decode, Uuid } from '../../domain/codecs.js'
+import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import type { OnboardingSession } from '../../domain/onboarding-session.js'
+import { transition, type InvalidState } from '../../domain/onboarding-state.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+
+/** Path parameters naming a session (other parameters of the path are ignored here). */
+const SessionParams = t.type({ sessionId: Uuid })
+
+export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
+
+/** The caller's session named by `params.sessionId`; another client's session is `NotFound`. */
+export const loadOwnSession =
+  (sessions: Pick<OnboardingSessionRepository, 'findForClient'>) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
+    pipe(
+      TE.fromEither(decode(SessionParams)(params)),
+      TE.chainW(({ sessionId }) => sessions.findForClient(caller.clientId, sessionId)),
+      TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
+    )
+
+/** The session, if its status still lets the partner edit it (`IN_PROGRESS`). */
+export const ensureEditable = (session: OnboardingSession): E.Either<InvalidState, OnboardingSession> =>
+  pipe(
+    transition(session.status, 'edit'),
+    E.map(() => session),
+  )

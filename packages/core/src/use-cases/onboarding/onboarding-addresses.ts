@@ -1,0 +1,114 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { AddressInput, AddressPatch, newAddress, patchAddress, type Address } from '../../domain/address.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode, Uuid } from '../../domain/codecs.js'
+import { invalidRequest, notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound } from '../../domain/errors.js'
+import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
+import type { InvalidState } from '../../domain/onboarding-state.js'
+import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+
+/** A session holds at most this many addresses. */
+export const MAX_SESSION_ADDRESSES = 20
+
+export type OnboardingAddressDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+export type ChangeOnboardingAddressError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
+
+/** A business has one registered address: a second one is refused, the first can be updated. */
+const oneRegistered = (addresses: readonly Address[], candidate: Address): E.Either<InvalidRequest, Address> =>
+  candidate.type === 'registered' && addresses.some((a) => a.type === 'registered' && a.id !== candidate.id)
+    ? E.left(invalidRequest('The session already has a registered address; update that one instead.', 'type'))
+    : E.right(candidate)
+
+const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, address: Address) =>
+  pipe(
+    deps.sessions.save(
+      withContents(session, { addresses: [...session.addresses.filter((a) => a.id !== address.id), address].sort(byPosition) }, address.updatedAt),
+    ),
+    TE.map(() => address),
+  )
+
+const byPosition = (a: Address, b: Address): number =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Adds an address to an editable session. */
+export const createOnboardingAddress =
+  (deps: OnboardingAddressDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError, Address> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(AddressInput)(input)),
+          TE.filterOrElseW(
+            () => session.addresses.length < MAX_SESSION_ADDRESSES,
+            () => invalidRequest(`A session holds at most ${MAX_SESSION_ADDRESSES} addresses.`),
+          ),
+          TE.map((cmd) => newAddress(cmd, deps.ids.next(), deps.clock.now())),
+          TE.chainEitherKW((address) => oneRegistered(session.addresses, address)),
+          TE.chainW((address) => saveWith(deps, session, address)),
+        ),
+      ),
+    )
+
+const AddressParams = t.type({ addressId: Uuid })
+
+/** Partially updates one address of an editable session. */
+export const updateOnboardingAddress =
+  (deps: OnboardingAddressDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError | NotFound, Address> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(AddressParams)(params)),
+          TE.chainW(({ addressId }) =>
+            TE.fromOption(() => notFound('onboarding_address'))(O.fromNullable(session.addresses.find((a) => a.id === addressId))),
+          ),
+          TE.chainW((address) =>
+            pipe(
+              TE.fromEither(decode(AddressPatch)(input)),
+              TE.filterOrElseW(
+                (patch) => Object.keys(patch).length > 0,
+                () => invalidRequest('Send at least one field to update.'),
+              ),
+              TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
+            ),
+          ),
+          TE.chainEitherKW((address) => oneRegistered(session.addresses, address)),
+          TE.chainW((address) => saveWith(deps, session, address)),
+        ),
+      ),
+    )
+
+/** The session's addresses in creation order, paginated. Readable in any status. */
+export const listOnboardingAddresses =
+  (deps: Pick<OnboardingAddressDeps, 'sessions'>) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<Address>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) =>
+        pipe(
+          loadOwnSession(deps.sessions)(caller, params),
+          TE.map((session) =>
+            pageOf(
+              session.addresses.filter((a) => O.isNone(page.after) || isAfter(a, page.after.value)),
+              page.limit,
+            ),
+          ),
+        ),
+      ),
+    )
