@@ -371,6 +371,21 @@ for (const database of testDatabases()) {
         expect(tooLong.body.param).to.equal('Idempotency-Key')
       })
 
+      it('replays a 4xx answer too, so the key cannot later be used for a different request', async () => {
+        const key = await mintKey(server.url)
+        const headers = { ...bearer(key.api_key), 'Idempotency-Key': `bad-${randomUUID()}` }
+        const { locale: _omit, ...noLocale } = SESSION_INPUT
+        const first = await createSession(server.url, headers, noLocale)
+        expect(first.status).to.equal(400)
+        const replay = await createSession(server.url, headers, noLocale)
+        expect(replay.status).to.equal(400)
+        expect(replay.body).to.deep.equal(first.body)
+        expect(replay.headers.get('idempotent-replayed')).to.equal('true')
+        const different = await createSession(server.url, headers)
+        expect(different.status).to.equal(422)
+        expect(different.body.error).to.equal('idempotency_key_reused')
+      })
+
       it('creates one session for concurrent duplicates of one Idempotency-Key', async () => {
         const key = await mintKey(server.url)
         const headers = { ...bearer(key.api_key), 'Idempotency-Key': `race-${randomUUID()}` }

@@ -3,7 +3,8 @@ import type { Clock, IdempotencyKeyRef, IdempotencyStore } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
-import { fail } from './problems.js'
+import { toHttpError } from './error-mapper.js'
+import { fail, ProblemResponse } from './problems.js'
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -20,8 +21,9 @@ export type IdempotencyOptions = {
 /**
  * CONTRACT.md "Idempotency". With an `Idempotency-Key` header, the first request runs and its
  * response (status below 500) is stored; the same key with the same method, path and body bytes
- * replays it with `Idempotent-Replayed: true`; with a different request it is a 422; while the
- * first still runs, a 409. A 5xx or a thrown error releases the key so the client can retry.
+ * replays it with `Idempotent-Replayed: true` (4xx answers included); with a different request
+ * it is a 422; while the first still runs, a 409. A 5xx or a bug releases the key so the client
+ * can retry.
  * Keys are scoped to the API client (the operator for minting).
  */
 export const idempotency =
@@ -53,22 +55,29 @@ export const idempotency =
         break
     }
 
-    // Released (forgotten) unless a response below 500 was produced: a failed request may be retried
-    // with the same key. If recording the response fails, the claim is left to expire after its
-    // lease rather than released, so an immediate retry cannot run the request a second time.
-    let settled = false
+    // A response below 500 is kept for replay, whether the handler set it or threw it as a
+    // problem (every 4xx is thrown). Anything else (a 5xx, a bug) releases the key so the client
+    // can retry. If recording fails, the claim is left to expire after its lease rather than
+    // released, so an immediate retry cannot run the request a second time.
+    let outcome: { readonly status: number; readonly body: unknown } | undefined
+    let thrown: unknown
     try {
       await next()
-      if (ctx.status < 500) {
-        settled = true
-        const kept = options.forReplay === undefined ? ctx.body : options.forReplay(ctx.body)
-        const done = await options.store.complete(ref, { status: ctx.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
-        if (E.isLeft(done)) ctx.state.log.error({ err: done.left.cause }, 'could not record the idempotent response')
-      }
-    } finally {
-      if (!settled) {
-        const released = await options.store.release(ref)()
-        if (E.isLeft(released)) ctx.state.log.error({ err: released.left.cause }, 'could not release an idempotency key')
+      outcome = { status: ctx.status, body: ctx.body }
+    } catch (error) {
+      thrown = error
+      if (error instanceof ProblemResponse) {
+        const { status, body } = toHttpError(error.problem)
+        outcome = { status, body }
       }
     }
+    if (outcome !== undefined && outcome.status < 500) {
+      const kept = options.forReplay === undefined || outcome.status >= 300 ? outcome.body : options.forReplay(outcome.body)
+      const done = await options.store.complete(ref, { status: outcome.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
+      if (E.isLeft(done)) ctx.state.log.error({ err: done.left.cause }, 'could not record the idempotent response')
+    } else {
+      const released = await options.store.release(ref)()
+      if (E.isLeft(released)) ctx.state.log.error({ err: released.left.cause }, 'could not release an idempotency key')
+    }
+    if (thrown !== undefined) throw thrown
   }
