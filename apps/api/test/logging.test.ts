@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto'
+import { testDatabases } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { bearer, request, type MintedKey, type Reply } from './support/client.js'
+import { INTERNAL_TOKEN, MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const SESSION_INPUT = { type: 'business', country_of_incorporation: 'US', entry_channel: 'partner_portal', locale: 'en-US' }
+
+/** A request made in `before`, with what its access log line must say. */
+type Made = { readonly name: string; readonly reply: Reply; readonly method: string; readonly path: string; readonly status: number }
+
+for (const database of testDatabases()) {
+  describe(`Request logging on ${database.name}`, () => {
+    let server: TestServer
+    let key: MintedKey
+    const made: Made[] = []
+
+    before(async () => {
+      server = await startTestServer(database)
+      const minted = await request(server.url, '/public/partner/api-keys', {
+        method: 'POST',
+        headers: { 'X-Partner-Mint-Key': MINT_SECRET },
+        json: { party_id: randomUUID() },
+      })
+      key = minted.body as MintedKey
+      made.push({ name: 'mint', reply: minted, method: 'POST', path: '/public/partner/api-keys', status: 201 })
+      const created = await request(server.url, '/public/onboarding-sessions', {
+        method: 'POST',
+        headers: { ...bearer(key.api_key), 'X-Request-Id': 'client-req-42' },
+        json: SESSION_INPUT,
+      })
+      made.push({ name: 'create session', reply: created, method: 'POST', path: '/public/onboarding-sessions', status: 201 })
+      const unauthenticated = await request(server.url, '/public/partner/api-keys')
+      made.push({ name: '401', reply: unauthenticated, method: 'GET', path: '/public/partner/api-keys', status: 401 })
+      const unknown = await request(server.url, '/public/nothing-here', { headers: { 'X-Api-Key': key.api_key } })
+      made.push({ name: '404', reply: unknown, method: 'GET', path: '/public/nothing-here', status: 404 })
+      const internalPath = `/internal/onboarding-sessions/${randomUUID()}/approve`
+      const internal = await request(server.url, internalPath, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
+      made.push({ name: 'internal', reply: internal, method: 'POST', path: internalPath, status: 501 })
+    })
+    after(async () => server.stop())
+
+    const requestLines = () => server.logs.lines().filter((line) => line['msg'] === 'request')
+
+    it('answered the requests as expected', () => {
+      for (const m of made) expect(m.reply.status, m.name).to.equal(m.status)
+    })
+
+    it('writes exactly one request line per request, carrying the X-Request-Id the response had', () => {
+      const ids = made.map((m) => m.reply.headers.get('x-request-id'))
+      expect(new Set(ids).size).to.equal(made.length)
+      for (const m of made) {
+        const requestId = m.reply.headers.get('x-request-id')
+        expect(requestId, m.name).to.be.a('string')
+        expect(requestLines().filter((line) => line['request_id'] === requestId), m.name).to.have.length(1)
+      }
+      expect(requestLines()).to.have.length(made.length)
+    })
+
+    it('uses the caller-supplied request id when it is sane and a generated UUID otherwise', () => {
+      expect(made[1]!.reply.headers.get('x-request-id')).to.equal('client-req-42')
+      for (const m of made.filter((x) => x.name !== 'create session')) expect(m.reply.headers.get('x-request-id'), m.name).to.match(UUID)
+    })
+
+    it('records method, path, status and a numeric duration_ms on each request line', () => {
+      for (const m of made) {
+        const line = requestLines().find((l) => l['request_id'] === m.reply.headers.get('x-request-id'))!
+        expect(line, m.name).to.include({ method: m.method, path: m.path, status: m.status })
+        expect(line['duration_ms'], m.name).to.be.a('number').and.at.least(0)
+      }
+    })
+
+    it('names the operation and the authenticated caller on the request line', () => {
+      const line = requestLines().find((l) => l['request_id'] === 'client-req-42')!
+      expect(line).to.include({ operation_id: 'createOnboardingSession', client_id: key.client_id, key_id: key.api_key_id })
+    })
+
+    it('never writes the minted key, its secret part, the mint secret or the internal token', () => {
+      const raw = server.logs.raw()
+      expect(raw).not.to.contain(key.api_key)
+      expect(raw).not.to.contain(key.api_key.slice(key.key_prefix.length + 1))
+      expect(raw).not.to.contain(MINT_SECRET)
+      expect(raw).not.to.contain(INTERNAL_TOKEN)
+    })
+  })
+}
