@@ -6,7 +6,10 @@ import {
   postgresApiKeyRepository,
   postgresIdempotencyStore,
   postgresOnboardingSessionRepository,
+  postgresVerificationChallengeRepository,
   randomIds,
+  scryptOneTimeCodes,
+  httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
 import { batchedKeyUsage, type Clock } from '@lendgate/core'
@@ -14,6 +17,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
+import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 
@@ -56,6 +60,14 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ids: randomIds(),
     clock: systemClock,
     health: { storeReachable: () => ping(database.db) },
+    challenges: postgresVerificationChallengeRepository(database.db),
+    codes: scryptOneTimeCodes(),
+    sender:
+      config.verificationDeliveryUrl !== undefined
+        ? httpCodeSender(config.verificationDeliveryUrl)
+        : config.production
+          ? undefined
+          : loggingCodeSender(logger),
   }
   return {
     deps,

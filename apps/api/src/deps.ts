@@ -6,7 +6,10 @@ import type {
   IdempotencyStore,
   IdGenerator,
   KeyUsageRecorder,
+  OneTimeCodes,
   OnboardingSessionRepository,
+  VerificationChallengeRepository,
+  VerificationCodeSender,
 } from '@lendgate/core'
 
 /** Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters). */
@@ -19,4 +22,8 @@ export type AppDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
   readonly health: HealthCheck
+  readonly challenges: VerificationChallengeRepository
+  readonly codes: OneTimeCodes
+  /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */
+  readonly sender: VerificationCodeSender | undefined
 }

@@ -1,8 +1,22 @@
-import { apiKeyRepositoryContract, freshId, idempotencyStoreContract, onboardingSessionRepositoryContract, right } from '@lendgate/core/testing/contracts'
-import { inMemoryApiKeyRepository, inMemoryIdempotencyStore, inMemoryOnboardingSessionRepository } from '@lendgate/core/testing'
+import {
+  apiKeyRepositoryContract,
+  freshId,
+  idempotencyStoreContract,
+  onboardingSessionRepositoryContract,
+  right,
+  verificationChallengeRepositoryContract,
+} from '@lendgate/core/testing/contracts'
+import { newOnboardingSession } from '@lendgate/core'
+import {
+  inMemoryApiKeyRepository,
+  inMemoryIdempotencyStore,
+  inMemoryOnboardingSessionRepository,
+  inMemoryVerificationChallengeRepository,
+} from '@lendgate/core/testing'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
+import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 
 /** Each port's contract suite, run over every implementation: in memory, embedded, real server. */
@@ -13,31 +27,54 @@ onboardingSessionRepositoryContract({
   make: async () => ({ repo: inMemoryOnboardingSessionRepository(), owner: async () => freshId() }),
 })
 idempotencyStoreContract({ name: 'in memory', make: async () => inMemoryIdempotencyStore() })
+verificationChallengeRepositoryContract({
+  name: 'in memory',
+  make: async () => ({ repo: inMemoryVerificationChallengeRepository(), session: async () => freshId() }),
+})
 
 for (const database of testDatabases()) {
   apiKeyRepositoryContract({ name: database.name, make: async () => postgresApiKeyRepository((await database.open()).db) })
+  verificationChallengeRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db } = await database.open()
+      const sessions = postgresOnboardingSessionRepository(db)
+      const owner = clientOwner(db)
+      // Challenges reference their session, so each one is a real session row.
+      const session = async (): Promise<string> => {
+        const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
+        await right(sessions.insert(s))
+        return s.id
+      }
+      return { repo: postgresVerificationChallengeRepository(db), session }
+    },
+  })
   onboardingSessionRepositoryContract({
     name: database.name,
     make: async () => {
       const { db } = await database.open()
-      const keys = postgresApiKeyRepository(db)
-      // Sessions reference their API client, so each owner is a real client row.
-      const owner = async (): Promise<string> => {
-        const partyId = freshId()
-        const segment = freshId().replace(/-/g, '').slice(0, 16)
-        const minted = await right(
-          keys.mint({
-            client: { id: freshId(), partyId, name: 'contract', createdAt: new Date() },
-            key: {
-              id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test',
-              scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null,
-            },
-          }),
-        )
-        return minted.client.id
-      }
+      const owner = clientOwner(db)
       return { repo: postgresOnboardingSessionRepository(db), owner }
     },
   })
   idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })
+}
+
+/** Creates API clients on demand (sessions reference their client). */
+function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+  const keys = postgresApiKeyRepository(db)
+  return async () => {
+    const partyId = freshId()
+    const segment = freshId().replace(/-/g, '').slice(0, 16)
+    const minted = await right(
+      keys.mint({
+        client: { id: freshId(), partyId, name: 'contract', createdAt: new Date() },
+        key: {
+          id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test',
+          scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null,
+        },
+      }),
+    )
+    return minted.client.id
+  }
 }

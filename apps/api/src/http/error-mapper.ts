@@ -72,6 +72,31 @@ export const toHttpError = (problem: Problem): HttpError => {
         status: 409,
         body: { error: 'conflict', detail: `The ${humanResource(problem.resource)} was changed by another request at the same time; retry.` },
       }
+    case 'NoPendingVerification':
+      return {
+        status: 409,
+        body: { error: 'verification_not_pending', detail: `There is no ${problem.channel} awaiting verification: submit one first, or it is already verified.` },
+      }
+    case 'InvalidCode':
+      return {
+        status: 422,
+        body: { error: 'invalid_code', detail: 'The code is wrong.', attempts_remaining: problem.attemptsRemaining },
+      }
+    case 'CodeExpired':
+      return { status: 422, body: { error: 'code_expired', detail: 'The code has expired; request a new one with …/retry.' } }
+    case 'TooManyAttempts':
+      return { status: 429, body: { error: 'too_many_attempts', detail: 'Too many wrong codes; request a new one with …/retry.' } }
+    case 'RateLimited':
+      return {
+        status: 429,
+        body: { error: 'rate_limited', detail: `Too soon; retry in ${problem.retryAfterSeconds} s.`, retry_after_seconds: problem.retryAfterSeconds },
+        headers: { 'Retry-After': String(problem.retryAfterSeconds) },
+      }
+    case 'VerificationDeliveryFailed':
+      return {
+        status: 502,
+        body: { error: 'verification_delivery_failed', detail: 'The verification code could not be delivered; no code was issued. Retry shortly.' },
+      }
     case 'IdempotencyKeyInUse':
       return {
         status: 409,

@@ -1,4 +1,10 @@
 import type {
+  CodeExpired,
+  InvalidCode,
+  NoPendingVerification,
+  RateLimited,
+  TooManyAttempts,
+  VerificationDeliveryFailed,
   AlreadyExists,
   ConcurrentUpdate,
   InvalidState,
@@ -42,6 +48,12 @@ export type Problem =
   | AlreadyExists
   | ConcurrentUpdate
   | InvalidState
+  | RateLimited
+  | InvalidCode
+  | CodeExpired
+  | TooManyAttempts
+  | NoPendingVerification
+  | VerificationDeliveryFailed
   | MissingApiKey
   | InvalidApiKey
   | InsufficientScope

@@ -41,6 +41,7 @@ export const requestLifecycle =
       const problem: Problem | undefined = error instanceof ProblemResponse ? error.problem : bodyParserProblem(error)
       if (problem === undefined) ctx.state.log.error({ err: error }, 'unhandled error')
       else if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
+      else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
       const { status, body, headers } = toHttpError(problem ?? { _tag: 'InternalError' })
       ctx.status = status
       ctx.body = body

@@ -1,4 +1,9 @@
 import {
+  contactVerificationView,
+  retryContactVerification,
+  submitContact,
+  verifyContact,
+  type ContactChannel,
   addressView,
   applicantProfileView,
   createOnboardingAddress,
@@ -15,11 +20,36 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
+import { fail, serverMisconfigured } from '../http/problems.js'
 import { respond } from '../http/respond.js'
+import type { AppContext } from '../http/context.js'
 import { callerOf, type Routes } from './route.js'
+
+/** Code-sending routes need a sender; in production without VERIFICATION_DELIVERY_URL there is none. */
+const withSender = (deps: AppDeps) => {
+  const sender = deps.sender
+  return sender === undefined ? fail(serverMisconfigured('VERIFICATION_DELIVERY_URL')) : { ...deps, sender }
+}
+
+const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => ({
+  [names.submit]: {
+    handle: async (ctx: AppContext) =>
+      respond(ctx, 201, await pipe(submitContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(contactVerificationView))()),
+  },
+  [names.retry]: {
+    handle: async (ctx: AppContext) =>
+      respond(ctx, 201, await pipe(retryContactVerification(channel)(withSender(deps))(callerOf(ctx), ctx.params), TE.map(contactVerificationView))()),
+  },
+  [names.verify]: {
+    handle: async (ctx: AppContext) =>
+      respond(ctx, 200, await pipe(verifyContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(onboardingSessionView))()),
+  },
+})
 
 /** Onboarding sessions (spec §4.2). */
 export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
+  ...contactRoutes(deps, 'phone', { submit: 'submitOnboardingPhone', retry: 'retryOnboardingPhoneVerification', verify: 'verifyOnboardingPhone' }),
+  ...contactRoutes(deps, 'email', { submit: 'submitOnboardingEmail', retry: 'retryOnboardingEmailVerification', verify: 'verifyOnboardingEmail' }),
   createOnboardingSession: {
     handle: async (ctx) =>
       respond(ctx, 201, await pipe(createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(onboardingSessionView))()),

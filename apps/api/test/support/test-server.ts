@@ -1,8 +1,15 @@
 import { Writable } from 'node:stream'
-import { nodeApiKeyMaterial, randomIds } from '@lendgate/adapters'
+import { nodeApiKeyMaterial, randomIds, scryptOneTimeCodes } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { batchedKeyUsage } from '@lendgate/core'
-import { inMemoryApiKeyRepository, inMemoryIdempotencyStore, inMemoryOnboardingSessionRepository, testClock } from '@lendgate/core/testing'
+import {
+  inMemoryApiKeyRepository,
+  inMemoryIdempotencyStore,
+  inMemoryOnboardingSessionRepository,
+  inMemoryVerificationChallengeRepository,
+  recordingCodeSender,
+  testClock,
+} from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
@@ -89,6 +96,9 @@ export const startInMemoryServer = async (
     ids: randomIds(),
     clock: testClock(new Date()),
     health: { storeReachable: async () => true },
+    challenges: inMemoryVerificationChallengeRepository(),
+    codes: scryptOneTimeCodes(),
+    sender: recordingCodeSender(),
   }
   const deps: AppDeps = { ...base, ...override(base) }
   const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)

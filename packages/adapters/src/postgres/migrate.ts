@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import * as foundation from './migrations/0001-foundation.js'
 import * as onboardingContents from './migrations/0002-onboarding-contents.js'
+import * as verificationChallenges from './migrations/0003-verification-challenges.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -10,6 +11,7 @@ import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-onboarding-contents': onboardingContents,
+  '0003-verification-challenges': verificationChallenges,
 }
 
 /** Names of every migration, in order. */

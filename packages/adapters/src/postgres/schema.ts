@@ -72,10 +72,23 @@ export type IdempotencyKeysTable = {
   response_body: string | null
 }
 
+export type VerificationChallengesTable = {
+  id: string
+  session_id: string
+  channel: 'phone' | 'email'
+  destination: string
+  code_hash: string
+  created_at: Date
+  expires_at: Date
+  attempts: number
+  closed_at: Date | null
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
   onboarding_sessions: OnboardingSessionsTable
   onboarding_addresses: OnboardingAddressesTable
+  verification_challenges: VerificationChallengesTable
   idempotency_keys: IdempotencyKeysTable
 }

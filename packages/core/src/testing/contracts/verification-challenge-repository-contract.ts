@@ -1,0 +1,49 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import { newChallenge, type VerificationChallenge } from '../../domain/verification.js'
+import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
+import { at, freshId, right, type Implementation } from './run.js'
+
+/** The behaviour every `VerificationChallengeRepository` must have. `session` returns the id of a stored session. */
+export const verificationChallengeRepositoryContract = (
+  impl: Implementation<{ readonly repo: VerificationChallengeRepository; readonly session: () => Promise<string> }>,
+): void => {
+  describe(`VerificationChallengeRepository contract: ${impl.name}`, () => {
+    let repo: VerificationChallengeRepository
+    let session: () => Promise<string>
+    before(async () => {
+      ;({ repo, session } = await impl.make())
+    })
+    const challenge = (sessionId: string, channel: 'phone' | 'email', iso: string): VerificationChallenge =>
+      newChallenge({ id: freshId(), sessionId, channel, destination: channel === 'phone' ? '+14155550123' : 'a@b.co', codeHash: `hash-${iso}` }, at(iso))
+
+    it('stores a challenge and returns it as the latest of its channel, field for field', async () => {
+      const sessionId = await session()
+      const c = challenge(sessionId, 'phone', '2026-07-01T10:00:00.000Z')
+      await right(repo.issue(c))
+      expect(await right(repo.latest(sessionId, 'phone'))).to.deep.equal(O.some(c))
+      expect(await right(repo.latest(sessionId, 'email'))).to.deep.equal(O.none)
+    })
+
+    it('closes the open challenge of the same channel when issuing a new one, and only that one', async () => {
+      const sessionId = await session()
+      const first = challenge(sessionId, 'email', '2026-07-01T10:00:00.000Z')
+      const phone = challenge(sessionId, 'phone', '2026-07-01T10:00:10.000Z')
+      const second = challenge(sessionId, 'email', '2026-07-01T10:00:30.000Z')
+      await right(repo.issue(first))
+      await right(repo.issue(phone))
+      await right(repo.issue(second))
+      expect(await right(repo.latest(sessionId, 'email'))).to.deep.equal(O.some(second))
+      expect(await right(repo.latest(sessionId, 'phone'))).to.deep.equal(O.some(phone))
+    })
+
+    it('writes attempts and closure', async () => {
+      const sessionId = await session()
+      const c = challenge(sessionId, 'phone', '2026-07-01T11:00:00.000Z')
+      await right(repo.issue(c))
+      const updated = { ...c, attempts: 3, closedAt: at('2026-07-01T11:01:00.000Z') }
+      await right(repo.update(updated))
+      expect(await right(repo.latest(sessionId, 'phone'))).to.deep.equal(O.some(updated))
+    })
+  })
+}

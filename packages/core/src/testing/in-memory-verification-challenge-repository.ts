@@ -1,0 +1,29 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { VerificationChallenge } from '../domain/verification.js'
+import type { VerificationChallengeRepository } from '../ports/verification-challenge-repository.js'
+
+export const inMemoryVerificationChallengeRepository = (): VerificationChallengeRepository & {
+  readonly all: () => readonly VerificationChallenge[]
+} => {
+  const challenges: VerificationChallenge[] = []
+  return {
+    all: () => challenges,
+    issue: (challenge) =>
+      TE.fromIO(() => {
+        challenges.forEach((c, i) => {
+          if (c.sessionId === challenge.sessionId && c.channel === challenge.channel && c.closedAt === null) {
+            challenges[i] = { ...c, closedAt: challenge.createdAt }
+          }
+        })
+        challenges.push(challenge)
+      }),
+    latest: (sessionId, channel) =>
+      TE.fromIO(() => O.fromNullable([...challenges].reverse().find((c) => c.sessionId === sessionId && c.channel === channel))),
+    update: (challenge) =>
+      TE.fromIO(() => {
+        const i = challenges.findIndex((c) => c.id === challenge.id)
+        if (i >= 0) challenges[i] = challenge
+      }),
+  }
+}

@@ -1,0 +1,25 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { verificationDeliveryFailed, type VerificationCodeSender, type VerificationMessage } from '../ports/verification-code-sender.js'
+
+/** Keeps every message it is given; `failNext` makes the next send fail. */
+export const recordingCodeSender = (): VerificationCodeSender & {
+  readonly sent: () => readonly VerificationMessage[]
+  readonly failNext: () => void
+} => {
+  const sent: VerificationMessage[] = []
+  let fail = false
+  return {
+    sent: () => sent,
+    failNext: () => {
+      fail = true
+    },
+    send: (message) => {
+      if (fail) {
+        fail = false
+        return TE.left(verificationDeliveryFailed('recording sender told to fail'))
+      }
+      sent.push(message)
+      return TE.right(undefined)
+    },
+  }
+}

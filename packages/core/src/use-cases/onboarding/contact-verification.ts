@@ -1,0 +1,219 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode } from '../../domain/codecs.js'
+import type { ConcurrentUpdate, InvalidRequest } from '../../domain/errors.js'
+import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding-session.js'
+import type { InvalidState } from '../../domain/onboarding-state.js'
+import {
+  checkCode,
+  CodeInput,
+  EmailInput,
+  mayIssue,
+  newChallenge,
+  PhoneInput,
+  RESEND_COOLDOWN_MS,
+  type CodeExpired,
+  type ContactChannel,
+  type InvalidCode,
+  type NoPendingVerification,
+  type RateLimited,
+  type TooManyAttempts,
+  type VerificationChallenge,
+} from '../../domain/verification.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { OneTimeCodes } from '../../ports/one-time-codes.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
+import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
+import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+
+export type ContactVerificationDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
+  readonly challenges: VerificationChallengeRepository
+  readonly codes: OneTimeCodes
+  readonly sender: VerificationCodeSender
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/** Where a channel's verification stands after a submit or retry. */
+export type ContactVerification = {
+  readonly session: OnboardingSession
+  readonly channel: ContactChannel
+  /** The code just sent; null when nothing was sent (the contact was already verified). */
+  readonly challenge: VerificationChallenge | null
+}
+
+export type IssueCodeError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | RateLimited | VerificationDeliveryFailed
+export type VerifyContactError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | NoPendingVerification | InvalidCode | CodeExpired | TooManyAttempts
+
+const contactOf = (session: OnboardingSession, channel: ContactChannel): Contact | null => (channel === 'phone' ? session.phone : session.email)
+const withContact = (session: OnboardingSession, channel: ContactChannel, contact: Contact, now: Date): OnboardingSession =>
+  withContents(session, channel === 'phone' ? { phone: contact } : { email: contact }, now)
+
+const noPending = (channel: ContactChannel): NoPendingVerification => ({ _tag: 'NoPendingVerification', channel })
+
+/**
+ * Sends a fresh code to `destination` and stores its challenge, superseding the previous one.
+ * The code is handed to the sender before anything is stored: a failed delivery stores nothing,
+ * so no unusable code lingers and the resend cooldown does not start.
+ */
+const issueCode = (deps: ContactVerificationDeps, session: OnboardingSession, channel: ContactChannel, destination: string) => {
+  const now = deps.clock.now()
+  return pipe(
+    deps.challenges.latest(session.id, channel),
+    TE.chainEitherKW((last) => mayIssue(O.toUndefined(last), now)),
+    TE.chainW(() => {
+      const id = deps.ids.next()
+      const code = deps.codes.generate()
+      return pipe(
+        TE.fromTask(deps.codes.hash(code, id)),
+        TE.map((codeHash) => ({ code, challenge: newChallenge({ id, sessionId: session.id, channel, destination, codeHash }, now) })),
+      )
+    }),
+    TE.chainFirstW(({ code, challenge }) =>
+      deps.sender.send({ sessionId: session.id, channel, destination, code, expiresAt: challenge.expiresAt }),
+    ),
+    TE.chainFirstW(({ challenge }) => deps.challenges.issue(challenge)),
+    TE.map(({ challenge }) => challenge),
+  )
+}
+
+/** The phone or email from the request body, validated. */
+const destinationOf = (channel: ContactChannel, input: unknown): E.Either<InvalidRequest, string> =>
+  channel === 'phone'
+    ? pipe(decode(PhoneInput)(input), E.map((v) => v.phone))
+    : pipe(decode(EmailInput)(input), E.map((v) => v.email))
+
+/**
+ * Submits or changes the phone number or email address and sends a code to it. Submitting the
+ * value that is already verified changes nothing and sends nothing; any other value replaces
+ * the contact, unverified.
+ */
+export const submitContact =
+  (channel: ContactChannel) =>
+  (deps: ContactVerificationDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<IssueCodeError | InvalidRequest, ContactVerification> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(destinationOf(channel, input)),
+          TE.chainW((destination) => {
+            const current = contactOf(session, channel)
+            if (current !== null && current.value === destination && current.verifiedAt !== null) {
+              return TE.right<IssueCodeError, ContactVerification>({ session, channel, challenge: null })
+            }
+            return pipe(
+              issueCode(deps, session, channel, destination),
+              TE.chainW((challenge) =>
+                pipe(
+                  deps.sessions.save(withContact(session, channel, { value: destination, verifiedAt: null }, challenge.createdAt)),
+                  TE.map((saved) => ({ session: saved, channel, challenge })),
+                ),
+              ),
+            )
+          }),
+        ),
+      ),
+    )
+
+/** Sends a new code to the pending (unverified) contact; the previous code stops working. */
+export const retryContactVerification =
+  (channel: ContactChannel) =>
+  (deps: ContactVerificationDeps) =>
+  (caller: Caller, params: unknown): TE.TaskEither<IssueCodeError | NoPendingVerification, ContactVerification> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) => {
+        const contact = contactOf(session, channel)
+        if (contact === null || contact.verifiedAt !== null) return TE.left<IssueCodeError | NoPendingVerification, ContactVerification>(noPending(channel))
+        return pipe(
+          issueCode(deps, session, channel, contact.value),
+          TE.map((challenge) => ({ session, channel, challenge })),
+        )
+      }),
+    )
+
+/**
+ * Checks the code sent to the pending contact. Right: the contact is verified (verifying an
+ * already verified contact again is a no-op). A wrong code uses up one of the attempts.
+ */
+export const verifyContact =
+  (channel: ContactChannel) =>
+  (deps: ContactVerificationDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(CodeInput)(input)),
+          TE.chainW(({ code }) => {
+            const contact = contactOf(session, channel)
+            if (contact === null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel))
+            if (contact.verifiedAt !== null) return TE.right<VerifyContactError, OnboardingSession>(session)
+            return pipe(
+              deps.challenges.latest(session.id, channel),
+              TE.chainW(
+                TE.fromOption((): VerifyContactError => noPending(channel)),
+              ),
+              TE.filterOrElseW(
+                (challenge) => challenge.closedAt === null && challenge.destination === contact.value,
+                (): VerifyContactError => noPending(channel),
+              ),
+              TE.chainW((challenge) =>
+                pipe(
+                  TE.fromTask(deps.codes.matches(code, challenge.id, challenge.codeHash)),
+                  TE.chainEitherKW((matches) => checkCode(challenge, matches, deps.clock.now())),
+                ),
+              ),
+              TE.chainW((outcome) =>
+                outcome._tag === 'Verified'
+                  ? pipe(
+                      deps.challenges.update(outcome.challenge),
+                      TE.chainW(() =>
+                        deps.sessions.save(withContact(session, channel, { value: contact.value, verifiedAt: outcome.challenge.closedAt }, deps.clock.now())),
+                      ),
+                    )
+                  : pipe(
+                      deps.challenges.update(outcome.challenge),
+                      TE.chainW(() => TE.left<VerifyContactError, OnboardingSession>(outcome.error)),
+                    ),
+              ),
+            )
+          }),
+        ),
+      ),
+    )
+
+export type ContactVerificationView = {
+  readonly session_id: string
+  readonly channel: ContactChannel
+  readonly destination: string
+  readonly status: 'pending' | 'verified'
+  /** When the code just sent stops working; null when none was sent. */
+  readonly expires_at: string | null
+  /** When another code can be requested; null when none was sent. */
+  readonly resend_available_at: string | null
+  readonly current_step: string
+}
+
+export const contactVerificationView = (v: ContactVerification): ContactVerificationView => {
+  const contact = contactOf(v.session, v.channel)
+  return {
+    session_id: v.session.id,
+    channel: v.channel,
+    destination: contact?.value ?? '',
+    status: contact?.verifiedAt != null ? 'verified' : 'pending',
+    expires_at: v.challenge?.expiresAt.toISOString() ?? null,
+    resend_available_at: v.challenge === null ? null : new Date(v.challenge.createdAt.getTime() + RESEND_COOLDOWN_MS).toISOString(),
+    current_step: v.session.currentStep,
+  }
+}
