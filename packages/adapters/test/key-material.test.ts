@@ -52,6 +52,9 @@ describe('nodeApiKeyMaterial', () => {
     expect(material.matches(a.plaintext, b.hash)).to.equal(false)
     expect(material.matches(a.plaintext, 'abc')).to.equal(false)
     expect(material.matches(a.plaintext, 'z'.repeat(64))).to.equal(false)
+    expect(material.matches(a.plaintext, `${a.hash}0`)).to.equal(false)
+    expect(material.matches(a.plaintext, `${a.hash}zz`)).to.equal(false)
+    expect(material.matches(a.plaintext, a.hash.toUpperCase())).to.equal(false)
   })
 
   it('draws every base62 character and nothing else, and never repeats a key', () => {

@@ -40,6 +40,8 @@ export const toBase62 = (value: number, width: number): string => {
 /** CONTRACT.md: CRC32 (IEEE) of the UTF-8 bytes of the key before the checksum, base62, 6 characters. */
 export const keyChecksum = (body: string): string => toBase62(crc32(Buffer.from(body, 'utf8')), KEY_CHECKSUM_LENGTH)
 
+const SHA256_HEX = /^[0-9a-f]{64}$/
+
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()
 
 export const nodeApiKeyMaterial = (): ApiKeyMaterial => ({
@@ -56,6 +58,8 @@ export const nodeApiKeyMaterial = (): ApiKeyMaterial => ({
     return keyChecksum(body) === plaintext.slice(-KEY_CHECKSUM_LENGTH)
   },
   matches: (plaintext, hash) => {
+    // Buffer.from(…, 'hex') silently stops at the first non-hex character: check the form first.
+    if (!SHA256_HEX.test(hash)) return false
     const expected = Buffer.from(hash, 'hex')
     const actual = sha256(plaintext)
     return expected.length === actual.length && timingSafeEqual(expected, actual)
