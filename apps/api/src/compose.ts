@@ -7,6 +7,7 @@ import {
   postgresIdempotencyStore,
   postgresOnboardingSessionRepository,
   postgresVerificationChallengeRepository,
+  postgresDocumentRepository,
   randomIds,
   scryptOneTimeCodes,
   httpCodeSender,
@@ -60,6 +61,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ids: randomIds(),
     clock: systemClock,
     health: { storeReachable: () => ping(database.db) },
+    documents: postgresDocumentRepository(database.db),
     challenges: postgresVerificationChallengeRepository(database.db),
     codes: scryptOneTimeCodes(),
     sender:

@@ -6,6 +6,7 @@ import type {
   IdempotencyStore,
   IdGenerator,
   KeyUsageRecorder,
+  DocumentRepository,
   OneTimeCodes,
   OnboardingSessionRepository,
   VerificationChallengeRepository,
@@ -22,6 +23,7 @@ export type AppDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
   readonly health: HealthCheck
+  readonly documents: DocumentRepository
   readonly challenges: VerificationChallengeRepository
   readonly codes: OneTimeCodes
   /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */

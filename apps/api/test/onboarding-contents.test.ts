@@ -136,6 +136,40 @@ for (const database of testDatabases()) {
       })
     })
 
+    describe('documents', () => {
+      it('registers metadata (201) and lists it with the envelope, oldest first', async () => {
+        const first = await call('POST', '/documents', { type: 'certificate_of_incorporation', storage_ref: 's3://acme/coi.pdf', content_type: 'application/pdf' })
+        expect(first.status).to.equal(201)
+        const { document_id, created_at, ...rest } = first.body
+        expect(rest).to.deep.equal({
+          type: 'certificate_of_incorporation',
+          storage_ref: 's3://acme/coi.pdf',
+          file_name: null,
+          content_type: 'application/pdf',
+          description: null,
+        })
+        expect(created_at).to.match(ISO_MS)
+        const second = await call('POST', '/documents', { type: 'bank_statement', storage_ref: 'gs://acme/2026-05.pdf', file_name: 'May 2026.pdf' })
+        const page1 = await call('GET', '/documents?limit=1')
+        expect(page1.body.data).to.deep.equal([first.body])
+        const page2 = await call('GET', `/documents?limit=1&cursor=${page1.body.next_cursor}`)
+        expect(page2.body).to.deep.equal({ data: [second.body], next_cursor: null })
+      })
+
+      it('refuses an unknown type or a missing storage reference with 400', async () => {
+        const unknownType = await call('POST', '/documents', { type: 'selfie', storage_ref: 'x' })
+        expect(unknownType.status).to.equal(400)
+        expect(unknownType.body.param).to.equal('type')
+        const noRef = await call('POST', '/documents', { type: 'other' })
+        expect(noRef.body).to.deep.equal({ error: 'invalid_request', detail: 'storage_ref is required', param: 'storage_ref' })
+      })
+
+      it("answers 404 for another client's session", async () => {
+        const stranger = await mintKey(server.url)
+        expect((await call('GET', '/documents', undefined, stranger)).status).to.equal(404)
+      })
+    })
+
     describe('GET …/requirements and current_step', () => {
       it('lists what is outstanding and moves current_step to the first unmet step', async () => {
         const before = await call('GET', '/requirements')

@@ -1,5 +1,6 @@
 import {
   apiKeyRepositoryContract,
+  documentRepositoryContract,
   freshId,
   idempotencyStoreContract,
   onboardingSessionRepositoryContract,
@@ -9,11 +10,13 @@ import {
 import { newOnboardingSession } from '@lendgate/core'
 import {
   inMemoryApiKeyRepository,
+  inMemoryDocumentRepository,
   inMemoryIdempotencyStore,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
 } from '@lendgate/core/testing'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
+import { postgresDocumentRepository } from '../src/postgres/document-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
@@ -27,6 +30,7 @@ onboardingSessionRepositoryContract({
   make: async () => ({ repo: inMemoryOnboardingSessionRepository(), owner: async () => freshId() }),
 })
 idempotencyStoreContract({ name: 'in memory', make: async () => inMemoryIdempotencyStore() })
+documentRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMemoryDocumentRepository(), session: async () => freshId() }) })
 verificationChallengeRepositoryContract({
   name: 'in memory',
   make: async () => ({ repo: inMemoryVerificationChallengeRepository(), session: async () => freshId() }),
@@ -38,15 +42,14 @@ for (const database of testDatabases()) {
     name: database.name,
     make: async () => {
       const { db } = await database.open()
-      const sessions = postgresOnboardingSessionRepository(db)
-      const owner = clientOwner(db)
-      // Challenges reference their session, so each one is a real session row.
-      const session = async (): Promise<string> => {
-        const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
-        await right(sessions.insert(s))
-        return s.id
-      }
-      return { repo: postgresVerificationChallengeRepository(db), session }
+      return { repo: postgresVerificationChallengeRepository(db), session: sessionMaker(db) }
+    },
+  })
+  documentRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db } = await database.open()
+      return { repo: postgresDocumentRepository(db), session: sessionMaker(db) }
     },
   })
   onboardingSessionRepositoryContract({
@@ -58,6 +61,17 @@ for (const database of testDatabases()) {
     },
   })
   idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })
+}
+
+/** Creates sessions on demand (challenges and documents reference their session). */
+function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+  const sessions = postgresOnboardingSessionRepository(db)
+  const owner = clientOwner(db)
+  return async () => {
+    const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
+    await right(sessions.insert(s))
+    return s.id
+  }
 }
 
 /** Creates API clients on demand (sessions reference their client). */

@@ -5,6 +5,9 @@ import {
   verifyContact,
   type ContactChannel,
   addressView,
+  createOnboardingDocumentMetadata,
+  documentView,
+  listDocumentsForOnboardingSession,
   applicantProfileView,
   createOnboardingAddress,
   createOnboardingSession,
@@ -73,6 +76,14 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
   updateOnboardingAddress: {
     handle: async (ctx) =>
       respond(ctx, 200, await pipe(updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView))()),
+  },
+  createOnboardingDocumentMetadata: {
+    handle: async (ctx) =>
+      respond(ctx, 201, await pipe(createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(documentView))()),
+  },
+  listDocumentsForOnboardingSession: {
+    handle: async (ctx) =>
+      respond(ctx, 200, await pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(documentView)))()),
   },
   listPendingOnboardingRequirements: {
     handle: async (ctx) =>

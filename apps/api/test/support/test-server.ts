@@ -4,6 +4,7 @@ import type { TestDatabase } from '@lendgate/adapters/testing'
 import { batchedKeyUsage } from '@lendgate/core'
 import {
   inMemoryApiKeyRepository,
+  inMemoryDocumentRepository,
   inMemoryIdempotencyStore,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
@@ -96,6 +97,7 @@ export const startInMemoryServer = async (
     ids: randomIds(),
     clock: testClock(new Date()),
     health: { storeReachable: async () => true },
+    documents: inMemoryDocumentRepository(),
     challenges: inMemoryVerificationChallengeRepository(),
     codes: scryptOneTimeCodes(),
     sender: recordingCodeSender(),

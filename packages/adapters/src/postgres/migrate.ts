@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as foundation from './migrations/0001-foundation.js'
 import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 import * as verificationChallenges from './migrations/0003-verification-challenges.js'
+import * as documents from './migrations/0004-documents.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-onboarding-contents': onboardingContents,
   '0003-verification-challenges': verificationChallenges,
+  '0004-documents': documents,
 }
 
 /** Names of every migration, in order. */

@@ -84,11 +84,23 @@ export type VerificationChallengesTable = {
   closed_at: Date | null
 }
 
+export type DocumentsTable = {
+  id: string
+  session_id: string | null
+  type: string
+  storage_ref: string
+  file_name: string | null
+  content_type: string | null
+  description: string | null
+  created_at: Date
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
   onboarding_sessions: OnboardingSessionsTable
   onboarding_addresses: OnboardingAddressesTable
   verification_challenges: VerificationChallengesTable
+  documents: DocumentsTable
   idempotency_keys: IdempotencyKeysTable
 }

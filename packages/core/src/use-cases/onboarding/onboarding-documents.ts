@@ -1,0 +1,51 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode } from '../../domain/codecs.js'
+import { DocumentInput, newDocument, type DocumentMetadata } from '../../domain/document.js'
+import type { InvalidRequest } from '../../domain/errors.js'
+import type { InvalidState } from '../../domain/onboarding-state.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { DocumentRepository } from '../../ports/document-repository.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+
+export type OnboardingDocumentDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
+  readonly documents: DocumentRepository
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/** Registers a document's metadata on an editable session. */
+export const createOnboardingDocumentMetadata =
+  (deps: OnboardingDocumentDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainEitherKW(ensureEditable),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(DocumentInput)(input)),
+          TE.map((cmd) => newDocument(cmd, deps.ids.next(), deps.clock.now())),
+          TE.chainFirstW((document) => deps.documents.insertForSession(session.id, document)),
+        ),
+      ),
+    )
+
+/** The session's documents, oldest first, in any status (they stay listed after approval). */
+export const listDocumentsForOnboardingSession =
+  (deps: Pick<OnboardingDocumentDeps, 'sessions' | 'documents'>) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) =>
+        pipe(
+          loadOwnSession(deps.sessions)(caller, params),
+          TE.chainW((session) => deps.documents.listForSession(session.id, page)),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
