@@ -9,6 +9,7 @@ import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecyc
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { healthRoutes } from './routes/health.js'
+import { internalReviewRoutes } from './routes/internal-review.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
@@ -24,6 +25,7 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...healthRoutes(deps),
   ...apiKeyRoutes(deps),
   ...onboardingSessionRoutes(deps),
+  ...internalReviewRoutes(deps),
 })
 
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {

@@ -8,6 +8,7 @@ import {
   postgresOnboardingSessionRepository,
   postgresVerificationChallengeRepository,
   postgresDocumentRepository,
+  postgresPartyRepository,
   randomIds,
   scryptOneTimeCodes,
   httpCodeSender,
@@ -62,6 +63,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     clock: systemClock,
     health: { storeReachable: () => ping(database.db) },
     documents: postgresDocumentRepository(database.db),
+    parties: postgresPartyRepository(database.db),
     challenges: postgresVerificationChallengeRepository(database.db),
     codes: scryptOneTimeCodes(),
     sender:

@@ -8,6 +8,7 @@ import type {
   KeyUsageRecorder,
   DocumentRepository,
   OneTimeCodes,
+  PartyRepository,
   OnboardingSessionRepository,
   VerificationChallengeRepository,
   VerificationCodeSender,
@@ -24,6 +25,7 @@ export type AppDeps = {
   readonly clock: Clock
   readonly health: HealthCheck
   readonly documents: DocumentRepository
+  readonly parties: PartyRepository
   readonly challenges: VerificationChallengeRepository
   readonly codes: OneTimeCodes
   /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */

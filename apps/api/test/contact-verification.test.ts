@@ -1,37 +1,12 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { testDatabases } from '@lendgate/adapters/testing'
 import type { VerificationMessage } from '@lendgate/core'
 import type { recordingCodeSender, TestClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { startCodeReceiver as startReceiver } from './support/code-receiver.js'
 import { startInMemoryServer, startTestServer, type TestServer } from './support/test-server.js'
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-
-/** A stand-in for the SMS/email delivery service: records each POSTed JSON body. */
-const startReceiver = async () => {
-  const received: Record<string, unknown>[] = []
-  let status = 202
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      if (status < 300) received.push(JSON.parse(body) as Record<string, unknown>)
-      res.statusCode = status
-      res.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/codes`,
-    received,
-    answerWith: (s: number) => {
-      status = s
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
 
 const newSession = async (url: string, key: MintedKey): Promise<string> =>
   (await request(url, '/public/onboarding-sessions', { method: 'POST', headers: bearer(key.api_key), json: { country_of_incorporation: 'US', locale: 'en-US' } }))

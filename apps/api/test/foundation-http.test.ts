@@ -177,7 +177,7 @@ for (const database of testDatabases()) {
 
       it('accepts only the internal token on /internal, never a partner key', async () => {
         const key = await mintKey(server.url)
-        const path = `/internal/onboarding-sessions/${randomUUID()}/approve`
+        const path = `/internal/applications/${randomUUID()}/approve`
         for (const headers of [bearer(key.api_key), { 'X-Api-Key': key.api_key }, {}]) {
           const reply = await request(server.url, path, { method: 'POST', headers })
           expect(reply.status).to.equal(401)
@@ -185,7 +185,7 @@ for (const database of testDatabases()) {
         }
         const ok = await request(server.url, path, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
         expect(ok.status).to.equal(501)
-        expect(ok.body).to.deep.equal({ error: 'not_implemented', operation_id: 'approveOnboardingSession' })
+        expect(ok.body).to.deep.equal({ error: 'not_implemented', operation_id: 'approveLoanApplication' })
       })
     })
 
@@ -290,7 +290,8 @@ for (const database of testDatabases()) {
 
       it('answers 400 for a bad limit, cursor or unknown query parameter', async () => {
         const key = await mintKey(server.url)
-        for (const [query, param] of [['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=ten', 'limit'], ['cursor=%%%', 'cursor'], ['cursor=bm9wZQ', 'cursor'], ['sort=desc', 'sort']]) {
+        const forged = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'not-a-uuid'])).toString('base64url')
+        for (const [query, param] of [[`cursor=${forged}`, 'cursor'], ['limit=0', 'limit'], ['limit=101', 'limit'], ['limit=ten', 'limit'], ['cursor=%%%', 'cursor'], ['cursor=bm9wZQ', 'cursor'], ['sort=desc', 'sort']]) {
           const reply = await request(server.url, `/public/partner/api-keys?${query}`, { headers: bearer(key.api_key) })
           expect(reply.status, query).to.equal(400)
           expect(reply.body.error).to.equal('invalid_request')

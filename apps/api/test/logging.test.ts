@@ -35,7 +35,7 @@ for (const database of testDatabases()) {
       made.push({ name: '401', reply: unauthenticated, method: 'GET', path: '/public/partner/api-keys', status: 401 })
       const unknown = await request(server.url, '/public/nothing-here', { headers: { 'X-Api-Key': key.api_key } })
       made.push({ name: '404', reply: unknown, method: 'GET', path: '/public/nothing-here', status: 404 })
-      const internalPath = `/internal/onboarding-sessions/${randomUUID()}/approve`
+      const internalPath = `/internal/applications/${randomUUID()}/approve`
       const internal = await request(server.url, internalPath, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
       made.push({ name: 'internal', reply: internal, method: 'POST', path: internalPath, status: 501 })
     })

@@ -17,6 +17,7 @@ import {
 } from '@lendgate/core/testing'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresDocumentRepository } from '../src/postgres/document-repository.js'
+import { postgresPartyRepository } from '../src/postgres/party-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
@@ -27,7 +28,10 @@ import { testDatabases } from '../src/testing/test-databases.js'
 apiKeyRepositoryContract({ name: 'in memory', make: async () => inMemoryApiKeyRepository() })
 onboardingSessionRepositoryContract({
   name: 'in memory',
-  make: async () => ({ repo: inMemoryOnboardingSessionRepository(), owner: async () => freshId() }),
+  make: async () => {
+    const repo = inMemoryOnboardingSessionRepository()
+    return { repo, parties: repo.parties, owner: async () => freshId() }
+  },
 })
 idempotencyStoreContract({ name: 'in memory', make: async () => inMemoryIdempotencyStore() })
 documentRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMemoryDocumentRepository(), session: async () => freshId() }) })
@@ -57,7 +61,7 @@ for (const database of testDatabases()) {
     make: async () => {
       const { db } = await database.open()
       const owner = clientOwner(db)
-      return { repo: postgresOnboardingSessionRepository(db), owner }
+      return { repo: postgresOnboardingSessionRepository(db), parties: postgresPartyRepository(db), owner }
     },
   })
   idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })

@@ -72,6 +72,15 @@ export const toHttpError = (problem: Problem): HttpError => {
         status: 409,
         body: { error: 'conflict', detail: `The ${humanResource(problem.resource)} was changed by another request at the same time; retry.` },
       }
+    case 'RequirementsOutstanding':
+      return {
+        status: 409,
+        body: {
+          error: 'requirements_outstanding',
+          detail: 'The session cannot be submitted until every requirement is met.',
+          requirements: problem.requirements,
+        },
+      }
     case 'NoPendingVerification':
       return {
         status: 409,

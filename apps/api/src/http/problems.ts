@@ -1,5 +1,6 @@
 import type {
   CodeExpired,
+  RequirementsOutstanding,
   InvalidCode,
   NoPendingVerification,
   RateLimited,
@@ -49,6 +50,7 @@ export type Problem =
   | ConcurrentUpdate
   | InvalidState
   | RateLimited
+  | RequirementsOutstanding
   | InvalidCode
   | CodeExpired
   | TooManyAttempts

@@ -5,6 +5,9 @@ import {
   verifyContact,
   type ContactChannel,
   addressView,
+  getPartyBySessionId,
+  partyView,
+  submitOnboardingForReview,
   createOnboardingDocumentMetadata,
   documentView,
   listDocumentsForOnboardingSession,
@@ -84,6 +87,13 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
   listDocumentsForOnboardingSession: {
     handle: async (ctx) =>
       respond(ctx, 200, await pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(documentView)))()),
+  },
+  submitOnboardingForReview: {
+    handle: async (ctx) =>
+      respond(ctx, 201, await pipe(submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView))()),
+  },
+  getPartyBySessionId: {
+    handle: async (ctx) => respond(ctx, 200, await pipe(getPartyBySessionId(deps)(callerOf(ctx), ctx.params), TE.map(partyView))()),
   },
   listPendingOnboardingRequirements: {
     handle: async (ctx) =>

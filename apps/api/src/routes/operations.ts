@@ -104,6 +104,7 @@ export const OPERATIONS: readonly Operation[] = [
   partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),
 
   // Internal review and decisioning (CONTRACT.md, pinned)
+  { operationId: 'listOnboardingSessionsForReview', method: 'GET', path: '/internal/onboarding-sessions', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'approveOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/approve', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'rejectOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/reject', successStatus: 200, auth: 'internal', jsonBody: true },
   { operationId: 'approveLoanApplication', method: 'POST', path: '/internal/applications/:applicationId/approve', successStatus: 200, auth: 'internal', jsonBody: false },

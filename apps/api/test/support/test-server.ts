@@ -88,9 +88,11 @@ export const startInMemoryServer = async (
   const { stream, capture } = captureLogs()
   const config = testConfig(configOverrides)
   const apiKeys = inMemoryApiKeyRepository()
+  const sessions = inMemoryOnboardingSessionRepository()
   const base: AppDeps = {
     apiKeys,
-    sessions: inMemoryOnboardingSessionRepository(),
+    sessions,
+    parties: sessions.parties,
     idempotency: inMemoryIdempotencyStore(),
     keyMaterial: nodeApiKeyMaterial(),
     usage: batchedKeyUsage({ apiKeys, onFlushError: () => undefined }),

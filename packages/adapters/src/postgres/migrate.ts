@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001-foundation.js'
 import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 import * as verificationChallenges from './migrations/0003-verification-challenges.js'
 import * as documents from './migrations/0004-documents.js'
+import * as reviewAndParties from './migrations/0005-review-and-parties.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-onboarding-contents': onboardingContents,
   '0003-verification-challenges': verificationChallenges,
   '0004-documents': documents,
+  '0005-review-and-parties': reviewAndParties,
 }
 
 /** Names of every migration, in order. */

@@ -1,4 +1,13 @@
-import { concurrentUpdate, type Address, type ApplicantProfile, type OnboardingSession, type OnboardingSessionRepository } from '@lendgate/core'
+import {
+  concurrentUpdate,
+  type Address,
+  type ApplicantProfile,
+  type ConcurrentUpdate,
+  type OnboardingSession,
+  type OnboardingSessionRepository,
+  type Party,
+  type StoreUnavailable,
+} from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
@@ -43,6 +52,12 @@ const toSession = (row: Selectable<OnboardingSessionsTable>, addresses: readonly
   email: row.email === null ? null : { value: row.email, verifiedAt: row.email_verified_at },
   profile: profileFromJson(row.profile),
   addresses,
+  submittedAt: row.submitted_at,
+  review:
+    row.review_decision === null || row.reviewed_by === null || row.decided_at === null
+      ? null
+      : { decision: row.review_decision, reviewedBy: row.reviewed_by, reason: row.review_reason, decidedAt: row.decided_at },
+  partyId: row.party_id,
   version: row.version,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -60,12 +75,17 @@ const contentColumns = (session: OnboardingSession) => ({
   email: session.email?.value ?? null,
   email_verified_at: session.email?.verifiedAt ?? null,
   profile: profileToJson(session.profile),
+  submitted_at: session.submittedAt,
+  party_id: session.partyId,
+  review_decision: session.review?.decision ?? null,
+  reviewed_by: session.review?.reviewedBy ?? null,
+  review_reason: session.review?.reason ?? null,
+  decided_at: session.review?.decidedAt ?? null,
   updated_at: session.updatedAt,
 })
 
-const addressColumns = (sessionId: string, a: Address) => ({
+const addressFields = (a: Address) => ({
   id: a.id,
-  session_id: sessionId,
   type: a.type,
   line1: a.line1,
   line2: a.line2,
@@ -76,6 +96,9 @@ const addressColumns = (sessionId: string, a: Address) => ({
   created_at: a.createdAt,
   updated_at: a.updatedAt,
 })
+
+const addressColumns = (sessionId: string, a: Address) => ({ ...addressFields(a), session_id: sessionId })
+const partyAddressColumns = (partyId: string, a: Address) => ({ ...addressFields(a), party_id: partyId })
 
 /** Upserts the session's addresses (addresses are never deleted from a session). */
 const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSession): Promise<void> => {
@@ -103,6 +126,51 @@ const loadAddresses = async (db: Kysely<Database>, sessionId: string): Promise<A
     toAddress,
   )
 
+const partyColumns = (p: Party) => ({
+  id: p.id,
+  session_id: p.sessionId,
+  client_id: p.clientId,
+  type: p.type,
+  legal_name: p.legalName,
+  trading_name: p.tradingName,
+  legal_form: p.legalForm,
+  registration_number: p.registrationNumber,
+  incorporation_date: p.incorporationDate,
+  industry_code: p.industryCode,
+  website: p.website,
+  tax_id: p.taxId,
+  country_of_incorporation: p.countryOfIncorporation,
+  email: p.email,
+  phone: p.phone,
+  created_at: p.createdAt,
+})
+
+/**
+ * In one transaction: whatever `first` writes (rows the session will reference, such as its
+ * party), then the session if its stored version is still `session.version`. A version
+ * conflict rolls everything back.
+ */
+const saveWith = (db: Kysely<Database>, session: OnboardingSession, first: (trx: Transaction<Database>) => Promise<void>) =>
+  TE.tryCatch(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await first(trx)
+        const updated = await trx
+          .updateTable('onboarding_sessions')
+          .set({ ...contentColumns(session), version: session.version + 1 })
+          .where('id', '=', session.id)
+          .where('version', '=', session.version)
+          .executeTakeFirst()
+        if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
+        await writeAddresses(trx, session)
+        return { ...session, version: session.version + 1 }
+      }),
+    (error): ConcurrentUpdate | StoreUnavailable =>
+      typeof error === 'object' && error !== null && (error as { _tag?: unknown })._tag === 'ConcurrentUpdate'
+        ? concurrentUpdate('onboarding_session')
+        : asStoreUnavailable(error),
+  )
+
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => ({
   insert: (session) =>
     TE.tryCatch(
@@ -123,20 +191,34 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
       return row === undefined ? O.none : O.some(toSession(row, await loadAddresses(db, id)))
     }),
 
-  save: (session) =>
-    TE.tryCatch(
-      () =>
-        db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('onboarding_sessions')
-            .set({ ...contentColumns(session), version: session.version + 1 })
-            .where('id', '=', session.id)
-            .where('version', '=', session.version)
-            .executeTakeFirst()
-          if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
-          await writeAddresses(trx, session)
-          return { ...session, version: session.version + 1 }
-        }),
-      (error) => (typeof error === 'object' && error !== null && (error as { _tag?: unknown })._tag === 'ConcurrentUpdate' ? concurrentUpdate('onboarding_session') : asStoreUnavailable(error)),
-    ),
+  save: (session) => saveWith(db, session, async () => undefined),
+
+  saveApproved: (session, party) =>
+    saveWith(db, session, async (trx) => {
+      await trx.insertInto('parties').values(partyColumns(party)).execute()
+      if (party.addresses.length > 0) {
+        await trx
+          .insertInto('party_addresses')
+          .values(party.addresses.map((a) => partyAddressColumns(party.id, a)))
+          .execute()
+      }
+    }),
+
+  findById: (id) =>
+    query(async () => {
+      const row = await db.selectFrom('onboarding_sessions').selectAll().where('id', '=', id).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toSession(row, await loadAddresses(db, id)))
+    }),
+
+  list: (status, page) =>
+    query(async () => {
+      let q = db.selectFrom('onboarding_sessions').selectAll()
+      if (status !== undefined) q = q.where('status', '=', status)
+      if (O.isSome(page.after)) {
+        const { createdAt, id } = page.after.value
+        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
+      }
+      const rows = await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()
+      return Promise.all(rows.map(async (row) => toSession(row, await loadAddresses(db, row.id))))
+    }),
 })

@@ -44,9 +44,37 @@ export type OnboardingSessionsTable = {
   /** The applicant profile as JSON (`ProfileJson` in onboarding-session-repository.ts). */
   profile: ColumnType<unknown, string | null, string | null>
   version: ColumnType<number, number | undefined, number>
+  submitted_at: Date | null
+  party_id: string | null
+  review_decision: 'APPROVED' | 'REJECTED' | null
+  reviewed_by: string | null
+  review_reason: string | null
+  decided_at: Date | null
   created_at: Date
   updated_at: Date
 }
+
+export type PartiesTable = {
+  id: string
+  session_id: string
+  client_id: string
+  type: string
+  legal_name: string
+  trading_name: string | null
+  legal_form: string | null
+  registration_number: string | null
+  incorporation_date: string | null
+  industry_code: string | null
+  website: string | null
+  tax_id: string | null
+  country_of_incorporation: string
+  email: string | null
+  phone: string | null
+  created_at: Date
+}
+
+/** Same columns as onboarding addresses, owned by a party. */
+export type PartyAddressesTable = Omit<OnboardingAddressesTable, 'session_id'> & { party_id: string }
 
 export type OnboardingAddressesTable = {
   id: string
@@ -102,5 +130,7 @@ export type Database = {
   onboarding_addresses: OnboardingAddressesTable
   verification_challenges: VerificationChallengesTable
   documents: DocumentsTable
+  parties: PartiesTable
+  party_addresses: PartyAddressesTable
   idempotency_keys: IdempotencyKeysTable
 }

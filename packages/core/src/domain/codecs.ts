@@ -49,6 +49,9 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(name: stri
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** Whether `value` is a UUID in canonical 8-4-4-4-12 form (any case). */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)
+
 /** A UUID in canonical 8-4-4-4-12 form; decoded to lower case. */
 export const Uuid = new t.Type<string, string, unknown>(
   'Uuid',

@@ -23,6 +23,14 @@ export const SESSION_TYPES = ['business'] as const
 /** Where the borrower entered the flow. */
 export const ENTRY_CHANNELS = ['partner_portal', 'partner_api', 'partner_mobile_app', 'assisted'] as const
 
+/** Who decided, when, and (for a rejection) why. */
+export type Review = {
+  readonly decision: 'APPROVED' | 'REJECTED'
+  readonly reviewedBy: string
+  readonly reason: string | null
+  readonly decidedAt: Date
+}
+
 /** A phone number or email address and when it was verified (null: not yet). */
 export type Contact = { readonly value: string; readonly verifiedAt: Date | null }
 
@@ -41,6 +49,12 @@ export type OnboardingSession = {
   readonly profile: ApplicantProfile | null
   /** In creation order. */
   readonly addresses: readonly Address[]
+  /** When the partner submitted the session for review. */
+  readonly submittedAt: Date | null
+  /** The internal decision, once made. */
+  readonly review: Review | null
+  /** The party created at approval. */
+  readonly partyId: string | null
   /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
   readonly version: number
   readonly createdAt: Date
@@ -111,6 +125,9 @@ export const newOnboardingSession = (
   email: null,
   profile: null,
   addresses: [],
+  submittedAt: null,
+  review: null,
+  partyId: null,
   version: 1,
   createdAt: now,
   updatedAt: now,

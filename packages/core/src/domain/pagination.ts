@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { decode, stringMatching, strictObject } from './codecs.js'
+import { decode, isUuid, stringMatching, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 
 /**
@@ -45,7 +45,8 @@ export const decodeCursor = (cursor: string): E.Either<InvalidRequest, Position>
     const parsed: unknown = JSON.parse(fromBase64Url(cursor))
     if (!Array.isArray(parsed) || parsed.length !== 2) return E.left(bad)
     const [at, id] = parsed as unknown[]
-    if (typeof at !== 'string' || typeof id !== 'string' || id.length > 64) return E.left(bad)
+    // Every listed record has a UUID id; anything else is a forged cursor (and must never reach SQL).
+    if (typeof at !== 'string' || typeof id !== 'string' || !isUuid(id)) return E.left(bad)
     const createdAt = new Date(at)
     return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? E.left(bad) : E.right({ createdAt, id })
   } catch {

@@ -1,7 +1,9 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/errors.js'
-import type { OnboardingSession } from '../domain/onboarding-session.js'
+import type { OnboardingSession, OnboardingStatus } from '../domain/onboarding-session.js'
+import type { PageRequest } from '../domain/pagination.js'
+import type { Party } from '../domain/party.js'
 
 /** Stores onboarding sessions with their contacts, profile and addresses. Reads are scoped to the owning API client. */
 export type OnboardingSessionRepository = {
@@ -15,4 +17,10 @@ export type OnboardingSessionRepository = {
    * and nothing is written.
    */
   readonly save: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
+  /** Like `save`, and in the same transaction stores `party` with its addresses (approval). */
+  readonly saveApproved: (session: OnboardingSession, party: Party) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
+  /** Any client's session: for internal review only. */
+  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
+  /** Sessions of every client, optionally of one status, in `(createdAt, id)` order; at most `page.limit + 1`. For internal review. */
+  readonly list: (status: OnboardingStatus | undefined, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly OnboardingSession[]>
 }

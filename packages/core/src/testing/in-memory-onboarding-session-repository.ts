@@ -2,26 +2,48 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
 import type { OnboardingSession } from '../domain/onboarding-session.js'
+import { isAfter } from '../domain/pagination.js'
+import type { Party } from '../domain/party.js'
+import type { PartyRepository } from '../ports/party-repository.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 
-export const inMemoryOnboardingSessionRepository = (): OnboardingSessionRepository & {
+export const inMemoryOnboardingSessionRepository = (
+  parties: Map<string, Party> = new Map(),
+): OnboardingSessionRepository & {
   readonly all: () => readonly OnboardingSession[]
+  readonly parties: PartyRepository
 } => {
   const sessions = new Map<string, OnboardingSession>()
+  const save = (session: OnboardingSession) => {
+    const stored = sessions.get(session.id)
+    if (stored === undefined || stored.version !== session.version) return TE.left(concurrentUpdate('onboarding_session'))
+    const saved = { ...session, version: session.version + 1 }
+    sessions.set(session.id, saved)
+    return TE.right(saved)
+  }
   return {
+    parties: { findById: (id) => TE.right(O.fromNullable(parties.get(id))) },
+    saveApproved: (session, party) =>
+      TE.map((saved: OnboardingSession) => {
+        parties.set(party.id, party)
+        return saved
+      })(save(session)),
+    findById: (id) => TE.right(O.fromNullable(sessions.get(id))),
+    list: (status, page) =>
+      TE.right(
+        [...sessions.values()]
+          .filter((s) => status === undefined || s.status === status)
+          .filter((s) => O.isNone(page.after) || isAfter(s, page.after.value))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, page.limit + 1),
+      ),
     all: () => [...sessions.values()],
     insert: (session) => {
       if (sessions.has(session.id)) return TE.left(alreadyExists('onboarding_session'))
       sessions.set(session.id, session)
       return TE.right(undefined)
     },
-    save: (session) => {
-      const stored = sessions.get(session.id)
-      if (stored === undefined || stored.version !== session.version) return TE.left(concurrentUpdate('onboarding_session'))
-      const saved = { ...session, version: session.version + 1 }
-      sessions.set(session.id, saved)
-      return TE.right(saved)
-    },
+    save,
     findForClient: (clientId, id) =>
       TE.fromIO(() => O.filter((s: OnboardingSession) => s.clientId === clientId)(O.fromNullable(sessions.get(id)))),
   }

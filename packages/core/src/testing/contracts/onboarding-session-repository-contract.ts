@@ -4,6 +4,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import type { Party } from '../../domain/party.js'
+import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
 
 /**
@@ -11,13 +13,18 @@ import { at, freshId, right, type Implementation } from './run.js'
  * API client that exists in the store (sessions reference their client).
  */
 export const onboardingSessionRepositoryContract = (
-  impl: Implementation<{ readonly repo: OnboardingSessionRepository; readonly owner: () => Promise<string> }>,
+  impl: Implementation<{
+    readonly repo: OnboardingSessionRepository
+    readonly parties: PartyRepository
+    readonly owner: () => Promise<string>
+  }>,
 ): void => {
   describe(`OnboardingSessionRepository contract: ${impl.name}`, () => {
     let repo: OnboardingSessionRepository
     let owner: () => Promise<string>
+    let parties: PartyRepository
     before(async () => {
-      ;({ repo, owner } = await impl.make())
+      ;({ repo, owner, parties } = await impl.make())
     })
 
     const session = (clientId: string): OnboardingSession => ({
@@ -33,6 +40,9 @@ export const onboardingSessionRepositoryContract = (
       email: null,
       profile: null,
       addresses: [],
+      submittedAt: null,
+      review: null,
+      partyId: null,
       version: 1,
       createdAt: at('2026-04-01T08:30:00.250Z'),
       updatedAt: at('2026-04-01T08:30:00.250Z'),
@@ -95,6 +105,67 @@ export const onboardingSessionRepositoryContract = (
       const first = await right(repo.save({ ...s, locale: 'fr-FR' }))
       expect(await repo.save({ ...s, locale: 'it-IT' })()).to.deep.equal(E.left(concurrentUpdate('onboarding_session')))
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(first))
+    })
+
+    it('approves in one step: the session and its party with copied addresses, readable back', async () => {
+      const s = session(await owner())
+      const address = {
+        id: freshId(), type: 'registered' as const, line1: '1 Main St', line2: null, city: 'Springfield', region: null,
+        postalCode: '62701', country: 'US', createdAt: at('2026-04-01T08:33:00.000Z'), updatedAt: at('2026-04-01T08:33:00.000Z'),
+      }
+      await right(repo.insert({ ...s, addresses: [address], status: 'SUBMITTED' }))
+      const stored = await right(repo.findById(s.id))
+      if (O.isNone(stored)) throw new Error('expected the session')
+      const now = at('2026-04-02T09:00:00.000Z')
+      const party: Party = {
+        id: freshId(), sessionId: s.id, clientId: s.clientId, type: 'business', legalName: 'Acme', tradingName: null, legalForm: null,
+        registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: '12-3456789',
+        countryOfIncorporation: 'DE', email: 'a@b.co', phone: '+14155550123',
+        addresses: [{ ...address, id: freshId(), createdAt: now, updatedAt: now }], createdAt: now,
+      }
+      const approved: OnboardingSession = {
+        ...stored.value,
+        status: 'APPROVED',
+        partyId: party.id,
+        review: { decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: now },
+        updatedAt: now,
+      }
+      const saved = await right(repo.saveApproved(approved, party))
+      expect(saved).to.deep.equal({ ...approved, version: stored.value.version + 1 })
+      expect(await right(repo.findById(s.id))).to.deep.equal(O.some(saved))
+      expect(await right(parties.findById(party.id))).to.deep.equal(O.some(party))
+    })
+
+    it('stores no party when the approval is based on a stale version', async () => {
+      const s = session(await owner())
+      await right(repo.insert({ ...s, status: 'SUBMITTED' }))
+      await right(repo.save({ ...s, status: 'SUBMITTED' }))
+      const party: Party = {
+        id: freshId(), sessionId: s.id, clientId: s.clientId, type: 'business', legalName: 'Acme', tradingName: null, legalForm: null,
+        registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: null,
+        countryOfIncorporation: 'DE', email: null, phone: null, addresses: [], createdAt: at('2026-04-02T09:00:00.000Z'),
+      }
+      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party)()).to.deep.equal(
+        E.left(concurrentUpdate('onboarding_session')),
+      )
+      expect(await right(parties.findById(party.id))).to.deep.equal(O.none)
+    })
+
+    it('lists sessions of every client by status, in (created_at, id) order, page after page', async () => {
+      const base = Date.parse('2030-01-01T00:00:00.000Z') + Math.floor(Math.random() * 1e9)
+      const made: OnboardingSession[] = []
+      for (let i = 0; i < 3; i += 1) {
+        const s = { ...session(await owner()), status: 'REJECTED' as const, createdAt: new Date(base + i), updatedAt: new Date(base + i) }
+        await right(repo.insert(s))
+        made.push(s)
+      }
+      const after = { createdAt: new Date(base - 1), id: '00000000-0000-0000-0000-000000000000' }
+      const page1 = await right(repo.list('REJECTED', { limit: 2, after: O.some(after) }))
+      expect(page1.slice(0, 3).map((x) => x.id)).to.deep.equal(made.map((x) => x.id))
+      const page2 = await right(repo.list('REJECTED', { limit: 2, after: O.some({ createdAt: made[1]!.createdAt, id: made[1]!.id }) }))
+      expect(page2[0]!.id).to.equal(made[2]!.id)
+      const others = await right(repo.list('APPROVED', { limit: 100, after: O.some(after) }))
+      expect(others.map((x) => x.id)).not.to.include(made[0]!.id)
     })
 
     it('returns none to another client and for an unknown id', async () => {

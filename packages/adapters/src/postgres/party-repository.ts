@@ -1,0 +1,47 @@
+import type { Address, Party, PartyRepository } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import type { Kysely } from 'kysely'
+import type { Database } from './schema.js'
+import { query } from './store-errors.js'
+
+export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository => ({
+  findById: (id) =>
+    query(async () => {
+      const row = await db.selectFrom('parties').selectAll().where('id', '=', id).executeTakeFirst()
+      if (row === undefined) return O.none
+      const addresses: Address[] = (
+        await db.selectFrom('party_addresses').selectAll().where('party_id', '=', id).orderBy('created_at').orderBy('id').execute()
+      ).map((a) => ({
+        id: a.id,
+        type: a.type,
+        line1: a.line1,
+        line2: a.line2,
+        city: a.city,
+        region: a.region,
+        postalCode: a.postal_code,
+        country: a.country,
+        createdAt: a.created_at,
+        updatedAt: a.updated_at,
+      }))
+      const party: Party = {
+        id: row.id,
+        sessionId: row.session_id,
+        clientId: row.client_id,
+        type: 'business',
+        legalName: row.legal_name,
+        tradingName: row.trading_name,
+        legalForm: row.legal_form,
+        registrationNumber: row.registration_number,
+        incorporationDate: row.incorporation_date,
+        industryCode: row.industry_code,
+        website: row.website,
+        taxId: row.tax_id,
+        countryOfIncorporation: row.country_of_incorporation,
+        email: row.email,
+        phone: row.phone,
+        addresses,
+        createdAt: row.created_at,
+      }
+      return O.some(party)
+    }),
+})

@@ -1,0 +1,94 @@
+import type { Address, AddressView } from './address.js'
+import { addressView } from './address.js'
+import { maskTaxId } from './applicant-profile.js'
+import type { OnboardingSession } from './onboarding-session.js'
+
+/**
+ * A party: the approved borrower, created from an onboarding session's profile, contacts and
+ * addresses at approval. The addresses are copies (new ids): later changes to the party's
+ * addresses do not rewrite the onboarding record.
+ */
+export type Party = {
+  readonly id: string
+  readonly sessionId: string
+  /** The API client whose session produced the party. */
+  readonly clientId: string
+  readonly type: 'business'
+  readonly legalName: string
+  readonly tradingName: string | null
+  readonly legalForm: string | null
+  readonly registrationNumber: string | null
+  readonly incorporationDate: string | null
+  readonly industryCode: string | null
+  readonly website: string | null
+  readonly taxId: string | null
+  readonly countryOfIncorporation: string
+  readonly email: string | null
+  readonly phone: string | null
+  readonly addresses: readonly Address[]
+  readonly createdAt: Date
+}
+
+/** The party an approved session becomes. The session must have a profile (submission guarantees it). */
+export const partyFromSession = (session: OnboardingSession, partyId: string, addressIds: () => string, now: Date): Party => {
+  const profile = session.profile
+  if (profile === null) throw new Error('partyFromSession: a submitted session always has a profile')
+  return {
+    id: partyId,
+    sessionId: session.id,
+    clientId: session.clientId,
+    type: session.type,
+    legalName: profile.legalName,
+    tradingName: profile.tradingName,
+    legalForm: profile.legalForm,
+    registrationNumber: profile.registrationNumber,
+    incorporationDate: profile.incorporationDate,
+    industryCode: profile.industryCode,
+    website: profile.website,
+    taxId: profile.taxId,
+    countryOfIncorporation: session.countryOfIncorporation,
+    email: session.email?.value ?? null,
+    phone: session.phone?.value ?? null,
+    addresses: session.addresses.map((a) => ({ ...a, id: addressIds(), createdAt: now, updatedAt: now })),
+    createdAt: now,
+  }
+}
+
+export type PartyView = {
+  readonly party_id: string
+  readonly session_id: string
+  readonly type: 'business'
+  readonly legal_name: string
+  readonly trading_name: string | null
+  readonly legal_form: string | null
+  readonly registration_number: string | null
+  readonly incorporation_date: string | null
+  readonly industry_code: string | null
+  readonly website: string | null
+  readonly tax_id_masked: string | null
+  readonly country_of_incorporation: string
+  readonly email: string | null
+  readonly phone: string | null
+  readonly addresses: readonly AddressView[]
+  readonly created_at: string
+}
+
+/** The party as partners see it (getPartyBySessionId, the party.ready payload): tax id masked. */
+export const partyView = (p: Party): PartyView => ({
+  party_id: p.id,
+  session_id: p.sessionId,
+  type: p.type,
+  legal_name: p.legalName,
+  trading_name: p.tradingName,
+  legal_form: p.legalForm,
+  registration_number: p.registrationNumber,
+  incorporation_date: p.incorporationDate,
+  industry_code: p.industryCode,
+  website: p.website,
+  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
+  country_of_incorporation: p.countryOfIncorporation,
+  email: p.email,
+  phone: p.phone,
+  addresses: p.addresses.map(addressView),
+  created_at: p.createdAt.toISOString(),
+})

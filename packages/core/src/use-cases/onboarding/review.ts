@@ -1,0 +1,177 @@
+import type * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
+import { transition, type InvalidState, type Requirement } from '../../domain/onboarding-state.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { partyFromSession, type Party } from '../../domain/party.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import type { PartyRepository } from '../../ports/party-repository.js'
+import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+
+/** Submission refused because these requirements are still outstanding. */
+export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
+
+export type SubmitDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>; readonly clock: Clock }
+
+/**
+ * Hands a complete session to internal review: `IN_PROGRESS` → `SUBMITTED`, after which the
+ * partner can no longer change it. Refused with every outstanding requirement listed.
+ */
+export const submitOnboardingForReview =
+  (deps: SubmitDeps) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | RequirementsOutstanding | ConcurrentUpdate, OnboardingSession> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(transition(session.status, 'submit')),
+          TE.chainW((status): TE.TaskEither<RequirementsOutstanding | ConcurrentUpdate | StoreUnavailable, OnboardingSession> => {
+            const requirements = sessionRequirements(session)
+            if (requirements.length > 0) return TE.left({ _tag: 'RequirementsOutstanding', requirements })
+            const now = deps.clock.now()
+            return deps.sessions.save({ ...session, status, currentStep: 'REVIEW', submittedAt: now, updatedAt: now })
+          }),
+        ),
+      ),
+    )
+
+const SessionIdParams = t.type({ sessionId: Uuid })
+
+const ApproveInput = strictObject('ApproveInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+const RejectInput = strictObject('RejectInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+
+/** Who is recorded when the reviewer does not say. */
+export const DEFAULT_REVIEWER = 'internal'
+
+export type ReviewDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findById' | 'save' | 'saveApproved'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
+
+const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, params: unknown) =>
+  pipe(
+    TE.fromEither(decode(SessionIdParams)(params)),
+    TE.chainW(({ sessionId }) => deps.sessions.findById(sessionId)),
+    TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
+  )
+
+/**
+ * Approves a submitted session: in one transaction the session becomes `APPROVED` (with who
+ * and when) and the party is created from its profile, contacts and addresses.
+ */
+export const approveOnboardingSession =
+  (deps: ReviewDeps) =>
+  (params: unknown, input: unknown): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
+    pipe(
+      TE.fromEither(decode(ApproveInput)(input ?? {})),
+      TE.chainW((cmd) =>
+        pipe(
+          loadForReview(deps, params),
+          TE.chainW((session) =>
+            pipe(
+              TE.fromEither(transition(session.status, 'approve')),
+              TE.chainW((status) => {
+                const now = deps.clock.now()
+                const party = partyFromSession(session, deps.ids.next(), () => deps.ids.next(), now)
+                const approved: OnboardingSession = {
+                  ...session,
+                  status,
+                  partyId: party.id,
+                  review: { decision: 'APPROVED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: null, decidedAt: now },
+                  updatedAt: now,
+                }
+                return pipe(
+                  deps.sessions.saveApproved(approved, party),
+                  TE.map((saved) => ({ session: saved, party })),
+                )
+              }),
+            ),
+          ),
+        ),
+      ),
+    )
+
+/** Rejects a submitted session with a reason. */
+export const rejectOnboardingSession =
+  (deps: Omit<ReviewDeps, 'ids'>) =>
+  (params: unknown, input: unknown): TE.TaskEither<ReviewError, OnboardingSession> =>
+    pipe(
+      TE.fromEither(decode(RejectInput)(input)),
+      TE.chainW((cmd) =>
+        pipe(
+          loadForReview(deps, params),
+          TE.chainW((session) =>
+            pipe(
+              TE.fromEither(transition(session.status, 'reject')),
+              TE.chainW((status) => {
+                const now = deps.clock.now()
+                return deps.sessions.save({
+                  ...session,
+                  status,
+                  review: { decision: 'REJECTED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: cmd.reason, decidedAt: now },
+                  updatedAt: now,
+                })
+              }),
+            ),
+          ),
+        ),
+      ),
+    )
+
+const StatusFilter = strictObject('StatusFilter', {}, { status: oneOf('Status', ONBOARDING_STATUSES) })
+
+/** Every client's sessions, optionally of one status, oldest first: the reviewers' work list. */
+export const listOnboardingSessionsForReview =
+  (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> => {
+    const { status, ...rest } = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>
+    return pipe(
+      TE.fromEither(decode(StatusFilter)(status === undefined ? {} : { status })),
+      TE.chainW((filter) =>
+        pipe(
+          TE.fromEither(decodePageRequest(rest)),
+          TE.chainW((page) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
+        ),
+      ),
+    )
+  }
+
+/** The party of the caller's session once approved; `NotFound` before (CONTRACT.md). */
+export const getPartyBySessionId =
+  (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>; readonly parties: PartyRepository }) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, Party> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainW((session): TE.TaskEither<LoadOwnSessionError, O.Option<Party>> =>
+        session.partyId === null ? TE.left(notFound('party')) : deps.parties.findById(session.partyId),
+      ),
+      TE.chainW(TE.fromOption(() => notFound('party'))),
+    )
+
+/** What reviewers see of a session: the partner view plus the review details. */
+export const reviewView = (s: OnboardingSession) => ({
+  session_id: s.id,
+  client_id: s.clientId,
+  type: s.type,
+  country_of_incorporation: s.countryOfIncorporation,
+  locale: s.locale,
+  status: s.status,
+  current_step: s.currentStep,
+  submitted_at: s.submittedAt?.toISOString() ?? null,
+  party_id: s.partyId,
+  review:
+    s.review === null
+      ? null
+      : { decision: s.review.decision, reviewed_by: s.review.reviewedBy, reason: s.review.reason, decided_at: s.review.decidedAt.toISOString() },
+  created_at: s.createdAt.toISOString(),
+  updated_at: s.updatedAt.toISOString(),
+})
