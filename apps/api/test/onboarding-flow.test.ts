@@ -46,6 +46,8 @@ for (const database of testDatabases()) {
 
     it('walks a session from creation to an approved party', async () => {
       const id = await completeSession()
+      const document = await partner('POST', `/${id}/documents`, { type: 'certificate_of_incorporation', storage_ref: 's3://acme/coi.pdf' })
+      expect(document.status).to.equal(201)
       expect((await partner('GET', `/${id}/requirements`)).body).to.deep.equal({ data: [], next_cursor: null })
       expect((await partner('GET', `/${id}`)).body.current_step).to.equal('REVIEW')
       const beforeApproval = await partner('GET', `/${id}/party`)
@@ -87,6 +89,9 @@ for (const database of testDatabases()) {
       expect(addresses).to.have.length(1)
       expect(addresses[0]).to.deep.include({ ...REGISTERED, line2: null })
       expect(party.text).not.to.contain('12-3456789')
+
+      // Documents stay listed after the party exists.
+      expect((await partner('GET', `/${id}/documents`)).body).to.deep.equal({ data: [document.body], next_cursor: null })
 
       const again = await internal('POST', `/${id}/approve`)
       expect(again.status).to.equal(409)
