@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import { base62, crc32 } from './support/independent-checksum.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -40,26 +41,7 @@ const listingOf = (key: MintedKey) => ({
 const inListOrder = (keys: readonly MintedKey[]): MintedKey[] =>
   [...keys].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.api_key_id.localeCompare(b.api_key_id))
 
-/** CRC32 (IEEE), computed here independently of the service's implementation. */
-const crc32 = (bytes: Uint8Array): number => {
-  let crc = 0xffffffff
-  for (const byte of bytes) {
-    crc ^= byte
-    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1
-  }
-  return (crc ^ 0xffffffff) >>> 0
-}
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-const base62 = (value: number, width: number): string => {
-  let out = ''
-  let rest = value
-  do {
-    out = BASE62[rest % 62] + out
-    rest = Math.floor(rest / 62)
-  } while (rest > 0)
-  return out.padStart(width, '0')
-}
 
 for (const database of testDatabases()) {
   describe(`Key management on ${database.name}`, () => {

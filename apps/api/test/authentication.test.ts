@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import { BASE62, base62, crc32 } from './support/independent-checksum.js'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { INTERNAL_TOKEN, startInMemoryServer, startTestServer, type TestServer } from './support/test-server.js'
@@ -34,25 +35,7 @@ const listingOf = (key: MintedKey) => ({
   environment: key.environment,
 })
 
-const crc32 = (bytes: Uint8Array): number => {
-  let crc = 0xffffffff
-  for (const byte of bytes) {
-    crc ^= byte
-    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1
-  }
-  return (crc ^ 0xffffffff) >>> 0
-}
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-const base62 = (value: number, width: number): string => {
-  let out = ''
-  let rest = value
-  do {
-    out = BASE62[rest % 62] + out
-    rest = Math.floor(rest / 62)
-  } while (rest > 0)
-  return out.padStart(width, '0')
-}
 const randomBase62 = (length: number): string => Array.from({ length }, () => BASE62[Math.floor(Math.random() * 62)]).join('')
 
 /** A key in the pinned format with a correct checksum (CONTRACT.md "Keys"), so only a lookup can refuse it. */
