@@ -247,6 +247,16 @@ for (const database of testDatabases()) {
           expect(reply.status, JSON.stringify(options)).to.equal(400)
           expect(reply.body).to.deep.equal(body)
         }
+        const corrupt = await request(server.url, '/public/onboarding-sessions', {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+          rawBody: 'this is not gzip',
+        })
+        expect(corrupt.status).to.equal(400)
+        expect(corrupt.body).to.deep.equal({
+          error: 'invalid_request',
+          detail: 'The request body could not be decompressed (Content-Encoding does not match the body).',
+        })
         const noBody = await request(server.url, '/public/onboarding-sessions', { method: 'POST', headers })
         expect(noBody.status).to.equal(400)
         expect(noBody.body).to.deep.equal({ error: 'invalid_request', detail: 'A JSON body is required (Content-Type: application/json).' })

@@ -11,7 +11,11 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** Errors thrown by koa-bodyparser (raw-body) carry a status and a type. */
 const bodyParserProblem = (error: unknown): Problem | undefined => {
   if (typeof error !== 'object' || error === null) return undefined
-  const { status, type } = error as { status?: unknown; type?: unknown }
+  const { status, type, code } = error as { status?: unknown; type?: unknown; code?: unknown }
+  // A Content-Encoding the body does not match (corrupt gzip/deflate) fails inside zlib.
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return { _tag: 'InvalidRequest', detail: 'The request body could not be decompressed (Content-Encoding does not match the body).' }
+  }
   if (status === 413 || type === 'entity.too.large') return { _tag: 'PayloadTooLarge', limitBytes: 1024 * 1024 }
   // co-body marks a JSON syntax error (and a non-object in strict mode) with status 400.
   if (status === 400) {
