@@ -12,6 +12,9 @@ import type {
   OnboardingSessionRepository,
   VerificationChallengeRepository,
   VerificationCodeSender,
+  WebhookEndpointRepository,
+  WebhookSecrets,
+  WebhookUrlGuard,
 } from '@lendgate/core'
 
 /** Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters). */
@@ -30,4 +33,8 @@ export type AppDeps = {
   readonly codes: OneTimeCodes
   /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */
   readonly sender: VerificationCodeSender | undefined
+  readonly webhooks: WebhookEndpointRepository
+  /** Undefined when WEBHOOK_SECRET_KEY is not set (production): registration answers server_misconfigured. */
+  readonly webhookSecrets: WebhookSecrets | undefined
+  readonly urlGuard: WebhookUrlGuard
 }

@@ -6,6 +6,7 @@ import {
   onboardingSessionRepositoryContract,
   right,
   verificationChallengeRepositoryContract,
+  webhookEndpointRepositoryContract,
 } from '@lendgate/core/testing/contracts'
 import { newOnboardingSession } from '@lendgate/core'
 import {
@@ -14,10 +15,12 @@ import {
   inMemoryIdempotencyStore,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
+  inMemoryWebhookEndpointRepository,
 } from '@lendgate/core/testing'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresDocumentRepository } from '../src/postgres/document-repository.js'
 import { postgresPartyRepository } from '../src/postgres/party-repository.js'
+import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
@@ -34,6 +37,7 @@ onboardingSessionRepositoryContract({
   },
 })
 idempotencyStoreContract({ name: 'in memory', make: async () => inMemoryIdempotencyStore() })
+webhookEndpointRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMemoryWebhookEndpointRepository(), session: async () => freshId() }) })
 documentRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMemoryDocumentRepository(), session: async () => freshId() }) })
 verificationChallengeRepositoryContract({
   name: 'in memory',
@@ -47,6 +51,13 @@ for (const database of testDatabases()) {
     make: async () => {
       const { db } = await database.open()
       return { repo: postgresVerificationChallengeRepository(db), session: sessionMaker(db) }
+    },
+  })
+  webhookEndpointRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db } = await database.open()
+      return { repo: postgresWebhookEndpointRepository(db), session: sessionMaker(db) }
     },
   })
   documentRepositoryContract({

@@ -5,6 +5,8 @@ import {
   verifyContact,
   type ContactChannel,
   addressView,
+  registerOnboardingSessionWebhook,
+  webhookEndpointView,
   getPartyBySessionId,
   partyView,
   submitOnboardingForReview,
@@ -94,6 +96,24 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
   },
   getPartyBySessionId: {
     handle: async (ctx) => respond(ctx, 200, await pipe(getPartyBySessionId(deps)(callerOf(ctx), ctx.params), TE.map(partyView))()),
+  },
+  registerOnboardingSessionWebhook: {
+    handle: async (ctx) => {
+      const webhookSecrets = deps.webhookSecrets ?? fail(serverMisconfigured('WEBHOOK_SECRET_KEY'))
+      respond(
+        ctx,
+        200,
+        await pipe(
+          registerOnboardingSessionWebhook({ ...deps, webhookSecrets })(callerOf(ctx), ctx.params, bodyOf(ctx)),
+          TE.map(({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret)),
+        )(),
+      )
+    },
+    // The generated signing secret is shown once: a replay tells the registration, not the secret.
+    forReplay: (body) => {
+      const { webhook_secret: _secret, ...rest } = body as Record<string, unknown>
+      return rest
+    },
   },
   listPendingOnboardingRequirements: {
     handle: async (ctx) =>

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { nodeApiKeyMaterial, randomIds, scryptOneTimeCodes } from '@lendgate/adapters'
+import { aesGcmWebhookSecrets, nodeApiKeyMaterial, randomIds, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { batchedKeyUsage } from '@lendgate/core'
 import {
@@ -8,6 +8,7 @@ import {
   inMemoryIdempotencyStore,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
+  inMemoryWebhookEndpointRepository,
   recordingCodeSender,
   testClock,
 } from '@lendgate/core/testing'
@@ -17,6 +18,14 @@ import { loadConfig, type Config } from '../../src/config.js'
 import type { AppDeps } from '../../src/deps.js'
 import { createLogger } from '../../src/logger.js'
 import { listen, startServer } from '../../src/server.js'
+
+/** What host names resolve to on the in-memory test server. */
+export const TEST_DNS: Readonly<Record<string, readonly string[]>> = {
+  'hooks.partner.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  'sneaky.partner.example': ['93.184.216.34', '127.0.0.1'],
+  'mapped.partner.example': ['::ffff:127.0.0.1'],
+  'internal.partner.example': ['10.1.2.3'],
+}
 
 export const MINT_SECRET = 'test-mint-secret-0123456789abcdef'
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef'
@@ -101,6 +110,10 @@ export const startInMemoryServer = async (
     health: { storeReachable: async () => true },
     documents: inMemoryDocumentRepository(),
     challenges: inMemoryVerificationChallengeRepository(),
+    webhooks: inMemoryWebhookEndpointRepository(),
+    webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
+    // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.
+    urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
     codes: scryptOneTimeCodes(),
     sender: recordingCodeSender(),
   }

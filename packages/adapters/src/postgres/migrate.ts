@@ -5,6 +5,7 @@ import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 import * as verificationChallenges from './migrations/0003-verification-challenges.js'
 import * as documents from './migrations/0004-documents.js'
 import * as reviewAndParties from './migrations/0005-review-and-parties.js'
+import * as webhookEndpoints from './migrations/0006-webhook-endpoints.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-verification-challenges': verificationChallenges,
   '0004-documents': documents,
   '0005-review-and-parties': reviewAndParties,
+  '0006-webhook-endpoints': webhookEndpoints,
 }
 
 /** Names of every migration, in order. */

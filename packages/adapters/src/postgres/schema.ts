@@ -123,6 +123,14 @@ export type DocumentsTable = {
   created_at: Date
 }
 
+export type WebhookEndpointsTable = {
+  session_id: string
+  url: string
+  sealed_secret: string
+  created_at: Date
+  updated_at: Date
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -132,5 +140,6 @@ export type Database = {
   documents: DocumentsTable
   parties: PartiesTable
   party_addresses: PartyAddressesTable
+  webhook_endpoints: WebhookEndpointsTable
   idempotency_keys: IdempotencyKeysTable
 }

@@ -1,0 +1,60 @@
+import { lookup } from 'node:dns/promises'
+import { invalidRequest, type WebhookUrlGuard } from '@lendgate/core'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import ipaddr from 'ipaddr.js'
+
+export type UrlGuardOptions = {
+  readonly allowHttp: boolean
+  readonly allowPrivateNetworks: boolean
+  /** Every address the host resolves to; defaults to the system resolver. */
+  readonly resolve?: (host: string) => Promise<readonly string[]>
+}
+
+const systemResolve = async (host: string): Promise<readonly string[]> => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
+
+/**
+ * Whether an address is public unicast. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the
+ * IPv4 address it carries; loopback, private, link-local, unique-local, multicast, reserved,
+ * unspecified, carrier-grade NAT and documentation ranges are all refused.
+ */
+export const isPublicAddress = (address: string): boolean => {
+  if (!ipaddr.isValid(address)) return false
+  return ipaddr.process(address).range() === 'unicast'
+}
+
+const refuse = (reason: string) => TE.left(invalidRequest(`webhook_url ${reason}`, 'webhook_url'))
+
+/**
+ * CONTRACT.md "Webhooks": https only and never a loopback, private or link-local target unless
+ * WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE_NETWORKS say otherwise. Every address the host
+ * resolves to must pass. (The delivery worker connects to an address checked the same way.)
+ */
+export const webhookUrlGuard = (options: UrlGuardOptions): WebhookUrlGuard => {
+  const resolve = options.resolve ?? systemResolve
+  return {
+    check: (raw) => {
+      let url: URL
+      try {
+        url = new URL(raw)
+      } catch {
+        return refuse('must be an absolute URL')
+      }
+      if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) return refuse('must use https')
+      if (url.username !== '' || url.password !== '') return refuse('must not contain credentials')
+      if (options.allowPrivateNetworks) return TE.right(undefined)
+      const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+      return pipe(
+        TE.tryCatch(
+          async () => (ipaddr.isValid(host) ? [host] : await resolve(host)),
+          () => invalidRequest('webhook_url host could not be resolved', 'webhook_url'),
+        ),
+        TE.chainW((addresses) =>
+          addresses.length > 0 && addresses.every(isPublicAddress)
+            ? TE.right(undefined)
+            : refuse('must not point to a loopback, private, link-local or reserved address'),
+        ),
+      )
+    },
+  }
+}

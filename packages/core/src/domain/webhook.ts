@@ -1,0 +1,49 @@
+import * as t from 'io-ts'
+import { strictObject, stringMatching } from './codecs.js'
+
+/**
+ * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"). The signing secret is kept
+ * only sealed; it is shown once, and only when the server generated it.
+ */
+
+/** `whsec_` followed by base64 of 24 to 64 bytes, or any other 16 to 128 printable characters. */
+const WEBHOOK_SECRET = /^(whsec_[A-Za-z0-9+/]{32,88}={0,2}|(?!whsec_)[\x21-\x7e]{16,128})$/
+
+export const RegisterWebhookInput = strictObject(
+  'RegisterWebhookInput',
+  { webhook_url: stringMatching('WebhookUrl', /^\S{1,2048}$/, 'must be an https URL of at most 2048 characters') },
+  {
+    webhook_secret: stringMatching(
+      'WebhookSecret',
+      WEBHOOK_SECRET,
+      'must be whsec_ followed by base64 of 24 to 64 bytes, or 16 to 128 printable characters',
+    ),
+  },
+)
+export type RegisterWebhookInput = t.TypeOf<typeof RegisterWebhookInput>
+
+export type WebhookEndpoint = {
+  readonly sessionId: string
+  readonly url: string
+  /** The signing secret, sealed (never the plain secret). */
+  readonly sealedSecret: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** The registration as returned: `webhook_secret` only when the server generated it, that once. */
+export type WebhookEndpointView = {
+  readonly session_id: string
+  readonly webhook_url: string
+  readonly webhook_secret?: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
+  session_id: endpoint.sessionId,
+  webhook_url: endpoint.url,
+  ...(generatedSecret === undefined ? {} : { webhook_secret: generatedSecret }),
+  created_at: endpoint.createdAt.toISOString(),
+  updated_at: endpoint.updatedAt.toISOString(),
+})

@@ -1,0 +1,9 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { InvalidRequest } from '../domain/errors.js'
+
+/**
+ * Decides whether a URL may receive webhooks: https only, and a host that resolves only to
+ * public unicast addresses, unless the deployment allows http or private networks. The
+ * refusal names `webhook_url` and says why.
+ */
+export type WebhookUrlGuard = { readonly check: (url: string) => TE.TaskEither<InvalidRequest, void> }

@@ -1,0 +1,18 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { WebhookEndpoint } from '../domain/webhook.js'
+import type { WebhookEndpointRepository } from '../ports/webhook-endpoint-repository.js'
+
+export const inMemoryWebhookEndpointRepository = (): WebhookEndpointRepository => {
+  const endpoints = new Map<string, WebhookEndpoint>()
+  return {
+    upsert: (endpoint) =>
+      TE.fromIO(() => {
+        const existing = endpoints.get(endpoint.sessionId)
+        const stored = existing === undefined ? endpoint : { ...endpoint, createdAt: existing.createdAt }
+        endpoints.set(endpoint.sessionId, stored)
+        return stored
+      }),
+    findBySession: (sessionId) => TE.fromIO(() => O.fromNullable(endpoints.get(sessionId))),
+  }
+}

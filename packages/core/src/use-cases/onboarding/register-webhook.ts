@@ -1,0 +1,58 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode } from '../../domain/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import { RegisterWebhookInput, type WebhookEndpoint } from '../../domain/webhook.js'
+import type { Clock } from '../../ports/clock.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.js'
+import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
+import type { WebhookUrlGuard } from '../../ports/webhook-url-guard.js'
+import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+
+export type RegisterWebhookDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
+  readonly webhooks: WebhookEndpointRepository
+  readonly webhookSecrets: WebhookSecrets
+  readonly urlGuard: WebhookUrlGuard
+  readonly clock: Clock
+}
+
+export type RegisteredWebhook = {
+  readonly endpoint: WebhookEndpoint
+  /** Set only when the request gave no secret and the server made one. */
+  readonly generatedSecret: string | undefined
+}
+
+/**
+ * Registers or replaces the session's `party.ready` endpoint (spec §6). Allowed in any status:
+ * registering after approval still gets the event. Without `webhook_secret` the server
+ * generates a `whsec_` secret and returns it in this response only.
+ */
+export const registerOnboardingSessionWebhook =
+  (deps: RegisterWebhookDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | InvalidRequest | StoreUnavailable, RegisteredWebhook> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(RegisterWebhookInput)(input)),
+          TE.chainFirstW((cmd) => deps.urlGuard.check(cmd.webhook_url)),
+          TE.chainW((cmd) => {
+            const generatedSecret = cmd.webhook_secret === undefined ? deps.webhookSecrets.generate() : undefined
+            const now = deps.clock.now()
+            return pipe(
+              deps.webhooks.upsert({
+                sessionId: session.id,
+                url: cmd.webhook_url,
+                sealedSecret: deps.webhookSecrets.seal(cmd.webhook_secret ?? (generatedSecret as string)),
+                createdAt: now,
+                updatedAt: now,
+              }),
+              TE.map((endpoint) => ({ endpoint, generatedSecret })),
+            )
+          }),
+        ),
+      ),
+    )
