@@ -13,6 +13,7 @@ import type {
   VerificationChallengeRepository,
   VerificationCodeSender,
   WebhookEndpointRepository,
+  WebhookEventRepository,
   WebhookSecrets,
   WebhookUrlGuard,
 } from '@lendgate/core'
@@ -34,6 +35,7 @@ export type AppDeps = {
   /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */
   readonly sender: VerificationCodeSender | undefined
   readonly webhooks: WebhookEndpointRepository
+  readonly events: WebhookEventRepository
   /** Undefined when WEBHOOK_SECRET_KEY is not set (production): registration answers server_misconfigured. */
   readonly webhookSecrets: WebhookSecrets | undefined
   readonly urlGuard: WebhookUrlGuard

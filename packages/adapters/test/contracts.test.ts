@@ -20,6 +20,7 @@ import {
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresDocumentRepository } from '../src/postgres/document-repository.js'
 import { postgresPartyRepository } from '../src/postgres/party-repository.js'
+import { postgresWebhookEventRepository } from '../src/postgres/webhook-event-repository.js'
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
@@ -33,7 +34,7 @@ onboardingSessionRepositoryContract({
   name: 'in memory',
   make: async () => {
     const repo = inMemoryOnboardingSessionRepository()
-    return { repo, parties: repo.parties, owner: async () => freshId() }
+    return { repo, parties: repo.parties, events: repo.events, owner: async () => freshId() }
   },
 })
 idempotencyStoreContract({ name: 'in memory', make: async () => inMemoryIdempotencyStore() })
@@ -72,7 +73,7 @@ for (const database of testDatabases()) {
     make: async () => {
       const { db } = await database.open()
       const owner = clientOwner(db)
-      return { repo: postgresOnboardingSessionRepository(db), parties: postgresPartyRepository(db), owner }
+      return { repo: postgresOnboardingSessionRepository(db), parties: postgresPartyRepository(db), events: postgresWebhookEventRepository(db), owner }
     },
   })
   idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })

@@ -5,6 +5,7 @@ import type { Caller } from '../src/domain/api-key.js'
 import { invalidRequest, notFound } from '../src/domain/errors.js'
 import { newOnboardingSession, type OnboardingSession } from '../src/domain/onboarding-session.js'
 import { invalidState } from '../src/domain/onboarding-state.js'
+import { partyView } from '../src/domain/party.js'
 import { createOnboardingAddress, updateOnboardingAddress, listOnboardingAddresses } from '../src/use-cases/onboarding/onboarding-addresses.js'
 import { submitContact, retryContactVerification, verifyContact } from '../src/use-cases/onboarding/contact-verification.js'
 import { createOnboardingDocumentMetadata, listDocumentsForOnboardingSession } from '../src/use-cases/onboarding/onboarding-documents.js'
@@ -160,6 +161,11 @@ describe('onboarding use cases (in memory)', () => {
     expect(party).to.deep.include({ sessionId: params.sessionId, legalName: 'Acme', taxId: '12-3456789', email: 'a@b.co', phone: '+14155550123' })
     expect(party.addresses.map((a) => a.type)).to.deep.equal(['registered'])
     expect(await run(getPartyBySessionId(deps)(caller, params))).to.deep.equal(party)
+    // The party.ready event was queued with the approval, carrying the party as of then.
+    const [event] = deps.sessions.events.all()
+    expect(event).to.deep.include({ sessionId: params.sessionId, type: 'party.ready', status: 'pending', attempts: 0, nextAttemptAt: deps.clock.now() })
+    expect(event!.id).to.match(/^evt_[0-9a-f]{32}$/)
+    expect(JSON.parse(event!.body)).to.deep.equal({ type: 'party.ready', timestamp: deps.clock.now().toISOString(), data: partyView(party) })
     expect(await rejectOnboardingSession(deps)(params, { reason: 'x' })()).to.deep.equal(E.left(invalidState('onboarding_session', 'APPROVED', 'reject')))
   })
 

@@ -111,6 +111,7 @@ export const startInMemoryServer = async (
     documents: inMemoryDocumentRepository(),
     challenges: inMemoryVerificationChallengeRepository(),
     webhooks: inMemoryWebhookEndpointRepository(),
+    events: sessions.events,
     webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
     // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),

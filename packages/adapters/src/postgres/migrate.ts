@@ -6,6 +6,7 @@ import * as verificationChallenges from './migrations/0003-verification-challeng
 import * as documents from './migrations/0004-documents.js'
 import * as reviewAndParties from './migrations/0005-review-and-parties.js'
 import * as webhookEndpoints from './migrations/0006-webhook-endpoints.js'
+import * as webhookEvents from './migrations/0007-webhook-events.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-documents': documents,
   '0005-review-and-parties': reviewAndParties,
   '0006-webhook-endpoints': webhookEndpoints,
+  '0007-webhook-events': webhookEvents,
 }
 
 /** Names of every migration, in order. */

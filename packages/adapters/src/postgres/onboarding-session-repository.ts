@@ -13,6 +13,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, OnboardingAddressesTable, OnboardingSessionsTable } from './schema.js'
 import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
+import { insertWebhookEvent } from './webhook-event-repository.js'
 
 /** How the applicant profile is kept in the `profile` jsonb column. */
 type ProfileJson = Omit<ApplicantProfile, 'updatedAt'> & { readonly updatedAt: string }
@@ -193,8 +194,10 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
   save: (session) => saveWith(db, session, async () => undefined),
 
-  saveApproved: (session, party) =>
+  saveApproved: (session, party, event) =>
     saveWith(db, session, async (trx) => {
+      // The outbox write: the event exists if and only if the approval does.
+      await insertWebhookEvent(trx, event)
       await trx.insertInto('parties').values(partyColumns(party)).execute()
       if (party.addresses.length > 0) {
         await trx

@@ -131,6 +131,17 @@ export type WebhookEndpointsTable = {
   updated_at: Date
 }
 
+export type WebhookEventsTable = {
+  id: string
+  session_id: string
+  type: string
+  body: string
+  status: 'pending' | 'delivered' | 'failed'
+  attempts: number
+  next_attempt_at: Date
+  created_at: Date
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -141,5 +152,6 @@ export type Database = {
   parties: PartiesTable
   party_addresses: PartyAddressesTable
   webhook_endpoints: WebhookEndpointsTable
+  webhook_events: WebhookEventsTable
   idempotency_keys: IdempotencyKeysTable
 }

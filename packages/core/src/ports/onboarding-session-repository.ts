@@ -4,6 +4,7 @@ import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domai
 import type { OnboardingSession, OnboardingStatus } from '../domain/onboarding-session.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Party } from '../domain/party.js'
+import type { WebhookEvent } from '../domain/webhook-event.js'
 
 /** Stores onboarding sessions with their contacts, profile and addresses. Reads are scoped to the owning API client. */
 export type OnboardingSessionRepository = {
@@ -17,8 +18,15 @@ export type OnboardingSessionRepository = {
    * and nothing is written.
    */
   readonly save: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
-  /** Like `save`, and in the same transaction stores `party` with its addresses (approval). */
-  readonly saveApproved: (session: OnboardingSession, party: Party) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
+  /**
+   * Like `save`, and in the same transaction stores `party` with its addresses and queues
+   * `event` in the outbox (approval). Nothing of the three is written without the others.
+   */
+  readonly saveApproved: (
+    session: OnboardingSession,
+    party: Party,
+    event: WebhookEvent,
+  ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: for internal review only. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
   /** Sessions of every client, optionally of one status, in `(createdAt, id)` order; at most `page.limit + 1`. For internal review. */

@@ -5,6 +5,8 @@ import type { OnboardingSession } from '../domain/onboarding-session.js'
 import { isAfter } from '../domain/pagination.js'
 import type { Party } from '../domain/party.js'
 import type { PartyRepository } from '../ports/party-repository.js'
+import type { WebhookEvent } from '../domain/webhook-event.js'
+import type { WebhookEventRepository } from '../ports/webhook-event-repository.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 
 export const inMemoryOnboardingSessionRepository = (
@@ -12,8 +14,10 @@ export const inMemoryOnboardingSessionRepository = (
 ): OnboardingSessionRepository & {
   readonly all: () => readonly OnboardingSession[]
   readonly parties: PartyRepository
+  readonly events: WebhookEventRepository & { readonly all: () => readonly WebhookEvent[] }
 } => {
   const sessions = new Map<string, OnboardingSession>()
+  const events: WebhookEvent[] = []
   const save = (session: OnboardingSession) => {
     const stored = sessions.get(session.id)
     if (stored === undefined || stored.version !== session.version) return TE.left(concurrentUpdate('onboarding_session'))
@@ -23,9 +27,27 @@ export const inMemoryOnboardingSessionRepository = (
   }
   return {
     parties: { findById: (id) => TE.right(O.fromNullable(parties.get(id))) },
-    saveApproved: (session, party) =>
+    events: {
+      all: () => events,
+      listForSession: (sessionId, page) =>
+        TE.right(
+          events
+            .filter((e) => e.sessionId === sessionId)
+            .filter((e) => O.isNone(page.after) || isAfter(e, page.after.value))
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+            .slice(0, page.limit + 1),
+        ),
+      hurryPending: (sessionId, at) =>
+        TE.fromIO(() => {
+          events.forEach((e, i) => {
+            if (e.sessionId === sessionId && e.status === 'pending' && e.nextAttemptAt > at) events[i] = { ...e, nextAttemptAt: at }
+          })
+        }),
+    },
+    saveApproved: (session, party, event) =>
       TE.map((saved: OnboardingSession) => {
         parties.set(party.id, party)
+        events.push(event)
         return saved
       })(save(session)),
     findById: (id) => TE.right(O.fromNullable(sessions.get(id))),

@@ -4,7 +4,9 @@ import * as O from 'fp-ts/lib/Option.js'
 import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
-import type { Party } from '../../domain/party.js'
+import { partyView, type Party } from '../../domain/party.js'
+import { partyReadyEvent } from '../../domain/webhook-event.js'
+import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
 
@@ -16,6 +18,7 @@ export const onboardingSessionRepositoryContract = (
   impl: Implementation<{
     readonly repo: OnboardingSessionRepository
     readonly parties: PartyRepository
+    readonly events: WebhookEventRepository
     readonly owner: () => Promise<string>
   }>,
 ): void => {
@@ -23,8 +26,9 @@ export const onboardingSessionRepositoryContract = (
     let repo: OnboardingSessionRepository
     let owner: () => Promise<string>
     let parties: PartyRepository
+    let events: WebhookEventRepository
     before(async () => {
-      ;({ repo, owner, parties } = await impl.make())
+      ;({ repo, owner, parties, events } = await impl.make())
     })
 
     const session = (clientId: string): OnboardingSession => ({
@@ -130,10 +134,19 @@ export const onboardingSessionRepositoryContract = (
         review: { decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: now },
         updatedAt: now,
       }
-      const saved = await right(repo.saveApproved(approved, party))
+      const event = partyReadyEvent(freshId(), s.id, partyView(party), now)
+      const saved = await right(repo.saveApproved(approved, party, event))
       expect(saved).to.deep.equal({ ...approved, version: stored.value.version + 1 })
       expect(await right(repo.findById(s.id))).to.deep.equal(O.some(saved))
       expect(await right(parties.findById(party.id))).to.deep.equal(O.some(party))
+      expect(await right(events.listForSession(s.id, { limit: 10, after: O.none }))).to.deep.equal([event])
+      const later = at('2026-04-03T00:00:00.000Z')
+      await right(events.hurryPending(s.id, now))
+      await right(events.hurryPending(s.id, later))
+      expect(await right(events.listForSession(s.id, { limit: 10, after: O.none }))).to.deep.equal([event])
+      const earlier = at('2026-04-01T00:00:00.000Z')
+      await right(events.hurryPending(s.id, earlier))
+      expect(await right(events.listForSession(s.id, { limit: 10, after: O.none }))).to.deep.equal([{ ...event, nextAttemptAt: earlier }])
     })
 
     it('stores no party when the approval is based on a stale version', async () => {
@@ -145,10 +158,12 @@ export const onboardingSessionRepositoryContract = (
         registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: null,
         countryOfIncorporation: 'DE', email: null, phone: null, addresses: [], createdAt: at('2026-04-02T09:00:00.000Z'),
       }
-      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party)()).to.deep.equal(
+      const event = partyReadyEvent(freshId(), s.id, partyView(party), party.createdAt)
+      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, event)()).to.deep.equal(
         E.left(concurrentUpdate('onboarding_session')),
       )
       expect(await right(parties.findById(party.id))).to.deep.equal(O.none)
+      expect(await right(events.listForSession(s.id, { limit: 10, after: O.none }))).to.deep.equal([])
     })
 
     it('lists sessions of every client by status, in (created_at, id) order, page after page', async () => {

@@ -7,6 +7,7 @@ import { RegisterWebhookInput, type WebhookEndpoint } from '../../domain/webhook
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.js'
+import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 import type { WebhookUrlGuard } from '../../ports/webhook-url-guard.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
@@ -16,6 +17,7 @@ export type RegisterWebhookDeps = {
   readonly webhooks: WebhookEndpointRepository
   readonly webhookSecrets: WebhookSecrets
   readonly urlGuard: WebhookUrlGuard
+  readonly events: Pick<WebhookEventRepository, 'hurryPending'>
   readonly clock: Clock
 }
 
@@ -50,6 +52,8 @@ export const registerOnboardingSessionWebhook =
                 createdAt: now,
                 updatedAt: now,
               }),
+              // An event queued before the endpoint existed becomes due now.
+              TE.chainFirstW(() => deps.events.hurryPending(session.id, now)),
               TE.map((endpoint) => ({ endpoint, generatedSecret })),
             )
           }),

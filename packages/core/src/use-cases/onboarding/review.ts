@@ -8,7 +8,8 @@ import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, ty
 import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
 import { transition, type InvalidState, type Requirement } from '../../domain/onboarding-state.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
-import { partyFromSession, type Party } from '../../domain/party.js'
+import { partyFromSession, partyView, type Party } from '../../domain/party.js'
+import { partyReadyEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -66,7 +67,8 @@ const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, params: unknown) =>
 
 /**
  * Approves a submitted session: in one transaction the session becomes `APPROVED` (with who
- * and when) and the party is created from its profile, contacts and addresses.
+ * and when), the party is created from its profile, contacts and addresses, and the
+ * `party.ready` event is queued in the outbox with the party as of approval.
  */
 export const approveOnboardingSession =
   (deps: ReviewDeps) =>
@@ -89,8 +91,9 @@ export const approveOnboardingSession =
                   review: { decision: 'APPROVED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: null, decidedAt: now },
                   updatedAt: now,
                 }
+                const event = partyReadyEvent(deps.ids.next(), session.id, partyView(party), now)
                 return pipe(
-                  deps.sessions.saveApproved(approved, party),
+                  deps.sessions.saveApproved(approved, party, event),
                   TE.map((saved) => ({ session: saved, party })),
                 )
               }),

@@ -1,0 +1,55 @@
+import type { WebhookEvent, WebhookEventRepository } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { Database, WebhookEventsTable } from './schema.js'
+import { query } from './store-errors.js'
+
+export const toWebhookEvent = (row: Selectable<WebhookEventsTable>): WebhookEvent => ({
+  id: row.id,
+  sessionId: row.session_id,
+  type: row.type as WebhookEvent['type'],
+  body: row.body,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  createdAt: row.created_at,
+})
+
+/** Queues an event inside the caller's transaction (the outbox write). */
+export const insertWebhookEvent = async (trx: Transaction<Database>, e: WebhookEvent): Promise<void> => {
+  await trx
+    .insertInto('webhook_events')
+    .values({
+      id: e.id,
+      session_id: e.sessionId,
+      type: e.type,
+      body: e.body,
+      status: e.status,
+      attempts: e.attempts,
+      next_attempt_at: e.nextAttemptAt,
+      created_at: e.createdAt,
+    })
+    .execute()
+}
+
+export const postgresWebhookEventRepository = (db: Kysely<Database>): WebhookEventRepository => ({
+  listForSession: (sessionId, page) =>
+    query(async () => {
+      let q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
+      if (O.isSome(page.after)) {
+        const { createdAt, id } = page.after.value
+        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
+      }
+      return (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toWebhookEvent)
+    }),
+  hurryPending: (sessionId, at) =>
+    query(async () => {
+      await db
+        .updateTable('webhook_events')
+        .set({ next_attempt_at: at })
+        .where('session_id', '=', sessionId)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '>', at)
+        .execute()
+    }),
+})

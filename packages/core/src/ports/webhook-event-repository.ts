@@ -1,0 +1,12 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { StoreUnavailable } from '../domain/errors.js'
+import type { PageRequest } from '../domain/pagination.js'
+import type { WebhookEvent } from '../domain/webhook-event.js'
+
+/** The webhook outbox. Events are written by the approval (OnboardingSessionRepository.saveApproved). */
+export type WebhookEventRepository = {
+  /** The session's events in `(createdAt, id)` order, at most `page.limit + 1` after `page.after`. */
+  readonly listForSession: (sessionId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookEvent[]>
+  /** Makes the session's pending events due at `at` (used when an endpoint is registered after approval). */
+  readonly hurryPending: (sessionId: string, at: Date) => TE.TaskEither<StoreUnavailable, void>
+}
