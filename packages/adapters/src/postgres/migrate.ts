@@ -7,6 +7,7 @@ import * as documents from './migrations/0004-documents.js'
 import * as reviewAndParties from './migrations/0005-review-and-parties.js'
 import * as webhookEndpoints from './migrations/0006-webhook-endpoints.js'
 import * as webhookEvents from './migrations/0007-webhook-events.js'
+import * as webhookAttempts from './migrations/0008-webhook-attempts.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-review-and-parties': reviewAndParties,
   '0006-webhook-endpoints': webhookEndpoints,
   '0007-webhook-events': webhookEvents,
+  '0008-webhook-attempts': webhookAttempts,
 }
 
 /** Names of every migration, in order. */

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely'
+import type { ColumnType, Generated } from 'kysely'
 
 /**
  * Table types. Timestamps are written by the application clock (millisecond precision), never
@@ -140,6 +140,19 @@ export type WebhookEventsTable = {
   attempts: number
   next_attempt_at: Date
   created_at: Date
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>
+  last_error: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+export type WebhookAttemptsTable = {
+  id: Generated<number>
+  event_id: string
+  attempt_number: number
+  url: string
+  started_at: Date
+  duration_ms: number
+  status_code: number | null
+  error: string | null
 }
 
 export type Database = {
@@ -153,5 +166,6 @@ export type Database = {
   party_addresses: PartyAddressesTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_events: WebhookEventsTable
+  webhook_attempts: WebhookAttemptsTable
   idempotency_keys: IdempotencyKeysTable
 }

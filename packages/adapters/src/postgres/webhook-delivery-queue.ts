@@ -1,0 +1,63 @@
+import type { DueDelivery, WebhookDeliveryQueue } from '@lendgate/core'
+import { sql, type Kysely } from 'kysely'
+import type { Selectable } from 'kysely'
+import type { Database, WebhookEventsTable } from './schema.js'
+import { query } from './store-errors.js'
+import { toWebhookEvent } from './webhook-event-repository.js'
+
+type ClaimedRow = Selectable<WebhookEventsTable> & { url: string; sealed_secret: string }
+
+/**
+ * The outbox for delivery workers. A claim is one statement: due rows are picked with
+ * `FOR UPDATE SKIP LOCKED` (so concurrent workers on any instance skip each other's rows) and
+ * leased by setting `locked_until`; an expired lease makes the row claimable again.
+ */
+export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliveryQueue => ({
+  claimDue: (now, limit, leaseMs) =>
+    query(async () => {
+      const lockedUntil = new Date(now.getTime() + leaseMs)
+      const { rows } = await sql<ClaimedRow>`
+        update webhook_events e set locked_until = ${lockedUntil}
+        from (
+          select ev.id, w.url, w.sealed_secret
+          from webhook_events ev join webhook_endpoints w on w.session_id = ev.session_id
+          where ev.status = 'pending' and ev.next_attempt_at <= ${now}
+            and (ev.locked_until is null or ev.locked_until < ${now})
+          order by ev.next_attempt_at, ev.id
+          limit ${limit}
+          for update of ev skip locked
+        ) due
+        where e.id = due.id
+        returning e.*, due.url, due.sealed_secret`.execute(db)
+      return rows.map((row): DueDelivery => ({ event: toWebhookEvent(row), url: row.url, sealedSecret: row.sealed_secret }))
+    }),
+
+  record: (attempt, outcome) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('webhook_attempts')
+          .values({
+            event_id: attempt.eventId,
+            attempt_number: attempt.attemptNumber,
+            url: attempt.url,
+            started_at: attempt.startedAt,
+            duration_ms: Math.round(attempt.durationMs),
+            status_code: attempt.statusCode,
+            error: attempt.error,
+          })
+          .execute()
+        await trx
+          .updateTable('webhook_events')
+          .set({
+            attempts: attempt.attemptNumber,
+            status: outcome._tag === 'Delivered' ? 'delivered' : outcome._tag === 'Failed' ? 'failed' : 'pending',
+            ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
+            locked_until: null,
+            last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
+          })
+          .where('id', '=', attempt.eventId)
+          .execute()
+      }),
+    ),
+})

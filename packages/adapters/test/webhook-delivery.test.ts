@@ -1,0 +1,174 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { deliverDueWebhooks, newOnboardingSession, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
+import { freshId, right } from '@lendgate/core/testing/contracts'
+import { testClock } from '@lendgate/core/testing'
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { Webhook } from 'standardwebhooks'
+import { aesGcmWebhookSecrets } from '../src/crypto/webhook-secrets.js'
+import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
+import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
+import { postgresWebhookDeliveryQueue } from '../src/postgres/webhook-delivery-queue.js'
+import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
+import { insertWebhookEvent } from '../src/postgres/webhook-event-repository.js'
+import { testDatabases } from '../src/testing/test-databases.js'
+import { fetchWebhookSender } from '../src/webhooks/fetch-sender.js'
+import { signWebhook } from '../src/webhooks/signature.js'
+
+type Received = { readonly headers: IncomingHttpHeaders; readonly body: string }
+
+/** A partner's webhook receiver that answers with the statuses it is told, in order. */
+const startReceiver = async () => {
+  const received: Received[] = []
+  let statuses: number[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      received.push({ headers: req.headers, body })
+      res.statusCode = statuses.shift() ?? 200
+      res.end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    answer: (...next: number[]) => {
+      statuses = next
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+const secrets = aesGcmWebhookSecrets(new Uint8Array(32).fill(3))
+const SECRET = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')
+
+for (const database of testDatabases()) {
+  describe(`webhook delivery on ${database.name}`, function () {
+    this.timeout(30_000)
+    let receiver: Awaited<ReturnType<typeof startReceiver>>
+    let deps: DeliverDueWebhooksDeps & { clock: ReturnType<typeof testClock> }
+    let queueEvent: (withEndpoint?: boolean) => Promise<string>
+
+    before(async () => {
+      receiver = await startReceiver()
+      const { db } = await database.open()
+      const clock = testClock(new Date())
+      deps = {
+        queue: postgresWebhookDeliveryQueue(db),
+        sender: fetchWebhookSender(5_000),
+        sign: signWebhook,
+        webhookSecrets: secrets,
+        clock,
+        schedule: [0, 0, 60],
+        random: () => 0,
+      }
+      const keys = postgresApiKeyRepository(db)
+      const sessions = postgresOnboardingSessionRepository(db)
+      const endpoints = postgresWebhookEndpointRepository(db)
+      queueEvent = async (withEndpoint = true) => {
+        const partyId = freshId()
+        const segment = freshId().replace(/-/g, '').slice(0, 16)
+        const { client } = await right(
+          keys.mint({
+            client: { id: freshId(), partyId, name: 'hooks', createdAt: new Date() },
+            key: { id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test', scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null },
+          }),
+        )
+        const session = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, client.id, freshId(), new Date())
+        await right(sessions.insert(session))
+        if (withEndpoint) {
+          await right(endpoints.upsert({ sessionId: session.id, url: receiver.url, sealedSecret: secrets.seal(SECRET), createdAt: new Date(), updatedAt: new Date() }))
+        }
+        const event = partyReadyEvent(freshId(), session.id, { party_id: freshId() } as never, clock.now())
+        await db.transaction().execute((trx) => insertWebhookEvent(trx, event))
+        return event.id
+      }
+    })
+    after(async () => receiver.close())
+    beforeEach(() => {
+      receiver.received.length = 0
+      receiver.answer()
+    })
+
+    const round = async () => {
+      const result = await deliverDueWebhooks(deps)(50)
+      if (E.isLeft(result)) throw new Error(JSON.stringify(result.left))
+      return result.right
+    }
+    const forEvent = (id: string) => receiver.received.filter((r) => r.headers['webhook-id'] === id)
+
+    it('delivers a signed event the standardwebhooks library verifies, and only once', async () => {
+      const id = await queueEvent()
+      await round()
+      const [delivery] = forEvent(id)
+      expect(delivery).not.to.equal(undefined)
+      expect(new Webhook(SECRET).verify(delivery!.body, delivery!.headers as Record<string, string>)).to.deep.include({ type: 'party.ready' })
+      await round()
+      expect(forEvent(id)).to.have.length(1)
+    })
+
+    it('retries a failing receiver with the same webhook-id until it answers 2xx', async () => {
+      const id = await queueEvent()
+      receiver.answer(500, 503, 200)
+      await round()
+      await round()
+      deps.clock.advance(61_000)
+      await round()
+      const deliveries = forEvent(id)
+      expect(deliveries).to.have.length(3)
+      expect(new Set(deliveries.map((d) => d.headers['webhook-id']))).to.deep.equal(new Set([id]))
+      await round()
+      expect(forEvent(id)).to.have.length(3)
+    })
+
+    it('stops for good on 410 Gone', async () => {
+      const id = await queueEvent()
+      receiver.answer(410)
+      await round()
+      deps.clock.advance(3_600_000)
+      await round()
+      expect(forEvent(id)).to.have.length(1)
+    })
+
+    it('waits for the next delay of the schedule before retrying', async () => {
+      const id = await queueEvent()
+      receiver.answer(500, 500, 200)
+      await round()
+      await round()
+      expect(forEvent(id)).to.have.length(2)
+      await round()
+      expect(forEvent(id)).to.have.length(2)
+      deps.clock.advance(61_000)
+      await round()
+      expect(forEvent(id)).to.have.length(3)
+    })
+
+    it('holds an event until its session has an endpoint', async () => {
+      const id = await queueEvent(false)
+      await round()
+      expect(forEvent(id)).to.have.length(0)
+    })
+
+    it('gives each due event to exactly one of two concurrent workers', async () => {
+      const ids = [await queueEvent(), await queueEvent(), await queueEvent()]
+      await Promise.all([round(), round()])
+      for (const id of ids) expect(forEvent(id), id).to.have.length(1)
+    })
+
+    it('redelivers with the same id after a worker died between sending and recording', async () => {
+      const id = await queueEvent()
+      const claimed = await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))
+      expect(claimed.map((d) => d.event.id)).to.include(id)
+      // The worker "dies" here: nothing is recorded. While the lease holds, nobody else takes it…
+      await round()
+      expect(forEvent(id)).to.have.length(0)
+      // …and once it has run out, the event is delivered, with its original id.
+      deps.clock.advance(61_000)
+      await round()
+      expect(forEvent(id)).to.have.length(1)
+    })
+  })
+}

@@ -1,0 +1,35 @@
+import type * as T from 'fp-ts/lib/Task.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { StoreUnavailable } from '../domain/errors.js'
+import type { AttemptOutcome, AttemptResult } from '../domain/webhook-delivery.js'
+import type { WebhookEvent } from '../domain/webhook-event.js'
+
+/** An event due for delivery, with where to send it and its sealed signing secret. */
+export type DueDelivery = { readonly event: WebhookEvent; readonly url: string; readonly sealedSecret: string }
+
+export type DeliveryAttempt = AttemptResult & {
+  readonly eventId: string
+  readonly attemptNumber: number
+  readonly url: string
+  readonly startedAt: Date
+}
+
+/**
+ * The outbox seen by delivery workers. `claimDue` leases due events (pending, due, with an
+ * endpoint) so that concurrent workers, in this process or others, never get the same event;
+ * a lease that runs out (the worker died) makes the event claimable again, so a crash leads to
+ * a redelivery with the same id, never a loss.
+ */
+export type WebhookDeliveryQueue = {
+  readonly claimDue: (now: Date, limit: number, leaseMs: number) => TE.TaskEither<StoreUnavailable, readonly DueDelivery[]>
+  /** Records the attempt and applies its outcome to the event, releasing the lease, in one transaction. */
+  readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
+}
+
+export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }
+
+/** Sends one webhook request. Never fails: a timeout or network error is a result with `error`. */
+export type WebhookSender = { readonly send: (request: WebhookRequest) => T.Task<AttemptResult> }
+
+/** Standard Webhooks headers for one attempt. */
+export type WebhookSigner = (secret: string, id: string, at: Date, body: string) => Readonly<Record<string, string>>

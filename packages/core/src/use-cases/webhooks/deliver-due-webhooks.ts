@@ -1,0 +1,51 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type { StoreUnavailable } from '../../domain/errors.js'
+import { afterAttempt, type AttemptOutcome, type AttemptResult } from '../../domain/webhook-delivery.js'
+import type { Clock } from '../../ports/clock.js'
+import type { DueDelivery, WebhookDeliveryQueue, WebhookSender, WebhookSigner } from '../../ports/webhook-delivery-queue.js'
+import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
+
+export type DeliverDueWebhooksDeps = {
+  readonly queue: WebhookDeliveryQueue
+  readonly sender: WebhookSender
+  readonly sign: WebhookSigner
+  readonly webhookSecrets: Pick<WebhookSecrets, 'open'>
+  readonly clock: Clock
+  /** Delays in seconds before each attempt (WEBHOOK_RETRY_SCHEDULE). */
+  readonly schedule: readonly number[]
+  /** A number in [0, 1) for retry jitter. */
+  readonly random: () => number
+}
+
+/** How long a claimed event is reserved for one worker: longer than the send timeout. */
+export const DELIVERY_LEASE_MS = 60_000
+
+const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<AttemptOutcome> => {
+  const startedAt = deps.clock.now()
+  const attemptNumber = due.event.attempts + 1
+  const secret = deps.webhookSecrets.open(due.sealedSecret)
+  const result: AttemptResult = O.isNone(secret)
+    ? { statusCode: null, error: 'the signing secret cannot be unsealed (WEBHOOK_SECRET_KEY changed?)', durationMs: 0 }
+    : await deps.sender.send({ url: due.url, headers: deps.sign(secret.value, due.event.id, startedAt, due.event.body), body: due.event.body })()
+  const outcome = afterAttempt(result, attemptNumber, deps.schedule, deps.clock.now(), deps.random())
+  const recorded = await deps.queue.record({ ...result, eventId: due.event.id, attemptNumber, url: due.url, startedAt }, outcome)()
+  if (E.isLeft(recorded)) throw recorded.left
+  return outcome
+}
+
+/**
+ * One round of the delivery worker: claims up to `limit` due events and attempts each once,
+ * recording every attempt. Returns the outcomes. Safe to run in several processes at once.
+ */
+export const deliverDueWebhooks =
+  (deps: DeliverDueWebhooksDeps) =>
+  async (limit: number): Promise<E.Either<StoreUnavailable, readonly AttemptOutcome[]>> => {
+    const claimed = await deps.queue.claimDue(deps.clock.now(), limit, DELIVERY_LEASE_MS)()
+    if (E.isLeft(claimed)) return claimed
+    try {
+      return E.right(await Promise.all(claimed.right.map((due) => deliverOne(deps, due))))
+    } catch (error) {
+      return E.left(error as StoreUnavailable)
+    }
+  }
