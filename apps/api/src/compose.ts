@@ -11,6 +11,10 @@ import {
   postgresPartyRepository,
   postgresWebhookEndpointRepository,
   postgresWebhookEventRepository,
+  postgresWebhookDeliveryQueue,
+  fetchWebhookSender,
+  guardedSender,
+  signWebhook,
   aesGcmWebhookSecrets,
   webhookUrlGuard,
   randomIds,
@@ -18,7 +22,8 @@ import {
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
-import { batchedKeyUsage, type Clock } from '@lendgate/core'
+import { batchedKeyUsage, deliverDueWebhooks, type Clock } from '@lendgate/core'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -81,10 +86,27 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           ? undefined
           : loggingCodeSender(logger),
   }
+  const webhookSecrets = deps.webhookSecrets
+  const worker =
+    config.webhookWorker && webhookSecrets !== undefined
+      ? startWebhookWorker(
+          deliverDueWebhooks({
+            queue: postgresWebhookDeliveryQueue(database.db),
+            sender: guardedSender(deps.urlGuard, fetchWebhookSender()),
+            sign: signWebhook,
+            webhookSecrets,
+            clock: systemClock,
+            schedule: config.webhookRetrySchedule,
+            random: Math.random,
+          }),
+          logger,
+        )
+      : undefined
   return {
     deps,
     database,
     close: async () => {
+      await worker?.stop()
       clearInterval(flushTimer)
       clearInterval(purgeTimer)
       await usage.flush()

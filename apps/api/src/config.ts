@@ -29,6 +29,8 @@ export type Config = {
   readonly production: boolean
   /** How often buffered `last_used_at` updates are written. */
   readonly keyUsageFlushMs: number
+  /** Whether this process runs the webhook delivery worker. */
+  readonly webhookWorker: boolean
 }
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000] as const
@@ -116,6 +118,7 @@ const Environment = t.type({
     (raw) => (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : undefined,
     (): LogLevel => 'info',
   ),
+  WEBHOOK_WORKER: setting('WEBHOOK_WORKER', 'must be true or false', boolean, () => true),
   KEY_USAGE_FLUSH_MS: setting('KEY_USAGE_FLUSH_MS', 'must be an integer from 100 to 3600000', integer(100, 3_600_000), () => 5000),
 })
 
@@ -142,6 +145,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         logLevel: v.LOG_LEVEL,
         production: env['NODE_ENV'] === 'production',
         keyUsageFlushMs: v.KEY_USAGE_FLUSH_MS,
+        webhookWorker: v.WEBHOOK_WORKER,
       }),
     ),
   )

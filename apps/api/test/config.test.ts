@@ -22,6 +22,7 @@ describe('loadConfig', () => {
         logLevel: 'info',
         production: false,
         keyUsageFlushMs: 5000,
+        webhookWorker: true,
       }),
     )
   })
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       KEY_USAGE_FLUSH_MS: '250',
+      WEBHOOK_WORKER: 'false',
     })
     expect(config).to.deep.equal(
       E.right({
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
         logLevel: 'warn',
         production: true,
         keyUsageFlushMs: 250,
+        webhookWorker: false,
       }),
     )
   })

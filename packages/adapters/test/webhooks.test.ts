@@ -4,6 +4,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import { Webhook } from 'standardwebhooks'
 import { aesGcmWebhookSecrets } from '../src/crypto/webhook-secrets.js'
 import { signWebhook } from '../src/webhooks/signature.js'
+import { guardedSender } from '../src/webhooks/guarded-sender.js'
 import { isPublicAddress, webhookUrlGuard } from '../src/webhooks/url-guard.js'
 
 const key = new Uint8Array(32).fill(9)
@@ -124,5 +125,22 @@ describe('webhookUrlGuard', () => {
     expect(isPublicAddress('::ffff:8.8.8.8')).to.equal(true)
     expect(isPublicAddress('::ffff:127.0.0.1')).to.equal(false)
     expect(isPublicAddress('not-an-ip')).to.equal(false)
+  })
+})
+
+describe('guardedSender', () => {
+  it('refuses, as a failed attempt, a URL whose host now resolves to a private address, and sends otherwise', async () => {
+    let resolved = ['93.184.216.34']
+    const guard = webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async () => resolved })
+    const sent: string[] = []
+    const sender = guardedSender(guard, { send: (r) => async () => (sent.push(r.url), { statusCode: 200, error: null, durationMs: 1 }) })
+    expect(await sender.send({ url: 'https://rebind.example/h', headers: {}, body: '{}' })()).to.deep.equal({ statusCode: 200, error: null, durationMs: 1 })
+    resolved = ['10.0.0.7']
+    expect(await sender.send({ url: 'https://rebind.example/h', headers: {}, body: '{}' })()).to.deep.equal({
+      statusCode: null,
+      error: 'refused: webhook_url must not point to a loopback, private, link-local or reserved address',
+      durationMs: 0,
+    })
+    expect(sent).to.deep.equal(['https://rebind.example/h'])
   })
 })

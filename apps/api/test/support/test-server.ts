@@ -67,6 +67,8 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => {
     internalApiToken: INTERNAL_TOKEN,
     webhookSecretKey: new Uint8Array(32).fill(7),
     keyUsageFlushMs: 60_000,
+    // Tests that deliver webhooks turn the worker on; the others must not send stray requests.
+    webhookWorker: false,
     ...overrides,
   }
 }

@@ -1,0 +1,106 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { testDatabases } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { Webhook } from 'standardwebhooks'
+import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { startCodeReceiver } from './support/code-receiver.js'
+import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
+
+/** The partner's webhook endpoint: records deliveries, answers 200. */
+const startHookReceiver = async () => {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      received.push({ headers: req.headers, body })
+      res.statusCode = 204
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/lendgate`, received, close: () => new Promise<void>((r) => server.close(() => r())) }
+}
+
+const waitFor = async <A>(probe: () => A | undefined, ms = 10_000): Promise<A> => {
+  const until = Date.now() + ms
+  for (;;) {
+    const found = probe()
+    if (found !== undefined) return found
+    if (Date.now() > until) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+for (const database of testDatabases()) {
+  describe(`party.ready end to end on ${database.name}`, function () {
+    this.timeout(30_000)
+    let server: TestServer
+    let codes: Awaited<ReturnType<typeof startCodeReceiver>>
+    let hooks: Awaited<ReturnType<typeof startHookReceiver>>
+    let key: MintedKey
+    const partner = (method: string, path: string, json?: unknown): Promise<Reply> =>
+      request(server.url, `/public/onboarding-sessions${path}`, { method, headers: bearer(key.api_key), ...(json === undefined ? {} : { json }) })
+    const lastCode = (): string => codes.received[codes.received.length - 1]!['code'] as string
+
+    const submittedSession = async (): Promise<string> => {
+      const id = (await partner('POST', '', { country_of_incorporation: 'US', locale: 'en-US' })).body.session_id as string
+      await partner('POST', `/${id}/contact/phone`, { phone: '+14155550123' })
+      await partner('POST', `/${id}/contact/phone/verify`, { code: lastCode() })
+      await partner('POST', `/${id}/contact/email`, { email: 'jane@acme.example' })
+      await partner('POST', `/${id}/contact/email/verify`, { code: lastCode() })
+      await partner('PUT', `/${id}/applicant-profile`, { legal_name: 'Acme Widgets LLC' })
+      await partner('POST', `/${id}/addresses`, { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' })
+      expect((await partner('POST', `/${id}/submit`, {})).status).to.equal(201)
+      return id
+    }
+    const approve = (id: string) => request(server.url, `/internal/onboarding-sessions/${id}/approve`, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
+
+    before(async () => {
+      codes = await startCodeReceiver()
+      hooks = await startHookReceiver()
+      server = await startTestServer(database, {
+        verificationDeliveryUrl: codes.url,
+        webhookWorker: true,
+        webhookAllowHttp: true,
+        webhookAllowPrivateNetworks: true,
+      })
+    })
+    after(async () => {
+      await server.stop()
+      await codes.close()
+      await hooks.close()
+    })
+    beforeEach(async () => {
+      key = await mintKey(server.url)
+    })
+
+    it('delivers a signed party.ready whose data is the getPartyBySessionId body', async () => {
+      const id = await submittedSession()
+      const registered = await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url })
+      expect(registered.status).to.equal(200)
+      const secret = registered.body.webhook_secret as string
+      expect((await approve(id)).status).to.equal(200)
+      const party = (await partner('GET', `/${id}/party`)).body
+      const delivery = await waitFor(() => hooks.received.find((r) => r.body.includes(party.party_id)))
+      const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: unknown; timestamp: string }
+      expect(event.type).to.equal('party.ready')
+      expect(event.data).to.deep.equal(party)
+      expect(delivery.headers['webhook-id']).to.match(/^evt_[0-9a-f]{32}$/)
+    })
+
+    it('delivers the event when the webhook is registered after approval', async () => {
+      const id = await submittedSession()
+      expect((await approve(id)).status).to.equal(200)
+      const party = (await partner('GET', `/${id}/party`)).body
+      await new Promise((r) => setTimeout(r, 300))
+      expect(hooks.received.some((r) => r.body.includes(party.party_id))).to.equal(false)
+      const secret = 'a-partner-chosen-plain-secret'
+      await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url, webhook_secret: secret })
+      const delivery = await waitFor(() => hooks.received.find((r) => r.body.includes(party.party_id)))
+      const event = new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(delivery.body, delivery.headers as Record<string, string>)
+      expect(event).to.deep.include({ type: 'party.ready' })
+    })
+  })
+}
