@@ -8,14 +8,14 @@ import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
 /** The partner's webhook endpoint: records deliveries, answers 200. */
-const startHookReceiver = async () => {
+const startHookReceiver = async (status = 204) => {
   const received: { headers: IncomingHttpHeaders; body: string }[] = []
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
       received.push({ headers: req.headers, body })
-      res.statusCode = 204
+      res.statusCode = status
       res.end()
     })
   })
@@ -55,6 +55,18 @@ for (const database of testDatabases()) {
       expect((await partner('POST', `/${id}/submit`, {})).status).to.equal(201)
       return id
     }
+    /** Polls the delivery log until the session's first event satisfies `done`. */
+    const waitForLog = async (id: string, done: (d: { status: string }) => boolean) => {
+      const until = Date.now() + 10_000
+      for (;;) {
+        const log = await partner('GET', `/${id}/webhook/deliveries`)
+        expect(log.status).to.equal(200)
+        const first = log.body.data[0]
+        if (first !== undefined && done(first)) return first
+        if (Date.now() > until) throw new Error(`delivery log never matched: ${log.text}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
     const approve = (id: string) => request(server.url, `/internal/onboarding-sessions/${id}/approve`, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
 
     before(async () => {
@@ -88,6 +100,33 @@ for (const database of testDatabases()) {
       expect(event.type).to.equal('party.ready')
       expect(event.data).to.deep.equal(party)
       expect(delivery.headers['webhook-id']).to.match(/^evt_[0-9a-f]{32}$/)
+    })
+
+    it('lists every attempt in the delivery log, and retries a failed event on request', async () => {
+      const id = await submittedSession()
+      const gone = await startHookReceiver(410)
+      try {
+        await partner('PUT', `/${id}/webhook`, { webhook_url: gone.url })
+        await approve(id)
+        await waitFor(() => (gone.received.length > 0 ? true : undefined))
+        const log = await waitForLog(id, (d) => d.status === 'failed')
+        expect(log.attempt_log.map((a: { status_code: number }) => a.status_code)).to.deep.equal([410])
+        expect(log.next_attempt_at).to.equal(null)
+        expect(log.event_id).to.match(/^evt_[0-9a-f]{32}$/)
+
+        await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url })
+        const retried = await partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`, {})
+        expect(retried.status).to.equal(200)
+        expect(retried.body).to.deep.include({ event_id: log.event_id, status: 'pending' })
+        const delivered = await waitForLog(id, (d) => d.status === 'delivered')
+        expect(delivered.attempt_log.map((a: { status_code: number }) => a.status_code)).to.deep.equal([410, 204])
+        const again = await partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`, {})
+        expect(again.status).to.equal(409)
+        expect((await partner('POST', `/${id}/webhook/deliveries/evt_${'0'.repeat(32)}/retry`, {})).status).to.equal(404)
+        expect((await partner('POST', `/${id}/webhook/deliveries/nope/retry`, {})).status).to.equal(400)
+      } finally {
+        await gone.close()
+      }
     })
 
     it('delivers the event when the webhook is registered after approval', async () => {

@@ -5,6 +5,10 @@ import {
   verifyContact,
   type ContactChannel,
   addressView,
+  listOnboardingSessionWebhookDeliveries,
+  retryWebhookDelivery,
+  webhookDeliveryView,
+  webhookEventView,
   registerOnboardingSessionWebhook,
   webhookEndpointView,
   getPartyBySessionId,
@@ -114,6 +118,21 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
       const { webhook_secret: _secret, ...rest } = body as Record<string, unknown>
       return rest
     },
+  },
+  listOnboardingSessionWebhookDeliveries: {
+    handle: async (ctx) =>
+      respond(ctx, 200, await pipe(listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(webhookDeliveryView)))()),
+  },
+  retryOnboardingSessionWebhookDelivery: {
+    handle: async (ctx) =>
+      respond(
+        ctx,
+        200,
+        await pipe(
+          retryWebhookDelivery(deps)(callerOf(ctx), ctx.params),
+          TE.map(webhookEventView),
+        )(),
+      ),
   },
   listPendingOnboardingRequirements: {
     handle: async (ctx) =>

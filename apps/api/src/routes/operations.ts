@@ -72,6 +72,7 @@ export const OPERATIONS: readonly Operation[] = [
   partner('getPartyBySessionId', 'GET', `${S}/party`, 200),
   partner('registerOnboardingSessionWebhook', 'PUT', `${S}/webhook`, 200, json),
   partner('listOnboardingSessionWebhookDeliveries', 'GET', `${S}/webhook/deliveries`, 200),
+  partner('retryOnboardingSessionWebhookDelivery', 'POST', `${S}/webhook/deliveries/:eventId/retry`, 200),
   partner('listDocumentsForOnboardingSession', 'GET', `${S}/documents`, 200),
   partner('createOnboardingDocumentMetadata', 'POST', `${S}/documents`, 201, json),
 

@@ -42,6 +42,56 @@ export const postgresWebhookEventRepository = (db: Kysely<Database>): WebhookEve
       }
       return (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toWebhookEvent)
     }),
+  listDeliveries: (sessionId, page) =>
+    query(async () => {
+      let q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
+      if (O.isSome(page.after)) {
+        const { createdAt, id } = page.after.value
+        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
+      }
+      const events = (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toWebhookEvent)
+      if (events.length === 0) return []
+      const attempts = await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where(
+          'event_id',
+          'in',
+          events.map((e) => e.id),
+        )
+        .orderBy('attempt_number')
+        .orderBy('id')
+        .execute()
+      return events.map((e) => ({
+        ...e,
+        attemptLog: attempts
+          .filter((a) => a.event_id === e.id)
+          .map((a) => ({
+            attemptNumber: a.attempt_number,
+            url: a.url,
+            startedAt: a.started_at,
+            durationMs: a.duration_ms,
+            statusCode: a.status_code,
+            error: a.error,
+          })),
+      }))
+    }),
+
+  retryNow: (sessionId, eventId, at) =>
+    query(async () =>
+      O.map(toWebhookEvent)(
+        O.fromNullable(
+          await db
+            .updateTable('webhook_events')
+            .set({ status: 'pending', next_attempt_at: at, locked_until: null })
+            .where('id', '=', eventId)
+            .where('session_id', '=', sessionId)
+            .returningAll()
+            .executeTakeFirst(),
+        ),
+      ),
+    ),
+
   hurryPending: (sessionId, at) =>
     query(async () => {
       await db

@@ -39,14 +39,18 @@ const fromBase64Url = (text: string): string =>
 export const encodeCursor = (position: Position): string =>
   toBase64Url(JSON.stringify([position.createdAt.toISOString(), position.id]))
 
-export const decodeCursor = (cursor: string): E.Either<InvalidRequest, Position> => {
+/**
+ * Decodes a cursor. `isId` says what a row id of this list looks like (UUIDs unless told
+ * otherwise): a forged cursor with anything else is refused here and never reaches SQL.
+ */
+export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, Position> => {
   const bad = invalidRequest('cursor is not a cursor returned by this list', 'cursor')
   try {
     const parsed: unknown = JSON.parse(fromBase64Url(cursor))
     if (!Array.isArray(parsed) || parsed.length !== 2) return E.left(bad)
     const [at, id] = parsed as unknown[]
     // Every listed record has a UUID id; anything else is a forged cursor (and must never reach SQL).
-    if (typeof at !== 'string' || typeof id !== 'string' || !isUuid(id)) return E.left(bad)
+    if (typeof at !== 'string' || typeof id !== 'string' || !isId(id)) return E.left(bad)
     const createdAt = new Date(at)
     return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? E.left(bad) : E.right({ createdAt, id })
   } catch {
@@ -64,12 +68,12 @@ const ListQuery = strictObject(
 )
 
 /** Decodes `?limit=&cursor=` from a query-string record (values may be strings or arrays). */
-export const decodePageRequest = (query: unknown): E.Either<InvalidRequest, PageRequest> =>
+export const decodePageRequest = (query: unknown, isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, PageRequest> =>
   pipe(
     decode(ListQuery)(query),
     E.chain(({ limit, cursor }) =>
       pipe(
-        cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor), E.map(O.some)),
+        cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor, isId), E.map(O.some)),
         E.map((after): PageRequest => ({ limit: limit === undefined ? DEFAULT_PAGE_LIMIT : Number(limit), after })),
       ),
     ),

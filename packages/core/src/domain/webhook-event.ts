@@ -17,6 +17,9 @@ export type WebhookEvent = {
   readonly createdAt: Date
 }
 
+/** Whether `id` has the form of an event id. */
+export const isWebhookEventId = (id: string): boolean => /^evt_[0-9a-f]{32}$/.test(id)
+
 /** `evt_` and 32 hex digits from a UUID. */
 export const webhookEventId = (uuid: string): string => `evt_${uuid.replace(/-/g, '')}`
 
@@ -30,4 +33,58 @@ export const partyReadyEvent = (eventUuid: string, sessionId: string, party: Par
   attempts: 0,
   nextAttemptAt: now,
   createdAt: now,
+})
+
+/** One recorded delivery attempt. */
+export type WebhookAttempt = {
+  readonly attemptNumber: number
+  readonly url: string
+  readonly startedAt: Date
+  readonly durationMs: number
+  readonly statusCode: number | null
+  readonly error: string | null
+}
+
+/** An event with its attempts, for the delivery log. */
+export type WebhookDelivery = WebhookEvent & { readonly attemptLog: readonly WebhookAttempt[] }
+
+export type WebhookEventView = {
+  readonly event_id: string
+  readonly type: string
+  readonly status: WebhookEvent['status']
+  readonly attempts: number
+  /** When the next attempt is due; null once delivered or failed. */
+  readonly next_attempt_at: string | null
+  readonly created_at: string
+}
+
+export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
+  event_id: e.id,
+  type: e.type,
+  status: e.status,
+  attempts: e.attempts,
+  next_attempt_at: e.status === 'pending' ? e.nextAttemptAt.toISOString() : null,
+  created_at: e.createdAt.toISOString(),
+})
+
+export type WebhookDeliveryView = WebhookEventView & {
+  readonly attempt_log: readonly {
+    readonly attempt_number: number
+    readonly started_at: string
+    readonly duration_ms: number
+    readonly status_code: number | null
+    readonly error: string | null
+  }[]
+}
+
+/** An event and every attempt to deliver it. */
+export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => ({
+  ...webhookEventView(d),
+  attempt_log: d.attemptLog.map((a) => ({
+    attempt_number: a.attemptNumber,
+    started_at: a.startedAt.toISOString(),
+    duration_ms: a.durationMs,
+    status_code: a.statusCode,
+    error: a.error,
+  })),
 })

@@ -37,6 +37,22 @@ export const inMemoryOnboardingSessionRepository = (
             .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
             .slice(0, page.limit + 1),
         ),
+      listDeliveries: (sessionId, page) =>
+        TE.right(
+          events
+            .filter((e) => e.sessionId === sessionId)
+            .filter((e) => O.isNone(page.after) || isAfter(e, page.after.value))
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+            .slice(0, page.limit + 1)
+            .map((e) => ({ ...e, attemptLog: [] })),
+        ),
+      retryNow: (sessionId, eventId, at) =>
+        TE.fromIO(() => {
+          const i = events.findIndex((e) => e.id === eventId && e.sessionId === sessionId)
+          if (i < 0) return O.none
+          events[i] = { ...events[i]!, status: 'pending', nextAttemptAt: at }
+          return O.some(events[i]!)
+        }),
       hurryPending: (sessionId, at) =>
         TE.fromIO(() => {
           events.forEach((e, i) => {

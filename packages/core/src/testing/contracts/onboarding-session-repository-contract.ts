@@ -147,6 +147,10 @@ export const onboardingSessionRepositoryContract = (
       const earlier = at('2026-04-01T00:00:00.000Z')
       await right(events.hurryPending(s.id, earlier))
       expect(await right(events.listForSession(s.id, { limit: 10, after: O.none }))).to.deep.equal([{ ...event, nextAttemptAt: earlier }])
+      expect(await right(events.listDeliveries(s.id, { limit: 10, after: O.none }))).to.deep.equal([{ ...event, nextAttemptAt: earlier, attemptLog: [] }])
+      const retryAt = at('2026-04-05T00:00:00.000Z')
+      expect(await right(events.retryNow(s.id, event.id, retryAt))).to.deep.equal(O.some({ ...event, nextAttemptAt: retryAt }))
+      expect(await right(events.retryNow(freshId(), event.id, retryAt))).to.deep.equal(O.none)
     })
 
     it('stores no party when the approval is based on a stale version', async () => {

@@ -1,0 +1,70 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { decode } from '../../domain/codecs.js'
+import { notFound, type NotFound } from '../../domain/errors.js'
+import { invalidState, type InvalidState } from '../../domain/onboarding-state.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { isWebhookEventId, type WebhookDelivery, type WebhookEvent } from '../../domain/webhook-event.js'
+import type { Clock } from '../../ports/clock.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
+import { loadOwnSession, type LoadOwnSessionError } from '../onboarding/load-own-session.js'
+
+export type WebhookDeliveriesDeps = {
+  readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
+  readonly events: Pick<WebhookEventRepository, 'listDeliveries' | 'retryNow'>
+  readonly clock: Clock
+}
+
+/** The session's webhook events with every attempt, oldest first (the delivery log). */
+export const listOnboardingSessionWebhookDeliveries =
+  (deps: Omit<WebhookDeliveriesDeps, 'clock'>) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<WebhookDelivery>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query, isWebhookEventId)),
+      TE.chainW((page) =>
+        pipe(
+          loadOwnSession(deps.sessions)(caller, params),
+          TE.chainW((session) => deps.events.listDeliveries(session.id, page)),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
+
+const EventParams = t.type({
+  eventId: new t.Type<string, string, unknown>(
+    'EventId',
+    (u): u is string => typeof u === 'string' && isWebhookEventId(u),
+    (u, c) => (typeof u === 'string' && isWebhookEventId(u) ? t.success(u) : t.failure(u, c, 'must be an event id such as evt_0123…')),
+    t.identity,
+  ),
+})
+
+/** Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. */
+export const retryWebhookDelivery =
+  (deps: WebhookDeliveriesDeps) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, params),
+      TE.chainW((session) =>
+        pipe(
+          TE.fromEither(decode(EventParams)(params)),
+          TE.chainW(({ eventId }) =>
+            pipe(
+              deps.events.listDeliveries(session.id, { limit: 1000, after: { _tag: 'None' } }),
+              TE.chainW((events) => {
+                const event = events.find((e) => e.id === eventId)
+                if (event === undefined) return TE.left<NotFound | InvalidState, WebhookEvent>(notFound('webhook_event'))
+                if (event.status === 'delivered') return TE.left(invalidState('webhook_event', 'delivered', 'retry'))
+                return pipe(
+                  deps.events.retryNow(session.id, eventId, deps.clock.now()),
+                  TE.chainW(TE.fromOption((): NotFound | InvalidState => notFound('webhook_event'))),
+                )
+              }),
+            ),
+          ),
+        ),
+      ),
+    )
