@@ -92,7 +92,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       ? startWebhookWorker(
           deliverDueWebhooks({
             queue: postgresWebhookDeliveryQueue(database.db),
-            sender: guardedSender(deps.urlGuard, fetchWebhookSender()),
+            sender: guardedSender(deps.urlGuard, fetchWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
             sign: signWebhook,
             webhookSecrets,
             clock: systemClock,

@@ -58,7 +58,7 @@ for (const database of testDatabases()) {
       const clock = testClock(new Date())
       deps = {
         queue: postgresWebhookDeliveryQueue(db),
-        sender: fetchWebhookSender(5_000),
+        sender: fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }),
         sign: signWebhook,
         webhookSecrets: secrets,
         clock,
@@ -172,3 +172,35 @@ for (const database of testDatabases()) {
     })
   })
 }
+
+describe('fetchWebhookSender connection pinning', () => {
+  it('refuses to connect to a host name that resolves to a private address, and connects when private networks are allowed', async () => {
+    const receiver = await startReceiver()
+    try {
+      const port = new URL(receiver.url).port
+      // localhost resolves to 127.0.0.1 / ::1 from /etc/hosts: a name pointing inside the machine.
+      const url = `http://localhost:${port}/hooks`
+      const refused = await fetchWebhookSender({ timeoutMs: 5_000 }).send({ url, headers: {}, body: '{}' })()
+      expect(refused.statusCode).to.equal(null)
+      expect(refused.error).to.contain('non-public address')
+      expect(receiver.received).to.have.length(0)
+      const allowed = await fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url, headers: {}, body: '{}' })()
+      expect(allowed.statusCode).to.equal(200)
+      expect(receiver.received).to.have.length(1)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('does not follow redirects: a 3xx is the result of the attempt', async () => {
+    const receiver = await startReceiver()
+    try {
+      receiver.answer(302)
+      const result = await fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url: receiver.url, headers: {}, body: '{}' })()
+      expect(result.statusCode).to.equal(302)
+      expect(receiver.received).to.have.length(1)
+    } finally {
+      await receiver.close()
+    }
+  })
+})
