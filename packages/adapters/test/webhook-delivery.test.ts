@@ -160,15 +160,20 @@ for (const database of testDatabases()) {
 
     it('redelivers with the same id after a worker died between sending and recording', async () => {
       const id = await queueEvent()
-      const claimed = await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))
-      expect(claimed.map((d) => d.event.id)).to.include(id)
-      // The worker "dies" here: nothing is recorded. While the lease holds, nobody else takes it…
-      await round()
-      expect(forEvent(id)).to.have.length(0)
-      // …and once it has run out, the event is delivered, with its original id.
-      deps.clock.advance(61_000)
+      // A worker claims the event and sends it…
+      const claimed = (await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))).find((d) => d.event.id === id)!
+      const headers = signWebhook(SECRET, claimed.event.id, deps.clock.now(), claimed.event.body)
+      expect((await deps.sender.send({ url: claimed.url, headers, body: claimed.event.body })()).statusCode).to.equal(200)
+      // …and dies before recording the attempt. While its lease holds, no other worker sends again…
       await round()
       expect(forEvent(id)).to.have.length(1)
+      // …and once the lease has run out, the event is delivered again, with the same id.
+      deps.clock.advance(61_000)
+      await round()
+      const deliveries = forEvent(id)
+      expect(deliveries).to.have.length(2)
+      expect(deliveries.map((d) => d.headers['webhook-id'])).to.deep.equal([id, id])
+      expect(deliveries[1]!.body).to.equal(deliveries[0]!.body)
     })
   })
 }
