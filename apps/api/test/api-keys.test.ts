@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { base62, crc32 } from './support/independent-checksum.js'
-import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { bearer, listingOf, type MintedKey, mintKey, type Reply, request } from './support/client.js'
 import { MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -25,17 +25,6 @@ const list = (url: string, key: string, query = ''): Promise<Reply> => request(u
 const revoke = (url: string, key: string, apiKeyId: string): Promise<Reply> =>
   request(url, `${KEYS}/${apiKeyId}`, { method: 'DELETE', headers: bearer(key) })
 
-/** The listing record (CONTRACT.md "Keys") a freshly minted, never used key should have. */
-const listingOf = (key: MintedKey) => ({
-  api_key_id: key.api_key_id,
-  key_prefix: key.key_prefix,
-  status: 'active',
-  created_at: key.created_at,
-  revoked_at: null,
-  last_used_at: null,
-  scopes: key.scopes,
-  environment: key.environment,
-})
 
 /** The documented list order: `(created_at, id)` ascending, i.e. creation order. */
 const inListOrder = (keys: readonly MintedKey[]): MintedKey[] =>

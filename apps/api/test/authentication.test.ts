@@ -3,7 +3,7 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { BASE62, base62, crc32 } from './support/independent-checksum.js'
 import { OPERATIONS } from '../src/routes/operations.js'
-import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { bearer, listingOf, type MintedKey, mintKey, type Reply, request } from './support/client.js'
 import { INTERNAL_TOKEN, startInMemoryServer, startTestServer, type TestServer } from './support/test-server.js'
 
 const SESSION_INPUT = { type: 'business', country_of_incorporation: 'US', entry_channel: 'partner_portal', locale: 'en-US' }
@@ -24,16 +24,6 @@ const createSession = (url: string, headers: Record<string, string>): Promise<Re
 
 const listKeys = (url: string, headers: Record<string, string>): Promise<Reply> => request(url, '/public/partner/api-keys', { headers })
 
-const listingOf = (key: MintedKey) => ({
-  api_key_id: key.api_key_id,
-  key_prefix: key.key_prefix,
-  status: 'active',
-  created_at: key.created_at,
-  revoked_at: null,
-  last_used_at: null,
-  scopes: key.scopes,
-  environment: key.environment,
-})
 
 
 const randomBase62 = (length: number): string => Array.from({ length }, () => BASE62[Math.floor(Math.random() * 62)]).join('')

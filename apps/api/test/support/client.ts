@@ -56,3 +56,15 @@ export const mintKey = async (
 }
 
 export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` })
+
+/** The listing record (CONTRACT.md "Keys") a freshly minted, never used key should have. */
+export const listingOf = (key: MintedKey) => ({
+  api_key_id: key.api_key_id,
+  key_prefix: key.key_prefix,
+  status: 'active',
+  created_at: key.created_at,
+  revoked_at: null,
+  last_used_at: null,
+  scopes: key.scopes,
+  environment: key.environment,
+})
