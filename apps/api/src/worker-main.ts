@@ -15,6 +15,11 @@ if (E.isLeft(loaded)) {
 }
 const { config } = withDevelopmentSecrets(loaded.right)
 const logger = createLogger(config.logLevel)
+if (config.databaseUrl === undefined || !config.databaseUrl.startsWith('postgres')) {
+  // The embedded database belongs to one process: the API process, which runs the worker itself.
+  logger.fatal({ setting: 'DATABASE_URL' }, 'pnpm worker needs a PostgreSQL server (DATABASE_URL=postgres://…); with the embedded database the API process runs the worker')
+  process.exit(1)
+}
 if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
   process.exit(1)
