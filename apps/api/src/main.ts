@@ -1,16 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js'
-import { loadConfig } from './config.js'
 import { DEV_SECRETS_FILE, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
+import { configOrExit, stopOnSignals } from './process-lifecycle.js'
 import { startServer } from './server.js'
 
-const loaded = loadConfig(process.env)
-if (E.isLeft(loaded)) {
-  process.stderr.write(`Lendgate cannot start; fix these settings:\n${loaded.left.map((p) => `  - ${p}`).join('\n')}\n`)
-  process.exit(1)
-}
-
-const { config, generated } = withDevelopmentSecrets(loaded.right)
+const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate'))
 const logger = createLogger(config.logLevel)
 
 if (generated !== undefined) {
@@ -37,18 +30,7 @@ for (const [setting, value] of [
 try {
   const server = await startServer(config, logger)
   logger.info({ url: server.url, production: config.production }, 'Lendgate API listening')
-  const shutdown = (signal: string): void => {
-    logger.info({ signal }, 'shutting down')
-    server.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed')
-        process.exit(1)
-      },
-    )
-  }
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-  process.once('SIGINT', () => shutdown('SIGINT'))
+  stopOnSignals(logger, () => server.stop())
 } catch (err) {
   logger.fatal({ err }, 'could not start')
   process.exit(1)

@@ -2,6 +2,7 @@ import type { ApiKey, ApiKeyRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeysTable, Database } from './schema.js'
+import { inPage } from './paging.js'
 import { query } from './store-errors.js'
 
 const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
@@ -77,12 +78,8 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
 
   listForClient: (clientId, page) =>
     query(async () => {
-      let q = db.selectFrom('api_keys').selectAll().where('client_id', '=', clientId)
-      if (O.isSome(page.after)) {
-        const { createdAt, id } = page.after.value
-        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
-      }
-      const rows = await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()
+      const q = db.selectFrom('api_keys').selectAll().where('client_id', '=', clientId)
+      const rows = await inPage(q, page).execute()
       return rows.map(toApiKey)
     }),
 

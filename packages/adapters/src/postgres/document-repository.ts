@@ -1,7 +1,7 @@
 import type { DocumentMetadata, DocumentRepository } from '@lendgate/core'
-import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, DocumentsTable } from './schema.js'
+import { inPage } from './paging.js'
 import { query } from './store-errors.js'
 
 const toDocument = (row: Selectable<DocumentsTable>): DocumentMetadata => ({
@@ -34,11 +34,7 @@ export const postgresDocumentRepository = (db: Kysely<Database>): DocumentReposi
 
   listForSession: (sessionId, page) =>
     query(async () => {
-      let q = db.selectFrom('documents').selectAll().where('session_id', '=', sessionId)
-      if (O.isSome(page.after)) {
-        const { createdAt, id } = page.after.value
-        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
-      }
-      return (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toDocument)
+      const q = db.selectFrom('documents').selectAll().where('session_id', '=', sessionId)
+      return (await inPage(q, page).execute()).map(toDocument)
     }),
 })

@@ -11,7 +11,9 @@ import {
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import type { Database, OnboardingAddressesTable, OnboardingSessionsTable } from './schema.js'
+import type { Database, OnboardingSessionsTable } from './schema.js'
+import { toAddress } from './address-rows.js'
+import { inPage } from './paging.js'
 import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
@@ -27,18 +29,6 @@ const profileFromJson = (value: unknown): ApplicantProfile | null => {
   return { ...json, updatedAt: new Date(json.updatedAt) }
 }
 
-const toAddress = (row: Selectable<OnboardingAddressesTable>): Address => ({
-  id: row.id,
-  type: row.type,
-  line1: row.line1,
-  line2: row.line2,
-  city: row.city,
-  region: row.region,
-  postalCode: row.postal_code,
-  country: row.country,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-})
 
 const toSession = (row: Selectable<OnboardingSessionsTable>, addresses: readonly Address[]): OnboardingSession => ({
   id: row.id,
@@ -217,11 +207,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
     query(async () => {
       let q = db.selectFrom('onboarding_sessions').selectAll()
       if (status !== undefined) q = q.where('status', '=', status)
-      if (O.isSome(page.after)) {
-        const { createdAt, id } = page.after.value
-        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
-      }
-      const rows = await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()
+      const rows = await inPage(q, page).execute()
       return Promise.all(rows.map(async (row) => toSession(row, await loadAddresses(db, row.id))))
     }),
 })

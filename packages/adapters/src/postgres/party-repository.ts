@@ -2,6 +2,7 @@ import type { Address, Party, PartyRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
+import { toAddress } from './address-rows.js'
 import { query } from './store-errors.js'
 
 export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository => ({
@@ -11,18 +12,7 @@ export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository =
       if (row === undefined) return O.none
       const addresses: Address[] = (
         await db.selectFrom('party_addresses').selectAll().where('party_id', '=', id).orderBy('created_at').orderBy('id').execute()
-      ).map((a) => ({
-        id: a.id,
-        type: a.type,
-        line1: a.line1,
-        line2: a.line2,
-        city: a.city,
-        region: a.region,
-        postalCode: a.postal_code,
-        country: a.country,
-        createdAt: a.created_at,
-        updatedAt: a.updated_at,
-      }))
+      ).map(toAddress)
       const party: Party = {
         id: row.id,
         sessionId: row.session_id,

@@ -2,6 +2,7 @@ import type { WebhookEvent, WebhookEventRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, WebhookEventsTable } from './schema.js'
+import { inPage } from './paging.js'
 import { query } from './store-errors.js'
 
 export const toWebhookEvent = (row: Selectable<WebhookEventsTable>): WebhookEvent => ({
@@ -35,21 +36,13 @@ export const insertWebhookEvent = async (trx: Transaction<Database>, e: WebhookE
 export const postgresWebhookEventRepository = (db: Kysely<Database>): WebhookEventRepository => ({
   listForSession: (sessionId, page) =>
     query(async () => {
-      let q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
-      if (O.isSome(page.after)) {
-        const { createdAt, id } = page.after.value
-        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
-      }
-      return (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toWebhookEvent)
+      const q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
+      return (await inPage(q, page).execute()).map(toWebhookEvent)
     }),
   listDeliveries: (sessionId, page) =>
     query(async () => {
-      let q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
-      if (O.isSome(page.after)) {
-        const { createdAt, id } = page.after.value
-        q = q.where(({ eb, refTuple, tuple }) => eb(refTuple('created_at', 'id'), '>', tuple(createdAt, id)))
-      }
-      const events = (await q.orderBy('created_at').orderBy('id').limit(page.limit + 1).execute()).map(toWebhookEvent)
+      const q = db.selectFrom('webhook_events').selectAll().where('session_id', '=', sessionId)
+      const events = (await inPage(q, page).execute()).map(toWebhookEvent)
       if (events.length === 0) return []
       const attempts = await db
         .selectFrom('webhook_attempts')
