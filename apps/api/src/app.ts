@@ -10,6 +10,9 @@ import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { healthRoutes } from './routes/health.js'
 import { internalReviewRoutes } from './routes/internal-review.js'
+import { internalLendingRoutes } from './routes/internal-lending.js'
+import { partyRoutes } from './routes/parties.js'
+import { applicationRoutes } from './routes/applications.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
@@ -26,6 +29,9 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...apiKeyRoutes(deps),
   ...onboardingSessionRoutes(deps),
   ...internalReviewRoutes(deps),
+  ...partyRoutes(deps),
+  ...applicationRoutes(deps),
+  ...internalLendingRoutes(deps),
 })
 
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {

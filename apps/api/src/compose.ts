@@ -9,6 +9,9 @@ import {
   postgresVerificationChallengeRepository,
   postgresDocumentRepository,
   postgresPartyRepository,
+  postgresLoanProductRepository,
+  postgresLoanApplicationRepository,
+  postgresLoanRepository,
   postgresWebhookEndpointRepository,
   postgresWebhookEventRepository,
   postgresWebhookDeliveryQueue,
@@ -78,6 +81,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     documents: postgresDocumentRepository(database.db),
     parties: postgresPartyRepository(database.db),
     challenges: postgresVerificationChallengeRepository(database.db),
+    products: postgresLoanProductRepository(database.db),
+    applications: postgresLoanApplicationRepository(database.db),
+    loans: postgresLoanRepository(database.db),
     codes: scryptOneTimeCodes(),
     sender:
       config.verificationDeliveryUrl !== undefined

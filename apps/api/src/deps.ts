@@ -6,6 +6,9 @@ import type {
   IdempotencyStore,
   IdGenerator,
   KeyUsageRecorder,
+  LoanApplicationRepository,
+  LoanProductRepository,
+  LoanRepository,
   DocumentRepository,
   OneTimeCodes,
   PartyRepository,
@@ -39,4 +42,7 @@ export type AppDeps = {
   /** Undefined when WEBHOOK_SECRET_KEY is not set (production): registration answers server_misconfigured. */
   readonly webhookSecrets: WebhookSecrets | undefined
   readonly urlGuard: WebhookUrlGuard
+  readonly products: LoanProductRepository
+  readonly applications: LoanApplicationRepository
+  readonly loans: LoanRepository
 }

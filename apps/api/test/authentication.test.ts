@@ -222,10 +222,10 @@ for (const database of testDatabases()) {
         }
       })
 
-      it('reaches the placeholder with the internal token', async () => {
+      it('reaches the handler with the internal token (an unknown application is 404)', async () => {
         const reply = await request(server.url, approvePath(), { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
-        expect(reply.status).to.equal(501)
-        expect(reply.body).to.deep.equal({ error: 'not_implemented', operation_id: 'approveLoanApplication' })
+        expect(reply.status).to.equal(404)
+        expect(reply.body).to.deep.equal({ error: 'not_found', detail: 'No such loan application.' })
       })
 
       it('never accepts a partner key on any internal route, whatever its scopes', async () => {

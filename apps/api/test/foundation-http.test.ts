@@ -184,8 +184,8 @@ for (const database of testDatabases()) {
           expect(reply.body.error).to.equal('invalid_internal_token')
         }
         const ok = await request(server.url, path, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
-        expect(ok.status).to.equal(501)
-        expect(ok.body).to.deep.equal({ error: 'not_implemented', operation_id: 'approveLoanApplication' })
+        expect(ok.status).to.equal(404)
+        expect(ok.body).to.deep.equal({ error: 'not_found', detail: 'No such loan application.' })
       })
     })
 

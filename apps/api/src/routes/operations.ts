@@ -89,6 +89,8 @@ export const OPERATIONS: readonly Operation[] = [
   partner('getLoanApplication', 'GET', '/public/applications/:applicationId', 200),
   partner('updateLoanApplication', 'PATCH', '/public/applications/:applicationId', 200, json),
   partner('submitLoanApplication', 'POST', '/public/applications/:applicationId/submit', 200),
+  partner('withdrawLoanApplication', 'POST', '/public/applications/:applicationId/withdraw', 200),
+  partner('previewLoanApplicationSchedule', 'GET', '/public/applications/:applicationId/schedule-preview', 200),
 
   // §4.5 servicing
   partner('listLoansForParty', 'GET', `${P}/loans`, 200),
@@ -108,8 +110,12 @@ export const OPERATIONS: readonly Operation[] = [
   { operationId: 'listOnboardingSessionsForReview', method: 'GET', path: '/internal/onboarding-sessions', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'approveOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/approve', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'rejectOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/reject', successStatus: 200, auth: 'internal', jsonBody: true },
+  { operationId: 'listLoanApplicationsForReview', method: 'GET', path: '/internal/applications', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'approveLoanApplication', method: 'POST', path: '/internal/applications/:applicationId/approve', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'declineLoanApplication', method: 'POST', path: '/internal/applications/:applicationId/decline', successStatus: 200, auth: 'internal', jsonBody: true },
+  { operationId: 'listLoanProducts', method: 'GET', path: '/internal/loan-products', successStatus: 200, auth: 'internal', jsonBody: false },
+  { operationId: 'createLoanProduct', method: 'POST', path: '/internal/loan-products', successStatus: 201, auth: 'internal', jsonBody: true },
+  { operationId: 'updateLoanProduct', method: 'PATCH', path: '/internal/loan-products/:productId', successStatus: 200, auth: 'internal', jsonBody: true },
 ]
 
 export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((op) => op.operationId))

@@ -6,6 +6,8 @@ import {
   inMemoryApiKeyRepository,
   inMemoryDocumentRepository,
   inMemoryIdempotencyStore,
+  inMemoryLoanApplicationRepository,
+  inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
@@ -100,6 +102,7 @@ export const startInMemoryServer = async (
   const config = testConfig(configOverrides)
   const apiKeys = inMemoryApiKeyRepository()
   const sessions = inMemoryOnboardingSessionRepository()
+  const applications = inMemoryLoanApplicationRepository()
   const base: AppDeps = {
     apiKeys,
     sessions,
@@ -119,6 +122,9 @@ export const startInMemoryServer = async (
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
     codes: scryptOneTimeCodes(),
     sender: recordingCodeSender(),
+    products: inMemoryLoanProductRepository(),
+    applications,
+    loans: applications.loans,
   }
   const deps: AppDeps = { ...base, ...override(base) }
   const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)

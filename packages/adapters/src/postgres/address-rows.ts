@@ -15,3 +15,17 @@ export const toAddress = (row: Selectable<OnboardingAddressesTable> | Selectable
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 })
+
+/** The columns of an address row shared by sessions and parties (without its owner). */
+export const addressFields = (a: Address) => ({
+  id: a.id,
+  type: a.type,
+  line1: a.line1,
+  line2: a.line2,
+  city: a.city,
+  region: a.region,
+  postal_code: a.postalCode,
+  country: a.country,
+  created_at: a.createdAt,
+  updated_at: a.updatedAt,
+})

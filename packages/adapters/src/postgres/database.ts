@@ -18,6 +18,10 @@ export type OpenDatabase = {
 export const MEMORY_URL = 'pglite://memory'
 
 const INT8_OID = 20
+const DATE_OID = 1082
+
+/** `date` columns stay `YYYY-MM-DD` strings: a calendar date has no time zone to shift it. */
+const keepDate = (text: string): string => text
 
 /**
  * `int8` (money in minor units, counts) is parsed to a JavaScript number by both drivers: `pg`
@@ -54,7 +58,7 @@ export const openDatabase = async (options: {
       idleTimeoutMillis: 30_000,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+          oid === INT8_OID ? parseInt8 : oid === DATE_OID ? keepDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     })
     // An idle client that loses its connection emits here; without a listener it would crash the process.
@@ -65,7 +69,7 @@ export const openDatabase = async (options: {
   if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
   const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
   if (path !== undefined) mkdirSync(path, { recursive: true })
-  const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8 } })
+  const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate } })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return {
     db,

@@ -8,6 +8,7 @@ import * as reviewAndParties from './migrations/0005-review-and-parties.js'
 import * as webhookEndpoints from './migrations/0006-webhook-endpoints.js'
 import * as webhookEvents from './migrations/0007-webhook-events.js'
 import * as webhookAttempts from './migrations/0008-webhook-attempts.js'
+import * as loans from './migrations/0009-loans.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-webhook-endpoints': webhookEndpoints,
   '0007-webhook-events': webhookEvents,
   '0008-webhook-attempts': webhookAttempts,
+  '0009-loans': loans,
 }
 
 /** Names of every migration, in order. */

@@ -12,7 +12,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, OnboardingSessionsTable } from './schema.js'
-import { toAddress } from './address-rows.js'
+import { addressFields, toAddress } from './address-rows.js'
 import { inPage } from './paging.js'
 import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
@@ -73,19 +73,6 @@ const contentColumns = (session: OnboardingSession) => ({
   review_reason: session.review?.reason ?? null,
   decided_at: session.review?.decidedAt ?? null,
   updated_at: session.updatedAt,
-})
-
-const addressFields = (a: Address) => ({
-  id: a.id,
-  type: a.type,
-  line1: a.line1,
-  line2: a.line2,
-  city: a.city,
-  region: a.region,
-  postal_code: a.postalCode,
-  country: a.country,
-  created_at: a.createdAt,
-  updated_at: a.updatedAt,
 })
 
 const addressColumns = (sessionId: string, a: Address) => ({ ...addressFields(a), session_id: sessionId })

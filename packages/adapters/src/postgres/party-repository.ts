@@ -2,8 +2,9 @@ import type { Address, Party, PartyRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
-import { toAddress } from './address-rows.js'
-import { query } from './store-errors.js'
+import { addressFields, toAddress } from './address-rows.js'
+import { asWriteError, query } from './store-errors.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 
 export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository => ({
   findById: (id) =>
@@ -34,4 +35,15 @@ export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository =
       }
       return O.some(party)
     }),
+
+  addAddress: (partyId, address) =>
+    TE.tryCatch(async () => {
+      await db.insertInto('party_addresses').values({ ...addressFields(address), party_id: partyId }).execute()
+    }, asWriteError('registered_address')),
+
+  updateAddress: (partyId, address) =>
+    TE.tryCatch(async () => {
+      const { id: _id, created_at: _created, ...changes } = addressFields(address)
+      await db.updateTable('party_addresses').set(changes).where('id', '=', address.id).where('party_id', '=', partyId).execute()
+    }, asWriteError('registered_address')),
 })

@@ -155,6 +155,108 @@ export type WebhookAttemptsTable = {
   error: string | null
 }
 
+export type LoanProductsTable = {
+  id: string
+  name: string
+  description: string | null
+  currency: string
+  min_amount: number
+  max_amount: number
+  min_term_months: number
+  max_term_months: number
+  interest_rate_bps: number
+  origination_fee_bps: number
+  repayment_frequency: 'MONTHLY'
+  active: boolean
+  created_at: Date
+  updated_at: Date
+}
+
+export type LoanApplicationsTable = {
+  id: string
+  party_id: string
+  client_id: string
+  product_id: string
+  amount: number
+  currency: string
+  term_months: number
+  purpose: string | null
+  interest_rate_bps: number
+  origination_fee_bps: number
+  status: 'DRAFT' | 'SUBMITTED' | 'APPROVED' | 'DECLINED' | 'WITHDRAWN'
+  submitted_at: Date | null
+  decision: 'APPROVED' | 'DECLINED' | null
+  decision_reason: string | null
+  decided_by: string | null
+  decided_at: Date | null
+  loan_id: string | null
+  version: number
+  created_at: Date
+  updated_at: Date
+}
+
+/** Calendar dates are `date` columns read back as `YYYY-MM-DD` strings (database.ts). */
+export type LoansTable = {
+  id: string
+  party_id: string
+  application_id: string
+  product_id: string
+  status: 'ACTIVE' | 'PAID_OFF' | 'CHARGED_OFF'
+  currency: string
+  principal: number
+  interest_rate_bps: number
+  term_months: number
+  payment_amount: number
+  origination_fee: number
+  disbursed_amount: number
+  start_date: string
+  first_due_date: string
+  maturity_date: string
+  created_at: Date
+}
+
+export type LoanInstallmentsTable = {
+  loan_id: string
+  number: number
+  due_date: string
+  principal_due: number
+  interest_due: number
+  fees_due: number
+  principal_paid: number
+  interest_paid: number
+  fees_paid: number
+  status: 'UPCOMING' | 'DUE' | 'PAID' | 'PARTIALLY_PAID' | 'LATE'
+}
+
+export type LoanTransactionsTable = {
+  id: string
+  loan_id: string
+  type: string
+  effective_date: string
+  amount: number
+  principal: number
+  interest: number
+  fees: number
+  seq: Generated<number>
+  created_at: Date
+}
+
+export type LoanBalancesTable = {
+  id: string
+  loan_id: string
+  transaction_id: string
+  as_of: string
+  principal_outstanding: number
+  interest_outstanding: number
+  fees_outstanding: number
+  payoff_amount: number
+  past_due_amount: number
+  next_due_date: string | null
+  next_due_amount: number | null
+  seq: Generated<number>
+  created_at: Date
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -168,4 +270,10 @@ export type Database = {
   webhook_events: WebhookEventsTable
   webhook_attempts: WebhookAttemptsTable
   idempotency_keys: IdempotencyKeysTable
+  loan_products: LoanProductsTable
+  loan_applications: LoanApplicationsTable
+  loans: LoansTable
+  loan_installments: LoanInstallmentsTable
+  loan_transactions: LoanTransactionsTable
+  loan_balances: LoanBalancesTable
 }

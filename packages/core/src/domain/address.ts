@@ -1,6 +1,8 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject } from './codecs.js'
 import { CountryCode } from './country-codes.js'
+import { invalidRequest, type InvalidRequest } from './errors.js'
 
 /**
  * Postal addresses, one model for onboarding sessions and parties. `registered` is the
@@ -90,3 +92,19 @@ export const addressView = (a: Address): AddressView => ({
   created_at: a.createdAt.toISOString(),
   updated_at: a.updatedAt.toISOString(),
 })
+
+/** A session or a party holds at most this many addresses. */
+export const MAX_ADDRESSES = 20
+
+/**
+ * A business has one registered address: a second one is refused, the first can be updated.
+ * `owner` names what holds the addresses, for the message.
+ */
+export const oneRegistered = (owner: 'session' | 'party', addresses: readonly Address[], candidate: Address): E.Either<InvalidRequest, Address> =>
+  candidate.type === 'registered' && addresses.some((a) => a.type === 'registered' && a.id !== candidate.id)
+    ? E.left(invalidRequest(`The ${owner} already has a registered address; update that one instead.`, 'type'))
+    : E.right(candidate)
+
+/** Room for one more address, or `InvalidRequest`. */
+export const roomForAnother = (owner: 'session' | 'party', addresses: readonly Address[]): E.Either<InvalidRequest, void> =>
+  addresses.length < MAX_ADDRESSES ? E.right(undefined) : E.left(invalidRequest(`A ${owner} holds at most ${MAX_ADDRESSES} addresses.`))

@@ -143,3 +143,41 @@ export const decode =
     )
 
 const capitalise = (s: string): string => (s.length === 0 ? s : s[0]!.toUpperCase() + s.slice(1))
+
+/** A JSON integer (a number, never a string) from `min` to `max`. */
+export const integerIn = (name: string, min: number, max: number): t.Type<number, number, unknown> =>
+  new t.Type<number, number, unknown>(
+    name,
+    (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= min && u <= max,
+    (u, c) => {
+      if (typeof u !== 'number' || !Number.isInteger(u)) return t.failure(u, c, 'must be an integer')
+      return Number.isSafeInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `must be an integer from ${min} to ${max}`)
+    },
+    t.identity,
+  )
+
+/** A JSON boolean. */
+export const Bool = new t.Type<boolean, boolean, unknown>(
+  'Boolean',
+  (u): u is boolean => typeof u === 'boolean',
+  (u, c) => (typeof u === 'boolean' ? t.success(u) : t.failure(u, c, 'must be true or false')),
+  t.identity,
+)
+
+/** A partial update with at least one field. */
+export const nonEmptyPatch = <P extends object>(patch: P): E.Either<InvalidRequest, P> =>
+  Object.keys(patch).length > 0 ? E.right(patch) : E.left(invalidRequest('Send at least one field to update.'))
+
+/** A real calendar date `YYYY-MM-DD` (2026-02-30 is refused). */
+export const CalendarDate = new t.Type<string, string, unknown>(
+  'CalendarDate',
+  (u): u is string => typeof u === 'string' && isCalendarDate(u),
+  (u, c) => (typeof u === 'string' && isCalendarDate(u) ? t.success(u) : t.failure(u, c, 'must be a real date in the form YYYY-MM-DD')),
+  t.identity,
+)
+
+const isCalendarDate = (s: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+  const parsed = new Date(`${s}T00:00:00.000Z`)
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === s
+}

@@ -42,3 +42,17 @@ export const partyMismatch: PartyMismatch = { _tag: 'PartyMismatch' }
 /** A save was based on a version of the record that another request has since changed. */
 export type ConcurrentUpdate = { readonly _tag: 'ConcurrentUpdate'; readonly resource: string }
 export const concurrentUpdate = (resource: string): ConcurrentUpdate => ({ _tag: 'ConcurrentUpdate', resource })
+
+/** The resource's status forbids the action (`status` is the current one). */
+export type InvalidState = {
+  readonly _tag: 'InvalidState'
+  readonly resource: string
+  readonly status: string
+  readonly action: string
+}
+export const invalidState = (resource: string, status: string, action: string): InvalidState => ({
+  _tag: 'InvalidState',
+  resource,
+  status,
+  action,
+})

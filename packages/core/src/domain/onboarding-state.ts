@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { invalidState, type InvalidState } from './errors.js'
 import type { OnboardingStatus, OnboardingStep } from './onboarding-session.js'
 
 /**
@@ -83,19 +84,6 @@ const LEADS_TO: Readonly<Record<OnboardingAction, OnboardingStatus>> = {
   approve: 'APPROVED',
   reject: 'REJECTED',
 }
-
-export type InvalidState = {
-  readonly _tag: 'InvalidState'
-  readonly resource: string
-  readonly status: string
-  readonly action: string
-}
-export const invalidState = (resource: string, status: string, action: string): InvalidState => ({
-  _tag: 'InvalidState',
-  resource,
-  status,
-  action,
-})
 
 /** The status after `action`, or `InvalidState` when the session's status forbids it. */
 export const transition = (status: OnboardingStatus, action: OnboardingAction): E.Either<InvalidState, OnboardingStatus> =>

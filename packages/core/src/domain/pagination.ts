@@ -80,6 +80,28 @@ export const decodePageRequest = (query: unknown, isId: (id: string) => boolean 
   )
 
 /**
+ * Decodes a list query with filters: the `filter` codec gets the query parameters it knows
+ * (a strict object: the fields it declares), `?limit=&cursor=` the rest, so an unknown
+ * parameter is still refused by name.
+ */
+export const decodeFilteredPageRequest = <F>(
+  filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
+  query: unknown,
+): E.Either<InvalidRequest, { readonly filter: F; readonly page: PageRequest }> => {
+  const record = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>
+  const own = Object.fromEntries(Object.entries(record).filter(([k]) => filter.filterKeys.includes(k)))
+  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !filter.filterKeys.includes(k)))
+  return pipe(
+    decode(filter)(own),
+    E.chain((f) => pipe(decodePageRequest(rest), E.map((page) => ({ filter: f, page })))),
+  )
+}
+
+/** A strict object of optional query filters, carrying its keys for `decodeFilteredPageRequest`. */
+export const queryFilters = <P extends Record<string, t.Mixed>>(name: string, fields: P) =>
+  Object.assign(strictObject(name, {}, fields), { filterKeys: Object.keys(fields) })
+
+/**
  * Builds a page from up to `limit + 1` rows fetched in list order: the extra row only
  * tells that there is a next page.
  */

@@ -1,9 +1,18 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
+import type { Address } from '../domain/address.js'
+import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
 import type { Party } from '../domain/party.js'
 
-/** Reads parties. They are written only by the approval of a session (OnboardingSessionRepository.approve). */
+/**
+ * Parties. A party is created only by the approval of a session
+ * (OnboardingSessionRepository.saveApproved); afterwards only its addresses change.
+ */
 export type PartyRepository = {
+  /** The party with all its addresses, oldest first. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Party>>
+  /** Adds an address. A second `registered` address of the party is `AlreadyExists('registered_address')`. */
+  readonly addAddress: (partyId: string, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Replaces an existing address of the party (same id); same `registered` rule as `addAddress`. */
+  readonly updateAddress: (partyId: string, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
 }

@@ -6,7 +6,7 @@ import type { Caller } from '../../domain/api-key.js'
 import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate, InvalidRequest } from '../../domain/errors.js'
 import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding-session.js'
-import type { InvalidState } from '../../domain/onboarding-state.js'
+import type { InvalidState } from '../../domain/errors.js'
 import {
   checkCode,
   CodeInput,

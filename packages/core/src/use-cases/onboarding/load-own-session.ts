@@ -6,7 +6,8 @@ import type { Caller } from '../../domain/api-key.js'
 import { decode, Uuid } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
-import { transition, type InvalidState } from '../../domain/onboarding-state.js'
+import type { InvalidState } from '../../domain/errors.js'
+import { transition } from '../../domain/onboarding-state.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
 /** Path parameters naming a session (other parameters of the path are ignored here). */

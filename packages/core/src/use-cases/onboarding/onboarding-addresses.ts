@@ -3,20 +3,16 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { AddressInput, AddressPatch, newAddress, patchAddress, type Address } from '../../domain/address.js'
+import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
 import type { Caller } from '../../domain/api-key.js'
-import { decode, Uuid } from '../../domain/codecs.js'
-import { invalidRequest, notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound } from '../../domain/errors.js'
+import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { notFound, type ConcurrentUpdate, type InvalidState, type NotFound } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
-import type { InvalidState } from '../../domain/onboarding-state.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-
-/** A session holds at most this many addresses. */
-export const MAX_SESSION_ADDRESSES = 20
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -24,12 +20,6 @@ export type OnboardingAddressDeps = {
   readonly clock: Clock
 }
 export type ChangeOnboardingAddressError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
-
-/** A business has one registered address: a second one is refused, the first can be updated. */
-const oneRegistered = (addresses: readonly Address[], candidate: Address): E.Either<InvalidRequest, Address> =>
-  candidate.type === 'registered' && addresses.some((a) => a.type === 'registered' && a.id !== candidate.id)
-    ? E.left(invalidRequest('The session already has a registered address; update that one instead.', 'type'))
-    : E.right(candidate)
 
 const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, address: Address) =>
   pipe(
@@ -52,12 +42,9 @@ export const createOnboardingAddress =
       TE.chainW((session) =>
         pipe(
           TE.fromEither(decode(AddressInput)(input)),
-          TE.filterOrElseW(
-            () => session.addresses.length < MAX_SESSION_ADDRESSES,
-            () => invalidRequest(`A session holds at most ${MAX_SESSION_ADDRESSES} addresses.`),
-          ),
+          TE.chainFirstEitherKW(() => roomForAnother('session', session.addresses)),
           TE.map((cmd) => newAddress(cmd, deps.ids.next(), deps.clock.now())),
-          TE.chainEitherKW((address) => oneRegistered(session.addresses, address)),
+          TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
           TE.chainW((address) => saveWith(deps, session, address)),
         ),
       ),
@@ -81,14 +68,11 @@ export const updateOnboardingAddress =
           TE.chainW((address) =>
             pipe(
               TE.fromEither(decode(AddressPatch)(input)),
-              TE.filterOrElseW(
-                (patch) => Object.keys(patch).length > 0,
-                () => invalidRequest('Send at least one field to update.'),
-              ),
+              TE.chainEitherKW(nonEmptyPatch),
               TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
             ),
           ),
-          TE.chainEitherKW((address) => oneRegistered(session.addresses, address)),
+          TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
           TE.chainW((address) => saveWith(deps, session, address)),
         ),
       ),

@@ -6,8 +6,9 @@ import type { Caller } from '../../domain/api-key.js'
 import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
-import { transition, type InvalidState, type Requirement } from '../../domain/onboarding-state.js'
-import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import type { InvalidState } from '../../domain/errors.js'
+import { transition, type Requirement } from '../../domain/onboarding-state.js'
+import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import { partyFromSession, partyView, type Party } from '../../domain/party.js'
 import { partyReadyEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
@@ -130,23 +131,16 @@ export const rejectOnboardingSession =
       ),
     )
 
-const StatusFilter = strictObject('StatusFilter', {}, { status: oneOf('Status', ONBOARDING_STATUSES) })
+const StatusFilter = queryFilters('StatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
 
 /** Every client's sessions, optionally of one status, oldest first: the reviewers' work list. */
 export const listOnboardingSessionsForReview =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
-  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> => {
-    const { status, ...rest } = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>
-    return pipe(
-      TE.fromEither(decode(StatusFilter)(status === undefined ? {} : { status })),
-      TE.chainW((filter) =>
-        pipe(
-          TE.fromEither(decodePageRequest(rest)),
-          TE.chainW((page) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
-        ),
-      ),
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(StatusFilter, query)),
+      TE.chainW(({ filter, page }) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
-  }
 
 /** The party of the caller's session once approved; `NotFound` before (CONTRACT.md). */
 export const getPartyBySessionId =

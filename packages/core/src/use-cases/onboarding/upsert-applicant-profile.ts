@@ -5,7 +5,7 @@ import { ApplicantProfileInput, applicantProfileOf, type ApplicantProfile } from
 import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate } from '../../domain/errors.js'
 import { withContents } from '../../domain/onboarding-session.js'
-import type { InvalidState } from '../../domain/onboarding-state.js'
+import type { InvalidState } from '../../domain/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'

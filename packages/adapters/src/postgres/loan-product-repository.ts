@@ -1,0 +1,63 @@
+import type { LoanProduct, LoanProductRepository } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { Kysely, Selectable } from 'kysely'
+import { inPage } from './paging.js'
+import type { Database, LoanProductsTable } from './schema.js'
+import { asWriteError, query } from './store-errors.js'
+
+const toProduct = (row: Selectable<LoanProductsTable>): LoanProduct => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  currency: row.currency,
+  minAmount: row.min_amount,
+  maxAmount: row.max_amount,
+  minTermMonths: row.min_term_months,
+  maxTermMonths: row.max_term_months,
+  interestRateBps: row.interest_rate_bps,
+  originationFeeBps: row.origination_fee_bps,
+  repaymentFrequency: row.repayment_frequency,
+  active: row.active,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+const columns = (p: LoanProduct) => ({
+  name: p.name,
+  description: p.description,
+  currency: p.currency,
+  min_amount: p.minAmount,
+  max_amount: p.maxAmount,
+  min_term_months: p.minTermMonths,
+  max_term_months: p.maxTermMonths,
+  interest_rate_bps: p.interestRateBps,
+  origination_fee_bps: p.originationFeeBps,
+  repayment_frequency: p.repaymentFrequency,
+  active: p.active,
+  updated_at: p.updatedAt,
+})
+
+export const postgresLoanProductRepository = (db: Kysely<Database>): LoanProductRepository => ({
+  insert: (product) =>
+    TE.tryCatch(async () => {
+      await db.insertInto('loan_products').values({ id: product.id, created_at: product.createdAt, ...columns(product) }).execute()
+    }, asWriteError('loan_product')),
+
+  update: (product) =>
+    query(async () => {
+      await db.updateTable('loan_products').set(columns(product)).where('id', '=', product.id).execute()
+    }),
+
+  findById: (id) =>
+    query(async () => {
+      const row = await db.selectFrom('loan_products').selectAll().where('id', '=', id).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toProduct(row))
+    }),
+
+  list: (active, page) =>
+    query(async () => {
+      const q = db.selectFrom('loan_products').selectAll()
+      return (await inPage(active === undefined ? q : q.where('active', '=', active), page).execute()).map(toProduct)
+    }),
+})

@@ -1,0 +1,183 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { boundedString, integerIn, strictObject, Uuid } from './codecs.js'
+import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from './errors.js'
+import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
+import { CurrencyCode, PositiveMinorUnits } from './money.js'
+
+/**
+ * Loan applications and their state machine (docs/applications.md), as pure functions.
+ *
+ * `DRAFT` → `SUBMITTED` → `APPROVED` | `DECLINED`; `DRAFT` or `SUBMITTED` → `WITHDRAWN`. Only a
+ * draft can be edited. Pricing (rate and fee) is copied from the product on every change of
+ * a draft and at submission, and frozen from then on.
+ */
+
+export const APPLICATION_STATUSES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number]
+
+export type ApplicationDecision = {
+  readonly decision: 'APPROVED' | 'DECLINED'
+  readonly reason: string | null
+  readonly decidedBy: string
+  readonly decidedAt: Date
+}
+
+export type LoanApplication = {
+  readonly id: string
+  readonly partyId: string
+  /** The API client whose key created it (for audit; access is by party). */
+  readonly clientId: string
+  readonly productId: string
+  readonly amount: number
+  readonly currency: string
+  readonly termMonths: number
+  readonly purpose: string | null
+  readonly interestRateBps: number
+  readonly originationFeeBps: number
+  readonly status: ApplicationStatus
+  readonly submittedAt: Date | null
+  readonly decision: ApplicationDecision | null
+  readonly loanId: string | null
+  readonly version: number
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export type ApplicationAction = 'edit' | 'submit' | 'withdraw' | 'approve' | 'decline'
+
+const ALLOWED_FROM: Readonly<Record<ApplicationAction, readonly ApplicationStatus[]>> = {
+  edit: ['DRAFT'],
+  submit: ['DRAFT'],
+  withdraw: ['DRAFT', 'SUBMITTED'],
+  approve: ['SUBMITTED'],
+  decline: ['SUBMITTED'],
+}
+
+const LEADS_TO: Readonly<Record<Exclude<ApplicationAction, 'edit'>, ApplicationStatus>> = {
+  submit: 'SUBMITTED',
+  withdraw: 'WITHDRAWN',
+  approve: 'APPROVED',
+  decline: 'DECLINED',
+}
+
+/** The status after `action`, or `InvalidState` when the application's status forbids it. */
+export const applicationTransition = (status: ApplicationStatus, action: ApplicationAction): E.Either<InvalidState, ApplicationStatus> =>
+  ALLOWED_FROM[action].includes(status)
+    ? E.right(action === 'edit' ? status : LEADS_TO[action])
+    : E.left(invalidState('loan_application', status, action))
+
+const TermMonths = integerIn('TermMonths', 1, MAX_TERM_MONTHS)
+const terms = { product_id: Uuid, amount: PositiveMinorUnits, currency: CurrencyCode, term_months: TermMonths }
+const Purpose = boundedString('Purpose', 1, 500)
+
+export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: Uuid })
+export type LoanApplicationInput = t.TypeOf<typeof LoanApplicationInput>
+
+export const LoanApplicationPatch = strictObject('LoanApplicationPatch', {}, { ...terms, purpose: Purpose })
+export type LoanApplicationPatch = t.TypeOf<typeof LoanApplicationPatch>
+
+/** The terms of an application, checked against its product as the product is now. */
+export const fitsProduct = (
+  a: Pick<LoanApplication, 'amount' | 'currency' | 'termMonths'>,
+  p: LoanProduct,
+): E.Either<InvalidRequest, LoanProduct> => {
+  if (!p.active) return E.left(invalidRequest(`product_id ${p.id} is not an active loan product.`, 'product_id'))
+  if (a.currency !== p.currency) return E.left(invalidRequest(`currency must be ${p.currency}, the currency of the product.`, 'currency'))
+  if (a.amount < p.minAmount || a.amount > p.maxAmount) {
+    return E.left(invalidRequest(`amount must be from ${p.minAmount} to ${p.maxAmount} (${p.currency} minor units) for this product.`, 'amount'))
+  }
+  if (a.termMonths < p.minTermMonths || a.termMonths > p.maxTermMonths) {
+    return E.left(invalidRequest(`term_months must be from ${p.minTermMonths} to ${p.maxTermMonths} for this product.`, 'term_months'))
+  }
+  return E.right(p)
+}
+
+/** The application priced by `product` (its current rate and fee). */
+export const pricedBy = (a: LoanApplication, product: LoanProduct): LoanApplication => ({
+  ...a,
+  productId: product.id,
+  interestRateBps: product.interestRateBps,
+  originationFeeBps: product.originationFeeBps,
+})
+
+export const newLoanApplication = (
+  input: LoanApplicationInput,
+  owner: { readonly partyId: string; readonly clientId: string },
+  product: LoanProduct,
+  id: string,
+  now: Date,
+): LoanApplication => ({
+  id,
+  partyId: owner.partyId,
+  clientId: owner.clientId,
+  productId: product.id,
+  amount: input.amount,
+  currency: input.currency,
+  termMonths: input.term_months,
+  purpose: input.purpose ?? null,
+  interestRateBps: product.interestRateBps,
+  originationFeeBps: product.originationFeeBps,
+  status: 'DRAFT',
+  submittedAt: null,
+  decision: null,
+  loanId: null,
+  version: 0,
+  createdAt: now,
+  updatedAt: now,
+})
+
+/** The draft with the patch applied (pricing is refreshed separately, from the product). */
+export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationPatch, now: Date): LoanApplication => ({
+  ...a,
+  productId: patch.product_id ?? a.productId,
+  amount: patch.amount ?? a.amount,
+  currency: patch.currency ?? a.currency,
+  termMonths: patch.term_months ?? a.termMonths,
+  purpose: patch.purpose ?? a.purpose,
+  updatedAt: now,
+})
+
+export type LoanApplicationView = {
+  readonly application_id: string
+  readonly party_id: string
+  readonly product_id: string
+  readonly status: ApplicationStatus
+  readonly amount: number
+  readonly currency: string
+  readonly term_months: number
+  readonly purpose: string | null
+  readonly interest_rate_bps: number
+  readonly origination_fee_bps: number
+  readonly submitted_at: string | null
+  readonly decision: {
+    readonly decision: 'APPROVED' | 'DECLINED'
+    readonly reason: string | null
+    readonly decided_by: string
+    readonly decided_at: string
+  } | null
+  readonly loan_id: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export const loanApplicationView = (a: LoanApplication): LoanApplicationView => ({
+  application_id: a.id,
+  party_id: a.partyId,
+  product_id: a.productId,
+  status: a.status,
+  amount: a.amount,
+  currency: a.currency,
+  term_months: a.termMonths,
+  purpose: a.purpose,
+  interest_rate_bps: a.interestRateBps,
+  origination_fee_bps: a.originationFeeBps,
+  submitted_at: a.submittedAt?.toISOString() ?? null,
+  decision:
+    a.decision === null
+      ? null
+      : { decision: a.decision.decision, reason: a.decision.reason, decided_by: a.decision.decidedBy, decided_at: a.decision.decidedAt.toISOString() },
+  loan_id: a.loanId,
+  created_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+})

@@ -1,0 +1,130 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { Bool, boundedString, integerIn, oneOf, strictObject } from './codecs.js'
+import { invalidRequest, type InvalidRequest } from './errors.js'
+import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
+
+/** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
+
+export const REPAYMENT_FREQUENCIES = ['MONTHLY'] as const
+export type RepaymentFrequency = (typeof REPAYMENT_FREQUENCIES)[number]
+
+/** The longest term a product may offer: 40 years. */
+export const MAX_TERM_MONTHS = 480
+
+export type LoanProduct = {
+  readonly id: string
+  readonly name: string
+  readonly description: string | null
+  readonly currency: string
+  readonly minAmount: number
+  readonly maxAmount: number
+  readonly minTermMonths: number
+  readonly maxTermMonths: number
+  readonly interestRateBps: number
+  readonly originationFeeBps: number
+  readonly repaymentFrequency: RepaymentFrequency
+  readonly active: boolean
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const TermMonths = integerIn('TermMonths', 1, MAX_TERM_MONTHS)
+
+const required = {
+  name: boundedString('Name', 1, 100),
+  currency: CurrencyCode,
+  min_amount: PositiveMinorUnits,
+  max_amount: PositiveMinorUnits,
+  min_term_months: TermMonths,
+  max_term_months: TermMonths,
+  interest_rate_bps: BasisPoints,
+}
+const optional = {
+  description: boundedString('Description', 1, 500),
+  origination_fee_bps: BasisPoints,
+  repayment_frequency: oneOf('RepaymentFrequency', REPAYMENT_FREQUENCIES),
+  active: Bool,
+}
+
+export const LoanProductInput = strictObject('LoanProductInput', required, optional)
+export type LoanProductInput = t.TypeOf<typeof LoanProductInput>
+
+export const LoanProductPatch = strictObject('LoanProductPatch', {}, { ...required, ...optional })
+export type LoanProductPatch = t.TypeOf<typeof LoanProductPatch>
+
+/** The ranges of a product must be ordered: min ≤ max for amounts and terms. */
+export const checkRanges = (p: LoanProduct): E.Either<InvalidRequest, LoanProduct> => {
+  if (p.minAmount > p.maxAmount) return E.left(invalidRequest(`min_amount (${p.minAmount}) must not exceed max_amount (${p.maxAmount}).`, 'min_amount'))
+  if (p.minTermMonths > p.maxTermMonths) {
+    return E.left(invalidRequest(`min_term_months (${p.minTermMonths}) must not exceed max_term_months (${p.maxTermMonths}).`, 'min_term_months'))
+  }
+  return E.right(p)
+}
+
+export const newLoanProduct = (input: LoanProductInput, id: string, now: Date): LoanProduct => ({
+  id,
+  name: input.name,
+  description: input.description ?? null,
+  currency: input.currency,
+  minAmount: input.min_amount,
+  maxAmount: input.max_amount,
+  minTermMonths: input.min_term_months,
+  maxTermMonths: input.max_term_months,
+  interestRateBps: input.interest_rate_bps,
+  originationFeeBps: input.origination_fee_bps ?? 0,
+  repaymentFrequency: input.repayment_frequency ?? 'MONTHLY',
+  active: input.active ?? true,
+  createdAt: now,
+  updatedAt: now,
+})
+
+export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: Date): LoanProduct => ({
+  ...p,
+  name: patch.name ?? p.name,
+  description: patch.description ?? p.description,
+  currency: patch.currency ?? p.currency,
+  minAmount: patch.min_amount ?? p.minAmount,
+  maxAmount: patch.max_amount ?? p.maxAmount,
+  minTermMonths: patch.min_term_months ?? p.minTermMonths,
+  maxTermMonths: patch.max_term_months ?? p.maxTermMonths,
+  interestRateBps: patch.interest_rate_bps ?? p.interestRateBps,
+  originationFeeBps: patch.origination_fee_bps ?? p.originationFeeBps,
+  repaymentFrequency: patch.repayment_frequency ?? p.repaymentFrequency,
+  active: patch.active ?? p.active,
+  updatedAt: now,
+})
+
+export type LoanProductView = {
+  readonly product_id: string
+  readonly name: string
+  readonly description: string | null
+  readonly currency: string
+  readonly min_amount: number
+  readonly max_amount: number
+  readonly min_term_months: number
+  readonly max_term_months: number
+  readonly interest_rate_bps: number
+  readonly origination_fee_bps: number
+  readonly repayment_frequency: RepaymentFrequency
+  readonly active: boolean
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+export const loanProductView = (p: LoanProduct): LoanProductView => ({
+  product_id: p.id,
+  name: p.name,
+  description: p.description,
+  currency: p.currency,
+  min_amount: p.minAmount,
+  max_amount: p.maxAmount,
+  min_term_months: p.minTermMonths,
+  max_term_months: p.maxTermMonths,
+  interest_rate_bps: p.interestRateBps,
+  origination_fee_bps: p.originationFeeBps,
+  repayment_frequency: p.repaymentFrequency,
+  active: p.active,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+})

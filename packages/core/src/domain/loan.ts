@@ -1,0 +1,264 @@
+import { amortize, type Installment } from './amortization.js'
+import type { LoanApplication } from './loan-application.js'
+import { basisPointsOf } from './money.js'
+
+/**
+ * A booked loan and what booking writes with it: the full schedule, the ledger's opening
+ * entries and the first balance snapshot (docs/applications.md "Decisioning"). Pure: the same
+ * `amortize` answers the schedule preview and the booking.
+ */
+
+export const LOAN_STATUSES = ['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'] as const
+export type LoanStatus = (typeof LOAN_STATUSES)[number]
+
+export type Loan = {
+  readonly id: string
+  readonly partyId: string
+  readonly applicationId: string
+  readonly productId: string
+  readonly status: LoanStatus
+  readonly currency: string
+  readonly principal: number
+  readonly interestRateBps: number
+  readonly termMonths: number
+  /** The level installment (the last one may differ by the rounding it absorbs). */
+  readonly paymentAmount: number
+  readonly originationFee: number
+  /** What the borrower receives: principal − origination fee (the fee is withheld). */
+  readonly disbursedAmount: number
+  readonly startDate: string
+  readonly firstDueDate: string
+  readonly maturityDate: string
+  readonly createdAt: Date
+}
+
+export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
+export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
+
+/** One installment of a loan's schedule: what is due, and (issue 6) what has been paid. */
+export type LoanInstallment = {
+  readonly loanId: string
+  readonly number: number
+  readonly dueDate: string
+  readonly principalDue: number
+  readonly interestDue: number
+  readonly feesDue: number
+  readonly principalPaid: number
+  readonly interestPaid: number
+  readonly feesPaid: number
+  readonly status: InstallmentStatus
+}
+
+export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD'] as const
+export type TransactionType = (typeof TRANSACTION_TYPES)[number]
+
+/**
+ * An append-only ledger entry. `amount` is its size (≥ 0); the bucket fields are the signed
+ * changes it makes to what is outstanding, so the sum of a loan's entries per bucket is
+ * what the borrower owes in that bucket.
+ */
+export type LedgerTransaction = {
+  readonly id: string
+  readonly loanId: string
+  readonly type: TransactionType
+  readonly effectiveDate: string
+  readonly amount: number
+  readonly principal: number
+  readonly interest: number
+  readonly fees: number
+  readonly createdAt: Date
+}
+
+/** What is outstanding after a ledger change. */
+export type BalanceSnapshot = {
+  readonly id: string
+  readonly loanId: string
+  /** The ledger entry after which the snapshot was taken. */
+  readonly transactionId: string
+  readonly asOf: string
+  readonly principalOutstanding: number
+  readonly interestOutstanding: number
+  readonly feesOutstanding: number
+  readonly payoffAmount: number
+  readonly pastDueAmount: number
+  readonly nextDueDate: string | null
+  readonly nextDueAmount: number | null
+  readonly createdAt: Date
+}
+
+/** Everything approval writes, in one transaction. */
+export type BookedLoan = {
+  readonly loan: Loan
+  readonly installments: readonly LoanInstallment[]
+  readonly transactions: readonly LedgerTransaction[]
+  readonly balance: BalanceSnapshot
+}
+
+/** The UTC calendar date of `at`, `YYYY-MM-DD`. */
+export const utcDate = (at: Date): string => at.toISOString().slice(0, 10)
+
+/** The schedule `application` would have if booked on `startDate`. */
+export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>
+  amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate })
+
+/** Books the approved application as a loan starting on the UTC date of `now`. */
+export const bookLoan = (application: LoanApplication, ids: () => string, now: Date): BookedLoan => {
+  const startDate = utcDate(now)
+  const schedule = scheduleOf(application, startDate)
+  const first = schedule[0]
+  const last = schedule[schedule.length - 1]
+  if (first === undefined || last === undefined) throw new Error('bookLoan: a loan has at least one installment')
+  const loanId = ids()
+  const fee = basisPointsOf(application.amount, application.originationFeeBps)
+  const loan: Loan = {
+    id: loanId,
+    partyId: application.partyId,
+    applicationId: application.id,
+    productId: application.productId,
+    status: 'ACTIVE',
+    currency: application.currency,
+    principal: application.amount,
+    interestRateBps: application.interestRateBps,
+    termMonths: application.termMonths,
+    paymentAmount: first.payment,
+    originationFee: fee,
+    disbursedAmount: application.amount - fee,
+    startDate,
+    firstDueDate: first.dueDate,
+    maturityDate: last.dueDate,
+    createdAt: now,
+  }
+  const entry = (type: TransactionType, amount: number, principal: number, fees: number): LedgerTransaction => ({
+    id: ids(),
+    loanId,
+    type,
+    effectiveDate: startDate,
+    amount,
+    principal,
+    interest: 0,
+    fees,
+    createdAt: now,
+  })
+  const transactions = [
+    entry('DISBURSEMENT', loan.principal, loan.principal, 0),
+    ...(fee > 0 ? [entry('ORIGINATION_FEE', fee, 0, fee), entry('FEE_WITHHELD', fee, 0, -fee)] : []),
+  ]
+  const installments = schedule.map(
+    (i): LoanInstallment => ({
+      loanId,
+      number: i.number,
+      dueDate: i.dueDate,
+      principalDue: i.principal,
+      interestDue: i.interest,
+      feesDue: 0,
+      principalPaid: 0,
+      interestPaid: 0,
+      feesPaid: 0,
+      status: 'UPCOMING',
+    }),
+  )
+  const sum = (bucket: 'principal' | 'interest' | 'fees') => transactions.reduce((total, t) => total + t[bucket], 0)
+  const balance: BalanceSnapshot = {
+    id: ids(),
+    loanId,
+    transactionId: transactions[transactions.length - 1]!.id,
+    asOf: startDate,
+    principalOutstanding: sum('principal'),
+    interestOutstanding: sum('interest'),
+    feesOutstanding: sum('fees'),
+    payoffAmount: sum('principal') + sum('interest') + sum('fees'),
+    pastDueAmount: 0,
+    nextDueDate: first.dueDate,
+    nextDueAmount: first.payment,
+    createdAt: now,
+  }
+  return { loan, installments, transactions, balance }
+}
+
+export type LoanView = {
+  readonly loan_id: string
+  readonly party_id: string
+  readonly application_id: string
+  readonly product_id: string
+  readonly status: LoanStatus
+  readonly currency: string
+  readonly principal: number
+  readonly interest_rate_bps: number
+  readonly term_months: number
+  readonly payment_amount: number
+  readonly origination_fee: number
+  readonly disbursed_amount: number
+  readonly start_date: string
+  readonly first_due_date: string
+  readonly maturity_date: string
+  readonly created_at: string
+}
+
+export const loanView = (l: Loan): LoanView => ({
+  loan_id: l.id,
+  party_id: l.partyId,
+  application_id: l.applicationId,
+  product_id: l.productId,
+  status: l.status,
+  currency: l.currency,
+  principal: l.principal,
+  interest_rate_bps: l.interestRateBps,
+  term_months: l.termMonths,
+  payment_amount: l.paymentAmount,
+  origination_fee: l.originationFee,
+  disbursed_amount: l.disbursedAmount,
+  start_date: l.startDate,
+  first_due_date: l.firstDueDate,
+  maturity_date: l.maturityDate,
+  created_at: l.createdAt.toISOString(),
+})
+
+export type SchedulePreview = {
+  readonly application_id: string
+  readonly currency: string
+  readonly principal: number
+  readonly interest_rate_bps: number
+  readonly term_months: number
+  readonly start_date: string
+  readonly payment_amount: number
+  readonly total_interest: number
+  readonly total_of_payments: number
+  readonly origination_fee: number
+  readonly disbursed_amount: number
+  readonly installments: readonly {
+    readonly number: number
+    readonly due_date: string
+    readonly payment: number
+    readonly principal: number
+    readonly interest: number
+    readonly balance_after: number
+  }[]
+}
+
+/** The schedule preview of an application booked on `startDate`. */
+export const schedulePreview = (a: LoanApplication, startDate: string): SchedulePreview => {
+  const schedule = scheduleOf(a, startDate)
+  const fee = basisPointsOf(a.amount, a.originationFeeBps)
+  const totalInterest = schedule.reduce((total, i) => total + i.interest, 0)
+  return {
+    application_id: a.id,
+    currency: a.currency,
+    principal: a.amount,
+    interest_rate_bps: a.interestRateBps,
+    term_months: a.termMonths,
+    start_date: startDate,
+    payment_amount: schedule[0]?.payment ?? 0,
+    total_interest: totalInterest,
+    total_of_payments: a.amount + totalInterest,
+    origination_fee: fee,
+    disbursed_amount: a.amount - fee,
+    installments: schedule.map((i) => ({
+      number: i.number,
+      due_date: i.dueDate,
+      payment: i.payment,
+      principal: i.principal,
+      interest: i.interest,
+      balance_after: i.balanceAfter,
+    })),
+  }
+}

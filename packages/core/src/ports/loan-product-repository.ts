@@ -1,0 +1,18 @@
+import type * as O from 'fp-ts/lib/Option.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
+import type { LoanProduct } from '../domain/loan-product.js'
+import type { PageRequest } from '../domain/pagination.js'
+
+/** The loan product catalogue. */
+export type LoanProductRepository = {
+  readonly insert: (product: LoanProduct) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Overwrites the product with the same id (operators' edits; last write wins). */
+  readonly update: (product: LoanProduct) => TE.TaskEither<StoreUnavailable, void>
+  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanProduct>>
+  /**
+   * One page in `(createdAt, id)` order, only active (or only inactive) products when `active`
+   * is given: at most `page.limit + 1` rows (the extra one tells there is a next page).
+   */
+  readonly list: (active: boolean | undefined, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanProduct[]>
+}

@@ -1,0 +1,50 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
+import type { LoanApplication } from '../domain/loan-application.js'
+import type { BookedLoan } from '../domain/loan.js'
+import { isAfter } from '../domain/pagination.js'
+import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
+import type { LoanRepository } from '../ports/loan-repository.js'
+
+/** Applications, and the loans their approval books (readable through `loans`). */
+export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository & {
+  readonly all: () => readonly LoanApplication[]
+  readonly loans: LoanRepository & { readonly all: () => readonly BookedLoan[] }
+} => {
+  const applications = new Map<string, LoanApplication>()
+  const loans = new Map<string, BookedLoan>()
+  const save = (a: LoanApplication) => {
+    const stored = applications.get(a.id)
+    if (stored === undefined || stored.version !== a.version) return TE.left(concurrentUpdate('loan_application'))
+    const saved = { ...a, version: a.version + 1 }
+    applications.set(a.id, saved)
+    return TE.right(saved)
+  }
+  return {
+    all: () => [...applications.values()],
+    loans: { all: () => [...loans.values()], findById: (id) => TE.right(O.fromNullable(loans.get(id))) },
+    insert: (a) => {
+      if (applications.has(a.id)) return TE.left(alreadyExists('loan_application'))
+      applications.set(a.id, a)
+      return TE.right(undefined)
+    },
+    findById: (id) => TE.right(O.fromNullable(applications.get(id))),
+    findForParty: (partyId, id) => TE.right(O.filter((a: LoanApplication) => a.partyId === partyId)(O.fromNullable(applications.get(id)))),
+    save,
+    saveApproved: (a, booked) =>
+      TE.map((saved: LoanApplication) => {
+        loans.set(booked.loan.id, booked)
+        return saved
+      })(save(a)),
+    list: (filter, page) =>
+      TE.right(
+        [...applications.values()]
+          .filter((a) => filter.partyId === undefined || a.partyId === filter.partyId)
+          .filter((a) => filter.status === undefined || a.status === filter.status)
+          .filter((a) => O.isNone(page.after) || isAfter(a, page.after.value))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, page.limit + 1),
+      ),
+  }
+}

@@ -1,0 +1,206 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { CalendarDate, decode, nonEmptyPatch, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import {
+  invalidRequest,
+  notFound,
+  partyMismatch,
+  type AlreadyExists,
+  type ConcurrentUpdate,
+  type InvalidRequest,
+  type InvalidState,
+  type NotFound,
+  type PartyMismatch,
+  type StoreUnavailable,
+} from '../../domain/errors.js'
+import {
+  APPLICATION_STATUSES,
+  applicationTransition,
+  fitsProduct,
+  LoanApplicationInput,
+  LoanApplicationPatch,
+  newLoanApplication,
+  patchLoanApplication,
+  pricedBy,
+  type LoanApplication,
+} from '../../domain/loan-application.js'
+import type { LoanProduct } from '../../domain/loan-product.js'
+import { schedulePreview, utcDate, type SchedulePreview } from '../../domain/loan.js'
+import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
+import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
+import type { PartyRepository } from '../../ports/party-repository.js'
+import { loadCallerParty } from '../parties/parties.js'
+
+/**
+ * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The
+ * party is always the key's; another party's application is `NotFound`.
+ */
+
+export type LoadApplicationError = InvalidRequest | NotFound | StoreUnavailable
+
+const ApplicationParams = t.type({ applicationId: Uuid })
+
+/** The caller's party's application named by `params.applicationId`. */
+export const loadOwnApplication =
+  (applications: Pick<LoanApplicationRepository, 'findForParty'>) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(ApplicationParams)(params)),
+      TE.chainW(({ applicationId }) => applications.findForParty(caller.partyId, applicationId)),
+      TE.chainW(TE.fromOption(() => notFound('loan_application'))),
+    )
+
+/** The product an application names, checked against the application's terms. */
+const productFor =
+  (products: Pick<LoanProductRepository, 'findById'>) =>
+  (terms: Pick<LoanApplication, 'productId' | 'amount' | 'currency' | 'termMonths'>): TE.TaskEither<InvalidRequest | StoreUnavailable, LoanProduct> =>
+    pipe(
+      products.findById(terms.productId),
+      TE.chainW(TE.fromOption(() => invalidRequest(`product_id ${terms.productId} is not an active loan product.`, 'product_id'))),
+      TE.chainEitherKW((product) => fitsProduct(terms, product)),
+    )
+
+export type CreateApplicationDeps = {
+  readonly applications: Pick<LoanApplicationRepository, 'insert'>
+  readonly products: Pick<LoanProductRepository, 'findById'>
+  readonly parties: Pick<PartyRepository, 'findById'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/** A `DRAFT` application of the key's party, validated against its product and priced by it. */
+export const createLoanApplication =
+  (deps: CreateApplicationDeps) =>
+  (
+    caller: Caller,
+    input: unknown,
+  ): TE.TaskEither<InvalidRequest | PartyMismatch | NotFound | AlreadyExists | StoreUnavailable, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(LoanApplicationInput)(input)),
+      TE.filterOrElseW(
+        (cmd) => cmd.party_id === undefined || cmd.party_id === caller.partyId.toLowerCase(),
+        (): PartyMismatch => partyMismatch,
+      ),
+      TE.chainFirstW(() => loadCallerParty(deps.parties)(caller)),
+      TE.chainW((cmd) =>
+        pipe(
+          productFor(deps.products)({ productId: cmd.product_id, amount: cmd.amount, currency: cmd.currency, termMonths: cmd.term_months }),
+          TE.map((product) => newLoanApplication(cmd, { partyId: caller.partyId, clientId: caller.clientId }, product, deps.ids.next(), deps.clock.now())),
+        ),
+      ),
+      TE.chainFirstW(deps.applications.insert),
+    )
+
+export const getLoanApplication =
+  (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+    loadOwnApplication(deps.applications)(caller, params)
+
+export type ChangeApplicationDeps = {
+  readonly applications: Pick<LoanApplicationRepository, 'findForParty' | 'save'>
+  readonly products: Pick<LoanProductRepository, 'findById'>
+  readonly clock: Clock
+}
+export type ChangeApplicationError = LoadApplicationError | InvalidState | ConcurrentUpdate
+
+/** Edits a draft: any non-empty subset of its terms, re-validated and re-priced by the product. */
+export const updateLoanApplication =
+  (deps: ChangeApplicationDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+    pipe(
+      loadOwnApplication(deps.applications)(caller, params),
+      TE.chainFirstEitherKW((a) => applicationTransition(a.status, 'edit')),
+      TE.chainW((a) =>
+        pipe(
+          TE.fromEither(decode(LoanApplicationPatch)(input)),
+          TE.chainEitherKW(nonEmptyPatch),
+          TE.map((patch) => patchLoanApplication(a, patch, deps.clock.now())),
+        ),
+      ),
+      TE.chainW((patched) => pipe(productFor(deps.products)(patched), TE.map((product) => pricedBy(patched, product)))),
+      TE.chainW(deps.applications.save),
+    )
+
+/** A submit or withdraw request carries nothing: no body, or an empty JSON object. */
+const NoInput = strictObject('NoInput', {}, {})
+
+/**
+ * `DRAFT` → `SUBMITTED`: re-validated against the product as it is now and priced by it; the
+ * terms are frozen from here on.
+ */
+export const submitLoanApplication =
+  (deps: ChangeApplicationDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(NoInput)(input ?? {})),
+      TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+      TE.chainW((a) =>
+        pipe(
+          TE.fromEither(applicationTransition(a.status, 'submit')),
+          TE.chainW((status) =>
+            pipe(
+              productFor(deps.products)(a),
+              TE.map((product): LoanApplication => {
+                const now = deps.clock.now()
+                return { ...pricedBy(a, product), status, submittedAt: now, updatedAt: now }
+              }),
+            ),
+          ),
+        ),
+      ),
+      TE.chainW(deps.applications.save),
+    )
+
+/** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
+export const withdrawLoanApplication =
+  (deps: Omit<ChangeApplicationDeps, 'products'>) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(NoInput)(input ?? {})),
+      TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+      TE.chainW((a) =>
+        pipe(
+          TE.fromEither(applicationTransition(a.status, 'withdraw')),
+          TE.map((status): LoanApplication => ({ ...a, status, updatedAt: deps.clock.now() })),
+        ),
+      ),
+      TE.chainW(deps.applications.save),
+    )
+
+const PreviewQuery = strictObject('PreviewQuery', {}, { start_date: CalendarDate })
+
+/** The schedule the application's loan would have if booked on `?start_date=` (default: today, UTC). */
+export const previewLoanApplicationSchedule =
+  (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly clock: Clock }) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
+    pipe(
+      TE.fromEither(decode(PreviewQuery)(query ?? {})),
+      TE.chainW(({ start_date }) =>
+        pipe(
+          loadOwnApplication(deps.applications)(caller, params),
+          TE.map((a) => schedulePreview(a, start_date ?? utcDate(deps.clock.now()))),
+        ),
+      ),
+    )
+
+export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { status: oneOf('ApplicationStatus', APPLICATION_STATUSES) })
+
+/** The key's party's applications, optionally of one status, oldest first. */
+export const listPartyApplications =
+  (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
+  (caller: Caller, query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, query)),
+      TE.chainW(({ filter, page }) =>
+        pipe(
+          deps.applications.list({ partyId: caller.partyId, ...(filter.status === undefined ? {} : { status: filter.status }) }, page),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
+

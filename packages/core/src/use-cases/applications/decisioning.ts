@@ -1,0 +1,112 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { applicationTransition, type LoanApplication } from '../../domain/loan-application.js'
+import { bookLoan, type Loan } from '../../domain/loan.js'
+import { decodeFilteredPageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
+import { DEFAULT_REVIEWER } from '../onboarding/review.js'
+import { ApplicationStatusFilter } from './applications.js'
+
+/** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
+
+const ApplicationParams = t.type({ applicationId: Uuid })
+const ApproveInput = strictObject('ApproveInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
+const DeclineInput = strictObject('DeclineInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
+
+export type DecisionDeps = {
+  readonly applications: Pick<LoanApplicationRepository, 'findById' | 'save' | 'saveApproved'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
+
+const loadAny = (deps: Pick<DecisionDeps, 'applications'>, params: unknown) =>
+  pipe(
+    TE.fromEither(decode(ApplicationParams)(params)),
+    TE.chainW(({ applicationId }) => deps.applications.findById(applicationId)),
+    TE.chainW(TE.fromOption(() => notFound('loan_application'))),
+  )
+
+/**
+ * Approves a submitted application and books its loan: in one transaction the application
+ * becomes `APPROVED` and the loan, its full schedule, the ledger's opening entries and the
+ * first balance snapshot are written (domain/loan.ts `bookLoan`).
+ */
+export const approveLoanApplication =
+  (deps: DecisionDeps) =>
+  (params: unknown, input: unknown): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
+    pipe(
+      TE.fromEither(decode(ApproveInput)(input ?? {})),
+      TE.chainW((cmd) =>
+        pipe(
+          loadAny(deps, params),
+          TE.chainW((a) =>
+            pipe(
+              TE.fromEither(applicationTransition(a.status, 'approve')),
+              TE.chainW((status) => {
+                const now = deps.clock.now()
+                const booked = bookLoan(a, () => deps.ids.next(), now)
+                const approved: LoanApplication = {
+                  ...a,
+                  status,
+                  loanId: booked.loan.id,
+                  decision: { decision: 'APPROVED', reason: null, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
+                  updatedAt: now,
+                }
+                return pipe(
+                  deps.applications.saveApproved(approved, booked),
+                  TE.map((application) => ({ application, loan: booked.loan })),
+                )
+              }),
+            ),
+          ),
+        ),
+      ),
+    )
+
+/** Declines a submitted application with a reason. */
+export const declineLoanApplication =
+  (deps: Omit<DecisionDeps, 'ids'>) =>
+  (params: unknown, input: unknown): TE.TaskEither<DecisionError, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(DeclineInput)(input)),
+      TE.chainW((cmd) =>
+        pipe(
+          loadAny(deps, params),
+          TE.chainW((a) =>
+            pipe(
+              TE.fromEither(applicationTransition(a.status, 'decline')),
+              TE.map((status): LoanApplication => {
+                const now = deps.clock.now()
+                return {
+                  ...a,
+                  status,
+                  decision: { decision: 'DECLINED', reason: cmd.reason, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
+                  updatedAt: now,
+                }
+              }),
+            ),
+          ),
+          TE.chainW(deps.applications.save),
+        ),
+      ),
+    )
+
+/** Every party's applications, optionally of one status, oldest first: the credit team's work list. */
+export const listLoanApplicationsForReview =
+  (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, query)),
+      TE.chainW(({ filter, page }) =>
+        pipe(
+          deps.applications.list(filter.status === undefined ? {} : { status: filter.status }, page),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )

@@ -1,0 +1,79 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { decode, nonEmptyPatch, oneOf, Uuid } from '../../domain/codecs.js'
+import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { checkRanges, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
+import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
+
+/** The loan product catalogue: what partners may apply for, and how operators manage it. */
+
+type ProductsDeps = { readonly products: Pick<LoanProductRepository, 'list'> }
+
+/**
+ * Every active product, oldest first (spec §4.3: no per-party eligibility). The caller's party
+ * has already been checked against the path by the HTTP edge.
+ */
+export const listAvailableLoanProductsForParty =
+  (deps: ProductsDeps) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanProduct>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) => pipe(deps.products.list(true, page), TE.map((rows) => pageOf(rows, page.limit)))),
+    )
+
+const ActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
+
+/** Every product, or only active / inactive ones (`?active=true|false`): the operators' view. */
+export const listLoanProducts =
+  (deps: ProductsDeps) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanProduct>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(ActiveFilter, query)),
+      TE.chainW(({ filter, page }) =>
+        pipe(
+          deps.products.list(filter.active === undefined ? undefined : filter.active === 'true', page),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
+
+export type ManageProductsDeps = {
+  readonly products: LoanProductRepository
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+export const createLoanProduct =
+  (deps: ManageProductsDeps) =>
+  (input: unknown): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
+    pipe(
+      TE.fromEither(decode(LoanProductInput)(input)),
+      TE.map((cmd) => newLoanProduct(cmd, deps.ids.next(), deps.clock.now())),
+      TE.chainEitherKW(checkRanges),
+      TE.chainFirstW(deps.products.insert),
+    )
+
+const ProductParams = t.type({ productId: Uuid })
+
+/** Changes any fields of a product; applications already submitted keep their terms. */
+export const updateLoanProduct =
+  (deps: Omit<ManageProductsDeps, 'ids'>) =>
+  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanProduct> =>
+    pipe(
+      TE.fromEither(decode(ProductParams)(params)),
+      TE.chainW(({ productId }) => deps.products.findById(productId)),
+      TE.chainW(TE.fromOption(() => notFound('loan_product'))),
+      TE.chainW((product) =>
+        pipe(
+          TE.fromEither(decode(LoanProductPatch)(input)),
+          TE.chainEitherKW(nonEmptyPatch),
+          TE.map((patch) => patchLoanProduct(product, patch, deps.clock.now())),
+        ),
+      ),
+      TE.chainEitherKW(checkRanges),
+      TE.chainFirstW(deps.products.update),
+    )

@@ -1,0 +1,97 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
+import type { Caller } from '../../domain/api-key.js'
+import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
+import type { Party } from '../../domain/party.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { PartyRepository } from '../../ports/party-repository.js'
+
+/**
+ * The caller's own party (spec §4.3). The HTTP edge has already refused a path naming another
+ * party (`party_mismatch`); here the party is always the key's, and a key whose party is not
+ * a Lendgate borrower finds nothing.
+ */
+
+export type PartyError = InvalidRequest | NotFound | StoreUnavailable
+
+/** The key's party, or `NotFound('party')`. */
+export const loadCallerParty =
+  (parties: Pick<PartyRepository, 'findById'>) =>
+  (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
+    pipe(parties.findById(caller.partyId), TE.chainW(TE.fromOption(() => notFound('party'))))
+
+export const getParty =
+  (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
+  (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
+    loadCallerParty(deps.parties)(caller)
+
+/** The party's addresses, oldest first, paginated. */
+export const listPartyAddresses =
+  (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
+  (caller: Caller, query: unknown): TE.TaskEither<PartyError, Page<Address>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) =>
+        pipe(
+          loadCallerParty(deps.parties)(caller),
+          TE.map((party) => pageOf(party.addresses.filter((a) => O.isNone(page.after) || isAfter(a, page.after.value)), page.limit)),
+        ),
+      ),
+    )
+
+export type PartyAddressDeps = {
+  readonly parties: PartyRepository
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/** Adds an address to the party (one `registered` address at most, 20 in all). */
+export const createPartyAddress =
+  (deps: PartyAddressDeps) =>
+  (caller: Caller, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
+    pipe(
+      TE.fromEither(decode(AddressInput)(input)),
+      TE.chainW((cmd) =>
+        pipe(
+          loadCallerParty(deps.parties)(caller),
+          TE.chainFirstEitherKW((party) => roomForAnother('party', party.addresses)),
+          TE.chainEitherKW((party) => oneRegistered('party', party.addresses, newAddress(cmd, deps.ids.next(), deps.clock.now()))),
+          TE.chainFirstW((address) => deps.parties.addAddress(caller.partyId, address)),
+        ),
+      ),
+    )
+
+const AddressParams = t.type({ addressId: Uuid })
+
+/** Partially updates one of the party's addresses. */
+export const updatePartyAddress =
+  (deps: Omit<PartyAddressDeps, 'ids'>) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
+    pipe(
+      TE.fromEither(decode(AddressParams)(params)),
+      TE.chainW(({ addressId }) =>
+        pipe(
+          loadCallerParty(deps.parties)(caller),
+          TE.chainW((party) =>
+            pipe(
+              TE.fromOption(() => notFound('party_address'))(O.fromNullable(party.addresses.find((a) => a.id === addressId))),
+              TE.chainW((address) =>
+                pipe(
+                  TE.fromEither(decode(AddressPatch)(input)),
+                  TE.chainEitherKW(nonEmptyPatch),
+                  TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
+                ),
+              ),
+              TE.chainEitherKW((address) => oneRegistered('party', party.addresses, address)),
+            ),
+          ),
+          TE.chainFirstW((address) => deps.parties.updateAddress(caller.partyId, address)),
+        ),
+      ),
+    )
