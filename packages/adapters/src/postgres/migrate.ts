@@ -9,6 +9,7 @@ import * as webhookEndpoints from './migrations/0006-webhook-endpoints.js'
 import * as webhookEvents from './migrations/0007-webhook-events.js'
 import * as webhookAttempts from './migrations/0008-webhook-attempts.js'
 import * as loans from './migrations/0009-loans.js'
+import * as servicing from './migrations/0010-servicing.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-webhook-events': webhookEvents,
   '0008-webhook-attempts': webhookAttempts,
   '0009-loans': loans,
+  '0010-servicing': servicing,
 }
 
 /** Names of every migration, in order. */

@@ -14,3 +14,15 @@ export const inPage = <QB extends SelectQueryBuilder<any, any, any>>(query: QB, 
     : query
   return after.orderBy(sql`created_at`).orderBy(sql`id`).limit(page.limit + 1) as QB
 }
+
+/**
+ * The same for rows ordered by `(created_at, seq)` (ledger entries and balance snapshots, whose
+ * `seq` orders rows written in the same millisecond): the cursor's id is the zero-padded seq.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- works on any single-table select with those two columns
+export const inSequencePage = <QB extends SelectQueryBuilder<any, any, any>>(query: QB, page: PageRequest): QB => {
+  const after = O.isSome(page.after)
+    ? query.where(sql<SqlBool>`(created_at, seq) > (${page.after.value.createdAt}, ${BigInt(page.after.value.id)})`)
+    : query
+  return after.orderBy(sql`created_at`).orderBy(sql`seq`).limit(page.limit + 1) as QB
+}

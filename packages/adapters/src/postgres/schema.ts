@@ -225,7 +225,7 @@ export type LoanInstallmentsTable = {
   principal_paid: number
   interest_paid: number
   fees_paid: number
-  status: 'UPCOMING' | 'DUE' | 'PAID' | 'PARTIALLY_PAID' | 'LATE'
+  interest_accrued: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export type LoanTransactionsTable = {
@@ -237,6 +237,8 @@ export type LoanTransactionsTable = {
   principal: number
   interest: number
   fees: number
+  payment_id: string | null
+  reverses_id: string | null
   seq: Generated<number>
   created_at: Date
 }
@@ -254,6 +256,64 @@ export type LoanBalancesTable = {
   next_due_date: string | null
   next_due_amount: number | null
   seq: Generated<number>
+  created_at: Date
+}
+
+export type PaymentMethodsTable = {
+  id: string
+  loan_id: string
+  type: 'bank_account' | 'card'
+  nickname: string | null
+  is_default: boolean
+  status: 'active'
+  token: string
+  last4: string
+  account_holder_name: string | null
+  account_type: 'checking' | 'savings' | null
+  brand: string | null
+  exp_month: number | null
+  exp_year: number | null
+  created_at: Date
+  updated_at: Date
+}
+
+export type PaymentsTable = {
+  id: string
+  loan_id: string
+  client_id: string
+  idempotency_key: string
+  payment_method_id: string
+  amount: number
+  currency: string
+  status: 'SUCCEEDED' | 'FAILED' | 'REVERSED'
+  failure_code: string | null
+  allocation: ColumnType<unknown, string | null, string | null>
+  per_installment: ColumnType<unknown, string, string>
+  transaction_id: string | null
+  effective_date: string
+  created_at: Date
+}
+
+export type CollateralItemsTable = {
+  id: string
+  loan_id: string
+  type: string
+  description: string
+  valuation: number
+  currency: string
+  lien_position: number
+  created_at: Date
+}
+
+export type LoanDocumentsTable = {
+  id: string
+  loan_id: string
+  type: string
+  period_start: string | null
+  period_end: string | null
+  storage_ref: string
+  file_name: string | null
+  content_type: string | null
   created_at: Date
 }
 
@@ -276,4 +336,8 @@ export type Database = {
   loan_installments: LoanInstallmentsTable
   loan_transactions: LoanTransactionsTable
   loan_balances: LoanBalancesTable
+  payment_methods: PaymentMethodsTable
+  payments: PaymentsTable
+  collateral_items: CollateralItemsTable
+  loan_documents: LoanDocumentsTable
 }

@@ -1,5 +1,6 @@
 import { amortize, type Installment } from './amortization.js'
 import type { LoanApplication } from './loan-application.js'
+import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from './money.js'
 
 /**
@@ -33,9 +34,14 @@ export type Loan = {
 }
 
 export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
+/** Computed from the installment and a date, never stored (loan-servicing.ts `installmentStatus`). */
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
 
-/** One installment of a loan's schedule: what is due, and (issue 6) what has been paid. */
+/**
+ * One installment of a loan's schedule: what is due and what has been paid. Until its due date
+ * `interestDue` is the schedule's projection; on the due date the interest is accrued on the
+ * principal then outstanding and `interestAccrued` becomes true.
+ */
 export type LoanInstallment = {
   readonly loanId: string
   readonly number: number
@@ -46,10 +52,10 @@ export type LoanInstallment = {
   readonly principalPaid: number
   readonly interestPaid: number
   readonly feesPaid: number
-  readonly status: InstallmentStatus
+  readonly interestAccrued: boolean
 }
 
-export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD'] as const
+export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'PAYMENT', 'REVERSAL'] as const
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 
 /**
@@ -66,6 +72,10 @@ export type LedgerTransaction = {
   readonly principal: number
   readonly interest: number
   readonly fees: number
+  /** The payment a `PAYMENT` entry records, or that a `REVERSAL` undoes. */
+  readonly paymentId: string | null
+  /** The entry a `REVERSAL` reverses. */
+  readonly reversesId: string | null
   readonly createdAt: Date
 }
 
@@ -92,6 +102,8 @@ export type BookedLoan = {
   readonly installments: readonly LoanInstallment[]
   readonly transactions: readonly LedgerTransaction[]
   readonly balance: BalanceSnapshot
+  /** The opening statement's metadata. */
+  readonly documents: readonly LoanDocument[]
 }
 
 /** The UTC calendar date of `at`, `YYYY-MM-DD`. */
@@ -137,6 +149,8 @@ export const bookLoan = (application: LoanApplication, ids: () => string, now: D
     principal,
     interest: 0,
     fees,
+    paymentId: null,
+    reversesId: null,
     createdAt: now,
   })
   const transactions = [
@@ -154,7 +168,7 @@ export const bookLoan = (application: LoanApplication, ids: () => string, now: D
       principalPaid: 0,
       interestPaid: 0,
       feesPaid: 0,
-      status: 'UPCOMING',
+      interestAccrued: false,
     }),
   )
   const sum = (bucket: 'principal' | 'interest' | 'fees') => transactions.reduce((total, t) => total + t[bucket], 0)
@@ -172,7 +186,7 @@ export const bookLoan = (application: LoanApplication, ids: () => string, now: D
     nextDueAmount: first.payment,
     createdAt: now,
   }
-  return { loan, installments, transactions, balance }
+  return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, ids(), now)] }
 }
 
 export type LoanView = {

@@ -1,13 +1,70 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
-import type { BookedLoan } from '../domain/loan.js'
+import type { LoanDocument } from '../domain/loan-document.js'
+import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, TransactionType } from '../domain/loan.js'
+import type { LoanState, ServicedInstallment } from '../domain/loan-servicing.js'
+import type { PageRequest } from '../domain/pagination.js'
+import type { Payment } from '../domain/payment.js'
+
+/** A ledger entry as stored: `sequence` orders the whole ledger (entries written together share a time). */
+export type PostedTransaction = LedgerTransaction & { readonly sequence: number }
+/** A balance snapshot as stored; the latest of a loan has the highest `sequence`. */
+export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
+
+export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
+
+/** A loan as servicing changes it: its state and its latest snapshot, read under the loan's lock. */
+export type LockedLoan = LoanState & { readonly latest: BalanceSnapshot }
+
+/** Everything one servicing change writes, in one transaction. */
+export type Posting = {
+  /** New ledger entries, in ledger order. */
+  readonly transactions: readonly LedgerTransaction[]
+  /** The whole schedule after the change (rows that did not change are left alone). */
+  readonly installments: readonly ServicedInstallment[]
+  /** The snapshot after the change, or null when nothing changed. */
+  readonly balance: BalanceSnapshot | null
+  /** A payment to insert, or (same id) to update. */
+  readonly payment?: Payment
+}
 
 /**
- * Booked loans (written by LoanApplicationRepository.saveApproved). Servicing (issue 6)
- * extends this port.
+ * Booked loans and their servicing records (written first by
+ * LoanApplicationRepository.saveApproved). Reads never lock; `change` does.
  */
 export type LoanRepository = {
-  /** The loan with its schedule (by number), ledger (oldest first) and latest balance snapshot. */
+  /** The loan as booked: schedule (by number), ledger (in order) and latest balance snapshot. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
+  /** The loan if it belongs to `partyId`; another party's is none. */
+  readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
+  /** One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`. */
+  readonly listForParty: (partyId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
+  /** The schedule, by installment number. */
+  readonly schedule: (loanId: string) => TE.TaskEither<StoreUnavailable, readonly ServicedInstallment[]>
+  /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
+  readonly listTransactions: (loanId: string, filter: TransactionFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PostedTransaction[]>
+  /** One page of snapshots in `(createdAt, sequence)` order. */
+  readonly listBalances: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PostedBalance[]>
+  /** The latest snapshot: one indexed read, whatever the length of the ledger. */
+  readonly latestBalance: (loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<PostedBalance>>
+  /**
+   * Locks the loan (other changes to it wait), reads its state, and writes the posting that
+   * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
+   * loan reaches `change` as none.
+   */
+  readonly change: <E, A>(
+    loanId: string,
+    change: (loan: O.Option<LockedLoan>) => TE.TaskEither<E, { readonly posting: Posting; readonly result: A }>,
+  ) => TE.TaskEither<E | StoreUnavailable, A>
+  /** Active loans' ids after `afterId` in id order (for jobs that visit every loan). */
+  readonly activeLoanIds: (afterId: string | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly string[]>
+  /** A payment by the API client's Idempotency-Key. */
+  readonly paymentByKey: (clientId: string, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  readonly paymentById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  readonly addCollateral: (item: CollateralItem) => TE.TaskEither<StoreUnavailable, void>
+  readonly listCollateral: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly CollateralItem[]>
+  readonly addDocument: (document: LoanDocument) => TE.TaskEither<StoreUnavailable, void>
+  readonly listDocuments: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanDocument[]>
 }

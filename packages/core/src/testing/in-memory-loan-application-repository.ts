@@ -2,18 +2,17 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
 import type { LoanApplication } from '../domain/loan-application.js'
-import type { BookedLoan } from '../domain/loan.js'
 import { isAfter } from '../domain/pagination.js'
 import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
-import type { LoanRepository } from '../ports/loan-repository.js'
+import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 
 /** Applications, and the loans their approval books (readable through `loans`). */
 export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository & {
   readonly all: () => readonly LoanApplication[]
-  readonly loans: LoanRepository & { readonly all: () => readonly BookedLoan[] }
+  readonly loans: InMemoryLoanRepository
 } => {
   const applications = new Map<string, LoanApplication>()
-  const loans = new Map<string, BookedLoan>()
+  const loans = inMemoryLoanRepository()
   const save = (a: LoanApplication) => {
     const stored = applications.get(a.id)
     if (stored === undefined || stored.version !== a.version) return TE.left(concurrentUpdate('loan_application'))
@@ -23,7 +22,7 @@ export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository &
   }
   return {
     all: () => [...applications.values()],
-    loans: { all: () => [...loans.values()], findById: (id) => TE.right(O.fromNullable(loans.get(id))) },
+    loans,
     insert: (a) => {
       if (applications.has(a.id)) return TE.left(alreadyExists('loan_application'))
       applications.set(a.id, a)
@@ -34,7 +33,7 @@ export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository &
     save,
     saveApproved: (a, booked) =>
       TE.map((saved: LoanApplication) => {
-        loans.set(booked.loan.id, booked)
+        loans.book(booked)
         return saved
       })(save(a)),
     list: (filter, page) =>

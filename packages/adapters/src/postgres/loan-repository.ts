@@ -1,0 +1,410 @@
+import type {
+  BookedLoan,
+  CollateralItem,
+  LedgerTransaction,
+  Loan,
+  LoanDocument,
+  LoanRepository,
+  LockedLoan,
+  Payment,
+  PostedBalance,
+  PostedTransaction,
+  Posting,
+  ServicedInstallment,
+  TransactionType,
+} from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import { inPage, inSequencePage } from './paging.js'
+import type {
+  CollateralItemsTable,
+  Database,
+  LoanBalancesTable,
+  LoanDocumentsTable,
+  LoanInstallmentsTable,
+  LoansTable,
+  LoanTransactionsTable,
+  PaymentsTable,
+} from './schema.js'
+import { asStoreUnavailable, query } from './store-errors.js'
+
+const toLoan = (row: Selectable<LoansTable>): Loan => ({
+  id: row.id,
+  partyId: row.party_id,
+  applicationId: row.application_id,
+  productId: row.product_id,
+  status: row.status,
+  currency: row.currency,
+  principal: row.principal,
+  interestRateBps: row.interest_rate_bps,
+  termMonths: row.term_months,
+  paymentAmount: row.payment_amount,
+  originationFee: row.origination_fee,
+  disbursedAmount: row.disbursed_amount,
+  startDate: row.start_date,
+  firstDueDate: row.first_due_date,
+  maturityDate: row.maturity_date,
+  createdAt: row.created_at,
+})
+
+const toInstallment = (row: Selectable<LoanInstallmentsTable>): ServicedInstallment => ({
+  loanId: row.loan_id,
+  number: row.number,
+  dueDate: row.due_date,
+  principalDue: row.principal_due,
+  interestDue: row.interest_due,
+  feesDue: row.fees_due,
+  principalPaid: row.principal_paid,
+  interestPaid: row.interest_paid,
+  feesPaid: row.fees_paid,
+  interestAccrued: row.interest_accrued,
+})
+
+const toTransaction = (row: Selectable<LoanTransactionsTable>): PostedTransaction => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as TransactionType,
+  effectiveDate: row.effective_date,
+  amount: row.amount,
+  principal: row.principal,
+  interest: row.interest,
+  fees: row.fees,
+  paymentId: row.payment_id,
+  reversesId: row.reverses_id,
+  createdAt: row.created_at,
+  sequence: row.seq,
+})
+
+const toBalance = (row: Selectable<LoanBalancesTable>): PostedBalance => ({
+  id: row.id,
+  loanId: row.loan_id,
+  transactionId: row.transaction_id,
+  asOf: row.as_of,
+  principalOutstanding: row.principal_outstanding,
+  interestOutstanding: row.interest_outstanding,
+  feesOutstanding: row.fees_outstanding,
+  payoffAmount: row.payoff_amount,
+  pastDueAmount: row.past_due_amount,
+  nextDueDate: row.next_due_date,
+  nextDueAmount: row.next_due_amount,
+  createdAt: row.created_at,
+  sequence: row.seq,
+})
+
+const json = <A>(value: unknown): A => (typeof value === 'string' ? JSON.parse(value) : value) as A
+
+const toPayment = (row: Selectable<PaymentsTable>): Payment => ({
+  id: row.id,
+  loanId: row.loan_id,
+  clientId: row.client_id,
+  idempotencyKey: row.idempotency_key,
+  paymentMethodId: row.payment_method_id,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  failureCode: row.failure_code,
+  allocation: row.allocation === null ? null : json(row.allocation),
+  perInstallment: json(row.per_installment),
+  transactionId: row.transaction_id,
+  effectiveDate: row.effective_date,
+  createdAt: row.created_at,
+})
+
+const toCollateral = (row: Selectable<CollateralItemsTable>): CollateralItem => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as CollateralItem['type'],
+  description: row.description,
+  valuation: row.valuation,
+  currency: row.currency,
+  lienPosition: row.lien_position,
+  createdAt: row.created_at,
+})
+
+const toDocument = (row: Selectable<LoanDocumentsTable>): LoanDocument => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as LoanDocument['type'],
+  periodStart: row.period_start,
+  periodEnd: row.period_end,
+  storageRef: row.storage_ref,
+  fileName: row.file_name,
+  contentType: row.content_type,
+  createdAt: row.created_at,
+})
+
+const withoutSequence = <A extends { readonly sequence: number }>({ sequence: _sequence, ...rest }: A): Omit<A, 'sequence'> => rest
+
+const installmentColumns = (i: ServicedInstallment) => ({
+  loan_id: i.loanId,
+  number: i.number,
+  due_date: i.dueDate,
+  principal_due: i.principalDue,
+  interest_due: i.interestDue,
+  fees_due: i.feesDue,
+  principal_paid: i.principalPaid,
+  interest_paid: i.interestPaid,
+  fees_paid: i.feesPaid,
+  interest_accrued: i.interestAccrued,
+})
+
+/** Ledger entries one statement each, so the identity column numbers them in ledger order. */
+const insertTransactions = async (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): Promise<void> => {
+  for (const t of transactions) {
+    await trx
+      .insertInto('loan_transactions')
+      .values({
+        id: t.id,
+        loan_id: t.loanId,
+        type: t.type,
+        effective_date: t.effectiveDate,
+        amount: t.amount,
+        principal: t.principal,
+        interest: t.interest,
+        fees: t.fees,
+        payment_id: t.paymentId,
+        reverses_id: t.reversesId,
+        created_at: t.createdAt,
+      })
+      .execute()
+  }
+}
+
+const insertBalance = async (trx: Transaction<Database>, balance: BookedLoan['balance']): Promise<void> => {
+  await trx
+    .insertInto('loan_balances')
+    .values({
+      id: balance.id,
+      loan_id: balance.loanId,
+      transaction_id: balance.transactionId,
+      as_of: balance.asOf,
+      principal_outstanding: balance.principalOutstanding,
+      interest_outstanding: balance.interestOutstanding,
+      fees_outstanding: balance.feesOutstanding,
+      payoff_amount: balance.payoffAmount,
+      past_due_amount: balance.pastDueAmount,
+      next_due_date: balance.nextDueDate,
+      next_due_amount: balance.nextDueAmount,
+      created_at: balance.createdAt,
+    })
+    .execute()
+}
+
+const documentColumns = (d: LoanDocument) => ({
+  id: d.id,
+  loan_id: d.loanId,
+  type: d.type,
+  period_start: d.periodStart,
+  period_end: d.periodEnd,
+  storage_ref: d.storageRef,
+  file_name: d.fileName,
+  content_type: d.contentType,
+  created_at: d.createdAt,
+})
+
+/** Writes a booked loan: the loan, its schedule, its ledger entries (in order), its balance and documents. */
+export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
+  const { loan } = booked
+  await trx
+    .insertInto('loans')
+    .values({
+      id: loan.id,
+      party_id: loan.partyId,
+      application_id: loan.applicationId,
+      product_id: loan.productId,
+      status: loan.status,
+      currency: loan.currency,
+      principal: loan.principal,
+      interest_rate_bps: loan.interestRateBps,
+      term_months: loan.termMonths,
+      payment_amount: loan.paymentAmount,
+      origination_fee: loan.originationFee,
+      disbursed_amount: loan.disbursedAmount,
+      start_date: loan.startDate,
+      first_due_date: loan.firstDueDate,
+      maturity_date: loan.maturityDate,
+      created_at: loan.createdAt,
+    })
+    .execute()
+  await trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).execute()
+  await insertTransactions(trx, booked.transactions)
+  await insertBalance(trx, booked.balance)
+  if (booked.documents.length > 0) await trx.insertInto('loan_documents').values(booked.documents.map(documentColumns)).execute()
+}
+
+const paymentColumns = (p: Payment) => ({
+  id: p.id,
+  loan_id: p.loanId,
+  client_id: p.clientId,
+  idempotency_key: p.idempotencyKey,
+  payment_method_id: p.paymentMethodId,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+  failure_code: p.failureCode,
+  allocation: p.allocation === null ? null : JSON.stringify(p.allocation),
+  per_installment: JSON.stringify(p.perInstallment),
+  transaction_id: p.transactionId,
+  effective_date: p.effectiveDate,
+  created_at: p.createdAt,
+})
+
+const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean =>
+  JSON.stringify(installmentColumns(a)) === JSON.stringify(installmentColumns(b))
+
+/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot. */
+const writePosting = async (trx: Transaction<Database>, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
+  if (posting.payment !== undefined) {
+    const columns = paymentColumns(posting.payment)
+    await trx
+      .insertInto('payments')
+      .values(columns)
+      .onConflict((oc) => oc.column('id').doUpdateSet({ status: columns.status, transaction_id: columns.transaction_id }))
+      .execute()
+  }
+  await insertTransactions(trx, posting.transactions)
+  const previous = new Map(before.map((i) => [i.number, i]))
+  for (const i of posting.installments) {
+    const old = previous.get(i.number)
+    if (old !== undefined && sameInstallment(old, i)) continue
+    const { loan_id: _loan, number: _number, ...changes } = installmentColumns(i)
+    await trx.updateTable('loan_installments').set(changes).where('loan_id', '=', i.loanId).where('number', '=', i.number).execute()
+  }
+  if (posting.balance !== null) await insertBalance(trx, posting.balance)
+}
+
+/** Carries a use case's Left out of the transaction callback (rolling it back). */
+class Refused {
+  constructor(readonly value: unknown) {}
+}
+
+const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O.Option<LockedLoan>> => {
+  const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
+  if (loan === undefined) return O.none
+  const [installments, latest] = await Promise.all([
+    trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
+    trx.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
+  ])
+  const balance = withoutSequence(toBalance(latest))
+  return O.some({
+    loan: toLoan(loan),
+    installments: installments.map(toInstallment),
+    outstanding: { principal: balance.principalOutstanding, interest: balance.interestOutstanding, fees: balance.feesOutstanding },
+    latest: balance,
+  })
+}
+
+export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => ({
+  findById: (id) =>
+    query(async () => {
+      const loan = await db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirst()
+      if (loan === undefined) return O.none
+      const [installments, transactions, balance, documents] = await Promise.all([
+        db.selectFrom('loan_installments').selectAll().where('loan_id', '=', id).orderBy('number').execute(),
+        db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', id).orderBy('seq').execute(),
+        db.selectFrom('loan_balances').selectAll().where('loan_id', '=', id).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
+        db.selectFrom('loan_documents').selectAll().where('loan_id', '=', id).orderBy('created_at').orderBy('id').execute(),
+      ])
+      const booked: BookedLoan = {
+        loan: toLoan(loan),
+        installments: installments.map(toInstallment),
+        transactions: transactions.map((t) => withoutSequence(toTransaction(t))),
+        balance: withoutSequence(toBalance(balance)),
+        documents: documents.map(toDocument),
+      }
+      return O.some(booked)
+    }),
+
+  findForParty: (partyId, id) =>
+    query(async () => {
+      const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toLoan(row))
+    }),
+
+  listForParty: (partyId, page) =>
+    query(async () => (await inPage(db.selectFrom('loans').selectAll().where('party_id', '=', partyId), page).execute()).map(toLoan)),
+
+  schedule: (loanId) =>
+    query(async () => (await db.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute()).map(toInstallment)),
+
+  listTransactions: (loanId, filter, page) =>
+    query(async () => {
+      let q = db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', loanId)
+      if (filter.type !== undefined) q = q.where('type', '=', filter.type)
+      if (filter.from !== undefined) q = q.where('effective_date', '>=', filter.from)
+      if (filter.to !== undefined) q = q.where('effective_date', '<=', filter.to)
+      return (await inSequencePage(q, page).execute()).map(toTransaction)
+    }),
+
+  listBalances: (loanId, page) =>
+    query(async () => (await inSequencePage(db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId), page).execute()).map(toBalance)),
+
+  latestBalance: (loanId) =>
+    query(async () => {
+      const row = await db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toBalance(row))
+    }),
+
+  change: (loanId, change) =>
+    TE.tryCatch(
+      () =>
+        db.transaction().execute(async (trx) => {
+          const state = await readLocked(trx, loanId)
+          const outcome = await change(state)()
+          if (E.isLeft(outcome)) throw new Refused(outcome.left)
+          if (O.isSome(state)) await writePosting(trx, state.value.installments, outcome.right.posting)
+          return outcome.right.result
+        }),
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Left the use case returned, unchanged
+      (error) => (error instanceof Refused ? (error.value as any) : asStoreUnavailable(error)),
+    ),
+
+  activeLoanIds: (afterId, limit) =>
+    query(async () => {
+      let q = db.selectFrom('loans').select('id').where('status', '=', 'ACTIVE')
+      if (afterId !== null) q = q.where('id', '>', afterId)
+      return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
+    }),
+
+  paymentByKey: (clientId, key) =>
+    query(async () => {
+      const row = await db.selectFrom('payments').selectAll().where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toPayment(row))
+    }),
+
+  paymentById: (id) =>
+    query(async () => {
+      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toPayment(row))
+    }),
+
+  addCollateral: (c) =>
+    query(async () => {
+      await db
+        .insertInto('collateral_items')
+        .values({
+          id: c.id,
+          loan_id: c.loanId,
+          type: c.type,
+          description: c.description,
+          valuation: c.valuation,
+          currency: c.currency,
+          lien_position: c.lienPosition,
+          created_at: c.createdAt,
+        })
+        .execute()
+    }),
+
+  listCollateral: (loanId, page) =>
+    query(async () => (await inPage(db.selectFrom('collateral_items').selectAll().where('loan_id', '=', loanId), page).execute()).map(toCollateral)),
+
+  addDocument: (d) =>
+    query(async () => {
+      await db.insertInto('loan_documents').values(documentColumns(d)).execute()
+    }),
+
+  listDocuments: (loanId, page) =>
+    query(async () => (await inPage(db.selectFrom('loan_documents').selectAll().where('loan_id', '=', loanId), page).execute()).map(toDocument)),
+})

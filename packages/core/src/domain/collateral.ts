@@ -1,0 +1,52 @@
+import type * as t from 'io-ts'
+import { boundedString, integerIn, oneOf, strictObject } from './codecs.js'
+import { CurrencyCode, PositiveMinorUnits } from './money.js'
+
+/** Collateral securing a loan, recorded by operators and listed to partners. */
+
+export const COLLATERAL_TYPES = ['real_estate', 'equipment', 'vehicle', 'inventory', 'receivables', 'cash', 'securities', 'other'] as const
+
+export const CollateralInput = strictObject(
+  'CollateralInput',
+  {
+    type: oneOf('CollateralType', COLLATERAL_TYPES),
+    description: boundedString('Description', 1, 500),
+    valuation: PositiveMinorUnits,
+    currency: CurrencyCode,
+  },
+  { lien_position: integerIn('LienPosition', 1, 10) },
+)
+export type CollateralInput = t.TypeOf<typeof CollateralInput>
+
+export type CollateralItem = {
+  readonly id: string
+  readonly loanId: string
+  readonly type: (typeof COLLATERAL_TYPES)[number]
+  readonly description: string
+  readonly valuation: number
+  readonly currency: string
+  readonly lienPosition: number
+  readonly createdAt: Date
+}
+
+export const newCollateral = (input: CollateralInput, loanId: string, id: string, now: Date): CollateralItem => ({
+  id,
+  loanId,
+  type: input.type,
+  description: input.description,
+  valuation: input.valuation,
+  currency: input.currency,
+  lienPosition: input.lien_position ?? 1,
+  createdAt: now,
+})
+
+export const collateralView = (c: CollateralItem) => ({
+  collateral_id: c.id,
+  loan_id: c.loanId,
+  type: c.type,
+  description: c.description,
+  valuation: c.valuation,
+  currency: c.currency,
+  lien_position: c.lienPosition,
+  created_at: c.createdAt.toISOString(),
+})

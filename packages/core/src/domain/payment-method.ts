@@ -1,0 +1,130 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { Bool, boundedString, integerIn, oneOf, strictObject, stringMatching } from './codecs.js'
+import { invalidRequest, type InvalidRequest } from './errors.js'
+
+/**
+ * Payment methods of a loan (docs/servicing.md): bank accounts and card tokens. Account
+ * numbers never stay here: the PaymentTokenizer port turns them into a token and `last4`.
+ */
+
+/** The ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
+export const isAbaRoutingNumber = (value: string): boolean => {
+  if (!/^\d{9}$/.test(value)) return false
+  const d = [...value].map(Number)
+  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!)
+  return sum % 10 === 0
+}
+
+const RoutingNumber = new t.Type<string, string, unknown>(
+  'RoutingNumber',
+  (u): u is string => typeof u === 'string' && isAbaRoutingNumber(u),
+  (u, c) => (typeof u === 'string' && isAbaRoutingNumber(u) ? t.success(u) : t.failure(u, c, 'must be a 9-digit ABA routing number with a valid checksum')),
+  t.identity,
+)
+
+const common = { nickname: boundedString('Nickname', 1, 50), is_default: Bool }
+
+export const BankAccountInput = strictObject(
+  'BankAccountInput',
+  {
+    type: oneOf('Type', ['bank_account']),
+    account_holder_name: boundedString('AccountHolderName', 1, 100),
+    routing_number: RoutingNumber,
+    account_number: stringMatching('AccountNumber', /^\d{4,17}$/, 'must be 4 to 17 digits'),
+  },
+  { ...common, account_type: oneOf('AccountType', ['checking', 'savings']) },
+)
+
+export const CardInput = strictObject(
+  'CardInput',
+  {
+    type: oneOf('Type', ['card']),
+    card_token: stringMatching('CardToken', /^[A-Za-z0-9_-]{6,200}$/, 'must be the token your card vault issued (6 to 200 characters: letters, digits, _ or -)'),
+    last4: stringMatching('Last4', /^\d{4}$/, 'must be the last four digits of the card'),
+    exp_month: integerIn('ExpMonth', 1, 12),
+    exp_year: integerIn('ExpYear', 2000, 2100),
+  },
+  { ...common, brand: oneOf('Brand', ['visa', 'mastercard', 'amex', 'discover', 'other']) },
+)
+
+/** Chooses the codec by `type`, so the error names the right fields. */
+export const PaymentMethodInput = new t.Type<t.TypeOf<typeof BankAccountInput> | t.TypeOf<typeof CardInput>, unknown, unknown>(
+  'PaymentMethodInput',
+  (_u): _u is never => false,
+  (u, c) => {
+    const type = typeof u === 'object' && u !== null ? (u as { type?: unknown }).type : undefined
+    if (type === 'bank_account') return BankAccountInput.validate(u, c)
+    if (type === 'card') return CardInput.validate(u, c)
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'the request body must be a JSON object')
+    return t.failure(type, [...c, { key: 'type', type: t.string, actual: type }], 'must be one of: bank_account, card')
+  },
+  t.identity,
+)
+export type PaymentMethodInput = t.TypeOf<typeof PaymentMethodInput>
+
+export const PaymentMethodPatch = strictObject('PaymentMethodPatch', {}, common)
+export type PaymentMethodPatch = t.TypeOf<typeof PaymentMethodPatch>
+
+export type PaymentMethod = {
+  readonly id: string
+  readonly loanId: string
+  readonly type: 'bank_account' | 'card'
+  readonly nickname: string | null
+  readonly isDefault: boolean
+  readonly status: 'active'
+  /** The tokenizer's token (bank account) or the card vault's token: never shown to anyone. */
+  readonly token: string
+  readonly last4: string
+  readonly accountHolderName: string | null
+  readonly accountType: 'checking' | 'savings' | null
+  readonly brand: string | null
+  readonly expMonth: number | null
+  readonly expYear: number | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** A card that expired before the month of `today` is refused. */
+export const checkNotExpired = (input: PaymentMethodInput, today: string): E.Either<InvalidRequest, PaymentMethodInput> => {
+  if (input.type !== 'card') return E.right(input)
+  const [year, month] = today.split('-').map(Number) as [number, number]
+  return input.exp_year < year || (input.exp_year === year && input.exp_month < month)
+    ? E.left(invalidRequest('The card has expired.', 'exp_year'))
+    : E.right(input)
+}
+
+export type PaymentMethodView = {
+  readonly payment_method_id: string
+  readonly loan_id: string
+  readonly type: 'bank_account' | 'card'
+  readonly nickname: string | null
+  readonly is_default: boolean
+  readonly status: 'active'
+  readonly last4: string
+  readonly account_holder_name: string | null
+  readonly account_type: 'checking' | 'savings' | null
+  readonly brand: string | null
+  readonly exp_month: number | null
+  readonly exp_year: number | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** Never the token, never a full number. */
+export const paymentMethodView = (m: PaymentMethod): PaymentMethodView => ({
+  payment_method_id: m.id,
+  loan_id: m.loanId,
+  type: m.type,
+  nickname: m.nickname,
+  is_default: m.isDefault,
+  status: m.status,
+  last4: m.last4,
+  account_holder_name: m.accountHolderName,
+  account_type: m.accountType,
+  brand: m.brand,
+  exp_month: m.expMonth,
+  exp_year: m.expYear,
+  created_at: m.createdAt.toISOString(),
+  updated_at: m.updatedAt.toISOString(),
+})

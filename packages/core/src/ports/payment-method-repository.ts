@@ -1,0 +1,18 @@
+import type * as O from 'fp-ts/lib/Option.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { StoreUnavailable } from '../domain/errors.js'
+import type { PageRequest } from '../domain/pagination.js'
+import type { PaymentMethod } from '../domain/payment-method.js'
+
+/**
+ * A loan's payment methods. Exactly one is the default: writing a method with `isDefault`
+ * unmarks the loan's other methods in the same transaction.
+ */
+export type PaymentMethodRepository = {
+  readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  readonly findForLoan: (loanId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
+  /** One page in `(createdAt, id)` order, at most `page.limit + 1` rows. */
+  readonly listForLoan: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PaymentMethod[]>
+  readonly countForLoan: (loanId: string) => TE.TaskEither<StoreUnavailable, number>
+}

@@ -1,0 +1,146 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { CollateralItem } from '../domain/collateral.js'
+import type { LoanDocument } from '../domain/loan-document.js'
+import type { BookedLoan, Loan } from '../domain/loan.js'
+import type { ServicedInstallment } from '../domain/loan-servicing.js'
+import { isAfter, type PageRequest, type Position } from '../domain/pagination.js'
+import type { Payment } from '../domain/payment.js'
+import type { LoanRepository, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+
+/** The position of a ledger entry or snapshot in its list: the cursor id is the padded sequence. */
+export const sequencePosition = (row: { readonly createdAt: Date; readonly sequence: number }): Position => ({
+  createdAt: row.createdAt,
+  id: String(row.sequence).padStart(19, '0'),
+})
+
+const byPosition = (a: Position, b: Position): number => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Rows strictly after the page's cursor, in list order, at most `limit + 1`. */
+const onePage = <A>(rows: readonly A[], page: PageRequest, position: (row: A) => Position): A[] =>
+  rows
+    .filter((r) => O.isNone(page.after) || isAfter(position(r), page.after.value))
+    .sort((a, b) => byPosition(position(a), position(b)))
+    .slice(0, page.limit + 1)
+
+type Stored = {
+  loan: Loan
+  installments: readonly ServicedInstallment[]
+  transactions: PostedTransaction[]
+  balances: PostedBalance[]
+  documents: LoanDocument[]
+  collateral: CollateralItem[]
+}
+
+export type InMemoryLoanRepository = LoanRepository & {
+  readonly all: () => readonly BookedLoan[]
+  /** Stores a booked loan (what LoanApplicationRepository.saveApproved writes). */
+  readonly book: (booked: BookedLoan) => void
+}
+
+/** Loans in memory. `change` runs one at a time per repository, like the row lock it stands for. */
+export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
+  const loans = new Map<string, Stored>()
+  const payments = new Map<string, Payment>()
+  let sequence = 0
+  let lock: Promise<unknown> = Promise.resolve()
+
+  const booked = (s: Stored): BookedLoan => ({
+    loan: s.loan,
+    installments: s.installments,
+    transactions: s.transactions.map(({ sequence: _s, ...t }) => t),
+    balance: (({ sequence: _s, ...b }) => b)(s.balances[s.balances.length - 1]!),
+    documents: s.documents,
+  })
+
+  return {
+    all: () => [...loans.values()].map(booked),
+    book: (b) => {
+      loans.set(b.loan.id, {
+        loan: b.loan,
+        installments: b.installments,
+        transactions: b.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })),
+        balances: [{ ...b.balance, sequence: (sequence += 1) }],
+        documents: [...b.documents],
+        collateral: [],
+      })
+    },
+    findById: (id) => TE.right(pipe(O.fromNullable(loans.get(id)), O.map(booked))),
+    findForParty: (partyId, id) =>
+      TE.right(
+        pipe(
+          O.fromNullable(loans.get(id)),
+          O.filter((s) => s.loan.partyId === partyId),
+          O.map((s) => s.loan),
+        ),
+      ),
+    listForParty: (partyId, page) =>
+      TE.right(onePage([...loans.values()].map((s) => s.loan).filter((l) => l.partyId === partyId), page, (l) => l)),
+    schedule: (loanId) => TE.right(loans.get(loanId)?.installments ?? []),
+    listTransactions: (loanId, filter, page) =>
+      TE.right(
+        onePage(
+          (loans.get(loanId)?.transactions ?? []).filter(
+            (t) =>
+              (filter.type === undefined || t.type === filter.type) &&
+              (filter.from === undefined || t.effectiveDate >= filter.from) &&
+              (filter.to === undefined || t.effectiveDate <= filter.to),
+          ),
+          page,
+          sequencePosition,
+        ),
+      ),
+    listBalances: (loanId, page) => TE.right(onePage(loans.get(loanId)?.balances ?? [], page, sequencePosition)),
+    latestBalance: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.balances.at(-1))),
+    change: (loanId, change) => () => {
+      const run = lock.then(async () => {
+        const stored = loans.get(loanId)
+        const latest = stored?.balances.at(-1)
+        const state =
+          stored === undefined || latest === undefined
+            ? O.none
+            : O.some({
+                loan: stored.loan,
+                installments: stored.installments,
+                outstanding: { principal: latest.principalOutstanding, interest: latest.interestOutstanding, fees: latest.feesOutstanding },
+                latest: (({ sequence: _s, ...b }) => b)(latest),
+              })
+        const outcome = await change(state)()
+        if (E.isLeft(outcome)) return outcome
+        const { posting, result } = outcome.right
+        if (stored !== undefined) {
+          stored.installments = posting.installments
+          stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
+          if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
+        }
+        if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
+        return E.right(result)
+      })
+      lock = run.catch(() => undefined)
+      return run
+    },
+    activeLoanIds: (afterId, limit) =>
+      TE.right(
+        [...loans.values()]
+          .filter((s) => s.loan.status === 'ACTIVE' && (afterId === null || s.loan.id > afterId))
+          .map((s) => s.loan.id)
+          .sort()
+          .slice(0, limit),
+      ),
+    paymentByKey: (clientId, key) =>
+      TE.right(O.fromNullable([...payments.values()].find((p) => p.clientId === clientId && p.idempotencyKey === key))),
+    paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
+    addCollateral: (item) =>
+      TE.fromIO(() => {
+        loans.get(item.loanId)?.collateral.push(item)
+      }),
+    listCollateral: (loanId, page) => TE.right(onePage(loans.get(loanId)?.collateral ?? [], page, (c) => c)),
+    addDocument: (document) =>
+      TE.fromIO(() => {
+        loans.get(document.loanId)?.documents.push(document)
+      }),
+    listDocuments: (loanId, page) => TE.right(onePage(loans.get(loanId)?.documents ?? [], page, (d) => d)),
+  }
+}
