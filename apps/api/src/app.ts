@@ -13,6 +13,7 @@ import { internalReviewRoutes } from './routes/internal-review.js'
 import { internalLendingRoutes } from './routes/internal-lending.js'
 import { partyRoutes } from './routes/parties.js'
 import { applicationRoutes } from './routes/applications.js'
+import { servicingRoutes } from './routes/servicing.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
@@ -32,6 +33,7 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...partyRoutes(deps),
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
+  ...servicingRoutes(deps),
 })
 
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {

@@ -12,6 +12,9 @@ import {
   postgresLoanProductRepository,
   postgresLoanApplicationRepository,
   postgresLoanRepository,
+  postgresPaymentMethodRepository,
+  sandboxPaymentProcessor,
+  sandboxTokenizer,
   postgresWebhookEndpointRepository,
   postgresWebhookEventRepository,
   postgresWebhookDeliveryQueue,
@@ -84,6 +87,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     products: postgresLoanProductRepository(database.db),
     applications: postgresLoanApplicationRepository(database.db),
     loans: postgresLoanRepository(database.db),
+    paymentMethods: postgresPaymentMethodRepository(database.db),
+    processor: sandboxPaymentProcessor(),
+    tokenizer: sandboxTokenizer(),
     codes: scryptOneTimeCodes(),
     sender:
       config.verificationDeliveryUrl !== undefined

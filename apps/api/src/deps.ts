@@ -9,6 +9,9 @@ import type {
   LoanApplicationRepository,
   LoanProductRepository,
   LoanRepository,
+  PaymentMethodRepository,
+  PaymentProcessor,
+  PaymentTokenizer,
   DocumentRepository,
   OneTimeCodes,
   PartyRepository,
@@ -45,4 +48,7 @@ export type AppDeps = {
   readonly products: LoanProductRepository
   readonly applications: LoanApplicationRepository
   readonly loans: LoanRepository
+  readonly paymentMethods: PaymentMethodRepository
+  readonly processor: PaymentProcessor
+  readonly tokenizer: PaymentTokenizer
 }

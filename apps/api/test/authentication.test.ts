@@ -188,11 +188,11 @@ for (const database of testDatabases()) {
         expect(reply.body).to.deep.equal({ error: 'insufficient_scope', detail: 'This API key lacks the scope partner:api.', scope: 'partner:api' })
       })
 
-      it('answers 501 not_implemented for a placeholder route on its own party path', async () => {
+      it('reaches the handler on its own party path', async () => {
         const key = await mintKey(server.url)
         const reply = await request(server.url, `/public/parties/${key.party_id}/loans`, { headers: bearer(key.api_key) })
-        expect(reply.status).to.equal(501)
-        expect(reply.body).to.deep.equal({ error: 'not_implemented', operation_id: 'listLoansForParty' })
+        expect(reply.status).to.equal(200)
+        expect(reply.body).to.deep.equal({ data: [], next_cursor: null })
       })
 
       it('answers 401 missing_api_key on a party path without a key', async () => {

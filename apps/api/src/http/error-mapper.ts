@@ -125,6 +125,18 @@ export const toHttpError = (problem: Problem): HttpError => {
       return { status: 500, body: { error: 'server_misconfigured', detail: `The server is missing a setting this request needs (${problem.setting}).` } }
     case 'InternalError':
       return { status: 500, body: { error: 'internal_error', detail: 'An unexpected error occurred. Quote the X-Request-Id header when you contact support.' } }
+    case 'Overpayment':
+      return {
+        status: 422,
+        body: { error: 'overpayment', detail: `The amount exceeds the payoff amount (${problem.payoffAmount}).`, payoff_amount: problem.payoffAmount },
+      }
+    case 'IdempotencyKeyRequired':
+      return {
+        status: 400,
+        body: { error: 'idempotency_key_required', detail: 'This request moves money: send an Idempotency-Key header so a retry cannot pay twice.' },
+      }
+    case 'ProcessorUnavailable':
+      return { status: 502, body: { error: 'payment_processor_unavailable', detail: 'The payment processor could not be reached; nothing was charged. Retry with the same Idempotency-Key.' } }
     case 'NotImplemented':
       return { status: 501, body: { error: 'not_implemented', operation_id: problem.operationId } }
     default:

@@ -16,6 +16,9 @@ import type {
   NotFound,
   PartyMismatch,
   StoreUnavailable,
+  Overpayment,
+  IdempotencyKeyRequired,
+  ProcessorUnavailable,
 } from '@lendgate/core'
 
 /**
@@ -70,6 +73,9 @@ export type Problem =
   | IdempotencyKeyInUse
   | NotImplemented
   | InternalError
+  | Overpayment
+  | IdempotencyKeyRequired
+  | ProcessorUnavailable
 
 /** Thrown inside middleware to end the request with a problem; caught by the error handler. */
 export class ProblemResponse extends Error {

@@ -1,4 +1,11 @@
 import {
+  accrueInterestForLoans,
+  addLoanCollateral,
+  attachLoanDocument,
+  collateralView,
+  loanDocumentView,
+  paymentView,
+  reverseLoanPayment,
   approveLoanApplication,
   createLoanProduct,
   declineLoanApplication,
@@ -17,7 +24,7 @@ import { bodyOf } from '../http/body.js'
 import { respond } from '../http/respond.js'
 import type { Routes } from './route.js'
 
-/** The loan product catalogue and credit decisions (INTERNAL_API_TOKEN only; docs/applications.md). */
+/** The loan product catalogue, credit decisions and servicing operations (INTERNAL_API_TOKEN only; docs/applications.md, docs/servicing.md). */
 export const internalLendingRoutes = (deps: AppDeps): Routes => ({
   listLoanProducts: {
     handle: async (ctx) => respond(ctx, 200, await pipe(listLoanProducts(deps)(ctx.query), TE.map(envelope(loanProductView)))()),
@@ -42,6 +49,26 @@ export const internalLendingRoutes = (deps: AppDeps): Routes => ({
           TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) })),
         )(),
       ),
+  },
+  accrueInterest: {
+    handle: async (ctx) =>
+      respond(
+        ctx,
+        200,
+        await pipe(
+          accrueInterestForLoans(deps)(ctx.query),
+          TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals })),
+        )(),
+      ),
+  },
+  addLoanCollateral: {
+    handle: async (ctx) => respond(ctx, 201, await pipe(addLoanCollateral(deps)(ctx.params, bodyOf(ctx)), TE.map(collateralView))()),
+  },
+  attachLoanDocument: {
+    handle: async (ctx) => respond(ctx, 201, await pipe(attachLoanDocument(deps)(ctx.params, bodyOf(ctx)), TE.map(loanDocumentView))()),
+  },
+  reverseLoanPayment: {
+    handle: async (ctx) => respond(ctx, 200, await pipe(reverseLoanPayment(deps)(ctx.params, bodyOf(ctx)), TE.map(paymentView))()),
   },
   declineLoanApplication: {
     handle: async (ctx) => respond(ctx, 200, await pipe(declineLoanApplication(deps)(ctx.params, bodyOf(ctx)), TE.map(loanApplicationView))()),

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { aesGcmWebhookSecrets, nodeApiKeyMaterial, randomIds, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
+import { aesGcmWebhookSecrets, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { batchedKeyUsage } from '@lendgate/core'
 import {
@@ -9,6 +9,7 @@ import {
   inMemoryLoanApplicationRepository,
   inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
+  inMemoryPaymentMethodRepository,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
   recordingCodeSender,
@@ -125,6 +126,9 @@ export const startInMemoryServer = async (
     products: inMemoryLoanProductRepository(),
     applications,
     loans: applications.loans,
+    paymentMethods: inMemoryPaymentMethodRepository(),
+    processor: sandboxPaymentProcessor(),
+    tokenizer: sandboxTokenizer(),
   }
   const deps: AppDeps = { ...base, ...override(base) }
   const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)

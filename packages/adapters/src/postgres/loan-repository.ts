@@ -7,6 +7,7 @@ import type {
   LoanRepository,
   LockedLoan,
   Payment,
+  PaymentReads,
   PostedBalance,
   PostedTransaction,
   Posting,
@@ -296,6 +297,20 @@ const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O
   })
 }
 
+/** Payment reads on `db`, or on a transaction to read inside it. */
+const paymentReads = (db: Kysely<Database>): PaymentReads => ({
+  paymentByKey: (clientId, key) =>
+    query(async () => {
+      const row = await db.selectFrom('payments').selectAll().where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toPayment(row))
+    }),
+  paymentById: (id) =>
+    query(async () => {
+      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toPayment(row))
+    }),
+})
+
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => ({
   findById: (id) =>
     query(async () => {
@@ -352,7 +367,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       () =>
         db.transaction().execute(async (trx) => {
           const state = await readLocked(trx, loanId)
-          const outcome = await change(state)()
+          const outcome = await change(state, paymentReads(trx))()
           if (E.isLeft(outcome)) throw new Refused(outcome.left)
           if (O.isSome(state)) await writePosting(trx, state.value.installments, outcome.right.posting)
           return outcome.right.result
@@ -368,17 +383,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
     }),
 
-  paymentByKey: (clientId, key) =>
-    query(async () => {
-      const row = await db.selectFrom('payments').selectAll().where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toPayment(row))
-    }),
-
-  paymentById: (id) =>
-    query(async () => {
-      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toPayment(row))
-    }),
+  payments: paymentReads(db),
 
   addCollateral: (c) =>
     query(async () => {

@@ -56,3 +56,11 @@ export const invalidState = (resource: string, status: string, action: string): 
   status,
   action,
 })
+
+/** A payment larger than everything owed (`payoffAmount`). */
+export type Overpayment = { readonly _tag: 'Overpayment'; readonly payoffAmount: number }
+export const overpayment = (payoffAmount: number): Overpayment => ({ _tag: 'Overpayment', payoffAmount })
+
+/** A route that moves money needs an `Idempotency-Key` (CONTRACT.md "Idempotency"). */
+export type IdempotencyKeyRequired = { readonly _tag: 'IdempotencyKeyRequired' }
+export const idempotencyKeyRequired: IdempotencyKeyRequired = { _tag: 'IdempotencyKeyRequired' }

@@ -1,5 +1,5 @@
 import { monthlyInterest } from './amortization.js'
-import type { InstallmentStatus, LedgerTransaction, Loan, LoanInstallment } from './loan.js'
+import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment } from './loan.js'
 
 /**
  * Servicing rules over a loan's state, as pure functions (docs/servicing.md): interest
@@ -249,3 +249,26 @@ export const reversePayment = (
     createdAt: now,
   },
 })
+
+/** The balance snapshot of `state` as of `asOf`, after the ledger entry `transactionId`. */
+export const snapshotOf = (state: LoanState, asOf: string, transactionId: string, id: string, now: Date): BalanceSnapshot => ({
+  id,
+  loanId: state.loan.id,
+  transactionId,
+  asOf,
+  principalOutstanding: state.outstanding.principal,
+  interestOutstanding: state.outstanding.interest,
+  feesOutstanding: state.outstanding.fees,
+  payoffAmount: total(state.outstanding),
+  ...dueFigures(state.installments, asOf),
+  createdAt: now,
+})
+
+/** Whether two snapshots tell the same figures (ignoring identity, time and date). */
+export const sameFigures = (a: BalanceSnapshot, b: BalanceSnapshot): boolean =>
+  a.principalOutstanding === b.principalOutstanding &&
+  a.interestOutstanding === b.interestOutstanding &&
+  a.feesOutstanding === b.feesOutstanding &&
+  a.pastDueAmount === b.pastDueAmount &&
+  a.nextDueDate === b.nextDueDate &&
+  a.nextDueAmount === b.nextDueAmount

@@ -87,13 +87,14 @@ export const decodePageRequest = (query: unknown, isId: (id: string) => boolean 
 export const decodeFilteredPageRequest = <F>(
   filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
   query: unknown,
+  isId: (id: string) => boolean = isUuid,
 ): E.Either<InvalidRequest, { readonly filter: F; readonly page: PageRequest }> => {
   const record = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>
   const own = Object.fromEntries(Object.entries(record).filter(([k]) => filter.filterKeys.includes(k)))
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !filter.filterKeys.includes(k)))
   return pipe(
     decode(filter)(own),
-    E.chain((f) => pipe(decodePageRequest(rest), E.map((page) => ({ filter: f, page })))),
+    E.chain((f) => pipe(decodePageRequest(rest, isId), E.map((page) => ({ filter: f, page })))),
   )
 }
 

@@ -30,6 +30,13 @@ export type Posting = {
   readonly payment?: Payment
 }
 
+/** Reads of payments. */
+export type PaymentReads = {
+  /** A payment by the API client's Idempotency-Key. */
+  readonly paymentByKey: (clientId: string, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  readonly paymentById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+}
+
 /**
  * Booked loans and their servicing records (written first by
  * LoanApplicationRepository.saveApproved). Reads never lock; `change` does.
@@ -52,17 +59,17 @@ export type LoanRepository = {
   /**
    * Locks the loan (other changes to it wait), reads its state, and writes the posting that
    * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
-   * loan reaches `change` as none.
+   * loan reaches `change` as none. `reads` read inside that same transaction (an embedded
+   * database has one connection: a read from outside would wait for the lock it is under).
    */
   readonly change: <E, A>(
     loanId: string,
-    change: (loan: O.Option<LockedLoan>) => TE.TaskEither<E, { readonly posting: Posting; readonly result: A }>,
+    change: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, { readonly posting: Posting; readonly result: A }>,
   ) => TE.TaskEither<E | StoreUnavailable, A>
   /** Active loans' ids after `afterId` in id order (for jobs that visit every loan). */
   readonly activeLoanIds: (afterId: string | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly string[]>
-  /** A payment by the API client's Idempotency-Key. */
-  readonly paymentByKey: (clientId: string, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
-  readonly paymentById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  /** Payment reads outside any change. */
+  readonly payments: PaymentReads
   readonly addCollateral: (item: CollateralItem) => TE.TaskEither<StoreUnavailable, void>
   readonly listCollateral: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly CollateralItem[]>
   readonly addDocument: (document: LoanDocument) => TE.TaskEither<StoreUnavailable, void>

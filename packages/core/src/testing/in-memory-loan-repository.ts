@@ -8,7 +8,7 @@ import type { BookedLoan, Loan } from '../domain/loan.js'
 import type { ServicedInstallment } from '../domain/loan-servicing.js'
 import { isAfter, type PageRequest, type Position } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
-import type { LoanRepository, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 
 /** The position of a ledger entry or snapshot in its list: the cursor id is the padded sequence. */
 export const sequencePosition = (row: { readonly createdAt: Date; readonly sequence: number }): Position => ({
@@ -46,6 +46,11 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
   const payments = new Map<string, Payment>()
   let sequence = 0
   let lock: Promise<unknown> = Promise.resolve()
+
+  const reads: PaymentReads = {
+    paymentByKey: (clientId, key) => TE.right(O.fromNullable([...payments.values()].find((p) => p.clientId === clientId && p.idempotencyKey === key))),
+    paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
+  }
 
   const booked = (s: Stored): BookedLoan => ({
     loan: s.loan,
@@ -107,7 +112,7 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
                 outstanding: { principal: latest.principalOutstanding, interest: latest.interestOutstanding, fees: latest.feesOutstanding },
                 latest: (({ sequence: _s, ...b }) => b)(latest),
               })
-        const outcome = await change(state)()
+        const outcome = await change(state, reads)()
         if (E.isLeft(outcome)) return outcome
         const { posting, result } = outcome.right
         if (stored !== undefined) {
@@ -129,9 +134,7 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
           .sort()
           .slice(0, limit),
       ),
-    paymentByKey: (clientId, key) =>
-      TE.right(O.fromNullable([...payments.values()].find((p) => p.clientId === clientId && p.idempotencyKey === key))),
-    paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
+    payments: reads,
     addCollateral: (item) =>
       TE.fromIO(() => {
         loans.get(item.loanId)?.collateral.push(item)

@@ -1,0 +1,79 @@
+import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import { inPage } from './paging.js'
+import type { Database, PaymentMethodsTable } from './schema.js'
+import { query } from './store-errors.js'
+
+const toMethod = (row: Selectable<PaymentMethodsTable>): PaymentMethod => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type,
+  nickname: row.nickname,
+  isDefault: row.is_default,
+  status: row.status,
+  token: row.token,
+  last4: row.last4,
+  accountHolderName: row.account_holder_name,
+  accountType: row.account_type,
+  brand: row.brand,
+  expMonth: row.exp_month,
+  expYear: row.exp_year,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+const columns = (m: PaymentMethod) => ({
+  type: m.type,
+  nickname: m.nickname,
+  is_default: m.isDefault,
+  status: m.status,
+  token: m.token,
+  last4: m.last4,
+  account_holder_name: m.accountHolderName,
+  account_type: m.accountType,
+  brand: m.brand,
+  exp_month: m.expMonth,
+  exp_year: m.expYear,
+  updated_at: m.updatedAt,
+})
+
+/**
+ * Writes under the loan's row lock, so two requests making different methods the default
+ * take turns instead of colliding on the one-default index.
+ */
+const underLoanLock = (db: Kysely<Database>, method: PaymentMethod, write: (trx: Transaction<Database>) => Promise<unknown>) =>
+  query(() =>
+    db.transaction().execute(async (trx) => {
+      await trx.selectFrom('loans').select('id').where('id', '=', method.loanId).forUpdate().execute()
+      if (method.isDefault) {
+        await trx
+          .updateTable('payment_methods')
+          .set({ is_default: false, updated_at: method.updatedAt })
+          .where('loan_id', '=', method.loanId)
+          .where('id', '!=', method.id)
+          .where('is_default', '=', true)
+          .execute()
+      }
+      await write(trx)
+    }),
+  )
+
+export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMethodRepository => ({
+  insert: (m) =>
+    underLoanLock(db, m, (trx) => trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()),
+  update: (m) =>
+    underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
+  findForLoan: (loanId, id) =>
+    query(async () => {
+      const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('loan_id', '=', loanId).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toMethod(row))
+    }),
+  listForLoan: (loanId, page) =>
+    query(async () => (await inPage(db.selectFrom('payment_methods').selectAll().where('loan_id', '=', loanId), page).execute()).map(toMethod)),
+  countForLoan: (loanId) =>
+    query(async () => {
+      const row = await db.selectFrom('payment_methods').select((eb) => eb.fn.countAll<string>().as('n')).where('loan_id', '=', loanId).executeTakeFirstOrThrow()
+      return Number(row.n)
+    }),
+})

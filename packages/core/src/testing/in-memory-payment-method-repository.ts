@@ -1,0 +1,32 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { isAfter } from '../domain/pagination.js'
+import type { PaymentMethod } from '../domain/payment-method.js'
+import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
+
+export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
+  const methods = new Map<string, PaymentMethod>()
+  /** Writes `method`; a default unmarks the loan's other methods. */
+  const write = (method: PaymentMethod) =>
+    TE.fromIO(() => {
+      if (method.isDefault) {
+        for (const m of methods.values()) if (m.loanId === method.loanId && m.id !== method.id && m.isDefault) methods.set(m.id, { ...m, isDefault: false, updatedAt: method.updatedAt })
+      }
+      methods.set(method.id, method)
+    })
+  return {
+    all: () => [...methods.values()],
+    insert: write,
+    update: write,
+    findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
+    listForLoan: (loanId, page) =>
+      TE.right(
+        [...methods.values()]
+          .filter((m) => m.loanId === loanId)
+          .filter((m) => O.isNone(page.after) || isAfter(m, page.after.value))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, page.limit + 1),
+      ),
+    countForLoan: (loanId) => TE.right([...methods.values()].filter((m) => m.loanId === loanId).length),
+  }
+}

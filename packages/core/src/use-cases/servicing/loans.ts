@@ -1,0 +1,168 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { CalendarDate, decode, oneOf, Uuid } from '../../domain/codecs.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import type { CollateralItem } from '../../domain/collateral.js'
+import type { LoanDocument } from '../../domain/loan-document.js'
+import { TRANSACTION_TYPES, utcDate, type Loan } from '../../domain/loan.js'
+import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
+import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { LoanRepository, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
+
+/**
+ * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another
+ * party; here every loan is looked up within the key's party, so another party's is NotFound.
+ */
+
+export type LoanReadError = InvalidRequest | NotFound | StoreUnavailable
+
+const LoanParams = t.type({ loanId: Uuid })
+
+/** The caller's party's loan named by `params.loanId`. */
+export const loadOwnLoan =
+  (loans: Pick<LoanRepository, 'findForParty'>) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, Loan> =>
+    pipe(
+      TE.fromEither(decode(LoanParams)(params)),
+      TE.chainW(({ loanId }) => loans.findForParty(caller.partyId, loanId)),
+      TE.chainW(TE.fromOption(() => notFound('loan'))),
+    )
+
+type Loans = { readonly loans: LoanRepository }
+
+export const listLoansForParty =
+  (deps: Loans) =>
+  (caller: Caller, query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<Loan>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) => pipe(deps.loans.listForParty(caller.partyId, page), TE.map((rows) => pageOf(rows, page.limit)))),
+    )
+
+export const getLoanForParty =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, Loan> =>
+    loadOwnLoan(deps.loans)(caller, params)
+
+/** A paginated list of one of the caller's loans' records. */
+const ofOwnLoan =
+  <A>(deps: Loans, read: (loan: Loan) => TE.TaskEither<StoreUnavailable | InvalidRequest, A>) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
+    pipe(loadOwnLoan(deps.loans)(caller, params), TE.chainW(read))
+
+/** Is `id` a zero-padded ledger sequence (the cursor id of ledger and snapshot lists)? */
+const isSequence = (id: string): boolean => /^\d{19}$/.test(id)
+
+export const listLoanBalancesForParty =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query, isSequence)),
+      TE.chainW((page) =>
+        ofOwnLoan(deps, (loan) => pipe(deps.loans.listBalances(loan.id, page), TE.map((rows) => pageOf(rows.map(bySequence), page.limit))))(caller, params),
+      ),
+      TE.map(unwrapPage),
+    )
+
+/** The latest snapshot: one indexed read. */
+export const getLatestLoanBalanceForParty =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
+    pipe(
+      loadOwnLoan(deps.loans)(caller, params),
+      TE.chainW((loan) => deps.loans.latestBalance(loan.id)),
+      TE.chainW(TE.fromOption(() => notFound('loan_balance'))),
+    )
+
+const TransactionFilters = queryFilters('TransactionFilter', {
+  type: oneOf('TransactionType', TRANSACTION_TYPES),
+  from: CalendarDate,
+  to: CalendarDate,
+})
+
+/** The ledger, oldest first, optionally of one type and within effective dates (inclusive). */
+export const listTransactionsForPartyLoan =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequestBy(query)),
+      TE.filterOrElseW(
+        ({ filter }) => filter.from === undefined || filter.to === undefined || filter.from <= filter.to,
+        () => invalidRequest('from must not be after to.', 'from'),
+      ),
+      TE.chainW(({ filter, page }) =>
+        ofOwnLoan(deps, (loan) =>
+          pipe(
+            deps.loans.listTransactions(loan.id, filter, page),
+            TE.map((rows) => pageOf(rows.map((r) => bySequence({ ...r, currency: loan.currency })), page.limit)),
+          ),
+        )(
+          caller,
+          params,
+        ),
+      ),
+      TE.map(unwrapPage),
+    )
+
+const decodeFilteredPageRequestBy = (query: unknown) => decodeFilteredPageRequest(TransactionFilters, query, isSequence)
+
+/** Rows keyed for paging by their sequence; `unwrapPage` takes the key off again. */
+const bySequence = <A extends { readonly createdAt: Date; readonly sequence: number }>(row: A) => ({
+  createdAt: row.createdAt,
+  id: String(row.sequence).padStart(19, '0'),
+  row,
+})
+const unwrapPage = <A>(page: Page<{ readonly row: A }>): Page<A> => ({ items: page.items.map((i) => i.row), nextCursor: page.nextCursor })
+
+/** An installment with its status as of a date. */
+export type ScheduledInstallment = ServicedInstallment & { readonly status: ReturnType<typeof installmentStatus> }
+
+/** The schedule in due-date order, each installment with its status as of today (UTC). */
+export const listLoanScheduleForParty =
+  (deps: Loans & { readonly clock: Clock }) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<ScheduledInstallment>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query, (id) => /^\d{3}$/.test(id))),
+      TE.chainW((page) =>
+        ofOwnLoan(deps, (loan) =>
+          pipe(
+            TE.Do,
+            TE.apS('installments', deps.loans.schedule(loan.id)),
+            TE.apS('balance', deps.loans.latestBalance(loan.id)),
+            TE.map(({ installments, balance }) => {
+              const today = utcDate(deps.clock.now())
+              const principalOutstanding = O.isSome(balance) ? balance.value.principalOutstanding : loan.principal
+              const rows = installments.map((i) => ({
+                createdAt: new Date(`${i.dueDate}T00:00:00.000Z`),
+                id: String(i.number).padStart(3, '0'),
+                row: { ...i, status: installmentStatus(i, today, principalOutstanding) },
+              }))
+              return pageOf(
+                rows.filter((r) => O.isNone(page.after) || r.id > page.after.value.id),
+                page.limit,
+              )
+            }),
+          ),
+        )(caller, params),
+      ),
+      TE.map(unwrapPage),
+    )
+
+export const listCollateralForPartyLoan =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) => ofOwnLoan(deps, (loan) => pipe(deps.loans.listCollateral(loan.id, page), TE.map((rows) => pageOf(rows, page.limit))))(caller, params)),
+    )
+
+export const listDocumentsForPartyLoan =
+  (deps: Loans) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) => ofOwnLoan(deps, (loan) => pipe(deps.loans.listDocuments(loan.id, page), TE.map((rows) => pageOf(rows, page.limit))))(caller, params)),
+    )

@@ -1,0 +1,122 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { CalendarDate, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { CollateralInput, newCollateral, type CollateralItem } from '../../domain/collateral.js'
+import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../domain/loan-document.js'
+import { utcDate, type Loan } from '../../domain/loan.js'
+import { accrueInterest, sameFigures, snapshotOf } from '../../domain/loan-servicing.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanRepository } from '../../ports/loan-repository.js'
+
+/** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
+
+export type OperationsDeps = { readonly loans: LoanRepository; readonly ids: IdGenerator; readonly clock: Clock }
+
+const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
+
+export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
+
+/** How many loans the job reads at a time. */
+const BATCH = 100
+
+/**
+ * Accrues, for every active loan, the interest of each installment due on or before `as_of`
+ * (default today, UTC) and not yet accrued, each loan in its own transaction under its lock,
+ * and writes a snapshot where anything changed. Idempotent: a second run for the same date
+ * changes nothing; a run for an earlier date than a loan's latest snapshot writes no snapshot.
+ */
+export const accrueInterestForLoans =
+  (deps: OperationsDeps) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+    pipe(
+      TE.fromEither(decode(AccrualQuery)(query ?? {})),
+      TE.filterOrElseW(
+        ({ as_of }) => as_of === undefined || as_of <= utcDate(deps.clock.now()),
+        () => invalidRequest('as_of must not be after today (UTC): interest accrues on dates that have come.', 'as_of'),
+      ),
+      TE.chainW(({ as_of }) => {
+        const asOf = as_of ?? utcDate(deps.clock.now())
+        const run = async (): Promise<E.Either<StoreUnavailable, AccrualRun>> => {
+          let after: string | null = null
+          let totals: AccrualRun = { asOf, loansExamined: 0, loansChanged: 0, accruals: 0 }
+          for (;;) {
+            const ids = await deps.loans.activeLoanIds(after, BATCH)()
+            if (E.isLeft(ids)) return ids
+            for (const id of ids.right) {
+              const outcome = await accrueOne(deps, id, asOf)()
+              if (E.isLeft(outcome)) return outcome
+              totals = {
+                asOf,
+                loansExamined: totals.loansExamined + 1,
+                loansChanged: totals.loansChanged + (outcome.right.changed ? 1 : 0),
+                accruals: totals.accruals + outcome.right.accruals,
+              }
+            }
+            if (ids.right.length < BATCH) return E.right(totals)
+            after = ids.right[ids.right.length - 1] ?? null
+          }
+        }
+        return run
+      }),
+    )
+
+const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
+  deps.loans.change(loanId, (found) => {
+    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null }, result: { changed: false, accruals: 0 } })
+    const locked = found.value
+    const now = deps.clock.now()
+    const accrued = accrueInterest(locked, asOf, () => deps.ids.next(), now)
+    const last = accrued.transactions[accrued.transactions.length - 1]
+    const snapshot = snapshotOf(accrued.state, asOf, last?.id ?? locked.latest.transactionId, deps.ids.next(), now)
+    const moved = accrued.transactions.length > 0 || (asOf >= locked.latest.asOf && !sameFigures(snapshot, locked.latest))
+    return TE.right({
+      posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: moved ? snapshot : null },
+      result: { changed: moved, accruals: accrued.transactions.length },
+    })
+  })
+
+const LoanParams = t.type({ loanId: Uuid })
+
+const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, params: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, Loan> =>
+  pipe(
+    TE.fromEither(decode(LoanParams)(params)),
+    TE.chainW(({ loanId }) => deps.loans.findById(loanId)),
+    TE.chainW(TE.fromOption(() => notFound('loan'))),
+    TE.map((booked) => booked.loan),
+  )
+
+/** Records a collateral item securing a loan (operators). */
+export const addLoanCollateral =
+  (deps: OperationsDeps) =>
+  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
+    pipe(
+      TE.fromEither(decode(CollateralInput)(input)),
+      TE.chainW((cmd) =>
+        pipe(
+          loadLoan(deps, params),
+          TE.map((loan) => newCollateral(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+        ),
+      ),
+      TE.chainFirstW(deps.loans.addCollateral),
+    )
+
+/** Attaches a document (statement, notice, disclosure…) to a loan (operators). */
+export const attachLoanDocument =
+  (deps: OperationsDeps) =>
+  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>
+    pipe(
+      TE.fromEither(decode(LoanDocumentInput)(input)),
+      TE.chainW((cmd) =>
+        pipe(
+          loadLoan(deps, params),
+          TE.chainEitherKW((loan) => newLoanDocument(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+        ),
+      ),
+      TE.chainFirstW(deps.loans.addDocument),
+    )
+

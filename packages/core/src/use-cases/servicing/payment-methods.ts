@@ -1,0 +1,137 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { utcDate } from '../../domain/loan.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import {
+  checkNotExpired,
+  PaymentMethodInput,
+  PaymentMethodPatch,
+  type PaymentMethod,
+} from '../../domain/payment-method.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanRepository } from '../../ports/loan-repository.js'
+import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
+import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
+import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
+import { loadOwnLoan, type LoanReadError } from './loans.js'
+
+/** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
+
+export type PaymentMethodDeps = {
+  readonly loans: Pick<LoanRepository, 'findForParty'>
+  readonly paymentMethods: PaymentMethodRepository
+  readonly tokenizer: PaymentTokenizer
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+export const listPaymentMethodsForPartyLoan =
+  (deps: Pick<PaymentMethodDeps, 'loans' | 'paymentMethods'>) =>
+  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(query)),
+      TE.chainW((page) =>
+        pipe(
+          loadOwnLoan(deps.loans)(caller, params),
+          TE.chainW((loan) => deps.paymentMethods.listForLoan(loan.id, page)),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
+
+/**
+ * Registers a bank account (tokenised at once: only the token and last four are kept) or a
+ * card token. The loan's first method is its default.
+ */
+export const createPaymentMethodForPartyLoan =
+  (deps: PaymentMethodDeps) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoanReadError | ProcessorUnavailable, PaymentMethod> =>
+    pipe(
+      TE.fromEither(decode(PaymentMethodInput)(input)),
+      TE.chainEitherKW((cmd) => checkNotExpired(cmd, utcDate(deps.clock.now()))),
+      TE.chainW((cmd) =>
+        pipe(
+          loadOwnLoan(deps.loans)(caller, params),
+          TE.chainW((loan) =>
+            pipe(
+              deps.paymentMethods.countForLoan(loan.id),
+              TE.chainW((count) => {
+                const now = deps.clock.now()
+                const base = { id: deps.ids.next(), loanId: loan.id, nickname: cmd.nickname ?? null, isDefault: count === 0 || cmd.is_default === true, status: 'active' as const, createdAt: now, updatedAt: now }
+                if (cmd.type === 'card') {
+                  return TE.right<ProcessorUnavailable, PaymentMethod>({
+                    ...base,
+                    type: 'card',
+                    token: cmd.card_token,
+                    last4: cmd.last4,
+                    accountHolderName: null,
+                    accountType: null,
+                    brand: cmd.brand ?? null,
+                    expMonth: cmd.exp_month,
+                    expYear: cmd.exp_year,
+                  })
+                }
+                return pipe(
+                  deps.tokenizer.tokenizeBankAccount({ routingNumber: cmd.routing_number, accountNumber: cmd.account_number }),
+                  TE.map(
+                    ({ token, last4 }): PaymentMethod => ({
+                      ...base,
+                      type: 'bank_account',
+                      token,
+                      last4,
+                      accountHolderName: cmd.account_holder_name,
+                      accountType: cmd.account_type ?? 'checking',
+                      brand: null,
+                      expMonth: null,
+                      expYear: null,
+                    }),
+                  ),
+                )
+              }),
+            ),
+          ),
+          TE.chainFirstW(deps.paymentMethods.insert),
+        ),
+      ),
+    )
+
+const MethodParams = t.type({ paymentMethodId: Uuid })
+
+/** Changes the nickname or makes the method the default (which unmarks the others). */
+export const updatePaymentMethodForPartyLoan =
+  (deps: Omit<PaymentMethodDeps, 'tokenizer' | 'ids'>) =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, PaymentMethod> =>
+    pipe(
+      loadOwnLoan(deps.loans)(caller, params),
+      TE.chainW((loan) =>
+        pipe(
+          TE.fromEither(decode(MethodParams)(params)),
+          TE.chainW(({ paymentMethodId }) => deps.paymentMethods.findForLoan(loan.id, paymentMethodId)),
+          TE.chainW(TE.fromOption(() => notFound('payment_method'))),
+        ),
+      ),
+      TE.chainW((method) =>
+        pipe(
+          TE.fromEither(decode(PaymentMethodPatch)(input)),
+          TE.chainEitherKW(nonEmptyPatch),
+          TE.filterOrElseW(
+            (patch) => !(patch.is_default === false && method.isDefault),
+            () => invalidRequest('A loan always has one default payment method: make another method the default instead.', 'is_default'),
+          ),
+          TE.map(
+            (patch): PaymentMethod => ({
+              ...method,
+              nickname: patch.nickname ?? method.nickname,
+              isDefault: patch.is_default ?? method.isDefault,
+              updatedAt: deps.clock.now(),
+            }),
+          ),
+        ),
+      ),
+      TE.chainFirstW(deps.paymentMethods.update),
+    )

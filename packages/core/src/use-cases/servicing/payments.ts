@@ -1,0 +1,191 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import type { Caller } from '../../domain/api-key.js'
+import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import {
+  idempotencyKeyRequired,
+  invalidRequest,
+  invalidState,
+  notFound,
+  overpayment,
+  type IdempotencyKeyRequired,
+  type InvalidRequest,
+  type InvalidState,
+  type NotFound,
+  type Overpayment,
+  type StoreUnavailable,
+} from '../../domain/errors.js'
+import { utcDate, type LedgerTransaction, type Loan } from '../../domain/loan.js'
+import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, ZERO } from '../../domain/loan-servicing.js'
+import { PaymentInput, type Payment } from '../../domain/payment.js'
+import type { PaymentMethod } from '../../domain/payment-method.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
+import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
+import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
+import { loadOwnLoan } from './loans.js'
+
+/** Borrower payments and their reversal (docs/servicing.md "Payments"). */
+
+export type PaymentDeps = {
+  readonly loans: LoanRepository
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'findForLoan'>
+  readonly processor: PaymentProcessor
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+export type PaymentError = InvalidRequest | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired
+
+/** A posting that writes nothing but (maybe) a payment. */
+const nothing = (locked: LockedLoan, payment?: Payment): Posting => ({
+  transactions: [],
+  installments: locked.installments,
+  balance: null,
+  ...(payment === undefined ? {} : { payment }),
+})
+
+const checked = (loan: Loan, method: PaymentMethod, cmd: PaymentInput) =>
+  cmd.currency !== loan.currency ? TE.left(invalidRequest(`currency must be ${loan.currency}, the currency of the loan.`, 'currency')) : TE.right(method)
+
+/**
+ * Takes a payment: under the loan's lock, interest due by today is accrued, the amount is
+ * checked against the payoff, charged through the processor, allocated by the waterfall and
+ * posted (ledger entry, installments, snapshot, payment) in one transaction. A failed charge is
+ * recorded and changes no balance. The same client and Idempotency-Key always give the same payment.
+ */
+export const createPaymentIntentForPartyLoan =
+  (deps: PaymentDeps) =>
+  (caller: Caller, params: unknown, input: unknown, idempotencyKey: string | undefined): TE.TaskEither<PaymentError, Payment> =>
+    pipe(
+      TE.fromOption((): PaymentError => idempotencyKeyRequired)(O.fromNullable(idempotencyKey)),
+      TE.chainW((key) =>
+        pipe(
+          TE.fromEither(decode(PaymentInput)(input)),
+          TE.chainW((cmd) =>
+            pipe(
+              loadOwnLoan(deps.loans)(caller, params),
+              TE.chainW((loan) =>
+                pipe(
+                  deps.paymentMethods.findForLoan(loan.id, cmd.payment_method_id),
+                  TE.chainW(TE.fromOption(() => invalidRequest(`payment_method_id ${cmd.payment_method_id} is not a payment method of this loan.`, 'payment_method_id'))),
+                  TE.chainW((method) => checked(loan, method, cmd)),
+                  TE.chainW((method) => deps.loans.change(loan.id, (locked, reads) => takePayment(deps, reads, caller, key, cmd, method, locked))),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    )
+
+const takePayment = (
+  deps: PaymentDeps,
+  reads: PaymentReads,
+  caller: Caller,
+  key: string,
+  cmd: PaymentInput,
+  method: PaymentMethod,
+  found: O.Option<LockedLoan>,
+): TE.TaskEither<PaymentError, { readonly posting: Posting; readonly result: Payment }> => {
+  if (O.isNone(found)) return TE.left(notFound('loan'))
+  const locked = found.value
+  return pipe(
+    reads.paymentByKey(caller.clientId, key),
+    TE.chainW((existing): TE.TaskEither<PaymentError, { readonly posting: Posting; readonly result: Payment }> => {
+      if (O.isSome(existing)) return TE.right({ posting: nothing(locked), result: existing.value })
+      const now = deps.clock.now()
+      const today = utcDate(now)
+      const accrued = accrueInterest(locked, today, () => deps.ids.next(), now)
+      const payoff = payoffOf(accrued.state)
+      if (cmd.amount > payoff) return TE.left(overpayment(payoff))
+      const paymentId = deps.ids.next()
+      const base = {
+        id: paymentId,
+        loanId: locked.loan.id,
+        clientId: caller.clientId,
+        idempotencyKey: key,
+        paymentMethodId: method.id,
+        amount: cmd.amount,
+        currency: cmd.currency,
+        effectiveDate: today,
+        createdAt: now,
+      }
+      return pipe(
+        deps.processor.charge({ paymentId, amount: cmd.amount, currency: cmd.currency, token: method.token }),
+        TE.map((outcome) => {
+          if (outcome.status === 'FAILED') {
+            const failed: Payment = { ...base, status: 'FAILED', failureCode: outcome.failureCode, allocation: null, perInstallment: [], transactionId: null }
+            return { posting: nothing(locked, failed), result: failed }
+          }
+          const { state, allocation, perInstallment } = allocatePayment(accrued.state, cmd.amount, today)
+          const entry = paymentEntry(locked.loan.id, paymentId, allocation, today, deps.ids.next(), now)
+          const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId: entry.id }
+          return {
+            posting: {
+              transactions: [...accrued.transactions, entry],
+              installments: state.installments,
+              balance: snapshotOf(state, today, entry.id, deps.ids.next(), now),
+              payment,
+            },
+            result: payment,
+          }
+        }),
+      )
+    }),
+  )
+}
+
+/** The `PAYMENT` ledger entry of a successful payment, rebuilt from what the payment recorded. */
+const entryOf = (payment: Payment): LedgerTransaction =>
+  paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
+
+const PaymentParams = t.type({ paymentId: Uuid })
+const ReverseInput = strictObject('ReverseInput', {}, { reason: boundedString('Reason', 1, 500) })
+
+/**
+ * Reverses a successful payment (an operator's correction): a `REVERSAL` entry with the
+ * opposite signs, the installments' paid amounts undone exactly, a new snapshot; the payment
+ * becomes `REVERSED`. Nothing is deleted.
+ */
+export const reverseLoanPayment =
+  (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>
+  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
+    pipe(
+      TE.fromEither(decode(ReverseInput)(input ?? {})),
+      TE.chainW(() => TE.fromEither(decode(PaymentParams)(params))),
+      TE.chainW(({ paymentId }) => deps.loans.payments.paymentById(paymentId)),
+      TE.chainW(TE.fromOption(() => notFound('payment'))),
+      TE.chainW((payment) =>
+        deps.loans.change(payment.loanId, (found, reads): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, { readonly posting: Posting; readonly result: Payment }> => {
+          if (O.isNone(found)) return TE.left(notFound('loan'))
+          const locked = found.value
+          return pipe(
+            reads.paymentById(payment.id),
+            TE.chainW(TE.fromOption(() => notFound('payment'))),
+            TE.filterOrElseW(
+              (current) => current.status === 'SUCCEEDED' && current.transactionId !== null,
+              (current) => invalidState('payment', current.status, 'reverse'),
+            ),
+            TE.map((current) => {
+              const now = deps.clock.now()
+              const today = utcDate(now)
+              const reversed = reverseEntry(locked, entryOf(current), current.perInstallment, today, deps.ids.next(), now)
+              const payment: Payment = { ...current, status: 'REVERSED' }
+              return {
+                posting: {
+                  transactions: [reversed.transaction],
+                  installments: reversed.state.installments,
+                  balance: snapshotOf(reversed.state, today, reversed.transaction.id, deps.ids.next(), now),
+                  payment,
+                },
+                result: payment,
+              }
+            }),
+          )
+        }),
+      ),
+    )
