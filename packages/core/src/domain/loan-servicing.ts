@@ -14,6 +14,8 @@ export const ZERO: Buckets = { principal: 0, interest: 0, fees: 0 }
 
 const add = (a: Buckets, b: Buckets): Buckets => ({ principal: a.principal + b.principal, interest: a.interest + b.interest, fees: a.fees + b.fees })
 const total = (b: Buckets): number => b.principal + b.interest + b.fees
+/** `-n` without a negative zero (which JSON would hide but deep equality would not). */
+const negate = (n: number): number => (n === 0 ? 0 : -n)
 
 /** An installment as servicing sees it: what is due, what is paid, whether its interest is accrued. */
 export type ServicedInstallment = LoanInstallment
@@ -160,24 +162,27 @@ export const unapplyPayment = (state: LoanState, perInstallment: InstallmentPaym
     ...state,
     installments: state.installments.map((i) => {
       const b = byNumber.get(i.number)
-      return b === undefined ? i : applyPaid(i, { principal: -b.principal, interest: -b.interest, fees: -b.fees })
+      return b === undefined ? i : applyPaid(i, { principal: negate(b.principal), interest: negate(b.interest), fees: negate(b.fees) })
     }),
     outstanding: add(state.outstanding, back),
   }
 }
 
-/** Past due and next due as of `asOf`. */
+/**
+ * Past due and next due as of `asOf`. The next installment is the first due on or after `asOf`
+ * that still owes something; until its interest accrues, its projected interest counts, unless
+ * no principal is left (then no interest can accrue).
+ */
 export const dueFigures = (
   installments: readonly ServicedInstallment[],
   asOf: string,
 ): { readonly pastDueAmount: number; readonly nextDueDate: string | null; readonly nextDueAmount: number | null } => {
+  const principalLeft = installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
+  const nextOwed = (i: ServicedInstallment): number =>
+    total(remainingOf(i)) + (!i.interestAccrued && principalLeft > 0 ? i.interestDue - i.interestPaid : 0)
   const pastDueAmount = installments.filter((i) => i.dueDate < asOf).reduce((sum, i) => sum + total(remainingOf(i)), 0)
-  const next = installments.find((i) => i.dueDate >= asOf && total({ ...remainingOf(i), interest: i.interestDue - i.interestPaid }) > 0)
-  return {
-    pastDueAmount,
-    nextDueDate: next?.dueDate ?? null,
-    nextDueAmount: next === undefined ? null : total({ ...remainingOf(next), interest: next.interestDue - next.interestPaid }),
-  }
+  const next = installments.find((i) => i.dueDate >= asOf && nextOwed(i) > 0)
+  return { pastDueAmount, nextDueDate: next?.dueDate ?? null, nextDueAmount: next === undefined ? null : nextOwed(next) }
 }
 
 /** The schedule's totals still owed (accrued interest only): must equal `outstanding`. */
@@ -216,9 +221,9 @@ export const paymentEntry = (
     type: 'PAYMENT',
     effectiveDate,
     amount: total(paid),
-    principal: -paid.principal,
-    interest: -paid.interest,
-    fees: -paid.fees,
+    principal: negate(paid.principal),
+    interest: negate(paid.interest),
+    fees: negate(paid.fees),
     paymentId,
     reversesId: null,
     createdAt: now,
@@ -241,9 +246,9 @@ export const reversePayment = (
     type: 'REVERSAL',
     effectiveDate,
     amount: payment.amount,
-    principal: -payment.principal,
-    interest: -payment.interest,
-    fees: -payment.fees,
+    principal: negate(payment.principal),
+    interest: negate(payment.interest),
+    fees: negate(payment.fees),
     paymentId: payment.paymentId,
     reversesId: payment.id,
     createdAt: now,

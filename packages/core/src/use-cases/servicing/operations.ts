@@ -28,7 +28,7 @@ const BATCH = 100
  * Accrues, for every active loan, the interest of each installment due on or before `as_of`
  * (default today, UTC) and not yet accrued, each loan in its own transaction under its lock,
  * and writes a snapshot where anything changed. Idempotent: a second run for the same date
- * changes nothing; a run for an earlier date than a loan's latest snapshot writes no snapshot.
+ * changes nothing. A snapshot is never dated before the loan's latest one.
  */
 export const accrueInterestForLoans =
   (deps: OperationsDeps) =>
@@ -72,8 +72,9 @@ const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
     const now = deps.clock.now()
     const accrued = accrueInterest(locked, asOf, () => deps.ids.next(), now)
     const last = accrued.transactions[accrued.transactions.length - 1]
-    const snapshot = snapshotOf(accrued.state, asOf, last?.id ?? locked.latest.transactionId, deps.ids.next(), now)
-    const moved = accrued.transactions.length > 0 || (asOf >= locked.latest.asOf && !sameFigures(snapshot, locked.latest))
+    const snapshotAsOf = asOf < locked.latest.asOf ? locked.latest.asOf : asOf
+    const snapshot = snapshotOf(accrued.state, snapshotAsOf, last?.id ?? locked.latest.transactionId, deps.ids.next(), now)
+    const moved = accrued.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
     return TE.right({
       posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: moved ? snapshot : null },
       result: { changed: moved, accruals: accrued.transactions.length },

@@ -1,0 +1,1104 @@
+import { expect } from 'chai'
+import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { Caller } from '../src/domain/api-key.js'
+import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment } from '../src/domain/errors.js'
+import type { LoanApplication } from '../src/domain/loan-application.js'
+import { bookLoan, type BookedLoan } from '../src/domain/loan.js'
+import { dueFigures, ledgerSums, scheduleOwed, ZERO, type Buckets } from '../src/domain/loan-servicing.js'
+import type { Payment } from '../src/domain/payment.js'
+import type { PaymentMethod } from '../src/domain/payment-method.js'
+import type { PostedBalance } from '../src/ports/loan-repository.js'
+import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../src/ports/payment-processor.js'
+import type { PaymentTokenizer } from '../src/ports/payment-tokenizer.js'
+import {
+  getLatestLoanBalanceForParty,
+  getLoanForParty,
+  listCollateralForPartyLoan,
+  listDocumentsForPartyLoan,
+  listLoanBalancesForParty,
+  listLoanScheduleForParty,
+  listLoansForParty,
+  listTransactionsForPartyLoan,
+} from '../src/use-cases/servicing/loans.js'
+import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/operations.js'
+import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
+import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
+import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
+
+/**
+ * Loan servicing use cases (docs/servicing.md) against the in-memory adapters, with tiny fakes
+ * of the payment rails. After every scenario the ledger's bucket sums must equal the latest
+ * snapshot and the schedule's totals still owed.
+ */
+
+const caller: Caller = { keyId: 'key-1', clientId: 'client-1', partyId: 'party-1', environment: 'live', scopes: ['partner:api'] }
+/** Another API client of the same party. */
+const colleague: Caller = { ...caller, keyId: 'key-3', clientId: 'client-3' }
+/** A key of another party. */
+const stranger: Caller = { keyId: 'key-2', clientId: 'client-2', partyId: 'party-2', environment: 'live', scopes: ['partner:api'] }
+
+const BANK = { type: 'bank_account', account_holder_name: 'Acme Corp', routing_number: '021000021', account_number: '000123456789' }
+const CARD = { type: 'card', card_token: 'tok_visa_4242', last4: '4242', brand: 'visa', exp_month: 12, exp_year: 2030 }
+const UNKNOWN_ID = '99999999-9999-4999-8999-999999999999'
+
+const at = (date: string): Date => new Date(`${date}T10:00:00.000Z`)
+
+/** The sandbox rules (amounts ending in 13 / 14 fail), every charge recorded; `down` makes it unreachable. */
+const fakeProcessor = () => {
+  const charges: Parameters<PaymentProcessor['charge']>[0][] = []
+  let outage: unknown = null
+  const processor: PaymentProcessor & { readonly charges: typeof charges; readonly down: (cause: unknown) => void; readonly up: () => void } = {
+    charges,
+    down: (cause) => {
+      outage = cause
+    },
+    up: () => {
+      outage = null
+    },
+    charge: (request) => async () => {
+      if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage })
+      charges.push(request)
+      const outcome: ChargeOutcome =
+        request.amount % 100 === 13
+          ? { status: 'FAILED', failureCode: 'insufficient_funds' }
+          : request.amount % 100 === 14
+            ? { status: 'FAILED', failureCode: 'card_declined' }
+            : { status: 'SUCCEEDED' }
+      return E.right(outcome)
+    },
+  }
+  return processor
+}
+
+/** Tokens `btok_1`, `btok_2`…; every account it saw recorded. */
+const fakeTokenizer = () => {
+  const seen: Parameters<PaymentTokenizer['tokenizeBankAccount']>[0][] = []
+  const tokenizer: PaymentTokenizer & { readonly seen: typeof seen } = {
+    seen,
+    tokenizeBankAccount: (account) =>
+      TE.fromIO(() => {
+        seen.push(account)
+        return { token: `btok_${seen.length}`, last4: account.accountNumber.slice(-4) }
+      }),
+  }
+  return tokenizer
+}
+
+const run = async <A>(te: TE.TaskEither<unknown, A>): Promise<A> => {
+  const r = await te()
+  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
+  return r.right
+}
+
+const some = async <A>(te: TE.TaskEither<unknown, O.Option<A>>): Promise<A> => {
+  const o = await run(te)
+  if (O.isNone(o)) throw new Error('expected Some')
+  return o.value
+}
+
+const setup = () => {
+  const applications = inMemoryLoanApplicationRepository()
+  const loans = applications.loans
+  const paymentMethods = inMemoryPaymentMethodRepository()
+  const processor = fakeProcessor()
+  const tokenizer = fakeTokenizer()
+  const ids = sequentialIds()
+  const clock = testClock(at('2026-01-15'))
+  const deps = { loans, paymentMethods, processor, tokenizer, ids, clock }
+
+  /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
+  const book = (over: Partial<LoanApplication> = {}): BookedLoan => {
+    const application: LoanApplication = {
+      id: ids.next(),
+      partyId: caller.partyId,
+      clientId: caller.clientId,
+      productId: ids.next(),
+      amount: 1_200_000,
+      currency: 'USD',
+      termMonths: 12,
+      purpose: null,
+      interestRateBps: 1_200,
+      originationFeeBps: 0,
+      status: 'APPROVED',
+      submittedAt: clock.now(),
+      decision: null,
+      loanId: null,
+      version: 2,
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+      ...over,
+    }
+    const booked = bookLoan(application, () => ids.next(), clock.now())
+    loans.book(booked)
+    return booked
+  }
+  const stored = (loanId: string) => some(loans.findById(loanId))
+  const latest = (loanId: string) => some(loans.latestBalance(loanId))
+  const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { loanId }, { limit: '100' }))).items
+  const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { loanId }, input))
+  const pay = (loanId: string, method: PaymentMethod, amount: number, key: string | undefined, who: Caller = caller) =>
+    createPaymentIntentForPartyLoan(deps)(who, { loanId }, { amount, currency: 'USD', payment_method_id: method.id }, key)()
+  const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId }, input)()
+
+  /** The ledger's bucket sums = the latest snapshot's outstanding figures = the schedule still owed. */
+  const expectConsistent = async (loanId: string) => {
+    const booked = await stored(loanId)
+    const snapshot = await latest(loanId)
+    const owed: Buckets = { principal: snapshot.principalOutstanding, interest: snapshot.interestOutstanding, fees: snapshot.feesOutstanding }
+    expect(ledgerSums(booked.transactions), 'ledger = latest balance').to.deep.equal(owed)
+    expect(scheduleOwed(booked.installments), 'schedule = latest balance').to.deep.equal(owed)
+    expect(snapshot.payoffAmount).to.equal(owed.principal + owed.interest + owed.fees)
+    return snapshot
+  }
+  /** What a refused or failed change must leave as it was: the loan, its schedule, ledger and snapshots. */
+  const written = async (loanId: string) => ({ booked: await stored(loanId), balances: await balances(loanId) })
+
+  return { deps, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
+}
+
+/** Drops a snapshot's identity, so its figures can be compared whole. */
+const figures = ({ id: _id, sequence: _sequence, createdAt: _createdAt, transactionId: _transactionId, ...rest }: PostedBalance) => rest
+
+const right = <A>(r: E.Either<unknown, A>): A => {
+  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
+  return r.right
+}
+
+// The schedule of 1,200,000 at 12.00% over 12 months, booked 2026-01-15 (amortize):
+// payment 106,619; installment 1 = 94,619 principal + 12,000 interest; 2 = 95,565 + 11,054 (projected);
+// 3 = 96,521 + 10,098 (projected).
+const P1 = 94_619
+const P2 = 95_565
+const P3 = 96_521
+
+describe('loan servicing use cases (in memory)', () => {
+  describe('listLoansForParty / getLoanForParty', () => {
+    it("lists the party's loans oldest first and reads one", async () => {
+      const { deps, book, clock } = setup()
+      const first = book()
+      clock.set(at('2026-01-20'))
+      const second = book({ amount: 500_000 })
+      book({ partyId: stranger.partyId })
+      expect(await run(listLoansForParty(deps)(caller, {}))).to.deep.equal({ items: [first.loan, second.loan], nextCursor: null })
+      expect(await run(getLoanForParty(deps)(caller, { loanId: second.loan.id }))).to.deep.equal(second.loan)
+    })
+
+    it('pages with limit and cursor', async () => {
+      const { deps, book, clock } = setup()
+      const booked = [book(), (clock.advance(1_000), book()), (clock.advance(1_000), book())]
+      const page1 = await run(listLoansForParty(deps)(caller, { limit: '2' }))
+      expect(page1.items).to.deep.equal([booked[0]!.loan, booked[1]!.loan])
+      expect(page1.nextCursor).to.be.a('string')
+      expect(await run(listLoansForParty(deps)(caller, { limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [booked[2]!.loan], nextCursor: null })
+    })
+
+    it('answers NotFound for an unknown loan and InvalidRequest for a malformed id', async () => {
+      const { deps } = setup()
+      expect(await getLoanForParty(deps)(caller, { loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+      const malformed = await getLoanForParty(deps)(caller, { loanId: 'nope' })()
+      expect(E.isLeft(malformed) && malformed.left).to.deep.include({ _tag: 'InvalidRequest', param: 'loanId' })
+    })
+  })
+
+  describe('getLatestLoanBalanceForParty / listLoanBalancesForParty', () => {
+    it('reads the booking snapshot, then one more snapshot per change, oldest first', async () => {
+      const { deps, book, addMethod, pay, balances, expectConsistent } = setup()
+      const { loan, balance } = book()
+      const latest0 = await run(getLatestLoanBalanceForParty(deps)(caller, { loanId: loan.id }))
+      expect(latest0).to.deep.include(balance)
+      const method = await addMethod(loan.id)
+      const payment = right(await pay(loan.id, method, 50_000, 'k1'))
+      const after = await run(getLatestLoanBalanceForParty(deps)(caller, { loanId: loan.id }))
+      expect(figures(after)).to.deep.equal({
+        loanId: loan.id,
+        asOf: '2026-01-15',
+        principalOutstanding: 1_150_000,
+        interestOutstanding: 0,
+        feesOutstanding: 0,
+        payoffAmount: 1_150_000,
+        pastDueAmount: 0,
+        nextDueDate: '2026-02-15',
+        nextDueAmount: P1 - 50_000 + 12_000,
+      })
+      expect(after.transactionId).to.equal(payment.transactionId)
+      expect((await balances(loan.id)).map((b) => b.id)).to.deep.equal([balance.id, after.id])
+      await expectConsistent(loan.id)
+    })
+  })
+
+  describe('listTransactionsForPartyLoan', () => {
+    const ledger = async () => {
+      const s = setup()
+      const { loan } = s.book({ originationFeeBps: 200 })
+      const method = await s.addMethod(loan.id)
+      s.clock.set(at('2026-03-20'))
+      right(await s.pay(loan.id, method, 50_000, 'k1'))
+      const list = (query: Record<string, string>) => listTransactionsForPartyLoan(s.deps)(caller, { loanId: loan.id }, query)()
+      return { ...s, loan, list }
+    }
+    const shape = (items: readonly { type: string; effectiveDate: string; amount: number; currency: string }[]) =>
+      items.map((t) => [t.type, t.effectiveDate, t.amount, t.currency])
+
+    it('lists the whole ledger oldest first, in the loan currency', async () => {
+      const { list, loan, expectConsistent } = await ledger()
+      const all = right(await list({}))
+      expect(shape(all.items)).to.deep.equal([
+        ['DISBURSEMENT', '2026-01-15', 1_200_000, 'USD'],
+        ['ORIGINATION_FEE', '2026-01-15', 24_000, 'USD'],
+        ['FEE_WITHHELD', '2026-01-15', 24_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
+        ['PAYMENT', '2026-03-20', 50_000, 'USD'],
+      ])
+      expect(all.nextCursor).to.equal(null)
+      await expectConsistent(loan.id)
+    })
+
+    it('filters by type and by effective dates, inclusive', async () => {
+      const { list } = await ledger()
+      expect(shape(right(await list({ type: 'INTEREST_ACCRUAL' })).items)).to.deep.equal([
+        ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
+      ])
+      expect(shape(right(await list({ from: '2026-02-15', to: '2026-03-15' })).items)).to.deep.equal([
+        ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
+      ])
+      expect(shape(right(await list({ from: '2026-03-16' })).items)).to.deep.equal([['PAYMENT', '2026-03-20', 50_000, 'USD']])
+      expect(shape(right(await list({ to: '2026-01-15', type: 'FEE_WITHHELD' })).items)).to.deep.equal([['FEE_WITHHELD', '2026-01-15', 24_000, 'USD']])
+      expect(right(await list({ from: '2026-03-21' })).items).to.deep.equal([])
+    })
+
+    it('pages through the ledger with a cursor', async () => {
+      const { list } = await ledger()
+      const first = right(await list({ limit: '4' }))
+      const rest = right(await list({ limit: '4', cursor: first.nextCursor! }))
+      expect(shape([...first.items, ...rest.items]).map(([type]) => type)).to.deep.equal([
+        'DISBURSEMENT',
+        'ORIGINATION_FEE',
+        'FEE_WITHHELD',
+        'INTEREST_ACCRUAL',
+        'INTEREST_ACCRUAL',
+        'PAYMENT',
+      ])
+      expect(rest.nextCursor).to.equal(null)
+    })
+
+    it('refuses from after to, naming from, and an unknown type, naming type', async () => {
+      const { list } = await ledger()
+      expect(await list({ from: '2026-03-16', to: '2026-03-15' })).to.deep.equal(E.left(invalidRequest('from must not be after to.', 'from')))
+      const badType = await list({ type: 'REFUND' })
+      expect(E.isLeft(badType) && badType.left).to.deep.include({ _tag: 'InvalidRequest', param: 'type' })
+      const badDate = await list({ from: '2026-02-30' })
+      expect(E.isLeft(badDate) && badDate.left).to.deep.include({ _tag: 'InvalidRequest', param: 'from' })
+    })
+  })
+
+  describe('listLoanScheduleForParty', () => {
+    it("gives every installment its status as of the clock's date", async () => {
+      const { deps, book, clock, addMethod, pay, expectConsistent } = setup()
+      const { loan } = book({ termMonths: 3 })
+      const statuses = async () => (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items.map((i) => [i.dueDate, i.status])
+      const method = await addMethod(loan.id)
+      expect(await statuses()).to.deep.equal([
+        ['2026-02-15', 'UPCOMING'],
+        ['2026-03-15', 'UPCOMING'],
+        ['2026-04-15', 'UPCOMING'],
+      ])
+      clock.set(at('2026-02-15'))
+      expect((await statuses())[0]).to.deep.equal(['2026-02-15', 'DUE'])
+      right(await pay(loan.id, method, 100, 'k1'))
+      expect((await statuses())[0]).to.deep.equal(['2026-02-15', 'PARTIALLY_PAID'])
+      clock.set(at('2026-02-16'))
+      expect(await statuses()).to.deep.equal([
+        ['2026-02-15', 'LATE'],
+        ['2026-03-15', 'UPCOMING'],
+        ['2026-04-15', 'UPCOMING'],
+      ])
+      const owed = (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items[0]!
+      right(await pay(loan.id, method, owed.principalDue + owed.interestDue - owed.principalPaid - owed.interestPaid, 'k2'))
+      expect(await statuses()).to.deep.equal([
+        ['2026-02-15', 'PAID'],
+        ['2026-03-15', 'UPCOMING'],
+        ['2026-04-15', 'UPCOMING'],
+      ])
+      await expectConsistent(loan.id)
+    })
+
+    it('counts installments not yet due as PAID once the principal is repaid', async () => {
+      const { deps, book, addMethod, pay, latest, expectConsistent } = setup()
+      const { loan } = book({ termMonths: 3 })
+      const method = await addMethod(loan.id)
+      right(await pay(loan.id, method, (await latest(loan.id)).payoffAmount, 'k1'))
+      const items = (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items
+      expect(items.map((i) => i.status)).to.deep.equal(['PAID', 'PAID', 'PAID'])
+      await expectConsistent(loan.id)
+    })
+
+    it('pages by installment number', async () => {
+      const { deps, book } = setup()
+      const { loan } = book()
+      const page1 = await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, { limit: '5' }))
+      const page2 = await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, { limit: '10', cursor: page1.nextCursor! }))
+      expect([...page1.items, ...page2.items].map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+      expect(page2.nextCursor).to.equal(null)
+    })
+  })
+
+  describe('createPaymentMethodForPartyLoan', () => {
+    it('tokenises a bank account and keeps only the token and last four; the first method is the default', async () => {
+      const { deps, book, tokenizer, paymentMethods, clock } = setup()
+      const { loan } = book()
+      const method = await run(createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...BANK, is_default: false }))
+      expect(tokenizer.seen).to.deep.equal([{ routingNumber: '021000021', accountNumber: '000123456789' }])
+      expect(method).to.deep.equal({
+        id: method.id,
+        loanId: loan.id,
+        type: 'bank_account',
+        nickname: null,
+        isDefault: true,
+        status: 'active',
+        token: 'btok_1',
+        last4: '6789',
+        accountHolderName: 'Acme Corp',
+        accountType: 'checking',
+        brand: null,
+        expMonth: null,
+        expYear: null,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      })
+      expect(paymentMethods.all()).to.deep.equal([method])
+      expect(JSON.stringify(paymentMethods.all())).not.to.include('000123456789').and.not.to.include('021000021')
+    })
+
+    it('refuses a routing number failing the ABA checksum, naming routing_number, and tokenises nothing', async () => {
+      const { deps, book, tokenizer, paymentMethods } = setup()
+      const { loan } = book()
+      const result = await createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...BANK, routing_number: '021000022' })()
+      expect(E.isLeft(result) && result.left).to.deep.include({ _tag: 'InvalidRequest', param: 'routing_number' })
+      expect(tokenizer.seen).to.deep.equal([])
+      expect(paymentMethods.all()).to.deep.equal([])
+    })
+
+    it('stores a card token; refuses a card that expired before this month', async () => {
+      const { deps, book, paymentMethods, clock } = setup()
+      const { loan } = book()
+      const expired = await createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...CARD, exp_month: 12, exp_year: 2025 })()
+      expect(expired).to.deep.equal(E.left(invalidRequest('The card has expired.', 'exp_year')))
+      expect(paymentMethods.all()).to.deep.equal([])
+      const thisMonth = await run(createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...CARD, exp_month: 1, exp_year: 2026, nickname: 'Ops card' }))
+      expect(thisMonth).to.deep.equal({
+        id: thisMonth.id,
+        loanId: loan.id,
+        type: 'card',
+        nickname: 'Ops card',
+        isDefault: true,
+        status: 'active',
+        token: 'tok_visa_4242',
+        last4: '4242',
+        accountHolderName: null,
+        accountType: null,
+        brand: 'visa',
+        expMonth: 1,
+        expYear: 2026,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      })
+    })
+
+    it('keeps exactly one default: a new default unmarks the first, a method added without is_default is not the default', async () => {
+      const { deps, book, addMethod } = setup()
+      const { loan } = book()
+      const first = await addMethod(loan.id)
+      const second = await addMethod(loan.id, CARD)
+      const third = await addMethod(loan.id, { ...BANK, is_default: true, account_type: 'savings' })
+      const listed = await run(listPaymentMethodsForPartyLoan(deps)(caller, { loanId: loan.id }, {}))
+      expect(listed.items.map((m) => [m.id, m.isDefault])).to.deep.equal([
+        [first.id, false],
+        [second.id, false],
+        [third.id, true],
+      ])
+    })
+
+    it('records nothing when the tokenizer is unreachable', async () => {
+      const { deps, book, paymentMethods } = setup()
+      const { loan } = book()
+      const down: ProcessorUnavailable = { _tag: 'ProcessorUnavailable', cause: 'vault down' }
+      const result = await createPaymentMethodForPartyLoan({ ...deps, tokenizer: { tokenizeBankAccount: () => TE.left(down) } })(caller, { loanId: loan.id }, BANK)()
+      expect(result).to.deep.equal(E.left(down))
+      expect(paymentMethods.all()).to.deep.equal([])
+    })
+  })
+
+  describe('updatePaymentMethodForPartyLoan', () => {
+    it('makes another method the default, unmarking the first, and changes the nickname', async () => {
+      const { deps, book, addMethod, clock, paymentMethods } = setup()
+      const { loan } = book()
+      const first = await addMethod(loan.id)
+      const second = await addMethod(loan.id, CARD)
+      clock.advance(60_000)
+      const updated = await run(updatePaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id, paymentMethodId: second.id }, { is_default: true, nickname: 'Main' }))
+      expect(updated).to.deep.equal({ ...second, isDefault: true, nickname: 'Main', updatedAt: clock.now() })
+      expect(paymentMethods.all().map((m) => [m.id, m.isDefault])).to.deep.equal([
+        [first.id, false],
+        [second.id, true],
+      ])
+    })
+
+    it('refuses to unmark the default, naming is_default, and changes nothing', async () => {
+      const { deps, book, addMethod, paymentMethods } = setup()
+      const { loan } = book()
+      const first = await addMethod(loan.id)
+      const result = await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id, paymentMethodId: first.id }, { is_default: false })()
+      expect(result).to.deep.equal(
+        E.left(invalidRequest('A loan always has one default payment method: make another method the default instead.', 'is_default')),
+      )
+      expect(paymentMethods.all()).to.deep.equal([first])
+    })
+
+    it("answers NotFound for another loan's method and an empty patch InvalidRequest", async () => {
+      const { deps, book, addMethod } = setup()
+      const mine = book()
+      const other = book()
+      const method = await addMethod(mine.loan.id)
+      const othersMethod = await addMethod(other.loan.id)
+      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: mine.loan.id, paymentMethodId: othersMethod.id }, { nickname: 'x' })()).to.deep.equal(
+        E.left(notFound('payment_method')),
+      )
+      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: mine.loan.id, paymentMethodId: method.id }, {})()).to.deep.equal(
+        E.left(invalidRequest('Send at least one field to update.')),
+      )
+    })
+  })
+
+  describe('createPaymentIntentForPartyLoan', () => {
+    describe('when the payment succeeds before any due date', () => {
+      it('charges the method, posts a PAYMENT entry, a snapshot and the allocation to principal', async () => {
+        const { book, addMethod, pay, processor, stored, latest, loans, clock, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        const payment = right(await pay(loan.id, method, 50_000, 'k1'))
+        expect(payment).to.deep.equal({
+          id: payment.id,
+          loanId: loan.id,
+          clientId: caller.clientId,
+          idempotencyKey: 'k1',
+          paymentMethodId: method.id,
+          amount: 50_000,
+          currency: 'USD',
+          status: 'SUCCEEDED',
+          failureCode: null,
+          allocation: { pastDue: ZERO, current: { principal: 50_000, interest: 0, fees: 0 } },
+          perInstallment: [{ number: 1, paid: { principal: 50_000, interest: 0, fees: 0 } }],
+          transactionId: payment.transactionId,
+          effectiveDate: '2026-01-15',
+          createdAt: clock.now(),
+        })
+        expect(processor.charges).to.deep.equal([{ paymentId: payment.id, amount: 50_000, currency: 'USD', token: method.token }])
+        const after = await stored(loan.id)
+        // (`+ 0`: the entry's untouched buckets are negated zeros, -0; the value is what matters.)
+        const entry = after.transactions.at(-1)!
+        expect({ ...entry, interest: entry.interest + 0, fees: entry.fees + 0 }).to.deep.equal({
+          id: payment.transactionId,
+          loanId: loan.id,
+          type: 'PAYMENT',
+          effectiveDate: '2026-01-15',
+          amount: 50_000,
+          principal: -50_000,
+          interest: 0,
+          fees: 0,
+          paymentId: payment.id,
+          reversesId: null,
+          createdAt: clock.now(),
+        })
+        expect(after.installments[0]).to.deep.include({ principalPaid: 50_000, interestPaid: 0, feesPaid: 0 })
+        expect((await latest(loan.id)).principalOutstanding).to.equal(1_150_000)
+        expect(await some(loans.payments.paymentById(payment.id))).to.deep.equal(payment)
+        await expectConsistent(loan.id)
+      })
+    })
+
+    describe('when due dates have passed', () => {
+      it('accrues their interest first and pays past due first, oldest installment first', async () => {
+        const { book, addMethod, pay, stored, latest, clock, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        clock.set(at('2026-03-20'))
+        const amount = P1 + 12_000 + 12_000 + 5
+        const payment = right(await pay(loan.id, method, amount, 'k1'))
+        expect(payment.allocation).to.deep.equal({ pastDue: { principal: P1 + 5, interest: 24_000, fees: 0 }, current: ZERO })
+        expect(payment.perInstallment).to.deep.equal([
+          { number: 1, paid: { principal: P1, interest: 12_000, fees: 0 } },
+          { number: 2, paid: { principal: 5, interest: 12_000, fees: 0 } },
+        ])
+        const after = await stored(loan.id)
+        expect(after.transactions.slice(-3).map((t) => [t.type, t.effectiveDate, t.amount, t.principal, t.interest])).to.deep.equal([
+          ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 0, 12_000],
+          ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 0, 12_000],
+          ['PAYMENT', '2026-03-20', amount, -(P1 + 5), -24_000],
+        ])
+        expect(figures(await latest(loan.id))).to.deep.equal({
+          loanId: loan.id,
+          asOf: '2026-03-20',
+          principalOutstanding: 1_200_000 - P1 - 5,
+          interestOutstanding: 0,
+          feesOutstanding: 0,
+          payoffAmount: 1_200_000 - P1 - 5,
+          pastDueAmount: P2 - 5,
+          nextDueDate: '2026-04-15',
+          nextDueAmount: P3 + 10_098,
+        })
+        await expectConsistent(loan.id)
+      })
+
+      it('refuses more than the payoff including the interest just due, and writes nothing', async () => {
+        const { book, addMethod, pay, processor, written, clock, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        clock.set(at('2026-03-20'))
+        const before = await written(loan.id)
+        expect(await pay(loan.id, method, 1_224_001, 'k1')).to.deep.equal(E.left(overpayment(1_224_000)))
+        expect(await written(loan.id)).to.deep.equal(before)
+        expect(processor.charges).to.deep.equal([])
+        await expectConsistent(loan.id)
+      })
+    })
+
+    it('refuses more than the payoff with Overpayment(payoff) and charges nothing', async () => {
+      const { book, addMethod, pay, processor, written, expectConsistent } = setup()
+      const { loan } = book({ originationFeeBps: 200 })
+      const method = await addMethod(loan.id)
+      const before = await written(loan.id)
+      expect(await pay(loan.id, method, 1_200_001, 'k1')).to.deep.equal(E.left(overpayment(1_200_000)))
+      expect(processor.charges).to.deep.equal([])
+      expect(await written(loan.id)).to.deep.equal(before)
+      await expectConsistent(loan.id)
+    })
+
+    it('pays the loan off exactly: nothing outstanding, nothing due next', async () => {
+      const { book, addMethod, pay, latest, clock, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      clock.set(at('2026-03-20'))
+      right(await pay(loan.id, method, 1_224_000, 'k1'))
+      expect(figures(await latest(loan.id))).to.deep.equal({
+        loanId: loan.id,
+        asOf: '2026-03-20',
+        principalOutstanding: 0,
+        interestOutstanding: 0,
+        feesOutstanding: 0,
+        payoffAmount: 0,
+        pastDueAmount: 0,
+        nextDueDate: null,
+        nextDueAmount: null,
+      })
+      expect(await pay(loan.id, method, 1, 'k2')).to.deep.equal(E.left(overpayment(0)))
+      await expectConsistent(loan.id)
+    })
+
+    it('requires an Idempotency-Key', async () => {
+      const { book, addMethod, pay, processor, written } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const before = await written(loan.id)
+      expect(await pay(loan.id, method, 50_000, undefined)).to.deep.equal(E.left(idempotencyKeyRequired))
+      expect(processor.charges).to.deep.equal([])
+      expect(await written(loan.id)).to.deep.equal(before)
+    })
+
+    it('answers the same payment for the same client and key, charging and posting once', async () => {
+      const { book, addMethod, pay, processor, stored, balances, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const first = right(await pay(loan.id, method, 50_000, 'k1'))
+      const ledgerLength = (await stored(loan.id)).transactions.length
+      const balanceCount = (await balances(loan.id)).length
+      expect(await pay(loan.id, method, 50_000, 'k1')).to.deep.equal(E.right(first))
+      expect(await pay(loan.id, method, 70_000, 'k1')).to.deep.equal(E.right(first))
+      expect(processor.charges.length).to.equal(1)
+      expect((await stored(loan.id)).transactions.length).to.equal(ledgerLength)
+      expect((await balances(loan.id)).length).to.equal(balanceCount)
+      // The key is unique per API client: another client of the party makes its own payment.
+      const theirs = right(await pay(loan.id, method, 50_000, 'k1', colleague))
+      expect(theirs.id).not.to.equal(first.id)
+      expect(theirs.clientId).to.equal(colleague.clientId)
+      expect(processor.charges.length).to.equal(2)
+      await expectConsistent(loan.id)
+    })
+
+    it('gives concurrent requests with one key one payment', async () => {
+      const { book, addMethod, pay, processor, stored, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => pay(loan.id, method, 10_000, 'same')))
+      const first = right(results[0]!)
+      for (const r of results) expect(r).to.deep.equal(E.right(first))
+      expect(processor.charges.length).to.equal(1)
+      expect((await stored(loan.id)).transactions.filter((t) => t.type === 'PAYMENT').length).to.equal(1)
+      await expectConsistent(loan.id)
+    })
+
+    it('serialises concurrent payments on one loan: those the payoff leaves room for succeed, the rest are refused', async () => {
+      const { book, addMethod, pay, processor, stored, latest, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => pay(loan.id, method, 300_000, `k${n}`)))
+      expect(results.filter(E.isRight).map((r) => [r.right.amount, r.right.status])).to.deep.equal(Array(4).fill([300_000, 'SUCCEEDED']))
+      expect(results.filter(E.isLeft).map((r) => r.left)).to.deep.equal([overpayment(0), overpayment(0)])
+      expect(processor.charges.length).to.equal(4)
+      expect((await stored(loan.id)).transactions.filter((t) => t.type === 'PAYMENT').length).to.equal(4)
+      expect((await latest(loan.id)).payoffAmount).to.equal(0)
+      await expectConsistent(loan.id)
+    })
+
+    it("refuses another currency naming currency, and another loan's method naming payment_method_id", async () => {
+      const { deps, book, addMethod, processor, written } = setup()
+      const { loan } = book()
+      const other = book()
+      const method = await addMethod(loan.id)
+      const othersMethod = await addMethod(other.loan.id)
+      const before = await written(loan.id)
+      const payWith = (input: object) => createPaymentIntentForPartyLoan(deps)(caller, { loanId: loan.id }, input, 'k1')()
+      expect(await payWith({ amount: 1_000, currency: 'EUR', payment_method_id: method.id })).to.deep.equal(
+        E.left(invalidRequest('currency must be USD, the currency of the loan.', 'currency')),
+      )
+      expect(await payWith({ amount: 1_000, currency: 'USD', payment_method_id: othersMethod.id })).to.deep.equal(
+        E.left(invalidRequest(`payment_method_id ${othersMethod.id} is not a payment method of this loan.`, 'payment_method_id')),
+      )
+      for (const [input, param] of [
+        [{ amount: 0, currency: 'USD', payment_method_id: method.id }, 'amount'],
+        [{ amount: 10.5, currency: 'USD', payment_method_id: method.id }, 'amount'],
+        [{ amount: 1_000, currency: 'usd', payment_method_id: method.id }, 'currency'],
+        [{ amount: 1_000, currency: 'USD' }, 'payment_method_id'],
+      ] as const) {
+        const result = await payWith(input)
+        expect(E.isLeft(result) && result.left, JSON.stringify(input)).to.deep.include({ _tag: 'InvalidRequest', param })
+      }
+      expect(processor.charges).to.deep.equal([])
+      expect(await written(loan.id)).to.deep.equal(before)
+    })
+
+    describe('when the processor declines', () => {
+      it('records a FAILED payment with the failure code and changes no balance, not even the interest due', async () => {
+        const { book, addMethod, pay, written, loans, clock, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        clock.set(at('2026-03-20'))
+        const before = await written(loan.id)
+        const payment = right(await pay(loan.id, method, 100_013, 'k1'))
+        expect(payment).to.deep.equal({
+          id: payment.id,
+          loanId: loan.id,
+          clientId: caller.clientId,
+          idempotencyKey: 'k1',
+          paymentMethodId: method.id,
+          amount: 100_013,
+          currency: 'USD',
+          status: 'FAILED',
+          failureCode: 'insufficient_funds',
+          allocation: null,
+          perInstallment: [],
+          transactionId: null,
+          effectiveDate: '2026-03-20',
+          createdAt: clock.now(),
+        })
+        expect(await written(loan.id)).to.deep.equal(before)
+        expect(await some(loans.payments.paymentById(payment.id))).to.deep.equal(payment)
+        const declined = right(await pay(loan.id, method, 100_014, 'k2'))
+        expect([declined.status, declined.failureCode]).to.deep.equal(['FAILED', 'card_declined'])
+        // Replaying the key answers the failed payment again, without a second charge.
+        expect(await pay(loan.id, method, 100_013, 'k1')).to.deep.equal(E.right(payment))
+        await expectConsistent(loan.id)
+      })
+    })
+
+    describe('when the processor is unreachable', () => {
+      it('answers ProcessorUnavailable and records nothing; a retry with the same key then succeeds', async () => {
+        const { book, addMethod, pay, written, loans, processor, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        const before = await written(loan.id)
+        processor.down('connection refused')
+        expect(await pay(loan.id, method, 50_000, 'k1')).to.deep.equal(E.left({ _tag: 'ProcessorUnavailable', cause: 'connection refused' }))
+        expect(await written(loan.id)).to.deep.equal(before)
+        expect(await run(loans.payments.paymentByKey(caller.clientId, 'k1'))).to.deep.equal(O.none)
+        processor.up()
+        const retried = right(await pay(loan.id, method, 50_000, 'k1'))
+        expect(retried.status).to.equal('SUCCEEDED')
+        expect(processor.charges.length).to.equal(1)
+        await expectConsistent(loan.id)
+      })
+    })
+  })
+
+  describe('reverseLoanPayment', () => {
+    it('posts a REVERSAL, restores the balance and the installments exactly, and marks the payment REVERSED', async () => {
+      const { book, addMethod, pay, reverse, stored, latest, loans, clock, expectConsistent } = setup()
+      const { loan } = book({ originationFeeBps: 200 })
+      const method = await addMethod(loan.id)
+      clock.set(at('2026-03-20'))
+      const payment = right(await pay(loan.id, method, P1 + 24_000 + 5, 'k1'))
+      clock.set(at('2026-03-25'))
+      const reversed = right(await reverse(payment.id))
+      expect(reversed).to.deep.equal({ ...payment, status: 'REVERSED' })
+      expect(await some(loans.payments.paymentById(payment.id))).to.deep.equal(reversed)
+      const after = await stored(loan.id)
+      expect(after.transactions.at(-1)).to.deep.equal({
+        id: after.transactions.at(-1)!.id,
+        loanId: loan.id,
+        type: 'REVERSAL',
+        effectiveDate: '2026-03-25',
+        amount: P1 + 24_000 + 5,
+        principal: P1 + 5,
+        interest: 24_000,
+        fees: 0,
+        paymentId: payment.id,
+        reversesId: payment.transactionId,
+        createdAt: clock.now(),
+      })
+      expect(after.installments.map((i) => [i.principalPaid, i.interestPaid, i.feesPaid]).every(([p, i, f]) => p === 0 && i === 0 && f === 0)).to.equal(true)
+      // Interest already accrued stays as it was accrued.
+      expect(after.installments.slice(0, 2).map((i) => [i.interestDue, i.interestAccrued])).to.deep.equal([
+        [12_000, true],
+        [12_000, true],
+      ])
+      expect(figures(await latest(loan.id))).to.deep.equal({
+        loanId: loan.id,
+        asOf: '2026-03-25',
+        principalOutstanding: 1_200_000,
+        interestOutstanding: 24_000,
+        feesOutstanding: 0,
+        payoffAmount: 1_224_000,
+        pastDueAmount: P1 + 12_000 + P2 + 12_000,
+        nextDueDate: '2026-04-15',
+        nextDueAmount: P3 + 10_098,
+      })
+      await expectConsistent(loan.id)
+    })
+
+    it("refuses a second reversal with InvalidState('payment', 'REVERSED', 'reverse') and writes nothing", async () => {
+      const { book, addMethod, pay, reverse, written, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const payment = right(await pay(loan.id, method, 50_000, 'k1'))
+      right(await reverse(payment.id, undefined))
+      const before = await written(loan.id)
+      expect(await reverse(payment.id)).to.deep.equal(E.left(invalidState('payment', 'REVERSED', 'reverse')))
+      expect(await written(loan.id)).to.deep.equal(before)
+      await expectConsistent(loan.id)
+    })
+
+    it('refuses to reverse a failed payment', async () => {
+      const { book, addMethod, pay, reverse, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      const failed = right(await pay(loan.id, method, 50_013, 'k1'))
+      expect(await reverse(failed.id)).to.deep.equal(E.left(invalidState('payment', 'FAILED', 'reverse')))
+      await expectConsistent(loan.id)
+    })
+
+    it('answers NotFound for an unknown payment and InvalidRequest for a malformed id or an unknown field', async () => {
+      const { reverse } = setup()
+      expect(await reverse(UNKNOWN_ID)).to.deep.equal(E.left(notFound('payment')))
+      const malformed = await reverse('nope')
+      expect(E.isLeft(malformed) && malformed.left).to.deep.include({ _tag: 'InvalidRequest', param: 'paymentId' })
+      const unknownField = await reverse(UNKNOWN_ID, { why: 'x' })
+      expect(E.isLeft(unknownField) && unknownField.left).to.deep.include({ _tag: 'InvalidRequest', param: 'why' })
+    })
+  })
+
+  describe('accrueInterestForLoans', () => {
+    const twoLoans = () => {
+      const s = setup()
+      const a = s.book()
+      s.clock.set(at('2026-02-01'))
+      const b = s.book({ amount: 600_000 })
+      return { ...s, a: a.loan, b: b.loan }
+    }
+
+    it('refuses an as_of after today, naming as_of', async () => {
+      const { deps, a, written } = twoLoans()
+      const before = await written(a.id)
+      expect(await accrueInterestForLoans(deps)({ as_of: '2026-02-02' })()).to.deep.equal(
+        E.left(invalidRequest('as_of must not be after today (UTC): interest accrues on dates that have come.', 'as_of')),
+      )
+      const malformed = await accrueInterestForLoans(deps)({ as_of: '2026-02-30' })()
+      expect(E.isLeft(malformed) && malformed.left).to.deep.include({ _tag: 'InvalidRequest', param: 'as_of' })
+      expect(await written(a.id)).to.deep.equal(before)
+    })
+
+    it('accrues every due installment of every active loan, as of today by default', async () => {
+      const { deps, a, b, clock, stored, latest, expectConsistent } = twoLoans()
+      clock.set(at('2026-03-20'))
+      expect(await run(accrueInterestForLoans(deps)(undefined))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 3 })
+      const accruals = async (id: string) =>
+        (await stored(id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])
+      expect(await accruals(a.id)).to.deep.equal([
+        ['2026-02-15', 12_000],
+        ['2026-03-15', 12_000],
+      ])
+      expect(await accruals(b.id)).to.deep.equal([['2026-03-01', 6_000]])
+      expect(figures(await latest(a.id))).to.deep.equal({
+        loanId: a.id,
+        asOf: '2026-03-20',
+        principalOutstanding: 1_200_000,
+        interestOutstanding: 24_000,
+        feesOutstanding: 0,
+        payoffAmount: 1_224_000,
+        pastDueAmount: P1 + 12_000 + P2 + 12_000,
+        nextDueDate: '2026-04-15',
+        nextDueAmount: P3 + 10_098,
+      })
+      await expectConsistent(a.id)
+      await expectConsistent(b.id)
+    })
+
+    it('changes nothing when run twice for the same date', async () => {
+      const { deps, a, b, clock, written, expectConsistent } = twoLoans()
+      clock.set(at('2026-03-20'))
+      right(await accrueInterestForLoans(deps)({})())
+      const before = [await written(a.id), await written(b.id)]
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-20' }))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 0, accruals: 0 })
+      expect([await written(a.id), await written(b.id)]).to.deep.equal(before)
+      await expectConsistent(a.id)
+      await expectConsistent(b.id)
+    })
+
+    it('accrues only what is due by an earlier as_of, then the rest', async () => {
+      const { deps, a, b, clock, expectConsistent } = twoLoans()
+      clock.set(at('2026-03-20'))
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-02-20' }))).to.deep.equal({ asOf: '2026-02-20', loansExamined: 2, loansChanged: 1, accruals: 1 })
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
+      await expectConsistent(a.id)
+      await expectConsistent(b.id)
+    })
+
+    it('writes a snapshot when only the past-due figures moved', async () => {
+      const { deps, a, clock, balances, latest } = twoLoans()
+      clock.set(at('2026-02-15'))
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 1, accruals: 1 })
+      expect((await latest(a.id)).pastDueAmount).to.equal(0)
+      const count = (await balances(a.id)).length
+      clock.set(at('2026-02-16'))
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 1, accruals: 0 })
+      expect((await balances(a.id)).length).to.equal(count + 1)
+      expect((await latest(a.id)).pastDueAmount).to.equal(P1 + 12_000)
+    })
+
+    it('accrues on the principal then outstanding, so paying ahead lowers the interest', async () => {
+      const { deps, a, addMethod, pay, clock, stored, expectConsistent } = twoLoans()
+      const method = await addMethod(a.id)
+      right(await pay(a.id, method, 600_000, 'k1'))
+      clock.set(at('2026-02-15'))
+      right(await accrueInterestForLoans(deps)({})())
+      expect((await stored(a.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.interest)).to.deep.equal([6_000])
+      await expectConsistent(a.id)
+    })
+  })
+
+  describe('addLoanCollateral / listCollateralForPartyLoan', () => {
+    it('records collateral items and lists them oldest first', async () => {
+      const { deps, book, clock } = setup()
+      const { loan } = book()
+      const van = await run(addLoanCollateral(deps)({ loanId: loan.id }, { type: 'vehicle', description: '2024 Ford Transit', valuation: 3_500_000, currency: 'USD' }))
+      expect(van).to.deep.equal({
+        id: van.id,
+        loanId: loan.id,
+        type: 'vehicle',
+        description: '2024 Ford Transit',
+        valuation: 3_500_000,
+        currency: 'USD',
+        lienPosition: 1,
+        createdAt: clock.now(),
+      })
+      clock.advance(1_000)
+      const stock = await run(addLoanCollateral(deps)({ loanId: loan.id }, { type: 'inventory', description: 'Stock', valuation: 100, currency: 'USD', lien_position: 2 }))
+      expect(await run(listCollateralForPartyLoan(deps)(caller, { loanId: loan.id }, {}))).to.deep.equal({ items: [van, stock], nextCursor: null })
+    })
+
+    it('answers NotFound for an unknown loan and InvalidRequest for a bad item', async () => {
+      const { deps, book } = setup()
+      const { loan } = book()
+      expect(await addLoanCollateral(deps)({ loanId: UNKNOWN_ID }, { type: 'cash', description: 'x', valuation: 1, currency: 'USD' })()).to.deep.equal(E.left(notFound('loan')))
+      const bad = await addLoanCollateral(deps)({ loanId: loan.id }, { type: 'boat', description: 'x', valuation: 1, currency: 'USD' })()
+      expect(E.isLeft(bad) && bad.left).to.deep.include({ _tag: 'InvalidRequest', param: 'type' })
+    })
+  })
+
+  describe('attachLoanDocument / listDocumentsForPartyLoan', () => {
+    it('lists the opening statement, then attached documents', async () => {
+      const { deps, book, clock } = setup()
+      const booked = book()
+      const loanId = booked.loan.id
+      clock.advance(1_000)
+      const notice = await run(
+        attachLoanDocument(deps)({ loanId }, { type: 'notice', storage_ref: 's3://docs/notice-1.pdf', period_start: '2026-01-01', period_end: '2026-01-31', content_type: 'application/pdf' }),
+      )
+      expect(notice).to.deep.equal({
+        id: notice.id,
+        loanId,
+        type: 'notice',
+        periodStart: '2026-01-01',
+        periodEnd: '2026-01-31',
+        storageRef: 's3://docs/notice-1.pdf',
+        fileName: null,
+        contentType: 'application/pdf',
+        createdAt: clock.now(),
+      })
+      expect(await run(listDocumentsForPartyLoan(deps)(caller, { loanId }, {}))).to.deep.equal({ items: [...booked.documents, notice], nextCursor: null })
+    })
+
+    it('refuses period_start after period_end, naming period_start, and stores nothing', async () => {
+      const { deps, book } = setup()
+      const booked = book()
+      const loanId = booked.loan.id
+      expect(await attachLoanDocument(deps)({ loanId }, { type: 'statement', storage_ref: 's3://x', period_start: '2026-02-01', period_end: '2026-01-31' })()).to.deep.equal(
+        E.left(invalidRequest('period_start must not be after period_end.', 'period_start')),
+      )
+      expect((await run(listDocumentsForPartyLoan(deps)(caller, { loanId }, {}))).items).to.deep.equal(booked.documents)
+      expect(await attachLoanDocument(deps)({ loanId: UNKNOWN_ID }, { type: 'other', storage_ref: 's3://x' })()).to.deep.equal(E.left(notFound('loan')))
+    })
+  })
+
+  describe("another party's loan", () => {
+    it('is NotFound for every partner use case, and nothing is written or charged', async () => {
+      const { deps, book, addMethod, pay, processor, tokenizer, written, paymentMethods, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      right(await pay(loan.id, method, 10_000, 'k1'))
+      const before = await written(loan.id)
+      const seen = tokenizer.seen.length
+      const params = { loanId: loan.id }
+      const results: readonly [string, E.Either<unknown, unknown>][] = [
+        ['getLoanForParty', await getLoanForParty(deps)(stranger, params)()],
+        ['listLoanBalancesForParty', await listLoanBalancesForParty(deps)(stranger, params, {})()],
+        ['getLatestLoanBalanceForParty', await getLatestLoanBalanceForParty(deps)(stranger, params)()],
+        ['listTransactionsForPartyLoan', await listTransactionsForPartyLoan(deps)(stranger, params, { type: 'PAYMENT' })()],
+        ['listLoanScheduleForParty', await listLoanScheduleForParty(deps)(stranger, params, {})()],
+        ['listCollateralForPartyLoan', await listCollateralForPartyLoan(deps)(stranger, params, {})()],
+        ['listDocumentsForPartyLoan', await listDocumentsForPartyLoan(deps)(stranger, params, {})()],
+        ['listPaymentMethodsForPartyLoan', await listPaymentMethodsForPartyLoan(deps)(stranger, params, {})()],
+        ['createPaymentMethodForPartyLoan', await createPaymentMethodForPartyLoan(deps)(stranger, params, BANK)()],
+        ['updatePaymentMethodForPartyLoan', await updatePaymentMethodForPartyLoan(deps)(stranger, { ...params, paymentMethodId: method.id }, { is_default: true })()],
+        ['createPaymentIntentForPartyLoan', await pay(loan.id, method, 10_000, 'k2', stranger)],
+      ]
+      for (const [name, result] of results) expect(result, name).to.deep.equal(E.left(notFound('loan')))
+      expect(await run(listLoansForParty(deps)(stranger, {}))).to.deep.equal({ items: [], nextCursor: null })
+      expect(await written(loan.id)).to.deep.equal(before)
+      expect(processor.charges.length).to.equal(1)
+      expect(tokenizer.seen.length).to.equal(seen)
+      expect(paymentMethods.all()).to.deep.equal([method])
+      await expectConsistent(loan.id)
+    })
+  })
+
+  describe('invariants', () => {
+    type Step =
+      | { readonly kind: 'wait'; readonly days: number }
+      | { readonly kind: 'accrue'; readonly back: number }
+      | { readonly kind: 'pay'; readonly share: number; readonly fail: boolean }
+      | { readonly kind: 'reverse'; readonly pick: number }
+      | { readonly kind: 'burst'; readonly shares: readonly number[] }
+
+    const share = fc.double({ min: 0, max: 1, noNaN: true })
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 1, max: 70 }) }),
+      fc.record({ kind: fc.constant('accrue' as const), back: fc.nat({ max: 60 }) }),
+      fc.record({ kind: fc.constant('pay' as const), share, fail: fc.boolean() }),
+      fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('burst' as const), shares: fc.array(share, { minLength: 2, maxLength: 6 }) }),
+    )
+    const terms = fc.record({
+      amount: fc.integer({ min: 1, max: 50_000_000 }),
+      interestRateBps: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 10_000 })),
+      originationFeeBps: fc.integer({ min: 0, max: 1_000 }),
+      termMonths: fc.integer({ min: 1, max: 24 }),
+    })
+
+    /** An amount ≤ payoff: `share` of it, or one ending in 13 (which the processor fails). */
+    const amountOf = (payoff: number, s: number, fail: boolean): number => {
+      const want = Math.min(payoff, Math.max(1, Math.floor(payoff * s)))
+      if (!fail || payoff < 13) return want
+      const failing = Math.floor(want / 100) * 100 + 13
+      return failing <= payoff ? failing : failing - 100
+    }
+    const expectedStatus = (amount: number): Payment['status'] => (amount % 100 === 13 || amount % 100 === 14 ? 'FAILED' : 'SUCCEEDED')
+
+    it('keeps ledger = latest balance = schedule through random clock moves, accruals, payments, reversals and concurrent payments', async () => {
+      await fc.assert(
+        fc.asyncProperty(terms, fc.array(step, { maxLength: 40, size: 'max' }), async (t, steps) => {
+          const s = setup()
+          const { loan, balance } = s.book(t)
+          const bookingSnapshotId = balance.id
+          const method = await s.addMethod(loan.id)
+          const payments: Payment[] = []
+          let key = 0
+          await s.expectConsistent(loan.id)
+          for (const st of steps) {
+            const ledgerBefore = (await s.stored(loan.id)).transactions.length
+            const payoff = (await s.latest(loan.id)).payoffAmount
+            if (st.kind === 'wait') s.clock.advance(st.days * 86_400_000)
+            if (st.kind === 'accrue') {
+              const asOf = new Date(Math.max(s.clock.now().getTime() - st.back * 86_400_000, Date.parse(loan.startDate))).toISOString().slice(0, 10)
+              const result = await run(accrueInterestForLoans(s.deps)({ as_of: asOf }))
+              expect(result.loansExamined).to.equal(1)
+              expect((await s.stored(loan.id)).transactions.length).to.equal(ledgerBefore + result.accruals)
+            }
+            if (st.kind === 'pay') {
+              if (payoff === 0) {
+                expect(await s.pay(loan.id, method, 1, `k${(key += 1)}`)).to.deep.equal(E.left(overpayment(0)))
+              } else {
+                const amount = amountOf(payoff, st.share, st.fail)
+                const payment = right(await s.pay(loan.id, method, amount, `k${(key += 1)}`))
+                expect([payment.amount, payment.status]).to.deep.equal([amount, expectedStatus(amount)])
+                const after = (await s.stored(loan.id)).transactions
+                if (payment.status === 'FAILED') expect(after.length).to.equal(ledgerBefore)
+                else expect(after.at(-1)).to.deep.include({ id: payment.transactionId, type: 'PAYMENT', amount, paymentId: payment.id })
+                payments.push(payment)
+              }
+            }
+            if (st.kind === 'reverse' && payments.length > 0) {
+              const chosen = payments[st.pick % payments.length]!
+              const current = await some(s.loans.payments.paymentById(chosen.id))
+              const result = await s.reverse(chosen.id)
+              if (current.status === 'SUCCEEDED') expect(result).to.deep.equal(E.right({ ...current, status: 'REVERSED' }))
+              else expect(result).to.deep.equal(E.left(invalidState('payment', current.status, 'reverse')))
+            }
+            if (st.kind === 'burst') {
+              // Several payments at once, each within the payoff as it stood: the lock serialises them.
+              const amounts = st.shares.map((x) => Math.max(1, Math.floor(payoff * x)))
+              const results = await Promise.all(amounts.map((amount) => s.pay(loan.id, method, amount, `k${(key += 1)}`)))
+              const answered: Payment[] = []
+              results.forEach((r, n) => {
+                if (E.isLeft(r)) {
+                  // Refused only when the payments before it left no room for it.
+                  expect(r.left).to.have.property('_tag', 'Overpayment')
+                  expect((r.left as { payoffAmount: number }).payoffAmount).to.be.below(amounts[n]!)
+                } else {
+                  expect([r.right.amount, r.right.status]).to.deep.equal([amounts[n], expectedStatus(amounts[n]!)])
+                  answered.push(r.right)
+                }
+              })
+              expect(new Set(answered.map((p) => p.id)).size).to.equal(answered.length)
+              const posted = (await s.stored(loan.id)).transactions.slice(ledgerBefore).filter((x) => x.type === 'PAYMENT')
+              const succeeded = answered.filter((p) => p.status === 'SUCCEEDED')
+              expect(posted.map((x) => [x.paymentId, x.amount])).to.have.deep.members(succeeded.map((p) => [p.id, p.amount]))
+              payments.push(...answered)
+            }
+            const snapshot = await s.expectConsistent(loan.id)
+            // Every snapshot a change wrote tells the due figures of the schedule it was written with.
+            if (snapshot.id !== bookingSnapshotId) {
+              const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
+              expect({ pastDueAmount, nextDueDate, nextDueAmount }).to.deep.equal(dueFigures((await s.stored(loan.id)).installments, snapshot.asOf))
+            }
+          }
+        }),
+        { seed: 20261123, numRuns: 300 },
+      )
+    })
+  })
+})
