@@ -3,22 +3,30 @@ import {
   documentRepositoryContract,
   freshId,
   idempotencyStoreContract,
+  loanApplicationRepositoryContract,
+  loanProductRepositoryContract,
   onboardingSessionRepositoryContract,
+  partyRepositoryContract,
   right,
   verificationChallengeRepositoryContract,
   webhookEndpointRepositoryContract,
 } from '@lendgate/core/testing/contracts'
-import { newOnboardingSession } from '@lendgate/core'
+import { newLoanProduct, type LoanProduct } from '@lendgate/core'
 import {
   inMemoryApiKeyRepository,
   inMemoryDocumentRepository,
   inMemoryIdempotencyStore,
+  inMemoryLoanApplicationRepository,
+  inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
 } from '@lendgate/core/testing'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresDocumentRepository } from '../src/postgres/document-repository.js'
+import { postgresLoanApplicationRepository } from '../src/postgres/loan-application-repository.js'
+import { postgresLoanRepository } from '../src/postgres/loan-repository.js'
+import { postgresLoanProductRepository } from '../src/postgres/loan-product-repository.js'
 import { postgresPartyRepository } from '../src/postgres/party-repository.js'
 import { postgresWebhookEventRepository } from '../src/postgres/webhook-event-repository.js'
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
@@ -26,6 +34,7 @@ import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
 import { testDatabases } from '../src/testing/test-databases.js'
+import { clientOwner, partyMaker, sessionMaker } from './support/database-fixtures.js'
 
 /** Each port's contract suite, run over every implementation: in memory, embedded, real server. */
 
@@ -43,6 +52,21 @@ documentRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMem
 verificationChallengeRepositoryContract({
   name: 'in memory',
   make: async () => ({ repo: inMemoryVerificationChallengeRepository(), session: async () => freshId() }),
+})
+loanProductRepositoryContract({ name: 'in memory', make: async () => inMemoryLoanProductRepository() })
+loanApplicationRepositoryContract({
+  name: 'in memory',
+  make: async () => {
+    const repo = inMemoryLoanApplicationRepository()
+    return { repo, loans: repo.loans, borrower: async () => ({ partyId: freshId(), clientId: freshId() }), product: async () => contractProduct() }
+  },
+})
+partyRepositoryContract({
+  name: 'in memory',
+  make: async () => {
+    const sessions = inMemoryOnboardingSessionRepository()
+    return { repo: sessions.parties, party: partyMaker(sessions, async () => freshId()) }
+  },
 })
 
 for (const database of testDatabases()) {
@@ -77,34 +101,48 @@ for (const database of testDatabases()) {
     },
   })
   idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })
-}
-
-/** Creates sessions on demand (challenges and documents reference their session). */
-function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
-  const sessions = postgresOnboardingSessionRepository(db)
-  const owner = clientOwner(db)
-  return async () => {
-    const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
-    await right(sessions.insert(s))
-    return s.id
-  }
-}
-
-/** Creates API clients on demand (sessions reference their client). */
-function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
-  const keys = postgresApiKeyRepository(db)
-  return async () => {
-    const partyId = freshId()
-    const segment = freshId().replace(/-/g, '').slice(0, 16)
-    const minted = await right(
-      keys.mint({
-        client: { id: freshId(), partyId, name: 'contract', createdAt: new Date() },
-        key: {
-          id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test',
-          scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null,
+  loanProductRepositoryContract({ name: database.name, make: async () => postgresLoanProductRepository((await database.open()).db) })
+  loanApplicationRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db } = await database.open()
+      const parties = partyMaker(postgresOnboardingSessionRepository(db), clientOwner(db))
+      const products = postgresLoanProductRepository(db)
+      return {
+        repo: postgresLoanApplicationRepository(db),
+        loans: postgresLoanRepository(db),
+        borrower: async () => {
+          const party = await parties()
+          return { partyId: party.id, clientId: party.clientId }
         },
-      }),
-    )
-    return minted.client.id
+        product: async () => {
+          const product = contractProduct()
+          await right(products.insert(product))
+          return product
+        },
+      }
+    },
+  })
+  partyRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db } = await database.open()
+      return { repo: postgresPartyRepository(db), party: partyMaker(postgresOnboardingSessionRepository(db), clientOwner(db)) }
+    },
+  })
+}
+
+/** A loan product for applications to reference (stored by the caller where the store needs it). */
+function contractProduct(): LoanProduct {
+  const input = {
+    name: 'Contract Term Loan',
+    currency: 'USD',
+    min_amount: 100_000,
+    max_amount: 10_000_000,
+    min_term_months: 3,
+    max_term_months: 36,
+    interest_rate_bps: 1199,
+    origination_fee_bps: 200,
   }
+  return newLoanProduct(input, freshId(), new Date())
 }

@@ -262,7 +262,15 @@ const writePosting = async (trx: Transaction<Database>, before: readonly Service
     await trx
       .insertInto('payments')
       .values(columns)
-      .onConflict((oc) => oc.column('id').doUpdateSet({ status: columns.status, transaction_id: columns.transaction_id }))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          status: columns.status,
+          failure_code: columns.failure_code,
+          allocation: columns.allocation,
+          per_installment: columns.per_installment,
+          transaction_id: columns.transaction_id,
+        }),
+      )
       .execute()
   }
   await insertTransactions(trx, posting.transactions)

@@ -5,8 +5,8 @@ import type { OnboardingSession } from './onboarding-session.js'
 
 /**
  * A party: the approved borrower, created from an onboarding session's profile, contacts and
- * addresses at approval. The addresses are copies (new ids): later changes to the party's
- * addresses do not rewrite the onboarding record.
+ * addresses at approval. The addresses are copies (new ids, same times and order): later changes
+ * to the party's addresses do not rewrite the onboarding record.
  */
 export type Party = {
   readonly id: string
@@ -49,7 +49,8 @@ export const partyFromSession = (session: OnboardingSession, partyId: string, ad
     countryOfIncorporation: session.countryOfIncorporation,
     email: session.email?.value ?? null,
     phone: session.phone?.value ?? null,
-    addresses: session.addresses.map((a) => ({ ...a, id: addressIds(), createdAt: now, updatedAt: now })),
+    // Copies keep their times, so the party lists them in the session's order.
+    addresses: session.addresses.map((a) => ({ ...a, id: addressIds() })),
     createdAt: now,
   }
 }

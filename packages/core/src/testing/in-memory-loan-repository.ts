@@ -115,12 +115,13 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
         const outcome = await change(state, reads)()
         if (E.isLeft(outcome)) return outcome
         const { posting, result } = outcome.right
+        // Like the database: nothing is written for a loan that does not exist.
         if (stored !== undefined) {
           stored.installments = posting.installments
           stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
           if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
+          if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
         }
-        if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
         return E.right(result)
       })
       lock = run.catch(() => undefined)

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Address } from '../domain/address.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
+import { alreadyExists, concurrentUpdate, type AlreadyExists } from '../domain/errors.js'
 import type { OnboardingSession } from '../domain/onboarding-session.js'
 import { isAfter } from '../domain/pagination.js'
 import type { Party } from '../domain/party.js'
@@ -27,24 +27,31 @@ export const inMemoryOnboardingSessionRepository = (
     sessions.set(session.id, saved)
     return TE.right(saved)
   }
-  /** Adds or replaces (same id) an address, refusing a second registered one like the unique index does. */
-  const writeAddress = (partyId: string, address: Address) =>
-    TE.fromEither((() => {
-      const party = parties.get(partyId)
-      if (party === undefined) return E.right(undefined)
-      if (address.type === 'registered' && party.addresses.some((a) => a.type === 'registered' && a.id !== address.id)) {
-        return E.left(alreadyExists('registered_address'))
-      }
-      const exists = party.addresses.some((a) => a.id === address.id)
-      const addresses = exists ? party.addresses.map((a) => (a.id === address.id ? address : a)) : [...party.addresses, address]
-      parties.set(partyId, { ...party, addresses })
-      return E.right(undefined)
-    })())
+  /**
+   * Adds (`replace` false) or replaces an existing (`replace` true) address, refusing a second
+   * registered one like the unique index does; addresses stay in `(createdAt, id)` order.
+   */
+  const writeAddress = (partyId: string, address: Address, replace: boolean) =>
+    TE.fromEither(
+      ((): E.Either<AlreadyExists, void> => {
+        const party = parties.get(partyId)
+        const exists = party?.addresses.some((a) => a.id === address.id) ?? false
+        if (party === undefined || exists !== replace) return E.right(undefined)
+        if (address.type === 'registered' && party.addresses.some((a) => a.type === 'registered' && a.id !== address.id)) {
+          return E.left(alreadyExists('registered_address'))
+        }
+        const addresses = [...party.addresses.filter((a) => a.id !== address.id), address].sort(
+          (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        )
+        parties.set(partyId, { ...party, addresses })
+        return E.right(undefined)
+      })(),
+    )
   return {
     parties: {
       findById: (id) => TE.right(O.fromNullable(parties.get(id))),
-      addAddress: (partyId, address) => writeAddress(partyId, address),
-      updateAddress: (partyId, address) => writeAddress(partyId, address),
+      addAddress: (partyId, address) => writeAddress(partyId, address, false),
+      updateAddress: (partyId, address) => writeAddress(partyId, address, true),
     },
     events: {
       all: () => events,

@@ -7,8 +7,10 @@ import type { PaymentMethodRepository } from '../ports/payment-method-repository
 export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
   const methods = new Map<string, PaymentMethod>()
   /** Writes `method`; a default unmarks the loan's other methods. */
-  const write = (method: PaymentMethod) =>
+  const write = (method: PaymentMethod, replace: boolean) =>
     TE.fromIO(() => {
+      // Like the database: an update of an unknown method changes nothing.
+      if (replace && !methods.has(method.id)) return
       if (method.isDefault) {
         for (const m of methods.values()) if (m.loanId === method.loanId && m.id !== method.id && m.isDefault) methods.set(m.id, { ...m, isDefault: false, updatedAt: method.updatedAt })
       }
@@ -16,8 +18,8 @@ export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { r
     })
   return {
     all: () => [...methods.values()],
-    insert: write,
-    update: write,
+    insert: (method) => write(method, false),
+    update: (method) => write(method, true),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
     listForLoan: (loanId, page) =>
       TE.right(

@@ -1,0 +1,87 @@
+import {
+  newOnboardingSession,
+  partyFromSession,
+  partyReadyEvent,
+  partyView,
+  type OnboardingSession,
+  type OnboardingSessionRepository,
+  type Party,
+} from '@lendgate/core'
+import { freshId, right } from '@lendgate/core/testing/contracts'
+import { postgresApiKeyRepository } from '../../src/postgres/api-key-repository.js'
+import { postgresOnboardingSessionRepository } from '../../src/postgres/onboarding-session-repository.js'
+
+/**
+ * Rows the contract suites need before the rows under test can exist (foreign keys): API
+ * clients, onboarding sessions, approved parties. Shared by every suite run on a database.
+ */
+
+/**
+ * Creates parties on demand the only way there is: approving a submitted session (the party
+ * has no addresses). Applications and loans reference their party.
+ */
+export function partyMaker(sessions: OnboardingSessionRepository, owner: () => Promise<string>): () => Promise<Party> {
+  return async () => {
+    const now = new Date()
+    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), now)
+    const submitted: OnboardingSession = {
+      ...opened,
+      status: 'SUBMITTED',
+      phone: { value: '+14155550123', verifiedAt: now },
+      email: { value: 'owner@acme.example', verifiedAt: now },
+      profile: {
+        legalName: 'Acme Widgets LLC',
+        tradingName: 'Acme',
+        legalForm: 'llc',
+        registrationNumber: 'R-1',
+        incorporationDate: '2019-04-30',
+        industryCode: '332510',
+        website: 'https://acme.example',
+        taxId: '12-3456789',
+        updatedAt: now,
+      },
+      submittedAt: now,
+    }
+    await right(sessions.insert(submitted))
+    const party = partyFromSession(submitted, freshId(), freshId, now)
+    const approved: OnboardingSession = {
+      ...submitted,
+      status: 'APPROVED',
+      partyId: party.id,
+      review: { decision: 'APPROVED', reviewedBy: 'contract', reason: null, decidedAt: now },
+      updatedAt: now,
+    }
+    await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now)))
+    return party
+  }
+}
+
+/** Creates sessions on demand (challenges and documents reference their session). */
+export function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+  const sessions = postgresOnboardingSessionRepository(db)
+  const owner = clientOwner(db)
+  return async () => {
+    const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
+    await right(sessions.insert(s))
+    return s.id
+  }
+}
+
+/** Creates API clients on demand (sessions reference their client). */
+export function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+  const keys = postgresApiKeyRepository(db)
+  return async () => {
+    const partyId = freshId()
+    const segment = freshId().replace(/-/g, '').slice(0, 16)
+    const minted = await right(
+      keys.mint({
+        client: { id: freshId(), partyId, name: 'contract', createdAt: new Date() },
+        key: {
+          id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test',
+          scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null,
+        },
+      }),
+    )
+    return minted.client.id
+  }
+}

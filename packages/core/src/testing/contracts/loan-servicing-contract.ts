@@ -1,0 +1,534 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { CollateralItem } from '../../domain/collateral.js'
+import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/errors.js'
+import { newLoanApplication, type LoanApplication } from '../../domain/loan-application.js'
+import type { LoanDocument } from '../../domain/loan-document.js'
+import type { LoanProduct } from '../../domain/loan-product.js'
+import { accrueInterest, allocatePayment, paymentEntry, reversePayment, servicingStateOf, snapshotOf, type LoanState } from '../../domain/loan-servicing.js'
+import { bookLoan, utcDate, type BalanceSnapshot, type BookedLoan, type LoanStatus } from '../../domain/loan.js'
+import type { PageRequest } from '../../domain/pagination.js'
+import type { Payment } from '../../domain/payment.js'
+import type { PaymentMethod } from '../../domain/payment-method.js'
+import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
+import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
+import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
+import { sequencePosition } from '../in-memory-loan-repository.js'
+import { at, freshId, right, type Implementation } from './run.js'
+
+/** Who a loan belongs to: a stored party and an API client (payments reference both). */
+export type LoanBorrower = { readonly partyId: string; readonly clientId: string }
+
+/** What `bookedLoan` may be told; anything left out is a new borrower, a fixed time, a fresh id, ACTIVE. */
+export type LoanToBook = {
+  readonly borrower?: LoanBorrower
+  /** When the loan is booked: its `createdAt` and (as a UTC date) its start date. */
+  readonly at?: Date
+  readonly id?: string
+  readonly status?: LoanStatus
+}
+
+/** The servicing suites' fixtures: the repositories and a factory of stored, booked loans. */
+export type LoanServicingFixtures = {
+  readonly loans: LoanRepository
+  readonly methods: PaymentMethodRepository
+  /** A stored party with an API client of its own. */
+  readonly borrower: () => Promise<LoanBorrower>
+  /** Books a loan the way approval does (`saveApproved` of an approved application) and returns it. */
+  readonly bookedLoan: (options?: LoanToBook) => Promise<BookedLoan>
+}
+
+/** The default booking time of `bookedLoan`: start date 2026-03-10, first due date 2026-04-10. */
+export const BOOKED_AT = at('2026-03-10T09:30:00.000Z')
+
+/**
+ * A `bookedLoan` factory over any `LoanApplicationRepository`: stores a submitted application of
+ * `product` (1,200,000 over 12 months) and approves it with the loan `bookLoan` books.
+ */
+export const bookingThrough =
+  (applications: LoanApplicationRepository, product: LoanProduct, borrower: () => Promise<LoanBorrower>) =>
+  async (options: LoanToBook = {}): Promise<BookedLoan> => {
+    const owner = options.borrower ?? (await borrower())
+    const now = options.at ?? BOOKED_AT
+    const input = { product_id: product.id, amount: 1_200_000, currency: product.currency, term_months: 12, purpose: 'Working capital' }
+    const draft = newLoanApplication(input, owner, product, freshId(), now)
+    await right(applications.insert(draft))
+    const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }))
+    let loanId = options.id
+    const ids = (): string => {
+      const id = loanId ?? freshId()
+      loanId = undefined
+      return id
+    }
+    const booked = bookLoan(submitted, ids, now)
+    const loan = { ...booked.loan, status: options.status ?? booked.loan.status }
+    const approved: LoanApplication = {
+      ...submitted,
+      status: 'APPROVED',
+      decision: { decision: 'APPROVED', reason: null, decidedBy: 'internal', decidedAt: now },
+      loanId: loan.id,
+      updatedAt: now,
+    }
+    const result = { ...booked, loan }
+    await right(applications.saveApproved(approved, result))
+    return result
+  }
+
+const firstPage = (limit: number): PageRequest => ({ limit, after: O.none })
+const withoutSequence = <A extends { readonly sequence: number }>(rows: readonly A[]): Omit<A, 'sequence'>[] =>
+  rows.map(({ sequence: _sequence, ...rest }) => rest)
+const increasing = (rows: readonly { readonly sequence: number }[]): boolean => rows.every((r, i) => i === 0 || r.sequence > rows[i - 1]!.sequence)
+const addMs = (date: Date, ms: number): Date => new Date(date.getTime() + ms)
+
+/** A bank account of `loanId` (payments reference a stored method). */
+export const bankAccountOf = (loanId: string, now: Date, isDefault = true): PaymentMethod => ({
+  id: freshId(),
+  loanId,
+  type: 'bank_account',
+  nickname: 'Operating account',
+  isDefault,
+  status: 'active',
+  token: `tok_${freshId().replace(/-/g, '')}`,
+  last4: '6789',
+  accountHolderName: 'Acme Widgets LLC',
+  accountType: 'checking',
+  brand: null,
+  expMonth: null,
+  expYear: null,
+  createdAt: now,
+  updatedAt: now,
+})
+
+/** The state a change hands its callback: the state and the latest snapshot. */
+const lockedOf = (state: LoanState, latest: BalanceSnapshot): LockedLoan => ({ ...state, latest })
+
+/** A successful payment of `amount` on `now`'s date, as the payment use case posts it (accrual first). */
+const paymentPosting = (
+  state: LoanState,
+  amount: number,
+  now: Date,
+  methodId: string,
+  clientId: string,
+  idempotencyKey: string = freshId(),
+): { readonly state: LoanState; readonly payment: Payment; readonly posting: Posting } => {
+  const today = utcDate(now)
+  const accrued = accrueInterest(state, today, freshId, now)
+  const { state: after, allocation, perInstallment } = allocatePayment(accrued.state, amount, today)
+  const id = freshId()
+  const entry = paymentEntry(state.loan.id, id, allocation, today, freshId(), now)
+  const payment: Payment = {
+    id,
+    loanId: state.loan.id,
+    clientId,
+    idempotencyKey,
+    paymentMethodId: methodId,
+    amount,
+    currency: state.loan.currency,
+    status: 'SUCCEEDED',
+    failureCode: null,
+    allocation,
+    perInstallment,
+    transactionId: entry.id,
+    effectiveDate: today,
+    createdAt: now,
+  }
+  return {
+    state: after,
+    payment,
+    posting: { transactions: [...accrued.transactions, entry], installments: after.installments, balance: snapshotOf(after, today, entry.id, freshId(), now), payment },
+  }
+}
+
+/** Interest accrual alone as of `now`'s date, as the accrual job posts it. */
+const accrualPosting = (state: LoanState, now: Date): { readonly state: LoanState; readonly posting: Posting } => {
+  const today = utcDate(now)
+  const accrued = accrueInterest(state, today, freshId, now)
+  const last = accrued.transactions[accrued.transactions.length - 1]
+  if (last === undefined) throw new Error('accrualPosting: nothing to accrue')
+  return {
+    state: accrued.state,
+    posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: snapshotOf(accrued.state, today, last.id, freshId(), now) },
+  }
+}
+
+/** Runs `change` with a callback that records what it was handed and returns `posting` with `result`. */
+const post = async <A>(
+  loans: LoanRepository,
+  loanId: string,
+  posting: (locked: LockedLoan) => Posting,
+  result: A,
+): Promise<{ readonly handed: O.Option<LockedLoan>; readonly result: A }> => {
+  let handed: O.Option<LockedLoan> = O.none
+  const returned = await right(
+    loans.change(loanId, (loan) => {
+      handed = loan
+      return O.isNone(loan) ? TE.left(notFound('loan')) : TE.right({ posting: posting(loan.value), result })
+    }),
+  )
+  return { handed, result: returned }
+}
+
+/**
+ * The behaviour every `LoanRepository` must have in servicing: reads of loans, schedules,
+ * ledgers and snapshots; `change` (locked, all or nothing, serialised per loan); payments,
+ * collateral and documents. States are built by the domain's own servicing functions.
+ */
+export const loanServicingContract = (impl: Implementation<LoanServicingFixtures>): void => {
+  describe(`LoanRepository servicing contract: ${impl.name}`, () => {
+    let loans: LoanRepository
+    let methods: PaymentMethodRepository
+    let borrower: () => Promise<LoanBorrower>
+    let bookedLoan: (options?: LoanToBook) => Promise<BookedLoan>
+    before(async () => {
+      ;({ loans, methods, borrower, bookedLoan } = await impl.make())
+    })
+
+    /** A loan and the API client of its borrower (payments reference the client). */
+    const ownLoan = async (): Promise<{ readonly booked: BookedLoan; readonly clientId: string }> => {
+      const owner = await borrower()
+      return { booked: await bookedLoan({ borrower: owner }), clientId: owner.clientId }
+    }
+
+    /** A stored default bank account of `loanId`. */
+    const method = async (loanId: string, now = BOOKED_AT): Promise<PaymentMethod> => {
+      const m = bankAccountOf(loanId, now)
+      await right(methods.insert(m))
+      return m
+    }
+
+    describe('reading loans', () => {
+      it('finds a loan for its own party only', async () => {
+        const booked = await bookedLoan()
+        const other = await borrower()
+        expect(await right(loans.findForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some(booked.loan))
+        expect(await right(loans.findForParty(other.partyId, booked.loan.id))).to.deep.equal(O.none)
+        expect(await right(loans.findForParty(booked.loan.partyId, freshId()))).to.deep.equal(O.none)
+      })
+
+      it("lists a party's loans in (createdAt, id) order, limit + 1 rows, page after page", async () => {
+        const owner = await borrower()
+        const [low, high] = [freshId(), freshId()].sort() as [string, string]
+        const first = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.000Z') })
+        const tiedHigh = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: high })
+        const tiedLow = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: low, status: 'PAID_OFF' })
+        await bookedLoan({ at: at('2026-02-01T08:00:00.000Z') })
+        const all = [first.loan, tiedLow.loan, tiedHigh.loan]
+        expect(await right(loans.listForParty(owner.partyId, firstPage(10)))).to.deep.equal(all)
+        expect(await right(loans.listForParty(owner.partyId, firstPage(1)))).to.deep.equal([first.loan, tiedLow.loan])
+        const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
+        expect(await right(loans.listForParty(owner.partyId, { limit: 1, after }))).to.deep.equal([tiedHigh.loan])
+        expect(await right(loans.listForParty((await borrower()).partyId, firstPage(10)))).to.deep.equal([])
+      })
+
+      it('reads the schedule by installment number; an unknown loan has none', async () => {
+        const booked = await bookedLoan()
+        expect(booked.installments.map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal(booked.installments)
+        expect(await right(loans.schedule(freshId()))).to.deep.equal([])
+      })
+
+      it("lists active loans' ids in id order, after an id, at most limit", async () => {
+        const prefix = freshId().slice(0, -3)
+        const [one, two, three, four] = ['001', '002', '003', '004'].map((n) => `${prefix}${n}`) as [string, string, string, string]
+        await bookedLoan({ id: three })
+        await bookedLoan({ id: two, status: 'PAID_OFF' })
+        await bookedLoan({ id: one })
+        await bookedLoan({ id: four, status: 'CHARGED_OFF' })
+        expect(await right(loans.activeLoanIds(`${prefix}000`, 2))).to.deep.equal([one, three])
+        expect(await right(loans.activeLoanIds(one, 1))).to.deep.equal([three])
+        const every = await right(loans.activeLoanIds(null, 1_000_000))
+        expect(every.filter((id) => id.startsWith(prefix))).to.deep.equal([one, three])
+        expect(every).to.deep.equal([...every].sort())
+      })
+    })
+
+    describe('the ledger and the snapshots', () => {
+      /** A loan with a payment on its first due date and an accrual on its second. */
+      const serviced = async () => {
+        const { booked, clientId: owner } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const firstDue = at(`${booked.loan.firstDueDate}T12:00:00.000Z`)
+        const paid = paymentPosting(servicingStateOf(booked), booked.loan.paymentAmount, firstDue, m.id, owner)
+        await post(loans, booked.loan.id, () => paid.posting, null)
+        const secondDue = at(`${booked.installments[1]!.dueDate}T00:05:00.000Z`)
+        const accrued = accrualPosting(paid.state, secondDue)
+        await post(loans, booked.loan.id, () => accrued.posting, null)
+        return { booked, paid, accrued }
+      }
+
+      it('lists the ledger in (createdAt, sequence) order, by type and effective dates (inclusive), page after page', async () => {
+        const { booked, paid, accrued } = await serviced()
+        const id = booked.loan.id
+        const ledger = [...booked.transactions, ...paid.posting.transactions, ...accrued.posting.transactions]
+        expect(ledger.map((t) => t.type)).to.deep.equal(['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'PAYMENT', 'INTEREST_ACCRUAL'])
+        const all = await right(loans.listTransactions(id, {}, firstPage(10)))
+        expect(withoutSequence(all)).to.deep.equal(ledger)
+        expect(increasing(all)).to.equal(true)
+
+        const accruals = await right(loans.listTransactions(id, { type: 'INTEREST_ACCRUAL' }, firstPage(10)))
+        expect(accruals).to.deep.equal([all[3], all[5]])
+        const onFirstDue = { from: booked.loan.firstDueDate, to: booked.loan.firstDueDate }
+        expect(await right(loans.listTransactions(id, onFirstDue, firstPage(10)))).to.deep.equal([all[3], all[4]])
+        expect(await right(loans.listTransactions(id, { from: booked.installments[1]!.dueDate }, firstPage(10)))).to.deep.equal([all[5]])
+        expect(await right(loans.listTransactions(id, { to: booked.loan.startDate }, firstPage(10)))).to.deep.equal(all.slice(0, 3))
+        expect(await right(loans.listTransactions(id, { type: 'PAYMENT', to: booked.loan.startDate }, firstPage(10)))).to.deep.equal([])
+
+        expect(await right(loans.listTransactions(id, {}, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+        const afterFirst = O.some(sequencePosition(all[0]!))
+        expect(await right(loans.listTransactions(id, {}, { limit: 1, after: afterFirst }))).to.deep.equal(all.slice(1, 3))
+        const afterFee = O.some(sequencePosition(all[2]!))
+        expect(await right(loans.listTransactions(id, {}, { limit: 5, after: afterFee }))).to.deep.equal(all.slice(3))
+        const afterAccrual = O.some(sequencePosition(all[3]!))
+        expect(await right(loans.listTransactions(id, { type: 'INTEREST_ACCRUAL' }, { limit: 5, after: afterAccrual }))).to.deep.equal([all[5]])
+        expect(await right(loans.listTransactions(freshId(), {}, firstPage(10)))).to.deep.equal([])
+      })
+
+      it('lists the snapshots in (createdAt, sequence) order, page after page; the latest is the last written', async () => {
+        const { booked, paid, accrued } = await serviced()
+        const id = booked.loan.id
+        const balances = await right(loans.listBalances(id, firstPage(10)))
+        expect(withoutSequence(balances)).to.deep.equal([booked.balance, paid.posting.balance, accrued.posting.balance])
+        expect(increasing(balances)).to.equal(true)
+        expect(await right(loans.listBalances(id, firstPage(1)))).to.deep.equal(balances.slice(0, 2))
+        expect(await right(loans.listBalances(id, { limit: 1, after: O.some(sequencePosition(balances[1]!)) }))).to.deep.equal([balances[2]])
+        expect(await right(loans.latestBalance(id))).to.deep.equal(O.some(balances[2]))
+        expect(await right(loans.latestBalance(freshId()))).to.deep.equal(O.none)
+        expect(await right(loans.listBalances(freshId(), firstPage(10)))).to.deep.equal([])
+      })
+
+      it('takes the latest snapshot by sequence, not by time, and orders the lists by time', async () => {
+        const booked = await bookedLoan()
+        const earlier = addMs(booked.loan.createdAt, -60_000)
+        const accrued = accrualPosting(servicingStateOf(booked), at(`${booked.loan.firstDueDate}T00:00:00.000Z`))
+        const skewed: Posting = {
+          ...accrued.posting,
+          transactions: accrued.posting.transactions.map((t) => ({ ...t, createdAt: earlier })),
+          balance: { ...accrued.posting.balance!, createdAt: earlier },
+        }
+        await post(loans, booked.loan.id, () => skewed, null)
+        const balances = await right(loans.listBalances(booked.loan.id, firstPage(10)))
+        expect(withoutSequence(balances)).to.deep.equal([skewed.balance, booked.balance])
+        expect(await right(loans.latestBalance(booked.loan.id))).to.deep.equal(O.some(balances[0]))
+        const ledger = await right(loans.listTransactions(booked.loan.id, {}, firstPage(10)))
+        expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
+        expect(await right(loans.listTransactions(booked.loan.id, {}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) }))).to.deep.equal(ledger.slice(1))
+        const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null }), null)
+        expect(locked.handed).to.deep.equal(O.some(lockedOf(accrued.state, skewed.balance!)))
+      })
+    })
+
+    describe('change', () => {
+      it('hands the locked state to the callback and writes its posting: entries in order, installments, snapshot, payment', async () => {
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const state = servicingStateOf(booked)
+        const paid = paymentPosting(state, booked.loan.paymentAmount, at(`${booked.loan.firstDueDate}T15:00:00.000Z`), m.id, clientId, 'pay-1')
+        const { handed, result } = await post(loans, booked.loan.id, () => paid.posting, paid.payment)
+        expect(handed).to.deep.equal(O.some(lockedOf(state, booked.balance)))
+        expect(result).to.deep.equal(paid.payment)
+        expect(paid.posting.transactions.map((t) => t.type)).to.deep.equal(['INTEREST_ACCRUAL', 'PAYMENT'])
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+          O.some({ ...booked, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
+        )
+        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal(paid.state.installments)
+        expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
+        expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
+
+        const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null }), 'nothing')
+        expect(next).to.deep.equal({ handed: O.some(lockedOf(paid.state, paid.posting.balance!)), result: 'nothing' })
+        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(10))))).to.deep.equal([booked.balance, paid.posting.balance])
+      })
+
+      it('updates a payment by its id (a reversal), and reads inside the callback see what earlier changes wrote', async () => {
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const key = `pay-${freshId()}`
+        const paid = paymentPosting(servicingStateOf(booked), 250_000, at(`${booked.loan.startDate}T18:00:00.000Z`), m.id, clientId, key)
+        await post(loans, booked.loan.id, () => paid.posting, null)
+
+        const now = at(`${booked.loan.startDate}T19:00:00.000Z`)
+        const entry = paid.posting.transactions[paid.posting.transactions.length - 1]!
+        const reversed = reversePayment(paid.state, entry, paid.payment.perInstallment, utcDate(now), freshId(), now)
+        const payment: Payment = { ...paid.payment, status: 'REVERSED' }
+        const posting: Posting = {
+          transactions: [reversed.transaction],
+          installments: reversed.state.installments,
+          balance: snapshotOf(reversed.state, utcDate(now), reversed.transaction.id, freshId(), now),
+          payment,
+        }
+        let seen: readonly O.Option<Payment>[] = []
+        const result = await right(
+          loans.change(booked.loan.id, (_loan, reads: PaymentReads) =>
+            pipe(
+              TE.sequenceArray([reads.paymentById(paid.payment.id), reads.paymentByKey(clientId, key), reads.paymentByKey(clientId, 'never-used'), reads.paymentById(freshId())]),
+              TE.map((found) => {
+                seen = found
+                return { posting, result: payment }
+              }),
+            ),
+          ),
+        )
+        expect(seen).to.deep.equal([O.some(paid.payment), O.some(paid.payment), O.none, O.none])
+        expect(result).to.deep.equal(payment)
+        expect(await right(loans.payments.paymentById(payment.id))).to.deep.equal(O.some(payment))
+        expect(await right(loans.payments.paymentByKey(clientId, key))).to.deep.equal(O.some(payment))
+        expect(reversed.state.installments).to.deep.equal(booked.installments)
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+          O.some({ ...booked, transactions: [...booked.transactions, ...paid.posting.transactions, reversed.transaction], balance: posting.balance }),
+        )
+      })
+
+      it('records a failed payment without touching the ledger, the schedule or the snapshots', async () => {
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const now = at(`${booked.loan.startDate}T20:00:00.000Z`)
+        const failed: Payment = {
+          id: freshId(),
+          loanId: booked.loan.id,
+          clientId,
+          idempotencyKey: 'declined-1',
+          paymentMethodId: m.id,
+          amount: 100_014,
+          currency: 'USD',
+          status: 'FAILED',
+          failureCode: 'card_declined',
+          allocation: null,
+          perInstallment: [],
+          transactionId: null,
+          effectiveDate: utcDate(now),
+          createdAt: now,
+        }
+        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: failed }), null)
+        expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
+        expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(10))))).to.deep.equal([booked.balance])
+      })
+
+      it('writes nothing when the callback answers a Left, and answers that Left', async () => {
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const paid = paymentPosting(servicingStateOf(booked), 300_000, at(`${booked.loan.firstDueDate}T10:00:00.000Z`), m.id, clientId, 'refused-1')
+        const outcome = await loans.change<NotFound | Overpayment, Payment>(booked.loan.id, (loan, reads) =>
+          O.isNone(loan)
+            ? TE.left(notFound('loan'))
+            : pipe(
+                reads.paymentByKey(clientId, 'refused-1'),
+                TE.chainW(() => TE.left(overpayment(1))),
+              ),
+        )()
+        expect(outcome).to.deep.equal(E.left(overpayment(1)))
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+        expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.none)
+        expect(await right(loans.payments.paymentByKey(clientId, 'refused-1'))).to.deep.equal(O.none)
+      })
+
+      it('hands a missing loan to the callback as none', async () => {
+        const id = freshId()
+        let handed: O.Option<LockedLoan> | undefined
+        const outcome = await loans.change<StoreUnavailable, string>(id, (loan) => {
+          handed = loan
+          return TE.right({ posting: { transactions: [], installments: [], balance: null }, result: 'looked' })
+        })()
+        expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
+        const refused = await loans.change<NotFound | Overpayment, never>(id, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
+        expect(refused).to.deep.equal(E.left(notFound('loan')))
+        expect(await right(loans.findById(id))).to.deep.equal(O.none)
+      })
+
+      it('serialises concurrent changes of one loan: each sees the last one, none is lost', async () => {
+        const N = 10
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const now = at(`${booked.loan.startDate}T21:00:00.000Z`)
+        const seen: number[] = []
+        const results = await Promise.all(
+          Array.from({ length: N }, (_, k) =>
+            right(
+              loans.change(booked.loan.id, (loan, reads) => {
+                if (O.isNone(loan)) return TE.left(notFound('loan'))
+                const locked = loan.value
+                seen.push(locked.latest.principalOutstanding)
+                return pipe(
+                  reads.paymentByKey(clientId, `concurrent-${k}`),
+                  TE.chainW(() => TE.fromTask(() => new Promise<void>((resolve) => setTimeout(resolve, 5)))),
+                  TE.map(() => {
+                    const paid = paymentPosting(locked, 1, now, m.id, clientId, `concurrent-${k}`)
+                    return { posting: paid.posting, result: paid.posting.balance! }
+                  }),
+                )
+              }),
+            ),
+          ),
+        )
+        const principal = booked.loan.principal
+        expect([...seen].sort((a, b) => b - a)).to.deep.equal(Array.from({ length: N }, (_, k) => principal - k))
+        const last = results.find((b) => b.principalOutstanding === principal - N)
+        expect(last?.principalOutstanding).to.equal(principal - N)
+        const latest = await right(loans.latestBalance(booked.loan.id))
+        expect(pipe(latest, O.map(({ sequence: _sequence, ...b }) => b))).to.deep.equal(O.some(last))
+        const [first, ...rest] = booked.installments
+        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal([{ ...first!, principalPaid: N }, ...rest])
+        const ledger = await right(loans.listTransactions(booked.loan.id, { type: 'PAYMENT' }, firstPage(100)))
+        expect(ledger.map((t) => [t.amount, t.principal])).to.deep.equal(Array.from({ length: N }, () => [1, -1]))
+        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(100)))).map((b) => b.principalOutstanding)).to.deep.equal(
+          Array.from({ length: N + 1 }, (_, k) => principal - k),
+        )
+      })
+    })
+
+    describe('collateral and documents', () => {
+      it("lists a loan's collateral field for field in (createdAt, id) order, page after page", async () => {
+        const booked = await bookedLoan()
+        const other = await bookedLoan()
+        const item = (loanId: string, iso: string, type: CollateralItem['type'], valuation: number): CollateralItem => ({
+          id: freshId(),
+          loanId,
+          type,
+          description: `${type} pledged as security`,
+          valuation,
+          currency: 'USD',
+          lienPosition: 1,
+          createdAt: at(iso),
+        })
+        const [low, high] = [freshId(), freshId()].sort() as [string, string]
+        const a = item(booked.loan.id, '2026-03-11T10:00:00.000Z', 'equipment', 4_500_000)
+        const tiedHigh = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'receivables', 800_000), id: high }
+        const tiedLow = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'real_estate', 35_000_000), id: low, lienPosition: 2 }
+        for (const c of [tiedHigh, a, tiedLow, item(other.loan.id, '2026-03-11T09:00:00.000Z', 'cash', 100)]) await right(loans.addCollateral(c))
+        expect(await right(loans.listCollateral(booked.loan.id, firstPage(10)))).to.deep.equal([a, tiedLow, tiedHigh])
+        expect(await right(loans.listCollateral(booked.loan.id, firstPage(1)))).to.deep.equal([a, tiedLow])
+        expect(await right(loans.listCollateral(booked.loan.id, { limit: 5, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) }))).to.deep.equal([tiedHigh])
+        expect(await right(loans.listCollateral(freshId(), firstPage(10)))).to.deep.equal([])
+      })
+
+      it("lists a loan's documents, the booking's opening statement first, page after page", async () => {
+        const booked = await bookedLoan()
+        const other = await bookedLoan()
+        const [opening] = booked.documents
+        expect(booked.documents).to.have.length(1)
+        const document = (loanId: string, iso: string, type: LoanDocument['type']): LoanDocument => ({
+          id: freshId(),
+          loanId,
+          type,
+          periodStart: type === 'statement' ? '2026-03-10' : null,
+          periodEnd: type === 'statement' ? '2026-04-09' : null,
+          storageRef: `s3://lendgate-docs/${loanId}/${freshId()}.pdf`,
+          fileName: type === 'statement' ? 'statement-2026-04.pdf' : null,
+          contentType: type === 'statement' ? 'application/pdf' : null,
+          createdAt: at(iso),
+        })
+        const notice = document(booked.loan.id, '2026-04-12T08:00:00.000Z', 'notice')
+        const statement = document(booked.loan.id, '2026-04-10T08:00:00.000Z', 'statement')
+        for (const d of [notice, statement, document(other.loan.id, '2026-04-10T08:00:00.000Z', 'other')]) await right(loans.addDocument(d))
+        expect(await right(loans.listDocuments(booked.loan.id, firstPage(10)))).to.deep.equal([opening, statement, notice])
+        expect(await right(loans.listDocuments(booked.loan.id, firstPage(1)))).to.deep.equal([opening, statement])
+        expect(await right(loans.listDocuments(booked.loan.id, { limit: 1, after: O.some({ createdAt: statement.createdAt, id: statement.id }) }))).to.deep.equal([notice])
+        expect(await right(loans.listDocuments(freshId(), firstPage(10)))).to.deep.equal([])
+      })
+    })
+  })
+}
