@@ -240,9 +240,9 @@ describe('updateLoanProduct', () => {
       ['an empty patch', {}, invalidRequest('Send at least one field to update.')],
       // EQUIPMENT lends 1,000,000 – 50,000,000 over 12 – 60 months.
       ['a min_amount above the current max_amount', { min_amount: 50_000_001 }, invalidRequest('min_amount (50000001) must not exceed max_amount (50000000).', 'min_amount')],
-      ['a max_amount below the current min_amount', { max_amount: 999_999 }, invalidRequest('min_amount (1000000) must not exceed max_amount (999999).', 'min_amount')],
+      ['a max_amount below the current min_amount', { max_amount: 999_999 }, invalidRequest('min_amount (1000000) must not exceed max_amount (999999).', 'max_amount')],
       ['a min_term_months above the current max', { min_term_months: 61 }, invalidRequest('min_term_months (61) must not exceed max_term_months (60).', 'min_term_months')],
-      ['a max_term_months below the current min', { max_term_months: 11 }, invalidRequest('min_term_months (12) must not exceed max_term_months (11).', 'min_term_months')],
+      ['a max_term_months below the current min', { max_term_months: 11 }, invalidRequest('min_term_months (12) must not exceed max_term_months (11).', 'max_term_months')],
       ['a lower-case currency', { currency: 'eur' }, invalidRequest('currency must be an ISO 4217 currency code in upper case, such as USD', 'currency')],
       ['a fee above 10000 bps', { origination_fee_bps: 20_000 }, invalidRequest('origination_fee_bps must be an integer from 0 to 10000', 'origination_fee_bps')],
       ['an unknown field', { min_rate: 1 }, invalidRequest('min_rate is not a known field', 'min_rate')],

@@ -53,11 +53,19 @@ export type LoanProductInput = t.TypeOf<typeof LoanProductInput>
 export const LoanProductPatch = strictObject('LoanProductPatch', {}, { ...required, ...optional })
 export type LoanProductPatch = t.TypeOf<typeof LoanProductPatch>
 
-/** The ranges of a product must be ordered: min ≤ max for amounts and terms. */
-export const checkRanges = (p: LoanProduct): E.Either<InvalidRequest, LoanProduct> => {
-  if (p.minAmount > p.maxAmount) return E.left(invalidRequest(`min_amount (${p.minAmount}) must not exceed max_amount (${p.maxAmount}).`, 'min_amount'))
+/**
+ * The ranges of a product must be ordered: min ≤ max for amounts and terms. `sent` names the
+ * fields the request carried, so the error names the one the caller changed.
+ */
+export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
+  const blame = (min: string, max: string): string => (sent.includes(max) && !sent.includes(min) ? max : min)
+  if (p.minAmount > p.maxAmount) {
+    return E.left(invalidRequest(`min_amount (${p.minAmount}) must not exceed max_amount (${p.maxAmount}).`, blame('min_amount', 'max_amount')))
+  }
   if (p.minTermMonths > p.maxTermMonths) {
-    return E.left(invalidRequest(`min_term_months (${p.minTermMonths}) must not exceed max_term_months (${p.maxTermMonths}).`, 'min_term_months'))
+    return E.left(
+      invalidRequest(`min_term_months (${p.minTermMonths}) must not exceed max_term_months (${p.maxTermMonths}).`, blame('min_term_months', 'max_term_months')),
+    )
   }
   return E.right(p)
 }

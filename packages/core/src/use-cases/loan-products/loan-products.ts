@@ -53,7 +53,7 @@ export const createLoanProduct =
     pipe(
       TE.fromEither(decode(LoanProductInput)(input)),
       TE.map((cmd) => newLoanProduct(cmd, deps.ids.next(), deps.clock.now())),
-      TE.chainEitherKW(checkRanges),
+      TE.chainEitherKW((product) => checkRanges(product)),
       TE.chainFirstW(deps.products.insert),
     )
 
@@ -71,9 +71,8 @@ export const updateLoanProduct =
         pipe(
           TE.fromEither(decode(LoanProductPatch)(input)),
           TE.chainEitherKW(nonEmptyPatch),
-          TE.map((patch) => patchLoanProduct(product, patch, deps.clock.now())),
+          TE.chainEitherKW((patch) => checkRanges(patchLoanProduct(product, patch, deps.clock.now()), Object.keys(patch))),
         ),
       ),
-      TE.chainEitherKW(checkRanges),
       TE.chainFirstW(deps.products.update),
     )
