@@ -34,6 +34,28 @@ describe('amortize', () => {
     ])
   })
 
+  it('agrees with a published amortization table: $19,900.00 at 5.50% over 24 months', () => {
+    // Reference: the "Loan Amortization Schedule" spreadsheet template shown by DevExpress
+    // (https://demos.devexpress.com/OfficeFileAPI/MVC/MailMerge/SpreadsheetDocumentTemplatePreview),
+    // the classic Excel loan template: loan $19,900.00, 5.50% a year, 24 monthly payments,
+    // scheduled payment $877.50. Its rows (which add a $200 extra payment each month) give the
+    // interest charged on each beginning balance; the monthly interest rule must match them all.
+    expect(levelPayment(1_990_000, 550, 24)).to.equal(87_750)
+    const table: readonly (readonly [balance: number, interest: number])[] = [
+      [1_990_000, 9_121],
+      [1_891_370, 8_669],
+      [1_792_289, 8_215],
+      [1_692_753, 7_758],
+      [1_592_761, 7_300],
+      [1_492_311, 6_840],
+      [1_391_401, 6_377],
+      [1_290_027, 5_913],
+      [1_188_190, 5_446],
+      [1_085_885, 4_977],
+    ]
+    expect(table.map(([balance]) => monthlyInterest(balance, 550))).to.deep.equal(table.map(([, interest]) => interest))
+  })
+
   it('handles a zero rate: equal principal parts, the last absorbing the remainder', () => {
     const schedule = amortize({ principal: 1_000, annualRateBps: 0, termMonths: 3, startDate: '2026-03-15' })
     expect(schedule.map((i) => [i.payment, i.principal, i.interest])).to.deep.equal([[333, 333, 0], [333, 333, 0], [334, 334, 0]])
