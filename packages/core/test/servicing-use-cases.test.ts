@@ -600,6 +600,18 @@ describe('loan servicing use cases (in memory)', () => {
       await expectConsistent(loan.id)
     })
 
+    it('marks the loan PAID_OFF on payoff, and ACTIVE again when that payment is reversed', async () => {
+      const { book, addMethod, pay, reverse, stored, clock, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      clock.set(at('2026-03-20'))
+      const payoff = right(await pay(loan.id, method, 1_224_000, 'k1'))
+      expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
+      right(await reverse(payoff.id))
+      expect((await stored(loan.id)).loan.status).to.equal('ACTIVE')
+      await expectConsistent(loan.id)
+    })
+
     it('requires an Idempotency-Key', async () => {
       const { book, addMethod, pay, processor, written } = setup()
       const { loan } = book()
@@ -1044,8 +1056,11 @@ describe('loan servicing use cases (in memory)', () => {
             if (st.kind === 'wait') s.clock.advance(st.days * 86_400_000)
             if (st.kind === 'accrue') {
               const asOf = new Date(Math.max(s.clock.now().getTime() - st.back * 86_400_000, Date.parse(loan.startDate))).toISOString().slice(0, 10)
+              const active = (await s.stored(loan.id)).loan.status === 'ACTIVE'
               const result = await run(accrueInterestForLoans(s.deps)({ as_of: asOf }))
-              expect(result.loansExamined).to.equal(1)
+              // A paid-off loan is not visited: nothing can accrue on it.
+              expect(result.loansExamined).to.equal(active ? 1 : 0)
+              expect(active || payoff === 0, 'only a loan owing nothing is paid off').to.equal(true)
               expect((await s.stored(loan.id)).transactions.length).to.equal(ledgerBefore + result.accruals)
             }
             if (st.kind === 'pay') {

@@ -255,8 +255,8 @@ const paymentColumns = (p: Payment) => ({
 const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean =>
   JSON.stringify(installmentColumns(a)) === JSON.stringify(installmentColumns(b))
 
-/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot. */
-const writePosting = async (trx: Transaction<Database>, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
+/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot, the loan's status. */
+const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   if (posting.payment !== undefined) {
     const columns = paymentColumns(posting.payment)
     await trx
@@ -282,6 +282,7 @@ const writePosting = async (trx: Transaction<Database>, before: readonly Service
     await trx.updateTable('loan_installments').set(changes).where('loan_id', '=', i.loanId).where('number', '=', i.number).execute()
   }
   if (posting.balance !== null) await insertBalance(trx, posting.balance)
+  if (posting.loanStatus !== undefined) await trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).execute()
 }
 
 /** Carries a use case's Left out of the transaction callback (rolling it back). */
@@ -377,7 +378,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
           const state = await readLocked(trx, loanId)
           const outcome = await change(state, paymentReads(trx))()
           if (E.isLeft(outcome)) throw new Refused(outcome.left)
-          if (O.isSome(state)) await writePosting(trx, state.value.installments, outcome.right.posting)
+          if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
           return outcome.right.result
         }),
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Left the use case returned, unchanged

@@ -1,5 +1,5 @@
 import { monthlyInterest } from './amortization.js'
-import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment } from './loan.js'
+import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus } from './loan.js'
 
 /**
  * Servicing rules over a loan's state, as pure functions (docs/servicing.md): interest
@@ -277,3 +277,13 @@ export const sameFigures = (a: BalanceSnapshot, b: BalanceSnapshot): boolean =>
   a.pastDueAmount === b.pastDueAmount &&
   a.nextDueDate === b.nextDueDate &&
   a.nextDueAmount === b.nextDueAmount
+
+/**
+ * The loan's status after a change, if it moves: `PAID_OFF` once nothing is owed (a payoff),
+ * `ACTIVE` again if a reversal brings a debt back. Charged-off loans stay charged off.
+ */
+export const statusChange = (state: LoanState): { readonly loanStatus?: LoanStatus } => {
+  if (state.loan.status === 'CHARGED_OFF') return {}
+  const next: LoanStatus = total(state.outstanding) === 0 ? 'PAID_OFF' : 'ACTIVE'
+  return next === state.loan.status ? {} : { loanStatus: next }
+}

@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { LoanDocument } from '../domain/loan-document.js'
-import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, TransactionType } from '../domain/loan.js'
+import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, TransactionType } from '../domain/loan.js'
 import type { LoanState, ServicedInstallment } from '../domain/loan-servicing.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
@@ -28,6 +28,8 @@ export type Posting = {
   readonly balance: BalanceSnapshot | null
   /** A payment to insert, or (same id) to update. */
   readonly payment?: Payment
+  /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
+  readonly loanStatus?: LoanStatus
 }
 
 /** Reads of payments. */

@@ -121,6 +121,7 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
           stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
           if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
           if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
+          if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
         }
         return E.right(result)
       })

@@ -426,6 +426,26 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.payments.paymentByKey(clientId, 'refused-1'))).to.deep.equal(O.none)
       })
 
+      it("writes the loan's new status when the posting carries one; active-loan listings follow it", async () => {
+        const { booked } = await ownLoan()
+        const changed = await loans.change<StoreUnavailable, string>(booked.loan.id, (loan) =>
+          TE.right({
+            posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, loanStatus: 'PAID_OFF' },
+            result: 'paid off',
+          }),
+        )()
+        expect(changed).to.deep.equal(E.right('paid off'))
+        expect(await right(loans.findForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some({ ...booked.loan, status: 'PAID_OFF' }))
+        const active: string[] = []
+        for (let after: string | null = null; ; ) {
+          const page: readonly string[] = await right(loans.activeLoanIds(after, 500))
+          active.push(...page)
+          if (page.length < 500) break
+          after = page[page.length - 1] ?? null
+        }
+        expect(active).to.not.include(booked.loan.id)
+      })
+
       it('hands a missing loan to the callback as none', async () => {
         const id = freshId()
         let handed: O.Option<LockedLoan> | undefined

@@ -18,7 +18,7 @@ import {
   type StoreUnavailable,
 } from '../../domain/errors.js'
 import { utcDate, type LedgerTransaction, type Loan } from '../../domain/loan.js'
-import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, ZERO } from '../../domain/loan-servicing.js'
+import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, statusChange, ZERO } from '../../domain/loan-servicing.js'
 import { PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { Clock } from '../../ports/clock.js'
@@ -130,6 +130,7 @@ const takePayment = (
               installments: state.installments,
               balance: snapshotOf(state, today, entry.id, deps.ids.next(), now),
               payment,
+              ...statusChange(state),
             },
             result: payment,
           }
@@ -181,6 +182,7 @@ export const reverseLoanPayment =
                   installments: reversed.state.installments,
                   balance: snapshotOf(reversed.state, today, reversed.transaction.id, deps.ids.next(), now),
                   payment,
+                  ...statusChange(reversed.state),
                 },
                 result: payment,
               }
