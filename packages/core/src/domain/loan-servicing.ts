@@ -36,11 +36,16 @@ export const remainingOf = (i: ServicedInstallment): Buckets => ({
   fees: i.feesDue - i.feesPaid,
 })
 
-/** Status of an installment as of `asOf` (docs/servicing.md "Schedule"). */
+/**
+ * Status of an installment as of `asOf` (docs/servicing.md "Schedule"). An installment whose
+ * due date has come owes its interest even before the accrual job has posted it (then the
+ * projection stands in for it), unless no principal is left to bear interest.
+ */
 export const installmentStatus = (i: ServicedInstallment, asOf: string, principalOutstanding: number): InstallmentStatus => {
-  const owed = total(remainingOf(i))
-  const paid = total(paidOf(i))
   const notYetDue = i.dueDate > asOf
+  const unpostedInterest = !i.interestAccrued && !notYetDue && principalOutstanding > 0 ? i.interestDue - i.interestPaid : 0
+  const owed = total(remainingOf(i)) + unpostedInterest
+  const paid = total(paidOf(i))
   if (owed === 0 && (!notYetDue || principalOutstanding === 0)) return 'PAID'
   if (i.dueDate < asOf) return 'LATE'
   if (paid > 0) return 'PARTIALLY_PAID'
