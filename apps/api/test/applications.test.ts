@@ -3,6 +3,7 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { expectInvalid, expectInvalidState } from './support/expectations.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -26,24 +27,6 @@ const INTERNAL_REFUSAL = {
 }
 
 type Application = { readonly application_id: string; readonly [field: string]: unknown }
-
-/** A 400 `invalid_request` naming `param`, with a detail for people and nothing else. */
-const expectInvalid = (reply: Reply, param: string, label = param): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(400)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'param'])
-  expect(reply.body.error, label).to.equal('invalid_request')
-  expect(reply.body.param, label).to.equal(param)
-  expect(reply.body.detail, label).to.be.a('string').and.not.equal('')
-}
-
-/** A 409 `invalid_state` naming the current status. */
-const expectInvalidState = (reply: Reply, status: string, label = status): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(409)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'status'])
-  expect(reply.body.error, label).to.equal('invalid_state')
-  expect(reply.body.status, label).to.equal(status)
-  expect(reply.body.detail, label).to.be.a('string').and.not.equal('')
-}
 
 /** `amount × bps ÷ 10000` rounded half up (docs/applications.md), written independently. */
 const feeOf = (amount: number, bps: number): number => Math.floor((amount * bps) / 10_000 + 0.5)

@@ -3,6 +3,7 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, mintKey, request, type Reply } from './support/client.js'
+import { expectInvalid } from './support/expectations.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -76,15 +77,6 @@ const INTERNAL_REFUSAL = {
   detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
 }
 const EMPTY_PATCH = { error: 'invalid_request', detail: 'Send at least one field to update.' }
-
-/** A 400 `invalid_request` naming `param`, with a detail for people and nothing else. */
-const expectInvalid = (reply: Reply, param: string, label = param): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(400)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'param'])
-  expect(reply.body.error, label).to.equal('invalid_request')
-  expect(reply.body.param, label).to.equal(param)
-  expect(reply.body.detail, label).to.be.a('string').and.not.equal('')
-}
 
 type Product = { readonly product_id: string; readonly [field: string]: unknown }
 

@@ -3,6 +3,7 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { BORROWER_EMAIL, BORROWER_PHONE, BORROWER_REGISTERED_ADDRESS, onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { expectInvalid } from './support/expectations.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { startTestServer, type TestServer } from './support/test-server.js'
 
@@ -13,15 +14,6 @@ const NO_SUCH_PARTY = { error: 'not_found', detail: 'No such party.' }
 const NO_SUCH_ADDRESS = { error: 'not_found', detail: 'No such party address.' }
 const EMPTY_PATCH = { error: 'invalid_request', detail: 'Send at least one field to update.' }
 const OPERATING = { type: 'operating', line1: '200 Factory Rd', line2: 'Unit 4', city: 'Peoria', region: 'IL', postal_code: '61602', country: 'US' }
-
-/** A 400 `invalid_request` naming `param`, with a detail for people and nothing else. */
-const expectInvalid = (reply: Reply, param: string, label = param): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(400)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'param'])
-  expect(reply.body.error, label).to.equal('invalid_request')
-  expect(reply.body.param, label).to.equal(param)
-  expect(reply.body.detail, label).to.be.a('string').and.not.equal('')
-}
 
 for (const database of testDatabases()) {
   describe(`parties on ${database.name}`, () => {

@@ -13,6 +13,7 @@ import {
 } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, request, type MintedKey, type Reply } from './support/client.js'
+import { expectInvalid, expectInvalidState } from './support/expectations.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -42,22 +43,6 @@ const NO_PAST_DUE = { fees: 0, interest: 0, principal: 0 }
 
 const utcToday = (): string => new Date().toISOString().slice(0, 10)
 const utcDayOffset = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
-
-/** A 400 `invalid_request` naming `param`, with a detail for people and nothing else. */
-const expectInvalid = (reply: Reply, param: string, label = param): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(400)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'param'])
-  expect(reply.body.error, label).to.equal('invalid_request')
-  expect(reply.body.param, label).to.equal(param)
-  expect(reply.body.detail, label).to.be.a('string').and.not.equal('')
-}
-
-/** A 409 `invalid_state` naming the current status. */
-const expectInvalidState = (reply: Reply, status: string, label = status): void => {
-  expect(reply.status, `${label}: ${reply.text}`).to.equal(409)
-  expect(Object.keys(reply.body).sort(), label).to.deep.equal(['detail', 'error', 'status'])
-  expect(reply.body).to.deep.include({ error: 'invalid_state', status })
-}
 
 for (const database of testDatabases()) {
   describe(`loan servicing over HTTP on ${database.name}`, () => {
