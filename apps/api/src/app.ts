@@ -14,6 +14,7 @@ import { internalLendingRoutes } from './routes/internal-lending.js'
 import { partyRoutes } from './routes/parties.js'
 import { applicationRoutes } from './routes/applications.js'
 import { servicingRoutes } from './routes/servicing.js'
+import { referenceRoutes } from './routes/reference.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
@@ -34,6 +35,7 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
   ...servicingRoutes(deps),
+  ...referenceRoutes(),
 })
 
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {

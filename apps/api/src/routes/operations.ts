@@ -48,6 +48,7 @@ const L = `${P}/loans/:loanId`
 export const OPERATIONS: readonly Operation[] = [
   { operationId: 'health', method: 'GET', path: '/health', successStatus: 200, auth: 'none', jsonBody: false },
   { operationId: 'healthReady', method: 'GET', path: '/health/ready', successStatus: 200, auth: 'none', jsonBody: false },
+  { operationId: 'getOpenApiDocument', method: 'GET', path: '/public/openapi.json', successStatus: 200, auth: 'none', jsonBody: false },
 
   // §4.1 key management (CONTRACT.md "Keys")
   { operationId: 'mintApiKey', method: 'POST', path: '/public/partner/api-keys', successStatus: 201, auth: 'mint', jsonBody: true },

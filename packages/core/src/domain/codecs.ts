@@ -8,21 +8,42 @@ import { invalidRequest, type InvalidRequest } from './errors.js'
  * io-ts errors into one `InvalidRequest` naming the first offending field.
  */
 
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) describing what a codec accepts. */
+export type JsonSchema = { readonly [keyword: string]: unknown }
+
+const schemas = new WeakMap<t.Mixed, JsonSchema>()
+
+/**
+ * Records what `codec` accepts as JSON Schema, for the OpenAPI document (one source of truth:
+ * the codec that validates is the codec that is described). Returns the codec.
+ */
+export const withSchema = <C extends t.Mixed>(codec: C, schema: JsonSchema): C => {
+  schemas.set(codec, schema)
+  return codec
+}
+
+/** The JSON Schema of a codec built here (or described with `withSchema`); throws for any other. */
+export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
+  const schema = schemas.get(codec)
+  if (schema === undefined) throw new Error(`codec ${codec.name} has no JSON Schema: describe it with withSchema`)
+  return schema
+}
+
 const fail = <A>(name: string, message: string): t.Type<A, A, unknown> =>
   new t.Type<A, A, unknown>(name, (_u): _u is A => false, (u, c) => t.failure(u, c, message), t.identity)
 
 /** A string matching `pattern`; `message` describes the expected form. */
 export const stringMatching = (name: string, pattern: RegExp, message: string): t.Type<string, string, unknown> =>
-  new t.Type<string, string, unknown>(
+  withSchema(new t.Type<string, string, unknown>(
     name,
     (u): u is string => typeof u === 'string' && pattern.test(u),
     (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c, message)),
     t.identity,
-  )
+  ), { type: 'string', pattern: pattern.source, description: message })
 
 /** A string of `min`..`max` characters after trimming; the decoded value is trimmed. */
 export const boundedString = (name: string, min: number, max: number): t.Type<string, string, unknown> =>
-  new t.Type<string, string, unknown>(
+  withSchema(new t.Type<string, string, unknown>(
     name,
     (u): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max,
     (u, c) => {
@@ -33,11 +54,11 @@ export const boundedString = (name: string, min: number, max: number): t.Type<st
         : t.failure(u, c, `must be between ${min} and ${max} characters`)
     },
     t.identity,
-  )
+  ), { type: 'string', minLength: min, maxLength: max, description: 'leading and trailing spaces are trimmed' })
 
 /** One of a fixed set of string literals, with a message listing them. */
 export const oneOf = <const V extends readonly [string, ...string[]]>(name: string, values: V): t.Type<V[number], V[number], unknown> =>
-  new t.Type<V[number], V[number], unknown>(
+  withSchema(new t.Type<V[number], V[number], unknown>(
     name,
     (u): u is V[number] => typeof u === 'string' && (values as readonly string[]).includes(u),
     (u, c) =>
@@ -45,7 +66,7 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(name: stri
         ? t.success(u as V[number])
         : t.failure(u, c, `must be one of: ${values.join(', ')}`),
     t.identity,
-  )
+  ), { type: 'string', enum: [...values] })
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -53,17 +74,17 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value)
 
 /** A UUID in canonical 8-4-4-4-12 form; decoded to lower case. */
-export const Uuid = new t.Type<string, string, unknown>(
+export const Uuid = withSchema(new t.Type<string, string, unknown>(
   'Uuid',
   (u): u is string => typeof u === 'string' && UUID_PATTERN.test(u),
   (u, c) => (typeof u === 'string' && UUID_PATTERN.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c, 'must be a UUID')),
   t.identity,
-)
+), { type: 'string', format: 'uuid' })
 
 /** An array of `item` with `min`..`max` elements. */
 export const arrayOf = <A>(item: t.Type<A, A, unknown>, min: number, max: number): t.Type<A[], A[], unknown> => {
   const base = t.array(item)
-  return new t.Type<A[], A[], unknown>(
+  return withSchema(new t.Type<A[], A[], unknown>(
     `Array<${item.name}>`,
     (u): u is A[] => base.is(u) && u.length >= min && u.length <= max,
     (u, c) => {
@@ -72,7 +93,7 @@ export const arrayOf = <A>(item: t.Type<A, A, unknown>, min: number, max: number
       return base.validate(u, c)
     },
     t.identity,
-  )
+  ), { type: 'array', items: jsonSchemaOf(item), minItems: min, maxItems: max })
 }
 
 type Props = Record<string, t.Mixed>
@@ -91,7 +112,7 @@ export const strictObject = <R extends Props, O extends Props>(
 ): t.Type<Required<R> & Optional<O>, Required<R> & Optional<O>, unknown> => {
   const known = new Set([...Object.keys(required), ...Object.keys(optional)])
   type A = Required<R> & Optional<O>
-  return new t.Type<A, A, unknown>(
+  return withSchema(new t.Type<A, A, unknown>(
     name,
     (u): u is A => false,
     (u, c) => {
@@ -118,7 +139,16 @@ export const strictObject = <R extends Props, O extends Props>(
       return t.success(out as A)
     },
     t.identity,
-  )
+  ), {
+    type: 'object',
+    properties: {
+      ...Object.fromEntries(Object.entries(required).map(([key, codec]) => [key, jsonSchemaOf(codec)])),
+      // An optional field may also be null, which counts as absent.
+      ...Object.fromEntries(Object.entries(optional).map(([key, codec]) => [key, { anyOf: [jsonSchemaOf(codec), { type: 'null' }] }])),
+    },
+    required: Object.keys(required),
+    additionalProperties: false,
+  })
 }
 
 /** Path of the first error, e.g. `scopes.1`, or undefined at the top level. */
@@ -146,7 +176,7 @@ const capitalise = (s: string): string => (s.length === 0 ? s : s[0]!.toUpperCas
 
 /** A JSON integer (a number, never a string) from `min` to `max`. */
 export const integerIn = (name: string, min: number, max: number): t.Type<number, number, unknown> =>
-  new t.Type<number, number, unknown>(
+  withSchema(new t.Type<number, number, unknown>(
     name,
     (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= min && u <= max,
     (u, c) => {
@@ -154,27 +184,27 @@ export const integerIn = (name: string, min: number, max: number): t.Type<number
       return Number.isSafeInteger(u) && u >= min && u <= max ? t.success(u) : t.failure(u, c, `must be an integer from ${min} to ${max}`)
     },
     t.identity,
-  )
+  ), { type: 'integer', minimum: min, maximum: max })
 
 /** A JSON boolean. */
-export const Bool = new t.Type<boolean, boolean, unknown>(
+export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
   'Boolean',
   (u): u is boolean => typeof u === 'boolean',
   (u, c) => (typeof u === 'boolean' ? t.success(u) : t.failure(u, c, 'must be true or false')),
   t.identity,
-)
+), { type: 'boolean' })
 
 /** A partial update with at least one field. */
 export const nonEmptyPatch = <P extends object>(patch: P): E.Either<InvalidRequest, P> =>
   Object.keys(patch).length > 0 ? E.right(patch) : E.left(invalidRequest('Send at least one field to update.'))
 
 /** A real calendar date `YYYY-MM-DD` (2026-02-30 is refused). */
-export const CalendarDate = new t.Type<string, string, unknown>(
+export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
   'CalendarDate',
   (u): u is string => typeof u === 'string' && isCalendarDate(u),
   (u, c) => (typeof u === 'string' && isCalendarDate(u) ? t.success(u) : t.failure(u, c, 'must be a real date in the form YYYY-MM-DD')),
   t.identity,
-)
+), { type: 'string', format: 'date' })
 
 const isCalendarDate = (s: string): boolean => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false

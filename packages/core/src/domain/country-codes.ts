@@ -1,4 +1,5 @@
 import * as t from 'io-ts'
+import { withSchema } from './codecs.js'
 
 /** ISO 3166-1 alpha-2 codes officially assigned as of 2024 (249 entries). */
 const ASSIGNED =
@@ -13,7 +14,7 @@ const ASSIGNED =
 export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(ASSIGNED.split(' '))
 
 /** An assigned ISO 3166-1 alpha-2 code, upper case. */
-export const CountryCode = new t.Type<string, string, unknown>(
+export const CountryCode = withSchema(new t.Type<string, string, unknown>(
   'CountryCode',
   (u): u is string => typeof u === 'string' && ISO_COUNTRY_CODES.has(u),
   (u, c) =>
@@ -21,4 +22,4 @@ export const CountryCode = new t.Type<string, string, unknown>(
       ? t.success(u)
       : t.failure(u, c, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US'),
   t.identity,
-)
+), { type: 'string', pattern: '^[A-Z]{2}$', description: 'an assigned ISO 3166-1 alpha-2 code' })

@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { integerIn } from './codecs.js'
+import { integerIn, withSchema } from './codecs.js'
 
 /**
  * Money (CONTRACT.md "Money and loans"): integers in minor units with an ISO 4217 currency;
@@ -10,12 +10,12 @@ import { integerIn } from './codecs.js'
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'))
 
 /** An ISO 4217 currency code in use, upper case. */
-export const CurrencyCode = new t.Type<string, string, unknown>(
+export const CurrencyCode = withSchema(new t.Type<string, string, unknown>(
   'CurrencyCode',
   (u): u is string => typeof u === 'string' && CURRENCIES.has(u),
   (u, c) => (typeof u === 'string' && CURRENCIES.has(u) ? t.success(u) : t.failure(u, c, 'must be an ISO 4217 currency code in upper case, such as USD')),
   t.identity,
-)
+), { type: 'string', pattern: '^[A-Z]{3}$', description: 'an ISO 4217 currency code in use' })
 
 /** A positive amount in minor units that JavaScript numbers hold exactly. */
 export const PositiveMinorUnits = integerIn('MinorUnits', 1, Number.MAX_SAFE_INTEGER)

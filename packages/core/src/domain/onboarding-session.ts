@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
 import type { Address } from './address.js'
 import type { ApplicantProfile } from './applicant-profile.js'
-import { oneOf, strictObject } from './codecs.js'
+import { oneOf, strictObject, withSchema } from './codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
 import { currentStepOf, requirementsOf, type OnboardingProgress, type Requirement } from './onboarding-state.js'
 
@@ -88,7 +88,7 @@ export const withContents = (
 
 
 /** Language-region tag (`xx-XX`): a BCP 47 language of 2-3 letters and an ISO country. */
-const Locale = new t.Type<string, string, unknown>(
+const Locale = withSchema(new t.Type<string, string, unknown>(
   'Locale',
   (u): u is string => typeof u === 'string',
   (u, c) => {
@@ -98,7 +98,7 @@ const Locale = new t.Type<string, string, unknown>(
       : t.failure(u, c, 'must be a language-region tag such as en-US')
   },
   t.identity,
-)
+), { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$', description: 'a language-region tag such as en-US' })
 
 export const CreateOnboardingSessionInput = strictObject(
   'CreateOnboardingSessionInput',

@@ -58,8 +58,9 @@ export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isU
   }
 }
 
-const ListQuery = strictObject(
-  'ListQuery',
+/** `?limit=&cursor=` of every list. */
+export const PageQuery = strictObject(
+  'PageQuery',
   {},
   {
     limit: stringMatching('Limit', /^(100|[1-9][0-9]?)$/, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`),
@@ -70,7 +71,7 @@ const ListQuery = strictObject(
 /** Decodes `?limit=&cursor=` from a query-string record (values may be strings or arrays). */
 export const decodePageRequest = (query: unknown, isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, PageRequest> =>
   pipe(
-    decode(ListQuery)(query),
+    decode(PageQuery)(query),
     E.chain(({ limit, cursor }) =>
       pipe(
         cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor, isId), E.map(O.some)),

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { Bool, boundedString, integerIn, oneOf, strictObject, stringMatching } from './codecs.js'
+import { Bool, boundedString, integerIn, jsonSchemaOf, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 
 /**
@@ -16,12 +16,12 @@ export const isAbaRoutingNumber = (value: string): boolean => {
   return sum % 10 === 0
 }
 
-const RoutingNumber = new t.Type<string, string, unknown>(
+const RoutingNumber = withSchema(new t.Type<string, string, unknown>(
   'RoutingNumber',
   (u): u is string => typeof u === 'string' && isAbaRoutingNumber(u),
   (u, c) => (typeof u === 'string' && isAbaRoutingNumber(u) ? t.success(u) : t.failure(u, c, 'must be a 9-digit ABA routing number with a valid checksum')),
   t.identity,
-)
+), { type: 'string', pattern: '^\\d{9}$', description: 'an ABA routing number; its checksum must be valid' })
 
 const common = { nickname: boundedString('Nickname', 1, 50), is_default: Bool }
 
@@ -49,7 +49,7 @@ export const CardInput = strictObject(
 )
 
 /** Chooses the codec by `type`, so the error names the right fields. */
-export const PaymentMethodInput = new t.Type<t.TypeOf<typeof BankAccountInput> | t.TypeOf<typeof CardInput>, unknown, unknown>(
+export const PaymentMethodInput = withSchema(new t.Type<t.TypeOf<typeof BankAccountInput> | t.TypeOf<typeof CardInput>, unknown, unknown>(
   'PaymentMethodInput',
   (_u): _u is never => false,
   (u, c) => {
@@ -60,7 +60,7 @@ export const PaymentMethodInput = new t.Type<t.TypeOf<typeof BankAccountInput> |
     return t.failure(type, [...c, { key: 'type', type: t.string, actual: type }], 'must be one of: bank_account, card')
   },
   t.identity,
-)
+), { oneOf: [jsonSchemaOf(BankAccountInput), jsonSchemaOf(CardInput)] })
 export type PaymentMethodInput = t.TypeOf<typeof PaymentMethodInput>
 
 export const PaymentMethodPatch = strictObject('PaymentMethodPatch', {}, common)

@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { arrayOf } from './codecs.js'
+import { arrayOf, jsonSchemaOf, withSchema } from './codecs.js'
 
 /** Scopes a key can hold (spec §5.4). */
 export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const
@@ -23,7 +23,7 @@ export const isValidScope = (scope: string): boolean =>
 export const grants = (held: readonly string[], required: KnownScope): boolean =>
   held.some((scope) => scope === '*' || scope === required || (scope.endsWith(':*') && required.startsWith(scope.slice(0, -1))))
 
-const Scope = new t.Type<string, string, unknown>(
+const Scope = withSchema(new t.Type<string, string, unknown>(
   'Scope',
   (u): u is string => typeof u === 'string' && isValidScope(u),
   (u, c) =>
@@ -31,10 +31,10 @@ const Scope = new t.Type<string, string, unknown>(
       ? t.success(u)
       : t.failure(u, c, `is not a known scope (known: ${KNOWN_SCOPES.join(', ')}, *, or <namespace>:*)`),
   t.identity,
-)
+), { type: 'string', description: `a known scope (${KNOWN_SCOPES.join(', ')}), * or <namespace>:*` })
 
 /** One to twenty valid scopes; duplicates are removed, order kept. */
-export const Scopes = new t.Type<readonly string[], readonly string[], unknown>(
+export const Scopes = withSchema(new t.Type<readonly string[], readonly string[], unknown>(
   'Scopes',
   (u): u is readonly string[] => Array.isArray(u) && u.every((s) => Scope.is(s)),
   (u, c) => {
@@ -42,4 +42,4 @@ export const Scopes = new t.Type<readonly string[], readonly string[], unknown>(
     return decoded._tag === 'Left' ? decoded : t.success([...new Set(decoded.right)])
   },
   t.identity,
-)
+), { type: 'array', items: jsonSchemaOf(Scope), minItems: 1, maxItems: 20, description: 'duplicates are removed' })

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { strictObject, stringMatching } from './codecs.js'
+import { strictObject, stringMatching, withSchema } from './codecs.js'
 
 /**
  * One-time codes that prove the applicant controls a phone number or email address.
@@ -31,7 +31,7 @@ export const PhoneInput = strictObject(
  */
 const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
-const Email = new t.Type<string, string, unknown>(
+const Email = withSchema(new t.Type<string, string, unknown>(
   'Email',
   (u): u is string => typeof u === 'string',
   (u, c) => {
@@ -40,7 +40,7 @@ const Email = new t.Type<string, string, unknown>(
     return t.success(`${u.slice(0, at)}@${u.slice(at + 1).toLowerCase()}`)
   },
   t.identity,
-)
+), { type: 'string', format: 'email', maxLength: 254 })
 export const EmailInput = strictObject('EmailInput', { email: Email }, {})
 
 export const CodeInput = strictObject('CodeInput', { code: stringMatching('Code', /^\d{6}$/, 'must be the 6-digit code that was sent') }, {})

@@ -127,7 +127,7 @@ export const updateLoanApplication =
     )
 
 /** A submit or withdraw request carries nothing: no body, or an empty JSON object. */
-const NoInput = strictObject('NoInput', {}, {})
+export const EmptyInput = strictObject('EmptyInput', {}, {})
 
 /**
  * `DRAFT` → `SUBMITTED`: re-validated against the product as it is now and priced by it; the
@@ -137,7 +137,7 @@ export const submitLoanApplication =
   (deps: ChangeApplicationDeps) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(NoInput)(input ?? {})),
+      TE.fromEither(decode(EmptyInput)(input ?? {})),
       TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
       TE.chainW((a) =>
         pipe(
@@ -161,7 +161,7 @@ export const withdrawLoanApplication =
   (deps: Omit<ChangeApplicationDeps, 'products'>) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(NoInput)(input ?? {})),
+      TE.fromEither(decode(EmptyInput)(input ?? {})),
       TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
       TE.chainW((a) =>
         pipe(
@@ -172,14 +172,14 @@ export const withdrawLoanApplication =
       TE.chainW(deps.applications.save),
     )
 
-const PreviewQuery = strictObject('PreviewQuery', {}, { start_date: CalendarDate })
+export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })
 
 /** The schedule the application's loan would have if booked on `?start_date=` (default: today, UTC). */
 export const previewLoanApplicationSchedule =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly clock: Clock }) =>
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
     pipe(
-      TE.fromEither(decode(PreviewQuery)(query ?? {})),
+      TE.fromEither(decode(SchedulePreviewQuery)(query ?? {})),
       TE.chainW(({ start_date }) =>
         pipe(
           loadOwnApplication(deps.applications)(caller, params),

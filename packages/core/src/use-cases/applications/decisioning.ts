@@ -15,8 +15,8 @@ import { ApplicationStatusFilter } from './applications.js'
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
 const ApplicationParams = t.type({ applicationId: Uuid })
-const ApproveInput = strictObject('ApproveInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
-const DeclineInput = strictObject('DeclineInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
+export const ApproveApplicationInput = strictObject('ApproveApplicationInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
+export const DeclineApplicationInput = strictObject('DeclineApplicationInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
 
 export type DecisionDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findById' | 'save' | 'saveApproved'>
@@ -41,7 +41,7 @@ export const approveLoanApplication =
   (deps: DecisionDeps) =>
   (params: unknown, input: unknown): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
     pipe(
-      TE.fromEither(decode(ApproveInput)(input ?? {})),
+      TE.fromEither(decode(ApproveApplicationInput)(input ?? {})),
       TE.chainW((cmd) =>
         pipe(
           loadAny(deps, params),
@@ -74,7 +74,7 @@ export const declineLoanApplication =
   (deps: Omit<DecisionDeps, 'ids'>) =>
   (params: unknown, input: unknown): TE.TaskEither<DecisionError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(DeclineInput)(input)),
+      TE.fromEither(decode(DeclineApplicationInput)(input)),
       TE.chainW((cmd) =>
         pipe(
           loadAny(deps, params),

@@ -25,14 +25,14 @@ export const listAvailableLoanProductsForParty =
       TE.chainW((page) => pipe(deps.products.list(true, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
-const ActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
+export const ProductActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
 
 /** Every product, or only active / inactive ones (`?active=true|false`): the operators' view. */
 export const listLoanProducts =
   (deps: ProductsDeps) =>
   (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanProduct>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(ActiveFilter, query)),
+      TE.fromEither(decodeFilteredPageRequest(ProductActiveFilter, query)),
       TE.chainW(({ filter, page }) =>
         pipe(
           deps.products.list(filter.active === undefined ? undefined : filter.active === 'true', page),

@@ -46,8 +46,8 @@ export const submitOnboardingForReview =
 
 const SessionIdParams = t.type({ sessionId: Uuid })
 
-const ApproveInput = strictObject('ApproveInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
-const RejectInput = strictObject('RejectInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 
 /** Who is recorded when the reviewer does not say. */
 export const DEFAULT_REVIEWER = 'internal'
@@ -75,7 +75,7 @@ export const approveOnboardingSession =
   (deps: ReviewDeps) =>
   (params: unknown, input: unknown): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
     pipe(
-      TE.fromEither(decode(ApproveInput)(input ?? {})),
+      TE.fromEither(decode(ApproveSessionInput)(input ?? {})),
       TE.chainW((cmd) =>
         pipe(
           loadForReview(deps, params),
@@ -109,7 +109,7 @@ export const rejectOnboardingSession =
   (deps: Omit<ReviewDeps, 'ids'>) =>
   (params: unknown, input: unknown): TE.TaskEither<ReviewError, OnboardingSession> =>
     pipe(
-      TE.fromEither(decode(RejectInput)(input)),
+      TE.fromEither(decode(RejectSessionInput)(input)),
       TE.chainW((cmd) =>
         pipe(
           loadForReview(deps, params),
@@ -131,14 +131,14 @@ export const rejectOnboardingSession =
       ),
     )
 
-const StatusFilter = queryFilters('StatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
+export const SessionStatusFilter = queryFilters('SessionStatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
 
 /** Every client's sessions, optionally of one status, oldest first: the reviewers' work list. */
 export const listOnboardingSessionsForReview =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
   (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(StatusFilter, query)),
+      TE.fromEither(decodeFilteredPageRequest(SessionStatusFilter, query)),
       TE.chainW(({ filter, page }) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 

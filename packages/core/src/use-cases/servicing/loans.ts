@@ -77,7 +77,7 @@ export const getLatestLoanBalanceForParty =
       TE.chainW(TE.fromOption(() => notFound('loan_balance'))),
     )
 
-const TransactionFilters = queryFilters('TransactionFilter', {
+export const TransactionFilters = queryFilters('TransactionFilter', {
   type: oneOf('TransactionType', TRANSACTION_TYPES),
   from: CalendarDate,
   to: CalendarDate,

@@ -17,7 +17,7 @@ import type { LoanRepository } from '../../ports/loan-repository.js'
 
 export type OperationsDeps = { readonly loans: LoanRepository; readonly ids: IdGenerator; readonly clock: Clock }
 
-const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
+export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
 
 export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
 

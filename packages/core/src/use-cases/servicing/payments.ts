@@ -145,7 +145,7 @@ const entryOf = (payment: Payment): LedgerTransaction =>
   paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
 
 const PaymentParams = t.type({ paymentId: Uuid })
-const ReverseInput = strictObject('ReverseInput', {}, { reason: boundedString('Reason', 1, 500) })
+export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
 
 /**
  * Reverses a successful payment (an operator's correction): a `REVERSAL` entry with the
@@ -156,7 +156,7 @@ export const reverseLoanPayment =
   (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>
   (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
     pipe(
-      TE.fromEither(decode(ReverseInput)(input ?? {})),
+      TE.fromEither(decode(ReversePaymentInput)(input ?? {})),
       TE.chainW(() => TE.fromEither(decode(PaymentParams)(params))),
       TE.chainW(({ paymentId }) => deps.loans.payments.paymentById(paymentId)),
       TE.chainW(TE.fromOption(() => notFound('payment'))),

@@ -1,0 +1,315 @@
+import {
+  AccrualQuery,
+  AddressInput,
+  AddressPatch,
+  ApplicantProfileInput,
+  ApplicationStatusFilter,
+  ApproveApplicationInput,
+  ApproveSessionInput,
+  CodeInput,
+  CollateralInput,
+  CreateOnboardingSessionInput,
+  DeclineApplicationInput,
+  DocumentInput,
+  EmailInput,
+  EmptyInput,
+  jsonSchemaOf,
+  LoanApplicationInput,
+  LoanApplicationPatch,
+  LoanDocumentInput,
+  LoanProductInput,
+  LoanProductPatch,
+  MintApiKeyInput,
+  PageQuery,
+  PaymentInput,
+  PaymentMethodInput,
+  PaymentMethodPatch,
+  PhoneInput,
+  ProductActiveFilter,
+  RegisterWebhookInput,
+  RejectSessionInput,
+  ReversePaymentInput,
+  SchedulePreviewQuery,
+  SessionStatusFilter,
+  TransactionFilters,
+  type JsonSchema,
+} from '@lendgate/core'
+import type * as t from 'io-ts'
+import { OPERATIONS, type Operation } from '../routes/operations.js'
+
+/**
+ * The OpenAPI 3.1 description of the service (issue 7), built once at start from the route
+ * table (every operation, its method, path, auth, scope and success status) and from the io-ts
+ * codecs that validate each request (their JSON Schemas): one source of truth for both.
+ */
+
+type OperationDoc = {
+  readonly summary: string
+  readonly tag: string
+  /** The codec of the JSON body. */
+  readonly body?: t.Mixed
+  /** Filters of the query (a strict object codec); list routes add `limit` and `cursor`. */
+  readonly query?: t.Mixed
+  readonly list?: boolean
+}
+
+const doc = (tag: string, summary: string, extra: Omit<OperationDoc, 'tag' | 'summary'> = {}): OperationDoc => ({ tag, summary, ...extra })
+
+/** What each operation takes, by operationId. A test proves every operation of the table is here. */
+export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  health: doc('health', 'Liveness: the process is up'),
+  healthReady: doc('health', 'Readiness: the database answers'),
+  getOpenApiDocument: doc('reference', 'This OpenAPI document'),
+
+  mintApiKey: doc('keys', 'Mint a partner API key (operators and backends only)', { body: MintApiKeyInput }),
+  listApiKeys: doc('keys', "List the API client's keys, masked", { list: true }),
+  revokeApiKey: doc('keys', 'Revoke a key of the API client'),
+
+  createOnboardingSession: doc('onboarding', 'Create an onboarding session', { body: CreateOnboardingSessionInput }),
+  getOnboardingSession: doc('onboarding', 'Get an onboarding session'),
+  listOnboardingAddresses: doc('onboarding', "List the session's addresses", { list: true }),
+  createOnboardingAddress: doc('onboarding', 'Add an address to the session', { body: AddressInput }),
+  updateOnboardingAddress: doc('onboarding', 'Update an address of the session', { body: AddressPatch }),
+  upsertApplicantProfile: doc('onboarding', 'Create or replace the applicant profile', { body: ApplicantProfileInput }),
+  submitOnboardingEmail: doc('onboarding', 'Submit the email to verify', { body: EmailInput }),
+  retryOnboardingEmailVerification: doc('onboarding', 'Send a new email verification code'),
+  verifyOnboardingEmail: doc('onboarding', 'Verify the email with its code', { body: CodeInput }),
+  submitOnboardingPhone: doc('onboarding', 'Submit the phone to verify', { body: PhoneInput }),
+  retryOnboardingPhoneVerification: doc('onboarding', 'Send a new phone verification code'),
+  verifyOnboardingPhone: doc('onboarding', 'Verify the phone with its code', { body: CodeInput }),
+  listPendingOnboardingRequirements: doc('onboarding', 'List the outstanding requirements'),
+  submitOnboardingForReview: doc('onboarding', 'Submit the session for review'),
+  getPartyBySessionId: doc('onboarding', 'Get the party of an approved session'),
+  registerOnboardingSessionWebhook: doc('webhooks', 'Register the party.ready webhook', { body: RegisterWebhookInput }),
+  listOnboardingSessionWebhookDeliveries: doc('webhooks', 'List webhook events and their delivery attempts', { list: true }),
+  retryOnboardingSessionWebhookDelivery: doc('webhooks', 'Deliver a webhook event again, now'),
+  listDocumentsForOnboardingSession: doc('onboarding', "List the session's documents", { list: true }),
+  createOnboardingDocumentMetadata: doc('onboarding', 'Register document metadata', { body: DocumentInput }),
+
+  getParty: doc('parties', 'Get the party'),
+  listPartyAddresses: doc('parties', "List the party's addresses", { list: true }),
+  createPartyAddress: doc('parties', 'Add an address to the party', { body: AddressInput }),
+  updatePartyAddress: doc('parties', 'Update an address of the party', { body: AddressPatch }),
+  listPartyApplications: doc('parties', "List the party's loan applications", { list: true, query: ApplicationStatusFilter }),
+  listAvailableLoanProductsForParty: doc('parties', 'List the active loan products', { list: true }),
+
+  createLoanApplication: doc('applications', 'Create a loan application (DRAFT)', { body: LoanApplicationInput }),
+  getLoanApplication: doc('applications', 'Get a loan application'),
+  updateLoanApplication: doc('applications', 'Update a draft application', { body: LoanApplicationPatch }),
+  submitLoanApplication: doc('applications', 'Submit the application for decisioning', { body: EmptyInput }),
+  withdrawLoanApplication: doc('applications', 'Withdraw the application', { body: EmptyInput }),
+  previewLoanApplicationSchedule: doc('applications', 'Preview the repayment schedule', { query: SchedulePreviewQuery }),
+
+  listLoansForParty: doc('servicing', "List the party's loans", { list: true }),
+  getLoanForParty: doc('servicing', 'Get a loan'),
+  listLoanBalancesForParty: doc('servicing', 'List balance snapshots', { list: true }),
+  getLatestLoanBalanceForParty: doc('servicing', 'Get the latest balance'),
+  listCollateralForPartyLoan: doc('servicing', 'List collateral', { list: true }),
+  listPaymentMethodsForPartyLoan: doc('servicing', 'List payment methods', { list: true }),
+  createPaymentMethodForPartyLoan: doc('servicing', 'Add a bank account or card token', { body: PaymentMethodInput }),
+  updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', { body: PaymentMethodPatch }),
+  createPaymentIntentForPartyLoan: doc('servicing', 'Pay (Idempotency-Key required)', { body: PaymentInput }),
+  listLoanScheduleForParty: doc('servicing', 'List the installments', { list: true }),
+  listTransactionsForPartyLoan: doc('servicing', 'List ledger transactions', { list: true, query: TransactionFilters }),
+  listDocumentsForPartyLoan: doc('servicing', "List the loan's documents", { list: true }),
+
+  listOnboardingSessionsForReview: doc('internal', 'List sessions for review', { list: true, query: SessionStatusFilter }),
+  approveOnboardingSession: doc('internal', 'Approve a submitted session (creates the party)', { body: ApproveSessionInput }),
+  rejectOnboardingSession: doc('internal', 'Reject a submitted session', { body: RejectSessionInput }),
+  listLoanApplicationsForReview: doc('internal', 'List applications for decisioning', { list: true, query: ApplicationStatusFilter }),
+  approveLoanApplication: doc('internal', 'Approve an application and book its loan', { body: ApproveApplicationInput }),
+  declineLoanApplication: doc('internal', 'Decline an application', { body: DeclineApplicationInput }),
+  accrueInterest: doc('internal', 'Accrue interest due by a date (idempotent)', { query: AccrualQuery }),
+  addLoanCollateral: doc('internal', 'Record collateral of a loan', { body: CollateralInput }),
+  attachLoanDocument: doc('internal', 'Attach a document to a loan', { body: LoanDocumentInput }),
+  reverseLoanPayment: doc('internal', 'Reverse a payment', { body: ReversePaymentInput }),
+  listLoanProducts: doc('internal', 'List the loan product catalogue', { list: true, query: ProductActiveFilter }),
+  createLoanProduct: doc('internal', 'Create a loan product', { body: LoanProductInput }),
+  updateLoanProduct: doc('internal', 'Update a loan product', { body: LoanProductPatch }),
+}
+
+const ERROR = { $ref: '#/components/responses/Error' }
+
+/** `/a/:id/b` → `/a/{id}/b`, and the names of its parameters. */
+const openApiPath = (koaPath: string): { readonly path: string; readonly params: readonly string[] } => {
+  const params: string[] = []
+  const path = koaPath.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    params.push(name)
+    return `{${name}}`
+  })
+  return { path, params }
+}
+
+/** Query parameters from a strict object codec: one parameter per property. */
+const queryParameters = (codec: t.Mixed): readonly JsonSchema[] => {
+  const schema = jsonSchemaOf(codec) as { properties?: Record<string, JsonSchema> }
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: false,
+    // Optional properties allow null in a body; a query value is a string or absent.
+    schema: (property as { anyOf?: readonly JsonSchema[] }).anyOf?.[0] ?? property,
+  }))
+}
+
+const securityOf = (op: Operation): readonly Record<string, readonly string[]>[] => {
+  switch (op.auth) {
+    case 'partner':
+      return [{ bearerApiKey: [] }, { headerApiKey: [] }]
+    case 'mint':
+      return [{ mintKey: [] }]
+    case 'internal':
+      return [{ internalToken: [] }]
+    case 'none':
+      return []
+  }
+}
+
+/** The error statuses each kind of route can answer, besides those of its own rules. */
+const errorStatuses = (op: Operation, d: OperationDoc): readonly string[] => {
+  const statuses = new Set<string>(['400', '404', '405', '500', '501'])
+  if (op.auth !== 'none') statuses.add('401')
+  if (op.auth === 'partner') statuses.add('403')
+  if (op.method !== 'GET') {
+    statuses.add('409')
+    statuses.add('413')
+    statuses.add('422')
+  }
+  if (op.path.includes('/contact/')) {
+    statuses.add('429')
+    statuses.add('502')
+  }
+  if (op.operationId === 'createPaymentIntentForPartyLoan' || op.operationId === 'createPaymentMethodForPartyLoan') statuses.add('502')
+  if (op.operationId === 'healthReady') statuses.add('503')
+  void d
+  return [...statuses].sort()
+}
+
+const operationObject = (op: Operation, params: readonly string[]): JsonSchema => {
+  const d = OPERATION_DOCS[op.operationId]
+  if (d === undefined) throw new Error(`operation ${op.operationId} has no OpenAPI description`)
+  const parameters: JsonSchema[] = [
+    ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })),
+    ...(d.query === undefined ? [] : queryParameters(d.query)),
+    ...(d.list === true ? queryParameters(PageQuery) : []),
+  ]
+  if (op.path.startsWith('/public/') && op.method !== 'GET') {
+    parameters.push(
+      op.operationId === 'createPaymentIntentForPartyLoan' ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
+    )
+  }
+  const success = d.list === true ? { $ref: '#/components/schemas/ListEnvelope' } : { type: 'object' }
+  return {
+    operationId: op.operationId,
+    summary: d.summary,
+    tags: [d.tag],
+    security: securityOf(op),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(d.body === undefined
+      ? op.jsonBody
+        ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'Any JSON object (its contents are not used)' } } } } }
+        : {}
+      : { requestBody: { required: op.jsonBody, content: { 'application/json': { schema: jsonSchemaOf(d.body) } } } }),
+    responses: {
+      [String(op.successStatus)]: { description: 'Success', content: { 'application/json': { schema: success } } },
+      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, ERROR])),
+    },
+  }
+}
+
+/** The whole document. */
+export const openApiDocument = (): JsonSchema => {
+  const paths: Record<string, Record<string, JsonSchema>> = {}
+  for (const op of OPERATIONS) {
+    const { path, params } = openApiPath(op.path)
+    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, params) }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Lendgate partner lending API',
+      version: '1.0.0',
+      description:
+        'Onboard business borrowers, receive the signed party.ready webhook, apply for loans and service them. ' +
+        'Money is integer minor units with an ISO 4217 currency; dates are YYYY-MM-DD; timestamps ISO 8601 UTC. ' +
+        'Every partner route is also served under /public/v1.',
+    },
+    servers: [{ url: 'http://127.0.0.1:3000' }],
+    paths,
+    webhooks: {
+      'party.ready': {
+        post: {
+          summary: 'A borrower was approved: the party exists',
+          parameters: [
+            { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The same for every retry of one event' },
+            { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Unix seconds' },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description: 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks)',
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'timestamp', 'data'],
+                  properties: {
+                    type: { const: 'party.ready' },
+                    timestamp: { type: 'string', format: 'date-time' },
+                    data: { type: 'object', description: 'The body of getPartyBySessionId' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Any 2xx acknowledges; 410 stops the retries' } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'A partner key: Authorization: Bearer lgk_…' },
+        headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        mintKey: { type: 'apiKey', in: 'header', name: 'X-Partner-Mint-Key', description: 'The root mint secret (PARTNER_MINT_SECRET)' },
+        internalToken: { type: 'http', scheme: 'bearer', description: 'INTERNAL_API_TOKEN; partner keys are refused' },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          description: 'Replays the first answer for the same request (24 hours); a different request with the same key is 422',
+        },
+        RequiredIdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          description: 'Required: a payment without one is 400 idempotency_key_required',
+        },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: { error: { type: 'string' }, detail: { type: 'string' } },
+          additionalProperties: true,
+        },
+        ListEnvelope: {
+          type: 'object',
+          required: ['data', 'next_cursor'],
+          properties: { data: { type: 'array', items: { type: 'object' } }, next_cursor: { type: ['string', 'null'] } },
+        },
+      },
+      responses: {
+        Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    },
+  }
+}
