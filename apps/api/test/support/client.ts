@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { MintedKeyView } from '@lendgate/core'
+import { conformanceProblem } from './openapi-conformance.js'
 import { MINT_SECRET } from './test-server.js'
 
 export type Reply = {
@@ -18,7 +19,10 @@ export type RequestOptions = {
   readonly rawBody?: string | Uint8Array
 }
 
-/** One HTTP request over a real socket; never throws on an error status. */
+/**
+ * One HTTP request over a real socket; never throws on an error status. Throws (failing the
+ * test) when the service answers something its OpenAPI document does not describe.
+ */
 export const request = async (baseUrl: string, path: string, options: RequestOptions = {}): Promise<Reply> => {
   const headers: Record<string, string> = { ...(options.headers ?? {}) }
   let body: string | Uint8Array | undefined
@@ -35,6 +39,9 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
   } catch {
     parsed = undefined
   }
+  const method = options.method ?? 'GET'
+  const problem = conformanceProblem(method, path, response.status, parsed)
+  if (problem !== undefined) throw new Error(`OpenAPI conformance: ${problem}`)
   return { status: response.status, headers: response.headers, body: parsed, text }
 }
 

@@ -1,0 +1,79 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { openApiDocument } from '../../src/openapi/document.js'
+
+/**
+ * Every answer the HTTP suites receive is checked against the OpenAPI document (issue 7: the
+ * reference kept true by the tests). `request` in client.ts calls `conformanceProblem` on each
+ * reply from the service; a status the document does not list for the operation, or a body
+ * that does not match its schema, fails the test that made the request.
+ */
+
+type Json = Record<string, unknown>
+
+const document = openApiDocument() as Json
+
+/** `document` with every local `$ref` replaced by what it points at (the document has no cycles). */
+const resolved = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(resolved)
+  if (typeof node !== 'object' || node === null) return node
+  const ref = (node as { $ref?: unknown }).$ref
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], document)
+    if (target === undefined) throw new Error(`unresolvable $ref ${ref}`)
+    return resolved(target)
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolved(v)]))
+}
+
+const paths = resolved(document['paths']) as Record<string, Record<string, { operationId: string; responses: Record<string, Json> }>>
+const errorSchema = (resolved((document['components'] as Json)['schemas']) as Json)['Error'] as Json
+
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+addFormats.default(ajv)
+const compiled = new Map<object, ValidateFunction>()
+const validatorOf = (schema: object): ValidateFunction => {
+  let validate = compiled.get(schema)
+  if (validate === undefined) {
+    validate = ajv.compile(schema)
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/** Templates with fewer parameters first, so `/balances/latest` wins over `/{loanId}`. */
+const routes = Object.entries(paths)
+  .map(([template, item]) => ({
+    item,
+    params: (template.match(/\{/g) ?? []).length,
+    pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }))
+  .sort((a, b) => a.params - b.params)
+
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete'])
+
+/** Paths of the service (receivers in tests answer on other paths, and are not checked). */
+const isServicePath = (path: string): boolean => /^\/(public|internal|health)(\/|$)/.test(path)
+
+/**
+ * What is wrong with this reply by the document, or undefined. Unknown routes and methods must
+ * still answer the error body.
+ */
+export const conformanceProblem = (method: string, rawPath: string, status: number, body: unknown): string | undefined => {
+  const path = rawPath.split('?')[0]!.replace(/^\/public\/v1(\/|$)/, '/public$1')
+  if (!isServicePath(path)) return undefined
+  const m = method.toLowerCase()
+  const operation = METHODS.has(m) ? routes.find((r) => r.pattern.test(path) && r.item[m] !== undefined)?.item[m] : undefined
+  const check = (schema: object, what: string): string | undefined => {
+    const validate = validatorOf(schema)
+    return validate(body) ? undefined : `${what}: the body does not match the document: ${ajv.errorsText(validate.errors)}; body ${JSON.stringify(body)}`
+  }
+  if (operation === undefined) return status >= 400 && body !== undefined ? check(errorSchema, `${method} ${path} ${status}`) : undefined
+  const response = operation.responses[String(status)]
+  if (response === undefined) return `${operation.operationId} answered ${status}, a status the document does not list for it`
+  const schema = ((response['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema']
+  return schema === undefined ? undefined : check(schema as object, `${operation.operationId} ${status}`)
+}
