@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.js'
 import { parseBody } from './http/body.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
+import { docsPage } from './http/docs-page.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
@@ -44,6 +45,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<Ap
   const router = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
+  app.use(docsPage)
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(parseBody())
