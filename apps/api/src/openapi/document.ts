@@ -36,11 +36,13 @@ import {
 } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { OPERATIONS, type Operation } from '../routes/operations.js'
+import { RESPONSE_SCHEMAS, SUCCESS_BODIES } from './responses.js'
 
 /**
  * The OpenAPI 3.1 description of the service (issue 7), built once at start from the route
- * table (every operation, its method, path, auth, scope and success status) and from the io-ts
- * codecs that validate each request (their JSON Schemas): one source of truth for both.
+ * table (every operation, its method, path, auth, scope and success status), from the io-ts
+ * codecs that validate each request (their JSON Schemas): one source of truth for both, and
+ * from the schemas of the views that shape each success body (responses.ts).
  */
 
 type OperationDoc = {
@@ -198,7 +200,8 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
       op.operationId === 'createPaymentIntentForPartyLoan' ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
     )
   }
-  const success = d.list === true ? { $ref: '#/components/schemas/ListEnvelope' } : { type: 'object' }
+  const success = SUCCESS_BODIES[op.operationId]
+  if (success === undefined) throw new Error(`operation ${op.operationId} has no success body schema (openapi/responses.ts)`)
   return {
     operationId: op.operationId,
     summary: d.summary,
@@ -219,6 +222,8 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
 
 /** The whole document. */
 export const openApiDocument = (): JsonSchema => {
+  const unknown = Object.keys(SUCCESS_BODIES).filter((operationId) => !OPERATIONS.some((op) => op.operationId === operationId))
+  if (unknown.length > 0) throw new Error(`success body schemas for operations the route table lacks: ${unknown.join(', ')}`)
   const paths: Record<string, Record<string, JsonSchema>> = {}
   for (const op of OPERATIONS) {
     const { path, params } = openApiPath(op.path)
@@ -261,8 +266,9 @@ export const openApiDocument = (): JsonSchema => {
                   properties: {
                     type: { const: 'party.ready' },
                     timestamp: { type: 'string', format: 'date-time' },
-                    data: { type: 'object', description: 'The body of getPartyBySessionId' },
+                    data: { $ref: '#/components/schemas/Party', description: 'The body of getPartyBySessionId as of approval' },
                   },
+                  additionalProperties: false,
                 },
               },
             },
@@ -295,6 +301,7 @@ export const openApiDocument = (): JsonSchema => {
         },
       },
       schemas: {
+        ...RESPONSE_SCHEMAS,
         Error: {
           type: 'object',
           required: ['error'],

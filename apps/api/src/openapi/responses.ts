@@ -1,0 +1,666 @@
+import {
+  ADDRESS_TYPES,
+  APPLICATION_STATUSES,
+  COLLATERAL_TYPES,
+  CONTACT_CHANNELS,
+  DOCUMENT_TYPES,
+  ENTRY_CHANNELS,
+  INSTALLMENT_STATUSES,
+  KEY_ENVIRONMENTS,
+  KNOWN_SCOPES,
+  LEGAL_FORMS,
+  LOAN_DOCUMENT_TYPES,
+  LOAN_STATUSES,
+  MAX_TERM_MONTHS,
+  ONBOARDING_STATUSES,
+  ONBOARDING_STEPS,
+  REPAYMENT_FREQUENCIES,
+  SESSION_TYPES,
+  TRANSACTION_TYPES,
+  type AddressView,
+  type ApiKeyView,
+  type ApplicantProfileView,
+  type balanceView,
+  type collateralView,
+  type ContactVerificationView,
+  type DocumentView,
+  type installmentView,
+  type JsonSchema,
+  type loanDocumentView,
+  type LoanApplicationView,
+  type LoanProductView,
+  type LoanView,
+  type MintedKeyView,
+  type OnboardingSessionView,
+  type PartyView,
+  type PaymentMethodView,
+  type paymentView,
+  type Requirement,
+  type reviewView,
+  type SchedulePreview,
+  type transactionView,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  type WebhookEventView,
+} from '@lendgate/core'
+
+/**
+ * JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1) of every success body (issue 7):
+ * the named component schemas, one per view function of @lendgate/core, and for each
+ * operation of the route table the schema of what it answers on success.
+ *
+ * Each object schema lists every field its view returns, all required unless the view (or an
+ * idempotent replay) can leave it out, and refuses any other. The compiler checks the field
+ * names against the view's type: a field added to or removed from a view fails the typecheck
+ * until its schema follows.
+ */
+
+// ---- building blocks ----------------------------------------------------------------------
+
+type Keys<V> = Extract<keyof V, string>
+
+/**
+ * The schema of the object a view returns: `properties` must name exactly the keys of `V`
+ * (the compiler refuses a missing or an unknown one); all are required but `optional`.
+ */
+const objectOf =
+  <V>() =>
+  <const P extends { readonly [K in Keys<V>]-?: JsonSchema }>(
+    description: string,
+    properties: P & { readonly [K in Exclude<keyof P, Keys<V>>]: never },
+    optional: readonly Keys<V>[] = [],
+  ): JsonSchema => ({
+    type: 'object',
+    description,
+    required: Object.keys(properties).filter((key) => !(optional as readonly string[]).includes(key)),
+    additionalProperties: false,
+    properties,
+  })
+
+/** `schema` or null (for objects and references; scalars use a type list). */
+const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] })
+
+const enumOf = (values: readonly string[], description?: string): JsonSchema => ({
+  type: 'string',
+  enum: [...values],
+  ...(description === undefined ? {} : { description }),
+})
+const nullableEnumOf = (values: readonly string[], description?: string): JsonSchema => ({
+  type: ['string', 'null'],
+  enum: [...values, null],
+  ...(description === undefined ? {} : { description }),
+})
+
+const uuid: JsonSchema = { type: 'string', format: 'uuid' }
+const nullableUuid: JsonSchema = { type: ['string', 'null'], format: 'uuid' }
+const string: JsonSchema = { type: 'string' }
+const nullableString: JsonSchema = { type: ['string', 'null'] }
+const boolean: JsonSchema = { type: 'boolean' }
+const timestamp: JsonSchema = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }
+const nullableTimestamp: JsonSchema = { type: ['string', 'null'], format: 'date-time', description: 'ISO 8601 UTC with milliseconds' }
+const date: JsonSchema = { type: 'string', format: 'date' }
+const nullableDate: JsonSchema = { type: ['string', 'null'], format: 'date' }
+const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code' }
+const country: JsonSchema = { type: 'string', pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 code' }
+const integer = (description?: string, range: { readonly minimum?: number; readonly maximum?: number } = {}): JsonSchema => ({
+  type: 'integer',
+  ...range,
+  ...(description === undefined ? {} : { description }),
+})
+const nullableInteger = (description?: string, range: { readonly minimum?: number; readonly maximum?: number } = {}): JsonSchema => ({
+  type: ['integer', 'null'],
+  ...range,
+  ...(description === undefined ? {} : { description }),
+})
+/** An amount of money in minor units of the record's currency. */
+const minor = (description = 'minor units', minimum?: number): JsonSchema => integer(description, minimum === undefined ? {} : { minimum })
+const count = (description?: string): JsonSchema => integer(description, { minimum: 0 })
+const basisPoints = (description: string): JsonSchema => integer(description, { minimum: 0, maximum: 10_000 })
+const termMonths: JsonSchema = integer('months', { minimum: 1, maximum: MAX_TERM_MONTHS })
+
+/** Every scope a key can hold: the known scopes, `*`, and `<namespace>:*` of their namespaces. */
+const SCOPE_VALUES = [...KNOWN_SCOPES, '*', ...[...new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[0]))].map((ns) => `${ns}:*`)]
+const scopes: JsonSchema = { type: 'array', items: enumOf(SCOPE_VALUES), minItems: 1, maxItems: 20, uniqueItems: true }
+const keyStatus = enumOf(['active', 'revoked'])
+const keyPrefix: JsonSchema = { type: 'string', pattern: '^lgk_(live|test)_[0-9A-Za-z]{16}$', description: 'lgk_<environment>_<id>: not secret' }
+
+const REQUIREMENT_CODES = [
+  'phone_missing',
+  'phone_unverified',
+  'email_missing',
+  'email_unverified',
+  'applicant_profile_missing',
+  'registered_address_missing',
+] as const satisfies readonly Requirement['code'][]
+
+const PAYMENT_STATUSES = ['SUCCEEDED', 'FAILED', 'REVERSED'] as const satisfies readonly ReturnType<typeof paymentView>['status'][]
+const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'other'] as const
+
+type Health = { readonly status: 'ok' }
+type Ready = { readonly status: 'ready'; readonly database: 'up' }
+type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number }
+type ReviewView = ReturnType<typeof reviewView>
+type PaymentView = ReturnType<typeof paymentView>
+type Allocation = NonNullable<PaymentView['allocation']>
+
+// ---- component schemas ----------------------------------------------------------------------
+
+const SCHEMAS = {
+  Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
+  Ready: objectOf<Ready>()('Readiness: the database answers', { status: { type: 'string', const: 'ready' }, database: { type: 'string', const: 'up' } }),
+
+  MintedKey: objectOf<MintedKeyView>()(
+    'A freshly minted key. `api_key` is the only place the secret ever appears; an idempotent replay of the mint answers without it',
+    {
+      api_key: { type: 'string', pattern: '^lgk_(live|test)_[0-9A-Za-z]{16}_[0-9A-Za-z]{38,128}$', description: 'The secret key, shown once' },
+      api_key_id: uuid,
+      key_prefix: keyPrefix,
+      party_id: uuid,
+      client_id: uuid,
+      client_name: string,
+      environment: enumOf(KEY_ENVIRONMENTS),
+      scopes,
+      status: keyStatus,
+      created_at: timestamp,
+    },
+    ['api_key'],
+  ),
+  ApiKey: objectOf<ApiKeyView>()('The listing record of a key: never the secret nor its hash', {
+    api_key_id: uuid,
+    key_prefix: keyPrefix,
+    status: keyStatus,
+    environment: enumOf(KEY_ENVIRONMENTS),
+    scopes,
+    created_at: timestamp,
+    revoked_at: nullableTimestamp,
+    last_used_at: { ...nullableTimestamp, description: 'Written in batches (KEY_USAGE_FLUSH_MS), not per request' },
+  }),
+
+  OnboardingSession: objectOf<OnboardingSessionView>()('An onboarding session as its partner sees it', {
+    session_id: uuid,
+    type: enumOf(SESSION_TYPES),
+    country_of_incorporation: country,
+    entry_channel: enumOf(ENTRY_CHANNELS),
+    locale: { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$', description: 'language-region tag such as en-US' },
+    status: enumOf(ONBOARDING_STATUSES),
+    current_step: enumOf(ONBOARDING_STEPS, 'The step of the first outstanding requirement; REVIEW once none is outstanding'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  Address: objectOf<AddressView>()('A postal address of a session or a party', {
+    address_id: uuid,
+    type: enumOf(ADDRESS_TYPES),
+    line1: string,
+    line2: nullableString,
+    city: string,
+    region: nullableString,
+    postal_code: string,
+    country,
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  ApplicantProfile: objectOf<ApplicantProfileView>()('The business applicant; the tax id is only ever shown masked', {
+    legal_name: string,
+    trading_name: nullableString,
+    legal_form: nullableEnumOf(LEGAL_FORMS),
+    registration_number: nullableString,
+    incorporation_date: nullableDate,
+    industry_code: { type: ['string', 'null'], pattern: '^\\d{2,6}$', description: 'NAICS code' },
+    website: nullableString,
+    tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
+    updated_at: timestamp,
+  }),
+  ContactVerification: {
+    ...objectOf<ContactVerificationView>()(
+      'Where the verification of a phone or email stands after a submit or retry: `pending` with the code just sent, or `verified` (nothing sent)',
+      {
+        session_id: uuid,
+        channel: enumOf(CONTACT_CHANNELS),
+        destination: { type: 'string', description: 'The phone number (E.164) or email address' },
+        status: enumOf(['pending', 'verified']),
+        expires_at: { ...nullableTimestamp, description: 'When the code just sent stops working; null when none was sent' },
+        resend_available_at: { ...nullableTimestamp, description: 'When another code can be requested; null when none was sent' },
+        current_step: enumOf(ONBOARDING_STEPS),
+      },
+    ),
+    oneOf: [
+      { type: 'object', properties: { status: { const: 'pending' }, expires_at: { type: 'string' }, resend_available_at: { type: 'string' } } },
+      { type: 'object', properties: { status: { const: 'verified' }, expires_at: { type: 'null' }, resend_available_at: { type: 'null' } } },
+    ],
+  },
+  Requirement: objectOf<Requirement>()('An outstanding requirement of a session', {
+    code: enumOf(REQUIREMENT_CODES),
+    step: enumOf(ONBOARDING_STEPS),
+    description: string,
+  }),
+  Document: objectOf<DocumentView>()('Document metadata of an onboarding session (Lendgate stores where the file is, not the file)', {
+    document_id: uuid,
+    type: enumOf(DOCUMENT_TYPES),
+    storage_ref: string,
+    file_name: nullableString,
+    content_type: nullableString,
+    description: nullableString,
+    created_at: timestamp,
+  }),
+  Party: objectOf<PartyView>()('The approved borrower; also the data of the party.ready webhook. The tax id is only ever shown masked', {
+    party_id: uuid,
+    session_id: uuid,
+    type: enumOf(SESSION_TYPES),
+    legal_name: string,
+    trading_name: nullableString,
+    legal_form: nullableEnumOf(LEGAL_FORMS),
+    registration_number: nullableString,
+    incorporation_date: nullableDate,
+    industry_code: { type: ['string', 'null'], pattern: '^\\d{2,6}$', description: 'NAICS code' },
+    website: nullableString,
+    tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
+    country_of_incorporation: country,
+    email: { type: ['string', 'null'], format: 'email' },
+    phone: { type: ['string', 'null'], pattern: '^\\+[1-9]\\d{7,14}$', description: 'E.164' },
+    addresses: { type: 'array', items: { $ref: '#/components/schemas/Address' } },
+    created_at: timestamp,
+  }),
+
+  WebhookEndpoint: objectOf<WebhookEndpointView>()(
+    'The registration of the party.ready webhook; `webhook_secret` only when the server generated it, in that response only (not in an idempotent replay)',
+    {
+      session_id: uuid,
+      webhook_url: string,
+      webhook_secret: { type: 'string', pattern: '^whsec_', description: 'The generated signing secret, shown once' },
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+    ['webhook_secret'],
+  ),
+  WebhookEvent: objectOf<WebhookEventView>()('An outbound webhook event', {
+    event_id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: 'The webhook-id of every attempt' },
+    type: { type: 'string', const: 'party.ready' },
+    status: enumOf(['pending', 'delivered', 'failed']),
+    attempts: count(),
+    next_attempt_at: { ...nullableTimestamp, description: 'When the next attempt is due; null once delivered or failed' },
+    created_at: timestamp,
+  }),
+  WebhookDelivery: objectOf<WebhookDeliveryView>()('An outbound webhook event and every attempt to deliver it', {
+    event_id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: 'The webhook-id of every attempt' },
+    type: { type: 'string', const: 'party.ready' },
+    status: enumOf(['pending', 'delivered', 'failed']),
+    attempts: count(),
+    next_attempt_at: { ...nullableTimestamp, description: 'When the next attempt is due; null once delivered or failed' },
+    created_at: timestamp,
+    attempt_log: {
+      type: 'array',
+      items: objectOf<WebhookDeliveryView['attempt_log'][number]>()('One delivery attempt', {
+        attempt_number: integer(undefined, { minimum: 1 }),
+        started_at: timestamp,
+        duration_ms: count(),
+        status_code: nullableInteger('The receiver\'s HTTP status; null when none was received'),
+        error: nullableString,
+      }),
+    },
+  }),
+
+  ReviewRecord: objectOf<ReviewView>()('What reviewers see of an onboarding session', {
+    session_id: uuid,
+    client_id: uuid,
+    type: enumOf(SESSION_TYPES),
+    country_of_incorporation: country,
+    locale: { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$' },
+    status: enumOf(ONBOARDING_STATUSES),
+    current_step: enumOf(ONBOARDING_STEPS),
+    submitted_at: nullableTimestamp,
+    party_id: { ...nullableUuid, description: 'The party created at approval' },
+    review: orNull(
+      objectOf<NonNullable<ReviewView['review']>>()('The internal decision', {
+        decision: enumOf(['APPROVED', 'REJECTED']),
+        reviewed_by: string,
+        reason: { type: ['string', 'null'], description: 'Why it was rejected; null for an approval' },
+        decided_at: timestamp,
+      }),
+    ),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+
+  LoanProduct: objectOf<LoanProductView>()('A loan product of the catalogue; money in minor units of `currency`', {
+    product_id: uuid,
+    name: string,
+    description: nullableString,
+    currency,
+    min_amount: minor('minor units', 1),
+    max_amount: minor('minor units', 1),
+    min_term_months: termMonths,
+    max_term_months: termMonths,
+    interest_rate_bps: basisPoints('annual rate in basis points'),
+    origination_fee_bps: basisPoints('basis points of the principal'),
+    repayment_frequency: enumOf(REPAYMENT_FREQUENCIES),
+    active: boolean,
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  LoanApplication: objectOf<LoanApplicationView>()('A loan application; pricing is copied from the product and frozen at submission', {
+    application_id: uuid,
+    party_id: uuid,
+    product_id: uuid,
+    status: enumOf(APPLICATION_STATUSES),
+    amount: minor('minor units', 1),
+    currency,
+    term_months: termMonths,
+    purpose: nullableString,
+    interest_rate_bps: basisPoints('annual rate in basis points'),
+    origination_fee_bps: basisPoints('basis points of the amount'),
+    submitted_at: nullableTimestamp,
+    decision: orNull(
+      objectOf<NonNullable<LoanApplicationView['decision']>>()('The credit decision', {
+        decision: enumOf(['APPROVED', 'DECLINED']),
+        reason: { type: ['string', 'null'], description: 'Why it was declined; null for an approval' },
+        decided_by: string,
+        decided_at: timestamp,
+      }),
+    ),
+    loan_id: { ...nullableUuid, description: 'The loan booked at approval' },
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  SchedulePreview: objectOf<SchedulePreview>()('The schedule the application\'s loan would have if booked on `start_date`; money in minor units', {
+    application_id: uuid,
+    currency,
+    principal: minor('minor units', 1),
+    interest_rate_bps: basisPoints('annual rate in basis points'),
+    term_months: termMonths,
+    start_date: date,
+    payment_amount: minor('The level installment (the last one may differ by the rounding it absorbs)'),
+    total_interest: minor(),
+    total_of_payments: minor(),
+    origination_fee: minor(),
+    disbursed_amount: minor('principal − origination_fee'),
+    installments: {
+      type: 'array',
+      items: objectOf<SchedulePreview['installments'][number]>()('One installment of the schedule', {
+        number: integer(undefined, { minimum: 1 }),
+        due_date: date,
+        payment: minor(),
+        principal: minor(),
+        interest: minor(),
+        balance_after: minor('principal outstanding after this installment'),
+      }),
+    },
+  }),
+  Loan: objectOf<LoanView>()('A booked loan; money in minor units of `currency`', {
+    loan_id: uuid,
+    party_id: uuid,
+    application_id: uuid,
+    product_id: uuid,
+    status: enumOf(LOAN_STATUSES),
+    currency,
+    principal: minor('minor units', 1),
+    interest_rate_bps: basisPoints('annual rate in basis points'),
+    term_months: termMonths,
+    payment_amount: minor('The level installment (the last one may differ by the rounding it absorbs)'),
+    origination_fee: minor(),
+    disbursed_amount: minor('principal − origination_fee'),
+    start_date: date,
+    first_due_date: date,
+    maturity_date: date,
+    created_at: timestamp,
+  }),
+  Balance: objectOf<ReturnType<typeof balanceView>>()('A balance snapshot, written after every ledger change; money in minor units', {
+    balance_id: uuid,
+    loan_id: uuid,
+    as_of: date,
+    principal_outstanding: minor(),
+    interest_outstanding: minor('accrued interest outstanding'),
+    fees_outstanding: minor(),
+    payoff_amount: minor(),
+    past_due_amount: minor(),
+    next_due_date: nullableDate,
+    next_due_amount: nullableInteger('minor units'),
+    transaction_id: { ...uuid, description: 'The ledger entry after which the snapshot was taken' },
+    sequence: integer('The latest snapshot has the highest sequence'),
+    created_at: timestamp,
+  }),
+  Transaction: objectOf<ReturnType<typeof transactionView>>()(
+    'An append-only ledger entry: `amount` is its size; `principal`, `interest` and `fees` the signed changes it makes to what is outstanding',
+    {
+      transaction_id: uuid,
+      loan_id: uuid,
+      type: enumOf(TRANSACTION_TYPES),
+      effective_date: date,
+      amount: minor('minor units, ≥ 0', 0),
+      currency,
+      principal: minor('signed change, minor units'),
+      interest: minor('signed change, minor units'),
+      fees: minor('signed change, minor units'),
+      payment_id: { ...nullableUuid, description: 'The payment a PAYMENT entry records, or that a REVERSAL undoes' },
+      reverses_transaction_id: { ...nullableUuid, description: 'The entry a REVERSAL reverses' },
+      sequence: integer('Orders the whole ledger (entries written together share created_at)'),
+      created_at: timestamp,
+    },
+  ),
+  Installment: objectOf<ReturnType<typeof installmentView>>()('An installment of a loan with its status as of today (UTC); money in minor units', {
+    installment_number: integer(undefined, { minimum: 1 }),
+    due_date: date,
+    principal_due: minor(),
+    interest_due: minor('the projection until the due date, then the accrued interest'),
+    fees_due: minor(),
+    total_due: minor(),
+    principal_paid: minor(),
+    interest_paid: minor(),
+    fees_paid: minor(),
+    total_paid: minor(),
+    interest_accrued: boolean,
+    status: enumOf(INSTALLMENT_STATUSES),
+  }),
+  Collateral: objectOf<ReturnType<typeof collateralView>>()('A collateral item securing a loan', {
+    collateral_id: uuid,
+    loan_id: uuid,
+    type: enumOf(COLLATERAL_TYPES),
+    description: string,
+    valuation: minor('minor units', 1),
+    currency,
+    lien_position: integer(undefined, { minimum: 1, maximum: 10 }),
+    created_at: timestamp,
+  }),
+  LoanDocument: objectOf<ReturnType<typeof loanDocumentView>>()('Document metadata of a loan (statements, notices, disclosures…)', {
+    document_id: uuid,
+    loan_id: uuid,
+    type: enumOf(LOAN_DOCUMENT_TYPES),
+    period_start: nullableDate,
+    period_end: nullableDate,
+    storage_ref: string,
+    file_name: nullableString,
+    content_type: nullableString,
+    created_at: timestamp,
+  }),
+  PaymentMethod: {
+    ...objectOf<PaymentMethodView>()('A bank account or card of a loan: never a full number, routing number or token', {
+      payment_method_id: uuid,
+      loan_id: uuid,
+      type: enumOf(['bank_account', 'card']),
+      nickname: nullableString,
+      is_default: boolean,
+      status: { type: 'string', const: 'active' },
+      last4: { type: 'string', pattern: '^\\d{4}$' },
+      account_holder_name: { type: ['string', 'null'], description: 'Bank accounts only' },
+      account_type: nullableEnumOf(['checking', 'savings'], 'Bank accounts only'),
+      brand: nullableEnumOf(CARD_BRANDS, 'Cards only'),
+      exp_month: nullableInteger('Cards only', { minimum: 1, maximum: 12 }),
+      exp_year: nullableInteger('Cards only', { minimum: 2000, maximum: 2100 }),
+      created_at: timestamp,
+      updated_at: timestamp,
+    }),
+    oneOf: [
+      {
+        type: 'object',
+        properties: {
+          type: { const: 'bank_account' },
+          account_holder_name: { type: 'string' },
+          account_type: { type: 'string' },
+          brand: { type: 'null' },
+          exp_month: { type: 'null' },
+          exp_year: { type: 'null' },
+        },
+      },
+      {
+        type: 'object',
+        properties: {
+          type: { const: 'card' },
+          account_holder_name: { type: 'null' },
+          account_type: { type: 'null' },
+          exp_month: { type: 'integer' },
+          exp_year: { type: 'integer' },
+        },
+      },
+    ],
+  },
+  Payment: {
+    ...objectOf<PaymentView>()(
+      'A borrower payment: `allocation` and no `failure_code` when it succeeded (and after its reversal); `failure_code` and no allocation when it failed',
+      {
+        payment_id: uuid,
+        loan_id: uuid,
+        status: enumOf(PAYMENT_STATUSES),
+        amount: minor('minor units', 1),
+        currency,
+        payment_method_id: uuid,
+        allocation: orNull(
+          objectOf<Allocation>()('What the payment paid: past due first, then the current buckets (minor units)', {
+            past_due: objectOf<Allocation['past_due']>()('Paid on installments past due', {
+              fees: minor('minor units', 0),
+              interest: minor('minor units', 0),
+              principal: minor('minor units', 0),
+            }),
+            fees: minor('minor units', 0),
+            interest: minor('minor units', 0),
+            principal: minor('minor units', 0),
+          }),
+        ),
+        failure_code: { type: ['string', 'null'], description: 'Why the processor refused it, such as insufficient_funds' },
+        effective_date: date,
+        created_at: timestamp,
+      },
+    ),
+    oneOf: [
+      { type: 'object', properties: { status: { enum: ['SUCCEEDED', 'REVERSED'] }, allocation: { type: 'object' }, failure_code: { type: 'null' } } },
+      { type: 'object', properties: { status: { const: 'FAILED' }, allocation: { type: 'null' }, failure_code: { type: 'string' } } },
+    ],
+  },
+  AccrualRun: objectOf<AccrualRunView>()('What a run of the interest accrual job did', {
+    as_of: date,
+    loans_examined: count(),
+    loans_changed: count(),
+    accruals: count('INTEREST_ACCRUAL entries posted'),
+  }),
+} as const satisfies Record<string, JsonSchema>
+
+export type ResponseSchemaName = keyof typeof SCHEMAS
+
+/** The named response schemas, for `components.schemas`. */
+export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = SCHEMAS
+
+// ---- success bodies by operation ---------------------------------------------------------
+
+const ref = (name: ResponseSchemaName): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+/** The list envelope of every list route, with its items. */
+const listOf = (items: JsonSchema, nextCursor: JsonSchema = { type: ['string', 'null'], description: 'Opaque; null on the last page' }): JsonSchema => ({
+  type: 'object',
+  required: ['data', 'next_cursor'],
+  additionalProperties: false,
+  properties: { data: { type: 'array', items }, next_cursor: nextCursor },
+})
+
+/** A named schema with some of its fields pinned (e.g. the status an operation always leaves). */
+const pinned = (name: ResponseSchemaName, properties: Record<string, JsonSchema>): JsonSchema => ({
+  allOf: [ref(name), { type: 'object', properties }],
+})
+
+/** The success body of every operation of the route table, by operationId. */
+export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
+  health: ref('Health'),
+  healthReady: ref('Ready'),
+  getOpenApiDocument: { type: 'object' },
+
+  mintApiKey: pinned('MintedKey', { status: { const: 'active' } }),
+  listApiKeys: listOf(ref('ApiKey')),
+  revokeApiKey: pinned('ApiKey', { status: { const: 'revoked' }, revoked_at: { type: 'string' } }),
+
+  createOnboardingSession: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' }, current_step: { const: 'PHONE_VERIFICATION' } }),
+  getOnboardingSession: ref('OnboardingSession'),
+  listOnboardingAddresses: listOf(ref('Address')),
+  createOnboardingAddress: ref('Address'),
+  updateOnboardingAddress: ref('Address'),
+  upsertApplicantProfile: ref('ApplicantProfile'),
+  submitOnboardingEmail: pinned('ContactVerification', { channel: { const: 'email' } }),
+  retryOnboardingEmailVerification: pinned('ContactVerification', { channel: { const: 'email' }, status: { const: 'pending' } }),
+  verifyOnboardingEmail: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' } }),
+  submitOnboardingPhone: pinned('ContactVerification', { channel: { const: 'phone' } }),
+  retryOnboardingPhoneVerification: pinned('ContactVerification', { channel: { const: 'phone' }, status: { const: 'pending' } }),
+  verifyOnboardingPhone: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' } }),
+  listPendingOnboardingRequirements: listOf(ref('Requirement'), { type: 'null', description: 'Always null: the requirements fit one page' }),
+  submitOnboardingForReview: pinned('OnboardingSession', { status: { const: 'SUBMITTED' }, current_step: { const: 'REVIEW' } }),
+  getPartyBySessionId: ref('Party'),
+  registerOnboardingSessionWebhook: ref('WebhookEndpoint'),
+  listOnboardingSessionWebhookDeliveries: listOf(ref('WebhookDelivery')),
+  retryOnboardingSessionWebhookDelivery: ref('WebhookEvent'),
+  listDocumentsForOnboardingSession: listOf(ref('Document')),
+  createOnboardingDocumentMetadata: ref('Document'),
+
+  getParty: ref('Party'),
+  listPartyAddresses: listOf(ref('Address')),
+  createPartyAddress: ref('Address'),
+  updatePartyAddress: ref('Address'),
+  listPartyApplications: listOf(ref('LoanApplication')),
+  listAvailableLoanProductsForParty: listOf(pinned('LoanProduct', { active: { const: true } })),
+
+  createLoanApplication: pinned('LoanApplication', { status: { const: 'DRAFT' } }),
+  getLoanApplication: ref('LoanApplication'),
+  updateLoanApplication: pinned('LoanApplication', { status: { const: 'DRAFT' } }),
+  submitLoanApplication: pinned('LoanApplication', { status: { const: 'SUBMITTED' } }),
+  withdrawLoanApplication: pinned('LoanApplication', { status: { const: 'WITHDRAWN' } }),
+  previewLoanApplicationSchedule: ref('SchedulePreview'),
+
+  listLoansForParty: listOf(ref('Loan')),
+  getLoanForParty: ref('Loan'),
+  listLoanBalancesForParty: listOf(ref('Balance')),
+  getLatestLoanBalanceForParty: ref('Balance'),
+  listCollateralForPartyLoan: listOf(ref('Collateral')),
+  listPaymentMethodsForPartyLoan: listOf(ref('PaymentMethod')),
+  createPaymentMethodForPartyLoan: ref('PaymentMethod'),
+  updatePaymentMethodForPartyLoan: ref('PaymentMethod'),
+  createPaymentIntentForPartyLoan: ref('Payment'),
+  listLoanScheduleForParty: listOf(ref('Installment')),
+  listTransactionsForPartyLoan: listOf(ref('Transaction')),
+  listDocumentsForPartyLoan: listOf(ref('LoanDocument')),
+
+  listOnboardingSessionsForReview: listOf(ref('ReviewRecord')),
+  approveOnboardingSession: {
+    type: 'object',
+    description: 'The approved session and the party created from it',
+    required: ['session', 'party'],
+    additionalProperties: false,
+    properties: {
+      session: pinned('ReviewRecord', { status: { const: 'APPROVED' }, party_id: { type: 'string' }, review: { type: 'object' } }),
+      party: ref('Party'),
+    },
+  },
+  rejectOnboardingSession: pinned('ReviewRecord', { status: { const: 'REJECTED' }, review: { type: 'object' } }),
+  listLoanApplicationsForReview: listOf(ref('LoanApplication')),
+  approveLoanApplication: {
+    type: 'object',
+    description: 'The approved application and the loan booked for it',
+    required: ['application', 'loan'],
+    additionalProperties: false,
+    properties: {
+      application: pinned('LoanApplication', { status: { const: 'APPROVED' }, decision: { type: 'object' }, loan_id: { type: 'string' } }),
+      loan: pinned('Loan', { status: { const: 'ACTIVE' } }),
+    },
+  },
+  declineLoanApplication: pinned('LoanApplication', { status: { const: 'DECLINED' }, decision: { type: 'object' } }),
+  accrueInterest: ref('AccrualRun'),
+  addLoanCollateral: ref('Collateral'),
+  attachLoanDocument: ref('LoanDocument'),
+  reverseLoanPayment: pinned('Payment', { status: { const: 'REVERSED' } }),
+  listLoanProducts: listOf(ref('LoanProduct')),
+  createLoanProduct: ref('LoanProduct'),
+  updateLoanProduct: ref('LoanProduct'),
+}
