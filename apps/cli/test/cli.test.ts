@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import {
+  bookLoan,
+  newLoanApplication,
+  newLoanProduct,
+  newOnboardingSession,
+  type LoanApplication,
+  type OnboardingSession,
+} from '@lendgate/core'
+import {
+  fakeKeyMaterial,
+  inMemoryApiKeyRepository,
+  inMemoryLoanApplicationRepository,
+  inMemoryOnboardingSessionRepository,
+  sequentialIds,
+  testClock,
+} from '@lendgate/core/testing'
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import { runCli } from '../src/cli.js'
+import { COMMANDS, type CliDeps } from '../src/commands.js'
+
+/** The operator CLI (issue 7): each command over in-memory adapters, and the real program once. */
+
+const right = async <A>(task: () => Promise<E.Either<unknown, A>>): Promise<A> => {
+  const r = await task()
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  return r.right
+}
+
+const setup = () => {
+  const sessions = inMemoryOnboardingSessionRepository()
+  const applications = inMemoryLoanApplicationRepository()
+  const clock = testClock(new Date('2026-03-10T09:00:00.000Z'))
+  const deps: CliDeps = {
+    apiKeys: inMemoryApiKeyRepository(),
+    keyMaterial: fakeKeyMaterial(),
+    sessions,
+    events: sessions.events,
+    applications,
+    ids: sequentialIds(),
+    clock,
+  }
+  const run = async (...argv: string[]) => {
+    let out = ''
+    let err = ''
+    const status = await runCli(argv, async () => deps, { out: (t) => (out += t), err: (t) => (err += t) })
+    return { status, out, err, json: status === 0 && out.startsWith('{') ? (JSON.parse(out) as Record<string, any>) : undefined } // eslint-disable-line @typescript-eslint/no-explicit-any
+  }
+  /** A submitted session with everything a party needs. */
+  const submittedSession = async (clientId = '00000000-0000-4000-8000-0000000000c1'): Promise<OnboardingSession> => {
+    const now = clock.now()
+    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, clientId, deps.ids.next(), now)
+    const session: OnboardingSession = {
+      ...opened,
+      status: 'SUBMITTED',
+      phone: { value: '+14155550123', verifiedAt: now },
+      email: { value: 'jane@acme.example', verifiedAt: now },
+      profile: {
+        legalName: 'Acme Widgets LLC',
+        tradingName: null,
+        legalForm: null,
+        registrationNumber: null,
+        incorporationDate: null,
+        industryCode: null,
+        website: null,
+        taxId: null,
+        updatedAt: now,
+      },
+      submittedAt: now,
+    }
+    await right(sessions.insert(session))
+    return session
+  }
+  /** A submitted application. */
+  const submittedApplication = async (): Promise<LoanApplication> => {
+    const product = newLoanProduct(
+      { name: 'Term', currency: 'USD', min_amount: 100_000, max_amount: 10_000_000, min_term_months: 3, max_term_months: 24, interest_rate_bps: 1200 },
+      deps.ids.next(),
+      clock.now(),
+    )
+    const draft = newLoanApplication(
+      { product_id: product.id, amount: 1_200_000, currency: 'USD', term_months: 12 },
+      { partyId: deps.ids.next(), clientId: deps.ids.next() },
+      product,
+      deps.ids.next(),
+      clock.now(),
+    )
+    await right(applications.insert({ ...draft, status: 'SUBMITTED', submittedAt: clock.now() }))
+    return { ...draft, status: 'SUBMITTED', submittedAt: clock.now() }
+  }
+  return { deps, run, submittedSession, submittedApplication, applications, clock }
+}
+
+describe('the operator CLI', () => {
+  it('lists every command with --help, and explains each one', async () => {
+    const { run } = setup()
+    const help = await run('--help')
+    expect(help.status).to.equal(0)
+    for (const name of Object.keys(COMMANDS)) expect(help.out).to.include(name)
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      const one = await run(...name.split(' '), '--help')
+      expect(one, name).to.deep.include({ status: 0, err: '', out: `${command.summary}\n\nUsage: pnpm lendgate ${command.usage}\n` })
+    }
+  })
+
+  it('refuses an unknown command or option with exit status 2 and the usage', async () => {
+    const { run } = setup()
+    expect(await run('keys', 'burn')).to.deep.include({ status: 2, out: '' })
+    const unknownOption = await run('keys', 'mint', '--party', 'x')
+    expect(unknownOption.status).to.equal(2)
+    expect(unknownOption.err).to.include('Usage: pnpm lendgate keys mint')
+    const missing = await run('keys', 'list')
+    expect(missing).to.deep.include({ status: 2 })
+    expect(missing.err).to.include('--client-id is required')
+  })
+
+  it('mints a key (printed once), lists it masked, revokes it', async () => {
+    const { run } = setup()
+    const minted = await run('keys', 'mint', '--party-id', '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b', '--client-name', 'ops', '--scopes', 'partner:api, keys:manage')
+    expect(minted.status).to.equal(0)
+    expect(minted.json).to.deep.include({ party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b', client_name: 'ops', scopes: ['partner:api', 'keys:manage'], status: 'active' })
+    expect(minted.json?.['api_key']).to.be.a('string')
+    const clientId = minted.json?.['client_id'] as string
+    const listed = await run('keys', 'list', '--client-id', clientId)
+    expect(listed.status).to.equal(0)
+    expect(listed.json?.['data'].map((k: Record<string, unknown>) => [k['api_key_id'], k['status']])).to.deep.equal([[minted.json?.['api_key_id'], 'active']])
+    expect(listed.out).to.not.include(minted.json?.['api_key'] as string)
+    const revoked = await run('keys', 'revoke', minted.json?.['api_key_id'] as string, '--client-id', clientId)
+    expect(revoked.json).to.deep.include({ api_key_id: minted.json?.['api_key_id'], status: 'revoked' })
+  })
+
+  it('refuses a bad mint with exit status 1 and the reason as JSON, never a stack', async () => {
+    const { run } = setup()
+    const refused = await run('keys', 'mint', '--party-id', 'not-a-uuid')
+    expect(refused.status).to.equal(1)
+    expect(JSON.parse(refused.err)).to.deep.equal({ error: 'invalid_request', detail: 'party_id must be a UUID', param: 'party_id' })
+  })
+
+  it('lists, approves and rejects onboarding sessions; the approval creates the party and queues party.ready', async () => {
+    const { run, submittedSession } = setup()
+    const first = await submittedSession()
+    const second = await submittedSession()
+    const listed = await run('sessions', 'list', '--status', 'SUBMITTED')
+    expect(listed.json?.['data'].map((s: Record<string, unknown>) => s['session_id'])).to.deep.equal([first.id, second.id])
+    const approved = await run('sessions', 'approve', first.id, '--reviewed-by', 'ops@lendgate')
+    expect(approved.status).to.equal(0)
+    expect(approved.json?.['session']).to.deep.include({ session_id: first.id, status: 'APPROVED', party_id: approved.json?.['party']['party_id'] })
+    const deliveries = await run('webhooks', 'deliveries', first.id)
+    expect(deliveries.json?.['data'].map((e: Record<string, unknown>) => e['type'])).to.deep.equal(['party.ready'])
+    const eventId = deliveries.json?.['data'][0]['event_id'] as string
+    const retried = await run('webhooks', 'retry', first.id, eventId)
+    expect(retried.status, retried.err).to.equal(0)
+    const rejected = await run('sessions', 'reject', second.id, '--reason', 'documents unreadable')
+    expect(rejected.json).to.deep.include({ session_id: second.id, status: 'REJECTED' })
+    const again = await run('sessions', 'approve', second.id)
+    expect(again.status).to.equal(1)
+    expect(JSON.parse(again.err)).to.deep.include({ error: 'invalid_state', status: 'REJECTED' })
+    const noReason = await run('sessions', 'reject', first.id)
+    expect(JSON.parse(noReason.err)).to.deep.include({ error: 'invalid_request', param: 'reason' })
+  })
+
+  it('approves an application (booking the loan exactly as bookLoan does) and declines another', async () => {
+    const { run, submittedApplication, applications, clock } = setup()
+    const toApprove = await submittedApplication()
+    const toDecline = await submittedApplication()
+    const listed = await run('applications', 'list', '--status', 'SUBMITTED')
+    expect(listed.json?.['data'].map((a: Record<string, unknown>) => a['application_id'])).to.deep.equal([toApprove.id, toDecline.id])
+    const approved = await run('applications', 'approve', toApprove.id, '--decided-by', 'credit@lendgate')
+    expect(approved.status).to.equal(0)
+    const loanId = approved.json?.['loan']['loan_id'] as string
+    const booked = await right(applications.loans.findById(loanId))
+    expect(booked._tag).to.equal('Some')
+    const expected = bookLoan({ ...toApprove, version: 1 }, () => 'id', clock.now())
+    expect(approved.json?.['loan']).to.deep.include({ principal: 1_200_000, term_months: 12, payment_amount: expected.loan.paymentAmount, start_date: '2026-03-10' })
+    const declined = await run('applications', 'decline', toDecline.id, '--reason', 'debt service coverage below 1.25')
+    expect(declined.json).to.deep.include({ application_id: toDecline.id, status: 'DECLINED' })
+  })
+
+  it('runs as a program on a database of its own (pnpm lendgate)', function () {
+    this.timeout(60_000)
+    const root = fileURLToPath(new URL('../../../', import.meta.url))
+    const result = spawnSync(
+      `${root}node_modules/.bin/tsx`,
+      ['--conditions=@lendgate/source', 'apps/cli/src/main.ts', 'keys', 'mint', '--party-id', '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: 'pglite://memory' }, encoding: 'utf8' },
+    )
+    expect(result.status, result.stderr).to.equal(0)
+    expect(JSON.parse(result.stdout)).to.deep.include({ party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b', status: 'active' })
+  })
+})
