@@ -4,6 +4,7 @@ import {
   openDatabase,
   ping,
   postgresApiKeyRepository,
+  postgresKeyRevocations,
   postgresIdempotencyStore,
   postgresOnboardingSessionRepository,
   postgresVerificationChallengeRepository,
@@ -28,7 +29,7 @@ import {
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
-import { batchedKeyUsage, deliverDueWebhooks, type Clock } from '@lendgate/core'
+import { batchedKeyUsage, cachedApiKeys, deliverDueWebhooks, type Clock } from '@lendgate/core'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
@@ -37,6 +38,10 @@ import type { AppDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
+
+/** Keys kept in the in-process key cache, and how long an entry is trusted without news. */
+const KEY_CACHE_ENTRIES = 10_000
+const KEY_CACHE_TTL_MS = 60_000
 
 export type Composition = {
   readonly deps: AppDeps
@@ -57,7 +62,14 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     const applied = await migrateToLatest(database.db)
     logger.info({ database: database.description, applied }, 'database ready')
   }
-  const apiKeys = postgresApiKeyRepository(database.db)
+  // Revocations reach every instance's key cache through LISTEN/NOTIFY (docs/decisions.md).
+  const revocations = postgresKeyRevocations(database)
+  await revocations.start()
+  const apiKeys = cachedApiKeys(postgresApiKeyRepository(database.db), revocations, {
+    maxEntries: KEY_CACHE_ENTRIES,
+    ttlMs: KEY_CACHE_TTL_MS,
+    clock: systemClock,
+  })
   const idempotencyStore = postgresIdempotencyStore(database.db)
   const usage = batchedKeyUsage({ apiKeys, onFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry') })
   const flushTimer = setInterval(() => void usage.flush(), config.keyUsageFlushMs)
@@ -119,6 +131,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     database,
     close: async () => {
       await worker?.stop()
+      apiKeys.close()
+      await revocations.stop()
       clearInterval(flushTimer)
       clearInterval(purgeTimer)
       await usage.flush()

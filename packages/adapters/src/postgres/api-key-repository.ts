@@ -20,6 +20,9 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
   lastUsedAt: row.last_used_at,
 })
 
+/** The NOTIFY channel on which revocations are announced, with the key's id segment. */
+export const KEY_REVOKED_CHANNEL = 'lendgate_key_revoked'
+
 export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository => ({
   mint: ({ client, key }) =>
     query(() =>
@@ -83,18 +86,24 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
       return rows.map(toApiKey)
     }),
 
+  // The revocation and its news go out together: NOTIFY is delivered at commit (key caches of
+  // other instances evict the key when they hear it).
   revoke: (clientId, keyId, at) =>
-    query(async () => {
-      await db
-        .updateTable('api_keys')
-        .set({ status: 'revoked', revoked_at: at })
-        .where('id', '=', keyId)
-        .where('client_id', '=', clientId)
-        .where('status', '=', 'active')
-        .execute()
-      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst()
-      return O.map(toApiKey)(O.fromNullable(row))
-    }),
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        const revoked = await trx
+          .updateTable('api_keys')
+          .set({ status: 'revoked', revoked_at: at })
+          .where('id', '=', keyId)
+          .where('client_id', '=', clientId)
+          .where('status', '=', 'active')
+          .returning('id_segment')
+          .executeTakeFirst()
+        if (revoked !== undefined) await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${revoked.id_segment})`.execute(trx)
+        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst()
+        return O.map(toApiKey)(O.fromNullable(row))
+      }),
+    ),
 
   recordUsage: (usage) =>
     query(async () => {

@@ -12,7 +12,58 @@ export type OpenDatabase = {
   readonly kind: DatabaseKind
   /** Where it is, for logs: the host and database name, or the embedded data path. Never a password. */
   readonly description: string
+  /**
+   * Listens on a NOTIFY channel: `onPayload` for each notification; `onReset` when
+   * notifications may have been lost (the listening connection dropped; it reconnects).
+   * Resolves once listening; the returned function stops.
+   */
+  readonly listen: (channel: string, onPayload: (payload: string) => void, onReset: () => void) => Promise<() => Promise<void>>
   readonly close: () => Promise<void>
+}
+
+const RECONNECT_MS = 1_000
+
+/** A dedicated `pg` connection that LISTENs on `channel`, reconnecting (and saying so) when it drops. */
+const pgListener = async (
+  connectionString: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onReset: () => void,
+): Promise<() => Promise<void>> => {
+  let stopped = false
+  let client: pg.Client | undefined
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 })
+    c.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload)
+    })
+    const dropped = () => {
+      if (stopped || client !== c) return
+      client = undefined
+      onReset()
+      setTimeout(() => void retry(), RECONNECT_MS).unref()
+    }
+    c.on('error', dropped)
+    c.on('end', dropped)
+    await c.connect()
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    client = c
+  }
+  const retry = async (): Promise<void> => {
+    if (stopped) return
+    try {
+      await connect()
+    } catch {
+      setTimeout(() => void retry(), RECONNECT_MS).unref()
+    }
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    const c = client
+    client = undefined
+    await c?.end().catch(() => undefined)
+  }
 }
 
 export const MEMORY_URL = 'pglite://memory'
@@ -64,7 +115,13 @@ export const openDatabase = async (options: {
     // An idle client that loses its connection emits here; without a listener it would crash the process.
     pool.on('error', () => undefined)
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-    return { db, kind: 'postgres', description: describeUrl(url), close: () => db.destroy() }
+    return {
+      db,
+      kind: 'postgres',
+      description: describeUrl(url),
+      listen: (channel, onPayload, onReset) => pgListener(url, channel, onPayload, onReset),
+      close: () => db.destroy(),
+    }
   }
   if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
   const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
@@ -75,6 +132,13 @@ export const openDatabase = async (options: {
     db,
     kind: 'embedded',
     description: path === undefined ? 'embedded PostgreSQL in memory' : `embedded PostgreSQL at ${path}`,
+    // One process, one connection: nothing can be missed, so there is never a reset.
+    listen: async (channel, onPayload) => {
+      const stop = await pglite.listen(channel, onPayload)
+      return async () => {
+        if (!pglite.closed) await stop()
+      }
+    },
     close: async () => {
       await db.destroy()
       if (!pglite.closed) await pglite.close()

@@ -1,0 +1,73 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { ApiKey } from '../../domain/api-key.js'
+import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
+import type { Clock } from '../../ports/clock.js'
+import type { KeyRevocations } from '../../ports/key-revocations.js'
+
+export type KeyCacheOptions = {
+  /** At most this many keys are kept (least recently used go first). */
+  readonly maxEntries: number
+  /** A safety net: an entry older than this is read again even if no revocation was heard. */
+  readonly ttlMs: number
+  readonly clock: Clock
+}
+
+/**
+ * The key repository with an in-process cache of keys by id segment (issue 8): a valid key
+ * costs no database read on the hot path. A revocation evicts the key here at once, and on
+ * every other instance when they hear of it (`revocations`, PostgreSQL LISTEN/NOTIFY: within a
+ * second); if they may have missed news, they drop everything. Unknown segments are never
+ * cached, so a key minted on another instance works at once.
+ */
+export const cachedApiKeys = (
+  repo: ApiKeyRepository,
+  revocations: KeyRevocations,
+  options: KeyCacheOptions,
+): ApiKeyRepository & { readonly size: () => number; readonly close: () => void } => {
+  const entries = new Map<string, { readonly key: ApiKey; readonly at: number }>()
+  const evict = (idSegment: string) => entries.delete(idSegment)
+  const unsubscribe = revocations.subscribe((event) => (event.kind === 'revoked' ? evict(event.idSegment) : entries.clear()))
+
+  const remember = (key: ApiKey) => {
+    entries.delete(key.idSegment)
+    entries.set(key.idSegment, { key, at: options.clock.now().getTime() })
+    while (entries.size > options.maxEntries) {
+      const oldest = entries.keys().next()
+      if (oldest.done === true) break
+      entries.delete(oldest.value)
+    }
+  }
+
+  return {
+    ...repo,
+    size: () => entries.size,
+    close: unsubscribe,
+    findByIdSegment: (idSegment) => {
+      const hit = entries.get(idSegment)
+      if (hit !== undefined && options.clock.now().getTime() - hit.at < options.ttlMs) {
+        // Most recently used goes to the end.
+        entries.delete(idSegment)
+        entries.set(idSegment, hit)
+        return TE.right(O.some(hit.key))
+      }
+      if (hit !== undefined) evict(idSegment)
+      return pipe(
+        repo.findByIdSegment(idSegment),
+        TE.map((found) => {
+          if (O.isSome(found)) remember(found.value)
+          return found
+        }),
+      )
+    },
+    revoke: (clientId, keyId, at) =>
+      pipe(
+        repo.revoke(clientId, keyId, at),
+        TE.map((revoked) => {
+          if (O.isSome(revoked)) evict(revoked.value.idSegment)
+          return revoked
+        }),
+      ),
+  }
+}
