@@ -145,6 +145,19 @@ type Allocation = NonNullable<PaymentView['allocation']>
 
 // ---- component schemas ----------------------------------------------------------------------
 
+
+/** What the applicant profile and the party both say of the business (the tax id only masked). */
+const PROFILE_FIELDS = {
+    legal_name: string,
+    trading_name: nullableString,
+    legal_form: nullableEnumOf(LEGAL_FORMS),
+    registration_number: nullableString,
+    incorporation_date: nullableDate,
+    industry_code: { type: ['string', 'null'], pattern: '^\\d{2,6}$', description: 'NAICS code' },
+    website: nullableString,
+    tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
+}
+
 const SCHEMAS = {
   Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
   Ready: objectOf<Ready>()('Readiness: the database answers', { status: { type: 'string', const: 'ready' }, database: { type: 'string', const: 'up' } }),
@@ -200,14 +213,7 @@ const SCHEMAS = {
     updated_at: timestamp,
   }),
   ApplicantProfile: objectOf<ApplicantProfileView>()('The business applicant; the tax id is only ever shown masked', {
-    legal_name: string,
-    trading_name: nullableString,
-    legal_form: nullableEnumOf(LEGAL_FORMS),
-    registration_number: nullableString,
-    incorporation_date: nullableDate,
-    industry_code: { type: ['string', 'null'], pattern: '^\\d{2,6}$', description: 'NAICS code' },
-    website: nullableString,
-    tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
+    ...PROFILE_FIELDS,
     updated_at: timestamp,
   }),
   ContactVerification: {
@@ -246,14 +252,7 @@ const SCHEMAS = {
     party_id: uuid,
     session_id: uuid,
     type: enumOf(SESSION_TYPES),
-    legal_name: string,
-    trading_name: nullableString,
-    legal_form: nullableEnumOf(LEGAL_FORMS),
-    registration_number: nullableString,
-    incorporation_date: nullableDate,
-    industry_code: { type: ['string', 'null'], pattern: '^\\d{2,6}$', description: 'NAICS code' },
-    website: nullableString,
-    tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
+    ...PROFILE_FIELDS,
     country_of_incorporation: country,
     email: { type: ['string', 'null'], format: 'email' },
     phone: { type: ['string', 'null'], pattern: '^\\+[1-9]\\d{7,14}$', description: 'E.164' },

@@ -107,11 +107,27 @@ export const queryFilters = <P extends Record<string, t.Mixed>>(name: string, fi
  * Builds a page from up to `limit + 1` rows fetched in list order: the extra row only
  * tells that there is a next page.
  */
-export const pageOf = <A extends Position>(rows: readonly A[], limit: number): Page<A> => {
+export const pageOf = <A extends Position>(rows: readonly A[], limit: number): Page<A> => pageBy(rows, limit, (row) => row)
+
+/** `pageOf` for rows that are not positions themselves: `positionOf` says where each stands. */
+export const pageBy = <A>(rows: readonly A[], limit: number, positionOf: (row: A) => Position): Page<A> => {
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null }
+  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null }
 }
+
+/**
+ * Rows ordered by `(createdAt, sequence)` (ledger entries and balance snapshots, whose rows
+ * written together share a time): the position's id is the sequence, zero-padded so that ids
+ * compare as the numbers do.
+ */
+export const sequencePosition = (row: { readonly createdAt: Date; readonly sequence: number }): Position => ({
+  createdAt: row.createdAt,
+  id: String(row.sequence).padStart(19, '0'),
+})
+
+/** Whether a cursor id is a padded sequence (`isId` of `decodePageRequest` for those lists). */
+export const isSequenceId = (id: string): boolean => /^\d{19}$/.test(id)
 
 /** Whether `row` comes strictly after `position` in `(createdAt, id)` order. */
 export const isAfter = (row: Position, position: Position): boolean =>

@@ -1,16 +1,13 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ApiClient, ApiKey } from '../domain/api-key.js'
-import { isAfter } from '../domain/pagination.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
+import { inMemoryPage } from './in-memory-paging.js'
 
 export type InMemoryApiKeyRepository = ApiKeyRepository & {
   readonly clients: () => readonly ApiClient[]
   readonly keys: () => readonly ApiKey[]
 }
-
-const byPosition = (a: ApiKey, b: ApiKey): number =>
-  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 export const inMemoryApiKeyRepository = (): InMemoryApiKeyRepository => {
   const clients = new Map<string, ApiClient>()
@@ -32,11 +29,10 @@ export const inMemoryApiKeyRepository = (): InMemoryApiKeyRepository => {
       TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.id === keyId && k.clientId === clientId))),
     listForClient: (clientId, page) =>
       TE.fromIO(() =>
-        [...keys.values()]
-          .filter((k) => k.clientId === clientId)
-          .filter((k) => O.isNone(page.after) || isAfter(k, page.after.value))
-          .sort(byPosition)
-          .slice(0, page.limit + 1),
+        inMemoryPage(
+          [...keys.values()].filter((k) => k.clientId === clientId),
+          page,
+        ),
       ),
     revoke: (clientId, keyId, at) =>
       TE.fromIO(() => {

@@ -2,9 +2,9 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
 import type { LoanApplication } from '../domain/loan-application.js'
-import { isAfter } from '../domain/pagination.js'
 import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
 import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory-loan-repository.js'
+import { inMemoryPage } from './in-memory-paging.js'
 
 /** Applications, and the loans their approval books (readable through `loans`). */
 export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository & {
@@ -38,12 +38,12 @@ export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository &
       })(save(a)),
     list: (filter, page) =>
       TE.right(
-        [...applications.values()]
-          .filter((a) => filter.partyId === undefined || a.partyId === filter.partyId)
-          .filter((a) => filter.status === undefined || a.status === filter.status)
-          .filter((a) => O.isNone(page.after) || isAfter(a, page.after.value))
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-          .slice(0, page.limit + 1),
+        inMemoryPage(
+          [...applications.values()]
+            .filter((a) => filter.partyId === undefined || a.partyId === filter.partyId)
+            .filter((a) => filter.status === undefined || a.status === filter.status),
+          page,
+        ),
       ),
   }
 }

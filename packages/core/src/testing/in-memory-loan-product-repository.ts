@@ -2,8 +2,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists } from '../domain/errors.js'
 import type { LoanProduct } from '../domain/loan-product.js'
-import { isAfter } from '../domain/pagination.js'
 import type { LoanProductRepository } from '../ports/loan-product-repository.js'
+import { inMemoryPage } from './in-memory-paging.js'
 
 export const inMemoryLoanProductRepository = (seed: readonly LoanProduct[] = []): LoanProductRepository & { readonly all: () => readonly LoanProduct[] } => {
   const products = new Map(seed.map((p) => [p.id, p]))
@@ -21,11 +21,10 @@ export const inMemoryLoanProductRepository = (seed: readonly LoanProduct[] = [])
     findById: (id) => TE.right(O.fromNullable(products.get(id))),
     list: (active, page) =>
       TE.right(
-        [...products.values()]
-          .filter((p) => active === undefined || p.active === active)
-          .filter((p) => O.isNone(page.after) || isAfter(p, page.after.value))
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-          .slice(0, page.limit + 1),
+        inMemoryPage(
+          [...products.values()].filter((p) => active === undefined || p.active === active),
+          page,
+        ),
       ),
   }
 }

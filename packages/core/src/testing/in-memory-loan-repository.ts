@@ -6,24 +6,10 @@ import type { CollateralItem } from '../domain/collateral.js'
 import type { LoanDocument } from '../domain/loan-document.js'
 import type { BookedLoan, Loan } from '../domain/loan.js'
 import type { ServicedInstallment } from '../domain/loan-servicing.js'
-import { isAfter, type PageRequest, type Position } from '../domain/pagination.js'
+import { sequencePosition } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
-
-/** The position of a ledger entry or snapshot in its list: the cursor id is the padded sequence. */
-export const sequencePosition = (row: { readonly createdAt: Date; readonly sequence: number }): Position => ({
-  createdAt: row.createdAt,
-  id: String(row.sequence).padStart(19, '0'),
-})
-
-const byPosition = (a: Position, b: Position): number => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
-/** Rows strictly after the page's cursor, in list order, at most `limit + 1`. */
-const onePage = <A>(rows: readonly A[], page: PageRequest, position: (row: A) => Position): A[] =>
-  rows
-    .filter((r) => O.isNone(page.after) || isAfter(position(r), page.after.value))
-    .sort((a, b) => byPosition(position(a), position(b)))
-    .slice(0, page.limit + 1)
+import { inMemoryPage } from './in-memory-paging.js'
 
 type Stored = {
   loan: Loan
@@ -82,11 +68,11 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
         ),
       ),
     listForParty: (partyId, page) =>
-      TE.right(onePage([...loans.values()].map((s) => s.loan).filter((l) => l.partyId === partyId), page, (l) => l)),
+      TE.right(inMemoryPage([...loans.values()].map((s) => s.loan).filter((l) => l.partyId === partyId), page)),
     schedule: (loanId) => TE.right(loans.get(loanId)?.installments ?? []),
     listTransactions: (loanId, filter, page) =>
       TE.right(
-        onePage(
+        inMemoryPage(
           (loans.get(loanId)?.transactions ?? []).filter(
             (t) =>
               (filter.type === undefined || t.type === filter.type) &&
@@ -97,7 +83,7 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
           sequencePosition,
         ),
       ),
-    listBalances: (loanId, page) => TE.right(onePage(loans.get(loanId)?.balances ?? [], page, sequencePosition)),
+    listBalances: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.balances ?? [], page, sequencePosition)),
     latestBalance: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.balances.at(-1))),
     change: (loanId, change) => () => {
       const run = lock.then(async () => {
@@ -141,11 +127,11 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
       TE.fromIO(() => {
         loans.get(item.loanId)?.collateral.push(item)
       }),
-    listCollateral: (loanId, page) => TE.right(onePage(loans.get(loanId)?.collateral ?? [], page, (c) => c)),
+    listCollateral: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.collateral ?? [], page)),
     addDocument: (document) =>
       TE.fromIO(() => {
         loans.get(document.loanId)?.documents.push(document)
       }),
-    listDocuments: (loanId, page) => TE.right(onePage(loans.get(loanId)?.documents ?? [], page, (d) => d)),
+    listDocuments: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.documents ?? [], page)),
   }
 }

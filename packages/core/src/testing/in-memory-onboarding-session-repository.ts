@@ -4,12 +4,12 @@ import type { Address } from '../domain/address.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate, type AlreadyExists } from '../domain/errors.js'
 import type { OnboardingSession } from '../domain/onboarding-session.js'
-import { isAfter } from '../domain/pagination.js'
 import type { Party } from '../domain/party.js'
 import type { PartyRepository } from '../ports/party-repository.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
 import type { WebhookEventRepository } from '../ports/webhook-event-repository.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
+import { inMemoryPage } from './in-memory-paging.js'
 
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
@@ -57,20 +57,17 @@ export const inMemoryOnboardingSessionRepository = (
       all: () => events,
       listForSession: (sessionId, page) =>
         TE.right(
-          events
-            .filter((e) => e.sessionId === sessionId)
-            .filter((e) => O.isNone(page.after) || isAfter(e, page.after.value))
-            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-            .slice(0, page.limit + 1),
+          inMemoryPage(
+            events.filter((e) => e.sessionId === sessionId),
+            page,
+          ),
         ),
       listDeliveries: (sessionId, page) =>
         TE.right(
-          events
-            .filter((e) => e.sessionId === sessionId)
-            .filter((e) => O.isNone(page.after) || isAfter(e, page.after.value))
-            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-            .slice(0, page.limit + 1)
-            .map((e) => ({ ...e, attemptLog: [] })),
+          inMemoryPage(
+            events.filter((e) => e.sessionId === sessionId),
+            page,
+          ).map((e) => ({ ...e, attemptLog: [] })),
         ),
       retryNow: (sessionId, eventId, at) =>
         TE.fromIO(() => {
@@ -95,11 +92,10 @@ export const inMemoryOnboardingSessionRepository = (
     findById: (id) => TE.right(O.fromNullable(sessions.get(id))),
     list: (status, page) =>
       TE.right(
-        [...sessions.values()]
-          .filter((s) => status === undefined || s.status === status)
-          .filter((s) => O.isNone(page.after) || isAfter(s, page.after.value))
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-          .slice(0, page.limit + 1),
+        inMemoryPage(
+          [...sessions.values()].filter((s) => status === undefined || s.status === status),
+          page,
+        ),
       ),
     all: () => [...sessions.values()],
     insert: (session) => {

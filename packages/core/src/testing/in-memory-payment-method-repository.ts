@@ -1,8 +1,8 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { isAfter } from '../domain/pagination.js'
 import type { PaymentMethod } from '../domain/payment-method.js'
 import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
+import { inMemoryPage } from './in-memory-paging.js'
 
 export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
   const methods = new Map<string, PaymentMethod>()
@@ -23,11 +23,10 @@ export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { r
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
     listForLoan: (loanId, page) =>
       TE.right(
-        [...methods.values()]
-          .filter((m) => m.loanId === loanId)
-          .filter((m) => O.isNone(page.after) || isAfter(m, page.after.value))
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-          .slice(0, page.limit + 1),
+        inMemoryPage(
+          [...methods.values()].filter((m) => m.loanId === loanId),
+          page,
+        ),
       ),
     countForLoan: (loanId) => TE.right([...methods.values()].filter((m) => m.loanId === loanId).length),
   }

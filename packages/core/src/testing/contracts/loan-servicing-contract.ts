@@ -16,7 +16,7 @@ import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
-import { sequencePosition } from '../in-memory-loan-repository.js'
+import { sequencePosition } from '../../domain/pagination.js'
 import { at, freshId, right, type Implementation } from './run.js'
 
 /** Who a loan belongs to: a stored party and an API client (payments reference both). */

@@ -129,6 +129,18 @@ export const updateLoanApplication =
 /** A submit or withdraw request carries nothing: no body, or an empty JSON object. */
 export const EmptyInput = strictObject('EmptyInput', {}, {})
 
+/** The caller's application for a bodiless action (submit, withdraw), after checking there is no body. */
+const loadForAction = (
+  deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> },
+  caller: Caller,
+  params: unknown,
+  input: unknown,
+): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+  pipe(
+    TE.fromEither(decode(EmptyInput)(input ?? {})),
+    TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+  )
+
 /**
  * `DRAFT` → `SUBMITTED`: re-validated against the product as it is now and priced by it; the
  * terms are frozen from here on.
@@ -137,8 +149,7 @@ export const submitLoanApplication =
   (deps: ChangeApplicationDeps) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(EmptyInput)(input ?? {})),
-      TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+      loadForAction(deps, caller, params, input),
       TE.chainW((a) =>
         pipe(
           TE.fromEither(applicationTransition(a.status, 'submit')),
@@ -161,8 +172,7 @@ export const withdrawLoanApplication =
   (deps: Omit<ChangeApplicationDeps, 'products'>) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(EmptyInput)(input ?? {})),
-      TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+      loadForAction(deps, caller, params, input),
       TE.chainW((a) =>
         pipe(
           TE.fromEither(applicationTransition(a.status, 'withdraw')),

@@ -9,7 +9,18 @@ import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, utcDate, type Loan } from '../../domain/loan.js'
 import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
-import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import {
+  decodeFilteredPageRequest,
+  decodePageRequest,
+  isAfter,
+  isSequenceId,
+  pageBy,
+  pageOf,
+  queryFilters,
+  sequencePosition,
+  type Page,
+  type Position,
+} from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { LoanRepository, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
 
@@ -53,18 +64,15 @@ const ofOwnLoan =
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(loadOwnLoan(deps.loans)(caller, params), TE.chainW(read))
 
-/** Is `id` a zero-padded ledger sequence (the cursor id of ledger and snapshot lists)? */
-const isSequence = (id: string): boolean => /^\d{19}$/.test(id)
 
 export const listLoanBalancesForParty =
   (deps: Loans) =>
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query, isSequence)),
+      TE.fromEither(decodePageRequest(query, isSequenceId)),
       TE.chainW((page) =>
-        ofOwnLoan(deps, (loan) => pipe(deps.loans.listBalances(loan.id, page), TE.map((rows) => pageOf(rows.map(bySequence), page.limit))))(caller, params),
+        ofOwnLoan(deps, (loan) => pipe(deps.loans.listBalances(loan.id, page), TE.map((rows) => pageBy(rows, page.limit, sequencePosition))))(caller, params),
       ),
-      TE.map(unwrapPage),
     )
 
 /** The latest snapshot: one indexed read. */
@@ -97,28 +105,25 @@ export const listTransactionsForPartyLoan =
         ofOwnLoan(deps, (loan) =>
           pipe(
             deps.loans.listTransactions(loan.id, filter, page),
-            TE.map((rows) => pageOf(rows.map((r) => bySequence({ ...r, currency: loan.currency })), page.limit)),
+            TE.map((rows) => pageBy(rows.map((r) => ({ ...r, currency: loan.currency })), page.limit, sequencePosition)),
           ),
         )(
           caller,
           params,
         ),
       ),
-      TE.map(unwrapPage),
     )
 
-const decodeFilteredPageRequestBy = (query: unknown) => decodeFilteredPageRequest(TransactionFilters, query, isSequence)
-
-/** Rows keyed for paging by their sequence; `unwrapPage` takes the key off again. */
-const bySequence = <A extends { readonly createdAt: Date; readonly sequence: number }>(row: A) => ({
-  createdAt: row.createdAt,
-  id: String(row.sequence).padStart(19, '0'),
-  row,
-})
-const unwrapPage = <A>(page: Page<{ readonly row: A }>): Page<A> => ({ items: page.items.map((i) => i.row), nextCursor: page.nextCursor })
+const decodeFilteredPageRequestBy = (query: unknown) => decodeFilteredPageRequest(TransactionFilters, query, isSequenceId)
 
 /** An installment with its status as of a date. */
 export type ScheduledInstallment = ServicedInstallment & { readonly status: ReturnType<typeof installmentStatus> }
+
+/** Where an installment stands in the schedule list: its due date, then its number (padded). */
+const installmentPosition = (i: ServicedInstallment): Position => ({
+  createdAt: new Date(`${i.dueDate}T00:00:00.000Z`),
+  id: String(i.number).padStart(3, '0'),
+})
 
 /** The schedule in due-date order, each installment with its status as of today (UTC). */
 export const listLoanScheduleForParty =
@@ -135,20 +140,16 @@ export const listLoanScheduleForParty =
             TE.map(({ installments, balance }) => {
               const today = utcDate(deps.clock.now())
               const principalOutstanding = O.isSome(balance) ? balance.value.principalOutstanding : loan.principal
-              const rows = installments.map((i) => ({
-                createdAt: new Date(`${i.dueDate}T00:00:00.000Z`),
-                id: String(i.number).padStart(3, '0'),
-                row: { ...i, status: installmentStatus(i, today, principalOutstanding) },
-              }))
-              return pageOf(
-                rows.filter((r) => O.isNone(page.after) || r.id > page.after.value.id),
+              const rows = installments.map((i) => ({ ...i, status: installmentStatus(i, today, principalOutstanding) }))
+              return pageBy(
+                rows.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
                 page.limit,
+                installmentPosition,
               )
             }),
           ),
         )(caller, params),
       ),
-      TE.map(unwrapPage),
     )
 
 export const listCollateralForPartyLoan =
