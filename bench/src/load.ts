@@ -1,0 +1,79 @@
+import autocannon from 'autocannon'
+
+export type Load = {
+  readonly url: string
+  readonly method?: 'GET' | 'POST'
+  readonly headers?: Record<string, string>
+  readonly body?: string
+  /** Called for every request: a fresh Idempotency-Key, say. */
+  readonly perRequest?: () => Record<string, string>
+  /** The status every response must have. */
+  readonly expect: number
+}
+
+export type Measured = {
+  readonly requests: number
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  /** Responses with another status than expected, by status, plus socket errors and timeouts. */
+  readonly unexpected: Readonly<Record<string, number>>
+}
+
+export type Drive = { readonly connections: number; readonly seconds: number; readonly warmupSeconds: number }
+
+/** The value below which `q` of the sorted samples fall (nearest rank). */
+export const percentile = (sorted: readonly number[], q: number): number =>
+  sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number)
+
+/**
+ * One autocannon run. Latencies are taken from its `response` events (milliseconds with
+ * sub-millisecond precision, every status), not from its histogram, which rounds to whole
+ * milliseconds and leaves out non-2xx answers (the 401 case is all non-2xx).
+ */
+const run = async (load: Load, connections: number, stop: { readonly seconds: number } | { readonly amount: number }): Promise<Measured> => {
+  const { url, method = 'GET', headers = {}, body, perRequest } = load
+  const latencies: number[] = []
+  const statuses = new Map<number, number>()
+  const options: autocannon.Options = {
+    url,
+    connections,
+    ...('amount' in stop ? { amount: stop.amount } : { duration: stop.seconds }),
+    requests: [
+      {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body }),
+        ...(perRequest === undefined ? {} : { setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...perRequest() } }) }),
+      },
+    ],
+  }
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, done) => (error === null || error === undefined ? resolve(done) : reject(error)))
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      latencies.push(responseTime)
+      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1)
+    })
+  })
+  const unexpected: Record<string, number> = {}
+  for (const [status, count] of statuses) if (status !== load.expect) unexpected[String(status)] = count
+  if (result.errors > 0) unexpected['socket errors'] = result.errors
+  if (result.timeouts > 0) unexpected['timeouts'] = result.timeouts
+  latencies.sort((a, b) => a - b)
+  return {
+    requests: latencies.length,
+    rps: latencies.length / result.duration,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    unexpected,
+  }
+}
+
+/** A warm-up run (discarded), then the measured run, with autocannon in this process. */
+export const drive = async (load: Load, how: Drive): Promise<Measured> => {
+  if (how.warmupSeconds > 0) await run(load, how.connections, { seconds: how.warmupSeconds })
+  return run(load, how.connections, { seconds: how.seconds })
+}
+
+/** Exactly `amount` requests over `connections` connections, as fast as they are answered. */
+export const fire = (load: Load, connections: number, amount: number): Promise<Measured> => run(load, connections, { amount })

@@ -1,0 +1,230 @@
+/**
+ * `pnpm bench [--quick]`: the API and three baselines of its own stack, in one run, on real
+ * PostgreSQL (`BENCH_DATABASE_URL`, default the local server; a database of its own is created
+ * and dropped). Prints the table; a full run also writes it into docs/benchmarks.md. It
+ * asserts nothing about time: it fails only when an answer is wrong or an event is lost.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { apiAt, bearer } from './client.js'
+import { drive, type Drive, type Load } from './load.js'
+import { pinLoadGenerator, pinning, REPO_ROOT, startChild, type Child } from './processes.js'
+import { startReceiver } from './receiver.js'
+import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
+import { paymentBody, seed, type Secrets } from './seed.js'
+import { burst, idleLatency } from './webhook-case.js'
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    /** Runs only the load cases whose name contains this text (and no webhook case); writes nothing. */
+    only: { type: 'string' },
+    /** Starts the API with `--cpu-prof`; the profile is written to the run's log folder at exit. */
+    profile: { type: 'boolean', default: false },
+  },
+})
+const quick = flags.quick === true
+const only = flags.only
+const how: Drive = quick ? { connections: 10, seconds: 3, warmupSeconds: 1 } : { connections: 10, seconds: 10, warmupSeconds: 3 }
+const WEBHOOK_BURST = 1_000
+const WEBHOOK_IDLE = quick ? 10 : 40
+const FILLER_SESSIONS = 10_000
+
+const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+const databaseName = `lendgate_bench_${randomBytes(4).toString('hex')}`
+const benchUrl = (() => {
+  const url = new URL(baseUrl)
+  url.pathname = `/${databaseName}`
+  return url.toString()
+})()
+
+const secrets: Secrets = {
+  mint: `bench-mint-${randomBytes(16).toString('hex')}`,
+  internal: `bench-internal-${randomBytes(16).toString('hex')}`,
+  webhook: `whsec_${randomBytes(24).toString('base64')}`,
+}
+
+const say = (message: string) => process.stderr.write(`bench: ${message}\n`)
+
+pinLoadGenerator()
+const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-'))
+const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
+await admin.query(`create database ${databaseName}`)
+const pool = new pg.Pool({ connectionString: benchUrl, max: 2 })
+const receiver = await startReceiver(secrets.webhook)
+const children: Child[] = []
+let failed = false
+
+try {
+  say(`database ${databaseName}; logs in ${logDir}; ${pinning === undefined ? 'no CPU pinning' : `servers on CPU ${pinning.server}, load on CPU ${pinning.load}`}`)
+  const api = await startChild(
+    'api',
+    'apps/api/src/main.ts',
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: benchUrl,
+      PARTNER_MINT_SECRET: secrets.mint,
+      INTERNAL_API_TOKEN: secrets.internal,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      VERIFICATION_DELIVERY_URL: `${receiver.url}/codes`,
+      LOG_LEVEL: 'info',
+    },
+    join(logDir, 'api.log'),
+    flags.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : [],
+  )
+  children.push(api)
+  say('seeding')
+  const data = await seed(apiAt(api.url), pool, receiver, secrets, { fillerSessions: FILLER_SESSIONS, awaitingApproval: WEBHOOK_BURST + WEBHOOK_IDLE })
+
+  const nodeHttp = await startChild('node:http', 'bench/src/baselines/node-http.ts', {}, join(logDir, 'node-http.log'))
+  const koaBare = await startChild('koa', 'bench/src/baselines/koa-bare.ts', {}, join(logDir, 'koa-bare.log'))
+  const koaPg = await startChild('koa+pg', 'bench/src/baselines/koa-pg.ts', { DATABASE_URL: benchUrl }, join(logDir, 'koa-pg.log'))
+  children.push(nodeHttp, koaBare, koaPg)
+
+  const partner = bearer(data.partnerKey)
+  const borrower = bearer(data.borrowerKey)
+  const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
+  const cases: { readonly name: string; readonly baseline?: string; readonly load: Load; readonly memory?: boolean }[] = [
+    { name: 'baseline: node:http JSON', load: { url: `${nodeHttp.url}/`, expect: 200 } },
+    { name: 'baseline: Koa route', load: { url: `${koaBare.url}/bench/${data.sessionId}`, expect: 200 } },
+    { name: 'baseline: Koa route + pg read', load: { url: `${koaPg.url}/sessions/${data.sessionId}`, expect: 200 } },
+    {
+      name: 'GET onboarding session (key + read)',
+      baseline: 'baseline: Koa route + pg read',
+      load: { url: `${api.url}/public/onboarding-sessions/${data.sessionId}`, headers: partner, expect: 200 },
+      memory: true,
+    },
+    {
+      name: 'GET with an unknown key (401)',
+      baseline: 'baseline: Koa route',
+      load: { url: `${api.url}/public/onboarding-sessions/${data.sessionId}`, headers: bearer(unknownKey), expect: 401 },
+    },
+    {
+      name: 'POST onboarding session (write)',
+      baseline: 'baseline: Koa route + pg read',
+      load: { url: `${api.url}/public/onboarding-sessions`, method: 'POST', headers: partner, body: JSON.stringify({ country_of_incorporation: 'US', locale: 'en-US' }), expect: 201 },
+    },
+    {
+      name: 'latest balance, 1 transaction',
+      baseline: 'baseline: Koa route + pg read',
+      load: { url: `${api.url}${data.oneTransaction.path}/balances/latest`, headers: borrower, expect: 200 },
+    },
+    {
+      name: 'latest balance, 10,000 transactions',
+      baseline: 'latest balance, 1 transaction',
+      load: { url: `${api.url}${data.tenThousandTransactions.path}/balances/latest`, headers: borrower, expect: 200 },
+    },
+    {
+      name: 'POST payment with Idempotency-Key',
+      baseline: 'baseline: Koa route + pg read',
+      load: {
+        url: `${api.url}${data.forPayments.path}/payments`,
+        method: 'POST',
+        headers: borrower,
+        body: paymentBody(data.forPayments),
+        perRequest: () => ({ 'idempotency-key': randomUUID() }),
+        expect: 201,
+      },
+    },
+    {
+      name: 'POST mint key',
+      baseline: 'baseline: Koa route + pg read',
+      load: {
+        url: `${api.url}/public/partner/api-keys`,
+        method: 'POST',
+        headers: { 'x-partner-mint-key': secrets.mint },
+        body: JSON.stringify({ party_id: randomUUID(), client_name: 'bench-mint' }),
+        expect: 201,
+      },
+    },
+  ]
+
+  const rows: Row[] = []
+  let peakRssBytes = 0
+  for (const c of cases) {
+    if (only !== undefined && !c.name.includes(only) && c.baseline !== undefined) continue
+    say(c.name)
+    const sampler = c.memory === true ? setInterval(() => (peakRssBytes = Math.max(peakRssBytes, api.rss())), 100) : undefined
+    const measured = await drive(c.load, how)
+    if (sampler !== undefined) clearInterval(sampler)
+    if (Object.keys(measured.unexpected).length > 0) {
+      failed = true
+      say(`${c.name}: unexpected answers ${JSON.stringify(measured.unexpected)}`)
+    }
+    rows.push({ name: c.name, measured, ...(c.baseline === undefined ? {} : { baseline: c.baseline }) })
+  }
+
+  if (only !== undefined) {
+    for (const r of rows) say(`${r.name}: ${r.measured.rps.toFixed(0)} req/s, p50 ${r.measured.p50.toFixed(2)} ms, p99 ${r.measured.p99.toFixed(2)} ms`)
+  } else {
+    say('webhooks: one approval at a time')
+    const idle = await idleLatency(apiAt(api.url), secrets.internal, receiver, data.awaitingApproval.slice(0, WEBHOOK_IDLE))
+    say(`webhooks: ${WEBHOOK_BURST} approvals`)
+    const burstResult = await burst(apiAt(api.url), secrets.internal, receiver, data.awaitingApproval.slice(WEBHOOK_IDLE), 10, 120_000)
+    if (idle.lost + burstResult.lost + burstResult.duplicates + receiver.forged() > 0) {
+      failed = true
+      say(`webhooks: lost ${idle.lost + burstResult.lost}, duplicated ${burstResult.duplicates}, badly signed ${receiver.forged()}`)
+    }
+
+    const get = rowNamed(rows, 'GET onboarding session (key + read)')
+    const koaPgRow = rowNamed(rows, 'baseline: Koa route + pg read')
+    const unauthorized = rowNamed(rows, 'GET with an unknown key (401)')
+    const koaRow = rowNamed(rows, 'baseline: Koa route')
+    const small = rowNamed(rows, 'latest balance, 1 transaction')
+    const large = rowNamed(rows, 'latest balance, 10,000 transactions')
+    const pct = (n: number) => `${(n * 100).toFixed(0)}%`
+    const targets: Target[] = [
+      { target: 'authenticated GET req/s vs Koa + pg', measured: pct(get.rps / koaPgRow.rps), goal: '≥ 85%', met: get.rps >= 0.85 * koaPgRow.rps },
+      { target: 'authenticated GET p99 vs Koa + pg', measured: `${(get.p99 / koaPgRow.p99).toFixed(2)}×`, goal: '≤ 1.3×', met: get.p99 <= 1.3 * koaPgRow.p99 },
+      { target: '401 path req/s vs bare Koa', measured: pct(unauthorized.rps / koaRow.rps), goal: '≥ 85%', met: unauthorized.rps >= 0.85 * koaRow.rps },
+      {
+        target: 'latest balance p50, 10,000 vs 1 transaction',
+        measured: `${(large.p50 / small.p50).toFixed(2)}×`,
+        goal: '≤ 1.2×',
+        met: large.p50 <= 1.2 * small.p50,
+      },
+      { target: 'webhook p50 approval → delivery, worker idle', measured: `${idle.p50.toFixed(0)} ms`, goal: '< 200 ms', met: idle.p50 < 200 },
+      {
+        target: `webhooks delivered of ${burstResult.approvals}`,
+        measured: `${burstResult.delivered} (lost ${burstResult.lost})`,
+        goal: 'all, none lost',
+        met: burstResult.lost === 0 && burstResult.duplicates === 0,
+      },
+      { target: 'API resident memory under GET load', measured: `${(peakRssBytes / 1024 / 1024).toFixed(0)} MB`, goal: '< 200 MB', met: peakRssBytes < 200 * 1024 * 1024 },
+    ]
+    const { rows: version } = await pool.query<{ server_version: string }>('show server_version')
+    const report = markdown({
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${version[0]?.server_version ?? '?'}`,
+      settings:
+        `${quick ? 'quick run' : 'full run'}, autocannon with ${how.connections} connections, ${how.warmupSeconds} s warm-up + ${how.seconds} s per case; ` +
+        (pinning === undefined ? 'no CPU pinning' : `servers pinned to CPU ${pinning.server}, load generator to CPU ${pinning.load}, PostgreSQL unpinned`) +
+        `; ${FILLER_SESSIONS.toLocaleString('en-US')} extra onboarding sessions seeded`,
+      rows,
+      webhooks: { idle, burst: burstResult },
+      peakRssBytes,
+      targets,
+    })
+    process.stdout.write(`${report}\n`)
+    if (!quick) {
+      writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), report)
+      say('written into docs/benchmarks.md')
+    }
+  }
+} catch (error) {
+  failed = true
+  say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+} finally {
+  await Promise.all(children.map((c) => c.stop()))
+  await receiver.close()
+  await pool.end()
+  await admin.query(`drop database if exists ${databaseName} with (force)`)
+  await admin.end()
+}
+process.exit(failed ? 1 : 0)

@@ -1,0 +1,101 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { openSync, readFileSync } from 'node:fs'
+import { createServer, connect } from 'node:net'
+import { cpus } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+const hasTaskset = spawnSync('taskset', ['--version']).status === 0
+
+/**
+ * CPU pinning: on a machine with two or more cores the servers run on the last core and the
+ * load generator (this process, with autocannon) on the others, so they do not take turns on
+ * one core. PostgreSQL is left to the scheduler. Without `taskset`, nothing is pinned.
+ */
+export const pinning = ((): { readonly server: string; readonly load: string } | undefined => {
+  const n = cpus().length
+  if (!hasTaskset || n < 2) return undefined
+  return { server: String(n - 1), load: n === 2 ? '0' : `0-${n - 2}` }
+})()
+
+/** Pins this process (every thread) to the load generator's cores. */
+export const pinLoadGenerator = (): void => {
+  if (pinning !== undefined) spawnSync('taskset', ['-a', '-p', '-c', pinning.load, String(process.pid)], { stdio: 'ignore' })
+}
+
+export const freePort = async (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+const accepts = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+
+export type Child = {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  /** Resident set size of the process now, in bytes (Linux; 0 elsewhere). */
+  readonly rss: () => number
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Starts a TypeScript entry point in its own Node process (one process: `node --import tsx`,
+ * so its pid is the server's), pinned to the server core, and waits until its port accepts.
+ * Its output goes to `logFile`.
+ */
+export const startChild = async (name: string, entry: string, env: Record<string, string>, logFile: string, nodeFlags: readonly string[] = []): Promise<Child> => {
+  const port = await freePort()
+  const node = [process.execPath, ...nodeFlags, '--import', 'tsx', '--conditions=@lendgate/source', join(REPO_ROOT, entry)]
+  const command = pinning === undefined ? node : ['taskset', '-c', pinning.server, ...node]
+  const out = openSync(logFile, 'a')
+  const child: ChildProcess = spawn(command[0] as string, command.slice(1), {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  })
+  let exited = false
+  const gone = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
+  const deadline = Date.now() + 60_000
+  while (!(await accepts(port))) {
+    if (exited) throw new Error(`${name} exited before listening; see ${logFile}`)
+    if (Date.now() > deadline) throw new Error(`${name} did not listen within 60 s; see ${logFile}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const pid = child.pid as number
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    pid,
+    rss: () => {
+      try {
+        const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
+        return line === null ? 0 : Number(line[1]) * 1024
+      } catch {
+        return 0
+      }
+    },
+    stop: async () => {
+      if (exited) return
+      child.kill('SIGTERM')
+      const killed = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await gone
+      clearTimeout(killed)
+    },
+  }
+}
