@@ -77,10 +77,17 @@ export type Problem =
   | IdempotencyKeyRequired
   | ProcessorUnavailable
 
-/** Thrown inside middleware to end the request with a problem; caught by the error handler. */
+/**
+ * Thrown inside middleware to end the request with a problem; caught by the error handler.
+ * An expected outcome, not a bug: it captures no stack trace (capturing one was the largest
+ * single cost of a refused request; docs/benchmarks.md).
+ */
 export class ProblemResponse extends Error {
   constructor(readonly problem: Problem) {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(problem._tag)
+    Error.stackTraceLimit = limit
   }
 }
 

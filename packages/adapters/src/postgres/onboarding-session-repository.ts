@@ -11,6 +11,7 @@ import {
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
 import { inPage } from './paging.js'
@@ -99,9 +100,26 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
     .execute()
 }
 
-const loadAddresses = async (db: Kysely<Database>, sessionId: string): Promise<Address[]> =>
-  (await db.selectFrom('onboarding_addresses').selectAll().where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute()).map(
-    toAddress,
+/**
+ * A session with its addresses in one round trip: the addresses come back as a JSON array
+ * (oldest first), whose timestamps are strings until they are read back as dates.
+ */
+const sessionsWithAddresses = (db: Kysely<Database>) =>
+  db
+    .selectFrom('onboarding_sessions as s')
+    .selectAll('s')
+    .select((eb) =>
+      jsonArrayFrom(eb.selectFrom('onboarding_addresses as a').selectAll('a').whereRef('a.session_id', '=', 's.id').orderBy('a.created_at').orderBy('a.id')).as(
+        'addresses',
+      ),
+    )
+
+type SessionWithAddresses = Awaited<ReturnType<ReturnType<typeof sessionsWithAddresses>['executeTakeFirstOrThrow']>>
+
+const toSessionWithAddresses = ({ addresses, ...row }: SessionWithAddresses): OnboardingSession =>
+  toSession(
+    row,
+    addresses.map((a) => toAddress({ ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) })),
   )
 
 const partyColumns = (p: Party) => ({
@@ -165,8 +183,8 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
   findForClient: (clientId, id) =>
     query(async () => {
-      const row = await db.selectFrom('onboarding_sessions').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toSession(row, await loadAddresses(db, id)))
+      const row = await sessionsWithAddresses(db).where('s.id', '=', id).where('s.client_id', '=', clientId).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
     }),
 
   save: (session) => saveWith(db, session, async () => undefined),
@@ -186,15 +204,14 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
   findById: (id) =>
     query(async () => {
-      const row = await db.selectFrom('onboarding_sessions').selectAll().where('id', '=', id).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toSession(row, await loadAddresses(db, id)))
+      const row = await sessionsWithAddresses(db).where('s.id', '=', id).executeTakeFirst()
+      return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
     }),
 
   list: (status, page) =>
     query(async () => {
-      let q = db.selectFrom('onboarding_sessions').selectAll()
-      if (status !== undefined) q = q.where('status', '=', status)
-      const rows = await inPage(q, page).execute()
-      return Promise.all(rows.map(async (row) => toSession(row, await loadAddresses(db, row.id))))
+      let q = sessionsWithAddresses(db)
+      if (status !== undefined) q = q.where('s.status', '=', status)
+      return (await inPage(q, page).execute()).map(toSessionWithAddresses)
     }),
 })
