@@ -48,6 +48,17 @@ const secrets: Secrets = {
   webhook: `whsec_${randomBytes(24).toString('base64')}`,
 }
 
+/** Case names, used again as baselines and by the targets. */
+const CASE = {
+  NODE_HTTP: 'baseline: node:http JSON',
+  KOA_PG: 'baseline: Koa route + pg read',
+  KOA: 'baseline: Koa route',
+  GET_SESSION: 'GET onboarding session (key + read)',
+  UNKNOWN_KEY: 'GET with an unknown key (401)',
+  BALANCE_LARGE: 'latest balance, 10,000 transactions',
+  BALANCE_SMALL: 'latest balance, 1 transaction',
+} as const
+
 const say = (message: string) => process.stderr.write(`bench: ${message}\n`)
 
 pinLoadGenerator()
@@ -91,38 +102,38 @@ try {
   const borrower = bearer(data.borrowerKey)
   const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
   const cases: { readonly name: string; readonly baseline?: string; readonly load: Load; readonly memory?: boolean }[] = [
-    { name: 'baseline: node:http JSON', load: { url: `${nodeHttp.url}/`, expect: 200 } },
-    { name: 'baseline: Koa route', load: { url: `${koaBare.url}/bench/${data.sessionId}`, expect: 200 } },
-    { name: 'baseline: Koa route + pg read', load: { url: `${koaPg.url}/sessions/${data.sessionId}`, expect: 200 } },
+    { name: CASE.NODE_HTTP, load: { url: `${nodeHttp.url}/`, expect: 200 } },
+    { name: CASE.KOA, load: { url: `${koaBare.url}/bench/${data.sessionId}`, expect: 200 } },
+    { name: CASE.KOA_PG, load: { url: `${koaPg.url}/sessions/${data.sessionId}`, expect: 200 } },
     {
-      name: 'GET onboarding session (key + read)',
-      baseline: 'baseline: Koa route + pg read',
+      name: CASE.GET_SESSION,
+      baseline: CASE.KOA_PG,
       load: { url: `${api.url}/public/onboarding-sessions/${data.sessionId}`, headers: partner, expect: 200 },
       memory: true,
     },
     {
-      name: 'GET with an unknown key (401)',
-      baseline: 'baseline: Koa route',
+      name: CASE.UNKNOWN_KEY,
+      baseline: CASE.KOA,
       load: { url: `${api.url}/public/onboarding-sessions/${data.sessionId}`, headers: bearer(unknownKey), expect: 401 },
     },
     {
       name: 'POST onboarding session (write)',
-      baseline: 'baseline: Koa route + pg read',
+      baseline: CASE.KOA_PG,
       load: { url: `${api.url}/public/onboarding-sessions`, method: 'POST', headers: partner, body: JSON.stringify({ country_of_incorporation: 'US', locale: 'en-US' }), expect: 201 },
     },
     {
-      name: 'latest balance, 1 transaction',
-      baseline: 'baseline: Koa route + pg read',
+      name: CASE.BALANCE_SMALL,
+      baseline: CASE.KOA_PG,
       load: { url: `${api.url}${data.oneTransaction.path}/balances/latest`, headers: borrower, expect: 200 },
     },
     {
-      name: 'latest balance, 10,000 transactions',
-      baseline: 'latest balance, 1 transaction',
+      name: CASE.BALANCE_LARGE,
+      baseline: CASE.BALANCE_SMALL,
       load: { url: `${api.url}${data.tenThousandTransactions.path}/balances/latest`, headers: borrower, expect: 200 },
     },
     {
       name: 'POST payment with Idempotency-Key',
-      baseline: 'baseline: Koa route + pg read',
+      baseline: CASE.KOA_PG,
       load: {
         url: `${api.url}${data.forPayments.path}/payments`,
         method: 'POST',
@@ -134,7 +145,7 @@ try {
     },
     {
       name: 'POST mint key',
-      baseline: 'baseline: Koa route + pg read',
+      baseline: CASE.KOA_PG,
       load: {
         url: `${api.url}/public/partner/api-keys`,
         method: 'POST',
@@ -172,12 +183,12 @@ try {
       say(`webhooks: lost ${idle.lost + burstResult.lost}, duplicated ${burstResult.duplicates}, badly signed ${receiver.forged()}`)
     }
 
-    const get = rowNamed(rows, 'GET onboarding session (key + read)')
-    const koaPgRow = rowNamed(rows, 'baseline: Koa route + pg read')
-    const unauthorized = rowNamed(rows, 'GET with an unknown key (401)')
-    const koaRow = rowNamed(rows, 'baseline: Koa route')
-    const small = rowNamed(rows, 'latest balance, 1 transaction')
-    const large = rowNamed(rows, 'latest balance, 10,000 transactions')
+    const get = rowNamed(rows, CASE.GET_SESSION)
+    const koaPgRow = rowNamed(rows, CASE.KOA_PG)
+    const unauthorized = rowNamed(rows, CASE.UNKNOWN_KEY)
+    const koaRow = rowNamed(rows, CASE.KOA)
+    const small = rowNamed(rows, CASE.BALANCE_SMALL)
+    const large = rowNamed(rows, CASE.BALANCE_LARGE)
     const pct = (n: number) => `${(n * 100).toFixed(0)}%`
     const targets: Target[] = [
       { target: 'authenticated GET req/s vs Koa + pg', measured: pct(get.rps / koaPgRow.rps), goal: '≥ 85%', met: get.rps >= 0.85 * koaPgRow.rps },
