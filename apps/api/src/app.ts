@@ -9,6 +9,7 @@ import { docsPage } from './http/docs-page.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
+import { auditEventRoutes } from './routes/audit-events.js'
 import { healthRoutes } from './routes/health.js'
 import { internalReviewRoutes } from './routes/internal-review.js'
 import { internalLendingRoutes } from './routes/internal-lending.js'
@@ -36,6 +37,7 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
   ...servicingRoutes(deps),
+  ...auditEventRoutes(deps),
   ...referenceRoutes(),
 })
 

@@ -4,7 +4,9 @@ import {
   openDatabase,
   ping,
   postgresApiKeyRepository,
+  postgresAuditLog,
   postgresKeyRevocations,
+  postgresRateLimitStore,
   postgresIdempotencyStore,
   postgresOnboardingSessionRepository,
   postgresVerificationChallengeRepository,
@@ -29,7 +31,7 @@ import {
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
-import { batchedKeyUsage, cachedApiKeys, deliverDueWebhooks, type Clock } from '@lendgate/core'
+import { batchedKeyUsage, cachedApiKeys, deliverDueWebhooks, exactRateLimiter, syncedRateLimiter, type Clock } from '@lendgate/core'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
@@ -43,11 +45,22 @@ const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 const KEY_CACHE_ENTRIES = 10_000
 const KEY_CACHE_TTL_MS = 60_000
 
+/** Buckets the hot-path rate limiter keeps in memory, and how often ended windows are deleted. */
+const RATE_LIMIT_BUCKETS = 50_000
+const RATE_LIMIT_PURGE_MS = 60_000
+
 export type Composition = {
   readonly deps: AppDeps
   readonly database: OpenDatabase
   /** Stops background timers, writes pending key usage and closes the database. */
   readonly close: () => Promise<void>
+  /** Pushes this instance's rate-limit counts now and learns the others' (the timer does it every `RATE_LIMIT_SYNC_MS`). */
+  readonly syncRateLimits: () => Promise<void>
+}
+
+export type ComposeOptions = {
+  /** The clock of the rate-limit windows (tests move it instead of sleeping); default the system clock. */
+  readonly rateLimitClock?: Clock
 }
 
 const systemClock: Clock = { now: () => new Date() }
@@ -56,7 +69,7 @@ const systemClock: Clock = { now: () => new Date() }
  * The only place that builds adapters and wires them to the use cases. `database` may be
  * given (tests share one); otherwise it is opened from the configuration, and migrated.
  */
-export const compose = async (config: Config, logger: Logger, given?: OpenDatabase): Promise<Composition> => {
+export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
   const database = given ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }))
   if (given === undefined) {
     const applied = await migrateToLatest(database.db)
@@ -79,6 +92,23 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
   }, IDEMPOTENCY_PURGE_MS)
   purgeTimer.unref()
+  // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
+  // and verification codes take one upsert each. Both share one table of counts.
+  const rateLimitClock = options.rateLimitClock ?? systemClock
+  const rateLimitStore = postgresRateLimitStore(database.db)
+  const rateLimiter = syncedRateLimiter({
+    store: rateLimitStore,
+    clock: rateLimitClock,
+    maxBuckets: RATE_LIMIT_BUCKETS,
+    onSyncError: (err) => logger.warn({ err }, 'could not sync rate-limit counts; limiting on local counts until it can'),
+  })
+  const rateSyncTimer = setInterval(() => void rateLimiter.sync(), config.rateLimits.syncMs)
+  rateSyncTimer.unref()
+  const ratePurgeTimer = setInterval(async () => {
+    const purged = await rateLimitStore.purgeEnded(rateLimitClock.now())()
+    if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge ended rate-limit windows')
+  }, RATE_LIMIT_PURGE_MS)
+  ratePurgeTimer.unref()
 
   const deps: AppDeps = {
     apiKeys,
@@ -102,6 +132,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     paymentMethods: postgresPaymentMethodRepository(database.db),
     processor: sandboxPaymentProcessor(),
     tokenizer: sandboxTokenizer(),
+    rateLimiter,
+    exactRateLimiter: exactRateLimiter({ store: rateLimitStore, clock: rateLimitClock }),
+    audit: postgresAuditLog(database.db),
     codes: scryptOneTimeCodes(),
     sender:
       config.verificationDeliveryUrl !== undefined
@@ -135,8 +168,12 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       await revocations.stop()
       clearInterval(flushTimer)
       clearInterval(purgeTimer)
+      clearInterval(rateSyncTimer)
+      clearInterval(ratePurgeTimer)
       await usage.flush()
+      await rateLimiter.sync()
       if (given === undefined) await database.close()
     },
+    syncRateLimits: rateLimiter.sync,
   }
 }

@@ -31,6 +31,21 @@ export type Config = {
   readonly keyUsageFlushMs: number
   /** Whether this process runs the webhook delivery worker. */
   readonly webhookWorker: boolean
+  readonly rateLimits: RateLimitSettings
+}
+
+/** Rate limits (issue 9, docs/configuration.md): requests per fixed window, per bucket. */
+export type RateLimitSettings = {
+  /** Every partner route, per API key. */
+  readonly requests: number
+  /** The length of every window. */
+  readonly windowSeconds: number
+  /** The verification routes (sending and checking codes), per API key, on top of `requests`. */
+  readonly verificationRequests: number
+  /** Key minting, per client address, counted before the mint secret is checked. */
+  readonly mintRequests: number
+  /** How often each instance pushes its counts to the database and learns the others'. */
+  readonly syncMs: number
 }
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000] as const
@@ -120,6 +135,11 @@ const Environment = t.type({
   ),
   WEBHOOK_WORKER: setting('WEBHOOK_WORKER', 'must be true or false', boolean, () => true),
   KEY_USAGE_FLUSH_MS: setting('KEY_USAGE_FLUSH_MS', 'must be an integer from 100 to 3600000', integer(100, 3_600_000), () => 5000),
+  RATE_LIMIT_REQUESTS: setting('RATE_LIMIT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 600),
+  RATE_LIMIT_WINDOW_SECONDS: setting('RATE_LIMIT_WINDOW_SECONDS', 'must be an integer from 1 to 86400', integer(1, 86_400), () => 60),
+  RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
+  RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
+  RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
 })
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
@@ -146,6 +166,13 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         production: env['NODE_ENV'] === 'production',
         keyUsageFlushMs: v.KEY_USAGE_FLUSH_MS,
         webhookWorker: v.WEBHOOK_WORKER,
+        rateLimits: {
+          requests: v.RATE_LIMIT_REQUESTS,
+          windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
+          verificationRequests: v.RATE_LIMIT_VERIFICATION_REQUESTS,
+          mintRequests: v.RATE_LIMIT_MINT_REQUESTS,
+          syncMs: v.RATE_LIMIT_SYNC_MS,
+        },
       }),
     ),
   )

@@ -1,6 +1,7 @@
 import type {
   ApiKeyMaterial,
   ApiKeyRepository,
+  AuditLog,
   Clock,
   HealthCheck,
   IdempotencyStore,
@@ -12,6 +13,7 @@ import type {
   PaymentMethodRepository,
   PaymentProcessor,
   PaymentTokenizer,
+  RateLimiter,
   DocumentRepository,
   OneTimeCodes,
   PartyRepository,
@@ -51,4 +53,10 @@ export type AppDeps = {
   readonly paymentMethods: PaymentMethodRepository
   readonly processor: PaymentProcessor
   readonly tokenizer: PaymentTokenizer
+  /** The hot-path limiter (counts in memory, synced to the database on a timer): every partner route. */
+  readonly rateLimiter: RateLimiter
+  /** The exact limiter (one database upsert per request): key minting and verification codes. */
+  readonly exactRateLimiter: RateLimiter
+  /** The audit log: read by `GET /internal/audit-events`; written by the repositories' audited writes. */
+  readonly audit: AuditLog
 }

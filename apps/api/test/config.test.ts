@@ -23,6 +23,7 @@ describe('loadConfig', () => {
         production: false,
         keyUsageFlushMs: 5000,
         webhookWorker: true,
+        rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, syncMs: 200 },
       }),
     )
   })
@@ -47,6 +48,11 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       KEY_USAGE_FLUSH_MS: '250',
       WEBHOOK_WORKER: 'false',
+      RATE_LIMIT_REQUESTS: '1200',
+      RATE_LIMIT_WINDOW_SECONDS: '10',
+      RATE_LIMIT_VERIFICATION_REQUESTS: '5',
+      RATE_LIMIT_MINT_REQUESTS: '2',
+      RATE_LIMIT_SYNC_MS: '50',
     })
     expect(config).to.deep.equal(
       E.right({
@@ -67,6 +73,7 @@ describe('loadConfig', () => {
         production: true,
         keyUsageFlushMs: 250,
         webhookWorker: false,
+        rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, syncMs: 50 },
       }),
     )
   })
@@ -90,6 +97,11 @@ describe('loadConfig', () => {
         CORS_ORIGINS: 'app.example.com',
         LOG_LEVEL: 'loud',
         KEY_USAGE_FLUSH_MS: '5',
+        RATE_LIMIT_REQUESTS: '0',
+        RATE_LIMIT_WINDOW_SECONDS: '1.5',
+        RATE_LIMIT_VERIFICATION_REQUESTS: 'many',
+        RATE_LIMIT_MINT_REQUESTS: '-1',
+        RATE_LIMIT_SYNC_MS: '5',
       }),
     ).to.deep.equal(
       E.left([
@@ -104,6 +116,11 @@ describe('loadConfig', () => {
         'CORS_ORIGINS must be * or origins such as https://app.example.com, comma-separated',
         'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
         'KEY_USAGE_FLUSH_MS must be an integer from 100 to 3600000',
+        'RATE_LIMIT_REQUESTS must be an integer from 1 to 1000000000',
+        'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400',
+        'RATE_LIMIT_VERIFICATION_REQUESTS must be an integer from 1 to 1000000000',
+        'RATE_LIMIT_MINT_REQUESTS must be an integer from 1 to 1000000000',
+        'RATE_LIMIT_SYNC_MS must be an integer from 10 to 60000',
       ]),
     )
   })

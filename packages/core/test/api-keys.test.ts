@@ -127,8 +127,9 @@ describe('mintApiKey', () => {
       const otherParty = await mint({ party_id: OTHER_PARTY, client_name: 'backend' })
 
       expect(second.client).to.deep.equal(first.client)
-      expect(reporting.client).to.deep.equal({ id: nth(5), partyId: PARTY, name: 'reporting', createdAt: new Date(NOW.getTime() + 1000) })
-      expect(otherParty.client).to.deep.equal({ id: nth(7), partyId: OTHER_PARTY, name: 'backend', createdAt: new Date(NOW.getTime() + 1000) })
+      // Each mint takes three ids: client, key and its audit event.
+      expect(reporting.client).to.deep.equal({ id: nth(7), partyId: PARTY, name: 'reporting', createdAt: new Date(NOW.getTime() + 1000) })
+      expect(otherParty.client).to.deep.equal({ id: nth(10), partyId: OTHER_PARTY, name: 'backend', createdAt: new Date(NOW.getTime() + 1000) })
       expect(apiKeys.clients()).to.deep.equal([first.client, reporting.client, otherParty.client])
       expect(apiKeys.keys().map((k) => [k.id, k.clientId, k.partyId])).to.deep.equal([
         [first.key.id, first.client.id, PARTY],

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, decode, isUuid, oneOf, strictObject, Uuid } from '../src/domain/codecs.js'
+import { boundedString, CalendarDate, decode, isUuid, oneOf, strictObject, Uuid } from '../src/domain/codecs.js'
 
 const Person = strictObject(
   'Person',
@@ -122,5 +122,17 @@ describe('Uuid', () => {
 
   it('agrees with isUuid', () => {
     expect([upper, upper.toLowerCase(), 'not-a-uuid'].map(isUuid)).to.deep.equal([true, true, false])
+  })
+})
+
+describe('CalendarDate', () => {
+  it('accepts real dates from 0001-01-01 to 9999-12-31', () => {
+    for (const date of ['0001-01-01', '2024-02-29', '2026-11-23', '9999-12-31']) expect(E.isRight(CalendarDate.decode(date)), date).to.equal(true)
+  })
+
+  it('refuses impossible dates, other forms and year 0000, which PostgreSQL has no date for', () => {
+    for (const date of ['2026-02-30', '2025-02-29', '0000-01-01', '+10000-01-01', '2026-1-5', '2026-01-05T00:00:00Z', '', 20260105]) {
+      expect(E.isLeft(CalendarDate.decode(date)), String(date)).to.equal(true)
+    }
   })
 })

@@ -81,6 +81,10 @@ describe('encodeCursor and decodeCursor', () => {
         forge([position.createdAt.toISOString(), position.id, 'extra']),
         forge({ createdAt: position.createdAt.toISOString(), id: position.id }),
         forge([1, position.id]),
+        // Instants that round-trip through Date but that PostgreSQL cannot read.
+        forge(['+010000-01-01T00:00:00.000Z', position.id]),
+        forge(['-000001-01-01T00:00:00.000Z', position.id]),
+        forge(['0000-01-01T00:00:00.000Z', position.id]),
         'garbage',
         '%%%',
       ]) {

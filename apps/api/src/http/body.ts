@@ -1,28 +1,63 @@
 import bodyParser from 'koa-bodyparser'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
+import getRawBody from 'raw-body'
 import type { AppState } from './context.js'
-import { fail } from './problems.js'
+import { fail, type Problem } from './problems.js'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
 /**
+ * What went wrong with a body the parser could not read. Every failure of reading, decoding or
+ * parsing is the request's fault, never a bug: raw-body marks size and encoding errors with a
+ * status and a type, co-body marks bad JSON with 400, and zlib fails on a body that does not
+ * match its Content-Encoding (`Z_…` codes for gzip and deflate, `ERR__ERROR_FORMAT_…` and
+ * others for brotli), so anything else falls back to "could not be read".
+ */
+const bodyProblem = (error: unknown): Problem => {
+  const { status, type, code } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>
+  if (status === 413 || type === 'entity.too.large') return { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES }
+  if (status === 415 || type === 'encoding.unsupported') return { _tag: 'InvalidRequest', detail: 'Unsupported Content-Encoding.' }
+  if ((typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_')))) {
+    return { _tag: 'InvalidRequest', detail: 'The request body could not be decompressed (Content-Encoding does not match the body).' }
+  }
+  // co-body marks a JSON syntax error (and a non-object in strict mode) with status 400.
+  if (status === 400 && type === undefined) {
+    return { _tag: 'InvalidRequest', detail: 'The request body is not valid JSON (an object or array is expected).' }
+  }
+  return { _tag: 'InvalidRequest', detail: 'The request body could not be read.' }
+}
+
+/** Whether the request carries a body (a Content-Length above zero, or chunked). */
+const hasBody = (ctx: Pick<Context, 'request' | 'get'>): boolean => (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== ''
+
+/**
  * Refuses a declared body over the limit before reading it, then parses JSON bodies (objects
  * and arrays only) up to the same limit; a chunked body that grows past it is cut off with 413.
- * Parse failures reach the error handler, which answers 400 `invalid_request`.
+ * A body the parser does not read (another Content-Type, or none, on any route) is read and
+ * discarded under the same limit before the route answers: a server that answers and closes
+ * while the client is still sending makes the client's TCP stack reset the connection and drop
+ * the answer. A body that cannot be read answers 400 `invalid_request` (413 when too large);
+ * failures of later middleware pass through untouched.
  */
 export const parseBody = (): Middleware<AppState> => {
   const parser = bodyParser({ enableTypes: ['json'], jsonLimit: `${BODY_LIMIT_BYTES}b`, strict: true }) as unknown as Middleware<AppState>
+  const parsed = async (): Promise<void> => undefined
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || '0')
     if (declared > BODY_LIMIT_BYTES) fail({ _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
-    await parser(ctx, next)
+    try {
+      await parser(ctx, parsed)
+      if (ctx.request.rawBody === undefined && hasBody(ctx)) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
+    } catch (error) {
+      fail(bodyProblem(error))
+    }
+    await next()
   }
 }
 
 /** For routes that take a JSON body (spec §4): anything but `application/json` is a 400. */
 export const requireJsonBody: Middleware<AppState> = async (ctx, next) => {
-  const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== ''
-  if (!hasBody) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
+  if (!hasBody(ctx)) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
   if (ctx.is('application/json') !== 'application/json') {
     fail({ _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
   }

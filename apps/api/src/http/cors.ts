@@ -18,7 +18,7 @@ export const corsMiddleware = (origins: readonly string[]): Middleware<AppState>
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'X-Api-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Retry-After', 'WWW-Authenticate'],
+    exposeHeaders: ['X-Request-Id', 'Idempotent-Replayed', 'Retry-After', 'WWW-Authenticate', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
     keepHeadersOnError: true,
   }) as unknown as Middleware<AppState>

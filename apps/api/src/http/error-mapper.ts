@@ -101,6 +101,17 @@ export const toHttpError = (problem: Problem): HttpError => {
         body: { error: 'rate_limited', detail: `Too soon; retry in ${problem.retryAfterSeconds} s.`, retry_after_seconds: problem.retryAfterSeconds },
         headers: { 'Retry-After': String(problem.retryAfterSeconds) },
       }
+    case 'RateLimitExceeded':
+      return {
+        status: 429,
+        body: {
+          error: 'rate_limited',
+          detail: `Rate limit "${problem.policy}" of ${problem.limit} requests per ${problem.windowSeconds} s reached; retry in ${problem.retryAfterSeconds} s.`,
+          policy: problem.policy,
+          retry_after_seconds: problem.retryAfterSeconds,
+        },
+        headers: { 'Retry-After': String(problem.retryAfterSeconds) },
+      }
     case 'VerificationDeliveryFailed':
       return {
         status: 502,

@@ -42,6 +42,14 @@ export type PayloadTooLarge = { readonly _tag: 'PayloadTooLarge'; readonly limit
 export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
 export type NotImplemented = { readonly _tag: 'NotImplemented'; readonly operationId: string }
+/** A rate-limit policy refused the request (issue 9); `retryAfterSeconds` is when its window resets. */
+export type RateLimitExceeded = {
+  readonly _tag: 'RateLimitExceeded'
+  readonly policy: string
+  readonly limit: number
+  readonly windowSeconds: number
+  readonly retryAfterSeconds: number
+}
 /** A bug: an exception nobody expected. Its details go to the log, never to the client. */
 export type InternalError = { readonly _tag: 'InternalError' }
 
@@ -72,6 +80,7 @@ export type Problem =
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
   | NotImplemented
+  | RateLimitExceeded
   | InternalError
   | Overpayment
   | IdempotencyKeyRequired

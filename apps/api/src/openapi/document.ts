@@ -1,5 +1,6 @@
 import {
   AccrualQuery,
+  AuditEventFilters,
   AddressInput,
   AddressPatch,
   ApplicantProfileInput,
@@ -128,9 +129,18 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   listLoanProducts: doc('internal', 'List the loan product catalogue', { list: true, query: ProductActiveFilter }),
   createLoanProduct: doc('internal', 'Create a loan product', { body: LoanProductInput }),
   updateLoanProduct: doc('internal', 'Update a loan product', { body: LoanProductPatch }),
+  listAuditEvents: doc('internal', 'List the audit log, newest first', { list: true, query: AuditEventFilters }),
 }
 
 const ERROR = { $ref: '#/components/responses/Error' }
+const RATE_LIMITED = { $ref: '#/components/responses/RateLimited' }
+
+/** Partner routes and minting are rate limited (docs/api.md "Rate limits"): they answer the RateLimit headers and 429. */
+const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op.auth === 'mint'
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+}
 
 /** `/a/:id/b` → `/a/{id}/b`, and the names of its parameters. */
 const openApiPath = (koaPath: string): { readonly path: string; readonly params: readonly string[] } => {
@@ -172,6 +182,7 @@ const errorStatuses = (op: Operation, d: OperationDoc): readonly string[] => {
   const statuses = new Set<string>(['400', '404', '405', '500', '501'])
   if (op.auth !== 'none') statuses.add('401')
   if (op.auth === 'partner') statuses.add('403')
+  if (rateLimitedRoute(op)) statuses.add('429')
   if (op.method !== 'GET') {
     statuses.add('409')
     statuses.add('413')
@@ -214,8 +225,12 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
         : {}
       : { requestBody: { required: op.jsonBody, content: { 'application/json': { schema: jsonSchemaOf(d.body) } } } }),
     responses: {
-      [String(op.successStatus)]: { description: 'Success', content: { 'application/json': { schema: success } } },
-      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, ERROR])),
+      [String(op.successStatus)]: {
+        description: 'Success',
+        ...(rateLimitedRoute(op) ? { headers: RATE_LIMIT_HEADERS } : {}),
+        content: { 'application/json': { schema: success } },
+      },
+      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, status === '429' ? RATE_LIMITED : ERROR])),
     },
   }
 }
@@ -314,8 +329,24 @@ export const openApiDocument = (): JsonSchema => {
           properties: { data: { type: 'array', items: { type: 'object' } }, next_cursor: { type: ['string', 'null'] } },
         },
       },
+      headers: {
+        'RateLimit-Policy': {
+          description: 'The rate-limit policies of the route (draft-ietf-httpapi-ratelimit-headers): quota q per window of w seconds, e.g. "default";q=600;w=60',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description: 'What remains of each policy: r requests left, t seconds until the window resets, e.g. "default";r=599;t=42',
+          schema: { type: 'string' },
+        },
+        'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+      },
       responses: {
         Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        RateLimited: {
+          description: 'Too many requests: `rate_limited` (a rate-limit policy; see RateLimit) or, on the verification routes, `too_many_attempts`',
+          headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     },
   }

@@ -1,5 +1,7 @@
 import {
   ADDRESS_TYPES,
+  AUDIT_ACTIONS,
+  AUDIT_SUBJECT_TYPES,
   APPLICATION_STATUSES,
   COLLATERAL_TYPES,
   CONTACT_CHANNELS,
@@ -20,6 +22,7 @@ import {
   type AddressView,
   type ApiKeyView,
   type ApplicantProfileView,
+  type AuditEventView,
   type balanceView,
   type collateralView,
   type ContactVerificationView,
@@ -549,6 +552,29 @@ const SCHEMAS = {
     loans_changed: count(),
     accruals: count('INTEREST_ACCRUAL entries posted'),
   }),
+
+  AuditEvent: objectOf<AuditEventView>()('One entry of the append-only audit log (docs/api.md "Audit log")', {
+    audit_event_id: uuid,
+    occurred_at: timestamp,
+    actor: {
+      oneOf: [
+        { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { enum: ['operator', 'system'] } }, description: 'The holder of the mint secret or internal token, or the service itself' },
+        { type: 'object', required: ['type', 'id'], additionalProperties: false, properties: { type: { const: 'api_key' }, id: string }, description: 'A partner key, by its api_key_id' },
+      ],
+    },
+    action: enumOf(AUDIT_ACTIONS),
+    subject: {
+      type: 'object',
+      description: 'What the action was done to',
+      required: ['type', 'id'],
+      additionalProperties: false,
+      properties: { type: enumOf(AUDIT_SUBJECT_TYPES), id: uuid },
+    },
+    api_client_id: { ...nullableUuid, description: 'The API client the change concerns' },
+    party_id: { ...nullableUuid, description: 'The party the change concerns' },
+    request_id: { ...nullableString, description: 'The X-Request-Id of the request; null outside HTTP (the operator CLI, jobs)' },
+    details: { type: 'object', description: 'What the action decided, by action (never a secret)', additionalProperties: true },
+  }),
 } as const satisfies Record<string, JsonSchema>
 
 export type ResponseSchemaName = keyof typeof SCHEMAS
@@ -662,4 +688,5 @@ export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
   listLoanProducts: listOf(ref('LoanProduct')),
   createLoanProduct: ref('LoanProduct'),
   updateLoanProduct: ref('LoanProduct'),
+  listAuditEvents: listOf(ref('AuditEvent')),
 }

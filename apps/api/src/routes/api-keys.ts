@@ -2,6 +2,7 @@ import { apiKeyView, envelope, listApiKeys, mintApiKey, mintedKeyView, revokeApi
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
+import { operatorContext, partnerContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
 import { respond } from '../http/respond.js'
 import { callerOf, type Routes } from './route.js'
@@ -10,7 +11,7 @@ import { callerOf, type Routes } from './route.js'
 export const apiKeyRoutes = (deps: AppDeps): Routes => ({
   mintApiKey: {
     handle: async (ctx) =>
-      respond(ctx, 201, await pipe(mintApiKey(deps)(bodyOf(ctx)), TE.map((m) => mintedKeyView(m.client, m.key, m.plaintext)))()),
+      respond(ctx, 201, await pipe(mintApiKey(deps)(bodyOf(ctx), operatorContext(ctx)), TE.map((m) => mintedKeyView(m.client, m.key, m.plaintext)))()),
     // The secret key is never stored, not even for an idempotent replay.
     forReplay: (body) => {
       const { api_key: _secret, ...rest } = body as Record<string, unknown>
@@ -21,6 +22,6 @@ export const apiKeyRoutes = (deps: AppDeps): Routes => ({
     handle: async (ctx) => respond(ctx, 200, await pipe(listApiKeys(deps)(callerOf(ctx), ctx.query), TE.map(envelope(apiKeyView)))()),
   },
   revokeApiKey: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(revokeApiKey(deps)(callerOf(ctx), ctx.params), TE.map(apiKeyView))()),
+    handle: async (ctx) => respond(ctx, 200, await pipe(revokeApiKey(deps)(callerOf(ctx), ctx.params, partnerContext(ctx)), TE.map(apiKeyView))()),
   },
 })

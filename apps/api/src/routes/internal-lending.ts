@@ -1,11 +1,11 @@
 import {
-  accrueInterestForLoans,
   addLoanCollateral,
   attachLoanDocument,
   collateralView,
   loanDocumentView,
   paymentView,
   reverseLoanPayment,
+  runInterestAccrual,
   approveLoanApplication,
   createLoanProduct,
   declineLoanApplication,
@@ -20,6 +20,7 @@ import {
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
+import { operatorContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
 import { respond } from '../http/respond.js'
 import type { Routes } from './route.js'
@@ -30,10 +31,10 @@ export const internalLendingRoutes = (deps: AppDeps): Routes => ({
     handle: async (ctx) => respond(ctx, 200, await pipe(listLoanProducts(deps)(ctx.query), TE.map(envelope(loanProductView)))()),
   },
   createLoanProduct: {
-    handle: async (ctx) => respond(ctx, 201, await pipe(createLoanProduct(deps)(bodyOf(ctx)), TE.map(loanProductView))()),
+    handle: async (ctx) => respond(ctx, 201, await pipe(createLoanProduct(deps)(bodyOf(ctx), operatorContext(ctx)), TE.map(loanProductView))()),
   },
   updateLoanProduct: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(updateLoanProduct(deps)(ctx.params, bodyOf(ctx)), TE.map(loanProductView))()),
+    handle: async (ctx) => respond(ctx, 200, await pipe(updateLoanProduct(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanProductView))()),
   },
   listLoanApplicationsForReview: {
     handle: async (ctx) =>
@@ -45,7 +46,7 @@ export const internalLendingRoutes = (deps: AppDeps): Routes => ({
         ctx,
         200,
         await pipe(
-          approveLoanApplication(deps)(ctx.params, bodyOf(ctx)),
+          approveLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)),
           TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) })),
         )(),
       ),
@@ -56,21 +57,21 @@ export const internalLendingRoutes = (deps: AppDeps): Routes => ({
         ctx,
         200,
         await pipe(
-          accrueInterestForLoans(deps)(ctx.query),
+          runInterestAccrual(deps)(ctx.query, operatorContext(ctx)),
           TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals })),
         )(),
       ),
   },
   addLoanCollateral: {
-    handle: async (ctx) => respond(ctx, 201, await pipe(addLoanCollateral(deps)(ctx.params, bodyOf(ctx)), TE.map(collateralView))()),
+    handle: async (ctx) => respond(ctx, 201, await pipe(addLoanCollateral(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(collateralView))()),
   },
   attachLoanDocument: {
-    handle: async (ctx) => respond(ctx, 201, await pipe(attachLoanDocument(deps)(ctx.params, bodyOf(ctx)), TE.map(loanDocumentView))()),
+    handle: async (ctx) => respond(ctx, 201, await pipe(attachLoanDocument(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanDocumentView))()),
   },
   reverseLoanPayment: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(reverseLoanPayment(deps)(ctx.params, bodyOf(ctx)), TE.map(paymentView))()),
+    handle: async (ctx) => respond(ctx, 200, await pipe(reverseLoanPayment(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(paymentView))()),
   },
   declineLoanApplication: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(declineLoanApplication(deps)(ctx.params, bodyOf(ctx)), TE.map(loanApplicationView))()),
+    handle: async (ctx) => respond(ctx, 200, await pipe(declineLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanApplicationView))()),
   },
 })

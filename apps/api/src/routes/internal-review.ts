@@ -9,6 +9,7 @@ import {
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
+import { operatorContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
 import { respond } from '../http/respond.js'
 import type { Routes } from './route.js'
@@ -24,12 +25,12 @@ export const internalReviewRoutes = (deps: AppDeps): Routes => ({
         ctx,
         200,
         await pipe(
-          approveOnboardingSession(deps)(ctx.params, bodyOf(ctx)),
+          approveOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)),
           TE.map(({ session, party }) => ({ session: reviewView(session), party: partyView(party) })),
         )(),
       ),
   },
   rejectOnboardingSession: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(rejectOnboardingSession(deps)(ctx.params, bodyOf(ctx)), TE.map(reviewView))()),
+    handle: async (ctx) => respond(ctx, 200, await pipe(rejectOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(reviewView))()),
   },
 })

@@ -121,6 +121,7 @@ export const OPERATIONS: readonly Operation[] = [
   { operationId: 'listLoanProducts', method: 'GET', path: '/internal/loan-products', successStatus: 200, auth: 'internal', jsonBody: false },
   { operationId: 'createLoanProduct', method: 'POST', path: '/internal/loan-products', successStatus: 201, auth: 'internal', jsonBody: true },
   { operationId: 'updateLoanProduct', method: 'PATCH', path: '/internal/loan-products/:productId', successStatus: 200, auth: 'internal', jsonBody: true },
+  { operationId: 'listAuditEvents', method: 'GET', path: '/internal/audit-events', successStatus: 200, auth: 'internal', jsonBody: false },
 ]
 
 export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((op) => op.operationId))

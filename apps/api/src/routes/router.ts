@@ -7,6 +7,7 @@ import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
 import { fail } from '../http/problems.js'
+import { limitsFor } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -19,9 +20,9 @@ const placeholder =
 const authFor = (op: Operation, deps: AppDeps, config: Config): Middleware<AppState>[] => {
   switch (op.auth) {
     case 'partner':
-      return [partnerAuth(deps), ownPartyOnly, scoped(op.scope ?? 'partner:api')]
+      return [partnerAuth(deps), ...limitsFor(op, deps, config.rateLimits), ownPartyOnly, scoped(op.scope ?? 'partner:api')]
     case 'mint':
-      return [mintAuth(config.partnerMintSecret)]
+      return [...limitsFor(op, deps, config.rateLimits), mintAuth(config.partnerMintSecret)]
     case 'internal':
       return [internalAuth(config.internalApiToken)]
     case 'none':

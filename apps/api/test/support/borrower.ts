@@ -36,19 +36,19 @@ export type Borrower = {
   readonly party: Record<string, unknown> & { readonly party_id: string; readonly addresses: readonly Record<string, unknown>[] }
 }
 
+export type SessionOptions = {
+  /** Added to the session after the registered address (and copied to the party at approval). */
+  readonly extraAddresses?: readonly Record<string, unknown>[]
+  /** Registered before submission (`PUT …/webhook`). */
+  readonly webhook?: { readonly webhook_url: string; readonly webhook_secret?: string }
+}
+
 /**
- * Onboards a borrower end to end over HTTP (docs/applications.md "Whose party is it?"): a
- * partner key opens a session, verifies phone and email with the codes `receiver` got, adds a
- * profile with a tax id and a registered address, submits; the operator approves; then a key
- * is minted for the new party. The server must deliver codes to `receiver`. `extraAddresses`
- * are added to the session after the registered one (and copied to the party at approval).
+ * Walks an onboarding session of `partnerKey` to review over HTTP (docs/onboarding.md): opens
+ * it, verifies phone and email with the codes `receiver` got, adds a profile with a tax id and a
+ * registered address (and `options`), submits. The server must deliver codes to `receiver`.
  */
-export const onboardBorrower = async (
-  server: TestServer,
-  receiver: CodeReceiver,
-  options: { readonly extraAddresses?: readonly Record<string, unknown>[] } = {},
-): Promise<Borrower> => {
-  const partnerKey = await mintKey(server.url)
+export const submittedSession = async (server: TestServer, receiver: CodeReceiver, partnerKey: MintedKey, options: SessionOptions = {}): Promise<string> => {
   const call = async (method: string, path: string, json: unknown, expected: number): Promise<Reply> => {
     const reply = await request(server.url, `/public/onboarding-sessions${path}`, { method, headers: bearer(partnerKey.api_key), json })
     expect(reply.status, `${method} ${path}: ${reply.text}`).to.equal(expected)
@@ -69,7 +69,19 @@ export const onboardBorrower = async (
   await call('PUT', `/${sessionId}/applicant-profile`, BORROWER_PROFILE, 200)
   await call('POST', `/${sessionId}/addresses`, BORROWER_REGISTERED_ADDRESS, 201)
   for (const address of options.extraAddresses ?? []) await call('POST', `/${sessionId}/addresses`, address, 201)
+  if (options.webhook !== undefined) await call('PUT', `/${sessionId}/webhook`, options.webhook, 200)
   await call('POST', `/${sessionId}/submit`, {}, 201)
+  return sessionId
+}
+
+/**
+ * Onboards a borrower end to end over HTTP (docs/applications.md "Whose party is it?"): a
+ * partner key walks a session to review (`submittedSession`), the operator approves, then a
+ * key is minted for the new party.
+ */
+export const onboardBorrower = async (server: TestServer, receiver: CodeReceiver, options: SessionOptions = {}): Promise<Borrower> => {
+  const partnerKey = await mintKey(server.url)
+  const sessionId = await submittedSession(server, receiver, partnerKey, options)
 
   const approved = await request(server.url, `/internal/onboarding-sessions/${sessionId}/approve`, {
     method: 'POST',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MintedKeyView } from '@lendgate/core'
 import { conformanceProblem } from './openapi-conformance.js'
+import { rememberHeaderSecrets, rememberResponseSecrets } from './secret-scan.js'
 import { MINT_SECRET } from './test-server.js'
 
 export type Reply = {
@@ -31,6 +32,7 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
     body = JSON.stringify(options.json)
     headers['Content-Type'] ??= 'application/json'
   }
+  rememberHeaderSecrets(headers)
   const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
   const text = await response.text()
   let parsed: unknown
@@ -39,6 +41,7 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
   } catch {
     parsed = undefined
   }
+  rememberResponseSecrets(parsed)
   const method = options.method ?? 'GET'
   const problem = conformanceProblem(method, path, response.status, parsed)
   if (problem !== undefined) throw new Error(`OpenAPI conformance: ${problem}`)

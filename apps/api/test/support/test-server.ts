@@ -1,15 +1,17 @@
 import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
-import { batchedKeyUsage } from '@lendgate/core'
+import { batchedKeyUsage, exactRateLimiter } from '@lendgate/core'
 import {
   inMemoryApiKeyRepository,
+  inMemoryAuditLog,
   inMemoryDocumentRepository,
   inMemoryIdempotencyStore,
   inMemoryLoanApplicationRepository,
   inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
   inMemoryPaymentMethodRepository,
+  inMemoryRateLimitStore,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
   recordingCodeSender,
@@ -21,6 +23,7 @@ import { loadConfig, type Config } from '../../src/config.js'
 import type { AppDeps } from '../../src/deps.js'
 import { createLogger } from '../../src/logger.js'
 import { listen, startServer } from '../../src/server.js'
+import { rememberLog, rememberSecret } from './secret-scan.js'
 
 /** What host names resolve to on the in-memory test server. */
 export const TEST_DNS: Readonly<Record<string, readonly string[]>> = {
@@ -32,6 +35,9 @@ export const TEST_DNS: Readonly<Record<string, readonly string[]>> = {
 
 export const MINT_SECRET = 'test-mint-secret-0123456789abcdef'
 export const INTERNAL_TOKEN = 'test-internal-token-0123456789abcdef'
+/** The key that seals webhook secrets at rest in every test server. */
+const WEBHOOK_SECRET_KEY = new Uint8Array(32).fill(7)
+for (const secret of [MINT_SECRET, INTERNAL_TOKEN, Buffer.from(WEBHOOK_SECRET_KEY).toString('base64')]) rememberSecret(secret)
 
 /** Every log line the server wrote, parsed. */
 export type LogCapture = { readonly lines: () => readonly Record<string, unknown>[]; readonly raw: () => string }
@@ -45,6 +51,7 @@ const captureLogs = (): { readonly stream: Writable; readonly capture: LogCaptur
     },
   })
   const raw = (): string => chunks.join('')
+  rememberLog(raw)
   return {
     stream,
     capture: {
@@ -68,10 +75,12 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => {
     host: '127.0.0.1',
     partnerMintSecret: MINT_SECRET,
     internalApiToken: INTERNAL_TOKEN,
-    webhookSecretKey: new Uint8Array(32).fill(7),
+    webhookSecretKey: WEBHOOK_SECRET_KEY,
     keyUsageFlushMs: 60_000,
     // Tests that deliver webhooks turn the worker on; the others must not send stray requests.
     webhookWorker: false,
+    // Far above what any suite sends: only rate-limit.test.ts is about being throttled.
+    rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000 },
     ...overrides,
   }
 }
@@ -101,9 +110,11 @@ export const startInMemoryServer = async (
 ): Promise<TestServer> => {
   const { stream, capture } = captureLogs()
   const config = testConfig(configOverrides)
-  const apiKeys = inMemoryApiKeyRepository()
-  const sessions = inMemoryOnboardingSessionRepository()
-  const applications = inMemoryLoanApplicationRepository()
+  const audit = inMemoryAuditLog()
+  const apiKeys = inMemoryApiKeyRepository(audit)
+  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
+  const applications = inMemoryLoanApplicationRepository(audit)
+  const rateLimits = inMemoryRateLimitStore()
   const base: AppDeps = {
     apiKeys,
     sessions,
@@ -123,12 +134,16 @@ export const startInMemoryServer = async (
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
     codes: scryptOneTimeCodes(),
     sender: recordingCodeSender(),
-    products: inMemoryLoanProductRepository(),
+    products: inMemoryLoanProductRepository([], audit),
     applications,
     loans: applications.loans,
     paymentMethods: inMemoryPaymentMethodRepository(),
     processor: sandboxPaymentProcessor(),
     tokenizer: sandboxTokenizer(),
+    // One in-memory instance: the exact limiter serves both (no other instance to sync with).
+    rateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
+    exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
+    audit,
   }
   const deps: AppDeps = { ...base, ...override(base) }
   const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)

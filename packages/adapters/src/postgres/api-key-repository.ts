@@ -2,6 +2,7 @@ import type { ApiKey, ApiKeyRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeysTable, Database } from './schema.js'
+import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import { query } from './store-errors.js'
 
@@ -24,7 +25,7 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
 export const KEY_REVOKED_CHANNEL = 'lendgate_key_revoked'
 
 export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository => ({
-  mint: ({ client, key }) =>
+  mint: ({ client, key }, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
         // ON CONFLICT waits for a racing insert of the same client to commit, then does nothing;
@@ -58,10 +59,12 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
           })
           .returningAll()
           .executeTakeFirstOrThrow()
-        return {
+        const minted = {
           client: { id: owner.id, partyId: owner.party_id, name: owner.name, createdAt: owner.created_at },
           key: toApiKey(row),
         }
+        if (audit !== undefined) await insertAuditEvent(trx, audit(minted))
+        return minted
       }),
     ),
 
@@ -88,7 +91,7 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
 
   // The revocation and its news go out together: NOTIFY is delivered at commit (key caches of
   // other instances evict the key when they hear it).
-  revoke: (clientId, keyId, at) =>
+  revoke: (clientId, keyId, at, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
         const revoked = await trx
@@ -101,7 +104,10 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
           .executeTakeFirst()
         if (revoked !== undefined) await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${revoked.id_segment})`.execute(trx)
         const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst()
-        return O.map(toApiKey)(O.fromNullable(row))
+        const key = O.map(toApiKey)(O.fromNullable(row))
+        // Only the call that revoked the key records it; a repeat changes nothing and records nothing.
+        if (revoked !== undefined && audit !== undefined && O.isSome(key)) await insertAuditEvent(trx, audit(key.value))
+        return key
       }),
     ),
 

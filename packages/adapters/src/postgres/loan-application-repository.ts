@@ -8,6 +8,7 @@ import {
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
 import { insertBooked } from './loan-repository.js'
 import { inPage } from './paging.js'
 import type { Database, LoanApplicationsTable } from './schema.js'
@@ -99,9 +100,16 @@ export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApp
       return row === undefined ? O.none : O.some(toApplication(row))
     }),
 
-  save: (a) => saveWith(db, a, async () => undefined),
+  save: (a, audit) =>
+    saveWith(db, a, async (trx) => {
+      if (audit !== undefined) await insertAuditEvent(trx, audit)
+    }),
 
-  saveApproved: (a, booked) => saveWith(db, a, (trx) => insertBooked(trx, booked)),
+  saveApproved: (a, booked, audit) =>
+    saveWith(db, a, async (trx) => {
+      await insertBooked(trx, booked)
+      if (audit !== undefined) await insertAuditEvent(trx, audit)
+    }),
 
   list: (filter, page) =>
     query(async () => {

@@ -2,6 +2,7 @@ import type { LoanProduct, LoanProductRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import type { Database, LoanProductsTable } from './schema.js'
 import { asWriteError, query } from './store-errors.js'
@@ -39,15 +40,23 @@ const columns = (p: LoanProduct) => ({
 })
 
 export const postgresLoanProductRepository = (db: Kysely<Database>): LoanProductRepository => ({
-  insert: (product) =>
-    TE.tryCatch(async () => {
-      await db.insertInto('loan_products').values({ id: product.id, created_at: product.createdAt, ...columns(product) }).execute()
-    }, asWriteError('loan_product')),
+  insert: (product, audit) =>
+    TE.tryCatch(
+      () =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('loan_products').values({ id: product.id, created_at: product.createdAt, ...columns(product) }).execute()
+          if (audit !== undefined) await insertAuditEvent(trx, audit)
+        }),
+      asWriteError('loan_product'),
+    ),
 
-  update: (product) =>
-    query(async () => {
-      await db.updateTable('loan_products').set(columns(product)).where('id', '=', product.id).execute()
-    }),
+  update: (product, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        const updated = await trx.updateTable('loan_products').set(columns(product)).where('id', '=', product.id).executeTakeFirst()
+        if (audit !== undefined && updated.numUpdatedRows > 0n) await insertAuditEvent(trx, audit)
+      }),
+    ),
 
   findById: (id) =>
     query(async () => {

@@ -18,6 +18,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
 import type {
   CollateralItemsTable,
@@ -255,7 +256,7 @@ const paymentColumns = (p: Payment) => ({
 const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean =>
   JSON.stringify(installmentColumns(a)) === JSON.stringify(installmentColumns(b))
 
-/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot, the loan's status. */
+/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot, the loan's status, its audit event. */
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   if (posting.payment !== undefined) {
     const columns = paymentColumns(posting.payment)
@@ -283,6 +284,7 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   }
   if (posting.balance !== null) await insertBalance(trx, posting.balance)
   if (posting.loanStatus !== undefined) await trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).execute()
+  if (posting.audit !== undefined) await insertAuditEvent(trx, posting.audit)
 }
 
 /** Carries a use case's Left out of the transaction callback (rolling it back). */
@@ -394,30 +396,36 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
   payments: paymentReads(db),
 
-  addCollateral: (c) =>
-    query(async () => {
-      await db
-        .insertInto('collateral_items')
-        .values({
-          id: c.id,
-          loan_id: c.loanId,
-          type: c.type,
-          description: c.description,
-          valuation: c.valuation,
-          currency: c.currency,
-          lien_position: c.lienPosition,
-          created_at: c.createdAt,
-        })
-        .execute()
-    }),
+  addCollateral: (c, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('collateral_items')
+          .values({
+            id: c.id,
+            loan_id: c.loanId,
+            type: c.type,
+            description: c.description,
+            valuation: c.valuation,
+            currency: c.currency,
+            lien_position: c.lienPosition,
+            created_at: c.createdAt,
+          })
+          .execute()
+        if (audit !== undefined) await insertAuditEvent(trx, audit)
+      }),
+    ),
 
   listCollateral: (loanId, page) =>
     query(async () => (await inPage(db.selectFrom('collateral_items').selectAll().where('loan_id', '=', loanId), page).execute()).map(toCollateral)),
 
-  addDocument: (d) =>
-    query(async () => {
-      await db.insertInto('loan_documents').values(documentColumns(d)).execute()
-    }),
+  addDocument: (d, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('loan_documents').values(documentColumns(d)).execute()
+        if (audit !== undefined) await insertAuditEvent(trx, audit)
+      }),
+    ),
 
   listDocuments: (loanId, page) =>
     query(async () => (await inPage(db.selectFrom('loan_documents').selectAll().where('loan_id', '=', loanId), page).execute()).map(toDocument)),

@@ -10,6 +10,8 @@ import * as webhookEvents from './migrations/0007-webhook-events.js'
 import * as webhookAttempts from './migrations/0008-webhook-attempts.js'
 import * as loans from './migrations/0009-loans.js'
 import * as servicing from './migrations/0010-servicing.js'
+import * as rateLimits from './migrations/0011-rate-limits.js'
+import * as auditEvents from './migrations/0012-audit-events.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-webhook-attempts': webhookAttempts,
   '0009-loans': loans,
   '0010-servicing': servicing,
+  '0011-rate-limits': rateLimits,
+  '0012-audit-events': auditEvents,
 }
 
 /** Names of every migration, in order. */

@@ -14,7 +14,9 @@ import type { Kysely, Selectable, Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
+import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
+import { precompiled } from './precompiled.js'
 import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
@@ -167,51 +169,62 @@ const saveWith = (db: Kysely<Database>, session: OnboardingSession, first: (trx:
         : asStoreUnavailable(error),
   )
 
-export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => ({
-  insert: (session) =>
-    TE.tryCatch(
-      () =>
-        db.transaction().execute(async (trx) => {
+export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => {
+  // The partner's read of a session is the hottest query of the service: compiled once.
+  const sessionForClient = precompiled<{ id: string; clientId: string }, SessionWithAddresses>(db, (param) =>
+    sessionsWithAddresses(db).where('s.id', '=', param('id')).where('s.client_id', '=', param('clientId')),
+  )
+  const sessionById = precompiled<{ id: string }, SessionWithAddresses>(db, (param) => sessionsWithAddresses(db).where('s.id', '=', param('id')))
+  return {
+    insert: (session) =>
+      TE.tryCatch(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await trx
+              .insertInto('onboarding_sessions')
+              .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
+              .execute()
+            await writeAddresses(trx, session)
+          }),
+        asWriteError('onboarding_session'),
+      ),
+
+    findForClient: (clientId, id) =>
+      query(async () => {
+        const [row] = await sessionForClient({ id, clientId })
+        return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
+      }),
+
+    save: (session, audit) =>
+      saveWith(db, session, async (trx) => {
+        if (audit !== undefined) await insertAuditEvent(trx, audit)
+      }),
+
+    saveApproved: (session, party, event, audit) =>
+      saveWith(db, session, async (trx) => {
+        if (audit !== undefined) await insertAuditEvent(trx, audit)
+        // The outbox write: the event exists if and only if the approval does.
+        await insertWebhookEvent(trx, event)
+        await trx.insertInto('parties').values(partyColumns(party)).execute()
+        if (party.addresses.length > 0) {
           await trx
-            .insertInto('onboarding_sessions')
-            .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
+            .insertInto('party_addresses')
+            .values(party.addresses.map((a) => partyAddressColumns(party.id, a)))
             .execute()
-          await writeAddresses(trx, session)
-        }),
-      asWriteError('onboarding_session'),
-    ),
+        }
+      }),
 
-  findForClient: (clientId, id) =>
-    query(async () => {
-      const row = await sessionsWithAddresses(db).where('s.id', '=', id).where('s.client_id', '=', clientId).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
-    }),
+    findById: (id) =>
+      query(async () => {
+        const [row] = await sessionById({ id })
+        return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
+      }),
 
-  save: (session) => saveWith(db, session, async () => undefined),
-
-  saveApproved: (session, party, event) =>
-    saveWith(db, session, async (trx) => {
-      // The outbox write: the event exists if and only if the approval does.
-      await insertWebhookEvent(trx, event)
-      await trx.insertInto('parties').values(partyColumns(party)).execute()
-      if (party.addresses.length > 0) {
-        await trx
-          .insertInto('party_addresses')
-          .values(party.addresses.map((a) => partyAddressColumns(party.id, a)))
-          .execute()
-      }
-    }),
-
-  findById: (id) =>
-    query(async () => {
-      const row = await sessionsWithAddresses(db).where('s.id', '=', id).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
-    }),
-
-  list: (status, page) =>
-    query(async () => {
-      let q = sessionsWithAddresses(db)
-      if (status !== undefined) q = q.where('s.status', '=', status)
-      return (await inPage(q, page).execute()).map(toSessionWithAddresses)
-    }),
-})
+    list: (status, page) =>
+      query(async () => {
+        let q = sessionsWithAddresses(db)
+        if (status !== undefined) q = q.where('s.status', '=', status)
+        return (await inPage(q, page).execute()).map(toSessionWithAddresses)
+      }),
+  }
+}

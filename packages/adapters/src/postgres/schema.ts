@@ -317,6 +317,29 @@ export type LoanDocumentsTable = {
   created_at: Date
 }
 
+/** Request counts per bucket and fixed window (rate limiting, issue 9). */
+export type RateLimitsTable = {
+  bucket: string
+  window_start: Date
+  window_end: Date
+  count: number
+}
+
+/** The append-only audit log (migration 0012). `details` is JSON written as text, read back parsed. */
+export type AuditEventsTable = {
+  id: string
+  occurred_at: Date
+  actor_type: 'operator' | 'api_key' | 'system'
+  actor_id: string | null
+  action: string
+  subject_type: string
+  subject_id: string
+  api_client_id: string | null
+  party_id: string | null
+  request_id: string | null
+  details: ColumnType<unknown, string, never>
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -340,4 +363,6 @@ export type Database = {
   payments: PaymentsTable
   collateral_items: CollateralItemsTable
   loan_documents: LoanDocumentsTable
+  rate_limits: RateLimitsTable
+  audit_events: AuditEventsTable
 }

@@ -198,7 +198,10 @@ export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
 export const nonEmptyPatch = <P extends object>(patch: P): E.Either<InvalidRequest, P> =>
   Object.keys(patch).length > 0 ? E.right(patch) : E.left(invalidRequest('Send at least one field to update.'))
 
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is refused). */
+/**
+ * A real calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (2026-02-30 is refused, and
+ * so is year 0000, which the proleptic calendar of PostgreSQL's `date` does not have).
+ */
 export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
   'CalendarDate',
   (u): u is string => typeof u === 'string' && isCalendarDate(u),
@@ -207,7 +210,7 @@ export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
 ), { type: 'string', format: 'date' })
 
 const isCalendarDate = (s: string): boolean => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s.startsWith('0000')) return false
   const parsed = new Date(`${s}T00:00:00.000Z`)
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === s
 }

@@ -39,6 +39,8 @@ const fromBase64Url = (text: string): string =>
 export const encodeCursor = (position: Position): string =>
   toBase64Url(JSON.stringify([position.createdAt.toISOString(), position.id]))
 
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
 /**
  * Decodes a cursor. `isId` says what a row id of this list looks like (UUIDs unless told
  * otherwise): a forged cursor with anything else is refused here and never reaches SQL.
@@ -51,6 +53,9 @@ export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isU
     const [at, id] = parsed as unknown[]
     // Every listed record has a UUID id; anything else is a forged cursor (and must never reach SQL).
     if (typeof at !== 'string' || typeof id !== 'string' || !isId(id)) return E.left(bad)
+    // Only the form encodeCursor writes, years 0001-9999: an expanded year (+010000-…) or year
+    // 0000 would round-trip here and then fail in SQL.
+    if (!CURSOR_INSTANT.test(at) || at.startsWith('0000')) return E.left(bad)
     const createdAt = new Date(at)
     return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? E.left(bad) : E.right({ createdAt, id })
   } catch {

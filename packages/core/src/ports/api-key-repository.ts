@@ -1,6 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ApiClient, ApiKey } from '../domain/api-key.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 
@@ -17,9 +18,13 @@ export type ApiKeyRepository = {
   /**
    * In one transaction: finds the client with `client.partyId` + `client.name`, or creates
    * `client`; then inserts the key under that client. Returns the client actually used and
-   * the stored key. Safe when two mints race for the same new client.
+   * the stored key. Safe when two mints race for the same new client. With `audit`, the event
+   * it makes of the client and key actually stored is written in the same transaction.
    */
-  readonly mint: (record: MintRecord) => TE.TaskEither<StoreUnavailable, { readonly client: ApiClient; readonly key: ApiKey }>
+  readonly mint: (
+    record: MintRecord,
+    audit?: (minted: { readonly client: ApiClient; readonly key: ApiKey }) => AuditEvent,
+  ) => TE.TaskEither<StoreUnavailable, { readonly client: ApiClient; readonly key: ApiKey }>
   /** The key whose id segment is `idSegment`, whatever its status. */
   readonly findByIdSegment: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** The key `keyId` if it belongs to `clientId`. */
@@ -29,8 +34,10 @@ export type ApiKeyRepository = {
   /**
    * Marks the key revoked at `at` if it is active and belongs to `clientId`; a revoked key
    * keeps its first `revokedAt`. Returns the key as stored afterwards, none if not the client's.
+   * With `audit`, the event it makes of the revoked key is written in the same transaction, only
+   * when this call revoked it (revoking a revoked key records nothing).
    */
-  readonly revoke: (clientId: string, keyId: string, at: Date) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  readonly revoke: (clientId: string, keyId: string, at: Date, audit?: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** Sets `lastUsedAt` for each key to the later of its stored value and the given time. */
   readonly recordUsage: (usage: ReadonlyMap<string, Date>) => TE.TaskEither<StoreUnavailable, void>
 }

@@ -1,5 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/errors.js'
 import type { ApplicationStatus, LoanApplication } from '../domain/loan-application.js'
 import type { BookedLoan } from '../domain/loan.js'
@@ -10,19 +11,20 @@ export type ApplicationFilter = { readonly partyId?: string; readonly status?: A
 /**
  * Loan applications, and the loans their approval books. Saves are conditional on
  * `application.version` (optimistic locking): a stale save is `ConcurrentUpdate` and writes
- * nothing; a successful one returns the application with the next version.
+ * nothing; a successful one returns the application with the next version. A save given an
+ * `audit` event writes it in the same transaction.
  */
 export type LoanApplicationRepository = {
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** The application if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
-  readonly save: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  readonly save: (application: LoanApplication, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /**
    * In one transaction: the approved application (version-checked) and everything `booked`
    * holds (loan, installments, ledger entries, balance snapshot). All or nothing.
    */
-  readonly saveApproved: (application: LoanApplication, booked: BookedLoan) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /** One page in `(createdAt, id)` order, at most `page.limit + 1` rows. */
   readonly list: (filter: ApplicationFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanApplication[]>
 }

@@ -1,5 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { LoanDocument } from '../domain/loan-document.js'
@@ -30,6 +31,8 @@ export type Posting = {
   readonly payment?: Payment
   /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
   readonly loanStatus?: LoanStatus
+  /** The audit event of the change (an operator's correction), written with it. */
+  readonly audit?: AuditEvent
 }
 
 /** Reads of payments. */
@@ -72,8 +75,9 @@ export type LoanRepository = {
   readonly activeLoanIds: (afterId: string | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly string[]>
   /** Payment reads outside any change. */
   readonly payments: PaymentReads
-  readonly addCollateral: (item: CollateralItem) => TE.TaskEither<StoreUnavailable, void>
+  /** Stores the item; `audit`, when given, in the same transaction (so for `addDocument`). */
+  readonly addCollateral: (item: CollateralItem, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   readonly listCollateral: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly CollateralItem[]>
-  readonly addDocument: (document: LoanDocument) => TE.TaskEither<StoreUnavailable, void>
+  readonly addDocument: (document: LoanDocument, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   readonly listDocuments: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanDocument[]>
 }

@@ -1,5 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/errors.js'
 import type { OnboardingSession, OnboardingStatus } from '../domain/onboarding-session.js'
 import type { PageRequest } from '../domain/pagination.js'
@@ -15,17 +16,18 @@ export type OnboardingSessionRepository = {
   /**
    * Writes the whole session (row and addresses) in one transaction, if the stored version is
    * still `session.version`; returns it with the version bumped. `ConcurrentUpdate` otherwise,
-   * and nothing is written.
+   * and nothing is written. `audit`, when given, is written in the same transaction.
    */
-  readonly save: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
+  readonly save: (session: OnboardingSession, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /**
    * Like `save`, and in the same transaction stores `party` with its addresses and queues
-   * `event` in the outbox (approval). Nothing of the three is written without the others.
+   * `event` in the outbox (approval), and `audit` when given. Nothing is written without the rest.
    */
   readonly saveApproved: (
     session: OnboardingSession,
     party: Party,
     event: WebhookEvent,
+    audit?: AuditEvent,
   ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: for internal review only. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>

@@ -2,26 +2,31 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ApiClient, ApiKey } from '../domain/api-key.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 export type InMemoryApiKeyRepository = ApiKeyRepository & {
   readonly clients: () => readonly ApiClient[]
   readonly keys: () => readonly ApiKey[]
+  /** Where audited writes record their events. */
+  readonly audit: InMemoryAuditLog
 }
 
-export const inMemoryApiKeyRepository = (): InMemoryApiKeyRepository => {
+export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryApiKeyRepository => {
   const clients = new Map<string, ApiClient>()
   const keys = new Map<string, ApiKey>()
   return {
     clients: () => [...clients.values()],
     keys: () => [...keys.values()],
-    mint: ({ client, key }) =>
+    audit,
+    mint: ({ client, key }, event) =>
       TE.fromIO(() => {
         const existing = [...clients.values()].find((c) => c.partyId === client.partyId && c.name === client.name)
         const owner = existing ?? client
         clients.set(owner.id, owner)
         const stored: ApiKey = { ...key, clientId: owner.id }
         keys.set(stored.id, stored)
+        if (event !== undefined) audit.append(event({ client: owner, key: stored }))
         return { client: owner, key: stored }
       }),
     findByIdSegment: (idSegment) => TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.idSegment === idSegment))),
@@ -34,12 +39,14 @@ export const inMemoryApiKeyRepository = (): InMemoryApiKeyRepository => {
           page,
         ),
       ),
-    revoke: (clientId, keyId, at) =>
+    revoke: (clientId, keyId, at, event) =>
       TE.fromIO(() => {
         const key = keys.get(keyId)
         if (key === undefined || key.clientId !== clientId) return O.none
-        const revoked: ApiKey = key.status === 'revoked' ? key : { ...key, status: 'revoked', revokedAt: at }
+        if (key.status === 'revoked') return O.some(key)
+        const revoked: ApiKey = { ...key, status: 'revoked', revokedAt: at }
         keys.set(keyId, revoked)
+        if (event !== undefined) audit.append(event(revoked))
         return O.some(revoked)
       }),
     recordUsage: (usage) =>

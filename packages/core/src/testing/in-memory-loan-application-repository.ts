@@ -1,28 +1,35 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/errors.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { LoanApplication } from '../domain/loan-application.js'
 import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
 import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory-loan-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 /** Applications, and the loans their approval books (readable through `loans`). */
-export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository & {
+export const inMemoryLoanApplicationRepository = (
+  audit: InMemoryAuditLog = inMemoryAuditLog(),
+): LoanApplicationRepository & {
   readonly all: () => readonly LoanApplication[]
   readonly loans: InMemoryLoanRepository
+  readonly audit: InMemoryAuditLog
 } => {
   const applications = new Map<string, LoanApplication>()
-  const loans = inMemoryLoanRepository()
-  const save = (a: LoanApplication) => {
+  const loans = inMemoryLoanRepository(audit)
+  const save = (a: LoanApplication, event?: AuditEvent) => {
     const stored = applications.get(a.id)
     if (stored === undefined || stored.version !== a.version) return TE.left(concurrentUpdate('loan_application'))
     const saved = { ...a, version: a.version + 1 }
     applications.set(a.id, saved)
+    if (event !== undefined) audit.append(event)
     return TE.right(saved)
   }
   return {
     all: () => [...applications.values()],
     loans,
+    audit,
     insert: (a) => {
       if (applications.has(a.id)) return TE.left(alreadyExists('loan_application'))
       applications.set(a.id, a)
@@ -31,11 +38,11 @@ export const inMemoryLoanApplicationRepository = (): LoanApplicationRepository &
     findById: (id) => TE.right(O.fromNullable(applications.get(id))),
     findForParty: (partyId, id) => TE.right(O.filter((a: LoanApplication) => a.partyId === partyId)(O.fromNullable(applications.get(id)))),
     save,
-    saveApproved: (a, booked) =>
+    saveApproved: (a, booked, event) =>
       TE.map((saved: LoanApplication) => {
         loans.book(booked)
         return saved
-      })(save(a)),
+      })(save(a, event)),
     list: (filter, page) =>
       TE.right(
         inMemoryPage(

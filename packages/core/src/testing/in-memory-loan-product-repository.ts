@@ -3,20 +3,28 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists } from '../domain/errors.js'
 import type { LoanProduct } from '../domain/loan-product.js'
 import type { LoanProductRepository } from '../ports/loan-product-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-export const inMemoryLoanProductRepository = (seed: readonly LoanProduct[] = []): LoanProductRepository & { readonly all: () => readonly LoanProduct[] } => {
+export const inMemoryLoanProductRepository = (
+  seed: readonly LoanProduct[] = [],
+  audit: InMemoryAuditLog = inMemoryAuditLog(),
+): LoanProductRepository & { readonly all: () => readonly LoanProduct[]; readonly audit: InMemoryAuditLog } => {
   const products = new Map(seed.map((p) => [p.id, p]))
   return {
     all: () => [...products.values()],
-    insert: (product) => {
+    audit,
+    insert: (product, event) => {
       if (products.has(product.id)) return TE.left(alreadyExists('loan_product'))
       products.set(product.id, product)
+      if (event !== undefined) audit.append(event)
       return TE.right(undefined)
     },
-    update: (product) =>
+    update: (product, event) =>
       TE.fromIO(() => {
-        if (products.has(product.id)) products.set(product.id, product)
+        if (!products.has(product.id)) return
+        products.set(product.id, product)
+        if (event !== undefined) audit.append(event)
       }),
     findById: (id) => TE.right(O.fromNullable(products.get(id))),
     list: (active, page) =>

@@ -9,6 +9,7 @@ import type { ServicedInstallment } from '../domain/loan-servicing.js'
 import { sequencePosition } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 type Stored = {
@@ -27,7 +28,7 @@ export type InMemoryLoanRepository = LoanRepository & {
 }
 
 /** Loans in memory. `change` runs one at a time per repository, like the row lock it stands for. */
-export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
+export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryLoanRepository => {
   const loans = new Map<string, Stored>()
   const payments = new Map<string, Payment>()
   let sequence = 0
@@ -108,6 +109,7 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
           if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
           if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
           if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
+          if (posting.audit !== undefined) audit.append(posting.audit)
         }
         return E.right(result)
       })
@@ -123,14 +125,20 @@ export const inMemoryLoanRepository = (): InMemoryLoanRepository => {
           .slice(0, limit),
       ),
     payments: reads,
-    addCollateral: (item) =>
+    addCollateral: (item, event) =>
       TE.fromIO(() => {
-        loans.get(item.loanId)?.collateral.push(item)
+        const stored = loans.get(item.loanId)
+        if (stored === undefined) return
+        stored.collateral.push(item)
+        if (event !== undefined) audit.append(event)
       }),
     listCollateral: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.collateral ?? [], page)),
-    addDocument: (document) =>
+    addDocument: (document, event) =>
       TE.fromIO(() => {
-        loans.get(document.loanId)?.documents.push(document)
+        const stored = loans.get(document.loanId)
+        if (stored === undefined) return
+        stored.documents.push(document)
+        if (event !== undefined) audit.append(event)
       }),
     listDocuments: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.documents ?? [], page)),
   }

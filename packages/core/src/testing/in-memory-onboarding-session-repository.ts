@@ -3,28 +3,33 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Address } from '../domain/address.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate, type AlreadyExists } from '../domain/errors.js'
+import type { AuditEvent } from '../domain/audit-event.js'
 import type { OnboardingSession } from '../domain/onboarding-session.js'
 import type { Party } from '../domain/party.js'
 import type { PartyRepository } from '../ports/party-repository.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
 import type { WebhookEventRepository } from '../ports/webhook-event-repository.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
+  audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): OnboardingSessionRepository & {
   readonly all: () => readonly OnboardingSession[]
+  readonly audit: InMemoryAuditLog
   readonly parties: PartyRepository
   readonly events: WebhookEventRepository & { readonly all: () => readonly WebhookEvent[] }
 } => {
   const sessions = new Map<string, OnboardingSession>()
   const events: WebhookEvent[] = []
-  const save = (session: OnboardingSession) => {
+  const save = (session: OnboardingSession, event?: AuditEvent) => {
     const stored = sessions.get(session.id)
     if (stored === undefined || stored.version !== session.version) return TE.left(concurrentUpdate('onboarding_session'))
     const saved = { ...session, version: session.version + 1 }
     sessions.set(session.id, saved)
+    if (event !== undefined) audit.append(event)
     return TE.right(saved)
   }
   /**
@@ -48,6 +53,7 @@ export const inMemoryOnboardingSessionRepository = (
       })(),
     )
   return {
+    audit,
     parties: {
       findById: (id) => TE.right(O.fromNullable(parties.get(id))),
       addAddress: (partyId, address) => writeAddress(partyId, address, false),
@@ -83,12 +89,12 @@ export const inMemoryOnboardingSessionRepository = (
           })
         }),
     },
-    saveApproved: (session, party, event) =>
+    saveApproved: (session, party, event, auditEvent) =>
       TE.map((saved: OnboardingSession) => {
         parties.set(party.id, party)
         events.push(event)
         return saved
-      })(save(session)),
+      })(save(session, auditEvent)),
     findById: (id) => TE.right(O.fromNullable(sessions.get(id))),
     list: (status, page) =>
       TE.right(

@@ -61,9 +61,9 @@ export const cachedApiKeys = (
         }),
       )
     },
-    revoke: (clientId, keyId, at) =>
+    revoke: (clientId, keyId, at, audit) =>
       pipe(
-        repo.revoke(clientId, keyId, at),
+        repo.revoke(clientId, keyId, at, audit),
         TE.map((revoked) => {
           if (O.isSome(revoked)) evict(revoked.value.idSegment)
           return revoked

@@ -2,6 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
 import { KEY_ENVIRONMENTS, type ApiClient, type ApiKey } from '../../domain/api-key.js'
+import { keyMintedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
 import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
 import { DEFAULT_SCOPES, Scopes } from '../../domain/scopes.js'
@@ -39,34 +40,42 @@ export type MintedKey = { readonly client: ApiClient; readonly key: ApiKey; read
 /**
  * Mints a key for the API client identified by `party_id` + `client_name`, creating the client
  * on first use. Minting again for the same client is how keys are rotated: mint the new one,
- * move over, revoke the old one. Whoever calls this has already proven the mint secret.
+ * move over, revoke the old one. Whoever calls this has already proven the mint secret (or
+ * has the database: the CLI), so the actor is the operator unless `context` says otherwise.
+ * The `api_key.minted` audit event is written in the mint's transaction.
  */
 export const mintApiKey =
   (deps: MintApiKeyDeps) =>
-  (input: unknown): TE.TaskEither<MintApiKeyError, MintedKey> =>
+  (input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<MintApiKeyError, MintedKey> =>
     pipe(
       TE.fromEither(decode(MintApiKeyInput)(input)),
       TE.chainW((cmd) => {
         const now = deps.clock.now()
         const environment = cmd.environment ?? 'live'
         const generated = deps.keyMaterial.generate(environment)
+        const clientId = deps.ids.next()
+        const keyId = deps.ids.next()
+        const auditId = deps.ids.next()
         return pipe(
-          deps.apiKeys.mint({
-            client: { id: deps.ids.next(), partyId: cmd.party_id, name: cmd.client_name ?? DEFAULT_CLIENT_NAME, createdAt: now },
-            key: {
-              id: deps.ids.next(),
-              partyId: cmd.party_id,
-              idSegment: generated.idSegment,
-              prefix: generated.prefix,
-              hash: generated.hash,
-              environment,
-              scopes: cmd.scopes ?? DEFAULT_SCOPES,
-              status: 'active',
-              createdAt: now,
-              revokedAt: null,
-              lastUsedAt: null,
+          deps.apiKeys.mint(
+            {
+              client: { id: clientId, partyId: cmd.party_id, name: cmd.client_name ?? DEFAULT_CLIENT_NAME, createdAt: now },
+              key: {
+                id: keyId,
+                partyId: cmd.party_id,
+                idSegment: generated.idSegment,
+                prefix: generated.prefix,
+                hash: generated.hash,
+                environment,
+                scopes: cmd.scopes ?? DEFAULT_SCOPES,
+                status: 'active',
+                createdAt: now,
+                revokedAt: null,
+                lastUsedAt: null,
+              },
             },
-          }),
+            (minted) => keyMintedEvent(auditId, context, minted.client, minted.key),
+          ),
           TE.map(({ client, key }) => ({ client, key, plaintext: generated.plaintext })),
         )
       }),

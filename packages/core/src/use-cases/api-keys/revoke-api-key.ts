@@ -1,12 +1,14 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { ApiKey, Caller } from '../../domain/api-key.js'
+import { keyRevokedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
 import { decode, strictObject, Uuid } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
 
-export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly clock: Clock }
+export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly ids: IdGenerator; readonly clock: Clock }
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable
 
 const RevokeApiKeyParams = strictObject('RevokeApiKeyParams', { apiKeyId: Uuid }, {})
@@ -14,12 +16,19 @@ const RevokeApiKeyParams = strictObject('RevokeApiKeyParams', { apiKeyId: Uuid }
 /**
  * Revokes a key of the caller's API client; the key is refused from its next request on.
  * Revoking a revoked key returns it unchanged. Another client's key is `NotFound`.
+ * The revocation writes an `api_key.revoked` audit event in its transaction (a repeat writes
+ * none). The actor is `context`'s: the HTTP route passes the calling key; without a context
+ * (the operator CLI, acting for the client) it is the operator.
  */
 export const revokeApiKey =
   (deps: RevokeApiKeyDeps) =>
-  (caller: Caller, params: unknown): TE.TaskEither<RevokeApiKeyError, ApiKey> =>
+  (caller: Caller, params: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<RevokeApiKeyError, ApiKey> =>
     pipe(
       TE.fromEither(decode(RevokeApiKeyParams)(params)),
-      TE.chainW(({ apiKeyId }) => deps.apiKeys.revoke(caller.clientId, apiKeyId, deps.clock.now())),
+      TE.chainW(({ apiKeyId }) => {
+        const now = deps.clock.now()
+        const auditId = deps.ids.next()
+        return deps.apiKeys.revoke(caller.clientId, apiKeyId, now, (revoked) => keyRevokedEvent(auditId, context, revoked, now))
+      }),
       TE.chainW(TE.fromOption(() => notFound('api_key'))),
     )

@@ -1,6 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import { applicationApprovedEvent, applicationDeclinedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { applicationTransition, type LoanApplication } from '../../domain/loan-application.js'
@@ -35,11 +36,12 @@ const loadAny = (deps: Pick<DecisionDeps, 'applications'>, params: unknown) =>
 /**
  * Approves a submitted application and books its loan: in one transaction the application
  * becomes `APPROVED` and the loan, its full schedule, the ledger's opening entries and the
- * first balance snapshot are written (domain/loan.ts `bookLoan`).
+ * first balance snapshot are written (domain/loan.ts `bookLoan`), with the
+ * `loan_application.approved` audit event (actor: `context`'s, the operator by default).
  */
 export const approveLoanApplication =
   (deps: DecisionDeps) =>
-  (params: unknown, input: unknown): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
     pipe(
       TE.fromEither(decode(ApproveApplicationInput)(input ?? {})),
       TE.chainW((cmd) =>
@@ -58,8 +60,9 @@ export const approveLoanApplication =
                   decision: { decision: 'APPROVED', reason: null, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
                   updatedAt: now,
                 }
+                const audit = applicationApprovedEvent(deps.ids.next(), context, approved, booked.loan, now)
                 return pipe(
-                  deps.applications.saveApproved(approved, booked),
+                  deps.applications.saveApproved(approved, booked, audit),
                   TE.map((application) => ({ application, loan: booked.loan })),
                 )
               }),
@@ -69,10 +72,10 @@ export const approveLoanApplication =
       ),
     )
 
-/** Declines a submitted application with a reason. */
+/** Declines a submitted application with a reason, writing the `loan_application.declined` audit event with it. */
 export const declineLoanApplication =
-  (deps: Omit<DecisionDeps, 'ids'>) =>
-  (params: unknown, input: unknown): TE.TaskEither<DecisionError, LoanApplication> =>
+  (deps: DecisionDeps) =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, LoanApplication> =>
     pipe(
       TE.fromEither(decode(DeclineApplicationInput)(input)),
       TE.chainW((cmd) =>
@@ -81,18 +84,18 @@ export const declineLoanApplication =
           TE.chainW((a) =>
             pipe(
               TE.fromEither(applicationTransition(a.status, 'decline')),
-              TE.map((status): LoanApplication => {
+              TE.chainW((status) => {
                 const now = deps.clock.now()
-                return {
+                const declined: LoanApplication = {
                   ...a,
                   status,
                   decision: { decision: 'DECLINED', reason: cmd.reason, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
                   updatedAt: now,
                 }
+                return deps.applications.save(declined, applicationDeclinedEvent(deps.ids.next(), context, declined, now))
               }),
             ),
           ),
-          TE.chainW(deps.applications.save),
         ),
       ),
     )

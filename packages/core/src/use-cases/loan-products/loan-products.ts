@@ -1,6 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import { OPERATOR_CONTEXT, productCreatedEvent, productUpdatedEvent, type AuditContext } from '../../domain/audit-event.js'
 import { decode, nonEmptyPatch, oneOf, Uuid } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { checkRanges, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
@@ -47,22 +48,26 @@ export type ManageProductsDeps = {
   readonly clock: Clock
 }
 
+/** Adds a product to the catalogue, with its `loan_product.created` audit event. */
 export const createLoanProduct =
   (deps: ManageProductsDeps) =>
-  (input: unknown): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
+  (input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
     pipe(
       TE.fromEither(decode(LoanProductInput)(input)),
       TE.map((cmd) => newLoanProduct(cmd, deps.ids.next(), deps.clock.now())),
       TE.chainEitherKW((product) => checkRanges(product)),
-      TE.chainFirstW(deps.products.insert),
+      TE.chainFirstW((product) => deps.products.insert(product, productCreatedEvent(deps.ids.next(), context, product))),
     )
 
 const ProductParams = t.type({ productId: Uuid })
 
-/** Changes any fields of a product; applications already submitted keep their terms. */
+/**
+ * Changes any fields of a product; applications already submitted keep their terms. The
+ * `loan_product.updated` audit event records each field that changed, before and after.
+ */
 export const updateLoanProduct =
-  (deps: Omit<ManageProductsDeps, 'ids'>) =>
-  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanProduct> =>
+  (deps: ManageProductsDeps) =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanProduct> =>
     pipe(
       TE.fromEither(decode(ProductParams)(params)),
       TE.chainW(({ productId }) => deps.products.findById(productId)),
@@ -72,7 +77,7 @@ export const updateLoanProduct =
           TE.fromEither(decode(LoanProductPatch)(input)),
           TE.chainEitherKW(nonEmptyPatch),
           TE.chainEitherKW((patch) => checkRanges(patchLoanProduct(product, patch, deps.clock.now()), Object.keys(patch))),
+          TE.chainFirstW((updated) => deps.products.update(updated, productUpdatedEvent(deps.ids.next(), context, product, updated))),
         ),
       ),
-      TE.chainFirstW(deps.products.update),
     )

@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
+import { OPERATOR_CONTEXT, sessionApprovedEvent, sessionRejectedEvent, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
@@ -69,11 +70,12 @@ const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, params: unknown) =>
 /**
  * Approves a submitted session: in one transaction the session becomes `APPROVED` (with who
  * and when), the party is created from its profile, contacts and addresses, and the
- * `party.ready` event is queued in the outbox with the party as of approval.
+ * `party.ready` event is queued in the outbox with the party as of approval, and the
+ * `onboarding_session.approved` audit event is written (actor: `context`'s, the operator by default).
  */
 export const approveOnboardingSession =
   (deps: ReviewDeps) =>
-  (params: unknown, input: unknown): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
     pipe(
       TE.fromEither(decode(ApproveSessionInput)(input ?? {})),
       TE.chainW((cmd) =>
@@ -93,8 +95,9 @@ export const approveOnboardingSession =
                   updatedAt: now,
                 }
                 const event = partyReadyEvent(deps.ids.next(), session.id, partyView(party), now)
+                const audit = sessionApprovedEvent(deps.ids.next(), context, approved, event.id, now)
                 return pipe(
-                  deps.sessions.saveApproved(approved, party, event),
+                  deps.sessions.saveApproved(approved, party, event, audit),
                   TE.map((saved) => ({ session: saved, party })),
                 )
               }),
@@ -104,10 +107,10 @@ export const approveOnboardingSession =
       ),
     )
 
-/** Rejects a submitted session with a reason. */
+/** Rejects a submitted session with a reason, writing the `onboarding_session.rejected` audit event with it. */
 export const rejectOnboardingSession =
-  (deps: Omit<ReviewDeps, 'ids'>) =>
-  (params: unknown, input: unknown): TE.TaskEither<ReviewError, OnboardingSession> =>
+  (deps: ReviewDeps) =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
     pipe(
       TE.fromEither(decode(RejectSessionInput)(input)),
       TE.chainW((cmd) =>
@@ -118,12 +121,13 @@ export const rejectOnboardingSession =
               TE.fromEither(transition(session.status, 'reject')),
               TE.chainW((status) => {
                 const now = deps.clock.now()
-                return deps.sessions.save({
+                const rejected: OnboardingSession = {
                   ...session,
                   status,
                   review: { decision: 'REJECTED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: cmd.reason, decidedAt: now },
                   updatedAt: now,
-                })
+                }
+                return deps.sessions.save(rejected, sessionRejectedEvent(deps.ids.next(), context, rejected, now))
               }),
             ),
           ),

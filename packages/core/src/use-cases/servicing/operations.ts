@@ -3,12 +3,21 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
+import {
+  accrualCompletedEvent,
+  collateralAddedEvent,
+  documentAttachedEvent,
+  OPERATOR_CONTEXT,
+  SYSTEM_CONTEXT,
+  type AuditContext,
+} from '../../domain/audit-event.js'
 import { CalendarDate, decode, strictObject, Uuid } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { CollateralInput, newCollateral, type CollateralItem } from '../../domain/collateral.js'
 import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../domain/loan-document.js'
 import { utcDate, type Loan } from '../../domain/loan.js'
 import { accrueInterest, sameFigures, snapshotOf } from '../../domain/loan-servicing.js'
+import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
@@ -65,6 +74,22 @@ export const accrueInterestForLoans =
       }),
     )
 
+/**
+ * The accrual job as operators and schedulers run it: `accrueInterestForLoans`, then one
+ * `interest_accrual.completed` audit event with the run's figures (actor: `context`'s; the
+ * system when a scheduler in the process calls it without one). The loans change in
+ * transactions of their own, so the event is written after the last of them: a run that fails
+ * part-way records nothing, and each accrual it made is in its loan's ledger (the job is
+ * idempotent, so running it again completes it and records the run).
+ */
+export const runInterestAccrual =
+  (deps: OperationsDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
+  (query: unknown, context: AuditContext = SYSTEM_CONTEXT): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+    pipe(
+      accrueInterestForLoans(deps)(query),
+      TE.chainFirstW((run) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), context, run, deps.clock.now()))),
+    )
+
 const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
   deps.loans.change(loanId, (found) => {
     if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null }, result: { changed: false, accruals: 0 } })
@@ -91,33 +116,42 @@ const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, params: unknown): TE.Task
     TE.map((booked) => booked.loan),
   )
 
-/** Records a collateral item securing a loan (operators). */
+/** Records a collateral item securing a loan (operators), with its `loan_collateral.added` audit event. */
 export const addLoanCollateral =
   (deps: OperationsDeps) =>
-  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
     pipe(
       TE.fromEither(decode(CollateralInput)(input)),
       TE.chainW((cmd) =>
         pipe(
           loadLoan(deps, params),
-          TE.map((loan) => newCollateral(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+          TE.chainW((loan) => {
+            const item = newCollateral(cmd, loan.id, deps.ids.next(), deps.clock.now())
+            return pipe(
+              deps.loans.addCollateral(item, collateralAddedEvent(deps.ids.next(), context, item, loan)),
+              TE.map(() => item),
+            )
+          }),
         ),
       ),
-      TE.chainFirstW(deps.loans.addCollateral),
     )
 
-/** Attaches a document (statement, notice, disclosure…) to a loan (operators). */
+/** Attaches a document (statement, notice, disclosure…) to a loan (operators), with its `loan_document.attached` audit event. */
 export const attachLoanDocument =
   (deps: OperationsDeps) =>
-  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>
     pipe(
       TE.fromEither(decode(LoanDocumentInput)(input)),
       TE.chainW((cmd) =>
         pipe(
           loadLoan(deps, params),
-          TE.chainEitherKW((loan) => newLoanDocument(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+          TE.chainW((loan) =>
+            pipe(
+              TE.fromEither(newLoanDocument(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+              TE.chainFirstW((document) => deps.loans.addDocument(document, documentAttachedEvent(deps.ids.next(), context, document, loan))),
+            ),
+          ),
         ),
       ),
-      TE.chainFirstW(deps.loans.addDocument),
     )
 

@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
+import { OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
 import {
   idempotencyKeyRequired,
@@ -150,17 +151,28 @@ export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { rea
 /**
  * Reverses a successful payment (an operator's correction): a `REVERSAL` entry with the
  * opposite signs, the installments' paid amounts undone exactly, a new snapshot; the payment
- * becomes `REVERSED`. Nothing is deleted.
+ * becomes `REVERSED`. Nothing is deleted. The `payment.reversed` audit event (with the
+ * reason, if given) is written in the same transaction.
  */
 export const reverseLoanPayment =
   (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>
-  (params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
+  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
     pipe(
       TE.fromEither(decode(ReversePaymentInput)(input ?? {})),
-      TE.chainW(() => TE.fromEither(decode(PaymentParams)(params))),
-      TE.chainW(({ paymentId }) => deps.loans.payments.paymentById(paymentId)),
-      TE.chainW(TE.fromOption(() => notFound('payment'))),
-      TE.chainW((payment) =>
+      TE.chainW((cmd) =>
+        pipe(
+          TE.fromEither(decode(PaymentParams)(params)),
+          TE.map(({ paymentId }) => ({ paymentId, reason: cmd.reason ?? null })),
+        ),
+      ),
+      TE.chainW(({ paymentId, reason }) =>
+        pipe(
+          deps.loans.payments.paymentById(paymentId),
+          TE.chainW(TE.fromOption(() => notFound('payment'))),
+          TE.map((payment) => ({ payment, reason })),
+        ),
+      ),
+      TE.chainW(({ payment, reason }) =>
         deps.loans.change(payment.loanId, (found, reads): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, { readonly posting: Posting; readonly result: Payment }> => {
           if (O.isNone(found)) return TE.left(notFound('loan'))
           const locked = found.value
@@ -176,13 +188,15 @@ export const reverseLoanPayment =
               const today = utcDate(now)
               const reversed = reverseEntry(locked, entryOf(current), current.perInstallment, today, deps.ids.next(), now)
               const payment: Payment = { ...current, status: 'REVERSED' }
+              const balance = snapshotOf(reversed.state, today, reversed.transaction.id, deps.ids.next(), now)
               return {
                 posting: {
                   transactions: [reversed.transaction],
                   installments: reversed.state.installments,
-                  balance: snapshotOf(reversed.state, today, reversed.transaction.id, deps.ids.next(), now),
+                  balance,
                   payment,
                   ...statusChange(reversed.state),
+                  audit: paymentReversedEvent(deps.ids.next(), context, payment, locked.loan, reversed.transaction.id, reason, now),
                 },
                 result: payment,
               }

@@ -1,0 +1,112 @@
+import type { RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Middleware } from 'koa'
+import type { RateLimitSettings } from '../config.js'
+import type { AppDeps } from '../deps.js'
+import { OPERATION_IDS, type Operation } from '../routes/operations.js'
+import type { AppContext, AppState } from './context.js'
+import { fail } from './problems.js'
+
+/** One limit of a route: which limiter counts, under which policy, in which bucket. */
+export type RouteLimit = {
+  readonly limiter: RateLimiter
+  readonly policy: RatePolicy
+  /** The request's bucket; undefined when the limit does not apply to it. */
+  readonly bucketOf: (ctx: AppContext) => string | undefined
+}
+
+/**
+ * The verification routes (sending a code costs a delivery, checking one an scrypt hash):
+ * limited per key by `RATE_LIMIT_VERIFICATION_REQUESTS` on top of the general limit.
+ */
+export const VERIFICATION_OPERATIONS: ReadonlySet<string> = new Set([
+  'submitOnboardingPhone',
+  'retryOnboardingPhoneVerification',
+  'verifyOnboardingPhone',
+  'submitOnboardingEmail',
+  'retryOnboardingEmailVerification',
+  'verifyOnboardingEmail',
+])
+for (const id of VERIFICATION_OPERATIONS) if (!OPERATION_IDS.has(id)) throw new Error(`VERIFICATION_OPERATIONS names an unknown operation ${id}`)
+
+type Taken = { readonly policy: RatePolicy; readonly decision: RateDecision }
+
+/** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, structured fields): quota and window of each policy. */
+const policyHeader = (taken: readonly Taken[]): string =>
+  taken.map(({ policy }) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', ')
+
+/** `RateLimit`: what remains of each policy's quota and the seconds until its window resets. */
+const stateHeader = (taken: readonly Taken[]): string =>
+  taken.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', ')
+
+/**
+ * Takes one request from each limit in turn (stopping at the first refusal) and sets the
+ * `RateLimit-Policy` and `RateLimit` headers for the policies it consulted; a refusal ends the
+ * request with 429 `rate_limited` and `Retry-After` before anything else runs. If a limiter's
+ * store is unavailable, that limit is skipped with a logged warning (fail open): the request
+ * still meets every other check, and a store outage never becomes a 5xx here.
+ */
+export const rateLimit =
+  (limits: readonly RouteLimit[]): Middleware<AppState> =>
+  async (ctx, next) => {
+    const taken: Taken[] = []
+    for (const limit of limits) {
+      const bucket = limit.bucketOf(ctx as AppContext)
+      if (bucket === undefined) continue
+      const result = await limit.limiter.take(bucket, limit.policy)()
+      if (E.isLeft(result)) {
+        ctx.state.log.warn({ err: result.left.cause, policy: limit.policy.name }, 'rate limit store unavailable; request admitted without this limit')
+        continue
+      }
+      taken.push({ policy: limit.policy, decision: result.right })
+      if (!result.right.allowed) break
+    }
+    if (taken.length > 0) {
+      ctx.set('RateLimit-Policy', policyHeader(taken))
+      ctx.set('RateLimit', stateHeader(taken))
+    }
+    const refused = taken.find((t) => !t.decision.allowed)
+    if (refused !== undefined) {
+      fail({
+        _tag: 'RateLimitExceeded',
+        policy: refused.policy.name,
+        limit: refused.policy.limit,
+        windowSeconds: refused.policy.windowSeconds,
+        retryAfterSeconds: refused.decision.resetSeconds,
+      })
+    }
+    await next()
+  }
+
+const keyBucket =
+  (prefix: string) =>
+  (ctx: AppContext): string | undefined =>
+    ctx.state.caller === undefined ? undefined : `${prefix}:${ctx.state.caller.keyId}`
+
+/**
+ * The limits of an operation (docs/decisions.md): every partner route counts against its API
+ * key (`key:<apiKeyId>`, the synced limiter: no database round trip per request); the
+ * verification routes also against `verify:<apiKeyId>`, and key minting against
+ * `mint:<client address>`, both exactly (one upsert per request). Internal and unauthenticated
+ * routes are not limited. Partner limits go right after authentication; the mint limit before
+ * the secret is checked, so failed attempts count too.
+ */
+export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'exactRateLimiter'>, settings: RateLimitSettings): Middleware<AppState>[] => {
+  const w = settings.windowSeconds
+  switch (op.auth) {
+    case 'partner': {
+      const general: RouteLimit = { limiter: deps.rateLimiter, policy: { name: 'default', limit: settings.requests, windowSeconds: w }, bucketOf: keyBucket('key') }
+      const verification: RouteLimit = {
+        limiter: deps.exactRateLimiter,
+        policy: { name: 'verification', limit: settings.verificationRequests, windowSeconds: w },
+        bucketOf: keyBucket('verify'),
+      }
+      return [rateLimit(VERIFICATION_OPERATIONS.has(op.operationId) ? [general, verification] : [general])]
+    }
+    case 'mint':
+      return [rateLimit([{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${ctx.ip}` }])]
+    case 'internal':
+    case 'none':
+      return []
+  }
+}

@@ -1,0 +1,261 @@
+import { Writable } from 'node:stream'
+import { randomUUID } from 'node:crypto'
+import { storeUnavailable } from '@lendgate/core'
+import { testClock, type TestClock } from '@lendgate/core/testing'
+import { testDatabases, type TestDatabase } from '@lendgate/adapters/testing'
+import type { OpenDatabase } from '@lendgate/adapters'
+import { expect } from 'chai'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { createApp } from '../src/app.js'
+import { compose } from '../src/compose.js'
+import type { RateLimitSettings } from '../src/config.js'
+import { createLogger } from '../src/logger.js'
+import { listen } from '../src/server.js'
+import { bearer, mintKey, request, type Reply } from './support/client.js'
+import { INTERNAL_TOKEN, MINT_SECRET, startInMemoryServer, testConfig } from './support/test-server.js'
+
+/**
+ * Rate limiting (issue 9) over HTTP, on each test database: the RateLimit headers, 429
+ * `rate_limited` with Retry-After, windows that reset (moved by the limiter's clock, no
+ * sleeping), separate buckets per key, harder limits for verification and minting, and one
+ * limit shared by two instances on one database.
+ */
+
+/** Each test's windows lie on a day of their own, far from the real clock, so no other suite's counts meet them. */
+let day = 0
+const isolatedClock = (): TestClock => testClock(new Date(Date.UTC(2035, 0, 1) + (day += 1) * 86_400_000))
+
+type Db = OpenDatabase['db']
+
+type Instance = {
+  readonly url: string
+  readonly db: Db
+  readonly sync: () => Promise<void>
+  readonly logLines: () => readonly Record<string, unknown>[]
+  readonly stop: () => Promise<void>
+}
+
+/** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
+const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>): Promise<Instance> => {
+  const config = testConfig({
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, syncMs: 60_000, ...limits },
+  })
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk.toString('utf8'))
+      done()
+    },
+  })
+  const logger = createLogger(config.logLevel, stream)
+  const composition = await compose(config, logger, await database.open(), { rateLimitClock: clock })
+  const server = await listen(createApp(composition.deps, config, logger), '127.0.0.1', 0, composition.close)
+  return {
+    url: server.url,
+    db: composition.database.db,
+    sync: composition.syncRateLimits,
+    logLines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    stop: () => server.stop(1_000),
+  }
+}
+
+/** A structured-field list such as `"default";r=4;t=37, "verification";r=1;t=37`, by item name. */
+const items = (header: string | null): Record<string, Record<string, number>> =>
+  Object.fromEntries(
+    (header ?? '')
+      .split(',')
+      .filter((item) => item.trim() !== '')
+      .map((item) => {
+        const [name, ...params] = item.trim().split(';')
+        return [JSON.parse(name!) as string, Object.fromEntries(params.map((p) => [p.split('=')[0], Number(p.split('=')[1])]))]
+      }),
+  )
+
+const remaining = (reply: Reply, policy = 'default') => items(reply.headers.get('RateLimit'))[policy]
+
+const expectRateLimited = (reply: Reply, policy: string): number => {
+  expect(reply.status, reply.text).to.equal(429)
+  const state = remaining(reply, policy)
+  expect(state?.['r']).to.equal(0)
+  const t = state?.['t'] as number
+  expect(t).to.be.within(1, 60)
+  expect(reply.headers.get('Retry-After')).to.equal(String(t))
+  expect(reply.body).to.deep.equal({ error: 'rate_limited', detail: reply.body.detail, policy, retry_after_seconds: t })
+  expect(reply.body.detail).to.be.a('string').and.match(/retry in \d+ s/)
+  return t
+}
+
+const sessionsOf = async (db: Db, clientId: string): Promise<number> =>
+  (await db.selectFrom('onboarding_sessions').select('id').where('client_id', '=', clientId).execute()).length
+const clientsOf = async (db: Db, partyId: string): Promise<number> => (await db.selectFrom('api_clients').select('id').where('party_id', '=', partyId).execute()).length
+
+const SESSION = { country_of_incorporation: 'US', locale: 'en-US' }
+const mint = (url: string, secret: string, partyId: string) =>
+  request(url, '/public/partner/api-keys', { method: 'POST', headers: { 'X-Partner-Mint-Key': secret }, json: { party_id: partyId } })
+
+for (const database of testDatabases()) {
+  describe(`rate limiting on ${database.name}`, () => {
+    const running: Instance[] = []
+    const start = async (clock: TestClock, limits: Partial<RateLimitSettings>) => {
+      const instance = await startInstance(database, clock, limits)
+      running.push(instance)
+      return instance
+    }
+    afterEach(async () => {
+      await Promise.all(running.splice(0).map((i) => i.stop()))
+    })
+
+    it('answers every partner request with its policy and what remains, counted per key', async () => {
+      const api = await start(isolatedClock(), { requests: 5 })
+      const key = await mintKey(api.url)
+      const first = await request(api.url, '/public/partner/api-keys', { headers: bearer(key.api_key) })
+      expect(first.status).to.equal(200)
+      expect(first.headers.get('RateLimit-Policy')).to.equal('"default";q=5;w=60')
+      expect(remaining(first)?.['r']).to.equal(4)
+      expect(remaining(first)?.['t']).to.be.within(1, 60)
+      // Refusals after authentication count too, and carry the headers.
+      const missing = await request(api.url, `/public/onboarding-sessions/${randomUUID()}`, { headers: bearer(key.api_key) })
+      expect(missing.status).to.equal(404)
+      expect(remaining(missing)).to.deep.equal({ r: 3, t: remaining(first)?.['t'] })
+      const other = await mintKey(api.url)
+      const fresh = await request(api.url, '/public/partner/api-keys', { headers: bearer(other.api_key) })
+      expect(remaining(fresh)?.['r']).to.equal(4)
+      // Internal routes and requests without a valid key are not limited.
+      const internal = await request(api.url, '/internal/onboarding-sessions', { headers: { Authorization: `Bearer ${INTERNAL_TOKEN}` } })
+      expect(internal.status).to.equal(200)
+      expect(internal.headers.get('RateLimit')).to.equal(null)
+      const anonymous = await request(api.url, '/public/partner/api-keys')
+      expect(anonymous.status).to.equal(401)
+      expect(anonymous.headers.get('RateLimit')).to.equal(null)
+    })
+
+    it('refuses the request past the limit with 429 rate_limited and Retry-After, runs nothing, and admits again when the window resets', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { requests: 3 })
+      const key = await mintKey(api.url)
+      const create = (headers: Record<string, string> = {}) =>
+        request(api.url, '/public/onboarding-sessions', { method: 'POST', headers: { ...bearer(key.api_key), ...headers }, json: SESSION })
+      for (const left of [2, 1, 0]) {
+        const reply = await create()
+        expect(reply.status, reply.text).to.equal(201)
+        expect(remaining(reply)?.['r']).to.equal(left)
+      }
+      const refused = await create({ 'Idempotency-Key': 'past-the-limit' })
+      const t = expectRateLimited(refused, 'default')
+      expect(await sessionsOf(api.db, key.client_id)).to.equal(3)
+
+      clock.advance(t * 1000)
+      // The refusal was not kept for replay: the same Idempotency-Key now runs the request.
+      const admitted = await create({ 'Idempotency-Key': 'past-the-limit' })
+      expect(admitted.status, admitted.text).to.equal(201)
+      expect(admitted.headers.get('Idempotent-Replayed')).to.equal(null)
+      expect(remaining(admitted)).to.deep.equal({ r: 2, t: 60 })
+      expect(await sessionsOf(api.db, key.client_id)).to.equal(4)
+    })
+
+    it('limits the verification routes harder, per key, on top of the general limit', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { requests: 100, verificationRequests: 2 })
+      const key = await mintKey(api.url)
+      const session = await request(api.url, '/public/onboarding-sessions', { method: 'POST', headers: bearer(key.api_key), json: SESSION })
+      const S = `/public/onboarding-sessions/${session.body.session_id as string}`
+      const submitted = await request(api.url, `${S}/contact/phone`, { method: 'POST', headers: bearer(key.api_key), json: { phone: '+14155550123' } })
+      expect(submitted.status, submitted.text).to.equal(201)
+      expect(submitted.headers.get('RateLimit-Policy')).to.equal('"default";q=100;w=60, "verification";q=2;w=60')
+      expect(remaining(submitted, 'default')?.['r']).to.equal(98)
+      expect(remaining(submitted, 'verification')?.['r']).to.equal(1)
+
+      const sent = api.logLines().find((l) => l['session_id'] === session.body.session_id && typeof l['verification_code'] === 'string')
+      const code = sent?.['verification_code'] as string
+      const wrong = code.replace(/^./, (d) => String((Number(d) + 1) % 10))
+      const verify = (c: string) => request(api.url, `${S}/contact/phone/verify`, { method: 'POST', headers: bearer(key.api_key), json: { code: c } })
+      expect((await verify(wrong)).body).to.include({ error: 'invalid_code' })
+      const t = expectRateLimited(await verify(code), 'verification')
+
+      const read = await request(api.url, S, { headers: bearer(key.api_key) })
+      expect(read.status).to.equal(200)
+      expect(read.headers.get('RateLimit-Policy')).to.equal('"default";q=100;w=60')
+      expect(read.body.current_step).to.equal('PHONE_VERIFICATION')
+
+      // The refused attempt used nothing: after the reset the right code still verifies.
+      clock.advance(t * 1000)
+      const verified = await verify(code)
+      expect(verified.status, verified.text).to.equal(200)
+      expect(remaining(verified, 'verification')?.['r']).to.equal(1)
+    })
+
+    it('limits minting per client address, counting failed attempts, before the secret is checked', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { mintRequests: 2 })
+      const wrongSecret = await mint(api.url, 'not-the-mint-secret-at-all', randomUUID())
+      expect(wrongSecret.status).to.equal(401)
+      expect(wrongSecret.headers.get('RateLimit-Policy')).to.equal('"mint";q=2;w=60')
+      expect(remaining(wrongSecret, 'mint')?.['r']).to.equal(1)
+      const minted = await mint(api.url, MINT_SECRET, randomUUID())
+      expect(minted.status).to.equal(201)
+      expect(remaining(minted, 'mint')?.['r']).to.equal(0)
+
+      const party = randomUUID()
+      const t = expectRateLimited(await mint(api.url, MINT_SECRET, party), 'mint')
+      expect(await clientsOf(api.db, party)).to.equal(0)
+      // A guess at the secret is refused without being checked.
+      expectRateLimited(await mint(api.url, 'another-wrong-secret-guess', party), 'mint')
+
+      clock.advance(t * 1000)
+      expect((await mint(api.url, MINT_SECRET, party)).status).to.equal(201)
+      expect(await clientsOf(api.db, party)).to.equal(1)
+    })
+
+    it('shares the limit between two instances on one database once they have synced', async () => {
+      const clock = isolatedClock()
+      const a = await start(clock, { requests: 4 })
+      const b = await start(clock, { requests: 4 })
+      const key = await mintKey(a.url)
+      const list = (url: string) => request(url, '/public/partner/api-keys', { headers: bearer(key.api_key) })
+      for (let i = 0; i < 4; i += 1) expect((await list(a.url)).status).to.equal(200)
+      expectRateLimited(await list(a.url), 'default')
+      await a.sync()
+      // b had not seen this key in this window: it admits until its first sync (the documented bound)…
+      expect((await list(b.url)).status).to.equal(200)
+      await b.sync()
+      // …then knows the total of both instances and refuses, where alone it would admit three more.
+      expectRateLimited(await list(b.url), 'default')
+    })
+
+    it('pushes the counts to the database on its own every RATE_LIMIT_SYNC_MS', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { syncMs: 20 })
+      const key = await mintKey(api.url)
+      for (let i = 0; i < 2; i += 1) await request(api.url, '/public/partner/api-keys', { headers: bearer(key.api_key) })
+      const counted = async () =>
+        (await api.db.selectFrom('rate_limits').select('count').where('bucket', '=', `key:${key.api_key_id}`).executeTakeFirst())?.count
+      const deadline = Date.now() + 5_000
+      while ((await counted()) !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(await counted()).to.equal(2)
+    })
+  })
+}
+
+describe('rate limiting when its store is down', () => {
+  it('admits the request without the limit, with a logged warning, instead of failing it', async () => {
+    const down = { take: () => TE.left(storeUnavailable(new Error('connection refused'))) }
+    const server = await startInMemoryServer(() => ({ rateLimiter: down, exactRateLimiter: down }))
+    try {
+      const minted = await mint(server.url, MINT_SECRET, randomUUID())
+      expect(minted.status).to.equal(201)
+      expect(minted.headers.get('RateLimit')).to.equal(null)
+      const listed = await request(server.url, '/public/partner/api-keys', { headers: bearer(minted.body.api_key as string) })
+      expect(listed.status).to.equal(200)
+      expect(listed.headers.get('RateLimit')).to.equal(null)
+      const warnings = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; request admitted without this limit')
+      expect(warnings.map((w) => w['policy'])).to.deep.equal(['mint', 'default'])
+    } finally {
+      await server.stop()
+    }
+  })
+})

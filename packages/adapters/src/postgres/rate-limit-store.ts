@@ -1,0 +1,52 @@
+import type { RateLimitStore } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './schema.js'
+import { query } from './store-errors.js'
+
+/**
+ * Rate-limit counts in PostgreSQL (issue 9). `add` is one statement for a whole sync, however
+ * many buckets it carries: the counts go in as parallel arrays (`unnest`), each row is created
+ * or added to (`ON CONFLICT … DO UPDATE`), and `RETURNING` gives the totals of every instance.
+ * `takeIfBelow` is one conditional upsert: concurrent takes queue on the row lock and each
+ * re-reads the count, so exactly `limit` succeed.
+ */
+export const postgresRateLimitStore = (db: Kysely<Database>): RateLimitStore => ({
+  add: (counts) =>
+    query(async () => {
+      if (counts.length === 0) return []
+      const result = await sql<{ bucket: string; window_start: Date; window_end: Date; count: number }>`
+        insert into rate_limits as r (bucket, window_start, window_end, count)
+        select * from unnest(
+          ${counts.map((c) => c.bucket)}::text[],
+          ${counts.map((c) => c.window.start.toISOString())}::timestamptz[],
+          ${counts.map((c) => c.window.end.toISOString())}::timestamptz[],
+          ${counts.map((c) => c.count)}::int8[]
+        )
+        on conflict (bucket, window_start) do update set count = r.count + excluded.count
+        returning bucket, window_start, window_end, count`.execute(db)
+      return result.rows.map((row) => ({ bucket: row.bucket, window: { start: row.window_start, end: row.window_end }, count: row.count }))
+    }),
+
+  takeIfBelow: (bucket, window, limit) =>
+    query(async () => {
+      const row = await db
+        .insertInto('rate_limits')
+        .values({ bucket, window_start: window.start, window_end: window.end, count: 1 })
+        .onConflict((oc) =>
+          oc
+            .columns(['bucket', 'window_start'])
+            .doUpdateSet({ count: (eb) => eb('rate_limits.count', '+', 1) })
+            .where('rate_limits.count', '<', limit),
+        )
+        .returning('count')
+        .executeTakeFirst()
+      return row === undefined ? O.none : O.some(row.count)
+    }),
+
+  purgeEnded: (now) =>
+    query(async () => {
+      const result = await db.deleteFrom('rate_limits').where('window_end', '<=', now).executeTakeFirst()
+      return Number(result.numDeletedRows)
+    }),
+})

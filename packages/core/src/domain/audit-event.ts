@@ -1,0 +1,257 @@
+import type { ApiClient, ApiKey, Caller } from './api-key.js'
+import type { CollateralItem } from './collateral.js'
+import type { LoanApplication } from './loan-application.js'
+import type { LoanDocument } from './loan-document.js'
+import { loanProductView, type LoanProduct } from './loan-product.js'
+import type { Loan } from './loan.js'
+import type { OnboardingSession } from './onboarding-session.js'
+import type { Payment } from './payment.js'
+
+/**
+ * The audit log (issue 9): one append-only event per key mint, key revocation and internal
+ * decision, written in the same transaction as the change it records wherever the change has
+ * one (docs/decisions.md).
+ *
+ * Security rule: an event's `details` never hold a secret. Each action has its own constructor
+ * below that copies named, non-secret fields only (never a whole entity): no key, key hash,
+ * mint secret, internal token, webhook secret, verification code, payment token or storage
+ * reference.
+ */
+
+export const AUDIT_ACTIONS = [
+  'api_key.minted',
+  'api_key.revoked',
+  'onboarding_session.approved',
+  'onboarding_session.rejected',
+  'loan_application.approved',
+  'loan_application.declined',
+  'loan_product.created',
+  'loan_product.updated',
+  'loan_collateral.added',
+  'loan_document.attached',
+  'payment.reversed',
+  'interest_accrual.completed',
+] as const
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+export const AUDIT_SUBJECT_TYPES = [
+  'api_key',
+  'onboarding_session',
+  'loan_application',
+  'loan_product',
+  'collateral_item',
+  'loan_document',
+  'payment',
+  'interest_accrual_run',
+] as const
+export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
+
+/**
+ * Who acted. `operator`: whoever holds the mint secret or the internal token (or runs the
+ * operator CLI on the database); `api_key`: a partner key, by its id; `system`: work the
+ * service starts by itself (an embedded scheduler calling a job without a context).
+ */
+export type AuditActor = { readonly type: 'operator' } | { readonly type: 'api_key'; readonly id: string } | { readonly type: 'system' }
+
+export type AuditJson = string | number | boolean | null | readonly AuditJson[] | { readonly [field: string]: AuditJson }
+export type AuditDetails = { readonly [field: string]: AuditJson }
+
+export type AuditEvent = {
+  readonly id: string
+  readonly occurredAt: Date
+  readonly actor: AuditActor
+  readonly action: AuditAction
+  readonly subject: { readonly type: AuditSubjectType; readonly id: string }
+  /** The API client the change concerns, when it concerns one. */
+  readonly apiClientId: string | null
+  /** The party the change concerns, when it concerns one. */
+  readonly partyId: string | null
+  /** The `X-Request-Id` of the request that made the change; null outside HTTP. */
+  readonly requestId: string | null
+  readonly details: AuditDetails
+}
+
+/** What a use case needs to know about the request it serves, to audit it. */
+export type AuditContext = { readonly actor: AuditActor; readonly requestId: string | null }
+
+export const OPERATOR: AuditActor = { type: 'operator' }
+export const SYSTEM: AuditActor = { type: 'system' }
+
+/** The context of a use case called outside HTTP by an operator (the CLI, an embedding service). */
+export const OPERATOR_CONTEXT: AuditContext = { actor: OPERATOR, requestId: null }
+/** The context of work the service starts by itself. */
+export const SYSTEM_CONTEXT: AuditContext = { actor: SYSTEM, requestId: null }
+
+/** The partner key behind a request. */
+export const apiKeyActor = (caller: Pick<Caller, 'keyId'>): AuditActor => ({ type: 'api_key', id: caller.keyId })
+
+type Concerning = { readonly apiClientId: string | null; readonly partyId: string | null }
+
+const event = (
+  id: string,
+  context: AuditContext,
+  at: Date,
+  action: AuditAction,
+  subject: AuditEvent['subject'],
+  concerning: Concerning,
+  details: AuditDetails,
+): AuditEvent => ({ id, occurredAt: at, actor: context.actor, action, subject, ...concerning, requestId: context.requestId, details })
+
+// ---- one constructor per action: the only fields each event carries ------------------------
+
+/** A key was minted; `client` is the client it was minted under (new or existing). Never the key or its hash. */
+export const keyMintedEvent = (id: string, context: AuditContext, client: ApiClient, key: ApiKey): AuditEvent =>
+  event(id, context, key.createdAt, 'api_key.minted', { type: 'api_key', id: key.id }, { apiClientId: client.id, partyId: key.partyId }, {
+    key_prefix: key.prefix,
+    environment: key.environment,
+    scopes: [...key.scopes],
+    client_name: client.name,
+  })
+
+/** A key went from active to revoked. */
+export const keyRevokedEvent = (id: string, context: AuditContext, key: ApiKey, at: Date): AuditEvent =>
+  event(id, context, at, 'api_key.revoked', { type: 'api_key', id: key.id }, { apiClientId: key.clientId, partyId: key.partyId }, {
+    key_prefix: key.prefix,
+  })
+
+/** A session was approved (as the session will be stored) and its party created. */
+export const sessionApprovedEvent = (id: string, context: AuditContext, session: OnboardingSession, webhookEventId: string, at: Date): AuditEvent =>
+  event(id, context, at, 'onboarding_session.approved', { type: 'onboarding_session', id: session.id }, { apiClientId: session.clientId, partyId: session.partyId }, {
+    reviewed_by: session.review?.reviewedBy ?? null,
+    webhook_event_id: webhookEventId,
+  })
+
+/** A session was rejected (as the session will be stored). */
+export const sessionRejectedEvent = (id: string, context: AuditContext, session: OnboardingSession, at: Date): AuditEvent =>
+  event(id, context, at, 'onboarding_session.rejected', { type: 'onboarding_session', id: session.id }, { apiClientId: session.clientId, partyId: null }, {
+    reviewed_by: session.review?.reviewedBy ?? null,
+    reason: session.review?.reason ?? null,
+  })
+
+/** An application was approved and `loan` booked for it. */
+export const applicationApprovedEvent = (id: string, context: AuditContext, application: LoanApplication, loan: Loan, at: Date): AuditEvent =>
+  event(
+    id,
+    context,
+    at,
+    'loan_application.approved',
+    { type: 'loan_application', id: application.id },
+    { apiClientId: application.clientId, partyId: application.partyId },
+    {
+      decided_by: application.decision?.decidedBy ?? null,
+      loan_id: loan.id,
+      amount: application.amount,
+      currency: application.currency,
+      term_months: application.termMonths,
+      interest_rate_bps: application.interestRateBps,
+      origination_fee_bps: application.originationFeeBps,
+    },
+  )
+
+/** An application was declined. */
+export const applicationDeclinedEvent = (id: string, context: AuditContext, application: LoanApplication, at: Date): AuditEvent =>
+  event(
+    id,
+    context,
+    at,
+    'loan_application.declined',
+    { type: 'loan_application', id: application.id },
+    { apiClientId: application.clientId, partyId: application.partyId },
+    { decided_by: application.decision?.decidedBy ?? null, reason: application.decision?.reason ?? null },
+  )
+
+/** The product's terms, without its id and timestamps (the event has its own). */
+const productTerms = (p: LoanProduct): AuditDetails => {
+  const { product_id: _id, created_at: _created, updated_at: _updated, ...terms } = loanProductView(p)
+  return terms
+}
+
+export const productCreatedEvent = (id: string, context: AuditContext, product: LoanProduct): AuditEvent =>
+  event(id, context, product.createdAt, 'loan_product.created', { type: 'loan_product', id: product.id }, { apiClientId: null, partyId: null }, productTerms(product))
+
+/** A product was changed: each field that changed, with its value before and after. */
+export const productUpdatedEvent = (id: string, context: AuditContext, before: LoanProduct, after: LoanProduct): AuditEvent => {
+  const old = productTerms(before)
+  const now = productTerms(after)
+  const changes = Object.fromEntries(
+    Object.keys(now)
+      .filter((field) => JSON.stringify(old[field]) !== JSON.stringify(now[field]))
+      .map((field) => [field, { from: old[field] ?? null, to: now[field] ?? null }]),
+  )
+  return event(id, context, after.updatedAt, 'loan_product.updated', { type: 'loan_product', id: after.id }, { apiClientId: null, partyId: null }, { changes })
+}
+
+export const collateralAddedEvent = (id: string, context: AuditContext, item: CollateralItem, loan: Loan): AuditEvent =>
+  event(id, context, item.createdAt, 'loan_collateral.added', { type: 'collateral_item', id: item.id }, { apiClientId: null, partyId: loan.partyId }, {
+    loan_id: loan.id,
+    type: item.type,
+    valuation: item.valuation,
+    currency: item.currency,
+    lien_position: item.lienPosition,
+  })
+
+/** A document was attached to a loan. Its storage reference is left out: it may be a signed URL. */
+export const documentAttachedEvent = (id: string, context: AuditContext, document: LoanDocument, loan: Loan): AuditEvent =>
+  event(id, context, document.createdAt, 'loan_document.attached', { type: 'loan_document', id: document.id }, { apiClientId: null, partyId: loan.partyId }, {
+    loan_id: loan.id,
+    type: document.type,
+    period_start: document.periodStart,
+    period_end: document.periodEnd,
+  })
+
+export const paymentReversedEvent = (
+  id: string,
+  context: AuditContext,
+  payment: Payment,
+  loan: Loan,
+  reversalTransactionId: string,
+  reason: string | null,
+  at: Date,
+): AuditEvent =>
+  event(id, context, at, 'payment.reversed', { type: 'payment', id: payment.id }, { apiClientId: payment.clientId, partyId: loan.partyId }, {
+    loan_id: loan.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    reversal_transaction_id: reversalTransactionId,
+    reason,
+  })
+
+/** One run of the interest accrual job (the ledger holds what it posted on each loan). */
+export const accrualCompletedEvent = (
+  id: string,
+  context: AuditContext,
+  run: { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number },
+  at: Date,
+): AuditEvent =>
+  event(id, context, at, 'interest_accrual.completed', { type: 'interest_accrual_run', id }, { apiClientId: null, partyId: null }, {
+    as_of: run.asOf,
+    loans_examined: run.loansExamined,
+    loans_changed: run.loansChanged,
+    accruals: run.accruals,
+  })
+
+// ---- the listing record --------------------------------------------------------------------
+
+export type AuditEventView = {
+  readonly audit_event_id: string
+  readonly occurred_at: string
+  readonly actor: AuditActor
+  readonly action: AuditAction
+  readonly subject: { readonly type: AuditSubjectType; readonly id: string }
+  readonly api_client_id: string | null
+  readonly party_id: string | null
+  readonly request_id: string | null
+  readonly details: AuditDetails
+}
+
+export const auditEventView = (e: AuditEvent): AuditEventView => ({
+  audit_event_id: e.id,
+  occurred_at: e.occurredAt.toISOString(),
+  actor: e.actor,
+  action: e.action,
+  subject: e.subject,
+  api_client_id: e.apiClientId,
+  party_id: e.partyId,
+  request_id: e.requestId,
+  details: e.details,
+})

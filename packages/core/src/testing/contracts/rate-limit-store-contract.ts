@@ -1,0 +1,73 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import type { RateWindow } from '../../domain/rate-limit.js'
+import type { RateCount, RateLimitStore } from '../../ports/rate-limit-store.js'
+import { at, freshId, right, type Implementation } from './run.js'
+
+/** The behaviour every `RateLimitStore` must have. */
+export const rateLimitStoreContract = (impl: Implementation<RateLimitStore>): void => {
+  describe(`RateLimitStore contract: ${impl.name}`, () => {
+    let store: RateLimitStore
+    before(async () => {
+      store = await impl.make()
+    })
+    const minute = (iso: string): RateWindow => ({ start: at(iso), end: new Date(at(iso).getTime() + 60_000) })
+    const w1 = minute('2026-06-01T12:00:00.000Z')
+    const w2 = minute('2026-06-01T12:01:00.000Z')
+    const bucket = () => `key:${freshId()}`
+    const sorted = (counts: readonly RateCount[]) =>
+      [...counts].sort((a, b) => a.bucket.localeCompare(b.bucket) || a.window.start.getTime() - b.window.start.getTime())
+
+    it('adds counts per (bucket, window) in one call and returns the totals after', async () => {
+      const [a, b] = [bucket(), bucket()].sort()
+      expect(sorted(await right(store.add([{ bucket: a!, window: w1, count: 3 }, { bucket: b!, window: w1, count: 1 }, { bucket: a!, window: w2, count: 2 }])))).to.deep.equal([
+        { bucket: a, window: w1, count: 3 },
+        { bucket: a, window: w2, count: 2 },
+        { bucket: b, window: w1, count: 1 },
+      ])
+      expect(await right(store.add([{ bucket: a!, window: w1, count: 4 }]))).to.deep.equal([{ bucket: a, window: w1, count: 7 }])
+    })
+
+    it('answers an empty batch with nothing', async () => {
+      expect(await right(store.add([]))).to.deep.equal([])
+    })
+
+    it('sums concurrent adds of several writers without losing any', async () => {
+      const b = bucket()
+      await Promise.all(Array.from({ length: 10 }, () => right(store.add([{ bucket: b, window: w1, count: 5 }]))))
+      expect(await right(store.add([{ bucket: b, window: w1, count: 0 }]))).to.deep.equal([{ bucket: b, window: w1, count: 50 }])
+    })
+
+    it('takes one while below the limit, then refuses without counting', async () => {
+      const b = bucket()
+      expect(await right(store.takeIfBelow(b, w1, 2))).to.deep.equal(O.some(1))
+      expect(await right(store.takeIfBelow(b, w1, 2))).to.deep.equal(O.some(2))
+      expect(await right(store.takeIfBelow(b, w1, 2))).to.deep.equal(O.none)
+      expect(await right(store.add([{ bucket: b, window: w1, count: 0 }]))).to.deep.equal([{ bucket: b, window: w1, count: 2 }])
+      expect(await right(store.takeIfBelow(b, w2, 2))).to.deep.equal(O.some(1))
+    })
+
+    it('counts what `add` pushed when it takes', async () => {
+      const b = bucket()
+      await right(store.add([{ bucket: b, window: w1, count: 4 }]))
+      expect(await right(store.takeIfBelow(b, w1, 5))).to.deep.equal(O.some(5))
+      expect(await right(store.takeIfBelow(b, w1, 5))).to.deep.equal(O.none)
+    })
+
+    it('gives exactly `limit` of many concurrent takes', async () => {
+      const b = bucket()
+      const taken = await Promise.all(Array.from({ length: 12 }, () => right(store.takeIfBelow(b, w1, 5))))
+      expect(taken.filter(O.isSome).map((t) => t.value).sort((x, y) => x - y)).to.deep.equal([1, 2, 3, 4, 5])
+    })
+
+    it('purges windows that ended and keeps the rest', async () => {
+      const far = minute('2027-06-01T12:00:00.000Z')
+      const later = { start: far.end, end: new Date(far.end.getTime() + 60_000) }
+      const [old, open] = [bucket(), bucket()]
+      await right(store.add([{ bucket: old, window: far, count: 3 }, { bucket: open, window: later, count: 2 }]))
+      expect(await right(store.purgeEnded(far.end))).to.be.at.least(1)
+      expect(await right(store.add([{ bucket: old, window: far, count: 0 }]))).to.deep.equal([{ bucket: old, window: far, count: 0 }])
+      expect(await right(store.add([{ bucket: open, window: later, count: 0 }]))).to.deep.equal([{ bucket: open, window: later, count: 2 }])
+    })
+  })
+}

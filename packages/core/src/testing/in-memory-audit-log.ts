@@ -1,0 +1,40 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AuditEvent } from '../domain/audit-event.js'
+import { isAfter } from '../domain/pagination.js'
+import type { AuditLog } from '../ports/audit-log.js'
+import { auditPosition } from '../use-cases/audit/list-audit-events.js'
+
+export type InMemoryAuditLog = AuditLog & {
+  /** Every event, in the order written. */
+  readonly all: () => readonly AuditEvent[]
+  /** What an in-memory repository does, inside its write, to record an event with its change. */
+  readonly append: (event: AuditEvent) => void
+}
+
+/** The audit log in memory; in-memory repositories given it append to it with their changes. */
+export const inMemoryAuditLog = (): InMemoryAuditLog => {
+  const events: AuditEvent[] = []
+  const append = (event: AuditEvent): void => {
+    events.push(event)
+  }
+  return {
+    all: () => [...events],
+    append,
+    record: (event) => TE.fromIO(() => append(event)),
+    list: (filter, page) =>
+      TE.right(
+        events
+          .filter(
+            (e) =>
+              (filter.action === undefined || e.action === filter.action) &&
+              (filter.subjectId === undefined || e.subject.id === filter.subjectId) &&
+              (filter.apiClientId === undefined || e.apiClientId === filter.apiClientId) &&
+              (filter.partyId === undefined || e.partyId === filter.partyId),
+          )
+          .filter((e) => O.isNone(page.after) || isAfter(page.after.value, auditPosition(e)))
+          .sort((a, b) => (isAfter(auditPosition(a), auditPosition(b)) ? -1 : isAfter(auditPosition(b), auditPosition(a)) ? 1 : 0))
+          .slice(0, page.limit + 1),
+      ),
+  }
+}

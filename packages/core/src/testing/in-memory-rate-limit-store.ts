@@ -1,0 +1,50 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { RateWindow } from '../domain/rate-limit.js'
+import type { RateLimitStore } from '../ports/rate-limit-store.js'
+
+type Row = { readonly bucket: string; readonly window: RateWindow; count: number }
+
+const rowKey = (bucket: string, window: RateWindow): string => `${window.start.getTime()}\u0000${bucket}`
+
+/** Same semantics as the PostgreSQL store, for use-case tests, the in-memory test server and embedders. */
+export const inMemoryRateLimitStore = (): RateLimitStore => {
+  const rows = new Map<string, Row>()
+  const rowOf = (bucket: string, window: RateWindow): Row => {
+    const key = rowKey(bucket, window)
+    let row = rows.get(key)
+    if (row === undefined) {
+      row = { bucket, window, count: 0 }
+      rows.set(key, row)
+    }
+    return row
+  }
+  return {
+    add: (counts) =>
+      TE.fromIO(() =>
+        counts.map((c) => {
+          const row = rowOf(c.bucket, c.window)
+          row.count += c.count
+          return { bucket: row.bucket, window: row.window, count: row.count }
+        }),
+      ),
+    takeIfBelow: (bucket, window, limit) =>
+      TE.fromIO(() => {
+        const row = rowOf(bucket, window)
+        if (row.count >= limit) return O.none
+        row.count += 1
+        return O.some(row.count)
+      }),
+    purgeEnded: (now) =>
+      TE.fromIO(() => {
+        let purged = 0
+        for (const [key, row] of rows) {
+          if (row.window.end.getTime() <= now.getTime()) {
+            rows.delete(key)
+            purged += 1
+          }
+        }
+        return purged
+      }),
+  }
+}

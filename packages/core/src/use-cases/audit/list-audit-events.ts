@@ -1,0 +1,42 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { AUDIT_ACTIONS, type AuditEvent } from '../../domain/audit-event.js'
+import { oneOf, Uuid } from '../../domain/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
+import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../../domain/pagination.js'
+import type { AuditLog } from '../../ports/audit-log.js'
+
+export const AuditEventFilters = queryFilters('AuditEventFilters', {
+  action: oneOf('AuditAction', AUDIT_ACTIONS),
+  subject_id: Uuid,
+  api_client_id: Uuid,
+  party_id: Uuid,
+})
+
+/** Where an event stands in the listing (its cursor position). */
+export const auditPosition = (e: AuditEvent) => ({ createdAt: e.occurredAt, id: e.id })
+
+/**
+ * The audit log for operators, newest first (`occurred_at`, then id, descending), optionally
+ * narrowed to one action, subject, API client and/or party.
+ */
+export const listAuditEvents =
+  (deps: { readonly audit: Pick<AuditLog, 'list'> }) =>
+  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<AuditEvent>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(AuditEventFilters, query)),
+      TE.chainW(({ filter, page }) =>
+        pipe(
+          deps.audit.list(
+            {
+              ...(filter.action === undefined ? {} : { action: filter.action }),
+              ...(filter.subject_id === undefined ? {} : { subjectId: filter.subject_id }),
+              ...(filter.api_client_id === undefined ? {} : { apiClientId: filter.api_client_id }),
+              ...(filter.party_id === undefined ? {} : { partyId: filter.party_id }),
+            },
+            page,
+          ),
+          TE.map((rows) => pageBy(rows, page.limit, auditPosition)),
+        ),
+      ),
+    )

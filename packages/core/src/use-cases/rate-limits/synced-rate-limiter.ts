@@ -1,0 +1,155 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { decide, windowOf, type RateWindow } from '../../domain/rate-limit.js'
+import type { Clock } from '../../ports/clock.js'
+import type { RateCount, RateLimitStore } from '../../ports/rate-limit-store.js'
+import type { RateLimiter } from '../../ports/rate-limiter.js'
+
+export type SyncedRateLimiterDeps = {
+  readonly store: Pick<RateLimitStore, 'add'>
+  readonly clock: Clock
+  /**
+   * At most about this many buckets are kept in memory; the least recently used go first (their
+   * unsynced counts are still pushed). It can be exceeded only by buckets first seen since the
+   * last sync, which the next sync lets go.
+   */
+  readonly maxBuckets: number
+  /** Called with the store's error when a sync fails; the counts are kept for the next one. */
+  readonly onSyncError: (error: unknown) => void
+}
+
+export type SyncedRateLimiter = RateLimiter & {
+  /**
+   * Pushes every count not yet in the store, in one `add`, and learns the totals of those
+   * buckets from every instance. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
+   * push is under way, the returned promise waits for it and for one more push after it.
+   */
+  readonly sync: () => Promise<void>
+  /** Buckets held in memory. */
+  readonly size: () => number
+}
+
+/**
+ * One bucket's current window as this instance knows it: `known` is the total the store last
+ * reported (every instance's pushed counts), `pending` what this instance admitted since its
+ * last push, `inFlight` what the push under way carries.
+ */
+type Counter = { readonly window: RateWindow; known: number; pending: number; inFlight: number }
+
+const pairKey = (bucket: string, window: RateWindow): string => `${window.start.getTime()}\u0000${bucket}`
+
+/**
+ * The hot-path limiter (issue 9): decides from memory, never waiting for the store. Each
+ * instance counts what it admits and, on every sync, pushes those counts to the shared store
+ * in one statement and learns the totals; it admits a request while the last known total plus
+ * its own unpushed count is below the limit.
+ *
+ * Bound: one instance alone is exact. With several, an instance does not see the others'
+ * requests until its next sync, so a bucket can be over-admitted by about what the other
+ * instances admitted for it during one sync interval (plus the statement's round trip); an
+ * instance that has not yet seen a bucket in this window starts from zero and learns at its
+ * first sync. If the store is down, each instance keeps enforcing the limit on its own traffic
+ * (fail open towards at most one limit per instance) and pushes its counts when it is back.
+ */
+export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimiter => {
+  const counters = new Map<string, Counter>()
+  /** Unpushed counts of buckets evicted from memory while their window was still open. */
+  let evicted: RateCount[] = []
+
+  const evictBeyondCap = () => {
+    while (counters.size > deps.maxBuckets) {
+      const oldest = counters.entries().next()
+      if (oldest.done === true) return
+      const [bucket, counter] = oldest.value
+      counters.delete(bucket)
+      if (counter.pending > 0) evicted.push({ bucket, window: counter.window, count: counter.pending })
+    }
+  }
+
+  const counterFor = (bucket: string, windowSeconds: number, now: Date): Counter => {
+    const current = counters.get(bucket)
+    counters.delete(bucket)
+    // A window that ended takes its unpushed count with it: nobody needs it any more.
+    if (current !== undefined && now >= current.window.start && now < current.window.end) {
+      counters.set(bucket, current)
+      return current
+    }
+    const fresh: Counter = { window: windowOf(bucket, windowSeconds, now), known: 0, pending: 0, inFlight: 0 }
+    counters.set(bucket, fresh)
+    evictBeyondCap()
+    return fresh
+  }
+
+  const pushOnce = async (): Promise<void> => {
+    const now = deps.clock.now()
+    const batch = new Map<string, RateCount>()
+    const include = (bucket: string, window: RateWindow, count: number) => {
+      const key = pairKey(bucket, window)
+      batch.set(key, { bucket, window, count: (batch.get(key)?.count ?? 0) + count })
+    }
+    const fromEvicted = evicted.filter((c) => now < c.window.end)
+    evicted = []
+    for (const c of fromEvicted) include(c.bucket, c.window, c.count)
+    const flying: { readonly bucket: string; readonly counter: Counter; readonly count: number }[] = []
+    for (const [bucket, counter] of counters) {
+      if (now >= counter.window.end) {
+        counters.delete(bucket)
+        continue
+      }
+      if (counter.pending === 0) continue
+      include(bucket, counter.window, counter.pending)
+      flying.push({ bucket, counter, count: counter.pending })
+      counter.inFlight += counter.pending
+      counter.pending = 0
+    }
+    if (batch.size === 0) return
+
+    const result = await deps.store.add([...batch.values()])()
+    for (const f of flying) f.counter.inFlight -= f.count
+    if (E.isLeft(result)) {
+      // Keep every count for the next sync: on its counter if that is still the bucket's
+      // current one, else with the evicted counts.
+      for (const f of flying) {
+        if (counters.get(f.bucket) === f.counter) f.counter.pending += f.count
+        else evicted.push({ bucket: f.bucket, window: f.counter.window, count: f.count })
+      }
+      evicted.push(...fromEvicted)
+      deps.onSyncError(result.left.cause)
+      return
+    }
+    for (const total of result.right) {
+      const counter = counters.get(total.bucket)
+      if (counter !== undefined && counter.window.start.getTime() === total.window.start.getTime()) {
+        counter.known = Math.max(counter.known, total.count)
+      }
+    }
+  }
+
+  let running: Promise<void> | undefined
+  let queued: Promise<void> | undefined
+  const sync = (): Promise<void> => {
+    if (running === undefined) {
+      running = pushOnce().finally(() => {
+        running = undefined
+      })
+      return running
+    }
+    queued ??= running.then(() => {
+      queued = undefined
+      return sync()
+    })
+    return queued
+  }
+
+  return {
+    take: (bucket, policy) => {
+      const now = deps.clock.now()
+      const counter = counterFor(bucket, policy.windowSeconds, now)
+      const decision = decide(policy, counter.known + counter.pending + counter.inFlight, counter.window, now)
+      if (decision.allowed) counter.pending += 1
+      return TE.right(decision)
+    },
+    sync,
+    size: () => counters.size,
+  }
+}

@@ -1,0 +1,222 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { storeUnavailable } from '../src/domain/errors.js'
+import { decide, secondsUntilReset, windowOf, type RateDecision, type RatePolicy } from '../src/domain/rate-limit.js'
+import type { RateCount, RateLimitStore } from '../src/ports/rate-limit-store.js'
+import type { RateLimiter } from '../src/ports/rate-limiter.js'
+import { testClock } from '../src/testing/fixed-clock.js'
+import { inMemoryRateLimitStore } from '../src/testing/in-memory-rate-limit-store.js'
+import { exactRateLimiter } from '../src/use-cases/rate-limits/exact-rate-limiter.js'
+import { syncedRateLimiter } from '../src/use-cases/rate-limits/synced-rate-limiter.js'
+
+/** Rate limiting (issue 9): the window arithmetic, and both limiters over the in-memory store. */
+
+const policy: RatePolicy = { name: 'default', limit: 3, windowSeconds: 60 }
+const T0 = new Date('2026-03-01T12:00:00.000Z')
+
+const take = async (limiter: RateLimiter, bucket: string, p: RatePolicy = policy): Promise<RateDecision> => {
+  const result = await limiter.take(bucket, p)()
+  if (E.isLeft(result)) throw new Error(JSON.stringify(result.left))
+  return result.right
+}
+const allowedOf = async (limiter: RateLimiter, bucket: string, n: number): Promise<boolean[]> => {
+  const out: boolean[] = []
+  for (let i = 0; i < n; i += 1) out.push((await take(limiter, bucket)).allowed)
+  return out
+}
+
+/** The in-memory store, recording each `add` and failing while `down` is set. */
+const observedStore = () => {
+  const inner = inMemoryRateLimitStore()
+  const adds: (readonly RateCount[])[] = []
+  let down = false
+  const store: RateLimitStore = {
+    ...inner,
+    add: (counts) => {
+      adds.push(counts)
+      return down ? TE.left(storeUnavailable(new Error('connection refused'))) : inner.add(counts)
+    },
+  }
+  return { store, adds, setDown: (value: boolean) => (down = value) }
+}
+
+const totalIn = async (store: RateLimitStore, bucket: string, now: Date): Promise<number> => {
+  const result = await store.add([{ bucket, window: windowOf(bucket, policy.windowSeconds, now), count: 0 }])()
+  if (E.isLeft(result)) throw new Error('store down')
+  return result.right[0]?.count ?? -1
+}
+
+describe('rate limit windows and decisions', () => {
+  it('puts every instant of a window in the same window, `windowSeconds` long, starting on a whole second', () => {
+    const w = windowOf('key:a', 60, T0)
+    expect(w.end.getTime() - w.start.getTime()).to.equal(60_000)
+    expect(w.start.getTime() % 1000).to.equal(0)
+    expect(w.start.getTime()).to.be.at.most(T0.getTime())
+    expect(w.end.getTime()).to.be.above(T0.getTime())
+    expect(windowOf('key:a', 60, w.start)).to.deep.equal(w)
+    expect(windowOf('key:a', 60, new Date(w.end.getTime() - 1))).to.deep.equal(w)
+    expect(windowOf('key:a', 60, w.end)).to.deep.equal({ start: w.end, end: new Date(w.end.getTime() + 60_000) })
+  })
+
+  it('staggers windows by bucket, the same way on every call', () => {
+    const starts = new Set(['key:a', 'key:b', 'key:c', 'key:d', 'key:e'].map((b) => windowOf(b, 60, T0).start.getTime()))
+    expect(starts.size).to.be.above(1)
+    expect(windowOf('key:b', 60, T0)).to.deep.equal(windowOf('key:b', 60, new Date(T0)))
+  })
+
+  it('counts the seconds until reset rounded up, at least 1, at most the window', () => {
+    const w = { start: T0, end: new Date(T0.getTime() + 60_000) }
+    expect(secondsUntilReset(w, T0)).to.equal(60)
+    expect(secondsUntilReset(w, new Date(T0.getTime() + 17_001))).to.equal(43)
+    expect(secondsUntilReset(w, new Date(T0.getTime() + 59_999))).to.equal(1)
+  })
+
+  it('admits while the used count is below the limit and says what remains', () => {
+    const w = { start: T0, end: new Date(T0.getTime() + 60_000) }
+    const at = new Date(T0.getTime() + 18_000)
+    expect(decide(policy, 0, w, at)).to.deep.equal({ allowed: true, limit: 3, remaining: 2, resetSeconds: 42 })
+    expect(decide(policy, 2, w, at)).to.deep.equal({ allowed: true, limit: 3, remaining: 0, resetSeconds: 42 })
+    expect(decide(policy, 3, w, at)).to.deep.equal({ allowed: false, limit: 3, remaining: 0, resetSeconds: 42 })
+    expect(decide(policy, 7, w, at)).to.deep.equal({ allowed: false, limit: 3, remaining: 0, resetSeconds: 42 })
+  })
+})
+
+describe('exactRateLimiter', () => {
+  it('admits the limit, refuses the next until the window resets', async () => {
+    const clock = testClock(T0)
+    const limiter = exactRateLimiter({ store: inMemoryRateLimitStore(), clock })
+    const first = await take(limiter, 'mint:10.0.0.1')
+    expect(first).to.include({ allowed: true, limit: 3, remaining: 2 })
+    expect(await allowedOf(limiter, 'mint:10.0.0.1', 3)).to.deep.equal([true, true, false])
+    const refused = await take(limiter, 'mint:10.0.0.1')
+    expect(refused).to.deep.equal({ allowed: false, limit: 3, remaining: 0, resetSeconds: first.resetSeconds })
+    expect(await take(limiter, 'mint:10.0.0.2')).to.include({ allowed: true, remaining: 2 })
+    clock.advance(refused.resetSeconds * 1000)
+    expect(await take(limiter, 'mint:10.0.0.1')).to.deep.equal({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 })
+  })
+
+  it('answers the store failure as a Left, for the caller to decide', async () => {
+    const failing: RateLimitStore = { ...inMemoryRateLimitStore(), takeIfBelow: () => TE.left(storeUnavailable('down')) }
+    expect(await exactRateLimiter({ store: failing, clock: testClock(T0) }).take('mint:x', policy)()).to.deep.equal(E.left(storeUnavailable('down')))
+  })
+})
+
+describe('syncedRateLimiter', () => {
+  const make = (store: RateLimitStore, clock = testClock(T0), options: { maxBuckets?: number; errors?: unknown[] } = {}) =>
+    syncedRateLimiter({ store, clock, maxBuckets: options.maxBuckets ?? 1000, onSyncError: (e) => options.errors?.push(e) })
+
+  it('alone, is exact: admits the limit and refuses the rest without counting them', async () => {
+    const { store, adds } = observedStore()
+    const limiter = make(store)
+    expect(await allowedOf(limiter, 'key:a', 5)).to.deep.equal([true, true, true, false, false])
+    expect(adds).to.deep.equal([])
+    await limiter.sync()
+    expect(adds.map((batch) => batch.map((c) => [c.bucket, c.count]))).to.deep.equal([[['key:a', 3]]])
+    expect(await take(limiter, 'key:a')).to.include({ allowed: false, remaining: 0 })
+  })
+
+  it('decides from memory: no store call per request, one add per sync for every touched bucket', async () => {
+    const { store, adds } = observedStore()
+    const limiter = make(store)
+    await allowedOf(limiter, 'key:a', 2)
+    await allowedOf(limiter, 'key:b', 1)
+    await limiter.sync()
+    await limiter.sync()
+    expect(adds).to.have.length(1)
+    expect(adds[0]!.map((c) => [c.bucket, c.count]).sort()).to.deep.equal([['key:a', 2], ['key:b', 1]])
+  })
+
+  it('shares the limit between instances: each learns the others’ counts at its sync', async () => {
+    const { store } = observedStore()
+    const clock = testClock(T0)
+    const [a, b] = [make(store, clock), make(store, clock)]
+    expect(await allowedOf(a, 'key:k', 2)).to.deep.equal([true, true])
+    await a.sync()
+    // b first sees the bucket: it starts from zero (the documented bound), then learns.
+    expect(await take(b, 'key:k')).to.include({ allowed: true, remaining: 2 })
+    await b.sync()
+    expect(await take(b, 'key:k')).to.include({ allowed: false, remaining: 0 })
+    expect(await totalIn(store, 'key:k', clock.now())).to.equal(3)
+  })
+
+  it('over-admits at most what an instance takes between two syncs', async () => {
+    const { store } = observedStore()
+    const clock = testClock(T0)
+    const limit10: RatePolicy = { name: 'default', limit: 10, windowSeconds: 60 }
+    const instances = [make(store, clock), make(store, clock), make(store, clock)]
+    let admitted = 0
+    for (let round = 0; round < 10; round += 1) {
+      for (const instance of instances) if ((await take(instance, 'key:busy', limit10)).allowed) admitted += 1
+      await Promise.all(instances.map((i) => i.sync()))
+    }
+    // Three instances, one request each per sync interval: at most one extra per other instance.
+    expect(admitted).to.be.within(10, 12)
+  })
+
+  it('keeps counting locally while the store is down, reports it, and pushes the counts when it is back', async () => {
+    const { store, setDown } = observedStore()
+    const errors: unknown[] = []
+    const clock = testClock(T0)
+    const limiter = make(store, clock, { errors })
+    setDown(true)
+    expect(await allowedOf(limiter, 'key:a', 2)).to.deep.equal([true, true])
+    await limiter.sync()
+    expect(errors).to.have.length(1)
+    expect(await allowedOf(limiter, 'key:a', 2)).to.deep.equal([true, false])
+    setDown(false)
+    await limiter.sync()
+    expect(await totalIn(store, 'key:a', clock.now())).to.equal(3)
+  })
+
+  it('starts a new count when the window ends and forgets ended windows at sync', async () => {
+    const { store } = observedStore()
+    const clock = testClock(T0)
+    const limiter = make(store, clock)
+    await allowedOf(limiter, 'key:a', 3)
+    const refused = await take(limiter, 'key:a')
+    expect(refused.allowed).to.equal(false)
+    clock.advance(refused.resetSeconds * 1000)
+    expect(await take(limiter, 'key:a')).to.deep.equal({ allowed: true, limit: 3, remaining: 2, resetSeconds: 60 })
+    await allowedOf(limiter, 'key:b', 1)
+    clock.advance(60_000)
+    await limiter.sync()
+    expect(limiter.size()).to.equal(0)
+  })
+
+  it('holds at most `maxBuckets` buckets, pushing the counts of those it lets go', async () => {
+    const { store } = observedStore()
+    const clock = testClock(T0)
+    const limiter = make(store, clock, { maxBuckets: 2 })
+    for (const bucket of ['key:a', 'key:b', 'key:c', 'key:d']) await allowedOf(limiter, bucket, 2)
+    expect(limiter.size()).to.equal(2)
+    await limiter.sync()
+    for (const bucket of ['key:a', 'key:b', 'key:c', 'key:d']) expect(await totalIn(store, bucket, clock.now())).to.equal(2)
+  })
+
+  it('runs one push at a time; a sync asked for meanwhile pushes after it', async () => {
+    const inner = inMemoryRateLimitStore()
+    const batches: number[][] = []
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const store: RateLimitStore = {
+      ...inner,
+      add: (counts) => async () => {
+        batches.push(counts.map((c) => c.count))
+        if (batches.length === 1) await gate
+        return inner.add(counts)()
+      },
+    }
+    const limiter = make(store)
+    await take(limiter, 'key:a')
+    const first = limiter.sync()
+    await take(limiter, 'key:a')
+    // While the first push is in flight, its count still counts against the limit.
+    expect(await take(limiter, 'key:a')).to.include({ remaining: 0 })
+    const second = limiter.sync()
+    const third = limiter.sync()
+    release()
+    await Promise.all([first, second, third])
+    expect(batches).to.deep.equal([[1], [2]])
+  })
+})
