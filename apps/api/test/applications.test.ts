@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import { TERM_LOAN_PRODUCT } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { expectInvalid, expectInvalidState } from './support/expectations.js'
@@ -67,17 +68,7 @@ for (const database of testDatabases()) {
     /** Products this suite created: deactivated at the end, so other suites see only the seeded ones as available. */
     const createdProducts: string[] = []
     const createProduct = async (overrides: Record<string, unknown> = {}): Promise<{ product_id: string }> => {
-      const reply = await internal('POST', '/loan-products', {
-        name: 'Test Term Loan',
-        currency: 'USD',
-        min_amount: 100_000,
-        max_amount: 5_000_000,
-        min_term_months: 3,
-        max_term_months: 24,
-        interest_rate_bps: 1500,
-        origination_fee_bps: 250,
-        ...overrides,
-      })
+      const reply = await internal('POST', '/loan-products', { ...TERM_LOAN_PRODUCT, ...overrides })
       expect(reply.status, reply.text).to.equal(201)
       createdProducts.push(reply.body.product_id)
       return reply.body

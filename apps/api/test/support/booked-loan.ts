@@ -13,6 +13,18 @@ export type LoanTerms = {
   readonly term_months: number
 }
 
+/** The body of `POST /internal/loan-products` for a plain term loan (suites name it as they like). */
+export const TERM_LOAN_PRODUCT = {
+  name: 'Test Term Loan',
+  currency: 'USD',
+  min_amount: 100_000,
+  max_amount: 5_000_000,
+  min_term_months: 3,
+  max_term_months: 24,
+  interest_rate_bps: 1500,
+  origination_fee_bps: 250,
+} as const
+
 export const DEFAULT_LOAN_TERMS: LoanTerms = { product_id: WORKING_CAPITAL, amount: 1_200_000, currency: 'USD', term_months: 12 }
 
 /** The loan as `approveLoanApplication` answered it (docs/applications.md "the loan"). */

@@ -1,0 +1,416 @@
+import { randomUUID } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
+import { KNOWN_SCOPES } from '@lendgate/core'
+import { testDatabases } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { OPERATIONS, type Operation } from '../src/routes/operations.js'
+import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { startCodeReceiver } from './support/code-receiver.js'
+import {
+  buildSubject,
+  callOperation,
+  FIXTURE_KEYS,
+  fillPath,
+  fixtureKeysOf,
+  leakedSecrets,
+  ownerOfPath,
+  pathParams,
+  unknownIdFor,
+  type FixtureKey,
+  type IdMap,
+  type Subject,
+} from './support/isolation-fixtures.js'
+import { startTestServer, type TestServer } from './support/test-server.js'
+
+/**
+ * The isolation matrix (issue 9), generated from the route table so that a new route cannot be
+ * forgotten: for every route with an identifier, another party's or another API client's key is
+ * refused (403 `party_mismatch` on party paths, 404 `not_found` elsewhere: CONTRACT.md
+ * "Errors"), exactly as for an id that does not exist, with none of the owner's data in the
+ * answer and nothing of the owner's changed; a key without the route's scope gets 403
+ * `insufficient_scope`; internal routes and the mint route refuse every partner key.
+ */
+
+const PARTY_MISMATCH = { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' }
+const INVALID_INTERNAL_TOKEN = {
+  error: 'invalid_internal_token',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+}
+const INVALID_MINT_KEY = { error: 'invalid_mint_key', detail: 'X-Partner-Mint-Key is missing or wrong.' }
+
+const PARTNER_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'partner')
+const WITH_IDENTIFIER = PARTNER_OPERATIONS.filter((op) => pathParams(op.path).length > 0)
+const INTERNAL_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'internal')
+const MINT_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'mint')
+
+const idsOf = (ops: readonly Operation[]): string[] => ops.map((op) => op.operationId).sort()
+
+/** `ids` with every record not in `kept` replaced by a well-formed id that no record has. */
+const unknownExcept = (ids: IdMap, kept: ReadonlySet<FixtureKey>): IdMap =>
+  Object.fromEntries(FIXTURE_KEYS.map((key) => [key, kept.has(key) ? ids[key] : unknownIdFor(key)])) as IdMap
+
+/** Fails listing every problem (a diff of a long list would be cut short). */
+const expectNoProblems = (problems: readonly string[]): void => {
+  if (problems.length > 0) expect.fail(`${problems.length} problem(s):\n${problems.join('\n')}`)
+}
+
+/** The answer as the matrix compares it: status and body. */
+const answer = (reply: Reply) => ({ status: reply.status, body: reply.body as unknown })
+
+/** `body` without `last_used_at` anywhere: reading with a key marks it used, which is not a change. */
+const withoutUsage = (body: unknown): unknown =>
+  Array.isArray(body)
+    ? body.map(withoutUsage)
+    : typeof body === 'object' && body !== null
+      ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'last_used_at').map(([k, v]) => [k, withoutUsage(v)]))
+      : body
+
+/**
+ * Scopes that together grant everything except `scope`: every other known scope and every
+ * `<namespace>:*` of another namespace. Written here, not taken from the service's matcher.
+ */
+const everythingBut = (scope: string): string[] => {
+  const namespaces = [...new Set(KNOWN_SCOPES.map((s) => s.split(':')[0]!))]
+  return [...KNOWN_SCOPES.filter((s) => s !== scope), ...namespaces.filter((ns) => !scope.startsWith(`${ns}:`)).map((ns) => `${ns}:*`)]
+}
+
+describe('isolation matrix: the fixtures cover the route table', () => {
+  it('knows a record for every path parameter of every operation', () => {
+    const unknown = OPERATIONS.flatMap((op) => {
+      try {
+        fixtureKeysOf(op)
+        return []
+      } catch (error) {
+        return [(error as Error).message]
+      }
+    })
+    expect(unknown).to.deep.equal([])
+  })
+
+  it('reports a route with a parameter it does not know', () => {
+    const invented: Operation = { ...OPERATIONS.find((op) => op.operationId === 'getLoanForParty')!, path: '/public/parties/:partyId/widgets/:widgetId' }
+    expect(() => fixtureKeysOf(invented)).to.throw('getLoanForParty: the isolation fixtures know no record for :widgetId')
+  })
+
+  it('finds every operation with an identifier among those the matrix checks: partner and internal routes', () => {
+    const unchecked = OPERATIONS.filter((op) => pathParams(op.path).length > 0 && op.auth !== 'partner' && op.auth !== 'internal')
+    expect(idsOf(unchecked)).to.deep.equal([])
+    expect(WITH_IDENTIFIER.length).to.be.greaterThan(30)
+  })
+})
+
+for (const database of testDatabases()) {
+  describe(`isolation matrix on ${database.name}`, () => {
+    let server: TestServer
+    let receiver: Awaited<ReturnType<typeof startCodeReceiver>>
+    /** The subject whose records every request below names. */
+    let a: Subject
+    /** The other party, with records of its own. */
+    let b: Subject
+    /** B's keys holding every scope: of B's partner client (owns B's sessions) and of B's borrower party. */
+    let bPartner: MintedKey
+    let bBorrower: MintedKey
+    /** A key of the party of A's partner client under another API client, holding every scope. */
+    let aSibling: MintedKey
+    /** Keys of A's own two API clients, each lacking one known scope (and holding every other). */
+    const scopeless = new Map<string, { readonly partner: MintedKey; readonly borrower: MintedKey }>()
+    /** Everything A could observe of its records: before the first test, then as each test left them. */
+    let observedBefore: Record<string, unknown>
+
+    const mintFor = (key: MintedKey, scopes: string[], clientName = key.client_name): Promise<MintedKey> =>
+      mintKey(server.url, { party_id: key.party_id, client_name: clientName, scopes })
+
+    /** A's key for what `op`'s path names: its partner client for client-owned records, its borrower's party for the rest. */
+    const ownerKey = (s: Subject, op: Operation): MintedKey => (ownerOfPath(op) === 'client' ? s.partnerKey : s.borrowerKey)
+
+    /**
+     * Every answer A gets from every partner GET on its records (both sessions), with the key
+     * that owns each, plus what no route shows: its sessions' webhook registrations and how many
+     * verification codes were sent for them.
+     */
+    const observe = async (s: Subject): Promise<Record<string, unknown>> => {
+      const seen: Record<string, unknown> = {}
+      for (const op of PARTNER_OPERATIONS.filter((o) => o.method === 'GET')) {
+        const keys = ownerOfPath(op) === 'none' ? [s.partnerKey, s.borrowerKey] : [ownerKey(s, op)]
+        for (const path of new Set([fillPath(op, s.worlds.approved), fillPath(op, s.worlds.open)])) {
+          for (const key of keys) {
+            const reply = await request(server.url, path, { headers: bearer(key.api_key) })
+            seen[`${op.operationId} ${path} as ${key.key_prefix}`] = { status: reply.status, body: withoutUsage(reply.body) }
+          }
+        }
+      }
+      const sessions = [s.worlds.approved.sessionId, s.worlds.open.sessionId]
+      for (const sessionId of sessions) {
+        const endpoint = await server.deps.webhooks.findBySession(sessionId)()
+        seen[`webhook endpoint of ${sessionId}`] = endpoint
+      }
+      seen['verification codes sent'] = receiver.received.filter((r) => sessions.includes(r['session_id'] as string)).length
+      return seen
+    }
+
+    const expectAUnchanged = async (): Promise<void> => {
+      const [before, now] = [observedBefore, await observe(a)]
+      observedBefore = now
+      const changed = Object.keys({ ...before, ...now }).filter((k) => !isDeepStrictEqual(now[k], before[k]))
+      expectNoProblems(changed.map((k) => `changed: ${k}`))
+      expect(now).to.deep.equal(before)
+    }
+
+    /** One request, with a conformance failure (a status the OpenAPI document does not list) turned into a problem. */
+    const attempt = async (problems: string[], label: string, run: () => Promise<Reply>): Promise<Reply | undefined> => {
+      try {
+        return await run()
+      } catch (error) {
+        problems.push(`${label}: ${(error as Error).message}`)
+        return undefined
+      }
+    }
+
+    /**
+     * Calls `op` on `ids` with `key` and on the same ids with every record not in `kept`
+     * replaced by one that does not exist; the two answers must be the same refusal (`expected`),
+     * and must carry none of A's secrets. Problems are collected, not thrown, so that one run
+     * lists every failing route. Whether both answers came (and were compared).
+     */
+    const expectRefused = async (
+      problems: string[],
+      op: Operation,
+      ids: IdMap,
+      kept: ReadonlySet<FixtureKey>,
+      key: MintedKey,
+      expected: 'party_mismatch' | 'not_found',
+    ): Promise<boolean> => {
+      const label = `${op.operationId} ${op.method} ${fillPath(op, ids)} with ${key.key_prefix}`
+      const reply = await attempt(problems, label, () => callOperation(server, op, ids, bearer(key.api_key)))
+      const stranger = await attempt(problems, `${label} (unknown ids)`, () => callOperation(server, op, unknownExcept(ids, kept), bearer(key.api_key)))
+      if (reply === undefined || stranger === undefined) return false
+      if (expected === 'party_mismatch') {
+        if (!isDeepStrictEqual(answer(reply), { status: 403, body: PARTY_MISMATCH })) problems.push(`${label}: expected 403 party_mismatch, got ${reply.status} ${reply.text}`)
+      } else if (reply.status !== 404 || reply.body?.error !== 'not_found' || Object.keys(reply.body).sort().join() !== 'detail,error') {
+        problems.push(`${label}: expected 404 not_found, got ${reply.status} ${reply.text}`)
+      }
+      if (!isDeepStrictEqual(answer(reply), answer(stranger))) {
+        problems.push(`${label}: answers differently for ids that exist (${reply.status} ${reply.text}) and ids that do not (${stranger.status} ${stranger.text})`)
+      }
+      const leaked = leakedSecrets(reply, a.secrets)
+      if (leaked.length > 0) problems.push(`${label}: the answer shows ${leaked.join(', ')}`)
+      return true
+    }
+
+    /** A's records of one operation, once per distinct path (the two sessions share every record but their own). */
+    const rowsOf = (op: Operation): IdMap[] => {
+      const rows = new Map<string, IdMap>()
+      for (const ids of [a.worlds.approved, a.worlds.open]) rows.set(fillPath(op, ids), ids)
+      return [...rows.values()]
+    }
+
+    before(async () => {
+      receiver = await startCodeReceiver()
+      server = await startTestServer(database, { verificationDeliveryUrl: receiver.url })
+      a = await buildSubject(server, receiver, 'A', 1)
+      b = await buildSubject(server, receiver, 'B', 2)
+      bPartner = await mintFor(b.partnerKey, ['*'])
+      bBorrower = await mintFor(b.borrowerKey, ['*'])
+      aSibling = await mintFor(a.partnerKey, ['*'], 'isolation-sibling')
+      for (const scope of KNOWN_SCOPES) {
+        scopeless.set(scope, { partner: await mintFor(a.partnerKey, everythingBut(scope)), borrower: await mintFor(a.borrowerKey, everythingBut(scope)) })
+      }
+      observedBefore = await observe(a)
+    })
+    // Each test ends by comparing with what the last one left; one that failed first is not blamed on the next.
+    afterEach(async function () {
+      if (this.currentTest?.state === 'failed') observedBefore = await observe(a)
+    })
+    after(async () => {
+      await server.stop()
+      await receiver.close()
+    })
+
+    it("lets A's own keys read every record the matrix names (so a refusal below is isolation, not a wrong id)", () => {
+      const unexpected = Object.entries(observedBefore).flatMap(([label, seen]) => {
+        if (!label.includes(' /')) return []
+        const { status } = seen as { status: number }
+        const op = PARTNER_OPERATIONS.find((o) => label.startsWith(`${o.operationId} `))!
+        // CONTRACT.md "Onboarding": getPartyBySessionId before approval → 404 not_found.
+        const expected = op.operationId === 'getPartyBySessionId' && label.includes(a.worlds.open.sessionId) ? 404 : op.successStatus
+        return status === expected ? [] : [`${label}: ${status}`]
+      })
+      expect(unexpected).to.deep.equal([])
+    })
+
+    it("refuses another party's keys on every route with an identifier (403 party_mismatch on party paths, else 404), as for ids that do not exist, showing and changing nothing", async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      for (const op of WITH_IDENTIFIER) {
+        const expected = op.path.includes(':partyId') ? 'party_mismatch' : 'not_found'
+        for (const ids of rowsOf(op)) {
+          for (const key of [bPartner, bBorrower]) if (await expectRefused(problems, op, ids, new Set(), key, expected)) covered.add(op.operationId)
+        }
+      }
+      expectNoProblems(problems)
+      expect([...covered].sort(), 'operations with an identifier').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.path.includes('/:'))))
+      await expectAUnchanged()
+    })
+
+    it("answers 404 to another party naming its own party or session with A's records below it, as for records that do not exist", async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      for (const op of WITH_IDENTIFIER) {
+        const keys = fixtureKeysOf(op)
+        for (const ids of rowsOf(op)) {
+          // The first `n` parameters are B's own records (its session still in progress, so an
+          // edit gets as far as looking up A's record), the rest A's.
+          for (let n = 1; n < keys.length; n += 1) {
+            const own = new Set(keys.slice(0, n))
+            const mixed = Object.fromEntries(FIXTURE_KEYS.map((key) => [key, own.has(key) ? b.worlds.open[key] : ids[key]])) as IdMap
+            const key = ownerOfPath(op) === 'client' ? bPartner : bBorrower
+            if (await expectRefused(problems, op, mixed, own, key, 'not_found')) covered.add(op.operationId)
+          }
+        }
+      }
+      expectNoProblems(problems)
+      expect([...covered].sort(), 'operations with nested identifiers').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && /\/:.*\/:/.test(op.path))))
+      await expectAUnchanged()
+    })
+
+    it("refuses another API client of the same party with 404 on every route naming a client's record", async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      for (const op of WITH_IDENTIFIER.filter((o) => ownerOfPath(o) === 'client')) {
+        for (const ids of rowsOf(op)) if (await expectRefused(problems, op, ids, new Set(), aSibling, 'not_found')) covered.add(op.operationId)
+      }
+      expectNoProblems(problems)
+      // Every session route with an identifier, and key revocation.
+      expect([...covered].sort(), 'client-owned operations').to.deep.equal(
+        idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId')))),
+      )
+      await expectAUnchanged()
+    })
+
+    it("refuses A's records named in a request body by another party, as records that do not exist", async () => {
+      const apply = (partyId: string) =>
+        request(server.url, '/public/applications', {
+          method: 'POST',
+          headers: { ...bearer(bBorrower.api_key), 'Idempotency-Key': `isolation-${randomUUID()}` },
+          json: { product_id: a.worlds.approved.productId, amount: 1_200_000, currency: 'USD', term_months: 12, party_id: partyId },
+        })
+      const application = await apply(a.borrower.partyId)
+      expect(answer(application)).to.deep.equal({ status: 403, body: PARTY_MISMATCH })
+      expect(answer(await apply(randomUUID()))).to.deep.equal(answer(application))
+
+      const pay = (paymentMethodId: string) =>
+        request(server.url, b.loan.paths.payments, {
+          method: 'POST',
+          headers: { ...bearer(bBorrower.api_key), 'Idempotency-Key': `isolation-${randomUUID()}` },
+          json: { amount: 10_000, currency: 'USD', payment_method_id: paymentMethodId },
+        })
+      const payment = await pay(a.worlds.approved.paymentMethodId)
+      const unknown = randomUUID()
+      expect(answer(payment)).to.deep.equal({
+        status: 400,
+        body: { error: 'invalid_request', detail: `payment_method_id ${a.worlds.approved.paymentMethodId} is not a payment method of this loan.`, param: 'payment_method_id' },
+      })
+      expect(JSON.stringify(answer(await pay(unknown))).replace(unknown, '<id>')).to.equal(JSON.stringify(answer(payment)).replace(a.worlds.approved.paymentMethodId, '<id>'))
+      // The id B sent comes back in `detail`; nothing else of A's does.
+      expect(leakedSecrets(payment, a.secrets.filter((s) => s !== a.worlds.approved.paymentMethodId))).to.deep.equal([])
+      await expectAUnchanged()
+    })
+
+    it("never replays A's answers to another client, not even for A's very request and Idempotency-Key", async () => {
+      const problems: string[] = []
+      for (const sent of a.idempotent) {
+        const expected = sent.path.startsWith('/public/parties/') ? { status: 403, body: PARTY_MISMATCH } : undefined
+        for (const key of [bPartner, bBorrower, aSibling]) {
+          const label = `${sent.method} ${sent.path} with Idempotency-Key ${sent.key} and ${key.key_prefix}`
+          const reply = await attempt(problems, label, () =>
+            request(server.url, sent.path, { method: sent.method, headers: { ...bearer(key.api_key), 'Idempotency-Key': sent.key }, json: sent.json }),
+          )
+          if (reply === undefined) continue
+          if (expected === undefined ? reply.status !== 404 || reply.body?.error !== 'not_found' : !isDeepStrictEqual(answer(reply), expected)) {
+            problems.push(`${label}: expected ${expected?.status ?? 404}, got ${reply.status} ${reply.text}`)
+          }
+          if (reply.headers.get('idempotent-replayed') !== null) problems.push(`${label}: answered as a replay`)
+          const leaked = leakedSecrets(reply, a.secrets)
+          if (leaked.length > 0) problems.push(`${label}: the answer shows ${leaked.join(', ')}`)
+        }
+      }
+      expectNoProblems(problems)
+
+      // To a client that never used them, A's keys are new keys (not 422 idempotency_key_reused).
+      const [document, , payment] = a.idempotent
+      const fresh = async (owner: MintedKey, path: string, json: unknown, idempotencyKey: string): Promise<void> => {
+        const key = await mintFor(owner, ['*'], 'isolation-fresh')
+        const reply = await request(server.url, path, { method: 'POST', headers: { ...bearer(key.api_key), 'Idempotency-Key': idempotencyKey }, json })
+        expect(reply.status, `${path}: ${reply.text}`).to.equal(201)
+        expect(reply.headers.get('idempotent-replayed')).to.equal(null)
+        expect(leakedSecrets(reply, a.secrets)).to.deep.equal([])
+      }
+      await fresh(b.partnerKey, '/public/onboarding-sessions', { country_of_incorporation: 'US', locale: 'en-US' }, document!.key)
+      await fresh(b.borrowerKey, b.loan.paths.payments, { amount: 10_000, currency: 'USD', payment_method_id: b.worlds.open.paymentMethodId }, payment!.key)
+      await expectAUnchanged()
+    })
+
+    it("refuses a key of A's own client without the route's scope with 403 insufficient_scope on every partner route", async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      for (const op of PARTNER_OPERATIONS) {
+        const scope = op.scope ?? 'partner:api'
+        const keys = scopeless.get(scope)
+        if (keys === undefined) {
+          problems.push(`${op.operationId}: no key lacks ${scope}`)
+          continue
+        }
+        const key = ownerOfPath(op) === 'client' ? keys.partner : keys.borrower
+        // The session still in progress: a request that got through could change it.
+        const label = `${op.operationId} ${op.method} ${fillPath(op, a.worlds.open)} with scopes ${key.scopes.join(' ')}`
+        const reply = await attempt(problems, label, () => callOperation(server, op, a.worlds.open, bearer(key.api_key)))
+        if (reply === undefined) continue
+        covered.add(op.operationId)
+        const expected = { status: 403, body: { error: 'insufficient_scope', detail: `This API key lacks the scope ${scope}.`, scope } }
+        if (!isDeepStrictEqual(answer(reply), expected)) problems.push(`${label}: expected 403 insufficient_scope, got ${reply.status} ${reply.text}`)
+      }
+      expectNoProblems(problems)
+      expect([...covered].sort()).to.deep.equal(idsOf(PARTNER_OPERATIONS))
+      await expectAUnchanged()
+    })
+
+    it('refuses every partner key, whatever its scopes and however it is sent, on every internal route with 401 invalid_internal_token', async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      const keys = [a.partnerKey, a.borrowerKey, bPartner, bBorrower]
+      for (const op of INTERNAL_OPERATIONS) {
+        for (const key of keys) {
+          for (const headers of [bearer(key.api_key), { 'X-Api-Key': key.api_key }]) {
+            const label = `${op.operationId} ${op.method} ${fillPath(op, a.worlds.approved)} with ${key.key_prefix} in ${Object.keys(headers)[0]}`
+            const reply = await attempt(problems, label, () => callOperation(server, op, a.worlds.approved, headers))
+            if (reply === undefined) continue
+            covered.add(op.operationId)
+            if (!isDeepStrictEqual(answer(reply), { status: 401, body: INVALID_INTERNAL_TOKEN }) || reply.headers.get('www-authenticate') !== 'Bearer') {
+              problems.push(`${label}: expected 401 invalid_internal_token, got ${reply.status} ${reply.text}`)
+            }
+          }
+        }
+      }
+      expectNoProblems(problems)
+      expect([...covered].sort()).to.deep.equal(idsOf(INTERNAL_OPERATIONS))
+      await expectAUnchanged()
+    })
+
+    it('refuses partner keys on the mint route with 401 invalid_mint_key, minting nothing', async () => {
+      expect(idsOf(MINT_OPERATIONS)).to.deep.equal(['mintApiKey'])
+      const [mint] = MINT_OPERATIONS
+      for (const key of [a.borrowerKey, bBorrower]) {
+        for (const headers of [bearer(key.api_key), { 'X-Api-Key': key.api_key }, { 'X-Partner-Mint-Key': key.api_key }]) {
+          // A's own client: a key minted here would show in A's key listing.
+          const reply = await request(server.url, mint!.path, {
+            method: mint!.method,
+            headers,
+            json: { party_id: a.borrower.partyId, client_name: a.borrowerKey.client_name, scopes: ['*'] },
+          })
+          expect(answer(reply), `${key.key_prefix} in ${Object.keys(headers)[0]}`).to.deep.equal({ status: 401, body: INVALID_MINT_KEY })
+        }
+      }
+      await expectAUnchanged()
+    })
+  })
+}

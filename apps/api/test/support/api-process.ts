@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { rememberLog } from './secret-scan.js'
+import { INTERNAL_TOKEN, MINT_SECRET, type TestServer } from './test-server.js'
+
+const apiDir = fileURLToPath(new URL('../..', import.meta.url))
+
+/** How long a start may take: a fresh embedded database is created and migrated on the first one. */
+const START_TIMEOUT_MS = 60_000
+
+/** The settings every API process of the crash tests runs with (the same secrets as `testConfig`). */
+export const processEnv = (verificationDeliveryUrl: string): Record<string, string> => ({
+  PARTNER_MINT_SECRET: MINT_SECRET,
+  INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  VERIFICATION_DELIVERY_URL: verificationDeliveryUrl,
+  LOG_LEVEL: 'info',
+  // Far above what these tests send: being throttled is another suite's subject.
+  RATE_LIMIT_REQUESTS: '1000000000',
+  RATE_LIMIT_VERIFICATION_REQUESTS: '1000000000',
+  RATE_LIMIT_MINT_REQUESTS: '1000000000',
+})
+
+export type ApiProcess = {
+  readonly url: string
+  /** Everything the process wrote (standard output and error), for failure messages. */
+  readonly output: () => string
+  /**
+   * Kills the process with SIGKILL (no shutdown code runs: no graceful stop, no log flush, no
+   * pool close) and resolves once it is gone. Calling it again, or after it died, is harmless.
+   */
+  readonly crash: () => Promise<void>
+}
+
+/**
+ * Starts `src/main.ts` as a process of its own (`node --import tsx`, so the pid is the server's),
+ * on any free port, and resolves once it says it is listening.
+ */
+export const startApiProcess = async (env: Record<string, string>): Promise<ApiProcess> => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lendgate/source', 'src/main.ts'], {
+    cwd: apiDir,
+    env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  rememberLog(() => output)
+  let exited = false
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true
+      resolve()
+    }),
+  )
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`the API did not listen within ${START_TIMEOUT_MS} ms:\n${output}`))
+    }, START_TIMEOUT_MS)
+    const seen = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (match !== null) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    }
+    child.stdout!.on('data', seen)
+    child.stderr!.on('data', seen)
+    void gone.then(() => {
+      clearTimeout(timer)
+      reject(new Error(`the API exited before listening:\n${output}`))
+    })
+  })
+  return {
+    url,
+    output: () => output,
+    crash: async () => {
+      if (!exited) child.kill('SIGKILL')
+      await gone
+    },
+  }
+}
+
+/**
+ * `api` as the HTTP helpers of this folder take a server (they use only its URL); its
+ * dependencies and logs live in another process and cannot be reached from here.
+ */
+export const overHttp = (api: Pick<ApiProcess, 'url'>): TestServer => ({
+  url: api.url,
+  get deps(): never {
+    throw new Error('the API runs in a process of its own: its dependencies are out of reach')
+  },
+  get logs(): never {
+    throw new Error('the API runs in a process of its own: read ApiProcess.output() instead')
+  },
+  stop: async () => undefined,
+})
