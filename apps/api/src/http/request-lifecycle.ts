@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Caller } from '@lendgate/core'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { AppState } from './context.js'
@@ -9,12 +10,24 @@ import { ProblemResponse, type Problem } from './problems.js'
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /**
- * `ctx.state.log`: a child logger bound to the request id, made only when something logs on the
- * request's behalf (most requests log only their access line, which binds the id itself).
+ * `ctx.state` of one request. `log` is a pino child bound to the request id, made only when
+ * something logs on the request's behalf (most requests log only their access line, which binds
+ * the id itself). A class rather than a property defined on Koa's plain object: every request's
+ * state has one shape, and the lazy getter lives on the prototype (docs/benchmarks.md).
  */
-const lazyRequestLog = (state: AppState, logger: Logger, requestId: string): void => {
-  let child: Logger | undefined
-  Object.defineProperty(state, 'log', { get: () => (child ??= logger.child({ request_id: requestId })), enumerable: false, configurable: true })
+class RequestState implements AppState {
+  caller?: Caller
+  operationId?: string
+  #log: Logger | undefined
+
+  constructor(
+    private readonly logger: Logger,
+    public requestId: string,
+  ) {}
+
+  get log(): Logger {
+    return (this.#log ??= this.logger.child({ request_id: this.requestId }))
+  }
 }
 
 /**
@@ -30,8 +43,7 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
     const started = process.hrtime.bigint()
     const incoming = ctx.get('X-Request-Id')
     const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
-    ctx.state.requestId = requestId
-    lazyRequestLog(ctx.state, logger, requestId)
+    ctx.state = new RequestState(logger, requestId)
     ctx.set('X-Request-Id', requestId)
     try {
       await next()
