@@ -13,10 +13,13 @@ export type Report = {
   readonly rows: readonly Row[]
   readonly webhooks: { readonly idle: WebhookIdle; readonly burst: WebhookBurst }
   readonly peakRssBytes: number
+  /** The API's resident set right before the GET load (after seeding through it). */
+  readonly rssBeforeBytes: number
   readonly targets: readonly Target[]
 }
 
 const ms = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(2))
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0)
 const ratio = (n: number) => `${(n * 100).toFixed(0)}%`
 
 export const rowNamed = (rows: readonly Row[], name: string): Measured => {
@@ -50,7 +53,8 @@ export const markdown = (report: Report): string => {
     `| one at a time, worker idle | ${idle.approvals} | ${idle.approvals - idle.lost} | ${idle.lost} | | ${ms(idle.p50)} | ${ms(idle.p99)} | |`,
     `| burst, 10 operators | ${burst.approvals} | ${burst.delivered} | ${burst.lost} | ${burst.duplicates} | ${ms(burst.p50)} | ${ms(burst.p99)} | ${burst.seconds.toFixed(1)} s (${(burst.delivered / burst.seconds).toFixed(0)}/s) |`,
     '',
-    `Peak resident memory of the API process during the authenticated GET load: ${(report.peakRssBytes / 1024 / 1024).toFixed(0)} MB.`,
+    `Peak resident memory of the API process during the authenticated GET load: ${mb(report.peakRssBytes)} MB ` +
+      `(${mb(report.rssBeforeBytes)} MB right before it, after the seeding the same process served).`,
     '',
     '| target | measured | goal | met |',
     '|---|---|---|---|',
