@@ -22,9 +22,10 @@ const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
 /**
  * Writes `event` on `db`, which is the transaction of the change it records wherever there is
  * one (repositories call this inside their transactions): the event exists if and only if the
- * change does.
+ * change does. No event (a write the use case does not audit) writes nothing.
  */
-export const insertAuditEvent = async (db: Kysely<Database>, event: AuditEvent): Promise<void> => {
+export const insertAuditEvent = async (db: Kysely<Database>, event: AuditEvent | undefined): Promise<void> => {
+  if (event === undefined) return
   await db
     .insertInto('audit_events')
     .values({

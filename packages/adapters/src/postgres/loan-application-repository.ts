@@ -102,13 +102,13 @@ export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApp
 
   save: (a, audit) =>
     saveWith(db, a, async (trx) => {
-      if (audit !== undefined) await insertAuditEvent(trx, audit)
+      await insertAuditEvent(trx, audit)
     }),
 
   saveApproved: (a, booked, audit) =>
     saveWith(db, a, async (trx) => {
       await insertBooked(trx, booked)
-      if (audit !== undefined) await insertAuditEvent(trx, audit)
+      await insertAuditEvent(trx, audit)
     }),
 
   list: (filter, page) =>

@@ -45,7 +45,7 @@ export const postgresLoanProductRepository = (db: Kysely<Database>): LoanProduct
       () =>
         db.transaction().execute(async (trx) => {
           await trx.insertInto('loan_products').values({ id: product.id, created_at: product.createdAt, ...columns(product) }).execute()
-          if (audit !== undefined) await insertAuditEvent(trx, audit)
+          await insertAuditEvent(trx, audit)
         }),
       asWriteError('loan_product'),
     ),
@@ -54,7 +54,7 @@ export const postgresLoanProductRepository = (db: Kysely<Database>): LoanProduct
     query(() =>
       db.transaction().execute(async (trx) => {
         const updated = await trx.updateTable('loan_products').set(columns(product)).where('id', '=', product.id).executeTakeFirst()
-        if (audit !== undefined && updated.numUpdatedRows > 0n) await insertAuditEvent(trx, audit)
+        if (updated.numUpdatedRows > 0n) await insertAuditEvent(trx, audit)
       }),
     ),
 

@@ -284,7 +284,7 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   }
   if (posting.balance !== null) await insertBalance(trx, posting.balance)
   if (posting.loanStatus !== undefined) await trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).execute()
-  if (posting.audit !== undefined) await insertAuditEvent(trx, posting.audit)
+  await insertAuditEvent(trx, posting.audit)
 }
 
 /** Carries a use case's Left out of the transaction callback (rolling it back). */
@@ -412,7 +412,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
             created_at: c.createdAt,
           })
           .execute()
-        if (audit !== undefined) await insertAuditEvent(trx, audit)
+        await insertAuditEvent(trx, audit)
       }),
     ),
 
@@ -423,7 +423,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     query(() =>
       db.transaction().execute(async (trx) => {
         await trx.insertInto('loan_documents').values(documentColumns(d)).execute()
-        if (audit !== undefined) await insertAuditEvent(trx, audit)
+        await insertAuditEvent(trx, audit)
       }),
     ),
 

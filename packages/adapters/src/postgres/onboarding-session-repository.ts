@@ -197,12 +197,12 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
     save: (session, audit) =>
       saveWith(db, session, async (trx) => {
-        if (audit !== undefined) await insertAuditEvent(trx, audit)
+        await insertAuditEvent(trx, audit)
       }),
 
     saveApproved: (session, party, event, audit) =>
       saveWith(db, session, async (trx) => {
-        if (audit !== undefined) await insertAuditEvent(trx, audit)
+        await insertAuditEvent(trx, audit)
         // The outbox write: the event exists if and only if the approval does.
         await insertWebhookEvent(trx, event)
         await trx.insertInto('parties').values(partyColumns(party)).execute()
