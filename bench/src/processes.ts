@@ -57,7 +57,8 @@ export type Child = {
 /**
  * Starts a compiled entry point (`tsc -b` output, as production runs it: no TypeScript loader
  * in the process, which alone held about 75 MB) in its own Node process, pinned to the server
- * core, and waits until its port accepts. Its output goes to `logFile`.
+ * core, and waits until its port accepts. Its output goes to `logFile`. Every process gets the
+ * allocator setting the API is deployed with (docs/configuration.md, "Memory").
  */
 export const startChild = async (name: string, entry: string, env: Record<string, string>, logFile: string, nodeFlags: readonly string[] = []): Promise<Child> => {
   const port = await freePort()
@@ -66,7 +67,7 @@ export const startChild = async (name: string, entry: string, env: Record<string
   const out = openSync(logFile, 'a')
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   })
   let exited = false
