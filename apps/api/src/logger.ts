@@ -28,13 +28,15 @@ const REDACT = [
 const LOG_FLUSH_MS = 250
 
 /**
- * Standard output, buffered: lines are written asynchronously in batches of at least 32 KiB, or
+ * Standard output, buffered: lines are written asynchronously in batches of at least 8 KiB, or
  * every 250 ms, and pino writes what is pending synchronously when the process exits. A write
- * per line cost a system call per request; 4 KiB batches still cost 4% of a 401
- * (docs/benchmarks.md).
+ * per line cost a system call per request. Bigger is not better: sonic-boom measures the pending
+ * batch (`Buffer.byteLength`, which flattens the concatenated string) on every line, so each
+ * line costs time in proportion to the batch; 8 KiB batches of at most 16 KiB cost about 2 µs
+ * a line less than 32/64 KiB and less than 4 KiB (docs/benchmarks.md).
  */
 const bufferedStdout = (): DestinationStream => {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 32 * 1024, maxWrite: 64 * 1024 })
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024, maxWrite: 16 * 1024 })
   setInterval(() => destination.flush(), LOG_FLUSH_MS).unref()
   return destination
 }

@@ -76,6 +76,13 @@ for (const database of testDatabases()) {
       expect(line).to.include({ operation_id: 'createOnboardingSession', client_id: key.client_id, key_id: key.api_key_id })
     })
 
+    it('names the operation of a refused request too, and none when no route matched', () => {
+      const lineOf = (name: string) => requestLines().find((l) => l['request_id'] === made.find((m) => m.name === name)!.reply.headers.get('x-request-id'))!
+      expect(lineOf('401')).to.include({ operation_id: 'listApiKeys' })
+      expect(lineOf('401')).not.to.have.property('key_id')
+      expect(lineOf('404')).not.to.have.property('operation_id')
+    })
+
     it('never writes the minted key, its secret part, the mint secret or the internal token', () => {
       const raw = server.logs.raw()
       expect(raw).not.to.contain(key.api_key)

@@ -12,6 +12,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppContext, AppState } from './context.js'
 import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
+import { answerProblem } from './request-lifecycle.js'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
@@ -28,17 +29,21 @@ export const presentedApiKey = (ctx: AppContext): string | undefined => {
   return header === '' ? undefined : header
 }
 
-/** Authenticates a partner key and puts the caller on `ctx.state`; 401 otherwise. */
-export const partnerAuth =
-  (deps: AuthenticateApiKeyDeps): Middleware<AppState> =>
-  async (ctx, next) => {
+/**
+ * Authenticates a partner key and puts the caller on `ctx.state`; 401 otherwise, answered here
+ * rather than thrown: refusing unknown keys is the path a key-guessing client drives hardest.
+ */
+export const partnerAuth = (deps: AuthenticateApiKeyDeps): Middleware<AppState> => {
+  const authenticate = authenticateApiKey(deps)
+  return async (ctx, next) => {
     const presented = presentedApiKey(ctx as AppContext)
-    if (presented === undefined) fail(missingApiKey)
-    const result = await authenticateApiKey(deps)(presented as string)()
-    if (E.isLeft(result)) return fail(result.left)
+    if (presented === undefined) return answerProblem(ctx, missingApiKey)
+    const result = await authenticate(presented)()
+    if (E.isLeft(result)) return answerProblem(ctx, result.left)
     ctx.state.caller = result.right
     await next()
   }
+}
 
 /**
  * On party-scoped paths, the `partyId` must be the key's party (spec §5.9). Runs right after

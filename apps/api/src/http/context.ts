@@ -8,8 +8,6 @@ export type AppState = {
   log: Logger
   /** Set by partner authentication. */
   caller?: Caller
-  /** The operation the request was routed to, for logs. */
-  operationId?: string
 }
 
 export type AppContext = RouterContext<AppState>

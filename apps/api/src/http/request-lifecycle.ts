@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Caller } from '@lendgate/core'
-import type { Middleware } from 'koa'
+import type { Middleware, ParameterizedContext } from 'koa'
 import type { Logger } from 'pino'
-import type { AppState } from './context.js'
+import type { AppContext, AppState } from './context.js'
 import { toHttpError } from './error-mapper.js'
 import { ProblemResponse, type Problem } from './problems.js'
 
@@ -17,7 +17,6 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
  */
 class RequestState implements AppState {
   caller?: Caller
-  operationId?: string
   #log: Logger | undefined
 
   constructor(
@@ -28,6 +27,21 @@ class RequestState implements AppState {
   get log(): Logger {
     return (this.#log ??= this.logger.child({ request_id: this.requestId }))
   }
+}
+
+/**
+ * Ends the request with `problem`'s status, body and headers, logging what operators must see
+ * (a store outage, a failed code delivery). The error handler below answers every thrown
+ * `ProblemResponse` with it; middleware on the hot refusal path (partner authentication) calls
+ * it directly, which spares an exception unwinding through every middleware.
+ */
+export const answerProblem = (ctx: ParameterizedContext<AppState>, problem: Problem): void => {
+  if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
+  else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
+  const { status, body, headers } = toHttpError(problem)
+  ctx.status = status
+  ctx.body = body
+  if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)
 }
 
 /**
@@ -48,14 +62,11 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
     try {
       await next()
     } catch (error) {
-      const problem: Problem | undefined = error instanceof ProblemResponse ? error.problem : undefined
-      if (problem === undefined) ctx.state.log.error({ err: error }, 'unhandled error')
-      else if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
-      else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
-      const { status, body, headers } = toHttpError(problem ?? { _tag: 'InternalError' })
-      ctx.status = status
-      ctx.body = body
-      for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value)
+      if (error instanceof ProblemResponse) answerProblem(ctx, error.problem)
+      else {
+        ctx.state.log.error({ err: error }, 'unhandled error')
+        answerProblem(ctx, { _tag: 'InternalError' })
+      }
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6
       accessLog.info(
@@ -65,7 +76,8 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
           path: ctx.path,
           status: ctx.status,
           duration_ms: Math.round(durationMs * 100) / 100,
-          operation_id: ctx.state.operationId,
+          // The matched route's name, set by @koa/router (undefined when nothing matched).
+          operation_id: (ctx as AppContext).routerName,
           client_id: ctx.state.caller?.clientId,
           key_id: ctx.state.caller?.keyId,
         },

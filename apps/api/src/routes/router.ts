@@ -40,11 +40,8 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
   const router = new Router<AppState>()
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
-    const name: Middleware<AppState> = async (ctx, next) => {
-      ctx.state.operationId = op.operationId
-      await next()
-    }
-    const chain: Middleware<AppState>[] = [name, ...authFor(op, deps, config)]
+    // The operationId is the route's name: the router puts it on `ctx.routerName` for the access line.
+    const chain: Middleware<AppState>[] = authFor(op, deps, config)
     if (route === undefined) chain.push(placeholder(op))
     else {
       if (op.jsonBody) chain.push(requireJsonBody)
