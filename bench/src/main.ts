@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, type Drive, type Load } from './load.js'
-import { pinLoadGenerator, pinning, REPO_ROOT, startChild, type Child } from './processes.js'
+import { pinLoadGenerator, pinning, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
 import { paymentBody, seed, type Secrets } from './seed.js'
@@ -64,6 +64,13 @@ const say = (message: string) => process.stderr.write(`bench: ${message}\n`)
 pinLoadGenerator()
 const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-'))
 const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
+const unpinPostgres = pinPostgres((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    unpinPostgres?.()
+    process.exit(130)
+  })
+}
 await admin.query(`create database ${databaseName}`)
 const pool = new pg.Pool({ connectionString: benchUrl, max: 2 })
 const receiver = await startReceiver(secrets.webhook)
@@ -71,7 +78,8 @@ const children: Child[] = []
 let failed = false
 
 try {
-  say(`database ${databaseName}; logs in ${logDir}; ${pinning === undefined ? 'no CPU pinning' : `servers on CPU ${pinning.server}, load on CPU ${pinning.load}`}`)
+  const where = pinning === undefined ? 'no CPU pinning' : `servers on CPU ${pinning.server}, load${unpinPostgres === undefined ? '' : ' and PostgreSQL'} on CPU ${pinning.load}`
+  say(`database ${databaseName}; logs in ${logDir}; ${where}`)
   const api = await startChild(
     'api',
     'apps/api/dist/main.js',
@@ -225,7 +233,7 @@ try {
       machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${version[0]?.server_version ?? '?'}`,
       settings:
         `${quick ? 'quick run' : 'full run'}, autocannon with ${how.connections} connections, ${how.warmupSeconds} s warm-up + ${how.seconds} s per case; ` +
-        (pinning === undefined ? 'no CPU pinning' : `servers pinned to CPU ${pinning.server}, load generator to CPU ${pinning.load}, PostgreSQL unpinned`) +
+        (pinning === undefined ? 'no CPU pinning' : `servers pinned to CPU ${pinning.server}, load generator ${unpinPostgres === undefined ? '' : 'and PostgreSQL '}to CPU ${pinning.load}${unpinPostgres === undefined ? ', PostgreSQL unpinned' : ''}`) +
         `; ${FILLER_SESSIONS.toLocaleString('en-US')} extra onboarding sessions seeded`,
       rows,
       webhooks: { idle, burst: burstResult },
@@ -248,5 +256,6 @@ try {
   await pool.end()
   await admin.query(`drop database if exists ${databaseName} with (force)`)
   await admin.end()
+  unpinPostgres?.()
 }
 process.exit(failed ? 1 : 0)
