@@ -20,6 +20,22 @@ export type Measured = {
   readonly unexpected: Readonly<Record<string, number>>
 }
 
+/**
+ * One figure for a case measured in several rounds: the median of each of req/s, p50 and p99
+ * (the rounds are taken apart in time, so one disturbed round cannot move the result), the
+ * requests and unexpected answers of all rounds added up.
+ */
+export const medianOf = (rounds: readonly Measured[]): Measured => {
+  const median = (pick: (m: Measured) => number): number => {
+    const sorted = rounds.map(pick).sort((a, b) => a - b)
+    const mid = Math.floor(sorted.length / 2)
+    return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+  }
+  const unexpected: Record<string, number> = {}
+  for (const m of rounds) for (const [what, n] of Object.entries(m.unexpected)) unexpected[what] = (unexpected[what] ?? 0) + n
+  return { requests: rounds.reduce((sum, m) => sum + m.requests, 0), rps: median((m) => m.rps), p50: median((m) => m.p50), p99: median((m) => m.p99), unexpected }
+}
+
 export type Drive = { readonly connections: number; readonly seconds: number; readonly warmupSeconds: number }
 
 /** The value below which `q` of the sorted samples fall (nearest rank). */

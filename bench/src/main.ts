@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
-import { drive, type Drive, type Load } from './load.js'
+import { drive, medianOf, type Drive, type Load, type Measured } from './load.js'
 import { pinLoadGenerator, pinning, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
@@ -29,6 +29,8 @@ const { values: flags } = parseArgs({
 })
 const quick = flags.quick === true
 const only = flags.only
+/** Every case, baselines included, runs this many times in turn; the report gives the medians. */
+const ROUNDS = quick ? 1 : 3
 const how: Drive = quick ? { connections: 10, seconds: 3, warmupSeconds: 1 } : { connections: 10, seconds: 10, warmupSeconds: 3 }
 const WEBHOOK_BURST = 1_000
 const WEBHOOK_IDLE = quick ? 10 : 40
@@ -168,25 +170,28 @@ try {
     },
   ]
 
-  const rows: Row[] = []
   let peakRssBytes = 0
   // The API served the seeding (10,000 payments and more) before any case: its resident set then
-  // is the high-water mark of that work, which V8 and malloc keep. Read it before the GET load, so
-  // the report can tell what the load itself added.
+  // is the high-water mark of that work, which V8 and malloc keep. Read it before the first GET
+  // load, so the report can tell what the load itself added; the peak is over every GET round.
   let rssBeforeBytes = 0
-  for (const c of cases) {
-    if (only !== undefined && !c.name.includes(only) && c.baseline !== undefined) continue
-    say(c.name)
-    if (c.memory === true) rssBeforeBytes = api.rss()
-    const sampler = c.memory === true ? setInterval(() => (peakRssBytes = Math.max(peakRssBytes, api.rss())), 100) : undefined
-    const measured = await drive(c.load, how)
-    if (sampler !== undefined) clearInterval(sampler)
-    if (Object.keys(measured.unexpected).length > 0) {
-      failed = true
-      say(`${c.name}: unexpected answers ${JSON.stringify(measured.unexpected)}`)
+  const selected = cases.filter((c) => only === undefined || c.name.includes(only) || c.baseline === undefined)
+  const rounds = new Map<string, Measured[]>(selected.map((c) => [c.name, []]))
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of selected) {
+      say(ROUNDS > 1 ? `${c.name} (round ${round} of ${ROUNDS})` : c.name)
+      if (c.memory === true && round === 1) peakRssBytes = rssBeforeBytes = api.rss()
+      const sampler = c.memory === true ? setInterval(() => (peakRssBytes = Math.max(peakRssBytes, api.rss())), 100) : undefined
+      const measured = await drive(c.load, how)
+      if (sampler !== undefined) clearInterval(sampler)
+      if (Object.keys(measured.unexpected).length > 0) {
+        failed = true
+        say(`${c.name}: unexpected answers ${JSON.stringify(measured.unexpected)}`)
+      }
+      rounds.get(c.name)?.push(measured)
     }
-    rows.push({ name: c.name, measured, ...(c.baseline === undefined ? {} : { baseline: c.baseline }) })
   }
+  const rows: Row[] = selected.map((c) => ({ name: c.name, measured: medianOf(rounds.get(c.name) ?? []), ...(c.baseline === undefined ? {} : { baseline: c.baseline }) }))
 
   if (only !== undefined) {
     for (const r of rows) say(`${r.name}: ${r.measured.rps.toFixed(0)} req/s, p50 ${r.measured.p50.toFixed(2)} ms, p99 ${r.measured.p99.toFixed(2)} ms`)
@@ -232,7 +237,8 @@ try {
       date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
       machine: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${version[0]?.server_version ?? '?'}`,
       settings:
-        `${quick ? 'quick run' : 'full run'}, autocannon with ${how.connections} connections, ${how.warmupSeconds} s warm-up + ${how.seconds} s per case; ` +
+        `${quick ? 'quick run' : 'full run'}, autocannon with ${how.connections} connections, ${how.warmupSeconds} s warm-up + ${how.seconds} s per case` +
+        `${ROUNDS > 1 ? `, every case (baselines included) in ${ROUNDS} rounds, each figure the median of its rounds` : ''}; ` +
         (pinning === undefined ? 'no CPU pinning' : `servers pinned to CPU ${pinning.server}, load generator ${unpinPostgres === undefined ? '' : 'and PostgreSQL '}to CPU ${pinning.load}${unpinPostgres === undefined ? ', PostgreSQL unpinned' : ''}`) +
         `; ${FILLER_SESSIONS.toLocaleString('en-US')} extra onboarding sessions seeded`,
       rows,
