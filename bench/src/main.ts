@@ -67,12 +67,6 @@ pinLoadGenerator()
 const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-'))
 const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
 const unpinPostgres = pinPostgres((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    unpinPostgres?.()
-    process.exit(130)
-  })
-}
 await admin.query(`create database ${databaseName}`)
 const pool = new pg.Pool({ connectionString: benchUrl, max: 2 })
 const receiver = await startReceiver(secrets.webhook)

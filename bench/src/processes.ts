@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
 import { cpus } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -49,7 +49,8 @@ const setAffinity = (pid: number, cpuList: string): boolean => spawnSync('taskse
  * the server runs on this machine and this process may pin it (root, or its owner): `backendPid`
  * (`pg_backend_pid()`) must be a local `postgres` process whose parent, the postmaster, is one
  * too. The postmaster and its current processes are pinned; backends forked later inherit it.
- * Returns what puts every one of them back as it was, or undefined when nothing was pinned.
+ * Returns what puts every one of them back as it was (also run on SIGINT and SIGTERM, before
+ * exiting), or undefined when nothing was pinned.
  */
 export const pinPostgres = (backendPid: number): (() => void) | undefined => {
   if (pinning === undefined || procField(backendPid, 'comm') !== 'postgres') return undefined
@@ -66,6 +67,12 @@ export const pinPostgres = (backendPid: number): (() => void) | undefined => {
   if (!before.every(({ pid }) => setAffinity(pid, pinning.load))) {
     restore()
     return undefined
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      restore()
+      process.exit(130)
+    })
   }
   return restore
 }
@@ -100,14 +107,14 @@ export type Child = {
 }
 
 /**
- * Starts a compiled entry point (`tsc -b` output, as production runs it: no TypeScript loader
+ * Starts a compiled entry point (`tsc -b` output; relative to this checkout, or absolute, as production runs it: no TypeScript loader
  * in the process, which alone held about 75 MB) in its own Node process, pinned to the server
  * core, and waits until its port accepts. Its output goes to `logFile`. Every process gets the
  * allocator setting the API is deployed with (docs/configuration.md, "Memory").
  */
 export const startChild = async (name: string, entry: string, env: Record<string, string>, logFile: string, nodeFlags: readonly string[] = []): Promise<Child> => {
   const port = await freePort()
-  const node = [process.execPath, ...nodeFlags, join(REPO_ROOT, entry)]
+  const node = [process.execPath, ...nodeFlags, resolve(REPO_ROOT, entry)]
   const command = pinning === undefined ? node : ['taskset', '-c', pinning.server, ...node]
   const out = openSync(logFile, 'a')
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), {

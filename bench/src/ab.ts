@@ -1,0 +1,118 @@
+/**
+ * `pnpm bench:ab --a <checkout>`: two builds of the API side by side, loaded in turn, to judge a
+ * change by its ratio. Whole-run figures on a shared machine drift by a third within minutes;
+ * two processes measured alternately, a few seconds apart, drift together. Both run the
+ * compiled API (`apps/api/dist`) of their checkout (`--b` defaults to this one) on the server
+ * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
+ * the others. Cases: an authenticated GET of an onboarding session, and the 401 path with an
+ * unknown key. Prints each round and the median ratio B / A. Asserts nothing about time; fails
+ * only on a wrong answer.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { apiAt, bearer } from './client.js'
+import { drive, type Load, type Measured } from './load.js'
+import { pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+
+const { values: flags } = parseArgs({
+  options: {
+    /** The checkout of build A (built with `tsc -b`); a `git worktree` of the commit to compare against, say. */
+    a: { type: 'string' },
+    /** The checkout of build B; this one by default. */
+    b: { type: 'string', default: REPO_ROOT },
+    rounds: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '4' },
+    /** Seconds of load each build gets before the rounds: the JIT takes about 10 s to settle. */
+    warmup: { type: 'string', default: '8' },
+  },
+})
+if (flags.a === undefined) {
+  process.stderr.write('usage: bench:ab --a <checkout> [--b <checkout>] [--rounds 6] [--seconds 4] [--warmup 8]\n')
+  process.exit(2)
+}
+const rounds = Number(flags.rounds)
+const how = { connections: 10, seconds: Number(flags.seconds), warmupSeconds: 0 }
+const say = (message: string) => process.stderr.write(`bench:ab: ${message}\n`)
+
+const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+const databaseName = `lendgate_ab_${randomBytes(4).toString('hex')}`
+const url = new URL(baseUrl)
+url.pathname = `/${databaseName}`
+const mintSecret = randomBytes(16).toString('hex')
+
+pinLoadGenerator()
+const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
+const unpinPostgres = pinPostgres((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0)
+await admin.query(`create database ${databaseName}`)
+const logDir = mkdtempSync(join(tmpdir(), 'lendgate-ab-'))
+const children: Child[] = []
+let failed = false
+
+const startApi = (label: string, checkout: string): Promise<Child> =>
+  startChild(
+    label,
+    resolve(checkout, 'apps/api/dist/main.js'),
+    {
+      NODE_ENV: 'production',
+      DATABASE_URL: url.toString(),
+      PARTNER_MINT_SECRET: mintSecret,
+      INTERNAL_API_TOKEN: randomBytes(16).toString('hex'),
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_REQUESTS: '1000000000',
+    },
+    join(logDir, `${label}.log`),
+  )
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+try {
+  say(`A: ${resolve(flags.a)}; B: ${resolve(flags.b)}; logs in ${logDir}`)
+  // One after the other: the first migrates the database, the second finds it migrated.
+  const a = await startApi('A', flags.a)
+  children.push(a)
+  const b = await startApi('B', flags.b)
+  children.push(b)
+  const key = (await apiAt(a.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': mintSecret }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
+  const session = (await apiAt(a.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
+  const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
+  const cases: { readonly name: string; readonly load: (api: Child) => Load }[] = [
+    { name: 'GET onboarding session', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(key), expect: 200 }) },
+    { name: 'GET with an unknown key (401)', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(unknownKey), expect: 401 }) },
+  ]
+  for (const c of cases) {
+    for (const api of [a, b]) await drive(c.load(api), { ...how, seconds: Number(flags.warmup) })
+    const ratios: number[] = []
+    for (let round = 1; round <= rounds; round++) {
+      const measured: Measured[] = []
+      for (const api of [a, b]) {
+        const m = await drive(c.load(api), how)
+        if (Object.keys(m.unexpected).length > 0) {
+          failed = true
+          say(`${c.name} on ${api.name}: unexpected answers ${JSON.stringify(m.unexpected)}`)
+        }
+        measured.push(m)
+      }
+      const [ma, mb] = measured as [Measured, Measured]
+      ratios.push(mb.rps / ma.rps)
+      say(`${c.name}, round ${round}: A ${ma.rps.toFixed(0)} req/s (p99 ${ma.p99.toFixed(2)} ms), B ${mb.rps.toFixed(0)} req/s (p99 ${mb.p99.toFixed(2)} ms), B/A ${(mb.rps / ma.rps).toFixed(3)}`)
+    }
+    process.stdout.write(`${c.name}: B/A req/s median ${median(ratios).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})\n`)
+  }
+} catch (error) {
+  failed = true
+  say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+} finally {
+  await Promise.all(children.map((c) => c.stop()))
+  await admin.query(`drop database if exists ${databaseName} with (force)`)
+  await admin.end()
+  unpinPostgres?.()
+}
+process.exit(failed ? 1 : 0)
