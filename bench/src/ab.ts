@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
-import { drive, type Load, type Measured } from './load.js'
+import { drive, median, type Load, type Measured } from './load.js'
 import { pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 
 const { values: flags } = parseArgs({
@@ -66,12 +66,6 @@ const startApi = (label: string, checkout: string): Promise<Child> =>
     },
     join(logDir, `${label}.log`),
   )
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((x, y) => x - y)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
 
 try {
   say(`A: ${resolve(flags.a)}; B: ${resolve(flags.b)}; logs in ${logDir}`)

@@ -26,14 +26,17 @@ export type Measured = {
  * requests and unexpected answers of all rounds added up.
  */
 export const medianOf = (rounds: readonly Measured[]): Measured => {
-  const median = (pick: (m: Measured) => number): number => {
-    const sorted = rounds.map(pick).sort((a, b) => a - b)
-    const mid = Math.floor(sorted.length / 2)
-    return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-  }
+  const of = (pick: (m: Measured) => number): number => median(rounds.map(pick))
   const unexpected: Record<string, number> = {}
   for (const m of rounds) for (const [what, n] of Object.entries(m.unexpected)) unexpected[what] = (unexpected[what] ?? 0) + n
-  return { requests: rounds.reduce((sum, m) => sum + m.requests, 0), rps: median((m) => m.rps), p50: median((m) => m.p50), p99: median((m) => m.p99), unexpected }
+  return { requests: rounds.reduce((sum, m) => sum + m.requests, 0), rps: of((m) => m.rps), p50: of((m) => m.p50), p99: of((m) => m.p99), unexpected }
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 export type Drive = { readonly connections: number; readonly seconds: number; readonly warmupSeconds: number }

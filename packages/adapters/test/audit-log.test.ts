@@ -2,15 +2,12 @@ import {
   bookLoan,
   newLoanApplication,
   newLoanProduct,
-  newOnboardingSession,
   OPERATOR,
-  partyFromSession,
   partyReadyEvent,
   partyView,
   type AuditEvent,
   type LoanApplication,
   type LoanProduct,
-  type OnboardingSession,
 } from '@lendgate/core'
 import { inMemoryAuditLog } from '@lendgate/core/testing'
 import { auditLogContract, freshId, right } from '@lendgate/core/testing/contracts'
@@ -28,7 +25,7 @@ import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-
 import { postgresPartyRepository } from '../src/postgres/party-repository.js'
 import type { Database } from '../src/postgres/schema.js'
 import { testDatabases } from '../src/testing/test-databases.js'
-import { clientOwner, partyMaker } from './support/database-fixtures.js'
+import { approvalOf, clientOwner, partyMaker, submittedSession } from './support/database-fixtures.js'
 
 /**
  * The audit log on PostgreSQL (issue 9): the port's contract on every implementation; the
@@ -159,26 +156,9 @@ for (const database of testDatabases()) {
       const sessions = postgresOnboardingSessionRepository(db)
       const owner = clientOwner(db)
       const now = new Date()
-      const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), now)
-      const submitted: OnboardingSession = {
-        ...opened,
-        status: 'SUBMITTED',
-        phone: { value: '+14155550123', verifiedAt: now },
-        email: { value: 'owner@acme.example', verifiedAt: now },
-        profile: {
-          legalName: 'Acme', tradingName: null, legalForm: 'llc', registrationNumber: null, incorporationDate: null,
-          industryCode: null, website: null, taxId: null, updatedAt: now,
-        },
-        submittedAt: now,
-      }
+      const submitted = submittedSession(await owner(), now)
       await right(sessions.insert(submitted))
-      const party = partyFromSession(submitted, freshId(), freshId, now)
-      const approved: OnboardingSession = {
-        ...submitted,
-        status: 'APPROVED',
-        partyId: party.id,
-        review: { decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: now },
-      }
+      const { approved, party } = approvalOf(submitted, now)
       const clash = await taken()
       expect(isStoreUnavailable(await sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now), clash)())).to.equal(true)
       expect(isStoreUnavailable(await sessions.save({ ...submitted, status: 'REJECTED' }, clash)())).to.equal(true)

@@ -16,6 +16,39 @@ import { postgresOnboardingSessionRepository } from '../../src/postgres/onboardi
  * clients, onboarding sessions, approved parties. Shared by every suite run on a database.
  */
 
+/** A session of `clientId` with verified contacts and a profile, submitted for review (not stored). */
+export const submittedSession = (clientId: string, now: Date): OnboardingSession => ({
+  ...newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, clientId, freshId(), now),
+  status: 'SUBMITTED',
+  phone: { value: '+14155550123', verifiedAt: now },
+  email: { value: 'owner@acme.example', verifiedAt: now },
+  profile: {
+    legalName: 'Acme Widgets LLC',
+    tradingName: 'Acme',
+    legalForm: 'llc',
+    registrationNumber: 'R-1',
+    incorporationDate: '2019-04-30',
+    industryCode: '332510',
+    website: 'https://acme.example',
+    taxId: '12-3456789',
+    updatedAt: now,
+  },
+  submittedAt: now,
+})
+
+/** What approving `submitted` writes: the approved session and its new party (not stored). */
+export const approvalOf = (submitted: OnboardingSession, now: Date): { readonly approved: OnboardingSession; readonly party: Party } => {
+  const party = partyFromSession(submitted, freshId(), freshId, now)
+  const approved: OnboardingSession = {
+    ...submitted,
+    status: 'APPROVED',
+    partyId: party.id,
+    review: { decision: 'APPROVED', reviewedBy: 'contract', reason: null, decidedAt: now },
+    updatedAt: now,
+  }
+  return { approved, party }
+}
+
 /**
  * Creates parties on demand the only way there is: approving a submitted session (the party
  * has no addresses). Applications and loans reference their party.
@@ -23,34 +56,9 @@ import { postgresOnboardingSessionRepository } from '../../src/postgres/onboardi
 export function partyMaker(sessions: OnboardingSessionRepository, owner: () => Promise<string>): () => Promise<Party> {
   return async () => {
     const now = new Date()
-    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), now)
-    const submitted: OnboardingSession = {
-      ...opened,
-      status: 'SUBMITTED',
-      phone: { value: '+14155550123', verifiedAt: now },
-      email: { value: 'owner@acme.example', verifiedAt: now },
-      profile: {
-        legalName: 'Acme Widgets LLC',
-        tradingName: 'Acme',
-        legalForm: 'llc',
-        registrationNumber: 'R-1',
-        incorporationDate: '2019-04-30',
-        industryCode: '332510',
-        website: 'https://acme.example',
-        taxId: '12-3456789',
-        updatedAt: now,
-      },
-      submittedAt: now,
-    }
+    const submitted = submittedSession(await owner(), now)
     await right(sessions.insert(submitted))
-    const party = partyFromSession(submitted, freshId(), freshId, now)
-    const approved: OnboardingSession = {
-      ...submitted,
-      status: 'APPROVED',
-      partyId: party.id,
-      review: { decision: 'APPROVED', reviewedBy: 'contract', reason: null, decidedAt: now },
-      updatedAt: now,
-    }
+    const { approved, party } = approvalOf(submitted, now)
     await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now)))
     return party
   }
