@@ -10,7 +10,7 @@ import {
 } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Selectable, type Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
@@ -169,10 +169,32 @@ const saveWith = (db: Kysely<Database>, session: OnboardingSession, first: (trx:
         : asStoreUnavailable(error),
   )
 
+/** The partner's read of a session: one session of one client, with its addresses. */
+const sessionOfClient = (db: Kysely<Database>, id: string, clientId: string) =>
+  sessionsWithAddresses(db).where('s.id', '=', id).where('s.client_id', '=', clientId)
+
+/**
+ * The SQL of the partner's session read (`$1` the session id, `$2` the client id), as the
+ * repository runs it; the benchmark's reference server runs this text (docs/benchmarks.md).
+ */
+export const sessionOfClientSql = (): string =>
+  sessionOfClient(
+    new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    }),
+    '',
+    '',
+  ).compile().sql
+
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => {
   // The partner's read of a session is the hottest query of the service: compiled once.
   const sessionForClient = precompiled<{ id: string; clientId: string }, SessionWithAddresses>(db, (param) =>
-    sessionsWithAddresses(db).where('s.id', '=', param('id')).where('s.client_id', '=', param('clientId')),
+    sessionOfClient(db, param('id'), param('clientId')),
   )
   const sessionById = precompiled<{ id: string }, SessionWithAddresses>(db, (param) => sessionsWithAddresses(db).where('s.id', '=', param('id')))
   return {
