@@ -44,14 +44,14 @@ export const allRoutes = (deps: AppDeps): Routes => ({
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {
   const app = new Koa<AppState>()
   app.silent = true
-  const router = buildRouter(deps, config, allRoutes(deps))
+  const table = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
   app.use(docsPage)
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(parseBody())
-  app.use(routeFallback(router))
-  app.use(router.routes())
+  app.use(routeFallback(table))
+  app.use(table.dispatch)
   return app
 }

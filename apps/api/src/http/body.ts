@@ -45,9 +45,15 @@ export const parseBody = (): Middleware<AppState> => {
   return async (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || '0')
     if (declared > BODY_LIMIT_BYTES) fail({ _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
+    // Nothing to read (most GETs): the parser would find no body and make it `{}` after asking
+    // its type questions; this skips them.
+    if (!hasBody(ctx)) {
+      ctx.request.body = {}
+      return next()
+    }
     try {
       await parser(ctx, parsed)
-      if (ctx.request.rawBody === undefined && hasBody(ctx)) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
+      if (ctx.request.rawBody === undefined) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
     } catch (error) {
       fail(bodyProblem(error))
     }

@@ -11,7 +11,7 @@ import type { AppState } from './context.js'
 export const corsMiddleware = (origins: readonly string[]): Middleware<AppState> => {
   const any = origins.includes('*')
   const allowed = new Set(origins)
-  return cors({
+  const handle = cors({
     origin: (ctx) => {
       const origin = ctx.get('Origin')
       return any || allowed.has(origin) ? origin : ''
@@ -22,4 +22,11 @@ export const corsMiddleware = (origins: readonly string[]): Middleware<AppState>
     maxAge: 600,
     keepHeadersOnError: true,
   }) as unknown as Middleware<AppState>
+  // Without an Origin header a request is outside CORS: @koa/cors only adds `Vary: Origin` and
+  // passes it on, which this does without its header parsing (nothing before it sets Vary).
+  return (ctx, next) => {
+    if (ctx.get('Origin') !== '') return handle(ctx, next)
+    ctx.res.setHeader('Vary', 'Origin')
+    return next()
+  }
 }

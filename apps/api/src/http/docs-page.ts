@@ -39,8 +39,9 @@ const ASSETS: Readonly<Record<string, Asset>> = {
   '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(distDir, 'swagger-ui-bundle.js')) },
 }
 
-export const docsPage: Middleware<AppState> = async (ctx, next) => {
-  const asset = ctx.method === 'GET' || ctx.method === 'HEAD' ? ASSETS[ctx.path === '/docs/' ? '/docs' : ctx.path] : undefined
+export const docsPage: Middleware<AppState> = (ctx, next) => {
+  const path = ctx.path
+  const asset = path.startsWith('/docs') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ASSETS[path === '/docs/' ? '/docs' : path] : undefined
   if (asset === undefined) return next()
   ctx.status = 200
   ctx.type = asset.type

@@ -88,7 +88,8 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
 }
 
 /** Spec §1/§9: `/public/v1/...` is `/public/...`; rewritten before routing and authentication. */
-export const normalizeVersionPrefix: Middleware<AppState> = async (ctx, next) => {
-  if (ctx.path === '/public/v1' || ctx.path.startsWith('/public/v1/')) ctx.path = `/public${ctx.path.slice('/public/v1'.length)}`
-  await next()
+export const normalizeVersionPrefix: Middleware<AppState> = (ctx, next) => {
+  const path = ctx.path
+  if (path === '/public/v1' || path.startsWith('/public/v1/')) ctx.path = `/public${path.slice('/public/v1'.length)}`
+  return next()
 }

@@ -18,7 +18,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 const ENTRIES = Object.entries(SECURITY_HEADERS)
 
-export const securityHeaders: Middleware<AppState> = async (ctx, next) => {
-  for (const [name, value] of ENTRIES) ctx.set(name, value)
-  await next()
+/**
+ * Set on the Node response itself: Koa's `ctx.set` reaches it through two delegating calls and
+ * a type check per header, which cost the 401 path about a tenth of its throughput
+ * (docs/benchmarks.md). A plain function: it only passes the request on.
+ */
+export const securityHeaders: Middleware<AppState> = (ctx, next) => {
+  for (const [name, value] of ENTRIES) ctx.res.setHeader(name, value)
+  return next()
 }

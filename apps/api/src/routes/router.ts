@@ -1,5 +1,6 @@
 import Router, { type RouterMiddleware } from '@koa/router'
 import type { Middleware } from 'koa'
+import compose from 'koa-compose'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { internalAuth, mintAuth, ownPartyOnly, partnerAuth, scoped } from '../http/auth.js'
@@ -30,17 +31,32 @@ const authFor = (op: Operation, deps: AppDeps, config: Config): Middleware<AppSt
   }
 }
 
+/** A route table: one router per method, so a request is matched only against its method's routes. */
+export type RouteTable = {
+  /** Dispatches a request to its route; a request no route takes goes on to `next` with a 404. */
+  readonly dispatch: Middleware<AppState>
+  /** The methods the table serves `path` under (`HEAD` with `GET`). */
+  readonly methodsOf: (path: string) => readonly string[]
+  /** Every registered layer, for tests that compare the table with the OpenAPI document. */
+  readonly layers: () => readonly { readonly path: string | RegExp; readonly methods: readonly string[] }[]
+}
+
 /**
  * Registers every operation of the table: authentication (then, on party paths, the party
  * check; then the scope), and either the real handler — behind the JSON-body check and, for
  * every mutating method under /public, idempotency — or the 501 placeholder. `PLACEHOLDER_OPERATIONS` forces
  * the placeholder.
+ *
+ * Each route's chain is composed once, here, into one middleware, and each method has its own
+ * router: @koa/router tests every layer of its stack against the path and composes the matched
+ * layers on every request, so a single router of all operations with their chains spread into
+ * layers cost a request a regular-expression test per operation and a compose of six functions
+ * (docs/benchmarks.md). `HEAD` is served by the `GET` router, as @koa/router does.
  */
-export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Router<AppState> => {
-  const router = new Router<AppState>()
+export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): RouteTable => {
+  const byMethod = new Map<string, Router<AppState>>()
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
-    // The operationId is the route's name: the router puts it on `ctx.routerName` for the access line.
     const chain: Middleware<AppState>[] = authFor(op, deps, config)
     if (route === undefined) chain.push(placeholder(op))
     else {
@@ -50,9 +66,22 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
       }
       chain.push(async (ctx) => route.handle(ctx as AppContext))
     }
-    router.register(op.path, [op.method], chain as RouterMiddleware<AppState>[], { name: op.operationId })
+    let router = byMethod.get(op.method)
+    if (router === undefined) byMethod.set(op.method, (router = new Router<AppState>()))
+    // The operationId is the route's name: the router puts it on `ctx.routerName` for the access line.
+    router.register(op.path, [op.method], compose(chain) as RouterMiddleware<AppState>, { name: op.operationId })
   }
-  return router
+  const dispatchers = new Map([...byMethod].map(([method, router]) => [method, router.routes() as Middleware<AppState>]))
+  const getDispatcher = dispatchers.get('GET')
+  if (getDispatcher !== undefined) dispatchers.set('HEAD', getDispatcher)
+  return {
+    dispatch: (ctx, next) => {
+      const dispatcher = dispatchers.get(ctx.method)
+      return dispatcher === undefined ? next() : dispatcher(ctx, next)
+    },
+    methodsOf: (path) => [...byMethod.values()].flatMap((router) => router.match(path, 'OPTIONS').path.flatMap((layer) => layer.methods)),
+    layers: () => [...byMethod.values()].flatMap((router) => router.stack),
+  }
 }
 
 /**
@@ -60,12 +89,11 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
  * 405 with `Allow` (an `OPTIONS` request gets 204 and `Allow`), anything else a JSON 404.
  */
 export const routeFallback =
-  (router: Router<AppState>): Middleware<AppState> =>
+  (table: RouteTable): Middleware<AppState> =>
   async (ctx, next) => {
     await next()
     if (ctx.status !== 404 || ctx.body !== undefined) return
-    const matched = router.match(ctx.path, ctx.method)
-    const allowed = [...new Set(matched.path.flatMap((layer) => layer.methods))]
+    const allowed = [...new Set(table.methodsOf(ctx.path))]
     if (allowed.length === 0) return fail({ _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
     const allow = [...new Set([...allowed, 'OPTIONS'])]
     if (ctx.method === 'OPTIONS') {

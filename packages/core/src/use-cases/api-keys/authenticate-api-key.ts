@@ -18,6 +18,9 @@ export type AuthenticateApiKeyDeps = {
 
 export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
 
+/** The answer to a malformed key, made once: it is the path a key-guessing client drives hardest. */
+const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.left(invalidApiKey)
+
 /**
  * Turns a presented key into the caller it stands for. The format and checksum are checked
  * before any lookup (a typo or a random string costs no database read); the stored hash is
@@ -26,12 +29,11 @@ export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
  */
 export const authenticateApiKey =
   (deps: AuthenticateApiKeyDeps) =>
-  (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> =>
-    pipe(
-      parsePresentedKey(presented),
-      O.filter(() => deps.keyMaterial.hasValidChecksum(presented)),
-      TE.fromOption((): AuthenticateApiKeyError => invalidApiKey),
-      TE.chainW((parsed) => deps.apiKeys.findByIdSegment(parsed.idSegment)),
+  (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> => {
+    const parsed = parsePresentedKey(presented)
+    if (O.isNone(parsed) || !deps.keyMaterial.hasValidChecksum(presented)) return refused
+    return pipe(
+      deps.apiKeys.findByIdSegment(parsed.value.idSegment),
       TE.chainEitherKW((found) =>
         pipe(
           found,
@@ -44,3 +46,4 @@ export const authenticateApiKey =
         return callerOf(key)
       }),
     )
+  }
