@@ -49,25 +49,27 @@ export const partnerAuth = (deps: AuthenticateApiKeyDeps): Middleware<AppState> 
  * On party-scoped paths, the `partyId` must be the key's party (spec §5.9). Runs right after
  * authentication, before the scope check and before anything is looked up.
  */
-export const ownPartyOnly: Middleware<AppState> = async (ctx, next) => {
+export const ownPartyOnly: Middleware<AppState> = (ctx, next) => {
   const partyId = (ctx as AppContext).params['partyId']
   const caller = ctx.state.caller
   if (partyId !== undefined && caller !== undefined) {
     const checked = requireOwnParty(partyId)(caller)
     if (E.isLeft(checked)) fail(checked.left)
   }
-  await next()
+  return next()
 }
 
-export const scoped =
-  (scope: KnownScope): Middleware<AppState> =>
-  async (ctx, next) => {
+/** The caller's key must carry `scope` (spec §5.8). */
+export const scoped = (scope: KnownScope): Middleware<AppState> => {
+  const check = requireScope(scope)
+  return (ctx, next) => {
     const caller = ctx.state.caller
     if (caller === undefined) return fail(missingApiKey)
-    const checked = requireScope(scope)(caller)
+    const checked = check(caller)
     if (E.isLeft(checked)) fail(checked.left)
-    await next()
+    return next()
   }
+}
 
 /** The mint secret in `X-Partner-Mint-Key`, compared in constant time (spec §5.7). */
 export const mintAuth =

@@ -62,12 +62,12 @@ export const parseBody = (): Middleware<AppState> => {
 }
 
 /** For routes that take a JSON body (spec §4): anything but `application/json` is a 400. */
-export const requireJsonBody: Middleware<AppState> = async (ctx, next) => {
+export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
   if (!hasBody(ctx)) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
   if (ctx.is('application/json') !== 'application/json') {
     fail({ _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
   }
-  await next()
+  return next()
 }
 
 /** The parsed JSON body (`{}` when the request had none). */

@@ -62,8 +62,8 @@ export const rateLimit =
       if (!result.right.allowed) break
     }
     if (taken.length > 0) {
-      ctx.set('RateLimit-Policy', policyHeader(taken))
-      ctx.set('RateLimit', stateHeader(taken))
+      ctx.res.setHeader('RateLimit-Policy', policyHeader(taken))
+      ctx.res.setHeader('RateLimit', stateHeader(taken))
     }
     const refused = taken.find((t) => !t.decision.allowed)
     if (refused !== undefined) {

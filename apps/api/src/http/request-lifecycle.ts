@@ -58,7 +58,7 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
     const incoming = ctx.get('X-Request-Id')
     const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
     ctx.state = new RequestState(logger, requestId)
-    ctx.set('X-Request-Id', requestId)
+    ctx.res.setHeader('X-Request-Id', requestId)
     try {
       await next()
     } catch (error) {

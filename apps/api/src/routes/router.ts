@@ -64,7 +64,7 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(idempotency({ store: deps.idempotency, clock: deps.clock, ...(route.forReplay ? { forReplay: route.forReplay } : {}) }))
       }
-      chain.push(async (ctx) => route.handle(ctx as AppContext))
+      chain.push((ctx) => route.handle(ctx as AppContext))
     }
     let router = byMethod.get(op.method)
     if (router === undefined) byMethod.set(op.method, (router = new Router<AppState>()))

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.js'
@@ -126,6 +125,9 @@ export const openDatabase = async (options: {
   if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
   const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
   if (path !== undefined) mkdirSync(path, { recursive: true })
+  // Loaded only here: a service on a real server never holds the embedded engine's code (about
+  // 11 MB of resident memory; docs/benchmarks.md).
+  const { PGlite, types: pgliteTypes } = await import('@electric-sql/pglite')
   const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate } })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return {
