@@ -19,29 +19,29 @@ const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
   details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as AuditDetails,
 })
 
+/** The insert of `event`, to run alone or as part of a larger statement. */
+export const auditEventInsert = (db: Kysely<Database>, event: AuditEvent) =>
+  db.insertInto('audit_events').values({
+    id: event.id,
+    occurred_at: event.occurredAt,
+    actor_type: event.actor.type,
+    actor_id: event.actor.type === 'api_key' ? event.actor.id : null,
+    action: event.action,
+    subject_type: event.subject.type,
+    subject_id: event.subject.id,
+    api_client_id: event.apiClientId,
+    party_id: event.partyId,
+    request_id: event.requestId,
+    details: JSON.stringify(event.details),
+  })
+
 /**
  * Writes `event` on `db`, which is the transaction of the change it records wherever there is
  * one (repositories call this inside their transactions): the event exists if and only if the
  * change does. No event (a write the use case does not audit) writes nothing.
  */
 export const insertAuditEvent = async (db: Kysely<Database>, event: AuditEvent | undefined): Promise<void> => {
-  if (event === undefined) return
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: event.id,
-      occurred_at: event.occurredAt,
-      actor_type: event.actor.type,
-      actor_id: event.actor.type === 'api_key' ? event.actor.id : null,
-      action: event.action,
-      subject_type: event.subject.type,
-      subject_id: event.subject.id,
-      api_client_id: event.apiClientId,
-      party_id: event.partyId,
-      request_id: event.requestId,
-      details: JSON.stringify(event.details),
-    })
-    .execute()
+  if (event !== undefined) await auditEventInsert(db, event).execute()
 }
 
 /** The audit log on PostgreSQL (migration 0012: append-only, indexed for the listing's filters). */

@@ -17,8 +17,8 @@ import type {
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Kysely, Selectable, Transaction } from 'kysely'
-import { insertAuditEvent } from './audit-log.js'
+import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
+import { auditEventInsert, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
 import type {
   CollateralItemsTable,
@@ -152,30 +152,27 @@ const installmentColumns = (i: ServicedInstallment) => ({
   interest_accrued: i.interestAccrued,
 })
 
+const transactionColumns = (t: LedgerTransaction) => ({
+  id: t.id,
+  loan_id: t.loanId,
+  type: t.type,
+  effective_date: t.effectiveDate,
+  amount: t.amount,
+  principal: t.principal,
+  interest: t.interest,
+  fees: t.fees,
+  payment_id: t.paymentId,
+  reverses_id: t.reversesId,
+  created_at: t.createdAt,
+})
+
 /** Ledger entries one statement each, so the identity column numbers them in ledger order. */
 const insertTransactions = async (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): Promise<void> => {
-  for (const t of transactions) {
-    await trx
-      .insertInto('loan_transactions')
-      .values({
-        id: t.id,
-        loan_id: t.loanId,
-        type: t.type,
-        effective_date: t.effectiveDate,
-        amount: t.amount,
-        principal: t.principal,
-        interest: t.interest,
-        fees: t.fees,
-        payment_id: t.paymentId,
-        reverses_id: t.reversesId,
-        created_at: t.createdAt,
-      })
-      .execute()
-  }
+  for (const t of transactions) await trx.insertInto('loan_transactions').values(transactionColumns(t)).execute()
 }
 
-const insertBalance = async (trx: Transaction<Database>, balance: BookedLoan['balance']): Promise<void> => {
-  await trx
+const balanceInsert = (trx: Transaction<Database>, balance: BookedLoan['balance']) =>
+  trx
     .insertInto('loan_balances')
     .values({
       id: balance.id,
@@ -191,7 +188,9 @@ const insertBalance = async (trx: Transaction<Database>, balance: BookedLoan['ba
       next_due_amount: balance.nextDueAmount,
       created_at: balance.createdAt,
     })
-    .execute()
+
+const insertBalance = async (trx: Transaction<Database>, balance: BookedLoan['balance']): Promise<void> => {
+  await balanceInsert(trx, balance).execute()
 }
 
 const documentColumns = (d: LoanDocument) => ({
@@ -256,11 +255,38 @@ const paymentColumns = (p: Payment) => ({
 const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean =>
   JSON.stringify(installmentColumns(a)) === JSON.stringify(installmentColumns(b))
 
-/** Writes a posting: the payment first (entries reference it), then entries, changed installments, the snapshot, the loan's status, its audit event. */
+/** One write of a posting: a data-modifying statement, named to be a CTE of the posting's statement. */
+type PostingWrite = readonly [name: string, statement: OperationNodeSource]
+
+/**
+ * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
+ * runs the CTEs of one statement in no set order, but an insert that reads the previous
+ * entry's output runs after it, so the identity column still numbers the entries in ledger
+ * order.
+ */
+const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): PostingWrite[] =>
+  transactions.map((t, k): PostingWrite => {
+    const columns = transactionColumns(t)
+    const insert = trx.insertInto('loan_transactions')
+    if (k === 0) return ['entry_0', insert.values(columns).returning('id')]
+    const names = Object.keys(columns) as (keyof typeof columns)[]
+    const values = sql.join(names.map((name) => sql`${columns[name]}`))
+    return [`entry_${k}`, insert.columns(names).expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`).returning('id')]
+  })
+
+/**
+ * Writes a posting in one statement, each write a data-modifying CTE: the payment, the ledger
+ * entries (in order, see entryWrites), the installments that changed, the snapshot, the loan's
+ * status and the audit event: one round trip under the loan's lock instead of one per row
+ * (docs/benchmarks.md). Foreign keys are checked at the end of the statement, so an entry may
+ * reference the payment, and the snapshot an entry, written in the same statement; no two
+ * writes touch the same row.
+ */
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
+  const writes: PostingWrite[] = []
   if (posting.payment !== undefined) {
     const columns = paymentColumns(posting.payment)
-    await trx
+    const upsert = trx
       .insertInto('payments')
       .values(columns)
       .onConflict((oc) =>
@@ -272,19 +298,22 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
           transaction_id: columns.transaction_id,
         }),
       )
-      .execute()
+    writes.push(['payment', upsert.returning('id')])
   }
-  await insertTransactions(trx, posting.transactions)
+  writes.push(...entryWrites(trx, posting.transactions))
   const previous = new Map(before.map((i) => [i.number, i]))
   for (const i of posting.installments) {
     const old = previous.get(i.number)
     if (old !== undefined && sameInstallment(old, i)) continue
     const { loan_id: _loan, number: _number, ...changes } = installmentColumns(i)
-    await trx.updateTable('loan_installments').set(changes).where('loan_id', '=', i.loanId).where('number', '=', i.number).execute()
+    const update = trx.updateTable('loan_installments').set(changes).where('loan_id', '=', i.loanId).where('number', '=', i.number)
+    writes.push([`installment_${i.number}`, update.returning('number')])
   }
-  if (posting.balance !== null) await insertBalance(trx, posting.balance)
-  if (posting.loanStatus !== undefined) await trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).execute()
-  await insertAuditEvent(trx, posting.audit)
+  if (posting.balance !== null) writes.push(['snapshot', balanceInsert(trx, posting.balance).returning('id')])
+  if (posting.loanStatus !== undefined) writes.push(['loan', trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).returning('id')])
+  if (posting.audit !== undefined) writes.push(['audit', auditEventInsert(trx, posting.audit).returning('id')])
+  if (writes.length === 0) return
+  await sql`with ${sql.join(writes.map(([name, statement]) => sql`${sql.table(name)} as (${statement})`))} select 1`.execute(trx)
 }
 
 /** Carries a use case's Left out of the transaction callback (rolling it back). */
