@@ -44,6 +44,10 @@ export const allRoutes = (deps: AppDeps): Routes => ({
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {
   const app = new Koa<AppState>()
   app.silent = true
+  // Behind N trusted proxies, `ctx.ip` is the N-th address from the right of X-Forwarded-For:
+  // what the outermost trusted proxy saw. Entries further left were written by the client.
+  app.proxy = config.trustedProxyHops > 0
+  app.maxIpsCount = config.trustedProxyHops
   const table = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)

@@ -32,6 +32,12 @@ export type Config = {
   /** Whether this process runs the webhook delivery worker. */
   readonly webhookWorker: boolean
   readonly rateLimits: RateLimitSettings
+  /**
+   * How many proxies in front of the API append the address they saw to `X-Forwarded-For`; the
+   * client address (the mint limit's bucket) is the one the outermost of them saw. 0: the
+   * socket's peer address, and the header is ignored.
+   */
+  readonly trustedProxyHops: number
 }
 
 /** Rate limits (issue 9, docs/configuration.md): requests per fixed window, per bucket. */
@@ -140,6 +146,7 @@ const Environment = t.type({
   RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
   RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
   RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
+  TRUSTED_PROXY_HOPS: setting('TRUSTED_PROXY_HOPS', 'must be an integer from 0 to 10', integer(0, 10), () => 0),
 })
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
@@ -173,6 +180,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           mintRequests: v.RATE_LIMIT_MINT_REQUESTS,
           syncMs: v.RATE_LIMIT_SYNC_MS,
         },
+        trustedProxyHops: v.TRUSTED_PROXY_HOPS,
       }),
     ),
   )

@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { createApp } from '../src/app.js'
 import { compose } from '../src/compose.js'
-import type { RateLimitSettings } from '../src/config.js'
+import type { Config, RateLimitSettings } from '../src/config.js'
 import { createLogger } from '../src/logger.js'
 import { listen } from '../src/server.js'
 import { bearer, mintKey, request, type Reply } from './support/client.js'
@@ -36,9 +36,10 @@ type Instance = {
 }
 
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
-const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>): Promise<Instance> => {
+const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
     rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, syncMs: 60_000, ...limits },
+    ...overrides,
   })
   const chunks: string[] = []
   const stream = new Writable({
@@ -101,8 +102,8 @@ const mint = (url: string, secret: string, partyId: string) =>
 for (const database of testDatabases()) {
   describe(`rate limiting on ${database.name}`, () => {
     const running: Instance[] = []
-    const start = async (clock: TestClock, limits: Partial<RateLimitSettings>) => {
-      const instance = await startInstance(database, clock, limits)
+    const start = async (clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}) => {
+      const instance = await startInstance(database, clock, limits, overrides)
       running.push(instance)
       return instance
     }
@@ -209,6 +210,33 @@ for (const database of testDatabases()) {
       clock.advance(t * 1000)
       expect((await mint(api.url, MINT_SECRET, party)).status).to.equal(201)
       expect(await clientsOf(api.db, party)).to.equal(1)
+    })
+
+    it('takes the client address from X-Forwarded-For only behind trusted proxies (TRUSTED_PROXY_HOPS)', async () => {
+      const guess = (url: string, forwardedFor: string) =>
+        request(url, '/public/partner/api-keys', {
+          method: 'POST',
+          headers: { 'X-Partner-Mint-Key': 'not-the-mint-secret-at-all', 'X-Forwarded-For': forwardedFor },
+          json: { party_id: randomUUID() },
+        })
+      // No trusted proxy (the default): the header is ignored, one socket address is one bucket.
+      const direct = await start(isolatedClock(), { mintRequests: 1 })
+      expect((await guess(direct.url, '198.51.100.1')).status).to.equal(401)
+      expectRateLimited(await guess(direct.url, '198.51.100.2'), 'mint')
+
+      // One trusted proxy: the address it appended is the client's bucket.
+      const proxied = await start(isolatedClock(), { mintRequests: 1 }, { trustedProxyHops: 1 })
+      expect((await guess(proxied.url, '198.51.100.1')).status).to.equal(401)
+      expectRateLimited(await guess(proxied.url, '198.51.100.1'), 'mint')
+      expect((await guess(proxied.url, '198.51.100.2')).status).to.equal(401)
+      // An address the client wrote in front of the proxy's entry does not give it a new bucket.
+      expectRateLimited(await guess(proxied.url, '203.0.113.9, 198.51.100.2'), 'mint')
+
+      // Two trusted proxies: the client is the second entry from the right.
+      const twice = await start(isolatedClock(), { mintRequests: 1 }, { trustedProxyHops: 2 })
+      expect((await guess(twice.url, '203.0.113.9, 198.51.100.3, 10.0.0.1')).status).to.equal(401)
+      expectRateLimited(await guess(twice.url, '198.51.100.3, 10.0.0.2'), 'mint')
+      expect((await guess(twice.url, '198.51.100.4, 10.0.0.1')).status).to.equal(401)
     })
 
     it('shares the limit between two instances on one database once they have synced', async () => {
