@@ -1,3 +1,5 @@
+// First: sets how the V8 heap grows before anything allocates (heap-growth.ts).
+import './heap-growth.js'
 import { DEV_SECRETS_FILE, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'

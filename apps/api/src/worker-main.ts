@@ -1,3 +1,5 @@
+// First: sets how the V8 heap grows before anything allocates (heap-growth.ts).
+import './heap-growth.js'
 import { compose } from './compose.js'
 import { withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'

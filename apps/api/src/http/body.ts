@@ -1,5 +1,5 @@
 import bodyParser from 'koa-bodyparser'
-import type { Context, Middleware } from 'koa'
+import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import getRawBody from 'raw-body'
 import type { AppState } from './context.js'
 import { fail, type Problem } from './problems.js'
@@ -42,15 +42,7 @@ const hasBody = (ctx: Pick<Context, 'request' | 'get'>): boolean => (ctx.request
 export const parseBody = (): Middleware<AppState> => {
   const parser = bodyParser({ enableTypes: ['json'], jsonLimit: `${BODY_LIMIT_BYTES}b`, strict: true }) as unknown as Middleware<AppState>
   const parsed = async (): Promise<void> => undefined
-  return async (ctx, next) => {
-    const declared = Number(ctx.get('Content-Length') || '0')
-    if (declared > BODY_LIMIT_BYTES) fail({ _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
-    // Nothing to read (most GETs): the parser would find no body and make it `{}` after asking
-    // its type questions; this skips them.
-    if (!hasBody(ctx)) {
-      ctx.request.body = {}
-      return next()
-    }
+  const read = async (ctx: ParameterizedContext<AppState>, next: Next): Promise<void> => {
     try {
       await parser(ctx, parsed)
       if (ctx.request.rawBody === undefined) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
@@ -58,6 +50,15 @@ export const parseBody = (): Middleware<AppState> => {
       fail(bodyProblem(error))
     }
     await next()
+  }
+  return (ctx, next) => {
+    const declared = Number(ctx.get('Content-Length') || '0')
+    if (declared > BODY_LIMIT_BYTES) fail({ _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
+    if (hasBody(ctx)) return read(ctx, next)
+    // Nothing to read (most GETs): the parser would find no body and make it `{}` after asking
+    // its type questions; this skips them.
+    ctx.request.body = {}
+    return next()
   }
 }
 
