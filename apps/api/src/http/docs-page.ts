@@ -47,6 +47,6 @@ export const docsPage: Middleware<AppState> = (ctx, next) => {
   ctx.type = asset.type
   // The page only reads the public document; scripts come from this origin alone.
   ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
-  if (ctx.path !== '/docs' && ctx.path !== '/docs/') ctx.set('Cache-Control', 'public, max-age=3600')
+  if (path !== '/docs' && path !== '/docs/') ctx.set('Cache-Control', 'public, max-age=3600')
   ctx.body = asset.body
 }

@@ -166,11 +166,6 @@ const transactionColumns = (t: LedgerTransaction) => ({
   created_at: t.createdAt,
 })
 
-/** Ledger entries one statement each, so the identity column numbers them in ledger order. */
-const insertTransactions = async (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): Promise<void> => {
-  for (const t of transactions) await trx.insertInto('loan_transactions').values(transactionColumns(t)).execute()
-}
-
 const balanceInsert = (trx: Transaction<Database>, balance: BookedLoan['balance']) =>
   trx
     .insertInto('loan_balances')
@@ -189,10 +184,6 @@ const balanceInsert = (trx: Transaction<Database>, balance: BookedLoan['balance'
       created_at: balance.createdAt,
     })
 
-const insertBalance = async (trx: Transaction<Database>, balance: BookedLoan['balance']): Promise<void> => {
-  await balanceInsert(trx, balance).execute()
-}
-
 const documentColumns = (d: LoanDocument) => ({
   id: d.id,
   loan_id: d.loanId,
@@ -205,34 +196,64 @@ const documentColumns = (d: LoanDocument) => ({
   created_at: d.createdAt,
 })
 
-/** Writes a booked loan: the loan, its schedule, its ledger entries (in order), its balance and documents. */
+/** One write of a booking or a posting: a data-modifying statement, named to be a CTE of the statement that carries them all. */
+type LoanWrite = readonly [name: string, statement: OperationNodeSource]
+
+/**
+ * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
+ * runs the CTEs of one statement in no set order, but an insert that reads the previous
+ * entry's output runs after it, so the identity column still numbers the entries in ledger
+ * order.
+ */
+const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): LoanWrite[] =>
+  transactions.map((t, k): LoanWrite => {
+    const columns = transactionColumns(t)
+    const insert = trx.insertInto('loan_transactions')
+    if (k === 0) return ['entry_0', insert.values(columns).returning('id')]
+    const names = Object.keys(columns) as (keyof typeof columns)[]
+    const values = sql.join(names.map((name) => sql`${columns[name]}`))
+    return [`entry_${k}`, insert.columns(names).expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`).returning('id')]
+  })
+
+/**
+ * Runs `writes` as one statement, each a data-modifying CTE: one round trip, however many rows.
+ * Foreign keys are checked at the end of the statement, so a row may reference another written
+ * in the same statement; no two writes may touch the same row.
+ */
+const writeTogether = async (trx: Transaction<Database>, writes: readonly LoanWrite[]): Promise<void> => {
+  if (writes.length === 0) return
+  await sql`with ${sql.join(writes.map(([name, statement]) => sql`${sql.table(name)} as (${statement})`))} select 1`.execute(trx)
+}
+
+/** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
   const { loan } = booked
-  await trx
-    .insertInto('loans')
-    .values({
-      id: loan.id,
-      party_id: loan.partyId,
-      application_id: loan.applicationId,
-      product_id: loan.productId,
-      status: loan.status,
-      currency: loan.currency,
-      principal: loan.principal,
-      interest_rate_bps: loan.interestRateBps,
-      term_months: loan.termMonths,
-      payment_amount: loan.paymentAmount,
-      origination_fee: loan.originationFee,
-      disbursed_amount: loan.disbursedAmount,
-      start_date: loan.startDate,
-      first_due_date: loan.firstDueDate,
-      maturity_date: loan.maturityDate,
-      created_at: loan.createdAt,
-    })
-    .execute()
-  await trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).execute()
-  await insertTransactions(trx, booked.transactions)
-  await insertBalance(trx, booked.balance)
-  if (booked.documents.length > 0) await trx.insertInto('loan_documents').values(booked.documents.map(documentColumns)).execute()
+  const loanInsert = trx.insertInto('loans').values({
+    id: loan.id,
+    party_id: loan.partyId,
+    application_id: loan.applicationId,
+    product_id: loan.productId,
+    status: loan.status,
+    currency: loan.currency,
+    principal: loan.principal,
+    interest_rate_bps: loan.interestRateBps,
+    term_months: loan.termMonths,
+    payment_amount: loan.paymentAmount,
+    origination_fee: loan.originationFee,
+    disbursed_amount: loan.disbursedAmount,
+    start_date: loan.startDate,
+    first_due_date: loan.firstDueDate,
+    maturity_date: loan.maturityDate,
+    created_at: loan.createdAt,
+  })
+  const writes: LoanWrite[] = [
+    ['loan', loanInsert.returning('id')],
+    ['schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')],
+    ...entryWrites(trx, booked.transactions),
+    ['snapshot', balanceInsert(trx, booked.balance).returning('id')],
+  ]
+  if (booked.documents.length > 0) writes.push(['documents', trx.insertInto('loan_documents').values(booked.documents.map(documentColumns)).returning('id')])
+  await writeTogether(trx, writes)
 }
 
 const paymentColumns = (p: Payment) => ({
@@ -255,35 +276,14 @@ const paymentColumns = (p: Payment) => ({
 const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean =>
   JSON.stringify(installmentColumns(a)) === JSON.stringify(installmentColumns(b))
 
-/** One write of a posting: a data-modifying statement, named to be a CTE of the posting's statement. */
-type PostingWrite = readonly [name: string, statement: OperationNodeSource]
-
-/**
- * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
- * runs the CTEs of one statement in no set order, but an insert that reads the previous
- * entry's output runs after it, so the identity column still numbers the entries in ledger
- * order.
- */
-const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): PostingWrite[] =>
-  transactions.map((t, k): PostingWrite => {
-    const columns = transactionColumns(t)
-    const insert = trx.insertInto('loan_transactions')
-    if (k === 0) return ['entry_0', insert.values(columns).returning('id')]
-    const names = Object.keys(columns) as (keyof typeof columns)[]
-    const values = sql.join(names.map((name) => sql`${columns[name]}`))
-    return [`entry_${k}`, insert.columns(names).expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`).returning('id')]
-  })
-
 /**
  * Writes a posting in one statement, each write a data-modifying CTE: the payment, the ledger
  * entries (in order, see entryWrites), the installments that changed, the snapshot, the loan's
  * status and the audit event: one round trip under the loan's lock instead of one per row
- * (docs/benchmarks.md). Foreign keys are checked at the end of the statement, so an entry may
- * reference the payment, and the snapshot an entry, written in the same statement; no two
- * writes touch the same row.
+ * (docs/benchmarks.md).
  */
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
-  const writes: PostingWrite[] = []
+  const writes: LoanWrite[] = []
   if (posting.payment !== undefined) {
     const columns = paymentColumns(posting.payment)
     const upsert = trx
@@ -312,8 +312,7 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   if (posting.balance !== null) writes.push(['snapshot', balanceInsert(trx, posting.balance).returning('id')])
   if (posting.loanStatus !== undefined) writes.push(['loan', trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).returning('id')])
   if (posting.audit !== undefined) writes.push(['audit', auditEventInsert(trx, posting.audit).returning('id')])
-  if (writes.length === 0) return
-  await sql`with ${sql.join(writes.map(([name, statement]) => sql`${sql.table(name)} as (${statement})`))} select 1`.execute(trx)
+  await writeTogether(trx, writes)
 }
 
 /** Carries a use case's Left out of the transaction callback (rolling it back). */
