@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
-import { sql } from 'kysely'
-import { precompiled } from '../src/postgres/precompiled.js'
+import { sql, type Kysely } from 'kysely'
+import { precompiled, preparedStatementName } from '../src/postgres/precompiled.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 
 // The shared databases are closed by the root hook after the run, never here.
@@ -21,6 +22,44 @@ for (const database of testDatabases()) {
       expect((await run({ high: 2, low: 1 })).map((r) => r.n)).to.deep.equal([1, 2])
       expect(await run({ low: 8, high: 3 })).to.deep.equal([])
     })
+
+    type Probe = { id: number; label: string }
+    /** A table of its own for the test, with rows 1 and 2, dropped afterwards. */
+    const withProbe = async (run: (db: Kysely<Record<string, Probe>>, table: string) => Promise<void>) => {
+      const { db } = await database.open()
+      const table = `precompiled_probe_${randomBytes(4).toString('hex')}`
+      await sql`create table ${sql.table(table)} (id int primary key, label text not null)`.execute(db)
+      try {
+        await sql`insert into ${sql.table(table)} values (1, 'one'), (2, 'two')`.execute(db)
+        // One connection throughout, so that a later run reuses what an earlier one prepared.
+        await db.connection().execute((connection) => run(connection as unknown as Kysely<Record<string, Probe>>, table))
+      } finally {
+        await sql`drop table ${sql.table(table)}`.execute(db)
+      }
+    }
+    const labelOf = (db: Kysely<Record<string, Probe>>, table: string) =>
+      precompiled<{ id: number }, Probe>(db, (param) => db.selectFrom(table).select(['id', 'label']).where('id', '=', param('id')))
+
+    it('keeps answering when a migration adds a column to the table it reads, after it has run', () =>
+      withProbe(async (db, table) => {
+        const run = labelOf(db, table)
+        expect(await run({ id: 1 })).to.deep.equal([{ id: 1, label: 'one' }])
+        await sql`alter table ${sql.table(table)} add column extra text`.execute(db)
+        expect(await run({ id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
+      }))
+
+    if (database.name === 'PostgreSQL server') {
+      it('runs as a named prepared statement on the server', () =>
+        withProbe(async (db, table) => {
+          const run = labelOf(db, table)
+          const name = preparedStatementName(db.selectFrom(table).select(['id', 'label']).where('id', '=', 0).compile().sql)
+          expect(name).to.match(/^lendgate_[0-9a-f]{24}$/)
+          expect(await run({ id: 1 })).to.deep.equal([{ id: 1, label: 'one' }])
+          expect(await run({ id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
+          const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)
+          expect(prepared.rows.map((r) => r.name)).to.include(name)
+        }))
+    }
 
     it('refuses a query with no parameter, which would be a constant read', async () => {
       const { db } = await database.open()

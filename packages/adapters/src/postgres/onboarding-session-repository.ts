@@ -106,10 +106,40 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
  * A session with its addresses in one round trip: the addresses come back as a JSON array
  * (oldest first), whose timestamps are strings until they are read back as dates.
  */
+/**
+ * Every column of a session, by name: the partner's read runs as a prepared statement, whose
+ * result must not change when a migration adds a column (decision 51). `toSession` takes the
+ * whole row type, so a column missing here fails to compile.
+ */
+const SESSION_COLUMNS = [
+  's.id',
+  's.client_id',
+  's.type',
+  's.country_of_incorporation',
+  's.entry_channel',
+  's.locale',
+  's.status',
+  's.current_step',
+  's.phone',
+  's.phone_verified_at',
+  's.email',
+  's.email_verified_at',
+  's.profile',
+  's.version',
+  's.submitted_at',
+  's.party_id',
+  's.review_decision',
+  's.reviewed_by',
+  's.review_reason',
+  's.decided_at',
+  's.created_at',
+  's.updated_at',
+] as const
+
 const sessionsWithAddresses = (db: Kysely<Database>) =>
   db
     .selectFrom('onboarding_sessions as s')
-    .selectAll('s')
+    .select(SESSION_COLUMNS)
     .select((eb) =>
       jsonArrayFrom(eb.selectFrom('onboarding_addresses as a').selectAll('a').whereRef('a.session_id', '=', 's.id').orderBy('a.created_at').orderBy('a.id')).as(
         'addresses',
