@@ -106,8 +106,8 @@ try {
 
   const nodeHttp = await startChild('node:http', 'bench/dist/baselines/node-http.js', {}, join(logDir, 'node-http.log'))
   const koaBare = await startChild('koa', 'bench/dist/baselines/koa-bare.js', {}, join(logDir, 'koa-bare.log'))
-  const koaPg = await startChild('koa+pg', 'bench/dist/baselines/koa-pg.js', { DATABASE_URL: benchUrl }, join(logDir, 'koa-pg.log'))
   const { rows: owner } = await pool.query<{ client_id: string }>('select client_id from onboarding_sessions where id = $1', [data.sessionId])
+  const koaPg = await startChild('koa+pg', 'bench/dist/baselines/koa-pg.js', { DATABASE_URL: benchUrl, BENCH_CLIENT_ID: owner[0]?.client_id ?? '' }, join(logDir, 'koa-pg.log'))
   const reference = await startChild(
     'koa+duties',
     'bench/dist/baselines/koa-duties.js',

@@ -12,7 +12,7 @@ import { listenOn } from './listen.js'
  * partner key taken from the request as the API takes it and checked by its SHA-256 in
  * constant time (as a cached key is), an unknown key refused through the API's error mapping,
  * and the API's session read (the repository's own SQL: the session with its addresses as a
- * JSON array) through a `pg` Pool of the API's size. No routing table,
+ * JSON array, prepared by name as the API prepares it) through a `pg` Pool of the API's size. No routing table,
  * scopes, rate limits, domain mapping or fp-ts: what it reaches against the bare baselines is
  * the most any implementation of these duties could reach on this machine.
  */
@@ -23,7 +23,7 @@ const env = (name: string): string => {
 }
 const keyHash = Buffer.from(env('REFERENCE_KEY_SHA256'), 'hex')
 const clientId = env('REFERENCE_CLIENT_ID')
-const SESSION_READ = sessionOfClientSql()
+const SESSION_READ = { name: 'session_read', text: sessionOfClientSql() }
 
 const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 10 })
 const app = new Koa()
@@ -31,7 +31,7 @@ const router = new Router()
 router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   const presented = presentedApiKey(ctx) ?? ''
   if (!timingSafeEqual(createHash('sha256').update(presented, 'utf8').digest(), keyHash)) return answerProblem(ctx, invalidApiKey)
-  const { rows } = await pool.query(SESSION_READ, [ctx.params['sessionId'], clientId])
+  const { rows } = await pool.query({ ...SESSION_READ, values: [ctx.params['sessionId'], clientId] })
   if (rows[0] === undefined) ctx.status = 404
   else ctx.body = rows[0]
 })

@@ -1,17 +1,23 @@
 import Router from '@koa/router'
+import { sessionOfClientSql } from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
 import { listenOn } from './listen.js'
 
 /**
- * Baseline 3: the ceiling of the stack, one Koa route doing the read the API's authenticated
- * GET does (one onboarding session by primary key) through a `pg` Pool of the API's size.
+ * Baseline 3: the ceiling of the stack, one Koa route doing the same single indexed query as the
+ * API's authenticated GET (the repository's own SQL: one onboarding session of one client by
+ * primary key, with its addresses as a JSON array; decision 52), through a `pg` Pool of the
+ * API's size, prepared by name as the API prepares it (decision 51). Nothing else: no key, no
+ * log line, no headers, the row sent as it comes.
  */
+const clientId = process.env['BENCH_CLIENT_ID'] ?? ''
+const SESSION_READ = { name: 'session_read', text: sessionOfClientSql() }
 const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'], max: 10 })
 const app = new Koa()
 const router = new Router()
 router.get('/sessions/:id', async (ctx) => {
-  const { rows } = await pool.query('select * from onboarding_sessions where id = $1', [ctx.params['id']])
+  const { rows } = await pool.query({ ...SESSION_READ, values: [ctx.params['id'], clientId] })
   if (rows[0] === undefined) ctx.status = 404
   else ctx.body = rows[0]
 })
