@@ -74,29 +74,22 @@ try {
   children.push(a)
   const b = await startApi('B', flags.b)
   children.push(b)
-  // Both builds serve the same setup requests, so that neither starts the rounds with a
-  // different history (JIT, heap): with the setup served by A alone, an A/A run measured B
-  // about 8% slower on the 401 path.
-  const setUp = async (api: Child) => {
-    const key = (await apiAt(api.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': mintSecret }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
-    const session = (await apiAt(api.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
-    return { key, session }
-  }
-  const { key, session } = await setUp(a)
-  await setUp(b)
+  const key = (await apiAt(a.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': mintSecret }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
+  const session = (await apiAt(a.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
   const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
   const cases: { readonly name: string; readonly load: (api: Child) => Load }[] = [
     { name: 'GET onboarding session', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(key), expect: 200 }) },
     { name: 'GET with an unknown key (401)', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(unknownKey), expect: 401 }) },
   ]
   for (const c of cases) {
-    // Warm-up in alternating slices (A B B A): with one whole warm-up each, A then B, the build
-    // warmed first measured about 10% faster on the 401 path in A/A runs.
+    // Warm-up in alternating slices (A B B A): with one whole warm-up each, the build warmed
+    // first measured about 10% faster on the 401 path in A/A runs (one build against itself),
+    // whichever was started, set up or loaded first; reversing the warm-up reversed it.
     for (const api of [a, b, b, a]) await drive(c.load(api), { ...how, seconds: Number(flags.warmup) / 2 })
     const ratios: number[] = []
     for (let round = 1; round <= rounds; round++) {
-      // The order alternates: whichever build is loaded second in a round measured several
-      // percent slower in A/A runs, so a fixed order would bias every ratio the same way.
+      // The order within a round alternates too, so no build is always measured right after
+      // the other one's load.
       const measured = new Map<Child, Measured>()
       for (const api of round % 2 === 1 ? [a, b] : [b, a]) {
         const m = await drive(c.load(api), how)

@@ -106,16 +106,17 @@ try {
 
   const nodeHttp = await startChild('node:http', 'bench/dist/baselines/node-http.js', {}, join(logDir, 'node-http.log'))
   const koaBare = await startChild('koa', 'bench/dist/baselines/koa-bare.js', {}, join(logDir, 'koa-bare.log'))
+  // The baseline and the reference read the session as the API reads it: of its client.
   const { rows: owner } = await pool.query<{ client_id: string }>('select client_id from onboarding_sessions where id = $1', [data.sessionId])
-  const koaPg = await startChild('koa+pg', 'bench/dist/baselines/koa-pg.js', { DATABASE_URL: benchUrl, BENCH_CLIENT_ID: owner[0]?.client_id ?? '' }, join(logDir, 'koa-pg.log'))
+  const sessionOwner = { DATABASE_URL: benchUrl, BENCH_CLIENT_ID: owner[0]?.client_id ?? '' }
+  const koaPg = await startChild('koa+pg', 'bench/dist/baselines/koa-pg.js', sessionOwner, join(logDir, 'koa-pg.log'))
   const reference = await startChild(
     'koa+duties',
     'bench/dist/baselines/koa-duties.js',
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
-      DATABASE_URL: benchUrl,
-      REFERENCE_CLIENT_ID: owner[0]?.client_id ?? '',
+      ...sessionOwner,
       REFERENCE_KEY_SHA256: createHash('sha256').update(data.partnerKey, 'utf8').digest('hex'),
     },
     join(logDir, 'koa-duties.log'),

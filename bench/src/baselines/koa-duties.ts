@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import Router from '@koa/router'
-import { answerProblem, createLogger, invalidApiKey, presentedApiKey, requestLifecycle, securityHeaders, sessionOfClientSql } from '@lendgate/api/request-duties'
+import { answerProblem, createLogger, invalidApiKey, presentedApiKey, requestLifecycle, securityHeaders, sessionOfClientStatement } from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
-import { listenOn } from './listen.js'
+import { listenOn, requiredEnv } from './listen.js'
 
 /**
  * The reference: a bare Koa route doing, besides the API's read, only what every API request
@@ -16,16 +16,11 @@ import { listenOn } from './listen.js'
  * scopes, rate limits, domain mapping or fp-ts: what it reaches against the bare baselines is
  * the most any implementation of these duties could reach on this machine.
  */
-const env = (name: string): string => {
-  const value = process.env[name]
-  if (value === undefined) throw new Error(`${name} is not set`)
-  return value
-}
-const keyHash = Buffer.from(env('REFERENCE_KEY_SHA256'), 'hex')
-const clientId = env('REFERENCE_CLIENT_ID')
-const SESSION_READ = { name: 'session_read', text: sessionOfClientSql() }
+const keyHash = Buffer.from(requiredEnv('REFERENCE_KEY_SHA256'), 'hex')
+const clientId = requiredEnv('BENCH_CLIENT_ID')
+const SESSION_READ = sessionOfClientStatement()
 
-const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 10 })
+const pool = new pg.Pool({ connectionString: requiredEnv('DATABASE_URL'), max: 10 })
 const app = new Koa()
 const router = new Router()
 router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {

@@ -1,8 +1,8 @@
 import Router from '@koa/router'
-import { sessionOfClientSql } from '@lendgate/api/request-duties'
+import { sessionOfClientStatement } from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
-import { listenOn } from './listen.js'
+import { listenOn, requiredEnv } from './listen.js'
 
 /**
  * Baseline 3: the ceiling of the stack, one Koa route doing the same single indexed query as the
@@ -11,9 +11,9 @@ import { listenOn } from './listen.js'
  * API's size, prepared by name as the API prepares it (decision 51). Nothing else: no key, no
  * log line, no headers, the row sent as it comes.
  */
-const clientId = process.env['BENCH_CLIENT_ID'] ?? ''
-const SESSION_READ = { name: 'session_read', text: sessionOfClientSql() }
-const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'], max: 10 })
+const clientId = requiredEnv('BENCH_CLIENT_ID')
+const SESSION_READ = sessionOfClientStatement()
+const pool = new pg.Pool({ connectionString: requiredEnv('DATABASE_URL'), max: 10 })
 const app = new Koa()
 const router = new Router()
 router.get('/sessions/:id', async (ctx) => {

@@ -48,7 +48,7 @@ for (const database of testDatabases()) {
         expect(await run({ id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
       }))
 
-    if (database.name === 'PostgreSQL server') {
+    if (database.kind === 'postgres') {
       it('runs as a named prepared statement on the server', () =>
         withProbe(async (db, table) => {
           const run = labelOf(db, table)

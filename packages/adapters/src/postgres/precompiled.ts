@@ -9,10 +9,10 @@ class Slot {
 /** The SQL of every query compiled by `precompiled`, and the name of its prepared statement. */
 const statementNames = new Map<string, string>()
 
-/**
- * The prepared statement's name for a query compiled once by `precompiled`; `undefined` for any
- * other SQL. The name is derived from the text, so every pool and connection agrees on it.
- */
+/** The name a query's prepared statement gets: derived from its text, so every pool and connection agrees on it. */
+export const statementNameOf = (sql: string): string => `lendgate_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`
+
+/** The prepared statement's name for a query compiled once by `precompiled`; `undefined` for any other SQL. */
 export const preparedStatementName = (sql: string): string | undefined => statementNames.get(sql)
 
 /**
@@ -33,7 +33,7 @@ export const precompiled = <Params extends Record<string, unknown>, Row>(
   const compiled = build((name) => new Slot(name) as never).compile()
   const parameters = compiled.parameters
   if (!parameters.some((value) => value instanceof Slot)) throw new Error('precompiled: the query has no parameter')
-  statementNames.set(compiled.sql, `lendgate_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`)
+  statementNames.set(compiled.sql, statementNameOf(compiled.sql))
   return async (params) => {
     const values = parameters.map((value) => (value instanceof Slot ? params[value.name] : value))
     return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, values))).rows

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { MEMORY_URL, openDatabase, type OpenDatabase } from '../postgres/database.js'
+import { MEMORY_URL, openDatabase, type DatabaseKind, type OpenDatabase } from '../postgres/database.js'
 import { migrateToLatest } from '../postgres/migrate.js'
 
 /**
@@ -11,7 +11,7 @@ import { migrateToLatest } from '../postgres/migrate.js'
  * share a database.
  */
 
-export type TestDatabase = { readonly name: string; readonly open: () => Promise<OpenDatabase> }
+export type TestDatabase = { readonly name: string; readonly kind: DatabaseKind; readonly open: () => Promise<OpenDatabase> }
 
 const TEST_DB_PREFIX = 'lendgate_test_'
 /** Databases left by runs that died more than this long ago are dropped at the next start. */
@@ -74,8 +74,8 @@ export const realDatabaseUrl = (): string | undefined => {
 export const testDatabases = (): readonly TestDatabase[] => {
   const url = realDatabaseUrl()
   return [
-    { name: 'embedded PostgreSQL (PGlite)', open: openEmbedded },
-    ...(url === undefined ? [] : [{ name: 'PostgreSQL server', open: async () => (await openReal(url)).database }]),
+    { name: 'embedded PostgreSQL (PGlite)', kind: 'embedded', open: openEmbedded },
+    ...(url === undefined ? [] : [{ name: 'PostgreSQL server', kind: 'postgres' as const, open: async () => (await openReal(url)).database }]),
   ]
 }
 
