@@ -24,7 +24,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     /** Runs only the load cases whose name contains this text (and no webhook case); writes nothing. */
     only: { type: 'string' },
-    /** Starts the API with `--cpu-prof`; the profile is written to the run's log folder at exit. */
+    /** Starts the API and the reference with `--cpu-prof`; the profiles are written to the run's log folder at exit. */
     profile: { type: 'boolean', default: false },
   },
 })
@@ -68,6 +68,8 @@ const say = (message: string) => process.stderr.write(`bench: ${message}\n`)
 
 pinLoadGenerator()
 const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-'))
+/** Node's flags for the servers profiled with `--profile`: the API and the reference, side by side. */
+const profiling = flags.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : []
 const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
 const unpinPostgres = pinPostgres((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0)
 await admin.query(`create database ${databaseName}`)
@@ -98,7 +100,7 @@ try {
       RATE_LIMIT_MINT_REQUESTS: '1000000000',
     },
     join(logDir, 'api.log'),
-    flags.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : [],
+    profiling,
   )
   children.push(api)
   say('seeding')
@@ -120,6 +122,7 @@ try {
       REFERENCE_KEY_SHA256: createHash('sha256').update(data.partnerKey, 'utf8').digest('hex'),
     },
     join(logDir, 'koa-duties.log'),
+    profiling,
   )
   children.push(nodeHttp, koaBare, koaPg, reference)
 

@@ -25,7 +25,8 @@ import { buildRouter, routeFallback } from './routes/router.js'
  * The Koa application. Order matters: request id, logging and error mapping wrap everything;
  * the version prefix is normalised before CORS, routing and authentication; CORS answers
  * preflights before any key is asked for; bodies are parsed (with the size limit) before
- * routing; each route then runs its own authentication, checks and handler.
+ * routing; each route then runs its own authentication, checks and handler; a request no route
+ * took ends in the fallback (404, or 405 with `Allow`).
  */
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
 export const allRoutes = (deps: AppDeps): Routes => ({
@@ -55,7 +56,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<Ap
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(parseBody())
-  app.use(routeFallback(table))
   app.use(table.dispatch)
+  app.use(routeFallback(table))
   return app
 }

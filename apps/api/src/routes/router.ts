@@ -86,12 +86,13 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
 
 /**
  * What happens when no route handled the request: a path that exists under another method is a
- * 405 with `Allow` (an `OPTIONS` request gets 204 and `Allow`), anything else a JSON 404.
+ * 405 with `Allow` (an `OPTIONS` request gets 204 and `Allow`), anything else a JSON 404. The
+ * last middleware, after the table's `dispatch`: only a request no route took reaches it, so a
+ * routed request does not wait on it (it used to wrap the table and look at every answer).
  */
 export const routeFallback =
   (table: RouteTable): Middleware<AppState> =>
-  async (ctx, next) => {
-    await next()
+  (ctx) => {
     if (ctx.status !== 404 || ctx.body !== undefined) return
     const allowed = [...new Set(table.methodsOf(ctx.path))]
     if (allowed.length === 0) return fail({ _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
