@@ -16,10 +16,9 @@ const SessionParams = t.type({ sessionId: Uuid })
 
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
-/** The session found, or `NotFound`: made once, it is applied to every lookup's answer. */
-const present: <E>(found: E.Either<E, O.Option<OnboardingSession>>) => E.Either<E | NotFound, OnboardingSession> = E.chainW(
-  E.fromOption(() => notFound('onboarding_session')),
-)
+/** The session found, or `NotFound`. */
+const present = <E>(found: E.Either<E, O.Option<OnboardingSession>>): E.Either<E | NotFound, OnboardingSession> =>
+  E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound('onboarding_session'))
 
 /**
  * The caller's session named by `params.sessionId`; another client's session is `NotFound`.
