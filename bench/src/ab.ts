@@ -5,7 +5,10 @@
  * compiled API (`apps/api/dist`) of their checkout (`--b` defaults to this one) on the server
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
  * the others. Cases: an authenticated GET of an onboarding session, and the 401 path with an
- * unknown key. Prints each round and the median ratio B / A. Asserts nothing about time; fails
+ * unknown key. Prints each round and the median ratios B / A of req/s and of the server's CPU
+ * time a request (from /proc). The two agree when the server's core is the limit; a change
+ * that moves req/s without moving the CPU a request changed waiting, not work. Asserts
+ * nothing about time; fails
  * only on a wrong answer.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -87,12 +90,16 @@ try {
     // whichever was started, set up or loaded first; reversing the warm-up reversed it.
     for (const api of [a, b, b, a]) await drive(c.load(api), { ...how, seconds: Number(flags.warmup) / 2 })
     const ratios: number[] = []
+    const cpuRatios: number[] = []
     for (let round = 1; round <= rounds; round++) {
       // The order within a round alternates too, so no build is always measured right after
       // the other one's load.
       const measured = new Map<Child, Measured>()
+      const cpuPerRequest = new Map<Child, number>()
       for (const api of round % 2 === 1 ? [a, b] : [b, a]) {
+        const cpuBefore = api.cpuSeconds()
         const m = await drive(c.load(api), how)
+        cpuPerRequest.set(api, (api.cpuSeconds() - cpuBefore) / m.requests)
         if (Object.keys(m.unexpected).length > 0) {
           failed = true
           say(`${c.name} on ${api.name}: unexpected answers ${JSON.stringify(m.unexpected)}`)
@@ -100,10 +107,17 @@ try {
         measured.set(api, m)
       }
       const [ma, mb] = [measured.get(a), measured.get(b)] as [Measured, Measured]
+      const [ca, cb] = [cpuPerRequest.get(a), cpuPerRequest.get(b)] as [number, number]
       ratios.push(mb.rps / ma.rps)
-      say(`${c.name}, round ${round}: A ${ma.rps.toFixed(0)} req/s (p99 ${ma.p99.toFixed(2)} ms), B ${mb.rps.toFixed(0)} req/s (p99 ${mb.p99.toFixed(2)} ms), B/A ${(mb.rps / ma.rps).toFixed(3)}`)
+      cpuRatios.push(cb / ca)
+      say(
+        `${c.name}, round ${round}: A ${ma.rps.toFixed(0)} req/s (p99 ${ma.p99.toFixed(2)} ms, ${(ca * 1e6).toFixed(0)} µs CPU a request), ` +
+          `B ${mb.rps.toFixed(0)} req/s (p99 ${mb.p99.toFixed(2)} ms, ${(cb * 1e6).toFixed(0)} µs), B/A ${(mb.rps / ma.rps).toFixed(3)}, CPU B/A ${(cb / ca).toFixed(3)}`,
+      )
     }
-    process.stdout.write(`${c.name}: B/A req/s median ${median(ratios).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')})\n`)
+    const listed = (values: readonly number[]) => values.map((r) => r.toFixed(3)).join(', ')
+    process.stdout.write(`${c.name}: B/A req/s median ${median(ratios).toFixed(3)} (rounds: ${listed(ratios)})\n`)
+    process.stdout.write(`${c.name}: B/A server CPU a request, median ${median(cpuRatios).toFixed(3)} (rounds: ${listed(cpuRatios)})\n`)
   }
 } catch (error) {
   failed = true

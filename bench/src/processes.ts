@@ -97,12 +97,17 @@ const accepts = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false))
   })
 
+/** `USER_HZ`, the unit of /proc CPU times: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100
+
 export type Child = {
   readonly name: string
   readonly url: string
   readonly pid: number
   /** Resident set size of the process now, in bytes (Linux; 0 elsewhere). */
   readonly rss: () => number
+  /** CPU time the process has used so far, user and system, in seconds (Linux; NaN elsewhere). */
+  readonly cpuSeconds: () => number
   readonly stop: () => Promise<void>
 }
 
@@ -141,6 +146,16 @@ export const startChild = async (name: string, entry: string, env: Record<string
         return line === null ? 0 : Number(line[1]) * 1024
       } catch {
         return 0
+      }
+    },
+    cpuSeconds: () => {
+      try {
+        // Fields 14 and 15 (utime, stime), in clock ticks of 1/100 s; counted after the `)` that
+        // ends the command name, which may hold spaces.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+      } catch {
+        return Number.NaN
       }
     },
     stop: async () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import { sql, type Kysely } from 'kysely'
-import { precompiled, preparedStatementName } from '../src/postgres/precompiled.js'
-import { testDatabases } from '../src/testing/test-databases.js'
+import { openDatabase } from '../src/postgres/database.js'
+import { precompiled, statementNameOf } from '../src/postgres/precompiled.js'
+import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
 
 // The shared databases are closed by the root hook after the run, never here.
 for (const database of testDatabases()) {
@@ -24,17 +25,23 @@ for (const database of testDatabases()) {
     })
 
     type Probe = { id: number; label: string }
-    /** A table of its own for the test, with rows 1 and 2, dropped afterwards. */
+    /**
+     * A table of its own for the test, with rows 1 and 2, dropped afterwards. On a server, the
+     * database is opened with one connection, as `openDatabase` makes it: every run uses the
+     * connection an earlier one prepared its statement on.
+     */
     const withProbe = async (run: (db: Kysely<Record<string, Probe>>, table: string) => Promise<void>) => {
-      const { db } = await database.open()
+      const url = realDatabaseUrl()
+      const opened = database.kind === 'postgres' && url !== undefined ? await openDatabase({ url, dataDir: '', poolSize: 1 }) : undefined
+      const db = (opened?.db ?? (await database.open()).db) as unknown as Kysely<Record<string, Probe>>
       const table = `precompiled_probe_${randomBytes(4).toString('hex')}`
       await sql`create table ${sql.table(table)} (id int primary key, label text not null)`.execute(db)
       try {
         await sql`insert into ${sql.table(table)} values (1, 'one'), (2, 'two')`.execute(db)
-        // One connection throughout, so that a later run reuses what an earlier one prepared.
-        await db.connection().execute((connection) => run(connection as unknown as Kysely<Record<string, Probe>>, table))
+        await run(db, table)
       } finally {
         await sql`drop table ${sql.table(table)}`.execute(db)
+        await opened?.close()
       }
     }
     const labelOf = (db: Kysely<Record<string, Probe>>, table: string) =>
@@ -52,8 +59,10 @@ for (const database of testDatabases()) {
       it('runs as a named prepared statement on the server', () =>
         withProbe(async (db, table) => {
           const run = labelOf(db, table)
-          const name = preparedStatementName(db.selectFrom(table).select(['id', 'label']).where('id', '=', 0).compile().sql)
+          const name = statementNameOf(db.selectFrom(table).select(['id', 'label']).where('id', '=', 0).compile().sql)
           expect(name).to.match(/^lendgate_[0-9a-f]{24}$/)
+          const before = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)
+          expect(before.rows.map((r) => r.name)).not.to.include(name)
           expect(await run({ id: 1 })).to.deep.equal([{ id: 1, label: 'one' }])
           expect(await run({ id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
           const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)

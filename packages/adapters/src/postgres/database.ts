@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { Kysely, PGliteDialect, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import { preparedStatementName } from './precompiled.js'
+import { runPreparedOn } from './precompiled.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'
@@ -66,36 +66,6 @@ const pgListener = async (
   }
 }
 
-/**
- * Kysely's view of a `pg` pool, in which the queries compiled once at start (`precompiled`) run
- * as named prepared statements: PostgreSQL parses and plans such a query once per connection
- * instead of on every run (the partner's session read: about a third of the server's work for
- * it; docs/benchmarks.md). Every other query runs unnamed, as before. Each pooled client keeps
- * one view, since Kysely keys its connections by the client object.
- */
-const preparingPool = (pool: pg.Pool): PostgresPool => {
-  const views = new WeakMap<pg.PoolClient, PostgresPoolClient>()
-  const viewOf = (client: pg.PoolClient): PostgresPoolClient => ({
-    // Only the text form is called: the dialect has no cursor, so Kysely never streams.
-    query: ((text: string, parameters: readonly unknown[]) => {
-      const name = preparedStatementName(text)
-      const values = parameters as unknown[]
-      return name === undefined ? client.query(text, values) : client.query({ name, text, values })
-    }) as unknown as PostgresPoolClient['query'],
-    release: (destroy) => client.release(destroy),
-  })
-  return {
-    options: pool.options,
-    connect: async () => {
-      const client = await pool.connect()
-      let view = views.get(client)
-      if (view === undefined) views.set(client, (view = viewOf(client)))
-      return view
-    },
-    end: () => pool.end(),
-  }
-}
-
 export const MEMORY_URL = 'pglite://memory'
 
 const INT8_OID = 20
@@ -144,7 +114,9 @@ export const openDatabase = async (options: {
     })
     // An idle client that loses its connection emits here; without a listener it would crash the process.
     pool.on('error', () => undefined)
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    // The queries compiled once at start run by name on the pool itself (decisions 51 and 53).
+    runPreparedOn(db, async (statement) => (await pool.query(statement)).rows)
     return {
       db,
       kind: 'postgres',
