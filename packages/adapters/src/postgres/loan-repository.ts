@@ -18,7 +18,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
-import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { auditEventInsert, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
 import type {
@@ -324,23 +323,14 @@ class Refused {
 const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O.Option<LockedLoan>> => {
   const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
-  // One statement after the lock, not two: the newest snapshot with the schedule as a JSON array
-  // (a connection runs one statement at a time, so two cost two round trips under the lock,
-  // which every payment on the loan waits for; docs/benchmarks.md). The schedule's columns are
-  // integers, dates and a boolean, which JSON carries as the row would; they are put in order
-  // here, since `json_agg` over an ordered subquery keeps that order only in practice.
-  const { installments, ...latest } = await trx
-    .selectFrom('loan_balances as b')
-    .selectAll('b')
-    .select((eb) => jsonArrayFrom(eb.selectFrom('loan_installments as i').selectAll('i').whereRef('i.loan_id', '=', 'b.loan_id').orderBy('i.number')).as('installments'))
-    .where('b.loan_id', '=', loanId)
-    .orderBy('b.seq', 'desc')
-    .limit(1)
-    .executeTakeFirstOrThrow()
+  const [installments, latest] = await Promise.all([
+    trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
+    trx.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
+  ])
   const balance = withoutSequence(toBalance(latest))
   return O.some({
     loan: toLoan(loan),
-    installments: installments.map(toInstallment).sort((a, b) => a.number - b.number),
+    installments: installments.map(toInstallment),
     outstanding: { principal: balance.principalOutstanding, interest: balance.interestOutstanding, fees: balance.feesOutstanding },
     latest: balance,
   })
