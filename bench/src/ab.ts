@@ -4,8 +4,8 @@
  * two processes measured alternately, a few seconds apart, drift together. Both run the
  * compiled API (`apps/api/dist`) of their checkout (`--b` defaults to this one) on the server
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
- * the others. Cases: an authenticated GET of an onboarding session, and the 401 path with an
- * unknown key. Prints each round and the median ratios B / A of req/s and of the server's CPU
+ * the others. Cases: an authenticated GET of an onboarding session, the 401 path with an
+ * unknown key, and a payment with an Idempotency-Key on a loan of each build's own. Prints each round and the median ratios B / A of req/s and of the server's CPU
  * time a request (from /proc). The two agree when the server's core is the limit; a change
  * that moves req/s without moving the CPU a request changed waiting, not work. Asserts
  * nothing about time; fails
@@ -19,7 +19,9 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, median, type Load, type Measured } from './load.js'
-import { pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+import { apiEnvironment, pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+import { startReceiver } from './receiver.js'
+import { borrowerWithLoans, paymentBody, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -45,13 +47,19 @@ const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.
 const databaseName = `lendgate_ab_${randomBytes(4).toString('hex')}`
 const url = new URL(baseUrl)
 url.pathname = `/${databaseName}`
-const mintSecret = randomBytes(16).toString('hex')
+const secrets: Secrets = {
+  mint: randomBytes(16).toString('hex'),
+  internal: randomBytes(16).toString('hex'),
+  webhook: `whsec_${randomBytes(24).toString('base64')}`,
+}
 
 pinLoadGenerator()
 const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
 const unpinPostgres = pinPostgres((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0)
 await admin.query(`create database ${databaseName}`)
 const logDir = mkdtempSync(join(tmpdir(), 'lendgate-ab-'))
+// Receives the verification codes of the borrower's onboarding (the payment case's setup).
+const receiver = await startReceiver(secrets.webhook)
 const children: Child[] = []
 let failed = false
 
@@ -59,14 +67,7 @@ const startApi = (label: string, checkout: string): Promise<Child> =>
   startChild(
     label,
     resolve(checkout, 'apps/api/dist/main.js'),
-    {
-      NODE_ENV: 'production',
-      DATABASE_URL: url.toString(),
-      PARTNER_MINT_SECRET: mintSecret,
-      INTERNAL_API_TOKEN: randomBytes(16).toString('hex'),
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_REQUESTS: '1000000000',
-    },
+    apiEnvironment(url.toString(), secrets, receiver.url),
     join(logDir, `${label}.log`),
   )
 
@@ -77,12 +78,30 @@ try {
   children.push(a)
   const b = await startApi('B', flags.b)
   children.push(b)
-  const key = (await apiAt(a.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': mintSecret }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
+  const key = (await apiAt(a.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': secrets.mint }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
   const session = (await apiAt(a.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
   const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
+  // A borrower and loan for each build, onboarded and booked through that build: neither pays
+  // against the other's growing ledger, and both have served the same setup (scrypt hashes and
+  // all) before they are measured.
+  const borrowers = new Map<Child, Borrower>()
+  for (const api of [a, b]) borrowers.set(api, await borrowerWithLoans(apiAt(api.url), receiver, secrets, key, 1))
+  const borrowerOf = (api: Child): Borrower => borrowers.get(api) as Borrower
+  const loanOf = (api: Child): ServicedLoan => borrowerOf(api).loans[0] as ServicedLoan
   const cases: { readonly name: string; readonly load: (api: Child) => Load }[] = [
     { name: 'GET onboarding session', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(key), expect: 200 }) },
     { name: 'GET with an unknown key (401)', load: (api) => ({ url: `${api.url}/public/onboarding-sessions/${session}`, headers: bearer(unknownKey), expect: 401 }) },
+    {
+      name: 'POST payment with Idempotency-Key',
+      load: (api) => ({
+        url: `${api.url}${loanOf(api).path}/payments`,
+        method: 'POST',
+        headers: bearer(borrowerOf(api).borrowerKey),
+        body: paymentBody(loanOf(api)),
+        perRequest: () => ({ 'idempotency-key': randomUUID() }),
+        expect: 201,
+      }),
+    },
   ]
   for (const c of cases) {
     // Warm-up in alternating slices (A B B A): with one whole warm-up each, the build warmed
@@ -124,6 +143,7 @@ try {
   say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
 } finally {
   await Promise.all(children.map((c) => c.stop()))
+  await receiver.close()
   await admin.query(`drop database if exists ${databaseName} with (force)`)
   await admin.end()
   unpinPostgres?.()

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, medianOf, type Drive, type Load, type Measured } from './load.js'
-import { pinLoadGenerator, pinning, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+import { apiEnvironment, pinLoadGenerator, pinning, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
 import { paymentBody, seed, type Secrets } from './seed.js'
@@ -84,21 +84,7 @@ try {
   const api = await startChild(
     'api',
     'apps/api/dist/main.js',
-    {
-      NODE_ENV: 'production',
-      DATABASE_URL: benchUrl,
-      PARTNER_MINT_SECRET: secrets.mint,
-      INTERNAL_API_TOKEN: secrets.internal,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      VERIFICATION_DELIVERY_URL: `${receiver.url}/codes`,
-      LOG_LEVEL: 'info',
-      // One key makes every request: the limits must not throttle the load (their cost is measured).
-      RATE_LIMIT_REQUESTS: '1000000000',
-      RATE_LIMIT_VERIFICATION_REQUESTS: '1000000000',
-      RATE_LIMIT_MINT_REQUESTS: '1000000000',
-    },
+    apiEnvironment(benchUrl, secrets, receiver.url),
     join(logDir, 'api.log'),
     profiling,
   )

@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { openSync, readFileSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Secrets } from './seed.js'
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
@@ -167,3 +169,23 @@ export const startChild = async (name: string, entry: string, env: Record<string
     },
   }
 }
+
+/**
+ * The API's environment in a benchmark: production mode on `databaseUrl`, the run's secrets,
+ * webhooks and verification codes allowed to the local receiver, and rate limits too high to
+ * throttle the load (one key makes every request; their cost is measured, not their refusals).
+ */
+export const apiEnvironment = (databaseUrl: string, secrets: Secrets, receiverUrl: string): Record<string, string> => ({
+  NODE_ENV: 'production',
+  DATABASE_URL: databaseUrl,
+  PARTNER_MINT_SECRET: secrets.mint,
+  INTERNAL_API_TOKEN: secrets.internal,
+  WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  VERIFICATION_DELIVERY_URL: `${receiverUrl}/codes`,
+  LOG_LEVEL: 'info',
+  RATE_LIMIT_REQUESTS: '1000000000',
+  RATE_LIMIT_VERIFICATION_REQUESTS: '1000000000',
+  RATE_LIMIT_MINT_REQUESTS: '1000000000',
+})

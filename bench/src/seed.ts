@@ -113,6 +113,28 @@ const bookedLoan = async (api: Api, secrets: Secrets, borrowerKey: string, party
 
 export const paymentBody = (loan: ServicedLoan): string => JSON.stringify({ amount: 1, currency: 'USD', payment_method_id: loan.paymentMethodId })
 
+const mintKey = async (api: Api, secrets: Secrets, partyId: string, clientName: string): Promise<string> =>
+  (await api.call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': secrets.mint }, json: { party_id: partyId, client_name: clientName }, expect: 201 }))
+    .api_key as string
+
+/** A borrower onboarded by `partnerKey`'s partner and approved, with a key of its party and `loans` booked loans ready for payments. */
+export type Borrower = { readonly sessionId: string; readonly partyId: string; readonly borrowerKey: string; readonly loans: readonly ServicedLoan[] }
+
+/**
+ * Onboards a borrower through the public API (its session stays the partner's), has it approved,
+ * mints a key of its party and books `loans` loans on a fee-free product, each with a bank account.
+ */
+export const borrowerWithLoans = async (api: Api, receiver: Receiver, secrets: Secrets, partnerKey: string, loans: number): Promise<Borrower> => {
+  const sessionId = await submittedSession(api, partnerKey, receiver)
+  const { party } = await api.call('POST', `/internal/onboarding-sessions/${sessionId}/approve`, { headers: bearer(secrets.internal), expect: 200 })
+  const partyId = party.party_id as string
+  const borrowerKey = await mintKey(api, secrets, partyId, 'bench-borrower')
+  const { product_id: productId } = await api.call('POST', '/internal/loan-products', { headers: bearer(secrets.internal), json: FEE_FREE_PRODUCT, expect: 201 })
+  const booked: ServicedLoan[] = []
+  for (let i = 0; i < loans; i++) booked.push(await bookedLoan(api, secrets, borrowerKey, partyId, productId))
+  return { sessionId, partyId, borrowerKey, loans: booked }
+}
+
 /**
  * Seeds the benchmark dataset: a partner with `fillerSessions` onboarding sessions, a borrower
  * approved through the API with three loans (one untouched, one with 9,999 one-cent payments
@@ -126,18 +148,10 @@ export const seed = async (
   secrets: Secrets,
   sizes: { readonly fillerSessions: number; readonly awaitingApproval: number },
 ): Promise<Dataset> => {
-  const mint = (partyId: string, clientName: string) =>
-    api.call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': secrets.mint }, json: { party_id: partyId, client_name: clientName }, expect: 201 })
-  const partnerKey = (await mint(randomUUID(), 'bench-partner')).api_key as string
-
-  const borrowerSession = await submittedSession(api, partnerKey, receiver)
-  const { party } = await api.call('POST', `/internal/onboarding-sessions/${borrowerSession}/approve`, { headers: bearer(secrets.internal), expect: 200 })
-  const partyId = party.party_id as string
-  const borrowerKey = (await mint(partyId, 'bench-borrower')).api_key as string
-  const { product_id: productId } = await api.call('POST', '/internal/loan-products', { headers: bearer(secrets.internal), json: FEE_FREE_PRODUCT, expect: 201 })
-  const oneTransaction = await bookedLoan(api, secrets, borrowerKey, partyId, productId)
-  const tenThousandTransactions = await bookedLoan(api, secrets, borrowerKey, partyId, productId)
-  const forPayments = await bookedLoan(api, secrets, borrowerKey, partyId, productId)
+  const partnerKey = await mintKey(api, secrets, randomUUID(), 'bench-partner')
+  const borrower = await borrowerWithLoans(api, receiver, secrets, partnerKey, 3)
+  const [oneTransaction, tenThousandTransactions, forPayments] = borrower.loans as [ServicedLoan, ServicedLoan, ServicedLoan]
+  const { sessionId: borrowerSession, partyId, borrowerKey } = borrower
 
   // The long ledger is written the way production writes it: one payment at a time, through the API.
   const paid = await fire(
