@@ -5,11 +5,11 @@
  * compiled API (`apps/api/dist`) of their checkout (`--b` defaults to this one) on the server
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
  * the others. Cases: an authenticated GET of an onboarding session, the 401 path with an
- * unknown key, and a payment with an Idempotency-Key on a loan of each build's own. Prints each round and the median ratios B / A of req/s and of the server's CPU
- * time a request (from /proc). The two agree when the server's core is the limit; a change
- * that moves req/s without moving the CPU a request changed waiting, not work. Asserts
- * nothing about time; fails
- * only on a wrong answer.
+ * unknown key, and a payment with an Idempotency-Key on a loan of each build's own. Prints each
+ * round and the median ratios B / A of req/s and of the server's CPU time a request (from
+ * /proc). The two agree when the server's core is the limit; a change that moves req/s without
+ * moving the CPU a request changed waiting, not work. Asserts nothing about time; fails only on
+ * a wrong answer.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
@@ -21,7 +21,7 @@ import { apiAt, bearer } from './client.js'
 import { drive, median, type Load, type Measured } from './load.js'
 import { apiEnvironment, pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
-import { borrowerWithLoans, paymentBody, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
+import { borrowerWithLoans, mintKey, paymentBody, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -63,11 +63,14 @@ const receiver = await startReceiver(secrets.webhook)
 const children: Child[] = []
 let failed = false
 
+// One environment for both builds: they share the database, so they share its secrets too (the
+// key that seals webhook secrets among them).
+const environment = apiEnvironment(url.toString(), secrets, receiver.url)
 const startApi = (label: string, checkout: string): Promise<Child> =>
   startChild(
     label,
     resolve(checkout, 'apps/api/dist/main.js'),
-    apiEnvironment(url.toString(), secrets, receiver.url),
+    environment,
     join(logDir, `${label}.log`),
   )
 
@@ -78,7 +81,7 @@ try {
   children.push(a)
   const b = await startApi('B', flags.b)
   children.push(b)
-  const key = (await apiAt(a.url).call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': secrets.mint }, json: { party_id: randomUUID() }, expect: 201 })).api_key as string
+  const key = await mintKey(apiAt(a.url), secrets, randomUUID(), 'bench-ab-partner')
   const session = (await apiAt(a.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
   const unknownKey = `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`
   // A borrower and loan for each build, onboarded and booked through that build: neither pays

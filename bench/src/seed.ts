@@ -113,7 +113,8 @@ const bookedLoan = async (api: Api, secrets: Secrets, borrowerKey: string, party
 
 export const paymentBody = (loan: ServicedLoan): string => JSON.stringify({ amount: 1, currency: 'USD', payment_method_id: loan.paymentMethodId })
 
-const mintKey = async (api: Api, secrets: Secrets, partyId: string, clientName: string): Promise<string> =>
+/** Mints a partner key of `partyId` with the run's mint secret; returns the key. */
+export const mintKey = async (api: Api, secrets: Secrets, partyId: string, clientName: string): Promise<string> =>
   (await api.call('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': secrets.mint }, json: { party_id: partyId, client_name: clientName }, expect: 201 }))
     .api_key as string
 
