@@ -133,6 +133,21 @@ describe('cachedApiKeys', () => {
     expect(reads()).to.equal(4)
   })
 
+  it('moves a key used again to the most recent place even when it was the last used before another was read', async () => {
+    const { cache, mint, reads } = await setup({ maxEntries: 2 })
+    const [a, b, c] = [await mint(10), await mint(11), await mint(12)]
+    await run(cache.findByIdSegment(a.idSegment))
+    await run(cache.findByIdSegment(a.idSegment)) // already the most recent: stays
+    await run(cache.findByIdSegment(b.idSegment)) // read: b is now the most recent
+    await run(cache.findByIdSegment(a.idSegment)) // a is the most recent again
+    await run(cache.findByIdSegment(c.idSegment)) // b goes, not a
+    expect(reads()).to.equal(3)
+    await run(cache.findByIdSegment(a.idSegment))
+    expect(reads()).to.equal(3)
+    await run(cache.findByIdSegment(b.idSegment))
+    expect(reads()).to.equal(4)
+  })
+
   it('stops listening when closed', async () => {
     const { cache, revocations } = await setup()
     expect(revocations.listeners()).to.equal(1)

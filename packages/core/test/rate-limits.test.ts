@@ -194,6 +194,18 @@ describe('syncedRateLimiter', () => {
     for (const bucket of ['key:a', 'key:b', 'key:c', 'key:d']) expect(await totalIn(store, bucket, clock.now())).to.equal(2)
   })
 
+  it('lets go of the least recently used bucket, a bucket used again counting as recent', async () => {
+    const { store } = observedStore()
+    const limiter = make(store, testClock(T0), { maxBuckets: 2 })
+    expect(await allowedOf(limiter, 'key:a', 2)).to.deep.equal([true, true]) // a, already the most recent the second time
+    await take(limiter, 'key:b') // b is now the most recent
+    await take(limiter, 'key:a') // a is again: its third request
+    await take(limiter, 'key:c') // b goes, not a
+    expect(limiter.size()).to.equal(2)
+    // a kept its count (a bucket let go would start again from zero until the next sync).
+    expect(await take(limiter, 'key:a')).to.include({ allowed: false, remaining: 0 })
+  })
+
   it('runs one push at a time; a sync asked for meanwhile pushes after it', async () => {
     const inner = inMemoryRateLimitStore()
     const batches: number[][] = []

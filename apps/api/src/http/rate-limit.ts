@@ -1,6 +1,6 @@
 import type { RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Middleware } from 'koa'
+import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { OPERATION_IDS, type Operation } from '../routes/operations.js'
@@ -32,12 +32,15 @@ for (const id of VERIFICATION_OPERATIONS) if (!OPERATION_IDS.has(id)) throw new 
 type Taken = { readonly policy: RatePolicy; readonly decision: RateDecision }
 
 /** `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers, structured fields): quota and window of each policy. */
-const policyHeader = (taken: readonly Taken[]): string =>
-  taken.map(({ policy }) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', ')
+const policyHeader = (policies: readonly RatePolicy[]): string =>
+  policies.map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`).join(', ')
 
 /** `RateLimit`: what remains of each policy's quota and the seconds until its window resets. */
 const stateHeader = (taken: readonly Taken[]): string =>
   taken.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', ')
+
+/** Applies a route's limits to one request: resolves when it is admitted; a refusal throws 429. */
+export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void>
 
 /**
  * Takes one request from each limit in turn (stopping at the first refusal) and sets the
@@ -46,9 +49,10 @@ const stateHeader = (taken: readonly Taken[]): string =>
  * store is unavailable, that limit is skipped with a logged warning (fail open): the request
  * still meets every other check, and a store outage never becomes a 5xx here.
  */
-export const rateLimit =
-  (limits: readonly RouteLimit[]): Middleware<AppState> =>
-  async (ctx, next) => {
+export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
+  // The usual answer (every limit consulted) has the same policy header on every request.
+  const everyPolicy = policyHeader(limits.map(({ policy }) => policy))
+  return async (ctx) => {
     const taken: Taken[] = []
     for (const limit of limits) {
       const bucket = limit.bucketOf(ctx as AppContext)
@@ -62,7 +66,7 @@ export const rateLimit =
       if (!result.right.allowed) break
     }
     if (taken.length > 0) {
-      ctx.res.setHeader('RateLimit-Policy', policyHeader(taken))
+      ctx.res.setHeader('RateLimit-Policy', taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)))
       ctx.res.setHeader('RateLimit', stateHeader(taken))
     }
     const refused = taken.find((t) => !t.decision.allowed)
@@ -75,6 +79,14 @@ export const rateLimit =
         retryAfterSeconds: refused.decision.resetSeconds,
       })
     }
+  }
+}
+
+/** A route's limits as a middleware of their own (the mint route; partner routes apply theirs in `partnerGate`). */
+export const rateLimited =
+  (limit: RequestLimit): Middleware<AppState> =>
+  async (ctx, next) => {
+    await limit(ctx)
     await next()
   }
 
@@ -91,7 +103,7 @@ const keyBucket =
  * routes are not limited. Partner limits go right after authentication; the mint limit before
  * the secret is checked, so failed attempts count too.
  */
-export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'exactRateLimiter'>, settings: RateLimitSettings): Middleware<AppState>[] => {
+export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'exactRateLimiter'>, settings: RateLimitSettings): readonly RouteLimit[] => {
   const w = settings.windowSeconds
   switch (op.auth) {
     case 'partner': {
@@ -101,10 +113,10 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
         policy: { name: 'verification', limit: settings.verificationRequests, windowSeconds: w },
         bucketOf: keyBucket('verify'),
       }
-      return [rateLimit(VERIFICATION_OPERATIONS.has(op.operationId) ? [general, verification] : [general])]
+      return VERIFICATION_OPERATIONS.has(op.operationId) ? [general, verification] : [general]
     }
     case 'mint':
-      return [rateLimit([{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${ctx.ip}` }])]
+      return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${ctx.ip}` }]
     case 'internal':
     case 'none':
       return []

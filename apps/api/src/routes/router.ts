@@ -3,12 +3,12 @@ import type { Middleware } from 'koa'
 import compose from 'koa-compose'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { internalAuth, mintAuth, ownPartyOnly, partnerAuth, scoped } from '../http/auth.js'
+import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
 import { fail } from '../http/problems.js'
-import { limitsFor } from '../http/rate-limit.js'
+import { limitedBy, limitsFor, rateLimited } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -21,9 +21,9 @@ const placeholder =
 const authFor = (op: Operation, deps: AppDeps, config: Config): Middleware<AppState>[] => {
   switch (op.auth) {
     case 'partner':
-      return [partnerAuth(deps), ...limitsFor(op, deps, config.rateLimits), ownPartyOnly, scoped(op.scope ?? 'partner:api')]
+      return [partnerGate(deps, limitedBy(limitsFor(op, deps, config.rateLimits)), op.scope ?? 'partner:api')]
     case 'mint':
-      return [...limitsFor(op, deps, config.rateLimits), mintAuth(config.partnerMintSecret)]
+      return [rateLimited(limitedBy(limitsFor(op, deps, config.rateLimits))), mintAuth(config.partnerMintSecret)]
     case 'internal':
       return [internalAuth(config.internalApiToken)]
     case 'none':

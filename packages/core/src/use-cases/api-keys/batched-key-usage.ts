@@ -16,14 +16,16 @@ export type BatchedKeyUsageDeps = {
  */
 export const batchedKeyUsage = (deps: BatchedKeyUsageDeps): KeyUsageRecorder => {
   let pending = new Map<string, Date>()
+  /** Keeps the later of `at` and what is pending for the key (every authenticated request calls this). */
+  const note = (keyId: string, at: Date): void => {
+    const seen = pending.get(keyId)
+    if (seen === undefined || seen.getTime() < at.getTime()) pending.set(keyId, at)
+  }
   const merge = (batch: ReadonlyMap<string, Date>): void => {
-    for (const [keyId, at] of batch) {
-      const seen = pending.get(keyId)
-      if (seen === undefined || seen < at) pending.set(keyId, at)
-    }
+    for (const [keyId, at] of batch) note(keyId, at)
   }
   return {
-    record: (keyId, at) => merge(new Map([[keyId, at]])),
+    record: note,
     flush: async () => {
       if (pending.size === 0) return
       const batch = pending

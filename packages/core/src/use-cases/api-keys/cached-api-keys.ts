@@ -26,13 +26,19 @@ export const cachedApiKeys = (
   revocations: KeyRevocations,
   options: KeyCacheOptions,
 ): ApiKeyRepository & { readonly size: () => number; readonly close: () => void } => {
-  const entries = new Map<string, { readonly key: ApiKey; readonly at: number }>()
+  /** `found` is the answer to a hit, made once per entry. */
+  type Entry = { readonly key: ApiKey; readonly at: number; readonly found: TE.TaskEither<never, O.Option<ApiKey>> }
+  const entries = new Map<string, Entry>()
+  /** The entry last put at the end of `entries` (by a hit or a read), or one since removed. */
+  let lastHit: Entry | undefined
   const evict = (idSegment: string) => entries.delete(idSegment)
   const unsubscribe = revocations.subscribe((event) => (event.kind === 'revoked' ? evict(event.idSegment) : entries.clear()))
 
   const remember = (key: ApiKey) => {
     entries.delete(key.idSegment)
-    entries.set(key.idSegment, { key, at: options.clock.now().getTime() })
+    const entry: Entry = { key, at: options.clock.now().getTime(), found: TE.right(O.some(key)) }
+    entries.set(key.idSegment, entry)
+    lastHit = entry
     while (entries.size > options.maxEntries) {
       const oldest = entries.keys().next()
       if (oldest.done === true) break
@@ -47,10 +53,14 @@ export const cachedApiKeys = (
     findByIdSegment: (idSegment) => {
       const hit = entries.get(idSegment)
       if (hit !== undefined && options.clock.now().getTime() - hit.at < options.ttlMs) {
-        // Most recently used goes to the end.
-        entries.delete(idSegment)
-        entries.set(idSegment, hit)
-        return TE.right(O.some(hit.key))
+        // Most recently used goes to the end: a hit moves only a key that is not there already
+        // (a busy key is usually the last one used, and a Map's delete and set cost a request).
+        if (hit !== lastHit) {
+          entries.delete(idSegment)
+          entries.set(idSegment, hit)
+          lastHit = hit
+        }
+        return hit.found
       }
       if (hit !== undefined) evict(idSegment)
       return pipe(

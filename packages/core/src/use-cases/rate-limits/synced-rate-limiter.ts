@@ -34,7 +34,7 @@ export type SyncedRateLimiter = RateLimiter & {
  * reported (every instance's pushed counts), `pending` what this instance admitted since its
  * last push, `inFlight` what the push under way carries.
  */
-type Counter = { readonly window: RateWindow; known: number; pending: number; inFlight: number }
+type Counter = { readonly window: RateWindow; readonly startMs: number; readonly endMs: number; known: number; pending: number; inFlight: number }
 
 const pairKey = (bucket: string, window: RateWindow): string => `${window.start.getTime()}\u0000${bucket}`
 
@@ -66,16 +66,28 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     }
   }
 
+  /** The counter last put at the end of `counters`, or one since removed. */
+  let newest: Counter | undefined
+
+  /** The bucket's counter for the window of `now`, made the most recently used (every request calls this). */
   const counterFor = (bucket: string, windowSeconds: number, now: Date): Counter => {
+    const nowMs = now.getTime()
     const current = counters.get(bucket)
-    counters.delete(bucket)
-    // A window that ended takes its unpushed count with it: nobody needs it any more.
-    if (current !== undefined && now >= current.window.start && now < current.window.end) {
-      counters.set(bucket, current)
+    if (current !== undefined && nowMs >= current.startMs && nowMs < current.endMs) {
+      // A busy bucket is usually the last one used already: then the Map is left as it is.
+      if (current !== newest) {
+        counters.delete(bucket)
+        counters.set(bucket, current)
+        newest = current
+      }
       return current
     }
-    const fresh: Counter = { window: windowOf(bucket, windowSeconds, now), known: 0, pending: 0, inFlight: 0 }
+    // A window that ended takes its unpushed count with it: nobody needs it any more.
+    if (current !== undefined) counters.delete(bucket)
+    const window = windowOf(bucket, windowSeconds, now)
+    const fresh: Counter = { window, startMs: window.start.getTime(), endMs: window.end.getTime(), known: 0, pending: 0, inFlight: 0 }
     counters.set(bucket, fresh)
+    newest = fresh
     evictBeyondCap()
     return fresh
   }
