@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import { sql, type Kysely } from 'kysely'
 import { openDatabase } from '../src/postgres/database.js'
-import { precompiled, statementNameOf } from '../src/postgres/precompiled.js'
+import { compiledByShape, precompiled, statementNameOf, type StatementPart } from '../src/postgres/precompiled.js'
 import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
 
 // The shared databases are closed by the root hook after the run, never here.
@@ -69,6 +69,63 @@ for (const database of testDatabases()) {
           expect(prepared.rows.map((r) => r.name)).to.include(name)
         }))
     }
+
+    describe('compiledByShape', () => {
+      type Part = StatementPart & { readonly name: string }
+      /** Runs parts as the CTEs of one statement, as the loan repository does; counts the parts it builds. */
+      const together = () => {
+        let builds = 0
+        const run = compiledByShape<Part>((parts, built) => {
+          builds += parts.length
+          return sql`with ${sql.join(parts.map(({ name }, i) => sql`${sql.table(name)} as (${built[i]})`))} select 1`
+        })
+        return { run, builds: () => builds }
+      }
+      const insert = (db: Kysely<Record<string, Probe>>, table: string, name: string, row: { id: number; label: string; note?: string }): Part => ({
+        name,
+        shape: `insert ${name}`,
+        values: [row.id, row.label, row.note],
+        build: ([id, label, note]) => db.insertInto(table).values({ id, label, note } as never).returning('id'),
+      })
+      const rowsOf = async (db: Kysely<Record<string, Probe>>, table: string) =>
+        (await sql<{ id: number; label: string }>`select id, label from ${sql.table(table)} order by id`.execute(db)).rows
+
+      it('builds and compiles a shape once, then runs it with each run’s own values', () =>
+        withProbe(async (db, table) => {
+          const { run, builds } = together()
+          await run(db, [insert(db, table, 'a', { id: 3, label: 'three' }), insert(db, table, 'b', { id: 4, label: 'four' })])
+          await run(db, [insert(db, table, 'a', { id: 5, label: 'five' }), insert(db, table, 'b', { id: 6, label: 'six' })])
+          expect(builds()).to.equal(2)
+          await run(db, [insert(db, table, 'a', { id: 7, label: 'seven' })])
+          expect(builds()).to.equal(3)
+          expect((await rowsOf(db, table)).map((r) => `${r.id} ${r.label}`)).to.deep.equal(['1 one', '2 two', '3 three', '4 four', '5 five', '6 six', '7 seven'])
+        }))
+
+      it('refuses to compile a statement with a value that is not one of its parts’ values, and runs nothing', () =>
+        withProbe(async (db, table) => {
+          const { run } = together()
+          const baked: Part = { name: 'a', shape: 'baked', values: ['eight'], build: ([label]) => db.insertInto(table).values({ id: 8, label } as never).returning('id') }
+          let error: unknown
+          await run(db, [baked]).catch((e: unknown) => (error = e))
+          expect(String(error)).to.include('compiledByShape: a parameter of the statement is not one of its parts’ values')
+          expect((await rowsOf(db, table)).map((r) => r.id)).to.deep.equal([1, 2])
+        }))
+
+      it('treats an undefined value as part of the shape: Kysely leaves the column out, and a later defined value is written', () =>
+        withProbe(async (db, table) => {
+          await sql`alter table ${sql.table(table)} add column note text default 'none'`.execute(db)
+          const { run } = together()
+          await run(db, [insert(db, table, 'a', { id: 3, label: 'three' })])
+          await run(db, [insert(db, table, 'a', { id: 4, label: 'four', note: 'given' })])
+          await run(db, [insert(db, table, 'a', { id: 5, label: 'five' })])
+          const notes = await sql<{ id: number; note: string }>`select id, note from ${sql.table(table)} where id > 2 order by id`.execute(db)
+          expect(notes.rows).to.deep.equal([
+            { id: 3, note: 'none' },
+            { id: 4, note: 'given' },
+            { id: 5, note: 'none' },
+          ])
+        }))
+    })
 
     it('refuses a query with no parameter, which would be a constant read', async () => {
       const { db } = await database.open()

@@ -19,21 +19,23 @@ const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
   details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as AuditDetails,
 })
 
-/** The insert of `event`, to run alone or as part of a larger statement. */
-export const auditEventInsert = (db: Kysely<Database>, event: AuditEvent) =>
-  db.insertInto('audit_events').values({
-    id: event.id,
-    occurred_at: event.occurredAt,
-    actor_type: event.actor.type,
-    actor_id: event.actor.type === 'api_key' ? event.actor.id : null,
-    action: event.action,
-    subject_type: event.subject.type,
-    subject_id: event.subject.id,
-    api_client_id: event.apiClientId,
-    party_id: event.partyId,
-    request_id: event.requestId,
-    details: JSON.stringify(event.details),
-  })
+/** The row of `event` in `audit_events`, to insert alone (`auditEventInsert`) or as part of a larger statement. */
+export const auditEventColumns = (event: AuditEvent) => ({
+  id: event.id,
+  occurred_at: event.occurredAt,
+  actor_type: event.actor.type,
+  actor_id: event.actor.type === 'api_key' ? event.actor.id : null,
+  action: event.action,
+  subject_type: event.subject.type,
+  subject_id: event.subject.id,
+  api_client_id: event.apiClientId,
+  party_id: event.partyId,
+  request_id: event.requestId,
+  details: JSON.stringify(event.details),
+})
+
+/** The insert of `event`. */
+export const auditEventInsert = (db: Kysely<Database>, event: AuditEvent) => db.insertInto('audit_events').values(auditEventColumns(event))
 
 /**
  * Writes `event` on `db`, which is the transaction of the change it records wherever there is

@@ -18,8 +18,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
-import { auditEventInsert, insertAuditEvent } from './audit-log.js'
+import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
+import { compiledByShape, type StatementPart } from './precompiled.js'
 import type {
   CollateralItemsTable,
   Database,
@@ -166,23 +167,20 @@ const transactionColumns = (t: LedgerTransaction) => ({
   created_at: t.createdAt,
 })
 
-const balanceInsert = (trx: Transaction<Database>, balance: BookedLoan['balance']) =>
-  trx
-    .insertInto('loan_balances')
-    .values({
-      id: balance.id,
-      loan_id: balance.loanId,
-      transaction_id: balance.transactionId,
-      as_of: balance.asOf,
-      principal_outstanding: balance.principalOutstanding,
-      interest_outstanding: balance.interestOutstanding,
-      fees_outstanding: balance.feesOutstanding,
-      payoff_amount: balance.payoffAmount,
-      past_due_amount: balance.pastDueAmount,
-      next_due_date: balance.nextDueDate,
-      next_due_amount: balance.nextDueAmount,
-      created_at: balance.createdAt,
-    })
+const balanceColumns = (balance: BookedLoan['balance']) => ({
+  id: balance.id,
+  loan_id: balance.loanId,
+  transaction_id: balance.transactionId,
+  as_of: balance.asOf,
+  principal_outstanding: balance.principalOutstanding,
+  interest_outstanding: balance.interestOutstanding,
+  fees_outstanding: balance.feesOutstanding,
+  payoff_amount: balance.payoffAmount,
+  past_due_amount: balance.pastDueAmount,
+  next_due_date: balance.nextDueDate,
+  next_due_amount: balance.nextDueAmount,
+  created_at: balance.createdAt,
+})
 
 const documentColumns = (d: LoanDocument) => ({
   id: d.id,
@@ -197,7 +195,33 @@ const documentColumns = (d: LoanDocument) => ({
 })
 
 /** One write of a booking or a posting: a data-modifying statement, named to be a CTE of the statement that carries them all. */
-type LoanWrite = readonly [name: string, statement: OperationNodeSource]
+type LoanWrite = StatementPart & { readonly name: string }
+
+/**
+ * A write of one row's columns. `build` receives the columns with a placeholder for each value
+ * (typed as the values: it may only pass them to Kysely as values), and must build the same SQL
+ * for any columns with these names: the write's shape is its name and its column names.
+ */
+const write = <C extends Record<string, unknown>>(name: string, columns: C, build: (columns: C) => OperationNodeSource): LoanWrite => {
+  const names = Object.keys(columns)
+  return {
+    name,
+    shape: `${name}(${names.join(',')})`,
+    values: names.map((column) => columns[column]),
+    build: (slots) => build(Object.fromEntries(names.map((column, i) => [column, slots[i]])) as C),
+  }
+}
+
+/** A write of several rows with the same columns (the first row's); its shape also has the row count. */
+const writeRows = <C extends Record<string, unknown>>(name: string, rows: readonly C[], build: (rows: readonly C[]) => OperationNodeSource): LoanWrite => {
+  const names = Object.keys(rows[0] ?? {})
+  return {
+    name,
+    shape: `${name}[${rows.length}](${names.join(',')})`,
+    values: rows.flatMap((row) => names.map((column) => row[column])),
+    build: (slots) => build(rows.map((_, r) => Object.fromEntries(names.map((column, i) => [column, slots[r * names.length + i]])) as C)),
+  }
+}
 
 /**
  * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
@@ -207,28 +231,32 @@ type LoanWrite = readonly [name: string, statement: OperationNodeSource]
  */
 const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): LoanWrite[] =>
   transactions.map((t, k): LoanWrite => {
-    const columns = transactionColumns(t)
-    const insert = trx.insertInto('loan_transactions')
-    if (k === 0) return ['entry_0', insert.values(columns).returning('id')]
-    const names = Object.keys(columns) as (keyof typeof columns)[]
-    const values = sql.join(names.map((name) => sql`${columns[name]}`))
-    return [`entry_${k}`, insert.columns(names).expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`).returning('id')]
+    if (k === 0) return write('entry_0', transactionColumns(t), (columns) => trx.insertInto('loan_transactions').values(columns).returning('id'))
+    return write(`entry_${k}`, transactionColumns(t), (columns) => {
+      const names = Object.keys(columns) as (keyof typeof columns)[]
+      const values = sql.join(names.map((name) => sql`${columns[name]}`))
+      return trx
+        .insertInto('loan_transactions')
+        .columns(names)
+        .expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`)
+        .returning('id')
+    })
   })
 
 /**
- * Runs `writes` as one statement, each a data-modifying CTE: one round trip, however many rows.
+ * Runs writes as one statement, each a data-modifying CTE: one round trip, however many rows.
  * Foreign keys are checked at the end of the statement, so a row may reference another written
- * in the same statement; no two writes may touch the same row.
+ * in the same statement; no two writes may touch the same row. Compiled once per combination of
+ * write shapes (`compiledByShape`).
  */
-const writeTogether = async (trx: Transaction<Database>, writes: readonly LoanWrite[]): Promise<void> => {
-  if (writes.length === 0) return
-  await sql`with ${sql.join(writes.map(([name, statement]) => sql`${sql.table(name)} as (${statement})`))} select 1`.execute(trx)
-}
+const writeTogether = compiledByShape<LoanWrite>(
+  (writes, built) => sql`with ${sql.join(writes.map(({ name }, i) => sql`${sql.table(name)} as (${built[i]})`))} select 1`,
+)
 
 /** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
   const { loan } = booked
-  const loanInsert = trx.insertInto('loans').values({
+  const loanColumns = {
     id: loan.id,
     party_id: loan.partyId,
     application_id: loan.applicationId,
@@ -245,14 +273,16 @@ export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoa
     first_due_date: loan.firstDueDate,
     maturity_date: loan.maturityDate,
     created_at: loan.createdAt,
-  })
+  }
   const writes: LoanWrite[] = [
-    ['loan', loanInsert.returning('id')],
-    ['schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')],
+    write('loan', loanColumns, (columns) => trx.insertInto('loans').values(columns).returning('id')),
+    writeRows('schedule', booked.installments.map(installmentColumns), (rows) => trx.insertInto('loan_installments').values(rows).returning('number')),
     ...entryWrites(trx, booked.transactions),
-    ['snapshot', balanceInsert(trx, booked.balance).returning('id')],
+    write('snapshot', balanceColumns(booked.balance), (columns) => trx.insertInto('loan_balances').values(columns).returning('id')),
   ]
-  if (booked.documents.length > 0) writes.push(['documents', trx.insertInto('loan_documents').values(booked.documents.map(documentColumns)).returning('id')])
+  if (booked.documents.length > 0) {
+    writes.push(writeRows('documents', booked.documents.map(documentColumns), (rows) => trx.insertInto('loan_documents').values(rows).returning('id')))
+  }
   await writeTogether(trx, writes)
 }
 
@@ -293,33 +323,45 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   const writes: LoanWrite[] = []
   if (posting.payment !== undefined) {
-    const columns = paymentColumns(posting.payment)
-    const upsert = trx
-      .insertInto('payments')
-      .values(columns)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({
-          status: columns.status,
-          failure_code: columns.failure_code,
-          allocation: columns.allocation,
-          per_installment: columns.per_installment,
-          transaction_id: columns.transaction_id,
-        }),
-      )
-    writes.push(['payment', upsert.returning('id')])
+    writes.push(
+      write('payment', paymentColumns(posting.payment), (columns) =>
+        trx
+          .insertInto('payments')
+          .values(columns)
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet({
+              status: columns.status,
+              failure_code: columns.failure_code,
+              allocation: columns.allocation,
+              per_installment: columns.per_installment,
+              transaction_id: columns.transaction_id,
+            }),
+          )
+          .returning('id'),
+      ),
+    )
   }
   writes.push(...entryWrites(trx, posting.transactions))
   const previous = new Map(before.map((i) => [i.number, i]))
+  // Named by position, not by number, so that postings that change the same count of
+  // installments share a shape.
+  let changed = 0
   for (const i of posting.installments) {
     const old = previous.get(i.number)
     if (old !== undefined && sameInstallment(old, i)) continue
-    const { loan_id: _loan, number: _number, ...changes } = installmentColumns(i)
-    const update = trx.updateTable('loan_installments').set(changes).where('loan_id', '=', i.loanId).where('number', '=', i.number)
-    writes.push([`installment_${i.number}`, update.returning('number')])
+    const { loan_id, number, ...changes } = installmentColumns(i)
+    writes.push(
+      write(`installment_${changed}`, { ...changes, loan_id, number }, ({ loan_id: loan, number: which, ...set }) =>
+        trx.updateTable('loan_installments').set(set).where('loan_id', '=', loan).where('number', '=', which).returning('number'),
+      ),
+    )
+    changed += 1
   }
-  if (posting.balance !== null) writes.push(['snapshot', balanceInsert(trx, posting.balance).returning('id')])
-  if (posting.loanStatus !== undefined) writes.push(['loan', trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).returning('id')])
-  if (posting.audit !== undefined) writes.push(['audit', auditEventInsert(trx, posting.audit).returning('id')])
+  if (posting.balance !== null) writes.push(write('snapshot', balanceColumns(posting.balance), (columns) => trx.insertInto('loan_balances').values(columns).returning('id')))
+  if (posting.loanStatus !== undefined) {
+    writes.push(write('loan', { status: posting.loanStatus, id: loanId }, ({ status, id }) => trx.updateTable('loans').set({ status }).where('id', '=', id).returning('id')))
+  }
+  if (posting.audit !== undefined) writes.push(write('audit', auditEventColumns(posting.audit), (columns) => trx.insertInto('audit_events').values(columns).returning('id')))
   await writeTogether(trx, writes)
 }
 
