@@ -1,6 +1,7 @@
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, type IdempotencyClaim, type IdempotencyStore } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
+import { precompiled } from './precompiled.js'
 import { query } from './store-errors.js'
 
 /**
@@ -9,12 +10,14 @@ import { query } from './store-errors.js'
  * a row only when that row has expired or is an abandoned claim of the same request.
  */
 export const postgresIdempotencyStore = (db: Kysely<Database>): IdempotencyStore => {
-  const claimOnce = async (scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim | undefined> => {
-    const retentionCutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)
-    const leaseCutoff = new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)
-    const claimed = await db
+  // Every mutating request claims a key and completes or releases it: each statement is built
+  // and compiled once (`precompiled`, decision 51), which was about a quarter of Kysely's CPU
+  // in a payment (docs/benchmarks.md).
+  type Claim = { scope: string; key: string; fingerprint: string; now: Date; retentionCutoff: Date; leaseCutoff: Date }
+  const insertClaim = precompiled<Claim, { scope: string }>(db, (param) =>
+    db
       .insertInto('idempotency_keys')
-      .values({ scope, key, fingerprint, claimed_at: now, completed_at: null, status_code: null, response_body: null })
+      .values({ scope: param('scope'), key: param('key'), fingerprint: param('fingerprint'), claimed_at: param('now'), completed_at: null, status_code: null, response_body: null })
       .onConflict((oc) =>
         oc
           .columns(['scope', 'key'])
@@ -27,24 +30,44 @@ export const postgresIdempotencyStore = (db: Kysely<Database>): IdempotencyStore
           })
           .where(({ eb, or, and }) =>
             or([
-              eb('idempotency_keys.claimed_at', '<', retentionCutoff),
+              eb('idempotency_keys.claimed_at', '<', param('retentionCutoff')),
               and([
                 eb('idempotency_keys.completed_at', 'is', null),
-                eb('idempotency_keys.claimed_at', '<', leaseCutoff),
-                eb('idempotency_keys.fingerprint', '=', fingerprint),
+                eb('idempotency_keys.claimed_at', '<', param('leaseCutoff')),
+                eb('idempotency_keys.fingerprint', '=', param('fingerprint')),
               ]),
             ]),
           ),
       )
-      .returning('scope')
-      .executeTakeFirst()
-    if (claimed !== undefined) return { _tag: 'Claimed' }
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .select(['fingerprint', 'status_code', 'response_body', 'completed_at'])
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirst()
+      .returning('scope'),
+  )
+  const readClaim = precompiled<{ scope: string; key: string }, { fingerprint: string; status_code: number | null; response_body: string | null; completed_at: Date | null }>(
+    db,
+    (param) =>
+      db
+        .selectFrom('idempotency_keys')
+        .select(['fingerprint', 'status_code', 'response_body', 'completed_at'])
+        .where('scope', '=', param('scope'))
+        .where('key', '=', param('key')),
+  )
+  type Completion = { scope: string; key: string; status: number; body: string; now: Date }
+  const completeClaim = precompiled<Completion, never>(db, (param) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ status_code: param('status'), response_body: param('body'), completed_at: param('now') })
+      .where('scope', '=', param('scope'))
+      .where('key', '=', param('key')),
+  )
+  const releaseClaim = precompiled<{ scope: string; key: string }, never>(db, (param) =>
+    db.deleteFrom('idempotency_keys').where('scope', '=', param('scope')).where('key', '=', param('key')).where('completed_at', 'is', null),
+  )
+
+  const claimOnce = async (scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim | undefined> => {
+    const retentionCutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)
+    const leaseCutoff = new Date(now.getTime() - IDEMPOTENCY_LEASE_MS)
+    const claimed = await insertClaim({ scope, key, fingerprint, now, retentionCutoff, leaseCutoff })
+    if (claimed.length > 0) return { _tag: 'Claimed' }
+    const [row] = await readClaim({ scope, key })
     // Released between our insert and this read: try again.
     if (row === undefined) return undefined
     if (row.fingerprint !== fingerprint) return { _tag: 'Mismatch' }
@@ -66,17 +89,12 @@ export const postgresIdempotencyStore = (db: Kysely<Database>): IdempotencyStore
 
     complete: ({ scope, key }, response, now) =>
       query(async () => {
-        await db
-          .updateTable('idempotency_keys')
-          .set({ status_code: response.status, response_body: response.body, completed_at: now })
-          .where('scope', '=', scope)
-          .where('key', '=', key)
-          .execute()
+        await completeClaim({ scope, key, status: response.status, body: response.body, now })
       }),
 
     release: ({ scope, key }) =>
       query(async () => {
-        await db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('completed_at', 'is', null).execute()
+        await releaseClaim({ scope, key })
       }),
 
     purgeExpired: (now) =>
