@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import { sql, type Kysely } from 'kysely'
 import { openDatabase } from '../src/postgres/database.js'
-import { compiledByShape, precompiled, statementNameOf, type StatementPart } from '../src/postgres/precompiled.js'
+import { compiledByShape, precompiled, precompiledOn, statementNameOf, type StatementPart } from '../src/postgres/precompiled.js'
 import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
 
 // The shared databases are closed by the root hook after the run, never here.
@@ -69,6 +69,22 @@ for (const database of testDatabases()) {
           expect(prepared.rows.map((r) => r.name)).to.include(name)
         }))
     }
+
+    it('precompiledOn runs on the transaction each run is given', () =>
+      withProbe(async (db, table) => {
+        const labelOn = precompiledOn<{ id: number }, Probe>((param) => db.selectFrom(table).select(['id', 'label']).where('id', '=', param('id')))
+        const ended = await db
+          .transaction()
+          .execute(async (trx) => {
+            await sql`insert into ${sql.table(table)} values (9, 'nine')`.execute(trx)
+            expect(await labelOn(trx, { id: 9 })).to.deep.equal([{ id: 9, label: 'nine' }])
+            throw new Error('roll back')
+          })
+          .catch((error: unknown) => error)
+        expect(String(ended)).to.equal('Error: roll back')
+        expect(await labelOn(db, { id: 9 })).to.deep.equal([])
+        expect(await labelOn(db, { id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
+      }))
 
     describe('compiledByShape', () => {
       type Part = StatementPart & { readonly name: string }

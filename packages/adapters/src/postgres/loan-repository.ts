@@ -20,7 +20,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
-import { compiledByShape, type StatementPart } from './precompiled.js'
+import { compiledByShape, precompiledOn, type StatementPart } from './precompiled.js'
 import type {
   CollateralItemsTable,
   Database,
@@ -370,13 +370,27 @@ class Refused {
   constructor(readonly value: unknown) {}
 }
 
-const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O.Option<LockedLoan>> => {
-  const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
+/** The reads of a loan's change (under its lock) and of payments, each built and compiled once. */
+const changeReads = (db: Kysely<Database>) => ({
+  lockedLoan: precompiledOn<{ id: string }, Selectable<LoansTable>>((param) => db.selectFrom('loans').selectAll().where('id', '=', param('id')).forUpdate()),
+  installments: precompiledOn<{ loanId: string }, Selectable<LoanInstallmentsTable>>((param) =>
+    db.selectFrom('loan_installments').selectAll().where('loan_id', '=', param('loanId')).orderBy('number'),
+  ),
+  latestBalance: precompiledOn<{ loanId: string }, Selectable<LoanBalancesTable>>((param) =>
+    db.selectFrom('loan_balances').selectAll().where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1),
+  ),
+  paymentByKey: precompiledOn<{ clientId: string; key: string }, Selectable<PaymentsTable>>((param) =>
+    db.selectFrom('payments').selectAll().where('client_id', '=', param('clientId')).where('idempotency_key', '=', param('key')),
+  ),
+  paymentById: precompiledOn<{ id: string }, Selectable<PaymentsTable>>((param) => db.selectFrom('payments').selectAll().where('id', '=', param('id'))),
+})
+type ChangeReads = ReturnType<typeof changeReads>
+
+const readLocked = async (trx: Transaction<Database>, reads: ChangeReads, loanId: string): Promise<O.Option<LockedLoan>> => {
+  const [loan] = await reads.lockedLoan(trx, { id: loanId })
   if (loan === undefined) return O.none
-  const [installments, latest] = await Promise.all([
-    trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
-    trx.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
-  ])
+  const [installments, [latest]] = await Promise.all([reads.installments(trx, { loanId }), reads.latestBalance(trx, { loanId })])
+  if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
   const balance = withoutSequence(toBalance(latest))
   return O.some({
     loan: toLoan(loan),
@@ -387,124 +401,127 @@ const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */
-const paymentReads = (db: Kysely<Database>): PaymentReads => ({
+const paymentReads = (db: Kysely<Database>, reads: ChangeReads): PaymentReads => ({
   paymentByKey: (clientId, key) =>
     query(async () => {
-      const row = await db.selectFrom('payments').selectAll().where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst()
+      const [row] = await reads.paymentByKey(db, { clientId, key })
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
   paymentById: (id) =>
     query(async () => {
-      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
+      const [row] = await reads.paymentById(db, { id })
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
 })
 
-export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => ({
-  findById: (id) =>
-    query(async () => {
-      const loan = await db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirst()
-      if (loan === undefined) return O.none
-      const [installments, transactions, balance, documents] = await Promise.all([
-        db.selectFrom('loan_installments').selectAll().where('loan_id', '=', id).orderBy('number').execute(),
-        db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', id).orderBy('seq').execute(),
-        db.selectFrom('loan_balances').selectAll().where('loan_id', '=', id).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
-        db.selectFrom('loan_documents').selectAll().where('loan_id', '=', id).orderBy('created_at').orderBy('id').execute(),
-      ])
-      const booked: BookedLoan = {
-        loan: toLoan(loan),
-        installments: installments.map(toInstallment),
-        transactions: transactions.map((t) => withoutSequence(toTransaction(t))),
-        balance: withoutSequence(toBalance(balance)),
-        documents: documents.map(toDocument),
-      }
-      return O.some(booked)
-    }),
+export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
+  const reads = changeReads(db)
+  return {
+    findById: (id) =>
+      query(async () => {
+        const loan = await db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirst()
+        if (loan === undefined) return O.none
+        const [installments, transactions, balance, documents] = await Promise.all([
+          db.selectFrom('loan_installments').selectAll().where('loan_id', '=', id).orderBy('number').execute(),
+          db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', id).orderBy('seq').execute(),
+          db.selectFrom('loan_balances').selectAll().where('loan_id', '=', id).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow(),
+          db.selectFrom('loan_documents').selectAll().where('loan_id', '=', id).orderBy('created_at').orderBy('id').execute(),
+        ])
+        const booked: BookedLoan = {
+          loan: toLoan(loan),
+          installments: installments.map(toInstallment),
+          transactions: transactions.map((t) => withoutSequence(toTransaction(t))),
+          balance: withoutSequence(toBalance(balance)),
+          documents: documents.map(toDocument),
+        }
+        return O.some(booked)
+      }),
 
-  findForParty: (partyId, id) =>
-    query(async () => {
-      const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toLoan(row))
-    }),
+    findForParty: (partyId, id) =>
+      query(async () => {
+        const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
+        return row === undefined ? O.none : O.some(toLoan(row))
+      }),
 
-  listForParty: (partyId, page) =>
-    query(async () => (await inPage(db.selectFrom('loans').selectAll().where('party_id', '=', partyId), page).execute()).map(toLoan)),
+    listForParty: (partyId, page) =>
+      query(async () => (await inPage(db.selectFrom('loans').selectAll().where('party_id', '=', partyId), page).execute()).map(toLoan)),
 
-  schedule: (loanId) =>
-    query(async () => (await db.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute()).map(toInstallment)),
+    schedule: (loanId) =>
+      query(async () => (await db.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute()).map(toInstallment)),
 
-  listTransactions: (loanId, filter, page) =>
-    query(async () => {
-      let q = db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', loanId)
-      if (filter.type !== undefined) q = q.where('type', '=', filter.type)
-      if (filter.from !== undefined) q = q.where('effective_date', '>=', filter.from)
-      if (filter.to !== undefined) q = q.where('effective_date', '<=', filter.to)
-      return (await inSequencePage(q, page).execute()).map(toTransaction)
-    }),
+    listTransactions: (loanId, filter, page) =>
+      query(async () => {
+        let q = db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', loanId)
+        if (filter.type !== undefined) q = q.where('type', '=', filter.type)
+        if (filter.from !== undefined) q = q.where('effective_date', '>=', filter.from)
+        if (filter.to !== undefined) q = q.where('effective_date', '<=', filter.to)
+        return (await inSequencePage(q, page).execute()).map(toTransaction)
+      }),
 
-  listBalances: (loanId, page) =>
-    query(async () => (await inSequencePage(db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId), page).execute()).map(toBalance)),
+    listBalances: (loanId, page) =>
+      query(async () => (await inSequencePage(db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId), page).execute()).map(toBalance)),
 
-  latestBalance: (loanId) =>
-    query(async () => {
-      const row = await db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toBalance(row))
-    }),
+    latestBalance: (loanId) =>
+      query(async () => {
+        const row = await db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirst()
+        return row === undefined ? O.none : O.some(toBalance(row))
+      }),
 
-  change: (loanId, change) =>
-    TE.tryCatch(
-      () =>
+    change: (loanId, change) =>
+      TE.tryCatch(
+        () =>
+          db.transaction().execute(async (trx) => {
+            const state = await readLocked(trx, reads, loanId)
+            const outcome = await change(state, paymentReads(trx, reads))()
+            if (E.isLeft(outcome)) throw new Refused(outcome.left)
+            if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
+            return outcome.right.result
+          }),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Left the use case returned, unchanged
+        (error) => (error instanceof Refused ? (error.value as any) : asStoreUnavailable(error)),
+      ),
+
+    activeLoanIds: (afterId, limit) =>
+      query(async () => {
+        let q = db.selectFrom('loans').select('id').where('status', '=', 'ACTIVE')
+        if (afterId !== null) q = q.where('id', '>', afterId)
+        return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
+      }),
+
+    payments: paymentReads(db, reads),
+
+    addCollateral: (c, audit) =>
+      query(() =>
         db.transaction().execute(async (trx) => {
-          const state = await readLocked(trx, loanId)
-          const outcome = await change(state, paymentReads(trx))()
-          if (E.isLeft(outcome)) throw new Refused(outcome.left)
-          if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
-          return outcome.right.result
+          await trx
+            .insertInto('collateral_items')
+            .values({
+              id: c.id,
+              loan_id: c.loanId,
+              type: c.type,
+              description: c.description,
+              valuation: c.valuation,
+              currency: c.currency,
+              lien_position: c.lienPosition,
+              created_at: c.createdAt,
+            })
+            .execute()
+          await insertAuditEvent(trx, audit)
         }),
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Left the use case returned, unchanged
-      (error) => (error instanceof Refused ? (error.value as any) : asStoreUnavailable(error)),
-    ),
+      ),
 
-  activeLoanIds: (afterId, limit) =>
-    query(async () => {
-      let q = db.selectFrom('loans').select('id').where('status', '=', 'ACTIVE')
-      if (afterId !== null) q = q.where('id', '>', afterId)
-      return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
-    }),
+    listCollateral: (loanId, page) =>
+      query(async () => (await inPage(db.selectFrom('collateral_items').selectAll().where('loan_id', '=', loanId), page).execute()).map(toCollateral)),
 
-  payments: paymentReads(db),
+    addDocument: (d, audit) =>
+      query(() =>
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('loan_documents').values(documentColumns(d)).execute()
+          await insertAuditEvent(trx, audit)
+        }),
+      ),
 
-  addCollateral: (c, audit) =>
-    query(() =>
-      db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('collateral_items')
-          .values({
-            id: c.id,
-            loan_id: c.loanId,
-            type: c.type,
-            description: c.description,
-            valuation: c.valuation,
-            currency: c.currency,
-            lien_position: c.lienPosition,
-            created_at: c.createdAt,
-          })
-          .execute()
-        await insertAuditEvent(trx, audit)
-      }),
-    ),
-
-  listCollateral: (loanId, page) =>
-    query(async () => (await inPage(db.selectFrom('collateral_items').selectAll().where('loan_id', '=', loanId), page).execute()).map(toCollateral)),
-
-  addDocument: (d, audit) =>
-    query(() =>
-      db.transaction().execute(async (trx) => {
-        await trx.insertInto('loan_documents').values(documentColumns(d)).execute()
-        await insertAuditEvent(trx, audit)
-      }),
-    ),
-
-  listDocuments: (loanId, page) =>
-    query(async () => (await inPage(db.selectFrom('loan_documents').selectAll().where('loan_id', '=', loanId), page).execute()).map(toDocument)),
-})
+    listDocuments: (loanId, page) =>
+      query(async () => (await inPage(db.selectFrom('loan_documents').selectAll().where('loan_id', '=', loanId), page).execute()).map(toDocument)),
+  }
+}

@@ -24,6 +24,17 @@ const runners = new WeakMap<Kysely<any>, PreparedRunner>()
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- keyed by instance only
 export const runPreparedOn = (db: Kysely<any>, run: PreparedRunner): void => void runners.set(db, run)
 
+/** Compiles `build`'s query once, with a placeholder per named parameter; `valuesOf` fills them for one run. */
+const compileWithSlots = <Params extends Record<string, unknown>, Row>(
+  build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+  what: string,
+): { readonly sql: string; readonly valuesOf: (params: Params) => unknown[] } => {
+  const compiled = build((name) => new Slot(name) as never).compile()
+  const parameters = compiled.parameters
+  if (!parameters.some((value) => value instanceof Slot)) throw new Error(`${what}: the query has no parameter`)
+  return { sql: compiled.sql, valuesOf: (params) => parameters.map((value) => (value instanceof Slot ? params[value.name] : value)) }
+}
+
 /**
  * A hot query built and compiled by Kysely once, at start; each run only puts its parameters in
  * the compiled parameter list (building and compiling the query was about a tenth of an
@@ -40,16 +51,25 @@ export const precompiled = <Params extends Record<string, unknown>, Row>(
   db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- only runs the compiled query
   build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
 ): ((params: Params) => Promise<readonly Row[]>) => {
-  const compiled = build((name) => new Slot(name) as never).compile()
-  const parameters = compiled.parameters
-  if (!parameters.some((value) => value instanceof Slot)) throw new Error('precompiled: the query has no parameter')
-  const valuesOf = (params: Params): unknown[] => parameters.map((value) => (value instanceof Slot ? params[value.name] : value))
+  const { sql, valuesOf } = compileWithSlots(build, 'precompiled')
   const run = runners.get(db)
   if (run !== undefined) {
-    const name = statementNameOf(compiled.sql)
-    return (params) => run({ name, text: compiled.sql, values: valuesOf(params) }) as Promise<readonly Row[]>
+    const name = statementNameOf(sql)
+    return (params) => run({ name, text: sql, values: valuesOf(params) }) as Promise<readonly Row[]>
   }
-  return async (params) => (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, valuesOf(params)))).rows
+  return async (params) => (await db.executeQuery<Row>(CompiledQuery.raw(sql, valuesOf(params)))).rows
+}
+
+/**
+ * A query built and compiled once like `precompiled`, run on the instance or transaction given
+ * to each run, as an unnamed statement: for reads inside transactions (those under a loan's
+ * lock). Every instance compiles the same SQL (see `compiledByShape`).
+ */
+export const precompiledOn = <Params extends Record<string, unknown>, Row>(
+  build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+): ((trx: Kysely<any>, params: Params) => Promise<readonly Row[]>) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- runs the compiled query
+  const { sql, valuesOf } = compileWithSlots(build, 'precompiledOn')
+  return async (trx, params) => (await trx.executeQuery<Row>(CompiledQuery.raw(sql, valuesOf(params)))).rows
 }
 
 /**
