@@ -20,7 +20,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
-import { compiledByShape, precompiledOn, type StatementPart } from './precompiled.js'
+import { compiledByShape, precompiled, precompiledOn, type StatementPart } from './precompiled.js'
 import type {
   CollateralItemsTable,
   Database,
@@ -32,6 +32,46 @@ import type {
   PaymentsTable,
 } from './schema.js'
 import { asStoreUnavailable, query } from './store-errors.js'
+
+/**
+ * Every column of a loan and of a balance snapshot, by name: every loan route reads the loan of
+ * the partner's party, and the balance routes its latest snapshot, as prepared statements, whose
+ * result must not change when a migration adds a column (decision 51). `toLoan` and `toBalance`
+ * take the whole row type, so a column missing here fails to compile.
+ */
+const LOAN_COLUMNS = [
+  'id',
+  'party_id',
+  'application_id',
+  'product_id',
+  'status',
+  'currency',
+  'principal',
+  'interest_rate_bps',
+  'term_months',
+  'payment_amount',
+  'origination_fee',
+  'disbursed_amount',
+  'start_date',
+  'first_due_date',
+  'maturity_date',
+  'created_at',
+] as const
+const BALANCE_COLUMNS = [
+  'id',
+  'loan_id',
+  'transaction_id',
+  'as_of',
+  'principal_outstanding',
+  'interest_outstanding',
+  'fees_outstanding',
+  'payoff_amount',
+  'past_due_amount',
+  'next_due_date',
+  'next_due_amount',
+  'seq',
+  'created_at',
+] as const
 
 const toLoan = (row: Selectable<LoansTable>): Loan => ({
   id: row.id,
@@ -416,6 +456,12 @@ const paymentReads = (db: Kysely<Database>, reads: ChangeReads): PaymentReads =>
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
   const reads = changeReads(db)
+  const loanOfParty = precompiled<{ id: string; partyId: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>(db, (param) =>
+    db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
+  )
+  const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
+    db.selectFrom('loan_balances').select(BALANCE_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1),
+  )
   return {
     findById: (id) =>
       query(async () => {
@@ -439,7 +485,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     findForParty: (partyId, id) =>
       query(async () => {
-        const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
+        const [row] = await loanOfParty({ id, partyId })
         return row === undefined ? O.none : O.some(toLoan(row))
       }),
 
@@ -463,7 +509,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     latestBalance: (loanId) =>
       query(async () => {
-        const row = await db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1).executeTakeFirst()
+        const [row] = await latestBalanceOf({ loanId })
         return row === undefined ? O.none : O.some(toBalance(row))
       }),
 

@@ -103,10 +103,6 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
 }
 
 /**
- * A session with its addresses in one round trip: the addresses come back as a JSON array
- * (oldest first), whose timestamps are strings until they are read back as dates.
- */
-/**
  * Every column of a session, by name: the partner's read runs as a prepared statement, whose
  * result must not change when a migration adds a column (decision 51). `toSession` takes the
  * whole row type, so a column missing here fails to compile.
@@ -136,6 +132,10 @@ const SESSION_COLUMNS = [
   's.updated_at',
 ] as const
 
+/**
+ * A session with its addresses in one round trip: the addresses come back as a JSON array
+ * (oldest first), whose timestamps are strings until they are read back as dates.
+ */
 const sessionsWithAddresses = (db: Kysely<Database>) =>
   db
     .selectFrom('onboarding_sessions as s')

@@ -2,8 +2,32 @@ import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { inPage } from './paging.js'
+import { precompiled } from './precompiled.js'
 import type { Database, PaymentMethodsTable } from './schema.js'
 import { query } from './store-errors.js'
+
+/**
+ * Every column of a payment method, by name: a payment reads its method as a prepared statement,
+ * whose result must not change when a migration adds a column (decision 51). `toMethod` takes
+ * the whole row type, so a column missing here fails to compile.
+ */
+const METHOD_COLUMNS = [
+  'id',
+  'loan_id',
+  'type',
+  'nickname',
+  'is_default',
+  'status',
+  'token',
+  'last4',
+  'account_holder_name',
+  'account_type',
+  'brand',
+  'exp_month',
+  'exp_year',
+  'created_at',
+  'updated_at',
+] as const
 
 const toMethod = (row: Selectable<PaymentMethodsTable>): PaymentMethod => ({
   id: row.id,
@@ -59,21 +83,26 @@ const underLoanLock = (db: Kysely<Database>, method: PaymentMethod, write: (trx:
     }),
   )
 
-export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMethodRepository => ({
-  insert: (m) =>
-    underLoanLock(db, m, (trx) => trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()),
-  update: (m) =>
-    underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
-  findForLoan: (loanId, id) =>
-    query(async () => {
-      const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('loan_id', '=', loanId).executeTakeFirst()
-      return row === undefined ? O.none : O.some(toMethod(row))
-    }),
-  listForLoan: (loanId, page) =>
-    query(async () => (await inPage(db.selectFrom('payment_methods').selectAll().where('loan_id', '=', loanId), page).execute()).map(toMethod)),
-  countForLoan: (loanId) =>
-    query(async () => {
-      const row = await db.selectFrom('payment_methods').select((eb) => eb.fn.countAll<string>().as('n')).where('loan_id', '=', loanId).executeTakeFirstOrThrow()
-      return Number(row.n)
-    }),
-})
+export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMethodRepository => {
+  const methodOfLoan = precompiled<{ id: string; loanId: string }, Pick<Selectable<PaymentMethodsTable>, (typeof METHOD_COLUMNS)[number]>>(db, (param) =>
+    db.selectFrom('payment_methods').select(METHOD_COLUMNS).where('id', '=', param('id')).where('loan_id', '=', param('loanId')),
+  )
+  return {
+    insert: (m) =>
+      underLoanLock(db, m, (trx) => trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()),
+    update: (m) =>
+      underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
+    findForLoan: (loanId, id) =>
+      query(async () => {
+        const [row] = await methodOfLoan({ id, loanId })
+        return row === undefined ? O.none : O.some(toMethod(row))
+      }),
+    listForLoan: (loanId, page) =>
+      query(async () => (await inPage(db.selectFrom('payment_methods').selectAll().where('loan_id', '=', loanId), page).execute()).map(toMethod)),
+    countForLoan: (loanId) =>
+      query(async () => {
+        const row = await db.selectFrom('payment_methods').select((eb) => eb.fn.countAll<string>().as('n')).where('loan_id', '=', loanId).executeTakeFirstOrThrow()
+        return Number(row.n)
+      }),
+  }
+}
