@@ -20,7 +20,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
-import { compiledByShape, precompiled, precompiledOn, type StatementPart } from './precompiled.js'
+import { compiledByShape, precompiled, precompiledOn, type Param, type StatementPart } from './precompiled.js'
 import type {
   CollateralItemsTable,
   Database,
@@ -410,15 +410,19 @@ class Refused {
   constructor(readonly value: unknown) {}
 }
 
+/** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
+const latestBalanceQuery =
+  (db: Kysely<Database>) =>
+  (param: Param<{ loanId: string }>) =>
+    db.selectFrom('loan_balances').select(BALANCE_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1)
+
 /** The reads of a loan's change (under its lock) and of payments, each built and compiled once. */
 const changeReads = (db: Kysely<Database>) => ({
   lockedLoan: precompiledOn<{ id: string }, Selectable<LoansTable>>((param) => db.selectFrom('loans').selectAll().where('id', '=', param('id')).forUpdate()),
   installments: precompiledOn<{ loanId: string }, Selectable<LoanInstallmentsTable>>((param) =>
     db.selectFrom('loan_installments').selectAll().where('loan_id', '=', param('loanId')).orderBy('number'),
   ),
-  latestBalance: precompiledOn<{ loanId: string }, Selectable<LoanBalancesTable>>((param) =>
-    db.selectFrom('loan_balances').selectAll().where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1),
-  ),
+  latestBalance: precompiledOn<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(latestBalanceQuery(db)),
   paymentByKey: precompiledOn<{ clientId: string; key: string }, Selectable<PaymentsTable>>((param) =>
     db.selectFrom('payments').selectAll().where('client_id', '=', param('clientId')).where('idempotency_key', '=', param('key')),
   ),
@@ -459,9 +463,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
   const loanOfParty = precompiled<{ id: string; partyId: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>(db, (param) =>
     db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
   )
-  const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
-    db.selectFrom('loan_balances').select(BALANCE_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1),
-  )
+  const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, latestBalanceQuery(db))
   return {
     findById: (id) =>
       query(async () => {

@@ -24,9 +24,17 @@ const runners = new WeakMap<Kysely<any>, PreparedRunner>()
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- keyed by instance only
 export const runPreparedOn = (db: Kysely<any>, run: PreparedRunner): void => void runners.set(db, run)
 
+/** What a query's `build` is given: a placeholder for each named parameter, typed as its value. */
+export type Param<Params extends Record<string, unknown>> = <K extends keyof Params & string>(name: K) => Params[K]
+
+/** Runs SQL compiled earlier on `db` (an instance or a transaction), unnamed, through Kysely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs compiled SQL only
+const runCompiled = async <Row>(db: Kysely<any>, sql: string, values: unknown[]): Promise<readonly Row[]> =>
+  (await db.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows
+
 /** Compiles `build`'s query once, with a placeholder per named parameter; `valuesOf` fills them for one run. */
 const compileWithSlots = <Params extends Record<string, unknown>, Row>(
-  build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row>,
   what: string,
 ): { readonly sql: string; readonly valuesOf: (params: Params) => unknown[] } => {
   const compiled = build((name) => new Slot(name) as never).compile()
@@ -49,7 +57,7 @@ const compileWithSlots = <Params extends Record<string, unknown>, Row>(
  */
 export const precompiled = <Params extends Record<string, unknown>, Row>(
   db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- only runs the compiled query
-  build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row>,
 ): ((params: Params) => Promise<readonly Row[]>) => {
   const { sql, valuesOf } = compileWithSlots(build, 'precompiled')
   const run = runners.get(db)
@@ -57,7 +65,7 @@ export const precompiled = <Params extends Record<string, unknown>, Row>(
     const name = statementNameOf(sql)
     return (params) => run({ name, text: sql, values: valuesOf(params) }) as Promise<readonly Row[]>
   }
-  return async (params) => (await db.executeQuery<Row>(CompiledQuery.raw(sql, valuesOf(params)))).rows
+  return (params) => runCompiled<Row>(db, sql, valuesOf(params))
 }
 
 /**
@@ -66,10 +74,10 @@ export const precompiled = <Params extends Record<string, unknown>, Row>(
  * lock). Every instance compiles the same SQL (see `compiledByShape`).
  */
 export const precompiledOn = <Params extends Record<string, unknown>, Row>(
-  build: (param: <K extends keyof Params & string>(name: K) => Params[K]) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row>,
 ): ((trx: Kysely<any>, params: Params) => Promise<readonly Row[]>) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- runs the compiled query
   const { sql, valuesOf } = compileWithSlots(build, 'precompiledOn')
-  return async (trx, params) => (await trx.executeQuery<Row>(CompiledQuery.raw(sql, valuesOf(params)))).rows
+  return (trx, params) => runCompiled<Row>(trx, sql, valuesOf(params))
 }
 
 /**
@@ -134,6 +142,6 @@ export const compiledByShape = <Part extends StatementPart>(
       if (shapes.size > maxShapes) shapes.delete(shapes.keys().next().value as string)
     }
     const values = parts.flatMap((part) => part.values)
-    await db.executeQuery(CompiledQuery.raw(compiled.sql, compiled.order.map((index) => values[index])))
+    await runCompiled(db, compiled.sql, compiled.order.map((index) => values[index]))
   }
 }

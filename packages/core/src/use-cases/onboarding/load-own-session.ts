@@ -12,7 +12,7 @@ import { transition } from '../../domain/onboarding-state.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
 /** Path parameters naming a session (other parameters of the path are ignored here). */
-const SessionParams = t.type({ sessionId: Uuid })
+const decodeSessionParams = decode(t.type({ sessionId: Uuid }))
 
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
@@ -28,7 +28,7 @@ const present = <E>(found: E.Either<E, O.Option<OnboardingSession>>): E.Either<E
 export const loadOwnSession =
   (sessions: Pick<OnboardingSessionRepository, 'findForClient'>) =>
   (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> => {
-    const decoded = decode(SessionParams)(params)
+    const decoded = decodeSessionParams(params)
     if (E.isLeft(decoded)) return TE.left(decoded.left)
     const lookup = sessions.findForClient(caller.clientId, decoded.right.sessionId)
     return () => lookup().then(present)
