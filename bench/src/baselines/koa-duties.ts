@@ -1,6 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import Router from '@koa/router'
-import { answerProblem, createLogger, invalidApiKey, presentedApiKey, requestLifecycle, securityHeaders, sessionOfClientStatement } from '@lendgate/api/request-duties'
+import {
+  answerProblem,
+  createLogger,
+  invalidApiKey,
+  nodeApiKeyMaterial,
+  presentedApiKey,
+  requestLifecycle,
+  securityHeaders,
+  sessionOfClientStatement,
+} from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
 import { listenOn, requiredEnv } from './listen.js'
@@ -9,14 +17,16 @@ import { listenOn, requiredEnv } from './listen.js'
  * The reference: a bare Koa route doing, besides the API's read, only what every API request
  * must do whatever the code behind it, each by the API's own code: the request id and access
  * line (the API's lifecycle middleware and logger, at `LOG_LEVEL`), the security headers, a
- * partner key taken from the request as the API takes it and checked by its SHA-256 in
- * constant time (as a cached key is), an unknown key refused through the API's error mapping,
- * and the API's session read (the repository's own SQL: the session with its addresses as a
- * JSON array, prepared by name as the API prepares it) through a `pg` Pool of the API's size. No routing table,
- * scopes, rate limits, domain mapping or fp-ts: what it reaches against the bare baselines is
- * the most any implementation of these duties could reach on this machine.
+ * partner key taken from the request as the API takes it and compared with its stored SHA-256
+ * by the API's own key material (as a cached key is), an unknown key refused through the API's
+ * error mapping, and the API's session read (the repository's own SQL: the session with its
+ * addresses as a JSON array, prepared by name as the API prepares it) through a `pg` Pool of
+ * the API's size. No routing table, scopes, rate limits, domain mapping or fp-ts: what it
+ * reaches against the bare baselines is the most any implementation of these duties could
+ * reach on this machine.
  */
-const keyHash = Buffer.from(requiredEnv('REFERENCE_KEY_SHA256'), 'hex')
+const keyHash = requiredEnv('REFERENCE_KEY_SHA256')
+const keyMaterial = nodeApiKeyMaterial()
 const clientId = requiredEnv('BENCH_CLIENT_ID')
 const SESSION_READ = sessionOfClientStatement()
 
@@ -25,7 +35,7 @@ const app = new Koa()
 const router = new Router()
 router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   const presented = presentedApiKey(ctx) ?? ''
-  if (!timingSafeEqual(createHash('sha256').update(presented, 'utf8').digest(), keyHash)) return answerProblem(ctx, invalidApiKey)
+  if (!keyMaterial.matches(presented, keyHash)) return answerProblem(ctx, invalidApiKey)
   const { rows } = await pool.query({ ...SESSION_READ, values: [ctx.params['sessionId'], clientId] })
   if (rows[0] === undefined) ctx.status = 404
   else ctx.body = rows[0]
