@@ -378,6 +378,29 @@ for (const database of testDatabases()) {
         }
       })
 
+      it('types every JSON answer application/json; charset=utf-8: results, problems, replays and 204s without a type', async () => {
+        const JSON_TYPE = 'application/json; charset=utf-8'
+        const key = await mintKey(server.url)
+        const headers = { ...bearer(key.api_key), 'Idempotency-Key': `idem-${randomUUID()}` }
+        const created = await createSession(server.url, headers)
+        const replayed = await createSession(server.url, headers)
+        const read = await request(server.url, `/public/onboarding-sessions/${created.body.session_id}`, { headers: bearer(key.api_key) })
+        const refused = await request(server.url, `/public/onboarding-sessions/${created.body.session_id}`, { headers: bearer(`${key.api_key}x`) })
+        const missing = await request(server.url, '/public/no-such-route')
+        const invalid = await createSession(server.url, bearer(key.api_key), { ...SESSION_INPUT, locale: 42 })
+        expect([created, replayed, read, refused, missing, invalid].map((r) => [r.status, r.headers.get('content-type')])).to.deep.equal([
+          [201, JSON_TYPE],
+          [201, JSON_TYPE],
+          [200, JSON_TYPE],
+          [401, JSON_TYPE],
+          [404, JSON_TYPE],
+          [400, JSON_TYPE],
+        ])
+        const options = await request(server.url, '/public/onboarding-sessions', { method: 'OPTIONS' })
+        expect(options.status).to.equal(204)
+        expect(options.headers.get('content-type')).to.equal(null)
+      })
+
       it('replays an idempotent create and refuses the key for a different request', async () => {
         const key = await mintKey(server.url)
         const headers = { ...bearer(key.api_key), 'Idempotency-Key': `idem-${randomUUID()}` }

@@ -5,6 +5,7 @@ import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
 import { toHttpError } from './error-mapper.js'
 import { fail, ProblemResponse } from './problems.js'
+import { sendJson } from './respond.js'
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -46,9 +47,7 @@ export const idempotency =
       case 'InProgress':
         return fail({ _tag: 'IdempotencyKeyInUse' })
       case 'Replay':
-        ctx.status = claim.right.response.status
-        ctx.type = 'application/json'
-        ctx.body = claim.right.response.body
+        sendJson(ctx, claim.right.response.status, claim.right.response.body)
         ctx.set('Idempotent-Replayed', 'true')
         return
       case 'Claimed':

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { AppContext, AppState } from './context.js'
 import { toHttpError } from './error-mapper.js'
 import { ProblemResponse, type Problem } from './problems.js'
+import { sendJson } from './respond.js'
 
 /** An incoming request id is kept only if it is short and plain; otherwise a new one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -39,8 +40,7 @@ export const answerProblem = (ctx: ParameterizedContext<AppState>, problem: Prob
   if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
   else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
   const { status, body, headers } = toHttpError(problem)
-  ctx.status = status
-  ctx.body = body
+  sendJson(ctx, status, body)
   if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)
 }
 
