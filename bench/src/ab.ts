@@ -33,10 +33,12 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '4' },
     /** Seconds of load each build gets before the rounds: the JIT takes about 10 s to settle. */
     warmup: { type: 'string', default: '8' },
+    /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only payment`). */
+    only: { type: 'string' },
   },
 })
 if (flags.a === undefined) {
-  process.stderr.write('usage: bench:ab --a <checkout> [--b <checkout>] [--rounds 6] [--seconds 4] [--warmup 8]\n')
+  process.stderr.write('usage: bench:ab --a <checkout> [--b <checkout>] [--rounds 6] [--seconds 4] [--warmup 8] [--only <text>]\n')
   process.exit(2)
 }
 const rounds = Number(flags.rounds)
@@ -106,7 +108,7 @@ try {
       }),
     },
   ]
-  for (const c of cases) {
+  for (const c of cases.filter(({ name }) => flags.only === undefined || name.includes(flags.only))) {
     // Warm-up in alternating slices (A B B A): with one whole warm-up each, the build warmed
     // first measured about 10% faster on the 401 path in A/A runs (one build against itself),
     // whichever was started, set up or loaded first; reversing the warm-up reversed it.
