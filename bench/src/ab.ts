@@ -43,6 +43,17 @@ if (flags.a === undefined) {
 }
 const rounds = Number(flags.rounds)
 const how = { connections: 10, seconds: Number(flags.seconds), warmupSeconds: 0 }
+/**
+ * The median over pairs of rounds (A loaded first, then B first) of the pair's geometric mean.
+ * On a noisy day the build loaded second in a round can lose by 10 to 30% whichever it is; a
+ * pair holds one round of each order, so its mean cancels that, where the median of single
+ * rounds falls wherever the two groups meet (docs/benchmarks.md, "Eighth pass").
+ */
+const balanced = (ratios: readonly number[]): string => {
+  const pairs: number[] = []
+  for (let i = 0; i + 1 < ratios.length; i += 2) pairs.push(Math.sqrt((ratios[i] as number) * (ratios[i + 1] as number)))
+  return pairs.length === 0 ? 'order-balanced: needs two rounds' : `order-balanced median of ${pairs.length} pairs ${median(pairs).toFixed(3)}`
+}
 const say = (message: string) => process.stderr.write(`bench:ab: ${message}\n`)
 
 const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -140,8 +151,8 @@ try {
       )
     }
     const listed = (values: readonly number[]) => values.map((r) => r.toFixed(3)).join(', ')
-    process.stdout.write(`${c.name}: B/A req/s median ${median(ratios).toFixed(3)} (rounds: ${listed(ratios)})\n`)
-    process.stdout.write(`${c.name}: B/A server CPU a request, median ${median(cpuRatios).toFixed(3)} (rounds: ${listed(cpuRatios)})\n`)
+    process.stdout.write(`${c.name}: B/A req/s median ${median(ratios).toFixed(3)} (rounds: ${listed(ratios)}); ${balanced(ratios)}\n`)
+    process.stdout.write(`${c.name}: B/A server CPU a request, median ${median(cpuRatios).toFixed(3)} (rounds: ${listed(cpuRatios)}); ${balanced(cpuRatios)}\n`)
   }
 } catch (error) {
   failed = true
