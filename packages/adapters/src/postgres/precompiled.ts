@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { CompiledQuery, type Compilable, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely'
 
 /** Stands for a named parameter while the query is compiled once. */
@@ -7,7 +7,7 @@ class Slot {
 }
 
 /** The name a query's prepared statement gets: derived from its text, so every pool and connection agrees on it. */
-export const statementNameOf = (sql: string): string => `lendgate_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`
+export const statementNameOf = (sql: string): string => `lendgate_${hash('sha256', sql).slice(0, 24)}`
 
 /** A named statement as `pg` takes it, and what runs it: straight on a server's pool. */
 export type PreparedStatement = { readonly name: string; readonly text: string; readonly values: unknown[] }
