@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import { isoTimeEachMillisecond } from '../src/logger.js'
 import { bearer, request, type MintedKey, type Reply } from './support/client.js'
 import { INTERNAL_TOKEN, MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -15,8 +16,10 @@ for (const database of testDatabases()) {
     let server: TestServer
     let key: MintedKey
     const made: Made[] = []
+    let startedAt = 0
 
     before(async () => {
+      startedAt = Date.now()
       server = await startTestServer(database)
       const minted = await request(server.url, '/public/partner/api-keys', {
         method: 'POST',
@@ -58,6 +61,19 @@ for (const database of testDatabases()) {
       expect(requestLines()).to.have.length(made.length)
     })
 
+    it('stamps every line with the UTC time it was written, to the millisecond, in ISO 8601', () => {
+      const lines = server.logs.lines()
+      expect(lines.length).to.be.at.least(made.length)
+      let previous = startedAt
+      for (const line of lines) {
+        const time = line['time']
+        expect(time).to.be.a('string').and.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+        const at = Date.parse(time as string)
+        expect(at).to.be.at.least(previous).and.at.most(Date.now())
+        previous = at
+      }
+    })
+
     it('uses the caller-supplied request id when it is sane and a generated UUID otherwise', () => {
       expect(made[1]!.reply.headers.get('x-request-id')).to.equal('client-req-42')
       for (const m of made.filter((x) => x.name !== 'create session')) expect(m.reply.headers.get('x-request-id'), m.name).to.match(UUID)
@@ -92,3 +108,23 @@ for (const database of testDatabases()) {
     })
   })
 }
+
+describe('the log timestamp', () => {
+  const realNow = Date.now
+  afterEach(() => {
+    Date.now = realNow
+  })
+
+  it('is pino\'s ISO time, formatted once per millisecond and again as soon as the clock moves', () => {
+    const stamp = isoTimeEachMillisecond()
+    let now = Date.parse('2026-11-24T10:00:00.123Z')
+    Date.now = () => now
+    const first = stamp()
+    expect(first).to.equal(',"time":"2026-11-24T10:00:00.123Z"')
+    expect(stamp()).to.equal(first)
+    now += 1
+    expect(stamp()).to.equal(',"time":"2026-11-24T10:00:00.124Z"')
+    now = Date.parse('2027-01-01T00:00:00.000Z')
+    expect(stamp()).to.equal(',"time":"2027-01-01T00:00:00.000Z"')
+  })
+})
