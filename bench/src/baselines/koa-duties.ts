@@ -20,7 +20,7 @@ import { listenOn, requiredEnv } from './listen.js'
  * partner key taken from the request as the API takes it and compared with its stored SHA-256
  * by the API's own key material (as a cached key is), an unknown key refused through the API's
  * error mapping, and the API's session read (the repository's own SQL: the session with its
- * addresses as a JSON array, prepared by name as the API prepares it) through a `pg` Pool of
+ * addresses as one JSON value, prepared by name as the API prepares it) through a `pg` Pool of
  * the API's size. No routing table, scopes, rate limits, domain mapping or fp-ts: what it
  * reaches against the bare baselines is the most any implementation of these duties could
  * reach on this machine.

@@ -7,7 +7,7 @@ import { listenOn, requiredEnv } from './listen.js'
 /**
  * Baseline 3: the ceiling of the stack, one Koa route doing the same single indexed query as the
  * API's authenticated GET (the repository's own SQL: one onboarding session of one client by
- * primary key, with its addresses as a JSON array; decision 52), through a `pg` Pool of the
+ * primary key with its addresses, as one JSON value; decisions 52 and 55), through a `pg` Pool of the
  * API's size, prepared by name as the API prepares it (decision 51). Nothing else: no key, no
  * log line, no headers, the row sent as it comes.
  */
