@@ -5,7 +5,7 @@
  * and dropped). Prints the table; a full run also writes it into docs/benchmarks.md. It
  * asserts nothing about time: it fails only when an answer is wrong or an event is lost.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -98,6 +98,10 @@ try {
   const { rows: owner } = await pool.query<{ client_id: string }>('select client_id from onboarding_sessions where id = $1', [data.sessionId])
   const sessionOwner = { DATABASE_URL: benchUrl, BENCH_CLIENT_ID: owner[0]?.client_id ?? '' }
   const koaPg = await startChild('koa+pg', 'bench/dist/baselines/koa-pg.js', sessionOwner, join(logDir, 'koa-pg.log'))
+  // The reference checks the key against the hash the API stored for it, as the API's key cache does.
+  const { rows: stored } = await pool.query<{ key_hash: string }>("select key_hash from api_keys where starts_with($1, key_prefix || '_')", [data.partnerKey])
+  const [storedKey] = stored
+  if (storedKey === undefined || stored.length !== 1) throw new Error(`expected one stored key for the partner key, found ${stored.length}`)
   const reference = await startChild(
     'koa+duties',
     'bench/dist/baselines/koa-duties.js',
@@ -105,7 +109,7 @@ try {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       ...sessionOwner,
-      REFERENCE_KEY_SHA256: createHash('sha256').update(data.partnerKey, 'utf8').digest('hex'),
+      REFERENCE_KEY_SHA256: storedKey.key_hash,
     },
     join(logDir, 'koa-duties.log'),
     profiling,

@@ -29,16 +29,11 @@ const LOG_FLUSH_MS = 250
 
 /**
  * Standard output, buffered: lines are written in batches of at least 8 KiB, or every 250 ms,
- * and what is pending when the process exits. A write per line cost a system call
- * per request. The batch is written synchronously (pino's own default): one `write` of 8 KiB
- * costs the server's core about 6 µs, where handing it to libuv's thread pool cost 20 to 35 µs
- * of the same core in thread hand-offs, and the authenticated GET served 5% more (docs/benchmarks.md,
- * "Ninth pass"). The cost of that choice: a log reader that stops reading a full pipe stalls the
- * API, as with pino's default, where the thread pool would have buffered without bound
- * (docs/decisions.md). Bigger batches are not better: sonic-boom measures the pending batch
- * (`Buffer.byteLength`, which flattens the concatenated string) on every line, so each line
- * costs time in proportion to the batch; 8 KiB batches of at most 16 KiB cost about 2 µs a line
- * less than 32/64 KiB and less than 4 KiB.
+ * and what is pending when the process exits; a write per line cost a system call a request.
+ * Each batch is one synchronous write, pino's own default: handed to libuv's thread pool, which
+ * shares the server's core, it cost that core three times as much (decision 43 has the
+ * trade-off). Bigger batches are not better: sonic-boom measures the whole pending batch on
+ * every line, so a line costs time in proportion to the batch (docs/benchmarks.md).
  */
 const bufferedStdout = (): DestinationStream => {
   const destination = pino.destination({ dest: 1, sync: true, minLength: 8 * 1024, maxWrite: 16 * 1024 })
