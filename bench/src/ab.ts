@@ -35,10 +35,14 @@ const { values: flags } = parseArgs({
     warmup: { type: 'string', default: '8' },
     /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only payment`). */
     only: { type: 'string' },
+    /** Node or V8 flags for build A's process, space-separated (`--a-flags=--single-threaded-gc`). */
+    'a-flags': { type: 'string', default: '' },
+    /** The same for build B: with `--a .`, compares one build under two sets of flags. */
+    'b-flags': { type: 'string', default: '' },
   },
 })
 if (flags.a === undefined) {
-  process.stderr.write('usage: bench:ab --a <checkout> [--b <checkout>] [--rounds 6] [--seconds 4] [--warmup 8] [--only <text>]\n')
+  process.stderr.write('usage: bench:ab --a <checkout> [--b <checkout>] [--rounds 6] [--seconds 4] [--warmup 8] [--only <text>] [--a-flags <flags>] [--b-flags <flags>]\n')
   process.exit(2)
 }
 const rounds = Number(flags.rounds)
@@ -79,20 +83,17 @@ let failed = false
 // One environment for both builds: they share the database, so they share its secrets too (the
 // key that seals webhook secrets among them).
 const environment = apiEnvironment(url.toString(), secrets, receiver.url)
-const startApi = (label: string, checkout: string): Promise<Child> =>
-  startChild(
-    label,
-    resolve(checkout, 'apps/api/dist/main.js'),
-    environment,
-    join(logDir, `${label}.log`),
-  )
+const nodeFlags = (text: string): string[] => text.split(' ').filter((flag) => flag !== '')
+const startApi = (label: string, checkout: string, extra: string): Promise<Child> =>
+  startChild(label, resolve(checkout, 'apps/api/dist/main.js'), environment, join(logDir, `${label}.log`), nodeFlags(extra))
 
 try {
-  say(`A: ${resolve(flags.a)}; B: ${resolve(flags.b)}; logs in ${logDir}`)
+  const withFlags = (extra: string) => (extra === '' ? '' : ` with ${extra}`)
+  say(`A: ${resolve(flags.a)}${withFlags(flags['a-flags'])}; B: ${resolve(flags.b)}${withFlags(flags['b-flags'])}; logs in ${logDir}`)
   // One after the other: the first migrates the database, the second finds it migrated.
-  const a = await startApi('A', flags.a)
+  const a = await startApi('A', flags.a, flags['a-flags'])
   children.push(a)
-  const b = await startApi('B', flags.b)
+  const b = await startApi('B', flags.b, flags['b-flags'])
   children.push(b)
   const key = await mintKey(apiAt(a.url), secrets, randomUUID(), 'bench-ab-partner')
   const session = (await apiAt(a.url).call('POST', '/public/onboarding-sessions', { headers: bearer(key), json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).session_id as string
