@@ -2,6 +2,7 @@ import {
   bookLoan,
   newLoanApplication,
   newLoanProduct,
+  NOT_AUDITED,
   OPERATOR,
   partyReadyEvent,
   partyView,
@@ -178,7 +179,7 @@ for (const database of testDatabases()) {
       const now = new Date()
       const draft = newLoanApplication({ product_id: product.id, amount: 1_200_000, currency: 'USD', term_months: 12 }, { partyId: party.id, clientId: party.clientId }, product, freshId(), now)
       await right(applications.insert(draft))
-      const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now }))
+      const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now }, NOT_AUDITED))
       const booked = bookLoan(submitted, freshId, now)
       const approved: LoanApplication = {
         ...submitted,

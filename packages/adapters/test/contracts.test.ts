@@ -11,7 +11,7 @@ import {
   verificationChallengeRepositoryContract,
   webhookEndpointRepositoryContract,
 } from '@lendgate/core/testing/contracts'
-import { newLoanProduct, type LoanProduct } from '@lendgate/core'
+import { newLoanProduct, OPERATOR_CONTEXT, productCreatedEvent, type LoanProduct } from '@lendgate/core'
 import {
   inMemoryApiKeyRepository,
   inMemoryDocumentRepository,
@@ -117,7 +117,7 @@ for (const database of testDatabases()) {
         },
         product: async () => {
           const product = contractProduct()
-          await right(products.insert(product))
+          await right(products.insert(product, productCreatedEvent(freshId(), OPERATOR_CONTEXT, product)))
           return product
         },
       }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliverDueWebhooks, newOnboardingSession, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
+import { deliverDueWebhooks, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
 import { testClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
@@ -75,7 +75,7 @@ for (const database of testDatabases()) {
           keys.mint({
             client: { id: freshId(), partyId, name: 'hooks', createdAt: new Date() },
             key: { id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test', scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null },
-          }),
+          }, ({ client, key }) => keyMintedEvent(freshId(), OPERATOR_CONTEXT, client, key)),
         )
         const session = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, client.id, freshId(), new Date())
         await right(sessions.insert(session))

@@ -3,8 +3,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Caller } from '../src/domain/api-key.js'
-import { OPERATOR, SYSTEM, type AuditContext, type AuditEvent } from '../src/domain/audit-event.js'
+import { NOT_AUDITED, OPERATOR, OPERATOR_CONTEXT, SYSTEM, sessionRejectedEvent, type AuditContext, type AuditEvent } from '../src/domain/audit-event.js'
 import { concurrentUpdate, invalidState, notFound } from '../src/domain/errors.js'
+import type { CollateralItem } from '../src/domain/collateral.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { newOnboardingSession, type OnboardingSession } from '../src/domain/onboarding-session.js'
 import { encodeCursor } from '../src/domain/pagination.js'
@@ -488,6 +489,30 @@ describe('the audit log (use cases)', () => {
       expect(E.isLeft(refused.result)).to.equal(true)
       expect(refused.events).to.deep.equal([])
     })
+  })
+
+  it('makes every repository write name its audit event: NOT_AUDITED records nothing, an event exactly itself', async () => {
+    const { audit, deps, submittedSession } = setup()
+    const session = await submittedSession('11111111-1111-4111-8111-111111111111')
+    const before = audit.all().length
+    const edited = await run(deps.sessions.save({ ...session, locale: 'fr-FR' }, NOT_AUDITED))
+    expect(audit.all()).to.have.length(before)
+    const event = sessionRejectedEvent('22222222-2222-4222-8222-222222222222', OPERATOR_CONTEXT, edited, NOW)
+    await run(deps.sessions.save(edited, event))
+    expect(audit.all().slice(before)).to.deep.equal([event])
+    // Leaving the event out does not compile (`tsc -b`, part of the test command, checks each of
+    // these): a new write path cannot skip the audit log by omission (decision 45).
+    const omitted = (): unknown[] => [
+      // @ts-expect-error: the audit event is required
+      deps.sessions.save(edited),
+      // @ts-expect-error: the audit event is required
+      deps.applications.save({} as LoanApplication),
+      // @ts-expect-error: the audit event is required
+      deps.apiKeys.revoke('client', 'key', NOW),
+      // @ts-expect-error: the audit event is required
+      deps.loans.addCollateral({} as CollateralItem),
+    ]
+    void omitted
   })
 
   it('gives every event an id of its own', async () => {

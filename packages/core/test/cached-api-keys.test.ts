@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { ApiKey } from '../src/domain/api-key.js'
+import { keyMintedEvent, keyRevokedEvent, OPERATOR_CONTEXT } from '../src/domain/audit-event.js'
 import type { ApiKeyRepository } from '../src/ports/api-key-repository.js'
 import type { KeyRevocationEvent, KeyRevocations } from '../src/ports/key-revocations.js'
 import { inMemoryApiKeyRepository } from '../src/testing/in-memory-api-key-repository.js'
@@ -60,7 +61,7 @@ const setup = async (options: { maxEntries?: number; ttlMs?: number } = {}) => {
           revokedAt: null,
           lastUsedAt: null,
         },
-      }),
+      }, ({ client, key }) => keyMintedEvent(`00000000-0000-4000-8000-a${String(n).padStart(11, '0')}`, OPERATOR_CONTEXT, client, key)),
     )
     return minted.key
   }
@@ -88,7 +89,7 @@ describe('cachedApiKeys', () => {
     const { cache, mint } = await setup()
     const key = await mint(2)
     await run(cache.findByIdSegment(key.idSegment))
-    await run(cache.revoke(key.clientId, key.id, new Date('2026-03-01T00:00:01.000Z')))
+    await run(cache.revoke(key.clientId, key.id, new Date('2026-03-01T00:00:01.000Z'), (revoked) => keyRevokedEvent('00000000-0000-4000-8000-b00000000001', OPERATOR_CONTEXT, revoked, new Date('2026-03-01T00:00:01.000Z'))))
     const after = await run(cache.findByIdSegment(key.idSegment))
     expect(O.map((k: ApiKey) => k.status)(after)).to.deep.equal(O.some('revoked'))
   })

@@ -63,7 +63,7 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
           client: { id: owner.id, partyId: owner.party_id, name: owner.name, createdAt: owner.created_at },
           key: toApiKey(row),
         }
-        if (audit !== undefined) await insertAuditEvent(trx, audit(minted))
+        await insertAuditEvent(trx, audit(minted))
         return minted
       }),
     ),
@@ -106,7 +106,7 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
         const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst()
         const key = O.map(toApiKey)(O.fromNullable(row))
         // Only the call that revoked the key records it; a repeat changes nothing and records nothing.
-        if (revoked !== undefined && audit !== undefined && O.isSome(key)) await insertAuditEvent(trx, audit(key.value))
+        if (revoked !== undefined && O.isSome(key)) await insertAuditEvent(trx, audit(key.value))
         return key
       }),
     ),

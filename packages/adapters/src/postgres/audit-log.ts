@@ -42,8 +42,8 @@ export const auditEventInsert = (db: Kysely<Database>, event: AuditEvent) => db.
  * one (repositories call this inside their transactions): the event exists if and only if the
  * change does. No event (a write the use case does not audit) writes nothing.
  */
-export const insertAuditEvent = async (db: Kysely<Database>, event: AuditEvent | undefined): Promise<void> => {
-  if (event !== undefined) await auditEventInsert(db, event).execute()
+export const insertAuditEvent = async (db: Kysely<Database>, event: AuditEvent | null): Promise<void> => {
+  if (event !== null) await auditEventInsert(db, event).execute()
 }
 
 /** The audit log on PostgreSQL (migration 0012: append-only, indexed for the listing's filters). */

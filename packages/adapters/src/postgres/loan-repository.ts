@@ -401,7 +401,7 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   if (posting.loanStatus !== undefined) {
     writes.push(write('loan', { status: posting.loanStatus, id: loanId }, ({ status, id }) => trx.updateTable('loans').set({ status }).where('id', '=', id).returning('id')))
   }
-  if (posting.audit !== undefined) writes.push(write('audit', auditEventColumns(posting.audit), (columns) => trx.insertInto('audit_events').values(columns).returning('id')))
+  if (posting.audit !== null) writes.push(write('audit', auditEventColumns(posting.audit), (columns) => trx.insertInto('audit_events').values(columns).returning('id')))
   await writeTogether(trx, writes)
 }
 

@@ -1,8 +1,11 @@
 import {
+  keyMintedEvent,
   newOnboardingSession,
+  OPERATOR_CONTEXT,
   partyFromSession,
   partyReadyEvent,
   partyView,
+  sessionApprovedEvent,
   type OnboardingSession,
   type OnboardingSessionRepository,
   type Party,
@@ -59,7 +62,7 @@ export function partyMaker(sessions: OnboardingSessionRepository, owner: () => P
     const submitted = submittedSession(await owner(), now)
     await right(sessions.insert(submitted))
     const { approved, party } = approvalOf(submitted, now)
-    await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now)))
+    await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now), sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, freshId(), now)))
     return party
   }
 }
@@ -88,7 +91,7 @@ export function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]):
           id: freshId(), partyId, idSegment: segment, prefix: `lgk_test_${segment}`, hash: '0'.repeat(64), environment: 'test',
           scopes: ['*'], status: 'active', createdAt: new Date(), revokedAt: null, lastUsedAt: null,
         },
-      }),
+      }, ({ client, key }) => keyMintedEvent(freshId(), OPERATOR_CONTEXT, client, key)),
     )
     return minted.client.id
   }

@@ -77,6 +77,13 @@ export type AuditContext = { readonly actor: AuditActor; readonly requestId: str
 export const OPERATOR: AuditActor = { type: 'operator' }
 export const SYSTEM: AuditActor = { type: 'system' }
 
+/**
+ * The audit event a repository write is given for a change that is not an audited action (a
+ * partner's own edit, a borrower's payment; decision 45). Writes take their event as a required
+ * argument, so a change that should be audited cannot leave it out by omission.
+ */
+export const NOT_AUDITED = null
+
 /** The context of a use case called outside HTTP by an operator (the CLI, an embedding service). */
 export const OPERATOR_CONTEXT: AuditContext = { actor: OPERATOR, requestId: null }
 /** The context of work the service starts by itself. */

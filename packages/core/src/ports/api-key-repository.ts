@@ -18,12 +18,12 @@ export type ApiKeyRepository = {
   /**
    * In one transaction: finds the client with `client.partyId` + `client.name`, or creates
    * `client`; then inserts the key under that client. Returns the client actually used and
-   * the stored key. Safe when two mints race for the same new client. With `audit`, the event
-   * it makes of the client and key actually stored is written in the same transaction.
+   * the stored key. Safe when two mints race for the same new client. The event `audit` makes
+   * of the client and key actually stored is written in the same transaction (decision 45).
    */
   readonly mint: (
     record: MintRecord,
-    audit?: (minted: { readonly client: ApiClient; readonly key: ApiKey }) => AuditEvent,
+    audit: (minted: { readonly client: ApiClient; readonly key: ApiKey }) => AuditEvent,
   ) => TE.TaskEither<StoreUnavailable, { readonly client: ApiClient; readonly key: ApiKey }>
   /** The key whose id segment is `idSegment`, whatever its status. */
   readonly findByIdSegment: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
@@ -34,10 +34,10 @@ export type ApiKeyRepository = {
   /**
    * Marks the key revoked at `at` if it is active and belongs to `clientId`; a revoked key
    * keeps its first `revokedAt`. Returns the key as stored afterwards, none if not the client's.
-   * With `audit`, the event it makes of the revoked key is written in the same transaction, only
-   * when this call revoked it (revoking a revoked key records nothing).
+   * The event `audit` makes of the revoked key is written in the same transaction, only when
+   * this call revoked it (revoking a revoked key records nothing).
    */
-  readonly revoke: (clientId: string, keyId: string, at: Date, audit?: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  readonly revoke: (clientId: string, keyId: string, at: Date, audit: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** Sets `lastUsedAt` for each key to the later of its stored value and the given time. */
   readonly recordUsage: (usage: ReadonlyMap<string, Date>) => TE.TaskEither<StoreUnavailable, void>
 }

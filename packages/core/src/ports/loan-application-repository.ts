@@ -11,20 +11,21 @@ export type ApplicationFilter = { readonly partyId?: string; readonly status?: A
 /**
  * Loan applications, and the loans their approval books. Saves are conditional on
  * `application.version` (optimistic locking): a stale save is `ConcurrentUpdate` and writes
- * nothing; a successful one returns the application with the next version. A save given an
- * `audit` event writes it in the same transaction.
+ * nothing; a successful one returns the application with the next version. A save writes its `audit`
+ * event in the same transaction; `save` takes null only for a change that is not an audited
+ * action (a partner's own application; decision 45).
  */
 export type LoanApplicationRepository = {
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** The application if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
-  readonly save: (application: LoanApplication, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /**
    * In one transaction: the approved application (version-checked) and everything `booked`
    * holds (loan, installments, ledger entries, balance snapshot). All or nothing.
    */
-  readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /** One page in `(createdAt, id)` order, at most `page.limit + 1` rows. */
   readonly list: (filter: ApplicationFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanApplication[]>
 }

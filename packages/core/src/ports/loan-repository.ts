@@ -31,8 +31,11 @@ export type Posting = {
   readonly payment?: Payment
   /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
   readonly loanStatus?: LoanStatus
-  /** The audit event of the change (an operator's correction), written with it. */
-  readonly audit?: AuditEvent
+  /**
+   * The audit event of the change (an operator's correction), written with it; null for a
+   * change that is not an audited action (a borrower's payment, one loan's accrual; decision 45).
+   */
+  readonly audit: AuditEvent | null
 }
 
 /** Reads of payments. */
@@ -75,9 +78,9 @@ export type LoanRepository = {
   readonly activeLoanIds: (afterId: string | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly string[]>
   /** Payment reads outside any change. */
   readonly payments: PaymentReads
-  /** Stores the item; `audit`, when given, in the same transaction (so for `addDocument`). */
-  readonly addCollateral: (item: CollateralItem, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
+  /** Stores the item and its `audit` event in one transaction (so for `addDocument`). */
+  readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   readonly listCollateral: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly CollateralItem[]>
-  readonly addDocument: (document: LoanDocument, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
+  readonly addDocument: (document: LoanDocument, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   readonly listDocuments: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanDocument[]>
 }

@@ -16,18 +16,19 @@ export type OnboardingSessionRepository = {
   /**
    * Writes the whole session (row and addresses) in one transaction, if the stored version is
    * still `session.version`; returns it with the version bumped. `ConcurrentUpdate` otherwise,
-   * and nothing is written. `audit`, when given, is written in the same transaction.
+   * and nothing is written. `audit` is written in the same transaction; null only for a change
+   * that is not an audited action (a partner's own edit; decision 45).
    */
-  readonly save: (session: OnboardingSession, audit?: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
+  readonly save: (session: OnboardingSession, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /**
    * Like `save`, and in the same transaction stores `party` with its addresses and queues
-   * `event` in the outbox (approval), and `audit` when given. Nothing is written without the rest.
+   * `event` in the outbox and `audit` (the approval). Nothing is written without the rest.
    */
   readonly saveApproved: (
     session: OnboardingSession,
     party: Party,
     event: WebhookEvent,
-    audit?: AuditEvent,
+    audit: AuditEvent,
   ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: for internal review only. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>

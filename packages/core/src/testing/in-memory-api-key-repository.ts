@@ -26,7 +26,7 @@ export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAudit
         clients.set(owner.id, owner)
         const stored: ApiKey = { ...key, clientId: owner.id }
         keys.set(stored.id, stored)
-        if (event !== undefined) audit.append(event({ client: owner, key: stored }))
+        audit.append(event({ client: owner, key: stored }))
         return { client: owner, key: stored }
       }),
     findByIdSegment: (idSegment) => TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.idSegment === idSegment))),
@@ -46,7 +46,7 @@ export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAudit
         if (key.status === 'revoked') return O.some(key)
         const revoked: ApiKey = { ...key, status: 'revoked', revokedAt: at }
         keys.set(keyId, revoked)
-        if (event !== undefined) audit.append(event(revoked))
+        audit.append(event(revoked))
         return O.some(revoked)
       }),
     recordUsage: (usage) =>

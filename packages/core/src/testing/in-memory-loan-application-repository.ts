@@ -18,12 +18,12 @@ export const inMemoryLoanApplicationRepository = (
 } => {
   const applications = new Map<string, LoanApplication>()
   const loans = inMemoryLoanRepository(audit)
-  const save = (a: LoanApplication, event?: AuditEvent) => {
+  const save = (a: LoanApplication, event: AuditEvent | null) => {
     const stored = applications.get(a.id)
     if (stored === undefined || stored.version !== a.version) return TE.left(concurrentUpdate('loan_application'))
     const saved = { ...a, version: a.version + 1 }
     applications.set(a.id, saved)
-    if (event !== undefined) audit.append(event)
+    if (event !== null) audit.append(event)
     return TE.right(saved)
   }
   return {

@@ -17,14 +17,14 @@ export const inMemoryLoanProductRepository = (
     insert: (product, event) => {
       if (products.has(product.id)) return TE.left(alreadyExists('loan_product'))
       products.set(product.id, product)
-      if (event !== undefined) audit.append(event)
+      audit.append(event)
       return TE.right(undefined)
     },
     update: (product, event) =>
       TE.fromIO(() => {
         if (!products.has(product.id)) return
         products.set(product.id, product)
-        if (event !== undefined) audit.append(event)
+        audit.append(event)
       }),
     findById: (id) => TE.right(O.fromNullable(products.get(id))),
     list: (active, page) =>

@@ -109,7 +109,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
           if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
           if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
-          if (posting.audit !== undefined) audit.append(posting.audit)
+          if (posting.audit !== null) audit.append(posting.audit)
         }
         return E.right(result)
       })
@@ -130,7 +130,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
         const stored = loans.get(item.loanId)
         if (stored === undefined) return
         stored.collateral.push(item)
-        if (event !== undefined) audit.append(event)
+        audit.append(event)
       }),
     listCollateral: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.collateral ?? [], page)),
     addDocument: (document, event) =>
@@ -138,7 +138,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
         const stored = loans.get(document.loanId)
         if (stored === undefined) return
         stored.documents.push(document)
-        if (event !== undefined) audit.append(event)
+        audit.append(event)
       }),
     listDocuments: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.documents ?? [], page)),
   }

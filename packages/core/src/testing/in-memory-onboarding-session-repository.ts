@@ -24,12 +24,12 @@ export const inMemoryOnboardingSessionRepository = (
 } => {
   const sessions = new Map<string, OnboardingSession>()
   const events: WebhookEvent[] = []
-  const save = (session: OnboardingSession, event?: AuditEvent) => {
+  const save = (session: OnboardingSession, event: AuditEvent | null) => {
     const stored = sessions.get(session.id)
     if (stored === undefined || stored.version !== session.version) return TE.left(concurrentUpdate('onboarding_session'))
     const saved = { ...session, version: session.version + 1 }
     sessions.set(session.id, saved)
-    if (event !== undefined) audit.append(event)
+    if (event !== null) audit.append(event)
     return TE.right(saved)
   }
   /**

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { applicationApprovedEvent, NOT_AUDITED, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit-event.js'
 import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
 import { newLoanApplication, type LoanApplication } from '../../domain/loan-application.js'
 import type { LoanProduct } from '../../domain/loan-product.js'
@@ -9,6 +10,10 @@ import type { Position } from '../../domain/pagination.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+
+/** The audit event of an approval, as the decision makes it. */
+const approvedEvent = (application: LoanApplication, booked: BookedLoan): AuditEvent =>
+  applicationApprovedEvent(freshId(), OPERATOR_CONTEXT, application, booked.loan, application.updatedAt)
 
 /** Who an application belongs to: a stored party and the API client whose key created it. */
 export type Borrower = { readonly partyId: string; readonly clientId: string }
@@ -110,10 +115,10 @@ export const loanApplicationRepositoryContract = (
         originationFeeBps: 100,
         updatedAt: at('2026-07-01T09:00:00.000Z'),
       }
-      const first = await right(repo.save(edited))
+      const first = await right(repo.save(edited, NOT_AUDITED))
       expect(first).to.deep.equal({ ...edited, version: a.version + 1 })
       expect(await right(repo.findById(a.id))).to.deep.equal(O.some(first))
-      const second = await right(repo.save(submitted(first)))
+      const second = await right(repo.save(submitted(first), NOT_AUDITED))
       expect(second).to.deep.equal({ ...submitted(first), version: a.version + 2 })
       expect(await right(repo.findForParty(a.partyId, a.id))).to.deep.equal(O.some(second))
     })
@@ -121,19 +126,19 @@ export const loanApplicationRepositoryContract = (
     it('refuses a save based on a stale version and writes nothing', async () => {
       const a = await draft()
       await right(repo.insert(a))
-      const first = await right(repo.save({ ...a, amount: 700_000 }))
-      expect(await repo.save({ ...a, amount: 800_000 })()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
+      const first = await right(repo.save({ ...a, amount: 700_000 }, NOT_AUDITED))
+      expect(await repo.save({ ...a, amount: 800_000 }, NOT_AUDITED)()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
       expect(await right(repo.findById(a.id))).to.deep.equal(O.some(first))
-      expect(await repo.save({ ...a, id: freshId() })()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
+      expect(await repo.save({ ...a, id: freshId() }, NOT_AUDITED)()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
     })
 
     it('approves in one step: the application and the booked loan, schedule, ledger and balance, readable back', async () => {
       const a = await draft()
       await right(repo.insert(a))
-      const stored = await right(repo.save(submitted(a)))
+      const stored = await right(repo.save(submitted(a), NOT_AUDITED))
       const { application, booked } = approval(stored)
       expect(booked.transactions.map((t) => t.type)).to.deep.equal(['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD'])
-      const saved = await right(repo.saveApproved(application, booked))
+      const saved = await right(repo.saveApproved(application, booked, approvedEvent(application, booked)))
       expect(saved).to.deep.equal({ ...application, version: stored.version + 1 })
       expect(await right(repo.findById(a.id))).to.deep.equal(O.some(saved))
       expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
@@ -143,19 +148,19 @@ export const loanApplicationRepositoryContract = (
     it('books an interest-free loan without a fee: one ledger entry, dates unshifted', async () => {
       const a = await draft()
       await right(repo.insert({ ...a, interestRateBps: 0, originationFeeBps: 0, termMonths: 3 }))
-      const stored = await right(repo.save(submitted({ ...a, interestRateBps: 0, originationFeeBps: 0, termMonths: 3 })))
+      const stored = await right(repo.save(submitted({ ...a, interestRateBps: 0, originationFeeBps: 0, termMonths: 3 }), NOT_AUDITED))
       const { application, booked } = approval(stored, at('2026-01-31T00:00:00.000Z'))
       expect(booked.transactions.map((t) => t.type)).to.deep.equal(['DISBURSEMENT'])
-      await right(repo.saveApproved(application, booked))
+      await right(repo.saveApproved(application, booked, approvedEvent(application, booked)))
       expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
     })
 
     it('writes no loan when the approval is based on a stale version', async () => {
       const a = await draft()
       await right(repo.insert(a))
-      const stored = await right(repo.save(submitted(a)))
+      const stored = await right(repo.save(submitted(a), NOT_AUDITED))
       const { application, booked } = approval({ ...stored, version: a.version })
-      expect(await repo.saveApproved(application, booked)()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
+      expect(await repo.saveApproved(application, booked, approvedEvent(application, booked))()).to.deep.equal(E.left(concurrentUpdate('loan_application')))
       expect(await right(repo.findById(a.id))).to.deep.equal(O.some(stored))
       expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.none)
     })
@@ -163,10 +168,10 @@ export const loanApplicationRepositoryContract = (
     it('lets exactly one of two concurrent approvals of the same version win, booking one loan', async () => {
       const a = await draft()
       await right(repo.insert(a))
-      const stored = await right(repo.save(submitted(a)))
+      const stored = await right(repo.save(submitted(a), NOT_AUDITED))
       const one = approval(stored)
       const two = approval(stored)
-      const results = await Promise.all([repo.saveApproved(one.application, one.booked)(), repo.saveApproved(two.application, two.booked)()])
+      const results = await Promise.all([repo.saveApproved(one.application, one.booked, approvedEvent(one.application, one.booked))(), repo.saveApproved(two.application, two.booked, approvedEvent(two.application, two.booked))()])
       const winners = results.filter(E.isRight)
       expect(winners).to.have.length(1)
       expect(results.filter(E.isLeft)).to.deep.equal([E.left(concurrentUpdate('loan_application'))])

@@ -1,11 +1,16 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { OPERATOR_CONTEXT, productCreatedEvent, productUpdatedEvent, type AuditEvent } from '../../domain/audit-event.js'
 import { alreadyExists } from '../../domain/errors.js'
 import type { LoanProduct } from '../../domain/loan-product.js'
 import type { Position } from '../../domain/pagination.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+
+/** The audit events of a product's creation and of a change to it (here against itself: only the write is under test). */
+const created = (product: LoanProduct): AuditEvent => productCreatedEvent(freshId(), OPERATOR_CONTEXT, product)
+const updated = (product: LoanProduct): AuditEvent => productUpdatedEvent(freshId(), OPERATOR_CONTEXT, product, product)
 
 /**
  * The behaviour every `LoanProductRepository` must have. A database may already hold other
@@ -57,8 +62,8 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
         active: false,
         updatedAt: at('2030-05-02T11:30:00.999Z'),
       })
-      await right(repo.insert(described))
-      await right(repo.insert(bare))
+      await right(repo.insert(described, created(described)))
+      await right(repo.insert(bare, created(bare)))
       expect(await right(repo.findById(described.id))).to.deep.equal(O.some(described))
       expect(await right(repo.findById(bare.id))).to.deep.equal(O.some(bare))
       expect(await right(repo.findById(freshId()))).to.deep.equal(O.none)
@@ -66,14 +71,14 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
 
     it('refuses a second product with the same id as AlreadyExists and keeps the first', async () => {
       const p = product()
-      await right(repo.insert(p))
-      expect(await repo.insert({ ...p, name: 'Impostor', active: false })()).to.deep.equal(E.left(alreadyExists('loan_product')))
+      await right(repo.insert(p, created(p)))
+      expect(await repo.insert({ ...p, name: 'Impostor', active: false }, created({ ...p, name: 'Impostor', active: false }))()).to.deep.equal(E.left(alreadyExists('loan_product')))
       expect(await right(repo.findById(p.id))).to.deep.equal(O.some(p))
     })
 
     it('overwrites every field on update, keeping the creation time', async () => {
       const p = product()
-      await right(repo.insert(p))
+      await right(repo.insert(p, created(p)))
       const changed: LoanProduct = {
         ...p,
         name: 'Equipment Financing',
@@ -88,16 +93,16 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
         active: false,
         updatedAt: at('2030-06-01T09:15:00.456Z'),
       }
-      await right(repo.update(changed))
+      await right(repo.update(changed, updated(changed)))
       expect(await right(repo.findById(p.id))).to.deep.equal(O.some(changed))
       const again: LoanProduct = { ...changed, description: 'Back in the catalogue.', active: true, updatedAt: at('2030-06-02T09:15:00.456Z') }
-      await right(repo.update(again))
+      await right(repo.update(again, updated(again)))
       expect(await right(repo.findById(p.id))).to.deep.equal(O.some(again))
     })
 
     it('creates nothing when updating an unknown product', async () => {
       const p = product()
-      await right(repo.update(p))
+      await right(repo.update(p, updated(p)))
       expect(await right(repo.findById(p.id))).to.deep.equal(O.none)
     })
 
@@ -108,7 +113,7 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
       const tiedHigh = product({ id: highId!, active: false, createdAt: new Date(base + 1), updatedAt: new Date(base + 1) })
       const tiedLow = product({ id: lowId!, createdAt: new Date(base + 1), updatedAt: new Date(base + 1) })
       const last = product({ description: null, createdAt: new Date(base + 2), updatedAt: new Date(base + 2) })
-      for (const p of [last, tiedHigh, first, tiedLow]) await right(repo.insert(p))
+      for (const p of [last, tiedHigh, first, tiedLow]) await right(repo.insert(p, created(p)))
       const after = O.some(justBefore(base))
       expect(await right(repo.list(undefined, { limit: 3, after }))).to.deep.equal([first, tiedLow, tiedHigh, last])
       expect(await right(repo.list(undefined, { limit: 1, after }))).to.deep.equal([first, tiedLow])
@@ -121,7 +126,7 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
       const made = [true, false, true, false].map((active, i) =>
         product({ active, createdAt: new Date(base + i), updatedAt: new Date(base + i) }),
       )
-      for (const p of made) await right(repo.insert(p))
+      for (const p of made) await right(repo.insert(p, created(p)))
       const ids = made.map((p) => p.id)
       const mine = (rows: readonly LoanProduct[]) => rows.filter((p) => ids.includes(p.id))
       const page = { limit: 100, after: O.some(justBefore(base)) }

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
+import { applicationApprovedEvent, collateralAddedEvent, documentAttachedEvent, NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent } from '../../domain/audit-event.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/errors.js'
 import { newLoanApplication, type LoanApplication } from '../../domain/loan-application.js'
@@ -56,7 +57,7 @@ export const bookingThrough =
     const input = { product_id: product.id, amount: 1_200_000, currency: product.currency, term_months: 12, purpose: 'Working capital' }
     const draft = newLoanApplication(input, owner, product, freshId(), now)
     await right(applications.insert(draft))
-    const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }))
+    const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }, NOT_AUDITED))
     let loanId = options.id
     const ids = (): string => {
       const id = loanId ?? freshId()
@@ -73,7 +74,7 @@ export const bookingThrough =
       updatedAt: now,
     }
     const result = { ...booked, loan }
-    await right(applications.saveApproved(approved, result))
+    await right(applications.saveApproved(approved, result, applicationApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, loan, now)))
     return result
   }
 
@@ -138,7 +139,7 @@ const paymentPosting = (
   return {
     state: after,
     payment,
-    posting: { transactions: [...accrued.transactions, entry], installments: after.installments, balance: snapshotOf(after, today, entry.id, freshId(), now), payment },
+    posting: { transactions: [...accrued.transactions, entry], installments: after.installments, balance: snapshotOf(after, today, entry.id, freshId(), now), payment, audit: NOT_AUDITED },
   }
 }
 
@@ -150,7 +151,7 @@ const accrualPosting = (state: LoanState, now: Date): { readonly state: LoanStat
   if (last === undefined) throw new Error('accrualPosting: nothing to accrue')
   return {
     state: accrued.state,
-    posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: snapshotOf(accrued.state, today, last.id, freshId(), now) },
+    posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: snapshotOf(accrued.state, today, last.id, freshId(), now), audit: NOT_AUDITED },
   }
 }
 
@@ -315,7 +316,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const ledger = await right(loans.listTransactions(booked.loan.id, {}, firstPage(10)))
         expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
         expect(await right(loans.listTransactions(booked.loan.id, {}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) }))).to.deep.equal(ledger.slice(1))
-        const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null }), null)
+        const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), null)
         expect(locked.handed).to.deep.equal(O.some(lockedOf(accrued.state, skewed.balance!)))
       })
     })
@@ -337,7 +338,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
         expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
 
-        const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null }), 'nothing')
+        const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), 'nothing')
         expect(next).to.deep.equal({ handed: O.some(lockedOf(paid.state, paid.posting.balance!)), result: 'nothing' })
         expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(10))))).to.deep.equal([booked.balance, paid.posting.balance])
       })
@@ -358,6 +359,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           installments: reversed.state.installments,
           balance: snapshotOf(reversed.state, utcDate(now), reversed.transaction.id, freshId(), now),
           payment,
+          audit: paymentReversedEvent(freshId(), OPERATOR_CONTEXT, payment, booked.loan, reversed.transaction.id, null, now),
         }
         let seen: readonly O.Option<Payment>[] = []
         const result = await right(
@@ -401,7 +403,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           effectiveDate: utcDate(now),
           createdAt: now,
         }
-        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: failed }), null)
+        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: failed, audit: NOT_AUDITED }), null)
         expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
         expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
@@ -430,7 +432,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { booked } = await ownLoan()
         const changed = await loans.change<StoreUnavailable, string>(booked.loan.id, (loan) =>
           TE.right({
-            posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, loanStatus: 'PAID_OFF' },
+            posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
             result: 'paid off',
           }),
         )()
@@ -451,7 +453,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         let handed: O.Option<LockedLoan> | undefined
         const outcome = await loans.change<StoreUnavailable, string>(id, (loan) => {
           handed = loan
-          return TE.right({ posting: { transactions: [], installments: [], balance: null }, result: 'looked' })
+          return TE.right({ posting: { transactions: [], installments: [], balance: null, audit: NOT_AUDITED }, result: 'looked' })
         })()
         expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
         const refused = await loans.change<NotFound | Overpayment, never>(id, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
@@ -518,7 +520,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const a = item(booked.loan.id, '2026-03-11T10:00:00.000Z', 'equipment', 4_500_000)
         const tiedHigh = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'receivables', 800_000), id: high }
         const tiedLow = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'real_estate', 35_000_000), id: low, lienPosition: 2 }
-        for (const c of [tiedHigh, a, tiedLow, item(other.loan.id, '2026-03-11T09:00:00.000Z', 'cash', 100)]) await right(loans.addCollateral(c))
+        for (const c of [tiedHigh, a, tiedLow, item(other.loan.id, '2026-03-11T09:00:00.000Z', 'cash', 100)]) await right(loans.addCollateral(c, collateralAddedEvent(freshId(), OPERATOR_CONTEXT, c, c.loanId === other.loan.id ? other.loan : booked.loan)))
         expect(await right(loans.listCollateral(booked.loan.id, firstPage(10)))).to.deep.equal([a, tiedLow, tiedHigh])
         expect(await right(loans.listCollateral(booked.loan.id, firstPage(1)))).to.deep.equal([a, tiedLow])
         expect(await right(loans.listCollateral(booked.loan.id, { limit: 5, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) }))).to.deep.equal([tiedHigh])
@@ -543,7 +545,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         })
         const notice = document(booked.loan.id, '2026-04-12T08:00:00.000Z', 'notice')
         const statement = document(booked.loan.id, '2026-04-10T08:00:00.000Z', 'statement')
-        for (const d of [notice, statement, document(other.loan.id, '2026-04-10T08:00:00.000Z', 'other')]) await right(loans.addDocument(d))
+        for (const d of [notice, statement, document(other.loan.id, '2026-04-10T08:00:00.000Z', 'other')]) await right(loans.addDocument(d, documentAttachedEvent(freshId(), OPERATOR_CONTEXT, d, d.loanId === other.loan.id ? other.loan : booked.loan)))
         expect(await right(loans.listDocuments(booked.loan.id, firstPage(10)))).to.deep.equal([opening, statement, notice])
         expect(await right(loans.listDocuments(booked.loan.id, firstPage(1)))).to.deep.equal([opening, statement])
         expect(await right(loans.listDocuments(booked.loan.id, { limit: 1, after: O.some({ createdAt: statement.createdAt, id: statement.id }) }))).to.deep.equal([notice])

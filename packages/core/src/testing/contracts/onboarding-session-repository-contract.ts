@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent } from '../../domain/audit-event.js'
 import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -96,18 +97,18 @@ export const onboardingSessionRepositoryContract = (
         ],
         updatedAt: at('2026-04-01T08:35:00.000Z'),
       }
-      const saved = await right(repo.save(changed))
+      const saved = await right(repo.save(changed, NOT_AUDITED))
       expect(saved).to.deep.equal({ ...changed, version: 2 })
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(saved))
       const edited = { ...saved, addresses: [{ ...saved.addresses[0]!, city: 'Chicago' }, saved.addresses[1]!] }
-      expect(await right(repo.save(edited))).to.deep.equal({ ...edited, version: 3 })
+      expect(await right(repo.save(edited, NOT_AUDITED))).to.deep.equal({ ...edited, version: 3 })
     })
 
     it('refuses a save based on a stale version and writes nothing', async () => {
       const s = session(await owner())
       await right(repo.insert(s))
-      const first = await right(repo.save({ ...s, locale: 'fr-FR' }))
-      expect(await repo.save({ ...s, locale: 'it-IT' })()).to.deep.equal(E.left(concurrentUpdate('onboarding_session')))
+      const first = await right(repo.save({ ...s, locale: 'fr-FR' }, NOT_AUDITED))
+      expect(await repo.save({ ...s, locale: 'it-IT' }, NOT_AUDITED)()).to.deep.equal(E.left(concurrentUpdate('onboarding_session')))
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(first))
     })
 
@@ -135,7 +136,7 @@ export const onboardingSessionRepositoryContract = (
         updatedAt: now,
       }
       const event = partyReadyEvent(freshId(), s.id, partyView(party), now)
-      const saved = await right(repo.saveApproved(approved, party, event))
+      const saved = await right(repo.saveApproved(approved, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, event.id, event.createdAt)))
       expect(saved).to.deep.equal({ ...approved, version: stored.value.version + 1 })
       expect(await right(repo.findById(s.id))).to.deep.equal(O.some(saved))
       expect(await right(parties.findById(party.id))).to.deep.equal(O.some(party))
@@ -156,14 +157,14 @@ export const onboardingSessionRepositoryContract = (
     it('stores no party when the approval is based on a stale version', async () => {
       const s = session(await owner())
       await right(repo.insert({ ...s, status: 'SUBMITTED' }))
-      await right(repo.save({ ...s, status: 'SUBMITTED' }))
+      await right(repo.save({ ...s, status: 'SUBMITTED' }, NOT_AUDITED))
       const party: Party = {
         id: freshId(), sessionId: s.id, clientId: s.clientId, type: 'business', legalName: 'Acme', tradingName: null, legalForm: null,
         registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: null,
         countryOfIncorporation: 'DE', email: null, phone: null, addresses: [], createdAt: at('2026-04-02T09:00:00.000Z'),
       }
       const event = partyReadyEvent(freshId(), s.id, partyView(party), party.createdAt)
-      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, event)()).to.deep.equal(
+      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, { ...s, status: 'APPROVED', partyId: party.id }, event.id, event.createdAt))()).to.deep.equal(
         E.left(concurrentUpdate('onboarding_session')),
       )
       expect(await right(parties.findById(party.id))).to.deep.equal(O.none)

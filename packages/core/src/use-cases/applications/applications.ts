@@ -35,6 +35,7 @@ import type { LoanApplicationRepository } from '../../ports/loan-application-rep
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The
@@ -123,7 +124,7 @@ export const updateLoanApplication =
         ),
       ),
       TE.chainW((patched) => pipe(productFor(deps.products)(patched), TE.map((product) => pricedBy(patched, product)))),
-      TE.chainW(deps.applications.save),
+      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
 /** A submit or withdraw request carries nothing: no body, or an empty JSON object. */
@@ -164,7 +165,7 @@ export const submitLoanApplication =
           ),
         ),
       ),
-      TE.chainW(deps.applications.save),
+      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
 /** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
@@ -179,7 +180,7 @@ export const withdrawLoanApplication =
           TE.map((status): LoanApplication => ({ ...a, status, updatedAt: deps.clock.now() })),
         ),
       ),
-      TE.chainW(deps.applications.save),
+      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
 export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })

@@ -30,6 +30,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type ContactVerificationDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -113,7 +114,7 @@ export const submitContact =
               issueCode(deps, session, channel, destination),
               TE.chainW((challenge) =>
                 pipe(
-                  deps.sessions.save(withContact(session, channel, { value: destination, verifiedAt: null }, challenge.createdAt)),
+                  deps.sessions.save(withContact(session, channel, { value: destination, verifiedAt: null }, challenge.createdAt), NOT_AUDITED),
                   TE.map((saved) => ({ session: saved, channel, challenge })),
                 ),
               ),
@@ -179,7 +180,10 @@ export const verifyContact =
                   ? pipe(
                       deps.challenges.update(outcome.challenge),
                       TE.chainW(() =>
-                        deps.sessions.save(withContact(session, channel, { value: contact.value, verifiedAt: outcome.challenge.closedAt }, deps.clock.now())),
+                        deps.sessions.save(
+                          withContact(session, channel, { value: contact.value, verifiedAt: outcome.challenge.closedAt }, deps.clock.now()),
+                          NOT_AUDITED,
+                        ),
                       ),
                     )
                   : pipe(

@@ -13,6 +13,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -25,6 +26,7 @@ const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, addre
   pipe(
     deps.sessions.save(
       withContents(session, { addresses: [...session.addresses.filter((a) => a.id !== address.id), address].sort(byPosition) }, address.updatedAt),
+      NOT_AUDITED,
     ),
     TE.map(() => address),
   )

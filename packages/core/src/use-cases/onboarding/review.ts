@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { OPERATOR_CONTEXT, sessionApprovedEvent, sessionRejectedEvent, type AuditContext } from '../../domain/audit-event.js'
+import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent, sessionRejectedEvent, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
@@ -39,7 +39,7 @@ export const submitOnboardingForReview =
             const requirements = sessionRequirements(session)
             if (requirements.length > 0) return TE.left({ _tag: 'RequirementsOutstanding', requirements })
             const now = deps.clock.now()
-            return deps.sessions.save({ ...session, status, currentStep: 'REVIEW', submittedAt: now, updatedAt: now })
+            return deps.sessions.save({ ...session, status, currentStep: 'REVIEW', submittedAt: now, updatedAt: now }, NOT_AUDITED)
           }),
         ),
       ),

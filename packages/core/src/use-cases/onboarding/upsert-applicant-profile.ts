@@ -9,6 +9,7 @@ import type { InvalidState } from '../../domain/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type UpsertApplicantProfileDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -27,7 +28,7 @@ export const upsertApplicantProfile =
         pipe(
           TE.fromEither(decode(ApplicantProfileInput)(input)),
           TE.chainEitherKW((cmd) => applicantProfileOf(cmd, deps.clock.now())),
-          TE.chainW((profile) => deps.sessions.save(withContents(session, { profile }, profile.updatedAt))),
+          TE.chainW((profile) => deps.sessions.save(withContents(session, { profile }, profile.updatedAt), NOT_AUDITED)),
         ),
       ),
       TE.map((saved) => saved.profile as ApplicantProfile),

@@ -7,6 +7,7 @@ import {
   accrualCompletedEvent,
   collateralAddedEvent,
   documentAttachedEvent,
+  NOT_AUDITED,
   OPERATOR_CONTEXT,
   SYSTEM_CONTEXT,
   type AuditContext,
@@ -92,7 +93,7 @@ export const runInterestAccrual =
 
 const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
   deps.loans.change(loanId, (found) => {
-    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null }, result: { changed: false, accruals: 0 } })
+    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null, audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
     const locked = found.value
     const now = deps.clock.now()
     const accrued = accrueInterest(locked, asOf, () => deps.ids.next(), now)
@@ -101,7 +102,7 @@ const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
     const snapshot = snapshotOf(accrued.state, snapshotAsOf, last?.id ?? locked.latest.transactionId, deps.ids.next(), now)
     const moved = accrued.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
     return TE.right({
-      posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: moved ? snapshot : null },
+      posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: moved ? snapshot : null, audit: NOT_AUDITED },
       result: { changed: moved, accruals: accrued.transactions.length },
     })
   })

@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit-event.js'
+import { NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit-event.js'
 import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
 import {
   idempotencyKeyRequired,
@@ -46,6 +46,7 @@ const nothing = (locked: LockedLoan, payment?: Payment): Posting => ({
   transactions: [],
   installments: locked.installments,
   balance: null,
+  audit: NOT_AUDITED,
   ...(payment === undefined ? {} : { payment }),
 })
 
@@ -132,6 +133,7 @@ const takePayment = (
               balance: snapshotOf(state, today, entry.id, deps.ids.next(), now),
               payment,
               ...statusChange(state),
+              audit: NOT_AUDITED,
             },
             result: payment,
           }
