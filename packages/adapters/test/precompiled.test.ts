@@ -68,7 +68,36 @@ for (const database of testDatabases()) {
           const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)
           expect(prepared.rows.map((r) => r.name)).to.include(name)
         }))
+
+      it('runs precompiledOn and compiledByShape statements by name inside a transaction too, and nothing else', () =>
+        withProbe(async (db, table) => {
+          const labelOn = precompiledOn<{ id: number }, Probe>((param) => db.selectFrom(table).select(['id', 'label']).where('id', '=', param('id')))
+          const onName = statementNameOf(db.selectFrom(table).select(['id', 'label']).where('id', '=', 0).compile().sql)
+          const insertAll = compiledByShape<StatementPart>((_parts, built) => sql`${built[0]}`)
+          const adHoc = db.selectFrom(table).select('label').where('id', '=', 1).compile()
+          const names = await db.transaction().execute(async (trx) => {
+            expect(await labelOn(trx, { id: 2 })).to.deep.equal([{ id: 2, label: 'two' }])
+            await insertAll(trx, [{ shape: 'insert', values: [3, 'three'], build: ([id, label]) => trx.insertInto(table).values({ id, label } as never) }])
+            expect((await trx.executeQuery(adHoc)).rows.map((r) => r.label)).to.deep.equal(['one'])
+            return (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx)).rows
+          })
+          expect(names.map((r) => r.name)).to.include(onName)
+          expect(names.some((r) => r.statement.startsWith('insert into'))).to.equal(true)
+          expect(names.map((r) => r.statement)).not.to.include(adHoc.sql)
+        }))
     }
+
+    it('refuses a query that returns every column: a migration adding one would break its prepared statement', async () => {
+      const { db } = await database.open()
+      expect(() => precompiled<{ id: string }, unknown>(db, (param) => db.selectFrom('api_keys').selectAll().where('id', '=', param('id')))).to.throw(
+        'precompiled: name the result columns',
+      )
+      expect(() => precompiledOn<{ id: string }, unknown>((param) => db.selectFrom('api_keys as k').selectAll('k').where('k.id', '=', param('id')))).to.throw(
+        'precompiledOn: name the result columns',
+      )
+      // A `*` below the statement's own result is replanned under a result of the same shape.
+      expect(() => precompiledOn<{ id: string }, unknown>((param) => db.selectFrom(db.selectFrom('api_keys').selectAll().as('k')).select('k.id').where('k.id', '=', param('id')))).not.to.throw()
+    })
 
     it('precompiledOn runs on the transaction each run is given', () =>
       withProbe(async (db, table) => {

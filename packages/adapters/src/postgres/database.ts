@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely'
 import pg from 'pg'
-import { runPreparedOn } from './precompiled.js'
+import { preparedNameOf, runPreparedOn } from './precompiled.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'
@@ -85,6 +85,33 @@ export const parseInt8 = (text: string): number => {
   return value
 }
 
+/**
+ * `pool` as Kysely takes it, except that a statement compiled once at start (`preparedNameOf`)
+ * runs by name, on whichever connection runs it: inside a transaction as well as outside. A
+ * payment's reads and its posting run under the loan's row lock, which every other payment on
+ * the loan waits for; parsed and planned on every run, they held it longer (decision 56). Each
+ * `pg` client gets one wrapper, so Kysely keeps one connection object per client as before.
+ */
+const preparingPool = (pool: pg.Pool): PostgresPool => {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let kyselyClient = wrapped.get(client)
+    if (kyselyClient === undefined) {
+      const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
+        // Kysely hands over a cursor only when streaming with one configured (it is not here).
+        if (typeof text !== 'string') return client.query(text)
+        const name = preparedNameOf(text)
+        return name === undefined ? client.query(text, values as unknown[]) : client.query({ name, text, values: values as unknown[] })
+      }
+      // pg's overloads and Kysely's describe the same calls, but not in a form TypeScript can match.
+      kyselyClient = { query: query as unknown as PostgresPoolClient['query'], release: (destroy) => client.release(destroy) }
+      wrapped.set(client, kyselyClient)
+    }
+    return kyselyClient
+  }
+  return { Client: pg.Client, options: pool.options, connect: async () => wrap(await pool.connect()), end: () => pool.end() }
+}
+
 const describeUrl = (url: string): string => {
   const parsed = new URL(url)
   return `postgres ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
@@ -114,7 +141,7 @@ export const openDatabase = async (options: {
     })
     // An idle client that loses its connection emits here; without a listener it would crash the process.
     pool.on('error', () => undefined)
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
     // The queries compiled once at start run by name on the pool itself (decisions 51 and 53).
     runPreparedOn(db, async (statement) => (await pool.query(statement)).rows)
     return {

@@ -73,6 +73,36 @@ const BALANCE_COLUMNS = [
   'created_at',
 ] as const
 
+/** The same for an installment and a payment: read by name under a loan's lock. */
+const INSTALLMENT_COLUMNS = [
+  'loan_id',
+  'number',
+  'due_date',
+  'principal_due',
+  'interest_due',
+  'fees_due',
+  'principal_paid',
+  'interest_paid',
+  'fees_paid',
+  'interest_accrued',
+] as const
+const PAYMENT_COLUMNS = [
+  'id',
+  'loan_id',
+  'client_id',
+  'idempotency_key',
+  'payment_method_id',
+  'amount',
+  'currency',
+  'status',
+  'failure_code',
+  'allocation',
+  'per_installment',
+  'transaction_id',
+  'effective_date',
+  'created_at',
+] as const
+
 const toLoan = (row: Selectable<LoansTable>): Loan => ({
   id: row.id,
   partyId: row.party_id,
@@ -418,15 +448,19 @@ const latestBalanceQuery =
 
 /** The reads of a loan's change (under its lock) and of payments, each built and compiled once. */
 const changeReads = (db: Kysely<Database>) => ({
-  lockedLoan: precompiledOn<{ id: string }, Selectable<LoansTable>>((param) => db.selectFrom('loans').selectAll().where('id', '=', param('id')).forUpdate()),
-  installments: precompiledOn<{ loanId: string }, Selectable<LoanInstallmentsTable>>((param) =>
-    db.selectFrom('loan_installments').selectAll().where('loan_id', '=', param('loanId')).orderBy('number'),
+  lockedLoan: precompiledOn<{ id: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>((param) =>
+    db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).forUpdate(),
+  ),
+  installments: precompiledOn<{ loanId: string }, Pick<Selectable<LoanInstallmentsTable>, (typeof INSTALLMENT_COLUMNS)[number]>>((param) =>
+    db.selectFrom('loan_installments').select(INSTALLMENT_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('number'),
   ),
   latestBalance: precompiledOn<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(latestBalanceQuery(db)),
-  paymentByKey: precompiledOn<{ clientId: string; key: string }, Selectable<PaymentsTable>>((param) =>
-    db.selectFrom('payments').selectAll().where('client_id', '=', param('clientId')).where('idempotency_key', '=', param('key')),
+  paymentByKey: precompiledOn<{ clientId: string; key: string }, Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]>>((param) =>
+    db.selectFrom('payments').select(PAYMENT_COLUMNS).where('client_id', '=', param('clientId')).where('idempotency_key', '=', param('key')),
   ),
-  paymentById: precompiledOn<{ id: string }, Selectable<PaymentsTable>>((param) => db.selectFrom('payments').selectAll().where('id', '=', param('id'))),
+  paymentById: precompiledOn<{ id: string }, Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]>>((param) =>
+    db.selectFrom('payments').select(PAYMENT_COLUMNS).where('id', '=', param('id')),
+  ),
 })
 type ChangeReads = ReturnType<typeof changeReads>
 

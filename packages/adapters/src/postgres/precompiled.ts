@@ -1,5 +1,16 @@
 import { hash } from 'node:crypto'
-import { CompiledQuery, type Compilable, type Kysely, type OperationNodeSource, type RawBuilder } from 'kysely'
+import {
+  CompiledQuery,
+  ReferenceNode,
+  SelectAllNode,
+  type Compilable,
+  type Kysely,
+  type OperationNode,
+  type OperationNodeSource,
+  type RawBuilder,
+  type ReturningNode,
+  type SelectionNode,
+} from 'kysely'
 
 /** Stands for a named parameter while the query is compiled once. */
 class Slot {
@@ -8,6 +19,23 @@ class Slot {
 
 /** The name a query's prepared statement gets: derived from its text, so every pool and connection agrees on it. */
 export const statementNameOf = (sql: string): string => `lendgate_${hash('sha256', sql).slice(0, 24)}`
+
+/**
+ * Every statement compiled once (by `precompiled`, `precompiledOn` and `compiledByShape`), by
+ * its SQL, with its statement name. On a PostgreSQL server the pool Kysely is given runs these
+ * by name on whichever connection runs them, inside a transaction too (`openDatabase`): the
+ * server parses and plans each once per connection, not on every run (decision 56).
+ */
+const preparedNames = new Map<string, string>()
+
+/** The statement name under which `sql` runs, if it is a statement compiled once. */
+export const preparedNameOf = (sql: string): string | undefined => preparedNames.get(sql)
+
+const prepared = (sql: string): string => {
+  const name = statementNameOf(sql)
+  preparedNames.set(sql, name)
+  return name
+}
 
 /** A named statement as `pg` takes it, and what runs it: straight on a server's pool. */
 export type PreparedStatement = { readonly name: string; readonly text: string; readonly values: unknown[] }
@@ -27,17 +55,35 @@ export const runPreparedOn = (db: Kysely<any>, run: PreparedRunner): void => voi
 /** What a query's `build` is given: a placeholder for each named parameter, typed as its value. */
 export type Param<Params extends Record<string, unknown>> = <K extends keyof Params & string>(name: K) => Params[K]
 
-/** Runs SQL compiled earlier on `db` (an instance or a transaction), unnamed, through Kysely. */
+/** Runs SQL compiled earlier on `db` (an instance or a transaction) through Kysely, whose pool runs it by name on a server. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs compiled SQL only
 const runCompiled = async <Row>(db: Kysely<any>, sql: string, values: unknown[]): Promise<readonly Row[]> =>
   (await db.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows
 
-/** Compiles `build`'s query once, with a placeholder per named parameter; `valuesOf` fills them for one run. */
+/**
+ * Whether the query `node` returns every column of a table (`*` or `t.*` in its own selection or
+ * `returning`). Only the statement's own result matters: a `*` inside a subquery or a JSON
+ * aggregate is expanded again when the server replans, under a result that keeps its shape.
+ */
+const returnsAll = (node: OperationNode): boolean => {
+  const { selections = [], returning } = node as { readonly selections?: readonly SelectionNode[]; readonly returning?: ReturningNode }
+  return [...selections, ...(returning?.selections ?? [])].some(
+    ({ selection }) => SelectAllNode.is(selection) || (ReferenceNode.is(selection) && SelectAllNode.is(selection.column)),
+  )
+}
+
+/**
+ * Compiles `build`'s query once, with a placeholder per named parameter; `valuesOf` fills them
+ * for one run. A query that returns `*` is refused: it runs as a prepared statement, whose
+ * result would change, and fail, when a migration adds a column (decision 51).
+ */
 const compileWithSlots = <Params extends Record<string, unknown>, Row>(
-  build: (param: Param<Params>) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row> & OperationNodeSource,
   what: string,
 ): { readonly sql: string; readonly valuesOf: (params: Params) => unknown[] } => {
-  const compiled = build((name) => new Slot(name) as never).compile()
+  const query = build((name) => new Slot(name) as never)
+  if (returnsAll(query.toOperationNode())) throw new Error(`${what}: name the result columns; a prepared statement must not select *`)
+  const compiled = query.compile()
   const parameters = compiled.parameters
   if (!parameters.some((value) => value instanceof Slot)) throw new Error(`${what}: the query has no parameter`)
   return { sql: compiled.sql, valuesOf: (params) => parameters.map((value) => (value instanceof Slot ? params[value.name] : value)) }
@@ -57,12 +103,12 @@ const compileWithSlots = <Params extends Record<string, unknown>, Row>(
  */
 export const precompiled = <Params extends Record<string, unknown>, Row>(
   db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- only runs the compiled query
-  build: (param: Param<Params>) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row> & OperationNodeSource,
 ): ((params: Params) => Promise<readonly Row[]>) => {
   const { sql, valuesOf } = compileWithSlots(build, 'precompiled')
+  const name = prepared(sql)
   const run = runners.get(db)
   if (run !== undefined) {
-    const name = statementNameOf(sql)
     return (params) => run({ name, text: sql, values: valuesOf(params) }) as Promise<readonly Row[]>
   }
   return (params) => runCompiled<Row>(db, sql, valuesOf(params))
@@ -70,13 +116,15 @@ export const precompiled = <Params extends Record<string, unknown>, Row>(
 
 /**
  * A query built and compiled once like `precompiled`, run on the instance or transaction given
- * to each run, as an unnamed statement: for reads inside transactions (those under a loan's
- * lock). Every instance compiles the same SQL (see `compiledByShape`).
+ * to each run: for reads inside transactions (those under a loan's lock), where it runs by name
+ * too (`preparedNameOf`), so its result columns must be named as well. Every instance compiles
+ * the same SQL (see `compiledByShape`).
  */
 export const precompiledOn = <Params extends Record<string, unknown>, Row>(
-  build: (param: Param<Params>) => Compilable<Row>,
+  build: (param: Param<Params>) => Compilable<Row> & OperationNodeSource,
 ): ((trx: Kysely<any>, params: Params) => Promise<readonly Row[]>) => { // eslint-disable-line @typescript-eslint/no-explicit-any -- runs the compiled query
   const { sql, valuesOf } = compileWithSlots(build, 'precompiledOn')
+  prepared(sql)
   return (trx, params) => runCompiled<Row>(trx, sql, valuesOf(params))
 }
 
@@ -125,6 +173,7 @@ export const compiledByShape = <Part extends StatementPart>(
       if (!(parameter instanceof Slot)) throw new Error('compiledByShape: a parameter of the statement is not one of its parts’ values')
       return Number(parameter.name)
     })
+    prepared(compiled.sql)
     return { sql: compiled.sql, order }
   }
 
@@ -139,7 +188,13 @@ export const compiledByShape = <Part extends StatementPart>(
     if (compiled === undefined) {
       compiled = compile(db, parts)
       shapes.set(key, compiled)
-      if (shapes.size > maxShapes) shapes.delete(shapes.keys().next().value as string)
+      if (shapes.size > maxShapes) {
+        const oldest = shapes.keys().next().value as string
+        const evicted = shapes.get(oldest)
+        shapes.delete(oldest)
+        // Runs unnamed from now on (recompiling it names it again); connections that prepared it keep it.
+        if (evicted !== undefined) preparedNames.delete(evicted.sql)
+      }
     }
     const values = parts.flatMap((part) => part.values)
     await runCompiled(db, compiled.sql, compiled.order.map((index) => values[index]))
