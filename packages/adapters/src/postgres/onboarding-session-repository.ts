@@ -81,6 +81,14 @@ const contentColumns = (session: OnboardingSession) => ({
 const addressColumns = (sessionId: string, a: Address) => ({ ...addressFields(a), session_id: sessionId })
 const partyAddressColumns = (partyId: string, a: Address) => ({ ...addressFields(a), party_id: partyId })
 
+/** Inserts the session's row (not its addresses). */
+const insertSession = async (db: Kysely<Database>, session: OnboardingSession): Promise<void> => {
+  await db
+    .insertInto('onboarding_sessions')
+    .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
+    .execute()
+}
+
 /** Upserts the session's addresses (addresses are never deleted from a session). */
 const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSession): Promise<void> => {
   if (session.addresses.length === 0) return
@@ -196,23 +204,32 @@ const partyColumns = (p: Party) => ({
 /**
  * In one transaction: whatever `first` writes (rows the session will reference, such as its
  * party), then the session if its stored version is still `session.version`. A version
- * conflict rolls everything back.
+ * conflict rolls everything back. A save that writes nothing but the session's row (no `first`,
+ * no addresses: a partner's edit before the addresses step) is that one statement alone,
+ * atomic without a transaction, which would cost two more round trips.
  */
-const saveWith = (db: Kysely<Database>, session: OnboardingSession, first: (trx: Transaction<Database>) => Promise<void>) =>
+const saveWith = (db: Kysely<Database>, session: OnboardingSession, first?: (trx: Transaction<Database>) => Promise<void>) =>
   TE.tryCatch(
-    () =>
-      db.transaction().execute(async (trx) => {
-        await first(trx)
-        const updated = await trx
+    async () => {
+      const write = async (on: Kysely<Database>) => {
+        const updated = await on
           .updateTable('onboarding_sessions')
           .set({ ...contentColumns(session), version: session.version + 1 })
           .where('id', '=', session.id)
           .where('version', '=', session.version)
           .executeTakeFirst()
         if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
-        await writeAddresses(trx, session)
-        return { ...session, version: session.version + 1 }
-      }),
+      }
+      if (first === undefined && session.addresses.length === 0) await write(db)
+      else {
+        await db.transaction().execute(async (trx) => {
+          await first?.(trx)
+          await write(trx)
+          await writeAddresses(trx, session)
+        })
+      }
+      return { ...session, version: session.version + 1 }
+    },
     (error): ConcurrentUpdate | StoreUnavailable =>
       typeof error === 'object' && error !== null && (error as { _tag?: unknown })._tag === 'ConcurrentUpdate'
         ? concurrentUpdate('onboarding_session')
@@ -253,14 +270,15 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
   return {
     insert: (session) =>
       TE.tryCatch(
+        // A new session has no addresses: its row alone is one statement, atomic without a
+        // transaction, which would cost two more round trips (BEGIN and COMMIT).
         () =>
-          db.transaction().execute(async (trx) => {
-            await trx
-              .insertInto('onboarding_sessions')
-              .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
-              .execute()
-            await writeAddresses(trx, session)
-          }),
+          session.addresses.length === 0
+            ? insertSession(db, session)
+            : db.transaction().execute(async (trx) => {
+                await insertSession(trx, session)
+                await writeAddresses(trx, session)
+              }),
         asWriteError('onboarding_session'),
       ),
 
@@ -270,10 +288,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
         return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
       }),
 
-    save: (session, audit) =>
-      saveWith(db, session, async (trx) => {
-        await insertAuditEvent(trx, audit)
-      }),
+    save: (session, audit) => saveWith(db, session, audit === null ? undefined : (trx) => insertAuditEvent(trx, audit)),
 
     saveApproved: (session, party, event, audit) =>
       saveWith(db, session, async (trx) => {

@@ -27,13 +27,20 @@ export const statementNameOf = (sql: string): string => `lendgate_${hash('sha256
  * server parses and plans each once per connection, not on every run (decision 56).
  */
 const preparedNames = new Map<string, string>()
+/**
+ * Their lengths: every other query Kysely sends is a new string, which a map lookup would hash
+ * in full (about a microsecond for a long insert on this machine); a length no statement
+ * compiled once has settles it first. Lengths of forgotten shapes stay; they only cost a lookup.
+ */
+const preparedLengths = new Set<number>()
 
 /** The statement name under which `sql` runs, if it is a statement compiled once. */
-export const preparedNameOf = (sql: string): string | undefined => preparedNames.get(sql)
+export const preparedNameOf = (sql: string): string | undefined => (preparedLengths.has(sql.length) ? preparedNames.get(sql) : undefined)
 
 const prepared = (sql: string): string => {
   const name = statementNameOf(sql)
   preparedNames.set(sql, name)
+  preparedLengths.add(sql.length)
   return name
 }
 

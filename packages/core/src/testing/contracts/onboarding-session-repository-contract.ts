@@ -59,6 +59,17 @@ export const onboardingSessionRepositoryContract = (
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(s))
     })
 
+    it('stores a session given with its addresses, and returns them with it', async () => {
+      const s = session(await owner())
+      const address = {
+        id: freshId(), type: 'registered' as const, line1: '1 Main St', line2: null, city: 'Springfield', region: 'IL',
+        postalCode: '62701', country: 'US', createdAt: at('2026-04-01T08:30:00.250Z'), updatedAt: at('2026-04-01T08:30:00.250Z'),
+      }
+      const withAddress = { ...s, addresses: [address] }
+      await right(repo.insert(withAddress))
+      expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(withAddress))
+    })
+
     it('refuses a second session with the same id as AlreadyExists and keeps the first', async () => {
       const s = session(await owner())
       await right(repo.insert(s))
