@@ -16,7 +16,7 @@ import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
-import { precompiled, statementNameOf } from './precompiled.js'
+import { precompiled, precompiledOn, statementNameOf } from './precompiled.js'
 import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
@@ -81,13 +81,15 @@ const contentColumns = (session: OnboardingSession) => ({
 const addressColumns = (sessionId: string, a: Address) => ({ ...addressFields(a), session_id: sessionId })
 const partyAddressColumns = (partyId: string, a: Address) => ({ ...addressFields(a), party_id: partyId })
 
-/** Inserts the session's row (not its addresses). */
-const insertSession = async (db: Kysely<Database>, session: OnboardingSession): Promise<void> => {
-  await db
-    .insertInto('onboarding_sessions')
-    .values({ id: session.id, client_id: session.clientId, created_at: session.createdAt, version: session.version, ...contentColumns(session) })
-    .execute()
-}
+/** A session's row as inserted (not its addresses): every column. */
+const sessionRow = (session: OnboardingSession) => ({
+  id: session.id,
+  client_id: session.clientId,
+  created_at: session.createdAt,
+  version: session.version,
+  ...contentColumns(session),
+})
+type SessionRow = ReturnType<typeof sessionRow>
 
 /** Upserts the session's addresses (addresses are never deleted from a session). */
 const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSession): Promise<void> => {
@@ -139,6 +141,13 @@ const SESSION_COLUMNS = [
   's.created_at',
   's.updated_at',
 ] as const
+
+type Unqualified<C> = C extends `s.${infer Column}` ? Column : never
+/** The insert names every column of the read, and only those: a column added to one and not the other fails to compile. */
+const insertNamesEveryColumn: [Exclude<keyof SessionRow, Unqualified<(typeof SESSION_COLUMNS)[number]>>, Exclude<Unqualified<(typeof SESSION_COLUMNS)[number]>, keyof SessionRow>] extends [never, never]
+  ? true
+  : never = true
+void insertNamesEveryColumn
 
 /**
  * A session with its addresses in one round trip: the addresses come back as a JSON array
@@ -267,18 +276,30 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
     sessionOfClient(db, param('id'), param('clientId')),
   )
   const sessionById = precompiled<{ id: string }, { session: SessionJson }>(db, (param) => asJson(db, sessionsWithAddresses(db).where('s.id', '=', param('id'))))
+  // A session's row, each column a named parameter: built and compiled once, and run by name
+  // on the pool or inside the transaction of a session that comes with addresses (decision 56).
+  const insertRow = precompiledOn<SessionRow, never>((param) =>
+    db.insertInto('onboarding_sessions').values(
+      Object.fromEntries(SESSION_COLUMNS.map((qualified) => {
+        const column = qualified.slice('s.'.length) as keyof SessionRow
+        return [column, param(column)]
+      })) as SessionRow,
+    ),
+  )
   return {
     insert: (session) =>
       TE.tryCatch(
         // A new session has no addresses: its row alone is one statement, atomic without a
         // transaction, which would cost two more round trips (BEGIN and COMMIT).
-        () =>
-          session.addresses.length === 0
-            ? insertSession(db, session)
-            : db.transaction().execute(async (trx) => {
-                await insertSession(trx, session)
-                await writeAddresses(trx, session)
-              }),
+        async () => {
+          if (session.addresses.length === 0) await insertRow(db, sessionRow(session))
+          else {
+            await db.transaction().execute(async (trx) => {
+              await insertRow(trx, sessionRow(session))
+              await writeAddresses(trx, session)
+            })
+          }
+        },
         asWriteError('onboarding_session'),
       ),
 
