@@ -5,8 +5,8 @@
  * compiled API (`apps/api/dist`) of their checkout (`--b` defaults to this one) on the server
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
  * the others. Cases: an authenticated GET of an onboarding session, the 401 path with an
- * unknown key, a new onboarding session (a write), and a payment with an Idempotency-Key on a
- * loan of each build's own. Prints each
+ * unknown key, a new onboarding session (a write), and, on a loan of each build's own, its
+ * latest balance and a payment with an Idempotency-Key. Prints each
  * round and the median ratios B / A of req/s and of the server's CPU time a request (from
  * /proc). The two agree when the server's core is the limit; a change that moves req/s without
  * moving the CPU a request changed waiting, not work. Asserts nothing about time; fails only on
@@ -34,7 +34,7 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '4' },
     /** Seconds of load each build gets before the rounds: the JIT takes about 10 s to settle. */
     warmup: { type: 'string', default: '8' },
-    /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only 'POST onboarding'`, `--only payment`). */
+    /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only 'POST onboarding'`, `--only balance`, `--only payment`). */
     only: { type: 'string' },
     /** Node or V8 flags for build A's process, space-separated (`--a-flags=--single-threaded-gc`). */
     'a-flags': { type: 'string', default: '' },
@@ -112,6 +112,10 @@ try {
     {
       name: 'POST onboarding session (write)',
       load: (api) => ({ url: `${api.url}/public/onboarding-sessions`, method: 'POST', headers: bearer(key), body: JSON.stringify({ country_of_incorporation: 'US', locale: 'en-US' }), expect: 201 }),
+    },
+    {
+      name: 'GET latest balance',
+      load: (api) => ({ url: `${api.url}${loanOf(api).path}/balances/latest`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
     },
     {
       name: 'POST payment with Idempotency-Key',

@@ -498,6 +498,16 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
   )
   const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, latestBalanceQuery(db))
+  const latestBalanceOfParty = precompiled<{ loanId: string; partyId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
+    db
+      .selectFrom('loan_balances as b')
+      .innerJoin('loans as l', 'l.id', 'b.loan_id')
+      .select(BALANCE_COLUMNS.map((column) => `b.${column}` as const))
+      .where('b.loan_id', '=', param('loanId'))
+      .where('l.party_id', '=', param('partyId'))
+      .orderBy('b.seq', 'desc')
+      .limit(1),
+  )
   return {
     findById: (id) =>
       query(async () => {
@@ -546,6 +556,12 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     latestBalance: (loanId) =>
       query(async () => {
         const [row] = await latestBalanceOf({ loanId })
+        return row === undefined ? O.none : O.some(toBalance(row))
+      }),
+
+    latestBalanceForParty: (partyId, loanId) =>
+      query(async () => {
+        const [row] = await latestBalanceOfParty({ loanId, partyId })
         return row === undefined ? O.none : O.some(toBalance(row))
       }),
 

@@ -65,6 +65,11 @@ export type LoanRepository = {
   /** The latest snapshot: one indexed read, whatever the length of the ledger. */
   readonly latestBalance: (loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<PostedBalance>>
   /**
+   * The latest snapshot of loan `loanId` if the loan is `partyId`'s: none when it is not (or
+   * does not exist). One read, where finding the loan and then its snapshot took two.
+   */
+  readonly latestBalanceForParty: (partyId: string, loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<PostedBalance>>
+  /**
    * Locks the loan (other changes to it wait), reads its state, and writes the posting that
    * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
    * loan reaches `change` as none. `reads` read inside that same transaction (an embedded

@@ -86,6 +86,10 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
       ),
     listBalances: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.balances ?? [], page, sequencePosition)),
     latestBalance: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.balances.at(-1))),
+    latestBalanceForParty: (partyId, loanId) => {
+      const stored = loans.get(loanId)
+      return TE.right(stored?.loan.partyId === partyId ? O.fromNullable(stored.balances.at(-1)) : O.none)
+    },
     change: (loanId, change) => () => {
       const run = lock.then(async () => {
         const stored = loans.get(loanId)

@@ -297,6 +297,9 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.listBalances(id, { limit: 1, after: O.some(sequencePosition(balances[1]!)) }))).to.deep.equal([balances[2]])
         expect(await right(loans.latestBalance(id))).to.deep.equal(O.some(balances[2]))
         expect(await right(loans.latestBalance(freshId()))).to.deep.equal(O.none)
+        expect(await right(loans.latestBalanceForParty(booked.loan.partyId, id))).to.deep.equal(O.some(balances[2]))
+        expect(await right(loans.latestBalanceForParty(freshId(), id))).to.deep.equal(O.none)
+        expect(await right(loans.latestBalanceForParty(booked.loan.partyId, freshId()))).to.deep.equal(O.none)
         expect(await right(loans.listBalances(freshId(), firstPage(10)))).to.deep.equal([])
       })
 
@@ -313,6 +316,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const balances = await right(loans.listBalances(booked.loan.id, firstPage(10)))
         expect(withoutSequence(balances)).to.deep.equal([skewed.balance, booked.balance])
         expect(await right(loans.latestBalance(booked.loan.id))).to.deep.equal(O.some(balances[0]))
+        expect(await right(loans.latestBalanceForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some(balances[0]))
         const ledger = await right(loans.listTransactions(booked.loan.id, {}, firstPage(10)))
         expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
         expect(await right(loans.listTransactions(booked.loan.id, {}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) }))).to.deep.equal(ledger.slice(1))

@@ -80,9 +80,11 @@ export const getLatestLoanBalanceForParty =
   (deps: Loans) =>
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
     pipe(
-      loadOwnLoan(deps.loans)(caller, params),
-      TE.chainW((loan) => deps.loans.latestBalance(loan.id)),
-      TE.chainW(TE.fromOption(() => notFound('loan_balance'))),
+      TE.fromEither(decode(LoanParams)(params)),
+      // One read: another party's loan and an unknown one are both none, as with `loadOwnLoan`
+      // (every booked loan has a snapshot, written with it).
+      TE.chainW(({ loanId }) => deps.loans.latestBalanceForParty(caller.partyId, loanId)),
+      TE.chainW(TE.fromOption(() => notFound('loan'))),
     )
 
 export const TransactionFilters = queryFilters('TransactionFilter', {
