@@ -498,15 +498,9 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
   )
   const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, latestBalanceQuery(db))
+  // The same read, only if the loan is the party's.
   const latestBalanceOfParty = precompiled<{ loanId: string; partyId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
-    db
-      .selectFrom('loan_balances as b')
-      .innerJoin('loans as l', 'l.id', 'b.loan_id')
-      .select(BALANCE_COLUMNS.map((column) => `b.${column}` as const))
-      .where('b.loan_id', '=', param('loanId'))
-      .where('l.party_id', '=', param('partyId'))
-      .orderBy('b.seq', 'desc')
-      .limit(1),
+    latestBalanceQuery(db)(param).where('loan_id', 'in', db.selectFrom('loans').select('id').where('id', '=', param('loanId')).where('party_id', '=', param('partyId'))),
   )
   return {
     findById: (id) =>

@@ -211,32 +211,50 @@ const partyColumns = (p: Party) => ({
 })
 
 /**
- * In one transaction: whatever `first` writes (rows the session will reference, such as its
- * party), then the session if its stored version is still `session.version`. A version
- * conflict rolls everything back. A save that writes nothing but the session's row (no `first`,
- * no addresses: a partner's edit before the addresses step) is that one statement alone,
- * atomic without a transaction, which would cost two more round trips.
+ * Writes a session: whatever `first` writes (rows the session will reference, such as its
+ * party), then the session's own row (`row`), then its addresses, in one transaction. A write of
+ * the row alone (no `first`, no addresses: a new session, a partner's edit before the addresses
+ * step) is that one statement, atomic by itself, without the transaction's two more round trips
+ * (decision 57).
+ */
+const writeSession = async (
+  db: Kysely<Database>,
+  session: OnboardingSession,
+  row: (on: Kysely<Database>) => Promise<unknown>,
+  first?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<void> => {
+  if (first === undefined && session.addresses.length === 0) {
+    await row(db)
+    return
+  }
+  await db.transaction().execute(async (trx) => {
+    await first?.(trx)
+    await row(trx)
+    await writeAddresses(trx, session)
+  })
+}
+
+/**
+ * Saves the session if its stored version is still `session.version`, after what `first`
+ * writes (`writeSession`); a version conflict writes nothing.
  */
 const saveWith = (db: Kysely<Database>, session: OnboardingSession, first?: (trx: Transaction<Database>) => Promise<void>) =>
   TE.tryCatch(
     async () => {
-      const write = async (on: Kysely<Database>) => {
-        const updated = await on
-          .updateTable('onboarding_sessions')
-          .set({ ...contentColumns(session), version: session.version + 1 })
-          .where('id', '=', session.id)
-          .where('version', '=', session.version)
-          .executeTakeFirst()
-        if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
-      }
-      if (first === undefined && session.addresses.length === 0) await write(db)
-      else {
-        await db.transaction().execute(async (trx) => {
-          await first?.(trx)
-          await write(trx)
-          await writeAddresses(trx, session)
-        })
-      }
+      await writeSession(
+        db,
+        session,
+        async (on) => {
+          const updated = await on
+            .updateTable('onboarding_sessions')
+            .set({ ...contentColumns(session), version: session.version + 1 })
+            .where('id', '=', session.id)
+            .where('version', '=', session.version)
+            .executeTakeFirst()
+          if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
+        },
+        first,
+      )
       return { ...session, version: session.version + 1 }
     },
     (error): ConcurrentUpdate | StoreUnavailable =>
@@ -288,20 +306,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
   )
   return {
     insert: (session) =>
-      TE.tryCatch(
-        // A new session has no addresses: its row alone is one statement, atomic without a
-        // transaction, which would cost two more round trips (BEGIN and COMMIT).
-        async () => {
-          if (session.addresses.length === 0) await insertRow(db, sessionRow(session))
-          else {
-            await db.transaction().execute(async (trx) => {
-              await insertRow(trx, sessionRow(session))
-              await writeAddresses(trx, session)
-            })
-          }
-        },
-        asWriteError('onboarding_session'),
-      ),
+      TE.tryCatch(() => writeSession(db, session, (on) => insertRow(on, sessionRow(session))), asWriteError('onboarding_session')),
 
     findForClient: (clientId, id) =>
       query(async () => {

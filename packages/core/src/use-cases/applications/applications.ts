@@ -2,6 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 import { CalendarDate, decode, nonEmptyPatch, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
 import {
   invalidRequest,
@@ -35,7 +36,6 @@ import type { LoanApplicationRepository } from '../../ports/loan-application-rep
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The

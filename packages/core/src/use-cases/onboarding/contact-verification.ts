@@ -3,6 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate, InvalidRequest } from '../../domain/errors.js'
 import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding-session.js'
@@ -30,7 +31,6 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type ContactVerificationDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>

@@ -5,6 +5,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
 import type { Caller } from '../../domain/api-key.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidState, type NotFound } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
@@ -13,7 +14,6 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>

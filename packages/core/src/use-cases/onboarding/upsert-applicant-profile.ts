@@ -2,6 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
 import { ApplicantProfileInput, applicantProfileOf, type ApplicantProfile } from '../../domain/applicant-profile.js'
+import { NOT_AUDITED } from '../../domain/audit-event.js'
 import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate } from '../../domain/errors.js'
 import { withContents } from '../../domain/onboarding-session.js'
@@ -9,7 +10,6 @@ import type { InvalidState } from '../../domain/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
 
 export type UpsertApplicantProfileDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
