@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { isoTimeEachMillisecond } from '../src/logger.js'
+import { bufferedDestination, createLogger, isoTimeEachMillisecond } from '../src/logger.js'
 import { bearer, request, type MintedKey, type Reply } from './support/client.js'
 import { INTERNAL_TOKEN, MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -126,5 +130,50 @@ describe('the log timestamp', () => {
     expect(stamp()).to.equal(',"time":"2026-11-24T10:00:00.124Z"')
     now = Date.parse('2027-01-01T00:00:00.000Z')
     expect(stamp()).to.equal(',"time":"2027-01-01T00:00:00.000Z"')
+  })
+})
+
+describe('the buffered log destination', () => {
+  // Each destination flushes every 250 ms for the rest of the process, so its file stays open
+  // until the process exits; the folder is removed at the end (an open file can be unlinked).
+  let dir = ''
+  let file = ''
+  let fd = -1
+  const written = () => readFileSync(file, 'utf8')
+
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'lendgate-log-'))))
+  beforeEach(() => {
+    file = join(dir, `${randomUUID()}.log`)
+    fd = openSync(file, 'w')
+  })
+  after(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('holds short lines back until the flush interval, then writes them in order', async () => {
+    const destination = bufferedDestination(fd)
+    destination.write('{"n":1}\n')
+    destination.write('{"n":2}\n')
+    expect(written()).to.equal('')
+    await sleep(400)
+    expect(written()).to.equal('{"n":1}\n{"n":2}\n')
+  })
+
+  it('writes a batch once it holds 8 KiB, byte for byte, multi-byte characters included', async () => {
+    const destination = bufferedDestination(fd)
+    // 3 bytes for "€" and 4 for "𝄞": a batch measured in characters would be cut short or mid-character.
+    const lines = Array.from({ length: 400 }, (_, i) => `{"n":${i},"note":"€ 𝄞 café ${'x'.repeat(i % 7)}"}\n`)
+    for (const line of lines) destination.write(line)
+    const beforeInterval = written()
+    expect(Buffer.byteLength(beforeInterval)).to.be.at.least(8 * 1024)
+    expect(lines.join('').startsWith(beforeInterval)).to.equal(true)
+    await sleep(400)
+    expect(written()).to.equal(lines.join(''))
+  })
+
+  it('carries a logger\'s lines as pino wrote them', async () => {
+    const logger = createLogger('info', bufferedDestination(fd))
+    logger.info({ path: '/public/loans/ü' }, 'request')
+    await sleep(400)
+    const line = JSON.parse(written()) as Record<string, unknown>
+    expect(line).to.include({ level: 'info', service: 'lendgate-api', path: '/public/loans/ü', msg: 'request' })
   })
 })
