@@ -33,15 +33,22 @@ export type LoanReadError = InvalidRequest | NotFound | StoreUnavailable
 
 const LoanParams = t.type({ loanId: Uuid })
 
-/** The caller's party's loan named by `params.loanId`. */
-export const loadOwnLoan =
-  (loans: Pick<LoanRepository, 'findForParty'>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, Loan> =>
+/**
+ * What `read` finds of the caller's party's loan named by `params.loanId`, in one read: none,
+ * for an unknown loan and another party's alike, is NotFound `loan`.
+ */
+const readOfOwnLoan =
+  <A>(read: (partyId: string, loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<A>>) =>
+  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(
       TE.fromEither(decode(LoanParams)(params)),
-      TE.chainW(({ loanId }) => loans.findForParty(caller.partyId, loanId)),
+      TE.chainW(({ loanId }) => read(caller.partyId, loanId)),
       TE.chainW(TE.fromOption(() => notFound('loan'))),
     )
+
+/** The caller's party's loan named by `params.loanId`. */
+export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, params: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
+  readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
 
 type Loans = { readonly loans: LoanRepository }
 
@@ -64,7 +71,6 @@ const ofOwnLoan =
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(loadOwnLoan(deps.loans)(caller, params), TE.chainW(read))
 
-
 export const listLoanBalancesForParty =
   (deps: Loans) =>
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
@@ -79,13 +85,8 @@ export const listLoanBalancesForParty =
 export const getLatestLoanBalanceForParty =
   (deps: Loans) =>
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
-    pipe(
-      TE.fromEither(decode(LoanParams)(params)),
-      // One read: another party's loan and an unknown one are both none, as with `loadOwnLoan`
-      // (every booked loan has a snapshot, written with it).
-      TE.chainW(({ loanId }) => deps.loans.latestBalanceForParty(caller.partyId, loanId)),
-      TE.chainW(TE.fromOption(() => notFound('loan'))),
-    )
+    // Every booked loan has a snapshot, written with it: none means no such loan of the party.
+    readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, params)
 
 export const TransactionFilters = queryFilters('TransactionFilter', {
   type: oneOf('TransactionType', TRANSACTION_TYPES),
