@@ -6,7 +6,8 @@
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
  * the others. Cases: an authenticated GET of an onboarding session, the 401 path with an
  * unknown key, a new onboarding session (a write), and, on a loan of each build's own, its
- * latest balance and a payment with an Idempotency-Key. Prints each
+ * latest balance, a page of its ledger, its schedule and a payment with an Idempotency-Key.
+ * Prints each
  * round and the median ratios B / A of req/s and of the server's CPU time a request (from
  * /proc). The two agree when the server's core is the limit; a change that moves req/s without
  * moving the CPU a request changed waiting, not work. Asserts nothing about time; fails only on
@@ -34,7 +35,7 @@ const { values: flags } = parseArgs({
     seconds: { type: 'string', default: '4' },
     /** Seconds of load each build gets before the rounds: the JIT takes about 10 s to settle. */
     warmup: { type: 'string', default: '8' },
-    /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only 'POST onboarding'`, `--only balance`, `--only payment`). */
+    /** Runs only the cases whose name contains this text (`--only 401`, `--only GET`, `--only 'POST onboarding'`, `--only balance`, `--only 'GET loan'`, `--only payment`). */
     only: { type: 'string' },
     /** Node or V8 flags for build A's process, space-separated (`--a-flags=--single-threaded-gc`). */
     'a-flags': { type: 'string', default: '' },
@@ -116,6 +117,14 @@ try {
     {
       name: 'GET latest balance',
       load: (api) => ({ url: `${api.url}${loanOf(api).path}/balances/latest`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
+    },
+    {
+      name: 'GET loan transactions (a page of the ledger)',
+      load: (api) => ({ url: `${api.url}${loanOf(api).path}/transactions?limit=10`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
+    },
+    {
+      name: 'GET loan schedule',
+      load: (api) => ({ url: `${api.url}${loanOf(api).path}/schedule`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
     },
     {
       name: 'POST payment with Idempotency-Key',

@@ -208,8 +208,10 @@ for (const database of testDatabases()) {
       expect(isStoreUnavailable(await loans.addCollateral(item, clash)())).to.equal(true)
       const document = { id: freshId(), loanId, type: 'notice' as const, periodStart: null, periodEnd: null, storageRef: 's3://x', fileName: null, contentType: null, createdAt: now }
       expect(isStoreUnavailable(await loans.addDocument(document, clash)())).to.equal(true)
-      expect(await right(loans.listCollateral(loanId, { limit: 10, after: O.none }))).to.deep.equal([])
-      expect((await right(loans.listDocuments(loanId, { limit: 10, after: O.none }))).map((d) => d.id)).to.not.include(document.id)
+      const partyId = booked.loan.partyId
+      expect(await right(loans.listCollateral(partyId, loanId, { limit: 10, after: O.none }))).to.deep.equal(O.some([]))
+      const documents = await right(loans.listDocuments(partyId, loanId, { limit: 10, after: O.none }))
+      expect(O.map((listed: readonly { readonly id: string }[]) => listed.map((d) => d.id))(documents)).to.deep.equal(O.some(booked.documents.map((d) => d.id)))
 
       await right(loans.addCollateral(item, fresh(item.id)))
       await right(loans.addDocument(document, fresh(document.id)))

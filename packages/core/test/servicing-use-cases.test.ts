@@ -136,7 +136,7 @@ const setup = () => {
     return booked
   }
   const stored = (loanId: string) => some(loans.findById(loanId))
-  const latest = (loanId: string) => some(loans.latestBalance(loanId))
+  const latest = async (loanId: string) => some(loans.latestBalanceForParty((await stored(loanId)).loan.partyId, loanId))
   const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { loanId }, { limit: '100' }))).items
   const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { loanId }, input))
   const pay = (loanId: string, method: PaymentMethod, amount: number, key: string | undefined, who: Caller = caller) =>

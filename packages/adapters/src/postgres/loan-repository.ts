@@ -17,6 +17,7 @@ import type {
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { inPage, inSequencePage } from './paging.js'
@@ -492,12 +493,27 @@ const paymentReads = (db: Kysely<Database>, reads: ChangeReads): PaymentReads =>
     }),
 })
 
+/**
+ * A read of one of a party's loans (`OfPartyLoan`) in one statement: the loan, by its id and
+ * party, joined to the records read (left-joined, laterally where they are a page, so that the
+ * page's order and limit apply to the records alone). No row: no such loan of the party. One
+ * row whose records' side is null: the loan, without records.
+ */
+const ofPartyLoan = (db: Kysely<Database>, partyId: string, loanId: string) =>
+  db.selectFrom('loans as l').where('l.id', '=', loanId).where('l.party_id', '=', partyId)
+
+/** An `ofPartyLoan` read's rows as the records they hold, `Row`s once `key` (never null in a record) is not null. */
+const recordsOf = <Row, A>(rows: readonly { readonly [K in keyof Row]: Row[K] | null }[], key: keyof Row, to: (row: Row) => A): O.Option<readonly A[]> => {
+  const [first] = rows
+  if (first === undefined) return O.none
+  return O.some(first[key] === null ? [] : (rows as readonly Row[]).map(to))
+}
+
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
   const reads = changeReads(db)
   const loanOfParty = precompiled<{ id: string; partyId: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>(db, (param) =>
     db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
   )
-  const latestBalanceOf = precompiled<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, latestBalanceQuery(db))
   // The same read, only if the loan is the party's.
   const latestBalanceOfParty = precompiled<{ loanId: string; partyId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
     latestBalanceQuery(db)(param).where('loan_id', 'in', db.selectFrom('loans').select('id').where('id', '=', param('loanId')).where('party_id', '=', param('partyId'))),
@@ -532,25 +548,58 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     listForParty: (partyId, page) =>
       query(async () => (await inPage(db.selectFrom('loans').selectAll().where('party_id', '=', partyId), page).execute()).map(toLoan)),
 
-    schedule: (loanId) =>
-      query(async () => (await db.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute()).map(toInstallment)),
-
-    listTransactions: (loanId, filter, page) =>
+    schedule: (partyId, loanId) =>
       query(async () => {
-        let q = db.selectFrom('loan_transactions').selectAll().where('loan_id', '=', loanId)
-        if (filter.type !== undefined) q = q.where('type', '=', filter.type)
-        if (filter.from !== undefined) q = q.where('effective_date', '>=', filter.from)
-        if (filter.to !== undefined) q = q.where('effective_date', '<=', filter.to)
-        return (await inSequencePage(q, page).execute()).map(toTransaction)
+        // The latest snapshot joined once for the loan, not looked up again for each installment.
+        const rows = await ofPartyLoan(db, partyId, loanId)
+          .leftJoinLateral(
+            (eb) => eb.selectFrom('loan_balances as b').select('b.principal_outstanding').whereRef('b.loan_id', '=', 'l.id').orderBy('b.seq', 'desc').limit(1).as('latest'),
+            (join) => join.onTrue(),
+          )
+          .leftJoin('loan_installments as r', 'r.loan_id', 'l.id')
+          .selectAll('r')
+          .select((eb) => eb.fn.coalesce('latest.principal_outstanding', 'l.principal').as('principal_outstanding_now'))
+          .orderBy('r.number')
+          .execute()
+        return pipe(
+          recordsOf<Selectable<LoanInstallmentsTable>, ServicedInstallment>(rows, 'number', toInstallment),
+          O.map((installments) => ({ installments, principalOutstanding: rows[0]!.principal_outstanding_now })),
+        )
       }),
 
-    listBalances: (loanId, page) =>
-      query(async () => (await inSequencePage(db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId), page).execute()).map(toBalance)),
-
-    latestBalance: (loanId) =>
+    listTransactions: (partyId, loanId, filter, page) =>
       query(async () => {
-        const [row] = await latestBalanceOf({ loanId })
-        return row === undefined ? O.none : O.some(toBalance(row))
+        const rows = await ofPartyLoan(db, partyId, loanId)
+          .leftJoinLateral(
+            (eb) => {
+              let q = eb.selectFrom('loan_transactions as t').selectAll('t').whereRef('t.loan_id', '=', 'l.id')
+              if (filter.type !== undefined) q = q.where('t.type', '=', filter.type)
+              if (filter.from !== undefined) q = q.where('t.effective_date', '>=', filter.from)
+              if (filter.to !== undefined) q = q.where('t.effective_date', '<=', filter.to)
+              return inSequencePage(q, page).as('r')
+            },
+            (join) => join.onTrue(),
+          )
+          .selectAll('r')
+          .select('l.currency as loan_currency')
+          .orderBy('r.created_at')
+          .orderBy('r.seq')
+          .execute()
+        return pipe(
+          recordsOf<Selectable<LoanTransactionsTable>, PostedTransaction>(rows, 'id', toTransaction),
+          O.map((transactions) => ({ currency: rows[0]!.loan_currency, transactions })),
+        )
+      }),
+
+    listBalances: (partyId, loanId, page) =>
+      query(async () => {
+        const rows = await ofPartyLoan(db, partyId, loanId)
+          .leftJoinLateral((eb) => inSequencePage(eb.selectFrom('loan_balances as b').selectAll('b').whereRef('b.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
+          .selectAll('r')
+          .orderBy('r.created_at')
+          .orderBy('r.seq')
+          .execute()
+        return recordsOf<Selectable<LoanBalancesTable>, PostedBalance>(rows, 'id', toBalance)
       }),
 
     latestBalanceForParty: (partyId, loanId) =>
@@ -602,8 +651,16 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         }),
       ),
 
-    listCollateral: (loanId, page) =>
-      query(async () => (await inPage(db.selectFrom('collateral_items').selectAll().where('loan_id', '=', loanId), page).execute()).map(toCollateral)),
+    listCollateral: (partyId, loanId, page) =>
+      query(async () => {
+        const rows = await ofPartyLoan(db, partyId, loanId)
+          .leftJoinLateral((eb) => inPage(eb.selectFrom('collateral_items as c').selectAll('c').whereRef('c.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
+          .selectAll('r')
+          .orderBy('r.created_at')
+          .orderBy('r.id')
+          .execute()
+        return recordsOf<Selectable<CollateralItemsTable>, CollateralItem>(rows, 'id', toCollateral)
+      }),
 
     addDocument: (d, audit) =>
       query(() =>
@@ -613,7 +670,15 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         }),
       ),
 
-    listDocuments: (loanId, page) =>
-      query(async () => (await inPage(db.selectFrom('loan_documents').selectAll().where('loan_id', '=', loanId), page).execute()).map(toDocument)),
+    listDocuments: (partyId, loanId, page) =>
+      query(async () => {
+        const rows = await ofPartyLoan(db, partyId, loanId)
+          .leftJoinLateral((eb) => inPage(eb.selectFrom('loan_documents as d').selectAll('d').whereRef('d.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
+          .selectAll('r')
+          .orderBy('r.created_at')
+          .orderBy('r.id')
+          .execute()
+        return recordsOf<Selectable<LoanDocumentsTable>, LoanDocument>(rows, 'id', toDocument)
+      }),
   }
 }

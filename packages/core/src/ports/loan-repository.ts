@@ -16,6 +16,24 @@ export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
 
 export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
 
+/**
+ * A read of one of a party's loans: none when loan `loanId` is not `partyId`'s (or does not
+ * exist), so that whether the loan is the party's and what is read of it come back from one
+ * read, where finding the loan and then reading its records took two round trips.
+ */
+export type OfPartyLoan<A> = TE.TaskEither<StoreUnavailable, O.Option<A>>
+
+/** A loan's schedule with the principal its installments' statuses are judged against. */
+export type PartyLoanSchedule = {
+  /** By installment number. */
+  readonly installments: readonly ServicedInstallment[]
+  /** The latest snapshot's (the principal, for a loan without one). */
+  readonly principalOutstanding: number
+}
+
+/** A page of a loan's ledger and the loan's currency, which the entries do not store. */
+export type PartyLoanLedger = { readonly currency: string; readonly transactions: readonly PostedTransaction[] }
+
 /** A loan as servicing changes it: its state and its latest snapshot, read under the loan's lock. */
 export type LockedLoan = LoanState & { readonly latest: BalanceSnapshot }
 
@@ -56,19 +74,15 @@ export type LoanRepository = {
   readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly listForParty: (partyId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
+  // The reads below are of one of the party's loans (`OfPartyLoan`); pages hold at most `page.limit + 1` rows.
   /** The schedule, by installment number. */
-  readonly schedule: (loanId: string) => TE.TaskEither<StoreUnavailable, readonly ServicedInstallment[]>
+  readonly schedule: (partyId: string, loanId: string) => OfPartyLoan<PartyLoanSchedule>
   /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
-  readonly listTransactions: (loanId: string, filter: TransactionFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PostedTransaction[]>
+  readonly listTransactions: (partyId: string, loanId: string, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
   /** One page of snapshots in `(createdAt, sequence)` order. */
-  readonly listBalances: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PostedBalance[]>
-  /** The latest snapshot: one indexed read, whatever the length of the ledger. */
-  readonly latestBalance: (loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<PostedBalance>>
-  /**
-   * The latest snapshot of loan `loanId` if the loan is `partyId`'s: none when it is not (or
-   * does not exist). One read, where finding the loan and then its snapshot took two.
-   */
-  readonly latestBalanceForParty: (partyId: string, loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<PostedBalance>>
+  readonly listBalances: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly PostedBalance[]>
+  /** The latest snapshot (the one with the highest sequence): one indexed read, whatever the length of the ledger. */
+  readonly latestBalanceForParty: (partyId: string, loanId: string) => OfPartyLoan<PostedBalance>
   /**
    * Locks the loan (other changes to it wait), reads its state, and writes the posting that
    * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
@@ -85,7 +99,9 @@ export type LoanRepository = {
   readonly payments: PaymentReads
   /** Stores the item and its `audit` event in one transaction (so for `addDocument`). */
   readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  readonly listCollateral: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly CollateralItem[]>
+  /** One page of collateral in `(createdAt, id)` order. */
+  readonly listCollateral: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly CollateralItem[]>
   readonly addDocument: (document: LoanDocument, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  readonly listDocuments: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanDocument[]>
+  /** One page of documents in `(createdAt, id)` order. */
+  readonly listDocuments: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly LoanDocument[]>
 }

@@ -39,6 +39,15 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
     paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
   }
 
+  /** Loan `loanId` if it is `partyId`'s. */
+  const ofPartyNow = (partyId: string, loanId: string): O.Option<Stored> =>
+    pipe(
+      O.fromNullable(loans.get(loanId)),
+      O.filter((s) => s.loan.partyId === partyId),
+    )
+  /** What `read` takes of loan `loanId` if it is `partyId`'s (`OfPartyLoan`). */
+  const ofParty = <A>(partyId: string, loanId: string, read: (s: Stored) => A) => TE.right(pipe(ofPartyNow(partyId, loanId), O.map(read)))
+
   const booked = (s: Stored): BookedLoan => ({
     loan: s.loan,
     installments: s.installments,
@@ -60,21 +69,19 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
       })
     },
     findById: (id) => TE.right(pipe(O.fromNullable(loans.get(id)), O.map(booked))),
-    findForParty: (partyId, id) =>
-      TE.right(
-        pipe(
-          O.fromNullable(loans.get(id)),
-          O.filter((s) => s.loan.partyId === partyId),
-          O.map((s) => s.loan),
-        ),
-      ),
+    findForParty: (partyId, id) => ofParty(partyId, id, (s) => s.loan),
     listForParty: (partyId, page) =>
       TE.right(inMemoryPage([...loans.values()].map((s) => s.loan).filter((l) => l.partyId === partyId), page)),
-    schedule: (loanId) => TE.right(loans.get(loanId)?.installments ?? []),
-    listTransactions: (loanId, filter, page) =>
-      TE.right(
-        inMemoryPage(
-          (loans.get(loanId)?.transactions ?? []).filter(
+    schedule: (partyId, loanId) =>
+      ofParty(partyId, loanId, (s) => ({
+        installments: s.installments,
+        principalOutstanding: s.balances.at(-1)?.principalOutstanding ?? s.loan.principal,
+      })),
+    listTransactions: (partyId, loanId, filter, page) =>
+      ofParty(partyId, loanId, (s) => ({
+        currency: s.loan.currency,
+        transactions: inMemoryPage(
+          s.transactions.filter(
             (t) =>
               (filter.type === undefined || t.type === filter.type) &&
               (filter.from === undefined || t.effectiveDate >= filter.from) &&
@@ -83,13 +90,9 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           page,
           sequencePosition,
         ),
-      ),
-    listBalances: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.balances ?? [], page, sequencePosition)),
-    latestBalance: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.balances.at(-1))),
-    latestBalanceForParty: (partyId, loanId) => {
-      const stored = loans.get(loanId)
-      return TE.right(stored?.loan.partyId === partyId ? O.fromNullable(stored.balances.at(-1)) : O.none)
-    },
+      })),
+    listBalances: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => inMemoryPage(s.balances, page, sequencePosition)),
+    latestBalanceForParty: (partyId, loanId) => TE.right(pipe(ofPartyNow(partyId, loanId), O.chain((s) => O.fromNullable(s.balances.at(-1))))),
     change: (loanId, change) => () => {
       const run = lock.then(async () => {
         const stored = loans.get(loanId)
@@ -136,7 +139,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
         stored.collateral.push(item)
         audit.append(event)
       }),
-    listCollateral: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.collateral ?? [], page)),
+    listCollateral: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => inMemoryPage(s.collateral, page)),
     addDocument: (document, event) =>
       TE.fromIO(() => {
         const stored = loans.get(document.loanId)
@@ -144,6 +147,6 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
         stored.documents.push(document)
         audit.append(event)
       }),
-    listDocuments: (loanId, page) => TE.right(inMemoryPage(loans.get(loanId)?.documents ?? [], page)),
+    listDocuments: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => inMemoryPage(s.documents, page)),
   }
 }

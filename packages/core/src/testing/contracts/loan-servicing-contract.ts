@@ -15,7 +15,7 @@ import type { PageRequest } from '../../domain/pagination.js'
 import type { Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
-import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
+import type { LoanRepository, LockedLoan, OfPartyLoan, PaymentReads, Posting, TransactionFilter } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { sequencePosition } from '../../domain/pagination.js'
 import { at, freshId, right, type Implementation } from './run.js'
@@ -193,6 +193,30 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       return { booked: await bookedLoan({ borrower: owner }), clientId: owner.clientId }
     }
 
+    /** What a read of one of a party's loans found; the loan must be found (the party's). */
+    const ofOwn = async <A>(read: OfPartyLoan<A>): Promise<A> => {
+      const found = await right(read)
+      if (O.isNone(found)) return expect.fail("the party's loan was not found")
+      return found.value
+    }
+
+    /** The reads of `loan` by its own party, which must find it. */
+    const readsOf = (loan: BookedLoan['loan']) => ({
+      schedule: async () => (await ofOwn(loans.schedule(loan.partyId, loan.id))).installments,
+      ledger: async (filter: TransactionFilter, page: PageRequest) => (await ofOwn(loans.listTransactions(loan.partyId, loan.id, filter, page))).transactions,
+      balances: (page: PageRequest) => ofOwn(loans.listBalances(loan.partyId, loan.id, page)),
+      latest: () => ofOwn(loans.latestBalanceForParty(loan.partyId, loan.id)),
+      collateral: (page: PageRequest) => ofOwn(loans.listCollateral(loan.partyId, loan.id, page)),
+      documents: (page: PageRequest) => ofOwn(loans.listDocuments(loan.partyId, loan.id, page)),
+    })
+
+    /** Each read of one of a party's loans finds none for another party's loan and for an unknown one. */
+    const expectOnlyForItsParty = async (loan: BookedLoan['loan'], read: (partyId: string, loanId: string) => OfPartyLoan<unknown>) => {
+      expect(O.isSome(await right(read(loan.partyId, loan.id)))).to.equal(true)
+      expect(await right(read((await borrower()).partyId, loan.id))).to.deep.equal(O.none)
+      expect(await right(read(loan.partyId, freshId()))).to.deep.equal(O.none)
+    }
+
     /** A stored default bank account of `loanId`. */
     const method = async (loanId: string, now = BOOKED_AT): Promise<PaymentMethod> => {
       const m = bankAccountOf(loanId, now)
@@ -224,11 +248,32 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.listForParty((await borrower()).partyId, firstPage(10)))).to.deep.equal([])
       })
 
-      it('reads the schedule by installment number; an unknown loan has none', async () => {
+      it("reads the schedule by installment number with the latest snapshot's principal outstanding, of the party's loan only", async () => {
         const booked = await bookedLoan()
         expect(booked.installments.map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
-        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal(booked.installments)
-        expect(await right(loans.schedule(freshId()))).to.deep.equal([])
+        expect(await ofOwn(loans.schedule(booked.loan.partyId, booked.loan.id))).to.deep.equal({
+          installments: booked.installments,
+          principalOutstanding: booked.balance.principalOutstanding,
+        })
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.schedule(partyId, loanId))
+      })
+
+      it("reads each list of a loan as the party's only: another party's loan and an unknown one are none", async () => {
+        const booked = await bookedLoan()
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listTransactions(partyId, loanId, {}, firstPage(10)))
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listBalances(partyId, loanId, firstPage(10)))
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.latestBalanceForParty(partyId, loanId))
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listCollateral(partyId, loanId, firstPage(10)))
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listDocuments(partyId, loanId, firstPage(10)))
+      })
+
+      it('finds a loan of the party whose list is empty: an empty list, not none', async () => {
+        const booked = await bookedLoan()
+        const { partyId, id } = booked.loan
+        expect(await ofOwn(loans.listCollateral(partyId, id, firstPage(10)))).to.deep.equal([])
+        expect(await ofOwn(loans.listTransactions(partyId, id, { type: 'PAYMENT' }, firstPage(10)))).to.deep.equal({ currency: booked.loan.currency, transactions: [] })
+        const [newest] = await ofOwn(loans.listBalances(partyId, id, firstPage(10)))
+        expect(await ofOwn(loans.listBalances(partyId, id, { limit: 10, after: O.some(sequencePosition(newest!)) }))).to.deep.equal([])
       })
 
       it("lists active loans' ids in id order, after an id, at most limit", async () => {
@@ -263,44 +308,41 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it('lists the ledger in (createdAt, sequence) order, by type and effective dates (inclusive), page after page', async () => {
         const { booked, paid, accrued } = await serviced()
         const id = booked.loan.id
+        const ledgerOf = readsOf(booked.loan).ledger
         const ledger = [...booked.transactions, ...paid.posting.transactions, ...accrued.posting.transactions]
         expect(ledger.map((t) => t.type)).to.deep.equal(['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'PAYMENT', 'INTEREST_ACCRUAL'])
-        const all = await right(loans.listTransactions(id, {}, firstPage(10)))
+        const listed = await ofOwn(loans.listTransactions(booked.loan.partyId, id, {}, firstPage(10)))
+        expect(listed.currency).to.equal(booked.loan.currency)
+        const all = listed.transactions
         expect(withoutSequence(all)).to.deep.equal(ledger)
         expect(increasing(all)).to.equal(true)
 
-        const accruals = await right(loans.listTransactions(id, { type: 'INTEREST_ACCRUAL' }, firstPage(10)))
+        const accruals = await ledgerOf({ type: 'INTEREST_ACCRUAL' }, firstPage(10))
         expect(accruals).to.deep.equal([all[3], all[5]])
         const onFirstDue = { from: booked.loan.firstDueDate, to: booked.loan.firstDueDate }
-        expect(await right(loans.listTransactions(id, onFirstDue, firstPage(10)))).to.deep.equal([all[3], all[4]])
-        expect(await right(loans.listTransactions(id, { from: booked.installments[1]!.dueDate }, firstPage(10)))).to.deep.equal([all[5]])
-        expect(await right(loans.listTransactions(id, { to: booked.loan.startDate }, firstPage(10)))).to.deep.equal(all.slice(0, 3))
-        expect(await right(loans.listTransactions(id, { type: 'PAYMENT', to: booked.loan.startDate }, firstPage(10)))).to.deep.equal([])
+        expect(await ledgerOf(onFirstDue, firstPage(10))).to.deep.equal([all[3], all[4]])
+        expect(await ledgerOf({ from: booked.installments[1]!.dueDate }, firstPage(10))).to.deep.equal([all[5]])
+        expect(await ledgerOf({ to: booked.loan.startDate }, firstPage(10))).to.deep.equal(all.slice(0, 3))
+        expect(await ledgerOf({ type: 'PAYMENT', to: booked.loan.startDate }, firstPage(10))).to.deep.equal([])
 
-        expect(await right(loans.listTransactions(id, {}, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+        expect(await ledgerOf({}, firstPage(1))).to.deep.equal(all.slice(0, 2))
         const afterFirst = O.some(sequencePosition(all[0]!))
-        expect(await right(loans.listTransactions(id, {}, { limit: 1, after: afterFirst }))).to.deep.equal(all.slice(1, 3))
+        expect(await ledgerOf({}, { limit: 1, after: afterFirst })).to.deep.equal(all.slice(1, 3))
         const afterFee = O.some(sequencePosition(all[2]!))
-        expect(await right(loans.listTransactions(id, {}, { limit: 5, after: afterFee }))).to.deep.equal(all.slice(3))
+        expect(await ledgerOf({}, { limit: 5, after: afterFee })).to.deep.equal(all.slice(3))
         const afterAccrual = O.some(sequencePosition(all[3]!))
-        expect(await right(loans.listTransactions(id, { type: 'INTEREST_ACCRUAL' }, { limit: 5, after: afterAccrual }))).to.deep.equal([all[5]])
-        expect(await right(loans.listTransactions(freshId(), {}, firstPage(10)))).to.deep.equal([])
+        expect(await ledgerOf({ type: 'INTEREST_ACCRUAL' }, { limit: 5, after: afterAccrual })).to.deep.equal([all[5]])
       })
 
       it('lists the snapshots in (createdAt, sequence) order, page after page; the latest is the last written', async () => {
         const { booked, paid, accrued } = await serviced()
-        const id = booked.loan.id
-        const balances = await right(loans.listBalances(id, firstPage(10)))
+        const { balances: balancesOf, latest } = readsOf(booked.loan)
+        const balances = await balancesOf(firstPage(10))
         expect(withoutSequence(balances)).to.deep.equal([booked.balance, paid.posting.balance, accrued.posting.balance])
         expect(increasing(balances)).to.equal(true)
-        expect(await right(loans.listBalances(id, firstPage(1)))).to.deep.equal(balances.slice(0, 2))
-        expect(await right(loans.listBalances(id, { limit: 1, after: O.some(sequencePosition(balances[1]!)) }))).to.deep.equal([balances[2]])
-        expect(await right(loans.latestBalance(id))).to.deep.equal(O.some(balances[2]))
-        expect(await right(loans.latestBalance(freshId()))).to.deep.equal(O.none)
-        expect(await right(loans.latestBalanceForParty(booked.loan.partyId, id))).to.deep.equal(O.some(balances[2]))
-        expect(await right(loans.latestBalanceForParty(freshId(), id))).to.deep.equal(O.none)
-        expect(await right(loans.latestBalanceForParty(booked.loan.partyId, freshId()))).to.deep.equal(O.none)
-        expect(await right(loans.listBalances(freshId(), firstPage(10)))).to.deep.equal([])
+        expect(await balancesOf(firstPage(1))).to.deep.equal(balances.slice(0, 2))
+        expect(await balancesOf({ limit: 1, after: O.some(sequencePosition(balances[1]!)) })).to.deep.equal([balances[2]])
+        expect(await latest()).to.deep.equal(balances[2])
       })
 
       it('takes the latest snapshot by sequence, not by time, and orders the lists by time', async () => {
@@ -313,13 +355,12 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           balance: { ...accrued.posting.balance!, createdAt: earlier },
         }
         await post(loans, booked.loan.id, () => skewed, null)
-        const balances = await right(loans.listBalances(booked.loan.id, firstPage(10)))
+        const balances = await readsOf(booked.loan).balances(firstPage(10))
         expect(withoutSequence(balances)).to.deep.equal([skewed.balance, booked.balance])
-        expect(await right(loans.latestBalance(booked.loan.id))).to.deep.equal(O.some(balances[0]))
         expect(await right(loans.latestBalanceForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some(balances[0]))
-        const ledger = await right(loans.listTransactions(booked.loan.id, {}, firstPage(10)))
+        const ledger = await readsOf(booked.loan).ledger({}, firstPage(10))
         expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
-        expect(await right(loans.listTransactions(booked.loan.id, {}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) }))).to.deep.equal(ledger.slice(1))
+        expect(await readsOf(booked.loan).ledger({}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) })).to.deep.equal(ledger.slice(1))
         const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), null)
         expect(locked.handed).to.deep.equal(O.some(lockedOf(accrued.state, skewed.balance!)))
       })
@@ -338,13 +379,16 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
           O.some({ ...booked, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
         )
-        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal(paid.state.installments)
+        expect(await ofOwn(loans.schedule(booked.loan.partyId, booked.loan.id))).to.deep.equal({
+          installments: paid.state.installments,
+          principalOutstanding: paid.posting.balance!.principalOutstanding,
+        })
         expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
         expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
 
         const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), 'nothing')
         expect(next).to.deep.equal({ handed: O.some(lockedOf(paid.state, paid.posting.balance!)), result: 'nothing' })
-        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(10))))).to.deep.equal([booked.balance, paid.posting.balance])
+        expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance, paid.posting.balance])
       })
 
       it('updates a payment by its id (a reversal), and reads inside the callback see what earlier changes wrote', async () => {
@@ -411,7 +455,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
         expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
-        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(10))))).to.deep.equal([booked.balance])
+        expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance])
       })
 
       it('writes nothing when the callback answers a Left, and answers that Left', async () => {
@@ -494,13 +538,13 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect([...seen].sort((a, b) => b - a)).to.deep.equal(Array.from({ length: N }, (_, k) => principal - k))
         const last = results.find((b) => b.principalOutstanding === principal - N)
         expect(last?.principalOutstanding).to.equal(principal - N)
-        const latest = await right(loans.latestBalance(booked.loan.id))
-        expect(pipe(latest, O.map(({ sequence: _sequence, ...b }) => b))).to.deep.equal(O.some(last))
+        const { sequence: _sequence, ...latest } = await readsOf(booked.loan).latest()
+        expect(latest).to.deep.equal(last)
         const [first, ...rest] = booked.installments
-        expect(await right(loans.schedule(booked.loan.id))).to.deep.equal([{ ...first!, principalPaid: N }, ...rest])
-        const ledger = await right(loans.listTransactions(booked.loan.id, { type: 'PAYMENT' }, firstPage(100)))
+        expect(await readsOf(booked.loan).schedule()).to.deep.equal([{ ...first!, principalPaid: N }, ...rest])
+        const ledger = await readsOf(booked.loan).ledger({ type: 'PAYMENT' }, firstPage(100))
         expect(ledger.map((t) => [t.amount, t.principal])).to.deep.equal(Array.from({ length: N }, () => [1, -1]))
-        expect(withoutSequence(await right(loans.listBalances(booked.loan.id, firstPage(100)))).map((b) => b.principalOutstanding)).to.deep.equal(
+        expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(100))).map((b) => b.principalOutstanding)).to.deep.equal(
           Array.from({ length: N + 1 }, (_, k) => principal - k),
         )
       })
@@ -525,10 +569,9 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const tiedHigh = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'receivables', 800_000), id: high }
         const tiedLow = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'real_estate', 35_000_000), id: low, lienPosition: 2 }
         for (const c of [tiedHigh, a, tiedLow, item(other.loan.id, '2026-03-11T09:00:00.000Z', 'cash', 100)]) await right(loans.addCollateral(c, collateralAddedEvent(freshId(), OPERATOR_CONTEXT, c, c.loanId === other.loan.id ? other.loan : booked.loan)))
-        expect(await right(loans.listCollateral(booked.loan.id, firstPage(10)))).to.deep.equal([a, tiedLow, tiedHigh])
-        expect(await right(loans.listCollateral(booked.loan.id, firstPage(1)))).to.deep.equal([a, tiedLow])
-        expect(await right(loans.listCollateral(booked.loan.id, { limit: 5, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) }))).to.deep.equal([tiedHigh])
-        expect(await right(loans.listCollateral(freshId(), firstPage(10)))).to.deep.equal([])
+        expect(await readsOf(booked.loan).collateral(firstPage(10))).to.deep.equal([a, tiedLow, tiedHigh])
+        expect(await readsOf(booked.loan).collateral(firstPage(1))).to.deep.equal([a, tiedLow])
+        expect(await readsOf(booked.loan).collateral({ limit: 5, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) })).to.deep.equal([tiedHigh])
       })
 
       it("lists a loan's documents, the booking's opening statement first, page after page", async () => {
@@ -550,10 +593,9 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const notice = document(booked.loan.id, '2026-04-12T08:00:00.000Z', 'notice')
         const statement = document(booked.loan.id, '2026-04-10T08:00:00.000Z', 'statement')
         for (const d of [notice, statement, document(other.loan.id, '2026-04-10T08:00:00.000Z', 'other')]) await right(loans.addDocument(d, documentAttachedEvent(freshId(), OPERATOR_CONTEXT, d, d.loanId === other.loan.id ? other.loan : booked.loan)))
-        expect(await right(loans.listDocuments(booked.loan.id, firstPage(10)))).to.deep.equal([opening, statement, notice])
-        expect(await right(loans.listDocuments(booked.loan.id, firstPage(1)))).to.deep.equal([opening, statement])
-        expect(await right(loans.listDocuments(booked.loan.id, { limit: 1, after: O.some({ createdAt: statement.createdAt, id: statement.id }) }))).to.deep.equal([notice])
-        expect(await right(loans.listDocuments(freshId(), firstPage(10)))).to.deep.equal([])
+        expect(await readsOf(booked.loan).documents(firstPage(10))).to.deep.equal([opening, statement, notice])
+        expect(await readsOf(booked.loan).documents(firstPage(1))).to.deep.equal([opening, statement])
+        expect(await readsOf(booked.loan).documents({ limit: 1, after: O.some({ createdAt: statement.createdAt, id: statement.id }) })).to.deep.equal([notice])
       })
     })
   })

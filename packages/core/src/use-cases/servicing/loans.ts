@@ -22,7 +22,7 @@ import {
   type Position,
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
-import type { LoanRepository, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
+import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
 
 /**
  * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another
@@ -34,11 +34,12 @@ export type LoanReadError = InvalidRequest | NotFound | StoreUnavailable
 const LoanParams = t.type({ loanId: Uuid })
 
 /**
- * What `read` finds of the caller's party's loan named by `params.loanId`, in one read: none,
- * for an unknown loan and another party's alike, is NotFound `loan`.
+ * What `read` finds of the caller's party's loan named by `params.loanId`, in one read (the
+ * repository's `OfPartyLoan` reads): none, for an unknown loan and another party's alike, is
+ * NotFound `loan`.
  */
 const readOfOwnLoan =
-  <A>(read: (partyId: string, loanId: string) => TE.TaskEither<StoreUnavailable, O.Option<A>>) =>
+  <A>(read: (partyId: string, loanId: string) => OfPartyLoan<A>) =>
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(
       TE.fromEither(decode(LoanParams)(params)),
@@ -65,19 +66,16 @@ export const getLoanForParty =
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, Loan> =>
     loadOwnLoan(deps.loans)(caller, params)
 
-/** A paginated list of one of the caller's loans' records. */
-const ofOwnLoan =
-  <A>(deps: Loans, read: (loan: Loan) => TE.TaskEither<StoreUnavailable | InvalidRequest, A>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
-    pipe(loadOwnLoan(deps.loans)(caller, params), TE.chainW(read))
-
 export const listLoanBalancesForParty =
   (deps: Loans) =>
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
     pipe(
       TE.fromEither(decodePageRequest(query, isSequenceId)),
       TE.chainW((page) =>
-        ofOwnLoan(deps, (loan) => pipe(deps.loans.listBalances(loan.id, page), TE.map((rows) => pageBy(rows, page.limit, sequencePosition))))(caller, params),
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.listBalances(partyId, loanId, page))(caller, params),
+          TE.map((rows) => pageBy(rows, page.limit, sequencePosition)),
+        ),
       ),
     )
 
@@ -105,14 +103,9 @@ export const listTransactionsForPartyLoan =
         () => invalidRequest('from must not be after to.', 'from'),
       ),
       TE.chainW(({ filter, page }) =>
-        ofOwnLoan(deps, (loan) =>
-          pipe(
-            deps.loans.listTransactions(loan.id, filter, page),
-            TE.map((rows) => pageBy(rows.map((r) => ({ ...r, currency: loan.currency })), page.limit, sequencePosition)),
-          ),
-        )(
-          caller,
-          params,
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.listTransactions(partyId, loanId, filter, page))(caller, params),
+          TE.map(({ currency, transactions }) => pageBy(transactions.map((r) => ({ ...r, currency })), page.limit, sequencePosition)),
         ),
       ),
     )
@@ -135,23 +128,18 @@ export const listLoanScheduleForParty =
     pipe(
       TE.fromEither(decodePageRequest(query, (id) => /^\d{3}$/.test(id))),
       TE.chainW((page) =>
-        ofOwnLoan(deps, (loan) =>
-          pipe(
-            TE.Do,
-            TE.apS('installments', deps.loans.schedule(loan.id)),
-            TE.apS('balance', deps.loans.latestBalance(loan.id)),
-            TE.map(({ installments, balance }) => {
-              const today = utcDate(deps.clock.now())
-              const principalOutstanding = O.isSome(balance) ? balance.value.principalOutstanding : loan.principal
-              const rows = installments.map((i) => ({ ...i, status: installmentStatus(i, today, principalOutstanding) }))
-              return pageBy(
-                rows.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
-                page.limit,
-                installmentPosition,
-              )
-            }),
-          ),
-        )(caller, params),
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.schedule(partyId, loanId))(caller, params),
+          TE.map(({ installments, principalOutstanding }) => {
+            const today = utcDate(deps.clock.now())
+            const rows = installments.map((i) => ({ ...i, status: installmentStatus(i, today, principalOutstanding) }))
+            return pageBy(
+              rows.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
+              page.limit,
+              installmentPosition,
+            )
+          }),
+        ),
       ),
     )
 
@@ -160,7 +148,12 @@ export const listCollateralForPartyLoan =
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
     pipe(
       TE.fromEither(decodePageRequest(query)),
-      TE.chainW((page) => ofOwnLoan(deps, (loan) => pipe(deps.loans.listCollateral(loan.id, page), TE.map((rows) => pageOf(rows, page.limit))))(caller, params)),
+      TE.chainW((page) =>
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.listCollateral(partyId, loanId, page))(caller, params),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
     )
 
 export const listDocumentsForPartyLoan =
@@ -168,5 +161,10 @@ export const listDocumentsForPartyLoan =
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>
     pipe(
       TE.fromEither(decodePageRequest(query)),
-      TE.chainW((page) => ofOwnLoan(deps, (loan) => pipe(deps.loans.listDocuments(loan.id, page), TE.map((rows) => pageOf(rows, page.limit))))(caller, params)),
+      TE.chainW((page) =>
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.listDocuments(partyId, loanId, page))(caller, params),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
     )
