@@ -188,4 +188,5 @@ export const apiEnvironment = (databaseUrl: string, secrets: Secrets, receiverUr
   RATE_LIMIT_REQUESTS: '1000000000',
   RATE_LIMIT_VERIFICATION_REQUESTS: '1000000000',
   RATE_LIMIT_MINT_REQUESTS: '1000000000',
+  RATE_LIMIT_KEY_LOOKUPS: '1000000000',
 })

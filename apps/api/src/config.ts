@@ -50,6 +50,11 @@ export type RateLimitSettings = {
   readonly verificationRequests: number
   /** Key minting, per client address, counted before the mint secret is checked. */
   readonly mintRequests: number
+  /**
+   * Lookups in the key store of partner keys this instance does not hold in its key cache, per
+   * client address: each forged key with a valid checksum costs one (docs/decisions.md).
+   */
+  readonly keyLookups: number
   /** How often each instance pushes its counts to the database and learns the others'. */
   readonly syncMs: number
 }
@@ -145,6 +150,7 @@ const Environment = t.type({
   RATE_LIMIT_WINDOW_SECONDS: setting('RATE_LIMIT_WINDOW_SECONDS', 'must be an integer from 1 to 86400', integer(1, 86_400), () => 60),
   RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
   RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
+  RATE_LIMIT_KEY_LOOKUPS: setting('RATE_LIMIT_KEY_LOOKUPS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
   RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
   TRUSTED_PROXY_HOPS: setting('TRUSTED_PROXY_HOPS', 'must be an integer from 0 to 10', integer(0, 10), () => 0),
 })
@@ -178,6 +184,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
           verificationRequests: v.RATE_LIMIT_VERIFICATION_REQUESTS,
           mintRequests: v.RATE_LIMIT_MINT_REQUESTS,
+          keyLookups: v.RATE_LIMIT_KEY_LOOKUPS,
           syncMs: v.RATE_LIMIT_SYNC_MS,
         },
         trustedProxyHops: v.TRUSTED_PROXY_HOPS,

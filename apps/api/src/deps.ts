@@ -2,6 +2,7 @@ import type {
   ApiKeyMaterial,
   ApiKeyRepository,
   AuditLog,
+  CachedApiKeys,
   Clock,
   HealthCheck,
   IdempotencyStore,
@@ -28,7 +29,11 @@ import type {
 
 /** Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters). */
 export type AppDeps = {
-  readonly apiKeys: ApiKeyRepository
+  /**
+   * `holds` when the repository keeps keys in memory (the key cache): a key it holds is answered
+   * without the store and never counts against the key-lookup limit. Without it, every lookup counts.
+   */
+  readonly apiKeys: ApiKeyRepository & Partial<Pick<CachedApiKeys, 'holds'>>
   readonly sessions: OnboardingSessionRepository
   readonly idempotency: IdempotencyStore
   readonly keyMaterial: ApiKeyMaterial

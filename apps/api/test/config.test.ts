@@ -23,7 +23,7 @@ describe('loadConfig', () => {
         production: false,
         keyUsageFlushMs: 5000,
         webhookWorker: true,
-        rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, syncMs: 200 },
+        rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, syncMs: 200 },
         trustedProxyHops: 0,
       }),
     )
@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW_SECONDS: '10',
       RATE_LIMIT_VERIFICATION_REQUESTS: '5',
       RATE_LIMIT_MINT_REQUESTS: '2',
+      RATE_LIMIT_KEY_LOOKUPS: '40',
       RATE_LIMIT_SYNC_MS: '50',
       TRUSTED_PROXY_HOPS: '2',
     })
@@ -75,7 +76,7 @@ describe('loadConfig', () => {
         production: true,
         keyUsageFlushMs: 250,
         webhookWorker: false,
-        rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, syncMs: 50 },
+        rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, syncMs: 50 },
         trustedProxyHops: 2,
       }),
     )
@@ -104,6 +105,7 @@ describe('loadConfig', () => {
         RATE_LIMIT_WINDOW_SECONDS: '1.5',
         RATE_LIMIT_VERIFICATION_REQUESTS: 'many',
         RATE_LIMIT_MINT_REQUESTS: '-1',
+        RATE_LIMIT_KEY_LOOKUPS: '0',
         RATE_LIMIT_SYNC_MS: '5',
         TRUSTED_PROXY_HOPS: '11',
       }),
@@ -124,6 +126,7 @@ describe('loadConfig', () => {
         'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400',
         'RATE_LIMIT_VERIFICATION_REQUESTS must be an integer from 1 to 1000000000',
         'RATE_LIMIT_MINT_REQUESTS must be an integer from 1 to 1000000000',
+        'RATE_LIMIT_KEY_LOOKUPS must be an integer from 1 to 1000000000',
         'RATE_LIMIT_SYNC_MS must be an integer from 10 to 60000',
         'TRUSTED_PROXY_HOPS must be an integer from 0 to 10',
       ]),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { storeUnavailable } from '@lendgate/core'
 import { testClock, type TestClock } from '@lendgate/core/testing'
 import { testDatabases, type TestDatabase } from '@lendgate/adapters/testing'
-import type { OpenDatabase } from '@lendgate/adapters'
+import { nodeApiKeyMaterial, type OpenDatabase } from '@lendgate/adapters'
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { createApp } from '../src/app.js'
@@ -38,7 +38,7 @@ type Instance = {
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
 const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
-    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, syncMs: 60_000, ...limits },
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, syncMs: 60_000, ...limits },
     ...overrides,
   })
   const chunks: string[] = []
@@ -237,6 +237,37 @@ for (const database of testDatabases()) {
       expect((await guess(twice.url, '203.0.113.9, 198.51.100.3, 10.0.0.1')).status).to.equal(401)
       expectRateLimited(await guess(twice.url, '198.51.100.3, 10.0.0.2'), 'mint')
       expect((await guess(twice.url, '198.51.100.4, 10.0.0.1')).status).to.equal(401)
+    })
+
+    it('looks up keys it does not hold only within the client address\'s key-lookup limit, so forged keys cannot load the store', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { keyLookups: 2 }, { trustedProxyHops: 1 })
+      const from = (address: string, key: string) =>
+        request(api.url, '/public/partner/api-keys', { headers: { ...bearer(key), 'X-Forwarded-For': address } })
+      const held = await mintKey(api.url)
+      const unheld = await mintKey(api.url)
+      // Well-formed, with a valid checksum, never stored: each costs a lookup.
+      const forged = () => nodeApiKeyMaterial().generate('live').plaintext
+      const malformed = `${forged().slice(0, -1)}!`
+      const badChecksum = `${forged().slice(0, -6)}AAAAAA`
+
+      expect((await from('198.51.100.7', held.api_key)).status).to.equal(200)
+      // Keys refused before any lookup (the format, the checksum) use none of the allowance.
+      for (const key of [malformed, badChecksum, malformed, badChecksum]) expect((await from('198.51.100.7', key)).status).to.equal(401)
+      const refused = await from('198.51.100.7', forged())
+      expect(refused.status).to.equal(401)
+      expect(refused.headers.get('RateLimit')).to.equal(null)
+
+      // The allowance is used up: a key the cache does not hold is refused without its lookup
+      // (this one is valid, so a lookup would have admitted it)…
+      expectRateLimited(await from('198.51.100.7', unheld.api_key), 'key_lookups')
+      expectRateLimited(await from('198.51.100.7', forged()), 'key_lookups')
+      // …a key the cache holds still passes, and other addresses have their own allowance.
+      expect((await from('198.51.100.7', held.api_key)).status).to.equal(200)
+      expect((await from('198.51.100.8', unheld.api_key)).status).to.equal(200)
+      const t = expectRateLimited(await from('198.51.100.7', forged()), 'key_lookups')
+      clock.advance(t * 1000)
+      expect((await from('198.51.100.7', forged())).status).to.equal(401)
     })
 
     it('shares the limit between two instances on one database once they have synced', async () => {

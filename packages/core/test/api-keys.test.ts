@@ -14,7 +14,7 @@ import {
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
-import { authenticateApiKey } from '../src/use-cases/api-keys/authenticate-api-key.js'
+import { authenticateApiKey, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
 import { requireOwnParty, requireScope } from '../src/use-cases/api-keys/authorize.js'
 import { batchedKeyUsage } from '../src/use-cases/api-keys/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
@@ -236,6 +236,55 @@ describe('authenticateApiKey', () => {
       await revokeApiKey(deps)(callerOf(minted), { apiKeyId: minted.key.id })()
       expect(await authenticateApiKey(deps)(minted.plaintext)()).to.deep.equal(E.left(invalidApiKey))
       expect(used).to.deep.equal([])
+    })
+  })
+
+  describe('with a lookup guard', () => {
+    /** A guard that holds `held` and admits `allowance` lookups, recording the origins it was asked for. */
+    const guarded = (held: ReadonlySet<string>, allowance: number) => {
+      const asked: string[] = []
+      const guard: KeyLookupGuard<string, 'too many lookups'> = {
+        holds: (idSegment) => held.has(idSegment),
+        admit: (origin) => {
+          asked.push(origin)
+          return asked.length <= allowance ? TE.right(undefined) : TE.left('too many lookups')
+        },
+      }
+      return { guard, asked }
+    }
+    const counting = (deps: ReturnType<typeof setup>['deps']) => {
+      let lookups = 0
+      const apiKeys = {
+        findByIdSegment: (idSegment: string) => {
+          lookups += 1
+          return deps.apiKeys.findByIdSegment(idSegment)
+        },
+      }
+      return { apiKeys, lookups: () => lookups }
+    }
+
+    it('asks it, with the origin, before each lookup of a key it does not hold, and looks up only what it admits', async () => {
+      const { deps, mint } = setup()
+      const minted = await mint({ party_id: PARTY })
+      const { apiKeys, lookups } = counting(deps)
+      const { guard, asked } = guarded(new Set(), 1)
+      const authenticate = authenticateApiKey({ ...deps, apiKeys }, guard)
+      expect(await authenticate(minted.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(minted)))
+      expect(await authenticate(minted.plaintext, '198.51.100.2')()).to.deep.equal(E.left('too many lookups'))
+      expect({ asked, lookups: lookups() }).to.deep.equal({ asked: ['198.51.100.1', '198.51.100.2'], lookups: 1 })
+    })
+
+    it('does not ask it for a key it holds, nor for a key refused by its format or checksum', async () => {
+      const { deps, mint } = setup()
+      const minted = await mint({ party_id: PARTY })
+      const { apiKeys, lookups } = counting(deps)
+      const { guard, asked } = guarded(new Set([minted.key.idSegment]), 0)
+      const authenticate = authenticateApiKey({ ...deps, apiKeys }, guard)
+      expect(await authenticate(minted.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(minted)))
+      for (const presented of ['hello', `${minted.plaintext.slice(0, -1)}x`]) {
+        expect(await authenticate(presented, '198.51.100.1')()).to.deep.equal(E.left(invalidApiKey))
+      }
+      expect({ asked, lookups: lookups() }).to.deep.equal({ asked: [], lookups: 1 })
     })
   })
 

@@ -119,6 +119,21 @@ describe('cachedApiKeys', () => {
     expect(reads()).to.equal(2)
   })
 
+  it('says which keys it holds: read, not revoked since, not older than the TTL, and never an unknown one', async () => {
+    const { cache, mint, clock, revocations, reads } = await setup({ ttlMs: 1_000 })
+    const [a, b] = [await mint(20), await mint(21)]
+    expect([cache.holds(a.idSegment), cache.holds('segment000000099')]).to.deep.equal([false, false])
+    await run(cache.findByIdSegment(a.idSegment))
+    await run(cache.findByIdSegment(b.idSegment))
+    await run(cache.findByIdSegment('segment000000099'))
+    expect([cache.holds(a.idSegment), cache.holds(b.idSegment), cache.holds('segment000000099')]).to.deep.equal([true, true, false])
+    revocations.emit({ kind: 'revoked', idSegment: a.idSegment })
+    expect([cache.holds(a.idSegment), cache.holds(b.idSegment)]).to.deep.equal([false, true])
+    clock.advance(1_000)
+    expect(cache.holds(b.idSegment)).to.equal(false)
+    expect(reads()).to.equal(3)
+  })
+
   it('keeps at most maxEntries keys, dropping the least recently used', async () => {
     const { cache, mint, reads } = await setup({ maxEntries: 2 })
     const [a, b, c] = [await mint(10), await mint(11), await mint(12)]

@@ -6,12 +6,13 @@ import {
   requireOwnParty,
   requireScope,
   type AuthenticateApiKeyDeps,
+  type KeyLookupGuard,
   type KnownScope,
 } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppContext, AppState } from './context.js'
-import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
+import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured, type RateLimitExceeded } from './problems.js'
 import type { RequestLimit } from './rate-limit.js'
 import { answerProblem } from './request-lifecycle.js'
 
@@ -34,19 +35,25 @@ export const presentedApiKey = (ctx: AppContext): string | undefined => {
  * Everything a partner route checks before its handler, in this order (one middleware rather
  * than four composed ones: every partner request runs it; docs/benchmarks.md):
  * 1. the key: authenticated, the caller put on `ctx.state`; a 401 is answered here rather than
- *    thrown, since refusing unknown keys is the path a key-guessing client drives hardest;
+ *    thrown, since refusing unknown keys is the path a key-guessing client drives hardest; a key
+ *    not held in memory is looked up only within the address's key-lookup limit (`lookups`);
  * 2. the route's rate limits (`limit`), counted against the key;
  * 3. on party-scoped paths, the `partyId` must be the key's party (spec §5.9), checked before
  *    anything is looked up;
  * 4. the key must carry `scope` (spec §5.8).
  */
-export const partnerGate = (deps: AuthenticateApiKeyDeps, limit: RequestLimit, scope: KnownScope): Middleware<AppState> => {
-  const authenticate = authenticateApiKey(deps)
+export const partnerGate = (
+  deps: AuthenticateApiKeyDeps,
+  lookups: KeyLookupGuard<AppContext, RateLimitExceeded>,
+  limit: RequestLimit,
+  scope: KnownScope,
+): Middleware<AppState> => {
+  const authenticate = authenticateApiKey(deps, lookups)
   const hasScope = requireScope(scope)
   return async (ctx, next) => {
     const presented = presentedApiKey(ctx as AppContext)
     if (presented === undefined) return answerProblem(ctx, missingApiKey)
-    const result = await authenticate(presented)()
+    const result = await authenticate(presented, ctx as AppContext)()
     if (E.isLeft(result)) return answerProblem(ctx, result.left)
     const caller = result.right
     ctx.state.caller = caller

@@ -1,11 +1,11 @@
-import type { RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
+import type { KeyLookupGuard, RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { OPERATION_IDS, type Operation } from '../routes/operations.js'
 import type { AppContext, AppState } from './context.js'
-import { fail } from './problems.js'
+import { fail, type RateLimitExceeded } from './problems.js'
 
 /** One limit of a route: which limiter counts, under which policy, in which bucket. */
 export type RouteLimit = {
@@ -39,6 +39,15 @@ const policyHeader = (policies: readonly RatePolicy[]): string =>
 const stateHeader = (taken: readonly Taken[]): string =>
   taken.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', ')
 
+/** The 429 of a refused request. */
+const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
+  _tag: 'RateLimitExceeded',
+  policy: policy.name,
+  limit: policy.limit,
+  windowSeconds: policy.windowSeconds,
+  retryAfterSeconds: decision.resetSeconds,
+})
+
 /** Applies a route's limits to one request: resolves when it is admitted; a refusal throws 429. */
 export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void>
 
@@ -70,15 +79,7 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
       ctx.res.setHeader('RateLimit', stateHeader(taken))
     }
     const refused = taken.find((t) => !t.decision.allowed)
-    if (refused !== undefined) {
-      fail({
-        _tag: 'RateLimitExceeded',
-        policy: refused.policy.name,
-        limit: refused.policy.limit,
-        windowSeconds: refused.policy.windowSeconds,
-        retryAfterSeconds: refused.decision.resetSeconds,
-      })
-    }
+    if (refused !== undefined) fail(exceeded(refused))
   }
 }
 
@@ -120,5 +121,37 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
     case 'internal':
     case 'none':
       return []
+  }
+}
+
+const NEVER_HELD = (): boolean => false
+
+/**
+ * The key-lookup limit (docs/decisions.md): a partner key that the key cache does not hold is
+ * looked up in the store only while the client address has lookups left in the window
+ * (`lookup:<client address>`, `RATE_LIMIT_KEY_LOOKUPS`, the synced limiter: counted in memory).
+ * A valid key is looked up once and then held, so this bounds what forged keys with a valid
+ * checksum cost the store, not what partners do. Past the limit the request is answered 429
+ * `rate_limited` (policy `key_lookups`) without the lookup; a key the cache holds still passes.
+ * A store failure of the limiter admits the lookup with a logged warning, as `limitedBy` does.
+ */
+export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, settings: RateLimitSettings): KeyLookupGuard<AppContext, RateLimitExceeded> => {
+  const policy: RatePolicy = { name: 'key_lookups', limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
+  return {
+    holds: deps.apiKeys.holds ?? NEVER_HELD,
+    admit: (ctx) => () =>
+      deps.rateLimiter
+        .take(`lookup:${ctx.ip}`, policy)()
+        .then((result) => {
+          if (E.isLeft(result)) {
+            ctx.state.log.warn({ err: result.left.cause, policy: policy.name }, 'rate limit store unavailable; key looked up without this limit')
+            return E.right(undefined)
+          }
+          if (result.right.allowed) return E.right(undefined)
+          const taken: Taken = { policy, decision: result.right }
+          ctx.res.setHeader('RateLimit-Policy', policyHeader([policy]))
+          ctx.res.setHeader('RateLimit', stateHeader([taken]))
+          return E.left(exceeded(taken))
+        }),
   }
 }

@@ -1,4 +1,5 @@
 import Router, { type RouterMiddleware } from '@koa/router'
+import type { KeyLookupGuard } from '@lendgate/core'
 import type { Middleware } from 'koa'
 import compose from 'koa-compose'
 import type { Config } from '../config.js'
@@ -7,8 +8,8 @@ import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
-import { fail } from '../http/problems.js'
-import { limitedBy, limitsFor, rateLimited } from '../http/rate-limit.js'
+import { fail, type RateLimitExceeded } from '../http/problems.js'
+import { keyLookupGuard, limitedBy, limitsFor, rateLimited } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -18,10 +19,10 @@ const placeholder =
   async () =>
     fail({ _tag: 'NotImplemented', operationId: op.operationId })
 
-const authFor = (op: Operation, deps: AppDeps, config: Config): Middleware<AppState>[] => {
+const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLookupGuard<AppContext, RateLimitExceeded>): Middleware<AppState>[] => {
   switch (op.auth) {
     case 'partner':
-      return [partnerGate(deps, limitedBy(limitsFor(op, deps, config.rateLimits)), op.scope ?? 'partner:api')]
+      return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, config.rateLimits)), op.scope ?? 'partner:api')]
     case 'mint':
       return [rateLimited(limitedBy(limitsFor(op, deps, config.rateLimits))), mintAuth(config.partnerMintSecret)]
     case 'internal':
@@ -55,9 +56,10 @@ export type RouteTable = {
  */
 export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): RouteTable => {
   const byMethod = new Map<string, Router<AppState>>()
+  const lookups = keyLookupGuard(deps, config.rateLimits)
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
-    const chain: Middleware<AppState>[] = authFor(op, deps, config)
+    const chain: Middleware<AppState>[] = authFor(op, deps, config, lookups)
     if (route === undefined) chain.push(placeholder(op))
     else {
       if (op.jsonBody) chain.push(requireJsonBody)

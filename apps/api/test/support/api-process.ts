@@ -21,6 +21,7 @@ export const processEnv = (verificationDeliveryUrl: string): Record<string, stri
   RATE_LIMIT_REQUESTS: '1000000000',
   RATE_LIMIT_VERIFICATION_REQUESTS: '1000000000',
   RATE_LIMIT_MINT_REQUESTS: '1000000000',
+  RATE_LIMIT_KEY_LOOKUPS: '1000000000',
 })
 
 export type ApiProcess = {

@@ -8,6 +8,17 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 
+/**
+ * Guards the key store against forged keys. The checksum is public (CONTRACT.md), so a client
+ * can make well-formed keys that pass it, and each such key would cost a lookup. `admit` is
+ * asked, with the request's origin, before every lookup of a key `holds` says is not answered
+ * from memory; a Left ends the authentication with that refusal and no lookup.
+ */
+export type KeyLookupGuard<Origin, Refusal> = {
+  readonly holds: (idSegment: string) => boolean
+  readonly admit: (origin: Origin) => TE.TaskEither<Refusal, void>
+}
+
 export type AuthenticateApiKeyDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'findByIdSegment'>
   readonly keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum' | 'matches'>
@@ -24,21 +35,31 @@ const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.left(invalidAp
  * Turns a presented key into the caller it stands for. The format and checksum are checked
  * before any lookup (a typo or a random string costs no database read); the stored hash is
  * compared in constant time; a revoked key is refused. Every refusal is the same
- * `InvalidApiKey`, so a caller learns nothing about which check failed.
+ * `InvalidApiKey`, so a caller learns nothing about which check failed. With a `guard`, a key
+ * not held in memory is looked up only if the guard admits the request's origin.
  */
-export const authenticateApiKey = (deps: AuthenticateApiKeyDeps) => {
+export function authenticateApiKey(deps: AuthenticateApiKeyDeps): (presented: string) => TE.TaskEither<AuthenticateApiKeyError, Caller>
+export function authenticateApiKey<Origin, Refusal>(
+  deps: AuthenticateApiKeyDeps,
+  guard: KeyLookupGuard<Origin, Refusal>,
+): (presented: string, origin: Origin) => TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller>
+export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps, guard?: KeyLookupGuard<Origin, Refusal>) {
   /** The found key as its caller, if it is the presented key (compared first, in constant time) and active. */
   const admit = (presented: string, found: O.Option<ApiKey>): E.Either<AuthenticateApiKeyError, Caller> => {
     if (O.isNone(found) || !deps.keyMaterial.matches(presented, found.value.hash) || found.value.status !== 'active') return E.left(invalidApiKey)
     deps.usage.record(found.value.id, deps.clock.now())
     return E.right(callerOf(found.value))
   }
-  return (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> => {
+  return (presented: string, origin?: Origin): TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller> => {
     const parsed = parsePresentedKey(presented)
     if (O.isNone(parsed) || !deps.keyMaterial.hasValidChecksum(presented)) return refused
-    const lookup = deps.apiKeys.findByIdSegment(parsed.value.idSegment)
+    const { idSegment } = parsed.value
     // Every partner request runs this: one continuation rather than a chain of combinators
     // (TE.chainEitherKW then TE.map cost three promise steps and their closures; docs/benchmarks.md).
-    return () => lookup().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
+    const check = (): Promise<E.Either<AuthenticateApiKeyError | Refusal, Caller>> =>
+      deps.apiKeys.findByIdSegment(idSegment)().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
+    if (guard === undefined || guard.holds(idSegment)) return check
+    const admitted = guard.admit(origin as Origin)
+    return () => admitted().then((allowed) => (E.isLeft(allowed) ? allowed : check()))
   }
 }

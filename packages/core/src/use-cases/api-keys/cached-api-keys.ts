@@ -14,6 +14,14 @@ export type KeyCacheOptions = {
   readonly clock: Clock
 }
 
+/** The cached repository: what `cachedApiKeys` returns. */
+export type CachedApiKeys = ApiKeyRepository & {
+  /** Whether a key with this id segment is answered from memory (held and not older than the TTL); it does not count as a use. */
+  readonly holds: (idSegment: string) => boolean
+  readonly size: () => number
+  readonly close: () => void
+}
+
 /**
  * The key repository with an in-process cache of keys by id segment (issue 8): a valid key
  * costs no database read on the hot path. A revocation evicts the key here at once, and on
@@ -25,7 +33,7 @@ export const cachedApiKeys = (
   repo: ApiKeyRepository,
   revocations: KeyRevocations,
   options: KeyCacheOptions,
-): ApiKeyRepository & { readonly size: () => number; readonly close: () => void } => {
+): CachedApiKeys => {
   /** `found` is the answer to a hit, made once per entry. */
   type Entry = { readonly key: ApiKey; readonly at: number; readonly found: TE.TaskEither<never, O.Option<ApiKey>> }
   const entries = new Map<string, Entry>()
@@ -46,13 +54,16 @@ export const cachedApiKeys = (
     }
   }
 
+  const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && options.clock.now().getTime() - entry.at < options.ttlMs
+
   return {
     ...repo,
+    holds: (idSegment) => fresh(entries.get(idSegment)),
     size: () => entries.size,
     close: unsubscribe,
     findByIdSegment: (idSegment) => {
       const hit = entries.get(idSegment)
-      if (hit !== undefined && options.clock.now().getTime() - hit.at < options.ttlMs) {
+      if (fresh(hit)) {
         // Most recently used goes to the end: a hit moves only a key that is not there already
         // (a busy key is usually the last one used, and a Map's delete and set cost a request).
         if (hit !== lastHit) {
