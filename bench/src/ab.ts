@@ -6,9 +6,8 @@
  * core, against one database; the load generator (and PostgreSQL, when it may be pinned) on
  * the others. Cases: an authenticated GET of an onboarding session, the 401 path with an
  * unknown key, a new onboarding session (a write), and, on a loan of each build's own, its
- * latest balance, a page of its ledger, its schedule and a payment with an Idempotency-Key.
- * Prints each
- * round and the median ratios B / A of req/s and of the server's CPU time a request (from
+ * latest balance, a page of its ledger, its schedule, its payment methods and a payment with
+ * an Idempotency-Key. Prints each round and the median ratios B / A of req/s and of the server's CPU time a request (from
  * /proc). The two agree when the server's core is the limit; a change that moves req/s without
  * moving the CPU a request changed waiting, not work. Asserts nothing about time; fails only on
  * a wrong answer.
@@ -125,6 +124,10 @@ try {
     {
       name: 'GET loan schedule',
       load: (api) => ({ url: `${api.url}${loanOf(api).path}/schedule`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
+    },
+    {
+      name: 'GET loan payment methods',
+      load: (api) => ({ url: `${api.url}${loanOf(api).path}/payment-methods`, headers: bearer(borrowerOf(api).borrowerKey), expect: 200 }),
     },
     {
       name: 'POST payment with Idempotency-Key',

@@ -36,7 +36,7 @@ const inMemory = async (): Promise<LoanServicingFixtures> => {
     new Date(),
   )
   const borrower = async (): Promise<LoanBorrower> => ({ partyId: freshId(), clientId: freshId() })
-  return { loans: applications.loans, methods: inMemoryPaymentMethodRepository(), borrower, bookedLoan: bookingThrough(applications, product, borrower) }
+  return { loans: applications.loans, methods: inMemoryPaymentMethodRepository(applications.loans), borrower, bookedLoan: bookingThrough(applications, product, borrower) }
 }
 
 loanServicingContract({ name: 'in memory', make: inMemory })

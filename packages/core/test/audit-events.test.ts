@@ -68,7 +68,7 @@ const setup = () => {
     applications,
     loans: applications.loans,
     products: inMemoryLoanProductRepository([], audit),
-    paymentMethods: inMemoryPaymentMethodRepository(),
+    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
     processor: succeeding,
     tokenizer,
     ids: sequentialIds(),

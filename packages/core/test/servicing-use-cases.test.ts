@@ -102,7 +102,7 @@ const some = async <A>(te: TE.TaskEither<unknown, O.Option<A>>): Promise<A> => {
 const setup = () => {
   const applications = inMemoryLoanApplicationRepository()
   const loans = applications.loans
-  const paymentMethods = inMemoryPaymentMethodRepository()
+  const paymentMethods = inMemoryPaymentMethodRepository(loans)
   const processor = fakeProcessor()
   const tokenizer = fakeTokenizer()
   const ids = sequentialIds()

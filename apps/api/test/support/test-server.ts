@@ -137,7 +137,7 @@ export const startInMemoryServer = async (
     products: inMemoryLoanProductRepository([], audit),
     applications,
     loans: applications.loans,
-    paymentMethods: inMemoryPaymentMethodRepository(),
+    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
     processor: sandboxPaymentProcessor(),
     tokenizer: sandboxTokenizer(),
     // One in-memory instance: the exact limiter serves both (no other instance to sync with).

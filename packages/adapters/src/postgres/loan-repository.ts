@@ -20,6 +20,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
+import { ofPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
 import { compiledByShape, precompiled, precompiledOn, type Param, type StatementPart } from './precompiled.js'
 import type {
@@ -492,22 +493,6 @@ const paymentReads = (db: Kysely<Database>, reads: ChangeReads): PaymentReads =>
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
 })
-
-/**
- * A read of one of a party's loans (`OfPartyLoan`) in one statement: the loan, by its id and
- * party, joined to the records read (left-joined, laterally where they are a page, so that the
- * page's order and limit apply to the records alone). No row: no such loan of the party. One
- * row whose records' side is null: the loan, without records.
- */
-const ofPartyLoan = (db: Kysely<Database>, partyId: string, loanId: string) =>
-  db.selectFrom('loans as l').where('l.id', '=', loanId).where('l.party_id', '=', partyId)
-
-/** An `ofPartyLoan` read's rows as the records they hold, `Row`s once `key` (never null in a record) is not null. */
-const recordsOf = <Row, A>(rows: readonly { readonly [K in keyof Row]: Row[K] | null }[], key: keyof Row, to: (row: Row) => A): O.Option<readonly A[]> => {
-  const [first] = rows
-  if (first === undefined) return O.none
-  return O.some(first[key] === null ? [] : (rows as readonly Row[]).map(to))
-}
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
   const reads = changeReads(db)

@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { PaymentMethod } from '../domain/payment-method.js'
+import type { OfPartyLoan } from './loan-repository.js'
 
 /**
  * A loan's payment methods. Exactly one is the default: writing a method with `isDefault`
@@ -12,7 +13,11 @@ export type PaymentMethodRepository = {
   readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   readonly findForLoan: (loanId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
-  /** One page in `(createdAt, id)` order, at most `page.limit + 1` rows. */
-  readonly listForLoan: (loanId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly PaymentMethod[]>
+  /**
+   * One page of the methods of the party's loan, in `(createdAt, id)` order, at most
+   * `page.limit + 1` rows; none when the loan is not the party's or does not exist (one read,
+   * as the loan's other records: decision 59).
+   */
+  readonly listForPartyLoan: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
   readonly countForLoan: (loanId: string) => TE.TaskEither<StoreUnavailable, number>
 }

@@ -1,10 +1,15 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { PaymentMethod } from '../domain/payment-method.js'
+import type { LoanRepository } from '../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
+/** Methods in memory; `loans` says which party's loan a method list belongs to (`listForPartyLoan`). */
+export const inMemoryPaymentMethodRepository = (
+  loans: Pick<LoanRepository, 'findForParty'>,
+): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
   const methods = new Map<string, PaymentMethod>()
   /** Writes `method`; a default unmarks the loan's other methods. */
   const write = (method: PaymentMethod, replace: boolean) =>
@@ -21,11 +26,16 @@ export const inMemoryPaymentMethodRepository = (): PaymentMethodRepository & { r
     insert: (method) => write(method, false),
     update: (method) => write(method, true),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
-    listForLoan: (loanId, page) =>
-      TE.right(
-        inMemoryPage(
-          [...methods.values()].filter((m) => m.loanId === loanId),
-          page,
+    listForPartyLoan: (partyId, loanId, page) =>
+      pipe(
+        loans.findForParty(partyId, loanId),
+        TE.map(
+          O.map(() =>
+            inMemoryPage(
+              [...methods.values()].filter((m) => m.loanId === loanId),
+              page,
+            ),
+          ),
         ),
       ),
     countForLoan: (loanId) => TE.right([...methods.values()].filter((m) => m.loanId === loanId).length),

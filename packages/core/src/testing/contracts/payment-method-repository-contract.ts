@@ -56,13 +56,25 @@ export const paymentMethodRepositoryContract = (
   describe(`PaymentMethodRepository contract: ${impl.name}`, () => {
     let repo: PaymentMethodRepository
     let loan: () => Promise<string>
+    /** The party of each loan `loan()` booked. */
+    const partyOf = new Map<string, string>()
     before(async () => {
       const made = await impl.make()
       repo = made.repo
-      loan = async () => (await made.bookedLoan()).loan.id
+      loan = async () => {
+        const booked = (await made.bookedLoan()).loan
+        partyOf.set(booked.id, booked.partyId)
+        return booked.id
+      }
     })
 
-    const list = (loanId: string) => right(repo.listForLoan(loanId, firstPage(100)))
+    /** A page of the loan's methods, read as its own party's. */
+    const listPage = async (loanId: string, page: PageRequest): Promise<readonly PaymentMethod[]> => {
+      const found = await right(repo.listForPartyLoan(partyOf.get(loanId) ?? freshId(), loanId, page))
+      if (O.isNone(found)) throw new Error(`no methods list for loan ${loanId} of its own party`)
+      return found.value
+    }
+    const list = (loanId: string) => listPage(loanId, firstPage(100))
 
     it('stores a bank account and a card field for field, found through their own loan only', async () => {
       const loanId = await loan()
@@ -85,13 +97,25 @@ export const paymentMethodRepositoryContract = (
       const tiedLow = { ...bankAccount(loanId, '2026-03-10T10:00:00.001Z', false), id: low, accountType: 'savings' as const, nickname: 'Reserve' }
       for (const m of [tiedHigh, first, tiedLow, bankAccount(other, '2026-03-10T09:00:00.000Z', true)]) await right(repo.insert(m))
       expect(await list(loanId)).to.deep.equal([first, tiedLow, tiedHigh])
-      expect(await right(repo.listForLoan(loanId, firstPage(1)))).to.deep.equal([first, tiedLow])
-      expect(await right(repo.listForLoan(loanId, { limit: 1, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) }))).to.deep.equal([tiedHigh])
+      expect(await listPage(loanId, firstPage(1))).to.deep.equal([first, tiedLow])
+      expect(await listPage(loanId, { limit: 1, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) })).to.deep.equal([tiedHigh])
       expect(await right(repo.countForLoan(loanId))).to.equal(3)
       expect(await right(repo.countForLoan(other))).to.equal(1)
       const empty = await loan()
       expect(await list(empty)).to.deep.equal([])
       expect(await right(repo.countForLoan(empty))).to.equal(0)
+    })
+
+    it("lists a loan's methods only for the loan's own party: none for another party's loan and for an unknown loan, an empty list for a loan without methods", async () => {
+      const loanId = await loan()
+      const other = await loan()
+      const method = card(loanId, '2026-03-10T10:00:00.000Z', true)
+      await right(repo.insert(method))
+      const listed = (partyId: string, id: string) => right(repo.listForPartyLoan(partyId, id, firstPage(10)))
+      expect(await listed(partyOf.get(loanId) as string, loanId)).to.deep.equal(O.some([method]))
+      expect(await listed(partyOf.get(other) as string, loanId)).to.deep.equal(O.none)
+      expect(await listed(partyOf.get(loanId) as string, freshId())).to.deep.equal(O.none)
+      expect(await listed(partyOf.get(other) as string, other)).to.deep.equal(O.some([]))
     })
 
     it("inserting a default unmarks the loan's other default, and only that loan's", async () => {

@@ -38,7 +38,7 @@ const LoanParams = t.type({ loanId: Uuid })
  * repository's `OfPartyLoan` reads): none, for an unknown loan and another party's alike, is
  * NotFound `loan`.
  */
-const readOfOwnLoan =
+export const readOfOwnLoan =
   <A>(read: (partyId: string, loanId: string) => OfPartyLoan<A>) =>
   (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(

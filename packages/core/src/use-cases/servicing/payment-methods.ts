@@ -18,7 +18,7 @@ import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
-import { loadOwnLoan, type LoanReadError } from './loans.js'
+import { loadOwnLoan, readOfOwnLoan, type LoanReadError } from './loans.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
@@ -31,14 +31,13 @@ export type PaymentMethodDeps = {
 }
 
 export const listPaymentMethodsForPartyLoan =
-  (deps: Pick<PaymentMethodDeps, 'loans' | 'paymentMethods'>) =>
+  (deps: Pick<PaymentMethodDeps, 'paymentMethods'>) =>
   (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
     pipe(
       TE.fromEither(decodePageRequest(query)),
       TE.chainW((page) =>
         pipe(
-          loadOwnLoan(deps.loans)(caller, params),
-          TE.chainW((loan) => deps.paymentMethods.listForLoan(loan.id, page)),
+          readOfOwnLoan((partyId, loanId) => deps.paymentMethods.listForPartyLoan(partyId, loanId, page))(caller, params),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
