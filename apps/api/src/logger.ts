@@ -1,4 +1,8 @@
 import { pino, type DestinationStream, type Logger } from 'pino'
+import sonicBoom, { type SonicBoom as SonicBoomClass } from 'sonic-boom'
+
+/** The package's export is the class itself (`module.exports = SonicBoom`); its types describe an ES module with the class as a member. */
+const SonicBoom = sonicBoom as unknown as typeof SonicBoomClass
 
 /**
  * Header and field names whose values are secrets. Nothing logs request headers or bodies today;
@@ -27,9 +31,6 @@ const REDACT = [
 /** How long a log line may wait in the buffer when traffic is light. */
 const LOG_FLUSH_MS = 250
 
-/** sonic-boom in buffer mode takes each line as bytes, though its type declares `write(string)` only. */
-type BufferModeSonicBoom = ReturnType<typeof pino.destination> & { write(line: string | Buffer): boolean }
-
 /**
  * Lines written to `fd` in batches of at least 8 KiB, or every 250 ms, and what is pending when
  * the process exits; a write per line cost a system call a request. Each batch is one
@@ -40,26 +41,45 @@ type BufferModeSonicBoom = ReturnType<typeof pino.destination> & { write(line: s
  * length to the batch's. Given text, sonic-boom appends the line to the pending batch and
  * measures the whole batch again (`Buffer.byteLength`, which copies it flat): on every line,
  * the largest allocation of a request and a quarter of the line's cost (3.0 against 2.2 µs a
- * line, docs/benchmarks.md "Eleventh pass"). The destination is still `pino.destination`, so
- * pino's handling of a broken pipe stays.
+ * line, docs/benchmarks.md "Eleventh pass").
+ *
+ * A broken pipe (whatever read standard output has gone) ends logging, as `pino.destination`
+ * does: the lines are dropped rather than the process failing. The destination is sonic-boom 5
+ * itself rather than `pino.destination` (pino 10 depends on sonic-boom 4): sonic-boom 4's
+ * synchronous flush retries a failed write forever unless the error is EAGAIN or EBUSY, so a
+ * broken pipe first met by the flush at exit kept the process from ever exiting; 5 throws it.
  */
-export const bufferedDestination = (fd: number): DestinationStream & Pick<BufferModeSonicBoom, 'flush'> => {
-  const batches = pino.destination({
-    dest: fd,
+export const bufferedDestination = (fd: number): DestinationStream & Pick<SonicBoomClass, 'flush'> => {
+  const batches = new SonicBoom({
+    fd,
     sync: true,
     minLength: 8 * 1024,
     maxWrite: 16 * 1024,
     periodicFlush: LOG_FLUSH_MS,
     contentMode: 'buffer',
-  }) as BufferModeSonicBoom
-  // pino flushes an asynchronous destination at exit by itself, a synchronous one never: it
-  // takes every line to be written already, which batching makes untrue.
-  process.once('exit', () => batches.flushSync())
+  })
+  let broken = false
+  batches.on('error', (err: NodeJS.ErrnoException) => {
+    // Any other failure to write the log is not one to run on without: it stops the process, as
+    // under `pino.destination`.
+    if (err.code !== 'EPIPE') throw err
+    broken = true
+  })
+  // A synchronous destination is never flushed by pino at exit (it takes every line to be
+  // written already, which batching makes untrue).
+  process.once('exit', () => {
+    if (broken) return
+    try {
+      batches.flushSync()
+    } catch {
+      // Nothing is left to report it to: the log is what failed.
+    }
+  })
   return {
-    // Looked up on each line: on a broken pipe pino replaces `batches.write` with a no-op.
-    write: (line: string) => batches.write(Buffer.from(line)),
+    // sonic-boom's buffer mode takes bytes, though its type declares `write(string)` only.
+    write: (line: string) => broken || batches.write(Buffer.from(line) as unknown as string),
     // What `logger.flush()` calls.
-    flush: (callback) => batches.flush(callback),
+    flush: (callback) => (broken ? callback?.() : batches.flush(callback)),
   }
 }
 
