@@ -96,6 +96,14 @@ const sessionsOf = async (db: Db, clientId: string): Promise<number> =>
 const clientsOf = async (db: Db, partyId: string): Promise<number> => (await db.selectFrom('api_clients').select('id').where('party_id', '=', partyId).execute()).length
 
 const SESSION = { country_of_incorporation: 'US', locale: 'en-US' }
+
+/** A mint attempt with a wrong secret, its client address written by a proxy. */
+const guess = (url: string, forwardedFor: string) =>
+  request(url, '/public/partner/api-keys', {
+    method: 'POST',
+    headers: { 'X-Partner-Mint-Key': 'not-the-mint-secret-at-all', 'X-Forwarded-For': forwardedFor },
+    json: { party_id: randomUUID() },
+  })
 const mint = (url: string, secret: string, partyId: string) =>
   request(url, '/public/partner/api-keys', { method: 'POST', headers: { 'X-Partner-Mint-Key': secret }, json: { party_id: partyId } })
 
@@ -213,12 +221,6 @@ for (const database of testDatabases()) {
     })
 
     it('takes the client address from X-Forwarded-For only behind trusted proxies (TRUSTED_PROXY_HOPS)', async () => {
-      const guess = (url: string, forwardedFor: string) =>
-        request(url, '/public/partner/api-keys', {
-          method: 'POST',
-          headers: { 'X-Partner-Mint-Key': 'not-the-mint-secret-at-all', 'X-Forwarded-For': forwardedFor },
-          json: { party_id: randomUUID() },
-        })
       // No trusted proxy (the default): the header is ignored, one socket address is one bucket.
       const direct = await start(isolatedClock(), { mintRequests: 1 })
       expect((await guess(direct.url, '198.51.100.1')).status).to.equal(401)
@@ -237,6 +239,17 @@ for (const database of testDatabases()) {
       expect((await guess(twice.url, '203.0.113.9, 198.51.100.3, 10.0.0.1')).status).to.equal(401)
       expectRateLimited(await guess(twice.url, '198.51.100.3, 10.0.0.2'), 'mint')
       expect((await guess(twice.url, '198.51.100.4, 10.0.0.1')).status).to.equal(401)
+    })
+
+    it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 form', async () => {
+      const api = await start(isolatedClock(), { mintRequests: 1 }, { trustedProxyHops: 1 })
+      expect((await guess(api.url, '2001:db8:1:2::1')).status).to.equal(401)
+      // Another address of the same /64 (written out in full, in capitals) shares its allowance…
+      expectRateLimited(await guess(api.url, '2001:0DB8:0001:0002:FFFF:0:0:9'), 'mint')
+      // …the next /64 has its own.
+      expect((await guess(api.url, '2001:db8:1:3::1')).status).to.equal(401)
+      expect((await guess(api.url, '::ffff:198.51.100.20')).status).to.equal(401)
+      expectRateLimited(await guess(api.url, '198.51.100.20'), 'mint')
     })
 
     it('looks up keys it does not hold only within the client address\'s key-lookup limit, so forged keys cannot load the store', async () => {

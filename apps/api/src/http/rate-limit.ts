@@ -1,5 +1,6 @@
 import type { KeyLookupGuard, RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
+import ipaddr from 'ipaddr.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
@@ -91,6 +92,20 @@ export const rateLimited =
     await next()
   }
 
+/**
+ * The client address a per-address limit counts under: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 address as its IPv4 form), an IPv6 address by its /64 prefix, the smallest block a site
+ * is given, so that one client cannot take a fresh allowance from each of its 2^64 addresses.
+ */
+const clientAddressOf = (ctx: AppContext): string => {
+  const ip = ctx.ip
+  if (!ipaddr.isValid(ip)) return ip
+  const address = ipaddr.process(ip)
+  if (address.kind() === 'ipv4') return address.toString()
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4)
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`
+}
+
 const keyBucket =
   (prefix: string) =>
   (ctx: AppContext): string | undefined =>
@@ -117,7 +132,7 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
       return VERIFICATION_OPERATIONS.has(op.operationId) ? [general, verification] : [general]
     }
     case 'mint':
-      return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${ctx.ip}` }]
+      return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]
     case 'internal':
     case 'none':
       return []
@@ -141,7 +156,7 @@ export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, s
     holds: deps.apiKeys.holds ?? NEVER_HELD,
     admit: (ctx) => () =>
       deps.rateLimiter
-        .take(`lookup:${ctx.ip}`, policy)()
+        .take(`lookup:${clientAddressOf(ctx)}`, policy)()
         .then((result) => {
           if (E.isLeft(result)) {
             ctx.state.log.warn({ err: result.left.cause, policy: policy.name }, 'rate limit store unavailable; key looked up without this limit')
