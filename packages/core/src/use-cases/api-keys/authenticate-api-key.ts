@@ -33,7 +33,8 @@ const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.left(invalidAp
 
 /**
  * Turns a presented key into the caller it stands for. The format and checksum are checked
- * before any lookup (a typo or a random string costs no database read); the stored hash is
+ * before any lookup (a typo or a random string costs no database read; a key the guard holds
+ * in memory needs no checksum, its stored hash decides); the stored hash is
  * compared in constant time; a revoked key is refused. Every refusal is the same
  * `InvalidApiKey`, so a caller learns nothing about which check failed. With a `guard`, a key
  * not held in memory is looked up only if the guard admits the request's origin.
@@ -52,13 +53,17 @@ export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps
   }
   return (presented: string, origin?: Origin): TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller> => {
     const parsed = parsePresentedKey(presented)
-    if (O.isNone(parsed) || !deps.keyMaterial.hasValidChecksum(presented)) return refused
+    if (O.isNone(parsed)) return refused
     const { idSegment } = parsed.value
     // Every partner request runs this: one continuation rather than a chain of combinators
     // (TE.chainEitherKW then TE.map cost three promise steps and their closures; docs/benchmarks.md).
     const check = (): Promise<E.Either<AuthenticateApiKeyError | Refusal, Caller>> =>
       deps.apiKeys.findByIdSegment(idSegment)().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
-    if (guard === undefined || guard.holds(idSegment)) return check
+    // A key held in memory is decided by its stored hash alone: the checksum only spares the
+    // store a lookup, and a held key costs none.
+    if (guard !== undefined && guard.holds(idSegment)) return check
+    if (!deps.keyMaterial.hasValidChecksum(presented)) return refused
+    if (guard === undefined) return check
     const admitted = guard.admit(origin as Origin)
     return () => admitted().then((allowed) => (E.isLeft(allowed) ? allowed : check()))
   }
