@@ -30,10 +30,10 @@ import type {
 /** Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters). */
 export type AppDeps = {
   /**
-   * `holds` when the repository keeps keys in memory (the key cache): a key it holds is answered
+   * `held` when the repository keeps keys in memory (the key cache): a key it holds is answered
    * without the store and never counts against the key-lookup limit. Without it, every lookup counts.
    */
-  readonly apiKeys: ApiKeyRepository & Partial<Pick<CachedApiKeys, 'holds'>>
+  readonly apiKeys: ApiKeyRepository & Partial<Pick<CachedApiKeys, 'held'>>
   readonly sessions: OnboardingSessionRepository
   readonly idempotency: IdempotencyStore
   readonly keyMaterial: ApiKeyMaterial

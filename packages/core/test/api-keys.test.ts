@@ -14,7 +14,7 @@ import {
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
-import { authenticateApiKey, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
+import { authenticateApiKey, type AuthenticateApiKeyDeps, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
 import { requireOwnParty, requireScope } from '../src/use-cases/api-keys/authorize.js'
 import { batchedKeyUsage } from '../src/use-cases/api-keys/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
@@ -240,11 +240,14 @@ describe('authenticateApiKey', () => {
   })
 
   describe('with a lookup guard', () => {
-    /** A guard that holds `held` and admits `allowance` lookups, recording the origins it was asked for. */
-    const guarded = (held: ReadonlySet<string>, allowance: number) => {
+    /**
+     * A guard that holds the id segments in `held` (answering them through `apiKeys`, so a test
+     * counts them) and admits `allowance` lookups, recording the origins it was asked for.
+     */
+    const guarded = (held: ReadonlySet<string>, allowance: number, apiKeys: AuthenticateApiKeyDeps['apiKeys']) => {
       const asked: string[] = []
       const guard: KeyLookupGuard<string, 'too many lookups'> = {
-        holds: (idSegment) => held.has(idSegment),
+        held: (idSegment) => (held.has(idSegment) ? apiKeys.findByIdSegment(idSegment) : undefined),
         admit: (origin) => {
           asked.push(origin)
           return asked.length <= allowance ? TE.right(undefined) : TE.left('too many lookups')
@@ -267,7 +270,7 @@ describe('authenticateApiKey', () => {
       const { deps, mint } = setup()
       const minted = await mint({ party_id: PARTY })
       const { apiKeys, lookups } = counting(deps)
-      const { guard, asked } = guarded(new Set(), 1)
+      const { guard, asked } = guarded(new Set(), 1, apiKeys)
       const authenticate = authenticateApiKey({ ...deps, apiKeys }, guard)
       expect(await authenticate(minted.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(minted)))
       expect(await authenticate(minted.plaintext, '198.51.100.2')()).to.deep.equal(E.left('too many lookups'))
@@ -286,7 +289,7 @@ describe('authenticateApiKey', () => {
           return deps.keyMaterial.hasValidChecksum(plaintext)
         },
       }
-      const { guard, asked } = guarded(new Set([held.key.idSegment]), 0)
+      const { guard, asked } = guarded(new Set([held.key.idSegment]), 0, apiKeys)
       const authenticate = authenticateApiKey({ ...deps, apiKeys, keyMaterial }, guard)
       // A held key is decided by its stored hash, with no checksum: a wrong last character is refused by the hash.
       expect(await authenticate(held.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(held)))

@@ -119,18 +119,21 @@ describe('cachedApiKeys', () => {
     expect(reads()).to.equal(2)
   })
 
-  it('says which keys it holds: read, not revoked since, not older than the TTL, and never an unknown one', async () => {
+  it('says which keys it holds, with the answer: read, not revoked since, not older than the TTL, and never an unknown one', async () => {
     const { cache, mint, clock, revocations, reads } = await setup({ ttlMs: 1_000 })
+    const holds = (idSegment: string): boolean => cache.held(idSegment) !== undefined
     const [a, b] = [await mint(20), await mint(21)]
-    expect([cache.holds(a.idSegment), cache.holds('segment000000099')]).to.deep.equal([false, false])
+    expect([holds(a.idSegment), holds('segment000000099')]).to.deep.equal([false, false])
     await run(cache.findByIdSegment(a.idSegment))
     await run(cache.findByIdSegment(b.idSegment))
     await run(cache.findByIdSegment('segment000000099'))
-    expect([cache.holds(a.idSegment), cache.holds(b.idSegment), cache.holds('segment000000099')]).to.deep.equal([true, true, false])
+    expect([holds(a.idSegment), holds(b.idSegment), holds('segment000000099')]).to.deep.equal([true, true, false])
     revocations.emit({ kind: 'revoked', idSegment: a.idSegment })
-    expect([cache.holds(a.idSegment), cache.holds(b.idSegment)]).to.deep.equal([false, true])
+    expect([holds(a.idSegment), holds(b.idSegment)]).to.deep.equal([false, true])
+    // What it holds is the answer a lookup would give.
+    expect(await run(cache.held(b.idSegment) as NonNullable<ReturnType<typeof cache.held>>)).to.deep.equal(O.some(b))
     clock.advance(1_000)
-    expect(cache.holds(b.idSegment)).to.equal(false)
+    expect(holds(b.idSegment)).to.equal(false)
     expect(reads()).to.equal(3)
   })
 

@@ -40,6 +40,12 @@ const policyHeader = (policies: readonly RatePolicy[]): string =>
 const stateHeader = (taken: readonly Taken[]): string =>
   taken.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', ')
 
+/** The `RateLimit-Policy` (`policies`, made by `policyHeader`) and `RateLimit` headers of the limits a request consulted. */
+const setRateLimitHeaders = (ctx: ParameterizedContext<AppState>, policies: string, taken: readonly Taken[]): void => {
+  ctx.res.setHeader('RateLimit-Policy', policies)
+  ctx.res.setHeader('RateLimit', stateHeader(taken))
+}
+
 /** The 429 of a refused request. */
 const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
   _tag: 'RateLimitExceeded',
@@ -75,10 +81,7 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
       taken.push({ policy: limit.policy, decision: result.right })
       if (!result.right.allowed) break
     }
-    if (taken.length > 0) {
-      ctx.res.setHeader('RateLimit-Policy', taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)))
-      ctx.res.setHeader('RateLimit', stateHeader(taken))
-    }
+    if (taken.length > 0) setRateLimitHeaders(ctx, taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)), taken)
     const refused = taken.find((t) => !t.decision.allowed)
     if (refused !== undefined) fail(exceeded(refused))
   }
@@ -139,7 +142,7 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
   }
 }
 
-const NEVER_HELD = (): boolean => false
+const NEVER_HELD = (): undefined => undefined
 
 /**
  * The key-lookup limit (docs/decisions.md): a partner key that the key cache does not hold is
@@ -152,8 +155,9 @@ const NEVER_HELD = (): boolean => false
  */
 export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, settings: RateLimitSettings): KeyLookupGuard<AppContext, RateLimitExceeded> => {
   const policy: RatePolicy = { name: 'key_lookups', limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
+  const policies = policyHeader([policy])
   return {
-    holds: deps.apiKeys.holds ?? NEVER_HELD,
+    held: deps.apiKeys.held ?? NEVER_HELD,
     admit: (ctx) => () =>
       deps.rateLimiter
         .take(`lookup:${clientAddressOf(ctx)}`, policy)()
@@ -164,8 +168,7 @@ export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, s
           }
           if (result.right.allowed) return E.right(undefined)
           const taken: Taken = { policy, decision: result.right }
-          ctx.res.setHeader('RateLimit-Policy', policyHeader([policy]))
-          ctx.res.setHeader('RateLimit', stateHeader([taken]))
+          setRateLimitHeaders(ctx, policies, [taken])
           return E.left(exceeded(taken))
         }),
   }

@@ -10,12 +10,13 @@ import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 
 /**
  * Guards the key store against forged keys. The checksum is public (CONTRACT.md), so a client
- * can make well-formed keys that pass it, and each such key would cost a lookup. `admit` is
- * asked, with the request's origin, before every lookup of a key `holds` says is not answered
- * from memory; a Left ends the authentication with that refusal and no lookup.
+ * can make well-formed keys that pass it, and each such key would cost a lookup. `held` is the
+ * answer kept in memory for an id segment (the key cache's), if any; `admit` is asked, with the
+ * request's origin, before every lookup of a key not held; a Left ends the authentication with
+ * that refusal and no lookup.
  */
 export type KeyLookupGuard<Origin, Refusal> = {
-  readonly holds: (idSegment: string) => boolean
+  readonly held: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>> | undefined
   readonly admit: (origin: Origin) => TE.TaskEither<Refusal, void>
 }
 
@@ -51,18 +52,22 @@ export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps
     deps.usage.record(found.value.id, deps.clock.now())
     return E.right(callerOf(found.value))
   }
+  // Every partner request runs this: one continuation rather than a chain of combinators
+  // (TE.chainEitherKW then TE.map cost three promise steps and their closures; docs/benchmarks.md).
+  const decide =
+    (presented: string, lookup: TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>) => (): Promise<E.Either<AuthenticateApiKeyError | Refusal, Caller>> =>
+      lookup().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
   return (presented: string, origin?: Origin): TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller> => {
     const parsed = parsePresentedKey(presented)
     if (O.isNone(parsed)) return refused
     const { idSegment } = parsed.value
-    // Every partner request runs this: one continuation rather than a chain of combinators
-    // (TE.chainEitherKW then TE.map cost three promise steps and their closures; docs/benchmarks.md).
-    const check = (): Promise<E.Either<AuthenticateApiKeyError | Refusal, Caller>> =>
-      deps.apiKeys.findByIdSegment(idSegment)().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
     // A key held in memory is decided by its stored hash alone: the checksum only spares the
     // store a lookup, and a held key costs none.
-    if (guard !== undefined && guard.holds(idSegment)) return check
+    const held = guard?.held(idSegment)
+    if (held !== undefined) return decide(presented, held)
     if (!deps.keyMaterial.hasValidChecksum(presented)) return refused
+    // The lookup is made only when the task runs: after the guard has admitted it.
+    const check = () => decide(presented, deps.apiKeys.findByIdSegment(idSegment))()
     if (guard === undefined) return check
     const admitted = guard.admit(origin as Origin)
     return () => admitted().then((allowed) => (E.isLeft(allowed) ? allowed : check()))

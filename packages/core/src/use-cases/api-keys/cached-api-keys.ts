@@ -16,8 +16,11 @@ export type KeyCacheOptions = {
 
 /** The cached repository: what `cachedApiKeys` returns. */
 export type CachedApiKeys = ApiKeyRepository & {
-  /** Whether a key with this id segment is answered from memory (held and not older than the TTL); it does not count as a use. */
-  readonly holds: (idSegment: string) => boolean
+  /**
+   * The answer `findByIdSegment` would give from memory for this id segment (a key held and not
+   * older than the TTL), or undefined when it would ask the store. A held answer is a use.
+   */
+  readonly held: (idSegment: string) => TE.TaskEither<never, O.Option<ApiKey>> | undefined
   readonly size: () => number
   readonly close: () => void
 }
@@ -54,34 +57,37 @@ export const cachedApiKeys = (
     }
   }
 
-  const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && options.clock.now().getTime() - entry.at < options.ttlMs
+  const held = (idSegment: string): TE.TaskEither<never, O.Option<ApiKey>> | undefined => {
+    const hit = entries.get(idSegment)
+    if (hit === undefined) return undefined
+    if (options.clock.now().getTime() - hit.at >= options.ttlMs) {
+      evict(idSegment)
+      return undefined
+    }
+    // Most recently used goes to the end: a hit moves only a key that is not there already
+    // (a busy key is usually the last one used, and a Map's delete and set cost a request).
+    if (hit !== lastHit) {
+      entries.delete(idSegment)
+      entries.set(idSegment, hit)
+      lastHit = hit
+    }
+    return hit.found
+  }
 
   return {
     ...repo,
-    holds: (idSegment) => fresh(entries.get(idSegment)),
+    held,
     size: () => entries.size,
     close: unsubscribe,
-    findByIdSegment: (idSegment) => {
-      const hit = entries.get(idSegment)
-      if (fresh(hit)) {
-        // Most recently used goes to the end: a hit moves only a key that is not there already
-        // (a busy key is usually the last one used, and a Map's delete and set cost a request).
-        if (hit !== lastHit) {
-          entries.delete(idSegment)
-          entries.set(idSegment, hit)
-          lastHit = hit
-        }
-        return hit.found
-      }
-      if (hit !== undefined) evict(idSegment)
-      return pipe(
+    findByIdSegment: (idSegment) =>
+      held(idSegment) ??
+      pipe(
         repo.findByIdSegment(idSegment),
         TE.map((found) => {
           if (O.isSome(found)) remember(found.value)
           return found
         }),
-      )
-    },
+      ),
     revoke: (clientId, keyId, at, audit) =>
       pipe(
         repo.revoke(clientId, keyId, at, audit),
