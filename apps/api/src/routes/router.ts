@@ -48,14 +48,18 @@ export type RouteTable = {
  * every mutating method under /public, idempotency — or the 501 placeholder. `PLACEHOLDER_OPERATIONS` forces
  * the placeholder.
  *
- * Each route's chain is composed once, here, into one middleware, and each method has its own
- * router: @koa/router tests every layer of its stack against the path and composes the matched
- * layers on every request, so a single router of all operations with their chains spread into
- * layers cost a request a regular-expression test per operation and a compose of six functions
- * (docs/benchmarks.md). `HEAD` is served by the `GET` router, as @koa/router does.
+ * Each route's chain is composed once, here, into one middleware. Routes are grouped by their
+ * shape (`shapeOf`: method, number of segments, first segment under the area): a request is
+ * matched by @koa/router only against the routes of its own shape, one to four regular
+ * expressions instead of every route of its method. Dispatch asks the shape's router for the
+ * match and runs the route's chain itself, putting the path parameters and the operationId
+ * (`ctx.routerName`, for the access line) on the context as the router's own middleware would:
+ * that middleware reads the Host header, composes the matched layers anew and wraps them on
+ * every request, work a table of one composed chain a route never needs (docs/benchmarks.md).
+ * `HEAD` is served by the `GET` routes, as @koa/router does.
  */
 export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): RouteTable => {
-  const byMethod = new Map<string, Router<AppState>>()
+  const byShape = new Map<string, Router<AppState>>()
   const lookups = keyLookupGuard(deps, config.rateLimits)
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
@@ -68,22 +72,48 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
       }
       chain.push((ctx) => route.handle(ctx as AppContext))
     }
-    let router = byMethod.get(op.method)
-    if (router === undefined) byMethod.set(op.method, (router = new Router<AppState>()))
-    // The operationId is the route's name: the router puts it on `ctx.routerName` for the access line.
+    const shape = shapeOfRoute(op)
+    let router = byShape.get(shape)
+    if (router === undefined) byShape.set(shape, (router = new Router<AppState>()))
     router.register(op.path, [op.method], compose(chain) as RouterMiddleware<AppState>, { name: op.operationId })
   }
-  const dispatchers = new Map([...byMethod].map(([method, router]) => [method, router.routes() as Middleware<AppState>]))
-  const getDispatcher = dispatchers.get('GET')
-  if (getDispatcher !== undefined) dispatchers.set('HEAD', getDispatcher)
+  const routers = [...byShape.values()]
   return {
     dispatch: (ctx, next) => {
-      const dispatcher = dispatchers.get(ctx.method)
-      return dispatcher === undefined ? next() : dispatcher(ctx, next)
+      const path = ctx.path
+      const layer = byShape.get(shapeOf(ctx.method === 'HEAD' ? 'GET' : ctx.method, path))?.match(path, ctx.method).pathAndMethod[0]
+      if (layer === undefined) return next()
+      const context = ctx as AppContext
+      context.params = layer.params(path, layer.captures(path))
+      // The operationId: the route's name, for the access line.
+      context.routerName = layer.name ?? ''
+      return (layer.stack[0] as Middleware<AppState>)(ctx, next)
     },
-    methodsOf: (path) => [...byMethod.values()].flatMap((router) => router.match(path, 'OPTIONS').path.flatMap((layer) => layer.methods)),
-    layers: () => [...byMethod.values()].flatMap((router) => router.stack),
+    methodsOf: (path) => routers.flatMap((router) => router.match(path, 'OPTIONS').path.flatMap((layer) => layer.methods)),
+    layers: () => routers.flatMap((router) => router.stack),
   }
+}
+
+/**
+ * A request's shape: its method, its number of path segments (a trailing slash, which the
+ * routes accept, not counted) and its first segment under `/public` or `/internal`, in lower
+ * case (routes match regardless of case). A route's segments are literals or one-segment
+ * parameters, so every path a route matches has the route's shape.
+ */
+const shapeOf = (method: string, path: string): string => {
+  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/')
+  return `${method} ${segments.length} ${segments[2]?.toLowerCase() ?? ''}`
+}
+
+const ROUTE_SEGMENT = /^(?:[a-z0-9.-]+|:[A-Za-z]+)$/
+
+/** The shape of an operation's path; a path of another grammar is a programming error. */
+const shapeOfRoute = (op: Operation): string => {
+  const segments = op.path.split('/').slice(1)
+  if (!segments.every((segment) => ROUTE_SEGMENT.test(segment)) || segments[1]?.startsWith(':') === true) {
+    throw new Error(`route ${op.operationId}: ${op.path} is not made of literal and one-segment parameter segments`)
+  }
+  return shapeOf(op.method, op.path)
 }
 
 /**
