@@ -14,7 +14,7 @@ import {
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
-import { authenticateApiKey, type AuthenticateApiKeyDeps, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
+import { authenticateApiKey, isDecided, type AuthenticateApiKeyDeps, type KeyDecision, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
 import { requireOwnParty, requireScope } from '../src/use-cases/api-keys/authorize.js'
 import { batchedKeyUsage } from '../src/use-cases/api-keys/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
@@ -241,20 +241,27 @@ describe('authenticateApiKey', () => {
 
   describe('with a lookup guard', () => {
     /**
-     * A guard that holds the id segments in `held` (answering them through `apiKeys`, so a test
-     * counts them) and admits `allowance` lookups, recording the origins it was asked for.
+     * A guard that holds the keys in `held` and admits `allowance` lookups, recording the
+     * origins it was asked for and the held keys it answered.
      */
-    const guarded = (held: ReadonlySet<string>, allowance: number, apiKeys: AuthenticateApiKeyDeps['apiKeys']) => {
+    const guarded = (held: readonly ApiKey[], allowance: number) => {
       const asked: string[] = []
+      let answered = 0
       const guard: KeyLookupGuard<string, 'too many lookups'> = {
-        held: (idSegment) => (held.has(idSegment) ? apiKeys.findByIdSegment(idSegment) : undefined),
+        held: (idSegment) => {
+          const key = held.find((k) => k.idSegment === idSegment)
+          if (key !== undefined) answered += 1
+          return key
+        },
         admit: (origin) => {
           asked.push(origin)
           return asked.length <= allowance ? TE.right(undefined) : TE.left('too many lookups')
         },
       }
-      return { guard, asked }
+      return { guard, asked, answered: () => answered }
     }
+    /** The answer, whether decided at once or by the lookup task. */
+    const answerOf = async <E>(decision: KeyDecision<E>) => (isDecided(decision) ? decision : decision())
     const counting = (deps: ReturnType<typeof setup>['deps']) => {
       let lookups = 0
       const apiKeys = {
@@ -270,10 +277,10 @@ describe('authenticateApiKey', () => {
       const { deps, mint } = setup()
       const minted = await mint({ party_id: PARTY })
       const { apiKeys, lookups } = counting(deps)
-      const { guard, asked } = guarded(new Set(), 1, apiKeys)
+      const { guard, asked } = guarded([], 1)
       const authenticate = authenticateApiKey({ ...deps, apiKeys }, guard)
-      expect(await authenticate(minted.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(minted)))
-      expect(await authenticate(minted.plaintext, '198.51.100.2')()).to.deep.equal(E.left('too many lookups'))
+      expect(await answerOf(authenticate(minted.plaintext, '198.51.100.1'))).to.deep.equal(E.right(callerOf(minted)))
+      expect(await answerOf(authenticate(minted.plaintext, '198.51.100.2'))).to.deep.equal(E.left('too many lookups'))
       expect({ asked, lookups: lookups() }).to.deep.equal({ asked: ['198.51.100.1', '198.51.100.2'], lookups: 1 })
     })
 
@@ -289,17 +296,21 @@ describe('authenticateApiKey', () => {
           return deps.keyMaterial.hasValidChecksum(plaintext)
         },
       }
-      const { guard, asked } = guarded(new Set([held.key.idSegment]), 0, apiKeys)
+      const { guard, asked, answered } = guarded([held.key], 0)
       const authenticate = authenticateApiKey({ ...deps, apiKeys, keyMaterial }, guard)
-      // A held key is decided by its stored hash, with no checksum: a wrong last character is refused by the hash.
-      expect(await authenticate(held.plaintext, '198.51.100.1')()).to.deep.equal(E.right(callerOf(held)))
-      expect(await authenticate(`${held.plaintext.slice(0, -1)}x`, '198.51.100.1')()).to.deep.equal(E.left(invalidApiKey))
-      expect({ checksums, lookups: lookups() }).to.deep.equal({ checksums: 0, lookups: 2 })
-      // A key not held is refused by its format or checksum before the guard is asked.
+      // A held key is decided at once by its stored hash, with no checksum and no lookup: a
+      // wrong last character is refused by the hash.
+      const [right, wrong] = [authenticate(held.plaintext, '198.51.100.1'), authenticate(`${held.plaintext.slice(0, -1)}x`, '198.51.100.1')]
+      expect([isDecided(right), isDecided(wrong)]).to.deep.equal([true, true])
+      expect([await answerOf(right), await answerOf(wrong)]).to.deep.equal([E.right(callerOf(held)), E.left(invalidApiKey)])
+      expect({ answered: answered(), checksums, lookups: lookups() }).to.deep.equal({ answered: 2, checksums: 0, lookups: 0 })
+      // A key not held is refused at once by its format or checksum, before the guard is asked.
       for (const presented of ['hello', `${other.plaintext.slice(0, -1)}x`]) {
-        expect(await authenticate(presented, '198.51.100.1')()).to.deep.equal(E.left(invalidApiKey))
+        const decision = authenticate(presented, '198.51.100.1')
+        expect(isDecided(decision)).to.equal(true)
+        expect(await answerOf(decision)).to.deep.equal(E.left(invalidApiKey))
       }
-      expect({ asked, checksums, lookups: lookups() }).to.deep.equal({ asked: [], checksums: 1, lookups: 2 })
+      expect({ asked, checksums, lookups: lookups() }).to.deep.equal({ asked: [], checksums: 1, lookups: 0 })
     })
   })
 

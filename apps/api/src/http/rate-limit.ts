@@ -55,8 +55,12 @@ const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
   retryAfterSeconds: decision.resetSeconds,
 })
 
-/** Applies a route's limits to one request: resolves when it is admitted; a refusal throws 429. */
-export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void>
+/**
+ * Applies a route's limits to one request; a refusal throws 429. It answers at once (undefined)
+ * when every limit of the route decides from memory (the synced limiter of partner routes), and
+ * with a promise otherwise.
+ */
+export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void> | undefined
 
 /**
  * Takes one request from each limit in turn (stopping at the first refusal) and sets the
@@ -68,6 +72,26 @@ export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void
 export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
   // The usual answer (every limit consulted) has the same policy header on every request.
   const everyPolicy = policyHeader(limits.map(({ policy }) => policy))
+  const conclude = (ctx: ParameterizedContext<AppState>, taken: readonly Taken[]): void => {
+    if (taken.length > 0) setRateLimitHeaders(ctx, taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)), taken)
+    const refused = taken.find((t) => !t.decision.allowed)
+    if (refused !== undefined) fail(exceeded(refused))
+  }
+  const inMemory = limits.flatMap(({ limiter, policy, bucketOf }) => (limiter.takeNow === undefined ? [] : [{ takeNow: limiter.takeNow, policy, bucketOf }]))
+  if (inMemory.length === limits.length) {
+    return (ctx) => {
+      const taken: Taken[] = []
+      for (const limit of inMemory) {
+        const bucket = limit.bucketOf(ctx as AppContext)
+        if (bucket === undefined) continue
+        const decision = limit.takeNow(bucket, limit.policy)
+        taken.push({ policy: limit.policy, decision })
+        if (!decision.allowed) break
+      }
+      conclude(ctx, taken)
+      return undefined
+    }
+  }
   return async (ctx) => {
     const taken: Taken[] = []
     for (const limit of limits) {
@@ -81,9 +105,7 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
       taken.push({ policy: limit.policy, decision: result.right })
       if (!result.right.allowed) break
     }
-    if (taken.length > 0) setRateLimitHeaders(ctx, taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)), taken)
-    const refused = taken.find((t) => !t.decision.allowed)
-    if (refused !== undefined) fail(exceeded(refused))
+    conclude(ctx, taken)
   }
 }
 

@@ -11,12 +11,12 @@ import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 /**
  * Guards the key store against forged keys. The checksum is public (CONTRACT.md), so a client
  * can make well-formed keys that pass it, and each such key would cost a lookup. `held` is the
- * answer kept in memory for an id segment (the key cache's), if any; `admit` is asked, with the
+ * key kept in memory for an id segment (the key cache's), if any; `admit` is asked, with the
  * request's origin, before every lookup of a key not held; a Left ends the authentication with
  * that refusal and no lookup.
  */
 export type KeyLookupGuard<Origin, Refusal> = {
-  readonly held: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>> | undefined
+  readonly held: (idSegment: string) => ApiKey | undefined
   readonly admit: (origin: Origin) => TE.TaskEither<Refusal, void>
 }
 
@@ -29,8 +29,19 @@ export type AuthenticateApiKeyDeps = {
 
 export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
 
+/**
+ * An authentication's answer: decided at once (an Either: the key was malformed, or held in
+ * memory) or a task that looks the key up. Every partner request waits on nothing for a held
+ * key (docs/benchmarks.md).
+ */
+export type KeyDecision<E> = E.Either<E, Caller> | TE.TaskEither<E, Caller>
+
+/** Whether the answer is decided already. */
+export const isDecided = <E>(decision: KeyDecision<E>): decision is E.Either<E, Caller> => typeof decision !== 'function'
+
 /** The answer to a malformed key, made once: it is the path a key-guessing client drives hardest. */
-const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.left(invalidApiKey)
+const refusedNow: E.Either<AuthenticateApiKeyError, never> = E.left(invalidApiKey)
+const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.fromEither(refusedNow)
 
 /**
  * Turns a presented key into the caller it stands for. The format and checksum are checked
@@ -38,13 +49,14 @@ const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.left(invalidAp
  * in memory needs no checksum, its stored hash decides); the stored hash is
  * compared in constant time; a revoked key is refused. Every refusal is the same
  * `InvalidApiKey`, so a caller learns nothing about which check failed. With a `guard`, a key
- * not held in memory is looked up only if the guard admits the request's origin.
+ * not held in memory is looked up only if the guard admits the request's origin, and an answer
+ * that needs no lookup (a malformed key, a held key) is given at once.
  */
 export function authenticateApiKey(deps: AuthenticateApiKeyDeps): (presented: string) => TE.TaskEither<AuthenticateApiKeyError, Caller>
 export function authenticateApiKey<Origin, Refusal>(
   deps: AuthenticateApiKeyDeps,
   guard: KeyLookupGuard<Origin, Refusal>,
-): (presented: string, origin: Origin) => TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller>
+): (presented: string, origin: Origin) => KeyDecision<AuthenticateApiKeyError | Refusal>
 export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps, guard?: KeyLookupGuard<Origin, Refusal>) {
   /** The found key as its caller, if it is the presented key (compared first, in constant time) and active. */
   const admit = (presented: string, found: O.Option<ApiKey>): E.Either<AuthenticateApiKeyError, Caller> => {
@@ -52,24 +64,28 @@ export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps
     deps.usage.record(found.value.id, deps.clock.now())
     return E.right(callerOf(found.value))
   }
-  // Every partner request runs this: one continuation rather than a chain of combinators
-  // (TE.chainEitherKW then TE.map cost three promise steps and their closures; docs/benchmarks.md).
-  const decide =
-    (presented: string, lookup: TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>) => (): Promise<E.Either<AuthenticateApiKeyError | Refusal, Caller>> =>
-      lookup().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
-  return (presented: string, origin?: Origin): TE.TaskEither<AuthenticateApiKeyError | Refusal, Caller> => {
+  /** The lookup of a key not held, made when the task runs (one continuation, not a chain of combinators). */
+  const lookUp =
+    (presented: string, idSegment: string): TE.TaskEither<AuthenticateApiKeyError, Caller> =>
+    () =>
+      deps.apiKeys.findByIdSegment(idSegment)().then((found) => (E.isLeft(found) ? found : admit(presented, found.right)))
+  if (guard === undefined) {
+    return (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> => {
+      const parsed = parsePresentedKey(presented)
+      return O.isNone(parsed) || !deps.keyMaterial.hasValidChecksum(presented) ? refused : lookUp(presented, parsed.value.idSegment)
+    }
+  }
+  return (presented: string, origin: Origin): KeyDecision<AuthenticateApiKeyError | Refusal> => {
     const parsed = parsePresentedKey(presented)
-    if (O.isNone(parsed)) return refused
+    if (O.isNone(parsed)) return refusedNow
     const { idSegment } = parsed.value
     // A key held in memory is decided by its stored hash alone: the checksum only spares the
     // store a lookup, and a held key costs none.
-    const held = guard?.held(idSegment)
-    if (held !== undefined) return decide(presented, held)
-    if (!deps.keyMaterial.hasValidChecksum(presented)) return refused
-    // The lookup is made only when the task runs: after the guard has admitted it.
-    const check = () => decide(presented, deps.apiKeys.findByIdSegment(idSegment))()
-    if (guard === undefined) return check
-    const admitted = guard.admit(origin as Origin)
-    return () => admitted().then((allowed) => (E.isLeft(allowed) ? allowed : check()))
+    const held = guard.held(idSegment)
+    if (held !== undefined) return admit(presented, O.some(held))
+    if (!deps.keyMaterial.hasValidChecksum(presented)) return refusedNow
+    const check = lookUp(presented, idSegment)
+    const admitted = guard.admit(origin)
+    return () => admitted().then<E.Either<AuthenticateApiKeyError | Refusal, Caller>>((allowed) => (E.isLeft(allowed) ? allowed : check()))
   }
 }

@@ -17,10 +17,10 @@ export type KeyCacheOptions = {
 /** The cached repository: what `cachedApiKeys` returns. */
 export type CachedApiKeys = ApiKeyRepository & {
   /**
-   * The answer `findByIdSegment` would give from memory for this id segment (a key held and not
+   * The key `findByIdSegment` would answer from memory for this id segment (a key held and not
    * older than the TTL), or undefined when it would ask the store. A held answer is a use.
    */
-  readonly held: (idSegment: string) => TE.TaskEither<never, O.Option<ApiKey>> | undefined
+  readonly held: (idSegment: string) => ApiKey | undefined
   readonly size: () => number
   readonly close: () => void
 }
@@ -57,7 +57,8 @@ export const cachedApiKeys = (
     }
   }
 
-  const held = (idSegment: string): TE.TaskEither<never, O.Option<ApiKey>> | undefined => {
+  /** The entry held for the id segment, made the most recently used. */
+  const hitOf = (idSegment: string): Entry | undefined => {
     const hit = entries.get(idSegment)
     if (hit === undefined) return undefined
     if (options.clock.now().getTime() - hit.at >= options.ttlMs) {
@@ -71,16 +72,16 @@ export const cachedApiKeys = (
       entries.set(idSegment, hit)
       lastHit = hit
     }
-    return hit.found
+    return hit
   }
 
   return {
     ...repo,
-    held,
+    held: (idSegment) => hitOf(idSegment)?.key,
     size: () => entries.size,
     close: unsubscribe,
     findByIdSegment: (idSegment) =>
-      held(idSegment) ??
+      hitOf(idSegment)?.found ??
       pipe(
         repo.findByIdSegment(idSegment),
         TE.map((found) => {

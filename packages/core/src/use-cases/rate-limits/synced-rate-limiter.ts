@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { decide, windowOf, type RateWindow } from '../../domain/rate-limit.js'
+import { decide, windowOf, type RateDecision, type RatePolicy, type RateWindow } from '../../domain/rate-limit.js'
 import type { Clock } from '../../ports/clock.js'
 import type { RateCount, RateLimitStore } from '../../ports/rate-limit-store.js'
 import type { RateLimiter } from '../../ports/rate-limiter.js'
@@ -19,6 +19,7 @@ export type SyncedRateLimiterDeps = {
 }
 
 export type SyncedRateLimiter = RateLimiter & {
+  readonly takeNow: NonNullable<RateLimiter['takeNow']>
   /**
    * Pushes every count not yet in the store, in one `add`, and learns the totals of those
    * buckets from every instance. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
@@ -153,14 +154,17 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     return queued
   }
 
+  const takeNow = (bucket: string, policy: RatePolicy): RateDecision => {
+    const now = deps.clock.now()
+    const counter = counterFor(bucket, policy.windowSeconds, now)
+    const decision = decide(policy, counter.known + counter.pending + counter.inFlight, counter.window, now)
+    if (decision.allowed) counter.pending += 1
+    return decision
+  }
+
   return {
-    take: (bucket, policy) => {
-      const now = deps.clock.now()
-      const counter = counterFor(bucket, policy.windowSeconds, now)
-      const decision = decide(policy, counter.known + counter.pending + counter.inFlight, counter.window, now)
-      if (decision.allowed) counter.pending += 1
-      return TE.right(decision)
-    },
+    takeNow,
+    take: (bucket, policy) => TE.right(takeNow(bucket, policy)),
     sync,
     size: () => counters.size,
   }
