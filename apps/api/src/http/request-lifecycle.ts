@@ -76,7 +76,7 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
           path: ctx.path,
           status: ctx.status,
           duration_ms: Math.round(durationMs * 100) / 100,
-          // The matched route's name, set by @koa/router (undefined when nothing matched).
+          // The matched operation's id, set by the route table (undefined when nothing matched).
           operation_id: (ctx as AppContext).routerName,
           client_id: ctx.state.caller?.clientId,
           key_id: ctx.state.caller?.keyId,
