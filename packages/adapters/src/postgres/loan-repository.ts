@@ -20,7 +20,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
-import { ofPartyLoan, recordsOf } from './of-party-loan.js'
+import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
 import { compiledByShape, precompiled, precompiledOn, type Param, type StatementPart } from './precompiled.js'
 import type {
@@ -636,16 +636,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         }),
       ),
 
-    listCollateral: (partyId, loanId, page) =>
-      query(async () => {
-        const rows = await ofPartyLoan(db, partyId, loanId)
-          .leftJoinLateral((eb) => inPage(eb.selectFrom('collateral_items as c').selectAll('c').whereRef('c.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
-          .selectAll('r')
-          .orderBy('r.created_at')
-          .orderBy('r.id')
-          .execute()
-        return recordsOf<Selectable<CollateralItemsTable>, CollateralItem>(rows, 'id', toCollateral)
-      }),
+    listCollateral: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'collateral_items', page, toCollateral)),
 
     addDocument: (d, audit) =>
       query(() =>
@@ -655,15 +646,6 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         }),
       ),
 
-    listDocuments: (partyId, loanId, page) =>
-      query(async () => {
-        const rows = await ofPartyLoan(db, partyId, loanId)
-          .leftJoinLateral((eb) => inPage(eb.selectFrom('loan_documents as d').selectAll('d').whereRef('d.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
-          .selectAll('r')
-          .orderBy('r.created_at')
-          .orderBy('r.id')
-          .execute()
-        return recordsOf<Selectable<LoanDocumentsTable>, LoanDocument>(rows, 'id', toDocument)
-      }),
+    listDocuments: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'loan_documents', page, toDocument)),
   }
 }

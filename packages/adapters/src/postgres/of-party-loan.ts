@@ -1,5 +1,7 @@
+import type { PageRequest } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
+import { inPage } from './paging.js'
 import type { Database } from './schema.js'
 
 /**
@@ -16,4 +18,31 @@ export const recordsOf = <Row, A>(rows: readonly { readonly [K in keyof Row]: Ro
   const [first] = rows
   if (first === undefined) return O.none
   return O.some(first[key] === null ? [] : (rows as readonly Row[]).map(to))
+}
+
+/** The tables of a loan's records that are listed by `(created_at, id)` pages. */
+type PagedLoanRecords = 'collateral_items' | 'loan_documents' | 'payment_methods'
+
+/**
+ * One page of a party's loan's records in `table` (`inPage`'s order), read with the loan in one
+ * statement: none when the loan is not the party's, an empty page when it has no records.
+ */
+export const pageOfPartyLoan = async <T extends PagedLoanRecords, A>(
+  db: Kysely<Database>,
+  partyId: string,
+  loanId: string,
+  table: T,
+  page: PageRequest,
+  to: (row: Selectable<Database[T]>) => A,
+): Promise<O.Option<readonly A[]>> => {
+  // Kysely cannot type a select from a table named by a type parameter: the query is typed on
+  // one table of the union, every one of which has the columns it uses.
+  const records = table as PagedLoanRecords as 'payment_methods'
+  const rows = await ofPartyLoan(db, partyId, loanId)
+    .leftJoinLateral((eb) => inPage(eb.selectFrom(records).selectAll(records).whereRef(`${records}.loan_id`, '=', 'l.id'), page).as('r'), (join) => join.onTrue())
+    .selectAll('r')
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute()
+  return recordsOf(rows, 'id', to as unknown as (row: Selectable<Database[typeof records]>) => A)
 }

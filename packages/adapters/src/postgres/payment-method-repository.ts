@@ -1,8 +1,7 @@
 import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import { ofPartyLoan, recordsOf } from './of-party-loan.js'
-import { inPage } from './paging.js'
+import { pageOfPartyLoan } from './of-party-loan.js'
 import { precompiled } from './precompiled.js'
 import type { Database, PaymentMethodsTable } from './schema.js'
 import { query } from './store-errors.js'
@@ -98,16 +97,7 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
         const [row] = await methodOfLoan({ id, loanId })
         return row === undefined ? O.none : O.some(toMethod(row))
       }),
-    listForPartyLoan: (partyId, loanId, page) =>
-      query(async () => {
-        const rows = await ofPartyLoan(db, partyId, loanId)
-          .leftJoinLateral((eb) => inPage(eb.selectFrom('payment_methods as m').selectAll('m').whereRef('m.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
-          .selectAll('r')
-          .orderBy('r.created_at')
-          .orderBy('r.id')
-          .execute()
-        return recordsOf<Selectable<PaymentMethodsTable>, PaymentMethod>(rows, 'id', toMethod)
-      }),
+    listForPartyLoan: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'payment_methods', page, toMethod)),
     countForLoan: (loanId) =>
       query(async () => {
         const row = await db.selectFrom('payment_methods').select((eb) => eb.fn.countAll<string>().as('n')).where('loan_id', '=', loanId).executeTakeFirstOrThrow()
