@@ -314,7 +314,7 @@ for (const database of testDatabases()) {
 }
 
 describe('rate limiting when its store is down', () => {
-  it('admits the request without the limit, with a logged warning, instead of failing it', async () => {
+  it('admits the request (and a key lookup) without the limit, with a logged warning, instead of failing it', async () => {
     const down = { take: () => TE.left(storeUnavailable(new Error('connection refused'))) }
     const server = await startInMemoryServer(() => ({ rateLimiter: down, exactRateLimiter: down }))
     try {
@@ -326,6 +326,9 @@ describe('rate limiting when its store is down', () => {
       expect(listed.headers.get('RateLimit')).to.equal(null)
       const warnings = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; request admitted without this limit')
       expect(warnings.map((w) => w['policy'])).to.deep.equal(['mint', 'default'])
+      // The key, not yet held, was looked up without the key-lookup limit, as the route ran without its own.
+      const lookups = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; key looked up without this limit')
+      expect(lookups.map((w) => w['policy'])).to.deep.equal(['key_lookups'])
     } finally {
       await server.stop()
     }

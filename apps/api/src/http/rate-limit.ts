@@ -63,6 +63,24 @@ const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
 export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void> | undefined
 
 /**
+ * One request taken from `limiter` in `bucket`: its decision, or undefined when the limiter's
+ * store is unavailable, with a logged warning naming what went ahead without the limit (fail
+ * open: a store outage never becomes a 5xx through a rate limit).
+ */
+const takeOrWarn = async (
+  ctx: ParameterizedContext<AppState>,
+  limiter: RateLimiter,
+  bucket: string,
+  policy: RatePolicy,
+  admitted: string,
+): Promise<RateDecision | undefined> => {
+  const result = await limiter.take(bucket, policy)()
+  if (E.isRight(result)) return result.right
+  ctx.state.log.warn({ err: result.left.cause, policy: policy.name }, `rate limit store unavailable; ${admitted} without this limit`)
+  return undefined
+}
+
+/**
  * Takes one request from each limit in turn (stopping at the first refusal) and sets the
  * `RateLimit-Policy` and `RateLimit` headers for the policies it consulted; a refusal ends the
  * request with 429 `rate_limited` and `Retry-After` before anything else runs. If a limiter's
@@ -97,13 +115,10 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
     for (const limit of limits) {
       const bucket = limit.bucketOf(ctx as AppContext)
       if (bucket === undefined) continue
-      const result = await limit.limiter.take(bucket, limit.policy)()
-      if (E.isLeft(result)) {
-        ctx.state.log.warn({ err: result.left.cause, policy: limit.policy.name }, 'rate limit store unavailable; request admitted without this limit')
-        continue
-      }
-      taken.push({ policy: limit.policy, decision: result.right })
-      if (!result.right.allowed) break
+      const decision = await takeOrWarn(ctx, limit.limiter, bucket, limit.policy, 'request admitted')
+      if (decision === undefined) continue
+      taken.push({ policy: limit.policy, decision })
+      if (!decision.allowed) break
     }
     conclude(ctx, taken)
   }
@@ -181,17 +196,11 @@ export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, s
   return {
     held: deps.apiKeys.held ?? NEVER_HELD,
     admit: (ctx) => () =>
-      deps.rateLimiter
-        .take(`lookup:${clientAddressOf(ctx)}`, policy)()
-        .then((result) => {
-          if (E.isLeft(result)) {
-            ctx.state.log.warn({ err: result.left.cause, policy: policy.name }, 'rate limit store unavailable; key looked up without this limit')
-            return E.right(undefined)
-          }
-          if (result.right.allowed) return E.right(undefined)
-          const taken: Taken = { policy, decision: result.right }
-          setRateLimitHeaders(ctx, policies, [taken])
-          return E.left(exceeded(taken))
-        }),
+      takeOrWarn(ctx, deps.rateLimiter, `lookup:${clientAddressOf(ctx)}`, policy, 'key looked up').then((decision) => {
+        if (decision === undefined || decision.allowed) return E.right(undefined)
+        const taken: Taken = { policy, decision }
+        setRateLimitHeaders(ctx, policies, [taken])
+        return E.left(exceeded(taken))
+      }),
   }
 }

@@ -109,7 +109,7 @@ class NamedStatement extends pg.Query {
  */
 const runNamedOn = (client: pg.PoolClient, name: string, text: string, values: unknown[]): Promise<pg.QueryResult> =>
   new Promise((resolve, reject) => {
-    client.query(new NamedStatement(name, text, values, (error, result) => (error === undefined || error === null ? resolve(result) : reject(error))))
+    client.query(new NamedStatement(name, text, values, (error, result) => (error ? reject(error) : resolve(result))))
   })
 
 /**
