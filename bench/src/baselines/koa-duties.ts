@@ -5,6 +5,7 @@ import {
   invalidApiKey,
   nodeApiKeyMaterial,
   presentedApiKey,
+  runNamedOnPool,
   requestLifecycle,
   securityHeaders,
   sessionOfClientStatement,
@@ -20,7 +21,7 @@ import { listenOn, requiredEnv } from './listen.js'
  * partner key taken from the request as the API takes it and compared with its stored SHA-256
  * by the API's own key material (as a cached key is), an unknown key refused through the API's
  * error mapping, and the API's session read (the repository's own SQL: the session with its
- * addresses as one JSON value, prepared by name as the API prepares it) through a `pg` Pool of
+ * addresses as one JSON value, prepared by name and run as the API runs it) through a `pg` Pool of
  * the API's size. No routing table, scopes, rate limits, domain mapping or fp-ts: what it
  * reaches against the bare baselines is the most any implementation of these duties could
  * reach on this machine.
@@ -36,7 +37,7 @@ const router = new Router()
 router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   const presented = presentedApiKey(ctx) ?? ''
   if (!keyMaterial.matches(presented, keyHash)) return answerProblem(ctx, invalidApiKey)
-  const { rows } = await pool.query({ ...SESSION_READ, values: [ctx.params['sessionId'], clientId] })
+  const { rows } = await runNamedOnPool(pool, SESSION_READ.name, SESSION_READ.text, [ctx.params['sessionId'], clientId])
   if (rows[0] === undefined) ctx.status = 404
   else ctx.body = rows[0]
 })

@@ -116,9 +116,10 @@ const runNamedOn = (client: pg.PoolClient, name: string, text: string, values: u
  * Runs a named statement straight on `pool`. `pg-pool` answers every query with a promise of its
  * result, a query object too (it takes a client, runs the query and releases the client in one
  * callback); `pg`'s types give the query object back instead. The query must carry no callback
- * of its own: the pool's callback is what releases the client.
+ * of its own: the pool's callback is what releases the client. Exported for the benchmark's
+ * baseline and reference servers, which run the session read as the API runs it.
  */
-const runNamedOnPool = (pool: pg.Pool, name: string, text: string, values: unknown[]): Promise<pg.QueryResult> =>
+export const runNamedOnPool = (pool: pg.Pool, name: string, text: string, values: unknown[]): Promise<pg.QueryResult> =>
   pool.query(new NamedStatement(name, text, values)) as unknown as Promise<pg.QueryResult>
 
 /**
