@@ -2,11 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
+import { API_DIR, FROM_SOURCE } from './support/api-process.js'
 import { request } from './support/client.js'
-
-const apiDir = fileURLToPath(new URL('..', import.meta.url))
 
 type Running = {
   readonly child: ChildProcess
@@ -18,8 +16,8 @@ type Running = {
 
 /** Starts `src/main.ts` as its own process, the way `pnpm start` does. */
 const startMain = (env: Record<string, string>): Running => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lendgate/source', 'src/main.ts'], {
-    cwd: apiDir,
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/main.ts'], {
+    cwd: API_DIR,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

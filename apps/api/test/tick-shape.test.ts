@@ -2,11 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 import { heldTickObject } from '../src/tick-shape.js'
-
-const apiDir = fileURLToPath(new URL('..', import.meta.url))
+import { API_DIR, FROM_SOURCE } from './support/api-process.js'
 
 /**
  * The feedback states of the tick literal's four property definitions after an idle spell. V8
@@ -20,8 +18,8 @@ const tickLiteralFeedback = (mode: 'hold' | 'none'): string[] => {
   try {
     const run = spawnSync(
       process.execPath,
-      ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', '--conditions=@lendgate/source', 'test/support/tick-feedback.ts', mode],
-      { cwd: apiDir, encoding: 'utf8', timeout: 20_000, stdio: ['ignore', out, 'pipe'] },
+      ['--allow-natives-syntax', '--expose-gc', ...FROM_SOURCE, 'test/support/tick-feedback.ts', mode],
+      { cwd: API_DIR, encoding: 'utf8', timeout: 20_000, stdio: ['ignore', out, 'pipe'] },
     )
     expect(run.status, run.stderr).to.equal(0)
     return [...readFileSync(file, 'utf8').matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1]!)

@@ -3,7 +3,11 @@ import { fileURLToPath } from 'node:url'
 import { rememberLog } from './secret-scan.js'
 import { INTERNAL_TOKEN, MINT_SECRET, type TestServer } from './test-server.js'
 
-const apiDir = fileURLToPath(new URL('../..', import.meta.url))
+/** The API package's folder: where a child process started from source runs. */
+export const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
+
+/** Node's options for a child process that runs the API's TypeScript sources, as `pnpm start` does. */
+export const FROM_SOURCE = ['--import', 'tsx', '--conditions=@lendgate/source'] as const
 
 /** How long a start may take: a fresh embedded database is created and migrated on the first one. */
 const START_TIMEOUT_MS = 60_000
@@ -40,8 +44,8 @@ export type ApiProcess = {
  * on any free port, and resolves once it says it is listening.
  */
 export const startApiProcess = async (env: Record<string, string>): Promise<ApiProcess> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lendgate/source', 'src/main.ts'], {
-    cwd: apiDir,
+  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/main.ts'], {
+    cwd: API_DIR,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
