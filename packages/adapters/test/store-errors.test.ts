@@ -4,7 +4,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import { openDatabase } from '../src/postgres/database.js'
 import { migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
-import { asWriteError } from '../src/postgres/store-errors.js'
+import { asWriteError, query } from '../src/postgres/store-errors.js'
 
 describe('asWriteError', () => {
   const toError = asWriteError('api_client')
@@ -21,6 +21,29 @@ describe('asWriteError', () => {
     for (const cause of [plain, adminShutdown, 'boom', { code: 23505 }, null, undefined]) {
       expect(toError(cause)).to.deep.equal({ _tag: 'StoreUnavailable', cause })
     }
+  })
+})
+
+describe('query', () => {
+  it('answers the value of a query that succeeds', async () => {
+    expect(await query(async () => 42)()).to.deep.equal(E.right(42))
+  })
+
+  it('answers StoreUnavailable, with the cause, for a query that fails or throws before its promise', async () => {
+    const failure = new Error('connection terminated')
+    expect(await query(() => Promise.reject(failure))()).to.deep.equal(E.left({ _tag: 'StoreUnavailable', cause: failure }))
+    const thrown = await query((): Promise<number> => {
+      throw failure
+    })()
+    expect(thrown).to.deep.equal(E.left({ _tag: 'StoreUnavailable', cause: failure }))
+  })
+
+  it('runs the query each time the task runs, never when it is made', async () => {
+    let runs = 0
+    const task = query(async () => ++runs)
+    expect(runs).to.equal(0)
+    expect(await task()).to.deep.equal(E.right(1))
+    expect(await task()).to.deep.equal(E.right(2))
   })
 })
 

@@ -6,13 +6,12 @@ import {
   type StoreUnavailable,
 } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { insertBooked } from './loan-repository.js'
 import { inPage } from './paging.js'
 import type { Database, LoanApplicationsTable } from './schema.js'
-import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
+import { attempt, asStoreUnavailable, asWriteError, query } from './store-errors.js'
 
 const toApplication = (row: Selectable<LoanApplicationsTable>): LoanApplication => ({
   id: row.id,
@@ -63,7 +62,7 @@ const STALE = Symbol('stale application')
  * before it writes anything else; the application's reference to its loan is checked at commit.
  */
 const saveWith = (db: Kysely<Database>, application: LoanApplication, after: (trx: Transaction<Database>) => Promise<void>) =>
-  TE.tryCatch(
+  attempt(
     () =>
       db.transaction().execute(async (trx) => {
         const updated = await trx
@@ -81,7 +80,7 @@ const saveWith = (db: Kysely<Database>, application: LoanApplication, after: (tr
 
 export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApplicationRepository => ({
   insert: (a) =>
-    TE.tryCatch(async () => {
+    attempt(async () => {
       await db
         .insertInto('loan_applications')
         .values({ id: a.id, party_id: a.partyId, client_id: a.clientId, created_at: a.createdAt, version: a.version, ...contentColumns(a) })

@@ -1,11 +1,10 @@
 import type { LoanProduct, LoanProductRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely, Selectable } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import type { Database, LoanProductsTable } from './schema.js'
-import { asWriteError, query } from './store-errors.js'
+import { attempt, asWriteError, query } from './store-errors.js'
 
 const toProduct = (row: Selectable<LoanProductsTable>): LoanProduct => ({
   id: row.id,
@@ -41,7 +40,7 @@ const columns = (p: LoanProduct) => ({
 
 export const postgresLoanProductRepository = (db: Kysely<Database>): LoanProductRepository => ({
   insert: (product, audit) =>
-    TE.tryCatch(
+    attempt(
       () =>
         db.transaction().execute(async (trx) => {
           await trx.insertInto('loan_products').values({ id: product.id, created_at: product.createdAt, ...columns(product) }).execute()

@@ -16,7 +16,6 @@ import type {
 } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
@@ -33,7 +32,7 @@ import type {
   LoanTransactionsTable,
   PaymentsTable,
 } from './schema.js'
-import { asStoreUnavailable, query } from './store-errors.js'
+import { attempt, asStoreUnavailable, query } from './store-errors.js'
 
 /**
  * Every column of a loan and of a balance snapshot, by name: every loan route reads the loan of
@@ -594,7 +593,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       }),
 
     change: (loanId, change) =>
-      TE.tryCatch(
+      attempt(
         () =>
           db.transaction().execute(async (trx) => {
             const state = await readLocked(trx, reads, loanId)

@@ -9,7 +9,6 @@ import {
   type StoreUnavailable,
 } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Selectable, type Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
@@ -17,7 +16,7 @@ import { addressFields, toAddress } from './address-rows.js'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import { precompiled, precompiledOn, statementNameOf } from './precompiled.js'
-import { asStoreUnavailable, asWriteError, query } from './store-errors.js'
+import { attempt, asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
 /** How the applicant profile is kept in the `profile` jsonb column. */
@@ -176,8 +175,11 @@ type SessionJson = Awaited<ReturnType<ReturnType<typeof asJson>['executeTakeFirs
 
 const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text))
 
-/** A session read as JSON, its timestamps read back as dates (a timestamp column left as text fails to compile). */
-const toSessionWithAddresses = ({ session: { addresses, ...row } }: { readonly session: SessionJson }): OnboardingSession =>
+/**
+ * A session read as JSON, its timestamps read back as dates (a timestamp column left as text fails
+ * to compile). The row is copied once, with its dates: `addresses` rides along unread by `toSession`.
+ */
+const toSessionWithAddresses = ({ session: row }: { readonly session: SessionJson }): OnboardingSession =>
   toSession(
     {
       ...row,
@@ -188,7 +190,7 @@ const toSessionWithAddresses = ({ session: { addresses, ...row } }: { readonly s
       created_at: new Date(row.created_at),
       updated_at: new Date(row.updated_at),
     },
-    addresses.map((a) => toAddress({ ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) })),
+    row.addresses.map((a) => toAddress({ ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) })),
   )
 
 const partyColumns = (p: Party) => ({
@@ -239,7 +241,7 @@ const writeSession = async (
  * writes (`writeSession`); a version conflict writes nothing.
  */
 const saveWith = (db: Kysely<Database>, session: OnboardingSession, first?: (trx: Transaction<Database>) => Promise<void>) =>
-  TE.tryCatch(
+  attempt(
     async () => {
       await writeSession(
         db,
@@ -306,7 +308,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
   )
   return {
     insert: (session) =>
-      TE.tryCatch(() => writeSession(db, session, (on) => insertRow(on, sessionRow(session))), asWriteError('onboarding_session')),
+      attempt(() => writeSession(db, session, (on) => insertRow(on, sessionRow(session))), asWriteError('onboarding_session')),
 
     findForClient: (clientId, id) =>
       query(async () => {

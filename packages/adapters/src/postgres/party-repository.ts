@@ -3,8 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
-import { asWriteError, query } from './store-errors.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
+import { attempt, asWriteError, query } from './store-errors.js'
 
 export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository => ({
   findById: (id) =>
@@ -37,12 +36,12 @@ export const postgresPartyRepository = (db: Kysely<Database>): PartyRepository =
     }),
 
   addAddress: (partyId, address) =>
-    TE.tryCatch(async () => {
+    attempt(async () => {
       await db.insertInto('party_addresses').values({ ...addressFields(address), party_id: partyId }).execute()
     }, asWriteError('registered_address')),
 
   updateAddress: (partyId, address) =>
-    TE.tryCatch(async () => {
+    attempt(async () => {
       const { id: _id, created_at: _created, ...changes } = addressFields(address)
       await db.updateTable('party_addresses').set(changes).where('id', '=', address.id).where('party_id', '=', partyId).execute()
     }, asWriteError('registered_address')),

@@ -1,5 +1,6 @@
 import { alreadyExists, storeUnavailable, type AlreadyExists, type StoreUnavailable } from '@lendgate/core'
-import * as TE from 'fp-ts/lib/TaskEither.js'
+import * as E from 'fp-ts/lib/Either.js'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
 
 const UNIQUE_VIOLATION = '23505'
 
@@ -17,5 +18,21 @@ export const asWriteError =
   (error: unknown): AlreadyExists | StoreUnavailable =>
     codeOf(error) === UNIQUE_VIOLATION ? alreadyExists(entity) : storeUnavailable(error)
 
-/** Runs a query, turning any thrown error into `StoreUnavailable`. */
-export const query = <A>(run: () => Promise<A>): TE.TaskEither<StoreUnavailable, A> => TE.tryCatch(run, asStoreUnavailable)
+/**
+ * Runs a statement, turning any failure (a rejection, or a throw before the promise) into
+ * `onError`'s Left: `TE.tryCatch`'s contract, in one continuation. fp-ts ships `tryCatch` as an
+ * ES5 generator state machine, a dozen calls around every statement of every repository
+ * (docs/benchmarks.md, "Seventeenth pass").
+ */
+export const attempt =
+  <E, A>(run: () => Promise<A>, onError: (error: unknown) => E): TE.TaskEither<E, A> =>
+  () => {
+    try {
+      return run().then(E.right, (error: unknown) => E.left(onError(error)))
+    } catch (error) {
+      return Promise.resolve(E.left(onError(error)))
+    }
+  }
+
+/** Runs a query, turning any failure into `StoreUnavailable`. */
+export const query = <A>(run: () => Promise<A>): TE.TaskEither<StoreUnavailable, A> => attempt(run, asStoreUnavailable)

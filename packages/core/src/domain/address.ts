@@ -3,6 +3,7 @@ import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject } from './codecs.js'
 import { CountryCode } from './country-codes.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
+import { instantText } from './instant.js'
 
 /**
  * Postal addresses, one model for onboarding sessions and parties. `registered` is the
@@ -89,8 +90,8 @@ export const addressView = (a: Address): AddressView => ({
   region: a.region,
   postal_code: a.postalCode,
   country: a.country,
-  created_at: a.createdAt.toISOString(),
-  updated_at: a.updatedAt.toISOString(),
+  created_at: instantText(a.createdAt),
+  updated_at: instantText(a.updatedAt),
 })
 
 /** A session or a party holds at most this many addresses. */

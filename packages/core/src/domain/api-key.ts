@@ -1,4 +1,5 @@
 import * as O from 'fp-ts/lib/Option.js'
+import { instantText, instantTextOrNull } from './instant.js'
 
 /**
  * API clients and their keys (CONTRACT.md "Keys").
@@ -102,9 +103,9 @@ export const apiKeyView = (key: ApiKey): ApiKeyView => ({
   status: key.status,
   environment: key.environment,
   scopes: key.scopes,
-  created_at: key.createdAt.toISOString(),
-  revoked_at: key.revokedAt?.toISOString() ?? null,
-  last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  created_at: instantText(key.createdAt),
+  revoked_at: instantTextOrNull(key.revokedAt),
+  last_used_at: instantTextOrNull(key.lastUsedAt),
 })
 
 /** The mint response: the only place the full key ever appears. */
@@ -131,5 +132,5 @@ export const mintedKeyView = (client: ApiClient, key: ApiKey, plaintext: string)
   environment: key.environment,
   scopes: key.scopes,
   status: key.status,
-  created_at: key.createdAt.toISOString(),
+  created_at: instantText(key.createdAt),
 })

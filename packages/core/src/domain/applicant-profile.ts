@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
+import { instantText } from './instant.js'
 
 /** The business applicant: what a lender needs to identify and assess it. */
 
@@ -43,7 +44,7 @@ export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.E
   const date = input.incorporation_date
   if (date !== undefined) {
     const parsed = new Date(`${date}T00:00:00.000Z`)
-    if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+    if (Number.isNaN(parsed.getTime()) || instantText(parsed).slice(0, 10) !== date) {
       return E.left(invalidRequest('incorporation_date is not a real calendar date', 'incorporation_date'))
     }
     if (parsed.getTime() > now.getTime()) return E.left(invalidRequest('incorporation_date must not be in the future', 'incorporation_date'))
@@ -87,5 +88,5 @@ export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView 
   industry_code: p.industryCode,
   website: p.website,
   tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
-  updated_at: p.updatedAt.toISOString(),
+  updated_at: instantText(p.updatedAt),
 })

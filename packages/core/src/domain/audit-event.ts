@@ -6,6 +6,7 @@ import { loanProductView, type LoanProduct } from './loan-product.js'
 import type { Loan } from './loan.js'
 import type { OnboardingSession } from './onboarding-session.js'
 import type { Payment } from './payment.js'
+import { instantText } from './instant.js'
 
 /**
  * The audit log (issue 9): one append-only event per key mint, key revocation and internal
@@ -253,7 +254,7 @@ export type AuditEventView = {
 
 export const auditEventView = (e: AuditEvent): AuditEventView => ({
   audit_event_id: e.id,
-  occurred_at: e.occurredAt.toISOString(),
+  occurred_at: instantText(e.occurredAt),
   actor: e.actor,
   action: e.action,
   subject: e.subject,

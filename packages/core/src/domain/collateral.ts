@@ -1,6 +1,7 @@
 import type * as t from 'io-ts'
 import { boundedString, integerIn, oneOf, strictObject } from './codecs.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
+import { instantText } from './instant.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
 
@@ -48,5 +49,5 @@ export const collateralView = (c: CollateralItem) => ({
   valuation: c.valuation,
   currency: c.currency,
   lien_position: c.lienPosition,
-  created_at: c.createdAt.toISOString(),
+  created_at: instantText(c.createdAt),
 })

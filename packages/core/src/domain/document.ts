@@ -1,5 +1,6 @@
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
+import { instantText } from './instant.js'
 
 /**
  * Document metadata: Lendgate stores what a document is and where the partner keeps it
@@ -69,5 +70,5 @@ export const documentView = (d: DocumentMetadata): DocumentView => ({
   file_name: d.fileName,
   content_type: d.contentType,
   description: d.description,
-  created_at: d.createdAt.toISOString(),
+  created_at: instantText(d.createdAt),
 })

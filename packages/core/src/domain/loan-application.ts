@@ -4,6 +4,7 @@ import { boundedString, integerIn, strictObject, Uuid } from './codecs.js'
 import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from './errors.js'
 import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
+import { instantText, instantTextOrNull } from './instant.js'
 
 /**
  * Loan applications and their state machine (docs/applications.md), as pure functions.
@@ -172,12 +173,12 @@ export const loanApplicationView = (a: LoanApplication): LoanApplicationView => 
   purpose: a.purpose,
   interest_rate_bps: a.interestRateBps,
   origination_fee_bps: a.originationFeeBps,
-  submitted_at: a.submittedAt?.toISOString() ?? null,
+  submitted_at: instantTextOrNull(a.submittedAt),
   decision:
     a.decision === null
       ? null
-      : { decision: a.decision.decision, reason: a.decision.reason, decided_by: a.decision.decidedBy, decided_at: a.decision.decidedAt.toISOString() },
+      : { decision: a.decision.decision, reason: a.decision.reason, decided_by: a.decision.decidedBy, decided_at: instantText(a.decision.decidedAt) },
   loan_id: a.loanId,
-  created_at: a.createdAt.toISOString(),
-  updated_at: a.updatedAt.toISOString(),
+  created_at: instantText(a.createdAt),
+  updated_at: instantText(a.updatedAt),
 })

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { boundedString, CalendarDate, oneOf, strictObject, stringMatching } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
+import { instantText } from './instant.js'
 
 /** Documents of a loan (statements, notices, disclosures): metadata and a storage reference. */
 
@@ -72,5 +73,5 @@ export const loanDocumentView = (d: LoanDocument) => ({
   storage_ref: d.storageRef,
   file_name: d.fileName,
   content_type: d.contentType,
-  created_at: d.createdAt.toISOString(),
+  created_at: instantText(d.createdAt),
 })

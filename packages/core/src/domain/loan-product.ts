@@ -3,6 +3,7 @@ import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, oneOf, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
+import { instantText } from './instant.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
 
@@ -133,6 +134,6 @@ export const loanProductView = (p: LoanProduct): LoanProductView => ({
   origination_fee_bps: p.originationFeeBps,
   repayment_frequency: p.repaymentFrequency,
   active: p.active,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
+  created_at: instantText(p.createdAt),
+  updated_at: instantText(p.updatedAt),
 })

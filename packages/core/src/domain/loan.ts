@@ -2,6 +2,7 @@ import { amortize, type Installment } from './amortization.js'
 import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from './money.js'
+import { instantText } from './instant.js'
 
 /**
  * A booked loan and what booking writes with it: the full schedule, the ledger's opening
@@ -107,7 +108,7 @@ export type BookedLoan = {
 }
 
 /** The UTC calendar date of `at`, `YYYY-MM-DD`. */
-export const utcDate = (at: Date): string => at.toISOString().slice(0, 10)
+export const utcDate = (at: Date): string => instantText(at).slice(0, 10)
 
 /** The schedule `application` would have if booked on `startDate`. */
 export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>
@@ -224,7 +225,7 @@ export const loanView = (l: Loan): LoanView => ({
   start_date: l.startDate,
   first_due_date: l.firstDueDate,
   maturity_date: l.maturityDate,
-  created_at: l.createdAt.toISOString(),
+  created_at: instantText(l.createdAt),
 })
 
 export type SchedulePreview = {

@@ -3,6 +3,7 @@ import type { Address } from './address.js'
 import type { ApplicantProfile } from './applicant-profile.js'
 import { oneOf, strictObject, withSchema } from './codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
+import { instantText } from './instant.js'
 import { currentStepOf, requirementsOf, type OnboardingProgress, type Requirement } from './onboarding-state.js'
 
 /**
@@ -153,6 +154,6 @@ export const onboardingSessionView = (session: OnboardingSession): OnboardingSes
   locale: session.locale,
   status: session.status,
   current_step: session.currentStep,
-  created_at: session.createdAt.toISOString(),
-  updated_at: session.updatedAt.toISOString(),
+  created_at: instantText(session.createdAt),
+  updated_at: instantText(session.updatedAt),
 })

@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { decode, isUuid, stringMatching, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
+import { instantText } from './instant.js'
 
 /**
  * Cursor pagination (CONTRACT.md "Lists"). Lists are ordered by `(created_at, id)` ascending,
@@ -37,7 +38,7 @@ const fromBase64Url = (text: string): string =>
   )
 
 export const encodeCursor = (position: Position): string =>
-  toBase64Url(JSON.stringify([position.createdAt.toISOString(), position.id]))
+  toBase64Url(JSON.stringify([instantText(position.createdAt), position.id]))
 
 const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -57,7 +58,7 @@ export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isU
     // 0000 would round-trip here and then fail in SQL.
     if (!CURSOR_INSTANT.test(at) || at.startsWith('0000')) return E.left(bad)
     const createdAt = new Date(at)
-    return Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at ? E.left(bad) : E.right({ createdAt, id })
+    return Number.isNaN(createdAt.getTime()) || instantText(createdAt) !== at ? E.left(bad) : E.right({ createdAt, id })
   } catch {
     return E.left(bad)
   }

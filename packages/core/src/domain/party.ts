@@ -2,6 +2,7 @@ import type { Address, AddressView } from './address.js'
 import { addressView } from './address.js'
 import { maskTaxId } from './applicant-profile.js'
 import type { OnboardingSession } from './onboarding-session.js'
+import { instantText } from './instant.js'
 
 /**
  * A party: the approved borrower, created from an onboarding session's profile, contacts and
@@ -91,5 +92,5 @@ export const partyView = (p: Party): PartyView => ({
   email: p.email,
   phone: p.phone,
   addresses: p.addresses.map(addressView),
-  created_at: p.createdAt.toISOString(),
+  created_at: instantText(p.createdAt),
 })

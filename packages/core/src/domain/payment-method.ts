@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, jsonSchemaOf, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
+import { instantText } from './instant.js'
 
 /**
  * Payment methods of a loan (docs/servicing.md): bank accounts and card tokens. Account
@@ -125,6 +126,6 @@ export const paymentMethodView = (m: PaymentMethod): PaymentMethodView => ({
   brand: m.brand,
   exp_month: m.expMonth,
   exp_year: m.expYear,
-  created_at: m.createdAt.toISOString(),
-  updated_at: m.updatedAt.toISOString(),
+  created_at: instantText(m.createdAt),
+  updated_at: instantText(m.updatedAt),
 })

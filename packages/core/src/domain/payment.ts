@@ -2,6 +2,7 @@ import type * as t from 'io-ts'
 import { strictObject, Uuid } from './codecs.js'
 import type { Allocation, Buckets, InstallmentPayments } from './loan-servicing.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
+import { instantText } from './instant.js'
 
 /** Borrower payments (docs/servicing.md "Payments"). */
 
@@ -42,5 +43,5 @@ export const paymentView = (p: Payment) => ({
   allocation: p.allocation === null ? null : { past_due: bucketsView(p.allocation.pastDue), ...bucketsView(p.allocation.current) },
   failure_code: p.failureCode,
   effective_date: p.effectiveDate,
-  created_at: p.createdAt.toISOString(),
+  created_at: instantText(p.createdAt),
 })

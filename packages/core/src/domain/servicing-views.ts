@@ -1,4 +1,5 @@
 import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, LoanInstallment } from './loan.js'
+import { instantText } from './instant.js'
 
 /** How partners see balances, ledger entries and installments (docs/servicing.md). */
 
@@ -15,7 +16,7 @@ export const balanceView = (b: BalanceSnapshot & { readonly sequence: number }) 
   next_due_amount: b.nextDueAmount,
   transaction_id: b.transactionId,
   sequence: b.sequence,
-  created_at: b.createdAt.toISOString(),
+  created_at: instantText(b.createdAt),
 })
 
 export const transactionView = (t: LedgerTransaction & { readonly sequence: number; readonly currency: string }) => ({
@@ -31,7 +32,7 @@ export const transactionView = (t: LedgerTransaction & { readonly sequence: numb
   payment_id: t.paymentId,
   reverses_transaction_id: t.reversesId,
   sequence: t.sequence,
-  created_at: t.createdAt.toISOString(),
+  created_at: instantText(t.createdAt),
 })
 
 export const installmentView = (i: LoanInstallment & { readonly status: InstallmentStatus }) => ({

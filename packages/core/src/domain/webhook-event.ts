@@ -1,4 +1,5 @@
 import type { PartyView } from './party.js'
+import { instantText } from './instant.js'
 
 /**
  * An outbound event in the outbox (CONTRACT.md "Webhooks"). Written in the same transaction as
@@ -28,7 +29,7 @@ export const partyReadyEvent = (eventUuid: string, sessionId: string, party: Par
   id: webhookEventId(eventUuid),
   sessionId,
   type: 'party.ready',
-  body: JSON.stringify({ type: 'party.ready', timestamp: now.toISOString(), data: party }),
+  body: JSON.stringify({ type: 'party.ready', timestamp: instantText(now), data: party }),
   status: 'pending',
   attempts: 0,
   nextAttemptAt: now,
@@ -63,8 +64,8 @@ export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   type: e.type,
   status: e.status,
   attempts: e.attempts,
-  next_attempt_at: e.status === 'pending' ? e.nextAttemptAt.toISOString() : null,
-  created_at: e.createdAt.toISOString(),
+  next_attempt_at: e.status === 'pending' ? instantText(e.nextAttemptAt) : null,
+  created_at: instantText(e.createdAt),
 })
 
 export type WebhookDeliveryView = WebhookEventView & {
@@ -82,7 +83,7 @@ export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => 
   ...webhookEventView(d),
   attempt_log: d.attemptLog.map((a) => ({
     attempt_number: a.attemptNumber,
-    started_at: a.startedAt.toISOString(),
+    started_at: instantText(a.startedAt),
     duration_ms: a.durationMs,
     status_code: a.statusCode,
     error: a.error,

@@ -1,5 +1,6 @@
 import * as t from 'io-ts'
 import { strictObject, stringMatching } from './codecs.js'
+import { instantText } from './instant.js'
 
 /**
  * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"). The signing secret is kept
@@ -44,6 +45,6 @@ export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: 
   session_id: endpoint.sessionId,
   webhook_url: endpoint.url,
   ...(generatedSecret === undefined ? {} : { webhook_secret: generatedSecret }),
-  created_at: endpoint.createdAt.toISOString(),
-  updated_at: endpoint.updatedAt.toISOString(),
+  created_at: instantText(endpoint.createdAt),
+  updated_at: instantText(endpoint.updatedAt),
 })

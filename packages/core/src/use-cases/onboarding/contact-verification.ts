@@ -31,6 +31,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
 export type ContactVerificationDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -216,8 +217,8 @@ export const contactVerificationView = (v: ContactVerification): ContactVerifica
     channel: v.channel,
     destination: contact?.value ?? '',
     status: contact?.verifiedAt != null ? 'verified' : 'pending',
-    expires_at: v.challenge?.expiresAt.toISOString() ?? null,
-    resend_available_at: v.challenge === null ? null : new Date(v.challenge.createdAt.getTime() + RESEND_COOLDOWN_MS).toISOString(),
+    expires_at: instantTextOrNull(v.challenge?.expiresAt),
+    resend_available_at: v.challenge === null ? null : instantText(new Date(v.challenge.createdAt.getTime() + RESEND_COOLDOWN_MS)),
     current_step: v.session.currentStep,
   }
 }

@@ -17,6 +17,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
 /** Submission refused because these requirements are still outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
@@ -167,12 +168,12 @@ export const reviewView = (s: OnboardingSession) => ({
   locale: s.locale,
   status: s.status,
   current_step: s.currentStep,
-  submitted_at: s.submittedAt?.toISOString() ?? null,
+  submitted_at: instantTextOrNull(s.submittedAt),
   party_id: s.partyId,
   review:
     s.review === null
       ? null
-      : { decision: s.review.decision, reviewed_by: s.review.reviewedBy, reason: s.review.reason, decided_at: s.review.decidedAt.toISOString() },
-  created_at: s.createdAt.toISOString(),
-  updated_at: s.updatedAt.toISOString(),
+      : { decision: s.review.decision, reviewed_by: s.review.reviewedBy, reason: s.review.reason, decided_at: instantText(s.review.decidedAt) },
+  created_at: instantText(s.createdAt),
+  updated_at: instantText(s.updatedAt),
 })
