@@ -52,7 +52,7 @@ const how = { connections: 10, seconds: Number(flags.seconds), warmupSeconds: 0 
  * The median over pairs of rounds (A loaded first, then B first) of the pair's geometric mean.
  * On a noisy day the build loaded second in a round can lose by 10 to 30% whichever it is; a
  * pair holds one round of each order, so its mean cancels that, where the median of single
- * rounds falls wherever the two groups meet (docs/benchmarks.md, "Eighth pass").
+ * rounds falls wherever the two groups meet (docs/benchmarks-history.md, "Eighth pass").
  */
 const balanced = (ratios: readonly number[]): string => {
   const pairs: number[] = []

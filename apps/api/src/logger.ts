@@ -41,7 +41,7 @@ const LOG_FLUSH_MS = 250
  * length to the batch's. Given text, sonic-boom appends the line to the pending batch and
  * measures the whole batch again (`Buffer.byteLength`, which copies it flat): on every line,
  * the largest allocation of a request and a quarter of the line's cost (3.0 against 2.2 µs a
- * line, docs/benchmarks.md "Eleventh pass").
+ * line, docs/benchmarks-history.md "Eleventh pass").
  *
  * A broken pipe (whatever read standard output has gone) ends logging, as `pino.destination`
  * does: the lines are dropped rather than the process failing. The destination is sonic-boom 5

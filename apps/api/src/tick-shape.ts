@@ -14,7 +14,7 @@ import { createHook } from 'node:async_hooks'
  * runtime: about 0.3 µs more a call (0.4 against 0.12 µs in a loop), about 3 µs of each API
  * request, for the rest of the process's life. The benchmark found it as `nextTick` at 5 to 6%
  * of the API's CPU in every round after the first, and at 0.5% while one tick object was held
- * (docs/benchmarks.md, "Sixteenth pass"; decision 61).
+ * (docs/benchmarks-history.md, "Sixteenth pass"; decision 61).
  *
  * The tick object is taken from a hook enabled for one `nextTick` call and disabled at once; no
  * hook is left installed. Its callback does nothing and has run.

@@ -89,7 +89,7 @@ export const parseInt8 = (text: string): number => {
  * A statement compiled once (`preparedNameOf`), as a `pg` query object that runs it by name.
  * Handed a config object (`{ name, text, values }`), `pg` first copies it through its property
  * descriptors, so as not to change the caller's object (`cloneQueryConfig`): 1.6 µs a statement
- * on the benchmark machine, more than a percent of an authenticated read (docs/benchmarks.md,
+ * on the benchmark machine, more than a percent of an authenticated read (docs/benchmarks-history.md,
  * "Fifteenth pass"). A query object it runs as it is. The name is set as `pg`'s own constructor
  * sets it from a config's `name` (its type leaves the field out); were `pg` to stop honouring
  * it, the statements would run unnamed and the prepared-statement tests (precompiled.test.ts)

@@ -166,7 +166,7 @@ const sessionsWithAddresses = (db: Kysely<Database>) =>
  * Each session of `sessions` as one JSON value, `to_json` of its row (decision 55): `pg` parses
  * one `json` column with `JSON.parse` where it parsed 23 columns, each through its own type
  * parser after a 23-field row description on every run, which was a sixth of an authenticated
- * read's CPU (docs/benchmarks.md, "Ninth pass"). The timestamps come back as ISO 8601 text.
+ * read's CPU (docs/benchmarks-history.md, "Ninth pass"). The timestamps come back as ISO 8601 text.
  */
 const asJson = (db: Kysely<Database>, sessions: ReturnType<typeof sessionsWithAddresses>) =>
   db.selectFrom(sessions.as('s')).select((eb) => eb.fn.toJson('s').as('session'))

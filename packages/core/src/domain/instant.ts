@@ -9,7 +9,7 @@ const three = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `$
  * the text of `Date.prototype.toISOString`. Built from the date's UTC fields: V8's
  * `toISOString` goes through its runtime and cost 0.83 µs a call on the benchmark's machine
  * against 0.34 µs here, and every view of the API formats its instants this way (a page of a
- * loan's ledger, a hundred of them; docs/benchmarks.md, "Seventeenth pass"). A year outside
+ * loan's ledger, a hundred of them; docs/benchmarks-history.md, "Seventeenth pass"). A year outside
  * 0000 to 9999 and an invalid date take `toISOString` itself (its expanded year, its error).
  */
 export const instantText = (at: Date): string => {
