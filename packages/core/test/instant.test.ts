@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { instantText, instantTextOrNull } from '../src/domain/instant.js'
+import { instantText, instantTextOrNull, utcDate } from '../src/domain/instant.js'
 
 describe('instantText', () => {
   it('writes every representable instant exactly as toISOString does', () => {
@@ -46,5 +46,13 @@ describe('instantText', () => {
     expect(instantTextOrNull(null)).to.equal(null)
     expect(instantTextOrNull(undefined)).to.equal(null)
     expect(instantTextOrNull(new Date('2026-11-25T05:00:00Z'))).to.equal('2026-11-25T05:00:00.000Z')
+  })
+})
+
+describe('utcDate', () => {
+  it('is the UTC calendar date of an instant, whatever its time of day', () => {
+    expect(utcDate(new Date('2026-11-25T00:00:00.000Z'))).to.equal('2026-11-25')
+    expect(utcDate(new Date('2026-11-25T23:59:59.999Z'))).to.equal('2026-11-25')
+    expect(utcDate(new Date('2026-11-25T23:30:00.000-05:00'))).to.equal('2026-11-26')
   })
 })

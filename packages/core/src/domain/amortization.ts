@@ -12,7 +12,7 @@
  * - Due dates fall on the same day of each following month, or that month's last day.
  */
 
-import { instantText } from './instant.js'
+import { utcDate } from './instant.js'
 
 export type Installment = {
   readonly number: number
@@ -53,7 +53,7 @@ export const addMonths = (isoDate: string, months: number): string => {
   const target = new Date(Date.UTC(y, m - 1 + months, 1))
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate()
   target.setUTCDate(Math.min(d, lastDay))
-  return instantText(target).slice(0, 10)
+  return utcDate(target)
 }
 
 /** The full repayment schedule of the terms. */

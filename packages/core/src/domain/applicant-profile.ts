@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText } from './instant.js'
+import { instantText, utcDate } from './instant.js'
 
 /** The business applicant: what a lender needs to identify and assess it. */
 
@@ -44,7 +44,7 @@ export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.E
   const date = input.incorporation_date
   if (date !== undefined) {
     const parsed = new Date(`${date}T00:00:00.000Z`)
-    if (Number.isNaN(parsed.getTime()) || instantText(parsed).slice(0, 10) !== date) {
+    if (Number.isNaN(parsed.getTime()) || utcDate(parsed) !== date) {
       return E.left(invalidRequest('incorporation_date is not a real calendar date', 'incorporation_date'))
     }
     if (parsed.getTime() > now.getTime()) return E.left(invalidRequest('incorporation_date must not be in the future', 'incorporation_date'))

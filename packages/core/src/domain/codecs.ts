@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText } from './instant.js'
+import { utcDate } from './instant.js'
 
 /**
  * Codec building blocks whose failures carry a message for people, and `decode`, which turns
@@ -213,5 +213,5 @@ export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
 const isCalendarDate = (s: string): boolean => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s.startsWith('0000')) return false
   const parsed = new Date(`${s}T00:00:00.000Z`)
-  return !Number.isNaN(parsed.getTime()) && instantText(parsed).slice(0, 10) === s
+  return !Number.isNaN(parsed.getTime()) && utcDate(parsed) === s
 }

@@ -21,3 +21,6 @@ export const instantText = (at: Date): string => {
 
 /** `instantText` of a moment that may not have happened (yet): null for none. */
 export const instantTextOrNull = (at: Date | null | undefined): string | null => (at === null || at === undefined ? null : instantText(at))
+
+/** The UTC calendar date of `at`, `YYYY-MM-DD` (the first ten characters of its `instantText`). */
+export const utcDate = (at: Date): string => instantText(at).slice(0, 10)

@@ -2,7 +2,7 @@ import { amortize, type Installment } from './amortization.js'
 import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from './money.js'
-import { instantText } from './instant.js'
+import { instantText, utcDate } from './instant.js'
 
 /**
  * A booked loan and what booking writes with it: the full schedule, the ledger's opening
@@ -106,9 +106,6 @@ export type BookedLoan = {
   /** The opening statement's metadata. */
   readonly documents: readonly LoanDocument[]
 }
-
-/** The UTC calendar date of `at`, `YYYY-MM-DD`. */
-export const utcDate = (at: Date): string => instantText(at).slice(0, 10)
 
 /** The schedule `application` would have if booked on `startDate`. */
 export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>

@@ -28,7 +28,8 @@ import {
   type LoanApplication,
 } from '../../domain/loan-application.js'
 import type { LoanProduct } from '../../domain/loan-product.js'
-import { schedulePreview, utcDate, type SchedulePreview } from '../../domain/loan.js'
+import { schedulePreview, type SchedulePreview } from '../../domain/loan.js'
+import { utcDate } from '../../domain/instant.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'

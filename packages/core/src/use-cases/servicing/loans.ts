@@ -7,7 +7,8 @@ import { CalendarDate, decode, oneOf, Uuid } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
-import { TRANSACTION_TYPES, utcDate, type Loan } from '../../domain/loan.js'
+import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
+import { utcDate } from '../../domain/instant.js'
 import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
 import {
   decodeFilteredPageRequest,

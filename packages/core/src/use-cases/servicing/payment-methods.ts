@@ -4,7 +4,7 @@ import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
 import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
-import { utcDate } from '../../domain/loan.js'
+import { utcDate } from '../../domain/instant.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
 import {
   checkNotExpired,

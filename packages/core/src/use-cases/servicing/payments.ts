@@ -18,7 +18,8 @@ import {
   type Overpayment,
   type StoreUnavailable,
 } from '../../domain/errors.js'
-import { utcDate, type LedgerTransaction, type Loan } from '../../domain/loan.js'
+import type { LedgerTransaction, Loan } from '../../domain/loan.js'
+import { utcDate } from '../../domain/instant.js'
 import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, statusChange, ZERO } from '../../domain/loan-servicing.js'
 import { PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
