@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import fc from 'fast-check'
 import { sql } from 'kysely'
 import { openDatabase, parseInt8 } from '../src/postgres/database.js'
 import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
+import { epochMs } from '../src/postgres/onboarding-session-repository.js'
 import { asWriteError } from '../src/postgres/store-errors.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 
@@ -32,6 +34,15 @@ for (const database of testDatabases()) {
       const at = new Date('2026-01-02T03:04:05.678Z')
       const { rows } = await sql<{ t: Date }>`select ${at}::timestamptz as t`.execute(db)
       expect(rows[0]!.t).to.deep.equal(at)
+    })
+
+    it('reads a timestamp as its milliseconds since the epoch, exactly, from the year 1 to 9999', async () => {
+      const { db } = await database.open()
+      const first = Date.UTC(1, 0, 1)
+      const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+      const instants = [first, -1, 0, 1, last, ...fc.sample(fc.integer({ min: first, max: last }), 2_000)].map((ms) => new Date(ms))
+      const { rows } = await sql<{ ms: number }>`select ${epochMs(sql.ref('u.t'))} as ms from unnest(${instants}::timestamptz[]) with ordinality as u(t, n) order by u.n`.execute(db)
+      expect(rows.map((row) => row.ms)).to.deep.equal(instants.map((at) => at.getTime()))
     })
 
     it('migrates idempotently: a second run applies nothing', async () => {

@@ -1,9 +1,9 @@
 import type { Address } from '@lendgate/core'
 import type { Selectable } from 'kysely'
-import type { OnboardingAddressesTable, PartyAddressesTable } from './schema.js'
+import type { OnboardingAddressesTable } from './schema.js'
 
-/** An address row of a session or a party, as the domain's Address. */
-export const toAddress = (row: Selectable<OnboardingAddressesTable> | Selectable<PartyAddressesTable>): Address => ({
+/** An address row of a session or a party (its owner's column not read), as the domain's Address. */
+export const toAddress = (row: Omit<Selectable<OnboardingAddressesTable>, 'session_id'>): Address => ({
   id: row.id,
   type: row.type,
   line1: row.line1,

@@ -9,7 +9,7 @@ import {
   type StoreUnavailable,
 } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Selectable, type Transaction } from 'kysely'
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Expression, type RawBuilder, type Selectable, type Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
@@ -116,7 +116,7 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
  * result must not change when a migration adds a column (decision 51). `toSession` takes the
  * whole row type, so a column missing here fails to compile.
  */
-const SESSION_COLUMNS = [
+const SESSION_VALUES = [
   's.id',
   's.client_id',
   's.type',
@@ -126,20 +126,17 @@ const SESSION_COLUMNS = [
   's.status',
   's.current_step',
   's.phone',
-  's.phone_verified_at',
   's.email',
-  's.email_verified_at',
   's.profile',
   's.version',
-  's.submitted_at',
   's.party_id',
   's.review_decision',
   's.reviewed_by',
   's.review_reason',
-  's.decided_at',
-  's.created_at',
-  's.updated_at',
 ] as const
+/** The session's timestamps, read as milliseconds since the epoch (`epochMs`). */
+const SESSION_TIMESTAMPS = ['s.phone_verified_at', 's.email_verified_at', 's.submitted_at', 's.decided_at', 's.created_at', 's.updated_at'] as const
+const SESSION_COLUMNS = [...SESSION_VALUES, ...SESSION_TIMESTAMPS] as const
 
 type Unqualified<C> = C extends `s.${infer Column}` ? Column : never
 /** The insert names every column of the read, and only those: a column added to one and not the other fails to compile. */
@@ -148,6 +145,20 @@ const insertNamesEveryColumn: [Exclude<keyof SessionRow, Unqualified<(typeof SES
   : never = true
 void insertNamesEveryColumn
 
+/** An address's columns other than its timestamps and its session (`toAddress` reads these). */
+const ADDRESS_VALUES = ['a.id', 'a.type', 'a.line1', 'a.line2', 'a.city', 'a.region', 'a.postal_code', 'a.country'] as const
+
+/**
+ * A timestamp as milliseconds since the epoch, the precision of the domain's dates (every
+ * timestamp the service writes is a whole millisecond, which `round` keeps exactly): in the
+ * session's JSON a number, which `new Date(ms)` reads in about a quarter of the time it takes to
+ * parse ISO 8601 text, about 1.4 µs less a session read (decision 63). `date_part` rather than
+ * `extract`: its `float8` costs PostgreSQL what writing the timestamp as text did, where
+ * `extract`'s `numeric` costs half as much again.
+ */
+export const epochMs = <T extends Date | null>(timestamp: Expression<T>): RawBuilder<Exclude<T, Date> | number> =>
+  sql<Exclude<T, Date> | number>`round(date_part('epoch', ${timestamp}) * 1000)::int8`
+
 /**
  * A session with its addresses in one round trip: the addresses come back as a JSON array
  * (oldest first).
@@ -155,29 +166,42 @@ void insertNamesEveryColumn
 const sessionsWithAddresses = (db: Kysely<Database>) =>
   db
     .selectFrom('onboarding_sessions as s')
-    .select(SESSION_COLUMNS)
-    .select((eb) =>
-      jsonArrayFrom(eb.selectFrom('onboarding_addresses as a').selectAll('a').whereRef('a.session_id', '=', 's.id').orderBy('a.created_at').orderBy('a.id')).as(
-        'addresses',
-      ),
-    )
+    .select(SESSION_VALUES)
+    .select((eb) => [
+      epochMs(eb.ref('s.phone_verified_at')).as('phone_verified_at'),
+      epochMs(eb.ref('s.email_verified_at')).as('email_verified_at'),
+      epochMs(eb.ref('s.submitted_at')).as('submitted_at'),
+      epochMs(eb.ref('s.decided_at')).as('decided_at'),
+      epochMs(eb.ref('s.created_at')).as('created_at'),
+      epochMs(eb.ref('s.updated_at')).as('updated_at'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('onboarding_addresses as a')
+          .select(ADDRESS_VALUES)
+          .select((inner) => [epochMs(inner.ref('a.created_at')).as('created_at'), epochMs(inner.ref('a.updated_at')).as('updated_at')])
+          .whereRef('a.session_id', '=', 's.id')
+          .orderBy('a.created_at')
+          .orderBy('a.id'),
+      ).as('addresses'),
+    ])
 
 /**
  * Each session of `sessions` as one JSON value, `to_json` of its row (decision 55): `pg` parses
  * one `json` column with `JSON.parse` where it parsed 23 columns, each through its own type
  * parser after a 23-field row description on every run, which was a sixth of an authenticated
- * read's CPU (docs/benchmarks-history.md, "Ninth pass"). The timestamps come back as ISO 8601 text.
+ * read's CPU (docs/benchmarks-history.md, "Ninth pass"). The timestamps come back as numbers
+ * (`epochMs`).
  */
 const asJson = (db: Kysely<Database>, sessions: ReturnType<typeof sessionsWithAddresses>) =>
   db.selectFrom(sessions.as('s')).select((eb) => eb.fn.toJson('s').as('session'))
 
 type SessionJson = Awaited<ReturnType<ReturnType<typeof asJson>['executeTakeFirstOrThrow']>>['session']
 
-const dateOrNull = (text: string | null): Date | null => (text === null ? null : new Date(text))
+const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms))
 
 /**
- * A session read as JSON, its timestamps read back as dates (a timestamp column left as text fails
- * to compile). The row is copied once, with its dates: `addresses` rides along unread by `toSession`.
+ * A session read as JSON, its timestamps read back as dates (a timestamp column left as a number
+ * fails to compile). The row is copied once, with its dates: `addresses` rides along unread by `toSession`.
  */
 const toSessionWithAddresses = ({ session: row }: { readonly session: SessionJson }): OnboardingSession =>
   toSession(

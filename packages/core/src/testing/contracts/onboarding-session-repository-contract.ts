@@ -70,6 +70,25 @@ export const onboardingSessionRepositoryContract = (
       expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(withAddress))
     })
 
+    it('returns every timestamp to the millisecond, before 1970 and up to the year 9999', async () => {
+      const s = session(await owner())
+      const address = {
+        id: freshId(), type: 'operating' as const, line1: '2 Main St', line2: null, city: 'Springfield', region: null,
+        postalCode: '62701', country: 'US', createdAt: at('0001-01-01T00:00:00.001Z'), updatedAt: at('9999-12-31T23:59:59.999Z'),
+      }
+      const edges: OnboardingSession = {
+        ...s,
+        phone: { value: '+14155550123', verifiedAt: at('1969-12-31T23:59:59.999Z') },
+        email: { value: 'jane@example.com', verifiedAt: at('1970-01-01T00:00:00.001Z') },
+        submittedAt: at('9999-12-31T23:59:59.999Z'),
+        addresses: [address],
+        createdAt: at('0001-01-01T00:00:00.001Z'),
+        updatedAt: at('2026-04-01T08:30:00.999Z'),
+      }
+      await right(repo.insert(edges))
+      expect(await right(repo.findForClient(s.clientId, s.id))).to.deep.equal(O.some(edges))
+    })
+
     it('refuses a second session with the same id as AlreadyExists and keeps the first', async () => {
       const s = session(await owner())
       await right(repo.insert(s))
