@@ -7,34 +7,30 @@ import {
   updateLoanApplication,
   withdrawLoanApplication,
 } from '@lendgate/core'
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import { pipe } from 'fp-ts/lib/function.js'
+import { identity } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
-import { respond } from '../http/respond.js'
+import { answer } from '../http/respond.js'
 import { callerOf, type Routes } from './route.js'
 
 /** Loan applications of the key's party (spec §4.4, docs/applications.md). */
 export const applicationRoutes = (deps: AppDeps): Routes => ({
   createLoanApplication: {
-    handle: async (ctx) => respond(ctx, 201, await pipe(createLoanApplication(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(loanApplicationView))()),
+    handle: (ctx) => answer(ctx, 201, createLoanApplication(deps)(callerOf(ctx), bodyOf(ctx)), loanApplicationView),
   },
   getLoanApplication: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(getLoanApplication(deps)(callerOf(ctx), ctx.params), TE.map(loanApplicationView))()),
+    handle: (ctx) => answer(ctx, 200, getLoanApplication(deps)(callerOf(ctx), ctx.params), loanApplicationView),
   },
   updateLoanApplication: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(updateLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView))()),
+    handle: (ctx) => answer(ctx, 200, updateLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
   },
   submitLoanApplication: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(submitLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView))()),
+    handle: (ctx) => answer(ctx, 200, submitLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
   },
   withdrawLoanApplication: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(withdrawLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView))()),
+    handle: (ctx) => answer(ctx, 200, withdrawLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
   },
   previewLoanApplicationSchedule: {
-    handle: async (ctx) => respond(ctx, 200, await previewLoanApplicationSchedule(deps)(callerOf(ctx), ctx.params, ctx.query)()),
+    handle: (ctx) => answer(ctx, 200, previewLoanApplicationSchedule(deps)(callerOf(ctx), ctx.params, ctx.query), identity),
   },
 })

@@ -28,12 +28,10 @@ import {
   updateOnboardingAddress,
   upsertApplicantProfile,
 } from '@lendgate/core'
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
 import { fail, serverMisconfigured } from '../http/problems.js'
-import { respond } from '../http/respond.js'
+import { answer } from '../http/respond.js'
 import type { AppContext } from '../http/context.js'
 import { callerOf, type Routes } from './route.js'
 
@@ -45,16 +43,13 @@ const withSender = (deps: AppDeps) => {
 
 const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => ({
   [names.submit]: {
-    handle: async (ctx: AppContext) =>
-      respond(ctx, 201, await pipe(submitContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(contactVerificationView))()),
+    handle: (ctx: AppContext) => answer(ctx, 201, submitContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), contactVerificationView),
   },
   [names.retry]: {
-    handle: async (ctx: AppContext) =>
-      respond(ctx, 201, await pipe(retryContactVerification(channel)(withSender(deps))(callerOf(ctx), ctx.params), TE.map(contactVerificationView))()),
+    handle: (ctx: AppContext) => answer(ctx, 201, retryContactVerification(channel)(withSender(deps))(callerOf(ctx), ctx.params), contactVerificationView),
   },
   [names.verify]: {
-    handle: async (ctx: AppContext) =>
-      respond(ctx, 200, await pipe(verifyContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(onboardingSessionView))()),
+    handle: (ctx: AppContext) => answer(ctx, 200, verifyContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), onboardingSessionView),
   },
 })
 
@@ -63,54 +58,43 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
   ...contactRoutes(deps, 'phone', { submit: 'submitOnboardingPhone', retry: 'retryOnboardingPhoneVerification', verify: 'verifyOnboardingPhone' }),
   ...contactRoutes(deps, 'email', { submit: 'submitOnboardingEmail', retry: 'retryOnboardingEmailVerification', verify: 'verifyOnboardingEmail' }),
   createOnboardingSession: {
-    handle: async (ctx) =>
-      respond(ctx, 201, await pipe(createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(onboardingSessionView))()),
+    handle: (ctx) => answer(ctx, 201, createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), onboardingSessionView),
   },
   getOnboardingSession: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(getOnboardingSession(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView))()),
+    handle: (ctx) => answer(ctx, 200, getOnboardingSession(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
   },
   upsertApplicantProfile: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(applicantProfileView))()),
+    handle: (ctx) => answer(ctx, 200, upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), applicantProfileView),
   },
   listOnboardingAddresses: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(addressView)))()),
+    handle: (ctx) => answer(ctx, 200, listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(addressView)),
   },
   createOnboardingAddress: {
-    handle: async (ctx) =>
-      respond(ctx, 201, await pipe(createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView))()),
+    handle: (ctx) => answer(ctx, 201, createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
   },
   updateOnboardingAddress: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView))()),
+    handle: (ctx) => answer(ctx, 200, updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
   },
   createOnboardingDocumentMetadata: {
-    handle: async (ctx) =>
-      respond(ctx, 201, await pipe(createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(documentView))()),
+    handle: (ctx) => answer(ctx, 201, createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), documentView),
   },
   listDocumentsForOnboardingSession: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(documentView)))()),
+    handle: (ctx) => answer(ctx, 200, listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(documentView)),
   },
   submitOnboardingForReview: {
-    handle: async (ctx) =>
-      respond(ctx, 201, await pipe(submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView))()),
+    handle: (ctx) => answer(ctx, 201, submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
   },
   getPartyBySessionId: {
-    handle: async (ctx) => respond(ctx, 200, await pipe(getPartyBySessionId(deps)(callerOf(ctx), ctx.params), TE.map(partyView))()),
+    handle: (ctx) => answer(ctx, 200, getPartyBySessionId(deps)(callerOf(ctx), ctx.params), partyView),
   },
   registerOnboardingSessionWebhook: {
-    handle: async (ctx) => {
+    handle: (ctx) => {
       const webhookSecrets = deps.webhookSecrets ?? fail(serverMisconfigured('WEBHOOK_SECRET_KEY'))
-      respond(
+      return answer(
         ctx,
         200,
-        await pipe(
-          registerOnboardingSessionWebhook({ ...deps, webhookSecrets })(callerOf(ctx), ctx.params, bodyOf(ctx)),
-          TE.map(({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret)),
-        )(),
+        registerOnboardingSessionWebhook({ ...deps, webhookSecrets })(callerOf(ctx), ctx.params, bodyOf(ctx)),
+        ({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret),
       )
     },
     // The generated signing secret is shown once: a replay tells the registration, not the secret.
@@ -120,29 +104,12 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
     },
   },
   listOnboardingSessionWebhookDeliveries: {
-    handle: async (ctx) =>
-      respond(ctx, 200, await pipe(listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(webhookDeliveryView)))()),
+    handle: (ctx) => answer(ctx, 200, listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(webhookDeliveryView)),
   },
   retryOnboardingSessionWebhookDelivery: {
-    handle: async (ctx) =>
-      respond(
-        ctx,
-        200,
-        await pipe(
-          retryWebhookDelivery(deps)(callerOf(ctx), ctx.params),
-          TE.map(webhookEventView),
-        )(),
-      ),
+    handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params), webhookEventView),
   },
   listPendingOnboardingRequirements: {
-    handle: async (ctx) =>
-      respond(
-        ctx,
-        200,
-        await pipe(
-          listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query),
-          TE.map((data) => ({ data, next_cursor: null })),
-        )(),
-      ),
+    handle: (ctx) => answer(ctx, 200, listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), (data) => ({ data, next_cursor: null })),
   },
 })
