@@ -112,9 +112,11 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
 }
 
 /**
- * Every column of a session, by name: the partner's read runs as a prepared statement, whose
- * result must not change when a migration adds a column (decision 51). `toSession` takes the
- * whole row type, so a column missing here fails to compile.
+ * Every column of a session, by name (`SESSION_COLUMNS`): the partner's read runs as a prepared
+ * statement, whose result must not change when a migration adds a column (decision 51). The read
+ * selects `SESSION_VALUES` as they are and each of `SESSION_TIMESTAMPS` through `epochMs`; the
+ * insert names `SESSION_COLUMNS`. `toSession` takes the whole row type, so a column missing from
+ * the read fails to compile, and `columnsAgree` checks the three against each other.
  */
 const SESSION_VALUES = [
   's.id',
@@ -134,16 +136,25 @@ const SESSION_VALUES = [
   's.reviewed_by',
   's.review_reason',
 ] as const
-/** The session's timestamps, read as milliseconds since the epoch (`epochMs`). */
 const SESSION_TIMESTAMPS = ['s.phone_verified_at', 's.email_verified_at', 's.submitted_at', 's.decided_at', 's.created_at', 's.updated_at'] as const
 const SESSION_COLUMNS = [...SESSION_VALUES, ...SESSION_TIMESTAMPS] as const
 
 type Unqualified<C> = C extends `s.${infer Column}` ? Column : never
-/** The insert names every column of the read, and only those: a column added to one and not the other fails to compile. */
-const insertNamesEveryColumn: [Exclude<keyof SessionRow, Unqualified<(typeof SESSION_COLUMNS)[number]>>, Exclude<Unqualified<(typeof SESSION_COLUMNS)[number]>, keyof SessionRow>] extends [never, never]
+type NamedColumn = Unqualified<(typeof SESSION_COLUMNS)[number]>
+type ReadColumn = Exclude<keyof SessionJson, 'addresses'>
+/**
+ * `SESSION_COLUMNS`, the row the insert writes and the columns the read returns are one set of
+ * names: a column added to one and not the others fails to compile.
+ */
+const columnsAgree: [
+  Exclude<keyof SessionRow, NamedColumn>,
+  Exclude<NamedColumn, keyof SessionRow>,
+  Exclude<ReadColumn, NamedColumn>,
+  Exclude<NamedColumn, ReadColumn>,
+] extends [never, never, never, never]
   ? true
   : never = true
-void insertNamesEveryColumn
+void columnsAgree
 
 /** An address's columns other than its timestamps and its session (`toAddress` reads these). */
 const ADDRESS_VALUES = ['a.id', 'a.type', 'a.line1', 'a.line2', 'a.city', 'a.region', 'a.postal_code', 'a.country'] as const
