@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { expect } from 'chai'
 import { sql, type Kysely } from 'kysely'
-import { openDatabase } from '../src/postgres/database.js'
+import pg from 'pg'
+import { openDatabase, runNamedOnPool } from '../src/postgres/database.js'
 import { compiledByShape, precompiled, precompiledOn, statementNameOf, type StatementPart } from '../src/postgres/precompiled.js'
 import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
 
@@ -85,6 +87,39 @@ for (const database of testDatabases()) {
           expect(names.some((r) => r.statement.startsWith('insert into'))).to.equal(true)
           expect(names.map((r) => r.statement)).not.to.include(adHoc.sql)
         }))
+      it('builds a statement’s row parsers once a connection, and each connection with its own type parsers', async () => {
+        const url = realDatabaseUrl() as string
+        // The API's pool (int8 as a number, date as its text) and a plain pg pool (int8 as text,
+        // date as a Date), one connection each, run the same named statement in turn.
+        const opened = await openDatabase({ url, dataDir: '', poolSize: 1 })
+        const plain = new pg.Pool({ connectionString: url, max: 1 })
+        const addFields = (createRequire(import.meta.url)('pg/lib/result.js') as { prototype: { addFields: (...args: unknown[]) => unknown } }).prototype
+        const own = addFields.addFields
+        let described = 0
+        addFields.addFields = function (this: unknown, ...args: unknown[]) {
+          described += 1
+          return own.apply(this, args)
+        }
+        try {
+          const run = precompiled<{ n: number }, { n: number; d: unknown }>(opened.db as unknown as Kysely<never>, (param) =>
+            opened.db.selectNoFrom([sql<number>`${param('n')}::int8`.as('n'), sql<string>`'2026-11-25'::date`.as('d')]),
+          )
+          const text = opened.db.selectNoFrom([sql<number>`${0}::int8`.as('n'), sql<string>`'2026-11-25'::date`.as('d')]).compile().sql
+          for (let round = 0; round < 3; round++) {
+            expect(await run({ n: 40 + round })).to.deep.equal([{ n: 40 + round, d: '2026-11-25' }])
+            const { rows } = await runNamedOnPool(plain, statementNameOf(text), text, [40 + round])
+            expect(rows).to.have.length(1)
+            expect(rows[0].n).to.equal(String(40 + round))
+            expect(rows[0].d).to.be.instanceOf(Date)
+          }
+          // Once for each connection's first run: the runs after it reuse what that one built.
+          expect(described).to.equal(2)
+        } finally {
+          addFields.addFields = own
+          await plain.end()
+          await opened.close()
+        }
+      })
     }
 
     it('refuses a query that returns every column: a migration adding one would break its prepared statement', async () => {
