@@ -132,7 +132,7 @@ class NamedStatement extends pg.Query {
     result.fields = message.fields
     result._parsers = known.parsers
     result._prebuiltEmptyResultObject = known.emptyRow
-    query._accumulateRows = query.callback !== undefined || this.listeners('row').length === 0
+    query._accumulateRows = Boolean(query.callback) || this.listeners('row').length === 0
   }
 }
 
