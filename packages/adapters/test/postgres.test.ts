@@ -45,6 +45,28 @@ for (const database of testDatabases()) {
       expect(rows.map((row) => row.ms)).to.deep.equal(instants.map((at) => at.getTime()))
     })
 
+    it('gives the timestamps read through epochMs no column default: each holds a whole millisecond the service wrote', async () => {
+      // epochMs rounds to the millisecond (decision 63); a default such as now() would store
+      // microseconds that a read would round where the service wrote none.
+      const { db } = await database.open()
+      const { rows } = await sql<{ table_name: string; column_name: string; column_default: string | null }>`
+        select table_name, column_name, column_default from information_schema.columns
+        where table_schema = current_schema() and table_name in ('onboarding_sessions', 'onboarding_addresses')
+          and data_type = 'timestamp with time zone'
+        order by table_name, column_name`.execute(db)
+      expect(rows.map((row) => `${row.table_name}.${row.column_name}`)).to.include.members([
+        'onboarding_addresses.created_at',
+        'onboarding_addresses.updated_at',
+        'onboarding_sessions.created_at',
+        'onboarding_sessions.decided_at',
+        'onboarding_sessions.email_verified_at',
+        'onboarding_sessions.phone_verified_at',
+        'onboarding_sessions.submitted_at',
+        'onboarding_sessions.updated_at',
+      ])
+      expect(rows.filter((row) => row.column_default !== null)).to.deep.equal([])
+    })
+
     it('migrates idempotently: a second run applies nothing', async () => {
       const { db } = await database.open()
       expect(await migrateToLatest(db)).to.deep.equal([])
