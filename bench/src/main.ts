@@ -195,6 +195,8 @@ try {
         say(`${c.name}: unexpected answers ${JSON.stringify(measured.unexpected)}`)
       }
       rounds.get(c.name)?.push(measured)
+      // Each round's own figures, so the spread behind a median can be read from the output.
+      if (ROUNDS > 1) say(`${c.name}, round ${round}: ${measured.rps.toFixed(0)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms`)
     }
   }
   const rows: Row[] = selected.map((c) => ({ name: c.name, measured: medianOf(rounds.get(c.name) ?? []), ...(c.baseline === undefined ? {} : { baseline: c.baseline }) }))
