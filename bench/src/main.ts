@@ -6,14 +6,14 @@
  * asserts nothing about time: it fails only when an answer is wrong or an event is lost.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, medianOf, type Drive, type Load, type Measured } from './load.js'
-import { apiEnvironment, pinLoadGenerator, pinning, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+import { apiEnvironment, pinLoadGenerator, pinning, pinPostgres, PROFILED_FILE, REPO_ROOT, startChild, type Child, type Profiled } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
 import { paymentBody, seed, type Secrets } from './seed.js'
@@ -115,6 +115,14 @@ try {
     profiling,
   )
   children.push(nodeHttp, koaBare, koaPg, reference)
+  if (flags.profile === true) {
+    // For `bench:profile`: each profile is named by its process's pid; the logs count the requests.
+    const profiled: Profiled[] = [
+      { name: 'api', pid: api.pid, log: 'api.log' },
+      { name: 'reference', pid: reference.pid, log: 'koa-duties.log' },
+    ]
+    writeFileSync(join(logDir, PROFILED_FILE), JSON.stringify(profiled))
+  }
 
   const partner = bearer(data.partnerKey)
   const borrower = bearer(data.borrowerKey)

@@ -102,6 +102,10 @@ const accepts = (port: number): Promise<boolean> =>
 /** `USER_HZ`, the unit of /proc CPU times: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100
 
+/** The file a `--profile` run leaves in its log folder: which profile (by pid) is which server's, and its log. */
+export const PROFILED_FILE = 'profiled.json'
+export type Profiled = { readonly name: string; readonly pid: number; readonly log: string }
+
 export type Child = {
   readonly name: string
   readonly url: string
