@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PROFILED_FILE, REPO_ROOT, type Profiled } from './processes.js'
@@ -133,6 +133,10 @@ if (dir === undefined) {
   process.exit(2)
 }
 const top = Number(flags.top)
+if (!existsSync(join(dir, PROFILED_FILE))) {
+  process.stderr.write(`bench:profile: no ${PROFILED_FILE} in ${dir}; a run with --profile writes it there\n`)
+  process.exit(2)
+}
 const servers = (JSON.parse(readFileSync(join(dir, PROFILED_FILE), 'utf8')) as Profiled[]).map((server) => report(dir, server))
 const out: string[] = []
 for (const server of servers) {
