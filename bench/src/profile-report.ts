@@ -90,8 +90,13 @@ const report = (dir: string, server: Profiled): ServerReport => {
   const counts = requestsBySecond(readFileSync(join(dir, server.log), 'utf8'))
   const seconds = loadedSeconds(counts)
   const requests = [...seconds].reduce((sum, second) => sum + (counts.get(second) ?? 0), 0)
-  const keys = new Map(profile.nodes.map((node) => [node.id, keyOf(node.callFrame)]))
-  const groups = new Map(profile.nodes.map((node) => [keyOf(node.callFrame), groupOf(node.callFrame)]))
+  const keys = new Map<number, string>()
+  const groups = new Map<string, string>()
+  for (const { id, callFrame } of profile.nodes) {
+    const key = keyOf(callFrame)
+    keys.set(id, key)
+    groups.set(key, groupOf(callFrame))
+  }
   const start = startOf(file)
   const total = new Map<string, number>()
   let at = profile.startTime

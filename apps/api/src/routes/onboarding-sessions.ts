@@ -35,81 +35,86 @@ import { answer } from '../http/respond.js'
 import type { AppContext } from '../http/context.js'
 import { callerOf, type Routes } from './route.js'
 
-/** Code-sending routes need a sender; in production without VERIFICATION_DELIVERY_URL there is none. */
-const withSender = (deps: AppDeps) => {
-  const sender = deps.sender
-  return sender === undefined ? fail(serverMisconfigured('VERIFICATION_DELIVERY_URL')) : { ...deps, sender }
+/**
+ * Code-sending routes need a sender; in production without VERIFICATION_DELIVERY_URL there is
+ * none, and each of their requests answers that the server is misconfigured. Their deps are built
+ * once, with the routes.
+ */
+const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => {
+  const sending = deps.sender === undefined ? undefined : { ...deps, sender: deps.sender }
+  const withSender = () => sending ?? fail(serverMisconfigured('VERIFICATION_DELIVERY_URL'))
+  return {
+    [names.submit]: {
+      handle: (ctx: AppContext) => answer(ctx, 201, submitContact(channel)(withSender())(callerOf(ctx), ctx.params, bodyOf(ctx)), contactVerificationView),
+    },
+    [names.retry]: {
+      handle: (ctx: AppContext) => answer(ctx, 201, retryContactVerification(channel)(withSender())(callerOf(ctx), ctx.params), contactVerificationView),
+    },
+    [names.verify]: {
+      handle: (ctx: AppContext) => answer(ctx, 200, verifyContact(channel)(withSender())(callerOf(ctx), ctx.params, bodyOf(ctx)), onboardingSessionView),
+    },
+  }
 }
 
-const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => ({
-  [names.submit]: {
-    handle: (ctx: AppContext) => answer(ctx, 201, submitContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), contactVerificationView),
-  },
-  [names.retry]: {
-    handle: (ctx: AppContext) => answer(ctx, 201, retryContactVerification(channel)(withSender(deps))(callerOf(ctx), ctx.params), contactVerificationView),
-  },
-  [names.verify]: {
-    handle: (ctx: AppContext) => answer(ctx, 200, verifyContact(channel)(withSender(deps))(callerOf(ctx), ctx.params, bodyOf(ctx)), onboardingSessionView),
-  },
-})
-
 /** Onboarding sessions (spec §4.2). */
-export const onboardingSessionRoutes = (deps: AppDeps): Routes => ({
-  ...contactRoutes(deps, 'phone', { submit: 'submitOnboardingPhone', retry: 'retryOnboardingPhoneVerification', verify: 'verifyOnboardingPhone' }),
-  ...contactRoutes(deps, 'email', { submit: 'submitOnboardingEmail', retry: 'retryOnboardingEmailVerification', verify: 'verifyOnboardingEmail' }),
-  createOnboardingSession: {
-    handle: (ctx) => answer(ctx, 201, createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), onboardingSessionView),
-  },
-  getOnboardingSession: {
-    handle: (ctx) => answer(ctx, 200, getOnboardingSession(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
-  },
-  upsertApplicantProfile: {
-    handle: (ctx) => answer(ctx, 200, upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), applicantProfileView),
-  },
-  listOnboardingAddresses: {
-    handle: (ctx) => answer(ctx, 200, listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(addressView)),
-  },
-  createOnboardingAddress: {
-    handle: (ctx) => answer(ctx, 201, createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
-  },
-  updateOnboardingAddress: {
-    handle: (ctx) => answer(ctx, 200, updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
-  },
-  createOnboardingDocumentMetadata: {
-    handle: (ctx) => answer(ctx, 201, createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), documentView),
-  },
-  listDocumentsForOnboardingSession: {
-    handle: (ctx) => answer(ctx, 200, listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(documentView)),
-  },
-  submitOnboardingForReview: {
-    handle: (ctx) => answer(ctx, 201, submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
-  },
-  getPartyBySessionId: {
-    handle: (ctx) => answer(ctx, 200, getPartyBySessionId(deps)(callerOf(ctx), ctx.params), partyView),
-  },
-  registerOnboardingSessionWebhook: {
-    handle: (ctx) => {
-      const webhookSecrets = deps.webhookSecrets ?? fail(serverMisconfigured('WEBHOOK_SECRET_KEY'))
-      return answer(
-        ctx,
-        200,
-        registerOnboardingSessionWebhook({ ...deps, webhookSecrets })(callerOf(ctx), ctx.params, bodyOf(ctx)),
-        ({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret),
-      )
+export const onboardingSessionRoutes = (deps: AppDeps): Routes => {
+  // Registering a webhook seals its secret: without WEBHOOK_SECRET_KEY each request answers that the server is misconfigured.
+  const sealing = deps.webhookSecrets === undefined ? undefined : { ...deps, webhookSecrets: deps.webhookSecrets }
+  return {
+    ...contactRoutes(deps, 'phone', { submit: 'submitOnboardingPhone', retry: 'retryOnboardingPhoneVerification', verify: 'verifyOnboardingPhone' }),
+    ...contactRoutes(deps, 'email', { submit: 'submitOnboardingEmail', retry: 'retryOnboardingEmailVerification', verify: 'verifyOnboardingEmail' }),
+    createOnboardingSession: {
+      handle: (ctx) => answer(ctx, 201, createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), onboardingSessionView),
     },
-    // The generated signing secret is shown once: a replay tells the registration, not the secret.
-    forReplay: (body) => {
-      const { webhook_secret: _secret, ...rest } = body as Record<string, unknown>
-      return rest
+    getOnboardingSession: {
+      handle: (ctx) => answer(ctx, 200, getOnboardingSession(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
     },
-  },
-  listOnboardingSessionWebhookDeliveries: {
-    handle: (ctx) => answer(ctx, 200, listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(webhookDeliveryView)),
-  },
-  retryOnboardingSessionWebhookDelivery: {
-    handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params), webhookEventView),
-  },
-  listPendingOnboardingRequirements: {
-    handle: (ctx) => answer(ctx, 200, listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), (data) => ({ data, next_cursor: null })),
-  },
-})
+    upsertApplicantProfile: {
+      handle: (ctx) => answer(ctx, 200, upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), applicantProfileView),
+    },
+    listOnboardingAddresses: {
+      handle: (ctx) => answer(ctx, 200, listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(addressView)),
+    },
+    createOnboardingAddress: {
+      handle: (ctx) => answer(ctx, 201, createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
+    },
+    updateOnboardingAddress: {
+      handle: (ctx) => answer(ctx, 200, updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
+    },
+    createOnboardingDocumentMetadata: {
+      handle: (ctx) => answer(ctx, 201, createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), documentView),
+    },
+    listDocumentsForOnboardingSession: {
+      handle: (ctx) => answer(ctx, 200, listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(documentView)),
+    },
+    submitOnboardingForReview: {
+      handle: (ctx) => answer(ctx, 201, submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
+    },
+    getPartyBySessionId: {
+      handle: (ctx) => answer(ctx, 200, getPartyBySessionId(deps)(callerOf(ctx), ctx.params), partyView),
+    },
+    registerOnboardingSessionWebhook: {
+      handle: (ctx) =>
+        answer(
+          ctx,
+          200,
+          registerOnboardingSessionWebhook(sealing ?? fail(serverMisconfigured('WEBHOOK_SECRET_KEY')))(callerOf(ctx), ctx.params, bodyOf(ctx)),
+          ({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret),
+        ),
+      // The generated signing secret is shown once: a replay tells the registration, not the secret.
+      forReplay: (body) => {
+        const { webhook_secret: _secret, ...rest } = body as Record<string, unknown>
+        return rest
+      },
+    },
+    listOnboardingSessionWebhookDeliveries: {
+      handle: (ctx) => answer(ctx, 200, listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(webhookDeliveryView)),
+    },
+    retryOnboardingSessionWebhookDelivery: {
+      handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params), webhookEventView),
+    },
+    listPendingOnboardingRequirements: {
+      handle: (ctx) => answer(ctx, 200, listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), (data) => ({ data, next_cursor: null })),
+    },
+  }
+}

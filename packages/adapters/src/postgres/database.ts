@@ -121,12 +121,12 @@ class NamedStatement extends pg.Query {
   handleRowDescription(message: RowDescription): void {
     const query = this as unknown as PgQueryInternals
     const result = query._result
-    const types = result._types
-    const name = query.name
-    const known = result.command === null && types !== undefined ? describedRows.get(types)?.get(name) : undefined
+    // A result that already has a command is a second statement's, which `pg` handles itself.
+    const described = result.command === null ? describedRowsOf(result._types) : undefined
+    const known = described?.get(query.name)
     if (known === undefined || !sameRow(known.fields, message.fields)) {
       describeRow.call(this, message)
-      if (types !== undefined && result.command === null) remember(types, name, result)
+      described?.set(query.name, { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject })
       return
     }
     result.fields = message.fields
@@ -156,10 +156,12 @@ type DescribedRow = { readonly fields: readonly pg.FieldDef[]; readonly parsers:
 /** What `addFields` built for each statement, by the client's type parsers (one object a connection) and the statement's name. */
 const describedRows = new WeakMap<object, Map<string, DescribedRow>>()
 
-const remember = (types: object, name: string, result: PgResultInternals): void => {
+/** The statements described on the connection whose type parsers are `types`; none without them. */
+const describedRowsOf = (types: object | undefined): Map<string, DescribedRow> | undefined => {
+  if (types === undefined) return undefined
   let byName = describedRows.get(types)
   if (byName === undefined) describedRows.set(types, (byName = new Map()))
-  byName.set(name, { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject })
+  return byName
 }
 
 /** The same columns, in order, of the same types and formats: the same parsers and empty row. */
