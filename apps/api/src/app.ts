@@ -1,3 +1,5 @@
+import type { RequestListener } from 'node:http'
+import { keyOnSight } from '@lendgate/core'
 import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -6,6 +8,8 @@ import { parseBody } from './http/body.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
 import { docsPage } from './http/docs-page.js'
+import { frontDoor } from './http/front-door.js'
+import { keyLookupGuard } from './http/rate-limit.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
@@ -21,13 +25,6 @@ import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
 
-/**
- * The Koa application. Order matters: request id, logging and error mapping wrap everything;
- * the version prefix is normalised before CORS, routing and authentication; CORS answers
- * preflights before any key is asked for; bodies are parsed (with the size limit) before
- * routing; each route then runs its own authentication, checks and handler; a request no route
- * took ends in the fallback (404, or 405 with `Allow`).
- */
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
 export const allRoutes = (deps: AppDeps): Routes => ({
   ...healthRoutes(deps),
@@ -42,7 +39,22 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...referenceRoutes(),
 })
 
-export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<AppState> => {
+/** The application, and what a server runs: its front door before it. */
+export type App = {
+  readonly koa: Koa<AppState>
+  /** The request listener a server runs: the front door (`frontDoor`), then the Koa application. */
+  readonly handle: RequestListener
+}
+
+/**
+ * The Koa application. Order matters: request id, logging and error mapping wrap everything;
+ * the version prefix is normalised before CORS, routing and authentication; CORS answers
+ * preflights before any key is asked for; bodies are parsed (with the size limit) before
+ * routing; each route then runs its own authentication, checks and handler; a request no route
+ * took ends in the fallback (404, or 405 with `Allow`). Before it, the front door refuses a
+ * partner route's missing or malformed key exactly as this order would (decision 65).
+ */
+export const createApp = (deps: AppDeps, config: Config, logger: Logger): App => {
   const app = new Koa<AppState>()
   app.silent = true
   // Behind N trusted proxies, `ctx.ip` is the N-th address from the right of X-Forwarded-For:
@@ -58,5 +70,6 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): Koa<Ap
   app.use(parseBody())
   app.use(table.dispatch)
   app.use(routeFallback(table))
-  return app
+  const onSight = keyOnSight(deps.keyMaterial, keyLookupGuard(deps, config.rateLimits).held)
+  return { koa: app, handle: frontDoor({ table, onSight, logger })(app.callback()) }
 }

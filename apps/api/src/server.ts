@@ -1,13 +1,11 @@
-import type { Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { OpenDatabase } from '@lendgate/adapters'
-import type Koa from 'koa'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { compose } from './compose.js'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
-import type { AppState } from './http/context.js'
 
 export type Listening = {
   readonly url: string
@@ -21,10 +19,10 @@ export type Listening = {
 
 export const DEFAULT_GRACE_MS = 5_000
 
-/** Listens with `app` on `host:port` (port 0: any free port). */
-export const listen = async (app: Koa<AppState>, host: string, port: number, release: () => Promise<void>): Promise<Listening> => {
+/** Listens with `handle` (an application's `handle`) on `host:port` (port 0: any free port). */
+export const listen = async (handle: RequestListener, host: string, port: number, release: () => Promise<void>): Promise<Listening> => {
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s))
+    const s = createServer(handle).listen(port, host, () => resolve(s))
     s.once('error', reject)
   })
   server.keepAliveTimeout = 5_000
@@ -53,6 +51,6 @@ export type RunningServer = Listening & { readonly deps: AppDeps }
 /** Composes the service and listens on `config.host:config.port`. */
 export const startServer = async (config: Config, logger: Logger, database?: OpenDatabase): Promise<RunningServer> => {
   const composition = await compose(config, logger, database)
-  const listening = await listen(createApp(composition.deps, config, logger), config.host, config.port, composition.close)
+  const listening = await listen(createApp(composition.deps, config, logger).handle, config.host, config.port, composition.close)
   return { ...listening, deps: composition.deps }
 }

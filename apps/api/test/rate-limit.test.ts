@@ -50,7 +50,7 @@ const startInstance = async (database: TestDatabase, clock: TestClock, limits: P
   })
   const logger = createLogger(config.logLevel, stream)
   const composition = await compose(config, logger, await database.open(), { rateLimitClock: clock })
-  const server = await listen(createApp(composition.deps, config, logger), '127.0.0.1', 0, composition.close)
+  const server = await listen(createApp(composition.deps, config, logger).handle, '127.0.0.1', 0, composition.close)
   return {
     url: server.url,
     db: composition.database.db,

@@ -14,7 +14,7 @@ import {
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
-import { authenticateApiKey, isDecided, type AuthenticateApiKeyDeps, type KeyDecision, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
+import { authenticateApiKey, isDecided, keyOnSight, type AuthenticateApiKeyDeps, type KeyDecision, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
 import { requireOwnParty, requireScope } from '../src/use-cases/api-keys/authorize.js'
 import { batchedKeyUsage } from '../src/use-cases/api-keys/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
@@ -311,6 +311,43 @@ describe('authenticateApiKey', () => {
         expect(await answerOf(decision)).to.deep.equal(E.left(invalidApiKey))
       }
       expect({ asked, checksums, lookups: lookups() }).to.deep.equal({ asked: [], checksums: 1, lookups: 0 })
+    })
+  })
+
+  describe('keyOnSight', () => {
+    it('refuses exactly the keys the guarded authentication refuses at once, holds what it holds, and names the rest for lookup', async () => {
+      const { deps, mint } = setup()
+      const [held, other] = [await mint({ party_id: PARTY }), await mint({ party_id: PARTY })]
+      const holds = (idSegment: string): ApiKey | undefined => (idSegment === held.key.idSegment ? held.key : undefined)
+      const onSight = keyOnSight(deps.keyMaterial, holds)
+      const authenticate = authenticateApiKey(deps, { held: holds, admit: () => TE.right(undefined) })
+      const presented = {
+        held: held.plaintext,
+        heldWrongSecret: `${held.plaintext.slice(0, -1)}x`,
+        notHeld: other.plaintext,
+        notHeldWrongChecksum: `${other.plaintext.slice(0, -1)}x`,
+        tooShort: `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`,
+        otherEnvironment: other.plaintext.replace('lgk_live_', 'lgk_prod_'),
+        empty: '',
+        notAKey: 'hello',
+      }
+      const sighted = Object.fromEntries(Object.entries(presented).map(([name, key]) => [name, onSight(key)]))
+      expect(sighted).to.deep.equal({
+        held: held.key,
+        heldWrongSecret: held.key,
+        notHeld: other.key.idSegment,
+        notHeldWrongChecksum: undefined,
+        tooShort: undefined,
+        otherEnvironment: undefined,
+        empty: undefined,
+        notAKey: undefined,
+      })
+      // Refused on sight ⇔ the guarded authentication refuses at once, without asking the guard.
+      for (const [name, key] of Object.entries(presented)) {
+        const decision = authenticate(key, '198.51.100.1')
+        const refusedAtOnce = isDecided(decision) && E.isLeft(decision)
+        expect([name, refusedAtOnce]).to.deep.equal([name, sighted[name] === undefined || name === 'heldWrongSecret'])
+      }
     })
   })
 

@@ -20,18 +20,24 @@ import { answerProblem } from './request-lifecycle.js'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
-const bearerOf = (ctx: AppContext): string | undefined => BEARER.exec(ctx.get('Authorization'))?.[1]
+const bearerIn = (authorization: string): string | undefined => BEARER.exec(authorization)?.[1]
+
+const bearerOf = (ctx: AppContext): string | undefined => bearerIn(ctx.get('Authorization'))
 
 /**
- * The partner key of a request (spec §5.2): a Bearer value that starts with the key prefix,
- * else the `X-Api-Key` header. A Bearer value without the prefix is not a key and is ignored.
+ * The partner key in a request's `Authorization` and `X-Api-Key` headers (spec §5.2; '' for an
+ * absent header): a Bearer value that starts with the key prefix, else the `X-Api-Key` header.
+ * A Bearer value without the prefix is not a key and is ignored.
  */
-export const presentedApiKey = (ctx: AppContext): string | undefined => {
-  const bearer = bearerOf(ctx)
+export const presentedApiKeyIn = (authorization: string, xApiKey: string): string | undefined => {
+  const bearer = bearerIn(authorization)
   if (bearer !== undefined && bearer.startsWith(KEY_PREFIX)) return bearer
-  const header = ctx.get('X-Api-Key').trim()
+  const header = xApiKey.trim()
   return header === '' ? undefined : header
 }
+
+/** The partner key of a request (`presentedApiKeyIn` its headers). */
+export const presentedApiKey = (ctx: AppContext): string | undefined => presentedApiKeyIn(ctx.get('Authorization'), ctx.get('X-Api-Key'))
 
 /**
  * Everything a partner route checks before its handler, in this order (one middleware rather

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import bodyParser from 'koa-bodyparser'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import getRawBody from 'raw-body'
@@ -27,8 +28,10 @@ const bodyProblem = (error: unknown): Problem => {
   return { _tag: 'InvalidRequest', detail: 'The request body could not be read.' }
 }
 
-/** Whether the request carries a body (a Content-Length above zero, or chunked). */
-const hasBody = (ctx: Pick<Context, 'request' | 'get'>): boolean => (ctx.request.length ?? 0) > 0 || ctx.get('Transfer-Encoding') !== ''
+/** Whether a request with these headers carries a body (a Content-Length above zero, or chunked). */
+export const declaresBody = (headers: IncomingHttpHeaders): boolean => Number(headers['content-length'] ?? 0) > 0 || (headers['transfer-encoding'] ?? '') !== ''
+
+const hasBody = (ctx: Pick<Context, 'req'>): boolean => declaresBody(ctx.req.headers)
 
 /**
  * Refuses a declared body over the limit before reading it, then parses JSON bodies (objects

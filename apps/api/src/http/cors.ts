@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import cors from '@koa/cors'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
@@ -26,7 +27,12 @@ export const corsMiddleware = (origins: readonly string[]): Middleware<AppState>
   // passes it on, which this does without its header parsing (nothing before it sets Vary).
   return (ctx, next) => {
     if (ctx.get('Origin') !== '') return handle(ctx, next)
-    ctx.res.setHeader('Vary', 'Origin')
+    markOutsideCors(ctx.res)
     return next()
   }
+}
+
+/** What a response to a request without an `Origin` header (outside CORS) carries. */
+export const markOutsideCors = (res: ServerResponse): void => {
+  res.setHeader('Vary', 'Origin')
 }

@@ -6,7 +6,7 @@ import type { Problem } from './problems.js'
 import { fail } from './problems.js'
 
 /** The `Content-Type` Koa gives a JSON body. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * Answers `status` with `body` as JSON. The type is set on the Node response before the body:

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
 
@@ -24,6 +25,11 @@ const ENTRIES = Object.entries(SECURITY_HEADERS)
  * (docs/benchmarks.md). A plain function: it only passes the request on.
  */
 export const securityHeaders: Middleware<AppState> = (ctx, next) => {
-  for (const [name, value] of ENTRIES) ctx.res.setHeader(name, value)
+  stampSecurityHeaders(ctx.res)
   return next()
+}
+
+/** Sets `SECURITY_HEADERS` on a Node response (the middleware above, and the front door's refusals). */
+export const stampSecurityHeaders = (res: ServerResponse): void => {
+  for (const [name, value] of ENTRIES) res.setHeader(name, value)
 }

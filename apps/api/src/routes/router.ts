@@ -36,6 +36,12 @@ const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLooku
 export type RouteTable = {
   /** Dispatches a request to its route; a request no route takes goes on to `next` with a 404. */
   readonly dispatch: Middleware<AppState>
+  /**
+   * The operationId of the route `dispatch` would run for `method` and `path` when that route
+   * asks for a partner key (and undefined for any other request): what the front door asks
+   * before it refuses a key.
+   */
+  readonly partnerOperationOf: (method: string, path: string) => string | undefined
   /** The methods the table serves `path` under (`HEAD` with `GET`). */
   readonly methodsOf: (path: string) => readonly string[]
   /** Every registered layer, for tests that compare the table with the OpenAPI document. */
@@ -61,6 +67,7 @@ export type RouteTable = {
 export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): RouteTable => {
   const byShape = new Map<string, Router<AppState>>()
   const lookups = keyLookupGuard(deps, config.rateLimits)
+  const partnerOperations = new Set(OPERATIONS.filter((op) => op.auth === 'partner').map((op) => op.operationId))
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
     const chain: Middleware<AppState>[] = authFor(op, deps, config, lookups)
@@ -78,16 +85,22 @@ export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): Rout
     router.register(op.path, [op.method], compose(chain) as RouterMiddleware<AppState>, { name: op.operationId })
   }
   const routers = [...byShape.values()]
+  /** The route's layer for the request, if any. */
+  const layerOf = (method: string, path: string) => byShape.get(shapeOf(method === 'HEAD' ? 'GET' : method, path))?.match(path, method).pathAndMethod[0]
   return {
     dispatch: (ctx, next) => {
       const path = ctx.path
-      const layer = byShape.get(shapeOf(ctx.method === 'HEAD' ? 'GET' : ctx.method, path))?.match(path, ctx.method).pathAndMethod[0]
+      const layer = layerOf(ctx.method, path)
       if (layer === undefined) return next()
       const context = ctx as AppContext
       context.params = layer.params(path, layer.captures(path))
       // The operationId: the route's name, for the access line.
       context.routerName = layer.name ?? ''
       return (layer.stack[0] as Middleware<AppState>)(ctx, next)
+    },
+    partnerOperationOf: (method, path) => {
+      const name = layerOf(method, path)?.name
+      return name !== undefined && partnerOperations.has(name) ? name : undefined
     },
     methodsOf: (path) => routers.flatMap((router) => router.match(path, 'OPTIONS').path.flatMap((layer) => layer.methods)),
     layers: () => routers.flatMap((router) => router.stack),

@@ -42,7 +42,7 @@ for (const secret of [MINT_SECRET, INTERNAL_TOKEN, Buffer.from(WEBHOOK_SECRET_KE
 /** Every log line the server wrote, parsed. */
 export type LogCapture = { readonly lines: () => readonly Record<string, unknown>[]; readonly raw: () => string }
 
-const captureLogs = (): { readonly stream: Writable; readonly capture: LogCapture } => {
+export const captureLogs = (): { readonly stream: Writable; readonly capture: LogCapture } => {
   const chunks: string[] = []
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -100,16 +100,8 @@ export const startTestServer = async (database: TestDatabase, overrides: Partial
   return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
 }
 
-/**
- * The Koa app over in-memory adapters, on a real socket, with any dependency replaced: for
- * failures a real database cannot be made to produce on demand (a store outage mid-request).
- */
-export const startInMemoryServer = async (
-  override: (deps: AppDeps) => Partial<AppDeps> = () => ({}),
-  configOverrides: Partial<Config> = {},
-): Promise<TestServer> => {
-  const { stream, capture } = captureLogs()
-  const config = testConfig(configOverrides)
+/** The service's dependencies over in-memory adapters, with any of them replaced. */
+export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () => ({})): AppDeps => {
   const audit = inMemoryAuditLog()
   const apiKeys = inMemoryApiKeyRepository(audit)
   const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
@@ -145,7 +137,20 @@ export const startInMemoryServer = async (
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     audit,
   }
-  const deps: AppDeps = { ...base, ...override(base) }
-  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)), '127.0.0.1', 0, async () => undefined)
+  return { ...base, ...override(base) }
+}
+
+/**
+ * The Koa app over in-memory adapters, on a real socket, with any dependency replaced: for
+ * failures a real database cannot be made to produce on demand (a store outage mid-request).
+ */
+export const startInMemoryServer = async (
+  override: (deps: AppDeps) => Partial<AppDeps> = () => ({}),
+  configOverrides: Partial<Config> = {},
+): Promise<TestServer> => {
+  const { stream, capture } = captureLogs()
+  const config = testConfig(configOverrides)
+  const deps = inMemoryDeps(override)
+  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)).handle, '127.0.0.1', 0, async () => undefined)
   return { url: server.url, deps, logs: capture, stop: () => server.stop(1_000) }
 }

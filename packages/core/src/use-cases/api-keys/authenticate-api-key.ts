@@ -44,6 +44,23 @@ const refusedNow: E.Either<AuthenticateApiKeyError, never> = E.left(invalidApiKe
 const refused: TE.TaskEither<AuthenticateApiKeyError, never> = TE.fromEither(refusedNow)
 
 /**
+ * What a presented key needs before anything is looked up, given the keys `held` in memory:
+ * `undefined` when it is refused on sight (malformed, or not held and failing its checksum),
+ * the held key, or the id segment to look up. A key held in memory is decided by its stored
+ * hash alone: the checksum only spares the store a lookup, and a held key costs none.
+ * `authenticateApiKey` decides by it, and so does the HTTP adapter's refusal of a key before
+ * its framework runs (docs/decisions.md), so the two cannot disagree.
+ */
+export const keyOnSight =
+  (keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum'>, held: (idSegment: string) => ApiKey | undefined) =>
+  (presented: string): ApiKey | string | undefined => {
+    const parsed = parsePresentedKey(presented)
+    if (O.isNone(parsed)) return undefined
+    const { idSegment } = parsed.value
+    return held(idSegment) ?? (keyMaterial.hasValidChecksum(presented) ? idSegment : undefined)
+  }
+
+/**
  * Turns a presented key into the caller it stands for. The format and checksum are checked
  * before any lookup (a typo or a random string costs no database read; a key the guard holds
  * in memory needs no checksum, its stored hash decides); the stored hash is
@@ -75,16 +92,12 @@ export function authenticateApiKey<Origin, Refusal>(deps: AuthenticateApiKeyDeps
       return O.isNone(parsed) || !deps.keyMaterial.hasValidChecksum(presented) ? refused : lookUp(presented, parsed.value.idSegment)
     }
   }
+  const onSight = keyOnSight(deps.keyMaterial, guard.held)
   return (presented: string, origin: Origin): KeyDecision<AuthenticateApiKeyError | Refusal> => {
-    const parsed = parsePresentedKey(presented)
-    if (O.isNone(parsed)) return refusedNow
-    const { idSegment } = parsed.value
-    // A key held in memory is decided by its stored hash alone: the checksum only spares the
-    // store a lookup, and a held key costs none.
-    const held = guard.held(idSegment)
-    if (held !== undefined) return admit(presented, O.some(held))
-    if (!deps.keyMaterial.hasValidChecksum(presented)) return refusedNow
-    const check = lookUp(presented, idSegment)
+    const sighted = onSight(presented)
+    if (sighted === undefined) return refusedNow
+    if (typeof sighted !== 'string') return admit(presented, O.some(sighted))
+    const check = lookUp(presented, sighted)
     const admitted = guard.admit(origin)
     return () => admitted().then<E.Either<AuthenticateApiKeyError | Refusal, Caller>>((allowed) => (E.isLeft(allowed) ? allowed : check()))
   }
