@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { RequestListener } from 'node:http'
 import { expect } from 'chai'
 import { createApp, type App } from '../src/app.js'
+import { frontDoor } from '../src/http/front-door.js'
 import { createLogger } from '../src/logger.js'
 import { listen, type Listening } from '../src/server.js'
 import { bearer, mintKey, request, type MintedKey, type Reply, type RequestOptions } from './support/client.js'
@@ -167,6 +168,35 @@ describe('The front door (refusals before Koa)', () => {
         expect({ status: reply.status, answeredByDoor }).to.deep.equal({ status, answeredByDoor: false })
       })
     }
+  })
+
+  describe('when it fails', () => {
+    it('logs the failure and leaves the request to the application, which answers it', async () => {
+      const { stream, capture } = captureLogs()
+      const config = testConfig()
+      const logger = createLogger(config.logLevel, stream)
+      const broken = frontDoor({
+        table: {
+          partnerOperationOf: () => {
+            throw new Error('broken table')
+          },
+        },
+        onSight: () => undefined,
+        logger,
+      })
+      const server = await listen(broken(createApp(deps, config, logger).koa.callback()), '127.0.0.1', 0, async () => undefined)
+      try {
+        const reply = await request(server.url, sessionPath, { headers: bearer(malformed) })
+        expect({ status: reply.status, error: reply.body?.error }).to.deep.equal({ status: 401, error: 'invalid_api_key' })
+        const failures = capture.lines().filter((line) => line['level'] === 'error')
+        expect(failures.map((line) => [line['msg'], (line['err'] as Record<string, unknown> | undefined)?.['message']])).to.deep.equal([
+          ['front door failed; the application answers the request', 'broken table'],
+        ])
+        expect(accessLineOf(capture, reply)).to.include({ status: 401, operation_id: 'getOnboardingSession' })
+      } finally {
+        await server.stop(1_000)
+      }
+    })
   })
 
   /** A key of the right form and checksum for an id segment no key has: a lookup decides it. */

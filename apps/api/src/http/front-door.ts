@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { invalidApiKey, missingApiKey, type ApiKey } from '@lendgate/core'
 import parseUrl from 'parseurl'
+import type { Logger } from 'pino'
 import type { RouteTable } from '../routes/router.js'
 import { presentedApiKeyIn } from './auth.js'
 import { declaresBody } from './body.js'
@@ -10,7 +11,6 @@ import type { Problem } from './problems.js'
 import { accessLogOn, requestIdFor, withoutVersionPrefix } from './request-lifecycle.js'
 import { JSON_CONTENT_TYPE } from './respond.js'
 import { stampSecurityHeaders } from './security-headers.js'
-import type { Logger } from 'pino'
 
 export type FrontDoorDeps = {
   readonly table: Pick<RouteTable, 'partnerOperationOf'>
@@ -28,7 +28,14 @@ const prepared = (problem: Problem): Prepared => {
   return { status, body: text, length: Buffer.byteLength(text), headers: Object.entries(headers ?? {}) }
 }
 
-const header = (value: string | undefined): string => value ?? ''
+/** A request's refusal: its prepared answer, the path without the version prefix, the route's operationId. */
+type Refusal = { readonly answer: Prepared; readonly path: string; readonly operationId: string }
+
+/**
+ * A header's value as Koa's `ctx.get` gives it ('' when absent). Node joins repeated headers
+ * other than a few (`set-cookie`) into one string, so none of those read here is an array.
+ */
+const header = (value: string | string[] | undefined): string => (typeof value === 'string' ? value : '')
 
 /**
  * Refuses a partner request whose key is missing or refused on sight before Koa runs, with the
@@ -52,31 +59,31 @@ export const frontDoor = (deps: FrontDoorDeps): ((next: RequestListener) => Requ
   const missing = prepared(missingApiKey)
   const invalid = prepared(invalidApiKey)
 
-  /** The refusal and the route for this request, or undefined when the application must answer. */
-  const refusalOf = (req: IncomingMessage): readonly [Prepared, string, string] | undefined => {
+  /** The request's refusal, or undefined when the application must answer it. */
+  const refusalOf = (req: IncomingMessage): Refusal | undefined => {
     const headers = req.headers
     if (header(headers.origin) !== '' || declaresBody(headers)) return undefined
-    const presented = presentedApiKeyIn(header(headers.authorization), header(headers['x-api-key'] as string | undefined))
-    const refusal = presented === undefined ? missing : deps.onSight(presented) === undefined ? invalid : undefined
-    if (refusal === undefined) return undefined
+    const presented = presentedApiKeyIn(header(headers.authorization), header(headers['x-api-key']))
+    const answer = presented === undefined ? missing : deps.onSight(presented) === undefined ? invalid : undefined
+    if (answer === undefined) return undefined
     const pathname = parseUrl(req)?.pathname
     if (pathname === undefined || pathname === null) return undefined
     const path = withoutVersionPrefix(pathname)
     const operationId = deps.table.partnerOperationOf(req.method ?? '', path)
-    return operationId === undefined ? undefined : [refusal, path, operationId]
+    return operationId === undefined ? undefined : { answer, path, operationId }
   }
 
-  const refuse = (req: IncomingMessage, res: ServerResponse, started: bigint, [refusal, path, operationId]: readonly [Prepared, string, string]): void => {
-    const requestId = requestIdFor(header(req.headers['x-request-id'] as string | undefined))
-    res.statusCode = refusal.status
+  const refuse = (req: IncomingMessage, res: ServerResponse, started: bigint, { answer, path, operationId }: Refusal): void => {
+    const requestId = requestIdFor(header(req.headers['x-request-id']))
+    res.statusCode = answer.status
     res.setHeader('X-Request-Id', requestId)
     stampSecurityHeaders(res)
     markOutsideCors(res)
     res.setHeader('Content-Type', JSON_CONTENT_TYPE)
-    for (const [name, value] of refusal.headers) res.setHeader(name, value)
-    res.setHeader('Content-Length', refusal.length)
-    accessLog({ requestId, method: req.method ?? '', path, status: refusal.status, started, operationId, caller: undefined })
-    res.end(req.method === 'HEAD' ? undefined : refusal.body)
+    for (const [name, value] of answer.headers) res.setHeader(name, value)
+    res.setHeader('Content-Length', answer.length)
+    accessLog({ requestId, method: req.method ?? '', path, status: answer.status, started, operationId, caller: undefined })
+    res.end(req.method === 'HEAD' ? undefined : answer.body)
   }
 
   return (next) => (req, res) => {
@@ -84,9 +91,10 @@ export const frontDoor = (deps: FrontDoorDeps): ((next: RequestListener) => Requ
     try {
       const refusal = refusalOf(req)
       if (refusal !== undefined) return refuse(req, res, started, refusal)
-    } catch {
-      // What the front door could not do, the application does, as for any request: it answers,
-      // and logs a failure of its own. An answer already on its way cannot be taken back.
+    } catch (error) {
+      // A bug here, logged; the application then does what the front door could not, as for any
+      // request. An answer already on its way cannot be taken back.
+      deps.logger.error({ err: error }, 'front door failed; the application answers the request')
       if (res.headersSent) return void res.destroy()
     }
     return next(req, res)
