@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { RequestListener } from 'node:http'
 import { expect } from 'chai'
+import fc from 'fast-check'
 import { createApp, type App } from '../src/app.js'
 import { frontDoor } from '../src/http/front-door.js'
+import { OPERATIONS } from '../src/routes/operations.js'
 import { createLogger } from '../src/logger.js'
 import { listen, type Listening } from '../src/server.js'
 import { bearer, mintKey, request, type MintedKey, type Reply, type RequestOptions } from './support/client.js'
@@ -168,6 +170,64 @@ describe('The front door (refusals before Koa)', () => {
         expect({ status: reply.status, answeredByDoor }).to.deep.equal({ status, answeredByDoor: false })
       })
     }
+  })
+
+  describe('on requests drawn at random from the route table', () => {
+    const keyOf = fc.constantFrom<() => Record<string, string>>(
+      () => ({}),
+      () => bearer(malformed),
+      () => ({ 'X-Api-Key': malformed }),
+      () => bearer(badChecksum()),
+      () => bearer(wellFormedUnknown()),
+      () => ({ Authorization: 'Basic dXNlcjpwYXNz' }),
+      () => ({ 'X-Partner-Mint-Key': 'not-the-secret' }),
+    )
+    /**
+     * A request to some operation's path, its parameters filled with a UUID or a stray segment,
+     * in any of the forms routes accept, mostly with the operation's own method; with any of
+     * the keys above, and sometimes an Origin or a body.
+     */
+    const requestOf = fc.constantFrom(...OPERATIONS).chain((op) =>
+      fc.record({
+        path: fc
+          .record({
+            param: fc.constantFrom(randomUUID(), 'x', '%41%42', 'ABC-123', '..%2F'),
+            versioned: fc.boolean(),
+            trailingSlash: fc.boolean(),
+            query: fc.constantFrom('', '?limit=2', '?a=%ZZ'),
+            upper: fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 }),
+            stray: fc.oneof({ arbitrary: fc.constant(''), weight: 4 }, { arbitrary: fc.constant('/extra'), weight: 1 }),
+          })
+          .map(({ param, versioned, trailingSlash, query, upper, stray }) => {
+            let path = op.path.replace(/:[A-Za-z]+/g, param) + stray
+            if (versioned && path.startsWith('/public/')) path = `/public/v1${path.slice('/public'.length)}`
+            if (upper) path = path.toUpperCase()
+            return `${path}${trailingSlash ? '/' : ''}${query}`
+          }),
+        method: fc.oneof(
+          { arbitrary: fc.constant<string>(op.method), weight: 3 },
+          { arbitrary: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), weight: 1 },
+        ),
+        key: keyOf,
+        origin: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.constant('https://app.partner.example'), weight: 1 }),
+        body: fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: fc.constantFrom('{"a":1}', '{not json'), weight: 1 }),
+      }),
+    )
+
+    it('gets the same answer and access line from the service as from its Koa application alone', async () => {
+      let answeredByDoor = 0
+      await fc.assert(
+        fc.asyncProperty(requestOf, async ({ path, method, key, origin, body }) => {
+          const sendsBody = body !== undefined && method !== 'GET' && method !== 'HEAD'
+          const headers = { ...key(), ...(origin === undefined ? {} : { Origin: origin }), ...(sendsBody ? { 'Content-Type': 'application/json' } : {}) }
+          const outcome = await both(path, { method, headers, ...(sendsBody ? { rawBody: body } : {}) })
+          if (outcome.answeredByDoor) answeredByDoor += 1
+        }),
+        { numRuns: 300 },
+      )
+      // The draw reaches both sides of the door.
+      expect(answeredByDoor).to.be.within(1, 299)
+    })
   })
 
   describe('when it fails', () => {
