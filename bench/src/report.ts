@@ -57,7 +57,7 @@ export const markdown = (report: Report): string => {
     `Peak resident memory of the API process during the authenticated GET load: ${mb(report.peakRssBytes)} MB ` +
       `(${mb(report.rssBeforeBytes)} MB right before it, after the seeding the same process served).`,
     '',
-    '| target | measured | reference (duties only) | goal | met |',
+    '| target | measured | reference (duties only, through Koa) | goal | met |',
     '|---|---|---|---|---|',
     ...report.targets.map((t) => `| ${t.target} | ${t.measured} | ${t.reference ?? ''} | ${t.goal} | ${t.met ? 'yes' : '**no**'} |`),
   )
