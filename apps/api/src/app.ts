@@ -61,7 +61,9 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   // what the outermost trusted proxy saw. Entries further left were written by the client.
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
-  const table = buildRouter(deps, config, allRoutes(deps))
+  // One key-lookup guard: the partner gate and the front door judge keys by the same held keys.
+  const lookups = keyLookupGuard(deps, config.rateLimits)
+  const table = buildRouter(deps, config, allRoutes(deps), lookups)
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
   app.use(docsPage)
@@ -70,6 +72,5 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   app.use(parseBody())
   app.use(table.dispatch)
   app.use(routeFallback(table))
-  const onSight = keyOnSight(deps.keyMaterial, keyLookupGuard(deps, config.rateLimits).held)
-  return { koa: app, handle: frontDoor({ table, onSight, logger })(app.callback()) }
+  return { koa: app, handle: frontDoor({ table, onSight: keyOnSight(deps.keyMaterial, lookups.held), logger })(app.callback()) }
 }

@@ -135,9 +135,8 @@ describe('The front door (refusals before Koa)', () => {
     it('keeps a sane X-Request-Id and replaces any other', async () => {
       const kept = await request(door.server.url, sessionPath, { headers: { 'X-Request-Id': 'partner-req-43' } })
       const replaced = await request(door.server.url, sessionPath, { headers: { 'X-Request-Id': 'not sane!' } })
-      expect([kept.headers.get('x-request-id'), replaced.headers.get('x-request-id')]).to.satisfy(
-        ([k, r]: [string, string]) => k === 'partner-req-43' && /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(r),
-      )
+      expect(kept.headers.get('x-request-id')).to.equal('partner-req-43')
+      expect(replaced.headers.get('x-request-id')).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     })
 
     it('answers HEAD with the headers and no body', async () => {

@@ -62,11 +62,16 @@ export type RouteTable = {
  * (`ctx.routerName`, for the access line) on the context as the router's own middleware would:
  * that middleware reads the Host header, composes the matched layers anew and wraps them on
  * every request, work a table of one composed chain a route never needs (docs/benchmarks.md).
- * `HEAD` is served by the `GET` routes, as @koa/router does.
+ * `HEAD` is served by the `GET` routes, as @koa/router does. `lookups` guards the partner
+ * routes' key lookups (the application passes the one its front door also judges keys by).
  */
-export const buildRouter = (deps: AppDeps, config: Config, routes: Routes): RouteTable => {
+export const buildRouter = (
+  deps: AppDeps,
+  config: Config,
+  routes: Routes,
+  lookups: KeyLookupGuard<AppContext, RateLimitExceeded> = keyLookupGuard(deps, config.rateLimits),
+): RouteTable => {
   const byShape = new Map<string, Router<AppState>>()
-  const lookups = keyLookupGuard(deps, config.rateLimits)
   const partnerOperations = new Set(OPERATIONS.filter((op) => op.auth === 'partner').map((op) => op.operationId))
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
