@@ -285,6 +285,11 @@ for (const database of testDatabases()) {
           status: 'DRAFT',
         })
         expect(await current(draft)).to.deep.equal(switched.body)
+
+        const cleared = await apps('PATCH', `/${draft.application_id}`, { purpose: null })
+        expect(cleared.status, 'null clears purpose (JSON Merge Patch)').to.equal(200)
+        expect(cleared.body).to.deep.include({ product_id: EQUIPMENT, amount: 2_400_000, term_months: 24, purpose: null })
+        expect(await current(draft)).to.deep.equal(cleared.body)
       })
 
       it('validates the patched terms against the (possibly new) product with 400 naming the field, and changes nothing', async () => {
@@ -305,6 +310,8 @@ for (const database of testDatabases()) {
           [{ status: 'SUBMITTED' }, 'status'],
           [{ interest_rate_bps: 0 }, 'interest_rate_bps'],
           [{ purpose: '' }, 'purpose'],
+          [{ amount: null }, 'amount'],
+          [{ term_months: null, purpose: null }, 'term_months'],
         ] as const) {
           expectInvalid(await apps('PATCH', `/${draft.application_id}`, json), param, JSON.stringify(json))
         }

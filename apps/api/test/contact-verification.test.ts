@@ -61,6 +61,33 @@ for (const database of testDatabases()) {
       expect(server.logs.raw()).not.to.contain(code)
     })
 
+    it('refuses to verify or resend for a contact already verified with 409 verification_not_pending, changing nothing', async () => {
+      await call('POST', '/contact/phone', { phone: '+14155550123' })
+      const code = lastCode()
+      const headers = { ...bearer(key.api_key), 'Idempotency-Key': `verify-${sessionId}` }
+      const verify = (json: unknown) =>
+        request(server.url, `/public/onboarding-sessions/${sessionId}/contact/phone/verify`, { method: 'POST', headers, json })
+      const first = await verify({ code })
+      expect(first.status).to.equal(200)
+      const before = await call('GET', '')
+
+      const replayed = await verify({ code })
+      expect(replayed.status, 'a retry with the same Idempotency-Key replays the first answer').to.equal(200)
+      expect(replayed.headers.get('idempotent-replayed')).to.equal('true')
+      expect(replayed.body).to.deep.equal(first.body)
+
+      const refusal = { error: 'verification_not_pending', detail: 'The phone is already verified: there is nothing to verify.' }
+      for (const again of [code, code === '000000' ? '111111' : '000000']) {
+        const reply = await call('POST', '/contact/phone/verify', { code: again })
+        expect(reply.status).to.equal(409)
+        expect(reply.body).to.deep.equal(refusal)
+      }
+      const resend = await call('POST', '/contact/phone/retry', {})
+      expect(resend.status).to.equal(409)
+      expect(resend.body).to.deep.equal(refusal)
+      expect((await call('GET', '')).body).to.deep.equal(before.body)
+    })
+
     it('answers 502 verification_delivery_failed when delivery fails, and leaves no code behind', async () => {
       receiver.answerWith(500)
       const failed = await call('POST', '/contact/email', { email: 'jane@example.com' })
@@ -96,7 +123,7 @@ for (const database of testDatabases()) {
       expect(verify.status).to.equal(409)
       expect(verify.body).to.deep.equal({
         error: 'verification_not_pending',
-        detail: 'There is no email awaiting verification: submit one first, or it is already verified.',
+        detail: 'There is no email awaiting verification: submit one first.',
       })
       const retry = await call('POST', '/contact/phone/retry', {})
       expect(retry.status).to.equal(409)

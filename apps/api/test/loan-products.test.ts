@@ -284,6 +284,10 @@ for (const database of testDatabases()) {
         expect(updated_at).to.match(ISO_MS)
         expect(Date.parse(updated_at)).to.be.at.least(Date.parse(before as string))
         expect((await catalogue()).find((p) => p.product_id === product.product_id)).to.deep.equal(reply.body)
+
+        const cleared = await internal('PATCH', `/${product.product_id}`, { description: null })
+        expect(cleared.status, 'null clears the description (JSON Merge Patch)').to.equal(200)
+        expect(cleared.body).to.deep.include({ name: 'Renamed Loan', description: null })
       })
 
       it('refuses a change that leaves min above max (400), and changes nothing', async () => {
@@ -300,6 +304,7 @@ for (const database of testDatabases()) {
         expect(empty.status).to.equal(400)
         expect(empty.body).to.deep.equal(EMPTY_PATCH)
         expectInvalid(await internal('PATCH', `/${product.product_id}`, { rate: 5 }), 'rate')
+        expectInvalid(await internal('PATCH', `/${product.product_id}`, { origination_fee_bps: null }), 'origination_fee_bps')
         expectInvalid(await internal('PATCH', `/${product.product_id}`, { active: 'false' }), 'active')
         expectInvalid(await internal('PATCH', `/${product.product_id}`, { currency: 'eur' }), 'currency')
         expectInvalid(await internal('PATCH', `/${product.product_id}`, { interest_rate_bps: 99.9 }), 'interest_rate_bps')

@@ -121,6 +121,50 @@ for (const database of testDatabases()) {
         expect(promote.status).to.equal(400)
       })
 
+      it('updates by JSON Merge Patch: null clears line2 and region, and is refused on a field that cannot be empty', async () => {
+        const created = await call('POST', '/addresses', { ...REGISTERED, line2: 'Suite 5' })
+        const path = `/addresses/${created.body.address_id}`
+        const cleared = await call('PATCH', path, { line2: null })
+        expect(cleared.status).to.equal(200)
+        expect(cleared.body).to.deep.include({ ...REGISTERED, line2: null })
+        const both = await call('PATCH', path, { region: null, city: 'Chicago' })
+        expect(both.status).to.equal(200)
+        expect(both.body).to.deep.include({ ...REGISTERED, line2: null, region: null, city: 'Chicago' })
+        for (const field of ['line1', 'city', 'postal_code', 'country', 'type']) {
+          const refused = await call('PATCH', path, { [field]: null, line2: 'Suite 9' })
+          expect(refused.status, field).to.equal(400)
+          expect(refused.body).to.deep.equal({
+            error: 'invalid_request',
+            detail: `${field} cannot be cleared: send a value, or leave the field out to keep it`,
+            param: field,
+          })
+        }
+        expect((await call('GET', '/addresses')).body.data).to.deep.equal([both.body])
+      })
+
+      it('takes a PATCH as application/merge-patch+json too, and no other media type', async () => {
+        const created = await call('POST', '/addresses', REGISTERED)
+        const patch = (contentType: string) =>
+          request(server.url, `/public/onboarding-sessions/${sessionId}/addresses/${created.body.address_id}`, {
+            method: 'PATCH',
+            headers: { ...bearer(key.api_key), 'Content-Type': contentType },
+            rawBody: JSON.stringify({ region: null }),
+          })
+        const merged = await patch('application/merge-patch+json')
+        expect(merged.status).to.equal(200)
+        expect(merged.body.region).to.equal(null)
+        const jsonPatch = await patch('application/json-patch+json')
+        expect(jsonPatch.status).to.equal(400)
+        expect(jsonPatch.body).to.deep.equal({ error: 'invalid_request', detail: 'Content-Type must be application/json or application/merge-patch+json.' })
+        const onPost = await request(server.url, `/public/onboarding-sessions/${sessionId}/addresses`, {
+          method: 'POST',
+          headers: { ...bearer(key.api_key), 'Content-Type': 'application/merge-patch+json' },
+          rawBody: JSON.stringify(REGISTERED),
+        })
+        expect(onPost.status).to.equal(400)
+        expect(onPost.body).to.deep.equal({ error: 'invalid_request', detail: 'Content-Type must be application/json.' })
+      })
+
       it('answers 400 for invalid input, an empty patch or a bad id, and 404 for an unknown address', async () => {
         expect((await call('POST', '/addresses', { ...REGISTERED, country: 'USA' })).body.param).to.equal('country')
         const created = await call('POST', '/addresses', REGISTERED)

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import {
   AddressInput,
+  AddressPatch,
   CreateOnboardingSessionInput,
   decode,
   jsonSchemaOf,
@@ -97,13 +98,21 @@ describe('the OpenAPI document', () => {
       },
       {
         codec: AddressInput,
-        valid: [{ type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US', region: null }],
+        valid: [
+          { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US', region: null },
+          { line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' },
+        ],
         invalid: [
           { type: 'home', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' },
           { type: 'registered', line1: '', city: 'Springfield', postal_code: '62701', country: 'US' },
           { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'us' },
           [],
         ],
+      },
+      {
+        codec: AddressPatch,
+        valid: [{ line2: null }, { city: 'Shelbyville', region: null }, { type: 'mailing' }],
+        invalid: [{}, { city: null }, { type: null }, { line3: 'x' }, { line2: '' }],
       },
       {
         codec: PaymentMethodInput,

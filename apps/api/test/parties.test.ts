@@ -245,6 +245,7 @@ for (const database of testDatabases()) {
         const id = registered['address_id'] as string
         expectInvalid(await party(owner, 'PATCH', `/addresses/${id}`, { zip: '1' }), 'zip')
         expectInvalid(await party(owner, 'PATCH', `/addresses/${id}`, { country: 'usa' }), 'country')
+        expectInvalid(await party(owner, 'PATCH', `/addresses/${id}`, { city: null, line2: null }), 'city')
         const empty = await party(owner, 'PATCH', `/addresses/${id}`, {})
         expect(empty.status).to.equal(400)
         expect(empty.body).to.deep.equal(EMPTY_PATCH)

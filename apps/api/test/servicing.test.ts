@@ -464,6 +464,10 @@ for (const database of testDatabases()) {
         expect(promoted.body).to.deep.include({ payment_method_id: first['payment_method_id'], is_default: true, nickname: 'Main operating' })
         const list = (await get(`${loan.paths.paymentMethods}?limit=100`)).body.data as Record<string, unknown>[]
         expect(list.filter((m) => m['is_default'] === true)).to.deep.equal([promoted.body])
+
+        const unnamed = await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { nickname: null })
+        expect(unnamed.status, 'null clears the nickname (JSON Merge Patch)').to.equal(200)
+        expect(unnamed.body).to.deep.include({ payment_method_id: first['payment_method_id'], is_default: true, nickname: null })
       })
 
       it('refuses to unmark the default (400 naming is_default), and refuses an empty or unknown patch', async () => {
@@ -471,6 +475,7 @@ for (const database of testDatabases()) {
         expectInvalid(await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { is_default: false }), 'is_default')
         expectInvalid(await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { last4: '0000' }), 'last4')
         expectInvalid(await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { nickname: '' }), 'nickname')
+        expectInvalid(await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { is_default: null }), 'is_default')
         const empty = await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), {})
         expect(empty.status, empty.text).to.equal(400)
         expect(empty.body.error).to.equal('invalid_request')

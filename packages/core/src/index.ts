@@ -1,5 +1,6 @@
 export * from './domain/errors.js'
 export * from './domain/codecs.js'
+export * from './domain/path-parameters.js'
 export * from './domain/scopes.js'
 export * from './domain/api-key.js'
 export * from './domain/onboarding-session.js'

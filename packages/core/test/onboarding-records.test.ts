@@ -16,7 +16,7 @@ describe('onboarding records', () => {
     it('builds an address and its view from valid input', () => {
       const decoded = decode(AddressInput)(input)
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      expect(addressView(newAddress(decoded.right, 'a1', now))).to.deep.equal({
+      expect(addressView(newAddress(decoded.right, [], 'a1', now))).to.deep.equal({
         address_id: 'a1',
         type: 'registered',
         line1: '1 Main St',
@@ -44,10 +44,54 @@ describe('onboarding records', () => {
     it('patches only the given fields and moves updated_at', () => {
       const decoded = decode(AddressInput)(input)
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      const address = newAddress(decoded.right, 'a1', now)
+      const address = newAddress(decoded.right, [], 'a1', now)
       const patch = decode(AddressPatch)({ city: 'Shelbyville', line2: 'Suite 5' })
       if (E.isLeft(patch)) throw new Error('expected valid patch')
       expect(patchAddress(address, patch.right, later)).to.deep.equal({ ...address, city: 'Shelbyville', line2: 'Suite 5', updatedAt: later })
+    })
+
+    describe('without a type', () => {
+      const { type: _type, ...untyped } = input
+      const decoded = decode(AddressInput)(untyped)
+      if (E.isLeft(decoded)) throw new Error('expected valid input')
+      const first = newAddress(decoded.right, [], 'a1', now)
+
+      it("makes a holder's first address registered and any later one operating", () => {
+        expect(first.type).to.equal('registered')
+        expect(newAddress(decoded.right, [first], 'a2', later).type).to.equal('operating')
+        const mailing = newAddress({ ...decoded.right, type: 'mailing' }, [], 'a3', now)
+        expect(newAddress(decoded.right, [mailing], 'a4', later).type).to.equal('operating')
+      })
+
+      it('keeps an explicit type whatever the holder already has', () => {
+        expect(newAddress({ ...decoded.right, type: 'mailing' }, [], 'a5', now).type).to.equal('mailing')
+        expect(newAddress({ ...decoded.right, type: 'registered' }, [first], 'a6', later).type).to.equal('registered')
+      })
+    })
+
+    describe('as a merge patch (RFC 7396)', () => {
+      const decoded = decode(AddressInput)({ ...input, line2: 'Suite 5', region: 'IL' })
+      if (E.isLeft(decoded)) throw new Error('expected valid input')
+      const address = newAddress(decoded.right, [], 'a1', now)
+      const patched = (body: unknown) => E.map((patch: AddressPatch) => patchAddress(address, patch, later))(decode(AddressPatch)(body))
+
+      it('clears line2 and region with null, alone or beside other fields', () => {
+        expect(patched({ line2: null })).to.deep.equal(E.right({ ...address, line2: null, updatedAt: later }))
+        expect(patched({ line2: null, region: null, city: 'X' })).to.deep.equal(E.right({ ...address, line2: null, region: null, city: 'X', updatedAt: later }))
+      })
+
+      it('refuses null on a field that cannot be empty, naming it', () => {
+        for (const field of ['type', 'line1', 'city', 'postal_code', 'country']) {
+          expect(patched({ [field]: null }), field).to.deep.equal(
+            E.left(invalidRequest(`${field} cannot be cleared: send a value, or leave the field out to keep it`, field)),
+          )
+        }
+      })
+
+      it('refuses an empty patch and an unknown field', () => {
+        expect(patched({})).to.deep.equal(E.left(invalidRequest('Send at least one field to update.')))
+        expect(patched({ line3: null })).to.deep.equal(E.left(invalidRequest('line3 is not a known field', 'line3')))
+      })
     })
   })
 

@@ -90,6 +90,19 @@ describe('onboarding use cases (in memory)', () => {
     expect(challenges.all()[0]!.attempts).to.equal(1)
   })
 
+  it('refuses to verify or resend for a contact already verified, whatever the code, and changes nothing', async () => {
+    const { deps, params, sender, challenges, stored, run } = await setup()
+    await run(submitContact('phone')(deps)(caller, params, { phone: '+14155550123' }))
+    const code = sender.sent()[0]!.code
+    await run(verifyContact('phone')(deps)(caller, params, { code }))
+    const [session, attempts] = [await stored(), challenges.all()]
+    const alreadyVerified = E.left({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: true })
+    expect(await verifyContact('phone')(deps)(caller, params, { code })()).to.deep.equal(alreadyVerified)
+    expect(await verifyContact('phone')(deps)(caller, params, { code: '999999' })()).to.deep.equal(alreadyVerified)
+    expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(alreadyVerified)
+    expect([await stored(), challenges.all(), sender.sent().length]).to.deep.equal([session, attempts, 1])
+  })
+
   it('stores nothing and starts no cooldown when delivery fails', async () => {
     const { deps, params, sender, challenges, stored } = await setup()
     sender.failNext()
@@ -102,7 +115,7 @@ describe('onboarding use cases (in memory)', () => {
 
   it('refuses a retry within the cooldown and without a pending contact', async () => {
     const { deps, params } = await setup()
-    expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(E.left({ _tag: 'NoPendingVerification', channel: 'phone' }))
+    expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(E.left({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: false }))
     await submitContact('phone')(deps)(caller, params, { phone: '+14155550123' })()
     expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(E.left({ _tag: 'RateLimited', retryAfterSeconds: 30 }))
   })

@@ -43,7 +43,12 @@ const hasBody = (ctx: Pick<Context, 'req'>): boolean => declaresBody(ctx.req.hea
  * failures of later middleware pass through untouched.
  */
 export const parseBody = (): Middleware<AppState> => {
-  const parser = bodyParser({ enableTypes: ['json'], jsonLimit: `${BODY_LIMIT_BYTES}b`, strict: true }) as unknown as Middleware<AppState>
+  const parser = bodyParser({
+    enableTypes: ['json'],
+    extendTypes: { json: [MERGE_PATCH_TYPE] },
+    jsonLimit: `${BODY_LIMIT_BYTES}b`,
+    strict: true,
+  }) as unknown as Middleware<AppState>
   const parsed = async (): Promise<void> => undefined
   const read = async (ctx: ParameterizedContext<AppState>, next: Next): Promise<void> => {
     try {
@@ -65,10 +70,20 @@ export const parseBody = (): Middleware<AppState> => {
   }
 }
 
-/** For routes that take a JSON body (spec §4): anything but `application/json` is a 400. */
+/** The media type of a JSON Merge Patch (RFC 7396), which every PATCH also takes. */
+const MERGE_PATCH_TYPE = 'application/merge-patch+json'
+
+/**
+ * For routes that take a JSON body (spec §4): anything but `application/json` is a 400; a PATCH
+ * also takes `application/merge-patch+json`.
+ */
 export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
   if (!hasBody(ctx)) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
-  if (ctx.is('application/json') !== 'application/json') {
+  if (ctx.method === 'PATCH') {
+    if (ctx.is('application/json', MERGE_PATCH_TYPE) === false) {
+      fail({ _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` })
+    }
+  } else if (ctx.is('application/json') !== 'application/json') {
     fail({ _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
   }
   return next()

@@ -84,7 +84,12 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'NoPendingVerification':
       return {
         status: 409,
-        body: { error: 'verification_not_pending', detail: `There is no ${problem.channel} awaiting verification: submit one first, or it is already verified.` },
+        body: {
+          error: 'verification_not_pending',
+          detail: problem.alreadyVerified
+            ? `The ${problem.channel} is already verified: there is nothing to verify.`
+            : `There is no ${problem.channel} awaiting verification: submit one first.`,
+        },
       }
     case 'InvalidCode':
       return {

@@ -22,6 +22,7 @@ import {
   LoanProductPatch,
   MintApiKeyInput,
   PageQuery,
+  PATH_PARAMETERS,
   PaymentInput,
   PaymentMethodInput,
   PaymentMethodPatch,
@@ -48,6 +49,8 @@ import { RESPONSE_SCHEMAS, SUCCESS_BODIES } from './responses.js'
 
 type OperationDoc = {
   readonly summary: string
+  /** What a reader needs beyond the summary (CommonMark). */
+  readonly description?: string
   readonly tag: string
   /** The codec of the JSON body. */
   readonly body?: t.Mixed
@@ -57,6 +60,15 @@ type OperationDoc = {
 }
 
 const doc = (tag: string, summary: string, extra: Omit<OperationDoc, 'tag' | 'summary'> = {}): OperationDoc => ({ tag, summary, ...extra })
+
+const ADDRESS_TYPE_DEFAULT = (holder: 'session' | 'party'): string =>
+  `\`type\` is optional: without it, the ${holder}'s first address is \`registered\` and any later one \`operating\`; ` +
+  'the response always states the type. A second `registered` address is refused (400 naming `type`): update the first instead.'
+
+const MERGE_PATCH =
+  'A JSON Merge Patch (RFC 7396), sent as `application/json` or `application/merge-patch+json`: a field left out keeps its value, ' +
+  '`null` clears a field that may be empty, and `null` on a field that cannot be empty is refused (400 naming the field). ' +
+  'An empty object is refused (400).'
 
 /** What each operation takes, by operationId. A test proves every operation of the table is here. */
 export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
@@ -71,8 +83,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   createOnboardingSession: doc('onboarding', 'Create an onboarding session', { body: CreateOnboardingSessionInput }),
   getOnboardingSession: doc('onboarding', 'Get an onboarding session'),
   listOnboardingAddresses: doc('onboarding', "List the session's addresses", { list: true }),
-  createOnboardingAddress: doc('onboarding', 'Add an address to the session', { body: AddressInput }),
-  updateOnboardingAddress: doc('onboarding', 'Update an address of the session', { body: AddressPatch }),
+  createOnboardingAddress: doc('onboarding', 'Add an address to the session', { body: AddressInput, description: ADDRESS_TYPE_DEFAULT('session') }),
+  updateOnboardingAddress: doc('onboarding', 'Update an address of the session', { body: AddressPatch, description: MERGE_PATCH }),
   upsertApplicantProfile: doc('onboarding', 'Create or replace the applicant profile', { body: ApplicantProfileInput }),
   submitOnboardingEmail: doc('onboarding', 'Submit the email to verify', { body: EmailInput }),
   retryOnboardingEmailVerification: doc('onboarding', 'Send a new email verification code'),
@@ -85,20 +97,20 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   getPartyBySessionId: doc('onboarding', 'Get the party of an approved session'),
   registerOnboardingSessionWebhook: doc('webhooks', 'Register the party.ready webhook', { body: RegisterWebhookInput }),
   listOnboardingSessionWebhookDeliveries: doc('webhooks', 'List webhook events and their delivery attempts', { list: true }),
-  retryOnboardingSessionWebhookDelivery: doc('webhooks', 'Deliver a webhook event again, now'),
+  retryOnboardingSessionWebhookDelivery: doc('webhooks', 'Deliver a webhook event again, now', { body: EmptyInput }),
   listDocumentsForOnboardingSession: doc('onboarding', "List the session's documents", { list: true }),
   createOnboardingDocumentMetadata: doc('onboarding', 'Register document metadata', { body: DocumentInput }),
 
   getParty: doc('parties', 'Get the party'),
   listPartyAddresses: doc('parties', "List the party's addresses", { list: true }),
-  createPartyAddress: doc('parties', 'Add an address to the party', { body: AddressInput }),
-  updatePartyAddress: doc('parties', 'Update an address of the party', { body: AddressPatch }),
+  createPartyAddress: doc('parties', 'Add an address to the party', { body: AddressInput, description: ADDRESS_TYPE_DEFAULT('party') }),
+  updatePartyAddress: doc('parties', 'Update an address of the party', { body: AddressPatch, description: MERGE_PATCH }),
   listPartyApplications: doc('parties', "List the party's loan applications", { list: true, query: ApplicationStatusFilter }),
   listAvailableLoanProductsForParty: doc('parties', 'List the active loan products', { list: true }),
 
   createLoanApplication: doc('applications', 'Create a loan application (DRAFT)', { body: LoanApplicationInput }),
   getLoanApplication: doc('applications', 'Get a loan application'),
-  updateLoanApplication: doc('applications', 'Update a draft application', { body: LoanApplicationPatch }),
+  updateLoanApplication: doc('applications', 'Update a draft application', { body: LoanApplicationPatch, description: MERGE_PATCH }),
   submitLoanApplication: doc('applications', 'Submit the application for decisioning', { body: EmptyInput }),
   withdrawLoanApplication: doc('applications', 'Withdraw the application', { body: EmptyInput }),
   previewLoanApplicationSchedule: doc('applications', 'Preview the repayment schedule', { query: SchedulePreviewQuery }),
@@ -110,7 +122,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   listCollateralForPartyLoan: doc('servicing', 'List collateral', { list: true }),
   listPaymentMethodsForPartyLoan: doc('servicing', 'List payment methods', { list: true }),
   createPaymentMethodForPartyLoan: doc('servicing', 'Add a bank account or card token', { body: PaymentMethodInput }),
-  updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', { body: PaymentMethodPatch }),
+  updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', { body: PaymentMethodPatch, description: MERGE_PATCH }),
   createPaymentIntentForPartyLoan: doc('servicing', 'Pay (Idempotency-Key required)', { body: PaymentInput }),
   listLoanScheduleForParty: doc('servicing', 'List the installments', { list: true }),
   listTransactionsForPartyLoan: doc('servicing', 'List ledger transactions', { list: true, query: TransactionFilters }),
@@ -128,12 +140,12 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   reverseLoanPayment: doc('internal', 'Reverse a payment', { body: ReversePaymentInput }),
   listLoanProducts: doc('internal', 'List the loan product catalogue', { list: true, query: ProductActiveFilter }),
   createLoanProduct: doc('internal', 'Create a loan product', { body: LoanProductInput }),
-  updateLoanProduct: doc('internal', 'Update a loan product', { body: LoanProductPatch }),
+  updateLoanProduct: doc('internal', 'Update a loan product', { body: LoanProductPatch, description: MERGE_PATCH }),
   listAuditEvents: doc('internal', 'List the audit log, newest first', { list: true, query: AuditEventFilters }),
 }
 
-const ERROR = { $ref: '#/components/responses/Error' }
-const RATE_LIMITED = { $ref: '#/components/responses/RateLimited' }
+const RATE_LIMITED_DESCRIPTION =
+  'Too many requests: `rate_limited` (a rate-limit policy; see RateLimit) or, on the verification routes, `too_many_attempts`'
 
 /** Partner routes and minting are rate limited (docs/api.md "Rate limits"): they answer the RateLimit headers and 429. */
 const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op.auth === 'mint'
@@ -198,15 +210,48 @@ const errorStatuses = (op: Operation, d: OperationDoc): readonly string[] => {
   return [...statuses].sort()
 }
 
+/** The schema of path parameter `name`: the schema of the codec its use cases decode it with. */
+const pathParameter = (name: string): JsonSchema => {
+  const codec = (PATH_PARAMETERS as Readonly<Record<string, t.Mixed>>)[name]
+  if (codec === undefined) throw new Error(`path parameter ${name} has no codec in PATH_PARAMETERS`)
+  return { name, in: 'path', required: true, schema: jsonSchemaOf(codec) }
+}
+
+const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` })
+
+/** Writes under /public take an Idempotency-Key, and a replay carries Idempotent-Replayed (docs/api.md "Idempotency"). */
+const idempotent = (op: Operation): boolean => op.path.startsWith('/public/') && op.method !== 'GET'
+
+/** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
+const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
+  'X-Request-Id': header('X-Request-Id'),
+  // A partner key is judged before its rate limit is counted; the mint secret after.
+  ...(rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401) ? RATE_LIMIT_HEADERS : {}),
+  ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
+  ...(status === 401 ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+  ...(status === 405 ? { Allow: header('Allow') } : {}),
+  ...(status === 409 || status === 429 ? { 'Retry-After': header('Retry-After') } : {}),
+})
+
+const errorResponse = (op: Operation, status: number): JsonSchema => ({
+  description: status === 429 ? RATE_LIMITED_DESCRIPTION : 'An error: `error` is a stable code (docs/api.md "Errors")',
+  headers: responseHeaders(op, status),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+})
+
+/** The media types of a request body: a PATCH also takes `application/merge-patch+json` (RFC 7396). */
+const bodyContent = (op: Operation, schema: JsonSchema): JsonSchema =>
+  op.method === 'PATCH' ? { 'application/json': { schema }, 'application/merge-patch+json': { schema } } : { 'application/json': { schema } }
+
 const operationObject = (op: Operation, params: readonly string[]): JsonSchema => {
   const d = OPERATION_DOCS[op.operationId]
   if (d === undefined) throw new Error(`operation ${op.operationId} has no OpenAPI description`)
   const parameters: JsonSchema[] = [
-    ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } })),
+    ...params.map(pathParameter),
     ...(d.query === undefined ? [] : queryParameters(d.query)),
     ...(d.list === true ? queryParameters(PageQuery) : []),
   ]
-  if (op.path.startsWith('/public/') && op.method !== 'GET') {
+  if (idempotent(op)) {
     parameters.push(
       op.operationId === 'createPaymentIntentForPartyLoan' ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
     )
@@ -216,21 +261,22 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
   return {
     operationId: op.operationId,
     summary: d.summary,
+    ...(d.description === undefined ? {} : { description: d.description }),
     tags: [d.tag],
     security: securityOf(op),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(d.body === undefined
       ? op.jsonBody
-        ? { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'Any JSON object (its contents are not used)' } } } } }
+        ? { requestBody: { required: true, content: bodyContent(op, { type: 'object', description: 'Any JSON object (its contents are not used)' }) } }
         : {}
-      : { requestBody: { required: op.jsonBody, content: { 'application/json': { schema: jsonSchemaOf(d.body) } } } }),
+      : { requestBody: { required: op.jsonBody, content: bodyContent(op, jsonSchemaOf(d.body)) } }),
     responses: {
       [String(op.successStatus)]: {
         description: 'Success',
-        ...(rateLimitedRoute(op) ? { headers: RATE_LIMIT_HEADERS } : {}),
+        headers: responseHeaders(op, op.successStatus),
         content: { 'application/json': { schema: success } },
       },
-      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, status === '429' ? RATE_LIMITED : ERROR])),
+      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, errorResponse(op, Number(status))])),
     },
   }
 }
@@ -252,7 +298,9 @@ export const openApiDocument = (): JsonSchema => {
       description:
         'Onboard business borrowers, receive the signed party.ready webhook, apply for loans and service them. ' +
         'Money is integer minor units with an ISO 4217 currency; dates are YYYY-MM-DD; timestamps ISO 8601 UTC. ' +
-        'Every partner route is also served under /public/v1.',
+        'Version prefix (spec §9): every path under /public is also served under /public/v1 (for example ' +
+        '/public/v1/onboarding-sessions is /public/onboarding-sessions): the same operation, parameters and answers. ' +
+        'Every answer carries X-Request-Id; errors are {"error": "<stable_code>", "detail": "<text>"}.',
     },
     servers: [{ url: 'http://127.0.0.1:3000' }],
     paths,
@@ -339,14 +387,16 @@ export const openApiDocument = (): JsonSchema => {
           schema: { type: 'string' },
         },
         'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-      },
-      responses: {
-        Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        RateLimited: {
-          description: 'Too many requests: `rate_limited` (a rate-limit policy; see RateLimit) or, on the verification routes, `too_many_attempts`',
-          headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS },
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        'X-Request-Id': {
+          description: "The request's id: the caller's X-Request-Id when it is 1 to 128 letters, digits, '.', '_', ':' or '-', else a new UUID. Logged with the request; quote it to support.",
+          schema: { type: 'string' },
         },
+        'Idempotent-Replayed': {
+          description: 'true when this answer replays the first answer to the same Idempotency-Key (docs/api.md "Idempotency")',
+          schema: { type: 'string', const: 'true' },
+        },
+        'WWW-Authenticate': { description: 'Bearer (RFC 6750); `error="invalid_token"` for a key that is unknown, malformed or revoked', schema: { type: 'string' } },
+        Allow: { description: 'The methods the path answers', schema: { type: 'string' } },
       },
     },
   }

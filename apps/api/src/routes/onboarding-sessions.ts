@@ -111,7 +111,7 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => {
       handle: (ctx) => answer(ctx, 200, listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(webhookDeliveryView)),
     },
     retryOnboardingSessionWebhookDelivery: {
-      handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params), webhookEventView),
+      handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), webhookEventView),
     },
     listPendingOnboardingRequirements: {
       handle: (ctx) => answer(ctx, 200, listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), (data) => ({ data, next_cursor: null })),

@@ -43,7 +43,7 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
   }
   rememberResponseSecrets(parsed)
   const method = options.method ?? 'GET'
-  const problem = conformanceProblem(method, path, response.status, parsed)
+  const problem = conformanceProblem(method, path, response.status, parsed, response.headers)
   if (problem !== undefined) throw new Error(`OpenAPI conformance: ${problem}`)
   return { status: response.status, headers: response.headers, body: parsed, text }
 }

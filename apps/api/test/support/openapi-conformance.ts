@@ -5,8 +5,9 @@ import { openApiDocument } from '../../src/openapi/document.js'
 /**
  * Every answer the HTTP suites receive is checked against the OpenAPI document (issue 7: the
  * reference kept true by the tests). `request` in client.ts calls `conformanceProblem` on each
- * reply from the service; a status the document does not list for the operation, or a body
- * that does not match its schema, fails the test that made the request.
+ * reply from the service; a status the document does not list for the operation, a body that
+ * does not match its schema, or one of the API's own headers (`API_HEADERS`) that the document
+ * does not declare for that answer, fails the test that made the request.
  */
 
 type Json = Record<string, unknown>
@@ -58,11 +59,20 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete'])
 /** Paths of the service (receivers in tests answer on other paths, and are not checked). */
 const isServicePath = (path: string): boolean => /^\/(public|internal|health)(\/|$)/.test(path)
 
+/** The headers the API itself sets (not HTTP's own, CORS or the security headers): each must be declared. */
+const API_HEADERS = ['x-request-id', 'idempotent-replayed', 'retry-after', 'www-authenticate', 'allow', 'ratelimit', 'ratelimit-policy']
+
+/** The first of the API's headers in `headers` that `response` does not declare, or undefined. */
+const undeclaredHeader = (response: Json, headers: Headers): string | undefined => {
+  const declared = new Set(Object.keys((response['headers'] as Json | undefined) ?? {}).map((name) => name.toLowerCase()))
+  return API_HEADERS.find((name) => headers.has(name) && !declared.has(name))
+}
+
 /**
  * What is wrong with this reply by the document, or undefined. Unknown routes and methods must
  * still answer the error body.
  */
-export const conformanceProblem = (method: string, rawPath: string, status: number, body: unknown): string | undefined => {
+export const conformanceProblem = (method: string, rawPath: string, status: number, body: unknown, headers: Headers = new Headers()): string | undefined => {
   const path = rawPath.split('?')[0]!.replace(/^\/public\/v1(\/|$)/, '/public$1')
   if (!isServicePath(path)) return undefined
   const m = method.toLowerCase()
@@ -74,6 +84,8 @@ export const conformanceProblem = (method: string, rawPath: string, status: numb
   if (operation === undefined) return status >= 400 && body !== undefined ? check(errorSchema, `${method} ${path} ${status}`) : undefined
   const response = operation.responses[String(status)]
   if (response === undefined) return `${operation.operationId} answered ${status}, a status the document does not list for it`
+  const undeclared = undeclaredHeader(response, headers)
+  if (undeclared !== undefined) return `${operation.operationId} ${status} carries the header ${undeclared}, which the document does not declare for it`
   const schema = ((response['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema']
   return schema === undefined ? undefined : check(schema as object, `${operation.operationId} ${status}`)
 }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, oneOf, strictObject } from './codecs.js'
+import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } from './codecs.js'
 import { CountryCode } from './country-codes.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
@@ -14,21 +14,33 @@ export const ADDRESS_TYPES = ['registered', 'operating', 'mailing'] as const
 export type AddressType = (typeof ADDRESS_TYPES)[number]
 
 
+const AddressTypeCodec = withSchema(oneOf('AddressType', ADDRESS_TYPES), {
+  type: 'string',
+  enum: [...ADDRESS_TYPES],
+  description: "A holder has at most one registered address. Left out when adding, the holder's first address is registered and any later one operating.",
+})
 const fields = {
-  type: oneOf('AddressType', ADDRESS_TYPES),
   line1: boundedString('Line1', 1, 200),
   city: boundedString('City', 1, 100),
   postal_code: boundedString('PostalCode', 1, 20),
   country: CountryCode,
 }
-const optionalFields = { line2: boundedString('Line2', 1, 200), region: boundedString('Region', 1, 100) }
+/** The fields an address may leave empty: `null` in a patch clears them. */
+const emptiable = { line2: boundedString('Line2', 1, 200), region: boundedString('Region', 1, 100) }
 
-export const AddressInput = strictObject('AddressInput', fields, optionalFields)
+export const AddressInput = strictObject('AddressInput', fields, { type: AddressTypeCodec, ...emptiable })
 export type AddressInput = t.TypeOf<typeof AddressInput>
 
-/** A partial update: any subset of the fields, at least one. */
-export const AddressPatch = strictObject('AddressPatch', {}, { ...fields, ...optionalFields })
+/** A merge patch (RFC 7396): `null` clears `line2` or `region`; the other fields cannot be emptied. */
+export const AddressPatch = mergePatch('AddressPatch', { type: AddressTypeCodec, ...fields }, emptiable)
 export type AddressPatch = t.TypeOf<typeof AddressPatch>
+
+/**
+ * The type of a new address: the one asked for, or by default `registered` for the holder's
+ * first address and `operating` for any later one.
+ */
+export const addressTypeFor = (asked: AddressType | undefined, existing: readonly Address[]): AddressType =>
+  asked ?? (existing.length === 0 ? 'registered' : 'operating')
 
 export type Address = {
   readonly id: string
@@ -43,9 +55,10 @@ export type Address = {
   readonly updatedAt: Date
 }
 
-export const newAddress = (input: AddressInput, id: string, now: Date): Address => ({
+/** A new address of a holder that has `existing` addresses (for its default type). */
+export const newAddress = (input: AddressInput, existing: readonly Address[], id: string, now: Date): Address => ({
   id,
-  type: input.type,
+  type: addressTypeFor(input.type, existing),
   line1: input.line1,
   line2: input.line2 ?? null,
   city: input.city,
@@ -58,13 +71,13 @@ export const newAddress = (input: AddressInput, id: string, now: Date): Address 
 
 export const patchAddress = (address: Address, patch: AddressPatch, now: Date): Address => ({
   ...address,
-  type: patch.type ?? address.type,
-  line1: patch.line1 ?? address.line1,
-  line2: patch.line2 ?? address.line2,
-  city: patch.city ?? address.city,
-  region: patch.region ?? address.region,
-  postalCode: patch.postal_code ?? address.postalCode,
-  country: patch.country ?? address.country,
+  type: merged(patch.type, address.type),
+  line1: merged(patch.line1, address.line1),
+  line2: merged(patch.line2, address.line2),
+  city: merged(patch.city, address.city),
+  region: merged(patch.region, address.region),
+  postalCode: merged(patch.postal_code, address.postalCode),
+  country: merged(patch.country, address.country),
   updatedAt: now,
 })
 

@@ -101,6 +101,62 @@ type Props = Record<string, t.Mixed>
 type Optional<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> }
 type Required<P extends Props> = { readonly [K in keyof P]: t.TypeOf<P[K]> }
 
+/** A failure of field `key` of `input`, reported with `message`. */
+const fieldFailure = (input: object, c: t.Context, key: string, message: string): t.Validation<never> => {
+  const actual = (input as Record<string, unknown>)[key]
+  return t.failure(actual, [...c, { key, type: fail(key, ''), actual }], message)
+}
+
+/**
+ * How a field of a JSON object treats a missing value and `null`: `required` refuses both;
+ * `optional` takes both as absent; in a merge patch, `settable` takes a missing value as "keep"
+ * and refuses `null`, and `clearable` takes `null` as "clear".
+ */
+type Presence = 'required' | 'optional' | 'settable' | 'clearable'
+type Field = { readonly key: string; readonly codec: t.Mixed; readonly presence: Presence }
+
+const fieldsOf = (props: Props, presence: Presence): Field[] => Object.entries(props).map(([key, codec]) => ({ key, codec, presence }))
+
+/**
+ * A JSON object of `fields` and no other field (a typo in a partner's request is reported, not
+ * ignored), fields checked in order; with `nonEmpty`, `{}` is refused.
+ */
+const objectCodec = <A>(name: string, fields: readonly Field[], nonEmpty: boolean, schema: JsonSchema): t.Type<A, A, unknown> => {
+  const known = new Set(fields.map((field) => field.key))
+  return withSchema(new t.Type<A, A, unknown>(
+    name,
+    (u): u is A => false,
+    (u, c) => {
+      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'the request body must be a JSON object')
+      const input = u as Record<string, unknown>
+      const unknownKey = Object.keys(input).find((k) => !known.has(k))
+      if (unknownKey !== undefined) return fieldFailure(input, c, unknownKey, 'is not a known field')
+      if (nonEmpty && Object.keys(input).length === 0) return t.failure(u, c, EMPTY_PATCH_DETAIL)
+      const out: Record<string, unknown> = {}
+      for (const { key, codec, presence } of fields) {
+        const value = input[key]
+        if (value === undefined || value === null) {
+          if (presence === 'required') return fieldFailure(input, c, key, 'is required')
+          if (value === null && presence === 'settable') return fieldFailure(input, c, key, 'cannot be cleared: send a value, or leave the field out to keep it')
+          if (value === null && presence === 'clearable') out[key] = null
+          continue
+        }
+        const r = codec.validate(value, [...c, { key, type: codec, actual: value }])
+        if (E.isLeft(r)) return r
+        out[key] = r.right
+      }
+      return t.success(out as A)
+    },
+    t.identity,
+  ), schema)
+}
+
+/** `schema`, or null, which `nullMeans` describes. */
+const orNull = (schema: JsonSchema, nullMeans: string): JsonSchema => ({ anyOf: [schema, { type: 'null', description: nullMeans }] })
+
+const propertiesOf = (props: Props, describe: (schema: JsonSchema) => JsonSchema = (schema) => schema) =>
+  Object.fromEntries(Object.entries(props).map(([key, codec]) => [key, describe(jsonSchemaOf(codec))]))
+
 /**
  * A JSON object with `required` and `optional` fields that refuses any other field, so a typo
  * in a partner's request is reported instead of silently ignored. `null` counts as absent for
@@ -110,47 +166,46 @@ export const strictObject = <R extends Props, O extends Props>(
   name: string,
   required: R,
   optional: O,
-): t.Type<Required<R> & Optional<O>, Required<R> & Optional<O>, unknown> => {
-  const known = new Set([...Object.keys(required), ...Object.keys(optional)])
-  type A = Required<R> & Optional<O>
-  return withSchema(new t.Type<A, A, unknown>(
-    name,
-    (u): u is A => false,
-    (u, c) => {
-      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'the request body must be a JSON object')
-      const input = u as Record<string, unknown>
-      const unknownKey = Object.keys(input).find((k) => !known.has(k))
-      if (unknownKey !== undefined) {
-        return t.failure(u, [...c, { key: unknownKey, type: fail(unknownKey, ''), actual: input[unknownKey] }], 'is not a known field')
-      }
-      const out: Record<string, unknown> = {}
-      for (const [key, codec] of Object.entries(required)) {
-        const ctx = [...c, { key, type: codec, actual: input[key] }]
-        if (!(key in input) || input[key] === undefined || input[key] === null) return t.failure(input[key], ctx, 'is required')
-        const r = codec.validate(input[key], ctx)
-        if (E.isLeft(r)) return r
-        out[key] = r.right
-      }
-      for (const [key, codec] of Object.entries(optional)) {
-        if (input[key] === undefined || input[key] === null) continue
-        const r = codec.validate(input[key], [...c, { key, type: codec, actual: input[key] }])
-        if (E.isLeft(r)) return r
-        out[key] = r.right
-      }
-      return t.success(out as A)
-    },
-    t.identity,
-  ), {
+): t.Type<Required<R> & Optional<O>, Required<R> & Optional<O>, unknown> =>
+  objectCodec(name, [...fieldsOf(required, 'required'), ...fieldsOf(optional, 'optional')], false, {
     type: 'object',
-    properties: {
-      ...Object.fromEntries(Object.entries(required).map(([key, codec]) => [key, jsonSchemaOf(codec)])),
-      // An optional field may also be null, which counts as absent.
-      ...Object.fromEntries(Object.entries(optional).map(([key, codec]) => [key, { anyOf: [jsonSchemaOf(codec), { type: 'null' }] }])),
-    },
+    properties: { ...propertiesOf(required), ...propertiesOf(optional, (schema) => orNull(schema, 'the same as leaving the field out')) },
     required: Object.keys(required),
     additionalProperties: false,
   })
-}
+
+/**
+ * The input of an action that takes nothing (submit, withdraw, retry): no body, or an empty
+ * JSON object. Decode `input ?? {}`.
+ */
+export const EmptyInput = strictObject('EmptyInput', {}, {})
+
+type Clearable<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> | null }
+
+/** What a PATCH with no field is told. */
+export const EMPTY_PATCH_DETAIL = 'Send at least one field to update.'
+
+/**
+ * A JSON Merge Patch (RFC 7396) of a flat record: any of the fields of `settable` and
+ * `clearable`, at least one, and no other. A field left out keeps its value; `null` on a field
+ * of `clearable` clears it (decoded as `null`); `null` on a field of `settable`, which cannot
+ * be empty, is refused naming the field. Apply a decoded patch with `merged`.
+ */
+export const mergePatch = <S extends Props, C extends Props>(
+  name: string,
+  settable: S,
+  clearable: C,
+): t.Type<Optional<S> & Clearable<C>, Optional<S> & Clearable<C>, unknown> =>
+  objectCodec(name, [...fieldsOf(settable, 'settable'), ...fieldsOf(clearable, 'clearable')], true, {
+    type: 'object',
+    description: 'A JSON Merge Patch (RFC 7396): a field left out keeps its value; null clears a field that may be empty. At least one field.',
+    properties: { ...propertiesOf(settable), ...propertiesOf(clearable, (schema) => orNull(schema, 'clears the field')) },
+    minProperties: 1,
+    additionalProperties: false,
+  })
+
+/** A field after a merge patch: `sent` when the patch carried it (`null` included), else `current`. */
+export const merged = <V>(sent: V | undefined, current: V): V => (sent === undefined ? current : sent)
 
 /** Path of the first error, e.g. `scopes.1`, or undefined at the top level. */
 const pathOf = (error: t.ValidationError): string | undefined => {
@@ -194,10 +249,6 @@ export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
   (u, c) => (typeof u === 'boolean' ? t.success(u) : t.failure(u, c, 'must be true or false')),
   t.identity,
 ), { type: 'boolean' })
-
-/** A partial update with at least one field. */
-export const nonEmptyPatch = <P extends object>(patch: P): E.Either<InvalidRequest, P> =>
-  Object.keys(patch).length > 0 ? E.right(patch) : E.left(invalidRequest('Send at least one field to update.'))
 
 /**
  * A real calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (2026-02-30 is refused, and

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, integerIn, strictObject, Uuid } from './codecs.js'
+import { boundedString, integerIn, merged, mergePatch, strictObject, Uuid } from './codecs.js'
 import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from './errors.js'
 import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
@@ -75,7 +75,8 @@ const Purpose = boundedString('Purpose', 1, 500)
 export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: Uuid })
 export type LoanApplicationInput = t.TypeOf<typeof LoanApplicationInput>
 
-export const LoanApplicationPatch = strictObject('LoanApplicationPatch', {}, { ...terms, purpose: Purpose })
+/** A merge patch (RFC 7396) of a draft's terms: `null` clears `purpose`; the terms cannot be emptied. */
+export const LoanApplicationPatch = mergePatch('LoanApplicationPatch', terms, { purpose: Purpose })
 export type LoanApplicationPatch = t.TypeOf<typeof LoanApplicationPatch>
 
 /** The terms of an application, checked against its product as the product is now. */
@@ -135,7 +136,7 @@ export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationP
   amount: patch.amount ?? a.amount,
   currency: patch.currency ?? a.currency,
   termMonths: patch.term_months ?? a.termMonths,
-  purpose: patch.purpose ?? a.purpose,
+  purpose: merged(patch.purpose, a.purpose),
   updatedAt: now,
 })
 

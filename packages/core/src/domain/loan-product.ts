@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { Bool, boundedString, integerIn, oneOf, strictObject } from './codecs.js'
+import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
@@ -41,17 +41,18 @@ const required = {
   max_term_months: TermMonths,
   interest_rate_bps: BasisPoints,
 }
-const optional = {
-  description: boundedString('Description', 1, 500),
+const settableOptional = {
   origination_fee_bps: BasisPoints,
   repayment_frequency: oneOf('RepaymentFrequency', REPAYMENT_FREQUENCIES),
   active: Bool,
 }
+const emptiable = { description: boundedString('Description', 1, 500) }
 
-export const LoanProductInput = strictObject('LoanProductInput', required, optional)
+export const LoanProductInput = strictObject('LoanProductInput', required, { ...settableOptional, ...emptiable })
 export type LoanProductInput = t.TypeOf<typeof LoanProductInput>
 
-export const LoanProductPatch = strictObject('LoanProductPatch', {}, { ...required, ...optional })
+/** A merge patch (RFC 7396): `null` clears `description`; no other field can be emptied. */
+export const LoanProductPatch = mergePatch('LoanProductPatch', { ...required, ...settableOptional }, emptiable)
 export type LoanProductPatch = t.TypeOf<typeof LoanProductPatch>
 
 /**
@@ -91,7 +92,7 @@ export const newLoanProduct = (input: LoanProductInput, id: string, now: Date): 
 export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: Date): LoanProduct => ({
   ...p,
   name: patch.name ?? p.name,
-  description: patch.description ?? p.description,
+  description: merged(patch.description, p.description),
   currency: patch.currency ?? p.currency,
   minAmount: patch.min_amount ?? p.minAmount,
   maxAmount: patch.max_amount ?? p.maxAmount,

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { Bool, boundedString, integerIn, jsonSchemaOf, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
+import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
 
@@ -64,7 +64,8 @@ export const PaymentMethodInput = withSchema(new t.Type<t.TypeOf<typeof BankAcco
 ), { oneOf: [jsonSchemaOf(BankAccountInput), jsonSchemaOf(CardInput)] })
 export type PaymentMethodInput = t.TypeOf<typeof PaymentMethodInput>
 
-export const PaymentMethodPatch = strictObject('PaymentMethodPatch', {}, common)
+/** A merge patch (RFC 7396): `null` clears the nickname; `is_default` cannot be emptied. */
+export const PaymentMethodPatch = mergePatch('PaymentMethodPatch', { is_default: common.is_default }, { nickname: common.nickname })
 export type PaymentMethodPatch = t.TypeOf<typeof PaymentMethodPatch>
 
 export type PaymentMethod = {

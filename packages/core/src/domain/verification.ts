@@ -64,8 +64,11 @@ export const rateLimited = (retryAfterSeconds: number): RateLimited => ({ _tag: 
 export type InvalidCode = { readonly _tag: 'InvalidCode'; readonly attemptsRemaining: number }
 export type CodeExpired = { readonly _tag: 'CodeExpired' }
 export type TooManyAttempts = { readonly _tag: 'TooManyAttempts' }
-/** No open code for this channel: none was sent, or it was used or replaced. */
-export type NoPendingVerification = { readonly _tag: 'NoPendingVerification'; readonly channel: ContactChannel }
+/**
+ * No open code for this channel: the contact is already verified (`alreadyVerified`), or no
+ * code was sent to it, or the code was replaced.
+ */
+export type NoPendingVerification = { readonly _tag: 'NoPendingVerification'; readonly channel: ContactChannel; readonly alreadyVerified: boolean }
 
 /** Whether a new code may be sent now, given the last one sent on this channel. */
 export const mayIssue = (last: VerificationChallenge | undefined, now: Date): E.Either<RateLimited, void> => {

@@ -1,3 +1,4 @@
+import { stringMatching } from './codecs.js'
 import type { PartyView } from './party.js'
 import { instantText } from './instant.js'
 
@@ -18,8 +19,13 @@ export type WebhookEvent = {
   readonly createdAt: Date
 }
 
+const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
+
 /** Whether `id` has the form of an event id. */
-export const isWebhookEventId = (id: string): boolean => /^evt_[0-9a-f]{32}$/.test(id)
+export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(id)
+
+/** An event id: `evt_` and 32 lower-case hex digits. */
+export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** `evt_` and 32 hex digits from a UUID. */
 export const webhookEventId = (uuid: string): string => `evt_${uuid.replace(/-/g, '')}`

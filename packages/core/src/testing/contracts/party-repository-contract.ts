@@ -22,7 +22,7 @@ export const partyRepositoryContract = (
     })
 
     const address = (type: AddressInput['type'], iso: string, overrides: Partial<AddressInput> = {}): Address =>
-      newAddress({ type, line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US', ...overrides }, freshId(), at(iso))
+      newAddress({ type, line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US', ...overrides }, [], freshId(), at(iso))
 
     it('returns the party as approved, and none for an unknown id', async () => {
       const p = await party()

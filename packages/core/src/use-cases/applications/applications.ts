@@ -1,9 +1,8 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
 import { NOT_AUDITED } from '../../domain/audit-event.js'
-import { CalendarDate, decode, nonEmptyPatch, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import { CalendarDate, decode, EmptyInput, oneOf, strictObject } from '../../domain/codecs.js'
 import {
   invalidRequest,
   notFound,
@@ -37,6 +36,7 @@ import type { LoanApplicationRepository } from '../../ports/loan-application-rep
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The
@@ -45,7 +45,7 @@ import { loadCallerParty } from '../parties/parties.js'
 
 export type LoadApplicationError = InvalidRequest | NotFound | StoreUnavailable
 
-const ApplicationParams = t.type({ applicationId: Uuid })
+const ApplicationParams = pathParameters('applicationId')
 
 /** The caller's party's application named by `params.applicationId`. */
 export const loadOwnApplication =
@@ -110,7 +110,10 @@ export type ChangeApplicationDeps = {
 }
 export type ChangeApplicationError = LoadApplicationError | InvalidState | ConcurrentUpdate
 
-/** Edits a draft: any non-empty subset of its terms, re-validated and re-priced by the product. */
+/**
+ * Edits a draft by a merge patch (`LoanApplicationPatch`: `null` clears `purpose`), re-validated
+ * and re-priced by the product.
+ */
 export const updateLoanApplication =
   (deps: ChangeApplicationDeps) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
@@ -120,16 +123,12 @@ export const updateLoanApplication =
       TE.chainW((a) =>
         pipe(
           TE.fromEither(decode(LoanApplicationPatch)(input)),
-          TE.chainEitherKW(nonEmptyPatch),
           TE.map((patch) => patchLoanApplication(a, patch, deps.clock.now())),
         ),
       ),
       TE.chainW((patched) => pipe(productFor(deps.products)(patched), TE.map((product) => pricedBy(patched, product)))),
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
-
-/** A submit or withdraw request carries nothing: no body, or an empty JSON object. */
-export const EmptyInput = strictObject('EmptyInput', {}, {})
 
 /** The caller's application for a bodiless action (submit, withdraw), after checking there is no body. */
 const loadForAction = (

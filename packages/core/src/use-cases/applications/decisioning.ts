@@ -1,8 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import { applicationApprovedEvent, applicationDeclinedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
-import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import { boundedString, decode, strictObject } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { applicationTransition, type LoanApplication } from '../../domain/loan-application.js'
 import { bookLoan, type Loan } from '../../domain/loan.js'
@@ -12,10 +11,11 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import { DEFAULT_REVIEWER } from '../onboarding/review.js'
 import { ApplicationStatusFilter } from './applications.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
-const ApplicationParams = t.type({ applicationId: Uuid })
+const ApplicationParams = pathParameters('applicationId')
 export const ApproveApplicationInput = strictObject('ApproveApplicationInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
 export const DeclineApplicationInput = strictObject('DeclineApplicationInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
 

@@ -1,14 +1,14 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import { OPERATOR_CONTEXT, productCreatedEvent, productUpdatedEvent, type AuditContext } from '../../domain/audit-event.js'
-import { decode, nonEmptyPatch, oneOf, Uuid } from '../../domain/codecs.js'
+import { decode, oneOf } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { checkRanges, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
 import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** The loan product catalogue: what partners may apply for, and how operators manage it. */
 
@@ -59,10 +59,11 @@ export const createLoanProduct =
       TE.chainFirstW((product) => deps.products.insert(product, productCreatedEvent(deps.ids.next(), context, product))),
     )
 
-const ProductParams = t.type({ productId: Uuid })
+const ProductParams = pathParameters('productId')
 
 /**
- * Changes any fields of a product; applications already submitted keep their terms. The
+ * Changes fields of a product by a merge patch (`LoanProductPatch`); applications already
+ * submitted keep their terms. The
  * `loan_product.updated` audit event records each field that changed, before and after.
  */
 export const updateLoanProduct =
@@ -75,7 +76,6 @@ export const updateLoanProduct =
       TE.chainW((product) =>
         pipe(
           TE.fromEither(decode(LoanProductPatch)(input)),
-          TE.chainEitherKW(nonEmptyPatch),
           TE.chainEitherKW((patch) => checkRanges(patchLoanProduct(product, patch, deps.clock.now()), Object.keys(patch))),
           TE.chainFirstW((updated) => deps.products.update(updated, productUpdatedEvent(deps.ids.next(), context, product, updated))),
         ),

@@ -57,7 +57,7 @@ const contactOf = (session: OnboardingSession, channel: ContactChannel): Contact
 const withContact = (session: OnboardingSession, channel: ContactChannel, contact: Contact, now: Date): OnboardingSession =>
   withContents(session, channel === 'phone' ? { phone: contact } : { email: contact }, now)
 
-const noPending = (channel: ContactChannel): NoPendingVerification => ({ _tag: 'NoPendingVerification', channel })
+const noPending = (channel: ContactChannel, alreadyVerified = false): NoPendingVerification => ({ _tag: 'NoPendingVerification', channel, alreadyVerified })
 
 /**
  * Sends a fresh code to `destination` and stores its challenge, superseding the previous one.
@@ -135,7 +135,9 @@ export const retryContactVerification =
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) => {
         const contact = contactOf(session, channel)
-        if (contact === null || contact.verifiedAt !== null) return TE.left<IssueCodeError | NoPendingVerification, ContactVerification>(noPending(channel))
+        if (contact === null || contact.verifiedAt !== null) {
+          return TE.left<IssueCodeError | NoPendingVerification, ContactVerification>(noPending(channel, contact !== null))
+        }
         return pipe(
           issueCode(deps, session, channel, contact.value),
           TE.map((challenge) => ({ session, channel, challenge })),
@@ -144,8 +146,10 @@ export const retryContactVerification =
     )
 
 /**
- * Checks the code sent to the pending contact. Right: the contact is verified (verifying an
- * already verified contact again is a no-op). A wrong code uses up one of the attempts.
+ * Checks the code sent to the pending contact. Right: the contact is verified. A wrong code
+ * uses up one of the attempts. A contact that is already verified has nothing pending: any code
+ * is refused with `NoPendingVerification` (a partner retries a verification safely with an
+ * `Idempotency-Key`, which replays the first answer).
  */
 export const verifyContact =
   (channel: ContactChannel) =>
@@ -160,7 +164,7 @@ export const verifyContact =
           TE.chainW(({ code }) => {
             const contact = contactOf(session, channel)
             if (contact === null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel))
-            if (contact.verifiedAt !== null) return TE.right<VerifyContactError, OnboardingSession>(session)
+            if (contact.verifiedAt !== null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel, true))
             return pipe(
               deps.challenges.latest(session.id, channel),
               TE.chainW(

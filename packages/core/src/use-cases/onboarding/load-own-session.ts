@@ -2,17 +2,17 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { decode, Uuid } from '../../domain/codecs.js'
+import { decode } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import { transition } from '../../domain/onboarding-state.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Path parameters naming a session (other parameters of the path are ignored here). */
-const decodeSessionParams = decode(t.type({ sessionId: Uuid }))
+const decodeSessionParams = decode(pathParameters('sessionId'))
 
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 

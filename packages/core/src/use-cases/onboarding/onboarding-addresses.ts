@@ -1,12 +1,10 @@
-import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
 import type { Caller } from '../../domain/api-key.js'
 import { NOT_AUDITED } from '../../domain/audit-event.js'
-import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { decode } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidState, type NotFound } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
@@ -14,6 +12,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -34,7 +33,7 @@ const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, addre
 const byPosition = (a: Address, b: Address): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-/** Adds an address to an editable session. */
+/** Adds an address to an editable session (its type by `addressTypeFor` when not given). */
 export const createOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError, Address> =>
@@ -45,37 +44,41 @@ export const createOnboardingAddress =
         pipe(
           TE.fromEither(decode(AddressInput)(input)),
           TE.chainFirstEitherKW(() => roomForAnother('session', session.addresses)),
-          TE.map((cmd) => newAddress(cmd, deps.ids.next(), deps.clock.now())),
+          TE.map((cmd) => newAddress(cmd, session.addresses, deps.ids.next(), deps.clock.now())),
           TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
           TE.chainW((address) => saveWith(deps, session, address)),
         ),
       ),
     )
 
-const AddressParams = t.type({ addressId: Uuid })
+const AddressParams = pathParameters('sessionId', 'addressId')
 
-/** Partially updates one address of an editable session. */
+/**
+ * Updates one address of an editable session with a merge patch (`AddressPatch`). The path is
+ * checked before the session's state.
+ */
 export const updateOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError | NotFound, Address> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
-      TE.chainEitherKW(ensureEditable),
-      TE.chainW((session) =>
+      TE.fromEither(decode(AddressParams)(params)),
+      TE.chainW(({ addressId }) =>
         pipe(
-          TE.fromEither(decode(AddressParams)(params)),
-          TE.chainW(({ addressId }) =>
-            TE.fromOption(() => notFound('onboarding_address'))(O.fromNullable(session.addresses.find((a) => a.id === addressId))),
-          ),
-          TE.chainW((address) =>
+          loadOwnSession(deps.sessions)(caller, params),
+          TE.chainEitherKW(ensureEditable),
+          TE.chainW((session) =>
             pipe(
-              TE.fromEither(decode(AddressPatch)(input)),
-              TE.chainEitherKW(nonEmptyPatch),
-              TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
+              TE.fromOption(() => notFound('onboarding_address'))(O.fromNullable(session.addresses.find((a) => a.id === addressId))),
+              TE.chainW((address) =>
+                pipe(
+                  TE.fromEither(decode(AddressPatch)(input)),
+                  TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
+                ),
+              ),
+              TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
+              TE.chainW((address) => saveWith(deps, session, address)),
             ),
           ),
-          TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
-          TE.chainW((address) => saveWith(deps, session, address)),
         ),
       ),
     )

@@ -1,10 +1,9 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
 import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent, sessionRejectedEvent, type AuditContext } from '../../domain/audit-event.js'
-import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import { boundedString, decode, oneOf, strictObject } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { ONBOARDING_STATUSES, sessionRequirements, type OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
@@ -18,6 +17,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Submission refused because these requirements are still outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
@@ -46,7 +46,7 @@ export const submitOnboardingForReview =
       ),
     )
 
-const SessionIdParams = t.type({ sessionId: Uuid })
+const SessionIdParams = pathParameters('sessionId')
 
 export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })

@@ -1,16 +1,16 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
 import type { Caller } from '../../domain/api-key.js'
-import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { decode } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
 import type { Party } from '../../domain/party.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * The caller's own party (spec §4.3). The HTTP edge has already refused a path naming another
@@ -51,7 +51,10 @@ export type PartyAddressDeps = {
   readonly clock: Clock
 }
 
-/** Adds an address to the party (one `registered` address at most, 20 in all). */
+/**
+ * Adds an address to the party (one `registered` address at most, 20 in all; its type by
+ * `addressTypeFor` when not given).
+ */
 export const createPartyAddress =
   (deps: PartyAddressDeps) =>
   (caller: Caller, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
@@ -61,15 +64,15 @@ export const createPartyAddress =
         pipe(
           loadCallerParty(deps.parties)(caller),
           TE.chainFirstEitherKW((party) => roomForAnother('party', party.addresses)),
-          TE.chainEitherKW((party) => oneRegistered('party', party.addresses, newAddress(cmd, deps.ids.next(), deps.clock.now()))),
+          TE.chainEitherKW((party) => oneRegistered('party', party.addresses, newAddress(cmd, party.addresses, deps.ids.next(), deps.clock.now()))),
           TE.chainFirstW((address) => deps.parties.addAddress(caller.partyId, address)),
         ),
       ),
     )
 
-const AddressParams = t.type({ addressId: Uuid })
+const AddressParams = pathParameters('addressId')
 
-/** Partially updates one of the party's addresses. */
+/** Updates one of the party's addresses with a merge patch (`AddressPatch`). */
 export const updatePartyAddress =
   (deps: Omit<PartyAddressDeps, 'ids'>) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
@@ -84,7 +87,6 @@ export const updatePartyAddress =
               TE.chainW((address) =>
                 pipe(
                   TE.fromEither(decode(AddressPatch)(input)),
-                  TE.chainEitherKW(nonEmptyPatch),
                   TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
                 ),
               ),

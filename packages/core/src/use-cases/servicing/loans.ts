@@ -1,9 +1,8 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { CalendarDate, decode, oneOf, Uuid } from '../../domain/codecs.js'
+import { CalendarDate, decode, oneOf } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
@@ -24,6 +23,7 @@ import {
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another
@@ -32,7 +32,7 @@ import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } fr
 
 export type LoanReadError = InvalidRequest | NotFound | StoreUnavailable
 
-const LoanParams = t.type({ loanId: Uuid })
+const LoanParams = pathParameters('loanId')
 
 /**
  * What `read` finds of the caller's party's loan named by `params.loanId`, in one read (the

@@ -2,7 +2,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import {
   accrualCompletedEvent,
   collateralAddedEvent,
@@ -12,7 +11,7 @@ import {
   SYSTEM_CONTEXT,
   type AuditContext,
 } from '../../domain/audit-event.js'
-import { CalendarDate, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import { CalendarDate, decode, strictObject } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { CollateralInput, newCollateral, type CollateralItem } from '../../domain/collateral.js'
 import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../domain/loan-document.js'
@@ -23,6 +22,7 @@ import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
 
@@ -108,7 +108,7 @@ const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
     })
   })
 
-const LoanParams = t.type({ loanId: Uuid })
+const LoanParams = pathParameters('loanId')
 
 const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, params: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, Loan> =>
   pipe(

@@ -1,8 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { decode, nonEmptyPatch, Uuid } from '../../domain/codecs.js'
+import { decode, merged } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { utcDate } from '../../domain/instant.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
@@ -19,6 +18,7 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
 import { loadOwnLoan, readOfOwnLoan, type LoanReadError } from './loans.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
@@ -99,9 +99,12 @@ export const createPaymentMethodForPartyLoan =
       ),
     )
 
-const MethodParams = t.type({ paymentMethodId: Uuid })
+const MethodParams = pathParameters('paymentMethodId')
 
-/** Changes the nickname or makes the method the default (which unmarks the others). */
+/**
+ * Changes the nickname (`null` clears it) or makes the method the default (which unmarks the
+ * others), by a merge patch (`PaymentMethodPatch`).
+ */
 export const updatePaymentMethodForPartyLoan =
   (deps: Omit<PaymentMethodDeps, 'tokenizer' | 'ids'>) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, PaymentMethod> =>
@@ -117,7 +120,6 @@ export const updatePaymentMethodForPartyLoan =
       TE.chainW((method) =>
         pipe(
           TE.fromEither(decode(PaymentMethodPatch)(input)),
-          TE.chainEitherKW(nonEmptyPatch),
           TE.filterOrElseW(
             (patch) => !(patch.is_default === false && method.isDefault),
             () => invalidRequest('A loan always has one default payment method: make another method the default instead.', 'is_default'),
@@ -125,8 +127,8 @@ export const updatePaymentMethodForPartyLoan =
           TE.map(
             (patch): PaymentMethod => ({
               ...method,
-              nickname: patch.nickname ?? method.nickname,
-              isDefault: patch.is_default ?? method.isDefault,
+              nickname: merged(patch.nickname, method.nickname),
+              isDefault: merged(patch.is_default, method.isDefault),
               updatedAt: deps.clock.now(),
             }),
           ),

@@ -1,10 +1,9 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
 import { NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit-event.js'
-import { boundedString, decode, strictObject, Uuid } from '../../domain/codecs.js'
+import { boundedString, decode, strictObject } from '../../domain/codecs.js'
 import {
   idempotencyKeyRequired,
   invalidRequest,
@@ -29,6 +28,7 @@ import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../po
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { loadOwnLoan } from './loans.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
 
@@ -148,7 +148,7 @@ const takePayment = (
 const entryOf = (payment: Payment): LedgerTransaction =>
   paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
 
-const PaymentParams = t.type({ paymentId: Uuid })
+const PaymentParams = pathParameters('paymentId')
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
 
 /**

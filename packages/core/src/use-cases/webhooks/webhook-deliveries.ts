@@ -1,8 +1,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import * as t from 'io-ts'
 import type { Caller } from '../../domain/api-key.js'
-import { decode } from '../../domain/codecs.js'
+import { decode, EmptyInput } from '../../domain/codecs.js'
 import { notFound, type NotFound } from '../../domain/errors.js'
 import { invalidState, type InvalidState } from '../../domain/errors.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
@@ -11,6 +10,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from '../onboarding/load-own-session.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 
 export type WebhookDeliveriesDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
@@ -33,21 +33,18 @@ export const listOnboardingSessionWebhookDeliveries =
       ),
     )
 
-const EventParams = t.type({
-  eventId: new t.Type<string, string, unknown>(
-    'EventId',
-    (u): u is string => typeof u === 'string' && isWebhookEventId(u),
-    (u, c) => (typeof u === 'string' && isWebhookEventId(u) ? t.success(u) : t.failure(u, c, 'must be an event id such as evt_0123…')),
-    t.identity,
-  ),
-})
+const EventParams = pathParameters('sessionId', 'eventId')
 
-/** Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. */
+/**
+ * Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. The
+ * request carries nothing (`EmptyInput`).
+ */
 export const retryWebhookDelivery =
   (deps: WebhookDeliveriesDeps) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
+  (caller: Caller, params: unknown, input: unknown = {}): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      TE.fromEither(decode(EmptyInput)(input ?? {})),
+      TE.chainW(() => loadOwnSession(deps.sessions)(caller, params)),
       TE.chainW((session) =>
         pipe(
           TE.fromEither(decode(EventParams)(params)),
