@@ -76,7 +76,7 @@ for (const database of testDatabases()) {
       expect(replayed.headers.get('idempotent-replayed')).to.equal('true')
       expect(replayed.body).to.deep.equal(first.body)
 
-      const refusal = { error: 'verification_not_pending', detail: 'The phone is already verified: there is nothing to verify.' }
+      const refusal = { error: 'verification_not_pending', detail: 'The phone is already verified: there is nothing to verify.', reason: 'already_verified' }
       for (const again of [code, code === '000000' ? '111111' : '000000']) {
         const reply = await call('POST', '/contact/phone/verify', { code: again })
         expect(reply.status).to.equal(409)
@@ -124,6 +124,7 @@ for (const database of testDatabases()) {
       expect(verify.body).to.deep.equal({
         error: 'verification_not_pending',
         detail: 'There is no email awaiting verification: submit one first.',
+        reason: 'no_pending_code',
       })
       const retry = await call('POST', '/contact/phone/retry', {})
       expect(retry.status).to.equal(409)

@@ -288,6 +288,7 @@ for (const database of testDatabases()) {
         const cleared = await internal('PATCH', `/${product.product_id}`, { description: null })
         expect(cleared.status, 'null clears the description (JSON Merge Patch)').to.equal(200)
         expect(cleared.body).to.deep.include({ name: 'Renamed Loan', description: null })
+        expect((await catalogue()).find((p) => p.product_id === product.product_id)).to.deep.equal(cleared.body)
       })
 
       it('refuses a change that leaves min above max (400), and changes nothing', async () => {

@@ -199,6 +199,18 @@ for (const database of testDatabases()) {
         expect(listed.body.data.find((a: { address_id: string }) => a.address_id === id)).to.deep.equal(patched.body)
       })
 
+      it('clears line2 and region with null (JSON Merge Patch), keeping the rest', async () => {
+        const created = await party(owner, 'POST', '/addresses', { ...OPERATING, type: 'mailing', line1: 'PO Box 10' })
+        const id = created.body.address_id as string
+        const cleared = await party(owner, 'PATCH', `/addresses/${id}`, { line2: null, region: null })
+        expect(cleared.status).to.equal(200)
+        const { updated_at: _after, ...rest } = cleared.body
+        const { updated_at: _before, ...unchanged } = created.body
+        expect(rest).to.deep.equal({ ...unchanged, line2: null, region: null })
+        const listed = await party(owner, 'GET', '/addresses?limit=100')
+        expect(listed.body.data.find((a: { address_id: string }) => a.address_id === id)).to.deep.equal(cleared.body)
+      })
+
       it('updates the registered address itself (200)', async () => {
         const id = registered['address_id'] as string
         const patched = await party(owner, 'PATCH', `/addresses/${id}`, { type: 'registered', line1: '2 Main St' })

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { operation } from '../src/routes/operations.js'
+import { operation, OPERATIONS } from '../src/routes/operations.js'
 import { bookLoan, DEFAULT_LOAN_TERMS, WORKING_CAPITAL, type BookedLoan } from './support/booked-loan.js'
 import { BORROWER_REGISTERED_ADDRESS, onboardBorrower, submittedSession, type Borrower, type CodeReceiver } from './support/borrower.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
@@ -26,6 +28,8 @@ const PINNED_OPERATIONS = [
   'createOnboardingAddress',
   'createOnboardingDocumentMetadata',
   'registerOnboardingSessionWebhook',
+  'listOnboardingSessionWebhookDeliveries',
+  'getPartyBySessionId',
   'approveOnboardingSession',
   'rejectOnboardingSession',
   'createPartyAddress',
@@ -95,7 +99,8 @@ type Row = {
   readonly keys: PinnedCall['keys']
   readonly stage: (world: World) => Promise<Stage>
   readonly status: number
-  readonly expectBody: (reply: Reply, stage: Stage, world: World) => void
+  /** Asserts on the answer; may be async (it is awaited). */
+  readonly expectBody: (reply: Reply, stage: Stage, world: World) => unknown
 }
 
 const pathOf = (template: string, params: Readonly<Record<string, string>>): string =>
@@ -241,7 +246,7 @@ const ROWS: readonly Row[] = [
       return { params: { sessionId }, headers: asPartner(w), body: { code: deliveredCode(w.receiver, sessionId, PHONE) } }
     },
     status: 200,
-    expectBody: (reply, stage) => expect(reply.body).to.deep.include({ session_id: stage.params['sessionId'] }),
+    expectBody: (reply, stage) => expect(reply.body).to.deep.include({ session_id: stage.params['sessionId'], current_step: 'EMAIL_VERIFICATION' }),
   },
   {
     operation: 'verifyOnboardingEmail',
@@ -255,7 +260,13 @@ const ROWS: readonly Row[] = [
       return { params: { sessionId }, headers: asPartner(w), body: { code: deliveredCode(w.receiver, sessionId, EMAIL) } }
     },
     status: 200,
-    expectBody: (reply, stage) => expect(reply.body).to.deep.include({ session_id: stage.params['sessionId'] }),
+    expectBody: async (reply, stage, w) => {
+      expect(reply.body).to.deep.include({ session_id: stage.params['sessionId'] })
+      const requirements = await request(w.server.url, `/public/onboarding-sessions/${stage.params['sessionId']}/requirements`, { headers: asPartner(w) })
+      const codes = requirements.body.data.map((r: { code: string }) => r.code)
+      expect(codes.filter((code: string) => code.startsWith('email_')), 'the email is verified').to.deep.equal([])
+      expect(codes, 'the phone still is not').to.include('phone_missing')
+    },
   },
   {
     operation: 'upsertApplicantProfile',
@@ -339,6 +350,31 @@ const ROWS: readonly Row[] = [
     },
   },
   {
+    operation: 'listOnboardingSessionWebhookDeliveries',
+    proves: "lists the session's party.ready event with its attempts (200)",
+    method: 'GET',
+    path: '/public/onboarding-sessions/{sessionId}/webhook/deliveries',
+    keys: 'no body',
+    stage: async (w) => ({ params: { sessionId: w.borrower.sessionId }, headers: bearer(w.borrower.partnerKey.api_key) }),
+    status: 200,
+    expectBody: (reply) => {
+      expect(Object.keys(reply.body).sort()).to.deep.equal(['data', 'next_cursor'])
+      expect(reply.body.data).to.have.length(1)
+      expect(reply.body.data[0]).to.include.all.keys(['event_id', 'type', 'status', 'attempt_log'])
+      expect(reply.body.data[0]).to.deep.include({ type: 'party.ready' })
+    },
+  },
+  {
+    operation: 'getPartyBySessionId',
+    proves: 'answers the party of an approved session, the body party.ready carries (200)',
+    method: 'GET',
+    path: '/public/onboarding-sessions/{sessionId}/party',
+    keys: 'no body',
+    stage: async (w) => ({ params: { sessionId: w.borrower.sessionId }, headers: bearer(w.borrower.partnerKey.api_key) }),
+    status: 200,
+    expectBody: (reply, stage, w) => expect(reply.body).to.deep.include({ party_id: w.borrower.partyId, session_id: stage.params['sessionId'] }),
+  },
+  {
     operation: 'approveOnboardingSession',
     proves: 'approves a submitted session without a body, answering {session, party} (200)',
     method: 'POST',
@@ -376,7 +412,7 @@ const ROWS: readonly Row[] = [
     status: 201,
     expectBody: (reply) => {
       expect(reply.body.address_id).to.match(UUID)
-      expect(reply.body).to.deep.include(SECOND_ADDRESS)
+      expect(reply.body, 'a party has its registered address from onboarding: a later one is operating').to.deep.include({ ...SECOND_ADDRESS, type: 'operating' })
     },
   },
   {
@@ -495,10 +531,31 @@ const ROWS: readonly Row[] = [
   },
 ]
 
+/**
+ * Every operation CONTRACT.md names, by operationId or by method and path: a route it pins
+ * that the table lacks fails here.
+ */
+const namedInContract = (): string[] => {
+  const contract = readFileSync(fileURLToPath(new URL('../../../docs/spec/CONTRACT.md', import.meta.url)), 'utf8')
+  const byName = OPERATIONS.filter((op) => new RegExp(`\\b${op.operationId}\\b`).test(contract)).map((op) => op.operationId)
+  const byRoute = [...contract.matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^\s`]+)`/g)].map(([, method, path]) => {
+    const found = OPERATIONS.find((op) => op.method === method && op.path === path!.replace(/\{(\w+)\}/g, ':$1'))
+    if (found === undefined) throw new Error(`CONTRACT.md names ${method} ${path}, which the route table does not serve`)
+    return found.operationId
+  })
+  return [...new Set([...byName, ...byRoute])].sort()
+}
+
 describe('the pinned request table', () => {
   it('is not empty and has rows for exactly the pinned operations', () => {
     expect(ROWS).to.have.length.at.least(PINNED_OPERATIONS.length)
     expect([...new Set(ROWS.map((row) => row.operation))].sort()).to.deep.equal([...PINNED_OPERATIONS].sort())
+  })
+
+  it('has a row for every operation CONTRACT.md names', () => {
+    const named = namedInContract()
+    expect(named.length, 'the contract was read').to.be.above(15)
+    expect(PINNED_OPERATIONS).to.include.members(named)
   })
 
   it("sends every row to its operation's method and path in the route table", () => {
@@ -544,7 +601,7 @@ for (const database of testDatabases()) {
             ...(stage.body === undefined ? {} : { body: stage.body }),
           })
           expect(reply.status, reply.text).to.equal(row.status)
-          row.expectBody(reply, stage, world)
+          await row.expectBody(reply, stage, world)
         })
       }
     })

@@ -468,6 +468,8 @@ for (const database of testDatabases()) {
         const unnamed = await call('PATCH', loan.paths.paymentMethod(first['payment_method_id']), { nickname: null })
         expect(unnamed.status, 'null clears the nickname (JSON Merge Patch)').to.equal(200)
         expect(unnamed.body).to.deep.include({ payment_method_id: first['payment_method_id'], is_default: true, nickname: null })
+        const stored = (await get(`${loan.paths.paymentMethods}?limit=100`)).body.data as Record<string, unknown>[]
+        expect(stored.find((m) => m['payment_method_id'] === first['payment_method_id'])).to.deep.equal(unnamed.body)
       })
 
       it('refuses to unmark the default (400 naming is_default), and refuses an empty or unknown patch', async () => {

@@ -115,7 +115,11 @@ for (const database of testDatabases()) {
         expect(log.event_id).to.match(/^evt_[0-9a-f]{32}$/)
 
         await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url })
-        const retried = await partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`, {})
+        const withBody = await partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`, { now: true })
+        expect(withBody.status, 'the retry takes no body but {}').to.equal(400)
+        expect(withBody.body).to.deep.equal({ error: 'invalid_request', detail: 'now is not a known field', param: 'now' })
+        expect((await waitForLog(id, (d) => d.status === 'failed')).attempt_log).to.have.length(1)
+        const retried = await partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`)
         expect(retried.status).to.equal(200)
         expect(retried.body).to.deep.include({ event_id: log.event_id, status: 'pending' })
         const delivered = await waitForLog(id, (d) => d.status === 'delivered')

@@ -192,7 +192,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     run: (deps, args) =>
       pipe(
         sessionClient(deps, args[0] ?? ''),
-        TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
+        TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] }, {})),
         TE.map(webhookEventView),
       ),
   },

@@ -7,6 +7,9 @@ import { fail, type Problem } from './problems.js'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
+/** The media type of a JSON Merge Patch (RFC 7396), which every PATCH also takes. */
+const MERGE_PATCH_TYPE = 'application/merge-patch+json'
+
 /**
  * What went wrong with a body the parser could not read. Every failure of reading, decoding or
  * parsing is the request's fault, never a bug: raw-body marks size and encoding errors with a
@@ -69,9 +72,6 @@ export const parseBody = (): Middleware<AppState> => {
     return next()
   }
 }
-
-/** The media type of a JSON Merge Patch (RFC 7396), which every PATCH also takes. */
-const MERGE_PATCH_TYPE = 'application/merge-patch+json'
 
 /**
  * For routes that take a JSON body (spec §4): anything but `application/json` is a 400; a PATCH

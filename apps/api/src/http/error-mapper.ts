@@ -84,12 +84,9 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'NoPendingVerification':
       return {
         status: 409,
-        body: {
-          error: 'verification_not_pending',
-          detail: problem.alreadyVerified
-            ? `The ${problem.channel} is already verified: there is nothing to verify.`
-            : `There is no ${problem.channel} awaiting verification: submit one first.`,
-        },
+        body: problem.alreadyVerified
+          ? { error: 'verification_not_pending', detail: `The ${problem.channel} is already verified: there is nothing to verify.`, reason: 'already_verified' }
+          : { error: 'verification_not_pending', detail: `There is no ${problem.channel} awaiting verification: submit one first.`, reason: 'no_pending_code' },
       }
     case 'InvalidCode':
       return {

@@ -228,9 +228,10 @@ const responseHeaders = (op: Operation, status: number): Record<string, JsonSche
   // A partner key is judged before its rate limit is counted; the mint secret after.
   ...(rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
-  ...(status === 401 ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+  ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
   ...(status === 405 ? { Allow: header('Allow') } : {}),
-  ...(status === 409 || status === 429 ? { 'Retry-After': header('Retry-After') } : {}),
+  // 409 idempotency_key_in_use asks the caller to wait.
+  ...(status === 429 || (status === 409 && idempotent(op)) ? { 'Retry-After': header('Retry-After') } : {}),
 })
 
 const errorResponse = (op: Operation, status: number): JsonSchema => ({

@@ -132,10 +132,10 @@ export const newLoanApplication = (
 /** The draft with the patch applied (pricing is refreshed separately, from the product). */
 export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationPatch, now: Date): LoanApplication => ({
   ...a,
-  productId: patch.product_id ?? a.productId,
-  amount: patch.amount ?? a.amount,
-  currency: patch.currency ?? a.currency,
-  termMonths: patch.term_months ?? a.termMonths,
+  productId: merged(patch.product_id, a.productId),
+  amount: merged(patch.amount, a.amount),
+  currency: merged(patch.currency, a.currency),
+  termMonths: merged(patch.term_months, a.termMonths),
   purpose: merged(patch.purpose, a.purpose),
   updatedAt: now,
 })

@@ -91,17 +91,17 @@ export const newLoanProduct = (input: LoanProductInput, id: string, now: Date): 
 
 export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: Date): LoanProduct => ({
   ...p,
-  name: patch.name ?? p.name,
+  name: merged(patch.name, p.name),
   description: merged(patch.description, p.description),
-  currency: patch.currency ?? p.currency,
-  minAmount: patch.min_amount ?? p.minAmount,
-  maxAmount: patch.max_amount ?? p.maxAmount,
-  minTermMonths: patch.min_term_months ?? p.minTermMonths,
-  maxTermMonths: patch.max_term_months ?? p.maxTermMonths,
-  interestRateBps: patch.interest_rate_bps ?? p.interestRateBps,
-  originationFeeBps: patch.origination_fee_bps ?? p.originationFeeBps,
-  repaymentFrequency: patch.repayment_frequency ?? p.repaymentFrequency,
-  active: patch.active ?? p.active,
+  currency: merged(patch.currency, p.currency),
+  minAmount: merged(patch.min_amount, p.minAmount),
+  maxAmount: merged(patch.max_amount, p.maxAmount),
+  minTermMonths: merged(patch.min_term_months, p.minTermMonths),
+  maxTermMonths: merged(patch.max_term_months, p.maxTermMonths),
+  interestRateBps: merged(patch.interest_rate_bps, p.interestRateBps),
+  originationFeeBps: merged(patch.origination_fee_bps, p.originationFeeBps),
+  repaymentFrequency: merged(patch.repayment_frequency, p.repaymentFrequency),
+  active: merged(patch.active, p.active),
   updatedAt: now,
 })
 

@@ -4,10 +4,10 @@ import type { ApiKey, Caller } from '../../domain/api-key.js'
 import { keyRevokedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
 import { decode } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly ids: IdGenerator; readonly clock: Clock }
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable

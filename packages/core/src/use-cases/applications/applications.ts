@@ -30,13 +30,13 @@ import type { LoanProduct } from '../../domain/loan-product.js'
 import { schedulePreview, type SchedulePreview } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The

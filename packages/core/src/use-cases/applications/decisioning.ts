@@ -6,12 +6,12 @@ import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState
 import { applicationTransition, type LoanApplication } from '../../domain/loan-application.js'
 import { bookLoan, type Loan } from '../../domain/loan.js'
 import { decodeFilteredPageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import { DEFAULT_REVIEWER } from '../onboarding/review.js'
 import { ApplicationStatusFilter } from './applications.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 

@@ -5,10 +5,10 @@ import { decode, oneOf } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { checkRanges, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
 import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** The loan product catalogue: what partners may apply for, and how operators manage it. */
 
@@ -63,8 +63,8 @@ const ProductParams = pathParameters('productId')
 
 /**
  * Changes fields of a product by a merge patch (`LoanProductPatch`); applications already
- * submitted keep their terms. The
- * `loan_product.updated` audit event records each field that changed, before and after.
+ * submitted keep their terms. The `loan_product.updated` audit event records each field that
+ * changed, before and after.
  */
 export const updateLoanProduct =
   (deps: ManageProductsDeps) =>

@@ -8,8 +8,8 @@ import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } f
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import { transition } from '../../domain/onboarding-state.js'
-import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { pathParameters } from '../../domain/path-parameters.js'
+import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
 /** Path parameters naming a session (other parameters of the path are ignored here). */
 const decodeSessionParams = decode(pathParameters('sessionId'))

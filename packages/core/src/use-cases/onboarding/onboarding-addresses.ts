@@ -8,11 +8,11 @@ import { decode } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidState, type NotFound } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>

@@ -10,6 +10,7 @@ import type { InvalidState } from '../../domain/errors.js'
 import { transition, type Requirement } from '../../domain/onboarding-state.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import { partyFromSession, partyView, type Party } from '../../domain/party.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import { partyReadyEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -17,7 +18,6 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Submission refused because these requirements are still outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }

@@ -7,10 +7,10 @@ import { decode } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
 import type { Party } from '../../domain/party.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * The caller's own party (spec §4.3). The HTTP edge has already refused a path naming another

@@ -9,6 +9,7 @@ import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import {
   decodeFilteredPageRequest,
   decodePageRequest,
@@ -23,7 +24,6 @@ import {
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /**
  * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another

@@ -18,11 +18,11 @@ import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../dom
 import type { Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { accrueInterest, sameFigures, snapshotOf } from '../../domain/loan-servicing.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
 

@@ -5,6 +5,7 @@ import { decode, merged } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { utcDate } from '../../domain/instant.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import {
   checkNotExpired,
   PaymentMethodInput,
@@ -18,7 +19,6 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
 import { loadOwnLoan, readOfOwnLoan, type LoanReadError } from './loans.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
@@ -99,21 +99,22 @@ export const createPaymentMethodForPartyLoan =
       ),
     )
 
-const MethodParams = pathParameters('paymentMethodId')
+const MethodParams = pathParameters('loanId', 'paymentMethodId')
 
 /**
  * Changes the nickname (`null` clears it) or makes the method the default (which unmarks the
- * others), by a merge patch (`PaymentMethodPatch`).
+ * others), by a merge patch (`PaymentMethodPatch`). The path is checked before anything is
+ * looked up.
  */
 export const updatePaymentMethodForPartyLoan =
   (deps: Omit<PaymentMethodDeps, 'tokenizer' | 'ids'>) =>
   (caller: Caller, params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, PaymentMethod> =>
     pipe(
-      loadOwnLoan(deps.loans)(caller, params),
-      TE.chainW((loan) =>
+      TE.fromEither(decode(MethodParams)(params)),
+      TE.chainW(({ paymentMethodId }) =>
         pipe(
-          TE.fromEither(decode(MethodParams)(params)),
-          TE.chainW(({ paymentMethodId }) => deps.paymentMethods.findForLoan(loan.id, paymentMethodId)),
+          loadOwnLoan(deps.loans)(caller, params),
+          TE.chainW((loan) => deps.paymentMethods.findForLoan(loan.id, paymentMethodId)),
           TE.chainW(TE.fromOption(() => notFound('payment_method'))),
         ),
       ),

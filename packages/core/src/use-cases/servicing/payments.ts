@@ -20,6 +20,7 @@ import {
 import type { LedgerTransaction, Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, statusChange, ZERO } from '../../domain/loan-servicing.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import { PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { Clock } from '../../ports/clock.js'
@@ -28,7 +29,6 @@ import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../po
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { loadOwnLoan } from './loans.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
 

@@ -5,12 +5,12 @@ import { decode, EmptyInput } from '../../domain/codecs.js'
 import { notFound, type NotFound } from '../../domain/errors.js'
 import { invalidState, type InvalidState } from '../../domain/errors.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import { isWebhookEventId, type WebhookDelivery, type WebhookEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from '../onboarding/load-own-session.js'
-import { pathParameters } from '../../domain/path-parameters.js'
 
 export type WebhookDeliveriesDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
@@ -37,18 +37,19 @@ const EventParams = pathParameters('sessionId', 'eventId')
 
 /**
  * Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. The
- * request carries nothing (`EmptyInput`).
+ * request carries nothing (`EmptyInput`: no body, or `{}`). The path is checked before anything
+ * is looked up.
  */
 export const retryWebhookDelivery =
   (deps: WebhookDeliveriesDeps) =>
-  (caller: Caller, params: unknown, input: unknown = {}): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
     pipe(
-      TE.fromEither(decode(EmptyInput)(input ?? {})),
-      TE.chainW(() => loadOwnSession(deps.sessions)(caller, params)),
-      TE.chainW((session) =>
+      TE.fromEither(decode(EventParams)(params)),
+      TE.chainFirstEitherKW(() => decode(EmptyInput)(input ?? {})),
+      TE.chainW(({ eventId }) =>
         pipe(
-          TE.fromEither(decode(EventParams)(params)),
-          TE.chainW(({ eventId }) =>
+          loadOwnSession(deps.sessions)(caller, params),
+          TE.chainW((session) =>
             pipe(
               deps.events.listDeliveries(session.id, { limit: 1000, after: { _tag: 'None' } }),
               TE.chainW((events) => {
