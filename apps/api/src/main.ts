@@ -1,7 +1,3 @@
-// First: sets how the V8 heap grows before anything allocates (heap-growth.ts).
-import './heap-growth.js'
-// Then: keeps the hidden classes of Node's tick objects alive for the process's life (tick-shape.ts).
-import './tick-shape.js'
 import { DEV_SECRETS_FILE, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'

@@ -1,7 +1,3 @@
-// First: sets how the V8 heap grows before anything allocates (heap-growth.ts).
-import './heap-growth.js'
-// Then: keeps the hidden classes of Node's tick objects alive for the process's life (tick-shape.ts).
-import './tick-shape.js'
 import { compose } from './compose.js'
 import { withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'

@@ -1,7 +1,3 @@
-// Every server the bench measures keeps the hidden classes of Node's tick objects, as the API
-// does (its tick-shape.ts): otherwise a server whose classes died in an idle spell between rounds
-// would pay about 0.3 µs more a nextTick from then on, at random (docs/benchmarks.md).
-import '@lendgate/api/tick-shape'
 import { createServer, type RequestListener } from 'node:http'
 
 /** A setting the bench passes in the environment; its absence is the bench's bug, so it throws. */
