@@ -1,5 +1,4 @@
 import type { RequestListener } from 'node:http'
-import { keyOnSight } from '@lendgate/core'
 import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -8,8 +7,6 @@ import { parseBody } from './http/body.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
 import { docsPage } from './http/docs-page.js'
-import { frontDoor } from './http/front-door.js'
-import { keyLookupGuard } from './http/rate-limit.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
@@ -39,10 +36,9 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...referenceRoutes(),
 })
 
-/** The application, and what a server runs: its front door before it. */
+/** The application, and the request listener a server runs (the application's own). */
 export type App = {
   readonly koa: Koa<AppState>
-  /** The request listener a server runs: the front door (`frontDoor`), then the Koa application. */
   readonly handle: RequestListener
 }
 
@@ -51,8 +47,7 @@ export type App = {
  * the version prefix is normalised before CORS, routing and authentication; CORS answers
  * preflights before any key is asked for; bodies are parsed (with the size limit) before
  * routing; each route then runs its own authentication, checks and handler; a request no route
- * took ends in the fallback (404, or 405 with `Allow`). Before it, the front door refuses a
- * partner route's missing or malformed key exactly as this order would (decision 65).
+ * took ends in the fallback (404, or 405 with `Allow`).
  */
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): App => {
   const app = new Koa<AppState>()
@@ -61,9 +56,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   // what the outermost trusted proxy saw. Entries further left were written by the client.
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
-  // One key-lookup guard: the partner gate and the front door judge keys by the same held keys.
-  const lookups = keyLookupGuard(deps, config.rateLimits)
-  const table = buildRouter(deps, config, allRoutes(deps), lookups)
+  const table = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
   app.use(docsPage)
@@ -72,5 +65,5 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   app.use(parseBody())
   app.use(table.dispatch)
   app.use(routeFallback(table))
-  return { koa: app, handle: frontDoor({ table, onSight: keyOnSight(deps.keyMaterial, lookups.held), logger })(app.callback()) }
+  return { koa: app, handle: app.callback() }
 }

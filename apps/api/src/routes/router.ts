@@ -36,12 +36,6 @@ const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLooku
 export type RouteTable = {
   /** Dispatches a request to its route; a request no route takes goes on to `next` with a 404. */
   readonly dispatch: Middleware<AppState>
-  /**
-   * The operationId of the route `dispatch` would run for `method` and `path` when that route
-   * asks for a partner key (and undefined for any other request): what the front door asks
-   * before it refuses a key.
-   */
-  readonly partnerOperationOf: (method: string, path: string) => string | undefined
   /** The methods the table serves `path` under (`HEAD` with `GET`). */
   readonly methodsOf: (path: string) => readonly string[]
   /** Every registered layer, for tests that compare the table with the OpenAPI document. */
@@ -63,7 +57,7 @@ export type RouteTable = {
  * that middleware reads the Host header, composes the matched layers anew and wraps them on
  * every request, work a table of one composed chain a route never needs (docs/benchmarks.md).
  * `HEAD` is served by the `GET` routes, as @koa/router does. `lookups` guards the partner
- * routes' key lookups (the application passes the one its front door also judges keys by).
+ * routes' key lookups.
  */
 export const buildRouter = (
   deps: AppDeps,
@@ -72,7 +66,6 @@ export const buildRouter = (
   lookups: KeyLookupGuard<AppContext, RateLimitExceeded> = keyLookupGuard(deps, config.rateLimits),
 ): RouteTable => {
   const byShape = new Map<string, Router<AppState>>()
-  const partnerOperations = new Set(OPERATIONS.filter((op) => op.auth === 'partner').map((op) => op.operationId))
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
     const chain: Middleware<AppState>[] = authFor(op, deps, config, lookups)
@@ -102,10 +95,6 @@ export const buildRouter = (
       // The operationId: the route's name, for the access line.
       context.routerName = layer.name ?? ''
       return (layer.stack[0] as Middleware<AppState>)(ctx, next)
-    },
-    partnerOperationOf: (method, path) => {
-      const name = layerOf(method, path)?.name
-      return name !== undefined && partnerOperations.has(name) ? name : undefined
     },
     methodsOf: (path) => routers.flatMap((router) => router.match(path, 'OPTIONS').path.flatMap((layer) => layer.methods)),
     layers: () => routers.flatMap((router) => router.stack),
