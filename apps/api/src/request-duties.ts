@@ -2,11 +2,11 @@
  * What the API does on every request whatever the route, for the benchmark's reference server
  * (bench/src/baselines/koa-duties.ts): the request id and access line, the security headers,
  * the presented key and its hash comparison, a refusal answered through the API's own error
- * mapping, and the partner's session read as the repository prepares and runs it. A bare Koa route with
- * these duties and nothing else shows the most any implementation of the API could reach on
- * the machine the benchmark runs on (docs/benchmarks.md, "The reference").
+ * mapping. A bare Koa route with these duties and the session read, and nothing else, shows the
+ * most any implementation of the API could reach on the machine the benchmark runs on
+ * (docs/benchmarks.md, "The reference").
  */
-export { nodeApiKeyMaterial, runNamedOnPool, sessionOfClientStatement } from '@lendgate/adapters'
+export { nodeApiKeyMaterial } from '@lendgate/adapters'
 export { invalidApiKey } from '@lendgate/core'
 export { presentedApiKey } from './http/auth.js'
 export { answerProblem, requestLifecycle } from './http/request-lifecycle.js'

@@ -5,14 +5,13 @@ import {
   invalidApiKey,
   nodeApiKeyMaterial,
   presentedApiKey,
-  runNamedOnPool,
   requestLifecycle,
   securityHeaders,
-  sessionOfClientStatement,
 } from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
 import { listenOn, requiredEnv } from './listen.js'
+import { readSession } from './session-read.js'
 
 /**
  * The reference: a bare Koa route doing, besides the API's read, only what every API request
@@ -20,16 +19,14 @@ import { listenOn, requiredEnv } from './listen.js'
  * line (the API's lifecycle middleware and logger, at `LOG_LEVEL`), the security headers, a
  * partner key taken from the request as the API takes it and compared with its stored SHA-256
  * by the API's own key material (as a cached key is), an unknown key refused through the API's
- * error mapping, and the API's session read (the repository's own SQL: the session with its
- * addresses as one JSON value, prepared by name and run as the API runs it) through a `pg` Pool of
- * the API's size. No routing table, scopes, rate limits, domain mapping or fp-ts: what it
+ * error mapping, and the session read (`readSession`: the session with its addresses, the API's
+ * work in plain SQL) through a `pg` Pool of the API's size. No routing table, scopes, rate limits, domain mapping or fp-ts: what it
  * reaches against the bare baselines is the most any implementation of these duties could
  * reach on this machine.
  */
 const keyHash = requiredEnv('REFERENCE_KEY_SHA256')
 const keyMaterial = nodeApiKeyMaterial()
 const clientId = requiredEnv('BENCH_CLIENT_ID')
-const SESSION_READ = sessionOfClientStatement()
 
 const pool = new pg.Pool({ connectionString: requiredEnv('DATABASE_URL'), max: 10 })
 const app = new Koa()
@@ -37,9 +34,9 @@ const router = new Router()
 router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   const presented = presentedApiKey(ctx) ?? ''
   if (!keyMaterial.matches(presented, keyHash)) return answerProblem(ctx, invalidApiKey)
-  const { rows } = await runNamedOnPool(pool, SESSION_READ.name, SESSION_READ.text, [ctx.params['sessionId'], clientId])
-  if (rows[0] === undefined) ctx.status = 404
-  else ctx.body = rows[0]
+  const session = await readSession(pool, ctx.params['sessionId'] ?? '', clientId)
+  if (session === undefined) ctx.status = 404
+  else ctx.body = session
 })
 app.use(requestLifecycle(createLogger(process.env['LOG_LEVEL'] ?? 'info')))
 app.use(securityHeaders)

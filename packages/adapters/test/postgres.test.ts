@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import fc from 'fast-check'
 import { sql } from 'kysely'
 import { openDatabase, parseInt8 } from '../src/postgres/database.js'
 import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
-import { epochMs } from '../src/postgres/onboarding-session-repository.js'
 import { asWriteError } from '../src/postgres/store-errors.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 
@@ -34,37 +32,6 @@ for (const database of testDatabases()) {
       const at = new Date('2026-01-02T03:04:05.678Z')
       const { rows } = await sql<{ t: Date }>`select ${at}::timestamptz as t`.execute(db)
       expect(rows[0]!.t).to.deep.equal(at)
-    })
-
-    it('reads a timestamp as its milliseconds since the epoch, exactly, from the year 1 to 9999', async () => {
-      const { db } = await database.open()
-      const first = Date.UTC(1, 0, 1)
-      const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
-      const instants = [first, -1, 0, 1, last, ...fc.sample(fc.integer({ min: first, max: last }), 2_000)].map((ms) => new Date(ms))
-      const { rows } = await sql<{ ms: number }>`select ${epochMs(sql.ref('u.t'))} as ms from unnest(${instants}::timestamptz[]) with ordinality as u(t, n) order by u.n`.execute(db)
-      expect(rows.map((row) => row.ms)).to.deep.equal(instants.map((at) => at.getTime()))
-    })
-
-    it('gives the timestamps read through epochMs no column default: each holds a whole millisecond the service wrote', async () => {
-      // epochMs rounds to the millisecond (decision 63); a default such as now() would store
-      // microseconds that a read would round where the service wrote none.
-      const { db } = await database.open()
-      const { rows } = await sql<{ table_name: string; column_name: string; column_default: string | null }>`
-        select table_name, column_name, column_default from information_schema.columns
-        where table_schema = current_schema() and table_name in ('onboarding_sessions', 'onboarding_addresses')
-          and data_type = 'timestamp with time zone'
-        order by table_name, column_name`.execute(db)
-      expect(rows.map((row) => `${row.table_name}.${row.column_name}`)).to.include.members([
-        'onboarding_addresses.created_at',
-        'onboarding_addresses.updated_at',
-        'onboarding_sessions.created_at',
-        'onboarding_sessions.decided_at',
-        'onboarding_sessions.email_verified_at',
-        'onboarding_sessions.phone_verified_at',
-        'onboarding_sessions.submitted_at',
-        'onboarding_sessions.updated_at',
-      ])
-      expect(rows.filter((row) => row.column_default !== null)).to.deep.equal([])
     })
 
     it('migrates idempotently: a second run applies nothing', async () => {

@@ -1,7 +1,6 @@
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, type IdempotencyClaim, type IdempotencyStore } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
-import { precompiled } from './precompiled.js'
 import { query } from './store-errors.js'
 
 /**
@@ -10,14 +9,11 @@ import { query } from './store-errors.js'
  * a row only when that row has expired or is an abandoned claim of the same request.
  */
 export const postgresIdempotencyStore = (db: Kysely<Database>): IdempotencyStore => {
-  // Every mutating request claims a key and completes or releases it: each statement is built
-  // and compiled once (`precompiled`, decision 51), which was about a quarter of Kysely's CPU
-  // in a payment (docs/benchmarks.md).
   type Claim = { scope: string; key: string; fingerprint: string; now: Date; retentionCutoff: Date; leaseCutoff: Date }
-  const insertClaim = precompiled<Claim, { scope: string }>(db, (param) =>
+  const insertClaim = (claim: Claim) =>
     db
       .insertInto('idempotency_keys')
-      .values({ scope: param('scope'), key: param('key'), fingerprint: param('fingerprint'), claimed_at: param('now'), completed_at: null, status_code: null, response_body: null })
+      .values({ scope: claim.scope, key: claim.key, fingerprint: claim.fingerprint, claimed_at: claim.now, completed_at: null, status_code: null, response_body: null })
       .onConflict((oc) =>
         oc
           .columns(['scope', 'key'])
@@ -30,37 +26,34 @@ export const postgresIdempotencyStore = (db: Kysely<Database>): IdempotencyStore
           })
           .where(({ eb, or, and }) =>
             or([
-              eb('idempotency_keys.claimed_at', '<', param('retentionCutoff')),
+              eb('idempotency_keys.claimed_at', '<', claim.retentionCutoff),
               and([
                 eb('idempotency_keys.completed_at', 'is', null),
-                eb('idempotency_keys.claimed_at', '<', param('leaseCutoff')),
-                eb('idempotency_keys.fingerprint', '=', param('fingerprint')),
+                eb('idempotency_keys.claimed_at', '<', claim.leaseCutoff),
+                eb('idempotency_keys.fingerprint', '=', claim.fingerprint),
               ]),
             ]),
           ),
       )
-      .returning('scope'),
-  )
-  const readClaim = precompiled<{ scope: string; key: string }, { fingerprint: string; status_code: number | null; response_body: string | null; completed_at: Date | null }>(
-    db,
-    (param) =>
-      db
-        .selectFrom('idempotency_keys')
-        .select(['fingerprint', 'status_code', 'response_body', 'completed_at'])
-        .where('scope', '=', param('scope'))
-        .where('key', '=', param('key')),
-  )
+      .returning('scope')
+      .execute()
+  const readClaim = ({ scope, key }: { scope: string; key: string }) =>
+    db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'status_code', 'response_body', 'completed_at'])
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .execute()
   type Completion = { scope: string; key: string; status: number; body: string; now: Date }
-  const completeClaim = precompiled<Completion, never>(db, (param) =>
+  const completeClaim = ({ scope, key, status, body, now }: Completion) =>
     db
       .updateTable('idempotency_keys')
-      .set({ status_code: param('status'), response_body: param('body'), completed_at: param('now') })
-      .where('scope', '=', param('scope'))
-      .where('key', '=', param('key')),
-  )
-  const releaseClaim = precompiled<{ scope: string; key: string }, never>(db, (param) =>
-    db.deleteFrom('idempotency_keys').where('scope', '=', param('scope')).where('key', '=', param('key')).where('completed_at', 'is', null),
-  )
+      .set({ status_code: status, response_body: body, completed_at: now })
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .execute()
+  const releaseClaim = ({ scope, key }: { scope: string; key: string }) =>
+    db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('completed_at', 'is', null).execute()
 
   const claimOnce = async (scope: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim | undefined> => {
     const retentionCutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)

@@ -21,7 +21,6 @@ import { sql, type Kysely, type OperationNodeSource, type Selectable, type Trans
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
-import { compiledByShape, precompiled, precompiledOn, type Param, type StatementPart } from './precompiled.js'
 import type {
   CollateralItemsTable,
   Database,
@@ -33,76 +32,6 @@ import type {
   PaymentsTable,
 } from './schema.js'
 import { attempt, asStoreUnavailable, query } from './store-errors.js'
-
-/**
- * Every column of a loan and of a balance snapshot, by name: every loan route reads the loan of
- * the partner's party, and the balance routes its latest snapshot, as prepared statements, whose
- * result must not change when a migration adds a column (decision 51). `toLoan` and `toBalance`
- * take the whole row type, so a column missing here fails to compile.
- */
-const LOAN_COLUMNS = [
-  'id',
-  'party_id',
-  'application_id',
-  'product_id',
-  'status',
-  'currency',
-  'principal',
-  'interest_rate_bps',
-  'term_months',
-  'payment_amount',
-  'origination_fee',
-  'disbursed_amount',
-  'start_date',
-  'first_due_date',
-  'maturity_date',
-  'created_at',
-] as const
-const BALANCE_COLUMNS = [
-  'id',
-  'loan_id',
-  'transaction_id',
-  'as_of',
-  'principal_outstanding',
-  'interest_outstanding',
-  'fees_outstanding',
-  'payoff_amount',
-  'past_due_amount',
-  'next_due_date',
-  'next_due_amount',
-  'seq',
-  'created_at',
-] as const
-
-/** The same for an installment and a payment: read by name under a loan's lock. */
-const INSTALLMENT_COLUMNS = [
-  'loan_id',
-  'number',
-  'due_date',
-  'principal_due',
-  'interest_due',
-  'fees_due',
-  'principal_paid',
-  'interest_paid',
-  'fees_paid',
-  'interest_accrued',
-] as const
-const PAYMENT_COLUMNS = [
-  'id',
-  'loan_id',
-  'client_id',
-  'idempotency_key',
-  'payment_method_id',
-  'amount',
-  'currency',
-  'status',
-  'failure_code',
-  'allocation',
-  'per_installment',
-  'transaction_id',
-  'effective_date',
-  'created_at',
-] as const
 
 const toLoan = (row: Selectable<LoansTable>): Loan => ({
   id: row.id,
@@ -266,33 +195,9 @@ const documentColumns = (d: LoanDocument) => ({
 })
 
 /** One write of a booking or a posting: a data-modifying statement, named to be a CTE of the statement that carries them all. */
-type LoanWrite = StatementPart & { readonly name: string }
+type LoanWrite = { readonly name: string; readonly query: OperationNodeSource }
 
-/**
- * A write of one row's columns. `build` receives the columns with a placeholder for each value
- * (typed as the values: it may only pass them to Kysely as values), and must build the same SQL
- * for any columns with these names: the write's shape is its name and its column names.
- */
-const write = <C extends Record<string, unknown>>(name: string, columns: C, build: (columns: C) => OperationNodeSource): LoanWrite => {
-  const names = Object.keys(columns)
-  return {
-    name,
-    shape: `${name}(${names.join(',')})`,
-    values: names.map((column) => columns[column]),
-    build: (slots) => build(Object.fromEntries(names.map((column, i) => [column, slots[i]])) as C),
-  }
-}
-
-/** A write of several rows with the same columns (the first row's); its shape also has the row count. */
-const writeRows = <C extends Record<string, unknown>>(name: string, rows: readonly C[], build: (rows: readonly C[]) => OperationNodeSource): LoanWrite => {
-  const names = Object.keys(rows[0] ?? {})
-  return {
-    name,
-    shape: `${name}[${rows.length}](${names.join(',')})`,
-    values: rows.flatMap((row) => names.map((column) => row[column])),
-    build: (slots) => build(rows.map((_, r) => Object.fromEntries(names.map((column, i) => [column, slots[r * names.length + i]])) as C)),
-  }
-}
+const write = (name: string, query: OperationNodeSource): LoanWrite => ({ name, query })
 
 /**
  * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
@@ -302,27 +207,29 @@ const writeRows = <C extends Record<string, unknown>>(name: string, rows: readon
  */
 const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): LoanWrite[] =>
   transactions.map((t, k): LoanWrite => {
-    if (k === 0) return write('entry_0', transactionColumns(t), (columns) => trx.insertInto('loan_transactions').values(columns).returning('id'))
-    return write(`entry_${k}`, transactionColumns(t), (columns) => {
-      const names = Object.keys(columns) as (keyof typeof columns)[]
-      const values = sql.join(names.map((name) => sql`${columns[name]}`))
-      return trx
+    const columns = transactionColumns(t)
+    if (k === 0) return write('entry_0', trx.insertInto('loan_transactions').values(columns).returning('id'))
+    const names = Object.keys(columns) as (keyof typeof columns)[]
+    const values = sql.join(names.map((name) => sql`${columns[name]}`))
+    return write(
+      `entry_${k}`,
+      trx
         .insertInto('loan_transactions')
         .columns(names)
         .expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`)
-        .returning('id')
-    })
+        .returning('id'),
+    )
   })
 
 /**
  * Runs writes as one statement, each a data-modifying CTE: one round trip, however many rows.
  * Foreign keys are checked at the end of the statement, so a row may reference another written
- * in the same statement; no two writes may touch the same row. Compiled once per combination of
- * write shapes (`compiledByShape`).
+ * in the same statement; no two writes may touch the same row.
  */
-const writeTogether = compiledByShape<LoanWrite>(
-  (writes, built) => sql`with ${sql.join(writes.map(({ name }, i) => sql`${sql.table(name)} as (${built[i]})`))} select 1`,
-)
+const writeTogether = async (trx: Transaction<Database>, writes: readonly LoanWrite[]): Promise<void> => {
+  if (writes.length === 0) return
+  await sql`with ${sql.join(writes.map(({ name, query }) => sql`${sql.table(name)} as (${query})`))} select 1`.execute(trx)
+}
 
 /** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
@@ -346,13 +253,13 @@ export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoa
     created_at: loan.createdAt,
   }
   const writes: LoanWrite[] = [
-    write('loan', loanColumns, (columns) => trx.insertInto('loans').values(columns).returning('id')),
-    writeRows('schedule', booked.installments.map(installmentColumns), (rows) => trx.insertInto('loan_installments').values(rows).returning('number')),
+    write('loan', trx.insertInto('loans').values(loanColumns).returning('id')),
+    write('schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')),
     ...entryWrites(trx, booked.transactions),
-    write('snapshot', balanceColumns(booked.balance), (columns) => trx.insertInto('loan_balances').values(columns).returning('id')),
+    write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(booked.balance)).returning('id')),
   ]
   if (booked.documents.length > 0) {
-    writes.push(writeRows('documents', booked.documents.map(documentColumns), (rows) => trx.insertInto('loan_documents').values(rows).returning('id')))
+    writes.push(write('documents', trx.insertInto('loan_documents').values(booked.documents.map(documentColumns)).returning('id')))
   }
   await writeTogether(trx, writes)
 }
@@ -394,8 +301,10 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   const writes: LoanWrite[] = []
   if (posting.payment !== undefined) {
+    const columns = paymentColumns(posting.payment)
     writes.push(
-      write('payment', paymentColumns(posting.payment), (columns) =>
+      write(
+        'payment',
         trx
           .insertInto('payments')
           .values(columns)
@@ -414,25 +323,17 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   }
   writes.push(...entryWrites(trx, posting.transactions))
   const previous = new Map(before.map((i) => [i.number, i]))
-  // Named by position, not by number, so that postings that change the same count of
-  // installments share a shape.
-  let changed = 0
   for (const i of posting.installments) {
     const old = previous.get(i.number)
     if (old !== undefined && sameInstallment(old, i)) continue
     const { loan_id, number, ...changes } = installmentColumns(i)
-    writes.push(
-      write(`installment_${changed}`, { ...changes, loan_id, number }, ({ loan_id: loan, number: which, ...set }) =>
-        trx.updateTable('loan_installments').set(set).where('loan_id', '=', loan).where('number', '=', which).returning('number'),
-      ),
-    )
-    changed += 1
+    writes.push(write(`installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
   }
-  if (posting.balance !== null) writes.push(write('snapshot', balanceColumns(posting.balance), (columns) => trx.insertInto('loan_balances').values(columns).returning('id')))
+  if (posting.balance !== null) writes.push(write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(posting.balance)).returning('id')))
   if (posting.loanStatus !== undefined) {
-    writes.push(write('loan', { status: posting.loanStatus, id: loanId }, ({ status, id }) => trx.updateTable('loans').set({ status }).where('id', '=', id).returning('id')))
+    writes.push(write('loan', trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).returning('id')))
   }
-  if (posting.audit !== null) writes.push(write('audit', auditEventColumns(posting.audit), (columns) => trx.insertInto('audit_events').values(columns).returning('id')))
+  if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
   await writeTogether(trx, writes)
 }
 
@@ -442,33 +343,17 @@ class Refused {
 }
 
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
-const latestBalanceQuery =
-  (db: Kysely<Database>) =>
-  (param: Param<{ loanId: string }>) =>
-    db.selectFrom('loan_balances').select(BALANCE_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('seq', 'desc').limit(1)
+const latestBalanceOf = (db: Kysely<Database>, loanId: string) =>
+  db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1)
 
-/** The reads of a loan's change (under its lock) and of payments, each built and compiled once. */
-const changeReads = (db: Kysely<Database>) => ({
-  lockedLoan: precompiledOn<{ id: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>((param) =>
-    db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).forUpdate(),
-  ),
-  installments: precompiledOn<{ loanId: string }, Pick<Selectable<LoanInstallmentsTable>, (typeof INSTALLMENT_COLUMNS)[number]>>((param) =>
-    db.selectFrom('loan_installments').select(INSTALLMENT_COLUMNS).where('loan_id', '=', param('loanId')).orderBy('number'),
-  ),
-  latestBalance: precompiledOn<{ loanId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(latestBalanceQuery(db)),
-  paymentByKey: precompiledOn<{ clientId: string; key: string }, Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]>>((param) =>
-    db.selectFrom('payments').select(PAYMENT_COLUMNS).where('client_id', '=', param('clientId')).where('idempotency_key', '=', param('key')),
-  ),
-  paymentById: precompiledOn<{ id: string }, Pick<Selectable<PaymentsTable>, (typeof PAYMENT_COLUMNS)[number]>>((param) =>
-    db.selectFrom('payments').select(PAYMENT_COLUMNS).where('id', '=', param('id')),
-  ),
-})
-type ChangeReads = ReturnType<typeof changeReads>
-
-const readLocked = async (trx: Transaction<Database>, reads: ChangeReads, loanId: string): Promise<O.Option<LockedLoan>> => {
-  const [loan] = await reads.lockedLoan(trx, { id: loanId })
+/** The loan, its installments and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
+const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O.Option<LockedLoan>> => {
+  const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
-  const [installments, [latest]] = await Promise.all([reads.installments(trx, { loanId }), reads.latestBalance(trx, { loanId })])
+  const [installments, latest] = await Promise.all([
+    trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
+    latestBalanceOf(trx, loanId).executeTakeFirst(),
+  ])
   if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
   const balance = withoutSequence(toBalance(latest))
   return O.some({
@@ -480,28 +365,20 @@ const readLocked = async (trx: Transaction<Database>, reads: ChangeReads, loanId
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */
-const paymentReads = (db: Kysely<Database>, reads: ChangeReads): PaymentReads => ({
+const paymentReads = (db: Kysely<Database>): PaymentReads => ({
   paymentByKey: (clientId, key) =>
     query(async () => {
-      const [row] = await reads.paymentByKey(db, { clientId, key })
+      const row = await db.selectFrom('payments').selectAll().where('client_id', '=', clientId).where('idempotency_key', '=', key).executeTakeFirst()
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
   paymentById: (id) =>
     query(async () => {
-      const [row] = await reads.paymentById(db, { id })
+      const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
 })
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
-  const reads = changeReads(db)
-  const loanOfParty = precompiled<{ id: string; partyId: string }, Pick<Selectable<LoansTable>, (typeof LOAN_COLUMNS)[number]>>(db, (param) =>
-    db.selectFrom('loans').select(LOAN_COLUMNS).where('id', '=', param('id')).where('party_id', '=', param('partyId')),
-  )
-  // The same read, only if the loan is the party's.
-  const latestBalanceOfParty = precompiled<{ loanId: string; partyId: string }, Pick<Selectable<LoanBalancesTable>, (typeof BALANCE_COLUMNS)[number]>>(db, (param) =>
-    latestBalanceQuery(db)(param).where('loan_id', 'in', db.selectFrom('loans').select('id').where('id', '=', param('loanId')).where('party_id', '=', param('partyId'))),
-  )
   return {
     findById: (id) =>
       query(async () => {
@@ -525,7 +402,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     findForParty: (partyId, id) =>
       query(async () => {
-        const [row] = await loanOfParty({ id, partyId })
+        const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
         return row === undefined ? O.none : O.some(toLoan(row))
       }),
 
@@ -588,7 +465,10 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     latestBalanceForParty: (partyId, loanId) =>
       query(async () => {
-        const [row] = await latestBalanceOfParty({ loanId, partyId })
+        // The latest snapshot, only if the loan is the party's.
+        const row = await latestBalanceOf(db, loanId)
+          .where('loan_id', 'in', db.selectFrom('loans').select('id').where('id', '=', loanId).where('party_id', '=', partyId))
+          .executeTakeFirst()
         return row === undefined ? O.none : O.some(toBalance(row))
       }),
 
@@ -596,8 +476,8 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       attempt(
         () =>
           db.transaction().execute(async (trx) => {
-            const state = await readLocked(trx, reads, loanId)
-            const outcome = await change(state, paymentReads(trx, reads))()
+            const state = await readLocked(trx, loanId)
+            const outcome = await change(state, paymentReads(trx))()
             if (E.isLeft(outcome)) throw new Refused(outcome.left)
             if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
             return outcome.right.result
@@ -613,7 +493,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
       }),
 
-    payments: paymentReads(db, reads),
+    payments: paymentReads(db),
 
     addCollateral: (c, audit) =>
       query(() =>

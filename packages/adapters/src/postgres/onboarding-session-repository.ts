@@ -9,13 +9,12 @@ import {
   type StoreUnavailable,
 } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type Expression, type RawBuilder, type Selectable, type Transaction } from 'kysely'
+import type { Kysely, Selectable, Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
 import { addressFields, toAddress } from './address-rows.js'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
-import { precompiled, precompiledOn, statementNameOf } from './precompiled.js'
 import { attempt, asStoreUnavailable, asWriteError, query } from './store-errors.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
@@ -88,7 +87,6 @@ const sessionRow = (session: OnboardingSession) => ({
   version: session.version,
   ...contentColumns(session),
 })
-type SessionRow = ReturnType<typeof sessionRow>
 
 /** Upserts the session's addresses (addresses are never deleted from a session). */
 const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSession): Promise<void> => {
@@ -111,121 +109,30 @@ const writeAddresses = async (trx: Transaction<Database>, session: OnboardingSes
     .execute()
 }
 
-/**
- * Every column of a session, by name (`SESSION_COLUMNS`): the partner's read runs as a prepared
- * statement, whose result must not change when a migration adds a column (decision 51). The read
- * selects `SESSION_VALUES` as they are and each of `SESSION_TIMESTAMPS` through `epochMs`; the
- * insert names `SESSION_COLUMNS`. `toSession` takes the whole row type, so a column missing from
- * the read fails to compile, and `columnsAgree` checks the three against each other.
- */
-const SESSION_VALUES = [
-  's.id',
-  's.client_id',
-  's.type',
-  's.country_of_incorporation',
-  's.entry_channel',
-  's.locale',
-  's.status',
-  's.current_step',
-  's.phone',
-  's.email',
-  's.profile',
-  's.version',
-  's.party_id',
-  's.review_decision',
-  's.reviewed_by',
-  's.review_reason',
-] as const
-const SESSION_TIMESTAMPS = ['s.phone_verified_at', 's.email_verified_at', 's.submitted_at', 's.decided_at', 's.created_at', 's.updated_at'] as const
-const SESSION_COLUMNS = [...SESSION_VALUES, ...SESSION_TIMESTAMPS] as const
-
-type Unqualified<C> = C extends `s.${infer Column}` ? Column : never
-type NamedColumn = Unqualified<(typeof SESSION_COLUMNS)[number]>
-type ReadColumn = Exclude<keyof SessionJson, 'addresses'>
-/**
- * `SESSION_COLUMNS`, the row the insert writes and the columns the read returns are one set of
- * names: a column added to one and not the others fails to compile.
- */
-const columnsAgree: [
-  Exclude<keyof SessionRow, NamedColumn>,
-  Exclude<NamedColumn, keyof SessionRow>,
-  Exclude<ReadColumn, NamedColumn>,
-  Exclude<NamedColumn, ReadColumn>,
-] extends [never, never, never, never]
-  ? true
-  : never = true
-void columnsAgree
-
-/** An address's columns other than its timestamps and its session (`toAddress` reads these). */
-const ADDRESS_VALUES = ['a.id', 'a.type', 'a.line1', 'a.line2', 'a.city', 'a.region', 'a.postal_code', 'a.country'] as const
+/** An address's columns other than its session (`toAddress` reads these). */
+const ADDRESS_COLUMNS = ['a.id', 'a.type', 'a.line1', 'a.line2', 'a.city', 'a.region', 'a.postal_code', 'a.country', 'a.created_at', 'a.updated_at'] as const
 
 /**
- * A timestamp as milliseconds since the epoch, the precision of the domain's dates (every
- * timestamp the service writes is a whole millisecond, which `round` keeps exactly): in the
- * session's JSON a number, which `new Date(ms)` reads in about a quarter of the time it takes to
- * parse ISO 8601 text, about 1.4 µs less a session read (decision 63). `date_part` rather than
- * `extract`: its `float8` costs PostgreSQL what writing the timestamp as text did, where
- * `extract`'s `numeric` costs half as much again.
- */
-export const epochMs = <T extends Date | null>(timestamp: Expression<T>): RawBuilder<Exclude<T, Date> | number> =>
-  sql<Exclude<T, Date> | number>`round(date_part('epoch', ${timestamp}) * 1000)::int8`
-
-/**
- * A session with its addresses in one round trip: the addresses come back as a JSON array
+ * Sessions with their addresses in one round trip: the addresses come back as a JSON array
  * (oldest first).
  */
 const sessionsWithAddresses = (db: Kysely<Database>) =>
   db
     .selectFrom('onboarding_sessions as s')
-    .select(SESSION_VALUES)
+    .selectAll('s')
     .select((eb) => [
-      epochMs(eb.ref('s.phone_verified_at')).as('phone_verified_at'),
-      epochMs(eb.ref('s.email_verified_at')).as('email_verified_at'),
-      epochMs(eb.ref('s.submitted_at')).as('submitted_at'),
-      epochMs(eb.ref('s.decided_at')).as('decided_at'),
-      epochMs(eb.ref('s.created_at')).as('created_at'),
-      epochMs(eb.ref('s.updated_at')).as('updated_at'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('onboarding_addresses as a')
-          .select(ADDRESS_VALUES)
-          .select((inner) => [epochMs(inner.ref('a.created_at')).as('created_at'), epochMs(inner.ref('a.updated_at')).as('updated_at')])
-          .whereRef('a.session_id', '=', 's.id')
-          .orderBy('a.created_at')
-          .orderBy('a.id'),
-      ).as('addresses'),
+      jsonArrayFrom(eb.selectFrom('onboarding_addresses as a').select(ADDRESS_COLUMNS).whereRef('a.session_id', '=', 's.id').orderBy('a.created_at').orderBy('a.id')).as(
+        'addresses',
+      ),
     ])
 
-/**
- * Each session of `sessions` as one JSON value, `to_json` of its row (decision 55): `pg` parses
- * one `json` column with `JSON.parse` where it parsed 23 columns, each through its own type
- * parser after a 23-field row description on every run, which was a sixth of an authenticated
- * read's CPU (docs/benchmarks-history.md, "Ninth pass"). The timestamps come back as numbers
- * (`epochMs`).
- */
-const asJson = (db: Kysely<Database>, sessions: ReturnType<typeof sessionsWithAddresses>) =>
-  db.selectFrom(sessions.as('s')).select((eb) => eb.fn.toJson('s').as('session'))
+type SessionWithAddresses = Awaited<ReturnType<ReturnType<typeof sessionsWithAddresses>['executeTakeFirstOrThrow']>>
 
-type SessionJson = Awaited<ReturnType<ReturnType<typeof asJson>['executeTakeFirstOrThrow']>>['session']
-
-const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms))
-
-/**
- * A session read as JSON, its timestamps read back as dates (a timestamp column left as a number
- * fails to compile). The row is copied once, with its dates: `addresses` rides along unread by `toSession`.
- */
-const toSessionWithAddresses = ({ session: row }: { readonly session: SessionJson }): OnboardingSession =>
+/** A session read with its addresses. In the addresses' JSON the timestamps arrive as text. */
+const toSessionWithAddresses = ({ addresses, ...row }: SessionWithAddresses): OnboardingSession =>
   toSession(
-    {
-      ...row,
-      phone_verified_at: dateOrNull(row.phone_verified_at),
-      email_verified_at: dateOrNull(row.email_verified_at),
-      submitted_at: dateOrNull(row.submitted_at),
-      decided_at: dateOrNull(row.decided_at),
-      created_at: new Date(row.created_at),
-      updated_at: new Date(row.updated_at),
-    },
-    row.addresses.map((a) => toAddress({ ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) })),
+    row,
+    addresses.map((a) => toAddress({ ...a, created_at: new Date(a.created_at), updated_at: new Date(a.updated_at) })),
   )
 
 const partyColumns = (p: Party) => ({
@@ -300,54 +207,14 @@ const saveWith = (db: Kysely<Database>, session: OnboardingSession, first?: (trx
         : asStoreUnavailable(error),
   )
 
-/** The partner's read of a session: one session of one client, with its addresses. */
-const sessionOfClient = (db: Kysely<Database>, id: string, clientId: string) =>
-  asJson(db, sessionsWithAddresses(db).where('s.id', '=', id).where('s.client_id', '=', clientId))
-
-/**
- * The partner's session read (`$1` the session id, `$2` the client id) as the repository runs
- * it on a server: its SQL and its prepared statement's name. The benchmark's baseline and
- * reference servers run this statement (docs/benchmarks.md).
- */
-export const sessionOfClientStatement = (): { readonly name: string; readonly text: string } => {
-  const text = sessionOfClient(
-    new Kysely<Database>({
-      dialect: {
-        createAdapter: () => new PostgresAdapter(),
-        createDriver: () => new DummyDriver(),
-        createIntrospector: (db) => new PostgresIntrospector(db),
-        createQueryCompiler: () => new PostgresQueryCompiler(),
-      },
-    }),
-    '',
-    '',
-  ).compile().sql
-  return { name: statementNameOf(text), text }
-}
-
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => {
-  // The partner's read of a session is the hottest query of the service: compiled once.
-  const sessionForClient = precompiled<{ id: string; clientId: string }, { session: SessionJson }>(db, (param) =>
-    sessionOfClient(db, param('id'), param('clientId')),
-  )
-  const sessionById = precompiled<{ id: string }, { session: SessionJson }>(db, (param) => asJson(db, sessionsWithAddresses(db).where('s.id', '=', param('id'))))
-  // A session's row, each column a named parameter: built and compiled once, and run by name
-  // on the pool or inside the transaction of a session that comes with addresses (decision 56).
-  const insertRow = precompiledOn<SessionRow, never>((param) =>
-    db.insertInto('onboarding_sessions').values(
-      Object.fromEntries(SESSION_COLUMNS.map((qualified) => {
-        const column = qualified.slice('s.'.length) as keyof SessionRow
-        return [column, param(column)]
-      })) as SessionRow,
-    ),
-  )
   return {
     insert: (session) =>
-      attempt(() => writeSession(db, session, (on) => insertRow(on, sessionRow(session))), asWriteError('onboarding_session')),
+      attempt(() => writeSession(db, session, (on) => on.insertInto('onboarding_sessions').values(sessionRow(session)).execute()), asWriteError('onboarding_session')),
 
     findForClient: (clientId, id) =>
       query(async () => {
-        const [row] = await sessionForClient({ id, clientId })
+        const row = await sessionsWithAddresses(db).where('s.id', '=', id).where('s.client_id', '=', clientId).executeTakeFirst()
         return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
       }),
 
@@ -369,7 +236,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
     findById: (id) =>
       query(async () => {
-        const [row] = await sessionById({ id })
+        const row = await sessionsWithAddresses(db).where('s.id', '=', id).executeTakeFirst()
         return row === undefined ? O.none : O.some(toSessionWithAddresses(row))
       }),
 
@@ -377,9 +244,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
       query(async () => {
         let q = sessionsWithAddresses(db)
         if (status !== undefined) q = q.where('s.status', '=', status)
-        // The page's order is kept outside too: a subquery's order does not carry to its reader.
-        const sessions = await asJson(db, inPage(q, page)).orderBy('s.created_at').orderBy('s.id').execute()
-        return sessions.map(toSessionWithAddresses)
+        return (await inPage(q, page).execute()).map(toSessionWithAddresses)
       }),
   }
 }

@@ -2,32 +2,8 @@ import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { pageOfPartyLoan } from './of-party-loan.js'
-import { precompiled } from './precompiled.js'
 import type { Database, PaymentMethodsTable } from './schema.js'
 import { query } from './store-errors.js'
-
-/**
- * Every column of a payment method, by name: a payment reads its method as a prepared statement,
- * whose result must not change when a migration adds a column (decision 51). `toMethod` takes
- * the whole row type, so a column missing here fails to compile.
- */
-const METHOD_COLUMNS = [
-  'id',
-  'loan_id',
-  'type',
-  'nickname',
-  'is_default',
-  'status',
-  'token',
-  'last4',
-  'account_holder_name',
-  'account_type',
-  'brand',
-  'exp_month',
-  'exp_year',
-  'created_at',
-  'updated_at',
-] as const
 
 const toMethod = (row: Selectable<PaymentMethodsTable>): PaymentMethod => ({
   id: row.id,
@@ -84,9 +60,6 @@ const underLoanLock = (db: Kysely<Database>, method: PaymentMethod, write: (trx:
   )
 
 export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMethodRepository => {
-  const methodOfLoan = precompiled<{ id: string; loanId: string }, Pick<Selectable<PaymentMethodsTable>, (typeof METHOD_COLUMNS)[number]>>(db, (param) =>
-    db.selectFrom('payment_methods').select(METHOD_COLUMNS).where('id', '=', param('id')).where('loan_id', '=', param('loanId')),
-  )
   return {
     insert: (m) =>
       underLoanLock(db, m, (trx) => trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()),
@@ -94,7 +67,7 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
       underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
     findForLoan: (loanId, id) =>
       query(async () => {
-        const [row] = await methodOfLoan({ id, loanId })
+        const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('loan_id', '=', loanId).executeTakeFirst()
         return row === undefined ? O.none : O.some(toMethod(row))
       }),
     listForPartyLoan: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'payment_methods', page, toMethod)),
