@@ -63,7 +63,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(parseBody())
-  app.use(table.dispatch)
-  app.use(routeFallback(table))
+  app.use(table.routes)
+  app.use(routeFallback)
   return { koa: app, handle: app.callback() }
 }

@@ -38,10 +38,8 @@ const LOG_FLUSH_MS = 250
  * server's core, it cost that core three times as much (decision 43 has the trade-off).
  *
  * Each line is handed over as UTF-8 bytes, in sonic-boom's buffer mode, which adds the line's
- * length to the batch's. Given text, sonic-boom appends the line to the pending batch and
- * measures the whole batch again (`Buffer.byteLength`, which copies it flat): on every line,
- * the largest allocation of a request and a quarter of the line's cost (3.0 against 2.2 µs a
- * line, docs/benchmarks-history.md "Eleventh pass").
+ * length to the batch's (given text, sonic-boom would measure the whole pending batch again on
+ * every line).
  *
  * A broken pipe (whatever read standard output has gone) ends logging, as `pino.destination`
  * does: the lines are dropped rather than the process failing. The destination is sonic-boom 5
@@ -83,10 +81,7 @@ export const bufferedDestination = (fd: number): DestinationStream & Pick<SonicB
   }
 }
 
-/**
- * pino's `isoTime`, made once per millisecond: under load a dozen lines share a millisecond, and
- * formatting the date was a microsecond of every request's access line (docs/benchmarks.md).
- */
+/** pino's `isoTime`, formatted once per millisecond (lines written in the same millisecond share it). */
 export const isoTimeEachMillisecond = (): (() => string) => {
   let millisecond = Number.NaN
   let stamp = ''

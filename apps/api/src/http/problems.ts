@@ -88,8 +88,7 @@ export type Problem =
 
 /**
  * Thrown inside middleware to end the request with a problem; caught by the error handler.
- * An expected outcome, not a bug: it captures no stack trace (capturing one was the largest
- * single cost of a refused request; docs/benchmarks.md).
+ * An expected outcome, not a bug: it captures no stack trace.
  */
 export class ProblemResponse extends Error {
   constructor(readonly problem: Problem) {

@@ -13,8 +13,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /**
  * `ctx.state` of one request. `log` is a pino child bound to the request id, made only when
  * something logs on the request's behalf (most requests log only their access line, which binds
- * the id itself). A class rather than a property defined on Koa's plain object: every request's
- * state has one shape, and the lazy getter lives on the prototype (docs/benchmarks.md).
+ * the id itself).
  */
 class RequestState implements AppState {
   caller?: Caller
@@ -61,8 +60,7 @@ export type AccessRecord = {
 
 /**
  * The writer of access lines on `logger`. The line holds only fields chosen here (no header,
- * body or query string), so it skips the redaction pass, which was half the cost of writing it
- * (docs/benchmarks.md).
+ * body or query string), so it needs no redaction pass.
  */
 export const accessLogOn = (logger: Logger): ((record: AccessRecord) => void) => {
   const accessLog = logger.child({}, { redact: [] })

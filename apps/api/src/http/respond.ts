@@ -8,11 +8,7 @@ import { fail } from './problems.js'
 /** The `Content-Type` Koa gives a JSON body. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
-/**
- * Answers `status` with `body` as JSON. The type is set on the Node response before the body:
- * handed an object without one, Koa looks `json` up through mime-types and builds the same
- * header again on every response (about 1.5 µs of a GET's CPU; docs/benchmarks.md).
- */
+/** Answers `status` with `body` as JSON. */
 export const sendJson = (ctx: ParameterizedContext, status: number, body: unknown): void => {
   ctx.status = status
   ctx.res.setHeader('Content-Type', JSON_CONTENT_TYPE)
@@ -21,9 +17,7 @@ export const sendJson = (ctx: ParameterizedContext, status: number, body: unknow
 
 /**
  * Runs a use case and answers: its Right, through `view`, with `status`; its Left as the
- * problem, mapped by the error handler. The view is applied in the continuation that answers:
- * a `TE.map` would add a continuation and two closures to every request (docs/benchmarks-history.md,
- * "Eighteenth pass").
+ * problem, mapped by the error handler.
  */
 export const answer = async <A>(ctx: AppContext, status: number, task: TE.TaskEither<Problem, A>, view: (value: A) => unknown): Promise<void> => {
   const result = await task()

@@ -42,11 +42,7 @@ export const keyChecksum = (body: string): string => toBase62(crc32(body), KEY_C
 
 const SHA256_HEX = /^[0-9a-f]{64}$/
 
-/**
- * The SHA-256 of `text`'s UTF-8 bytes, lowercase hex: the form a key's hash is stored in.
- * `crypto.hash` rather than a `createHash` object: every partner request hashes its key, and the
- * one-shot call costs about half as much (docs/benchmarks-history.md, "Eighth pass").
- */
+/** The SHA-256 of `text`'s UTF-8 bytes, lowercase hex: the form a key's hash is stored in. */
 const sha256Hex = (text: string): string => digestOf('sha256', text)
 
 export const nodeApiKeyMaterial = (): ApiKeyMaterial => ({

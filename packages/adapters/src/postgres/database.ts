@@ -132,8 +132,7 @@ export const openDatabase = async (options: {
   if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
   const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
   if (path !== undefined) mkdirSync(path, { recursive: true })
-  // Loaded only here: a service on a real server never holds the embedded engine's code (about
-  // 11 MB of resident memory; docs/benchmarks.md).
+  // Loaded only here: a service on a real server never holds the embedded engine's code.
   const { PGlite, types: pgliteTypes } = await import('@electric-sql/pglite')
   const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate, [TIMESTAMPTZ_OID]: parseTimestamptz } })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })

@@ -281,11 +281,7 @@ const paymentColumns = (p: Payment) => ({
   created_at: p.createdAt,
 })
 
-/**
- * Whether an installment's stored columns are unchanged. Column by column (each a number, a
- * string or a boolean): it runs for every installment while the loan's lock is held, where two
- * `JSON.stringify` calls per installment were 2.7% of a payment's CPU (docs/benchmarks.md).
- */
+/** Whether an installment's stored columns are unchanged, column by column (each a number, a string or a boolean). */
 const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolean => {
   const before = installmentColumns(a)
   const after = installmentColumns(b)
@@ -295,8 +291,7 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 /**
  * Writes a posting in one statement, each write a data-modifying CTE: the payment, the ledger
  * entries (in order, see entryWrites), the installments that changed, the snapshot, the loan's
- * status and the audit event: one round trip under the loan's lock instead of one per row
- * (docs/benchmarks.md).
+ * status and the audit event: one round trip under the loan's lock instead of one per row.
  */
 const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   const writes: LoanWrite[] = []

@@ -20,9 +20,7 @@ export const asWriteError =
 
 /**
  * Runs a statement, turning any failure (a rejection, or a throw before the promise) into
- * `onError`'s Left: `TE.tryCatch`'s contract, in one continuation. fp-ts ships `tryCatch` as an
- * ES5 generator state machine, a dozen calls around every statement of every repository
- * (docs/benchmarks-history.md, "Seventeenth pass").
+ * `onError`'s Left: `TE.tryCatch`'s contract.
  */
 export const attempt =
   <E, A>(run: () => Promise<A>, onError: (error: unknown) => E): TE.TaskEither<E, A> =>

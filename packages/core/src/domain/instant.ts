@@ -6,10 +6,7 @@ const three = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `$
 
 /**
  * An instant as the API writes it (RFC 3339 in UTC, milliseconds: `2026-11-25T04:43:41.123Z`),
- * the text of `Date.prototype.toISOString`. Built from the date's UTC fields: V8's
- * `toISOString` goes through its runtime and cost 0.83 µs a call on the benchmark's machine
- * against 0.34 µs here, and every view of the API formats its instants this way (a page of a
- * loan's ledger, a hundred of them; docs/benchmarks-history.md, "Seventeenth pass"). A year outside
+ * the text of `Date.prototype.toISOString`, built from the date's UTC fields. A year outside
  * 0000 to 9999 and an invalid date take `toISOString` itself (its expanded year, its error).
  */
 export const instantText = (at: Date): string => {

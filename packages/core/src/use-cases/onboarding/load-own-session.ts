@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
@@ -16,23 +15,15 @@ const decodeSessionParams = decode(pathParameters('sessionId'))
 
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
-/** The session found, or `NotFound`. */
-const present = <E>(found: E.Either<E, O.Option<OnboardingSession>>): E.Either<E | NotFound, OnboardingSession> =>
-  E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound('onboarding_session'))
-
-/**
- * The caller's session named by `params.sessionId`; another client's session is `NotFound`.
- * Every session route runs this: the lookup's answer is taken in one continuation rather than
- * a chain of combinators built per request (docs/benchmarks.md).
- */
+/** The caller's session named by `params.sessionId`; another client's session is `NotFound`. */
 export const loadOwnSession =
   (sessions: Pick<OnboardingSessionRepository, 'findForClient'>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> => {
-    const decoded = decodeSessionParams(params)
-    if (E.isLeft(decoded)) return TE.left(decoded.left)
-    const lookup = sessions.findForClient(caller.clientId, decoded.right.sessionId)
-    return () => lookup().then(present)
-  }
+  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
+    pipe(
+      TE.fromEither(decodeSessionParams(params)),
+      TE.chainW(({ sessionId }) => sessions.findForClient(caller.clientId, sessionId)),
+      TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
+    )
 
 /** The session, if its status still lets the partner edit it (`IN_PROGRESS`). */
 export const ensureEditable = (session: OnboardingSession): E.Either<InvalidState, OnboardingSession> =>
