@@ -112,6 +112,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
 
   const deps: AppDeps = {
     apiKeys,
+    keyCache: apiKeys,
     sessions: postgresOnboardingSessionRepository(database.db),
     idempotency: idempotencyStore,
     keyMaterial: nodeApiKeyMaterial(),

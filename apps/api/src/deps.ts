@@ -29,11 +29,12 @@ import type {
 
 /** Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters). */
 export type AppDeps = {
+  readonly apiKeys: ApiKeyRepository
   /**
-   * `held` when the repository keeps keys in memory (the key cache): a key it holds is answered
-   * without the store and never counts against the key-lookup limit. Without it, every lookup counts.
+   * The keys `apiKeys` answers from memory (the key cache): a key it holds costs no store read
+   * and never counts against the key-lookup limit. Without a cache, `held` holds nothing.
    */
-  readonly apiKeys: ApiKeyRepository & Partial<Pick<CachedApiKeys, 'held'>>
+  readonly keyCache: Pick<CachedApiKeys, 'held'>
   readonly sessions: OnboardingSessionRepository
   readonly idempotency: IdempotencyStore
   readonly keyMaterial: ApiKeyMaterial

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { apiKeyView, mintedKeyView, type ApiKey, type Caller } from '../src/domain/api-key.js'
 import {
@@ -14,7 +15,7 @@ import {
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
-import { authenticateApiKey, isDecided, keyOnSight, type AuthenticateApiKeyDeps, type KeyDecision, type KeyLookupGuard } from '../src/use-cases/api-keys/authenticate-api-key.js'
+import { authenticateApiKey, idSegmentToLookUp, type AuthenticateApiKeyDeps } from '../src/use-cases/api-keys/authenticate-api-key.js'
 import { requireOwnParty, requireScope } from '../src/use-cases/api-keys/authorize.js'
 import { batchedKeyUsage } from '../src/use-cases/api-keys/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
@@ -239,30 +240,28 @@ describe('authenticateApiKey', () => {
     })
   })
 
-  describe('with a lookup guard', () => {
-    /**
-     * A guard that holds the keys in `held` and admits `allowance` lookups, recording the
-     * origins it was asked for and the held keys it answered.
-     */
-    const guarded = (held: readonly ApiKey[], allowance: number) => {
-      const asked: string[] = []
-      let answered = 0
-      const guard: KeyLookupGuard<string, 'too many lookups'> = {
-        held: (idSegment) => {
-          const key = held.find((k) => k.idSegment === idSegment)
-          if (key !== undefined) answered += 1
-          return key
-        },
-        admit: (origin) => {
-          asked.push(origin)
-          return asked.length <= allowance ? TE.right(undefined) : TE.left('too many lookups')
-        },
+  describe('idSegmentToLookUp', () => {
+    it('names the id segment of a well-formed key with a valid checksum, and nothing for what authentication refuses unread', async () => {
+      const { deps, mint } = setup()
+      const minted = await mint({ party_id: PARTY })
+      const presented = {
+        key: minted.plaintext,
+        wrongChecksum: `${minted.plaintext.slice(0, -1)}x`,
+        tooShort: `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`,
+        otherEnvironment: minted.plaintext.replace('lgk_live_', 'lgk_prod_'),
+        empty: '',
+        notAKey: 'hello',
       }
-      return { guard, asked, answered: () => answered }
-    }
-    /** The answer, whether decided at once or by the lookup task. */
-    const answerOf = async <E>(decision: KeyDecision<E>) => (isDecided(decision) ? decision : decision())
-    const counting = (deps: ReturnType<typeof setup>['deps']) => {
+      const segments = Object.fromEntries(Object.entries(presented).map(([name, key]) => [name, idSegmentToLookUp(deps.keyMaterial)(key)]))
+      expect(segments).to.deep.equal({
+        key: O.some(minted.key.idSegment),
+        wrongChecksum: O.none,
+        tooShort: O.none,
+        otherEnvironment: O.none,
+        empty: O.none,
+        notAKey: O.none,
+      })
+      // What it names nothing for, authentication refuses without asking the store.
       let lookups = 0
       const apiKeys = {
         findByIdSegment: (idSegment: string) => {
@@ -270,84 +269,11 @@ describe('authenticateApiKey', () => {
           return deps.apiKeys.findByIdSegment(idSegment)
         },
       }
-      return { apiKeys, lookups: () => lookups }
-    }
-
-    it('asks it, with the origin, before each lookup of a key it does not hold, and looks up only what it admits', async () => {
-      const { deps, mint } = setup()
-      const minted = await mint({ party_id: PARTY })
-      const { apiKeys, lookups } = counting(deps)
-      const { guard, asked } = guarded([], 1)
-      const authenticate = authenticateApiKey({ ...deps, apiKeys }, guard)
-      expect(await answerOf(authenticate(minted.plaintext, '198.51.100.1'))).to.deep.equal(E.right(callerOf(minted)))
-      expect(await answerOf(authenticate(minted.plaintext, '198.51.100.2'))).to.deep.equal(E.left('too many lookups'))
-      expect({ asked, lookups: lookups() }).to.deep.equal({ asked: ['198.51.100.1', '198.51.100.2'], lookups: 1 })
-    })
-
-    it('does not ask it for a key it holds, nor for a key refused by its format or checksum', async () => {
-      const { deps, mint } = setup()
-      const [held, other] = [await mint({ party_id: PARTY }), await mint({ party_id: PARTY })]
-      const { apiKeys, lookups } = counting(deps)
-      let checksums = 0
-      const keyMaterial = {
-        ...deps.keyMaterial,
-        hasValidChecksum: (plaintext: string) => {
-          checksums += 1
-          return deps.keyMaterial.hasValidChecksum(plaintext)
-        },
-      }
-      const { guard, asked, answered } = guarded([held.key], 0)
-      const authenticate = authenticateApiKey({ ...deps, apiKeys, keyMaterial }, guard)
-      // A held key is decided at once by its stored hash, with no checksum and no lookup: a
-      // wrong last character is refused by the hash.
-      const [right, wrong] = [authenticate(held.plaintext, '198.51.100.1'), authenticate(`${held.plaintext.slice(0, -1)}x`, '198.51.100.1')]
-      expect([isDecided(right), isDecided(wrong)]).to.deep.equal([true, true])
-      expect([await answerOf(right), await answerOf(wrong)]).to.deep.equal([E.right(callerOf(held)), E.left(invalidApiKey)])
-      expect({ answered: answered(), checksums, lookups: lookups() }).to.deep.equal({ answered: 2, checksums: 0, lookups: 0 })
-      // A key not held is refused at once by its format or checksum, before the guard is asked.
-      for (const presented of ['hello', `${other.plaintext.slice(0, -1)}x`]) {
-        const decision = authenticate(presented, '198.51.100.1')
-        expect(isDecided(decision)).to.equal(true)
-        expect(await answerOf(decision)).to.deep.equal(E.left(invalidApiKey))
-      }
-      expect({ asked, checksums, lookups: lookups() }).to.deep.equal({ asked: [], checksums: 1, lookups: 0 })
-    })
-  })
-
-  describe('keyOnSight', () => {
-    it('refuses exactly the keys the guarded authentication refuses at once, holds what it holds, and names the rest for lookup', async () => {
-      const { deps, mint } = setup()
-      const [held, other] = [await mint({ party_id: PARTY }), await mint({ party_id: PARTY })]
-      const holds = (idSegment: string): ApiKey | undefined => (idSegment === held.key.idSegment ? held.key : undefined)
-      const onSight = keyOnSight(deps.keyMaterial, holds)
-      const authenticate = authenticateApiKey(deps, { held: holds, admit: () => TE.right(undefined) })
-      const presented = {
-        held: held.plaintext,
-        heldWrongSecret: `${held.plaintext.slice(0, -1)}x`,
-        notHeld: other.plaintext,
-        notHeldWrongChecksum: `${other.plaintext.slice(0, -1)}x`,
-        tooShort: `lgk_live_${'0'.repeat(16)}_${'A'.repeat(32)}`,
-        otherEnvironment: other.plaintext.replace('lgk_live_', 'lgk_prod_'),
-        empty: '',
-        notAKey: 'hello',
-      }
-      const sighted = Object.fromEntries(Object.entries(presented).map(([name, key]) => [name, onSight(key)]))
-      expect(sighted).to.deep.equal({
-        held: held.key,
-        heldWrongSecret: held.key,
-        notHeld: other.key.idSegment,
-        notHeldWrongChecksum: undefined,
-        tooShort: undefined,
-        otherEnvironment: undefined,
-        empty: undefined,
-        notAKey: undefined,
-      })
-      // Refused on sight ⇔ the guarded authentication refuses at once, without asking the guard.
       for (const [name, key] of Object.entries(presented)) {
-        const decision = authenticate(key, '198.51.100.1')
-        const refusedAtOnce = isDecided(decision) && E.isLeft(decision)
-        expect([name, refusedAtOnce]).to.deep.equal([name, sighted[name] === undefined || name === 'heldWrongSecret'])
+        if (name === 'key') continue
+        expect(await authenticateApiKey({ ...deps, apiKeys })(key)(), name).to.deep.equal(E.left(invalidApiKey))
       }
+      expect(lookups).to.equal(0)
     })
   })
 

@@ -116,17 +116,6 @@ describe('syncedRateLimiter', () => {
     expect(await take(limiter, 'key:a')).to.include({ allowed: false, remaining: 0 })
   })
 
-  it('answers at once through takeNow, counting as take does, on the same counts', async () => {
-    const { store, adds } = observedStore()
-    const limiter = make(store)
-    const now = [limiter.takeNow('key:a', policy), limiter.takeNow('key:a', policy)]
-    expect(now.map((d) => [d.allowed, d.remaining])).to.deep.equal([[true, 2], [true, 1]])
-    // take sees what takeNow counted, and takeNow what take counted.
-    expect(await take(limiter, 'key:a')).to.include({ allowed: true, remaining: 0 })
-    expect(limiter.takeNow('key:a', policy)).to.include({ allowed: false, remaining: 0 })
-    await limiter.sync()
-    expect(adds.map((batch) => batch.map((c) => [c.bucket, c.count]))).to.deep.equal([[['key:a', 3]]])
-  })
 
   it('decides from memory: no store call per request, one add per sync for every touched bucket', async () => {
     const { store, adds } = observedStore()

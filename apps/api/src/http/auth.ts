@@ -1,21 +1,10 @@
 import { secretsEqual } from '@lendgate/adapters'
-import {
-  authenticateApiKey,
-  isDecided,
-  type Caller,
-  KEY_PREFIX,
-  missingApiKey,
-  requireOwnParty,
-  requireScope,
-  type AuthenticateApiKeyDeps,
-  type KeyLookupGuard,
-  type KnownScope,
-} from '@lendgate/core'
+import { authenticateApiKey, KEY_PREFIX, missingApiKey, requireOwnParty, requireScope, type AuthenticateApiKeyDeps, type KnownScope } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Middleware, Next } from 'koa'
+import type { Middleware } from 'koa'
 import type { AppContext, AppState } from './context.js'
-import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured, type Problem, type RateLimitExceeded } from './problems.js'
-import type { RequestLimit } from './rate-limit.js'
+import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
+import type { KeyLookupLimit, RequestLimit } from './rate-limit.js'
 import { answerProblem } from './request-lifecycle.js'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
@@ -40,11 +29,9 @@ export const presentedApiKeyIn = (authorization: string, xApiKey: string): strin
 export const presentedApiKey = (ctx: AppContext): string | undefined => presentedApiKeyIn(ctx.get('Authorization'), ctx.get('X-Api-Key'))
 
 /**
- * Everything a partner route checks before its handler, in this order (one middleware rather
- * than four composed ones: every partner request runs it; docs/benchmarks.md):
- * 1. the key: authenticated, the caller put on `ctx.state`; a 401 is answered here rather than
- *    thrown, since refusing unknown keys is the path a key-guessing client drives hardest; a key
- *    not held in memory is looked up only within the address's key-lookup limit (`lookups`);
+ * Everything a partner route checks before its handler, in this order:
+ * 1. the key: present (else 401 `missing_api_key`); within the client address's key-lookup
+ *    limit if it must be looked up (`lookups`); authenticated, the caller put on `ctx.state`;
  * 2. the route's rate limits (`limit`), counted against the key;
  * 3. on party-scoped paths, the `partyId` must be the key's party (spec §5.9), checked before
  *    anything is looked up;
@@ -52,40 +39,31 @@ export const presentedApiKey = (ctx: AppContext): string | undefined => presente
  */
 export const partnerGate = (
   deps: AuthenticateApiKeyDeps,
-  lookups: KeyLookupGuard<AppContext, RateLimitExceeded>,
+  lookups: KeyLookupLimit,
   limit: RequestLimit,
   scope: KnownScope,
 ): Middleware<AppState> => {
-  const authenticate = authenticateApiKey(deps, lookups)
+  const authenticate = authenticateApiKey(deps)
   const hasScope = requireScope(scope)
-  /** Steps 3 and 4, then the route. */
-  const checked = (ctx: AppContext, caller: Caller, next: Next): Promise<unknown> => {
-    const partyId = ctx.params['partyId']
+  return async (ctx, next) => {
+    const context = ctx as AppContext
+    const presented = presentedApiKey(context)
+    if (presented === undefined) return answerProblem(ctx, missingApiKey)
+    const admitted = await lookups(context, presented)
+    if (E.isLeft(admitted)) return answerProblem(ctx, admitted.left)
+    const authenticated = await authenticate(presented)()
+    if (E.isLeft(authenticated)) return answerProblem(ctx, authenticated.left)
+    const caller = authenticated.right
+    ctx.state.caller = caller
+    await limit(ctx)
+    const partyId = context.params['partyId']
     if (partyId !== undefined) {
       const own = requireOwnParty(partyId)(caller)
       if (E.isLeft(own)) fail(own.left)
     }
     const scoped = hasScope(caller)
     if (E.isLeft(scoped)) fail(scoped.left)
-    return next()
-  }
-  /** Steps 2 to 4 for an authentication's answer. */
-  const authenticated = (ctx: AppContext, result: E.Either<Problem, Caller>, next: Next): unknown => {
-    if (E.isLeft(result)) return answerProblem(ctx, result.left)
-    const caller = result.right
-    ctx.state.caller = caller
-    const limiting = limit(ctx)
-    return limiting === undefined ? checked(ctx, caller, next) : limiting.then(() => checked(ctx, caller, next))
-  }
-  // A held key and the synced limiter decide at once: a partner request reaches its route
-  // without waiting on a promise here (docs/benchmarks.md).
-  return (ctx, next) => {
-    const presented = presentedApiKey(ctx as AppContext)
-    if (presented === undefined) return answerProblem(ctx, missingApiKey)
-    const decision = authenticate(presented, ctx as AppContext)
-    return isDecided(decision)
-      ? authenticated(ctx as AppContext, decision, next)
-      : decision().then((result) => authenticated(ctx as AppContext, result, next))
+    await next()
   }
 }
 

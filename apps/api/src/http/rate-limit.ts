@@ -1,5 +1,6 @@
-import type { KeyLookupGuard, RateDecision, RateLimiter, RatePolicy } from '@lendgate/core'
+import { idSegmentToLookUp, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import ipaddr from 'ipaddr.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
@@ -55,12 +56,8 @@ const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
   retryAfterSeconds: decision.resetSeconds,
 })
 
-/**
- * Applies a route's limits to one request; a refusal throws 429. It answers at once (undefined)
- * when every limit of the route decides from memory (the synced limiter of partner routes), and
- * with a promise otherwise.
- */
-export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void> | undefined
+/** Applies a route's limits to one request; a refusal throws 429. */
+export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void>
 
 /**
  * One request taken from `limiter` in `bucket`: its decision, or undefined when the limiter's
@@ -94,21 +91,6 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
     if (taken.length > 0) setRateLimitHeaders(ctx, taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)), taken)
     const refused = taken.find((t) => !t.decision.allowed)
     if (refused !== undefined) fail(exceeded(refused))
-  }
-  const inMemory = limits.flatMap(({ limiter, policy, bucketOf }) => (limiter.takeNow === undefined ? [] : [{ takeNow: limiter.takeNow, policy, bucketOf }]))
-  if (inMemory.length === limits.length) {
-    return (ctx) => {
-      const taken: Taken[] = []
-      for (const limit of inMemory) {
-        const bucket = limit.bucketOf(ctx as AppContext)
-        if (bucket === undefined) continue
-        const decision = limit.takeNow(bucket, limit.policy)
-        taken.push({ policy: limit.policy, decision })
-        if (!decision.allowed) break
-      }
-      conclude(ctx, taken)
-      return undefined
-    }
   }
   return async (ctx) => {
     const taken: Taken[] = []
@@ -179,28 +161,31 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
   }
 }
 
-const NEVER_HELD = (): undefined => undefined
+/** Admits or refuses one partner request's key lookup (`keyLookupLimit`); a refusal is the 429 to answer. */
+export type KeyLookupLimit = (ctx: AppContext, presented: string) => Promise<E.Either<RateLimitExceeded, void>>
 
 /**
- * The key-lookup limit (docs/decisions.md): a partner key that the key cache does not hold is
- * looked up in the store only while the client address has lookups left in the window
- * (`lookup:<client address>`, `RATE_LIMIT_KEY_LOOKUPS`, the synced limiter: counted in memory).
- * A valid key is looked up once and then held, so this bounds what forged keys with a valid
- * checksum cost the store, not what partners do. Past the limit the request is answered 429
- * `rate_limited` (policy `key_lookups`) without the lookup; a key the cache holds still passes.
- * A store failure of the limiter admits the lookup with a logged warning, as `limitedBy` does.
+ * The key-lookup limit (docs/decisions.md), the step before a partner key is authenticated: a
+ * key that authentication would look up in the store (well-formed, a valid checksum:
+ * `idSegmentToLookUp`) and that the key cache does not hold is admitted only while the client
+ * address has lookups left in the window (`lookup:<client address>`, `RATE_LIMIT_KEY_LOOKUPS`,
+ * the synced limiter). A valid key is looked up once and then held, so this bounds what forged
+ * keys with a valid checksum cost the store, not what partners do. Past the limit the request
+ * is answered 429 `rate_limited` (policy `key_lookups`) without the lookup; a key the cache
+ * holds still passes, and a key refused by its format or checksum is not counted. A store
+ * failure of the limiter admits the lookup with a logged warning, as `limitedBy` does.
  */
-export const keyLookupGuard = (deps: Pick<AppDeps, 'apiKeys' | 'rateLimiter'>, settings: RateLimitSettings): KeyLookupGuard<AppContext, RateLimitExceeded> => {
+export const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 'rateLimiter'>, settings: RateLimitSettings): KeyLookupLimit => {
   const policy: RatePolicy = { name: 'key_lookups', limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
   const policies = policyHeader([policy])
-  return {
-    held: deps.apiKeys.held ?? NEVER_HELD,
-    admit: (ctx) => () =>
-      takeOrWarn(ctx, deps.rateLimiter, `lookup:${clientAddressOf(ctx)}`, policy, 'key looked up').then((decision) => {
-        if (decision === undefined || decision.allowed) return E.right(undefined)
-        const taken: Taken = { policy, decision }
-        setRateLimitHeaders(ctx, policies, [taken])
-        return E.left(exceeded(taken))
-      }),
+  const toLookUp = idSegmentToLookUp(deps.keyMaterial)
+  return async (ctx, presented) => {
+    const idSegment = toLookUp(presented)
+    if (O.isNone(idSegment) || deps.keyCache.held(idSegment.value) !== undefined) return E.right(undefined)
+    const decision = await takeOrWarn(ctx, deps.rateLimiter, `lookup:${clientAddressOf(ctx)}`, policy, 'key looked up')
+    if (decision === undefined || decision.allowed) return E.right(undefined)
+    const taken: Taken = { policy, decision }
+    setRateLimitHeaders(ctx, policies, [taken])
+    return E.left(exceeded(taken))
   }
 }

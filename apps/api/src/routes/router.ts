@@ -1,5 +1,4 @@
 import Router, { type RouterMiddleware } from '@koa/router'
-import type { KeyLookupGuard } from '@lendgate/core'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
@@ -7,8 +6,8 @@ import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
-import { fail, type RateLimitExceeded } from '../http/problems.js'
-import { keyLookupGuard, limitedBy, limitsFor, rateLimited } from '../http/rate-limit.js'
+import { fail } from '../http/problems.js'
+import { keyLookupLimit, limitedBy, limitsFor, rateLimited, type KeyLookupLimit } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -18,7 +17,7 @@ const placeholder =
   async () =>
     fail({ _tag: 'NotImplemented', operationId: op.operationId })
 
-const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLookupGuard<AppContext, RateLimitExceeded>): Middleware<AppState>[] => {
+const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLookupLimit): Middleware<AppState>[] => {
   switch (op.auth) {
     case 'partner':
       return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, config.rateLimits)), op.scope ?? 'partner:api')]
@@ -51,7 +50,7 @@ export const buildRouter = (
   deps: AppDeps,
   config: Config,
   routes: Routes,
-  lookups: KeyLookupGuard<AppContext, RateLimitExceeded> = keyLookupGuard(deps, config.rateLimits),
+  lookups: KeyLookupLimit = keyLookupLimit(deps, config.rateLimits),
 ): RouteTable => {
   const router = new Router<AppState>()
   for (const op of OPERATIONS) {

@@ -109,6 +109,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
   const rateLimits = inMemoryRateLimitStore()
   const base: AppDeps = {
     apiKeys,
+    keyCache: { held: () => undefined },
     sessions,
     parties: sessions.parties,
     idempotency: inMemoryIdempotencyStore(),

@@ -9,9 +9,4 @@ import type { RateDecision, RatePolicy } from '../domain/rate-limit.js'
  */
 export type RateLimiter = {
   readonly take: (bucket: string, policy: RatePolicy) => TE.TaskEither<StoreUnavailable, RateDecision>
-  /**
-   * Present on a limiter that decides from memory: `take`'s decision, given at once (the request
-   * is counted the same way), so a caller on the hot path need not wait for a task.
-   */
-  readonly takeNow?: (bucket: string, policy: RatePolicy) => RateDecision
 }

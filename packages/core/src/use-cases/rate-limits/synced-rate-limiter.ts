@@ -19,7 +19,6 @@ export type SyncedRateLimiterDeps = {
 }
 
 export type SyncedRateLimiter = RateLimiter & {
-  readonly takeNow: NonNullable<RateLimiter['takeNow']>
   /**
    * Pushes every count not yet in the store, in one `add`, and learns the totals of those
    * buckets from every instance. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
@@ -154,6 +153,7 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     return queued
   }
 
+  /** Decides from memory: the count is pushed to the store by the next sync. */
   const takeNow = (bucket: string, policy: RatePolicy): RateDecision => {
     const now = deps.clock.now()
     const counter = counterFor(bucket, policy.windowSeconds, now)
@@ -163,7 +163,6 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
   }
 
   return {
-    takeNow,
     take: (bucket, policy) => TE.right(takeNow(bucket, policy)),
     sync,
     size: () => counters.size,
