@@ -9,6 +9,7 @@
 export { nodeApiKeyMaterial } from '@lendgate/adapters'
 export { invalidApiKey } from '@lendgate/core'
 export { presentedApiKey } from './http/auth.js'
-export { answerProblem, requestLifecycle } from './http/request-lifecycle.js'
+export { requestLifecycle } from './http/request-lifecycle.js'
+export { answerProblem } from './http/respond.js'
 export { securityHeaders } from './http/security-headers.js'
 export { createLogger } from './logger.js'

@@ -3,9 +3,9 @@ import { authenticateApiKey, KEY_PREFIX, missingApiKey, requireOwnParty, require
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppContext, AppState } from './context.js'
-import { fail, invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
+import { invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
 import type { KeyLookupLimit, RequestLimit } from './rate-limit.js'
-import { answerProblem } from './request-lifecycle.js'
+import { answerProblem } from './respond.js'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 
@@ -55,14 +55,15 @@ export const partnerGate = (
     if (E.isLeft(authenticated)) return answerProblem(ctx, authenticated.left)
     const caller = authenticated.right
     ctx.state.caller = caller
-    await limit(ctx)
+    const limited = await limit(ctx)
+    if (E.isLeft(limited)) return answerProblem(ctx, limited.left)
     const partyId = context.params['partyId']
     if (partyId !== undefined) {
       const own = requireOwnParty(partyId)(caller)
-      if (E.isLeft(own)) fail(own.left)
+      if (E.isLeft(own)) return answerProblem(ctx, own.left)
     }
     const scoped = hasScope(caller)
-    if (E.isLeft(scoped)) fail(scoped.left)
+    if (E.isLeft(scoped)) return answerProblem(ctx, scoped.left)
     await next()
   }
 }
@@ -71,9 +72,9 @@ export const partnerGate = (
 export const mintAuth =
   (mintSecret: string | undefined): Middleware<AppState> =>
   async (ctx, next) => {
-    if (mintSecret === undefined) fail(serverMisconfigured('PARTNER_MINT_SECRET'))
+    if (mintSecret === undefined) return answerProblem(ctx, serverMisconfigured('PARTNER_MINT_SECRET'))
     const presented = ctx.get('X-Partner-Mint-Key')
-    if (presented === '' || !secretsEqual(presented, mintSecret as string)) fail(invalidMintKey)
+    if (presented === '' || !secretsEqual(presented, mintSecret)) return answerProblem(ctx, invalidMintKey)
     await next()
   }
 
@@ -81,8 +82,8 @@ export const mintAuth =
 export const internalAuth =
   (token: string | undefined): Middleware<AppState> =>
   async (ctx, next) => {
-    if (token === undefined) fail(serverMisconfigured('INTERNAL_API_TOKEN'))
+    if (token === undefined) return answerProblem(ctx, serverMisconfigured('INTERNAL_API_TOKEN'))
     const presented = bearerOf(ctx as AppContext)
-    if (presented === undefined || !secretsEqual(presented, token as string)) fail(invalidInternalToken)
+    if (presented === undefined || !secretsEqual(presented, token)) return answerProblem(ctx, invalidInternalToken)
     await next()
   }

@@ -3,7 +3,8 @@ import bodyParser from 'koa-bodyparser'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import getRawBody from 'raw-body'
 import type { AppState } from './context.js'
-import { fail, type Problem } from './problems.js'
+import type { Problem } from './problems.js'
+import { answerProblem } from './respond.js'
 
 export const BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -58,13 +59,13 @@ export const parseBody = (): Middleware<AppState> => {
       await parser(ctx, parsed)
       if (ctx.request.rawBody === undefined) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
     } catch (error) {
-      fail(bodyProblem(error))
+      return answerProblem(ctx, bodyProblem(error))
     }
     await next()
   }
   return (ctx, next) => {
     const declared = Number(ctx.get('Content-Length') || '0')
-    if (declared > BODY_LIMIT_BYTES) fail({ _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
+    if (declared > BODY_LIMIT_BYTES) return answerProblem(ctx, { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
     if (hasBody(ctx)) return read(ctx, next)
     // Nothing to read (most GETs): the parser would find no body and make it `{}` after asking
     // its type questions; this skips them.
@@ -78,13 +79,13 @@ export const parseBody = (): Middleware<AppState> => {
  * also takes `application/merge-patch+json`.
  */
 export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
-  if (!hasBody(ctx)) fail({ _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
+  if (!hasBody(ctx)) return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
   if (ctx.method === 'PATCH') {
     if (ctx.is('application/json', MERGE_PATCH_TYPE) === false) {
-      fail({ _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` })
+      return answerProblem(ctx, { _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` })
     }
   } else if (ctx.is('application/json') !== 'application/json') {
-    fail({ _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
+    return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
   }
   return next()
 }

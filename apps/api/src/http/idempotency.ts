@@ -3,9 +3,7 @@ import type { Clock, IdempotencyKeyRef, IdempotencyStore } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
-import { toHttpError } from './error-mapper.js'
-import { fail, ProblemResponse } from './problems.js'
-import { sendJson } from './respond.js'
+import { answerProblem, sendJson } from './respond.js'
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -33,19 +31,19 @@ export const idempotency =
     const key = ctx.get('Idempotency-Key')
     if (key === '') return next()
     if (!VALID_KEY.test(key)) {
-      fail({ _tag: 'InvalidRequest', detail: 'Idempotency-Key must be 1 to 255 printable ASCII characters.', param: 'Idempotency-Key' })
+      return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Idempotency-Key must be 1 to 255 printable ASCII characters.', param: 'Idempotency-Key' })
     }
     const ref: IdempotencyKeyRef = { scope: ctx.state.caller?.clientId ?? 'operator:mint', key }
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? ''
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex')
 
     const claim = await options.store.claim(ref, fingerprint, options.clock.now())()
-    if (E.isLeft(claim)) return fail(claim.left)
+    if (E.isLeft(claim)) return answerProblem(ctx, claim.left)
     switch (claim.right._tag) {
       case 'Mismatch':
-        return fail({ _tag: 'IdempotencyKeyReused' })
+        return answerProblem(ctx, { _tag: 'IdempotencyKeyReused' })
       case 'InProgress':
-        return fail({ _tag: 'IdempotencyKeyInUse' })
+        return answerProblem(ctx, { _tag: 'IdempotencyKeyInUse' })
       case 'Replay':
         sendJson(ctx, claim.right.response.status, claim.right.response.body)
         ctx.set('Idempotent-Replayed', 'true')
@@ -54,10 +52,10 @@ export const idempotency =
         break
     }
 
-    // A response below 500 is kept for replay, whether the handler set it or threw it as a
-    // problem (every 4xx is thrown). Anything else (a 5xx, a bug) releases the key so the client
-    // can retry. If recording fails, the claim is left to expire after its lease rather than
-    // released, so an immediate retry cannot run the request a second time.
+    // What was answered below 500, success or problem, is kept for replay. Anything else (a 5xx,
+    // a bug thrown) releases the key so the client can retry. If recording fails, the claim is
+    // left to expire after its lease rather than released, so an immediate retry cannot run the
+    // request a second time.
     let outcome: { readonly status: number; readonly body: unknown } | undefined
     let thrown: unknown
     try {
@@ -65,10 +63,6 @@ export const idempotency =
       outcome = { status: ctx.status, body: ctx.body }
     } catch (error) {
       thrown = error
-      if (error instanceof ProblemResponse) {
-        const { status, body } = toHttpError(error.problem)
-        outcome = { status, body }
-      }
     }
     if (outcome !== undefined && outcome.status < 500) {
       const kept = options.forReplay === undefined || outcome.status >= 300 ? outcome.body : options.forReplay(outcome.body)

@@ -86,19 +86,3 @@ export type Problem =
   | IdempotencyKeyRequired
   | ProcessorUnavailable
 
-/**
- * Thrown inside middleware to end the request with a problem; caught by the error handler.
- * An expected outcome, not a bug: it captures no stack trace.
- */
-export class ProblemResponse extends Error {
-  constructor(readonly problem: Problem) {
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
-    super(problem._tag)
-    Error.stackTraceLimit = limit
-  }
-}
-
-export const fail = (problem: Problem): never => {
-  throw new ProblemResponse(problem)
-}

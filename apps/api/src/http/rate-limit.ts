@@ -7,7 +7,8 @@ import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { OPERATION_IDS, type Operation } from '../routes/operations.js'
 import type { AppContext, AppState } from './context.js'
-import { fail, type RateLimitExceeded } from './problems.js'
+import type { RateLimitExceeded } from './problems.js'
+import { answerProblem } from './respond.js'
 
 /** One limit of a route: which limiter counts, under which policy, in which bucket. */
 export type RouteLimit = {
@@ -56,8 +57,8 @@ const exceeded = ({ policy, decision }: Taken): RateLimitExceeded => ({
   retryAfterSeconds: decision.resetSeconds,
 })
 
-/** Applies a route's limits to one request; a refusal throws 429. */
-export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<void>
+/** Applies a route's limits to one request: a Left is the 429 to answer. */
+export type RequestLimit = (ctx: ParameterizedContext<AppState>) => Promise<E.Either<RateLimitExceeded, void>>
 
 /**
  * One request taken from `limiter` in `bucket`: its decision, or undefined when the limiter's
@@ -87,10 +88,10 @@ const takeOrWarn = async (
 export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
   // The usual answer (every limit consulted) has the same policy header on every request.
   const everyPolicy = policyHeader(limits.map(({ policy }) => policy))
-  const conclude = (ctx: ParameterizedContext<AppState>, taken: readonly Taken[]): void => {
+  const conclude = (ctx: ParameterizedContext<AppState>, taken: readonly Taken[]): E.Either<RateLimitExceeded, void> => {
     if (taken.length > 0) setRateLimitHeaders(ctx, taken.length === limits.length ? everyPolicy : policyHeader(taken.map(({ policy }) => policy)), taken)
     const refused = taken.find((t) => !t.decision.allowed)
-    if (refused !== undefined) fail(exceeded(refused))
+    return refused === undefined ? E.right(undefined) : E.left(exceeded(refused))
   }
   return async (ctx) => {
     const taken: Taken[] = []
@@ -102,7 +103,7 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
       taken.push({ policy: limit.policy, decision })
       if (!decision.allowed) break
     }
-    conclude(ctx, taken)
+    return conclude(ctx, taken)
   }
 }
 
@@ -110,7 +111,8 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
 export const rateLimited =
   (limit: RequestLimit): Middleware<AppState> =>
   async (ctx, next) => {
-    await limit(ctx)
+    const limited = await limit(ctx)
+    if (E.isLeft(limited)) return answerProblem(ctx, limited.left)
     await next()
   }
 

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Caller } from '@lendgate/core'
-import type { Middleware, ParameterizedContext } from 'koa'
+import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { AppContext, AppState } from './context.js'
-import { toHttpError } from './error-mapper.js'
-import { ProblemResponse, type Problem } from './problems.js'
-import { sendJson } from './respond.js'
+import { answerProblem } from './respond.js'
 
 /** An incoming request id is kept only if it is short and plain; otherwise a new one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -27,20 +25,6 @@ class RequestState implements AppState {
   get log(): Logger {
     return (this.#log ??= this.logger.child({ request_id: this.requestId }))
   }
-}
-
-/**
- * Ends the request with `problem`'s status, body and headers, logging what operators must see
- * (a store outage, a failed code delivery). The error handler below answers every thrown
- * `ProblemResponse` with it; middleware on the hot refusal path (partner authentication) calls
- * it directly, which spares an exception unwinding through every middleware.
- */
-export const answerProblem = (ctx: ParameterizedContext<AppState>, problem: Problem): void => {
-  if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
-  else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
-  const { status, body, headers } = toHttpError(problem)
-  sendJson(ctx, status, body)
-  if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)
 }
 
 /** The id of a request that sent `incoming` as its `X-Request-Id` ('' if none). */
@@ -84,9 +68,9 @@ export const accessLogOn = (logger: Logger): ((record: AccessRecord) => void) =>
 }
 
 /**
- * The outermost middleware: assigns the request id, gives the request its logger, turns
- * every failure into the JSON error body (a `ProblemResponse` as mapped; anything else as a
- * logged 500 `internal_error`), and writes one access log line per request.
+ * The outermost middleware: assigns the request id, gives the request its logger, turns a
+ * thrown exception (a bug: expected outcomes are answered, not thrown) into a logged 500
+ * `internal_error`, and writes one access log line per request.
  */
 export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
   const accessLog = accessLogOn(logger)
@@ -98,11 +82,8 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
     try {
       await next()
     } catch (error) {
-      if (error instanceof ProblemResponse) answerProblem(ctx, error.problem)
-      else {
-        ctx.state.log.error({ err: error }, 'unhandled error')
-        answerProblem(ctx, { _tag: 'InternalError' })
-      }
+      ctx.state.log.error({ err: error }, 'unhandled error')
+      answerProblem(ctx, { _tag: 'InternalError' })
     } finally {
       accessLog({
         requestId,

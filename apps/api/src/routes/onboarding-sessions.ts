@@ -28,9 +28,10 @@ import {
   updateOnboardingAddress,
   upsertApplicantProfile,
 } from '@lendgate/core'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
-import { fail, serverMisconfigured } from '../http/problems.js'
+import { serverMisconfigured, type Problem } from '../http/problems.js'
 import { answer } from '../http/respond.js'
 import type { AppContext } from '../http/context.js'
 import { callerOf, type Routes } from './route.js'
@@ -42,16 +43,18 @@ import { callerOf, type Routes } from './route.js'
  */
 const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => {
   const sending = deps.sender === undefined ? undefined : { ...deps, sender: deps.sender }
-  const withSender = () => sending ?? fail(serverMisconfigured('VERIFICATION_DELIVERY_URL'))
+  const withSender = <A>(run: (withDeps: NonNullable<typeof sending>) => TE.TaskEither<Problem, A>): TE.TaskEither<Problem, A> =>
+    sending === undefined ? TE.left(serverMisconfigured('VERIFICATION_DELIVERY_URL')) : run(sending)
   return {
     [names.submit]: {
-      handle: (ctx: AppContext) => answer(ctx, 201, submitContact(channel)(withSender())(callerOf(ctx), ctx.params, bodyOf(ctx)), contactVerificationView),
+      handle: (ctx: AppContext) =>
+        answer(ctx, 201, withSender((d) => submitContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), contactVerificationView),
     },
     [names.retry]: {
-      handle: (ctx: AppContext) => answer(ctx, 201, retryContactVerification(channel)(withSender())(callerOf(ctx), ctx.params), contactVerificationView),
+      handle: (ctx: AppContext) => answer(ctx, 201, withSender((d) => retryContactVerification(channel)(d)(callerOf(ctx), ctx.params)), contactVerificationView),
     },
     [names.verify]: {
-      handle: (ctx: AppContext) => answer(ctx, 200, verifyContact(channel)(withSender())(callerOf(ctx), ctx.params, bodyOf(ctx)), onboardingSessionView),
+      handle: (ctx: AppContext) => answer(ctx, 200, withSender((d) => verifyContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), onboardingSessionView),
     },
   }
 }
@@ -98,7 +101,9 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => {
         answer(
           ctx,
           200,
-          registerOnboardingSessionWebhook(sealing ?? fail(serverMisconfigured('WEBHOOK_SECRET_KEY')))(callerOf(ctx), ctx.params, bodyOf(ctx)),
+          sealing === undefined
+            ? TE.left<Problem, never>(serverMisconfigured('WEBHOOK_SECRET_KEY'))
+            : registerOnboardingSessionWebhook(sealing)(callerOf(ctx), ctx.params, bodyOf(ctx)),
           ({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret),
         ),
       // The generated signing secret is shown once: a replay tells the registration, not the secret.

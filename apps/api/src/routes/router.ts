@@ -6,7 +6,7 @@ import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
-import { fail } from '../http/problems.js'
+import { answerProblem } from '../http/respond.js'
 import { keyLookupLimit, limitedBy, limitsFor, rateLimited, type KeyLookupLimit } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
@@ -14,8 +14,8 @@ import type { Routes } from './route.js'
 /** Spec §7: a route without its real handler yet answers 501 with its operationId. */
 const placeholder =
   (op: Operation): Middleware<AppState> =>
-  async () =>
-    fail({ _tag: 'NotImplemented', operationId: op.operationId })
+  (ctx) =>
+    answerProblem(ctx, { _tag: 'NotImplemented', operationId: op.operationId })
 
 const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLookupLimit): Middleware<AppState>[] => {
   switch (op.auth) {
@@ -79,12 +79,12 @@ export const routeFallback: Middleware<AppState> = (ctx) => {
   if (ctx.status !== 404 || ctx.body !== undefined) return
   const matched = (ctx as { matched?: readonly { readonly methods: readonly string[] }[] }).matched ?? []
   const allowed = [...new Set(matched.flatMap((layer) => layer.methods))]
-  if (allowed.length === 0) return fail({ _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
+  if (allowed.length === 0) return answerProblem(ctx, { _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
   const allow = [...new Set([...allowed, 'OPTIONS'])]
   if (ctx.method === 'OPTIONS') {
     ctx.status = 204
     ctx.set('Allow', allow.join(', '))
     return
   }
-  fail({ _tag: 'MethodNotAllowed', allowed: allow })
+  answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: allow })
 }

@@ -5,13 +5,17 @@ import {
   type LoanApplicationRepository,
   type StoreUnavailable,
 } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { insertBooked } from './loan-repository.js'
 import { inPage } from './paging.js'
 import type { Database, LoanApplicationsTable } from './schema.js'
 import { attempt, asStoreUnavailable, asWriteError, query } from './store-errors.js'
+import { inTransaction } from './transactions.js'
 
 const toApplication = (row: Selectable<LoanApplicationsTable>): LoanApplication => ({
   id: row.id,
@@ -54,28 +58,33 @@ const contentColumns = (a: LoanApplication) => ({
   updated_at: a.updatedAt,
 })
 
-const STALE = Symbol('stale application')
-
 /**
  * In one transaction: the version-checked update, then `after`. The update comes first so a
  * concurrent save waits on the row lock and then finds the version gone (ConcurrentUpdate),
  * before it writes anything else; the application's reference to its loan is checked at commit.
  */
-const saveWith = (db: Kysely<Database>, application: LoanApplication, after: (trx: Transaction<Database>) => Promise<void>) =>
-  attempt(
-    () =>
-      db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable('loan_applications')
-          .set({ ...contentColumns(application), version: application.version + 1 })
-          .where('id', '=', application.id)
-          .where('version', '=', application.version)
-          .executeTakeFirst()
-        if (updated.numUpdatedRows === 0n) throw STALE
-        await after(trx)
-        return { ...application, version: application.version + 1 }
-      }),
-    (error): ConcurrentUpdate | StoreUnavailable => (error === STALE ? concurrentUpdate('loan_application') : asStoreUnavailable(error)),
+const saveWith = (
+  db: Kysely<Database>,
+  application: LoanApplication,
+  after: (trx: Transaction<Database>) => Promise<void>,
+): TE.TaskEither<ConcurrentUpdate | StoreUnavailable, LoanApplication> =>
+  pipe(
+    attempt(
+      () =>
+        inTransaction(db, async (trx): Promise<E.Either<ConcurrentUpdate, LoanApplication>> => {
+          const updated = await trx
+            .updateTable('loan_applications')
+            .set({ ...contentColumns(application), version: application.version + 1 })
+            .where('id', '=', application.id)
+            .where('version', '=', application.version)
+            .executeTakeFirst()
+          if (updated.numUpdatedRows === 0n) return E.left(concurrentUpdate('loan_application'))
+          await after(trx)
+          return E.right({ ...application, version: application.version + 1 })
+        }),
+      asStoreUnavailable,
+    ),
+    TE.chainEitherKW((saved) => saved),
   )
 
 export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApplicationRepository => ({

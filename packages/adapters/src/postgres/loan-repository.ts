@@ -16,6 +16,7 @@ import type {
 } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type OperationNodeSource, type Selectable, type Transaction } from 'kysely'
 import { auditEventColumns, insertAuditEvent } from './audit-log.js'
@@ -32,6 +33,7 @@ import type {
   PaymentsTable,
 } from './schema.js'
 import { attempt, asStoreUnavailable, query } from './store-errors.js'
+import { inTransaction } from './transactions.js'
 
 const toLoan = (row: Selectable<LoansTable>): Loan => ({
   id: row.id,
@@ -332,11 +334,6 @@ const writePosting = async (trx: Transaction<Database>, loanId: string, before: 
   await writeTogether(trx, writes)
 }
 
-/** Carries a use case's Left out of the transaction callback (rolling it back). */
-class Refused {
-  constructor(readonly value: unknown) {}
-}
-
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
 const latestBalanceOf = (db: Kysely<Database>, loanId: string) =>
   db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1)
@@ -467,18 +464,21 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         return row === undefined ? O.none : O.some(toBalance(row))
       }),
 
+    // A Left from `change` is rolled back and returned as it is.
     change: (loanId, change) =>
-      attempt(
-        () =>
-          db.transaction().execute(async (trx) => {
-            const state = await readLocked(trx, loanId)
-            const outcome = await change(state, paymentReads(trx))()
-            if (E.isLeft(outcome)) throw new Refused(outcome.left)
-            if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
-            return outcome.right.result
-          }),
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Left the use case returned, unchanged
-        (error) => (error instanceof Refused ? (error.value as any) : asStoreUnavailable(error)),
+      pipe(
+        attempt(
+          () =>
+            inTransaction(db, async (trx) => {
+              const state = await readLocked(trx, loanId)
+              const outcome = await change(state, paymentReads(trx))()
+              if (E.isLeft(outcome)) return outcome
+              if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
+              return E.right(outcome.right.result)
+            }),
+          asStoreUnavailable,
+        ),
+        TE.chainEitherKW((outcome) => outcome),
       ),
 
     activeLoanIds: (afterId, limit) =>

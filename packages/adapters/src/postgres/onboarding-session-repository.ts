@@ -8,7 +8,10 @@ import {
   type Party,
   type StoreUnavailable,
 } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { Database, OnboardingSessionsTable } from './schema.js'
@@ -16,6 +19,7 @@ import { addressFields, toAddress } from './address-rows.js'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import { attempt, asStoreUnavailable, asWriteError, query } from './store-errors.js'
+import { inTransaction } from './transactions.js'
 import { insertWebhookEvent } from './webhook-event-repository.js'
 
 /** How the applicant profile is kept in the `profile` jsonb column. */
@@ -158,59 +162,70 @@ const partyColumns = (p: Party) => ({
  * Writes a session: whatever `first` writes (rows the session will reference, such as its
  * party), then the session's own row (`row`), then its addresses, in one transaction. A write of
  * the row alone (no `first`, no addresses: a new session, a partner's edit before the addresses
- * step) is that one statement, atomic by itself, without the transaction's two more round trips
- * (decision 57).
+ * step) is that one statement, atomic by itself (decision 57). A Left from `row` (the row was
+ * not written) writes nothing and is returned as it is.
  */
-const writeSession = async (
+const writeSession = async <L>(
   db: Kysely<Database>,
   session: OnboardingSession,
-  row: (on: Kysely<Database>) => Promise<unknown>,
+  row: (on: Kysely<Database>) => Promise<E.Either<L, void>>,
   first?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<void> => {
-  if (first === undefined && session.addresses.length === 0) {
-    await row(db)
-    return
-  }
-  await db.transaction().execute(async (trx) => {
+): Promise<E.Either<L, void>> => {
+  if (first === undefined && session.addresses.length === 0) return row(db)
+  return inTransaction(db, async (trx) => {
     await first?.(trx)
-    await row(trx)
-    await writeAddresses(trx, session)
+    const written = await row(trx)
+    if (E.isRight(written)) await writeAddresses(trx, session)
+    return written
   })
 }
 
 /**
  * Saves the session if its stored version is still `session.version`, after what `first`
- * writes (`writeSession`); a version conflict writes nothing.
+ * writes (`writeSession`); a version conflict is `ConcurrentUpdate` and writes nothing.
  */
-const saveWith = (db: Kysely<Database>, session: OnboardingSession, first?: (trx: Transaction<Database>) => Promise<void>) =>
-  attempt(
-    async () => {
-      await writeSession(
-        db,
-        session,
-        async (on) => {
-          const updated = await on
-            .updateTable('onboarding_sessions')
-            .set({ ...contentColumns(session), version: session.version + 1 })
-            .where('id', '=', session.id)
-            .where('version', '=', session.version)
-            .executeTakeFirst()
-          if (updated.numUpdatedRows === 0n) throw concurrentUpdate('onboarding_session')
-        },
-        first,
-      )
-      return { ...session, version: session.version + 1 }
-    },
-    (error): ConcurrentUpdate | StoreUnavailable =>
-      typeof error === 'object' && error !== null && (error as { _tag?: unknown })._tag === 'ConcurrentUpdate'
-        ? concurrentUpdate('onboarding_session')
-        : asStoreUnavailable(error),
+const saveWith = (
+  db: Kysely<Database>,
+  session: OnboardingSession,
+  first?: (trx: Transaction<Database>) => Promise<void>,
+): TE.TaskEither<ConcurrentUpdate | StoreUnavailable, OnboardingSession> =>
+  pipe(
+    attempt(
+      () =>
+        writeSession(
+          db,
+          session,
+          async (on) => {
+            const updated = await on
+              .updateTable('onboarding_sessions')
+              .set({ ...contentColumns(session), version: session.version + 1 })
+              .where('id', '=', session.id)
+              .where('version', '=', session.version)
+              .executeTakeFirst()
+            return updated.numUpdatedRows === 0n ? E.left(concurrentUpdate('onboarding_session')) : E.right(undefined)
+          },
+          first,
+        ),
+      asStoreUnavailable,
+    ),
+    TE.chainEitherKW((written) => written),
+    TE.map(() => ({ ...session, version: session.version + 1 })),
   )
 
 export const postgresOnboardingSessionRepository = (db: Kysely<Database>): OnboardingSessionRepository => {
   return {
     insert: (session) =>
-      attempt(() => writeSession(db, session, (on) => on.insertInto('onboarding_sessions').values(sessionRow(session)).execute()), asWriteError('onboarding_session')),
+      pipe(
+        attempt(
+          () =>
+            writeSession(db, session, async (on) => {
+              await on.insertInto('onboarding_sessions').values(sessionRow(session)).execute()
+              return E.right(undefined)
+            }),
+          asWriteError('onboarding_session'),
+        ),
+        TE.chainEitherKW((written) => written),
+      ),
 
     findForClient: (clientId, id) =>
       query(async () => {

@@ -1,6 +1,5 @@
 import { alreadyExists, storeUnavailable, type AlreadyExists, type StoreUnavailable } from '@lendgate/core'
-import * as E from 'fp-ts/lib/Either.js'
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 
 const UNIQUE_VIOLATION = '23505'
 
@@ -18,19 +17,8 @@ export const asWriteError =
   (error: unknown): AlreadyExists | StoreUnavailable =>
     codeOf(error) === UNIQUE_VIOLATION ? alreadyExists(entity) : storeUnavailable(error)
 
-/**
- * Runs a statement, turning any failure (a rejection, or a throw before the promise) into
- * `onError`'s Left: `TE.tryCatch`'s contract.
- */
-export const attempt =
-  <E, A>(run: () => Promise<A>, onError: (error: unknown) => E): TE.TaskEither<E, A> =>
-  () => {
-    try {
-      return run().then(E.right, (error: unknown) => E.left(onError(error)))
-    } catch (error) {
-      return Promise.resolve(E.left(onError(error)))
-    }
-  }
+/** Runs a statement, turning any failure (a rejection, or a throw before the promise) into `onError`'s Left. */
+export const attempt = <E, A>(run: () => Promise<A>, onError: (error: unknown) => E): TE.TaskEither<E, A> => TE.tryCatch(run, onError)
 
 /** Runs a query, turning any failure into `StoreUnavailable`. */
 export const query = <A>(run: () => Promise<A>): TE.TaskEither<StoreUnavailable, A> => attempt(run, asStoreUnavailable)
