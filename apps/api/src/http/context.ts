@@ -8,6 +8,8 @@ export type AppState = {
   log: Logger
   /** Set by partner authentication. */
   caller?: Caller
+  /** The request's `Idempotency-Key`, set by the idempotency middleware when it carries one. */
+  idempotencyKey?: string
 }
 
 export type AppContext = RouterContext<AppState>

@@ -48,6 +48,8 @@ export const toHttpError = (problem: Problem): HttpError => {
       return { status: 403, body: { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' } }
     case 'NotFound':
       return { status: 404, body: { error: 'not_found', detail: `No such ${humanResource(problem.resource)}.` } }
+    case 'NotReady':
+      return { status: 503, body: { error: 'not_ready', detail: 'The database is unreachable.' } }
     case 'RouteNotFound':
       return { status: 404, body: { error: 'not_found', detail: `No route for ${problem.method} ${problem.path}.` } }
     case 'MethodNotAllowed':

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Clock, IdempotencyKeyRef, IdempotencyStore } from '@lendgate/core'
+import { idempotencyKeyRequired, type Clock, type IdempotencyKeyRef, type IdempotencyStore } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
@@ -15,6 +15,8 @@ export type IdempotencyOptions = {
    * so that it is never stored (a replay then tells the key id, not the key).
    */
   readonly forReplay?: (body: unknown) => unknown
+  /** A request without a key is refused (400 `idempotency_key_required`). */
+  readonly required: boolean
 }
 
 /**
@@ -29,10 +31,11 @@ export const idempotency =
   (options: IdempotencyOptions): Middleware<AppState> =>
   async (ctx, next) => {
     const key = ctx.get('Idempotency-Key')
-    if (key === '') return next()
+    if (key === '') return options.required ? answerProblem(ctx, idempotencyKeyRequired) : next()
     if (!VALID_KEY.test(key)) {
       return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Idempotency-Key must be 1 to 255 printable ASCII characters.', param: 'Idempotency-Key' })
     }
+    ctx.state.idempotencyKey = key
     const ref: IdempotencyKeyRef = { scope: ctx.state.caller?.clientId ?? 'operator:mint', key }
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? ''
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex')

@@ -37,6 +37,9 @@ export type ServerMisconfigured = { readonly _tag: 'ServerMisconfigured'; readon
 export const serverMisconfigured = (setting: string): ServerMisconfigured => ({ _tag: 'ServerMisconfigured', setting })
 
 export type RouteNotFound = { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
+/** Readiness: the database does not answer. */
+export type NotReady = { readonly _tag: 'NotReady' }
+export const notReady: NotReady = { _tag: 'NotReady' }
 export type MethodNotAllowed = { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
 export type PayloadTooLarge = { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
 export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
@@ -75,6 +78,7 @@ export type Problem =
   | InvalidInternalToken
   | ServerMisconfigured
   | RouteNotFound
+  | NotReady
   | MethodNotAllowed
   | PayloadTooLarge
   | IdempotencyKeyReused

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { OPERATION_IDS, type Operation } from '../routes/operations.js'
+import type { Operation } from '../routes/operations.js'
 import type { AppContext, AppState } from './context.js'
 import type { RateLimitExceeded } from './problems.js'
 import { answerProblem } from './respond.js'
@@ -17,20 +17,6 @@ export type RouteLimit = {
   /** The request's bucket; undefined when the limit does not apply to it. */
   readonly bucketOf: (ctx: AppContext) => string | undefined
 }
-
-/**
- * The verification routes (sending a code costs a delivery, checking one an scrypt hash):
- * limited per key by `RATE_LIMIT_VERIFICATION_REQUESTS` on top of the general limit.
- */
-export const VERIFICATION_OPERATIONS: ReadonlySet<string> = new Set([
-  'submitOnboardingPhone',
-  'retryOnboardingPhoneVerification',
-  'verifyOnboardingPhone',
-  'submitOnboardingEmail',
-  'retryOnboardingEmailVerification',
-  'verifyOnboardingEmail',
-])
-for (const id of VERIFICATION_OPERATIONS) if (!OPERATION_IDS.has(id)) throw new Error(`VERIFICATION_OPERATIONS names an unknown operation ${id}`)
 
 type Taken = { readonly policy: RatePolicy; readonly decision: RateDecision }
 
@@ -153,7 +139,8 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
         policy: { name: 'verification', limit: settings.verificationRequests, windowSeconds: w },
         bucketOf: keyBucket('verify'),
       }
-      return VERIFICATION_OPERATIONS.has(op.operationId) ? [general, verification] : [general]
+      // The verification routes (sending a code costs a delivery, checking one an scrypt hash).
+      return op.extraLimit === 'verification' ? [general, verification] : [general]
     }
     case 'mint':
       return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]

@@ -15,6 +15,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
  */
 class RequestState implements AppState {
   caller?: Caller
+  idempotencyKey?: string
   #log: Logger | undefined
 
   constructor(

@@ -29,9 +29,9 @@ export const answerProblem = (ctx: ParameterizedContext<AppState>, problem: Prob
   if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)
 }
 
-/** Runs a use case and answers: its Right, through `view`, with `status`; its Left as the problem. */
-export const answer = async <A>(ctx: AppContext, status: number, task: TE.TaskEither<Problem, A>, view: (value: A) => unknown): Promise<void> => {
+/** Runs an operation's work and answers: its Right as the body, with `status`; its Left as the problem. */
+export const answer = async (ctx: AppContext, status: number, task: TE.TaskEither<Problem, unknown>): Promise<void> => {
   const result = await task()
   if (E.isLeft(result)) answerProblem(ctx, result.left)
-  else sendJson(ctx, status, view(result.right))
+  else sendJson(ctx, status, result.right)
 }

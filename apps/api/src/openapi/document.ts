@@ -189,8 +189,8 @@ const securityOf = (op: Operation): readonly Record<string, readonly string[]>[]
   }
 }
 
-/** The error statuses each kind of route can answer, besides those of its own rules. */
-const errorStatuses = (op: Operation, d: OperationDoc): readonly string[] => {
+/** The error statuses each kind of route can answer, and those the operation names (`alsoAnswers`). */
+const errorStatuses = (op: Operation): readonly string[] => {
   const statuses = new Set<string>(['400', '404', '405', '500', '501'])
   if (op.auth !== 'none') statuses.add('401')
   if (op.auth === 'partner') statuses.add('403')
@@ -200,13 +200,7 @@ const errorStatuses = (op: Operation, d: OperationDoc): readonly string[] => {
     statuses.add('413')
     statuses.add('422')
   }
-  if (op.path.includes('/contact/')) {
-    statuses.add('429')
-    statuses.add('502')
-  }
-  if (op.operationId === 'createPaymentIntentForPartyLoan' || op.operationId === 'createPaymentMethodForPartyLoan') statuses.add('502')
-  if (op.operationId === 'healthReady') statuses.add('503')
-  void d
+  for (const status of op.alsoAnswers ?? []) statuses.add(String(status))
   return [...statuses].sort()
 }
 
@@ -254,7 +248,7 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
   ]
   if (idempotent(op)) {
     parameters.push(
-      op.operationId === 'createPaymentIntentForPartyLoan' ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
+      op.idempotencyKeyRequired === true ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
     )
   }
   const success = SUCCESS_BODIES[op.operationId]
@@ -277,7 +271,7 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
         headers: responseHeaders(op, op.successStatus),
         content: { 'application/json': { schema: success } },
       },
-      ...Object.fromEntries(errorStatuses(op, d).map((status) => [status, errorResponse(op, Number(status))])),
+      ...Object.fromEntries(errorStatuses(op).map((status) => [status, errorResponse(op, Number(status))])),
     },
   }
 }

@@ -1,14 +1,16 @@
 import { apiKeyView, envelope, listApiKeys, mintApiKey, mintedKeyView, revokeApiKey } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { operatorContext, partnerContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import { callerOf, type Routes } from './route.js'
+import { callerOf, routes } from './route.js'
 
 /** Key management (spec §4.1, CONTRACT.md "Keys"). */
-export const apiKeyRoutes = (deps: AppDeps): Routes => ({
+export const apiKeyRoutes = (deps: AppDeps) =>
+  routes({
   mintApiKey: {
-    handle: (ctx) => answer(ctx, 201, mintApiKey(deps)(bodyOf(ctx), operatorContext(ctx)), (m) => mintedKeyView(m.client, m.key, m.plaintext)),
+    run: (ctx) => pipe(mintApiKey(deps)(bodyOf(ctx), operatorContext(ctx)), TE.map((m) => mintedKeyView(m.client, m.key, m.plaintext))),
     // The secret key is never stored, not even for an idempotent replay.
     forReplay: (body) => {
       const { api_key: _secret, ...rest } = body as Record<string, unknown>
@@ -16,9 +18,9 @@ export const apiKeyRoutes = (deps: AppDeps): Routes => ({
     },
   },
   listApiKeys: {
-    handle: (ctx) => answer(ctx, 200, listApiKeys(deps)(callerOf(ctx), ctx.query), envelope(apiKeyView)),
+    run: (ctx) => pipe(listApiKeys(deps)(callerOf(ctx), ctx.query), TE.map(envelope(apiKeyView))),
   },
   revokeApiKey: {
-    handle: (ctx) => answer(ctx, 200, revokeApiKey(deps)(callerOf(ctx), ctx.params, partnerContext(ctx)), apiKeyView),
+    run: (ctx) => pipe(revokeApiKey(deps)(callerOf(ctx), ctx.params, partnerContext(ctx)), TE.map(apiKeyView)),
   },
 })

@@ -7,30 +7,31 @@ import {
   updateLoanApplication,
   withdrawLoanApplication,
 } from '@lendgate/core'
-import { identity } from 'fp-ts/lib/function.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import { callerOf, type Routes } from './route.js'
+import { callerOf, routes } from './route.js'
 
 /** Loan applications of the key's party (spec §4.4, docs/applications.md). */
-export const applicationRoutes = (deps: AppDeps): Routes => ({
+export const applicationRoutes = (deps: AppDeps) =>
+  routes({
   createLoanApplication: {
-    handle: (ctx) => answer(ctx, 201, createLoanApplication(deps)(callerOf(ctx), bodyOf(ctx)), loanApplicationView),
+    run: (ctx) => pipe(createLoanApplication(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(loanApplicationView)),
   },
   getLoanApplication: {
-    handle: (ctx) => answer(ctx, 200, getLoanApplication(deps)(callerOf(ctx), ctx.params), loanApplicationView),
+    run: (ctx) => pipe(getLoanApplication(deps)(callerOf(ctx), ctx.params), TE.map(loanApplicationView)),
   },
   updateLoanApplication: {
-    handle: (ctx) => answer(ctx, 200, updateLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
+    run: (ctx) => pipe(updateLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView)),
   },
   submitLoanApplication: {
-    handle: (ctx) => answer(ctx, 200, submitLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
+    run: (ctx) => pipe(submitLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView)),
   },
   withdrawLoanApplication: {
-    handle: (ctx) => answer(ctx, 200, withdrawLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), loanApplicationView),
+    run: (ctx) => pipe(withdrawLoanApplication(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(loanApplicationView)),
   },
   previewLoanApplicationSchedule: {
-    handle: (ctx) => answer(ctx, 200, previewLoanApplicationSchedule(deps)(callerOf(ctx), ctx.params, ctx.query), identity),
+    run: (ctx) => previewLoanApplicationSchedule(deps)(callerOf(ctx), ctx.params, ctx.query),
   },
 })

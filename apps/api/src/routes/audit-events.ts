@@ -1,11 +1,13 @@
 import { auditEventView, envelope, listAuditEvents } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
-import { answer } from '../http/respond.js'
-import type { Routes } from './route.js'
+import { routes } from './route.js'
 
 /** The audit log, for operators (INTERNAL_API_TOKEN only; docs/api.md "Audit log"). */
-export const auditEventRoutes = (deps: AppDeps): Routes => ({
+export const auditEventRoutes = (deps: AppDeps) =>
+  routes({
   listAuditEvents: {
-    handle: (ctx) => answer(ctx, 200, listAuditEvents(deps)(ctx.query), envelope(auditEventView)),
+    run: (ctx) => pipe(listAuditEvents(deps)(ctx.query), TE.map(envelope(auditEventView))),
   },
 })

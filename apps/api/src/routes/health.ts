@@ -1,19 +1,16 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
-import type { Routes } from './route.js'
+import { notReady } from '../http/problems.js'
+import { routes } from './route.js'
 
 /** Liveness (no dependencies) and readiness (the database answers). Neither needs a key. */
-export const healthRoutes = (deps: AppDeps): Routes => ({
-  health: {
-    handle: async (ctx) => {
-      ctx.status = 200
-      ctx.body = { status: 'ok' }
+export const healthRoutes = (deps: AppDeps) =>
+  routes({
+    health: {
+      run: () => TE.right({ status: 'ok' }),
     },
-  },
-  healthReady: {
-    handle: async (ctx) => {
-      const reachable = await deps.health.storeReachable()
-      ctx.status = reachable ? 200 : 503
-      ctx.body = reachable ? { status: 'ready', database: 'up' } : { error: 'not_ready', detail: 'The database is unreachable.' }
+    healthReady: {
+      run: () => async () => ((await deps.health.storeReachable()) ? E.right({ status: 'ready', database: 'up' }) : E.left(notReady)),
     },
-  },
-})
+  })

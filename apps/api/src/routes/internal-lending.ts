@@ -17,54 +17,44 @@ import {
   loanView,
   updateLoanProduct,
 } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { operatorContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import type { Routes } from './route.js'
+import { routes } from './route.js'
 
 /** The loan product catalogue, credit decisions and servicing operations (INTERNAL_API_TOKEN only; docs/applications.md, docs/servicing.md). */
-export const internalLendingRoutes = (deps: AppDeps): Routes => ({
+export const internalLendingRoutes = (deps: AppDeps) =>
+  routes({
   listLoanProducts: {
-    handle: (ctx) => answer(ctx, 200, listLoanProducts(deps)(ctx.query), envelope(loanProductView)),
+    run: (ctx) => pipe(listLoanProducts(deps)(ctx.query), TE.map(envelope(loanProductView))),
   },
   createLoanProduct: {
-    handle: (ctx) => answer(ctx, 201, createLoanProduct(deps)(bodyOf(ctx), operatorContext(ctx)), loanProductView),
+    run: (ctx) => pipe(createLoanProduct(deps)(bodyOf(ctx), operatorContext(ctx)), TE.map(loanProductView)),
   },
   updateLoanProduct: {
-    handle: (ctx) => answer(ctx, 200, updateLoanProduct(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), loanProductView),
+    run: (ctx) => pipe(updateLoanProduct(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanProductView)),
   },
   listLoanApplicationsForReview: {
-    handle: (ctx) => answer(ctx, 200, listLoanApplicationsForReview(deps)(ctx.query), envelope(loanApplicationView)),
+    run: (ctx) => pipe(listLoanApplicationsForReview(deps)(ctx.query), TE.map(envelope(loanApplicationView))),
   },
   approveLoanApplication: {
-    handle: (ctx) =>
-      answer(
-        ctx,
-        200,
-        approveLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)),
-        ({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) }),
-      ),
+    run: (ctx) => pipe(approveLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) }))),
   },
   accrueInterest: {
-    handle: (ctx) =>
-      answer(
-        ctx,
-        200,
-        runInterestAccrual(deps)(ctx.query, operatorContext(ctx)),
-        (run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }),
-      ),
+    run: (ctx) => pipe(runInterestAccrual(deps)(ctx.query, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }))),
   },
   addLoanCollateral: {
-    handle: (ctx) => answer(ctx, 201, addLoanCollateral(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), collateralView),
+    run: (ctx) => pipe(addLoanCollateral(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(collateralView)),
   },
   attachLoanDocument: {
-    handle: (ctx) => answer(ctx, 201, attachLoanDocument(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), loanDocumentView),
+    run: (ctx) => pipe(attachLoanDocument(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanDocumentView)),
   },
   reverseLoanPayment: {
-    handle: (ctx) => answer(ctx, 200, reverseLoanPayment(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), paymentView),
+    run: (ctx) => pipe(reverseLoanPayment(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(paymentView)),
   },
   declineLoanApplication: {
-    handle: (ctx) => answer(ctx, 200, declineLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), loanApplicationView),
+    run: (ctx) => pipe(declineLoanApplication(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(loanApplicationView)),
   },
 })

@@ -6,27 +6,23 @@ import {
   rejectOnboardingSession,
   reviewView,
 } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { operatorContext } from '../http/audit-context.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import type { Routes } from './route.js'
+import { routes } from './route.js'
 
 /** Internal review of onboarding sessions (CONTRACT.md, pinned; INTERNAL_API_TOKEN only). */
-export const internalReviewRoutes = (deps: AppDeps): Routes => ({
+export const internalReviewRoutes = (deps: AppDeps) =>
+  routes({
   listOnboardingSessionsForReview: {
-    handle: (ctx) => answer(ctx, 200, listOnboardingSessionsForReview(deps)(ctx.query), envelope(reviewView)),
+    run: (ctx) => pipe(listOnboardingSessionsForReview(deps)(ctx.query), TE.map(envelope(reviewView))),
   },
   approveOnboardingSession: {
-    handle: (ctx) =>
-      answer(
-        ctx,
-        200,
-        approveOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)),
-        ({ session, party }) => ({ session: reviewView(session), party: partyView(party) }),
-      ),
+    run: (ctx) => pipe(approveOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(({ session, party }) => ({ session: reviewView(session), party: partyView(party) }))),
   },
   rejectOnboardingSession: {
-    handle: (ctx) => answer(ctx, 200, rejectOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), reviewView),
+    run: (ctx) => pipe(rejectOnboardingSession(deps)(ctx.params, bodyOf(ctx), operatorContext(ctx)), TE.map(reviewView)),
   },
 })

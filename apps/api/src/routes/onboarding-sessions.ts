@@ -29,83 +29,84 @@ import {
   upsertApplicantProfile,
 } from '@lendgate/core'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
 import { serverMisconfigured, type Problem } from '../http/problems.js'
-import { answer } from '../http/respond.js'
-import type { AppContext } from '../http/context.js'
-import { callerOf, type Routes } from './route.js'
+import { callerOf, routes, type Route } from './route.js'
 
 /**
- * Code-sending routes need a sender; in production without VERIFICATION_DELIVERY_URL there is
- * none, and each of their requests answers that the server is misconfigured. Their deps are built
- * once, with the routes.
+ * The contact routes of `channel`: submitting, resending and checking a code. They need a
+ * sender; in production without VERIFICATION_DELIVERY_URL there is none, and each of their
+ * requests answers that the server is misconfigured. Their deps are built once, with the routes.
  */
-const contactRoutes = (deps: AppDeps, channel: ContactChannel, names: { submit: string; retry: string; verify: string }): Routes => {
+const contactRoute = (deps: AppDeps) => {
   const sending = deps.sender === undefined ? undefined : { ...deps, sender: deps.sender }
   const withSender = <A>(run: (withDeps: NonNullable<typeof sending>) => TE.TaskEither<Problem, A>): TE.TaskEither<Problem, A> =>
     sending === undefined ? TE.left(serverMisconfigured('VERIFICATION_DELIVERY_URL')) : run(sending)
   return {
-    [names.submit]: {
-      handle: (ctx: AppContext) =>
-        answer(ctx, 201, withSender((d) => submitContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), contactVerificationView),
-    },
-    [names.retry]: {
-      handle: (ctx: AppContext) => answer(ctx, 201, withSender((d) => retryContactVerification(channel)(d)(callerOf(ctx), ctx.params)), contactVerificationView),
-    },
-    [names.verify]: {
-      handle: (ctx: AppContext) => answer(ctx, 200, withSender((d) => verifyContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), onboardingSessionView),
-    },
+    submit: (channel: ContactChannel): Route => ({
+      run: (ctx) => pipe(withSender((d) => submitContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), TE.map(contactVerificationView)),
+    }),
+    retry: (channel: ContactChannel): Route => ({
+      run: (ctx) => pipe(withSender((d) => retryContactVerification(channel)(d)(callerOf(ctx), ctx.params)), TE.map(contactVerificationView)),
+    }),
+    verify: (channel: ContactChannel): Route => ({
+      run: (ctx) => pipe(withSender((d) => verifyContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), TE.map(onboardingSessionView)),
+    }),
   }
 }
 
 /** Onboarding sessions (spec §4.2). */
-export const onboardingSessionRoutes = (deps: AppDeps): Routes => {
+export const onboardingSessionRoutes = (deps: AppDeps) => {
+  const contact = contactRoute(deps)
   // Registering a webhook seals its secret: without WEBHOOK_SECRET_KEY each request answers that the server is misconfigured.
   const sealing = deps.webhookSecrets === undefined ? undefined : { ...deps, webhookSecrets: deps.webhookSecrets }
-  return {
-    ...contactRoutes(deps, 'phone', { submit: 'submitOnboardingPhone', retry: 'retryOnboardingPhoneVerification', verify: 'verifyOnboardingPhone' }),
-    ...contactRoutes(deps, 'email', { submit: 'submitOnboardingEmail', retry: 'retryOnboardingEmailVerification', verify: 'verifyOnboardingEmail' }),
+  return routes({
+    submitOnboardingPhone: contact.submit('phone'),
+    retryOnboardingPhoneVerification: contact.retry('phone'),
+    verifyOnboardingPhone: contact.verify('phone'),
+    submitOnboardingEmail: contact.submit('email'),
+    retryOnboardingEmailVerification: contact.retry('email'),
+    verifyOnboardingEmail: contact.verify('email'),
     createOnboardingSession: {
-      handle: (ctx) => answer(ctx, 201, createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), onboardingSessionView),
+      run: (ctx) => pipe(createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(onboardingSessionView)),
     },
     getOnboardingSession: {
-      handle: (ctx) => answer(ctx, 200, getOnboardingSession(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
+      run: (ctx) => pipe(getOnboardingSession(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView)),
     },
     upsertApplicantProfile: {
-      handle: (ctx) => answer(ctx, 200, upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), applicantProfileView),
+      run: (ctx) => pipe(upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(applicantProfileView)),
     },
     listOnboardingAddresses: {
-      handle: (ctx) => answer(ctx, 200, listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(addressView)),
+      run: (ctx) => pipe(listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(addressView))),
     },
     createOnboardingAddress: {
-      handle: (ctx) => answer(ctx, 201, createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
+      run: (ctx) => pipe(createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView)),
     },
     updateOnboardingAddress: {
-      handle: (ctx) => answer(ctx, 200, updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
+      run: (ctx) => pipe(updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView)),
     },
     createOnboardingDocumentMetadata: {
-      handle: (ctx) => answer(ctx, 201, createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), documentView),
+      run: (ctx) => pipe(createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(documentView)),
     },
     listDocumentsForOnboardingSession: {
-      handle: (ctx) => answer(ctx, 200, listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(documentView)),
+      run: (ctx) => pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(documentView))),
     },
     submitOnboardingForReview: {
-      handle: (ctx) => answer(ctx, 201, submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), onboardingSessionView),
+      run: (ctx) => pipe(submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView)),
     },
     getPartyBySessionId: {
-      handle: (ctx) => answer(ctx, 200, getPartyBySessionId(deps)(callerOf(ctx), ctx.params), partyView),
+      run: (ctx) => pipe(getPartyBySessionId(deps)(callerOf(ctx), ctx.params), TE.map(partyView)),
     },
     registerOnboardingSessionWebhook: {
-      handle: (ctx) =>
-        answer(
-          ctx,
-          200,
-          sealing === undefined
-            ? TE.left<Problem, never>(serverMisconfigured('WEBHOOK_SECRET_KEY'))
-            : registerOnboardingSessionWebhook(sealing)(callerOf(ctx), ctx.params, bodyOf(ctx)),
-          ({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret),
-        ),
+      run: (ctx) =>
+        sealing === undefined
+          ? TE.left(serverMisconfigured('WEBHOOK_SECRET_KEY'))
+          : pipe(
+              registerOnboardingSessionWebhook(sealing)(callerOf(ctx), ctx.params, bodyOf(ctx)),
+              TE.map(({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret)),
+            ),
       // The generated signing secret is shown once: a replay tells the registration, not the secret.
       forReplay: (body) => {
         const { webhook_secret: _secret, ...rest } = body as Record<string, unknown>
@@ -113,13 +114,13 @@ export const onboardingSessionRoutes = (deps: AppDeps): Routes => {
       },
     },
     listOnboardingSessionWebhookDeliveries: {
-      handle: (ctx) => answer(ctx, 200, listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(webhookDeliveryView)),
+      run: (ctx) => pipe(listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(webhookDeliveryView))),
     },
     retryOnboardingSessionWebhookDelivery: {
-      handle: (ctx) => answer(ctx, 200, retryWebhookDelivery(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), webhookEventView),
+      run: (ctx) => pipe(retryWebhookDelivery(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(webhookEventView)),
     },
     listPendingOnboardingRequirements: {
-      handle: (ctx) => answer(ctx, 200, listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), (data) => ({ data, next_cursor: null })),
+      run: (ctx) => pipe(listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map((data) => ({ data, next_cursor: null }))),
     },
-  }
+  })
 }

@@ -12,8 +12,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 /** `partner`: a partner API key; `mint`: the mint secret; `internal`: the internal token; `none`. */
 export type AuthKind = 'partner' | 'mint' | 'internal' | 'none'
 
-export type Operation = {
-  readonly operationId: string
+export type Operation<Id extends string = string> = {
+  readonly operationId: Id
   readonly method: HttpMethod
   readonly path: string
   readonly successStatus: number
@@ -22,15 +22,23 @@ export type Operation = {
   readonly scope?: KnownScope
   /** The request must carry a JSON body (spec §4: onboarding and party POST/PUT/PATCH; key minting). */
   readonly jsonBody: boolean
+  /** A limit counted on top of the partner key's own: `verification` on the routes that send or check codes. */
+  readonly extraLimit?: 'verification'
+  /** A request without an `Idempotency-Key` is refused (400 `idempotency_key_required`): payments. */
+  readonly idempotencyKeyRequired?: boolean
+  /** Error statuses the operation answers beyond those of its kind (a payment processor's 502, readiness's 503). */
+  readonly alsoAnswers?: readonly number[]
 }
 
-const partner = (
-  operationId: string,
-  method: HttpMethod,
-  path: string,
-  successStatus: number,
-  options: { readonly scope?: KnownScope; readonly jsonBody?: boolean } = {},
-): Operation => ({
+type PartnerOptions = {
+  readonly scope?: KnownScope
+  readonly jsonBody?: boolean
+  readonly extraLimit?: 'verification'
+  readonly idempotencyKeyRequired?: boolean
+  readonly alsoAnswers?: readonly number[]
+}
+
+const partner = <const Id extends string>(operationId: Id, method: HttpMethod, path: string, successStatus: number, options: PartnerOptions = {}): Operation<Id> => ({
   operationId,
   method,
   path,
@@ -38,20 +46,42 @@ const partner = (
   auth: 'partner',
   scope: options.scope ?? 'partner:api',
   jsonBody: options.jsonBody ?? false,
+  ...(options.extraLimit === undefined ? {} : { extraLimit: options.extraLimit }),
+  ...(options.idempotencyKeyRequired === true ? { idempotencyKeyRequired: true } : {}),
+  ...(options.alsoAnswers === undefined ? {} : { alsoAnswers: options.alsoAnswers }),
+})
+
+const other = <const Id extends string>(
+  operationId: Id,
+  method: HttpMethod,
+  path: string,
+  successStatus: number,
+  auth: Exclude<AuthKind, 'partner'>,
+  options: { readonly jsonBody?: boolean; readonly alsoAnswers?: readonly number[] } = {},
+): Operation<Id> => ({
+  operationId,
+  method,
+  path,
+  successStatus,
+  auth,
+  jsonBody: options.jsonBody ?? false,
+  ...(options.alsoAnswers === undefined ? {} : { alsoAnswers: options.alsoAnswers }),
 })
 
 const json = { jsonBody: true } as const
+/** Sends or checks a verification code: a delivery or an scrypt hash, limited per key on top (502 when delivery fails). */
+const code = { jsonBody: true, extraLimit: 'verification', alsoAnswers: [502] } as const
 const S = '/public/onboarding-sessions/:sessionId'
 const P = '/public/parties/:partyId'
 const L = `${P}/loans/:loanId`
 
-export const OPERATIONS: readonly Operation[] = [
-  { operationId: 'health', method: 'GET', path: '/health', successStatus: 200, auth: 'none', jsonBody: false },
-  { operationId: 'healthReady', method: 'GET', path: '/health/ready', successStatus: 200, auth: 'none', jsonBody: false },
-  { operationId: 'getOpenApiDocument', method: 'GET', path: '/public/openapi.json', successStatus: 200, auth: 'none', jsonBody: false },
+export const OPERATIONS = [
+  other('health', 'GET', '/health', 200, 'none'),
+  other('healthReady', 'GET', '/health/ready', 200, 'none', { alsoAnswers: [503] }),
+  other('getOpenApiDocument', 'GET', '/public/openapi.json', 200, 'none'),
 
   // §4.1 key management (CONTRACT.md "Keys")
-  { operationId: 'mintApiKey', method: 'POST', path: '/public/partner/api-keys', successStatus: 201, auth: 'mint', jsonBody: true },
+  other('mintApiKey', 'POST', '/public/partner/api-keys', 201, 'mint', { jsonBody: true }),
   partner('listApiKeys', 'GET', '/public/partner/api-keys', 200, { scope: 'keys:manage' }),
   partner('revokeApiKey', 'DELETE', '/public/partner/api-keys/:apiKeyId', 200, { scope: 'keys:manage' }),
 
@@ -62,12 +92,12 @@ export const OPERATIONS: readonly Operation[] = [
   partner('createOnboardingAddress', 'POST', `${S}/addresses`, 201, json),
   partner('updateOnboardingAddress', 'PATCH', `${S}/addresses/:addressId`, 200, json),
   partner('upsertApplicantProfile', 'PUT', `${S}/applicant-profile`, 200, json),
-  partner('submitOnboardingEmail', 'POST', `${S}/contact/email`, 201, json),
-  partner('retryOnboardingEmailVerification', 'POST', `${S}/contact/email/retry`, 201, json),
-  partner('verifyOnboardingEmail', 'POST', `${S}/contact/email/verify`, 200, json),
-  partner('submitOnboardingPhone', 'POST', `${S}/contact/phone`, 201, json),
-  partner('retryOnboardingPhoneVerification', 'POST', `${S}/contact/phone/retry`, 201, json),
-  partner('verifyOnboardingPhone', 'POST', `${S}/contact/phone/verify`, 200, json),
+  partner('submitOnboardingEmail', 'POST', `${S}/contact/email`, 201, code),
+  partner('retryOnboardingEmailVerification', 'POST', `${S}/contact/email/retry`, 201, code),
+  partner('verifyOnboardingEmail', 'POST', `${S}/contact/email/verify`, 200, code),
+  partner('submitOnboardingPhone', 'POST', `${S}/contact/phone`, 201, code),
+  partner('retryOnboardingPhoneVerification', 'POST', `${S}/contact/phone/retry`, 201, code),
+  partner('verifyOnboardingPhone', 'POST', `${S}/contact/phone/verify`, 200, code),
   partner('listPendingOnboardingRequirements', 'GET', `${S}/requirements`, 200),
   partner('submitOnboardingForReview', 'POST', `${S}/submit`, 201, json),
   partner('getPartyBySessionId', 'GET', `${S}/party`, 200),
@@ -100,33 +130,36 @@ export const OPERATIONS: readonly Operation[] = [
   partner('getLatestLoanBalanceForParty', 'GET', `${L}/balances/latest`, 200),
   partner('listCollateralForPartyLoan', 'GET', `${L}/collateral`, 200),
   partner('listPaymentMethodsForPartyLoan', 'GET', `${L}/payment-methods`, 200),
-  partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, json),
+  partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, { jsonBody: true, alsoAnswers: [502] }),
   partner('updatePaymentMethodForPartyLoan', 'PATCH', `${L}/payment-methods/:paymentMethodId`, 200, json),
-  partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, json),
+  partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, { jsonBody: true, idempotencyKeyRequired: true, alsoAnswers: [502] }),
   partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
   partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),
   partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),
 
   // Internal review and decisioning (CONTRACT.md, pinned)
-  { operationId: 'listOnboardingSessionsForReview', method: 'GET', path: '/internal/onboarding-sessions', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'approveOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/approve', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'rejectOnboardingSession', method: 'POST', path: '/internal/onboarding-sessions/:sessionId/reject', successStatus: 200, auth: 'internal', jsonBody: true },
-  { operationId: 'listLoanApplicationsForReview', method: 'GET', path: '/internal/applications', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'approveLoanApplication', method: 'POST', path: '/internal/applications/:applicationId/approve', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'declineLoanApplication', method: 'POST', path: '/internal/applications/:applicationId/decline', successStatus: 200, auth: 'internal', jsonBody: true },
-  { operationId: 'accrueInterest', method: 'POST', path: '/internal/jobs/accrue-interest', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'addLoanCollateral', method: 'POST', path: '/internal/loans/:loanId/collateral', successStatus: 201, auth: 'internal', jsonBody: true },
-  { operationId: 'attachLoanDocument', method: 'POST', path: '/internal/loans/:loanId/documents', successStatus: 201, auth: 'internal', jsonBody: true },
-  { operationId: 'reverseLoanPayment', method: 'POST', path: '/internal/payments/:paymentId/reverse', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'listLoanProducts', method: 'GET', path: '/internal/loan-products', successStatus: 200, auth: 'internal', jsonBody: false },
-  { operationId: 'createLoanProduct', method: 'POST', path: '/internal/loan-products', successStatus: 201, auth: 'internal', jsonBody: true },
-  { operationId: 'updateLoanProduct', method: 'PATCH', path: '/internal/loan-products/:productId', successStatus: 200, auth: 'internal', jsonBody: true },
-  { operationId: 'listAuditEvents', method: 'GET', path: '/internal/audit-events', successStatus: 200, auth: 'internal', jsonBody: false },
-]
+  other('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'internal'),
+  other('approveOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/approve', 200, 'internal'),
+  other('rejectOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/reject', 200, 'internal', { jsonBody: true }),
+  other('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'internal'),
+  other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal'),
+  other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
+  other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal'),
+  other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
+  other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
+  other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),
+  other('listLoanProducts', 'GET', '/internal/loan-products', 200, 'internal'),
+  other('createLoanProduct', 'POST', '/internal/loan-products', 201, 'internal', { jsonBody: true }),
+  other('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'internal', { jsonBody: true }),
+  other('listAuditEvents', 'GET', '/internal/audit-events', 200, 'internal'),
+] as const
+
+/** The operationId of an operation of the table: a handler or a lookup named otherwise does not compile. */
+export type OperationId = (typeof OPERATIONS)[number]['operationId']
 
 export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((op) => op.operationId))
 
-export const operation = (operationId: string): Operation => {
+export const operation = (operationId: OperationId): Operation<OperationId> => {
   const op = OPERATIONS.find((o) => o.operationId === operationId)
   if (op === undefined) throw new Error(`unknown operation ${operationId}`)
   return op

@@ -11,29 +11,31 @@ import {
   partyView,
   updatePartyAddress,
 } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import { callerOf, type Routes } from './route.js'
+import { callerOf, routes } from './route.js'
 
 /** The key's party (spec §4.3); the router has already refused any other partyId (party_mismatch). */
-export const partyRoutes = (deps: AppDeps): Routes => ({
+export const partyRoutes = (deps: AppDeps) =>
+  routes({
   getParty: {
-    handle: (ctx) => answer(ctx, 200, getParty(deps)(callerOf(ctx)), partyView),
+    run: (ctx) => pipe(getParty(deps)(callerOf(ctx)), TE.map(partyView)),
   },
   listPartyAddresses: {
-    handle: (ctx) => answer(ctx, 200, listPartyAddresses(deps)(callerOf(ctx), ctx.query), envelope(addressView)),
+    run: (ctx) => pipe(listPartyAddresses(deps)(callerOf(ctx), ctx.query), TE.map(envelope(addressView))),
   },
   createPartyAddress: {
-    handle: (ctx) => answer(ctx, 201, createPartyAddress(deps)(callerOf(ctx), bodyOf(ctx)), addressView),
+    run: (ctx) => pipe(createPartyAddress(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(addressView)),
   },
   updatePartyAddress: {
-    handle: (ctx) => answer(ctx, 200, updatePartyAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), addressView),
+    run: (ctx) => pipe(updatePartyAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView)),
   },
   listPartyApplications: {
-    handle: (ctx) => answer(ctx, 200, listPartyApplications(deps)(callerOf(ctx), ctx.query), envelope(loanApplicationView)),
+    run: (ctx) => pipe(listPartyApplications(deps)(callerOf(ctx), ctx.query), TE.map(envelope(loanApplicationView))),
   },
   listAvailableLoanProductsForParty: {
-    handle: (ctx) => answer(ctx, 200, listAvailableLoanProductsForParty(deps)(ctx.query), envelope(loanProductView)),
+    run: (ctx) => pipe(listAvailableLoanProductsForParty(deps)(ctx.query), TE.map(envelope(loanProductView))),
   },
 })

@@ -1,15 +1,13 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { openApiDocument } from '../openapi/document.js'
-import type { Routes } from './route.js'
+import { routes } from './route.js'
 
 /** The OpenAPI document, built once, served without a key (issue 7). */
-export const referenceRoutes = (): Routes => {
+export const referenceRoutes = () => {
   const document = openApiDocument()
-  return {
+  return routes({
     getOpenApiDocument: {
-      handle: async (ctx) => {
-        ctx.status = 200
-        ctx.body = document
-      },
+      run: () => TE.right(document),
     },
-  }
+  })
 }

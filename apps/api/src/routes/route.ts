@@ -1,13 +1,21 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppContext } from '../http/context.js'
+import type { Problem } from '../http/problems.js'
+import type { OperationId } from './operations.js'
 
-/** A real handler for an operation of the table in operations.ts. */
+/** The real handler of an operation of the table in operations.ts. */
 export type Route = {
-  readonly handle: (ctx: AppContext) => Promise<void>
+  /** The operation's work: a Right is the success body, answered with the operation's status; a Left the problem. */
+  readonly run: (ctx: AppContext) => TE.TaskEither<Problem, unknown>
   /** See IdempotencyOptions.forReplay. */
   readonly forReplay?: (body: unknown) => unknown
 }
 
-export type Routes = Readonly<Record<string, Route>>
+/** Handlers by operationId: `Routes` names every operation, so a missing or misspelt one does not compile. */
+export type Routes<Id extends OperationId = OperationId> = { readonly [K in Id]: Route }
+
+/** A group of handlers, its operationIds checked against the table and kept for `Routes`. */
+export const routes = <Id extends OperationId>(handlers: Routes<Id>): Routes<Id> => handlers
 
 /** The caller set by partner authentication; routes of partner operations always have one. */
 export const callerOf = (ctx: AppContext) => {

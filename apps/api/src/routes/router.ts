@@ -6,7 +6,7 @@ import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
-import { answerProblem } from '../http/respond.js'
+import { answer, answerProblem } from '../http/respond.js'
 import { keyLookupLimit, limitedBy, limitsFor, rateLimited, type KeyLookupLimit } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
@@ -60,9 +60,16 @@ export const buildRouter = (
     else {
       if (op.jsonBody) chain.push(requireJsonBody)
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
-        chain.push(idempotency({ store: deps.idempotency, clock: deps.clock, ...(route.forReplay ? { forReplay: route.forReplay } : {}) }))
+        chain.push(
+          idempotency({
+            store: deps.idempotency,
+            clock: deps.clock,
+            required: op.idempotencyKeyRequired === true,
+            ...(route.forReplay ? { forReplay: route.forReplay } : {}),
+          }),
+        )
       }
-      chain.push((ctx) => route.handle(ctx as AppContext))
+      chain.push((ctx) => answer(ctx as AppContext, op.successStatus, route.run(ctx as AppContext)))
     }
     router.register(op.path, [op.method], chain as RouterMiddleware<AppState>[], { name: op.operationId })
   }

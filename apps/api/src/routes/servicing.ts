@@ -21,50 +21,49 @@ import {
   transactionView,
   updatePaymentMethodForPartyLoan,
 } from '@lendgate/core'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { bodyOf } from '../http/body.js'
-import { answer } from '../http/respond.js'
-import { callerOf, type Routes } from './route.js'
+import { callerOf, routes } from './route.js'
 
 /** Servicing of the key's party's loans (spec §4.5, docs/servicing.md). */
-export const servicingRoutes = (deps: AppDeps): Routes => ({
+export const servicingRoutes = (deps: AppDeps) =>
+  routes({
   listLoansForParty: {
-    handle: (ctx) => answer(ctx, 200, listLoansForParty(deps)(callerOf(ctx), ctx.query), envelope(loanView)),
+    run: (ctx) => pipe(listLoansForParty(deps)(callerOf(ctx), ctx.query), TE.map(envelope(loanView))),
   },
   getLoanForParty: {
-    handle: (ctx) => answer(ctx, 200, getLoanForParty(deps)(callerOf(ctx), ctx.params), loanView),
+    run: (ctx) => pipe(getLoanForParty(deps)(callerOf(ctx), ctx.params), TE.map(loanView)),
   },
   listLoanBalancesForParty: {
-    handle: (ctx) => answer(ctx, 200, listLoanBalancesForParty(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(balanceView)),
+    run: (ctx) => pipe(listLoanBalancesForParty(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(balanceView))),
   },
   getLatestLoanBalanceForParty: {
-    handle: (ctx) => answer(ctx, 200, getLatestLoanBalanceForParty(deps)(callerOf(ctx), ctx.params), balanceView),
+    run: (ctx) => pipe(getLatestLoanBalanceForParty(deps)(callerOf(ctx), ctx.params), TE.map(balanceView)),
   },
   listLoanScheduleForParty: {
-    handle: (ctx) => answer(ctx, 200, listLoanScheduleForParty(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(installmentView)),
+    run: (ctx) => pipe(listLoanScheduleForParty(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(installmentView))),
   },
   listTransactionsForPartyLoan: {
-    handle: (ctx) => answer(ctx, 200, listTransactionsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(transactionView)),
+    run: (ctx) => pipe(listTransactionsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(transactionView))),
   },
   listCollateralForPartyLoan: {
-    handle: (ctx) => answer(ctx, 200, listCollateralForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(collateralView)),
+    run: (ctx) => pipe(listCollateralForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(collateralView))),
   },
   listDocumentsForPartyLoan: {
-    handle: (ctx) => answer(ctx, 200, listDocumentsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(loanDocumentView)),
+    run: (ctx) => pipe(listDocumentsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(loanDocumentView))),
   },
   listPaymentMethodsForPartyLoan: {
-    handle: (ctx) => answer(ctx, 200, listPaymentMethodsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), envelope(paymentMethodView)),
+    run: (ctx) => pipe(listPaymentMethodsForPartyLoan(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(paymentMethodView))),
   },
   createPaymentMethodForPartyLoan: {
-    handle: (ctx) => answer(ctx, 201, createPaymentMethodForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), paymentMethodView),
+    run: (ctx) => pipe(createPaymentMethodForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(paymentMethodView)),
   },
   updatePaymentMethodForPartyLoan: {
-    handle: (ctx) => answer(ctx, 200, updatePaymentMethodForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), paymentMethodView),
+    run: (ctx) => pipe(updatePaymentMethodForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(paymentMethodView)),
   },
   createPaymentIntentForPartyLoan: {
-    handle: (ctx) => {
-      const key = ctx.get('Idempotency-Key')
-      return answer(ctx, 201, createPaymentIntentForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx), key === '' ? undefined : key), paymentView)
-    },
+    run: (ctx) => pipe(createPaymentIntentForPartyLoan(deps)(callerOf(ctx), ctx.params, bodyOf(ctx), ctx.state.idempotencyKey), TE.map(paymentView)),
   },
 })
