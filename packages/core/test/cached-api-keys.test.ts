@@ -7,7 +7,7 @@ import type { ApiKeyRepository } from '../src/ports/api-key-repository.js'
 import type { KeyRevocationEvent, KeyRevocations } from '../src/ports/key-revocations.js'
 import { inMemoryApiKeyRepository } from '../src/testing/in-memory-api-key-repository.js'
 import { testClock } from '../src/testing/fixed-clock.js'
-import { cachedApiKeys } from '../src/use-cases/api-keys/cached-api-keys.js'
+import { cachedApiKeys } from '../src/stateful/cached-api-keys.js'
 
 /** The in-process key cache (issue 8): no read for a cached key, never a stale revoked one. */
 

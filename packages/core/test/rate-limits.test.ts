@@ -7,8 +7,8 @@ import type { RateCount, RateLimitStore } from '../src/ports/rate-limit-store.js
 import type { RateLimiter } from '../src/ports/rate-limiter.js'
 import { testClock } from '../src/testing/fixed-clock.js'
 import { inMemoryRateLimitStore } from '../src/testing/in-memory-rate-limit-store.js'
-import { exactRateLimiter } from '../src/use-cases/rate-limits/exact-rate-limiter.js'
-import { syncedRateLimiter } from '../src/use-cases/rate-limits/synced-rate-limiter.js'
+import { exactRateLimiter } from '../src/stateful/exact-rate-limiter.js'
+import { syncedRateLimiter } from '../src/stateful/synced-rate-limiter.js'
 
 /** Rate limiting (issue 9): the window arithmetic, and both limiters over the in-memory store. */
 

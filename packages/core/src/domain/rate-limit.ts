@@ -1,6 +1,6 @@
 /**
  * Rate limiting (issue 9): fixed windows per bucket, and the pure arithmetic of a decision.
- * The limiters in `use-cases/rate-limits/` count; these functions say what a count means.
+ * The limiters in `stateful/` count; these functions say what a count means.
  */
 
 /** A limit: at most `limit` requests per `windowSeconds`, named for the `RateLimit` headers. */

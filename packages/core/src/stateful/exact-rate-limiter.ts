@@ -1,10 +1,10 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { decide, windowOf } from '../../domain/rate-limit.js'
-import type { Clock } from '../../ports/clock.js'
-import type { RateLimitStore } from '../../ports/rate-limit-store.js'
-import type { RateLimiter } from '../../ports/rate-limiter.js'
+import { decide, windowOf } from '../domain/rate-limit.js'
+import type { Clock } from '../ports/clock.js'
+import type { RateLimitStore } from '../ports/rate-limit-store.js'
+import type { RateLimiter } from '../ports/rate-limiter.js'
 
 export type ExactRateLimiterDeps = {
   readonly store: Pick<RateLimitStore, 'takeIfBelow'>

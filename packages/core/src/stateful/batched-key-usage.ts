@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
-import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
-import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
+import type { ApiKeyRepository } from '../ports/api-key-repository.js'
+import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
 
 export type BatchedKeyUsageDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'recordUsage'>

@@ -1,0 +1,183 @@
+import type { BookedLoan, CollateralItem, LedgerTransaction, Loan, LoanDocument, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
+import type { Selectable } from 'kysely'
+import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './schema.js'
+
+/** A loan's rows as the domain's records (`to…`), and the domain's records as rows (`…Columns`). */
+
+export const toLoan = (row: Selectable<LoansTable>): Loan => ({
+  id: row.id,
+  partyId: row.party_id,
+  applicationId: row.application_id,
+  productId: row.product_id,
+  status: row.status,
+  currency: row.currency,
+  principal: row.principal,
+  interestRateBps: row.interest_rate_bps,
+  termMonths: row.term_months,
+  paymentAmount: row.payment_amount,
+  originationFee: row.origination_fee,
+  disbursedAmount: row.disbursed_amount,
+  startDate: row.start_date,
+  firstDueDate: row.first_due_date,
+  maturityDate: row.maturity_date,
+  createdAt: row.created_at,
+})
+
+export const toInstallment = (row: Selectable<LoanInstallmentsTable>): ServicedInstallment => ({
+  loanId: row.loan_id,
+  number: row.number,
+  dueDate: row.due_date,
+  principalDue: row.principal_due,
+  interestDue: row.interest_due,
+  feesDue: row.fees_due,
+  principalPaid: row.principal_paid,
+  interestPaid: row.interest_paid,
+  feesPaid: row.fees_paid,
+  interestAccrued: row.interest_accrued,
+})
+
+export const toTransaction = (row: Selectable<LoanTransactionsTable>): PostedTransaction => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as TransactionType,
+  effectiveDate: row.effective_date,
+  amount: row.amount,
+  principal: row.principal,
+  interest: row.interest,
+  fees: row.fees,
+  paymentId: row.payment_id,
+  reversesId: row.reverses_id,
+  createdAt: row.created_at,
+  sequence: row.seq,
+})
+
+export const toBalance = (row: Selectable<LoanBalancesTable>): PostedBalance => ({
+  id: row.id,
+  loanId: row.loan_id,
+  transactionId: row.transaction_id,
+  asOf: row.as_of,
+  principalOutstanding: row.principal_outstanding,
+  interestOutstanding: row.interest_outstanding,
+  feesOutstanding: row.fees_outstanding,
+  payoffAmount: row.payoff_amount,
+  pastDueAmount: row.past_due_amount,
+  nextDueDate: row.next_due_date,
+  nextDueAmount: row.next_due_amount,
+  createdAt: row.created_at,
+  sequence: row.seq,
+})
+
+const json = <A>(value: unknown): A => (typeof value === 'string' ? JSON.parse(value) : value) as A
+
+export const toPayment = (row: Selectable<PaymentsTable>): Payment => ({
+  id: row.id,
+  loanId: row.loan_id,
+  clientId: row.client_id,
+  idempotencyKey: row.idempotency_key,
+  paymentMethodId: row.payment_method_id,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  failureCode: row.failure_code,
+  allocation: row.allocation === null ? null : json(row.allocation),
+  perInstallment: json(row.per_installment),
+  transactionId: row.transaction_id,
+  effectiveDate: row.effective_date,
+  createdAt: row.created_at,
+})
+
+export const toCollateral = (row: Selectable<CollateralItemsTable>): CollateralItem => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as CollateralItem['type'],
+  description: row.description,
+  valuation: row.valuation,
+  currency: row.currency,
+  lienPosition: row.lien_position,
+  createdAt: row.created_at,
+})
+
+export const toDocument = (row: Selectable<LoanDocumentsTable>): LoanDocument => ({
+  id: row.id,
+  loanId: row.loan_id,
+  type: row.type as LoanDocument['type'],
+  periodStart: row.period_start,
+  periodEnd: row.period_end,
+  storageRef: row.storage_ref,
+  fileName: row.file_name,
+  contentType: row.content_type,
+  createdAt: row.created_at,
+})
+
+export const withoutSequence = <A extends { readonly sequence: number }>({ sequence: _sequence, ...rest }: A): Omit<A, 'sequence'> => rest
+
+export const installmentColumns = (i: ServicedInstallment) => ({
+  loan_id: i.loanId,
+  number: i.number,
+  due_date: i.dueDate,
+  principal_due: i.principalDue,
+  interest_due: i.interestDue,
+  fees_due: i.feesDue,
+  principal_paid: i.principalPaid,
+  interest_paid: i.interestPaid,
+  fees_paid: i.feesPaid,
+  interest_accrued: i.interestAccrued,
+})
+
+export const transactionColumns = (t: LedgerTransaction) => ({
+  id: t.id,
+  loan_id: t.loanId,
+  type: t.type,
+  effective_date: t.effectiveDate,
+  amount: t.amount,
+  principal: t.principal,
+  interest: t.interest,
+  fees: t.fees,
+  payment_id: t.paymentId,
+  reverses_id: t.reversesId,
+  created_at: t.createdAt,
+})
+
+export const balanceColumns = (balance: BookedLoan['balance']) => ({
+  id: balance.id,
+  loan_id: balance.loanId,
+  transaction_id: balance.transactionId,
+  as_of: balance.asOf,
+  principal_outstanding: balance.principalOutstanding,
+  interest_outstanding: balance.interestOutstanding,
+  fees_outstanding: balance.feesOutstanding,
+  payoff_amount: balance.payoffAmount,
+  past_due_amount: balance.pastDueAmount,
+  next_due_date: balance.nextDueDate,
+  next_due_amount: balance.nextDueAmount,
+  created_at: balance.createdAt,
+})
+
+export const documentColumns = (d: LoanDocument) => ({
+  id: d.id,
+  loan_id: d.loanId,
+  type: d.type,
+  period_start: d.periodStart,
+  period_end: d.periodEnd,
+  storage_ref: d.storageRef,
+  file_name: d.fileName,
+  content_type: d.contentType,
+  created_at: d.createdAt,
+})
+
+export const paymentColumns = (p: Payment) => ({
+  id: p.id,
+  loan_id: p.loanId,
+  client_id: p.clientId,
+  idempotency_key: p.idempotencyKey,
+  payment_method_id: p.paymentMethodId,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+  failure_code: p.failureCode,
+  allocation: p.allocation === null ? null : JSON.stringify(p.allocation),
+  per_installment: JSON.stringify(p.perInstallment),
+  transaction_id: p.transactionId,
+  effective_date: p.effectiveDate,
+  created_at: p.createdAt,
+})
