@@ -75,6 +75,22 @@ for (const database of testDatabases()) {
         }
       })
 
+      it('refuses a NUL or an unpaired surrogate in any text field with 400 naming it, storing nothing and logging no data', async () => {
+        for (const [json, param] of [
+          [{ ...PROFILE, legal_name: 'Acme\u0000 Widgets' }, 'legal_name'],
+          [{ ...PROFILE, trading_name: 'Acme \ud800' }, 'trading_name'],
+          [{ ...PROFILE, website: 'https://acme.example/\u0000' }, 'website'],
+        ] as const) {
+          const reply = await call('PUT', '/applicant-profile', json)
+          expect([reply.status, reply.body.error, reply.body.param], JSON.stringify(json)).to.deep.equal([400, 'invalid_request', param])
+        }
+        const address = await call('POST', '/addresses', { ...REGISTERED, line2: 'Suite\u0000 5' })
+        expect([address.status, address.body.param]).to.deep.equal([400, 'line2'])
+        expect((await call('GET', '')).body.current_step).to.equal('PHONE_VERIFICATION')
+        expect((await call('GET', '/addresses')).body.data).to.deep.equal([])
+        expect(server.logs.raw()).not.to.contain('store unavailable')
+      })
+
       it("answers 404 for another client's session", async () => {
         const stranger = await mintKey(server.url)
         const reply = await call('PUT', '/applicant-profile', PROFILE, stranger)

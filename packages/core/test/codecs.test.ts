@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, CalendarDate, decode, isUuid, oneOf, strictObject, Uuid } from '../src/domain/codecs.js'
+import { boundedString, CalendarDate, decode, isUuid, oneOf, strictObject, stringMatching, Uuid } from '../src/domain/codecs.js'
 
 const Person = strictObject(
   'Person',
@@ -133,6 +133,25 @@ describe('CalendarDate', () => {
   it('refuses impossible dates, other forms and year 0000, which PostgreSQL has no date for', () => {
     for (const date of ['2026-02-30', '2025-02-29', '0000-01-01', '+10000-01-01', '2026-1-5', '2026-01-05T00:00:00Z', '', 20260105]) {
       expect(E.isLeft(CalendarDate.decode(date)), String(date)).to.equal(true)
+    }
+  })
+})
+
+describe('text a database cannot store', () => {
+  const Website = stringMatching('Website', /^\S+$/, 'must be a URL')
+  const Doc = strictObject('Doc', { name: boundedString('Name', 1, 20) }, { website: Website })
+  const refusal = (param: string) => E.left({ _tag: 'InvalidRequest', detail: `${param} must not contain NUL characters or unpaired UTF-16 surrogates`, param })
+
+  it('refuses a NUL or an unpaired surrogate in any string field, naming the field', () => {
+    for (const bad of ['Ac\u0000me', '\u0000', 'Acme\ud800', '\udfffAcme', 'x\udfff\ud800']) {
+      expect(decode(Doc)({ name: bad }), JSON.stringify(bad)).to.deep.equal(refusal('name'))
+      expect(decode(Doc)({ name: 'Acme', website: `https://acme.example/${bad}` }), JSON.stringify(bad)).to.deep.equal(refusal('website'))
+    }
+  })
+
+  it('takes paired surrogates, combining marks and other unusual text as it is', () => {
+    for (const good of ['𝕏 Widgets', 'e\u0301', 'İstanbul', '\u202eAcme', 'Ac\u00a0me']) {
+      expect(decode(Doc)({ name: good }), JSON.stringify(good)).to.deep.equal(E.right({ name: good.trim() }))
     }
   })
 })

@@ -33,12 +33,24 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
 const fail = <A>(name: string, message: string): t.Type<A, A, unknown> =>
   new t.Type<A, A, unknown>(name, (_u): _u is A => false, (u, c) => t.failure(u, c, message), t.identity)
 
+/**
+ * A NUL character, or a UTF-16 surrogate without its pair: text that no PostgreSQL text or
+ * jsonb column can store. Every string codec here refuses it as the request's fault (400 naming
+ * the field), rather than letting the database fail on it.
+ */
+const UNSTORABLE = /\u0000|\p{Cs}/u
+const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
+
 /** A string matching `pattern`; `message` describes the expected form. */
 export const stringMatching = (name: string, pattern: RegExp, message: string): t.Type<string, string, unknown> =>
   withSchema(new t.Type<string, string, unknown>(
     name,
-    (u): u is string => typeof u === 'string' && pattern.test(u),
-    (u, c) => (typeof u === 'string' && pattern.test(u) ? t.success(u) : t.failure(u, c, message)),
+    (u): u is string => typeof u === 'string' && !UNSTORABLE.test(u) && pattern.test(u),
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, message)
+      if (UNSTORABLE.test(u)) return t.failure(u, c, UNSTORABLE_MESSAGE)
+      return pattern.test(u) ? t.success(u) : t.failure(u, c, message)
+    },
     t.identity,
   ), { type: 'string', pattern: pattern.source, description: message })
 
@@ -46,9 +58,10 @@ export const stringMatching = (name: string, pattern: RegExp, message: string): 
 export const boundedString = (name: string, min: number, max: number): t.Type<string, string, unknown> =>
   withSchema(new t.Type<string, string, unknown>(
     name,
-    (u): u is string => typeof u === 'string' && u.trim().length >= min && u.trim().length <= max,
+    (u): u is string => typeof u === 'string' && !UNSTORABLE.test(u) && u.trim().length >= min && u.trim().length <= max,
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c, 'must be a string')
+      if (UNSTORABLE.test(u)) return t.failure(u, c, UNSTORABLE_MESSAGE)
       const v = u.trim()
       return v.length >= min && v.length <= max
         ? t.success(v)
