@@ -61,6 +61,20 @@ for (const database of testDatabases()) {
       expect(server.logs.raw()).not.to.contain(code)
     })
 
+    it('counts every attempt before comparing: 26 concurrent wrong codes lock the code after 5, and the right one is refused after', async () => {
+      await call('POST', '/contact/phone', { phone: '+14155550123' })
+      const code = lastCode()
+      const wrong = code === '000000' ? '111111' : '000000'
+      const replies = await Promise.all(Array.from({ length: 26 }, () => call('POST', '/contact/phone/verify', { code: wrong })))
+      const errors = replies.map((r) => `${r.status} ${r.body.error}`)
+      expect(errors.filter((e) => e === '422 invalid_code'), errors.join(', ')).to.have.length(4)
+      expect(errors.filter((e) => e === '429 too_many_attempts'), errors.join(', ')).to.have.length(22)
+      const right = await call('POST', '/contact/phone/verify', { code })
+      expect([right.status, right.body.error]).to.deep.equal([429, 'too_many_attempts'])
+      const requirements = await call('GET', '/requirements')
+      expect(requirements.body.data.map((r: { code: string }) => r.code)).to.include('phone_unverified')
+    })
+
     it('refuses to verify or resend for a contact already verified with 409 verification_not_pending, changing nothing', async () => {
       await call('POST', '/contact/phone', { phone: '+14155550123' })
       const code = lastCode()

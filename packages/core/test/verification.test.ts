@@ -3,11 +3,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import { decode } from '../src/domain/codecs.js'
 import { invalidRequest } from '../src/domain/errors.js'
 import {
-  checkCode,
+  judgeCode,
   CodeInput,
   EmailInput,
   mayIssue,
   newChallenge,
+  unexpired,
   PhoneInput,
   rateLimited,
   type VerificationChallenge,
@@ -56,31 +57,25 @@ describe('verification rules', () => {
     })
   })
 
-  describe('checkCode', () => {
+  describe('unexpired', () => {
     it('expires codes after 10 minutes', () => {
       expect(newChallenge({ id: 'c', sessionId: 's', channel: 'email', destination: 'a@b.co', codeHash: 'h' }, t0).expiresAt).to.deep.equal(after(600_000))
-      expect(checkCode(challenge, true, after(600_000))).to.deep.equal(E.left({ _tag: 'CodeExpired' }))
+      expect(unexpired(challenge, after(599_999))).to.deep.equal(E.right(challenge))
+      expect(unexpired(challenge, after(600_000))).to.deep.equal(E.left({ _tag: 'CodeExpired' }))
     })
+  })
 
+  describe('judgeCode', () => {
     it('verifies the right code and closes the challenge', () => {
-      expect(checkCode(challenge, true, after(5_000))).to.deep.equal(
-        E.right({ _tag: 'Verified', challenge: { ...challenge, closedAt: after(5_000) } }),
-      )
+      const counted = { ...challenge, attempts: 1 }
+      expect(judgeCode(counted, true, after(5_000))).to.deep.equal(E.right({ ...counted, closedAt: after(5_000) }))
     })
 
-    it('counts wrong codes, and the fifth wrong one locks the challenge', () => {
-      let current = challenge
+    it('tells the attempts left after each counted wrong code, and the fifth answers TooManyAttempts', () => {
       for (let n = 1; n <= 4; n += 1) {
-        const outcome = checkCode(current, false, after(n))
-        expect(outcome).to.deep.equal(
-          E.right({ _tag: 'Wrong', challenge: { ...current, attempts: n }, error: { _tag: 'InvalidCode', attemptsRemaining: 5 - n } }),
-        )
-        current = { ...current, attempts: n }
+        expect(judgeCode({ ...challenge, attempts: n }, false, after(n))).to.deep.equal(E.left({ _tag: 'InvalidCode', attemptsRemaining: 5 - n }))
       }
-      expect(checkCode(current, false, after(5))).to.deep.equal(
-        E.right({ _tag: 'Wrong', challenge: { ...current, attempts: 5 }, error: { _tag: 'TooManyAttempts' } }),
-      )
-      expect(checkCode({ ...current, attempts: 5 }, true, after(6))).to.deep.equal(E.left({ _tag: 'TooManyAttempts' }))
+      expect(judgeCode({ ...challenge, attempts: 5 }, false, after(5))).to.deep.equal(E.left({ _tag: 'TooManyAttempts' }))
     })
   })
 })

@@ -61,6 +61,20 @@ export const postgresVerificationChallengeRepository = (db: Kysely<Database>): V
       ),
     ),
 
+  // One conditional UPDATE: concurrent attempts on the row wait for each other and each sees the count the last one left.
+  takeAttempt: (id, maxAttempts) =>
+    query(async () => {
+      const row = await db
+        .updateTable('verification_challenges')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .where('closed_at', 'is', null)
+        .where('attempts', '<', maxAttempts)
+        .returningAll()
+        .executeTakeFirst()
+      return row === undefined ? O.none : O.some(toChallenge(row))
+    }),
+
   update: (c) =>
     query(async () => {
       await db.updateTable('verification_challenges').set({ attempts: c.attempts, closed_at: c.closedAt }).where('id', '=', c.id).execute()

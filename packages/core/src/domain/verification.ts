@@ -82,29 +82,21 @@ export const newChallenge = (
   now: Date,
 ): VerificationChallenge => ({ ...fields, createdAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS), attempts: 0, closedAt: null })
 
-export type CheckOutcome =
-  | { readonly _tag: 'Verified'; readonly challenge: VerificationChallenge }
-  | { readonly _tag: 'Wrong'; readonly challenge: VerificationChallenge; readonly error: InvalidCode | TooManyAttempts }
+export const tooManyAttempts: TooManyAttempts = { _tag: 'TooManyAttempts' }
+
+/** The challenge, if its code has not expired. An expired code is refused without counting an attempt. */
+export const unexpired = (challenge: VerificationChallenge, now: Date): E.Either<CodeExpired, VerificationChallenge> =>
+  now.getTime() >= challenge.expiresAt.getTime() ? E.left({ _tag: 'CodeExpired' }) : E.right(challenge)
 
 /**
- * Checks a presented code against the open challenge. Refusals that consume an attempt come
- * back as `Wrong` with the challenge to store (attempts + 1); an expired or exhausted challenge
- * is refused without counting. The fifth wrong code answers `TooManyAttempts`: a new code must
+ * Judges a presented code against a challenge whose attempt at it has been counted already
+ * (`counted.attempts` includes this one: the store counts before the code is compared, so
+ * concurrent guesses cannot outrun the limit). The right code closes the challenge; a wrong
+ * one tells how many attempts remain, and the fifth answers `TooManyAttempts`: a new code must
  * be requested.
  */
-export const checkCode = (
-  challenge: VerificationChallenge,
-  codeMatches: boolean,
-  now: Date,
-): E.Either<CodeExpired | TooManyAttempts, CheckOutcome> => {
-  if (now.getTime() >= challenge.expiresAt.getTime()) return E.left({ _tag: 'CodeExpired' })
-  if (challenge.attempts >= MAX_CODE_ATTEMPTS) return E.left({ _tag: 'TooManyAttempts' })
-  if (codeMatches) return E.right({ _tag: 'Verified', challenge: { ...challenge, closedAt: now } })
-  const attempts = challenge.attempts + 1
-  const remaining = MAX_CODE_ATTEMPTS - attempts
-  return E.right({
-    _tag: 'Wrong',
-    challenge: { ...challenge, attempts },
-    error: remaining === 0 ? { _tag: 'TooManyAttempts' } : { _tag: 'InvalidCode', attemptsRemaining: remaining },
-  })
+export const judgeCode = (counted: VerificationChallenge, codeMatches: boolean, now: Date): E.Either<InvalidCode | TooManyAttempts, VerificationChallenge> => {
+  if (codeMatches) return E.right({ ...counted, closedAt: now })
+  const remaining = MAX_CODE_ATTEMPTS - counted.attempts
+  return E.left(remaining <= 0 ? tooManyAttempts : { _tag: 'InvalidCode', attemptsRemaining: remaining })
 }

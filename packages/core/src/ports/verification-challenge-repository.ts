@@ -9,6 +9,13 @@ export type VerificationChallengeRepository = {
   readonly issue: (challenge: VerificationChallenge) => TE.TaskEither<StoreUnavailable, void>
   /** The most recent challenge of the session's channel, open or not. */
   readonly latest: (sessionId: string, channel: ContactChannel) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
+  /**
+   * Counts one attempt on challenge `id`, atomically, if it is open and has fewer than
+   * `maxAttempts`: the challenge as counted, or none (closed, or no attempts left). Concurrent
+   * checks of one challenge each take their own attempt, so no more than `maxAttempts` codes
+   * are ever compared.
+   */
+  readonly takeAttempt: (id: string, maxAttempts: number) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
   /** Writes the challenge's `attempts` and `closedAt`. */
   readonly update: (challenge: VerificationChallenge) => TE.TaskEither<StoreUnavailable, void>
 }

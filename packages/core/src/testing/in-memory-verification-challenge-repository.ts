@@ -20,6 +20,14 @@ export const inMemoryVerificationChallengeRepository = (): VerificationChallenge
       }),
     latest: (sessionId, channel) =>
       TE.fromIO(() => O.fromNullable([...challenges].reverse().find((c) => c.sessionId === sessionId && c.channel === channel))),
+    takeAttempt: (id, maxAttempts) =>
+      TE.fromIO(() => {
+        const i = challenges.findIndex((c) => c.id === id && c.closedAt === null && c.attempts < maxAttempts)
+        if (i < 0) return O.none
+        const counted = { ...challenges[i]!, attempts: challenges[i]!.attempts + 1 }
+        challenges[i] = counted
+        return O.some(counted)
+      }),
     update: (challenge) =>
       TE.fromIO(() => {
         const i = challenges.findIndex((c) => c.id === challenge.id)

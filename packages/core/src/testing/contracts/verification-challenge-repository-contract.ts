@@ -37,6 +37,31 @@ export const verificationChallengeRepositoryContract = (
       expect(await right(repo.latest(sessionId, 'phone'))).to.deep.equal(O.some(phone))
     })
 
+    it('takes attempts one at a time up to the limit, and none on a closed challenge', async () => {
+      const sessionId = await session()
+      const c = challenge(sessionId, 'email', '2026-07-01T12:00:00.000Z')
+      await right(repo.issue(c))
+      expect(await right(repo.takeAttempt(c.id, 2))).to.deep.equal(O.some({ ...c, attempts: 1 }))
+      expect(await right(repo.takeAttempt(c.id, 2))).to.deep.equal(O.some({ ...c, attempts: 2 }))
+      expect(await right(repo.takeAttempt(c.id, 2))).to.deep.equal(O.none)
+      expect(await right(repo.latest(sessionId, 'email'))).to.deep.equal(O.some({ ...c, attempts: 2 }))
+      const closed = challenge(sessionId, 'phone', '2026-07-01T12:01:00.000Z')
+      await right(repo.issue(closed))
+      await right(repo.update({ ...closed, closedAt: at('2026-07-01T12:02:00.000Z') }))
+      expect(await right(repo.takeAttempt(closed.id, 5))).to.deep.equal(O.none)
+      expect(await right(repo.takeAttempt(freshId(), 5))).to.deep.equal(O.none)
+    })
+
+    it('gives concurrent takers distinct attempts and never more than the limit', async () => {
+      const sessionId = await session()
+      const c = challenge(sessionId, 'phone', '2026-07-01T13:00:00.000Z')
+      await right(repo.issue(c))
+      const taken = await Promise.all(Array.from({ length: 12 }, () => right(repo.takeAttempt(c.id, 5))))
+      const counts = taken.flatMap((t) => (O.isSome(t) ? [t.value.attempts] : [])).sort()
+      expect(counts).to.deep.equal([1, 2, 3, 4, 5])
+      expect(await right(repo.latest(sessionId, 'phone'))).to.deep.equal(O.some({ ...c, attempts: 5 }))
+    })
+
     it('writes attempts and closure', async () => {
       const sessionId = await session()
       const c = challenge(sessionId, 'phone', '2026-07-01T11:00:00.000Z')

@@ -9,9 +9,10 @@ import type { ConcurrentUpdate, InvalidRequest } from '../../domain/errors.js'
 import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import {
-  checkCode,
   CodeInput,
   EmailInput,
+  judgeCode,
+  MAX_CODE_ATTEMPTS,
   mayIssue,
   newChallenge,
   PhoneInput,
@@ -21,7 +22,9 @@ import {
   type InvalidCode,
   type NoPendingVerification,
   type RateLimited,
+  tooManyAttempts,
   type TooManyAttempts,
+  unexpired,
   type VerificationChallenge,
 } from '../../domain/verification.js'
 import type { Clock } from '../../ports/clock.js'
@@ -146,16 +149,49 @@ export const retryContactVerification =
     )
 
 /**
- * Checks the code sent to the pending contact. Right: the contact is verified. A wrong code
- * uses up one of the attempts. A contact that is already verified has nothing pending: any code
+ * Checks the code sent to the pending contact. Right: the contact is verified. Every check uses
+ * up one of the code's attempts, counted before the code is compared. A contact that is already verified has nothing pending: any code
  * is refused with `NoPendingVerification` (a partner retries a verification safely with an
  * `Idempotency-Key`, which replays the first answer).
  */
 export const verifyContact =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> =>
-    pipe(
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> => {
+    /**
+     * The open challenge of the pending contact, one attempt at it counted by the store before
+     * any code is compared (concurrent guesses each take their own attempt).
+     */
+    const countedChallenge = (session: OnboardingSession, contact: Contact): TE.TaskEither<VerifyContactError, VerificationChallenge> =>
+      pipe(
+        deps.challenges.latest(session.id, channel),
+        TE.chainW(TE.fromOption((): VerifyContactError => noPending(channel))),
+        TE.filterOrElseW(
+          (challenge) => challenge.closedAt === null && challenge.destination === contact.value,
+          (): VerifyContactError => noPending(channel),
+        ),
+        TE.chainEitherKW((challenge) => unexpired(challenge, deps.clock.now())),
+        TE.chainW((challenge) => deps.challenges.takeAttempt(challenge.id, MAX_CODE_ATTEMPTS)),
+        TE.chainW(TE.fromOption((): VerifyContactError => tooManyAttempts)),
+      )
+
+    /** The code judged against the counted challenge; the right one closes it and verifies the contact. */
+    const verify = (session: OnboardingSession, contact: Contact, code: string): TE.TaskEither<VerifyContactError, OnboardingSession> =>
+      pipe(
+        countedChallenge(session, contact),
+        TE.chainW((counted) =>
+          pipe(
+            TE.fromTask(deps.codes.matches(code, counted.id, counted.codeHash)),
+            TE.chainEitherKW((matches) => judgeCode(counted, matches, deps.clock.now())),
+          ),
+        ),
+        TE.chainFirstW(deps.challenges.update),
+        TE.chainW((closed) =>
+          deps.sessions.save(withContact(session, channel, { value: contact.value, verifiedAt: closed.closedAt }, deps.clock.now()), NOT_AUDITED),
+        ),
+      )
+
+    return pipe(
       loadOwnSession(deps.sessions)(caller, params),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) =>
@@ -165,42 +201,12 @@ export const verifyContact =
             const contact = contactOf(session, channel)
             if (contact === null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel))
             if (contact.verifiedAt !== null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel, true))
-            return pipe(
-              deps.challenges.latest(session.id, channel),
-              TE.chainW(
-                TE.fromOption((): VerifyContactError => noPending(channel)),
-              ),
-              TE.filterOrElseW(
-                (challenge) => challenge.closedAt === null && challenge.destination === contact.value,
-                (): VerifyContactError => noPending(channel),
-              ),
-              TE.chainW((challenge) =>
-                pipe(
-                  TE.fromTask(deps.codes.matches(code, challenge.id, challenge.codeHash)),
-                  TE.chainEitherKW((matches) => checkCode(challenge, matches, deps.clock.now())),
-                ),
-              ),
-              TE.chainW((outcome) =>
-                outcome._tag === 'Verified'
-                  ? pipe(
-                      deps.challenges.update(outcome.challenge),
-                      TE.chainW(() =>
-                        deps.sessions.save(
-                          withContact(session, channel, { value: contact.value, verifiedAt: outcome.challenge.closedAt }, deps.clock.now()),
-                          NOT_AUDITED,
-                        ),
-                      ),
-                    )
-                  : pipe(
-                      deps.challenges.update(outcome.challenge),
-                      TE.chainW(() => TE.left<VerifyContactError, OnboardingSession>(outcome.error)),
-                    ),
-              ),
-            )
+            return verify(session, contact, code)
           }),
         ),
       ),
     )
+  }
 
 export type ContactVerificationView = {
   readonly session_id: string
