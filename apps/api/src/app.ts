@@ -3,11 +3,12 @@ import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
-import { parseBody } from './http/body.js'
+import { bodyBounds } from './http/body.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
 import { docsPage } from './http/docs-page.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
+import { keylessBudget } from './http/rate-limit.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { auditEventRoutes } from './routes/audit-events.js'
@@ -43,10 +44,12 @@ export type App = {
 }
 
 /**
- * The Koa application. Order matters: request id, logging and error mapping wrap everything;
- * the version prefix is normalised before CORS, routing and authentication; CORS answers
- * preflights before any key is asked for; bodies are parsed (with the size limit) before
- * routing; each route then runs its own authentication, checks and handler; a request no route
+ * The Koa application. Order matters: request id, logging and error mapping wrap everything,
+ * and every answer carries the security headers; the body bounds come next (an oversized declared body is refused unread, and a body the answer
+ * did not need is dropped before it is written); the version prefix is normalised before CORS,
+ * routing and authentication; CORS answers preflights before any key is asked for; a request with no
+ * credential at all is counted against its address's keyless budget; each route
+ * then runs its own authentication, reads its body, checks and handler; a request no route
  * took ends in the fallback (404, or 405 with `Allow`).
  */
 export const createApp = (deps: AppDeps, config: Config, logger: Logger): App => {
@@ -59,10 +62,11 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   const table = buildRouter(deps, config, allRoutes(deps))
   app.use(requestLifecycle(logger))
   app.use(securityHeaders)
+  app.use(bodyBounds)
   app.use(docsPage)
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
-  app.use(parseBody())
+  app.use(keylessBudget(deps, config.rateLimits))
   app.use(table.routes)
   app.use(routeFallback)
   return { koa: app, handle: app.callback() }

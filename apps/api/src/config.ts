@@ -38,6 +38,23 @@ export type Config = {
    * socket's peer address, and the header is ignored.
    */
   readonly trustedProxyHops: number
+  readonly connections: ConnectionLimits
+}
+
+/**
+ * What one instance's HTTP server allows a connection (docs/configuration.md, docs/security.md):
+ * a client that sends its headers or its request too slowly, sits idle, or finds the instance
+ * full is cut off instead of holding a socket and memory.
+ */
+export type ConnectionLimits = {
+  /** Time to receive a request's headers. */
+  readonly headersTimeoutMs: number
+  /** Time to receive a whole request, body included. */
+  readonly requestTimeoutMs: number
+  /** How long an idle keep-alive connection is kept open. */
+  readonly keepAliveTimeoutMs: number
+  /** Open connections at most; more are closed as they arrive. */
+  readonly maxConnections: number
 }
 
 /** Rate limits (issue 9, docs/configuration.md): requests per fixed window, per bucket. */
@@ -55,6 +72,11 @@ export type RateLimitSettings = {
    * client address: each forged key with a valid checksum costs one (docs/decisions.md).
    */
   readonly keyLookups: number
+  /**
+   * Requests that carry no credential at all (no key, mint secret or token), per client address;
+   * the health routes are exempt (docs/decisions.md).
+   */
+  readonly keylessRequests: number
   /** How often each instance pushes its counts to the database and learns the others'. */
   readonly syncMs: number
 }
@@ -151,8 +173,13 @@ const Environment = t.type({
   RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
   RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
   RATE_LIMIT_KEY_LOOKUPS: setting('RATE_LIMIT_KEY_LOOKUPS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
+  RATE_LIMIT_KEYLESS_REQUESTS: setting('RATE_LIMIT_KEYLESS_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
   RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
   TRUSTED_PROXY_HOPS: setting('TRUSTED_PROXY_HOPS', 'must be an integer from 0 to 10', integer(0, 10), () => 0),
+  HTTP_HEADERS_TIMEOUT_MS: setting('HTTP_HEADERS_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 10_000),
+  HTTP_REQUEST_TIMEOUT_MS: setting('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting('HTTP_KEEP_ALIVE_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 5_000),
+  HTTP_MAX_CONNECTIONS: setting('HTTP_MAX_CONNECTIONS', 'must be an integer from 1 to 1000000', integer(1, 1_000_000), () => 1_000),
 })
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
@@ -185,9 +212,17 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           verificationRequests: v.RATE_LIMIT_VERIFICATION_REQUESTS,
           mintRequests: v.RATE_LIMIT_MINT_REQUESTS,
           keyLookups: v.RATE_LIMIT_KEY_LOOKUPS,
+          keylessRequests: v.RATE_LIMIT_KEYLESS_REQUESTS,
           syncMs: v.RATE_LIMIT_SYNC_MS,
         },
         trustedProxyHops: v.TRUSTED_PROXY_HOPS,
+        connections: {
+          // A request's whole time includes its headers' (Node requires headers ≤ request).
+          headersTimeoutMs: Math.min(v.HTTP_HEADERS_TIMEOUT_MS, v.HTTP_REQUEST_TIMEOUT_MS),
+          requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
+          keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+          maxConnections: v.HTTP_MAX_CONNECTIONS,
+        },
       }),
     ),
   )

@@ -1,11 +1,15 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import type { OpenDatabase } from '@lendgate/adapters'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
 import { compose } from './compose.js'
-import type { Config } from './config.js'
+import type { Config, ConnectionLimits } from './config.js'
 import type { AppDeps } from './deps.js'
+import { toHttpError } from './http/error-mapper.js'
+import type { UnreadableRequest } from './http/problems.js'
+import { JSON_CONTENT_TYPE } from './http/respond.js'
+import { SECURITY_HEADERS } from './http/security-headers.js'
 
 export type Listening = {
   readonly url: string
@@ -19,13 +23,60 @@ export type Listening = {
 
 export const DEFAULT_GRACE_MS = 5_000
 
-/** Listens with `handle` (an application's `handle`) on `host:port` (port 0: any free port). */
-export const listen = async (handle: RequestListener, host: string, port: number, release: () => Promise<void>): Promise<Listening> => {
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = createServer(handle).listen(port, host, () => resolve(s))
-    s.once('error', reject)
+/** Where a server listens (port 0: any free port) and what it allows each connection. */
+export type ListenOptions = { readonly host: string; readonly port: number; readonly limits: ConnectionLimits }
+
+/** Why Node's parser refused what arrived on a connection, by its error code. */
+const unreadable = (code: string | undefined): UnreadableRequest => ({
+  _tag: 'UnreadableRequest',
+  reason: code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timeout' : 'malformed',
+})
+
+/** A whole HTTP/1.1 answer to a refused request, as bytes for the socket: the problem as JSON, the security headers, and the end of the connection. */
+const rawAnswer = (problem: UnreadableRequest): string => {
+  const { status, body } = toHttpError(problem)
+  const payload = JSON.stringify(body)
+  const headers = { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(payload)), ...SECURITY_HEADERS, Connection: 'close' }
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${payload}`
+}
+
+/**
+ * Listens with `handle` (an application's `handle`) on `options.host:options.port`, holding each
+ * connection to `options.limits`: headers and whole requests must arrive in time, idle
+ * keep-alive connections close, and past `maxConnections` new connections are closed as they
+ * arrive. What Node's parser refuses before a request exists (oversized headers, an unknown
+ * method, a request that timed out) is answered like every other refusal, a JSON problem with
+ * the security headers, unless an answer has already started on that connection.
+ */
+export const listen = async (handle: RequestListener, options: ListenOptions, release: () => Promise<void>): Promise<Listening> => {
+  const { host, port, limits } = options
+  // The answer in progress on each connection, so a refusal never cuts into one already started.
+  const answering = new WeakMap<Socket, ServerResponse>()
+  const server: Server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often the timeouts above are enforced: a tenth of the shorter one, at most every second.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 10)),
+    },
+    (req, res) => {
+      answering.set(req.socket, res)
+      handle(req, res)
+    },
+  )
+  server.maxConnections = limits.maxConnections
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code !== 'ECONNRESET' && socket.writable && answering.get(socket)?.headersSent !== true) socket.end(rawAnswer(unreadable(error.code)))
+    else socket.destroy()
   })
-  server.keepAliveTimeout = 5_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
   const address = server.address() as AddressInfo
   const shownHost = host.includes(':') ? `[${host}]` : host
   let stopping: Promise<void> | undefined
@@ -51,6 +102,6 @@ export type RunningServer = Listening & { readonly deps: AppDeps }
 /** Composes the service and listens on `config.host:config.port`. */
 export const startServer = async (config: Config, logger: Logger, database?: OpenDatabase): Promise<RunningServer> => {
   const composition = await compose(config, logger, database)
-  const listening = await listen(createApp(composition.deps, config, logger).handle, config.host, config.port, composition.close)
+  const listening = await listen(createApp(composition.deps, config, logger).handle, { host: config.host, port: config.port, limits: config.connections }, composition.close)
   return { ...listening, deps: composition.deps }
 }

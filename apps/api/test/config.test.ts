@@ -23,8 +23,9 @@ describe('loadConfig', () => {
         production: false,
         keyUsageFlushMs: 5000,
         webhookWorker: true,
-        rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, syncMs: 200 },
+        rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, keylessRequests: 300, syncMs: 200 },
         trustedProxyHops: 0,
+        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
       }),
     )
   })
@@ -54,8 +55,13 @@ describe('loadConfig', () => {
       RATE_LIMIT_VERIFICATION_REQUESTS: '5',
       RATE_LIMIT_MINT_REQUESTS: '2',
       RATE_LIMIT_KEY_LOOKUPS: '40',
+      RATE_LIMIT_KEYLESS_REQUESTS: '30',
       RATE_LIMIT_SYNC_MS: '50',
       TRUSTED_PROXY_HOPS: '2',
+      HTTP_HEADERS_TIMEOUT_MS: '4000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
+      HTTP_MAX_CONNECTIONS: '500',
     })
     expect(config).to.deep.equal(
       E.right({
@@ -76,8 +82,9 @@ describe('loadConfig', () => {
         production: true,
         keyUsageFlushMs: 250,
         webhookWorker: false,
-        rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, syncMs: 50 },
+        rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, keylessRequests: 30, syncMs: 50 },
         trustedProxyHops: 2,
+        connections: { headersTimeoutMs: 4_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 7_000, maxConnections: 500 },
       }),
     )
   })

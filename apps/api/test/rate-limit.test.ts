@@ -38,7 +38,7 @@ type Instance = {
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
 const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
-    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, syncMs: 60_000, ...limits },
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, syncMs: 60_000, ...limits },
     ...overrides,
   })
   const chunks: string[] = []
@@ -50,7 +50,7 @@ const startInstance = async (database: TestDatabase, clock: TestClock, limits: P
   })
   const logger = createLogger(config.logLevel, stream)
   const composition = await compose(config, logger, await database.open(), { rateLimitClock: clock })
-  const server = await listen(createApp(composition.deps, config, logger).handle, '127.0.0.1', 0, composition.close)
+  const server = await listen(createApp(composition.deps, config, logger).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)
   return {
     url: server.url,
     db: composition.database.db,
@@ -134,13 +134,17 @@ for (const database of testDatabases()) {
       const other = await mintKey(api.url)
       const fresh = await request(api.url, '/public/partner/api-keys', { headers: bearer(other.api_key) })
       expect(remaining(fresh)?.['r']).to.equal(4)
-      // Internal routes and requests without a valid key are not limited.
+      // Internal routes and requests with a key refused by its format are not limited;
+      // requests with no credential at all count against the address's keyless budget.
       const internal = await request(api.url, '/internal/onboarding-sessions', { headers: { Authorization: `Bearer ${INTERNAL_TOKEN}` } })
       expect(internal.status).to.equal(200)
       expect(internal.headers.get('RateLimit')).to.equal(null)
+      const malformed = await request(api.url, '/public/partner/api-keys', { headers: { 'X-Api-Key': 'not-a-key' } })
+      expect(malformed.status).to.equal(401)
+      expect(malformed.headers.get('RateLimit')).to.equal(null)
       const anonymous = await request(api.url, '/public/partner/api-keys')
       expect(anonymous.status).to.equal(401)
-      expect(anonymous.headers.get('RateLimit')).to.equal(null)
+      expect(anonymous.headers.get('RateLimit-Policy')).to.equal('"keyless";q=1000;w=60')
     })
 
     it('refuses the request past the limit with 429 rate_limited and Retry-After, runs nothing, and admits again when the window resets', async () => {

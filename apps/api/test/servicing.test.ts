@@ -648,6 +648,20 @@ for (const database of testDatabases()) {
         expect(await ledgerOf(loan.paths)).to.deep.equal(ledger)
         await invariant(loan.paths, 'after refused payments')
       })
+
+      it('takes an amount only as a JSON integer literal: 1.0, 1e4 and 100.0000000000000001 are 400 naming amount (issue 35)', async () => {
+        const ledger = await ledgerOf(loan.paths)
+        for (const literal of ['10000.0', '1e4', '1E4', '10000.0000000000000001', '-0.0']) {
+          const reply = await request(server.url, loan.paths.payments, {
+            method: 'POST',
+            headers: { ...bearer(borrower.key.api_key), 'Content-Type': 'application/json', 'Idempotency-Key': `literal-${randomUUID()}` },
+            rawBody: `{"amount":${literal},"currency":"USD","payment_method_id":"${method['payment_method_id']}"}`,
+          })
+          expectInvalid(reply, 'amount', literal)
+          expect(reply.body.detail, literal).to.equal(`amount must be an integer literal, amounts in minor units (no fraction or exponent): found ${literal}.`)
+        }
+        expect(await ledgerOf(loan.paths)).to.deep.equal(ledger)
+      })
     })
 
     describe('concurrent payments', () => {

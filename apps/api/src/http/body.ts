@@ -1,8 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import { finished } from 'node:stream/promises'
 import bodyParser from 'koa-bodyparser'
-import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
-import getRawBody from 'raw-body'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Context, Middleware, ParameterizedContext } from 'koa'
 import type { AppState } from './context.js'
+import { parseJsonBody } from './json-body.js'
 import type { Problem } from './problems.js'
 import { answerProblem } from './respond.js'
 
@@ -11,23 +13,23 @@ export const BODY_LIMIT_BYTES = 1024 * 1024
 /** The media type of a JSON Merge Patch (RFC 7396), which every PATCH also takes. */
 const MERGE_PATCH_TYPE = 'application/merge-patch+json'
 
+const JSON_TYPES = ['application/json', MERGE_PATCH_TYPE]
+
+const tooLarge: Problem = { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES }
+
 /**
- * What went wrong with a body the parser could not read. Every failure of reading, decoding or
- * parsing is the request's fault, never a bug: raw-body marks size and encoding errors with a
- * status and a type, co-body marks bad JSON with 400, and zlib fails on a body that does not
- * match its Content-Encoding (`Z_…` codes for gzip and deflate, `ERR__ERROR_FORMAT_…` and
- * others for brotli), so anything else falls back to "could not be read".
+ * What went wrong with a body that could not be read. Every failure of reading or decoding is
+ * the request's fault, never a bug: raw-body marks size and encoding errors with a status and a
+ * type, and zlib fails on a body that does not match its Content-Encoding (`Z_…` codes for gzip
+ * and deflate, `ERR__ERROR_FORMAT_…` and others for brotli), so anything else falls back to
+ * "could not be read".
  */
 const bodyProblem = (error: unknown): Problem => {
   const { status, type, code } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>
-  if (status === 413 || type === 'entity.too.large') return { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES }
+  if (status === 413 || type === 'entity.too.large') return tooLarge
   if (status === 415 || type === 'encoding.unsupported') return { _tag: 'InvalidRequest', detail: 'Unsupported Content-Encoding.' }
-  if ((typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_')))) {
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
     return { _tag: 'InvalidRequest', detail: 'The request body could not be decompressed (Content-Encoding does not match the body).' }
-  }
-  // co-body marks a JSON syntax error (and a non-object in strict mode) with status 400.
-  if (status === 400 && type === undefined) {
-    return { _tag: 'InvalidRequest', detail: 'The request body is not valid JSON (an object or array is expected).' }
   }
   return { _tag: 'InvalidRequest', detail: 'The request body could not be read.' }
 }
@@ -37,51 +39,101 @@ export const declaresBody = (headers: IncomingHttpHeaders): boolean => Number(he
 
 const hasBody = (ctx: Pick<Context, 'req'>): boolean => declaresBody(ctx.req.headers)
 
+/** Ends the connection after this answer: what is left of the request's body is never read. */
+const closeAfterAnswer = (ctx: ParameterizedContext<AppState>): void => {
+  ctx.set('Connection', 'close')
+}
+
 /**
- * Refuses a declared body over the limit before reading it, then parses JSON bodies (objects
- * and arrays only) up to the same limit; a chunked body that grows past it is cut off with 413.
- * A body the parser does not read (another Content-Type, or none, on any route) is read and
- * discarded under the same limit before the route answers: a server that answers and closes
- * while the client is still sending makes the client's TCP stack reset the connection and drop
- * the answer. A body that cannot be read answers 400 `invalid_request` (413 when too large);
- * failures of later middleware pass through untouched.
+ * Reads and drops what remains of a request's body, up to `limit` bytes, holding none of it:
+ * true once the body has ended, false when it went past the limit or the client went away.
  */
-export const parseBody = (): Middleware<AppState> => {
-  const parser = bodyParser({
-    enableTypes: ['json'],
-    extendTypes: { json: [MERGE_PATCH_TYPE] },
-    jsonLimit: `${BODY_LIMIT_BYTES}b`,
-    strict: true,
+const discardBody = async (req: IncomingMessage, limit: number): Promise<boolean> => {
+  const tooMuch = new AbortController()
+  let received = 0
+  const count = (chunk: Buffer): void => {
+    received += chunk.length
+    if (received > limit) {
+      req.pause()
+      tooMuch.abort()
+    }
+  }
+  req.on('data', count)
+  try {
+    await finished(req, { signal: tooMuch.signal })
+    return true
+  } catch {
+    return false
+  } finally {
+    req.off('data', count)
+  }
+}
+
+/**
+ * The bounds on every request's body, whatever answers it, placed before routing:
+ * - a declared `Content-Length` over the limit is answered 413 at once, nothing read, and the
+ *   connection closed;
+ * - a body the answer did not need (a 401 before authentication, a route that takes none, a
+ *   404) is read and dropped before the answer is written, never buffered, decompressed or
+ *   parsed: a server that answers and closes while the client is still sending makes the
+ *   client's TCP stack reset the connection and drop the answer. Past the limit the answer
+ *   closes the connection instead.
+ * Only `readBody`, behind a route's authentication, reads a body for what it says.
+ */
+export const bodyBounds: Middleware<AppState> = async (ctx, next) => {
+  if (Number(ctx.get('Content-Length') || '0') > BODY_LIMIT_BYTES) {
+    closeAfterAnswer(ctx)
+    return answerProblem(ctx, tooLarge)
+  }
+  await next()
+  if (hasBody(ctx) && !ctx.req.readableEnded && ctx.response.get('Connection') !== 'close') {
+    if (!(await discardBody(ctx.req, BODY_LIMIT_BYTES))) closeAfterAnswer(ctx)
+  }
+}
+
+/**
+ * A route's body, read only after its caller is authenticated (`buildRouter`): a JSON body
+ * (`application/json`, or `application/merge-patch+json`) is read as text by the body parser,
+ * which decompresses it and holds it to the limit, then parsed by `parseJsonBody` (nesting
+ * depth, integer literals, objects and arrays only); `ctx.request.body` is the result, or `{}`
+ * when there is no JSON body. A body that cannot be read answers 400 `invalid_request` (413 when
+ * too large) and closes the connection, since the rest of it was not read.
+ */
+export const readBody = (): Middleware<AppState> => {
+  const textParser = bodyParser({
+    enableTypes: ['text'],
+    extendTypes: { text: JSON_TYPES },
+    textLimit: `${BODY_LIMIT_BYTES}b`,
   }) as unknown as Middleware<AppState>
   const parsed = async (): Promise<void> => undefined
-  const read = async (ctx: ParameterizedContext<AppState>, next: Next): Promise<void> => {
+  return async (ctx, next) => {
+    if (!hasBody(ctx) || ctx.is(JSON_TYPES) === false) {
+      ctx.request.body = {}
+      return next()
+    }
     try {
-      await parser(ctx, parsed)
-      if (ctx.request.rawBody === undefined) await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES })
+      await textParser(ctx, parsed)
     } catch (error) {
+      closeAfterAnswer(ctx)
       return answerProblem(ctx, bodyProblem(error))
     }
-    await next()
-  }
-  return (ctx, next) => {
-    const declared = Number(ctx.get('Content-Length') || '0')
-    if (declared > BODY_LIMIT_BYTES) return answerProblem(ctx, { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES })
-    if (hasBody(ctx)) return read(ctx, next)
-    // Nothing to read (most GETs): the parser would find no body and make it `{}` after asking
-    // its type questions; this skips them.
-    ctx.request.body = {}
+    // In text mode the parser leaves the body's text as `rawBody`.
+    const text = ctx.request.rawBody
+    const body = parseJsonBody(typeof text === 'string' ? text : '')
+    if (E.isLeft(body)) return answerProblem(ctx, body.left)
+    ctx.request.body = body.right
     return next()
   }
 }
 
 /**
  * For routes that take a JSON body (spec §4): anything but `application/json` is a 400; a PATCH
- * also takes `application/merge-patch+json`.
+ * also takes `application/merge-patch+json`. Runs before the body is read.
  */
 export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
   if (!hasBody(ctx)) return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
   if (ctx.method === 'PATCH') {
-    if (ctx.is('application/json', MERGE_PATCH_TYPE) === false) {
+    if (ctx.is(JSON_TYPES) === false) {
       return answerProblem(ctx, { _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` })
     }
   } else if (ctx.is('application/json') !== 'application/json') {

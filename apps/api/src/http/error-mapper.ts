@@ -1,5 +1,5 @@
 import { absurd } from 'fp-ts/lib/function.js'
-import type { Problem } from './problems.js'
+import type { Problem, UnreadableRequest } from './problems.js'
 
 export type ErrorBody = { readonly error: string; readonly detail?: string; readonly [extra: string]: unknown }
 
@@ -10,6 +10,13 @@ export type HttpError = {
 }
 
 const humanResource = (resource: string): string => resource.replace(/_/g, ' ')
+
+/** What a request Node's parser refused is answered, by reason. */
+const UNREADABLE: Readonly<Record<UnreadableRequest['reason'], HttpError>> = {
+  headers_too_large: { status: 431, body: { error: 'headers_too_large', detail: 'The request headers exceed 16384 bytes.' } },
+  timeout: { status: 408, body: { error: 'request_timeout', detail: 'The request was not received in time.' } },
+  malformed: { status: 400, body: { error: 'invalid_request', detail: 'The request is not valid HTTP/1.1 (request line, method or headers).' } },
+}
 
 /**
  * The one place a failure becomes a status and body (CONTRACT.md "Errors"). The switch is
@@ -129,6 +136,8 @@ export const toHttpError = (problem: Problem): HttpError => {
       }
     case 'PayloadTooLarge':
       return { status: 413, body: { error: 'payload_too_large', detail: `The request body exceeds ${problem.limitBytes} bytes.` } }
+    case 'UnreadableRequest':
+      return UNREADABLE[problem.reason]
     case 'IdempotencyKeyReused':
       return {
         status: 422,

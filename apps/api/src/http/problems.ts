@@ -53,6 +53,12 @@ export type RateLimitExceeded = {
   readonly windowSeconds: number
   readonly retryAfterSeconds: number
 }
+/**
+ * What Node's HTTP parser refused before a request existed (the server's `clientError`): headers
+ * over its limit, a request it cannot parse (an unknown method, a bad request line), or a
+ * request not received in time.
+ */
+export type UnreadableRequest = { readonly _tag: 'UnreadableRequest'; readonly reason: 'headers_too_large' | 'malformed' | 'timeout' }
 /** A bug: an exception nobody expected. Its details go to the log, never to the client. */
 export type InternalError = { readonly _tag: 'InternalError' }
 
@@ -81,6 +87,7 @@ export type Problem =
   | NotReady
   | MethodNotAllowed
   | PayloadTooLarge
+  | UnreadableRequest
   | IdempotencyKeyReused
   | IdempotencyKeyInUse
   | NotImplemented

@@ -178,3 +178,27 @@ export const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 
     return E.left(exceeded(taken))
   }
 }
+
+/** Whether a request carries any credential: a partner key, a Bearer token or the mint secret. */
+const presentsCredential = (ctx: AppContext): boolean => ctx.get('Authorization') !== '' || ctx.get('X-Api-Key') !== '' || ctx.get('X-Partner-Mint-Key') !== ''
+
+/** Load balancers' probes, which must never be refused for what other anonymous clients do. */
+const PROBES: ReadonlySet<string> = new Set(['/health', '/health/ready'])
+
+/**
+ * The keyless budget (docs/decisions.md), before routing: a request that carries no credential
+ * at all (a 401 to come, a 404 scan, the OpenAPI document) counts against its client address
+ * (`keyless:<client address>`, `RATE_LIMIT_KEYLESS_REQUESTS`, the synced limiter); past it, 429
+ * `rate_limited` (policy `keyless`). The health probes are exempt, and CORS preflights are
+ * answered before it. Requests with a credential meet the limits of what they present instead.
+ */
+export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter'>, settings: RateLimitSettings): Middleware<AppState> =>
+  rateLimited(
+    limitedBy([
+      {
+        limiter: deps.rateLimiter,
+        policy: { name: 'keyless', limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
+        bucketOf: (ctx) => (presentsCredential(ctx) || PROBES.has(ctx.path) ? undefined : `keyless:${clientAddressOf(ctx)}`),
+      },
+    ]),
+  )

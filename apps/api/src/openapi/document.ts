@@ -149,6 +149,15 @@ const RATE_LIMITED_DESCRIPTION =
 
 /** Partner routes and minting are rate limited (docs/api.md "Rate limits"): they answer the RateLimit headers and 429. */
 const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op.auth === 'mint'
+/**
+ * A request without any credential counts against its address's keyless budget on every route
+ * but the health probes (docs/api.md "Rate limits"): whatever it is answered carries the
+ * RateLimit headers, and it may be a 429.
+ */
+const keylessBudgeted = (op: Operation): boolean => op.operationId !== 'health' && op.operationId !== 'healthReady'
+const carriesRateLimit = (op: Operation, status: number): boolean =>
+  // A partner key is judged before its rate limit is counted; the mint secret after.
+  (rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401)) || keylessBudgeted(op)
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -194,7 +203,7 @@ const errorStatuses = (op: Operation): readonly string[] => {
   const statuses = new Set<string>(['400', '404', '405', '500', '501'])
   if (op.auth !== 'none') statuses.add('401')
   if (op.auth === 'partner') statuses.add('403')
-  if (rateLimitedRoute(op)) statuses.add('429')
+  if (rateLimitedRoute(op) || keylessBudgeted(op)) statuses.add('429')
   if (op.method !== 'GET') {
     statuses.add('409')
     statuses.add('413')
@@ -219,8 +228,7 @@ const idempotent = (op: Operation): boolean => op.path.startsWith('/public/') &&
 /** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
 const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
   'X-Request-Id': header('X-Request-Id'),
-  // A partner key is judged before its rate limit is counted; the mint secret after.
-  ...(rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401) ? RATE_LIMIT_HEADERS : {}),
+  ...(carriesRateLimit(op, status) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
   ...(status === 405 ? { Allow: header('Allow') } : {}),

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
-import { requireJsonBody } from '../http/body.js'
+import { readBody, requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { idempotency } from '../http/idempotency.js'
 import { answer, answerProblem } from '../http/respond.js'
@@ -41,8 +41,9 @@ export type RouteTable = {
 /**
  * Registers every operation of the table on one @koa/router, named by its operationId (the
  * access line's `operation`): authentication (then, on party paths, the party check; then the
- * scope), and either the real handler (behind the JSON-body check and, for every mutating
- * method under /public, idempotency) or the 501 placeholder. `PLACEHOLDER_OPERATIONS` forces
+ * scope), and either the real handler (behind the JSON-body check, the reading of the body, and,
+ * for every mutating method under /public, idempotency) or the 501 placeholder. A body is read
+ * only here, after authentication: nothing a caller without credentials sends is parsed. `PLACEHOLDER_OPERATIONS` forces
  * the placeholder. `HEAD` is served by the `GET` routes, as @koa/router does. `lookups` guards
  * the partner routes' key lookups.
  */
@@ -53,12 +54,14 @@ export const buildRouter = (
   lookups: KeyLookupLimit = keyLookupLimit(deps, config.rateLimits),
 ): RouteTable => {
   const router = new Router<AppState>()
+  const bodyReader = readBody()
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
     const chain: Middleware<AppState>[] = authFor(op, deps, config, lookups)
     if (route === undefined) chain.push(placeholder(op))
     else {
       if (op.jsonBody) chain.push(requireJsonBody)
+      if (op.method !== 'GET') chain.push(bodyReader)
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
           idempotency({

@@ -80,7 +80,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => {
     // Tests that deliver webhooks turn the worker on; the others must not send stray requests.
     webhookWorker: false,
     // Far above what any suite sends: only rate-limit.test.ts is about being throttled.
-    rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000, keyLookups: 1_000_000_000 },
+    rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000, keyLookups: 1_000_000_000, keylessRequests: 1_000_000_000 },
     ...overrides,
   }
 }
@@ -152,6 +152,6 @@ export const startInMemoryServer = async (
   const { stream, capture } = captureLogs()
   const config = testConfig(configOverrides)
   const deps = inMemoryDeps(override)
-  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)).handle, '127.0.0.1', 0, async () => undefined)
+  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, async () => undefined)
   return { url: server.url, deps, logs: capture, stop: () => server.stop(1_000) }
 }
