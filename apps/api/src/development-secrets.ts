@@ -32,7 +32,7 @@ export const withDevelopmentSecrets = (config: Config): { readonly config: Confi
       internal_api_token: `int_${randomSecret(32)}`,
       webhook_secret_key: randomBytes(32).toString('base64'),
     }
-    mkdirSync(config.dataDir, { recursive: true })
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
     writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 })
     generated = stored
   }

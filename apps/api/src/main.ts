@@ -3,6 +3,9 @@ import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'
 import { startServer } from './server.js'
 
+// Files this process creates are its owner's only, as PostgreSQL's own server makes them: the
+// embedded database and the development secrets hold applicant data, key hashes and secrets.
+process.umask(0o077)
 const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate'))
 const logger = createLogger(config.logLevel)
 

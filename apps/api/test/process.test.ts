@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
@@ -55,6 +55,27 @@ describe('the API process (main.ts)', function () {
     expect(await within(20_000, run.exited)).to.equal(1)
     expect(run.stderr()).to.contain('PORT must be an integer from 0 to 65535')
     expect(run.stderr()).to.contain('LOG_LEVEL must be one of')
+  })
+
+  it('refuses to start on an embedded data directory that group or others can reach (issue 35)', async () => {
+    chmodSync(dataDir, 0o755)
+    const run = startMain({ DATA_DIR: dataDir })
+    expect(await within(30_000, run.exited)).to.equal(1)
+    expect(run.stdout()).to.contain(`Run: chmod 700 ${dataDir}`)
+  })
+
+  it('keeps every file of the embedded database owner-only while it runs and after it stops (issue 35)', async () => {
+    const run = startMain({ DATA_DIR: dataDir })
+    const url = await within(30_000, run.url)
+    expect((await request(url, '/health/ready')).status).to.equal(200)
+    const reachable = (): string[] =>
+      readdirSync(dataDir, { recursive: true, withFileTypes: true })
+        .map((entry) => join(entry.parentPath, entry.name))
+        .filter((full) => (statSync(full).mode & 0o077) !== 0)
+    expect(reachable(), 'while running').to.deep.equal([])
+    run.child.kill('SIGTERM')
+    expect(await within(20_000, run.exited)).to.equal(0)
+    expect(reachable(), 'after stopping').to.deep.equal([])
   })
 
   it('generates development secrets once, shows them once, and stops gracefully on SIGTERM', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
@@ -110,6 +110,44 @@ describe('openDatabase', () => {
       expect(rows).to.deep.equal([{ id, party_id: id, name: 'on disk', created_at: createdAt }])
       await open.close()
       open = undefined
+    })
+
+    /** Every entry under `path` whose mode lets group or others in, with its mode. */
+    const reachableByOthers = (path: string): string[] =>
+      readdirSync(path, { recursive: true, withFileTypes: true })
+        .map((entry) => join(entry.parentPath, entry.name))
+        .filter((full) => (statSync(full).mode & 0o077) !== 0)
+        .map((full) => `${full} ${(statSync(full).mode & 0o777).toString(8)}`)
+
+    it('keeps the data directory and every file under it owner-only, whatever the umask (issue 35)', async function () {
+      this.timeout(60_000)
+      const fresh = join(dataDir, 'fresh', 'nested')
+      const previous = process.umask(0o022)
+      try {
+        open = await openDatabase({ url: undefined, dataDir: fresh })
+        expect(statSync(fresh).mode & 0o777).to.equal(0o700)
+        expect(reachableByOthers(fresh)).to.deep.equal([])
+        // Tables created after the open (the migrations) are tightened when it closes.
+        await migrateToLatest(open.db)
+        await open.close()
+        open = undefined
+        expect(reachableByOthers(fresh)).to.deep.equal([])
+      } finally {
+        process.umask(previous)
+      }
+    })
+
+    it('refuses to open a data directory that group or others can reach, naming the fix', async () => {
+      for (const mode of [0o755, 0o750, 0o701, 0o707]) {
+        const shared = join(dataDir, `shared-${mode.toString(8)}`)
+        mkdirSync(shared)
+        chmodSync(shared, mode)
+        const error = await rejectionOf(openDatabase({ url: undefined, dataDir: shared }))
+        expect((error as Error).message, mode.toString(8)).to.equal(
+          `The data directory ${shared} can be reached by group or others (mode 0${mode.toString(8)}): the embedded database holds applicant data and key hashes. Run: chmod 700 ${shared}`,
+        )
+        expect(existsSync(join(shared, 'pgdata')), mode.toString(8)).to.equal(false)
+      }
     })
   })
 })

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
+import { ownerOnlyDirectory, restrictToOwner } from './data-directory.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'
@@ -99,7 +99,9 @@ const describeUrl = (url: string): string => {
 /**
  * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
  * URL is a real server through a `pg` pool; `pglite://memory` is embedded and in memory;
- * no URL is embedded and stored under `dataDir/pgdata`.
+ * no URL is embedded and stored under `dataDir/pgdata`, owner-only: `dataDir` must not be
+ * reachable by group or others (the open is refused otherwise), and every file under it is
+ * made 0600 when the database opens and closes (`data-directory.ts`).
  */
 export const openDatabase = async (options: {
   readonly url: string | undefined
@@ -131,10 +133,14 @@ export const openDatabase = async (options: {
   }
   if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
   const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
-  if (path !== undefined) mkdirSync(path, { recursive: true })
+  if (path !== undefined) {
+    ownerOnlyDirectory(dataDir)
+    ownerOnlyDirectory(path)
+  }
   // Loaded only here: a service on a real server never holds the embedded engine's code.
   const { PGlite, types: pgliteTypes } = await import('@electric-sql/pglite')
   const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate, [TIMESTAMPTZ_OID]: parseTimestamptz } })
+  if (path !== undefined) restrictToOwner(path)
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return {
     db,
@@ -150,6 +156,7 @@ export const openDatabase = async (options: {
     close: async () => {
       await db.destroy()
       if (!pglite.closed) await pglite.close()
+      if (path !== undefined) restrictToOwner(path)
     },
   }
 }
