@@ -1,3 +1,4 @@
+import { loggableDatabaseError } from '@lendgate/adapters'
 import { pino, type DestinationStream, type Logger } from 'pino'
 import sonicBoom, { type SonicBoom as SonicBoomClass } from 'sonic-boom'
 
@@ -95,6 +96,13 @@ export const isoTimeEachMillisecond = (): (() => string) => {
   }
 }
 
+/**
+ * How an `err` is written: a database error by its SQLSTATE, names and a message without quoted
+ * values, never its detail, context or stack (`loggableDatabaseError`: they can hold a
+ * statement's parameters, such as an applicant's name); any other error as pino writes it.
+ */
+const errorForLog = (error: unknown): unknown => loggableDatabaseError(error) ?? pino.stdSerializers.err(error as Error)
+
 /** A logger writing to `destination` (tests capture it), by default buffered standard output. */
 export const createLogger = (level: string, destination: DestinationStream = bufferedDestination(1)): Logger =>
   pino(
@@ -103,6 +111,7 @@ export const createLogger = (level: string, destination: DestinationStream = buf
       base: { service: 'lendgate-api' },
       timestamp: isoTimeEachMillisecond(),
       redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { err: errorForLog },
       formatters: { level: (label) => ({ level: label }) },
     },
     destination,

@@ -3,10 +3,10 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { Webhook } from 'standardwebhooks'
 import { allPages, bookLoan, expectLedgerMatchesLatestBalance, type BookedLoan } from './support/booked-loan.js'
-import { onboardBorrower, type Borrower, type CodeReceiver } from './support/borrower.js'
-import { bearer, request, type Reply } from './support/client.js'
+import { onboardBorrower, submittedSession, type Borrower, type CodeReceiver } from './support/borrower.js'
+import { bearer, mintKey, request, type Reply } from './support/client.js'
 import { startCodeReceiver } from './support/code-receiver.js'
-import { startTestServer, type TestServer } from './support/test-server.js'
+import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js'
 
 const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
@@ -91,6 +91,21 @@ for (const database of testDatabases()) {
       expect(await paymentEntries(loan)).to.deep.equal([payment.payment_id])
       const latest = await expectLedgerMatchesLatestBalance(a, borrower.key.api_key, loan.paths, 'after one key sent 50 times')
       expect(latest['payoff_amount']).to.equal(payoff - 25_000)
+    })
+
+    it('approves a session once when six approvals race on two instances: one 200, the others 409, one party (issue 35)', async () => {
+      const sessionId = await submittedSession(a, codes, await mintKey(a.url))
+      const approvals = await Promise.all(
+        Array.from({ length: 6 }, (_, n) =>
+          request(instance(n).url, `/internal/onboarding-sessions/${sessionId}/approve`, { method: 'POST', headers: bearer(INTERNAL_TOKEN), json: {} }),
+        ),
+      )
+      const statuses = approvals.map((r) => r.status).sort()
+      expect(statuses, approvals.map((r) => r.text).join('\n')).to.deep.equal([200, 409, 409, 409, 409, 409])
+      for (const refused of approvals.filter((r) => r.status === 409)) expect(refused.body.error).to.be.oneOf(['conflict', 'invalid_state'])
+      const partyId = approvals.find((r) => r.status === 200)!.body.party.party_id as string
+      const session = await request(a.url, `/internal/onboarding-sessions?status=APPROVED&limit=100`, { headers: bearer(INTERNAL_TOKEN) })
+      expect(session.body.data.filter((s: { session_id: string }) => s.session_id === sessionId).map((s: { party_id: string }) => s.party_id)).to.deep.equal([partyId])
     })
 
     it(`serialises ${PARALLEL} parallel distinct payments on one loan: each paid once, the ledger, balance and schedule agree`, async () => {

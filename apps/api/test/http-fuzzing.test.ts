@@ -1,6 +1,8 @@
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import fc from 'fast-check'
+import { jsonSchemaOf, type JsonSchema } from '@lendgate/core'
+import { OPERATION_DOCS } from '../src/openapi/document.js'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { bookLoan, TERM_LOAN_PRODUCT, WORKING_CAPITAL } from './support/booked-loan.js'
 import { onboardBorrower } from './support/borrower.js'
@@ -218,6 +220,122 @@ for (const database of testDatabases()) {
         // The fuzzing is not all bounced at the door: some requests got past authentication.
         const pastAuth = [...statuses].filter(([status]) => status !== 401).reduce((n, [, count]) => n + count, 0)
         expect(pastAuth, `statuses ${JSON.stringify([...statuses])}`).to.be.greaterThan(0)
+      })
+    }
+
+    /**
+     * Issue 35: every string field of every body, set to text PostgreSQL cannot store (NUL, lone
+     * surrogates) in an otherwise valid request, is a 400 naming that field; set to control and
+     * format characters, it is anything but a 5xx. Fields are read from the OpenAPI schema, so a
+     * new field is covered without anyone remembering to.
+     */
+    const validBodyFor = (op: Operation): Record<string, unknown> | undefined => {
+      const loanIds = { payment_method_id: target.ids['payment_method_id']![0]! }
+      switch (op.operationId) {
+        case 'mintApiKey':
+          return { party_id: target.ids['party_id']![0]!, client_name: 'fuzz-strings' }
+        case 'createOnboardingSession':
+          return { ...SESSION_INPUT }
+        case 'createOnboardingAddress':
+        case 'createPartyAddress':
+          return { line1: '1 Fuzz St', city: 'Springfield', postal_code: '62701', country: 'US' }
+        case 'updateOnboardingAddress':
+        case 'updatePartyAddress':
+          return { city: 'Springfield' }
+        case 'upsertApplicantProfile':
+          return { legal_name: 'Fuzz Holdings LLC' }
+        case 'submitOnboardingEmail':
+          return { email: 'jane@acme.example' }
+        case 'submitOnboardingPhone':
+          return { phone: '+14155550123' }
+        case 'verifyOnboardingEmail':
+        case 'verifyOnboardingPhone':
+          return { code: '123456' }
+        case 'registerOnboardingSessionWebhook':
+          return { webhook_url: 'https://hooks.partner.example/lendgate' }
+        case 'createOnboardingDocumentMetadata':
+          return { type: 'certificate_of_incorporation', storage_ref: 's3://fuzz/doc.pdf' }
+        case 'createLoanApplication':
+          return { product_id: WORKING_CAPITAL, amount: 500_000, currency: 'USD', term_months: 6 }
+        case 'updateLoanApplication':
+          return { purpose: 'Inventory' }
+        case 'createPaymentMethodForPartyLoan':
+          return { ...BANK_ACCOUNT }
+        case 'updatePaymentMethodForPartyLoan':
+          return { nickname: 'Operating account' }
+        case 'createPaymentIntentForPartyLoan':
+          return { amount: 100, currency: 'USD', ...loanIds }
+        case 'approveOnboardingSession':
+          return { reviewed_by: 'ops' }
+        case 'rejectOnboardingSession':
+        case 'declineLoanApplication':
+        case 'reverseLoanPayment':
+          return { reason: 'Fuzzing' }
+        case 'approveLoanApplication':
+          return { decided_by: 'ops' }
+        case 'addLoanCollateral':
+          return { type: 'equipment', description: 'Forklift', valuation: 1_000_000, currency: 'USD' }
+        case 'attachLoanDocument':
+          return { type: 'statement', storage_ref: 's3://fuzz/statement.pdf' }
+        case 'createLoanProduct':
+          return { ...TERM_LOAN_PRODUCT, name: 'Fuzz Strings Loan' }
+        case 'updateLoanProduct':
+          return { description: 'Fuzzed' }
+        default:
+          return undefined
+      }
+    }
+
+    /** The dotted path of every string a body schema holds (`scopes.0` for an array's items). */
+    const stringFieldsOf = (schema: JsonSchema, path: readonly string[] = []): readonly string[] => {
+      const s = schema as { type?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] }
+      const alternatives = s.anyOf ?? s.oneOf
+      if (alternatives !== undefined) return [...new Set(alternatives.flatMap((a) => stringFieldsOf(a, path)))]
+      if (s.type === 'string') return [path.join('.')]
+      if (s.type === 'object') return Object.entries(s.properties ?? {}).flatMap(([name, property]) => stringFieldsOf(property, [...path, name]))
+      if (s.type === 'array' && s.items !== undefined) return stringFieldsOf(s.items, [...path, '0'])
+      return []
+    }
+
+    /** `body` with the string at dotted `field` set to `value` (an array field becomes a one-item array). */
+    const withField = (body: Record<string, unknown>, field: string, value: string): Record<string, unknown> => {
+      const [name, index] = field.split('.') as [string, string | undefined]
+      return { ...body, [name]: index === undefined ? value : [value] }
+    }
+
+    const UNSTORABLE = { nul: 'Acme\u0000Ltd', 'lone high surrogate': 'Acme \ud800 Ltd', 'lone low surrogate': '\udc00' }
+    const CONTROL = { 'C0 controls': 'a\u0001\u001f\u0007b', escape: '\u001b[31mred', delete: 'x\u007f', 'C1 control': 'x\u0085y', 'line separator': 'a\u2028b', 'right-to-left override': '\u202egnp.exe', 'byte order mark': '\ufeffAcme', 'tab and newlines': 'a\tb\r\nc' }
+
+    for (const op of OPERATIONS) {
+      const codec = OPERATION_DOCS[op.operationId]?.body
+      const fields = codec === undefined ? [] : stringFieldsOf(jsonSchemaOf(codec) as JsonSchema)
+      if (fields.length === 0) continue
+      it(`${op.operationId}: every string field refuses NUL and lone surrogates by name, and no control character makes a 5xx`, async () => {
+        const valid = validBodyFor(op)
+        expect(valid, `${op.operationId} needs a valid body in validBodyFor`).to.not.equal(undefined)
+        const request = baseline(op)
+        // A party's address route needs one of the party's own addresses (the first id is a session's).
+        const path = op.path.startsWith('/public/parties/') ? request.path.replace(target.ids['addressId']![0]!, target.ids['addressId']!.at(-1)!) : request.path
+        const send = (body: Record<string, unknown>, n: number) =>
+          sendRaw(server.url, {
+            ...request,
+            path,
+            headers: [...request.headers, ...(op.idempotencyKeyRequired === true ? [['Idempotency-Key', `strings-${op.operationId}-${n}-${Date.now()}`] as const] : [])],
+            body: Buffer.from(JSON.stringify(body), 'utf8'),
+          })
+        let n = 0
+        for (const field of fields) {
+          for (const [label, value] of Object.entries(UNSTORABLE)) {
+            const reply = await send(withField(valid!, field, value), n++)
+            expect(reply.status, `${field} ${label}: ${reply.text}`).to.equal(400)
+            expect((JSON.parse(reply.text) as { param?: string }).param, `${field} ${label}: ${reply.text}`).to.equal(field)
+          }
+          for (const [label, value] of Object.entries(CONTROL)) {
+            const reply = await send(withField(valid!, field, value), n++)
+            expect(reply.status, `${field} ${label}: ${reply.text}`).to.be.below(500)
+            if (op.operationId === 'createLoanProduct' && reply.status === 201) products.add((JSON.parse(reply.text) as { product_id: string }).product_id)
+          }
+        }
       })
     }
 

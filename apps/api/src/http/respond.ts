@@ -1,3 +1,5 @@
+import { storeFailureKind } from '@lendgate/adapters'
+import { concurrentUpdate, invalidRequest, type StoreUnavailable } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ParameterizedContext } from 'koa'
@@ -16,14 +18,34 @@ export const sendJson = (ctx: ParameterizedContext, status: number, body: unknow
 }
 
 /**
+ * A store failure as what it says about the request (`storeFailureKind`), logged for operators
+ * either way: a value the store cannot hold is the request's fault (400; a codec should have
+ * refused it first, hence the warning), a statement beaten by a concurrent one that nothing
+ * more specific caught is a 409 to retry, and anything else stays a 500 `store_unavailable`.
+ */
+const judgedStoreFailure = (ctx: ParameterizedContext<AppState>, problem: StoreUnavailable): Problem => {
+  switch (storeFailureKind(problem.cause)) {
+    case 'refused_value':
+      ctx.state.log.warn({ err: problem.cause }, 'the store refused a value the codecs accepted')
+      return invalidRequest('A value in the request cannot be stored (too long, out of range, or not of its type).')
+    case 'lost_race':
+      ctx.state.log.warn({ err: problem.cause }, 'a statement lost to a concurrent one')
+      return concurrentUpdate('record')
+    case 'failure':
+      ctx.state.log.error({ err: problem.cause }, 'store unavailable')
+      return problem
+  }
+}
+
+/**
  * Ends the request with `problem`'s status, body and headers (`toHttpError`), logging what
- * operators must see (a store outage, a failed code delivery). Every expected outcome that is
+ * operators must see (a store failure, a failed code delivery). Every expected outcome that is
  * not a success is answered through here: handlers (`answer`), guards and the body, idempotency
  * and routing middleware alike. An exception is a bug (the request lifecycle answers it 500).
  */
-export const answerProblem = (ctx: ParameterizedContext<AppState>, problem: Problem): void => {
-  if (problem._tag === 'StoreUnavailable') ctx.state.log.error({ err: problem.cause }, 'store unavailable')
-  else if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
+export const answerProblem = (ctx: ParameterizedContext<AppState>, given: Problem): void => {
+  const problem = given._tag === 'StoreUnavailable' ? judgedStoreFailure(ctx, given) : given
+  if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
   const { status, body, headers } = toHttpError(problem)
   sendJson(ctx, status, body)
   if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)

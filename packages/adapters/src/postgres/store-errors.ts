@@ -8,6 +8,65 @@ const codeOf = (error: unknown): string | undefined =>
     ? (error as { code: string }).code
     : undefined
 
+/** An error PostgreSQL (or the embedded engine) raised: it carries a SQLSTATE and a severity. */
+type DatabaseError = Error & {
+  readonly code: string
+  readonly severity: string
+  readonly routine?: string
+  readonly constraint?: string
+  readonly table?: string
+  readonly column?: string
+  readonly schema?: string
+  readonly dataType?: string
+}
+
+const isDatabaseError = (error: unknown): error is DatabaseError => {
+  if (!(error instanceof Error)) return false
+  const { code, severity } = error as Partial<DatabaseError>
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string'
+}
+
+/**
+ * SQLSTATEs of a value the database refused for what it is (class 22, the data exceptions a
+ * request's value can cause): too long, out of range, a bad date, text it cannot hold, text
+ * that is not of the column's type. The codecs refuse all of these first; this is the net.
+ */
+const REFUSED_VALUE = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05'])
+
+/** SQLSTATEs of a statement that lost to another at the same moment: a unique violation, a serialization failure, a deadlock. */
+const LOST_RACE = new Set([UNIQUE_VIOLATION, '40001', '40P01'])
+
+/**
+ * What a store failure's `cause` says about the request (`StoreUnavailable.cause`, for the HTTP
+ * layer's answer): `refused_value`, a value the store cannot hold (the request's fault: 4xx);
+ * `lost_race`, a statement beaten by a concurrent one that nothing more specific caught (retry:
+ * 409); `failure`, anything else (an outage or a bug: 500).
+ */
+export const storeFailureKind = (cause: unknown): 'refused_value' | 'lost_race' | 'failure' => {
+  if (!isDatabaseError(cause)) return 'failure'
+  if (REFUSED_VALUE.has(cause.code)) return 'refused_value'
+  return LOST_RACE.has(cause.code) ? 'lost_race' : 'failure'
+}
+
+/**
+ * A database error as it may be logged: its SQLSTATE, severity and routine, the names of the
+ * constraint, table, column and type involved, and its message with every quoted value replaced;
+ * never its detail, context, hint, query text or stack, which can carry the statement's
+ * parameters and rows (PostgreSQL's CONTEXT shows a portal's parameter values; a unique
+ * violation's DETAIL shows the key). Undefined for an error that is not the database's.
+ */
+export const loggableDatabaseError = (error: unknown): Record<string, string> | undefined => {
+  if (!isDatabaseError(error)) return undefined
+  const named = { routine: error.routine, constraint: error.constraint, table: error.table, column: error.column, schema: error.schema, data_type: error.dataType }
+  return {
+    type: 'DatabaseError',
+    code: error.code,
+    severity: error.severity,
+    message: error.message.replace(/"[^"]*"|'[^']*'/g, '"…"'),
+    ...Object.fromEntries(Object.entries(named).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+  }
+}
+
 /** Any database failure, as the one tag the domain knows. The error itself goes to the logs only. */
 export const asStoreUnavailable = (error: unknown): StoreUnavailable => storeUnavailable(error)
 
