@@ -65,6 +65,8 @@ export type RateLimitSettings = {
   readonly windowSeconds: number
   /** The verification routes (sending and checking codes), per API key, on top of `requests`. */
   readonly verificationRequests: number
+  /** Manual retries of one webhook event (exact), per event, on top of `requests`. */
+  readonly webhookRetries: number
   /** Key minting, per client address, counted before the mint secret is checked. */
   readonly mintRequests: number
   /**
@@ -171,6 +173,7 @@ const Environment = t.type({
   RATE_LIMIT_REQUESTS: setting('RATE_LIMIT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 600),
   RATE_LIMIT_WINDOW_SECONDS: setting('RATE_LIMIT_WINDOW_SECONDS', 'must be an integer from 1 to 86400', integer(1, 86_400), () => 60),
   RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
+  RATE_LIMIT_WEBHOOK_RETRIES: setting('RATE_LIMIT_WEBHOOK_RETRIES', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 5),
   RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
   RATE_LIMIT_KEY_LOOKUPS: setting('RATE_LIMIT_KEY_LOOKUPS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
   RATE_LIMIT_KEYLESS_REQUESTS: setting('RATE_LIMIT_KEYLESS_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
@@ -210,6 +213,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           requests: v.RATE_LIMIT_REQUESTS,
           windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
           verificationRequests: v.RATE_LIMIT_VERIFICATION_REQUESTS,
+          webhookRetries: v.RATE_LIMIT_WEBHOOK_RETRIES,
           mintRequests: v.RATE_LIMIT_MINT_REQUESTS,
           keyLookups: v.RATE_LIMIT_KEY_LOOKUPS,
           keylessRequests: v.RATE_LIMIT_KEYLESS_REQUESTS,

@@ -38,7 +38,7 @@ type Instance = {
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
 const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
-    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, syncMs: 60_000, ...limits },
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, webhookRetries: 1000, syncMs: 60_000, ...limits },
     ...overrides,
   })
   const chunks: string[] = []

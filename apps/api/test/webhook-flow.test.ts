@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import { Webhook } from 'standardwebhooks'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { startCodeReceiver } from './support/code-receiver.js'
-import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
+import { INTERNAL_TOKEN, startTestServer, testConfig, type TestServer } from './support/test-server.js'
 
 /** The partner's webhook endpoint: records deliveries, answers 200. */
 const startHookReceiver = async (status = 204) => {
@@ -32,6 +32,9 @@ const waitFor = async <A>(probe: () => A | undefined, ms = 10_000): Promise<A> =
     await new Promise((r) => setTimeout(r, 50))
   }
 }
+
+/** Manual retries allowed per event per window on this suite's server. */
+const MANUAL_RETRIES = 3
 
 for (const database of testDatabases()) {
   describe(`party.ready end to end on ${database.name}`, function () {
@@ -77,6 +80,7 @@ for (const database of testDatabases()) {
         webhookWorker: true,
         webhookAllowHttp: true,
         webhookAllowPrivateNetworks: true,
+        rateLimits: { ...testConfig().rateLimits, webhookRetries: MANUAL_RETRIES },
       })
     })
     after(async () => {
@@ -100,6 +104,26 @@ for (const database of testDatabases()) {
       expect(event.type).to.equal('party.ready')
       expect(event.data).to.deep.equal(party)
       expect(delivery.headers['webhook-id']).to.match(/^evt_[0-9a-f]{32}$/)
+    })
+
+    it(`limits manual retries to ${MANUAL_RETRIES} per event per window: past it 429 webhook_retry, other events unaffected (issue 35)`, async () => {
+      const id = await submittedSession()
+      const gone = await startHookReceiver(410)
+      try {
+        await partner('PUT', `/${id}/webhook`, { webhook_url: gone.url })
+        await approve(id)
+        const log = await waitForLog(id, (d) => d.status === 'failed')
+        const retry = () => partner('POST', `/${id}/webhook/deliveries/${log.event_id}/retry`, {})
+        for (let n = 1; n <= MANUAL_RETRIES; n++) expect((await retry()).status, `retry ${n}`).to.be.oneOf([200, 409])
+        const refused = await retry()
+        expect(refused.status).to.equal(429)
+        expect(refused.body).to.include({ error: 'rate_limited', policy: 'webhook_retry' })
+        expect(refused.headers.get('retry-after')).to.match(/^\d+$/)
+        // Another event id is another bucket: this one is simply unknown.
+        expect((await partner('POST', `/${id}/webhook/deliveries/evt_${'1'.repeat(32)}/retry`, {})).status).to.equal(404)
+      } finally {
+        await gone.close()
+      }
     })
 
     it('lists every attempt in the delivery log, and retries a failed event on request', async () => {

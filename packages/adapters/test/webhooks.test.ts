@@ -94,6 +94,11 @@ describe('webhookUrlGuard', () => {
       'https://127.0.0.1/h',
       'https://[::1]/h',
       'https://[::ffff:127.0.0.1]/h',
+      'https://[::127.0.0.1]/h',
+      'https://[::10.1.2.3]/h',
+      'https://[::8.8.8.8]/h',
+      'https://[64:ff9b::7f00:1]/h',
+      'https://[2002:7f00:1::]/h',
       'https://10.1.2.3/h',
       'https://192.168.0.10/h',
       'https://172.16.5.4/h',
@@ -120,10 +125,14 @@ describe('webhookUrlGuard', () => {
     expect(E.isLeft(await check('http://public.example/h', guard(false, true)))).to.equal(true)
   })
 
-  it('classifies addresses with IPv4-mapped IPv6 judged as IPv4', () => {
+  it('classifies addresses with IPv4-mapped IPv6 judged as IPv4, and refuses IPv4-compatible IPv6', () => {
     expect(isPublicAddress('8.8.8.8')).to.equal(true)
     expect(isPublicAddress('::ffff:8.8.8.8')).to.equal(true)
     expect(isPublicAddress('::ffff:127.0.0.1')).to.equal(false)
+    expect(isPublicAddress('2606:2800:220:1:248:1893:25c8:1946')).to.equal(true)
+    // IPv4-compatible IPv6 (::/96), whatever IPv4 address it carries (issue 35), in the hex form
+    // URLs and resolvers write (WHATWG URL turns [::127.0.0.1] into [::7f00:1]).
+    for (const compatible of ['::127.0.0.1', '::7f00:1', '::808:808', '::', '::1', '0:0:0:0:0:0:a01:203']) expect(isPublicAddress(compatible), compatible).to.equal(false)
     expect(isPublicAddress('not-an-ip')).to.equal(false)
   })
 })

@@ -1,4 +1,4 @@
-import { idSegmentToLookUp, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
+import { idSegmentToLookUp, isWebhookEventId, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import ipaddr from 'ipaddr.js'
@@ -124,8 +124,9 @@ const keyBucket =
 /**
  * The limits of an operation (docs/decisions.md): every partner route counts against its API
  * key (`key:<apiKeyId>`, the synced limiter: no database round trip per request); the
- * verification routes also against `verify:<apiKeyId>`, and key minting against
- * `mint:<client address>`, both exactly (one upsert per request). Internal and unauthenticated
+ * verification routes also against `verify:<apiKeyId>`, a manual webhook retry against
+ * `retry:<eventId>`, and key minting against `mint:<client address>`, all three exactly (one
+ * upsert per request). Internal and unauthenticated
  * routes are not limited. Partner limits go right after authentication; the mint limit before
  * the secret is checked, so failed attempts count too.
  */
@@ -139,8 +140,25 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
         policy: { name: 'verification', limit: settings.verificationRequests, windowSeconds: w },
         bucketOf: keyBucket('verify'),
       }
-      // The verification routes (sending a code costs a delivery, checking one an scrypt hash).
-      return op.extraLimit === 'verification' ? [general, verification] : [general]
+      const webhookRetry: RouteLimit = {
+        limiter: deps.exactRateLimiter,
+        policy: { name: 'webhook_retry', limit: settings.webhookRetries, windowSeconds: w },
+        // A malformed event id is refused 400 without being counted (or stored as a bucket).
+        bucketOf: (ctx) => {
+          const eventId = ctx.params['eventId']
+          return eventId !== undefined && isWebhookEventId(eventId) ? `retry:${eventId}` : undefined
+        },
+      }
+      switch (op.extraLimit) {
+        // Sending a code costs a delivery, checking one an scrypt hash.
+        case 'verification':
+          return [general, verification]
+        // Each manual retry is a delivery to the partner's endpoint: counted per event, whoever asks.
+        case 'webhook_retry':
+          return [general, webhookRetry]
+        case undefined:
+          return [general]
+      }
     }
     case 'mint':
       return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]

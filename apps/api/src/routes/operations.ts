@@ -12,6 +12,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 /** `partner`: a partner API key; `mint`: the mint secret; `internal`: the internal token; `none`. */
 export type AuthKind = 'partner' | 'mint' | 'internal' | 'none'
 
+export type ExtraLimit = 'verification' | 'webhook_retry'
+
 export type Operation<Id extends string = string> = {
   readonly operationId: Id
   readonly method: HttpMethod
@@ -22,8 +24,11 @@ export type Operation<Id extends string = string> = {
   readonly scope?: KnownScope
   /** The request must carry a JSON body (spec §4: onboarding and party POST/PUT/PATCH; key minting). */
   readonly jsonBody: boolean
-  /** A limit counted on top of the partner key's own: `verification` on the routes that send or check codes. */
-  readonly extraLimit?: 'verification'
+  /**
+   * A limit counted on top of the partner key's own: `verification` on the routes that send or
+   * check codes (per key), `webhook_retry` on a manual webhook retry (per event).
+   */
+  readonly extraLimit?: ExtraLimit
   /** A request without an `Idempotency-Key` is refused (400 `idempotency_key_required`): payments. */
   readonly idempotencyKeyRequired?: boolean
   /** Error statuses the operation answers beyond those of its kind (a payment processor's 502, readiness's 503). */
@@ -33,7 +38,7 @@ export type Operation<Id extends string = string> = {
 type PartnerOptions = {
   readonly scope?: KnownScope
   readonly jsonBody?: boolean
-  readonly extraLimit?: 'verification'
+  readonly extraLimit?: ExtraLimit
   readonly idempotencyKeyRequired?: boolean
   readonly alsoAnswers?: readonly number[]
 }
@@ -103,7 +108,7 @@ export const OPERATIONS = [
   partner('getPartyBySessionId', 'GET', `${S}/party`, 200),
   partner('registerOnboardingSessionWebhook', 'PUT', `${S}/webhook`, 200, json),
   partner('listOnboardingSessionWebhookDeliveries', 'GET', `${S}/webhook/deliveries`, 200),
-  partner('retryOnboardingSessionWebhookDelivery', 'POST', `${S}/webhook/deliveries/:eventId/retry`, 200),
+  partner('retryOnboardingSessionWebhookDelivery', 'POST', `${S}/webhook/deliveries/:eventId/retry`, 200, { extraLimit: 'webhook_retry' }),
   partner('listDocumentsForOnboardingSession', 'GET', `${S}/documents`, 200),
   partner('createOnboardingDocumentMetadata', 'POST', `${S}/documents`, 201, json),
 

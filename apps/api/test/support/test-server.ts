@@ -80,7 +80,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => {
     // Tests that deliver webhooks turn the worker on; the others must not send stray requests.
     webhookWorker: false,
     // Far above what any suite sends: only rate-limit.test.ts is about being throttled.
-    rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000, keyLookups: 1_000_000_000, keylessRequests: 1_000_000_000 },
+    rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000, keyLookups: 1_000_000_000, keylessRequests: 1_000_000_000, webhookRetries: 1_000_000_000 },
     ...overrides,
   }
 }

@@ -14,12 +14,21 @@ export type UrlGuardOptions = {
 const systemResolve = async (host: string): Promise<readonly string[]> => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address)
 
 /**
+ * IPv4-compatible IPv6 (`::/96`, deprecated by RFC 4291): `::127.0.0.1` reaches 127.0.0.1 on
+ * stacks that still route it, and ipaddr.js names no range for it (it would pass as unicast).
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96')
+
+/**
  * Whether an address is public unicast. IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the
- * IPv4 address it carries; loopback, private, link-local, unique-local, multicast, reserved,
- * unspecified, carrier-grade NAT and documentation ranges are all refused.
+ * IPv4 address it carries; IPv4-compatible IPv6 (`::/96`), loopback, private, link-local,
+ * unique-local, multicast, reserved, unspecified, carrier-grade NAT, documentation, NAT64,
+ * 6to4 and Teredo ranges are all refused.
  */
 export const isPublicAddress = (address: string): boolean => {
   if (!ipaddr.isValid(address)) return false
+  const written = ipaddr.parse(address)
+  if (written.kind() === 'ipv6' && written.match(IPV4_COMPATIBLE)) return false
   return ipaddr.process(address).range() === 'unicast'
 }
 
