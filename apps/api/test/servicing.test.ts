@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
 import {
   allPages,
   bookLoan,
@@ -661,6 +662,34 @@ for (const database of testDatabases()) {
           expect(reply.body.detail, literal).to.equal(`amount must be an integer literal, amounts in minor units (no fraction or exponent): found ${literal}.`)
         }
         expect(await ledgerOf(loan.paths)).to.deep.equal(ledger)
+      })
+
+      it('refuses the key of a payment for a different payment after its 24 h replay record is gone: 422, never the old payment (issue 35)', async () => {
+        const other = await book()
+        const otherMethod = await addMethod(other.paths)
+        const key = `kept-${randomUUID()}`
+        const body = { amount: 20_000, currency: 'USD', payment_method_id: method['payment_method_id'] }
+        const paid = await pay(loan.paths, body, key)
+        expect(paid.status, paid.text).to.equal(201)
+        // What the hourly purge does a day later: the HTTP layer no longer remembers the key, so
+        // the payment's own record of it is what answers (purged before each request, since the
+        // HTTP layer remembers each new use for another day).
+        const dayLater = async (): Promise<void> => {
+          expect(E.isRight(await server.deps.idempotency.purgeExpired(new Date(Date.now() + 25 * 60 * 60 * 1000))())).to.equal(true)
+        }
+        await dayLater()
+        const elsewhere = await pay(other.paths, { ...body, payment_method_id: otherMethod['payment_method_id'] }, key)
+        expect(elsewhere.status, elsewhere.text).to.equal(422)
+        expect(elsewhere.body.error).to.equal('idempotency_key_reused')
+        expect(elsewhere.text).not.to.contain(paid.body.payment_id)
+        await dayLater()
+        const otherAmount = await pay(loan.paths, { ...body, amount: 20_001 }, key)
+        expect(otherAmount.status, otherAmount.text).to.equal(422)
+        await dayLater()
+        const same = await pay(loan.paths, body, key)
+        expect(same.status, same.text).to.equal(201)
+        expect(same.body.payment_id).to.equal(paid.body.payment_id)
+        expect((await ledgerOf(other.paths)).filter((t) => t['type'] === 'PAYMENT')).to.deep.equal([])
       })
     })
 

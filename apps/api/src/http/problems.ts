@@ -18,6 +18,7 @@ import type {
   StoreUnavailable,
   Overpayment,
   IdempotencyKeyRequired,
+  IdempotencyKeyReused,
   ProcessorUnavailable,
 } from '@lendgate/core'
 
@@ -42,7 +43,6 @@ export type NotReady = { readonly _tag: 'NotReady' }
 export const notReady: NotReady = { _tag: 'NotReady' }
 export type MethodNotAllowed = { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
 export type PayloadTooLarge = { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
-export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
 export type NotImplemented = { readonly _tag: 'NotImplemented'; readonly operationId: string }
 /** A rate-limit policy refused the request (issue 9); `retryAfterSeconds` is when its window resets. */

@@ -64,3 +64,7 @@ export const overpayment = (payoffAmount: number): Overpayment => ({ _tag: 'Over
 /** A route that moves money needs an `Idempotency-Key` (CONTRACT.md "Idempotency"). */
 export type IdempotencyKeyRequired = { readonly _tag: 'IdempotencyKeyRequired' }
 export const idempotencyKeyRequired: IdempotencyKeyRequired = { _tag: 'IdempotencyKeyRequired' }
+
+/** The Idempotency-Key was already used for a different request (another loan, amount, currency or method). */
+export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
+export const idempotencyKeyReused: IdempotencyKeyReused = { _tag: 'IdempotencyKeyReused' }

@@ -6,11 +6,13 @@ import { NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext 
 import { boundedString, decode, strictObject } from '../../domain/codecs.js'
 import {
   idempotencyKeyRequired,
+  idempotencyKeyReused,
   invalidRequest,
   invalidState,
   notFound,
   overpayment,
   type IdempotencyKeyRequired,
+  type IdempotencyKeyReused,
   type InvalidRequest,
   type InvalidState,
   type NotFound,
@@ -40,7 +42,15 @@ export type PaymentDeps = {
   readonly clock: Clock
 }
 
-export type PaymentError = InvalidRequest | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired
+export type PaymentError = InvalidRequest | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired | IdempotencyKeyReused
+
+/**
+ * Whether a payment already taken under the request's Idempotency-Key is this request's: same
+ * loan, amount, currency and payment method. The HTTP layer compares whole requests for 24
+ * hours; the key stays on the payment for good, so this holds after that too.
+ */
+const sameRequest = (existing: Payment, loanId: string, cmd: PaymentInput, method: PaymentMethod): boolean =>
+  existing.loanId === loanId && existing.amount === cmd.amount && existing.currency === cmd.currency && existing.paymentMethodId === method.id
 
 /** A posting that writes nothing but (maybe) a payment. */
 const nothing = (locked: LockedLoan, payment?: Payment): Posting => ({
@@ -58,7 +68,9 @@ const checked = (loan: Loan, method: PaymentMethod, cmd: PaymentInput) =>
  * Takes a payment: under the loan's lock, interest due by today is accrued, the amount is
  * checked against the payoff, charged through the processor, allocated by the waterfall and
  * posted (ledger entry, installments, snapshot, payment) in one transaction. A failed charge is
- * recorded and changes no balance. The same client and Idempotency-Key always give the same payment.
+ * recorded and changes no balance. The same client and Idempotency-Key always give the same
+ * payment, and a different payment (another loan, amount, currency or method) under a key
+ * already used is `IdempotencyKeyReused`, however long ago the key was used.
  */
 export const createPaymentIntentForPartyLoan =
   (deps: PaymentDeps) =>
@@ -99,7 +111,9 @@ const takePayment = (
   return pipe(
     reads.paymentByKey(caller.clientId, key),
     TE.chainW((existing): TE.TaskEither<PaymentError, { readonly posting: Posting; readonly result: Payment }> => {
-      if (O.isSome(existing)) return TE.right({ posting: nothing(locked), result: existing.value })
+      if (O.isSome(existing)) {
+        return sameRequest(existing.value, locked.loan.id, cmd, method) ? TE.right({ posting: nothing(locked), result: existing.value }) : TE.left(idempotencyKeyReused)
+      }
       const now = deps.clock.now()
       const today = utcDate(now)
       const accrued = accrueInterest(locked, today, () => deps.ids.next(), now)
