@@ -93,6 +93,20 @@ for (const database of testDatabases()) {
       expect(latest['payoff_amount']).to.equal(payoff - 25_000)
     })
 
+    it('answers 200 to each of ten identical applicant-profile PUTs racing on two instances, and keeps one profile (issue 35)', async () => {
+      const partner = await mintKey(a.url)
+      const created = await request(a.url, '/public/onboarding-sessions', { method: 'POST', headers: bearer(partner.api_key), json: { country_of_incorporation: 'US', locale: 'en-US' } })
+      const path = `/public/onboarding-sessions/${created.body.session_id as string}/applicant-profile`
+      const profile = { legal_name: 'Acme Widgets LLC', trading_name: 'Acme', tax_id: '12-3456789' }
+      const puts = await Promise.all(Array.from({ length: 10 }, (_, n) => request(instance(n).url, path, { method: 'PUT', headers: bearer(partner.api_key), json: profile })))
+      expect(puts.map((r) => r.status), puts.map((r) => r.text).join('\n')).to.deep.equal(Array.from({ length: 10 }, () => 200))
+      expect(new Set(puts.map((r) => JSON.stringify(r.body))).size).to.equal(1)
+      // Sent again later, the same content changes nothing, not even updated_at.
+      const again = await request(b.url, path, { method: 'PUT', headers: bearer(partner.api_key), json: profile })
+      expect(again.status).to.equal(200)
+      expect(again.body).to.deep.equal(puts[0]!.body)
+    })
+
     it('approves a session once when six approvals race on two instances: one 200, the others 409, one party (issue 35)', async () => {
       const sessionId = await submittedSession(a, codes, await mintKey(a.url))
       const approvals = await Promise.all(

@@ -62,6 +62,17 @@ export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.E
   })
 }
 
+/** Whether two profiles say the same (`updatedAt` aside): a PUT of what is stored changes nothing. */
+export const sameProfile = (a: ApplicantProfile, b: ApplicantProfile): boolean =>
+  a.legalName === b.legalName &&
+  a.tradingName === b.tradingName &&
+  a.legalForm === b.legalForm &&
+  a.registrationNumber === b.registrationNumber &&
+  a.incorporationDate === b.incorporationDate &&
+  a.industryCode === b.industryCode &&
+  a.website === b.website &&
+  a.taxId === b.taxId
+
 /** All but the last four characters hidden; short values entirely. */
 export const maskTaxId = (taxId: string): string =>
   taxId.length <= 4 ? '*'.repeat(taxId.length) : `${'*'.repeat(taxId.length - 4)}${taxId.slice(-4)}`

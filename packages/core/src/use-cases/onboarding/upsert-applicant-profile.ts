@@ -1,11 +1,11 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { ApplicantProfileInput, applicantProfileOf, type ApplicantProfile } from '../../domain/applicant-profile.js'
+import { ApplicantProfileInput, applicantProfileOf, sameProfile, type ApplicantProfile } from '../../domain/applicant-profile.js'
 import { NOT_AUDITED } from '../../domain/audit-event.js'
 import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate } from '../../domain/errors.js'
-import { withContents } from '../../domain/onboarding-session.js'
+import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -17,19 +17,48 @@ export type UpsertApplicantProfileDeps = {
 }
 export type UpsertApplicantProfileError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
-/** Creates or replaces the session's applicant profile (PUT semantics: absent fields are cleared). */
+/** The stored profile when it already says what `profile` says. */
+const alreadyStored = (session: OnboardingSession, profile: ApplicantProfile): ApplicantProfile | undefined =>
+  session.profile !== null && sameProfile(session.profile, profile) ? session.profile : undefined
+
+/**
+ * Creates or replaces the session's applicant profile (PUT semantics: absent fields are
+ * cleared). A PUT of what is already stored changes nothing and answers the stored profile, so
+ * a retried or doubled PUT succeeds: when concurrent PUTs race and this one loses
+ * (`ConcurrentUpdate`), the session is read again and the winner's profile answers if it says
+ * the same; a different one still conflicts.
+ */
 export const upsertApplicantProfile =
   (deps: UpsertApplicantProfileDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> =>
-    pipe(
-      loadOwnSession(deps.sessions)(caller, params),
-      TE.chainEitherKW(ensureEditable),
+  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> => {
+    const load = pipe(loadOwnSession(deps.sessions)(caller, params), TE.chainEitherKW(ensureEditable))
+    const save = (session: OnboardingSession, profile: ApplicantProfile): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> =>
+      pipe(
+        deps.sessions.save(withContents(session, { profile }, profile.updatedAt), NOT_AUDITED),
+        TE.map((saved) => saved.profile as ApplicantProfile),
+        TE.orElse((error) =>
+          error._tag !== 'ConcurrentUpdate'
+            ? TE.left(error)
+            : pipe(
+                load,
+                TE.chainW((current) => {
+                  const stored = alreadyStored(current, profile)
+                  return stored === undefined ? TE.left<UpsertApplicantProfileError, ApplicantProfile>(error) : TE.right(stored)
+                }),
+              ),
+        ),
+      )
+    return pipe(
+      load,
       TE.chainW((session) =>
         pipe(
           TE.fromEither(decode(ApplicantProfileInput)(input)),
           TE.chainEitherKW((cmd) => applicantProfileOf(cmd, deps.clock.now())),
-          TE.chainW((profile) => deps.sessions.save(withContents(session, { profile }, profile.updatedAt), NOT_AUDITED)),
+          TE.chainW((profile) => {
+            const stored = alreadyStored(session, profile)
+            return stored === undefined ? save(session, profile) : TE.right(stored)
+          }),
         ),
       ),
-      TE.map((saved) => saved.profile as ApplicantProfile),
     )
+  }
