@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import {
+  cursorSeal,
   migrateToLatest,
   nodeApiKeyMaterial,
   openDatabase,
@@ -123,6 +125,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhooks: postgresWebhookEndpointRepository(database.db),
     events: postgresWebhookEventRepository(database.db),
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
+    // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
+    // instance's cursors; without it, each instance seals with a key of its own.
+    cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
     urlGuard: webhookUrlGuard({ allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks }),
     documents: postgresDocumentRepository(database.db),
     parties: postgresPartyRepository(database.db),

@@ -1,3 +1,4 @@
+import type { CursorSeal } from '@lendgate/adapters'
 import type {
   ApiKeyMaterial,
   ApiKeyRepository,
@@ -65,4 +66,6 @@ export type AppDeps = {
   readonly exactRateLimiter: RateLimiter
   /** The audit log: read by `GET /internal/audit-events`; written by the repositories' audited writes. */
   readonly audit: AuditLog
+  /** Seals every list's cursors to the list, caller and filters they were issued for. */
+  readonly cursors: CursorSeal
 }

@@ -210,24 +210,12 @@ for (const database of testDatabases()) {
         : { method: op.method, path, headers: [...credentials, ['Content-Type', 'application/json']], body: Buffer.from('{}') }
     }
 
-    for (const op of OPERATIONS) {
-      it(`${op.operationId} (${op.method} ${op.path}): never 5xx, always a JSON error body, no internals, no hang`, async () => {
-        // A valid body can be generated: what the fuzzing creates is deactivated at the end.
-        const keepProduct = (reply: RawReply): void => {
-          if (op.operationId === 'createLoanProduct' && reply.status === 201) products.add((JSON.parse(reply.text) as { product_id: string }).product_id)
-        }
-        const statuses = await fuzz(op.operationId, requestFor(op, target), [baseline(op)], keepProduct)
-        // The fuzzing is not all bounced at the door: some requests got past authentication.
-        const pastAuth = [...statuses].filter(([status]) => status !== 401).reduce((n, [, count]) => n + count, 0)
-        expect(pastAuth, `statuses ${JSON.stringify([...statuses])}`).to.be.greaterThan(0)
-      })
-    }
-
     /**
      * Issue 35: every string field of every body, set to text PostgreSQL cannot store (NUL, lone
      * surrogates) in an otherwise valid request, is a 400 naming that field; set to control and
      * format characters, it is anything but a 5xx. Fields are read from the OpenAPI schema, so a
-     * new field is covered without anyone remembering to.
+     * new field is covered without anyone remembering to. These run before the generated
+     * requests, which may move the fixtures on (withdraw the draft application, for one).
      */
     const validBodyFor = (op: Operation): Record<string, unknown> | undefined => {
       const loanIds = { payment_method_id: target.ids['payment_method_id']![0]! }
@@ -336,6 +324,19 @@ for (const database of testDatabases()) {
             if (op.operationId === 'createLoanProduct' && reply.status === 201) products.add((JSON.parse(reply.text) as { product_id: string }).product_id)
           }
         }
+      })
+    }
+
+    for (const op of OPERATIONS) {
+      it(`${op.operationId} (${op.method} ${op.path}): never 5xx, always a JSON error body, no internals, no hang`, async () => {
+        // A valid body can be generated: what the fuzzing creates is deactivated at the end.
+        const keepProduct = (reply: RawReply): void => {
+          if (op.operationId === 'createLoanProduct' && reply.status === 201) products.add((JSON.parse(reply.text) as { product_id: string }).product_id)
+        }
+        const statuses = await fuzz(op.operationId, requestFor(op, target), [baseline(op)], keepProduct)
+        // The fuzzing is not all bounced at the door: some requests got past authentication.
+        const pastAuth = [...statuses].filter(([status]) => status !== 401).reduce((n, [, count]) => n + count, 0)
+        expect(pastAuth, `statuses ${JSON.stringify([...statuses])}`).to.be.greaterThan(0)
       })
     }
 

@@ -622,7 +622,7 @@ describe('loan servicing use cases (in memory)', () => {
       expect(await written(loan.id)).to.deep.equal(before)
     })
 
-    it('answers the same payment for the same client and key, charging and posting once', async () => {
+    it('answers the same payment for the same client and key, charging and posting once, and refuses the key for another amount', async () => {
       const { book, addMethod, pay, processor, stored, balances, expectConsistent } = setup()
       const { loan } = book()
       const method = await addMethod(loan.id)
@@ -630,7 +630,8 @@ describe('loan servicing use cases (in memory)', () => {
       const ledgerLength = (await stored(loan.id)).transactions.length
       const balanceCount = (await balances(loan.id)).length
       expect(await pay(loan.id, method, 50_000, 'k1')).to.deep.equal(E.right(first))
-      expect(await pay(loan.id, method, 70_000, 'k1')).to.deep.equal(E.right(first))
+      // A different payment under the same key is refused, however long after (issue 35).
+      expect(await pay(loan.id, method, 70_000, 'k1')).to.deep.equal(E.left({ _tag: 'IdempotencyKeyReused' }))
       expect(processor.charges.length).to.equal(1)
       expect((await stored(loan.id)).transactions.length).to.equal(ledgerLength)
       expect((await balances(loan.id)).length).to.equal(balanceCount)

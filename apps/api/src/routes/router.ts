@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js'
 import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { readBody, requireJsonBody } from '../http/body.js'
 import type { AppContext, AppState } from '../http/context.js'
+import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
 import { answer, answerProblem } from '../http/respond.js'
 import { keyLookupLimit, limitedBy, limitsFor, rateLimited, type KeyLookupLimit } from '../http/rate-limit.js'
@@ -42,7 +43,8 @@ export type RouteTable = {
  * Registers every operation of the table on one @koa/router, named by its operationId (the
  * access line's `operation`): authentication (then, on party paths, the party check; then the
  * scope), and either the real handler (behind the JSON-body check, the reading of the body, and,
- * for every mutating method under /public, idempotency) or the 501 placeholder. A body is read
+ * for every mutating method under /public, idempotency; on a GET, the sealing of list cursors)
+ * or the 501 placeholder. A body is read
  * only here, after authentication: nothing a caller without credentials sends is parsed. `PLACEHOLDER_OPERATIONS` forces
  * the placeholder. `HEAD` is served by the `GET` routes, as @koa/router does. `lookups` guards
  * the partner routes' key lookups.
@@ -62,6 +64,7 @@ export const buildRouter = (
     else {
       if (op.jsonBody) chain.push(requireJsonBody)
       if (op.method !== 'GET') chain.push(bodyReader)
+      else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
           idempotency({

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { aesGcmWebhookSecrets, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
+import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { batchedKeyUsage, exactRateLimiter } from '@lendgate/core'
 import {
@@ -123,6 +123,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     webhooks: inMemoryWebhookEndpointRepository(),
     events: sessions.events,
     webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
+    cursors: cursorSeal(new Uint8Array(32).fill(7)),
     // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
     codes: scryptOneTimeCodes(),
