@@ -1,17 +1,18 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliverDueWebhooks, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
+import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
 import { testClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import { Webhook } from 'standardwebhooks'
 import { aesGcmWebhookSecrets } from '../src/crypto/webhook-secrets.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresWebhookDeliveryQueue } from '../src/postgres/webhook-delivery-queue.js'
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
-import { insertWebhookEvent } from '../src/postgres/webhook-event-repository.js'
+import { insertWebhookEvent, postgresWebhookEventRepository } from '../src/postgres/webhook-event-repository.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 import { fetchWebhookSender } from '../src/webhooks/fetch-sender.js'
 import { signWebhook } from '../src/webhooks/signature.js'
@@ -51,6 +52,10 @@ for (const database of testDatabases()) {
     let receiver: Awaited<ReturnType<typeof startReceiver>>
     let deps: DeliverDueWebhooksDeps & { clock: ReturnType<typeof testClock> }
     let queueEvent: (withEndpoint?: boolean) => Promise<string>
+    let events: ReturnType<typeof postgresWebhookEventRepository>
+    /** The session of each queued event. */
+    const sessions = new Map<string, string>()
+    const sessionOf = (eventId: string): string => sessions.get(eventId)!
 
     before(async () => {
       receiver = await startReceiver()
@@ -65,8 +70,9 @@ for (const database of testDatabases()) {
         schedule: [0, 0, 60],
         random: () => 0,
       }
+      events = postgresWebhookEventRepository(db)
       const keys = postgresApiKeyRepository(db)
-      const sessions = postgresOnboardingSessionRepository(db)
+      const sessionRepository = postgresOnboardingSessionRepository(db)
       const endpoints = postgresWebhookEndpointRepository(db)
       queueEvent = async (withEndpoint = true) => {
         const partyId = freshId()
@@ -78,12 +84,13 @@ for (const database of testDatabases()) {
           }, ({ client, key }) => keyMintedEvent(freshId(), OPERATOR_CONTEXT, client, key)),
         )
         const session = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, client.id, freshId(), new Date())
-        await right(sessions.insert(session))
+        await right(sessionRepository.insert(session))
         if (withEndpoint) {
           await right(endpoints.upsert({ sessionId: session.id, url: receiver.url, sealedSecret: secrets.seal(SECRET), createdAt: new Date(), updatedAt: new Date() }))
         }
         const event = partyReadyEvent(freshId(), session.id, { party_id: freshId() } as never, clock.now())
         await db.transaction().execute((trx) => insertWebhookEvent(trx, event))
+        sessions.set(event.id, session.id)
         return event.id
       }
     })
@@ -161,7 +168,9 @@ for (const database of testDatabases()) {
     it('redelivers with the same id after a worker died between sending and recording', async () => {
       const id = await queueEvent()
       // A worker claims the event and sends it…
-      const claimed = (await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))).find((d) => d.event.id === id)!
+      const claimedAt = deps.clock.now()
+      const claimed = (await right(deps.queue.claimDue(claimedAt, 50, 60_000))).find((d) => d.event.id === id)!
+      expect(claimed.interruptedLeaseEnd).to.equal(null)
       const headers = signWebhook(SECRET, claimed.event.id, deps.clock.now(), claimed.event.body)
       expect((await deps.sender.send({ url: claimed.url, headers, body: claimed.event.body })()).statusCode).to.equal(200)
       // …and dies before recording the attempt. While its lease holds, no other worker sends again…
@@ -174,6 +183,16 @@ for (const database of testDatabases()) {
       expect(deliveries).to.have.length(2)
       expect(deliveries.map((d) => d.headers['webhook-id'])).to.deep.equal([id, id])
       expect(deliveries[1]!.body).to.equal(deliveries[0]!.body)
+      // The attempt the crash cut short is in the delivery log, before the one that delivered (issue 35).
+      const [event] = (await right(events.listDeliveries(sessionOf(id), { limit: 10, after: O.none }))).filter((e) => e.id === id)
+      expect(event!.status).to.equal('delivered')
+      expect(event!.attempts).to.equal(2)
+      expect(event!.attemptLog.map((a) => [a.attemptNumber, a.statusCode, a.error])).to.deep.equal([
+        [1, null, INTERRUPTED_ATTEMPT],
+        [2, 200, null],
+      ])
+      // As started when the dead worker's lease began.
+      expect(event!.attemptLog[0]!.startedAt.getTime()).to.equal(claimedAt.getTime())
     })
   })
 }

@@ -1,16 +1,28 @@
-import type { DueDelivery, WebhookDeliveryQueue } from '@lendgate/core'
+import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '@lendgate/core'
 import { sql, type Kysely } from 'kysely'
 import type { Selectable } from 'kysely'
 import type { Database, WebhookEventsTable } from './schema.js'
 import { query } from './store-errors.js'
 import { toWebhookEvent } from './webhook-event-repository.js'
 
-type ClaimedRow = Selectable<WebhookEventsTable> & { url: string; sealed_secret: string }
+type ClaimedRow = Selectable<WebhookEventsTable> & { url: string; sealed_secret: string; previous_lease: Date | null }
+
+const attemptValues = (attempt: DeliveryAttempt) => ({
+  event_id: attempt.eventId,
+  attempt_number: attempt.attemptNumber,
+  url: attempt.url,
+  started_at: attempt.startedAt,
+  duration_ms: Math.round(attempt.durationMs),
+  status_code: attempt.statusCode,
+  error: attempt.error,
+})
 
 /**
  * The outbox for delivery workers. A claim is one statement: due rows are picked with
  * `FOR UPDATE SKIP LOCKED` (so concurrent workers on any instance skip each other's rows) and
- * leased by setting `locked_until`; an expired lease makes the row claimable again.
+ * leased by setting `locked_until`; an expired lease makes the row claimable again, and is
+ * handed to the new claimant (`interruptedLeaseEnd`: recording an attempt clears the lease, so
+ * one still set was never recorded).
  */
 export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliveryQueue => ({
   claimDue: (now, limit, leaseMs) =>
@@ -19,7 +31,7 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
       const { rows } = await sql<ClaimedRow>`
         update webhook_events e set locked_until = ${lockedUntil}
         from (
-          select ev.id, w.url, w.sealed_secret
+          select ev.id, w.url, w.sealed_secret, ev.locked_until as previous_lease
           from webhook_events ev join webhook_endpoints w on w.session_id = ev.session_id
           where ev.status = 'pending' and ev.next_attempt_at <= ${now}
             and (ev.locked_until is null or ev.locked_until < ${now})
@@ -28,25 +40,16 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
           for update of ev skip locked
         ) due
         where e.id = due.id
-        returning e.*, due.url, due.sealed_secret`.execute(db)
-      return rows.map((row): DueDelivery => ({ event: toWebhookEvent(row), url: row.url, sealedSecret: row.sealed_secret }))
+        returning e.*, due.url, due.sealed_secret, due.previous_lease`.execute(db)
+      return rows.map(
+        (row): DueDelivery => ({ event: toWebhookEvent(row), url: row.url, sealedSecret: row.sealed_secret, interruptedLeaseEnd: row.previous_lease }),
+      )
     }),
 
   record: (attempt, outcome) =>
     query(() =>
       db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('webhook_attempts')
-          .values({
-            event_id: attempt.eventId,
-            attempt_number: attempt.attemptNumber,
-            url: attempt.url,
-            started_at: attempt.startedAt,
-            duration_ms: Math.round(attempt.durationMs),
-            status_code: attempt.statusCode,
-            error: attempt.error,
-          })
-          .execute()
+        await trx.insertInto('webhook_attempts').values(attemptValues(attempt)).execute()
         await trx
           .updateTable('webhook_events')
           .set({
@@ -58,6 +61,14 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
           })
           .where('id', '=', attempt.eventId)
           .execute()
+      }),
+    ),
+
+  recordInterrupted: (attempt) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('webhook_attempts').values(attemptValues(attempt)).execute()
+        await trx.updateTable('webhook_events').set({ attempts: attempt.attemptNumber, last_error: attempt.error }).where('id', '=', attempt.eventId).execute()
       }),
     ),
 })

@@ -4,8 +4,17 @@ import type { StoreUnavailable } from '../domain/errors.js'
 import type { AttemptOutcome, AttemptResult } from '../domain/webhook-delivery.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
 
-/** An event due for delivery, with where to send it and its sealed signing secret. */
-export type DueDelivery = { readonly event: WebhookEvent; readonly url: string; readonly sealedSecret: string }
+/**
+ * An event due for delivery, with where to send it and its sealed signing secret.
+ * `interruptedLeaseEnd` is the end of an earlier lease on it that ran out with no attempt
+ * recorded: a worker stopped mid-attempt (a crash), and the receiver may have got that attempt.
+ */
+export type DueDelivery = {
+  readonly event: WebhookEvent
+  readonly url: string
+  readonly sealedSecret: string
+  readonly interruptedLeaseEnd: Date | null
+}
 
 export type DeliveryAttempt = AttemptResult & {
   readonly eventId: string
@@ -24,6 +33,8 @@ export type WebhookDeliveryQueue = {
   readonly claimDue: (now: Date, limit: number, leaseMs: number) => TE.TaskEither<StoreUnavailable, readonly DueDelivery[]>
   /** Records the attempt and applies its outcome to the event, releasing the lease, in one transaction. */
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
+  /** Records an attempt a crash cut short (it counts as one), keeping the current lease. */
+  readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
 }
 
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }

@@ -21,9 +21,25 @@ export type DeliverDueWebhooksDeps = {
 /** How long a claimed event is reserved for one worker: longer than the send timeout. */
 export const DELIVERY_LEASE_MS = 60_000
 
+/** What the delivery log says of an attempt a crash cut short. */
+export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped before recording the outcome; the receiver may have got this attempt'
+
+/**
+ * Records the attempt an expired lease left unrecorded (`interruptedLeaseEnd`), as started when
+ * that lease began; returns how many attempts that adds (0 or 1).
+ */
+const recordInterrupted = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<number> => {
+  if (due.interruptedLeaseEnd === null) return 0
+  const startedAt = new Date(due.interruptedLeaseEnd.getTime() - DELIVERY_LEASE_MS)
+  const attempt = { eventId: due.event.id, attemptNumber: due.event.attempts + 1, url: due.url, startedAt, statusCode: null, error: INTERRUPTED_ATTEMPT, durationMs: 0 }
+  const recorded = await deps.queue.recordInterrupted(attempt)()
+  if (E.isLeft(recorded)) throw recorded.left
+  return 1
+}
+
 const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<AttemptOutcome> => {
+  const attemptNumber = due.event.attempts + (await recordInterrupted(deps, due)) + 1
   const startedAt = deps.clock.now()
-  const attemptNumber = due.event.attempts + 1
   const secret = deps.webhookSecrets.open(due.sealedSecret)
   const result: AttemptResult = O.isNone(secret)
     ? { statusCode: null, error: 'the signing secret cannot be unsealed (WEBHOOK_SECRET_KEY changed?)', durationMs: 0 }
@@ -36,7 +52,9 @@ const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promi
 
 /**
  * One round of the delivery worker: claims up to `limit` due events and attempts each once,
- * recording every attempt. Returns the outcomes. Safe to run in several processes at once.
+ * recording every attempt, and first the one a crash cut short, if any (so the delivery log
+ * shows every request the receiver may have got). Returns the outcomes. Safe to run in
+ * several processes at once.
  */
 export const deliverDueWebhooks =
   (deps: DeliverDueWebhooksDeps) =>
