@@ -12,7 +12,7 @@
  * moving the CPU a request changed waiting, not work. Asserts nothing about time; fails only on
  * a wrong answer.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -22,7 +22,7 @@ import { apiAt, bearer } from './client.js'
 import { drive, median, type Load, type Measured } from './load.js'
 import { apiEnvironment, pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
-import { borrowerWithLoans, mintKey, paymentBody, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
+import { borrowerWithLoans, mintKey, paymentBody, runSecrets, scratchDatabase, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -61,15 +61,8 @@ const balanced = (ratios: readonly number[]): string => {
 }
 const say = (message: string) => process.stderr.write(`bench:ab: ${message}\n`)
 
-const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
-const databaseName = `lendgate_ab_${randomBytes(4).toString('hex')}`
-const url = new URL(baseUrl)
-url.pathname = `/${databaseName}`
-const secrets: Secrets = {
-  mint: randomBytes(16).toString('hex'),
-  internal: randomBytes(16).toString('hex'),
-  webhook: `whsec_${randomBytes(24).toString('base64')}`,
-}
+const { baseUrl, name: databaseName, url: benchUrl } = scratchDatabase('lendgate_ab')
+const secrets: Secrets = runSecrets()
 
 pinLoadGenerator()
 const admin = new pg.Pool({ connectionString: baseUrl, max: 1 })
@@ -83,7 +76,7 @@ let failed = false
 
 // One environment for both builds: they share the database, so they share its secrets too (the
 // key that seals webhook secrets among them).
-const environment = apiEnvironment(url.toString(), secrets, receiver.url)
+const environment = apiEnvironment(benchUrl, secrets, receiver.url)
 const nodeFlags = (text: string): string[] => text.split(' ').filter((flag) => flag !== '')
 const startApi = (label: string, checkout: string, extra: string): Promise<Child> =>
   startChild(label, resolve(checkout, 'apps/api/dist/main.js'), environment, join(logDir, `${label}.log`), nodeFlags(extra))

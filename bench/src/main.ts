@@ -5,7 +5,7 @@
  * and dropped). Prints the table; a full run also writes it into docs/benchmarks.md. It
  * asserts nothing about time: it fails only when an answer is wrong or an event is lost.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +16,7 @@ import { drive, medianOf, type Drive, type Load, type Measured } from './load.js
 import { apiEnvironment, pinLoadGenerator, pinning, pinPostgres, PROFILED_FILE, REPO_ROOT, startChild, type Child, type Profiled } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
-import { paymentBody, seed, type Secrets } from './seed.js'
+import { paymentBody, runSecrets, scratchDatabase, seed, type Secrets } from './seed.js'
 import { burst, idleLatency } from './webhook-case.js'
 
 const { values: flags } = parseArgs({
@@ -37,19 +37,8 @@ const WEBHOOK_BURST = 1_000
 const WEBHOOK_IDLE = quick ? 10 : 40
 const FILLER_SESSIONS = 10_000
 
-const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
-const databaseName = `lendgate_bench_${randomBytes(4).toString('hex')}`
-const benchUrl = (() => {
-  const url = new URL(baseUrl)
-  url.pathname = `/${databaseName}`
-  return url.toString()
-})()
-
-const secrets: Secrets = {
-  mint: `bench-mint-${randomBytes(16).toString('hex')}`,
-  internal: `bench-internal-${randomBytes(16).toString('hex')}`,
-  webhook: `whsec_${randomBytes(24).toString('base64')}`,
-}
+const { baseUrl, name: databaseName, url: benchUrl } = scratchDatabase('lendgate_bench')
+const secrets: Secrets = runSecrets()
 
 /** Case names, used again as baselines and by the targets. */
 const CASE = {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { bearer, type Api } from './client.js'
 import { fire } from './load.js'
@@ -184,4 +184,23 @@ export const seed = async (
   await pool.query('vacuum (analyze)')
   await pool.query('checkpoint').catch(() => undefined) // needs a superuser or pg_checkpoint; only steadier figures are lost without it
   return { partnerKey, sessionId: borrowerSession, borrowerKey, partyId, oneTransaction, tenThousandTransactions, forPayments, awaitingApproval }
+}
+
+/** Fresh secrets for one run: the mint secret, the internal token and a webhook signing secret. */
+export const runSecrets = (): Secrets => ({
+  mint: `bench-mint-${randomBytes(16).toString('hex')}`,
+  internal: `bench-internal-${randomBytes(16).toString('hex')}`,
+  webhook: `whsec_${randomBytes(24).toString('base64')}`,
+})
+
+/**
+ * Where a run keeps its data: a database of its own (`<prefix>_<random>`) on the benchmark's
+ * server, `BENCH_DATABASE_URL` (default the local one). `baseUrl` is where to create and drop it.
+ */
+export const scratchDatabase = (prefix: string): { readonly baseUrl: string; readonly name: string; readonly url: string } => {
+  const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return { baseUrl, name, url: url.toString() }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { connect } from 'node:net'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { storeUnavailable } from '@lendgate/core'
 import { expect } from 'chai'
@@ -335,16 +336,41 @@ for (const database of testDatabases()) {
       it('reads a body the route does not take before answering, so the whole answer arrives', async () => {
         // Answering and closing while the client still sends makes its TCP stack reset the
         // connection and drop the answer: found by the fuzzing suite with a 195 KB GET body.
-        for (const [contentType, size] of [['', 400_000], ['text/plain', 900_000], ['application/octet-stream', 50_000]] as const) {
-          const headers: [string, string][] = contentType === '' ? [] : [['Content-Type', contentType]]
-          for (const chunked of [false, true]) {
-            const reply = await sendRaw(server.url, { method: 'GET', path: '/public/openapi.json', headers, body: Buffer.alloc(size, 'x'), chunked })
-            expect(reply.status, `${contentType} ${size} chunked=${chunked}`).to.equal(200)
-            expect((JSON.parse(reply.text) as { openapi: string }).openapi).to.match(/^3\.1\./)
+        // An authenticated partner's is read up to the body limit; anyone else's up to 64 KiB.
+        const key = await mintKey(server.url)
+        const cases = [
+          { path: '/public/partner/api-keys', credentials: [['Authorization', `Bearer ${key.api_key}`]] as [string, string][], sizes: [400_000, 900_000, 50_000] },
+          { path: '/public/openapi.json', credentials: [] as [string, string][], sizes: [60_000, 10_000] },
+        ]
+        for (const { path, credentials, sizes } of cases) {
+          for (const [contentType, size] of [['', sizes[0]!], ['text/plain', sizes[1]!], ['application/octet-stream', sizes[2] ?? sizes[1]!]] as const) {
+            const headers: [string, string][] = [...credentials, ...(contentType === '' ? [] : [['Content-Type', contentType] as [string, string]])]
+            for (const chunked of [false, true]) {
+              const reply = await sendRaw(server.url, { method: 'GET', path, headers, body: Buffer.alloc(size, 'x'), chunked })
+              expect(reply.status, `${path} ${contentType} ${size} chunked=${chunked}`).to.equal(200)
+              expect(reply.text.length, `${path} ${contentType} ${size} chunked=${chunked}`).to.be.greaterThan(0)
+              JSON.parse(reply.text)
+            }
           }
         }
         const tooLarge = await sendRaw(server.url, { method: 'GET', path: '/public/openapi.json', headers: [['Content-Type', 'text/plain']], body: Buffer.alloc(1_100_000, 'x') })
         expect(tooLarge.status).to.equal(413)
+      })
+
+      it('closes the connection after answering a keyless request whose unread body passes 64 KiB', async () => {
+        const { hostname, port } = new URL(server.url)
+        const closed = await new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(port), hostname, () => {
+            socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: ${500_000}\r\n\r\n`)
+            socket.write(Buffer.alloc(100_000, 'x'))
+          })
+          let text = ''
+          socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+          socket.on('close', () => resolve(text))
+          socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(text) : reject(error)))
+        })
+        expect(closed).to.match(/^HTTP\/1\.1 200 /)
+        expect(closed).to.match(/\r\nConnection: close\r\n/i)
       })
 
       it('answers every placeholder operation with 501 and its operationId, and 401 without a key', async () => {

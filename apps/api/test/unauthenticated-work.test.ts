@@ -238,13 +238,15 @@ describe('Unauthenticated work and connection limits (issue 35)', function () {
     })
     after(() => server.stop())
 
-    it('answers 429 keyless past the per-address budget, while health probes and callers with a key go on', async () => {
+    it('answers 429 keyless past the per-address budget and closes the connection, while health probes and callers with a key go on', async () => {
       const key = await mintKey(server.url)
       for (let i = 0; i < 3; i++) expect((await request(server.url, '/public/partner/api-keys')).status).to.equal(401)
       const refused = await request(server.url, '/public/openapi.json')
       expect(refused.status).to.equal(429)
       expect(refused.body).to.include({ error: 'rate_limited', policy: 'keyless' })
       expect(refused.headers.get('retry-after')).to.match(/^\d+$/)
+      // Past the budget the connection is closed rather than the rest of a body read.
+      expect(refused.headers.get('connection')).to.equal('close')
       expect((await request(server.url, SESSIONS, { method: 'POST', headers: { 'Content-Type': 'application/json' }, json: SESSION_INPUT })).status).to.equal(429)
       expect((await request(server.url, '/health')).status).to.equal(200)
       expect((await request(server.url, '/health/ready')).status).to.equal(200)

@@ -15,6 +15,14 @@ const MERGE_PATCH_TYPE = 'application/merge-patch+json'
 
 const JSON_TYPES = ['application/json', MERGE_PATCH_TYPE]
 
+/**
+ * How much of a body nobody reads is read off the connection and dropped before the answer,
+ * when the caller is not an authenticated partner: enough for any body a client sends by
+ * mistake, while a client without credentials cannot make an instance read a mebibyte per
+ * request. Past it the answer closes the connection instead.
+ */
+export const UNREAD_BODY_LIMIT_BYTES = 64 * 1024
+
 const tooLarge: Problem = { _tag: 'PayloadTooLarge', limitBytes: BODY_LIMIT_BYTES }
 
 /**
@@ -76,8 +84,9 @@ const discardBody = async (req: IncomingMessage, limit: number): Promise<boolean
  * - a body the answer did not need (a 401 before authentication, a route that takes none, a
  *   404) is read and dropped before the answer is written, never buffered, decompressed or
  *   parsed: a server that answers and closes while the client is still sending makes the
- *   client's TCP stack reset the connection and drop the answer. Past the limit the answer
- *   closes the connection instead.
+ *   client's TCP stack reset the connection and drop the answer. An authenticated partner's is
+ *   read up to the body limit, anyone else's up to `UNREAD_BODY_LIMIT_BYTES`; past that the
+ *   answer closes the connection instead (and the answer may be lost to the reset).
  * Only `readBody`, behind a route's authentication, reads a body for what it says.
  */
 export const bodyBounds: Middleware<AppState> = async (ctx, next) => {
@@ -87,7 +96,8 @@ export const bodyBounds: Middleware<AppState> = async (ctx, next) => {
   }
   await next()
   if (hasBody(ctx) && !ctx.req.readableEnded && ctx.response.get('Connection') !== 'close') {
-    if (!(await discardBody(ctx.req, BODY_LIMIT_BYTES))) closeAfterAnswer(ctx)
+    const limit = ctx.state.caller === undefined ? UNREAD_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES
+    if (!(await discardBody(ctx.req, limit))) closeAfterAnswer(ctx)
   }
 }
 

@@ -207,16 +207,24 @@ const PROBES: ReadonlySet<string> = new Set(['/health', '/health/ready'])
  * The keyless budget (docs/decisions.md), before routing: a request that carries no credential
  * at all (a 401 to come, a 404 scan, the OpenAPI document) counts against its client address
  * (`keyless:<client address>`, `RATE_LIMIT_KEYLESS_REQUESTS`, the synced limiter); past it, 429
- * `rate_limited` (policy `keyless`). The health probes are exempt, and CORS preflights are
- * answered before it. Requests with a credential meet the limits of what they present instead.
+ * `rate_limited` (policy `keyless`), and the connection is closed after the answer without
+ * reading what the client is still sending (within the budget, an unread body is read and
+ * dropped so the answer arrives whole: `bodyBounds`). The health probes are exempt, and CORS
+ * preflights are answered before it. Requests with a credential meet the limits of what they
+ * present instead.
  */
-export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter'>, settings: RateLimitSettings): Middleware<AppState> =>
-  rateLimited(
-    limitedBy([
-      {
-        limiter: deps.rateLimiter,
-        policy: { name: 'keyless', limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
-        bucketOf: (ctx) => (presentsCredential(ctx) || PROBES.has(ctx.path) ? undefined : `keyless:${clientAddressOf(ctx)}`),
-      },
-    ]),
-  )
+export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter'>, settings: RateLimitSettings): Middleware<AppState> => {
+  const limit = limitedBy([
+    {
+      limiter: deps.rateLimiter,
+      policy: { name: 'keyless', limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
+      bucketOf: (ctx) => (presentsCredential(ctx) || PROBES.has(ctx.path) ? undefined : `keyless:${clientAddressOf(ctx)}`),
+    },
+  ])
+  return async (ctx, next) => {
+    const limited = await limit(ctx)
+    if (E.isRight(limited)) return next()
+    ctx.set('Connection', 'close')
+    answerProblem(ctx, limited.left)
+  }
+}
