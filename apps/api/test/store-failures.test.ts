@@ -80,6 +80,27 @@ for (const database of testDatabases()) {
       expect(reply.body.error).to.equal('conflict')
     })
 
+    it('does not keep a 409 conflict for replay: a retry with the same Idempotency-Key runs again', async () => {
+      let failures = 1
+      const server = await startInMemoryServer((base) => ({
+        sessions: { ...base.sessions, insert: (session) => (failures-- > 0 ? TE.left(storeUnavailable(raised.uniqueViolation)) : base.sessions.insert(session)) },
+      }))
+      try {
+        const key = await mintKey(server.url)
+        const send = () => request(server.url, '/public/onboarding-sessions', { method: 'POST', headers: { ...bearer(key.api_key), 'Idempotency-Key': 'race-1' }, json: SESSION_INPUT })
+        expect((await send()).status).to.equal(409)
+        const retried = await send()
+        expect(retried.status, retried.text).to.equal(201)
+        expect(retried.headers.get('idempotent-replayed')).to.equal(null)
+        const replayed = await send()
+        expect(replayed.status).to.equal(201)
+        expect(replayed.headers.get('idempotent-replayed')).to.equal('true')
+        expect(replayed.body).to.deep.equal(retried.body)
+      } finally {
+        await server.stop()
+      }
+    })
+
     it('still answers any other failure with 500 store_unavailable', async () => {
       const { reply } = await createSession(raised.undefinedTable)
       expect(reply.status).to.equal(500)

@@ -7,6 +7,14 @@ import { answerProblem, sendJson } from './respond.js'
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/
 
+/**
+ * Whether an answer is kept for replay: anything below 500 except a 409 `conflict`, which asks
+ * the caller to retry (the request met a concurrent change; `answerProblem`): replaying it would
+ * refuse the retry it asks for. A 5xx or a bug is never kept either.
+ */
+const keptForReplay = (status: number, body: unknown): boolean =>
+  status < 500 && !(status === 409 && typeof body === 'object' && body !== null && (body as { error?: unknown }).error === 'conflict')
+
 export type IdempotencyOptions = {
   readonly store: IdempotencyStore
   readonly clock: Clock
@@ -23,8 +31,8 @@ export type IdempotencyOptions = {
  * CONTRACT.md "Idempotency". With an `Idempotency-Key` header, the first request runs and its
  * response (status below 500) is stored; the same key with the same method, path and body bytes
  * replays it with `Idempotent-Replayed: true` (4xx answers included); with a different request
- * it is a 422; while the first still runs, a 409. A 5xx or a bug releases the key so the client
- * can retry.
+ * it is a 422; while the first still runs, a 409. A 5xx, a 409 `conflict` (retry) or a bug
+ * releases the key so the client can retry.
  * Keys are scoped to the API client (the operator for minting).
  */
 export const idempotency =
@@ -55,8 +63,9 @@ export const idempotency =
         break
     }
 
-    // What was answered below 500, success or problem, is kept for replay. Anything else (a 5xx,
-    // a bug thrown) releases the key so the client can retry. If recording fails, the claim is
+    // What was answered below 500, success or problem, is kept for replay (`keptForReplay`).
+    // Anything else (a 5xx, a conflict to retry, a bug thrown) releases the key so the client
+    // can retry. If recording fails, the claim is
     // left to expire after its lease rather than released, so an immediate retry cannot run the
     // request a second time.
     let outcome: { readonly status: number; readonly body: unknown } | undefined
@@ -67,7 +76,7 @@ export const idempotency =
     } catch (error) {
       thrown = error
     }
-    if (outcome !== undefined && outcome.status < 500) {
+    if (outcome !== undefined && keptForReplay(outcome.status, outcome.body)) {
       const kept = options.forReplay === undefined || outcome.status >= 300 ? outcome.body : options.forReplay(outcome.body)
       const done = await options.store.complete(ref, { status: outcome.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
       if (E.isLeft(done)) ctx.state.log.error({ err: done.left.cause }, 'could not record the idempotent response')
