@@ -97,8 +97,8 @@ export const isoTimeEachMillisecond = (): (() => string) => {
 }
 
 /**
- * How an `err` is written: a database error by its SQLSTATE, names and a message without quoted
- * values, never its detail, context or stack (`loggableDatabaseError`: they can hold a
+ * How an `err` is written: a database error by its SQLSTATE, names and a message cut at its
+ * first quote, never its detail, context or stack (`loggableDatabaseError`: they can hold a
  * statement's parameters, such as an applicant's name); any other error as pino writes it.
  */
 const errorForLog = (error: unknown): unknown => loggableDatabaseError(error) ?? pino.stdSerializers.err(error as Error)

@@ -50,7 +50,7 @@ const rawAnswer = (problem: UnreadableRequest): string => {
  */
 export const listen = async (handle: RequestListener, options: ListenOptions, release: () => Promise<void>): Promise<Listening> => {
   const { host, port, limits } = options
-  // The answer in progress on each connection, so a refusal never cuts into one already started.
+  // The latest answer on each connection, so a refusal never cuts into one still being written.
   const answering = new WeakMap<Socket, ServerResponse>()
   const server: Server = createServer(
     {
@@ -67,7 +67,10 @@ export const listen = async (handle: RequestListener, options: ListenOptions, re
   )
   server.maxConnections = limits.maxConnections
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code !== 'ECONNRESET' && socket.writable && answering.get(socket)?.headersSent !== true) socket.end(rawAnswer(unreadable(error.code)))
+    const current = answering.get(socket)
+    // An answer started and not finished on this connection must not be cut into.
+    const midAnswer = current !== undefined && current.headersSent && !current.writableFinished
+    if (error.code !== 'ECONNRESET' && socket.writable && !midAnswer) socket.end(rawAnswer(unreadable(error.code)))
     else socket.destroy()
   })
   await new Promise<void>((resolve, reject) => {

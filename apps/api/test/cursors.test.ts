@@ -28,6 +28,7 @@ describe('list cursors over HTTP (issue 35)', () => {
   let server: TestServer
   let mine: string
   let theirs: string
+  let partyId: string
   let first: { next_cursor: string }
   const keysPage = (key: string, query: string) => request(server.url, `/public/partner/api-keys?${query}`, { headers: bearer(key) })
   const expectRefused = (reply: Awaited<ReturnType<typeof keysPage>>, label: string) => {
@@ -37,7 +38,7 @@ describe('list cursors over HTTP (issue 35)', () => {
 
   before(async () => {
     server = await startInMemoryServer()
-    const partyId = randomUUID()
+    partyId = randomUUID()
     const keys = [await mintKey(server.url, { party_id: partyId, client_name: 'pager' }), await mintKey(server.url, { party_id: partyId, client_name: 'pager' })]
     await mintKey(server.url, { party_id: partyId, client_name: 'pager' })
     mine = keys[0]!.api_key
@@ -58,6 +59,11 @@ describe('list cursors over HTTP (issue 35)', () => {
     const edited = `${first.next_cursor.slice(0, 5)}${first.next_cursor[5] === 'A' ? 'B' : 'A'}${first.next_cursor.slice(6)}`
     expectRefused(await keysPage(mine, `limit=1&cursor=${edited}`), 'edited')
     expectRefused(await keysPage(mine, `limit=1&cursor=${first.next_cursor.slice(0, -22)}`), 'without its seal')
+  })
+
+  it("refuses it on another list of the same API client (the party's applications)", async () => {
+    const applications = await request(server.url, `/public/parties/${partyId}/applications?limit=1&cursor=${first.next_cursor}`, { headers: bearer(mine) })
+    expectRefused(applications, 'another list, same client')
   })
 
   it('refuses it on another list', async () => {

@@ -287,7 +287,8 @@ for (const database of testDatabases()) {
 
     /** `body` with the string at dotted `field` set to `value` (an array field becomes a one-item array). */
     const withField = (body: Record<string, unknown>, field: string, value: string): Record<string, unknown> => {
-      const [name, index] = field.split('.') as [string, string | undefined]
+      const [name, index, ...deeper] = field.split('.') as [string, string | undefined, ...string[]]
+      if (deeper.length > 0 || (index !== undefined && index !== '0')) throw new Error(`${field}: only top-level fields and array items are set here; extend withField`)
       return { ...body, [name]: index === undefined ? value : [value] }
     }
 

@@ -30,8 +30,11 @@ describe('parseJsonBody (issue 35)', () => {
     expect(parseJsonBody(text)).to.deep.equal(E.right(JSON.parse(text)))
   })
 
-  it('refuses a body nested half a million deep without parsing it', () => {
+  it('refuses a body nested half a million deep without parsing it, wherever a non-integer stands', () => {
     expect(refusal('['.repeat(500_000)).detail).to.match(/more than 32 levels deep/)
+    // A number with a fraction before the nesting must not lead to parsing what follows it.
+    expect(refusal(`{"a":1.5,"b":${'['.repeat(500_000)}`).detail).to.match(/more than 32 levels deep/)
+    expect(refusal(`{"b":1.5,"1":${'['.repeat(500_000)}${']'.repeat(500_000)}}`).detail).to.match(/more than 32 levels deep/)
   })
 
   it('refuses every number that is not an integer literal, naming its field', () => {

@@ -170,6 +170,26 @@ describe('Unauthenticated work and connection limits (issue 35)', function () {
       expect(reply.closed).to.equal(true)
     })
 
+    it('answers oversized headers as JSON on a keep-alive connection that has already served a request', async () => {
+      const { hostname, port } = new URL(server.url)
+      const text = await new Promise<string>((resolve, reject) => {
+        let seen = ''
+        const socket = connect(Number(port), hostname, () => socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n'))
+        socket.on('data', (chunk: Buffer) => {
+          const first = seen === ''
+          seen += chunk.toString('utf8')
+          if (first) socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)
+        })
+        socket.on('close', () => resolve(seen))
+        socket.on('error', reject)
+        setTimeout(() => socket.destroy(), 5_000)
+      })
+      const second = text.slice(text.indexOf('HTTP/1.1', 1))
+      expect(statusOf(text)).to.equal(200)
+      expect(statusOf(second), text).to.equal(431)
+      expect(bodyOf(second)).to.deep.equal({ error: 'headers_too_large', detail: 'The request headers exceed 16384 bytes.' })
+    })
+
     it('answers an unknown method and a broken request line with 400 as JSON, with the security headers', async () => {
       for (const line of ['FROB /health HTTP/1.1', 'GET /health HTTP/9.9', 'GET  HTTP/1.1']) {
         const reply = await exchange(server.url, `${line}\r\nHost: x\r\n\r\n`, 5_000)
@@ -248,6 +268,10 @@ describe('Unauthenticated work and connection limits (issue 35)', function () {
       // Past the budget the connection is closed rather than the rest of a body read.
       expect(refused.headers.get('connection')).to.equal('close')
       expect((await request(server.url, SESSIONS, { method: 'POST', headers: { 'Content-Type': 'application/json' }, json: SESSION_INPUT })).status).to.equal(429)
+      // A junk credential does not get past the budget.
+      for (const junk of [{ 'X-Api-Key': 'x' }, { Authorization: 'Bearer x' }, { 'X-Partner-Mint-Key': 'x' }] as Record<string, string>[]) {
+        expect((await request(server.url, '/public/partner/api-keys', { headers: junk })).status, JSON.stringify(junk)).to.equal(429)
+      }
       expect((await request(server.url, '/health')).status).to.equal(200)
       expect((await request(server.url, '/health/ready')).status).to.equal(200)
       expect((await request(server.url, SESSIONS, { method: 'POST', headers: bearer(key.api_key), json: SESSION_INPUT })).status).to.equal(201)

@@ -131,6 +131,26 @@ for (const database of testDatabases()) {
       expect(forEvent(id)).to.have.length(3)
     })
 
+    it('fails an event whose last scheduled attempt a crash cut short, without sending beyond the schedule (issue 35)', async () => {
+      const id = await queueEvent()
+      receiver.answer(500, 500)
+      await round()
+      await round()
+      deps.clock.advance(61_000)
+      // The third and last attempt of the schedule is claimed, and its worker dies.
+      expect((await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))).map((d) => d.event.id)).to.include(id)
+      deps.clock.advance(61_000)
+      await round()
+      expect(forEvent(id)).to.have.length(2)
+      const [event] = (await right(events.listDeliveries(sessionOf(id), { limit: 10, after: O.none }))).filter((e) => e.id === id)
+      expect(event!.status).to.equal('failed')
+      expect(event!.attemptLog.map((a) => [a.attemptNumber, a.statusCode, a.error])).to.deep.equal([
+        [1, 500, null],
+        [2, 500, null],
+        [3, null, INTERRUPTED_ATTEMPT],
+      ])
+    })
+
     it('stops for good on 410 Gone', async () => {
       const id = await queueEvent()
       receiver.answer(410)

@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http'
 import { absurd } from 'fp-ts/lib/function.js'
 import type { Problem, UnreadableRequest } from './problems.js'
 
@@ -13,7 +14,7 @@ const humanResource = (resource: string): string => resource.replace(/_/g, ' ')
 
 /** What a request Node's parser refused is answered, by reason. */
 const UNREADABLE: Readonly<Record<UnreadableRequest['reason'], HttpError>> = {
-  headers_too_large: { status: 431, body: { error: 'headers_too_large', detail: 'The request headers exceed 16384 bytes.' } },
+  headers_too_large: { status: 431, body: { error: 'headers_too_large', detail: `The request headers exceed ${maxHeaderSize} bytes.` } },
   timeout: { status: 408, body: { error: 'request_timeout', detail: 'The request was not received in time.' } },
   malformed: { status: 400, body: { error: 'invalid_request', detail: 'The request is not valid HTTP/1.1 (request line, method or headers).' } },
 }

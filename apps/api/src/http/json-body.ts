@@ -33,11 +33,13 @@ type Excess = { readonly _tag: 'TooDeep' } | { readonly _tag: 'NotAnInteger'; re
 
 /**
  * One pass over a JSON text outside its strings, stopping at the first nesting level past
- * `MAX_JSON_DEPTH` or the first number that is not an integer literal. It runs before parsing,
- * so a body of half a million nested arrays costs this scan to the 33rd bracket, not a parse.
+ * `MAX_JSON_DEPTH` and otherwise noting the first number that is not an integer literal. It
+ * runs before parsing, so a body of half a million nested arrays costs this scan to the 33rd
+ * bracket, not a parse; the depth is checked to the end before anything is parsed at all.
  */
 const excessIn = (text: string): Excess | undefined => {
   let depth = 0
+  let notAnInteger: Excess | undefined
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c === QUOTE) i = endOfString(text, i)
@@ -48,10 +50,10 @@ const excessIn = (text: string): Excess | undefined => {
       const start = i
       while (i + 1 < text.length && continuesNumber(text.charCodeAt(i + 1))) i++
       const literal = text.slice(start, i + 1)
-      if (!isIntegerLiteral(literal)) return { _tag: 'NotAnInteger', literal, start }
+      if (notAnInteger === undefined && !isIntegerLiteral(literal)) notAnInteger = { _tag: 'NotAnInteger', literal, start }
     }
   }
-  return undefined
+  return notAnInteger
 }
 
 const invalid = (detail: string, param?: string): InvalidRequest => (param === undefined ? { _tag: 'InvalidRequest', detail } : { _tag: 'InvalidRequest', detail, param })

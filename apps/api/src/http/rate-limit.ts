@@ -6,6 +6,8 @@ import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import type { Operation } from '../routes/operations.js'
+import { presentedApiKeyIn } from './auth.js'
+import { declaresBody } from './body.js'
 import type { AppContext, AppState } from './context.js'
 import type { RateLimitExceeded } from './problems.js'
 import { answerProblem } from './respond.js'
@@ -125,7 +127,7 @@ const keyBucket =
  * The limits of an operation (docs/decisions.md): every partner route counts against its API
  * key (`key:<apiKeyId>`, the synced limiter: no database round trip per request); the
  * verification routes also against `verify:<apiKeyId>`, a manual webhook retry against
- * `retry:<eventId>`, and key minting against `mint:<client address>`, all three exactly (one
+ * `retry:<apiClientId>:<eventId>`, and key minting against `mint:<client address>`, all three exactly (one
  * upsert per request). Internal and unauthenticated
  * routes are not limited. Partner limits go right after authentication; the mint limit before
  * the secret is checked, so failed attempts count too.
@@ -143,10 +145,12 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
       const webhookRetry: RouteLimit = {
         limiter: deps.exactRateLimiter,
         policy: { name: 'webhook_retry', limit: settings.webhookRetries, windowSeconds: w },
-        // A malformed event id is refused 400 without being counted (or stored as a bucket).
+        // Per event and API client, so no one else can use up an event's retries; a malformed
+        // event id is refused 400 without being counted (or stored as a bucket).
         bucketOf: (ctx) => {
           const eventId = ctx.params['eventId']
-          return eventId !== undefined && isWebhookEventId(eventId) ? `retry:${eventId}` : undefined
+          const clientId = ctx.state.caller?.clientId
+          return eventId !== undefined && clientId !== undefined && isWebhookEventId(eventId) ? `retry:${clientId}:${eventId}` : undefined
         },
       }
       switch (op.extraLimit) {
@@ -197,28 +201,44 @@ export const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 
   }
 }
 
-/** Whether a request carries any credential: a partner key, a Bearer token or the mint secret. */
-const presentsCredential = (ctx: AppContext): boolean => ctx.get('Authorization') !== '' || ctx.get('X-Api-Key') !== '' || ctx.get('X-Partner-Mint-Key') !== ''
+/**
+ * Whether a request presents a credential worth checking: a partner key whose format and
+ * checksum hold (checked in memory: `idSegmentToLookUp`; forged keys that pass are counted by
+ * the key-lookup limit), a Bearer token on an internal route, or the mint secret on the mint
+ * route (counted by the mint limit). Anything else, junk headers included, is keyless.
+ */
+const presentsCredential =
+  (toLookUp: ReturnType<typeof idSegmentToLookUp>) =>
+  (ctx: AppContext): boolean => {
+    const key = presentedApiKeyIn(ctx.get('Authorization'), ctx.get('X-Api-Key'))
+    if (key !== undefined && O.isSome(toLookUp(key))) return true
+    if (ctx.path.startsWith('/internal/') && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
+    return ctx.method === 'POST' && ctx.path === '/public/partner/api-keys' && ctx.get('X-Partner-Mint-Key') !== ''
+  }
 
-/** Load balancers' probes, which must never be refused for what other anonymous clients do. */
+/** Load balancers' probes, which must never be refused for what other anonymous clients do (sent without a body). */
 const PROBES: ReadonlySet<string> = new Set(['/health', '/health/ready'])
 
+const isProbe = (ctx: AppContext): boolean => PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)
+
 /**
- * The keyless budget (docs/decisions.md), before routing: a request that carries no credential
- * at all (a 401 to come, a 404 scan, the OpenAPI document) counts against its client address
+ * The keyless budget (docs/decisions.md), before routing: a request that presents no credential
+ * worth checking (`presentsCredential`: a 401 to come, a 404 scan, the OpenAPI document, a junk
+ * key) counts against its client address
  * (`keyless:<client address>`, `RATE_LIMIT_KEYLESS_REQUESTS`, the synced limiter); past it, 429
  * `rate_limited` (policy `keyless`), and the connection is closed after the answer without
  * reading what the client is still sending (within the budget, an unread body is read and
- * dropped so the answer arrives whole: `bodyBounds`). The health probes are exempt, and CORS
- * preflights are answered before it. Requests with a credential meet the limits of what they
+ * dropped so the answer arrives whole: `bodyBounds`). The health probes (without a body) are
+ * exempt, and CORS preflights are answered before it. Requests with a credential meet the limits of what they
  * present instead.
  */
-export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter'>, settings: RateLimitSettings): Middleware<AppState> => {
+export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter' | 'keyMaterial'>, settings: RateLimitSettings): Middleware<AppState> => {
+  const credentialed = presentsCredential(idSegmentToLookUp(deps.keyMaterial))
   const limit = limitedBy([
     {
       limiter: deps.rateLimiter,
       policy: { name: 'keyless', limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
-      bucketOf: (ctx) => (presentsCredential(ctx) || PROBES.has(ctx.path) ? undefined : `keyless:${clientAddressOf(ctx)}`),
+      bucketOf: (ctx) => (credentialed(ctx) || isProbe(ctx) ? undefined : `keyless:${clientAddressOf(ctx)}`),
     },
   ])
   return async (ctx, next) => {

@@ -50,7 +50,7 @@ export const storeFailureKind = (cause: unknown): 'refused_value' | 'lost_race' 
 
 /**
  * A database error as it may be logged: its SQLSTATE, severity and routine, the names of the
- * constraint, table, column and type involved, and its message with every quoted value replaced;
+ * constraint, table, column and type involved, and its message up to its first quote;
  * never its detail, context, hint, query text or stack, which can carry the statement's
  * parameters and rows (PostgreSQL's CONTEXT shows a portal's parameter values; a unique
  * violation's DETAIL shows the key). Undefined for an error that is not the database's.
@@ -62,7 +62,9 @@ export const loggableDatabaseError = (error: unknown): Record<string, string> | 
     type: 'DatabaseError',
     code: error.code,
     severity: error.severity,
-    message: error.message.replace(/"[^"]*"|'[^']*'/g, '"…"'),
+    // PostgreSQL quotes values without escaping the quotes inside them: everything from the
+    // first quote on is dropped (a constraint or type named there is in its own field).
+    message: error.message.replace(/["'].*$/s, '"…"'),
     ...Object.fromEntries(Object.entries(named).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
   }
 }

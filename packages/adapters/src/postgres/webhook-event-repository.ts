@@ -76,7 +76,9 @@ export const postgresWebhookEventRepository = (db: Kysely<Database>): WebhookEve
         O.fromNullable(
           await db
             .updateTable('webhook_events')
-            .set({ status: 'pending', next_attempt_at: at, locked_until: null })
+            // A lease still held stays: a retry asked for during an attempt waits for it (never a
+            // second send at once), and a lease a crash left is still seen as one.
+            .set({ status: 'pending', next_attempt_at: at })
             .where('id', '=', eventId)
             .where('session_id', '=', sessionId)
             .returningAll()

@@ -3,7 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { StoreUnavailable } from '../../domain/errors.js'
 import { afterAttempt, type AttemptOutcome, type AttemptResult } from '../../domain/webhook-delivery.js'
 import type { Clock } from '../../ports/clock.js'
-import type { DueDelivery, WebhookDeliveryQueue, WebhookSender, WebhookSigner } from '../../ports/webhook-delivery-queue.js'
+import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue, WebhookSender, WebhookSigner } from '../../ports/webhook-delivery-queue.js'
 import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 
 export type DeliverDueWebhooksDeps = {
@@ -25,20 +25,32 @@ export const DELIVERY_LEASE_MS = 60_000
 export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped before recording the outcome; the receiver may have got this attempt'
 
 /**
- * Records the attempt an expired lease left unrecorded (`interruptedLeaseEnd`), as started when
- * that lease began; returns how many attempts that adds (0 or 1).
+ * The attempt an expired lease left unrecorded (`interruptedLeaseEnd`), as started when that
+ * lease began, to the endpoint's URL as it is now; undefined when there is none.
  */
-const recordInterrupted = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<number> => {
-  if (due.interruptedLeaseEnd === null) return 0
-  const startedAt = new Date(due.interruptedLeaseEnd.getTime() - DELIVERY_LEASE_MS)
-  const attempt = { eventId: due.event.id, attemptNumber: due.event.attempts + 1, url: due.url, startedAt, statusCode: null, error: INTERRUPTED_ATTEMPT, durationMs: 0 }
-  const recorded = await deps.queue.recordInterrupted(attempt)()
-  if (E.isLeft(recorded)) throw recorded.left
-  return 1
-}
+const interruptedAttempt = (due: DueDelivery): DeliveryAttempt | undefined =>
+  due.interruptedLeaseEnd === null
+    ? undefined
+    : {
+        eventId: due.event.id,
+        attemptNumber: due.event.attempts + 1,
+        url: due.url,
+        startedAt: new Date(due.interruptedLeaseEnd.getTime() - DELIVERY_LEASE_MS),
+        statusCode: null,
+        error: INTERRUPTED_ATTEMPT,
+        durationMs: 0,
+      }
 
 const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<AttemptOutcome> => {
-  const attemptNumber = due.event.attempts + (await recordInterrupted(deps, due)) + 1
+  const cut = interruptedAttempt(due)
+  if (cut !== undefined) {
+    // The cut attempt counts: if it was the schedule's last, the event fails without another.
+    const afterCut = afterAttempt(cut, cut.attemptNumber, deps.schedule, deps.clock.now(), deps.random())
+    const recorded = await (afterCut._tag === 'Failed' ? deps.queue.record(cut, afterCut) : deps.queue.recordInterrupted(cut))()
+    if (E.isLeft(recorded)) throw recorded.left
+    if (afterCut._tag === 'Failed') return afterCut
+  }
+  const attemptNumber = (cut?.attemptNumber ?? due.event.attempts) + 1
   const startedAt = deps.clock.now()
   const secret = deps.webhookSecrets.open(due.sealedSecret)
   const result: AttemptResult = O.isNone(secret)
