@@ -75,8 +75,8 @@ export type RateLimitSettings = {
    */
   readonly keyLookups: number
   /**
-   * Requests that carry no credential at all (no key, mint secret or token), per client address;
-   * the health routes are exempt (docs/decisions.md).
+   * Requests that present no credential worth checking (none, or a junk one), per client
+   * address; the health probes are exempt (docs/decisions.md).
    */
   readonly keylessRequests: number
   /** How often each instance pushes its counts to the database and learns the others'. */
