@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, median, type Load, type Measured } from './load.js'
-import { apiEnvironment, pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
+import { apiEnvironment, endRun, pinLoadGenerator, pinPostgres, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { borrowerWithLoans, mintKey, paymentBody, runSecrets, scratchDatabase, type Borrower, type Secrets, type ServicedLoan } from './seed.js'
 
@@ -173,10 +173,6 @@ try {
   failed = true
   say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
 } finally {
-  await Promise.all(children.map((c) => c.stop()))
-  await receiver.close()
-  await admin.query(`drop database if exists ${databaseName} with (force)`)
-  await admin.end()
-  unpinPostgres?.()
+  await endRun({ children, receiver, admin, databaseName, unpinPostgres })
 }
 process.exit(failed ? 1 : 0)

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, medianOf, type Drive, type Measured } from './load.js'
-import { apiEnvironment, pinLoadGenerator, pinning, startChild, type Child } from './processes.js'
+import { apiEnvironment, endRun, pinLoadGenerator, pinning, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { mintKey, runSecrets, scratchDatabase, type Secrets } from './seed.js'
 
@@ -164,9 +164,6 @@ try {
   failed = true
   say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
 } finally {
-  await Promise.all(children.map((c) => c.stop()))
-  await receiver.close()
-  await admin.query(`drop database if exists ${databaseName} with (force)`)
-  await admin.end()
+  await endRun({ children, receiver, admin, databaseName })
 }
 process.exit(failed ? 1 : 0)

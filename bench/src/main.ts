@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { apiAt, bearer } from './client.js'
 import { drive, medianOf, type Drive, type Load, type Measured } from './load.js'
-import { apiEnvironment, pinLoadGenerator, pinning, pinPostgres, PROFILED_FILE, REPO_ROOT, startChild, type Child, type Profiled } from './processes.js'
+import { apiEnvironment, endRun, pinLoadGenerator, pinning, pinPostgres, PROFILED_FILE, REPO_ROOT, startChild, type Child, type Profiled } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
 import { paymentBody, runSecrets, scratchDatabase, seed, type Secrets } from './seed.js'
@@ -278,11 +278,7 @@ try {
   failed = true
   say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
 } finally {
-  await Promise.all(children.map((c) => c.stop()))
-  await receiver.close()
   await pool.end()
-  await admin.query(`drop database if exists ${databaseName} with (force)`)
-  await admin.end()
-  unpinPostgres?.()
+  await endRun({ children, receiver, admin, databaseName, unpinPostgres })
 }
 process.exit(failed ? 1 : 0)

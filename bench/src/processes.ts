@@ -5,6 +5,7 @@ import { createServer, connect } from 'node:net'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type pg from 'pg'
 import type { Secrets } from './seed.js'
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -196,3 +197,23 @@ export const apiEnvironment = (databaseUrl: string, secrets: Secrets, receiverUr
   RATE_LIMIT_KEYLESS_REQUESTS: '1000000000',
   RATE_LIMIT_WEBHOOK_RETRIES: '1000000000',
 })
+
+/** What a run holds until it ends. */
+export type RunResources = {
+  readonly children: readonly Child[]
+  readonly receiver: { readonly close: () => Promise<void> }
+  /** The connection to the benchmark's server that created the run's database. */
+  readonly admin: pg.Pool
+  readonly databaseName: string
+  /** What puts PostgreSQL's CPU pinning back (`pinPostgres`), when it was pinned. */
+  readonly unpinPostgres?: (() => void) | undefined
+}
+
+/** Ends a run, whatever became of it: stops its processes and receiver, drops its database, unpins PostgreSQL. */
+export const endRun = async (run: RunResources): Promise<void> => {
+  await Promise.all(run.children.map((c) => c.stop()))
+  await run.receiver.close()
+  await run.admin.query(`drop database if exists ${run.databaseName} with (force)`)
+  await run.admin.end()
+  run.unpinPostgres?.()
+}
