@@ -63,8 +63,16 @@ const operatorFor = (clientId: string): Caller => ({ keyId: 'operator', clientId
 const required = (value: string | undefined, name: string): TE.TaskEither<unknown, string> =>
   value === undefined || value === '' ? TE.left({ _tag: 'Usage', detail: `${name} is required` }) : TE.right(value)
 
-const pageQuery = (options: Options) =>
-  Object.fromEntries(Object.entries({ limit: options['limit'], cursor: options['cursor'], status: options['status'] }).filter(([, v]) => v !== undefined))
+/**
+ * The fields of a use case's command from the options given, each under its wire name
+ * (`fields` maps wire names to option names); options not given are left out.
+ */
+const fieldsFrom = (options: Options, fields: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(fields).flatMap(([field, option]) => (options[option] === undefined ? [] : [[field, options[option]]])))
+
+const PAGE = { limit: 'limit', cursor: 'cursor' } as const
+const pageQuery = (options: Options) => fieldsFrom(options, PAGE)
+const filteredPage = (options: Options) => fieldsFrom(options, { ...PAGE, status: 'status' })
 
 /** The client of a session, to act on its client-scoped records (webhook deliveries). */
 const sessionClient = (deps: CliDeps, sessionId: string) =>
@@ -81,16 +89,10 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['party-id', 'client-name', 'environment', 'scopes'],
     run: (deps, _args, o) =>
       pipe(
-        mintApiKey(deps)(
-          Object.fromEntries(
-            Object.entries({
-              party_id: o['party-id'],
-              client_name: o['client-name'],
-              environment: o['environment'],
-              scopes: o['scopes']?.split(',').map((s) => s.trim()),
-            }).filter(([, v]) => v !== undefined),
-          ),
-        ),
+        mintApiKey(deps)({
+          ...fieldsFrom(o, { party_id: 'party-id', client_name: 'client-name', environment: 'environment' }),
+          ...(o['scopes'] === undefined ? {} : { scopes: o['scopes'].split(',').map((s) => s.trim()) }),
+        }),
         TE.map((m) => mintedKeyView(m.client, m.key, m.plaintext)),
       ),
   },
@@ -120,7 +122,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage: 'sessions list [--status IN_PROGRESS|SUBMITTED|APPROVED|REJECTED] [--limit n] [--cursor c]',
     summary: 'List onboarding sessions for review, oldest first',
     options: ['status', 'limit', 'cursor'],
-    run: (deps, _args, o) => pipe(listOnboardingSessionsForReview(deps)(pageQuery(o)), TE.map(envelope(reviewView))),
+    run: (deps, _args, o) => pipe(listOnboardingSessionsForReview(deps)(filteredPage(o)), TE.map(envelope(reviewView))),
   },
   'sessions approve': {
     usage: 'sessions approve <sessionId> [--reviewed-by <name>]',
@@ -128,7 +130,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['reviewed-by'],
     run: (deps, args, o) =>
       pipe(
-        approveOnboardingSession(deps)({ sessionId: args[0] }, o['reviewed-by'] === undefined ? {} : { reviewed_by: o['reviewed-by'] }),
+        approveOnboardingSession(deps)({ sessionId: args[0], ...fieldsFrom(o, { reviewed_by: 'reviewed-by' }) }),
         TE.map(({ session, party }) => ({ session: reviewView(session), party: partyView(party) })),
       ),
   },
@@ -138,10 +140,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['reason', 'reviewed-by'],
     run: (deps, args, o) =>
       pipe(
-        rejectOnboardingSession(deps)(
-          { sessionId: args[0] },
-          { reason: o['reason'], ...(o['reviewed-by'] === undefined ? {} : { reviewed_by: o['reviewed-by'] }) },
-        ),
+        rejectOnboardingSession(deps)({ sessionId: args[0], ...fieldsFrom(o, { reason: 'reason', reviewed_by: 'reviewed-by' }) }),
         TE.map(reviewView),
       ),
   },
@@ -149,7 +148,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     usage: 'applications list [--status DRAFT|SUBMITTED|APPROVED|DECLINED|WITHDRAWN] [--limit n] [--cursor c]',
     summary: 'List loan applications of every party, oldest first',
     options: ['status', 'limit', 'cursor'],
-    run: (deps, _args, o) => pipe(listLoanApplicationsForReview(deps)(pageQuery(o)), TE.map(envelope(loanApplicationView))),
+    run: (deps, _args, o) => pipe(listLoanApplicationsForReview(deps)(filteredPage(o)), TE.map(envelope(loanApplicationView))),
   },
   'applications approve': {
     usage: 'applications approve <applicationId> [--decided-by <name>]',
@@ -157,7 +156,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['decided-by'],
     run: (deps, args, o) =>
       pipe(
-        approveLoanApplication(deps)({ applicationId: args[0] }, o['decided-by'] === undefined ? {} : { decided_by: o['decided-by'] }),
+        approveLoanApplication(deps)({ applicationId: args[0], ...fieldsFrom(o, { decided_by: 'decided-by' }) }),
         TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) })),
       ),
   },
@@ -167,10 +166,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['reason', 'decided-by'],
     run: (deps, args, o) =>
       pipe(
-        declineLoanApplication(deps)(
-          { applicationId: args[0] },
-          { reason: o['reason'], ...(o['decided-by'] === undefined ? {} : { decided_by: o['decided-by'] }) },
-        ),
+        declineLoanApplication(deps)({ applicationId: args[0], ...fieldsFrom(o, { reason: 'reason', decided_by: 'decided-by' }) }),
         TE.map(loanApplicationView),
       ),
   },
@@ -181,7 +177,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     run: (deps, args, o) =>
       pipe(
         sessionClient(deps, args[0] ?? ''),
-        TE.chainW((caller) => listOnboardingSessionWebhookDeliveries(deps)(caller, { sessionId: args[0] }, pageQuery(o))),
+        TE.chainW((caller) => listOnboardingSessionWebhookDeliveries(deps)(caller, { sessionId: args[0], ...pageQuery(o) })),
         TE.map(envelope(webhookDeliveryView)),
       ),
   },
@@ -192,7 +188,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     run: (deps, args) =>
       pipe(
         sessionClient(deps, args[0] ?? ''),
-        TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] }, {})),
+        TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
         TE.map(webhookEventView),
       ),
   },

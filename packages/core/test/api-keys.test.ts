@@ -454,7 +454,7 @@ describe('revokeApiKey', () => {
       const mine = await mint({ party_id: PARTY })
       for (const apiKeyId of ['nope', mine.key.prefix, undefined]) {
         expect(await revokeApiKey(deps)(callerOf(mine), { apiKeyId })(), String(apiKeyId)).to.deep.equal(
-          E.left(invalidRequest('apiKeyId must be a UUID', 'apiKeyId')),
+          E.left(invalidRequest(apiKeyId === undefined ? 'apiKeyId is required' : 'apiKeyId must be a UUID', 'apiKeyId')),
         )
       }
       expect(apiKeys.keys()).to.deep.equal([mine.key])

@@ -238,7 +238,7 @@ describe('the audit log (use cases)', () => {
     it('approval records onboarding_session.approved with the new party, the reviewer and the queued webhook event', async () => {
       const { deps, recordedBy, submittedSession } = setup()
       const session = await submittedSession('11111111-1111-4111-8111-111111111111')
-      const { result, events } = await recordedBy(() => run(approveOnboardingSession(deps)({ sessionId: session.id }, { reviewed_by: 'ops@lendgate' }, REQUEST)))
+      const { result, events } = await recordedBy(() => run(approveOnboardingSession(deps)({ sessionId: session.id, reviewed_by: 'ops@lendgate' }, REQUEST)))
       expect(events).to.deep.equal([
         {
           id: events[0]?.id,
@@ -257,7 +257,7 @@ describe('the audit log (use cases)', () => {
     it('rejection records onboarding_session.rejected with the reason', async () => {
       const { deps, recordedBy, submittedSession } = setup()
       const session = await submittedSession('11111111-1111-4111-8111-111111111111')
-      const { events } = await recordedBy(() => run(rejectOnboardingSession(deps)({ sessionId: session.id }, { reason: 'Sanctions hit' })))
+      const { events } = await recordedBy(() => run(rejectOnboardingSession(deps)({ sessionId: session.id, reason: 'Sanctions hit' })))
       expect(events.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
         {
           occurredAt: NOW,
@@ -275,11 +275,11 @@ describe('the audit log (use cases)', () => {
     it('records nothing for a decision the state refuses, an unknown session, or a save that lost a race', async () => {
       const { deps, recordedBy, submittedSession } = setup()
       const session = await submittedSession('11111111-1111-4111-8111-111111111111')
-      await run(approveOnboardingSession(deps)({ sessionId: session.id }, {}))
+      await run(approveOnboardingSession(deps)({ sessionId: session.id }))
       const { result, events } = await recordedBy(async () => [
-        await approveOnboardingSession(deps)({ sessionId: session.id }, {})(),
-        await rejectOnboardingSession(deps)({ sessionId: session.id }, { reason: 'late' })(),
-        await rejectOnboardingSession(deps)({ sessionId: UNKNOWN_ID }, { reason: 'x' })(),
+        await approveOnboardingSession(deps)({ sessionId: session.id })(),
+        await rejectOnboardingSession(deps)({ sessionId: session.id, reason: 'late' })(),
+        await rejectOnboardingSession(deps)({ sessionId: UNKNOWN_ID, reason: 'x' })(),
         // A stale version: the repository refuses the save and its event together.
         await deps.sessions.save(session, { ...(deps.audit.all()[0] as AuditEvent), id: UNKNOWN_ID })(),
       ])
@@ -297,7 +297,7 @@ describe('the audit log (use cases)', () => {
     it('approval records loan_application.approved with the booked loan and the terms', async () => {
       const { deps, recordedBy, submittedApplication } = setup()
       const application = await submittedApplication(PARTY, '22222222-2222-4222-8222-222222222222')
-      const { result, events } = await recordedBy(() => run(approveLoanApplication(deps)({ applicationId: application.id }, { decided_by: 'credit@lendgate' })))
+      const { result, events } = await recordedBy(() => run(approveLoanApplication(deps)({ applicationId: application.id, decided_by: 'credit@lendgate' })))
       expect(events.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
         {
           occurredAt: NOW,
@@ -323,11 +323,11 @@ describe('the audit log (use cases)', () => {
     it('decline records loan_application.declined with the reason; a second decision records nothing', async () => {
       const { deps, recordedBy, submittedApplication } = setup()
       const application = await submittedApplication(PARTY, '22222222-2222-4222-8222-222222222222')
-      const { events } = await recordedBy(() => run(declineLoanApplication(deps)({ applicationId: application.id }, { reason: 'Thin file' }, REQUEST)))
+      const { events } = await recordedBy(() => run(declineLoanApplication(deps)({ applicationId: application.id, reason: 'Thin file' }, REQUEST)))
       expect(events.map((e) => [e.action, e.subject, e.apiClientId, e.partyId, e.requestId, e.details])).to.deep.equal([
         ['loan_application.declined', { type: 'loan_application', id: application.id }, application.clientId, PARTY, 'req-1', { decided_by: 'internal', reason: 'Thin file' }],
       ])
-      const again = await recordedBy(() => approveLoanApplication(deps)({ applicationId: application.id }, {})())
+      const again = await recordedBy(() => approveLoanApplication(deps)({ applicationId: application.id })())
       expect(again.result).to.deep.equal(E.left(invalidState('loan_application', 'DECLINED', 'approve')))
       expect(again.events).to.deep.equal([])
     })
@@ -364,7 +364,7 @@ describe('the audit log (use cases)', () => {
         },
       ])
       clock.advance(60_000)
-      const updated = await recordedBy(() => run(updateLoanProduct(deps)({ productId: created.result.id }, { interest_rate_bps: 950, active: false, name: 'Term' }, REQUEST)))
+      const updated = await recordedBy(() => run(updateLoanProduct(deps)({ productId: created.result.id, interest_rate_bps: 950, active: false, name: 'Term' }, REQUEST)))
       expect(updated.events.map((e) => [e.action, e.occurredAt, e.requestId, e.details])).to.deep.equal([
         ['loan_product.updated', new Date(NOW.getTime() + 60_000), 'req-1', { changes: { interest_rate_bps: { from: 900, to: 950 }, active: { from: true, to: false } } }],
       ])
@@ -375,8 +375,8 @@ describe('the audit log (use cases)', () => {
       const product = await run(createLoanProduct(deps)(INPUT))
       const { events } = await recordedBy(async () => [
         await createLoanProduct(deps)({ ...INPUT, min_amount: 2_000 })(),
-        await updateLoanProduct(deps)({ productId: product.id }, {})(),
-        await updateLoanProduct(deps)({ productId: UNKNOWN_ID }, { active: false })(),
+        await updateLoanProduct(deps)({ productId: product.id })(),
+        await updateLoanProduct(deps)({ productId: UNKNOWN_ID, active: false })(),
       ])
       expect(events).to.deep.equal([])
     })
@@ -385,16 +385,16 @@ describe('the audit log (use cases)', () => {
   describe('servicing operations', () => {
     const booked = async (world: ReturnType<typeof setup>) => {
       const application = await world.submittedApplication(PARTY, '22222222-2222-4222-8222-222222222222')
-      return (await run(approveLoanApplication(world.deps)({ applicationId: application.id }, {}))).loan
+      return (await run(approveLoanApplication(world.deps)({ applicationId: application.id }))).loan
     }
 
     it('collateral and documents record loan_collateral.added and loan_document.attached, never the storage reference', async () => {
       const world = setup()
       const loan = await booked(world)
       const { result, events } = await world.recordedBy(async () => ({
-        item: await run(addLoanCollateral(world.deps)({ loanId: loan.id }, { type: 'vehicle', description: 'Van', valuation: 3_500_000, currency: 'USD' }, REQUEST)),
+        item: await run(addLoanCollateral(world.deps)({ loanId: loan.id, type: 'vehicle', description: 'Van', valuation: 3_500_000, currency: 'USD' }, REQUEST)),
         document: await run(
-          attachLoanDocument(world.deps)({ loanId: loan.id }, { type: 'notice', storage_ref: 's3://docs/notice.pdf?X-Amz-Signature=secret', period_start: '2026-01-01', period_end: '2026-01-31' }),
+          attachLoanDocument(world.deps)({ loanId: loan.id, type: 'notice', storage_ref: 's3://docs/notice.pdf?X-Amz-Signature=secret', period_start: '2026-01-01', period_end: '2026-01-31' }),
         ),
       }))
       expect(events.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
@@ -420,7 +420,7 @@ describe('the audit log (use cases)', () => {
         },
       ])
       expect(JSON.stringify(events)).to.not.include('s3://')
-      const refused = await world.recordedBy(() => addLoanCollateral(world.deps)({ loanId: UNKNOWN_ID }, { type: 'cash', description: 'x', valuation: 1, currency: 'USD' })())
+      const refused = await world.recordedBy(() => addLoanCollateral(world.deps)({ loanId: UNKNOWN_ID, type: 'cash', description: 'x', valuation: 1, currency: 'USD' })())
       expect(refused.result).to.deep.equal(E.left(notFound('loan')))
       expect(refused.events).to.deep.equal([])
     })
@@ -430,10 +430,10 @@ describe('the audit log (use cases)', () => {
       const loan = await booked(world)
       const borrower: Caller = { keyId: world.deps.ids.next(), clientId: '22222222-2222-4222-8222-222222222222', partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
       const method = await run(
-        createPaymentMethodForPartyLoan(world.deps)(borrower, { loanId: loan.id }, { type: 'bank_account', account_holder_name: 'Acme', routing_number: '021000021', account_number: '000123456789' }),
+        createPaymentMethodForPartyLoan(world.deps)(borrower, { partyId: PARTY, loanId: loan.id, type: 'bank_account', account_holder_name: 'Acme', routing_number: '021000021', account_number: '000123456789' }),
       )
-      const payment = await run(createPaymentIntentForPartyLoan(world.deps)(borrower, { loanId: loan.id }, { amount: 50_000, currency: 'USD', payment_method_id: method.id }, 'pay-1'))
-      const { result, events } = await world.recordedBy(() => run(reverseLoanPayment(world.deps)({ paymentId: payment.id }, { reason: 'Returned by the bank' }, REQUEST)))
+      const payment = await run(createPaymentIntentForPartyLoan(world.deps)(borrower, { partyId: PARTY, loanId: loan.id, amount: 50_000, currency: 'USD', payment_method_id: method.id, idempotency_key: 'pay-1' }))
+      const { result, events } = await world.recordedBy(() => run(reverseLoanPayment(world.deps)({ paymentId: payment.id, reason: 'Returned by the bank' }, REQUEST)))
       const ledger = O.toNullable(await run(world.deps.loans.findById(loan.id)))?.transactions ?? []
       expect(events.map(({ id: _id, ...rest }) => rest)).to.deep.equal([
         {
@@ -449,7 +449,7 @@ describe('the audit log (use cases)', () => {
       ])
       expect(result.status).to.equal('REVERSED')
       expect(JSON.stringify(events)).to.not.include('btok_')
-      const again = await world.recordedBy(() => reverseLoanPayment(world.deps)({ paymentId: payment.id }, {})())
+      const again = await world.recordedBy(() => reverseLoanPayment(world.deps)({ paymentId: payment.id })())
       expect(again.result).to.deep.equal(E.left(invalidState('payment', 'REVERSED', 'reverse')))
       expect(again.events).to.deep.equal([])
     })
@@ -459,7 +459,7 @@ describe('the audit log (use cases)', () => {
     it("records one interest_accrual.completed event per run with its figures, the system's when no context is given", async () => {
       const world = setup()
       const application = await world.submittedApplication(PARTY, '22222222-2222-4222-8222-222222222222')
-      await run(approveLoanApplication(world.deps)({ applicationId: application.id }, {}))
+      await run(approveLoanApplication(world.deps)({ applicationId: application.id }))
       world.clock.set(new Date('2026-02-20T10:00:00.000Z'))
       const first = await world.recordedBy(() => run(runInterestAccrual(world.deps)({})))
       const second = await world.recordedBy(() => run(runInterestAccrual(world.deps)({ as_of: '2026-02-20' }, REQUEST)))
@@ -520,7 +520,7 @@ describe('the audit log (use cases)', () => {
     const minted = await run(mintApiKey(world.deps)({ party_id: PARTY }))
     await run(revokeApiKey(world.deps)(callerOf(minted), { apiKeyId: minted.key.id }))
     const session = await world.submittedSession('11111111-1111-4111-8111-111111111111')
-    await run(approveOnboardingSession(world.deps)({ sessionId: session.id }, {}))
+    await run(approveOnboardingSession(world.deps)({ sessionId: session.id }))
     const ids = world.audit.all().map((e) => e.id)
     expect(ids).to.have.length(3)
     expect(new Set(ids).size).to.equal(3)

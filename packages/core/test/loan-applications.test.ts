@@ -123,17 +123,17 @@ const setup = () => {
     return r.right
   }
   const create = (input: object = DRAFT_INPUT, who: Caller = caller) => run(createLoanApplication(deps)(who, input))
-  const submit = (a: LoanApplication, who: Caller = caller) => run(submitLoanApplication(deps)(who, { applicationId: a.id }, {}))
-  const changeProduct = (p: LoanProduct, patch: object) => run(updateLoanProduct(deps)({ productId: p.id }, patch))
+  const submit = (a: LoanApplication, who: Caller = caller) => run(submitLoanApplication(deps)(who, { applicationId: a.id }))
+  const changeProduct = (p: LoanProduct, patch: object) => run(updateLoanProduct(deps)({ productId: p.id, ...patch }))
   /** A fresh application of the caller's party in `status`, reached through the use cases. */
   const inStatus = async (status: ApplicationStatus): Promise<LoanApplication> => {
     const draft = await create()
     if (status === 'DRAFT') return draft
-    if (status === 'WITHDRAWN') return run(withdrawLoanApplication(deps)(caller, { applicationId: draft.id }, {}))
+    if (status === 'WITHDRAWN') return run(withdrawLoanApplication(deps)(caller, { applicationId: draft.id }))
     const submitted = await submit(draft)
     if (status === 'SUBMITTED') return submitted
-    if (status === 'APPROVED') return (await run(approveLoanApplication(deps)({ applicationId: draft.id }, {}))).application
-    return run(declineLoanApplication(deps)({ applicationId: draft.id }, { reason: 'Too risky' }))
+    if (status === 'APPROVED') return (await run(approveLoanApplication(deps)({ applicationId: draft.id }))).application
+    return run(declineLoanApplication(deps)({ applicationId: draft.id, reason: 'Too risky' }))
   }
   /** Everything the repository holds: applications and booked loans. */
   const snapshot = () => ({ applications: applications.all(), loans: applications.loans.all() })
@@ -175,15 +175,15 @@ describe('applicationTransition', () => {
       const params = { applicationId: a.id }
       switch (action) {
         case 'edit':
-          return updateLoanApplication(w.deps)(caller, params, { amount: 1_000_000 })()
+          return updateLoanApplication(w.deps)(caller, { ...params, amount: 1_000_000 })()
         case 'submit':
-          return submitLoanApplication(w.deps)(caller, params, {})()
+          return submitLoanApplication(w.deps)(caller, params)()
         case 'withdraw':
-          return withdrawLoanApplication(w.deps)(caller, params, {})()
+          return withdrawLoanApplication(w.deps)(caller, params)()
         case 'approve':
-          return approveLoanApplication(w.deps)(params, {})()
+          return approveLoanApplication(w.deps)(params)()
         case 'decline':
-          return declineLoanApplication(w.deps)(params, { reason: 'Outside appetite' })()
+          return declineLoanApplication(w.deps)({ ...params, reason: 'Outside appetite' })()
       }
     }
     const statusOf = (result: unknown): unknown => {
@@ -354,7 +354,7 @@ describe('updateLoanApplication', () => {
     const draft = await w.create()
     w.deps.clock.advance(60_000)
     const expected: LoanApplication = { ...draft, amount: 2_000_000, termMonths: 24, version: 1, updatedAt: new Date(T0.getTime() + 60_000) }
-    expect(await updateLoanApplication(w.deps)(caller, { applicationId: draft.id }, { amount: 2_000_000, term_months: 24 })()).to.deep.equal(E.right(expected))
+    expect(await updateLoanApplication(w.deps)(caller, { applicationId: draft.id, amount: 2_000_000, term_months: 24 })()).to.deep.equal(E.right(expected))
     expect(w.applications.all()).to.deep.equal([expected])
   })
 
@@ -362,7 +362,7 @@ describe('updateLoanApplication', () => {
     const w = setup()
     const draft = await w.create()
     await w.changeProduct(WORKING_CAPITAL, { interest_rate_bps: 1250, origination_fee_bps: 150 })
-    const updated = await w.run(updateLoanApplication(w.deps)(caller, { applicationId: draft.id }, { purpose: 'Payroll' }))
+    const updated = await w.run(updateLoanApplication(w.deps)(caller, { applicationId: draft.id, purpose: 'Payroll' }))
     expect(updated).to.deep.equal({ ...draft, purpose: 'Payroll', interestRateBps: 1250, originationFeeBps: 150, version: 1 })
   })
 
@@ -370,7 +370,7 @@ describe('updateLoanApplication', () => {
     const w = setup()
     const draft = await w.create()
     const patch = { product_id: STARTER.id, amount: 800_000, term_months: 6 }
-    expect(await w.run(updateLoanApplication(w.deps)(caller, { applicationId: draft.id }, patch))).to.deep.equal({
+    expect(await w.run(updateLoanApplication(w.deps)(caller, { applicationId: draft.id, ...patch }))).to.deep.equal({
       ...draft,
       productId: STARTER.id,
       amount: 800_000,
@@ -396,7 +396,7 @@ describe('updateLoanApplication', () => {
       it(`refuses ${name} and changes nothing`, async () => {
         const w = setup()
         const draft = await w.create()
-        expect(await updateLoanApplication(w.deps)(caller, { applicationId: draft.id }, patch)()).to.deep.equal(E.left(error))
+        expect(await updateLoanApplication(w.deps)(caller, { applicationId: draft.id, ...patch })()).to.deep.equal(E.left(error))
         expect(w.applications.all()).to.deep.equal([draft])
       })
     }
@@ -405,7 +405,7 @@ describe('updateLoanApplication', () => {
   it("answers NotFound for another party's draft and changes nothing", async () => {
     const w = setup()
     const theirs = await w.create(DRAFT_INPUT, otherCaller)
-    expect(await updateLoanApplication(w.deps)(caller, { applicationId: theirs.id }, { amount: 600_000 })()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await updateLoanApplication(w.deps)(caller, { applicationId: theirs.id, amount: 600_000 })()).to.deep.equal(E.left(notFound('loan_application')))
     expect(w.applications.all()).to.deep.equal([theirs])
   })
 })
@@ -417,16 +417,16 @@ describe('submitLoanApplication', () => {
     w.deps.clock.advance(5_000)
     const at = new Date(T0.getTime() + 5_000)
     const expected: LoanApplication = { ...draft, status: 'SUBMITTED', submittedAt: at, updatedAt: at, version: 1 }
-    expect(await submitLoanApplication(w.deps)(caller, { applicationId: draft.id }, {})()).to.deep.equal(E.right(expected))
+    expect(await submitLoanApplication(w.deps)(caller, { applicationId: draft.id })()).to.deep.equal(E.right(expected))
     expect(w.applications.all()).to.deep.equal([expected])
   })
 
   it('takes no body, or an empty object, but refuses any field', async () => {
     const w = setup()
     const [a, b, c] = [await w.create(), await w.create(), await w.create()]
-    expect((await w.run(submitLoanApplication(w.deps)(caller, { applicationId: a!.id }, undefined))).status).to.equal('SUBMITTED')
-    expect((await w.run(submitLoanApplication(w.deps)(caller, { applicationId: b!.id }, null))).status).to.equal('SUBMITTED')
-    expect(await submitLoanApplication(w.deps)(caller, { applicationId: c!.id }, { amount: 600_000 })()).to.deep.equal(
+    expect((await w.run(submitLoanApplication(w.deps)(caller, { applicationId: a!.id }))).status).to.equal('SUBMITTED')
+    expect((await w.run(submitLoanApplication(w.deps)(caller, { applicationId: b!.id }))).status).to.equal('SUBMITTED')
+    expect(await submitLoanApplication(w.deps)(caller, { applicationId: c!.id, amount: 600_000 })()).to.deep.equal(
       E.left(invalidRequest('amount is not a known field', 'amount')),
     )
     expect(w.applications.all().map((x) => x.status)).to.deep.equal(['SUBMITTED', 'SUBMITTED', 'DRAFT'])
@@ -453,7 +453,7 @@ describe('submitLoanApplication', () => {
         const w = setup()
         const draft = await w.create()
         await w.changeProduct(WORKING_CAPITAL, change)
-        expect(await submitLoanApplication(w.deps)(caller, { applicationId: draft.id }, {})()).to.deep.equal(E.left(error))
+        expect(await submitLoanApplication(w.deps)(caller, { applicationId: draft.id })()).to.deep.equal(E.left(error))
         expect(w.applications.all()).to.deep.equal([draft])
       })
     }
@@ -462,7 +462,7 @@ describe('submitLoanApplication', () => {
   it("answers NotFound for another party's draft and changes nothing", async () => {
     const w = setup()
     const theirs = await w.create(DRAFT_INPUT, otherCaller)
-    expect(await submitLoanApplication(w.deps)(caller, { applicationId: theirs.id }, {})()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await submitLoanApplication(w.deps)(caller, { applicationId: theirs.id })()).to.deep.equal(E.left(notFound('loan_application')))
     expect(w.applications.all()).to.deep.equal([theirs])
   })
 })
@@ -474,16 +474,16 @@ describe('withdrawLoanApplication', () => {
       const a = await w.inStatus(from)
       w.deps.clock.advance(1_000)
       const expected: LoanApplication = { ...a, status: 'WITHDRAWN', updatedAt: new Date(T0.getTime() + 1_000), version: a.version + 1 }
-      expect(await withdrawLoanApplication(w.deps)(caller, { applicationId: a.id }, {})()).to.deep.equal(E.right(expected))
+      expect(await withdrawLoanApplication(w.deps)(caller, { applicationId: a.id })()).to.deep.equal(E.right(expected))
       expect(w.applications.all()).to.deep.equal([expected])
-      expect(await submitLoanApplication(w.deps)(caller, { applicationId: a.id }, {})()).to.deep.equal(E.left(invalidState('loan_application', 'WITHDRAWN', 'submit')))
+      expect(await submitLoanApplication(w.deps)(caller, { applicationId: a.id })()).to.deep.equal(E.left(invalidState('loan_application', 'WITHDRAWN', 'submit')))
     })
   }
 
   it("answers NotFound for another party's application and changes nothing", async () => {
     const w = setup()
     const theirs = await w.create(DRAFT_INPUT, otherCaller)
-    expect(await withdrawLoanApplication(w.deps)(caller, { applicationId: theirs.id }, {})()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await withdrawLoanApplication(w.deps)(caller, { applicationId: theirs.id })()).to.deep.equal(E.left(notFound('loan_application')))
     expect(w.applications.all()).to.deep.equal([theirs])
   })
 })
@@ -493,7 +493,7 @@ describe('previewLoanApplicationSchedule', () => {
     const w = setup()
     w.deps.clock.set(new Date('2026-01-31T23:59:59.999Z'))
     const draft = await w.create()
-    const preview = await w.run(previewLoanApplicationSchedule(w.deps)(caller, { applicationId: draft.id }, {}))
+    const preview = await w.run(previewLoanApplicationSchedule(w.deps)(caller, { applicationId: draft.id }))
     expect(preview).to.deep.equal(schedulePreview(draft, '2026-01-31'))
     expect([preview.start_date, preview.installments[0]!.due_date, preview.origination_fee, preview.disbursed_amount]).to.deep.equal([
       '2026-01-31',
@@ -506,7 +506,7 @@ describe('previewLoanApplicationSchedule', () => {
   it('answers the schedule for a given start_date', async () => {
     const w = setup()
     const draft = await w.create()
-    expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: draft.id }, { start_date: '2028-02-29' })()).to.deep.equal(
+    expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: draft.id, start_date: '2028-02-29' })()).to.deep.equal(
       E.right(schedulePreview(draft, '2028-02-29')),
     )
   })
@@ -515,7 +515,7 @@ describe('previewLoanApplicationSchedule', () => {
     for (const status of APPLICATION_STATUSES) {
       const w = setup()
       const a = await w.inStatus(status)
-      expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: a.id }, undefined)()).to.deep.equal(E.right(schedulePreview(a, '2026-01-15')))
+      expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: a.id })()).to.deep.equal(E.right(schedulePreview(a, '2026-01-15')))
     }
   })
 
@@ -523,10 +523,10 @@ describe('previewLoanApplicationSchedule', () => {
     const w = setup()
     const draft = await w.create()
     const params = { applicationId: draft.id }
-    expect(await previewLoanApplicationSchedule(w.deps)(caller, params, { start_date: '2026-02-30' })()).to.deep.equal(
+    expect(await previewLoanApplicationSchedule(w.deps)(caller, { ...params, start_date: '2026-02-30' })()).to.deep.equal(
       E.left(invalidRequest('start_date must be a real date in the form YYYY-MM-DD', 'start_date')),
     )
-    expect(await previewLoanApplicationSchedule(w.deps)(caller, params, { start: '2026-02-01' })()).to.deep.equal(
+    expect(await previewLoanApplicationSchedule(w.deps)(caller, { ...params, start: '2026-02-01' })()).to.deep.equal(
       E.left(invalidRequest('start is not a known field', 'start')),
     )
   })
@@ -534,7 +534,7 @@ describe('previewLoanApplicationSchedule', () => {
   it("answers NotFound for another party's application", async () => {
     const w = setup()
     const theirs = await w.create(DRAFT_INPUT, otherCaller)
-    expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: theirs.id }, {})()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await previewLoanApplicationSchedule(w.deps)(caller, { applicationId: theirs.id })()).to.deep.equal(E.left(notFound('loan_application')))
   })
 })
 
@@ -553,30 +553,30 @@ describe('listPartyApplications', () => {
   it("lists only the caller's party's applications, oldest first", async () => {
     const w = setup()
     const mine = await threeOfMineAndOneOfTheirs(w)
-    expect(await listPartyApplications(w.deps)(caller, {})()).to.deep.equal(E.right({ items: [...mine], nextCursor: null }))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId })()).to.deep.equal(E.right({ items: [...mine], nextCursor: null }))
   })
 
   it('filters by status', async () => {
     const w = setup()
     const [, second] = await threeOfMineAndOneOfTheirs(w)
-    expect(await listPartyApplications(w.deps)(caller, { status: 'SUBMITTED' })()).to.deep.equal(E.right({ items: [second], nextCursor: null }))
-    expect(await listPartyApplications(w.deps)(caller, { status: 'APPROVED' })()).to.deep.equal(E.right({ items: [], nextCursor: null }))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, status: 'SUBMITTED' })()).to.deep.equal(E.right({ items: [second], nextCursor: null }))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, status: 'APPROVED' })()).to.deep.equal(E.right({ items: [], nextCursor: null }))
   })
 
   it('pages with limit and cursor', async () => {
     const w = setup()
     const [first, second, third] = await threeOfMineAndOneOfTheirs(w)
     const cursor = encodeCursor(second)
-    expect(await listPartyApplications(w.deps)(caller, { limit: '2' })()).to.deep.equal(E.right({ items: [first, second], nextCursor: cursor }))
-    expect(await listPartyApplications(w.deps)(caller, { limit: '2', cursor })()).to.deep.equal(E.right({ items: [third], nextCursor: null }))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, limit: '2' })()).to.deep.equal(E.right({ items: [first, second], nextCursor: cursor }))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, limit: '2', cursor })()).to.deep.equal(E.right({ items: [third], nextCursor: null }))
   })
 
   it('refuses an unknown status and an unknown parameter', async () => {
     const w = setup()
-    expect(await listPartyApplications(w.deps)(caller, { status: 'OPEN' })()).to.deep.equal(
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, status: 'OPEN' })()).to.deep.equal(
       E.left(invalidRequest('status must be one of: DRAFT, SUBMITTED, APPROVED, DECLINED, WITHDRAWN', 'status')),
     )
-    expect(await listPartyApplications(w.deps)(caller, { party_id: OTHER_PARTY })()).to.deep.equal(E.left(invalidRequest('party_id is not a known field', 'party_id')))
+    expect(await listPartyApplications(w.deps)(caller, { partyId: caller.partyId, party_id: OTHER_PARTY })()).to.deep.equal(E.left(invalidRequest('party_id is not a known field', 'party_id')))
   })
 })
 
@@ -587,7 +587,7 @@ describe('approveLoanApplication', () => {
     w.deps.clock.set(new Date('2026-02-27T18:30:00.000Z'))
     const now = w.deps.clock.now()
     // Ids for the booking come from their own generator, so the expected booking can replay them.
-    const result = await approveLoanApplication({ ...w.deps, ids: sequentialIds() })({ applicationId: submitted.id }, {})()
+    const result = await approveLoanApplication({ ...w.deps, ids: sequentialIds() })({ applicationId: submitted.id })()
     const replay = sequentialIds()
     const expectedBooking = bookLoan(submitted, () => replay.next(), now)
     const expectedApplication: LoanApplication = {
@@ -607,8 +607,8 @@ describe('approveLoanApplication', () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
     w.deps.clock.set(new Date('2026-03-31T23:00:00.000Z'))
-    const { loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id }, {}))
-    const preview = await w.run(previewLoanApplicationSchedule(w.deps)(caller, { applicationId: submitted.id }, { start_date: '2026-03-31' }))
+    const { loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id }))
+    const preview = await w.run(previewLoanApplicationSchedule(w.deps)(caller, { applicationId: submitted.id, start_date: '2026-03-31' }))
     const booked = w.applications.loans.all()[0]!
     expect(preview.installments.map((i) => [i.number, i.due_date, i.principal, i.interest])).to.deep.equal(
       booked.installments.map((i) => [i.number, i.dueDate, i.principalDue, i.interestDue]),
@@ -628,7 +628,7 @@ describe('approveLoanApplication', () => {
     await w.changeProduct(WORKING_CAPITAL, { interest_rate_bps: 1299, origination_fee_bps: 250 })
     const submitted = await w.submit(draft)
     await w.changeProduct(WORKING_CAPITAL, { interest_rate_bps: 1500, origination_fee_bps: 500, max_amount: 1_000_000, active: false })
-    const { application, loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id }, {}))
+    const { application, loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id }))
     expect([application.interestRateBps, application.originationFeeBps]).to.deep.equal([1299, 250])
     // 250 bps of 1,200,000 is 30,000.
     expect([loan.principal, loan.interestRateBps, loan.originationFee, loan.disbursedAmount]).to.deep.equal([1_200_000, 1299, 30_000, 1_170_000])
@@ -638,7 +638,7 @@ describe('approveLoanApplication', () => {
   it('records who decided, trimmed', async () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
-    const { application } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id }, { decided_by: '  alice@lendgate  ' }))
+    const { application } = await w.run(approveLoanApplication(w.deps)({ applicationId: submitted.id, decided_by: '  alice@lendgate  ' }))
     expect(application.decision).to.deep.equal({ decision: 'APPROVED', reason: null, decidedBy: 'alice@lendgate', decidedAt: T0 })
   })
 
@@ -646,25 +646,25 @@ describe('approveLoanApplication', () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
     const before = w.snapshot()
-    expect(await approveLoanApplication(w.deps)({ applicationId: submitted.id }, { reason: 'ok' })()).to.deep.equal(
+    expect(await approveLoanApplication(w.deps)({ applicationId: submitted.id, reason: 'ok' })()).to.deep.equal(
       E.left(invalidRequest('reason is not a known field', 'reason')),
     )
-    expect(await approveLoanApplication(w.deps)({ applicationId: UNKNOWN_ID }, {})()).to.deep.equal(E.left(notFound('loan_application')))
-    expect(await approveLoanApplication(w.deps)({ applicationId: 'x' }, {})()).to.deep.equal(E.left(invalidRequest('applicationId must be a UUID', 'applicationId')))
+    expect(await approveLoanApplication(w.deps)({ applicationId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await approveLoanApplication(w.deps)({ applicationId: 'x' })()).to.deep.equal(E.left(invalidRequest('applicationId must be a UUID', 'applicationId')))
     expect(w.snapshot()).to.deep.equal(before)
   })
 
   it('approves any party’s application (internal route)', async () => {
     const w = setup()
     const theirs = await w.submit(await w.create(DRAFT_INPUT, otherCaller), otherCaller)
-    const { loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: theirs.id }, {}))
+    const { loan } = await w.run(approveLoanApplication(w.deps)({ applicationId: theirs.id }))
     expect(loan.partyId).to.equal(OTHER_PARTY)
   })
 
   it('books one loan when two approvals race; the loser answers ConcurrentUpdate', async () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
-    const approve = approveLoanApplication(w.deps)({ applicationId: submitted.id }, {})
+    const approve = approveLoanApplication(w.deps)({ applicationId: submitted.id })
     const results = await Promise.all([approve(), approve()])
     expect(results.filter(E.isRight).length).to.equal(1)
     expect(results.filter(E.isLeft).map((r) => r.left)).to.deep.equal([concurrentUpdate('loan_application')])
@@ -685,7 +685,7 @@ describe('declineLoanApplication', () => {
       updatedAt: now,
       version: submitted.version + 1,
     }
-    expect(await declineLoanApplication(w.deps)({ applicationId: submitted.id }, { reason: ' Insufficient trading history ', decided_by: 'bob' })()).to.deep.equal(
+    expect(await declineLoanApplication(w.deps)({ applicationId: submitted.id, reason: ' Insufficient trading history ', decided_by: 'bob' })()).to.deep.equal(
       E.right(expected),
     )
     expect(w.snapshot()).to.deep.equal({ applications: [expected], loans: [] })
@@ -694,7 +694,7 @@ describe('declineLoanApplication', () => {
   it('defaults decided_by to internal', async () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
-    const declined = await w.run(declineLoanApplication(w.deps)({ applicationId: submitted.id }, { reason: 'No' }))
+    const declined = await w.run(declineLoanApplication(w.deps)({ applicationId: submitted.id, reason: 'No' }))
     expect(declined.decision).to.deep.equal({ decision: 'DECLINED', reason: 'No', decidedBy: 'internal', decidedAt: T0 })
   })
 
@@ -702,15 +702,15 @@ describe('declineLoanApplication', () => {
     const w = setup()
     const submitted = await w.submit(await w.create())
     const params = { applicationId: submitted.id }
-    expect(await declineLoanApplication(w.deps)(params, {})()).to.deep.equal(E.left(invalidRequest('reason is required', 'reason')))
-    expect(await declineLoanApplication(w.deps)(params, { reason: '' })()).to.deep.equal(E.left(invalidRequest('reason must be between 1 and 500 characters', 'reason')))
-    expect(await declineLoanApplication(w.deps)(params, undefined)()).to.deep.equal(E.left(invalidRequest('The request body must be a JSON object')))
+    expect(await declineLoanApplication(w.deps)(params)()).to.deep.equal(E.left(invalidRequest('reason is required', 'reason')))
+    expect(await declineLoanApplication(w.deps)({ ...params, reason: '' })()).to.deep.equal(E.left(invalidRequest('reason must be between 1 and 500 characters', 'reason')))
+    expect(await declineLoanApplication(w.deps)([params])()).to.deep.equal(E.left(invalidRequest('The request body must be a JSON object')))
     expect(w.applications.all()).to.deep.equal([submitted])
   })
 
   it('answers NotFound for an unknown application', async () => {
     const w = setup()
-    expect(await declineLoanApplication(w.deps)({ applicationId: UNKNOWN_ID }, { reason: 'No' })()).to.deep.equal(E.left(notFound('loan_application')))
+    expect(await declineLoanApplication(w.deps)({ applicationId: UNKNOWN_ID, reason: 'No' })()).to.deep.equal(E.left(notFound('loan_application')))
   })
 })
 

@@ -87,21 +87,21 @@ const NEW_PRODUCT = {
 describe('listAvailableLoanProductsForParty', () => {
   it('lists only active products, oldest first', async () => {
     const { deps } = productSetup()
-    expect(await listAvailableLoanProductsForParty(deps)({})()).to.deep.equal(E.right({ items: [WORKING_CAPITAL, EQUIPMENT, STARTER], nextCursor: null }))
+    expect(await listAvailableLoanProductsForParty(deps)(caller, { partyId: PARTY })()).to.deep.equal(E.right({ items: [WORKING_CAPITAL, EQUIPMENT, STARTER], nextCursor: null }))
   })
 
   it('pages with limit and cursor', async () => {
     const { deps } = productSetup()
     const list = listAvailableLoanProductsForParty(deps)
-    expect(await list({ limit: '2' })()).to.deep.equal(E.right({ items: [WORKING_CAPITAL, EQUIPMENT], nextCursor: encodeCursor(EQUIPMENT) }))
-    expect(await list({ limit: '2', cursor: encodeCursor(EQUIPMENT) })()).to.deep.equal(E.right({ items: [STARTER], nextCursor: null }))
+    expect(await list(caller, { partyId: PARTY, limit: '2' })()).to.deep.equal(E.right({ items: [WORKING_CAPITAL, EQUIPMENT], nextCursor: encodeCursor(EQUIPMENT) }))
+    expect(await list(caller, { partyId: PARTY, limit: '2', cursor: encodeCursor(EQUIPMENT) })()).to.deep.equal(E.right({ items: [STARTER], nextCursor: null }))
   })
 
   it('refuses a filter it does not have and a forged cursor', async () => {
     const { deps } = productSetup()
     const list = listAvailableLoanProductsForParty(deps)
-    expect(await list({ active: 'false' })()).to.deep.equal(E.left(invalidRequest('active is not a known field', 'active')))
-    expect(await list({ cursor: 'bm90LWEtY3Vyc29y' })()).to.deep.equal(E.left(invalidRequest('cursor is not a cursor returned by this list', 'cursor')))
+    expect(await list(caller, { partyId: PARTY, active: 'false' })()).to.deep.equal(E.left(invalidRequest('active is not a known field', 'active')))
+    expect(await list(caller, { partyId: PARTY, cursor: 'bm90LWEtY3Vyc29y' })()).to.deep.equal(E.left(invalidRequest('cursor is not a cursor returned by this list', 'cursor')))
   })
 })
 
@@ -223,7 +223,7 @@ describe('updateLoanProduct', () => {
     const { deps, products } = productSetup()
     deps.clock.advance(60_000)
     const expected: LoanProduct = { ...EQUIPMENT, interestRateBps: 950, description: 'Machines', active: false, updatedAt: new Date(T0.getTime() + 60_000) }
-    expect(await updateLoanProduct(deps)({ productId: EQUIPMENT.id }, { interest_rate_bps: 950, description: 'Machines', active: false })()).to.deep.equal(
+    expect(await updateLoanProduct(deps)({ productId: EQUIPMENT.id, interest_rate_bps: 950, description: 'Machines', active: false })()).to.deep.equal(
       E.right(expected),
     )
     expect(products.all().find((p) => p.id === EQUIPMENT.id)).to.deep.equal(expected)
@@ -231,7 +231,7 @@ describe('updateLoanProduct', () => {
 
   it('accepts a change of both bounds that keeps them ordered', async () => {
     const { deps } = productSetup()
-    const updated = await updateLoanProduct(deps)({ productId: EQUIPMENT.id }, { min_amount: 60_000_000, max_amount: 70_000_000 })()
+    const updated = await updateLoanProduct(deps)({ productId: EQUIPMENT.id, min_amount: 60_000_000, max_amount: 70_000_000 })()
     expect(E.isRight(updated) && [updated.right.minAmount, updated.right.maxAmount]).to.deep.equal([60_000_000, 70_000_000])
   })
 
@@ -250,7 +250,7 @@ describe('updateLoanProduct', () => {
     for (const [name, patch, error] of cases) {
       it(`refuses ${name} and changes nothing`, async () => {
         const { deps, products } = productSetup()
-        expect(await updateLoanProduct(deps)({ productId: EQUIPMENT.id }, patch)()).to.deep.equal(E.left(error))
+        expect(await updateLoanProduct(deps)({ productId: EQUIPMENT.id, ...patch })()).to.deep.equal(E.left(error))
         expect(products.all()).to.deep.equal(CATALOGUE)
       })
     }
@@ -258,8 +258,8 @@ describe('updateLoanProduct', () => {
 
   it('answers NotFound for an unknown product and refuses an id that is not a UUID', async () => {
     const { deps, products } = productSetup()
-    expect(await updateLoanProduct(deps)({ productId: UNKNOWN_ID }, { name: 'X' })()).to.deep.equal(E.left(notFound('loan_product')))
-    expect(await updateLoanProduct(deps)({ productId: 'equipment' }, { name: 'X' })()).to.deep.equal(E.left(invalidRequest('productId must be a UUID', 'productId')))
+    expect(await updateLoanProduct(deps)({ productId: UNKNOWN_ID, name: 'X' })()).to.deep.equal(E.left(notFound('loan_product')))
+    expect(await updateLoanProduct(deps)({ productId: 'equipment', name: 'X' })()).to.deep.equal(E.left(invalidRequest('productId must be a UUID', 'productId')))
     expect(products.all()).to.deep.equal(CATALOGUE)
   })
 })
@@ -331,38 +331,38 @@ describe('getParty', () => {
   it("answers the key's party with its addresses", async () => {
     const mine = address('00000000-0000-4000-8000-0000000000aa', 'registered', T0)
     const { deps } = partySetup([mine])
-    expect(await getParty(deps)(caller)()).to.deep.equal(E.right(party(PARTY, [mine])))
+    expect(await getParty(deps)(caller, { partyId: PARTY })()).to.deep.equal(E.right(party(PARTY, [mine])))
   })
 
   it('answers NotFound(party) for a key whose party is not a borrower', async () => {
     const { deps } = partySetup()
-    expect(await getParty(deps)(callerOf(NO_PARTY))()).to.deep.equal(E.left(notFound('party')))
+    expect(await getParty(deps)(callerOf(NO_PARTY), { partyId: NO_PARTY })()).to.deep.equal(E.left(notFound('party')))
   })
 })
 
 describe('listPartyAddresses', () => {
   it("lists the party's addresses oldest first, in pages", async () => {
     const { deps, run } = partySetup()
-    const first = await run(createPartyAddress(deps)(caller, REGISTERED))
+    const first = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
     deps.clock.advance(1_000)
-    const second = await run(createPartyAddress(deps)(caller, MAILING))
+    const second = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...MAILING }))
     deps.clock.advance(1_000)
-    const third = await run(createPartyAddress(deps)(caller, { ...MAILING, type: 'operating' }))
+    const third = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...MAILING, type: 'operating' }))
     const list = listPartyAddresses(deps)
-    expect(await list(caller, {})()).to.deep.equal(E.right({ items: [first, second, third], nextCursor: null }))
-    expect(await list(caller, { limit: '2' })()).to.deep.equal(E.right({ items: [first, second], nextCursor: encodeCursor(second) }))
-    expect(await list(caller, { limit: '2', cursor: encodeCursor(second) })()).to.deep.equal(E.right({ items: [third], nextCursor: null }))
+    expect(await list(caller, { partyId: PARTY })()).to.deep.equal(E.right({ items: [first, second, third], nextCursor: null }))
+    expect(await list(caller, { partyId: PARTY, limit: '2' })()).to.deep.equal(E.right({ items: [first, second], nextCursor: encodeCursor(second) }))
+    expect(await list(caller, { partyId: PARTY, limit: '2', cursor: encodeCursor(second) })()).to.deep.equal(E.right({ items: [third], nextCursor: null }))
   })
 
   it('answers an empty list for a party without addresses', async () => {
     const { deps } = partySetup()
-    expect(await listPartyAddresses(deps)(caller, {})()).to.deep.equal(E.right({ items: [], nextCursor: null }))
+    expect(await listPartyAddresses(deps)(caller, { partyId: PARTY })()).to.deep.equal(E.right({ items: [], nextCursor: null }))
   })
 
   it('answers NotFound(party) for a key whose party is not a borrower, and refuses unknown parameters', async () => {
     const { deps } = partySetup()
-    expect(await listPartyAddresses(deps)(callerOf(NO_PARTY), {})()).to.deep.equal(E.left(notFound('party')))
-    expect(await listPartyAddresses(deps)(caller, { type: 'mailing' })()).to.deep.equal(E.left(invalidRequest('type is not a known field', 'type')))
+    expect(await listPartyAddresses(deps)(callerOf(NO_PARTY), { partyId: NO_PARTY })()).to.deep.equal(E.left(notFound('party')))
+    expect(await listPartyAddresses(deps)(caller, { partyId: PARTY, type: 'mailing' })()).to.deep.equal(E.left(invalidRequest('type is not a known field', 'type')))
   })
 })
 
@@ -381,14 +381,14 @@ describe('createPartyAddress', () => {
       createdAt: T0,
       updatedAt: T0,
     }
-    expect(await createPartyAddress(deps)(caller, { ...REGISTERED, line2: 'Suite 4' })()).to.deep.equal(E.right(expected))
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED, line2: 'Suite 4' })()).to.deep.equal(E.right(expected))
     expect((await stored())!.addresses).to.deep.equal([expected])
   })
 
   it('refuses a second registered address naming type, and stores nothing', async () => {
     const { deps, stored, run } = partySetup()
-    const registered = await run(createPartyAddress(deps)(caller, REGISTERED))
-    expect(await createPartyAddress(deps)(caller, { ...REGISTERED, line1: '2 Main St' })()).to.deep.equal(
+    const registered = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED, line1: '2 Main St' })()).to.deep.equal(
       E.left(invalidRequest('The party already has a registered address; update that one instead.', 'type')),
     )
     expect((await stored())!.addresses).to.deep.equal([registered])
@@ -396,21 +396,21 @@ describe('createPartyAddress', () => {
 
   it('holds at most 20 addresses', async () => {
     const { deps, stored, run } = partySetup()
-    await run(createPartyAddress(deps)(caller, REGISTERED))
-    for (let i = 1; i < 20; i += 1) await run(createPartyAddress(deps)(caller, { ...MAILING, line1: `PO Box ${i}` }))
+    await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
+    for (let i = 1; i < 20; i += 1) await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...MAILING, line1: `PO Box ${i}` }))
     const before = (await stored())!.addresses
     expect(before.length).to.equal(20)
-    expect(await createPartyAddress(deps)(caller, MAILING)()).to.deep.equal(E.left(invalidRequest('A party holds at most 20 addresses.')))
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...MAILING })()).to.deep.equal(E.left(invalidRequest('A party holds at most 20 addresses.')))
     expect((await stored())!.addresses).to.deep.equal(before)
   })
 
   it('refuses an unknown field, an unknown type and an unknown country', async () => {
     const { deps, stored } = partySetup()
-    expect(await createPartyAddress(deps)(caller, { ...REGISTERED, street: 'x' })()).to.deep.equal(E.left(invalidRequest('street is not a known field', 'street')))
-    expect(await createPartyAddress(deps)(caller, { ...REGISTERED, type: 'billing' })()).to.deep.equal(
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED, street: 'x' })()).to.deep.equal(E.left(invalidRequest('street is not a known field', 'street')))
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED, type: 'billing' })()).to.deep.equal(
       E.left(invalidRequest('type must be one of: registered, operating, mailing', 'type')),
     )
-    expect(await createPartyAddress(deps)(caller, { ...REGISTERED, country: 'XX' })()).to.deep.equal(
+    expect(await createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED, country: 'XX' })()).to.deep.equal(
       E.left(invalidRequest('country must be an ISO 3166-1 alpha-2 country code in upper case, such as US', 'country')),
     )
     expect((await stored())!.addresses).to.deep.equal([])
@@ -418,34 +418,34 @@ describe('createPartyAddress', () => {
 
   it('answers NotFound(party) for a key whose party is not a borrower', async () => {
     const { deps } = partySetup()
-    expect(await createPartyAddress(deps)(callerOf(NO_PARTY), REGISTERED)()).to.deep.equal(E.left(notFound('party')))
+    expect(await createPartyAddress(deps)(callerOf(NO_PARTY), { partyId: NO_PARTY, ...REGISTERED })()).to.deep.equal(E.left(notFound('party')))
   })
 })
 
 describe('updatePartyAddress', () => {
   it('changes the given fields and updated_at', async () => {
     const { deps, stored, run } = partySetup()
-    const created = await run(createPartyAddress(deps)(caller, REGISTERED))
+    const created = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
     deps.clock.advance(1_000)
     const expected: Address = { ...created, city: 'Shelbyville', region: 'IL', updatedAt: new Date(T0.getTime() + 1_000) }
-    expect(await updatePartyAddress(deps)(caller, { addressId: created.id }, { city: 'Shelbyville', region: 'IL' })()).to.deep.equal(E.right(expected))
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: created.id, city: 'Shelbyville', region: 'IL' })()).to.deep.equal(E.right(expected))
     expect((await stored())!.addresses).to.deep.equal([expected])
   })
 
   it('lets the registered address stay registered', async () => {
     const { deps, run } = partySetup()
-    const created = await run(createPartyAddress(deps)(caller, REGISTERED))
-    expect(await updatePartyAddress(deps)(caller, { addressId: created.id }, { type: 'registered', line1: '3 Main St' })()).to.deep.equal(
+    const created = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: created.id, type: 'registered', line1: '3 Main St' })()).to.deep.equal(
       E.right({ ...created, line1: '3 Main St' }),
     )
   })
 
   it('refuses turning another address into a second registered one, and changes nothing', async () => {
     const { deps, stored, run } = partySetup()
-    await run(createPartyAddress(deps)(caller, REGISTERED))
-    const mailing = await run(createPartyAddress(deps)(caller, MAILING))
+    await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
+    const mailing = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...MAILING }))
     const before = (await stored())!.addresses
-    expect(await updatePartyAddress(deps)(caller, { addressId: mailing.id }, { type: 'registered' })()).to.deep.equal(
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: mailing.id, type: 'registered' })()).to.deep.equal(
       E.left(invalidRequest('The party already has a registered address; update that one instead.', 'type')),
     )
     expect((await stored())!.addresses).to.deep.equal(before)
@@ -453,19 +453,19 @@ describe('updatePartyAddress', () => {
 
   it('refuses an empty patch', async () => {
     const { deps, run } = partySetup()
-    const created = await run(createPartyAddress(deps)(caller, REGISTERED))
-    expect(await updatePartyAddress(deps)(caller, { addressId: created.id }, {})()).to.deep.equal(E.left(invalidRequest('Send at least one field to update.')))
+    const created = await run(createPartyAddress(deps)(caller, { partyId: PARTY, ...REGISTERED }))
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: created.id })()).to.deep.equal(E.left(invalidRequest('Send at least one field to update.')))
   })
 
   it("answers NotFound(party_address) for an unknown address and for another party's, changing nothing", async () => {
     const { deps, stored } = partySetup()
-    expect(await updatePartyAddress(deps)(caller, { addressId: UNKNOWN_ID }, { city: 'X' })()).to.deep.equal(E.left(notFound('party_address')))
-    expect(await updatePartyAddress(deps)(caller, { addressId: THEIR_ADDRESS.id }, { city: 'X' })()).to.deep.equal(E.left(notFound('party_address')))
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: UNKNOWN_ID, city: 'X' })()).to.deep.equal(E.left(notFound('party_address')))
+    expect(await updatePartyAddress(deps)(caller, { partyId: PARTY, addressId: THEIR_ADDRESS.id, city: 'X' })()).to.deep.equal(E.left(notFound('party_address')))
     expect((await stored(OTHER_PARTY))!.addresses).to.deep.equal([THEIR_ADDRESS])
   })
 
   it('answers NotFound(party) for a key whose party is not a borrower', async () => {
     const { deps } = partySetup()
-    expect(await updatePartyAddress(deps)(callerOf(NO_PARTY), { addressId: THEIR_ADDRESS.id }, { city: 'X' })()).to.deep.equal(E.left(notFound('party')))
+    expect(await updatePartyAddress(deps)(callerOf(NO_PARTY), { partyId: NO_PARTY, addressId: THEIR_ADDRESS.id, city: 'X' })()).to.deep.equal(E.left(notFound('party')))
   })
 })

@@ -62,11 +62,11 @@ const setup = async () => {
   /** Verified contacts, a profile and a registered address. */
   const complete = async () => {
     for (const [channel, input] of [['phone', { phone: '+14155550123' }], ['email', { email: 'a@b.co' }]] as const) {
-      await run(submitContact(channel)(deps)(caller, params, input))
-      await run(verifyContact(channel)(deps)(caller, params, { code: sender.sent()[sender.sent().length - 1]!.code }))
+      await run(submitContact(channel)(deps)(caller, { ...params, ...input }))
+      await run(verifyContact(channel)(deps)(caller, { ...params, code: sender.sent()[sender.sent().length - 1]!.code }))
     }
-    await run(upsertApplicantProfile(deps)(caller, params, { legal_name: 'Acme', tax_id: '12-3456789' }))
-    await run(createOnboardingAddress(deps)(caller, params, REGISTERED))
+    await run(upsertApplicantProfile(deps)(caller, { ...params, legal_name: 'Acme', tax_id: '12-3456789' }))
+    await run(createOnboardingAddress(deps)(caller, { ...params, ...REGISTERED }))
   }
   return { deps, params, run, stored, complete, sender, challenges }
 }
@@ -77,28 +77,28 @@ describe('onboarding use cases (in memory)', () => {
     expect((await stored()).currentStep).to.equal('PHONE_VERIFICATION')
     await complete()
     expect((await stored()).currentStep).to.equal('REVIEW')
-    expect(await run(listPendingOnboardingRequirements(deps)(caller, params, {}))).to.deep.equal([])
+    expect(await run(listPendingOnboardingRequirements(deps)(caller, params))).to.deep.equal([])
   })
 
   it('sends codes through the sender; a wrong code counts an attempt', async () => {
     const { deps, params, sender, challenges } = await setup()
-    await submitContact('phone')(deps)(caller, params, { phone: '+14155550123' })()
+    await submitContact('phone')(deps)(caller, { ...params, phone: '+14155550123' })()
     expect(sender.sent()).to.deep.equal([
       { sessionId: params.sessionId, channel: 'phone', destination: '+14155550123', code: '100000', expiresAt: new Date(deps.clock.now().getTime() + 600_000) },
     ])
-    expect(await verifyContact('phone')(deps)(caller, params, { code: '999999' })()).to.deep.equal(E.left({ _tag: 'InvalidCode', attemptsRemaining: 4 }))
+    expect(await verifyContact('phone')(deps)(caller, { ...params, code: '999999' })()).to.deep.equal(E.left({ _tag: 'InvalidCode', attemptsRemaining: 4 }))
     expect(challenges.all()[0]!.attempts).to.equal(1)
   })
 
   it('refuses to verify or resend for a contact already verified, whatever the code, and changes nothing', async () => {
     const { deps, params, sender, challenges, stored, run } = await setup()
-    await run(submitContact('phone')(deps)(caller, params, { phone: '+14155550123' }))
+    await run(submitContact('phone')(deps)(caller, { ...params, phone: '+14155550123' }))
     const code = sender.sent()[0]!.code
-    await run(verifyContact('phone')(deps)(caller, params, { code }))
+    await run(verifyContact('phone')(deps)(caller, { ...params, code }))
     const [session, attempts] = [await stored(), challenges.all()]
     const alreadyVerified = E.left({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: true })
-    expect(await verifyContact('phone')(deps)(caller, params, { code })()).to.deep.equal(alreadyVerified)
-    expect(await verifyContact('phone')(deps)(caller, params, { code: '999999' })()).to.deep.equal(alreadyVerified)
+    expect(await verifyContact('phone')(deps)(caller, { ...params, code })()).to.deep.equal(alreadyVerified)
+    expect(await verifyContact('phone')(deps)(caller, { ...params, code: '999999' })()).to.deep.equal(alreadyVerified)
     expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(alreadyVerified)
     expect([await stored(), challenges.all(), sender.sent().length]).to.deep.equal([session, attempts, 1])
   })
@@ -106,28 +106,28 @@ describe('onboarding use cases (in memory)', () => {
   it('stores nothing and starts no cooldown when delivery fails', async () => {
     const { deps, params, sender, challenges, stored } = await setup()
     sender.failNext()
-    const failed = await submitContact('email')(deps)(caller, params, { email: 'a@b.co' })()
+    const failed = await submitContact('email')(deps)(caller, { ...params, email: 'a@b.co' })()
     expect(E.isLeft(failed) && failed.left._tag).to.equal('VerificationDeliveryFailed')
     expect(challenges.all()).to.deep.equal([])
     expect((await stored()).email).to.equal(null)
-    expect(E.isRight(await submitContact('email')(deps)(caller, params, { email: 'a@b.co' })())).to.equal(true)
+    expect(E.isRight(await submitContact('email')(deps)(caller, { ...params, email: 'a@b.co' })())).to.equal(true)
   })
 
   it('refuses a retry within the cooldown and without a pending contact', async () => {
     const { deps, params } = await setup()
     expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(E.left({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: false }))
-    await submitContact('phone')(deps)(caller, params, { phone: '+14155550123' })()
+    await submitContact('phone')(deps)(caller, { ...params, phone: '+14155550123' })()
     expect(await retryContactVerification('phone')(deps)(caller, params)()).to.deep.equal(E.left({ _tag: 'RateLimited', retryAfterSeconds: 30 }))
   })
 
   it("keeps sessions, addresses and documents to their own client", async () => {
     const { deps, params } = await setup()
     for (const result of [
-      await upsertApplicantProfile(deps)(stranger, params, { legal_name: 'X' })(),
-      await createOnboardingAddress(deps)(stranger, params, REGISTERED)(),
-      await listOnboardingAddresses(deps)(stranger, params, {})(),
-      await createOnboardingDocumentMetadata(deps)(stranger, params, { type: 'other', storage_ref: 'x' })(),
-      await listDocumentsForOnboardingSession(deps)(stranger, params, {})(),
+      await upsertApplicantProfile(deps)(stranger, { ...params, legal_name: 'X' })(),
+      await createOnboardingAddress(deps)(stranger, { ...params, ...REGISTERED })(),
+      await listOnboardingAddresses(deps)(stranger, params)(),
+      await createOnboardingDocumentMetadata(deps)(stranger, { ...params, type: 'other', storage_ref: 'x' })(),
+      await listDocumentsForOnboardingSession(deps)(stranger, params)(),
       await submitOnboardingForReview(deps)(stranger, params)(),
       await getPartyBySessionId(deps)(stranger, params)(),
     ]) {
@@ -137,11 +137,11 @@ describe('onboarding use cases (in memory)', () => {
 
   it('refuses an unknown address and an empty patch', async () => {
     const { deps, params, run } = await setup()
-    const address = await run(createOnboardingAddress(deps)(caller, params, REGISTERED))
-    expect(await updateOnboardingAddress(deps)(caller, { ...params, addressId: '22222222-2222-4222-8222-222222222222' }, { city: 'X' })()).to.deep.equal(
+    const address = await run(createOnboardingAddress(deps)(caller, { ...params, ...REGISTERED }))
+    expect(await updateOnboardingAddress(deps)(caller, { ...params, addressId: '22222222-2222-4222-8222-222222222222', city: 'X' })()).to.deep.equal(
       E.left(notFound('onboarding_address')),
     )
-    expect(await updateOnboardingAddress(deps)(caller, { ...params, addressId: address.id }, {})()).to.deep.equal(
+    expect(await updateOnboardingAddress(deps)(caller, { ...params, addressId: address.id })()).to.deep.equal(
       E.left(invalidRequest('Send at least one field to update.')),
     )
   })
@@ -153,10 +153,10 @@ describe('onboarding use cases (in memory)', () => {
     expect(submitted).to.deep.include({ status: 'SUBMITTED', currentStep: 'REVIEW', submittedAt: deps.clock.now() })
     const before = await stored()
     for (const result of [
-      await upsertApplicantProfile(deps)(caller, params, { legal_name: 'X' })(),
-      await createOnboardingAddress(deps)(caller, params, { ...REGISTERED, type: 'mailing' })(),
-      await submitContact('phone')(deps)(caller, params, { phone: '+14155550199' })(),
-      await createOnboardingDocumentMetadata(deps)(caller, params, { type: 'other', storage_ref: 'x' })(),
+      await upsertApplicantProfile(deps)(caller, { ...params, legal_name: 'X' })(),
+      await createOnboardingAddress(deps)(caller, { ...params, ...REGISTERED, type: 'mailing' })(),
+      await submitContact('phone')(deps)(caller, { ...params, phone: '+14155550199' })(),
+      await createOnboardingDocumentMetadata(deps)(caller, { ...params, type: 'other', storage_ref: 'x' })(),
     ]) {
       expect(E.isLeft(result) && result.left).to.deep.include({ _tag: 'InvalidState', status: 'SUBMITTED' })
     }
@@ -168,7 +168,7 @@ describe('onboarding use cases (in memory)', () => {
     const { deps, params, complete, run } = await setup()
     await complete()
     await run(submitOnboardingForReview(deps)(caller, params))
-    const { session, party } = await run(approveOnboardingSession(deps)(params, { reviewed_by: 'ops' }))
+    const { session, party } = await run(approveOnboardingSession(deps)({ ...params, reviewed_by: 'ops' }))
     expect(session).to.deep.include({ status: 'APPROVED', partyId: party.id })
     expect(session.review).to.deep.equal({ decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: deps.clock.now() })
     expect(party).to.deep.include({ sessionId: params.sessionId, legalName: 'Acme', taxId: '12-3456789', email: 'a@b.co', phone: '+14155550123' })
@@ -179,7 +179,7 @@ describe('onboarding use cases (in memory)', () => {
     expect(event).to.deep.include({ sessionId: params.sessionId, type: 'party.ready', status: 'pending', attempts: 0, nextAttemptAt: deps.clock.now() })
     expect(event!.id).to.match(/^evt_[0-9a-f]{32}$/)
     expect(JSON.parse(event!.body)).to.deep.equal({ type: 'party.ready', timestamp: deps.clock.now().toISOString(), data: partyView(party) })
-    expect(await rejectOnboardingSession(deps)(params, { reason: 'x' })()).to.deep.equal(E.left(invalidState('onboarding_session', 'APPROVED', 'reject')))
+    expect(await rejectOnboardingSession(deps)({ ...params, reason: 'x' })()).to.deep.equal(E.left(invalidState('onboarding_session', 'APPROVED', 'reject')))
   })
 
   it('rejects with a reason, lists for review by status, and has no party before approval', async () => {
@@ -189,8 +189,8 @@ describe('onboarding use cases (in memory)', () => {
     await run(submitOnboardingForReview(deps)(caller, params))
     const queue = await run(listOnboardingSessionsForReview(deps)({ status: 'SUBMITTED' }))
     expect(queue.items.map((s) => s.id)).to.deep.equal([params.sessionId])
-    expect(await rejectOnboardingSession(deps)(params, {})()).to.deep.equal(E.left(invalidRequest('reason is required', 'reason')))
-    const rejected = await run(rejectOnboardingSession(deps)(params, { reason: 'Unverifiable' }))
+    expect(await rejectOnboardingSession(deps)(params)()).to.deep.equal(E.left(invalidRequest('reason is required', 'reason')))
+    const rejected = await run(rejectOnboardingSession(deps)({ ...params, reason: 'Unverifiable' }))
     expect(rejected.review).to.deep.equal({ decision: 'REJECTED', reviewedBy: 'internal', reason: 'Unverifiable', decidedAt: deps.clock.now() })
     expect((await run(listOnboardingSessionsForReview(deps)({ status: 'SUBMITTED' }))).items).to.deep.equal([])
   })

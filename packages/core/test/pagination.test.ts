@@ -28,9 +28,14 @@ describe('decodePageRequest', () => {
     expect(decodePageRequest({ limit: '100' })).to.deep.equal(E.right({ limit: 100, after: O.none }))
   })
 
+  it('takes the limit as an integer too, as a service embedding the core passes it', () => {
+    expect(decodePageRequest({ limit: 5 })).to.deep.equal(E.right({ limit: 5, after: O.none }))
+    expect(decodePageRequest({ limit: 101 })).to.deep.equal(E.left(BAD_LIMIT))
+  })
+
   describe('when the limit is out of range, not an integer or repeated', () => {
     it("refuses it with param 'limit'", () => {
-      for (const limit of ['0', '101', 'abc', ['1', '2'], '', '-1', '1.5', '01', ' 5', 5]) {
+      for (const limit of ['0', '101', 'abc', ['1', '2'], '', '-1', '1.5', '01', ' 5', 5.5, 0]) {
         expect(decodePageRequest({ limit }), JSON.stringify(limit)).to.deep.equal(E.left(BAD_LIMIT))
       }
     })

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Caller } from '../src/domain/api-key.js'
-import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment } from '../src/domain/errors.js'
+import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/errors.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { bookLoan, type BookedLoan } from '../src/domain/loan.js'
 import { dueFigures, ledgerSums, scheduleOwed, ZERO, type Buckets } from '../src/domain/loan-servicing.js'
@@ -34,11 +34,11 @@ import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, seq
  * snapshot and the schedule's totals still owed.
  */
 
-const caller: Caller = { keyId: 'key-1', clientId: 'client-1', partyId: 'party-1', environment: 'live', scopes: ['partner:api'] }
+const caller: Caller = { keyId: 'key-1', clientId: 'client-1', partyId: '11111111-1111-4111-8111-111111111111', environment: 'live', scopes: ['partner:api'] }
 /** Another API client of the same party. */
 const colleague: Caller = { ...caller, keyId: 'key-3', clientId: 'client-3' }
 /** A key of another party. */
-const stranger: Caller = { keyId: 'key-2', clientId: 'client-2', partyId: 'party-2', environment: 'live', scopes: ['partner:api'] }
+const stranger: Caller = { keyId: 'key-2', clientId: 'client-2', partyId: '22222222-2222-4222-8222-222222222222', environment: 'live', scopes: ['partner:api'] }
 
 const BANK = { type: 'bank_account', account_holder_name: 'Acme Corp', routing_number: '021000021', account_number: '000123456789' }
 const CARD = { type: 'card', card_token: 'tok_visa_4242', last4: '4242', brand: 'visa', exp_month: 12, exp_year: 2030 }
@@ -137,11 +137,11 @@ const setup = () => {
   }
   const stored = (loanId: string) => some(loans.findById(loanId))
   const latest = async (loanId: string) => some(loans.latestBalanceForParty((await stored(loanId)).loan.partyId, loanId))
-  const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { loanId }, { limit: '100' }))).items
-  const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { loanId }, input))
+  const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { partyId: caller.partyId, loanId, limit: '100' }))).items
+  const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId, ...input }))
   const pay = (loanId: string, method: PaymentMethod, amount: number, key: string | undefined, who: Caller = caller) =>
-    createPaymentIntentForPartyLoan(deps)(who, { loanId }, { amount, currency: 'USD', payment_method_id: method.id }, key)()
-  const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId }, input)()
+    createPaymentIntentForPartyLoan(deps)(who, { partyId: who.partyId, loanId, amount, currency: 'USD', payment_method_id: method.id, idempotency_key: key })()
+  const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId, ...(input as object) })()
 
   /** The ledger's bucket sums = the latest snapshot's outstanding figures = the schedule still owed. */
   const expectConsistent = async (loanId: string) => {
@@ -182,23 +182,23 @@ describe('loan servicing use cases (in memory)', () => {
       clock.set(at('2026-01-20'))
       const second = book({ amount: 500_000 })
       book({ partyId: stranger.partyId })
-      expect(await run(listLoansForParty(deps)(caller, {}))).to.deep.equal({ items: [first.loan, second.loan], nextCursor: null })
-      expect(await run(getLoanForParty(deps)(caller, { loanId: second.loan.id }))).to.deep.equal(second.loan)
+      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId }))).to.deep.equal({ items: [first.loan, second.loan], nextCursor: null })
+      expect(await run(getLoanForParty(deps)(caller, { partyId: caller.partyId, loanId: second.loan.id }))).to.deep.equal(second.loan)
     })
 
     it('pages with limit and cursor', async () => {
       const { deps, book, clock } = setup()
       const booked = [book(), (clock.advance(1_000), book()), (clock.advance(1_000), book())]
-      const page1 = await run(listLoansForParty(deps)(caller, { limit: '2' }))
+      const page1 = await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2' }))
       expect(page1.items).to.deep.equal([booked[0]!.loan, booked[1]!.loan])
       expect(page1.nextCursor).to.be.a('string')
-      expect(await run(listLoansForParty(deps)(caller, { limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [booked[2]!.loan], nextCursor: null })
+      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [booked[2]!.loan], nextCursor: null })
     })
 
     it('answers NotFound for an unknown loan and InvalidRequest for a malformed id', async () => {
       const { deps } = setup()
-      expect(await getLoanForParty(deps)(caller, { loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
-      const malformed = await getLoanForParty(deps)(caller, { loanId: 'nope' })()
+      expect(await getLoanForParty(deps)(caller, { partyId: caller.partyId, loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+      const malformed = await getLoanForParty(deps)(caller, { partyId: caller.partyId, loanId: 'nope' })()
       expect(E.isLeft(malformed) && malformed.left).to.deep.include({ _tag: 'InvalidRequest', param: 'loanId' })
     })
   })
@@ -207,11 +207,11 @@ describe('loan servicing use cases (in memory)', () => {
     it('reads the booking snapshot, then one more snapshot per change, oldest first', async () => {
       const { deps, book, addMethod, pay, balances, expectConsistent } = setup()
       const { loan, balance } = book()
-      const latest0 = await run(getLatestLoanBalanceForParty(deps)(caller, { loanId: loan.id }))
+      const latest0 = await run(getLatestLoanBalanceForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
       expect(latest0).to.deep.include(balance)
       const method = await addMethod(loan.id)
       const payment = right(await pay(loan.id, method, 50_000, 'k1'))
-      const after = await run(getLatestLoanBalanceForParty(deps)(caller, { loanId: loan.id }))
+      const after = await run(getLatestLoanBalanceForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
       expect(figures(after)).to.deep.equal({
         loanId: loan.id,
         asOf: '2026-01-15',
@@ -236,7 +236,7 @@ describe('loan servicing use cases (in memory)', () => {
       const method = await s.addMethod(loan.id)
       s.clock.set(at('2026-03-20'))
       right(await s.pay(loan.id, method, 50_000, 'k1'))
-      const list = (query: Record<string, string>) => listTransactionsForPartyLoan(s.deps)(caller, { loanId: loan.id }, query)()
+      const list = (query: Record<string, string>) => listTransactionsForPartyLoan(s.deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...query })()
       return { ...s, loan, list }
     }
     const shape = (items: readonly { type: string; effectiveDate: string; amount: number; currency: string }[]) =>
@@ -301,7 +301,7 @@ describe('loan servicing use cases (in memory)', () => {
     it("gives every installment its status as of the clock's date", async () => {
       const { deps, book, clock, addMethod, pay, expectConsistent } = setup()
       const { loan } = book({ termMonths: 3 })
-      const statuses = async () => (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items.map((i) => [i.dueDate, i.status])
+      const statuses = async () => (await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))).items.map((i) => [i.dueDate, i.status])
       const method = await addMethod(loan.id)
       expect(await statuses()).to.deep.equal([
         ['2026-02-15', 'UPCOMING'],
@@ -318,7 +318,7 @@ describe('loan servicing use cases (in memory)', () => {
         ['2026-03-15', 'UPCOMING'],
         ['2026-04-15', 'UPCOMING'],
       ])
-      const owed = (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items[0]!
+      const owed = (await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))).items[0]!
       right(await pay(loan.id, method, owed.principalDue + owed.interestDue - owed.principalPaid - owed.interestPaid, 'k2'))
       expect(await statuses()).to.deep.equal([
         ['2026-02-15', 'PAID'],
@@ -333,7 +333,7 @@ describe('loan servicing use cases (in memory)', () => {
       const { loan } = book({ termMonths: 3 })
       const method = await addMethod(loan.id)
       right(await pay(loan.id, method, (await latest(loan.id)).payoffAmount, 'k1'))
-      const items = (await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, {}))).items
+      const items = (await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))).items
       expect(items.map((i) => i.status)).to.deep.equal(['PAID', 'PAID', 'PAID'])
       await expectConsistent(loan.id)
     })
@@ -341,8 +341,8 @@ describe('loan servicing use cases (in memory)', () => {
     it('pages by installment number', async () => {
       const { deps, book } = setup()
       const { loan } = book()
-      const page1 = await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, { limit: '5' }))
-      const page2 = await run(listLoanScheduleForParty(deps)(caller, { loanId: loan.id }, { limit: '10', cursor: page1.nextCursor! }))
+      const page1 = await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id, limit: '5' }))
+      const page2 = await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id, limit: '10', cursor: page1.nextCursor! }))
       expect([...page1.items, ...page2.items].map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
       expect(page2.nextCursor).to.equal(null)
     })
@@ -352,7 +352,7 @@ describe('loan servicing use cases (in memory)', () => {
     it('tokenises a bank account and keeps only the token and last four; the first method is the default', async () => {
       const { deps, book, tokenizer, paymentMethods, clock } = setup()
       const { loan } = book()
-      const method = await run(createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...BANK, is_default: false }))
+      const method = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...BANK, is_default: false }))
       expect(tokenizer.seen).to.deep.equal([{ routingNumber: '021000021', accountNumber: '000123456789' }])
       expect(method).to.deep.equal({
         id: method.id,
@@ -378,7 +378,7 @@ describe('loan servicing use cases (in memory)', () => {
     it('refuses a routing number failing the ABA checksum, naming routing_number, and tokenises nothing', async () => {
       const { deps, book, tokenizer, paymentMethods } = setup()
       const { loan } = book()
-      const result = await createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...BANK, routing_number: '021000022' })()
+      const result = await createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...BANK, routing_number: '021000022' })()
       expect(E.isLeft(result) && result.left).to.deep.include({ _tag: 'InvalidRequest', param: 'routing_number' })
       expect(tokenizer.seen).to.deep.equal([])
       expect(paymentMethods.all()).to.deep.equal([])
@@ -387,10 +387,10 @@ describe('loan servicing use cases (in memory)', () => {
     it('stores a card token; refuses a card that expired before this month', async () => {
       const { deps, book, paymentMethods, clock } = setup()
       const { loan } = book()
-      const expired = await createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...CARD, exp_month: 12, exp_year: 2025 })()
+      const expired = await createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...CARD, exp_month: 12, exp_year: 2025 })()
       expect(expired).to.deep.equal(E.left(invalidRequest('The card has expired.', 'exp_year')))
       expect(paymentMethods.all()).to.deep.equal([])
-      const thisMonth = await run(createPaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id }, { ...CARD, exp_month: 1, exp_year: 2026, nickname: 'Ops card' }))
+      const thisMonth = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...CARD, exp_month: 1, exp_year: 2026, nickname: 'Ops card' }))
       expect(thisMonth).to.deep.equal({
         id: thisMonth.id,
         loanId: loan.id,
@@ -416,7 +416,7 @@ describe('loan servicing use cases (in memory)', () => {
       const first = await addMethod(loan.id)
       const second = await addMethod(loan.id, CARD)
       const third = await addMethod(loan.id, { ...BANK, is_default: true, account_type: 'savings' })
-      const listed = await run(listPaymentMethodsForPartyLoan(deps)(caller, { loanId: loan.id }, {}))
+      const listed = await run(listPaymentMethodsForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
       expect(listed.items.map((m) => [m.id, m.isDefault])).to.deep.equal([
         [first.id, false],
         [second.id, false],
@@ -428,7 +428,7 @@ describe('loan servicing use cases (in memory)', () => {
       const { deps, book, paymentMethods } = setup()
       const { loan } = book()
       const down: ProcessorUnavailable = { _tag: 'ProcessorUnavailable', cause: 'vault down' }
-      const result = await createPaymentMethodForPartyLoan({ ...deps, tokenizer: { tokenizeBankAccount: () => TE.left(down) } })(caller, { loanId: loan.id }, BANK)()
+      const result = await createPaymentMethodForPartyLoan({ ...deps, tokenizer: { tokenizeBankAccount: () => TE.left(down) } })(caller, { partyId: caller.partyId, loanId: loan.id, ...BANK })()
       expect(result).to.deep.equal(E.left(down))
       expect(paymentMethods.all()).to.deep.equal([])
     })
@@ -441,7 +441,7 @@ describe('loan servicing use cases (in memory)', () => {
       const first = await addMethod(loan.id)
       const second = await addMethod(loan.id, CARD)
       clock.advance(60_000)
-      const updated = await run(updatePaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id, paymentMethodId: second.id }, { is_default: true, nickname: 'Main' }))
+      const updated = await run(updatePaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, paymentMethodId: second.id, is_default: true, nickname: 'Main' }))
       expect(updated).to.deep.equal({ ...second, isDefault: true, nickname: 'Main', updatedAt: clock.now() })
       expect(paymentMethods.all().map((m) => [m.id, m.isDefault])).to.deep.equal([
         [first.id, false],
@@ -453,7 +453,7 @@ describe('loan servicing use cases (in memory)', () => {
       const { deps, book, addMethod, paymentMethods } = setup()
       const { loan } = book()
       const first = await addMethod(loan.id)
-      const result = await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: loan.id, paymentMethodId: first.id }, { is_default: false })()
+      const result = await updatePaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, paymentMethodId: first.id, is_default: false })()
       expect(result).to.deep.equal(
         E.left(invalidRequest('A loan always has one default payment method: make another method the default instead.', 'is_default')),
       )
@@ -466,10 +466,10 @@ describe('loan servicing use cases (in memory)', () => {
       const other = book()
       const method = await addMethod(mine.loan.id)
       const othersMethod = await addMethod(other.loan.id)
-      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: mine.loan.id, paymentMethodId: othersMethod.id }, { nickname: 'x' })()).to.deep.equal(
+      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: mine.loan.id, paymentMethodId: othersMethod.id, nickname: 'x' })()).to.deep.equal(
         E.left(notFound('payment_method')),
       )
-      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { loanId: mine.loan.id, paymentMethodId: method.id }, {})()).to.deep.equal(
+      expect(await updatePaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: mine.loan.id, paymentMethodId: method.id })()).to.deep.equal(
         E.left(invalidRequest('Send at least one field to update.')),
       )
     })
@@ -675,7 +675,7 @@ describe('loan servicing use cases (in memory)', () => {
       const method = await addMethod(loan.id)
       const othersMethod = await addMethod(other.loan.id)
       const before = await written(loan.id)
-      const payWith = (input: object) => createPaymentIntentForPartyLoan(deps)(caller, { loanId: loan.id }, input, 'k1')()
+      const payWith = (input: object) => createPaymentIntentForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...input, idempotency_key: 'k1' })()
       expect(await payWith({ amount: 1_000, currency: 'EUR', payment_method_id: method.id })).to.deep.equal(
         E.left(invalidRequest('currency must be USD, the currency of the loan.', 'currency')),
       )
@@ -917,7 +917,7 @@ describe('loan servicing use cases (in memory)', () => {
     it('records collateral items and lists them oldest first', async () => {
       const { deps, book, clock } = setup()
       const { loan } = book()
-      const van = await run(addLoanCollateral(deps)({ loanId: loan.id }, { type: 'vehicle', description: '2024 Ford Transit', valuation: 3_500_000, currency: 'USD' }))
+      const van = await run(addLoanCollateral(deps)({ loanId: loan.id, type: 'vehicle', description: '2024 Ford Transit', valuation: 3_500_000, currency: 'USD' }))
       expect(van).to.deep.equal({
         id: van.id,
         loanId: loan.id,
@@ -929,15 +929,15 @@ describe('loan servicing use cases (in memory)', () => {
         createdAt: clock.now(),
       })
       clock.advance(1_000)
-      const stock = await run(addLoanCollateral(deps)({ loanId: loan.id }, { type: 'inventory', description: 'Stock', valuation: 100, currency: 'USD', lien_position: 2 }))
-      expect(await run(listCollateralForPartyLoan(deps)(caller, { loanId: loan.id }, {}))).to.deep.equal({ items: [van, stock], nextCursor: null })
+      const stock = await run(addLoanCollateral(deps)({ loanId: loan.id, type: 'inventory', description: 'Stock', valuation: 100, currency: 'USD', lien_position: 2 }))
+      expect(await run(listCollateralForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))).to.deep.equal({ items: [van, stock], nextCursor: null })
     })
 
     it('answers NotFound for an unknown loan and InvalidRequest for a bad item', async () => {
       const { deps, book } = setup()
       const { loan } = book()
-      expect(await addLoanCollateral(deps)({ loanId: UNKNOWN_ID }, { type: 'cash', description: 'x', valuation: 1, currency: 'USD' })()).to.deep.equal(E.left(notFound('loan')))
-      const bad = await addLoanCollateral(deps)({ loanId: loan.id }, { type: 'boat', description: 'x', valuation: 1, currency: 'USD' })()
+      expect(await addLoanCollateral(deps)({ loanId: UNKNOWN_ID, type: 'cash', description: 'x', valuation: 1, currency: 'USD' })()).to.deep.equal(E.left(notFound('loan')))
+      const bad = await addLoanCollateral(deps)({ loanId: loan.id, type: 'boat', description: 'x', valuation: 1, currency: 'USD' })()
       expect(E.isLeft(bad) && bad.left).to.deep.include({ _tag: 'InvalidRequest', param: 'type' })
     })
   })
@@ -949,7 +949,7 @@ describe('loan servicing use cases (in memory)', () => {
       const loanId = booked.loan.id
       clock.advance(1_000)
       const notice = await run(
-        attachLoanDocument(deps)({ loanId }, { type: 'notice', storage_ref: 's3://docs/notice-1.pdf', period_start: '2026-01-01', period_end: '2026-01-31', content_type: 'application/pdf' }),
+        attachLoanDocument(deps)({ loanId, type: 'notice', storage_ref: 's3://docs/notice-1.pdf', period_start: '2026-01-01', period_end: '2026-01-31', content_type: 'application/pdf' }),
       )
       expect(notice).to.deep.equal({
         id: notice.id,
@@ -962,22 +962,32 @@ describe('loan servicing use cases (in memory)', () => {
         contentType: 'application/pdf',
         createdAt: clock.now(),
       })
-      expect(await run(listDocumentsForPartyLoan(deps)(caller, { loanId }, {}))).to.deep.equal({ items: [...booked.documents, notice], nextCursor: null })
+      expect(await run(listDocumentsForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId }))).to.deep.equal({ items: [...booked.documents, notice], nextCursor: null })
     })
 
     it('refuses period_start after period_end, naming period_start, and stores nothing', async () => {
       const { deps, book } = setup()
       const booked = book()
       const loanId = booked.loan.id
-      expect(await attachLoanDocument(deps)({ loanId }, { type: 'statement', storage_ref: 's3://x', period_start: '2026-02-01', period_end: '2026-01-31' })()).to.deep.equal(
+      expect(await attachLoanDocument(deps)({ loanId, type: 'statement', storage_ref: 's3://x', period_start: '2026-02-01', period_end: '2026-01-31' })()).to.deep.equal(
         E.left(invalidRequest('period_start must not be after period_end.', 'period_start')),
       )
-      expect((await run(listDocumentsForPartyLoan(deps)(caller, { loanId }, {}))).items).to.deep.equal(booked.documents)
-      expect(await attachLoanDocument(deps)({ loanId: UNKNOWN_ID }, { type: 'other', storage_ref: 's3://x' })()).to.deep.equal(E.left(notFound('loan')))
+      expect((await run(listDocumentsForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId }))).items).to.deep.equal(booked.documents)
+      expect(await attachLoanDocument(deps)({ loanId: UNKNOWN_ID, type: 'other', storage_ref: 's3://x' })()).to.deep.equal(E.left(notFound('loan')))
     })
   })
 
   describe("another party's loan", () => {
+    it("is PartyMismatch when the command names another party than the key's, before anything is read", async () => {
+      const { deps, book } = setup()
+      const { loan } = book({ partyId: stranger.partyId })
+      const theirs = { partyId: stranger.partyId, loanId: loan.id }
+      expect(await getLoanForParty(deps)(caller, theirs)()).to.deep.equal(E.left(partyMismatch))
+      expect(await listLoansForParty(deps)(caller, { partyId: stranger.partyId })()).to.deep.equal(E.left(partyMismatch))
+      expect(await listLoanScheduleForParty(deps)(caller, { ...theirs, limit: '0' })()).to.deep.equal(E.left(partyMismatch))
+      expect(await getLoanForParty(deps)(caller, { loanId: loan.id })()).to.deep.equal(E.left(invalidRequest('partyId is required', 'partyId')))
+    })
+
     it('is NotFound for every partner use case, and nothing is written or charged', async () => {
       const { deps, book, addMethod, pay, processor, tokenizer, written, paymentMethods, expectConsistent } = setup()
       const { loan } = book()
@@ -985,22 +995,22 @@ describe('loan servicing use cases (in memory)', () => {
       right(await pay(loan.id, method, 10_000, 'k1'))
       const before = await written(loan.id)
       const seen = tokenizer.seen.length
-      const params = { loanId: loan.id }
+      const params = { partyId: stranger.partyId, loanId: loan.id }
       const results: readonly [string, E.Either<unknown, unknown>][] = [
         ['getLoanForParty', await getLoanForParty(deps)(stranger, params)()],
-        ['listLoanBalancesForParty', await listLoanBalancesForParty(deps)(stranger, params, {})()],
+        ['listLoanBalancesForParty', await listLoanBalancesForParty(deps)(stranger, params)()],
         ['getLatestLoanBalanceForParty', await getLatestLoanBalanceForParty(deps)(stranger, params)()],
-        ['listTransactionsForPartyLoan', await listTransactionsForPartyLoan(deps)(stranger, params, { type: 'PAYMENT' })()],
-        ['listLoanScheduleForParty', await listLoanScheduleForParty(deps)(stranger, params, {})()],
-        ['listCollateralForPartyLoan', await listCollateralForPartyLoan(deps)(stranger, params, {})()],
-        ['listDocumentsForPartyLoan', await listDocumentsForPartyLoan(deps)(stranger, params, {})()],
-        ['listPaymentMethodsForPartyLoan', await listPaymentMethodsForPartyLoan(deps)(stranger, params, {})()],
-        ['createPaymentMethodForPartyLoan', await createPaymentMethodForPartyLoan(deps)(stranger, params, BANK)()],
-        ['updatePaymentMethodForPartyLoan', await updatePaymentMethodForPartyLoan(deps)(stranger, { ...params, paymentMethodId: method.id }, { is_default: true })()],
+        ['listTransactionsForPartyLoan', await listTransactionsForPartyLoan(deps)(stranger, { ...params, type: 'PAYMENT' })()],
+        ['listLoanScheduleForParty', await listLoanScheduleForParty(deps)(stranger, params)()],
+        ['listCollateralForPartyLoan', await listCollateralForPartyLoan(deps)(stranger, params)()],
+        ['listDocumentsForPartyLoan', await listDocumentsForPartyLoan(deps)(stranger, params)()],
+        ['listPaymentMethodsForPartyLoan', await listPaymentMethodsForPartyLoan(deps)(stranger, params)()],
+        ['createPaymentMethodForPartyLoan', await createPaymentMethodForPartyLoan(deps)(stranger, { ...params, ...BANK })()],
+        ['updatePaymentMethodForPartyLoan', await updatePaymentMethodForPartyLoan(deps)(stranger, { ...params, paymentMethodId: method.id, is_default: true })()],
         ['createPaymentIntentForPartyLoan', await pay(loan.id, method, 10_000, 'k2', stranger)],
       ]
       for (const [name, result] of results) expect(result, name).to.deep.equal(E.left(notFound('loan')))
-      expect(await run(listLoansForParty(deps)(stranger, {}))).to.deep.equal({ items: [], nextCursor: null })
+      expect(await run(listLoansForParty(deps)(stranger, { partyId: stranger.partyId }))).to.deep.equal({ items: [], nextCursor: null })
       expect(await written(loan.id)).to.deep.equal(before)
       expect(processor.charges.length).to.equal(1)
       expect(tokenizer.seen.length).to.equal(seen)

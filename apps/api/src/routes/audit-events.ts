@@ -8,6 +8,6 @@ import { routes } from './route.js'
 export const auditEventRoutes = (deps: AppDeps) =>
   routes({
   listAuditEvents: {
-    run: (ctx) => pipe(listAuditEvents(deps)(ctx.query), TE.map(envelope(auditEventView))),
+    run: (_ctx, command) => pipe(listAuditEvents(deps)(command), TE.map(envelope(auditEventView))),
   },
 })

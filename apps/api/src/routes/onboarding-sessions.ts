@@ -31,7 +31,6 @@ import {
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AppDeps } from '../deps.js'
-import { bodyOf } from '../http/body.js'
 import { serverMisconfigured, type Problem } from '../http/problems.js'
 import { callerOf, routes, type Route } from './route.js'
 
@@ -46,13 +45,13 @@ const contactRoute = (deps: AppDeps) => {
     sending === undefined ? TE.left(serverMisconfigured('VERIFICATION_DELIVERY_URL')) : run(sending)
   return {
     submit: (channel: ContactChannel): Route => ({
-      run: (ctx) => pipe(withSender((d) => submitContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), TE.map(contactVerificationView)),
+      run: (ctx, command) => pipe(withSender((d) => submitContact(channel)(d)(callerOf(ctx), command)), TE.map(contactVerificationView)),
     }),
     retry: (channel: ContactChannel): Route => ({
-      run: (ctx) => pipe(withSender((d) => retryContactVerification(channel)(d)(callerOf(ctx), ctx.params)), TE.map(contactVerificationView)),
+      run: (ctx, command) => pipe(withSender((d) => retryContactVerification(channel)(d)(callerOf(ctx), command)), TE.map(contactVerificationView)),
     }),
     verify: (channel: ContactChannel): Route => ({
-      run: (ctx) => pipe(withSender((d) => verifyContact(channel)(d)(callerOf(ctx), ctx.params, bodyOf(ctx))), TE.map(onboardingSessionView)),
+      run: (ctx, command) => pipe(withSender((d) => verifyContact(channel)(d)(callerOf(ctx), command)), TE.map(onboardingSessionView)),
     }),
   }
 }
@@ -70,41 +69,41 @@ export const onboardingSessionRoutes = (deps: AppDeps) => {
     retryOnboardingEmailVerification: contact.retry('email'),
     verifyOnboardingEmail: contact.verify('email'),
     createOnboardingSession: {
-      run: (ctx) => pipe(createOnboardingSession(deps)(callerOf(ctx), bodyOf(ctx)), TE.map(onboardingSessionView)),
+      run: (ctx, command) => pipe(createOnboardingSession(deps)(callerOf(ctx), command), TE.map(onboardingSessionView)),
     },
     getOnboardingSession: {
-      run: (ctx) => pipe(getOnboardingSession(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView)),
+      run: (ctx, command) => pipe(getOnboardingSession(deps)(callerOf(ctx), command), TE.map(onboardingSessionView)),
     },
     upsertApplicantProfile: {
-      run: (ctx) => pipe(upsertApplicantProfile(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(applicantProfileView)),
+      run: (ctx, command) => pipe(upsertApplicantProfile(deps)(callerOf(ctx), command), TE.map(applicantProfileView)),
     },
     listOnboardingAddresses: {
-      run: (ctx) => pipe(listOnboardingAddresses(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(addressView))),
+      run: (ctx, command) => pipe(listOnboardingAddresses(deps)(callerOf(ctx), command), TE.map(envelope(addressView))),
     },
     createOnboardingAddress: {
-      run: (ctx) => pipe(createOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView)),
+      run: (ctx, command) => pipe(createOnboardingAddress(deps)(callerOf(ctx), command), TE.map(addressView)),
     },
     updateOnboardingAddress: {
-      run: (ctx) => pipe(updateOnboardingAddress(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(addressView)),
+      run: (ctx, command) => pipe(updateOnboardingAddress(deps)(callerOf(ctx), command), TE.map(addressView)),
     },
     createOnboardingDocumentMetadata: {
-      run: (ctx) => pipe(createOnboardingDocumentMetadata(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(documentView)),
+      run: (ctx, command) => pipe(createOnboardingDocumentMetadata(deps)(callerOf(ctx), command), TE.map(documentView)),
     },
     listDocumentsForOnboardingSession: {
-      run: (ctx) => pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(documentView))),
+      run: (ctx, command) => pipe(listDocumentsForOnboardingSession(deps)(callerOf(ctx), command), TE.map(envelope(documentView))),
     },
     submitOnboardingForReview: {
-      run: (ctx) => pipe(submitOnboardingForReview(deps)(callerOf(ctx), ctx.params), TE.map(onboardingSessionView)),
+      run: (ctx, command) => pipe(submitOnboardingForReview(deps)(callerOf(ctx), command), TE.map(onboardingSessionView)),
     },
     getPartyBySessionId: {
-      run: (ctx) => pipe(getPartyBySessionId(deps)(callerOf(ctx), ctx.params), TE.map(partyView)),
+      run: (ctx, command) => pipe(getPartyBySessionId(deps)(callerOf(ctx), command), TE.map(partyView)),
     },
     registerOnboardingSessionWebhook: {
-      run: (ctx) =>
+      run: (ctx, command) =>
         sealing === undefined
           ? TE.left(serverMisconfigured('WEBHOOK_SECRET_KEY'))
           : pipe(
-              registerOnboardingSessionWebhook(sealing)(callerOf(ctx), ctx.params, bodyOf(ctx)),
+              registerOnboardingSessionWebhook(sealing)(callerOf(ctx), command),
               TE.map(({ endpoint, generatedSecret }) => webhookEndpointView(endpoint, generatedSecret)),
             ),
       // The generated signing secret is shown once: a replay tells the registration, not the secret.
@@ -114,13 +113,13 @@ export const onboardingSessionRoutes = (deps: AppDeps) => {
       },
     },
     listOnboardingSessionWebhookDeliveries: {
-      run: (ctx) => pipe(listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map(envelope(webhookDeliveryView))),
+      run: (ctx, command) => pipe(listOnboardingSessionWebhookDeliveries(deps)(callerOf(ctx), command), TE.map(envelope(webhookDeliveryView))),
     },
     retryOnboardingSessionWebhookDelivery: {
-      run: (ctx) => pipe(retryWebhookDelivery(deps)(callerOf(ctx), ctx.params, bodyOf(ctx)), TE.map(webhookEventView)),
+      run: (ctx, command) => pipe(retryWebhookDelivery(deps)(callerOf(ctx), command), TE.map(webhookEventView)),
     },
     listPendingOnboardingRequirements: {
-      run: (ctx) => pipe(listPendingOnboardingRequirements(deps)(callerOf(ctx), ctx.params, ctx.query), TE.map((data) => ({ data, next_cursor: null }))),
+      run: (ctx, command) => pipe(listPendingOnboardingRequirements(deps)(callerOf(ctx), command), TE.map((data) => ({ data, next_cursor: null }))),
     },
   })
 }

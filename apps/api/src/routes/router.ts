@@ -1,9 +1,11 @@
 import Router, { type RouterMiddleware } from '@koa/router'
+import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { readBody, requireJsonBody } from '../http/body.js'
+import { commandOf } from '../http/command.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
@@ -75,7 +77,11 @@ export const buildRouter = (
           }),
         )
       }
-      chain.push((ctx) => answer(ctx as AppContext, op.successStatus, route.run(ctx as AppContext)))
+      const takesKey = op.idempotencyKeyRequired === true
+      chain.push((ctx) => {
+        const command = commandOf(ctx as AppContext, { idempotencyKey: takesKey })
+        return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, route.run(ctx as AppContext, command.right))
+      })
     }
     router.register(op.path, [op.method], chain as RouterMiddleware<AppState>[], { name: op.operationId })
   }

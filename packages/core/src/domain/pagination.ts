@@ -2,9 +2,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { decode, isUuid, stringMatching, strictObject } from './codecs.js'
+import { decode, isUuid, stringMatching, strictObject, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
+import { commandOf, type PathParameterName } from './path-parameters.js'
 
 /**
  * Cursor pagination (CONTRACT.md "Lists"). Lists are ordered by `(created_at, id)` ascending,
@@ -64,44 +65,66 @@ export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isU
   }
 }
 
+const LIMIT_TEXT = /^(100|[1-9][0-9]?)$/
+
+/**
+ * A page's `limit`: an integer from 1 to 100, or its decimal text, as a query string carries it.
+ * Decoded as the number.
+ */
+const PageLimit = withSchema(new t.Type<number, number, unknown>(
+  'Limit',
+  (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT,
+  (u, c) => {
+    if (typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT) return t.success(u)
+    return typeof u === 'string' && LIMIT_TEXT.test(u) ? t.success(Number(u)) : t.failure(u, c, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
+  },
+  t.identity,
+), { type: 'string', pattern: LIMIT_TEXT.source })
+
 /** `?limit=&cursor=` of every list. */
 export const PageQuery = strictObject(
   'PageQuery',
   {},
   {
-    limit: stringMatching('Limit', /^(100|[1-9][0-9]?)$/, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`),
+    limit: PageLimit,
     cursor: stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor returned by this list'),
   },
 )
 
-/** Decodes `?limit=&cursor=` from a query-string record (values may be strings or arrays). */
-export const decodePageRequest = (query: unknown, isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, PageRequest> =>
+/**
+ * Decodes the page a list command asks for (`limit`, `cursor`), after checking the identifiers
+ * `ids` of what it lists; any other field is refused by name. `isId` says what a row id of the
+ * list looks like.
+ */
+export const decodePageRequest = (command: unknown, ids: readonly PathParameterName[] = [], isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, PageRequest> =>
   pipe(
-    decode(PageQuery)(query),
+    decode(commandOf(ids, PageQuery))(command),
     E.chain(({ limit, cursor }) =>
       pipe(
         cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor, isId), E.map(O.some)),
-        E.map((after): PageRequest => ({ limit: limit === undefined ? DEFAULT_PAGE_LIMIT : Number(limit), after })),
+        E.map((after): PageRequest => ({ limit: limit ?? DEFAULT_PAGE_LIMIT, after })),
       ),
     ),
   )
 
 /**
- * Decodes a list query with filters: the `filter` codec gets the query parameters it knows
- * (a strict object: the fields it declares), `?limit=&cursor=` the rest, so an unknown
- * parameter is still refused by name.
+ * Decodes a list command with filters: after the identifiers `ids`, the `filter` codec gets
+ * the fields it knows (a strict object: the fields it declares), the page (`limit`, `cursor`)
+ * the rest, so an unknown field is still refused by name.
  */
 export const decodeFilteredPageRequest = <F>(
   filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
-  query: unknown,
+  command: unknown,
+  ids: readonly PathParameterName[] = [],
   isId: (id: string) => boolean = isUuid,
 ): E.Either<InvalidRequest, { readonly filter: F; readonly page: PageRequest }> => {
-  const record = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>
+  const record = (typeof command === 'object' && command !== null ? command : {}) as Record<string, unknown>
   const own = Object.fromEntries(Object.entries(record).filter(([k]) => filter.filterKeys.includes(k)))
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !filter.filterKeys.includes(k)))
   return pipe(
-    decode(filter)(own),
-    E.chain((f) => pipe(decodePageRequest(rest, isId), E.map((page) => ({ filter: f, page })))),
+    decode(commandOf(ids, t.UnknownRecord))(rest),
+    E.chain(() => decode(filter)(own)),
+    E.chain((f) => pipe(decodePageRequest(rest, ids, isId), E.map((page) => ({ filter: f, page })))),
   )
 }
 

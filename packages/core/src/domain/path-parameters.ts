@@ -1,5 +1,6 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { Uuid } from './codecs.js'
+import { strictObject, Uuid } from './codecs.js'
 import { WebhookEventId } from './webhook-event.js'
 
 /**
@@ -21,8 +22,38 @@ export const PATH_PARAMETERS = {
 } as const
 export type PathParameterName = keyof typeof PATH_PARAMETERS
 
+type IdsOf<N extends readonly PathParameterName[]> = { readonly [K in N[number]]: t.TypeOf<(typeof PATH_PARAMETERS)[K]> }
 type ParametersOf<N extends readonly PathParameterName[]> = t.TypeC<{ [K in N[number]]: (typeof PATH_PARAMETERS)[K] }>
 
 /** The codec of the path parameters `names` of a route (its other parameters are ignored). */
 export const pathParameters = <const N extends readonly PathParameterName[]>(...names: N): ParametersOf<N> =>
   t.type(Object.fromEntries(names.map((name) => [name, PATH_PARAMETERS[name]]))) as unknown as ParametersOf<N>
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/**
+ * The codec of a use case's command: one plain object holding the identifiers `ids` of what it
+ * acts on (over HTTP, the path parameters, under their names in the path) and the fields that
+ * `fields` decodes (the body of a write, the query of a read, under their JSON names). The
+ * identifiers are checked first, each required, then the other fields by `fields`, which never
+ * sees the identifiers, so a strict `fields` still refuses any field it does not know.
+ */
+export const commandOf = <const N extends readonly PathParameterName[], A>(ids: N, fields: t.Decoder<unknown, A>): t.Type<IdsOf<N> & A, IdsOf<N> & A, unknown> => {
+  const idCodec = strictObject('Ids', Object.fromEntries(ids.map((name) => [name, PATH_PARAMETERS[name]])), {})
+  const named = new Set<string>(ids)
+  return new t.Type<IdsOf<N> & A, IdsOf<N> & A, unknown>(
+    `Command<${fields.name}>`,
+    (u): u is IdsOf<N> & A => false,
+    (given, c) => {
+      // A command without fields (an action that takes nothing) may be left out.
+      const u = given === undefined ? {} : given
+      if (!isRecord(u)) return ids.length === 0 ? (fields.validate(u, c) as t.Validation<IdsOf<N> & A>) : t.failure(u, c, 'the request body must be a JSON object')
+      const decodedIds = idCodec.validate(Object.fromEntries(Object.entries(u).filter(([key]) => named.has(key))), c)
+      if (E.isLeft(decodedIds)) return decodedIds
+      const decodedFields = fields.validate(Object.fromEntries(Object.entries(u).filter(([key]) => !named.has(key))), c)
+      if (E.isLeft(decodedFields)) return decodedFields
+      return t.success({ ...decodedFields.right, ...decodedIds.right } as IdsOf<N> & A)
+    },
+    t.identity,
+  )
+}

@@ -1,13 +1,25 @@
 import type * as t from 'io-ts'
-import { strictObject, Uuid } from './codecs.js'
+import { strictObject, stringMatching, Uuid } from './codecs.js'
 import type { Allocation, Buckets, InstallmentPayments } from './loan-servicing.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
 
 /** Borrower payments (docs/servicing.md "Payments"). */
 
-export const PaymentInput = strictObject('PaymentInput', { amount: PositiveMinorUnits, currency: CurrencyCode, payment_method_id: Uuid }, {})
+const PAYMENT_FIELDS = { amount: PositiveMinorUnits, currency: CurrencyCode, payment_method_id: Uuid }
+
+/** The body of a payment request. */
+export const PaymentInput = strictObject('PaymentInput', PAYMENT_FIELDS, {})
 export type PaymentInput = t.TypeOf<typeof PaymentInput>
+
+/**
+ * The key a client takes a payment under (over HTTP, the `Idempotency-Key` header): 1 to 255
+ * printable ASCII characters.
+ */
+export const IdempotencyKey = stringMatching('IdempotencyKey', /^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 printable ASCII characters')
+
+/** A payment's fields with the `idempotency_key` it is taken under: a payment command's fields. */
+export const KeyedPaymentInput = strictObject('KeyedPaymentInput', { ...PAYMENT_FIELDS, idempotency_key: IdempotencyKey }, {})
 
 export type PaymentStatus = 'SUCCEEDED' | 'FAILED' | 'REVERSED'
 

@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type * as t from 'io-ts'
+import { decode } from '../../domain/codecs.js'
 import type { Caller } from '../../domain/api-key.js'
-import { insufficientScope, partyMismatch, type InsufficientScope, type PartyMismatch } from '../../domain/errors.js'
+import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScope, type InvalidRequest, type PartyMismatch } from '../../domain/errors.js'
 import { grants, type KnownScope } from '../../domain/scopes.js'
 
 /** The caller, if its key's scopes grant `scope` (wildcards honoured). */
@@ -17,3 +20,22 @@ export const requireOwnParty =
   (partyId: string) =>
   (caller: Caller): E.Either<PartyMismatch, Caller> =>
     partyId.toLowerCase() === caller.partyId ? E.right(caller) : E.left(partyMismatch)
+
+/**
+ * The caller, if the command of a party-scoped use case names the key's own party in `partyId`
+ * (`requireOwnParty`). Over HTTP the edge has already made this check, before reading the body;
+ * a service embedding the core gets the same answer.
+ */
+export const requireCommandParty = (caller: Caller, command: unknown): E.Either<InvalidRequest | PartyMismatch, Caller> => {
+  const partyId = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['partyId'] : undefined
+  return typeof partyId === 'string' ? requireOwnParty(partyId)(caller) : E.left(invalidRequest('partyId is required', 'partyId'))
+}
+
+/** A party-scoped command decoded by `codec`, once its `partyId` is the caller's party (`requireCommandParty`). */
+export const decodePartyCommand =
+  <A>(codec: t.Decoder<unknown, A>) =>
+  (caller: Caller, command: unknown): E.Either<InvalidRequest | PartyMismatch, A> =>
+    pipe(
+      requireCommandParty(caller, command),
+      E.chainW(() => decode(codec)(command)),
+    )

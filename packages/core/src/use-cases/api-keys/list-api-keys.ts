@@ -11,9 +11,9 @@ export type ListApiKeysError = InvalidRequest | StoreUnavailable
 /** Keys of the caller's API client (active and revoked), oldest first. */
 export const listApiKeys =
   (deps: ListApiKeysDeps) =>
-  (caller: Caller, query: unknown): TE.TaskEither<ListApiKeysError, Page<ApiKey>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ListApiKeysError, Page<ApiKey>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(decodePageRequest(command)),
       TE.chainW((page) =>
         pipe(
           deps.apiKeys.listForClient(caller.clientId, page),

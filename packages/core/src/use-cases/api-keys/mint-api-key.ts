@@ -46,9 +46,9 @@ export type MintedKey = { readonly client: ApiClient; readonly key: ApiKey; read
  */
 export const mintApiKey =
   (deps: MintApiKeyDeps) =>
-  (input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<MintApiKeyError, MintedKey> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<MintApiKeyError, MintedKey> =>
     pipe(
-      TE.fromEither(decode(MintApiKeyInput)(input)),
+      TE.fromEither(decode(MintApiKeyInput)(command)),
       TE.chainW((cmd) => {
         const now = deps.clock.now()
         const environment = cmd.environment ?? 'live'

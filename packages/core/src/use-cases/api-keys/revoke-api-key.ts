@@ -2,9 +2,9 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { ApiKey, Caller } from '../../domain/api-key.js'
 import { keyRevokedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
-import { decode } from '../../domain/codecs.js'
+import { decode, EmptyInput } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -12,7 +12,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly ids: IdGenerator; readonly clock: Clock }
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable
 
-const RevokeApiKeyParams = pathParameters('apiKeyId')
+const RevokeApiKeyCommand = commandOf(['apiKeyId'], EmptyInput)
 
 /**
  * Revokes a key of the caller's API client; the key is refused from its next request on.
@@ -23,9 +23,9 @@ const RevokeApiKeyParams = pathParameters('apiKeyId')
  */
 export const revokeApiKey =
   (deps: RevokeApiKeyDeps) =>
-  (caller: Caller, params: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<RevokeApiKeyError, ApiKey> =>
+  (caller: Caller, command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<RevokeApiKeyError, ApiKey> =>
     pipe(
-      TE.fromEither(decode(RevokeApiKeyParams)(params)),
+      TE.fromEither(decode(RevokeApiKeyCommand)(command)),
       TE.chainW(({ apiKeyId }) => {
         const now = deps.clock.now()
         const auditId = deps.ids.next()

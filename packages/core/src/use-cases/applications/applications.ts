@@ -30,7 +30,8 @@ import type { LoanProduct } from '../../domain/loan-product.js'
 import { schedulePreview, type SchedulePreview } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { requireCommandParty } from '../api-keys/authorize.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
@@ -46,13 +47,15 @@ import { loadCallerParty } from '../parties/parties.js'
 export type LoadApplicationError = InvalidRequest | NotFound | StoreUnavailable
 
 const ApplicationParams = pathParameters('applicationId')
+const ApplicationCommand = commandOf(['applicationId'], EmptyInput)
+const UpdateApplicationCommand = commandOf(['applicationId'], LoanApplicationPatch)
 
-/** The caller's party's application named by `params.applicationId`. */
+/** The caller's party's application named by the command's `applicationId` (its other fields are the use case's to decode). */
 export const loadOwnApplication =
   (applications: Pick<LoanApplicationRepository, 'findForParty'>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(ApplicationParams)(params)),
+      TE.fromEither(decode(ApplicationParams)(command)),
       TE.chainW(({ applicationId }) => applications.findForParty(caller.partyId, applicationId)),
       TE.chainW(TE.fromOption(() => notFound('loan_application'))),
     )
@@ -80,10 +83,10 @@ export const createLoanApplication =
   (deps: CreateApplicationDeps) =>
   (
     caller: Caller,
-    input: unknown,
+    command: unknown,
   ): TE.TaskEither<InvalidRequest | PartyMismatch | NotFound | AlreadyExists | StoreUnavailable, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(LoanApplicationInput)(input)),
+      TE.fromEither(decode(LoanApplicationInput)(command)),
       TE.filterOrElseW(
         (cmd) => cmd.party_id === undefined || cmd.party_id === caller.partyId.toLowerCase(),
         (): PartyMismatch => partyMismatch,
@@ -100,8 +103,8 @@ export const createLoanApplication =
 
 export const getLoanApplication =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
-    loadOwnApplication(deps.applications)(caller, params)
+  (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+    pipe(loadOwnApplication(deps.applications)(caller, command), TE.chainFirstEitherKW(() => decode(ApplicationCommand)(command)))
 
 export type ChangeApplicationDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findForParty' | 'save'>
@@ -116,13 +119,13 @@ export type ChangeApplicationError = LoadApplicationError | InvalidState | Concu
  */
 export const updateLoanApplication =
   (deps: ChangeApplicationDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      loadOwnApplication(deps.applications)(caller, params),
+      loadOwnApplication(deps.applications)(caller, command),
       TE.chainFirstEitherKW((a) => applicationTransition(a.status, 'edit')),
       TE.chainW((a) =>
         pipe(
-          TE.fromEither(decode(LoanApplicationPatch)(input)),
+          TE.fromEither(decode(UpdateApplicationCommand)(command)),
           TE.map((patch) => patchLoanApplication(a, patch, deps.clock.now())),
         ),
       ),
@@ -130,16 +133,15 @@ export const updateLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/** The caller's application for a bodiless action (submit, withdraw), after checking there is no body. */
+/** The caller's application for an action that takes nothing else (submit, withdraw), after checking the command names nothing else. */
 const loadForAction = (
   deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> },
   caller: Caller,
-  params: unknown,
-  input: unknown,
+  command: unknown,
 ): TE.TaskEither<LoadApplicationError, LoanApplication> =>
   pipe(
-    TE.fromEither(decode(EmptyInput)(input ?? {})),
-    TE.chainW(() => loadOwnApplication(deps.applications)(caller, params)),
+    TE.fromEither(decode(ApplicationCommand)(command)),
+    TE.chainW(() => loadOwnApplication(deps.applications)(caller, command)),
   )
 
 /**
@@ -148,9 +150,9 @@ const loadForAction = (
  */
 export const submitLoanApplication =
   (deps: ChangeApplicationDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      loadForAction(deps, caller, params, input),
+      loadForAction(deps, caller, command),
       TE.chainW((a) =>
         pipe(
           TE.fromEither(applicationTransition(a.status, 'submit')),
@@ -171,9 +173,9 @@ export const submitLoanApplication =
 /** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
 export const withdrawLoanApplication =
   (deps: Omit<ChangeApplicationDeps, 'products'>) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
     pipe(
-      loadForAction(deps, caller, params, input),
+      loadForAction(deps, caller, command),
       TE.chainW((a) =>
         pipe(
           TE.fromEither(applicationTransition(a.status, 'withdraw')),
@@ -188,12 +190,12 @@ export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { s
 /** The schedule the application's loan would have if booked on `?start_date=` (default: today, UTC). */
 export const previewLoanApplicationSchedule =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly clock: Clock }) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
     pipe(
-      TE.fromEither(decode(SchedulePreviewQuery)(query ?? {})),
+      TE.fromEither(decode(commandOf(['applicationId'], SchedulePreviewQuery))(command)),
       TE.chainW(({ start_date }) =>
         pipe(
-          loadOwnApplication(deps.applications)(caller, params),
+          loadOwnApplication(deps.applications)(caller, command),
           TE.map((a) => schedulePreview(a, start_date ?? utcDate(deps.clock.now()))),
         ),
       ),
@@ -204,9 +206,10 @@ export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { statu
 /** The key's party's applications, optionally of one status, oldest first. */
 export const listPartyApplications =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
-  (caller: Caller, query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanApplication>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, query)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decodeFilteredPageRequest(ApplicationStatusFilter, command, ['partyId'])),
       TE.chainW(({ filter, page }) =>
         pipe(
           deps.applications.list({ partyId: caller.partyId, ...(filter.status === undefined ? {} : { status: filter.status }) }, page),

@@ -6,7 +6,7 @@ import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState
 import { applicationTransition, type LoanApplication } from '../../domain/loan-application.js'
 import { bookLoan, type Loan } from '../../domain/loan.js'
 import { decodeFilteredPageRequest, pageOf, type Page } from '../../domain/pagination.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
@@ -15,9 +15,11 @@ import { ApplicationStatusFilter } from './applications.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
-const ApplicationParams = pathParameters('applicationId')
 export const ApproveApplicationInput = strictObject('ApproveApplicationInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
 export const DeclineApplicationInput = strictObject('DeclineApplicationInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
+
+const ApproveCommand = commandOf(['applicationId'], ApproveApplicationInput)
+const DeclineCommand = commandOf(['applicationId'], DeclineApplicationInput)
 
 export type DecisionDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findById' | 'save' | 'saveApproved'>
@@ -26,12 +28,8 @@ export type DecisionDeps = {
 }
 export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
-const loadAny = (deps: Pick<DecisionDeps, 'applications'>, params: unknown) =>
-  pipe(
-    TE.fromEither(decode(ApplicationParams)(params)),
-    TE.chainW(({ applicationId }) => deps.applications.findById(applicationId)),
-    TE.chainW(TE.fromOption(() => notFound('loan_application'))),
-  )
+const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: string) =>
+  pipe(deps.applications.findById(applicationId), TE.chainW(TE.fromOption(() => notFound('loan_application'))))
 
 /**
  * Approves a submitted application and books its loan: in one transaction the application
@@ -41,12 +39,12 @@ const loadAny = (deps: Pick<DecisionDeps, 'applications'>, params: unknown) =>
  */
 export const approveLoanApplication =
   (deps: DecisionDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
     pipe(
-      TE.fromEither(decode(ApproveApplicationInput)(input ?? {})),
+      TE.fromEither(decode(ApproveCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadAny(deps, params),
+          loadAny(deps, cmd.applicationId),
           TE.chainW((a) =>
             pipe(
               TE.fromEither(applicationTransition(a.status, 'approve')),
@@ -75,12 +73,12 @@ export const approveLoanApplication =
 /** Declines a submitted application with a reason, writing the `loan_application.declined` audit event with it. */
 export const declineLoanApplication =
   (deps: DecisionDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, LoanApplication> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, LoanApplication> =>
     pipe(
-      TE.fromEither(decode(DeclineApplicationInput)(input)),
+      TE.fromEither(decode(DeclineCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadAny(deps, params),
+          loadAny(deps, cmd.applicationId),
           TE.chainW((a) =>
             pipe(
               TE.fromEither(applicationTransition(a.status, 'decline')),
@@ -103,9 +101,9 @@ export const declineLoanApplication =
 /** Every party's applications, optionally of one status, oldest first: the credit team's work list. */
 export const listLoanApplicationsForReview =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
-  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, query)),
+      TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, command)),
       TE.chainW(({ filter, page }) =>
         pipe(
           deps.applications.list(filter.status === undefined ? {} : { status: filter.status }, page),

@@ -22,9 +22,9 @@ export const auditPosition = (e: AuditEvent) => ({ createdAt: e.occurredAt, id: 
  */
 export const listAuditEvents =
   (deps: { readonly audit: Pick<AuditLog, 'list'> }) =>
-  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<AuditEvent>> =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<AuditEvent>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(AuditEventFilters, query)),
+      TE.fromEither(decodeFilteredPageRequest(AuditEventFilters, command)),
       TE.chainW(({ filter, page }) =>
         pipe(
           deps.audit.list(

@@ -33,7 +33,8 @@ import type { OneTimeCodes } from '../../ports/one-time-codes.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
-import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { commandOf } from '../../domain/path-parameters.js'
+import { ensureEditable, loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
 export type ContactVerificationDeps = {
@@ -88,11 +89,15 @@ const issueCode = (deps: ContactVerificationDeps, session: OnboardingSession, ch
   )
 }
 
-/** The phone or email from the request body, validated. */
-const destinationOf = (channel: ContactChannel, input: unknown): E.Either<InvalidRequest, string> =>
+const PhoneCommand = commandOf(['sessionId'], PhoneInput)
+const EmailCommand = commandOf(['sessionId'], EmailInput)
+const CodeCommand = commandOf(['sessionId'], CodeInput)
+
+/** The phone or email the command gives, validated. */
+const destinationOf = (channel: ContactChannel, command: unknown): E.Either<InvalidRequest, string> =>
   channel === 'phone'
-    ? pipe(decode(PhoneInput)(input), E.map((v) => v.phone))
-    : pipe(decode(EmailInput)(input), E.map((v) => v.email))
+    ? pipe(decode(PhoneCommand)(command), E.map((v) => v.phone))
+    : pipe(decode(EmailCommand)(command), E.map((v) => v.email))
 
 /**
  * Submits or changes the phone number or email address and sends a code to it. Submitting the
@@ -102,13 +107,13 @@ const destinationOf = (channel: ContactChannel, input: unknown): E.Either<Invali
 export const submitContact =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<IssueCodeError | InvalidRequest, ContactVerification> =>
+  (caller: Caller, command: unknown): TE.TaskEither<IssueCodeError | InvalidRequest, ContactVerification> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(destinationOf(channel, input)),
+          TE.fromEither(destinationOf(channel, command)),
           TE.chainW((destination) => {
             const current = contactOf(session, channel)
             if (current !== null && current.value === destination && current.verifiedAt !== null) {
@@ -132,9 +137,10 @@ export const submitContact =
 export const retryContactVerification =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
-  (caller: Caller, params: unknown): TE.TaskEither<IssueCodeError | NoPendingVerification, ContactVerification> =>
+  (caller: Caller, command: unknown): TE.TaskEither<IssueCodeError | NoPendingVerification, ContactVerification> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
+      TE.chainFirstEitherKW(() => decode(SessionCommand)(command)),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) => {
         const contact = contactOf(session, channel)
@@ -157,7 +163,7 @@ export const retryContactVerification =
 export const verifyContact =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> => {
+  (caller: Caller, command: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> => {
     /**
      * The open challenge of the pending contact, one attempt at it counted by the store before
      * any code is compared (concurrent guesses each take their own attempt).
@@ -192,11 +198,11 @@ export const verifyContact =
       )
 
     return pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(decode(CodeInput)(input)),
+          TE.fromEither(decode(CodeCommand)(command)),
           TE.chainW(({ code }) => {
             const contact = contactOf(session, channel)
             if (contact === null) return TE.left<VerifyContactError, OnboardingSession>(noPending(channel))

@@ -18,9 +18,9 @@ export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable | A
 /** Starts onboarding a borrower: a session owned by the caller's API client (spec §4.2). */
 export const createOnboardingSession =
   (deps: CreateOnboardingSessionDeps) =>
-  (caller: Caller, input: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>
+  (caller: Caller, command: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>
     pipe(
-      TE.fromEither(decode(CreateOnboardingSessionInput)(input)),
+      TE.fromEither(decode(CreateOnboardingSessionInput)(command)),
       TE.map((cmd) => newOnboardingSession(cmd, caller.clientId, deps.ids.next(), deps.clock.now())),
       TE.chainFirstW(deps.sessions.insert),
     )

@@ -1,8 +1,10 @@
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
-import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
+import { decode } from '../../domain/codecs.js'
 
 export type GetOnboardingSessionDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }
 export type GetOnboardingSessionError = LoadOwnSessionError
@@ -10,5 +12,8 @@ export type GetOnboardingSessionError = LoadOwnSessionError
 /** The session's current state; another client's session is `NotFound`. */
 export const getOnboardingSession =
   (deps: GetOnboardingSessionDeps) =>
-  (caller: Caller, params: unknown): TE.TaskEither<GetOnboardingSessionError, OnboardingSession> =>
-    loadOwnSession(deps.sessions)(caller, params)
+  (caller: Caller, command: unknown): TE.TaskEither<GetOnboardingSessionError, OnboardingSession> =>
+    pipe(
+      loadOwnSession(deps.sessions)(caller, command),
+      TE.chainFirstEitherKW(() => decode(SessionCommand)(command)),
+    )

@@ -13,9 +13,9 @@ import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
  */
 export const listPendingOnboardingRequirements =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, readonly Requirement[]> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, readonly Requirement[]> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
-      TE.chainW(() => loadOwnSession(deps.sessions)(caller, params)),
+      TE.fromEither(decodePageRequest(command, ['sessionId'])),
+      TE.chainW(() => loadOwnSession(deps.sessions)(caller, command)),
       TE.map((session) => (session.status === 'IN_PROGRESS' ? sessionRequirements(session) : [])),
     )

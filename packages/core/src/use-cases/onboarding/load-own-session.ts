@@ -2,25 +2,28 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { decode } from '../../domain/codecs.js'
+import { decode, EmptyInput } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import { transition } from '../../domain/onboarding-state.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
-/** Path parameters naming a session (other parameters of the path are ignored here). */
+/** The identifier of the session a command names (its other fields are decoded by the use case). */
 const decodeSessionParams = decode(pathParameters('sessionId'))
 
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
-/** The caller's session named by `params.sessionId`; another client's session is `NotFound`. */
+/** The command of a use case that names a session and takes nothing else. */
+export const SessionCommand = commandOf(['sessionId'], EmptyInput)
+
+/** The caller's session named by the command's `sessionId`; another client's session is `NotFound`. */
 export const loadOwnSession =
   (sessions: Pick<OnboardingSessionRepository, 'findForClient'>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
     pipe(
-      TE.fromEither(decodeSessionParams(params)),
+      TE.fromEither(decodeSessionParams(command)),
       TE.chainW(({ sessionId }) => sessions.findForClient(caller.clientId, sessionId)),
       TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
     )

@@ -8,7 +8,7 @@ import { decode } from '../../domain/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidState, type NotFound } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -33,16 +33,18 @@ const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, addre
 const byPosition = (a: Address, b: Address): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
+const CreateAddressCommand = commandOf(['sessionId'], AddressInput)
+
 /** Adds an address to an editable session (its type by `addressTypeFor` when not given). */
 export const createOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError, Address> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ChangeOnboardingAddressError, Address> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(decode(AddressInput)(input)),
+          TE.fromEither(decode(CreateAddressCommand)(command)),
           TE.chainFirstEitherKW(() => roomForAnother('session', session.addresses)),
           TE.map((cmd) => newAddress(cmd, session.addresses, deps.ids.next(), deps.clock.now())),
           TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
@@ -51,7 +53,7 @@ export const createOnboardingAddress =
       ),
     )
 
-const AddressParams = pathParameters('sessionId', 'addressId')
+const UpdateAddressCommand = commandOf(['sessionId', 'addressId'], AddressPatch)
 
 /**
  * Updates one address of an editable session with a merge patch (`AddressPatch`). The path is
@@ -59,19 +61,19 @@ const AddressParams = pathParameters('sessionId', 'addressId')
  */
 export const updateOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<ChangeOnboardingAddressError | NotFound, Address> =>
+  (caller: Caller, command: unknown): TE.TaskEither<ChangeOnboardingAddressError | NotFound, Address> =>
     pipe(
-      TE.fromEither(decode(AddressParams)(params)),
+      TE.fromEither(decode(pathParameters('sessionId', 'addressId'))(command)),
       TE.chainW(({ addressId }) =>
         pipe(
-          loadOwnSession(deps.sessions)(caller, params),
+          loadOwnSession(deps.sessions)(caller, command),
           TE.chainEitherKW(ensureEditable),
           TE.chainW((session) =>
             pipe(
               TE.fromOption(() => notFound('onboarding_address'))(O.fromNullable(session.addresses.find((a) => a.id === addressId))),
               TE.chainW((address) =>
                 pipe(
-                  TE.fromEither(decode(AddressPatch)(input)),
+                  TE.fromEither(decode(UpdateAddressCommand)(command)),
                   TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
                 ),
               ),
@@ -86,12 +88,12 @@ export const updateOnboardingAddress =
 /** The session's addresses in creation order, paginated. Readable in any status. */
 export const listOnboardingAddresses =
   (deps: Pick<OnboardingAddressDeps, 'sessions'>) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<Address>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<Address>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(decodePageRequest(command, ['sessionId'])),
       TE.chainW((page) =>
         pipe(
-          loadOwnSession(deps.sessions)(caller, params),
+          loadOwnSession(deps.sessions)(caller, command),
           TE.map((session) =>
             pageOf(
               session.addresses.filter((a) => O.isNone(page.after) || isAfter(a, page.after.value)),

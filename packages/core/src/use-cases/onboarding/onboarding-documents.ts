@@ -6,6 +6,7 @@ import { DocumentInput, newDocument, type DocumentMetadata } from '../../domain/
 import type { InvalidRequest } from '../../domain/errors.js'
 import type { InvalidState } from '../../domain/errors.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { DocumentRepository } from '../../ports/document-repository.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -19,16 +20,18 @@ export type OnboardingDocumentDeps = {
   readonly clock: Clock
 }
 
+const CreateDocumentCommand = commandOf(['sessionId'], DocumentInput)
+
 /** Registers a document's metadata on an editable session. */
 export const createOnboardingDocumentMetadata =
   (deps: OnboardingDocumentDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(decode(DocumentInput)(input)),
+          TE.fromEither(decode(CreateDocumentCommand)(command)),
           TE.map((cmd) => newDocument(cmd, deps.ids.next(), deps.clock.now())),
           TE.chainFirstW((document) => deps.documents.insertForSession(session.id, document)),
         ),
@@ -38,12 +41,12 @@ export const createOnboardingDocumentMetadata =
 /** The session's documents, oldest first, in any status (they stay listed after approval). */
 export const listDocumentsForOnboardingSession =
   (deps: Pick<OnboardingDocumentDeps, 'sessions' | 'documents'>) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(decodePageRequest(command, ['sessionId'])),
       TE.chainW((page) =>
         pipe(
-          loadOwnSession(deps.sessions)(caller, params),
+          loadOwnSession(deps.sessions)(caller, command),
           TE.chainW((session) => deps.documents.listForSession(session.id, page)),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),

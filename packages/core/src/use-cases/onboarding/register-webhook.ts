@@ -4,6 +4,7 @@ import type { Caller } from '../../domain/api-key.js'
 import { decode } from '../../domain/codecs.js'
 import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
 import { RegisterWebhookInput, type WebhookEndpoint } from '../../domain/webhook.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.js'
@@ -21,6 +22,8 @@ export type RegisterWebhookDeps = {
   readonly clock: Clock
 }
 
+const RegisterWebhookCommand = commandOf(['sessionId'], RegisterWebhookInput)
+
 export type RegisteredWebhook = {
   readonly endpoint: WebhookEndpoint
   /** Set only when the request gave no secret and the server made one. */
@@ -34,12 +37,12 @@ export type RegisteredWebhook = {
  */
 export const registerOnboardingSessionWebhook =
   (deps: RegisterWebhookDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | InvalidRequest | StoreUnavailable, RegisteredWebhook> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidRequest | StoreUnavailable, RegisteredWebhook> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(decode(RegisterWebhookInput)(input)),
+          TE.fromEither(decode(RegisterWebhookCommand)(command)),
           TE.chainFirstW((cmd) => deps.urlGuard.check(cmd.webhook_url)),
           TE.chainW((cmd) => {
             const generatedSecret = cmd.webhook_secret === undefined ? deps.webhookSecrets.generate() : undefined

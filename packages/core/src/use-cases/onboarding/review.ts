@@ -10,13 +10,13 @@ import type { InvalidState } from '../../domain/errors.js'
 import { transition, type Requirement } from '../../domain/onboarding-state.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import { partyFromSession, partyView, type Party } from '../../domain/party.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import { partyReadyEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
-import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
 /** Submission refused because these requirements are still outstanding. */
@@ -30,9 +30,10 @@ export type SubmitDeps = { readonly sessions: Pick<OnboardingSessionRepository, 
  */
 export const submitOnboardingForReview =
   (deps: SubmitDeps) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | RequirementsOutstanding | ConcurrentUpdate, OnboardingSession> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | RequirementsOutstanding | ConcurrentUpdate, OnboardingSession> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
+      TE.chainFirstEitherKW(() => decode(SessionCommand)(command)),
       TE.chainW((session) =>
         pipe(
           TE.fromEither(transition(session.status, 'submit')),
@@ -46,8 +47,6 @@ export const submitOnboardingForReview =
       ),
     )
 
-const SessionIdParams = pathParameters('sessionId')
-
 export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 
@@ -59,14 +58,13 @@ export type ReviewDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
+const ApproveCommand = commandOf(['sessionId'], ApproveSessionInput)
+const RejectCommand = commandOf(['sessionId'], RejectSessionInput)
+
 export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
-const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, params: unknown) =>
-  pipe(
-    TE.fromEither(decode(SessionIdParams)(params)),
-    TE.chainW(({ sessionId }) => deps.sessions.findById(sessionId)),
-    TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
-  )
+const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: string) =>
+  pipe(deps.sessions.findById(sessionId), TE.chainW(TE.fromOption(() => notFound('onboarding_session'))))
 
 /**
  * Approves a submitted session: in one transaction the session becomes `APPROVED` (with who
@@ -76,12 +74,12 @@ const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, params: unknown) =>
  */
 export const approveOnboardingSession =
   (deps: ReviewDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, { readonly session: OnboardingSession; readonly party: Party }> =>
     pipe(
-      TE.fromEither(decode(ApproveSessionInput)(input ?? {})),
+      TE.fromEither(decode(ApproveCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadForReview(deps, params),
+          loadForReview(deps, cmd.sessionId),
           TE.chainW((session) =>
             pipe(
               TE.fromEither(transition(session.status, 'approve')),
@@ -111,12 +109,12 @@ export const approveOnboardingSession =
 /** Rejects a submitted session with a reason, writing the `onboarding_session.rejected` audit event with it. */
 export const rejectOnboardingSession =
   (deps: ReviewDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
     pipe(
-      TE.fromEither(decode(RejectSessionInput)(input)),
+      TE.fromEither(decode(RejectCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadForReview(deps, params),
+          loadForReview(deps, cmd.sessionId),
           TE.chainW((session) =>
             pipe(
               TE.fromEither(transition(session.status, 'reject')),
@@ -141,18 +139,18 @@ export const SessionStatusFilter = queryFilters('SessionStatusFilter', { status:
 /** Every client's sessions, optionally of one status, oldest first: the reviewers' work list. */
 export const listOnboardingSessionsForReview =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
-  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(SessionStatusFilter, query)),
+      TE.fromEither(decodeFilteredPageRequest(SessionStatusFilter, command)),
       TE.chainW(({ filter, page }) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
 /** The party of the caller's session once approved; `NotFound` before (CONTRACT.md). */
 export const getPartyBySessionId =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>; readonly parties: PartyRepository }) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoadOwnSessionError, Party> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Party> =>
     pipe(
-      loadOwnSession(deps.sessions)(caller, params),
+      loadOwnSession(deps.sessions)(caller, command),
       TE.chainW((session): TE.TaskEither<LoadOwnSessionError, O.Option<Party>> =>
         session.partyId === null ? TE.left(notFound('party')) : deps.parties.findById(session.partyId),
       ),

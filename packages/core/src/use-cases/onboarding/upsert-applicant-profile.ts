@@ -7,6 +7,7 @@ import { decode } from '../../domain/codecs.js'
 import type { ConcurrentUpdate } from '../../domain/errors.js'
 import { withContents, type OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
@@ -15,6 +16,8 @@ export type UpsertApplicantProfileDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
   readonly clock: Clock
 }
+const UpsertProfileCommand = commandOf(['sessionId'], ApplicantProfileInput)
+
 export type UpsertApplicantProfileError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
 /** The stored profile when it already says what `profile` says. */
@@ -30,8 +33,8 @@ const alreadyStored = (session: OnboardingSession, profile: ApplicantProfile): A
  */
 export const upsertApplicantProfile =
   (deps: UpsertApplicantProfileDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> => {
-    const load = pipe(loadOwnSession(deps.sessions)(caller, params), TE.chainEitherKW(ensureEditable))
+  (caller: Caller, command: unknown): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> => {
+    const load = pipe(loadOwnSession(deps.sessions)(caller, command), TE.chainEitherKW(ensureEditable))
     const save = (session: OnboardingSession, profile: ApplicantProfile): TE.TaskEither<UpsertApplicantProfileError, ApplicantProfile> =>
       pipe(
         deps.sessions.save(withContents(session, { profile }, profile.updatedAt), NOT_AUDITED),
@@ -52,7 +55,7 @@ export const upsertApplicantProfile =
       load,
       TE.chainW((session) =>
         pipe(
-          TE.fromEither(decode(ApplicantProfileInput)(input)),
+          TE.fromEither(decode(UpsertProfileCommand)(command)),
           TE.chainEitherKW((cmd) => applicantProfileOf(cmd, deps.clock.now())),
           TE.chainW((profile) => {
             const stored = alreadyStored(session, profile)

@@ -3,11 +3,12 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { AddressInput, AddressPatch, newAddress, oneRegistered, patchAddress, roomForAnother, type Address } from '../../domain/address.js'
 import type { Caller } from '../../domain/api-key.js'
-import { decode } from '../../domain/codecs.js'
-import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { decode, EmptyInput } from '../../domain/codecs.js'
+import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import { decodePageRequest, isAfter, pageOf, type Page } from '../../domain/pagination.js'
 import type { Party } from '../../domain/party.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { requireCommandParty } from '../api-keys/authorize.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
@@ -18,7 +19,7 @@ import type { PartyRepository } from '../../ports/party-repository.js'
  * a Lendgate borrower finds nothing.
  */
 
-export type PartyError = InvalidRequest | NotFound | StoreUnavailable
+export type PartyError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 /** The key's party, or `NotFound('party')`. */
 export const loadCallerParty =
@@ -26,17 +27,25 @@ export const loadCallerParty =
   (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
     pipe(parties.findById(caller.partyId), TE.chainW(TE.fromOption(() => notFound('party'))))
 
+const PartyCommand = commandOf(['partyId'], EmptyInput)
+
+/** The key's party, named by the command's `partyId`. */
 export const getParty =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
-  (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
-    loadCallerParty(deps.parties)(caller)
+  (caller: Caller, command: unknown): TE.TaskEither<PartyError, Party> =>
+    pipe(
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(PartyCommand)(command)),
+      TE.chainW(() => loadCallerParty(deps.parties)(caller)),
+    )
 
 /** The party's addresses, oldest first, paginated. */
 export const listPartyAddresses =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
-  (caller: Caller, query: unknown): TE.TaskEither<PartyError, Page<Address>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<PartyError, Page<Address>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decodePageRequest(command, ['partyId'])),
       TE.chainW((page) =>
         pipe(
           loadCallerParty(deps.parties)(caller),
@@ -51,15 +60,18 @@ export type PartyAddressDeps = {
   readonly clock: Clock
 }
 
+const CreateAddressCommand = commandOf(['partyId'], AddressInput)
+
 /**
  * Adds an address to the party (one `registered` address at most, 20 in all; its type by
  * `addressTypeFor` when not given).
  */
 export const createPartyAddress =
   (deps: PartyAddressDeps) =>
-  (caller: Caller, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
+  (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
     pipe(
-      TE.fromEither(decode(AddressInput)(input)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(CreateAddressCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
           loadCallerParty(deps.parties)(caller),
@@ -70,14 +82,15 @@ export const createPartyAddress =
       ),
     )
 
-const AddressParams = pathParameters('addressId')
+const UpdateAddressCommand = commandOf(['partyId', 'addressId'], AddressPatch)
 
 /** Updates one of the party's addresses with a merge patch (`AddressPatch`). */
 export const updatePartyAddress =
   (deps: Omit<PartyAddressDeps, 'ids'>) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
+  (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
     pipe(
-      TE.fromEither(decode(AddressParams)(params)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(pathParameters('addressId'))(command)),
       TE.chainW(({ addressId }) =>
         pipe(
           loadCallerParty(deps.parties)(caller),
@@ -86,7 +99,7 @@ export const updatePartyAddress =
               TE.fromOption(() => notFound('party_address'))(O.fromNullable(party.addresses.find((a) => a.id === addressId))),
               TE.chainW((address) =>
                 pipe(
-                  TE.fromEither(decode(AddressPatch)(input)),
+                  TE.fromEither(decode(UpdateAddressCommand)(command)),
                   TE.map((patch) => patchAddress(address, patch, deps.clock.now())),
                 ),
               ),

@@ -1,15 +1,17 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { CalendarDate, decode, oneOf } from '../../domain/codecs.js'
-import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { CalendarDate, decode, EmptyInput, oneOf } from '../../domain/codecs.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { requireCommandParty } from '../api-keys/authorize.js'
 import {
   decodeFilteredPageRequest,
   decodePageRequest,
@@ -20,6 +22,7 @@ import {
   queryFilters,
   sequencePosition,
   type Page,
+  type PageRequest,
   type Position,
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
@@ -30,51 +33,66 @@ import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } fr
  * party; here every loan is looked up within the key's party, so another party's is NotFound.
  */
 
-export type LoanReadError = InvalidRequest | NotFound | StoreUnavailable
+export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 const LoanParams = pathParameters('loanId')
 
+/** The command of a use case that names a loan of a party and takes nothing else. */
+export const LoanCommand = commandOf(['partyId', 'loanId'], EmptyInput)
+
 /**
- * What `read` finds of the caller's party's loan named by `params.loanId`, in one read (the
- * repository's `OfPartyLoan` reads): none, for an unknown loan and another party's alike, is
- * NotFound `loan`.
+ * The page a list of a party's loan asks for, once the command's `partyId` is the caller's
+ * party; `isId` says what a row id of the list looks like.
+ */
+export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) => boolean): E.Either<InvalidRequest | PartyMismatch, PageRequest> =>
+  pipe(
+    requireCommandParty(caller, command),
+    E.chainW(() => decodePageRequest(command, ['partyId', 'loanId'], isId)),
+  )
+
+/**
+ * What `read` finds of the caller's party's loan named by the command (`partyId`, `loanId`), in
+ * one read (the repository's `OfPartyLoan` reads): none, for an unknown loan and another
+ * party's alike, is NotFound `loan`. The command's other fields are the use case's to decode.
  */
 export const readOfOwnLoan =
   <A>(read: (partyId: string, loanId: string) => OfPartyLoan<A>) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, A> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(
-      TE.fromEither(decode(LoanParams)(params)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(LoanParams)(command)),
       TE.chainW(({ loanId }) => read(caller.partyId, loanId)),
       TE.chainW(TE.fromOption(() => notFound('loan'))),
     )
 
-/** The caller's party's loan named by `params.loanId`. */
-export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, params: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
+/** The caller's party's loan named by the command (`partyId`, `loanId`). */
+export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
   readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
 
 type Loans = { readonly loans: LoanRepository }
 
 export const listLoansForParty =
   (deps: Loans) =>
-  (caller: Caller, query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<Loan>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<Loan>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decodePageRequest(command, ['partyId'])),
       TE.chainW((page) => pipe(deps.loans.listForParty(caller.partyId, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
 export const getLoanForParty =
   (deps: Loans) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, Loan> =>
-    loadOwnLoan(deps.loans)(caller, params)
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Loan> =>
+    pipe(loadOwnLoan(deps.loans)(caller, command), TE.chainFirstEitherKW(() => decode(LoanCommand)(command)))
 
 export const listLoanBalancesForParty =
   (deps: Loans) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query, isSequenceId)),
+      TE.fromEither(loanPage(caller, command, isSequenceId)),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listBalances(partyId, loanId, page))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.loans.listBalances(partyId, loanId, page))(caller, command),
           TE.map((rows) => pageBy(rows, page.limit, sequencePosition)),
         ),
       ),
@@ -83,9 +101,12 @@ export const listLoanBalancesForParty =
 /** The latest snapshot: one indexed read. */
 export const getLatestLoanBalanceForParty =
   (deps: Loans) =>
-  (caller: Caller, params: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
     // Every booked loan has a snapshot, written with it: none means no such loan of the party.
-    readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, params)
+    pipe(
+      readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, command),
+      TE.chainFirstEitherKW(() => decode(LoanCommand)(command)),
+    )
 
 export const TransactionFilters = queryFilters('TransactionFilter', {
   type: oneOf('TransactionType', TRANSACTION_TYPES),
@@ -96,22 +117,21 @@ export const TransactionFilters = queryFilters('TransactionFilter', {
 /** The ledger, oldest first, optionally of one type and within effective dates (inclusive). */
 export const listTransactionsForPartyLoan =
   (deps: Loans) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequestBy(query)),
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decodeFilteredPageRequest(TransactionFilters, command, ['partyId', 'loanId'], isSequenceId)),
       TE.filterOrElseW(
         ({ filter }) => filter.from === undefined || filter.to === undefined || filter.from <= filter.to,
         () => invalidRequest('from must not be after to.', 'from'),
       ),
       TE.chainW(({ filter, page }) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listTransactions(partyId, loanId, filter, page))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.loans.listTransactions(partyId, loanId, filter, page))(caller, command),
           TE.map(({ currency, transactions }) => pageBy(transactions.map((r) => ({ ...r, currency })), page.limit, sequencePosition)),
         ),
       ),
     )
-
-const decodeFilteredPageRequestBy = (query: unknown) => decodeFilteredPageRequest(TransactionFilters, query, isSequenceId)
 
 /** An installment with its status as of a date. */
 export type ScheduledInstallment = ServicedInstallment & { readonly status: ReturnType<typeof installmentStatus> }
@@ -125,12 +145,12 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
 /** The schedule in due-date order, each installment with its status as of today (UTC). */
 export const listLoanScheduleForParty =
   (deps: Loans & { readonly clock: Clock }) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<ScheduledInstallment>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<ScheduledInstallment>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query, (id) => /^\d{3}$/.test(id))),
+      TE.fromEither(loanPage(caller, command, (id) => /^\d{3}$/.test(id))),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.schedule(partyId, loanId))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.loans.schedule(partyId, loanId))(caller, command),
           TE.map(({ installments, principalOutstanding }) => {
             const today = utcDate(deps.clock.now())
             const rows = installments.map((i) => ({ ...i, status: installmentStatus(i, today, principalOutstanding) }))
@@ -146,12 +166,12 @@ export const listLoanScheduleForParty =
 
 export const listCollateralForPartyLoan =
   (deps: Loans) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(loanPage(caller, command)),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listCollateral(partyId, loanId, page))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.loans.listCollateral(partyId, loanId, page))(caller, command),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
@@ -159,12 +179,12 @@ export const listCollateralForPartyLoan =
 
 export const listDocumentsForPartyLoan =
   (deps: Loans) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(loanPage(caller, command)),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listDocuments(partyId, loanId, page))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.loans.listDocuments(partyId, loanId, page))(caller, command),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

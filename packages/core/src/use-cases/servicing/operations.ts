@@ -18,7 +18,7 @@ import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../dom
 import type { Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { accrueInterest, sameFigures, snapshotOf } from '../../domain/loan-servicing.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -43,9 +43,9 @@ const BATCH = 100
  */
 export const accrueInterestForLoans =
   (deps: OperationsDeps) =>
-  (query: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
     pipe(
-      TE.fromEither(decode(AccrualQuery)(query ?? {})),
+      TE.fromEither(decode(commandOf([], AccrualQuery))(command)),
       TE.filterOrElseW(
         ({ as_of }) => as_of === undefined || as_of <= utcDate(deps.clock.now()),
         () => invalidRequest('as_of must not be after today (UTC): interest accrues on dates that have come.', 'as_of'),
@@ -86,9 +86,9 @@ export const accrueInterestForLoans =
  */
 export const runInterestAccrual =
   (deps: OperationsDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
-  (query: unknown, context: AuditContext = SYSTEM_CONTEXT): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+  (command: unknown, context: AuditContext = SYSTEM_CONTEXT): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
     pipe(
-      accrueInterestForLoans(deps)(query),
+      accrueInterestForLoans(deps)(command),
       TE.chainFirstW((run) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), context, run, deps.clock.now()))),
     )
 
@@ -108,12 +108,12 @@ const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
     })
   })
 
-const LoanParams = pathParameters('loanId')
+const CollateralCommand = commandOf(['loanId'], CollateralInput)
+const LoanDocumentCommand = commandOf(['loanId'], LoanDocumentInput)
 
-const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, params: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, Loan> =>
+const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, loanId: string): TE.TaskEither<NotFound | StoreUnavailable, Loan> =>
   pipe(
-    TE.fromEither(decode(LoanParams)(params)),
-    TE.chainW(({ loanId }) => deps.loans.findById(loanId)),
+    deps.loans.findById(loanId),
     TE.chainW(TE.fromOption(() => notFound('loan'))),
     TE.map((booked) => booked.loan),
   )
@@ -121,12 +121,12 @@ const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, params: unknown): TE.Task
 /** Records a collateral item securing a loan (operators), with its `loan_collateral.added` audit event. */
 export const addLoanCollateral =
   (deps: OperationsDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
     pipe(
-      TE.fromEither(decode(CollateralInput)(input)),
+      TE.fromEither(decode(CollateralCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadLoan(deps, params),
+          loadLoan(deps, cmd.loanId),
           TE.chainW((loan) => {
             const item = newCollateral(cmd, loan.id, deps.ids.next(), deps.clock.now())
             return pipe(
@@ -141,12 +141,12 @@ export const addLoanCollateral =
 /** Attaches a document (statement, notice, disclosure…) to a loan (operators), with its `loan_document.attached` audit event. */
 export const attachLoanDocument =
   (deps: OperationsDeps) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>
     pipe(
-      TE.fromEither(decode(LoanDocumentInput)(input)),
+      TE.fromEither(decode(LoanDocumentCommand)(command)),
       TE.chainW((cmd) =>
         pipe(
-          loadLoan(deps, params),
+          loadLoan(deps, cmd.loanId),
           TE.chainW((loan) =>
             pipe(
               TE.fromEither(newLoanDocument(cmd, loan.id, deps.ids.next(), deps.clock.now())),

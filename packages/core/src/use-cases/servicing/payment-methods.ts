@@ -4,8 +4,9 @@ import type { Caller } from '../../domain/api-key.js'
 import { decode, merged } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { utcDate } from '../../domain/instant.js'
-import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { pageOf, type Page } from '../../domain/pagination.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { decodePartyCommand } from '../api-keys/authorize.js'
 import {
   checkNotExpired,
   PaymentMethodInput,
@@ -18,7 +19,7 @@ import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
-import { loadOwnLoan, readOfOwnLoan, type LoanReadError } from './loans.js'
+import { loadOwnLoan, loanPage, readOfOwnLoan, type LoanReadError } from './loans.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
@@ -32,16 +33,18 @@ export type PaymentMethodDeps = {
 
 export const listPaymentMethodsForPartyLoan =
   (deps: Pick<PaymentMethodDeps, 'paymentMethods'>) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query)),
+      TE.fromEither(loanPage(caller, command)),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.paymentMethods.listForPartyLoan(partyId, loanId, page))(caller, params),
+          readOfOwnLoan((partyId, loanId) => deps.paymentMethods.listForPartyLoan(partyId, loanId, page))(caller, command),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
     )
+
+const CreateMethodCommand = commandOf(['partyId', 'loanId'], PaymentMethodInput)
 
 /**
  * Registers a bank account (tokenised at once: only the token and last four are kept) or a
@@ -49,13 +52,13 @@ export const listPaymentMethodsForPartyLoan =
  */
 export const createPaymentMethodForPartyLoan =
   (deps: PaymentMethodDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoanReadError | ProcessorUnavailable, PaymentMethod> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | ProcessorUnavailable, PaymentMethod> =>
     pipe(
-      TE.fromEither(decode(PaymentMethodInput)(input)),
+      TE.fromEither(decodePartyCommand(CreateMethodCommand)(caller, command)),
       TE.chainEitherKW((cmd) => checkNotExpired(cmd, utcDate(deps.clock.now()))),
       TE.chainW((cmd) =>
         pipe(
-          loadOwnLoan(deps.loans)(caller, params),
+          loadOwnLoan(deps.loans)(caller, command),
           TE.chainW((loan) =>
             pipe(
               deps.paymentMethods.countForLoan(loan.id),
@@ -99,7 +102,7 @@ export const createPaymentMethodForPartyLoan =
       ),
     )
 
-const MethodParams = pathParameters('loanId', 'paymentMethodId')
+const UpdateMethodCommand = commandOf(['partyId', 'loanId', 'paymentMethodId'], PaymentMethodPatch)
 
 /**
  * Changes the nickname (`null` clears it) or makes the method the default (which unmarks the
@@ -108,19 +111,19 @@ const MethodParams = pathParameters('loanId', 'paymentMethodId')
  */
 export const updatePaymentMethodForPartyLoan =
   (deps: Omit<PaymentMethodDeps, 'tokenizer' | 'ids'>) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, PaymentMethod> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PaymentMethod> =>
     pipe(
-      TE.fromEither(decode(MethodParams)(params)),
+      TE.fromEither(decodePartyCommand(pathParameters('loanId', 'paymentMethodId'))(caller, command)),
       TE.chainW(({ paymentMethodId }) =>
         pipe(
-          loadOwnLoan(deps.loans)(caller, params),
+          loadOwnLoan(deps.loans)(caller, command),
           TE.chainW((loan) => deps.paymentMethods.findForLoan(loan.id, paymentMethodId)),
           TE.chainW(TE.fromOption(() => notFound('payment_method'))),
         ),
       ),
       TE.chainW((method) =>
         pipe(
-          TE.fromEither(decode(PaymentMethodPatch)(input)),
+          TE.fromEither(decode(UpdateMethodCommand)(command)),
           TE.filterOrElseW(
             (patch) => !(patch.is_default === false && method.isDefault),
             () => invalidRequest('A loan always has one default payment method: make another method the default instead.', 'is_default'),

@@ -17,19 +17,21 @@ import {
   type InvalidState,
   type NotFound,
   type Overpayment,
+  type PartyMismatch,
   type StoreUnavailable,
 } from '../../domain/errors.js'
 import type { LedgerTransaction, Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, statusChange, ZERO } from '../../domain/loan-servicing.js'
-import { pathParameters } from '../../domain/path-parameters.js'
-import { PaymentInput, type Payment } from '../../domain/payment.js'
+import { commandOf } from '../../domain/path-parameters.js'
+import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
+import { decodePartyCommand } from '../api-keys/authorize.js'
 import { loadOwnLoan } from './loans.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
@@ -42,7 +44,7 @@ export type PaymentDeps = {
   readonly clock: Clock
 }
 
-export type PaymentError = InvalidRequest | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired | IdempotencyKeyReused
+export type PaymentError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired | IdempotencyKeyReused
 
 /**
  * Whether a payment already taken under the request's Idempotency-Key is this request's: same
@@ -64,31 +66,38 @@ const nothing = (locked: LockedLoan, payment?: Payment): Posting => ({
 const checked = (loan: Loan, method: PaymentMethod, cmd: PaymentInput) =>
   cmd.currency !== loan.currency ? TE.left(invalidRequest(`currency must be ${loan.currency}, the currency of the loan.`, 'currency')) : TE.right(method)
 
+/** A payment's command: the loan (`partyId`, `loanId`), the payment and its `idempotency_key`. */
+const PaymentCommand = commandOf(['partyId', 'loanId'], KeyedPaymentInput)
+
+/** The command's `idempotency_key`, if it has one (of any form: the codec judges that). */
+const idempotencyKeyOf = (command: unknown): unknown =>
+  typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['idempotency_key'] : undefined
+
 /**
  * Takes a payment: under the loan's lock, interest due by today is accrued, the amount is
  * checked against the payoff, charged through the processor, allocated by the waterfall and
  * posted (ledger entry, installments, snapshot, payment) in one transaction. A failed charge is
- * recorded and changes no balance. The same client and Idempotency-Key always give the same
+ * recorded and changes no balance. The same client and `idempotency_key` always give the same
  * payment, and a different payment (another loan, amount, currency or method) under a key
  * already used is `IdempotencyKeyReused`, however long ago the key was used.
  */
 export const createPaymentIntentForPartyLoan =
   (deps: PaymentDeps) =>
-  (caller: Caller, params: unknown, input: unknown, idempotencyKey: string | undefined): TE.TaskEither<PaymentError, Payment> =>
+  (caller: Caller, command: unknown): TE.TaskEither<PaymentError, Payment> =>
     pipe(
-      TE.fromOption((): PaymentError => idempotencyKeyRequired)(O.fromNullable(idempotencyKey)),
-      TE.chainW((key) =>
+      TE.fromOption((): PaymentError => idempotencyKeyRequired)(O.fromNullable(idempotencyKeyOf(command))),
+      TE.chainW(() =>
         pipe(
-          TE.fromEither(decode(PaymentInput)(input)),
+          TE.fromEither(decodePartyCommand(PaymentCommand)(caller, command)),
           TE.chainW((cmd) =>
             pipe(
-              loadOwnLoan(deps.loans)(caller, params),
+              loadOwnLoan(deps.loans)(caller, command),
               TE.chainW((loan) =>
                 pipe(
                   deps.paymentMethods.findForLoan(loan.id, cmd.payment_method_id),
                   TE.chainW(TE.fromOption(() => invalidRequest(`payment_method_id ${cmd.payment_method_id} is not a payment method of this loan.`, 'payment_method_id'))),
                   TE.chainW((method) => checked(loan, method, cmd)),
-                  TE.chainW((method) => deps.loans.change(loan.id, (locked, reads) => takePayment(deps, reads, caller, key, cmd, method, locked))),
+                  TE.chainW((method) => deps.loans.change(loan.id, (locked, reads) => takePayment(deps, reads, caller, cmd.idempotency_key, cmd, method, locked))),
                 ),
               ),
             ),
@@ -162,8 +171,8 @@ const takePayment = (
 const entryOf = (payment: Payment): LedgerTransaction =>
   paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
 
-const PaymentParams = pathParameters('paymentId')
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
+const ReverseCommand = commandOf(['paymentId'], ReversePaymentInput)
 
 /**
  * Reverses a successful payment (an operator's correction): a `REVERSAL` entry with the
@@ -173,15 +182,10 @@ export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { rea
  */
 export const reverseLoanPayment =
   (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>
-  (params: unknown, input: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Payment> =>
     pipe(
-      TE.fromEither(decode(ReversePaymentInput)(input ?? {})),
-      TE.chainW((cmd) =>
-        pipe(
-          TE.fromEither(decode(PaymentParams)(params)),
-          TE.map(({ paymentId }) => ({ paymentId, reason: cmd.reason ?? null })),
-        ),
-      ),
+      TE.fromEither(decode(ReverseCommand)(command)),
+      TE.map(({ paymentId, reason }) => ({ paymentId, reason: reason ?? null })),
       TE.chainW(({ paymentId, reason }) =>
         pipe(
           deps.loans.payments.paymentById(paymentId),

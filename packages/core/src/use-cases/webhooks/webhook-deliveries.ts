@@ -5,7 +5,7 @@ import { decode, EmptyInput } from '../../domain/codecs.js'
 import { notFound, type NotFound } from '../../domain/errors.js'
 import { invalidState, type InvalidState } from '../../domain/errors.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/path-parameters.js'
 import { isWebhookEventId, type WebhookDelivery, type WebhookEvent } from '../../domain/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -21,34 +21,33 @@ export type WebhookDeliveriesDeps = {
 /** The session's webhook events with every attempt, oldest first (the delivery log). */
 export const listOnboardingSessionWebhookDeliveries =
   (deps: Omit<WebhookDeliveriesDeps, 'clock'>) =>
-  (caller: Caller, params: unknown, query: unknown): TE.TaskEither<LoadOwnSessionError, Page<WebhookDelivery>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<WebhookDelivery>> =>
     pipe(
-      TE.fromEither(decodePageRequest(query, isWebhookEventId)),
+      TE.fromEither(decodePageRequest(command, ['sessionId'], isWebhookEventId)),
       TE.chainW((page) =>
         pipe(
-          loadOwnSession(deps.sessions)(caller, params),
+          loadOwnSession(deps.sessions)(caller, command),
           TE.chainW((session) => deps.events.listDeliveries(session.id, page)),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
     )
 
-const EventParams = pathParameters('sessionId', 'eventId')
+const RetryCommand = commandOf(['sessionId', 'eventId'], EmptyInput)
 
 /**
  * Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. The
- * request carries nothing (`EmptyInput`: no body, or `{}`). The path is checked before anything
- * is looked up.
+ * command names the session and the event, and nothing else; it is checked before anything is
+ * looked up.
  */
 export const retryWebhookDelivery =
   (deps: WebhookDeliveriesDeps) =>
-  (caller: Caller, params: unknown, input: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>
     pipe(
-      TE.fromEither(decode(EventParams)(params)),
-      TE.chainFirstEitherKW(() => decode(EmptyInput)(input ?? {})),
+      TE.fromEither(decode(RetryCommand)(command)),
       TE.chainW(({ eventId }) =>
         pipe(
-          loadOwnSession(deps.sessions)(caller, params),
+          loadOwnSession(deps.sessions)(caller, command),
           TE.chainW((session) =>
             pipe(
               deps.events.listDeliveries(session.id, { limit: 1000, after: { _tag: 'None' } }),
