@@ -10,6 +10,7 @@ import { startCodeReceiver } from './support/code-receiver.js'
 import { durableDatabases, type DurableDatabase } from './support/durable-databases.js'
 import { INTERNAL_TOKEN, MINT_SECRET } from './support/test-server.js'
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver.js'
+import { testId } from '@lendgate/core/testing'
 
 const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
 const PAYMENT_AMOUNT = 10_000
@@ -103,22 +104,22 @@ for (const kind of durableDatabases()) {
     const inspectAfterLastCrash = (eventId: string, crashed: readonly Pick<Round, 'key' | 'partyId'>[]): Promise<void> =>
       database.inspect(async (db) => {
         for (const { key } of crashed) {
-          const stored = await db.selectFrom('payments').select('id').where('client_id', '=', borrower.key.client_id).where('idempotency_key', '=', key).execute()
+          const stored = await db.selectFrom('payments').select('id').where('client_id', '=', testId(borrower.key.client_id)).where('idempotency_key', '=', key).execute()
           expect(stored.length, key).to.be.at.most(1)
           storedPayments.set(key, stored[0]?.id)
         }
         for (const { partyId } of crashed) {
-          const clients = await db.selectFrom('api_clients').select('id').where('party_id', '=', partyId).execute()
-          const keys = await db.selectFrom('api_keys').select(['id', 'client_id', 'status']).where('party_id', '=', partyId).execute()
+          const clients = await db.selectFrom('api_clients').select('id').where('party_id', '=', testId(partyId)).execute()
+          const keys = await db.selectFrom('api_keys').select(['id', 'client_id', 'status']).where('party_id', '=', testId(partyId)).execute()
           mintRows.set(partyId, { clients, keys })
         }
-        const event = await db.selectFrom('webhook_events').selectAll().where('id', '=', eventId).executeTakeFirstOrThrow()
+        const event = await db.selectFrom('webhook_events').selectAll().where('id', '=', testId(eventId)).executeTakeFirstOrThrow()
         eventAtCrash = { id: event.id, status: event.status, attempts: event.attempts, leasedBeyondCrash: (event.locked_until?.getTime() ?? 0) > Date.now() }
         // A lease keeps a slow but live process's claim its own; a dead process's claim is taken
         // over when its lease ends (DELIVERY_LEASE_MS, 60 s, for a webhook event; IDEMPOTENCY_LEASE_MS,
         // 60 s, for an Idempotency-Key: 409 idempotency_key_in_use meanwhile). End them now rather
         // than wait a minute.
-        await db.updateTable('webhook_events').set({ locked_until: new Date(Date.now() - 1_000) }).where('id', '=', eventId).execute()
+        await db.updateTable('webhook_events').set({ locked_until: new Date(Date.now() - 1_000) }).where('id', '=', testId(eventId)).execute()
         await db
           .updateTable('idempotency_keys')
           .set({ claimed_at: new Date(Date.now() - IDEMPOTENCY_LEASE_MS - 1_000) })

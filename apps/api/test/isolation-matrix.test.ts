@@ -21,6 +21,7 @@ import {
   type Subject,
 } from './support/isolation-fixtures.js'
 import { startTestServer, type TestServer } from './support/test-server.js'
+import { testId } from '@lendgate/core/testing'
 
 /**
  * The isolation matrix (issue 9), generated from the route table so that a new route cannot be
@@ -141,7 +142,7 @@ for (const database of testDatabases()) {
       }
       const sessions = [s.worlds.approved.sessionId, s.worlds.open.sessionId]
       for (const sessionId of sessions) {
-        const endpoint = await server.deps.webhooks.findBySession(sessionId)()
+        const endpoint = await server.deps.webhooks.findBySession(testId(sessionId))()
         seen[`webhook endpoint of ${sessionId}`] = endpoint
       }
       seen['verification codes sent'] = receiver.received.filter((r) => sessions.includes(r['session_id'] as string)).length

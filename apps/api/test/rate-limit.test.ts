@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { randomUUID } from 'node:crypto'
 import { storeUnavailable } from '@lendgate/core'
-import { testClock, type TestClock } from '@lendgate/core/testing'
+import { type TestClock, testClock, testId } from '@lendgate/core/testing'
 import { testDatabases, type TestDatabase } from '@lendgate/adapters/testing'
 import { nodeApiKeyMaterial, type OpenDatabase } from '@lendgate/adapters'
 import { expect } from 'chai'
@@ -92,8 +92,8 @@ const expectRateLimited = (reply: Reply, policy: string): number => {
 }
 
 const sessionsOf = async (db: Db, clientId: string): Promise<number> =>
-  (await db.selectFrom('onboarding_sessions').select('id').where('client_id', '=', clientId).execute()).length
-const clientsOf = async (db: Db, partyId: string): Promise<number> => (await db.selectFrom('api_clients').select('id').where('party_id', '=', partyId).execute()).length
+  (await db.selectFrom('onboarding_sessions').select('id').where('client_id', '=', testId(clientId)).execute()).length
+const clientsOf = async (db: Db, partyId: string): Promise<number> => (await db.selectFrom('api_clients').select('id').where('party_id', '=', testId(partyId)).execute()).length
 
 const SESSION = { country_of_incorporation: 'US', locale: 'en-US' }
 

@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { bearer, mintKey, request } from './support/client.js'
 import { startInMemoryServer } from './support/test-server.js'
+import { testId } from '@lendgate/core/testing'
 
 /**
  * Issue 35, finding 3: a database error caused by a request's data is a 4xx, not a 500 telling
@@ -12,7 +13,7 @@ import { startInMemoryServer } from './support/test-server.js'
  * or rows. The errors are real ones, raised by each database.
  */
 
-const APPLICANT = 'Acme Legal Name Ltd'
+const APPLICANT = testId('Acme Legal Name Ltd')
 const SESSION_INPUT = { type: 'business', country_of_incorporation: 'US', entry_channel: 'partner_portal', locale: 'en-US' }
 
 for (const database of testDatabases()) {
@@ -39,7 +40,7 @@ for (const database of testDatabases()) {
       raised.refusedValue = await caught(() => db.selectFrom('api_clients').selectAll().where('id', '=', APPLICANT).execute())
       raised.badDate = await caught(() => db.selectFrom('api_clients').selectAll().where('created_at', '=', `2026-13-45 ${APPLICANT}` as unknown as Date).execute())
       // One statement inserting the same id twice: refused whole, nothing stored.
-      const id = randomUUID()
+      const id = testId(randomUUID())
       const row = { id, party_id: id, name: APPLICANT, created_at: new Date() }
       raised.uniqueViolation = await caught(() => db.insertInto('api_clients').values([row, row]).execute())
       raised.undefinedTable = await caught(() =>

@@ -1,5 +1,9 @@
 import {
+  ApiKeyId,
   apiKeyView,
+  ClientId,
+  PartyId,
+  SessionId,
   approveLoanApplication,
   approveOnboardingSession,
   declineLoanApplication,
@@ -29,6 +33,7 @@ import {
   type OnboardingSessionRepository,
   type WebhookEventRepository,
 } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 
@@ -57,11 +62,34 @@ export type Command = {
   readonly run: (deps: CliDeps, args: readonly string[], options: Options) => TE.TaskEither<unknown, unknown>
 }
 
-/** The operator acting for an API client: every scope, the client's own records only. */
-const operatorFor = (clientId: string): Caller => ({ keyId: 'operator', clientId, partyId: '', environment: 'live', scopes: ['*'] })
-
 const required = (value: string | undefined, name: string): TE.TaskEither<unknown, string> =>
   value === undefined || value === '' ? TE.left({ _tag: 'Usage', detail: `${name} is required` }) : TE.right(value)
+
+/** A codec of ids (`SessionId`, `ClientId`, …), as far as the CLI uses it. */
+type IdCodec<I> = { readonly decode: (given: unknown) => E.Either<unknown, I> }
+
+/** The id an option or argument gives, decoded by its codec: a usage error naming it when missing or malformed. */
+const idFrom = <I>(codec: IdCodec<I>, value: string | undefined, name: string): TE.TaskEither<unknown, I> =>
+  pipe(
+    required(value, name),
+    TE.chainEitherKW((given) => pipe(codec.decode(given), E.mapLeft(() => ({ _tag: 'Usage', detail: `${name} must be a UUID` })))),
+  )
+
+/** The nil UUID as an id of `codec`'s kind: what the operator has in place of a key and a party. */
+const nil = <I>(codec: IdCodec<I>): I =>
+  pipe(
+    codec.decode('00000000-0000-0000-0000-000000000000'),
+    E.getOrElseW(() => {
+      throw new Error('the nil UUID is a UUID')
+    }),
+  )
+
+/**
+ * The operator acting for an API client: every scope, the client's own records only. It holds
+ * no key and acts for no party (the nil UUID stands for both), which the client-scoped use
+ * cases it calls never read.
+ */
+const operatorFor = (clientId: ClientId): Caller => ({ keyId: nil(ApiKeyId), clientId, partyId: nil(PartyId), environment: 'live', scopes: ['*'] })
 
 /**
  * The fields of a use case's command from the options given, each under its wire name
@@ -75,9 +103,10 @@ const pageQuery = (options: Options) => fieldsFrom(options, PAGE)
 const filteredPage = (options: Options) => fieldsFrom(options, { ...PAGE, status: 'status' })
 
 /** The client of a session, to act on its client-scoped records (webhook deliveries). */
-const sessionClient = (deps: CliDeps, sessionId: string) =>
+const sessionClient = (deps: CliDeps, sessionId: string | undefined) =>
   pipe(
-    deps.sessions.findById(sessionId),
+    idFrom(SessionId, sessionId, '<sessionId>'),
+    TE.chainW((id) => deps.sessions.findById(id)),
     TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
     TE.map((session) => operatorFor(session.clientId)),
   )
@@ -102,7 +131,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['client-id', 'limit', 'cursor'],
     run: (deps, _args, o) =>
       pipe(
-        required(o['client-id'], '--client-id'),
+        idFrom(ClientId, o['client-id'], '--client-id'),
         TE.chainW((clientId) => listApiKeys(deps)(operatorFor(clientId), pageQuery(o))),
         TE.map(envelope(apiKeyView)),
       ),
@@ -113,7 +142,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['client-id'],
     run: (deps, args, o) =>
       pipe(
-        required(o['client-id'], '--client-id'),
+        idFrom(ClientId, o['client-id'], '--client-id'),
         TE.chainW((clientId) => revokeApiKey(deps)(operatorFor(clientId), { apiKeyId: args[0] })),
         TE.map(apiKeyView),
       ),
@@ -176,7 +205,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: ['limit', 'cursor'],
     run: (deps, args, o) =>
       pipe(
-        sessionClient(deps, args[0] ?? ''),
+        sessionClient(deps, args[0]),
         TE.chainW((caller) => listOnboardingSessionWebhookDeliveries(deps)(caller, { sessionId: args[0], ...pageQuery(o) })),
         TE.map(envelope(webhookDeliveryView)),
       ),
@@ -187,7 +216,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     options: [],
     run: (deps, args) =>
       pipe(
-        sessionClient(deps, args[0] ?? ''),
+        sessionClient(deps, args[0]),
         TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
         TE.map(webhookEventView),
       ),

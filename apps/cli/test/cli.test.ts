@@ -8,14 +8,7 @@ import {
   type LoanApplication,
   type OnboardingSession,
 } from '@lendgate/core'
-import {
-  fakeKeyMaterial,
-  inMemoryApiKeyRepository,
-  inMemoryLoanApplicationRepository,
-  inMemoryOnboardingSessionRepository,
-  sequentialIds,
-  testClock,
-} from '@lendgate/core/testing'
+import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { runCli } from '../src/cli.js'
@@ -51,7 +44,7 @@ const setup = () => {
   /** A submitted session with everything a party needs. */
   const submittedSession = async (clientId = '00000000-0000-4000-8000-0000000000c1'): Promise<OnboardingSession> => {
     const now = clock.now()
-    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, clientId, deps.ids.next(), now)
+    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, testId(clientId), testId(deps.ids.next()), now)
     const session: OnboardingSession = {
       ...opened,
       status: 'SUBMITTED',
@@ -77,14 +70,14 @@ const setup = () => {
   const submittedApplication = async (): Promise<LoanApplication> => {
     const product = newLoanProduct(
       { name: 'Term', currency: 'USD', min_amount: 100_000, max_amount: 10_000_000, min_term_months: 3, max_term_months: 24, interest_rate_bps: 1200 },
-      deps.ids.next(),
+      testId(deps.ids.next()),
       clock.now(),
     )
     const draft = newLoanApplication(
       { product_id: product.id, amount: 1_200_000, currency: 'USD', term_months: 12 },
-      { partyId: deps.ids.next(), clientId: deps.ids.next() },
+      { partyId: testId(deps.ids.next()), clientId: testId(deps.ids.next()) },
       product,
-      deps.ids.next(),
+      testId(deps.ids.next()),
       clock.now(),
     )
     await right(applications.insert({ ...draft, status: 'SUBMITTED', submittedAt: clock.now() }))
@@ -170,9 +163,9 @@ describe('the operator CLI', () => {
     const approved = await run('applications', 'approve', toApprove.id, '--decided-by', 'credit@lendgate')
     expect(approved.status).to.equal(0)
     const loanId = approved.json?.['loan']['loan_id'] as string
-    const booked = await right(applications.loans.findById(loanId))
+    const booked = await right(applications.loans.findById(testId(loanId)))
     expect(booked._tag).to.equal('Some')
-    const expected = bookLoan({ ...toApprove, version: 1 }, () => 'id', clock.now())
+    const expected = bookLoan({ ...toApprove, version: 1 }, { next: () => 'id' }, clock.now())
     expect(approved.json?.['loan']).to.deep.include({ principal: 1_200_000, term_months: 12, payment_amount: expected.loan.paymentAmount, start_date: '2026-03-10' })
     const declined = await run('applications', 'decline', toDecline.id, '--reason', 'debt service coverage below 1.25')
     expect(declined.json).to.deep.include({ application_id: toDecline.id, status: 'DECLINED' })

@@ -10,7 +10,7 @@ import {
   type LoanApplication,
   type LoanProduct,
 } from '@lendgate/core'
-import { inMemoryAuditLog } from '@lendgate/core/testing'
+import { inMemoryAuditLog, testId } from '@lendgate/core/testing'
 import { auditLogContract, freshId, right } from '@lendgate/core/testing/contracts'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
@@ -38,7 +38,7 @@ import { approvalOf, clientOwner, partyMaker, submittedSession } from './support
 auditLogContract({ name: 'in memory', make: async () => inMemoryAuditLog() })
 
 /** The seeded Working Capital Term Loan (migration 0009). */
-const WORKING_CAPITAL_ID = '5b0c1d2e-0001-4a00-8000-000000000001'
+const WORKING_CAPITAL_ID = testId('5b0c1d2e-0001-4a00-8000-000000000001')
 
 const some = async <A>(task: TE.TaskEither<unknown, O.Option<A>>): Promise<A> => {
   const found = await right(task)
@@ -180,7 +180,7 @@ for (const database of testDatabases()) {
       const draft = newLoanApplication({ product_id: product.id, amount: 1_200_000, currency: 'USD', term_months: 12 }, { partyId: party.id, clientId: party.clientId }, product, freshId(), now)
       await right(applications.insert(draft))
       const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now }, NOT_AUDITED))
-      const booked = bookLoan(submitted, freshId, now)
+      const booked = bookLoan(submitted, { next: freshId }, now)
       const approved: LoanApplication = {
         ...submitted,
         status: 'APPROVED',

@@ -6,6 +6,7 @@ import { sql } from 'kysely'
 import { openDatabase, parseInt8, type OpenDatabase } from '../src/postgres/database.js'
 import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { testDatabases } from '../src/testing/test-databases.js'
+import { testId } from '@lendgate/core/testing'
 
 /** The error a promise rejects with, or undefined when it resolves. */
 const rejectionOf = async (promise: Promise<unknown>): Promise<unknown> => {
@@ -93,7 +94,7 @@ describe('openDatabase', () => {
 
     it('stores an embedded database under DATA_DIR/pgdata that keeps its data across close and reopen', async function () {
       this.timeout(60_000)
-      const id = '5b0c0f8e-2d7a-4c51-9a0e-3f1d2c4b6a79'
+      const id = testId('5b0c0f8e-2d7a-4c51-9a0e-3f1d2c4b6a79')
       const createdAt = new Date('2026-03-04T05:06:07.089Z')
 
       open = await openDatabase({ url: undefined, dataDir })

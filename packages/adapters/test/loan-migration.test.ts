@@ -10,6 +10,7 @@ import { postgresLoanProductRepository } from '../src/postgres/loan-product-repo
 import { migrateToLatest } from '../src/postgres/migrate.js'
 import type { Database } from '../src/postgres/schema.js'
 import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
+import { testId } from '@lendgate/core/testing'
 
 const SEEDED_AT = new Date('2026-11-22T00:00:00.000Z')
 
@@ -25,7 +26,7 @@ const seeded = (p: Omit<LoanProduct, 'currency' | 'repaymentFrequency' | 'active
 /** The catalogue of a fresh database (docs/applications.md "Loan products"), in list order. */
 const SEEDED_PRODUCTS: readonly LoanProduct[] = [
   seeded({
-    id: '5b0c1d2e-0001-4a00-8000-000000000001',
+    id: testId('5b0c1d2e-0001-4a00-8000-000000000001'),
     name: 'Working Capital Term Loan',
     description: 'Fixed-rate term loan for inventory, payroll and day-to-day operations.',
     minAmount: 500_000,
@@ -36,7 +37,7 @@ const SEEDED_PRODUCTS: readonly LoanProduct[] = [
     originationFeeBps: 200,
   }),
   seeded({
-    id: '5b0c1d2e-0002-4a00-8000-000000000002',
+    id: testId('5b0c1d2e-0002-4a00-8000-000000000002'),
     name: 'Equipment Financing',
     description: 'Fixed-rate loan for machinery, vehicles and other equipment.',
     minAmount: 1_000_000,
@@ -47,7 +48,7 @@ const SEEDED_PRODUCTS: readonly LoanProduct[] = [
     originationFeeBps: 100,
   }),
   seeded({
-    id: '5b0c1d2e-0003-4a00-8000-000000000003',
+    id: testId('5b0c1d2e-0003-4a00-8000-000000000003'),
     name: 'Interest-Free Starter Loan',
     description: 'Small interest-free loan for new borrowers; a one-time origination fee applies.',
     minAmount: 100_000,

@@ -9,6 +9,7 @@ import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { asWriteError } from '../src/postgres/store-errors.js'
 import { testDatabases } from '../src/testing/test-databases.js'
+import { testId } from '@lendgate/core/testing'
 
 for (const database of testDatabases()) {
   describe(`PostgreSQL adapter basics on ${database.name}`, () => {
@@ -65,7 +66,7 @@ describe('openDatabase', function () {
       const first = await openDatabase({ url: undefined, dataDir })
       expect(first.description).to.equal(`embedded PostgreSQL at ${join(dataDir, 'pgdata')}`)
       expect(await migrateToLatest(first.db)).to.deep.equal(MIGRATION_NAMES)
-      const id = '11111111-2222-4333-8444-555555555555'
+      const id = testId('11111111-2222-4333-8444-555555555555')
       await first.db.insertInto('api_clients').values({ id, party_id: id, name: 'disk', created_at: new Date() }).execute()
       await first.close()
       const second = await openDatabase({ url: undefined, dataDir })

@@ -1,5 +1,5 @@
 import { newLoanProduct, type LoanProduct } from '@lendgate/core'
-import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository } from '@lendgate/core/testing'
+import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely } from 'kysely'
 import { bookingThrough, loanServicingContract, type LoanBorrower, type LoanServicingFixtures } from '../../core/src/testing/contracts/loan-servicing-contract.js'
@@ -17,7 +17,7 @@ import { clientOwner, partyMaker } from './support/database-fixtures.js'
 /** The servicing ports' contract suites, run over every implementation: in memory, embedded, real server. */
 
 /** The seeded Working Capital Term Loan (migration 0009): 1199 bps, 200 bps fee, USD. */
-const WORKING_CAPITAL_ID = '5b0c1d2e-0001-4a00-8000-000000000001'
+const WORKING_CAPITAL_ID = testId('5b0c1d2e-0001-4a00-8000-000000000001')
 
 const inMemory = async (): Promise<LoanServicingFixtures> => {
   const applications = inMemoryLoanApplicationRepository()

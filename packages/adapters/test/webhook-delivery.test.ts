@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
-import { testClock } from '@lendgate/core/testing'
+import { testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -142,7 +142,7 @@ for (const database of testDatabases()) {
       deps.clock.advance(61_000)
       await round()
       expect(forEvent(id)).to.have.length(2)
-      const [event] = (await right(events.listDeliveries(sessionOf(id), { limit: 10, after: O.none }))).filter((e) => e.id === id)
+      const [event] = (await right(events.listDeliveries(testId(sessionOf(id)), { limit: 10, after: O.none }))).filter((e) => e.id === id)
       expect(event!.status).to.equal('failed')
       expect(event!.attemptLog.map((a) => [a.attemptNumber, a.statusCode, a.error])).to.deep.equal([
         [1, 500, null],
@@ -204,7 +204,7 @@ for (const database of testDatabases()) {
       expect(deliveries.map((d) => d.headers['webhook-id'])).to.deep.equal([id, id])
       expect(deliveries[1]!.body).to.equal(deliveries[0]!.body)
       // The attempt the crash cut short is in the delivery log, before the one that delivered (issue 35).
-      const [event] = (await right(events.listDeliveries(sessionOf(id), { limit: 10, after: O.none }))).filter((e) => e.id === id)
+      const [event] = (await right(events.listDeliveries(testId(sessionOf(id)), { limit: 10, after: O.none }))).filter((e) => e.id === id)
       expect(event!.status).to.equal('delivered')
       expect(event!.attempts).to.equal(2)
       expect(event!.attemptLog.map((a) => [a.attemptNumber, a.statusCode, a.error])).to.deep.equal([

@@ -21,8 +21,9 @@ import { batchedKeyUsage } from '../src/stateful/batched-key-usage.js'
 import { listApiKeys } from '../src/use-cases/api-keys/list-api-keys.js'
 import { mintApiKey, type MintedKey } from '../src/use-cases/api-keys/mint-api-key.js'
 import { revokeApiKey } from '../src/use-cases/api-keys/revoke-api-key.js'
+import { testId } from '../src/testing/test-ids.js'
 
-const PARTY = '9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a'
+const PARTY = testId('9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a')
 const OTHER_PARTY = '5f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9'
 const NOW = new Date('2026-01-15T10:00:00.000Z')
 const UNKNOWN_SCOPE = 'is not a known scope (known: partner:api, keys:manage, *, or <namespace>:*)'
@@ -70,8 +71,8 @@ describe('mintApiKey', () => {
       const expected = fakeKeyMaterial().generate('live')
       const client = { id: nth(1), partyId: PARTY, name: 'default', createdAt: NOW }
       const key: ApiKey = {
-        id: nth(2),
-        clientId: nth(1),
+        id: testId(nth(2)),
+        clientId: testId(nth(1)),
         partyId: PARTY,
         idSegment: expected.idSegment,
         prefix: `lgk_live_${expected.idSegment}`,
@@ -288,7 +289,7 @@ describe('authenticateApiKey', () => {
 })
 
 describe('requireScope', () => {
-  const caller = (scopes: readonly string[]): Caller => ({ keyId: nth(2), clientId: nth(1), partyId: PARTY, environment: 'live', scopes })
+  const caller = (scopes: readonly string[]): Caller => ({ keyId: testId(nth(2)), clientId: testId(nth(1)), partyId: PARTY, environment: 'live', scopes })
 
   it('returns the caller when its scopes grant the scope, exactly or by wildcard', () => {
     for (const scopes of [['keys:manage'], ['*'], ['keys:*'], ['partner:api', 'keys:manage']]) {
@@ -305,7 +306,7 @@ describe('requireScope', () => {
 })
 
 describe('requireOwnParty', () => {
-  const caller: Caller = { keyId: nth(2), clientId: nth(1), partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
+  const caller: Caller = { keyId: testId(nth(2)), clientId: testId(nth(1)), partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
 
   it("returns the caller for its own party, in any case", () => {
     expect(requireOwnParty(PARTY)(caller)).to.deep.equal(E.right(caller))
@@ -498,10 +499,10 @@ describe('batchedKeyUsage', () => {
   describe('when several uses are recorded before a flush', () => {
     it('writes once, with the latest time per key', async () => {
       const { state, recorder } = recordingStore()
-      recorder.record('k1', at(1))
-      recorder.record('k2', at(2))
-      recorder.record('k1', at(3))
-      recorder.record('k1', at(2))
+      recorder.record(testId('k1'), at(1))
+      recorder.record(testId('k2'), at(2))
+      recorder.record(testId('k1'), at(3))
+      recorder.record(testId('k1'), at(2))
       expect(state.writes).to.deep.equal([])
       await recorder.flush()
       expect(state).to.deep.equal({ failing: false, writes: [new Map([['k1', at(3)], ['k2', at(2)]])], errors: [] })
@@ -510,7 +511,7 @@ describe('batchedKeyUsage', () => {
     it('writes nothing more on a flush with nothing new', async () => {
       const { state, recorder } = recordingStore()
       await recorder.flush()
-      recorder.record('k1', at(1))
+      recorder.record(testId('k1'), at(1))
       await recorder.flush()
       await recorder.flush()
       expect(state.writes).to.deep.equal([new Map([['k1', at(1)]])])
@@ -520,16 +521,16 @@ describe('batchedKeyUsage', () => {
   describe('when recordUsage fails', () => {
     it('calls onFlushError and keeps the batch for the next flush, merged with newer uses', async () => {
       const { state, recorder } = recordingStore()
-      recorder.record('k1', at(1))
-      recorder.record('k2', at(2))
+      recorder.record(testId('k1'), at(1))
+      recorder.record(testId('k2'), at(2))
       state.failing = true
       await recorder.flush()
       expect({ writes: state.writes, errors: state.errors }).to.deep.equal({ writes: [], errors: ['connection refused'] })
 
       state.failing = false
-      recorder.record('k1', at(5))
-      recorder.record('k2', at(0))
-      recorder.record('k3', at(4))
+      recorder.record(testId('k1'), at(5))
+      recorder.record(testId('k2'), at(0))
+      recorder.record(testId('k3'), at(4))
       await recorder.flush()
       expect(state.writes).to.deep.equal([new Map([['k1', at(5)], ['k2', at(2)], ['k3', at(4)]])])
       expect(state.errors).to.deep.equal(['connection refused'])

@@ -31,6 +31,7 @@ import { approveOnboardingSession, rejectOnboardingSession } from '../src/use-ca
 import { addLoanCollateral, attachLoanDocument, runInterestAccrual } from '../src/use-cases/servicing/operations.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /**
  * The audit log (issue 9) against the in-memory adapters, which share one log as the database
@@ -41,7 +42,7 @@ import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-
  */
 
 const NOW = new Date('2026-01-15T10:00:00.000Z')
-const PARTY = '9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a'
+const PARTY = testId('9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a')
 const UNKNOWN_ID = '99999999-9999-4999-8999-999999999999'
 const REQUEST: AuditContext = { actor: OPERATOR, requestId: 'req-1' }
 
@@ -82,7 +83,7 @@ const setup = () => {
   }
   const submittedSession = async (clientId: string): Promise<OnboardingSession> => {
     const now = clock.now()
-    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, clientId, deps.ids.next(), now)
+    const opened = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, testId(clientId), testId(deps.ids.next()), now)
     const submitted: OnboardingSession = {
       ...opened,
       status: 'SUBMITTED',
@@ -108,10 +109,10 @@ const setup = () => {
   const submittedApplication = async (partyId: string, clientId: string): Promise<LoanApplication> => {
     const now = clock.now()
     const application: LoanApplication = {
-      id: deps.ids.next(),
-      partyId,
-      clientId,
-      productId: deps.ids.next(),
+      id: testId(deps.ids.next()),
+      partyId: testId(partyId),
+      clientId: testId(clientId),
+      productId: testId(deps.ids.next()),
       amount: 1_200_000,
       currency: 'USD',
       termMonths: 12,
@@ -134,9 +135,9 @@ const setup = () => {
 
 /** The caller a minted key stands for. */
 const callerOf = (minted: { readonly client: { readonly id: string }; readonly key: { readonly id: string; readonly partyId: string } }): Caller => ({
-  keyId: minted.key.id,
-  clientId: minted.client.id,
-  partyId: minted.key.partyId,
+  keyId: testId(minted.key.id),
+  clientId: testId(minted.client.id),
+  partyId: testId(minted.key.partyId),
   environment: 'live',
   scopes: ['keys:manage'],
 })
@@ -428,7 +429,7 @@ describe('the audit log (use cases)', () => {
     it('a reversal records payment.reversed with the reason and the reversing entry; reversing again records nothing', async () => {
       const world = setup()
       const loan = await booked(world)
-      const borrower: Caller = { keyId: world.deps.ids.next(), clientId: '22222222-2222-4222-8222-222222222222', partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
+      const borrower: Caller = { keyId: testId(world.deps.ids.next()), clientId: testId('22222222-2222-4222-8222-222222222222'), partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
       const method = await run(
         createPaymentMethodForPartyLoan(world.deps)(borrower, { partyId: PARTY, loanId: loan.id, type: 'bank_account', account_holder_name: 'Acme', routing_number: '021000021', account_number: '000123456789' }),
       )

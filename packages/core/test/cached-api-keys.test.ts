@@ -8,6 +8,7 @@ import type { KeyRevocationEvent, KeyRevocations } from '../src/ports/key-revoca
 import { inMemoryApiKeyRepository } from '../src/testing/in-memory-api-key-repository.js'
 import { testClock } from '../src/testing/fixed-clock.js'
 import { cachedApiKeys } from '../src/stateful/cached-api-keys.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /** The in-process key cache (issue 8): no read for a cached key, never a stale revoked one. */
 
@@ -47,10 +48,10 @@ const setup = async (options: { maxEntries?: number; ttlMs?: number } = {}) => {
     const now = clock.now()
     const minted = await run(
       inner.mint({
-        client: { id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, partyId: '00000000-0000-4000-8000-00000000000p', name: `c${n}`, createdAt: now },
+        client: { id: testId(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`), partyId: testId('00000000-0000-4000-8000-00000000000p'), name: `c${n}`, createdAt: now },
         key: {
-          id: `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`,
-          partyId: '00000000-0000-4000-8000-00000000000p',
+          id: testId(`00000000-0000-4000-9000-${String(n).padStart(12, '0')}`),
+          partyId: testId('00000000-0000-4000-8000-00000000000p'),
           idSegment: segment,
           prefix: `lgk_test_${segment}`,
           hash: 'hash',

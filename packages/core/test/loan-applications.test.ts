@@ -31,16 +31,17 @@ import {
   sequentialIds,
   testClock,
 } from '../src/testing/index.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /** Loan applications and their decisioning (docs/applications.md), against the in-memory adapters. */
 
 const T0 = new Date('2026-01-15T10:00:00.000Z')
-const PARTY = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
+const PARTY = testId('aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa')
 const OTHER_PARTY = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
 const NO_PARTY = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'
 const UNKNOWN_ID = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd'
 
-const callerOf = (partyId: string, clientId = 'client-1'): Caller => ({ keyId: 'key-1', clientId, partyId, environment: 'live', scopes: ['partner:api'] })
+const callerOf = (partyId: string, clientId = 'client-1'): Caller => ({ keyId: testId('key-1'), clientId: testId(clientId), partyId: testId(partyId), environment: 'live', scopes: ['partner:api'] })
 const caller = callerOf(PARTY)
 const otherCaller = callerOf(OTHER_PARTY, 'client-2')
 
@@ -63,7 +64,7 @@ const product = (over: Partial<LoanProduct> & Pick<LoanProduct, 'id'>): LoanProd
 
 /** The catalogue a fresh database holds (docs/applications.md "Loan products"), and a retired product. */
 const WORKING_CAPITAL = product({
-  id: '5b0c1d2e-0001-4a00-8000-000000000001',
+  id: testId('5b0c1d2e-0001-4a00-8000-000000000001'),
   name: 'Working Capital Term Loan',
   minAmount: 500_000,
   maxAmount: 25_000_000,
@@ -73,7 +74,7 @@ const WORKING_CAPITAL = product({
   originationFeeBps: 200,
 })
 const EQUIPMENT = product({
-  id: '5b0c1d2e-0002-4a00-8000-000000000002',
+  id: testId('5b0c1d2e-0002-4a00-8000-000000000002'),
   name: 'Equipment Financing',
   minAmount: 1_000_000,
   maxAmount: 50_000_000,
@@ -83,17 +84,17 @@ const EQUIPMENT = product({
   originationFeeBps: 100,
 })
 const STARTER = product({
-  id: '5b0c1d2e-0003-4a00-8000-000000000003',
+  id: testId('5b0c1d2e-0003-4a00-8000-000000000003'),
   name: 'Interest-Free Starter Loan',
   interestRateBps: 0,
   originationFeeBps: 300,
 })
-const RETIRED = product({ id: '5b0c1d2e-0004-4a00-8000-000000000004', name: 'Retired', active: false })
+const RETIRED = product({ id: testId('5b0c1d2e-0004-4a00-8000-000000000004'), name: 'Retired', active: false })
 
 const party = (id: string): Party => ({
-  id,
-  sessionId: '11111111-1111-4111-8111-111111111111',
-  clientId: 'client-1',
+  id: testId(id),
+  sessionId: testId('11111111-1111-4111-8111-111111111111'),
+  clientId: testId('client-1'),
   type: 'business',
   legalName: 'Acme Ltd',
   tradingName: null,
@@ -221,9 +222,9 @@ describe('createLoanApplication', () => {
   it("creates a DRAFT of the key's party, priced by the product", async () => {
     const w = setup()
     const expected: LoanApplication = {
-      id: '00000000-0000-4000-8000-000000000001',
+      id: testId('00000000-0000-4000-8000-000000000001'),
       partyId: PARTY,
-      clientId: 'client-1',
+      clientId: testId('client-1'),
       productId: WORKING_CAPITAL.id,
       amount: 1_200_000,
       currency: 'USD',
@@ -589,7 +590,7 @@ describe('approveLoanApplication', () => {
     // Ids for the booking come from their own generator, so the expected booking can replay them.
     const result = await approveLoanApplication({ ...w.deps, ids: sequentialIds() })({ applicationId: submitted.id })()
     const replay = sequentialIds()
-    const expectedBooking = bookLoan(submitted, () => replay.next(), now)
+    const expectedBooking = bookLoan(submitted, replay, now)
     const expectedApplication: LoanApplication = {
       ...submitted,
       status: 'APPROVED',

@@ -4,6 +4,7 @@ import { amortize } from '../src/domain/amortization.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { bookLoan, schedulePreview, type BookedLoan, type LedgerTransaction } from '../src/domain/loan.js'
 import { basisPointsOf } from '../src/domain/money.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /**
  * Booking a loan (docs/applications.md "Decisioning"): `bookLoan` writes the loan, its schedule,
@@ -13,10 +14,10 @@ import { basisPointsOf } from '../src/domain/money.js'
  */
 
 const application = (over: Partial<LoanApplication> = {}): LoanApplication => ({
-  id: 'application-1',
-  partyId: 'party-1',
-  clientId: 'client-1',
-  productId: 'product-1',
+  id: testId('application-1'),
+  partyId: testId('party-1'),
+  clientId: testId('client-1'),
+  productId: testId('product-1'),
   amount: 1_200_000,
   currency: 'USD',
   termMonths: 12,
@@ -130,7 +131,7 @@ describe('bookLoan', () => {
     // P·r/(1 − (1 + r)^−n) with r = 0.1199/12 is 106,612.93 → 106,613; interest per row is
     // balance × 0.1199 / 12 rounded half up; the last row takes the remaining principal.
     const now = new Date('2026-01-31T23:59:59.999Z')
-    const booked = bookLoan(application(), counter(), now)
+    const booked = bookLoan(application(), { next: counter() }, now)
 
     it('books the loan on the UTC approval date, fee withheld from the proceeds', () => {
       expect(booked.loan).to.deep.equal({
@@ -187,7 +188,7 @@ describe('bookLoan', () => {
     it('opens the ledger with DISBURSEMENT, ORIGINATION_FEE and FEE_WITHHELD on the start date', () => {
       const entry = (id: string, type: LedgerTransaction['type'], amount: number, principal: number, fees: number): LedgerTransaction => ({
         id,
-        loanId: 'id-1',
+        loanId: testId('id-1'),
         type,
         effectiveDate: '2026-01-31',
         amount,
@@ -241,7 +242,7 @@ describe('bookLoan', () => {
 
   it('writes only the DISBURSEMENT when there is no fee', () => {
     const now = new Date('2026-03-15T00:00:00.000Z')
-    const booked = bookLoan(application({ amount: 300_000, interestRateBps: 0, originationFeeBps: 0, termMonths: 3 }), counter(), now)
+    const booked = bookLoan(application({ amount: 300_000, interestRateBps: 0, originationFeeBps: 0, termMonths: 3 }), { next: counter() }, now)
     expect([booked.loan.originationFee, booked.loan.disbursedAmount, booked.loan.paymentAmount]).to.deep.equal([0, 300_000, 100_000])
     expect(booked.transactions.map((t) => [t.id, t.type, t.amount, t.principal, t.interest, t.fees])).to.deep.equal([
       ['id-2', 'DISBURSEMENT', 300_000, 300_000, 0, 0],
@@ -250,13 +251,13 @@ describe('bookLoan', () => {
   })
 
   it('writes no fee entries when the fee rounds to zero (1 minor unit at 49.99%)', () => {
-    const booked = bookLoan(application({ amount: 1, interestRateBps: 0, originationFeeBps: 4_999, termMonths: 1 }), counter(), new Date('2026-03-15T12:00:00.000Z'))
+    const booked = bookLoan(application({ amount: 1, interestRateBps: 0, originationFeeBps: 4_999, termMonths: 1 }), { next: counter() }, new Date('2026-03-15T12:00:00.000Z'))
     expect([booked.loan.originationFee, booked.loan.disbursedAmount]).to.deep.equal([0, 1])
     expect(booked.transactions.map((t) => t.type)).to.deep.equal(['DISBURSEMENT'])
   })
 
   it('withholds a fee that rounds up from a half (1 minor unit at 50%)', () => {
-    const booked = bookLoan(application({ amount: 1, interestRateBps: 0, originationFeeBps: 5_000, termMonths: 1 }), counter(), new Date('2026-03-15T12:00:00.000Z'))
+    const booked = bookLoan(application({ amount: 1, interestRateBps: 0, originationFeeBps: 5_000, termMonths: 1 }), { next: counter() }, new Date('2026-03-15T12:00:00.000Z'))
     expect([booked.loan.originationFee, booked.loan.disbursedAmount]).to.deep.equal([1, 0])
     expect(booked.transactions.map((t) => [t.type, t.principal, t.fees])).to.deep.equal([
       ['DISBURSEMENT', 1, 0],
@@ -270,7 +271,7 @@ describe('bookLoan', () => {
       fc.property(randomLoan, ({ amount, rate, fee, term, start, msIntoDay }) => {
         const a = application({ amount, interestRateBps: rate, originationFeeBps: fee, termMonths: term })
         const now = instantOn(start, msIntoDay)
-        const booked: BookedLoan = bookLoan(a, counter(), now)
+        const booked: BookedLoan = bookLoan(a, { next: counter() }, now)
         const { loan, installments, transactions, balance } = booked
         const expectedFee = referenceFee(amount, fee)
 
@@ -363,7 +364,7 @@ describe('bookLoan', () => {
 
 describe('schedulePreview', () => {
   it('answers the worked example in full', () => {
-    const preview = schedulePreview(application({ id: 'application-7' }), '2026-11-22')
+    const preview = schedulePreview(application({ id: testId('application-7') }), '2026-11-22')
     const schedule = amortize({ principal: 1_200_000, annualRateBps: 1199, termMonths: 12, startDate: '2026-11-22' })
     expect(preview).to.deep.equal({
       application_id: 'application-7',

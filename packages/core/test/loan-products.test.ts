@@ -14,6 +14,7 @@ import {
 } from '../src/use-cases/loan-products/loan-products.js'
 import { createPartyAddress, getParty, listPartyAddresses, updatePartyAddress } from '../src/use-cases/parties/parties.js'
 import { inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock } from '../src/testing/index.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /** The loan product catalogue and the borrower's party (docs/applications.md), against the in-memory adapters. */
 
@@ -38,7 +39,7 @@ const product = (over: Partial<LoanProduct> & Pick<LoanProduct, 'id' | 'createdA
 
 /** The seeded catalogue (docs/applications.md "Loan products") around two inactive products, by age. */
 const WORKING_CAPITAL = product({
-  id: '5b0c1d2e-0001-4a00-8000-000000000001',
+  id: testId('5b0c1d2e-0001-4a00-8000-000000000001'),
   name: 'Working Capital Term Loan',
   minAmount: 500_000,
   maxAmount: 25_000_000,
@@ -48,9 +49,9 @@ const WORKING_CAPITAL = product({
   originationFeeBps: 200,
   createdAt: new Date('2025-12-01T00:00:00.000Z'),
 })
-const RETIRED = product({ id: '5b0c1d2e-0009-4a00-8000-000000000009', name: 'Retired', active: false, createdAt: new Date('2025-12-02T00:00:00.000Z') })
+const RETIRED = product({ id: testId('5b0c1d2e-0009-4a00-8000-000000000009'), name: 'Retired', active: false, createdAt: new Date('2025-12-02T00:00:00.000Z') })
 const EQUIPMENT = product({
-  id: '5b0c1d2e-0002-4a00-8000-000000000002',
+  id: testId('5b0c1d2e-0002-4a00-8000-000000000002'),
   name: 'Equipment Financing',
   minAmount: 1_000_000,
   maxAmount: 50_000_000,
@@ -60,9 +61,9 @@ const EQUIPMENT = product({
   originationFeeBps: 100,
   createdAt: new Date('2025-12-03T00:00:00.000Z'),
 })
-const PAUSED = product({ id: '5b0c1d2e-0008-4a00-8000-000000000008', name: 'Paused', active: false, createdAt: new Date('2025-12-04T00:00:00.000Z') })
+const PAUSED = product({ id: testId('5b0c1d2e-0008-4a00-8000-000000000008'), name: 'Paused', active: false, createdAt: new Date('2025-12-04T00:00:00.000Z') })
 const STARTER = product({
-  id: '5b0c1d2e-0003-4a00-8000-000000000003',
+  id: testId('5b0c1d2e-0003-4a00-8000-000000000003'),
   name: 'Interest-Free Starter Loan',
   originationFeeBps: 300,
   createdAt: new Date('2025-12-05T00:00:00.000Z'),
@@ -138,7 +139,7 @@ describe('createLoanProduct', () => {
   it('creates an active MONTHLY product with no description and no fee by default', async () => {
     const { deps, products } = productSetup()
     const expected: LoanProduct = {
-      id: '00000000-0000-4000-8000-000000000001',
+      id: testId('00000000-0000-4000-8000-000000000001'),
       name: 'Seasonal Line',
       description: null,
       currency: 'USD',
@@ -271,11 +272,11 @@ const PARTY = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
 const OTHER_PARTY = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
 const NO_PARTY = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'
 
-const callerOf = (partyId: string): Caller => ({ keyId: 'key-1', clientId: 'client-1', partyId, environment: 'live', scopes: ['partner:api'] })
+const callerOf = (partyId: string): Caller => ({ keyId: testId('key-1'), clientId: testId('client-1'), partyId: testId(partyId), environment: 'live', scopes: ['partner:api'] })
 const caller = callerOf(PARTY)
 
 const address = (id: string, type: Address['type'], createdAt: Date): Address => ({
-  id,
+  id: testId(id),
   type,
   line1: '9 Harbour Rd',
   line2: null,
@@ -290,9 +291,9 @@ const address = (id: string, type: Address['type'], createdAt: Date): Address =>
 const THEIR_ADDRESS = address('eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee', 'registered', new Date('2026-01-02T00:00:00.000Z'))
 
 const party = (id: string, addresses: readonly Address[]): Party => ({
-  id,
-  sessionId: '11111111-1111-4111-8111-111111111111',
-  clientId: 'client-1',
+  id: testId(id),
+  sessionId: testId('11111111-1111-4111-8111-111111111111'),
+  clientId: testId('client-1'),
   type: 'business',
   legalName: 'Acme Ltd',
   tradingName: 'Acme',
@@ -316,7 +317,7 @@ const partySetup = (addresses: readonly Address[] = []) => {
   const sessions = inMemoryOnboardingSessionRepository(new Map([[PARTY, party(PARTY, addresses)], [OTHER_PARTY, party(OTHER_PARTY, [THEIR_ADDRESS])]]))
   const deps = { parties: sessions.parties, ids: sequentialIds(), clock: testClock(T0) }
   const stored = async (id = PARTY): Promise<Party | undefined> => {
-    const found = await deps.parties.findById(id)()
+    const found = await deps.parties.findById(testId(id))()
     return E.isRight(found) && found.right._tag === 'Some' ? found.right.value : undefined
   }
   const run = async <A>(te: () => Promise<E.Either<unknown, A>>): Promise<A> => {
@@ -370,7 +371,7 @@ describe('createPartyAddress', () => {
   it('adds an address to the party', async () => {
     const { deps, stored } = partySetup()
     const expected: Address = {
-      id: '00000000-0000-4000-8000-000000000001',
+      id: testId('00000000-0000-4000-8000-000000000001'),
       type: 'registered',
       line1: '1 Main St',
       line2: 'Suite 4',

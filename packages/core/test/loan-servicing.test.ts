@@ -16,14 +16,15 @@ import {
   type InstallmentPayments,
   type LoanState,
 } from '../src/domain/loan-servicing.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /** Servicing invariants (docs/servicing.md): ledger sums = outstanding = schedule still owed. */
 
 const application = (amount: number, rate: number, fee: number, term: number): LoanApplication => ({
-  id: 'app',
-  partyId: 'party',
-  clientId: 'client',
-  productId: 'product',
+  id: testId('app'),
+  partyId: testId('party'),
+  clientId: testId('client'),
+  productId: testId('product'),
   amount,
   currency: 'USD',
   termMonths: term,
@@ -81,7 +82,7 @@ describe('loan servicing', () => {
       fc.property(loan, fc.array(op, { maxLength: 40 }), ({ amount, rate, fee, term }, ops) => {
         const ids = counter()
         const now = new Date('2026-01-15T10:00:00.000Z')
-        const booked = bookLoan(application(amount, rate, fee, term), ids, now)
+        const booked = bookLoan(application(amount, rate, fee, term), { next: ids }, now)
         let state = servicingStateOf(booked)
         let ledger: LedgerTransaction[] = [...booked.transactions]
         let today = booked.loan.startDate
@@ -99,7 +100,7 @@ describe('loan servicing', () => {
             const want = Math.min(payoff, Math.max(1, Math.floor(payoff * o.share)))
             if (payoff > 0) {
               const { state: after, allocation, perInstallment } = allocatePayment(state, want, today)
-              const entry = paymentEntry(state.loan.id, 'payment', allocation, today, ids(), now)
+              const entry = paymentEntry(state.loan.id, testId('payment'), allocation, today, ids(), now)
               // The allocation conserves the amount.
               expect(entry.amount).to.equal(want)
               expect(perInstallment.reduce((s, p) => s + p.paid.principal + p.paid.interest + p.paid.fees, 0)).to.equal(want)
@@ -127,7 +128,7 @@ describe('loan servicing', () => {
 
   it('pays past due first, then fees, interest and principal, oldest installment first', () => {
     const ids = counter()
-    const booked = bookLoan(application(1_200_000, 1_200, 0, 12), ids, new Date('2026-01-15T10:00:00.000Z'))
+    const booked = bookLoan(application(1_200_000, 1_200, 0, 12), { next: ids }, new Date('2026-01-15T10:00:00.000Z'))
     // Two installments come due (2026-02-15 and 2026-03-15); pay on 2026-03-20: both are past due.
     const accrued = accrueInterest(servicingStateOf(booked), '2026-03-20', ids, new Date())
     const [first, second] = accrued.state.installments
@@ -150,7 +151,7 @@ describe('loan servicing', () => {
 
   it('accrues interest on the principal outstanding, so paying ahead lowers later interest', () => {
     const ids = counter()
-    const booked = bookLoan(application(1_200_000, 1_200, 0, 12), ids, new Date('2026-01-15T10:00:00.000Z'))
+    const booked = bookLoan(application(1_200_000, 1_200, 0, 12), { next: ids }, new Date('2026-01-15T10:00:00.000Z'))
     const state = servicingStateOf(booked)
     const paidAhead = allocatePayment(state, 600_000, '2026-01-20')
     expect(paidAhead.allocation.current).to.deep.equal({ principal: 600_000, interest: 0, fees: 0 })
@@ -160,7 +161,7 @@ describe('loan servicing', () => {
 
   it('gives each installment its status as of a date', () => {
     const ids = counter()
-    const booked = bookLoan(application(1_200_000, 1_200, 0, 3), ids, new Date('2026-01-15T10:00:00.000Z'))
+    const booked = bookLoan(application(1_200_000, 1_200, 0, 3), { next: ids }, new Date('2026-01-15T10:00:00.000Z'))
     const accrued = accrueInterest(servicingStateOf(booked), '2026-02-15', ids, new Date()).state
     const statuses = (s: LoanState, asOf: string) => s.installments.map((i) => installmentStatus(i, asOf, s.outstanding.principal))
     expect(statuses(accrued, '2026-02-15')).to.deep.equal(['DUE', 'UPCOMING', 'UPCOMING'])

@@ -5,6 +5,7 @@ import { ApplicantProfileInput, applicantProfileOf, applicantProfileView, maskTa
 import { decode } from '../src/domain/codecs.js'
 import { DocumentInput, documentView, newDocument } from '../src/domain/document.js'
 import { invalidRequest } from '../src/domain/errors.js'
+import { testId } from '../src/testing/test-ids.js'
 
 const now = new Date('2026-06-01T12:00:00.000Z')
 const later = new Date('2026-06-02T08:00:00.000Z')
@@ -16,7 +17,7 @@ describe('onboarding records', () => {
     it('builds an address and its view from valid input', () => {
       const decoded = decode(AddressInput)(input)
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      expect(addressView(newAddress(decoded.right, [], 'a1', now))).to.deep.equal({
+      expect(addressView(newAddress(decoded.right, [], testId('a1'), now))).to.deep.equal({
         address_id: 'a1',
         type: 'registered',
         line1: '1 Main St',
@@ -44,7 +45,7 @@ describe('onboarding records', () => {
     it('patches only the given fields and moves updated_at', () => {
       const decoded = decode(AddressInput)(input)
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      const address = newAddress(decoded.right, [], 'a1', now)
+      const address = newAddress(decoded.right, [], testId('a1'), now)
       const patch = decode(AddressPatch)({ city: 'Shelbyville', line2: 'Suite 5' })
       if (E.isLeft(patch)) throw new Error('expected valid patch')
       expect(patchAddress(address, patch.right, later)).to.deep.equal({ ...address, city: 'Shelbyville', line2: 'Suite 5', updatedAt: later })
@@ -54,25 +55,25 @@ describe('onboarding records', () => {
       const { type: _type, ...untyped } = input
       const decoded = decode(AddressInput)(untyped)
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      const first = newAddress(decoded.right, [], 'a1', now)
+      const first = newAddress(decoded.right, [], testId('a1'), now)
 
       it("makes a holder's first address registered and any later one operating", () => {
         expect(first.type).to.equal('registered')
-        expect(newAddress(decoded.right, [first], 'a2', later).type).to.equal('operating')
-        const mailing = newAddress({ ...decoded.right, type: 'mailing' }, [], 'a3', now)
-        expect(newAddress(decoded.right, [mailing], 'a4', later).type).to.equal('operating')
+        expect(newAddress(decoded.right, [first], testId('a2'), later).type).to.equal('operating')
+        const mailing = newAddress({ ...decoded.right, type: 'mailing' }, [], testId('a3'), now)
+        expect(newAddress(decoded.right, [mailing], testId('a4'), later).type).to.equal('operating')
       })
 
       it('keeps an explicit type whatever the holder already has', () => {
-        expect(newAddress({ ...decoded.right, type: 'mailing' }, [], 'a5', now).type).to.equal('mailing')
-        expect(newAddress({ ...decoded.right, type: 'registered' }, [first], 'a6', later).type).to.equal('registered')
+        expect(newAddress({ ...decoded.right, type: 'mailing' }, [], testId('a5'), now).type).to.equal('mailing')
+        expect(newAddress({ ...decoded.right, type: 'registered' }, [first], testId('a6'), later).type).to.equal('registered')
       })
     })
 
     describe('as a merge patch (RFC 7396)', () => {
       const decoded = decode(AddressInput)({ ...input, line2: 'Suite 5', region: 'IL' })
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      const address = newAddress(decoded.right, [], 'a1', now)
+      const address = newAddress(decoded.right, [], testId('a1'), now)
       const patched = (body: unknown) => E.map((patch: AddressPatch) => patchAddress(address, patch, later))(decode(AddressPatch)(body))
 
       it('clears line2 and region with null, alone or beside other fields', () => {
@@ -147,7 +148,7 @@ describe('onboarding records', () => {
     it('builds a document view from valid input', () => {
       const decoded = decode(DocumentInput)({ type: 'bank_statement', storage_ref: 's3://bucket/acme/2026-05.pdf', content_type: 'application/pdf' })
       if (E.isLeft(decoded)) throw new Error('expected valid input')
-      expect(documentView(newDocument(decoded.right, 'd1', now))).to.deep.equal({
+      expect(documentView(newDocument(decoded.right, testId('d1'), now))).to.deep.equal({
         document_id: 'd1',
         type: 'bank_statement',
         storage_ref: 's3://bucket/acme/2026-05.pdf',

@@ -7,15 +7,16 @@ import { onboardingSessionView, type OnboardingSession } from '../src/domain/onb
 import { inMemoryOnboardingSessionRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { createOnboardingSession } from '../src/use-cases/onboarding/create-onboarding-session.js'
 import { getOnboardingSession } from '../src/use-cases/onboarding/get-onboarding-session.js'
+import { testId } from '../src/testing/test-ids.js'
 
-const PARTY = '9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a'
-const CLIENT = '11111111-1111-4111-8111-111111111111'
-const OTHER_CLIENT = '22222222-2222-4222-8222-222222222222'
+const PARTY = testId('9d7c7a4e-0d6b-4c1e-9b8a-3f2e1d0c9b8a')
+const CLIENT = testId('11111111-1111-4111-8111-111111111111')
+const OTHER_CLIENT = testId('22222222-2222-4222-8222-222222222222')
 const NOW = new Date('2026-01-15T10:00:00.000Z')
-const FIRST_ID = '00000000-0000-4000-8000-000000000001'
+const FIRST_ID = testId('00000000-0000-4000-8000-000000000001')
 
-const caller: Caller = { keyId: '33333333-3333-4333-8333-333333333333', clientId: CLIENT, partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
-const otherCaller: Caller = { ...caller, keyId: '44444444-4444-4444-8444-444444444444', clientId: OTHER_CLIENT }
+const caller: Caller = { keyId: testId('33333333-3333-4333-8333-333333333333'), clientId: CLIENT, partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
+const otherCaller: Caller = { ...caller, keyId: testId('44444444-4444-4444-8444-444444444444'), clientId: OTHER_CLIENT }
 
 const VALID = { country_of_incorporation: 'US', locale: 'en-US' }
 
@@ -62,7 +63,7 @@ describe('createOnboardingSession', () => {
       await createOnboardingSession(deps)(caller, { country_of_incorporation: 'GB', locale: 'en-GB', type: 'business', entry_channel: 'partner_api' })(),
     ).to.deep.equal(E.right(newSession({ countryOfIncorporation: 'GB', locale: 'en-GB', entryChannel: 'partner_api' })))
     expect(await createOnboardingSession(deps)(caller, { ...VALID, type: null, entry_channel: null })()).to.deep.equal(
-      E.right(newSession({ id: '00000000-0000-4000-8000-000000000002' })),
+      E.right(newSession({ id: testId('00000000-0000-4000-8000-000000000002') })),
     )
   })
 

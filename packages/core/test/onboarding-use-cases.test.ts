@@ -27,9 +27,10 @@ import {
   sequentialIds,
   testClock,
 } from '../src/testing/index.js'
+import { testId } from '../src/testing/test-ids.js'
 
-const caller: Caller = { keyId: 'k', clientId: 'client-1', partyId: 'p', environment: 'live', scopes: ['partner:api'] }
-const stranger: Caller = { ...caller, clientId: 'client-2' }
+const caller: Caller = { keyId: testId('k'), clientId: testId('client-1'), partyId: testId('p'), environment: 'live', scopes: ['partner:api'] }
+const stranger: Caller = { ...caller, clientId: testId('client-2') }
 const REGISTERED = { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' }
 
 const setup = async () => {
@@ -46,7 +47,7 @@ const setup = async () => {
     ids: sequentialIds(),
     clock: testClock(),
   }
-  const session = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, caller.clientId, '11111111-1111-4111-8111-111111111111', deps.clock.now())
+  const session = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, caller.clientId, testId('11111111-1111-4111-8111-111111111111'), deps.clock.now())
   await sessions.insert(session)()
   const params = { sessionId: session.id }
   const run = async <A>(te: () => Promise<E.Either<unknown, A>>): Promise<A> => {

@@ -27,6 +27,7 @@ import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument } from '.
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
 import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
+import { testId } from '../src/testing/test-ids.js'
 
 /**
  * Loan servicing use cases (docs/servicing.md) against the in-memory adapters, with tiny fakes
@@ -34,11 +35,11 @@ import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, seq
  * snapshot and the schedule's totals still owed.
  */
 
-const caller: Caller = { keyId: 'key-1', clientId: 'client-1', partyId: '11111111-1111-4111-8111-111111111111', environment: 'live', scopes: ['partner:api'] }
+const caller: Caller = { keyId: testId('key-1'), clientId: testId('client-1'), partyId: testId('11111111-1111-4111-8111-111111111111'), environment: 'live', scopes: ['partner:api'] }
 /** Another API client of the same party. */
-const colleague: Caller = { ...caller, keyId: 'key-3', clientId: 'client-3' }
+const colleague: Caller = { ...caller, keyId: testId('key-3'), clientId: testId('client-3') }
 /** A key of another party. */
-const stranger: Caller = { keyId: 'key-2', clientId: 'client-2', partyId: '22222222-2222-4222-8222-222222222222', environment: 'live', scopes: ['partner:api'] }
+const stranger: Caller = { keyId: testId('key-2'), clientId: testId('client-2'), partyId: testId('22222222-2222-4222-8222-222222222222'), environment: 'live', scopes: ['partner:api'] }
 
 const BANK = { type: 'bank_account', account_holder_name: 'Acme Corp', routing_number: '021000021', account_number: '000123456789' }
 const CARD = { type: 'card', card_token: 'tok_visa_4242', last4: '4242', brand: 'visa', exp_month: 12, exp_year: 2030 }
@@ -112,10 +113,10 @@ const setup = () => {
   /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
   const book = (over: Partial<LoanApplication> = {}): BookedLoan => {
     const application: LoanApplication = {
-      id: ids.next(),
+      id: testId(ids.next()),
       partyId: caller.partyId,
       clientId: caller.clientId,
-      productId: ids.next(),
+      productId: testId(ids.next()),
       amount: 1_200_000,
       currency: 'USD',
       termMonths: 12,
@@ -131,12 +132,12 @@ const setup = () => {
       updatedAt: clock.now(),
       ...over,
     }
-    const booked = bookLoan(application, () => ids.next(), clock.now())
+    const booked = bookLoan(application, ids, clock.now())
     loans.book(booked)
     return booked
   }
-  const stored = (loanId: string) => some(loans.findById(loanId))
-  const latest = async (loanId: string) => some(loans.latestBalanceForParty((await stored(loanId)).loan.partyId, loanId))
+  const stored = (loanId: string) => some(loans.findById(testId(loanId)))
+  const latest = async (loanId: string) => some(loans.latestBalanceForParty((await stored(loanId)).loan.partyId, testId(loanId)))
   const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { partyId: caller.partyId, loanId, limit: '100' }))).items
   const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId, ...input }))
   const pay = (loanId: string, method: PaymentMethod, amount: number, key: string | undefined, who: Caller = caller) =>

@@ -13,11 +13,12 @@ import {
   rateLimited,
   type VerificationChallenge,
 } from '../src/domain/verification.js'
+import { testId } from '../src/testing/test-ids.js'
 
 const t0 = new Date('2026-06-01T12:00:00.000Z')
 const after = (ms: number): Date => new Date(t0.getTime() + ms)
 const challenge: VerificationChallenge = newChallenge(
-  { id: 'c1', sessionId: 's1', channel: 'phone', destination: '+14155550123', codeHash: 'h' },
+  { id: 'c1', sessionId: testId('s1'), channel: 'phone', destination: '+14155550123', codeHash: 'h' },
   t0,
 )
 
@@ -59,7 +60,7 @@ describe('verification rules', () => {
 
   describe('unexpired', () => {
     it('expires codes after 10 minutes', () => {
-      expect(newChallenge({ id: 'c', sessionId: 's', channel: 'email', destination: 'a@b.co', codeHash: 'h' }, t0).expiresAt).to.deep.equal(after(600_000))
+      expect(newChallenge({ id: 'c', sessionId: testId('s'), channel: 'email', destination: 'a@b.co', codeHash: 'h' }, t0).expiresAt).to.deep.equal(after(600_000))
       expect(unexpired(challenge, after(599_999))).to.deep.equal(E.right(challenge))
       expect(unexpired(challenge, after(600_000))).to.deep.equal(E.left({ _tag: 'CodeExpired' }))
     })

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
-import { idempotencyKeyRequired, type Clock, type IdempotencyKeyRef, type IdempotencyStore } from '@lendgate/core'
+import { IdempotencyKey, idempotencyKeyRequired, type Clock, type IdempotencyKeyRef, type IdempotencyStore } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
 import { answerProblem, sendJson } from './respond.js'
-
-const VALID_KEY = /^[\x21-\x7e]{1,255}$/
 
 /**
  * Whether an answer is kept for replay: anything below 500 except a 409 `conflict`, which asks
@@ -40,7 +38,7 @@ export const idempotency =
   async (ctx, next) => {
     const key = ctx.get('Idempotency-Key')
     if (key === '') return options.required ? answerProblem(ctx, idempotencyKeyRequired) : next()
-    if (!VALID_KEY.test(key)) {
+    if (!IdempotencyKey.is(key)) {
       return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Idempotency-Key must be 1 to 255 printable ASCII characters.', param: 'Idempotency-Key' })
     }
     ctx.state.idempotencyKey = key

@@ -1,4 +1,4 @@
-import type { BookedLoan, LoanRepository, LockedLoan, PaymentReads, PostedBalance, PostedTransaction, ServicedInstallment } from '@lendgate/core'
+import type { BookedLoan, LoanRepository, LockedLoan, PaymentReads, PostedBalance, PostedTransaction, ServicedInstallment, LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -14,11 +14,11 @@ import { attempt, asStoreUnavailable, query } from './store-errors.js'
 import { inTransaction } from './transactions.js'
 
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
-const latestBalanceOf = (db: Kysely<Database>, loanId: string) =>
+const latestBalanceOf = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1)
 
 /** The loan, its installments and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
-const readLocked = async (trx: Transaction<Database>, loanId: string): Promise<O.Option<LockedLoan>> => {
+const readLocked = async (trx: Transaction<Database>, loanId: LoanId): Promise<O.Option<LockedLoan>> => {
   const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
   const [installments, latest] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment } from '@lendgate/core'
+import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanId } from '@lendgate/core'
 import { sql, type OperationNodeSource, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
 import { balanceColumns, documentColumns, installmentColumns, paymentColumns, transactionColumns } from './loan-rows.js'
@@ -91,7 +91,7 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
  * entries (in order, see entryWrites), the installments that changed, the snapshot, the loan's
  * status and the audit event: one round trip under the loan's lock instead of one per row.
  */
-export const writePosting = async (trx: Transaction<Database>, loanId: string, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
+export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   const writes: LoanWrite[] = []
   if (posting.payment !== undefined) {
     const columns = paymentColumns(posting.payment)

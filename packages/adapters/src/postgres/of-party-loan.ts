@@ -1,4 +1,4 @@
-import type { PageRequest } from '@lendgate/core'
+import type { PageRequest, LoanId, PartyId } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable } from 'kysely'
 import { inPage } from './paging.js'
@@ -10,7 +10,7 @@ import type { Database } from './schema.js'
  * page's order and limit apply to the records alone). No row: no such loan of the party. One
  * row whose records' side is null: the loan, without records.
  */
-export const ofPartyLoan = (db: Kysely<Database>, partyId: string, loanId: string) =>
+export const ofPartyLoan = (db: Kysely<Database>, partyId: PartyId, loanId: LoanId) =>
   db.selectFrom('loans as l').where('l.id', '=', loanId).where('l.party_id', '=', partyId)
 
 /** An `ofPartyLoan` read's rows as the records they hold, `Row`s once `key` (never null in a record) is not null. */
@@ -29,8 +29,8 @@ type PagedLoanRecords = 'collateral_items' | 'loan_documents' | 'payment_methods
  */
 export const pageOfPartyLoan = async <T extends PagedLoanRecords, A>(
   db: Kysely<Database>,
-  partyId: string,
-  loanId: string,
+  partyId: PartyId,
+  loanId: LoanId,
   table: T,
   page: PageRequest,
   to: (row: Selectable<Database[T]>) => A,

@@ -1,13 +1,4 @@
-import {
-  concurrentUpdate,
-  type Address,
-  type ApplicantProfile,
-  type ConcurrentUpdate,
-  type OnboardingSession,
-  type OnboardingSessionRepository,
-  type Party,
-  type StoreUnavailable,
-} from '@lendgate/core'
+import { concurrentUpdate, type Address, type ApplicantProfile, type ConcurrentUpdate, type OnboardingSession, type OnboardingSessionRepository, type Party, type StoreUnavailable, type PartyId, type SessionId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -80,8 +71,8 @@ const contentColumns = (session: OnboardingSession) => ({
   updated_at: session.updatedAt,
 })
 
-const addressColumns = (sessionId: string, a: Address) => ({ ...addressFields(a), session_id: sessionId })
-const partyAddressColumns = (partyId: string, a: Address) => ({ ...addressFields(a), party_id: partyId })
+const addressColumns = (sessionId: SessionId, a: Address) => ({ ...addressFields(a), session_id: sessionId })
+const partyAddressColumns = (partyId: PartyId, a: Address) => ({ ...addressFields(a), party_id: partyId })
 
 /** A session's row as inserted (not its addresses): every column. */
 const sessionRow = (session: OnboardingSession) => ({

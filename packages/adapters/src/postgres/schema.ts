@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely'
+import type { AddressId, ApiKeyId, ApplicationId, ClientId, DocumentId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from '@lendgate/core'
 
 /**
  * Table types. Timestamps are written by the application clock (millisecond precision), never
@@ -7,16 +8,16 @@ import type { ColumnType, Generated } from 'kysely'
  */
 
 export type ApiClientsTable = {
-  id: string
-  party_id: string
+  id: ClientId
+  party_id: PartyId
   name: string
   created_at: Date
 }
 
 export type ApiKeysTable = {
-  id: string
-  client_id: string
-  party_id: string
+  id: ApiKeyId
+  client_id: ClientId
+  party_id: PartyId
   id_segment: string
   key_prefix: string
   key_hash: string
@@ -29,8 +30,8 @@ export type ApiKeysTable = {
 }
 
 export type OnboardingSessionsTable = {
-  id: string
-  client_id: string
+  id: SessionId
+  client_id: ClientId
   type: string
   country_of_incorporation: string
   entry_channel: string
@@ -45,7 +46,7 @@ export type OnboardingSessionsTable = {
   profile: ColumnType<unknown, string | null, string | null>
   version: ColumnType<number, number | undefined, number>
   submitted_at: Date | null
-  party_id: string | null
+  party_id: PartyId | null
   review_decision: 'APPROVED' | 'REJECTED' | null
   reviewed_by: string | null
   review_reason: string | null
@@ -55,9 +56,9 @@ export type OnboardingSessionsTable = {
 }
 
 export type PartiesTable = {
-  id: string
-  session_id: string
-  client_id: string
+  id: PartyId
+  session_id: SessionId
+  client_id: ClientId
   type: string
   legal_name: string
   trading_name: string | null
@@ -74,11 +75,11 @@ export type PartiesTable = {
 }
 
 /** Same columns as onboarding addresses, owned by a party. */
-export type PartyAddressesTable = Omit<OnboardingAddressesTable, 'session_id'> & { party_id: string }
+export type PartyAddressesTable = Omit<OnboardingAddressesTable, 'session_id'> & { party_id: PartyId }
 
 export type OnboardingAddressesTable = {
-  id: string
-  session_id: string
+  id: AddressId
+  session_id: SessionId
   type: 'registered' | 'operating' | 'mailing'
   line1: string
   line2: string | null
@@ -102,7 +103,7 @@ export type IdempotencyKeysTable = {
 
 export type VerificationChallengesTable = {
   id: string
-  session_id: string
+  session_id: SessionId
   channel: 'phone' | 'email'
   destination: string
   code_hash: string
@@ -113,8 +114,8 @@ export type VerificationChallengesTable = {
 }
 
 export type DocumentsTable = {
-  id: string
-  session_id: string | null
+  id: DocumentId
+  session_id: SessionId | null
   type: string
   storage_ref: string
   file_name: string | null
@@ -124,7 +125,7 @@ export type DocumentsTable = {
 }
 
 export type WebhookEndpointsTable = {
-  session_id: string
+  session_id: SessionId
   url: string
   sealed_secret: string
   created_at: Date
@@ -132,8 +133,8 @@ export type WebhookEndpointsTable = {
 }
 
 export type WebhookEventsTable = {
-  id: string
-  session_id: string
+  id: EventId
+  session_id: SessionId
   type: string
   body: string
   status: 'pending' | 'delivered' | 'failed'
@@ -146,7 +147,7 @@ export type WebhookEventsTable = {
 
 export type WebhookAttemptsTable = {
   id: Generated<number>
-  event_id: string
+  event_id: EventId
   attempt_number: number
   url: string
   started_at: Date
@@ -156,7 +157,7 @@ export type WebhookAttemptsTable = {
 }
 
 export type LoanProductsTable = {
-  id: string
+  id: ProductId
   name: string
   description: string | null
   currency: string
@@ -173,10 +174,10 @@ export type LoanProductsTable = {
 }
 
 export type LoanApplicationsTable = {
-  id: string
-  party_id: string
-  client_id: string
-  product_id: string
+  id: ApplicationId
+  party_id: PartyId
+  client_id: ClientId
+  product_id: ProductId
   amount: number
   currency: string
   term_months: number
@@ -189,7 +190,7 @@ export type LoanApplicationsTable = {
   decision_reason: string | null
   decided_by: string | null
   decided_at: Date | null
-  loan_id: string | null
+  loan_id: LoanId | null
   version: number
   created_at: Date
   updated_at: Date
@@ -197,10 +198,10 @@ export type LoanApplicationsTable = {
 
 /** Calendar dates are `date` columns read back as `YYYY-MM-DD` strings (database.ts). */
 export type LoansTable = {
-  id: string
-  party_id: string
-  application_id: string
-  product_id: string
+  id: LoanId
+  party_id: PartyId
+  application_id: ApplicationId
+  product_id: ProductId
   status: 'ACTIVE' | 'PAID_OFF' | 'CHARGED_OFF'
   currency: string
   principal: number
@@ -216,7 +217,7 @@ export type LoansTable = {
 }
 
 export type LoanInstallmentsTable = {
-  loan_id: string
+  loan_id: LoanId
   number: number
   due_date: string
   principal_due: number
@@ -230,14 +231,14 @@ export type LoanInstallmentsTable = {
 
 export type LoanTransactionsTable = {
   id: string
-  loan_id: string
+  loan_id: LoanId
   type: string
   effective_date: string
   amount: number
   principal: number
   interest: number
   fees: number
-  payment_id: string | null
+  payment_id: PaymentId | null
   reverses_id: string | null
   seq: Generated<number>
   created_at: Date
@@ -245,7 +246,7 @@ export type LoanTransactionsTable = {
 
 export type LoanBalancesTable = {
   id: string
-  loan_id: string
+  loan_id: LoanId
   transaction_id: string
   as_of: string
   principal_outstanding: number
@@ -260,8 +261,8 @@ export type LoanBalancesTable = {
 }
 
 export type PaymentMethodsTable = {
-  id: string
-  loan_id: string
+  id: PaymentMethodId
+  loan_id: LoanId
   type: 'bank_account' | 'card'
   nickname: string | null
   is_default: boolean
@@ -278,11 +279,11 @@ export type PaymentMethodsTable = {
 }
 
 export type PaymentsTable = {
-  id: string
-  loan_id: string
-  client_id: string
+  id: PaymentId
+  loan_id: LoanId
+  client_id: ClientId
   idempotency_key: string
-  payment_method_id: string
+  payment_method_id: PaymentMethodId
   amount: number
   currency: string
   status: 'SUCCEEDED' | 'FAILED' | 'REVERSED'
@@ -296,7 +297,7 @@ export type PaymentsTable = {
 
 export type CollateralItemsTable = {
   id: string
-  loan_id: string
+  loan_id: LoanId
   type: string
   description: string
   valuation: number
@@ -306,8 +307,8 @@ export type CollateralItemsTable = {
 }
 
 export type LoanDocumentsTable = {
-  id: string
-  loan_id: string
+  id: DocumentId
+  loan_id: LoanId
   type: string
   period_start: string | null
   period_end: string | null
@@ -334,8 +335,8 @@ export type AuditEventsTable = {
   action: string
   subject_type: string
   subject_id: string
-  api_client_id: string | null
-  party_id: string | null
+  api_client_id: ClientId | null
+  party_id: PartyId | null
   request_id: string | null
   details: ColumnType<unknown, string, never>
 }

@@ -9,10 +9,13 @@ import {
   type OnboardingSession,
   type OnboardingSessionRepository,
   type Party,
+  type ClientId,
+  type SessionId,
 } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
 import { postgresApiKeyRepository } from '../../src/postgres/api-key-repository.js'
 import { postgresOnboardingSessionRepository } from '../../src/postgres/onboarding-session-repository.js'
+import { testId } from '@lendgate/core/testing'
 
 /**
  * Rows the contract suites need before the rows under test can exist (foreign keys): API
@@ -21,7 +24,7 @@ import { postgresOnboardingSessionRepository } from '../../src/postgres/onboardi
 
 /** A session of `clientId` with verified contacts and a profile, submitted for review (not stored). */
 export const submittedSession = (clientId: string, now: Date): OnboardingSession => ({
-  ...newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, clientId, freshId(), now),
+  ...newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, testId(clientId), freshId(), now),
   status: 'SUBMITTED',
   phone: { value: '+14155550123', verifiedAt: now },
   email: { value: 'owner@acme.example', verifiedAt: now },
@@ -56,7 +59,7 @@ export const approvalOf = (submitted: OnboardingSession, now: Date): { readonly 
  * Creates parties on demand the only way there is: approving a submitted session (the party
  * has no addresses). Applications and loans reference their party.
  */
-export function partyMaker(sessions: OnboardingSessionRepository, owner: () => Promise<string>): () => Promise<Party> {
+export function partyMaker(sessions: OnboardingSessionRepository, owner: () => Promise<ClientId>): () => Promise<Party> {
   return async () => {
     const now = new Date()
     const submitted = submittedSession(await owner(), now)
@@ -68,18 +71,18 @@ export function partyMaker(sessions: OnboardingSessionRepository, owner: () => P
 }
 
 /** Creates sessions on demand (challenges and documents reference their session). */
-export function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+export function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<SessionId> {
   const sessions = postgresOnboardingSessionRepository(db)
   const owner = clientOwner(db)
   return async () => {
-    const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, await owner(), freshId(), new Date())
+    const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, testId(await owner()), freshId(), new Date())
     await right(sessions.insert(s))
     return s.id
   }
 }
 
 /** Creates API clients on demand (sessions reference their client). */
-export function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<string> {
+export function clientOwner(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<ClientId> {
   const keys = postgresApiKeyRepository(db)
   return async () => {
     const partyId = freshId()

@@ -4,6 +4,7 @@ import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } fr
 import { CountryCode } from './country-codes.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
+import type { AddressId } from './ids.js'
 
 /**
  * Postal addresses, one model for onboarding sessions and parties. `registered` is the
@@ -43,7 +44,7 @@ export const addressTypeFor = (asked: AddressType | undefined, existing: readonl
   asked ?? (existing.length === 0 ? 'registered' : 'operating')
 
 export type Address = {
-  readonly id: string
+  readonly id: AddressId
   readonly type: AddressType
   readonly line1: string
   readonly line2: string | null
@@ -56,7 +57,7 @@ export type Address = {
 }
 
 /** A new address of a holder that has `existing` addresses (for its default type). */
-export const newAddress = (input: AddressInput, existing: readonly Address[], id: string, now: Date): Address => ({
+export const newAddress = (input: AddressInput, existing: readonly Address[], id: AddressId, now: Date): Address => ({
   id,
   type: addressTypeFor(input.type, existing),
   line1: input.line1,

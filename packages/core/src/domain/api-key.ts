@@ -1,5 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import { instantText, instantTextOrNull } from './instant.js'
+import type { ApiKeyId, ClientId, PartyId } from './ids.js'
 
 /**
  * API clients and their keys (CONTRACT.md "Keys").
@@ -27,16 +28,16 @@ const KEY_PATTERN = /^lgk_(live|test)_([0-9A-Za-z]{16})_([0-9A-Za-z]{38,128})$/
 
 /** The group of keys that share a `party_id` and `client_name`; rotation adds keys to it. */
 export type ApiClient = {
-  readonly id: string
-  readonly partyId: string
+  readonly id: ClientId
+  readonly partyId: PartyId
   readonly name: string
   readonly createdAt: Date
 }
 
 export type ApiKey = {
-  readonly id: string
-  readonly clientId: string
-  readonly partyId: string
+  readonly id: ApiKeyId
+  readonly clientId: ClientId
+  readonly partyId: PartyId
   /** The 16-character id segment; unique; the lookup handle. */
   readonly idSegment: string
   /** `lgk_<environment>_<id>`: non-secret, shown in listings. */
@@ -53,9 +54,9 @@ export type ApiKey = {
 
 /** The authenticated principal of a partner request. */
 export type Caller = {
-  readonly keyId: string
-  readonly clientId: string
-  readonly partyId: string
+  readonly keyId: ApiKeyId
+  readonly clientId: ClientId
+  readonly partyId: PartyId
   readonly environment: KeyEnvironment
   readonly scopes: readonly string[]
 }

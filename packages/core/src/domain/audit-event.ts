@@ -7,6 +7,7 @@ import type { Loan } from './loan.js'
 import type { OnboardingSession } from './onboarding-session.js'
 import type { Payment } from './payment.js'
 import { instantText } from './instant.js'
+import type { ClientId, PartyId } from './ids.js'
 
 /**
  * The audit log (issue 9): one append-only event per key mint, key revocation and internal
@@ -64,9 +65,9 @@ export type AuditEvent = {
   readonly action: AuditAction
   readonly subject: { readonly type: AuditSubjectType; readonly id: string }
   /** The API client the change concerns, when it concerns one. */
-  readonly apiClientId: string | null
+  readonly apiClientId: ClientId | null
   /** The party the change concerns, when it concerns one. */
-  readonly partyId: string | null
+  readonly partyId: PartyId | null
   /** The `X-Request-Id` of the request that made the change; null outside HTTP. */
   readonly requestId: string | null
   readonly details: AuditDetails
@@ -93,7 +94,7 @@ export const SYSTEM_CONTEXT: AuditContext = { actor: SYSTEM, requestId: null }
 /** The partner key behind a request. */
 export const apiKeyActor = (caller: Pick<Caller, 'keyId'>): AuditActor => ({ type: 'api_key', id: caller.keyId })
 
-type Concerning = { readonly apiClientId: string | null; readonly partyId: string | null }
+type Concerning = { readonly apiClientId: ClientId | null; readonly partyId: PartyId | null }
 
 const event = (
   id: string,

@@ -2,6 +2,7 @@ import type * as t from 'io-ts'
 import { boundedString, integerIn, oneOf, strictObject } from './codecs.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
+import type { LoanId } from './ids.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
 
@@ -21,7 +22,7 @@ export type CollateralInput = t.TypeOf<typeof CollateralInput>
 
 export type CollateralItem = {
   readonly id: string
-  readonly loanId: string
+  readonly loanId: LoanId
   readonly type: (typeof COLLATERAL_TYPES)[number]
   readonly description: string
   readonly valuation: number
@@ -30,7 +31,7 @@ export type CollateralItem = {
   readonly createdAt: Date
 }
 
-export const newCollateral = (input: CollateralInput, loanId: string, id: string, now: Date): CollateralItem => ({
+export const newCollateral = (input: CollateralInput, loanId: LoanId, id: string, now: Date): CollateralItem => ({
   id,
   loanId,
   type: input.type,

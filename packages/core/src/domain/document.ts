@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
 import { instantText } from './instant.js'
+import type { DocumentId } from './ids.js'
 
 /**
  * Document metadata: Lendgate stores what a document is and where the partner keeps it
@@ -34,7 +35,7 @@ export const DocumentInput = strictObject(
 export type DocumentInput = t.TypeOf<typeof DocumentInput>
 
 export type DocumentMetadata = {
-  readonly id: string
+  readonly id: DocumentId
   readonly type: DocumentType
   readonly storageRef: string
   readonly fileName: string | null
@@ -43,7 +44,7 @@ export type DocumentMetadata = {
   readonly createdAt: Date
 }
 
-export const newDocument = (input: DocumentInput, id: string, now: Date): DocumentMetadata => ({
+export const newDocument = (input: DocumentInput, id: DocumentId, now: Date): DocumentMetadata => ({
   id,
   type: input.type,
   storageRef: input.storage_ref,

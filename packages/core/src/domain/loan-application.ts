@@ -1,10 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, integerIn, merged, mergePatch, strictObject, Uuid } from './codecs.js'
+import { boundedString, integerIn, merged, mergePatch, strictObject } from './codecs.js'
 import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from './errors.js'
 import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText, instantTextOrNull } from './instant.js'
+import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } from './ids.js'
 
 /**
  * Loan applications and their state machine (docs/applications.md), as pure functions.
@@ -25,11 +26,11 @@ export type ApplicationDecision = {
 }
 
 export type LoanApplication = {
-  readonly id: string
-  readonly partyId: string
+  readonly id: ApplicationId
+  readonly partyId: PartyId
   /** The API client whose key created it (for audit; access is by party). */
-  readonly clientId: string
-  readonly productId: string
+  readonly clientId: ClientId
+  readonly productId: ProductId
   readonly amount: number
   readonly currency: string
   readonly termMonths: number
@@ -39,7 +40,7 @@ export type LoanApplication = {
   readonly status: ApplicationStatus
   readonly submittedAt: Date | null
   readonly decision: ApplicationDecision | null
-  readonly loanId: string | null
+  readonly loanId: LoanId | null
   readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -69,10 +70,10 @@ export const applicationTransition = (status: ApplicationStatus, action: Applica
     : E.left(invalidState('loan_application', status, action))
 
 const TermMonths = integerIn('TermMonths', 1, MAX_TERM_MONTHS)
-const terms = { product_id: Uuid, amount: PositiveMinorUnits, currency: CurrencyCode, term_months: TermMonths }
+const terms = { product_id: ProductId, amount: PositiveMinorUnits, currency: CurrencyCode, term_months: TermMonths }
 const Purpose = boundedString('Purpose', 1, 500)
 
-export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: Uuid })
+export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: PartyId })
 export type LoanApplicationInput = t.TypeOf<typeof LoanApplicationInput>
 
 /** A merge patch (RFC 7396) of a draft's terms: `null` clears `purpose`; the terms cannot be emptied. */
@@ -105,9 +106,9 @@ export const pricedBy = (a: LoanApplication, product: LoanProduct): LoanApplicat
 
 export const newLoanApplication = (
   input: LoanApplicationInput,
-  owner: { readonly partyId: string; readonly clientId: string },
+  owner: { readonly partyId: PartyId; readonly clientId: ClientId },
   product: LoanProduct,
-  id: string,
+  id: ApplicationId,
   now: Date,
 ): LoanApplication => ({
   id,

@@ -3,6 +3,7 @@ import type * as t from 'io-ts'
 import { boundedString, CalendarDate, oneOf, strictObject, stringMatching } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
+import type { DocumentId, LoanId } from './ids.js'
 
 /** Documents of a loan (statements, notices, disclosures): metadata and a storage reference. */
 
@@ -25,8 +26,8 @@ export const LoanDocumentInput = strictObject(
 export type LoanDocumentInput = t.TypeOf<typeof LoanDocumentInput>
 
 export type LoanDocument = {
-  readonly id: string
-  readonly loanId: string
+  readonly id: DocumentId
+  readonly loanId: LoanId
   readonly type: LoanDocumentType
   readonly periodStart: string | null
   readonly periodEnd: string | null
@@ -36,7 +37,7 @@ export type LoanDocument = {
   readonly createdAt: Date
 }
 
-export const newLoanDocument = (input: LoanDocumentInput, loanId: string, id: string, now: Date): E.Either<InvalidRequest, LoanDocument> =>
+export const newLoanDocument = (input: LoanDocumentInput, loanId: LoanId, id: DocumentId, now: Date): E.Either<InvalidRequest, LoanDocument> =>
   input.period_start !== undefined && input.period_end !== undefined && input.period_start > input.period_end
     ? E.left(invalidRequest('period_start must not be after period_end.', 'period_start'))
     : E.right({
@@ -52,7 +53,7 @@ export const newLoanDocument = (input: LoanDocumentInput, loanId: string, id: st
       })
 
 /** The opening statement's metadata, generated when a loan is booked. */
-export const openingStatement = (loanId: string, startDate: string, id: string, now: Date): LoanDocument => ({
+export const openingStatement = (loanId: LoanId, startDate: string, id: DocumentId, now: Date): LoanDocument => ({
   id,
   loanId,
   type: 'statement',

@@ -4,6 +4,7 @@ import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
+import type { ProductId } from './ids.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
 
@@ -14,7 +15,7 @@ export type RepaymentFrequency = (typeof REPAYMENT_FREQUENCIES)[number]
 export const MAX_TERM_MONTHS = 480
 
 export type LoanProduct = {
-  readonly id: string
+  readonly id: ProductId
   readonly name: string
   readonly description: string | null
   readonly currency: string
@@ -72,7 +73,7 @@ export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Eit
   return E.right(p)
 }
 
-export const newLoanProduct = (input: LoanProductInput, id: string, now: Date): LoanProduct => ({
+export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date): LoanProduct => ({
   id,
   name: input.name,
   description: input.description ?? null,

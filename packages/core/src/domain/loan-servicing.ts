@@ -1,5 +1,6 @@
 import { monthlyInterest } from './amortization.js'
 import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus } from './loan.js'
+import type { LoanId, PaymentId } from './ids.js'
 
 /**
  * Servicing rules over a loan's state, as pure functions (docs/servicing.md): interest
@@ -212,8 +213,8 @@ export const servicingStateOf = (booked: {
 
 /** The `PAYMENT` ledger entry of an allocation: every bucket goes down by what was paid in it. */
 export const paymentEntry = (
-  loanId: string,
-  paymentId: string,
+  loanId: LoanId,
+  paymentId: PaymentId,
   allocation: Allocation,
   effectiveDate: string,
   id: string,

@@ -3,6 +3,8 @@ import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from './money.js'
 import { instantText, utcDate } from './instant.js'
+import { newId, type ApplicationId, type LoanId, type PartyId, type PaymentId, type ProductId } from './ids.js'
+import type { IdGenerator } from '../ports/id-generator.js'
 
 /**
  * A booked loan and what booking writes with it: the full schedule, the ledger's opening
@@ -14,10 +16,10 @@ export const LOAN_STATUSES = ['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'] as const
 export type LoanStatus = (typeof LOAN_STATUSES)[number]
 
 export type Loan = {
-  readonly id: string
-  readonly partyId: string
-  readonly applicationId: string
-  readonly productId: string
+  readonly id: LoanId
+  readonly partyId: PartyId
+  readonly applicationId: ApplicationId
+  readonly productId: ProductId
   readonly status: LoanStatus
   readonly currency: string
   readonly principal: number
@@ -44,7 +46,7 @@ export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
  * principal then outstanding and `interestAccrued` becomes true.
  */
 export type LoanInstallment = {
-  readonly loanId: string
+  readonly loanId: LoanId
   readonly number: number
   readonly dueDate: string
   readonly principalDue: number
@@ -66,7 +68,7 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number]
  */
 export type LedgerTransaction = {
   readonly id: string
-  readonly loanId: string
+  readonly loanId: LoanId
   readonly type: TransactionType
   readonly effectiveDate: string
   readonly amount: number
@@ -74,7 +76,7 @@ export type LedgerTransaction = {
   readonly interest: number
   readonly fees: number
   /** The payment a `PAYMENT` entry records, or that a `REVERSAL` undoes. */
-  readonly paymentId: string | null
+  readonly paymentId: PaymentId | null
   /** The entry a `REVERSAL` reverses. */
   readonly reversesId: string | null
   readonly createdAt: Date
@@ -83,7 +85,7 @@ export type LedgerTransaction = {
 /** What is outstanding after a ledger change. */
 export type BalanceSnapshot = {
   readonly id: string
-  readonly loanId: string
+  readonly loanId: LoanId
   /** The ledger entry after which the snapshot was taken. */
   readonly transactionId: string
   readonly asOf: string
@@ -112,13 +114,14 @@ export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps'
   amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate })
 
 /** Books the approved application as a loan starting on the UTC date of `now`. */
-export const bookLoan = (application: LoanApplication, ids: () => string, now: Date): BookedLoan => {
+export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date): BookedLoan => {
+  const ids = idGenerator.next
   const startDate = utcDate(now)
   const schedule = scheduleOf(application, startDate)
   const first = schedule[0]
   const last = schedule[schedule.length - 1]
   if (first === undefined || last === undefined) throw new Error('bookLoan: a loan has at least one installment')
-  const loanId = ids()
+  const loanId = newId<LoanId>(idGenerator)
   const fee = basisPointsOf(application.amount, application.originationFeeBps)
   const loan: Loan = {
     id: loanId,
@@ -184,7 +187,7 @@ export const bookLoan = (application: LoanApplication, ids: () => string, now: D
     nextDueAmount: first.payment,
     createdAt: now,
   }
-  return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, ids(), now)] }
+  return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, newId(idGenerator), now)] }
 }
 
 export type LoanView = {

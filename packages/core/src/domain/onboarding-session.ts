@@ -5,6 +5,7 @@ import { oneOf, strictObject, withSchema } from './codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
 import { instantText } from './instant.js'
 import { currentStepOf, requirementsOf, type OnboardingProgress, type Requirement } from './onboarding-state.js'
+import type { ClientId, PartyId, SessionId } from './ids.js'
 
 /**
  * Onboarding sessions (spec §2, §3): the aggregate a partner fills in, with its contacts,
@@ -36,9 +37,9 @@ export type Review = {
 export type Contact = { readonly value: string; readonly verifiedAt: Date | null }
 
 export type OnboardingSession = {
-  readonly id: string
+  readonly id: SessionId
   /** The API client that created the session; only it can see the session. */
-  readonly clientId: string
+  readonly clientId: ClientId
   readonly type: (typeof SESSION_TYPES)[number]
   readonly countryOfIncorporation: string
   readonly entryChannel: (typeof ENTRY_CHANNELS)[number]
@@ -55,7 +56,7 @@ export type OnboardingSession = {
   /** The internal decision, once made. */
   readonly review: Review | null
   /** The party created at approval. */
-  readonly partyId: string | null
+  readonly partyId: PartyId | null
   /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
   readonly version: number
   readonly createdAt: Date
@@ -110,8 +111,8 @@ export type CreateOnboardingSessionInput = t.TypeOf<typeof CreateOnboardingSessi
 
 export const newOnboardingSession = (
   input: CreateOnboardingSessionInput,
-  clientId: string,
-  id: string,
+  clientId: ClientId,
+  id: SessionId,
   now: Date,
 ): OnboardingSession => ({
   id,

@@ -3,6 +3,7 @@ import { addressView } from './address.js'
 import { maskTaxId } from './applicant-profile.js'
 import type { OnboardingSession } from './onboarding-session.js'
 import { instantText } from './instant.js'
+import type { AddressId, ClientId, PartyId, SessionId } from './ids.js'
 
 /**
  * A party: the approved borrower, created from an onboarding session's profile, contacts and
@@ -10,10 +11,10 @@ import { instantText } from './instant.js'
  * to the party's addresses do not rewrite the onboarding record.
  */
 export type Party = {
-  readonly id: string
-  readonly sessionId: string
+  readonly id: PartyId
+  readonly sessionId: SessionId
   /** The API client whose session produced the party. */
-  readonly clientId: string
+  readonly clientId: ClientId
   readonly type: 'business'
   readonly legalName: string
   readonly tradingName: string | null
@@ -31,7 +32,7 @@ export type Party = {
 }
 
 /** The party an approved session becomes. The session must have a profile (submission guarantees it). */
-export const partyFromSession = (session: OnboardingSession, partyId: string, addressIds: () => string, now: Date): Party => {
+export const partyFromSession = (session: OnboardingSession, partyId: PartyId, addressIds: () => AddressId, now: Date): Party => {
   const profile = session.profile
   if (profile === null) throw new Error('partyFromSession: a submitted session always has a profile')
   return {

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { strictObject, Uuid } from './codecs.js'
-import { WebhookEventId } from './webhook-event.js'
+import { strictObject } from './codecs.js'
+import { AddressId, ApiKeyId, ApplicationId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from './ids.js'
 
 /**
  * The identifier each route takes in its path, by the parameter's name (spec §4). A use case
@@ -9,16 +9,16 @@ import { WebhookEventId } from './webhook-event.js'
  * declares each parameter with the same codec's schema, so the two cannot drift apart.
  */
 export const PATH_PARAMETERS = {
-  apiKeyId: Uuid,
-  sessionId: Uuid,
-  addressId: Uuid,
-  eventId: WebhookEventId,
-  partyId: Uuid,
-  applicationId: Uuid,
-  loanId: Uuid,
-  paymentMethodId: Uuid,
-  paymentId: Uuid,
-  productId: Uuid,
+  apiKeyId: ApiKeyId,
+  sessionId: SessionId,
+  addressId: AddressId,
+  eventId: EventId,
+  partyId: PartyId,
+  applicationId: ApplicationId,
+  loanId: LoanId,
+  paymentMethodId: PaymentMethodId,
+  paymentId: PaymentId,
+  productId: ProductId,
 } as const
 export type PathParameterName = keyof typeof PATH_PARAMETERS
 

@@ -3,6 +3,7 @@ import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
+import type { LoanId, PaymentMethodId } from './ids.js'
 
 /**
  * Payment methods of a loan (docs/servicing.md): bank accounts and card tokens. Account
@@ -69,8 +70,8 @@ export const PaymentMethodPatch = mergePatch('PaymentMethodPatch', { is_default:
 export type PaymentMethodPatch = t.TypeOf<typeof PaymentMethodPatch>
 
 export type PaymentMethod = {
-  readonly id: string
-  readonly loanId: string
+  readonly id: PaymentMethodId
+  readonly loanId: LoanId
   readonly type: 'bank_account' | 'card'
   readonly nickname: string | null
   readonly isDefault: boolean

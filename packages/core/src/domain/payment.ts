@@ -1,12 +1,13 @@
 import type * as t from 'io-ts'
-import { strictObject, stringMatching, Uuid } from './codecs.js'
+import { strictObject, stringMatching } from './codecs.js'
 import type { Allocation, Buckets, InstallmentPayments } from './loan-servicing.js'
 import { CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
+import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from './ids.js'
 
 /** Borrower payments (docs/servicing.md "Payments"). */
 
-const PAYMENT_FIELDS = { amount: PositiveMinorUnits, currency: CurrencyCode, payment_method_id: Uuid }
+const PAYMENT_FIELDS = { amount: PositiveMinorUnits, currency: CurrencyCode, payment_method_id: PaymentMethodId }
 
 /** The body of a payment request. */
 export const PaymentInput = strictObject('PaymentInput', PAYMENT_FIELDS, {})
@@ -24,12 +25,12 @@ export const KeyedPaymentInput = strictObject('KeyedPaymentInput', { ...PAYMENT_
 export type PaymentStatus = 'SUCCEEDED' | 'FAILED' | 'REVERSED'
 
 export type Payment = {
-  readonly id: string
-  readonly loanId: string
+  readonly id: PaymentId
+  readonly loanId: LoanId
   /** The API client that sent it, and its Idempotency-Key: unique together. */
-  readonly clientId: string
+  readonly clientId: ClientId
   readonly idempotencyKey: string
-  readonly paymentMethodId: string
+  readonly paymentMethodId: PaymentMethodId
   readonly amount: number
   readonly currency: string
   readonly status: PaymentStatus

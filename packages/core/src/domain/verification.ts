@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { strictObject, stringMatching, withSchema } from './codecs.js'
+import type { SessionId } from './ids.js'
 
 /**
  * One-time codes that prove the applicant controls a phone number or email address.
@@ -47,7 +48,7 @@ export const CodeInput = strictObject('CodeInput', { code: stringMatching('Code'
 
 export type VerificationChallenge = {
   readonly id: string
-  readonly sessionId: string
+  readonly sessionId: SessionId
   readonly channel: ContactChannel
   readonly destination: string
   readonly codeHash: string
@@ -78,7 +79,7 @@ export const mayIssue = (last: VerificationChallenge | undefined, now: Date): E.
 }
 
 export const newChallenge = (
-  fields: { readonly id: string; readonly sessionId: string; readonly channel: ContactChannel; readonly destination: string; readonly codeHash: string },
+  fields: { readonly id: string; readonly sessionId: SessionId; readonly channel: ContactChannel; readonly destination: string; readonly codeHash: string },
   now: Date,
 ): VerificationChallenge => ({ ...fields, createdAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS), attempts: 0, closedAt: null })
 

@@ -1,6 +1,7 @@
 import { stringMatching } from './codecs.js'
 import type { PartyView } from './party.js'
 import { instantText } from './instant.js'
+import type { EventId, SessionId } from './ids.js'
 
 /**
  * An outbound event in the outbox (CONTRACT.md "Webhooks"). Written in the same transaction as
@@ -9,8 +10,8 @@ import { instantText } from './instant.js'
  * `webhook-id`, the same across retries.
  */
 export type WebhookEvent = {
-  readonly id: string
-  readonly sessionId: string
+  readonly id: EventId
+  readonly sessionId: SessionId
   readonly type: 'party.ready'
   readonly body: string
   readonly status: 'pending' | 'delivered' | 'failed'
@@ -28,10 +29,10 @@ export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(i
 export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** `evt_` and 32 hex digits from a UUID. */
-export const webhookEventId = (uuid: string): string => `evt_${uuid.replace(/-/g, '')}`
+export const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
 
 /** The party.ready event for an approved party: the getPartyBySessionId body as of approval. */
-export const partyReadyEvent = (eventUuid: string, sessionId: string, party: PartyView, now: Date): WebhookEvent => ({
+export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: PartyView, now: Date): WebhookEvent => ({
   id: webhookEventId(eventUuid),
   sessionId,
   type: 'party.ready',

@@ -1,6 +1,7 @@
 import * as t from 'io-ts'
 import { strictObject, stringMatching } from './codecs.js'
 import { instantText } from './instant.js'
+import type { SessionId } from './ids.js'
 
 /**
  * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"). The signing secret is kept
@@ -24,7 +25,7 @@ export const RegisterWebhookInput = strictObject(
 export type RegisterWebhookInput = t.TypeOf<typeof RegisterWebhookInput>
 
 export type WebhookEndpoint = {
-  readonly sessionId: string
+  readonly sessionId: SessionId
   readonly url: string
   /** The signing secret, sealed (never the plain secret). */
   readonly sealedSecret: string

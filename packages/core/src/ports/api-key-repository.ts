@@ -4,6 +4,7 @@ import type { ApiClient, ApiKey } from '../domain/api-key.js'
 import type { AuditEvent } from '../domain/audit-event.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
+import type { ApiKeyId, ClientId } from '../domain/ids.js'
 
 /** What a mint writes: the client (used only if none exists for its party and name) and the key. */
 export type MintRecord = {
@@ -28,16 +29,16 @@ export type ApiKeyRepository = {
   /** The key whose id segment is `idSegment`, whatever its status. */
   readonly findByIdSegment: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** The key `keyId` if it belongs to `clientId`. */
-  readonly findForClient: (clientId: string, keyId: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  readonly findForClient: (clientId: ClientId, keyId: ApiKeyId) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** Keys of `clientId`, in `(createdAt, id)` order, at most `page.limit + 1` rows after `page.after`. */
-  readonly listForClient: (clientId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly ApiKey[]>
+  readonly listForClient: (clientId: ClientId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly ApiKey[]>
   /**
    * Marks the key revoked at `at` if it is active and belongs to `clientId`; a revoked key
    * keeps its first `revokedAt`. Returns the key as stored afterwards, none if not the client's.
    * The event `audit` makes of the revoked key is written in the same transaction, only when
    * this call revoked it (revoking a revoked key records nothing).
    */
-  readonly revoke: (clientId: string, keyId: string, at: Date, audit: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  readonly revoke: (clientId: ClientId, keyId: ApiKeyId, at: Date, audit: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
   /** Sets `lastUsedAt` for each key to the later of its stored value and the given time. */
-  readonly recordUsage: (usage: ReadonlyMap<string, Date>) => TE.TaskEither<StoreUnavailable, void>
+  readonly recordUsage: (usage: ReadonlyMap<ApiKeyId, Date>) => TE.TaskEither<StoreUnavailable, void>
 }

@@ -2,12 +2,13 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AuditAction, AuditEvent } from '../domain/audit-event.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
+import type { ClientId, PartyId } from '../domain/ids.js'
 
 export type AuditEventFilter = {
   readonly action?: AuditAction
   readonly subjectId?: string
-  readonly apiClientId?: string
-  readonly partyId?: string
+  readonly apiClientId?: ClientId
+  readonly partyId?: PartyId
 }
 
 /**

@@ -1,9 +1,10 @@
+import type { ApiKeyId } from '../domain/ids.js'
 /**
  * Notes that a key was used. Called on every authenticated request, so it must not write per
  * call: implementations buffer and write in batches (`flush`), and `flush` is also called at
  * shutdown. Never fails the request it is called from.
  */
 export type KeyUsageRecorder = {
-  readonly record: (keyId: string, at: Date) => void
+  readonly record: (keyId: ApiKeyId, at: Date) => void
   readonly flush: () => Promise<void>
 }

@@ -5,8 +5,9 @@ import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domai
 import type { ApplicationStatus, LoanApplication } from '../domain/loan-application.js'
 import type { BookedLoan } from '../domain/loan.js'
 import type { PageRequest } from '../domain/pagination.js'
+import type { ApplicationId, PartyId } from '../domain/ids.js'
 
-export type ApplicationFilter = { readonly partyId?: string; readonly status?: ApplicationStatus }
+export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }
 
 /**
  * Loan applications, and the loans their approval books. Saves are conditional on
@@ -17,9 +18,9 @@ export type ApplicationFilter = { readonly partyId?: string; readonly status?: A
  */
 export type LoanApplicationRepository = {
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
-  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  readonly findById: (id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** The application if it belongs to `partyId`; another party's is none. */
-  readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  readonly findForParty: (partyId: PartyId, id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /**
    * In one transaction: the approved application (version-checked) and everything `booked`

@@ -4,13 +4,14 @@ import type { AuditEvent } from '../domain/audit-event.js'
 import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
 import type { LoanProduct } from '../domain/loan-product.js'
 import type { PageRequest } from '../domain/pagination.js'
+import type { ProductId } from '../domain/ids.js'
 
 /** The loan product catalogue. Each write stores its `audit` event in the same transaction. */
 export type LoanProductRepository = {
   readonly insert: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** Overwrites the product with the same id (operators' edits; last write wins). */
   readonly update: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanProduct>>
+  readonly findById: (id: ProductId) => TE.TaskEither<StoreUnavailable, O.Option<LoanProduct>>
   /**
    * One page in `(createdAt, id)` order, only active (or only inactive) products when `active`
    * is given: at most `page.limit + 1` rows (the extra one tells there is a next page).

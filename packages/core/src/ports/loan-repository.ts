@@ -8,6 +8,7 @@ import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, 
 import type { LoanState, ServicedInstallment } from '../domain/loan-servicing.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
+import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/ids.js'
 
 /** A ledger entry as stored: `sequence` orders the whole ledger (entries written together share a time). */
 export type PostedTransaction = LedgerTransaction & { readonly sequence: number }
@@ -59,8 +60,8 @@ export type Posting = {
 /** Reads of payments. */
 export type PaymentReads = {
   /** A payment by the API client's Idempotency-Key. */
-  readonly paymentByKey: (clientId: string, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
-  readonly paymentById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  readonly paymentByKey: (clientId: ClientId, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
 }
 
 /**
@@ -69,20 +70,20 @@ export type PaymentReads = {
  */
 export type LoanRepository = {
   /** The loan as booked: schedule (by number), ledger (in order) and latest balance snapshot. */
-  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
+  readonly findById: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
   /** The loan if it belongs to `partyId`; another party's is none. */
-  readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
+  readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`. */
-  readonly listForParty: (partyId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
+  readonly listForParty: (partyId: PartyId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
   // The reads below are of one of the party's loans (`OfPartyLoan`); pages hold at most `page.limit + 1` rows.
   /** The schedule, by installment number. */
-  readonly schedule: (partyId: string, loanId: string) => OfPartyLoan<PartyLoanSchedule>
+  readonly schedule: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PartyLoanSchedule>
   /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
-  readonly listTransactions: (partyId: string, loanId: string, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
+  readonly listTransactions: (partyId: PartyId, loanId: LoanId, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
   /** One page of snapshots in `(createdAt, sequence)` order. */
-  readonly listBalances: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly PostedBalance[]>
+  readonly listBalances: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly PostedBalance[]>
   /** The latest snapshot (the one with the highest sequence): one indexed read, whatever the length of the ledger. */
-  readonly latestBalanceForParty: (partyId: string, loanId: string) => OfPartyLoan<PostedBalance>
+  readonly latestBalanceForParty: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PostedBalance>
   /**
    * Locks the loan (other changes to it wait), reads its state, and writes the posting that
    * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
@@ -90,18 +91,18 @@ export type LoanRepository = {
    * database has one connection: a read from outside would wait for the lock it is under).
    */
   readonly change: <E, A>(
-    loanId: string,
+    loanId: LoanId,
     change: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, { readonly posting: Posting; readonly result: A }>,
   ) => TE.TaskEither<E | StoreUnavailable, A>
   /** Active loans' ids after `afterId` in id order (for jobs that visit every loan). */
-  readonly activeLoanIds: (afterId: string | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly string[]>
+  readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Payment reads outside any change. */
   readonly payments: PaymentReads
   /** Stores the item and its `audit` event in one transaction (so for `addDocument`). */
   readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** One page of collateral in `(createdAt, id)` order. */
-  readonly listCollateral: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly CollateralItem[]>
+  readonly listCollateral: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly CollateralItem[]>
   readonly addDocument: (document: LoanDocument, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** One page of documents in `(createdAt, id)` order. */
-  readonly listDocuments: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly LoanDocument[]>
+  readonly listDocuments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly LoanDocument[]>
 }

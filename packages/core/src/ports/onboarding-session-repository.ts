@@ -6,13 +6,14 @@ import type { OnboardingSession, OnboardingStatus } from '../domain/onboarding-s
 import type { PageRequest } from '../domain/pagination.js'
 import type { Party } from '../domain/party.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
+import type { ClientId, SessionId } from '../domain/ids.js'
 
 /** Stores onboarding sessions with their contacts, profile and addresses. Reads are scoped to the owning API client. */
 export type OnboardingSessionRepository = {
   /** `AlreadyExists` when a session with the same id is stored already. */
   readonly insert: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** The session `id` if it belongs to `clientId`; none otherwise (missing or another client's). */
-  readonly findForClient: (clientId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
+  readonly findForClient: (clientId: ClientId, id: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
   /**
    * Writes the whole session (row and addresses) in one transaction, if the stored version is
    * still `session.version`; returns it with the version bumped. `ConcurrentUpdate` otherwise,
@@ -31,7 +32,7 @@ export type OnboardingSessionRepository = {
     audit: AuditEvent,
   ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: for internal review only. */
-  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
+  readonly findById: (id: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
   /** Sessions of every client, optionally of one status, in `(createdAt, id)` order; at most `page.limit + 1`. For internal review. */
   readonly list: (status: OnboardingStatus | undefined, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly OnboardingSession[]>
 }

@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Address } from '../domain/address.js'
 import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
 import type { Party } from '../domain/party.js'
+import type { PartyId } from '../domain/ids.js'
 
 /**
  * Parties. A party is created only by the approval of a session
@@ -10,9 +11,9 @@ import type { Party } from '../domain/party.js'
  */
 export type PartyRepository = {
   /** The party with all its addresses, oldest first. */
-  readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<Party>>
+  readonly findById: (id: PartyId) => TE.TaskEither<StoreUnavailable, O.Option<Party>>
   /** Adds an address. A second `registered` address of the party is `AlreadyExists('registered_address')`. */
-  readonly addAddress: (partyId: string, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  readonly addAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** Replaces an existing address of the party (same id); same `registered` rule as `addAddress`. */
-  readonly updateAddress: (partyId: string, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  readonly updateAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
 }

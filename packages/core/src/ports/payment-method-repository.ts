@@ -4,6 +4,7 @@ import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { PaymentMethod } from '../domain/payment-method.js'
 import type { OfPartyLoan } from './loan-repository.js'
+import type { LoanId, PartyId, PaymentMethodId } from '../domain/ids.js'
 
 /**
  * A loan's payment methods. Exactly one is the default: writing a method with `isDefault`
@@ -12,12 +13,12 @@ import type { OfPartyLoan } from './loan-repository.js'
 export type PaymentMethodRepository = {
   readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
-  readonly findForLoan: (loanId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
+  readonly findForLoan: (loanId: LoanId, id: PaymentMethodId) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /**
    * One page of the methods of the party's loan, in `(createdAt, id)` order, at most
    * `page.limit + 1` rows; none when the loan is not the party's or does not exist (one read,
    * as the loan's other records: decision 59).
    */
-  readonly listForPartyLoan: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
-  readonly countForLoan: (loanId: string) => TE.TaskEither<StoreUnavailable, number>
+  readonly listForPartyLoan: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
+  readonly countForLoan: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, number>
 }

@@ -2,13 +2,14 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { ContactChannel, VerificationChallenge } from '../domain/verification.js'
+import type { SessionId } from '../domain/ids.js'
 
 /** Stores one-time code challenges (only the code's hash). */
 export type VerificationChallengeRepository = {
   /** In one transaction: closes any open challenge of the session's channel at `challenge.createdAt`, then stores `challenge`. */
   readonly issue: (challenge: VerificationChallenge) => TE.TaskEither<StoreUnavailable, void>
   /** The most recent challenge of the session's channel, open or not. */
-  readonly latest: (sessionId: string, channel: ContactChannel) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
+  readonly latest: (sessionId: SessionId, channel: ContactChannel) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
   /**
    * Counts one attempt on challenge `id`, atomically, if it is open and has fewer than
    * `maxAttempts`: the challenge as counted, or none (closed, or no attempts left). Concurrent

@@ -1,9 +1,10 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ContactChannel } from '../domain/verification.js'
+import type { SessionId } from '../domain/ids.js'
 
 /** What is handed over for delivery (CONTRACT.md: POSTed as this JSON, with snake_case keys). */
 export type VerificationMessage = {
-  readonly sessionId: string
+  readonly sessionId: SessionId
   readonly channel: ContactChannel
   readonly destination: string
   readonly code: string

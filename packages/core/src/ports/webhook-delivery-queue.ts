@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { AttemptOutcome, AttemptResult } from '../domain/webhook-delivery.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
+import type { EventId } from '../domain/ids.js'
 
 /**
  * An event due for delivery, with where to send it and its sealed signing secret.
@@ -17,7 +18,7 @@ export type DueDelivery = {
 }
 
 export type DeliveryAttempt = AttemptResult & {
-  readonly eventId: string
+  readonly eventId: EventId
   readonly attemptNumber: number
   readonly url: string
   readonly startedAt: Date
@@ -43,4 +44,4 @@ export type WebhookRequest = { readonly url: string; readonly headers: Readonly<
 export type WebhookSender = { readonly send: (request: WebhookRequest) => T.Task<AttemptResult> }
 
 /** Standard Webhooks headers for one attempt. */
-export type WebhookSigner = (secret: string, id: string, at: Date, body: string) => Readonly<Record<string, string>>
+export type WebhookSigner = (secret: string, id: EventId, at: Date, body: string) => Readonly<Record<string, string>>

@@ -3,15 +3,16 @@ import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhook-event.js'
+import type { EventId, SessionId } from '../domain/ids.js'
 
 /** The webhook outbox. Events are written by the approval (OnboardingSessionRepository.saveApproved). */
 export type WebhookEventRepository = {
   /** The session's events in `(createdAt, id)` order, at most `page.limit + 1` after `page.after`. */
-  readonly listForSession: (sessionId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookEvent[]>
+  readonly listForSession: (sessionId: SessionId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookEvent[]>
   /** Makes the session's pending events due at `at` (used when an endpoint is registered after approval). */
-  readonly hurryPending: (sessionId: string, at: Date) => TE.TaskEither<StoreUnavailable, void>
+  readonly hurryPending: (sessionId: SessionId, at: Date) => TE.TaskEither<StoreUnavailable, void>
   /** The session's events with their attempt logs, in `(createdAt, id)` order, at most `page.limit + 1`. */
-  readonly listDeliveries: (sessionId: string, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookDelivery[]>
+  readonly listDeliveries: (sessionId: SessionId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookDelivery[]>
   /** Makes the session's event pending and due at `at` again (manual retry); returns it, none if not the session's. */
-  readonly retryNow: (sessionId: string, eventId: string, at: Date) => TE.TaskEither<StoreUnavailable, O.Option<WebhookEvent>>
+  readonly retryNow: (sessionId: SessionId, eventId: EventId, at: Date) => TE.TaskEither<StoreUnavailable, O.Option<WebhookEvent>>
 }

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
+import type { ApiKeyId } from '../domain/ids.js'
 
 export type BatchedKeyUsageDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'recordUsage'>
@@ -15,13 +16,13 @@ export type BatchedKeyUsageDeps = {
  * not one per request. A failed flush merges its batch back so nothing is lost.
  */
 export const batchedKeyUsage = (deps: BatchedKeyUsageDeps): KeyUsageRecorder => {
-  let pending = new Map<string, Date>()
+  let pending = new Map<ApiKeyId, Date>()
   /** Keeps the later of `at` and what is pending for the key (every authenticated request calls this). */
-  const note = (keyId: string, at: Date): void => {
+  const note = (keyId: ApiKeyId, at: Date): void => {
     const seen = pending.get(keyId)
     if (seen === undefined || seen.getTime() < at.getTime()) pending.set(keyId, at)
   }
-  const merge = (batch: ReadonlyMap<string, Date>): void => {
+  const merge = (batch: ReadonlyMap<ApiKeyId, Date>): void => {
     for (const [keyId, at] of batch) note(keyId, at)
   }
   return {

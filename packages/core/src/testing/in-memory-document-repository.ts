@@ -2,9 +2,10 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { DocumentMetadata } from '../domain/document.js'
 import type { DocumentRepository } from '../ports/document-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'
+import type { SessionId } from '../domain/ids.js'
 
 export const inMemoryDocumentRepository = (): DocumentRepository => {
-  const documents: { readonly sessionId: string; readonly document: DocumentMetadata }[] = []
+  const documents: { readonly sessionId: SessionId; readonly document: DocumentMetadata }[] = []
   return {
     insertForSession: (sessionId, document) =>
       TE.fromIO(() => {

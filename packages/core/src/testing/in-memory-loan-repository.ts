@@ -11,6 +11,7 @@ import type { Payment } from '../domain/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
+import type { LoanId, PartyId } from '../domain/ids.js'
 
 type Stored = {
   loan: Loan
@@ -40,13 +41,13 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
   }
 
   /** Loan `loanId` if it is `partyId`'s. */
-  const ofPartyNow = (partyId: string, loanId: string): O.Option<Stored> =>
+  const ofPartyNow = (partyId: PartyId, loanId: LoanId): O.Option<Stored> =>
     pipe(
       O.fromNullable(loans.get(loanId)),
       O.filter((s) => s.loan.partyId === partyId),
     )
   /** What `read` takes of loan `loanId` if it is `partyId`'s (`OfPartyLoan`). */
-  const ofParty = <A>(partyId: string, loanId: string, read: (s: Stored) => A) => TE.right(pipe(ofPartyNow(partyId, loanId), O.map(read)))
+  const ofParty = <A>(partyId: PartyId, loanId: LoanId, read: (s: Stored) => A) => TE.right(pipe(ofPartyNow(partyId, loanId), O.map(read)))
 
   const booked = (s: Stored): BookedLoan => ({
     loan: s.loan,

@@ -12,6 +12,7 @@ import type { WebhookEventRepository } from '../ports/webhook-event-repository.j
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
+import type { PartyId } from '../domain/ids.js'
 
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
@@ -36,7 +37,7 @@ export const inMemoryOnboardingSessionRepository = (
    * Adds (`replace` false) or replaces an existing (`replace` true) address, refusing a second
    * registered one like the unique index does; addresses stay in `(createdAt, id)` order.
    */
-  const writeAddress = (partyId: string, address: Address, replace: boolean) =>
+  const writeAddress = (partyId: PartyId, address: Address, replace: boolean) =>
     TE.fromEither(
       ((): E.Either<AlreadyExists, void> => {
         const party = parties.get(partyId)

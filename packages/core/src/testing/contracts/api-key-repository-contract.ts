@@ -4,10 +4,11 @@ import type { ApiClient, ApiKey } from '../../domain/api-key.js'
 import { keyMintedEvent, keyRevokedEvent, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit-event.js'
 import type { ApiKeyRepository, MintRecord } from '../../ports/api-key-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { PartyId } from '../../domain/ids.js'
 
 const segment = (): string => freshId().replace(/-/g, '').slice(0, 16)
 
-const record = (overrides: { partyId?: string; name?: string; createdAt?: Date } = {}): MintRecord => {
+const record = (overrides: { partyId?: PartyId; name?: string; createdAt?: Date } = {}): MintRecord => {
   const partyId = overrides.partyId ?? freshId()
   const createdAt = overrides.createdAt ?? at('2026-03-01T12:00:00.123Z')
   const idSegment = segment()

@@ -1,3 +1,4 @@
+import type { SessionId } from '../../domain/ids.js'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { DocumentMetadata } from '../../domain/document.js'
@@ -6,11 +7,11 @@ import { at, freshId, right, type Implementation } from './run.js'
 
 /** The behaviour every `DocumentRepository` must have. `session` returns the id of a stored session. */
 export const documentRepositoryContract = (
-  impl: Implementation<{ readonly repo: DocumentRepository; readonly session: () => Promise<string> }>,
+  impl: Implementation<{ readonly repo: DocumentRepository; readonly session: () => Promise<SessionId> }>,
 ): void => {
   describe(`DocumentRepository contract: ${impl.name}`, () => {
     let repo: DocumentRepository
-    let session: () => Promise<string>
+    let session: () => Promise<SessionId>
     before(async () => {
       ;({ repo, session } = await impl.make())
     })

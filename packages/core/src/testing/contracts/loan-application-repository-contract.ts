@@ -10,13 +10,14 @@ import type { Position } from '../../domain/pagination.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { ClientId, PartyId } from '../../domain/ids.js'
 
 /** The audit event of an approval, as the decision makes it. */
 const approvedEvent = (application: LoanApplication, booked: BookedLoan): AuditEvent =>
   applicationApprovedEvent(freshId(), OPERATOR_CONTEXT, application, booked.loan, application.updatedAt)
 
 /** Who an application belongs to: a stored party and the API client whose key created it. */
-export type Borrower = { readonly partyId: string; readonly clientId: string }
+export type Borrower = { readonly partyId: PartyId; readonly clientId: ClientId }
 
 /**
  * The behaviour every `LoanApplicationRepository` must have, and of `LoanRepository.findById`
@@ -55,7 +56,7 @@ export const loanApplicationRepositoryContract = (
 
     /** The approval of `a` (as stored, SUBMITTED) with the loan it books. */
     const approval = (a: LoanApplication, now = at('2026-07-31T23:59:59.999Z')): { application: LoanApplication; booked: BookedLoan } => {
-      const booked = bookLoan(a, freshId, now)
+      const booked = bookLoan(a, { next: freshId }, now)
       const application: LoanApplication = {
         ...a,
         status: 'APPROVED',

@@ -20,9 +20,11 @@ import type { LoanRepository, LockedLoan, OfPartyLoan, PaymentReads, Posting, Tr
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { sequencePosition } from '../../domain/pagination.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { ClientId, LoanId, PartyId, PaymentMethodId } from '../../domain/ids.js'
+import { testId, type TestId } from '../test-ids.js'
 
 /** Who a loan belongs to: a stored party and an API client (payments reference both). */
-export type LoanBorrower = { readonly partyId: string; readonly clientId: string }
+export type LoanBorrower = { readonly partyId: PartyId; readonly clientId: ClientId }
 
 /** What `bookedLoan` may be told; anything left out is a new borrower, a fixed time, a fresh id, ACTIVE. */
 export type LoanToBook = {
@@ -65,7 +67,7 @@ export const bookingThrough =
       loanId = undefined
       return id
     }
-    const booked = bookLoan(submitted, ids, now)
+    const booked = bookLoan(submitted, { next: ids }, now)
     const loan = { ...booked.loan, status: options.status ?? booked.loan.status }
     const approved: LoanApplication = {
       ...submitted,
@@ -86,7 +88,7 @@ const increasing = (rows: readonly { readonly sequence: number }[]): boolean => 
 const addMs = (date: Date, ms: number): Date => new Date(date.getTime() + ms)
 
 /** A bank account of `loanId` (payments reference a stored method). */
-export const bankAccountOf = (loanId: string, now: Date, isDefault = true): PaymentMethod => ({
+export const bankAccountOf = (loanId: LoanId, now: Date, isDefault = true): PaymentMethod => ({
   id: freshId(),
   loanId,
   type: 'bank_account',
@@ -112,8 +114,8 @@ const paymentPosting = (
   state: LoanState,
   amount: number,
   now: Date,
-  methodId: string,
-  clientId: string,
+  methodId: PaymentMethodId,
+  clientId: ClientId,
   idempotencyKey: string = freshId(),
 ): { readonly state: LoanState; readonly payment: Payment; readonly posting: Posting } => {
   const today = utcDate(now)
@@ -159,7 +161,7 @@ const accrualPosting = (state: LoanState, now: Date): { readonly state: LoanStat
 /** Runs `change` with a callback that records what it was handed and returns `posting` with `result`. */
 const post = async <A>(
   loans: LoanRepository,
-  loanId: string,
+  loanId: LoanId,
   posting: (locked: LockedLoan) => Posting,
   result: A,
 ): Promise<{ readonly handed: O.Option<LockedLoan>; readonly result: A }> => {
@@ -189,7 +191,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
     })
 
     /** A loan and the API client of its borrower (payments reference the client). */
-    const ownLoan = async (): Promise<{ readonly booked: BookedLoan; readonly clientId: string }> => {
+    const ownLoan = async (): Promise<{ readonly booked: BookedLoan; readonly clientId: ClientId }> => {
       const owner = await borrower()
       return { booked: await bookedLoan({ borrower: owner }), clientId: owner.clientId }
     }
@@ -212,14 +214,14 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
     })
 
     /** Each read of one of a party's loans finds none for another party's loan and for an unknown one. */
-    const expectOnlyForItsParty = async (loan: BookedLoan['loan'], read: (partyId: string, loanId: string) => OfPartyLoan<unknown>) => {
+    const expectOnlyForItsParty = async (loan: BookedLoan['loan'], read: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<unknown>) => {
       expect(O.isSome(await right(read(loan.partyId, loan.id)))).to.equal(true)
       expect(await right(read((await borrower()).partyId, loan.id))).to.deep.equal(O.none)
       expect(await right(read(loan.partyId, freshId()))).to.deep.equal(O.none)
     }
 
     /** A stored default bank account of `loanId`. */
-    const method = async (loanId: string, now = BOOKED_AT): Promise<PaymentMethod> => {
+    const method = async (loanId: LoanId, now = BOOKED_AT): Promise<PaymentMethod> => {
       const m = bankAccountOf(loanId, now)
       await right(methods.insert(m))
       return m
@@ -236,7 +238,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
 
       it("lists a party's loans in (createdAt, id) order, limit + 1 rows, page after page", async () => {
         const owner = await borrower()
-        const [low, high] = [freshId(), freshId()].sort() as [string, string]
+        const [low, high] = [freshId(), freshId()].sort() as [TestId, TestId]
         const first = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.000Z') })
         const tiedHigh = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: high })
         const tiedLow = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: low, status: 'PAID_OFF' })
@@ -279,12 +281,12 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
 
       it("lists active loans' ids in id order, after an id, at most limit", async () => {
         const prefix = freshId().slice(0, -3)
-        const [one, two, three, four] = ['001', '002', '003', '004'].map((n) => `${prefix}${n}`) as [string, string, string, string]
+        const [one, two, three, four] = ['001', '002', '003', '004'].map((n) => testId(`${prefix}${n}`)) as [TestId, TestId, TestId, TestId]
         await bookedLoan({ id: three })
         await bookedLoan({ id: two, status: 'PAID_OFF' })
         await bookedLoan({ id: one })
         await bookedLoan({ id: four, status: 'CHARGED_OFF' })
-        expect(await right(loans.activeLoanIds(`${prefix}000`, 2))).to.deep.equal([one, three])
+        expect(await right(loans.activeLoanIds(testId(`${prefix}000`), 2))).to.deep.equal([one, three])
         expect(await right(loans.activeLoanIds(one, 1))).to.deep.equal([three])
         const every = await right(loans.activeLoanIds(null, 1_000_000))
         expect(every.filter((id) => id.startsWith(prefix))).to.deep.equal([one, three])
@@ -487,9 +489,9 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         )()
         expect(changed).to.deep.equal(E.right('paid off'))
         expect(await right(loans.findForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some({ ...booked.loan, status: 'PAID_OFF' }))
-        const active: string[] = []
-        for (let after: string | null = null; ; ) {
-          const page: readonly string[] = await right(loans.activeLoanIds(after, 500))
+        const active: LoanId[] = []
+        for (let after: LoanId | null = null; ; ) {
+          const page: readonly LoanId[] = await right(loans.activeLoanIds(after, 500))
           active.push(...page)
           if (page.length < 500) break
           after = page[page.length - 1] ?? null
@@ -555,7 +557,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it("lists a loan's collateral field for field in (createdAt, id) order, page after page", async () => {
         const booked = await bookedLoan()
         const other = await bookedLoan()
-        const item = (loanId: string, iso: string, type: CollateralItem['type'], valuation: number): CollateralItem => ({
+        const item = (loanId: LoanId, iso: string, type: CollateralItem['type'], valuation: number): CollateralItem => ({
           id: freshId(),
           loanId,
           type,
@@ -565,7 +567,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           lienPosition: 1,
           createdAt: at(iso),
         })
-        const [low, high] = [freshId(), freshId()].sort() as [string, string]
+        const [low, high] = [freshId(), freshId()].sort() as [TestId, TestId]
         const a = item(booked.loan.id, '2026-03-11T10:00:00.000Z', 'equipment', 4_500_000)
         const tiedHigh = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'receivables', 800_000), id: high }
         const tiedLow = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'real_estate', 35_000_000), id: low, lienPosition: 2 }
@@ -580,7 +582,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const other = await bookedLoan()
         const [opening] = booked.documents
         expect(booked.documents).to.have.length(1)
-        const document = (loanId: string, iso: string, type: LoanDocument['type']): LoanDocument => ({
+        const document = (loanId: LoanId, iso: string, type: LoanDocument['type']): LoanDocument => ({
           id: freshId(),
           loanId,
           type,

@@ -10,6 +10,7 @@ import { partyReadyEvent } from '../../domain/webhook-event.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { ClientId } from '../../domain/ids.js'
 
 /**
  * The behaviour every `OnboardingSessionRepository` must have. `owner` returns the id of an
@@ -20,19 +21,19 @@ export const onboardingSessionRepositoryContract = (
     readonly repo: OnboardingSessionRepository
     readonly parties: PartyRepository
     readonly events: WebhookEventRepository
-    readonly owner: () => Promise<string>
+    readonly owner: () => Promise<ClientId>
   }>,
 ): void => {
   describe(`OnboardingSessionRepository contract: ${impl.name}`, () => {
     let repo: OnboardingSessionRepository
-    let owner: () => Promise<string>
+    let owner: () => Promise<ClientId>
     let parties: PartyRepository
     let events: WebhookEventRepository
     before(async () => {
       ;({ repo, owner, parties, events } = await impl.make())
     })
 
-    const session = (clientId: string): OnboardingSession => ({
+    const session = (clientId: ClientId): OnboardingSession => ({
       id: freshId(),
       clientId,
       type: 'business',

@@ -6,10 +6,12 @@ import type { PageRequest } from '../../domain/pagination.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { LoanId, PartyId } from '../../domain/ids.js'
+import { type TestId } from '../test-ids.js'
 
 const firstPage = (limit: number): PageRequest => ({ limit, after: O.none })
 
-const bankAccount = (loanId: string, iso: string, isDefault: boolean): PaymentMethod => ({
+const bankAccount = (loanId: LoanId, iso: string, isDefault: boolean): PaymentMethod => ({
   id: freshId(),
   loanId,
   type: 'bank_account',
@@ -27,7 +29,7 @@ const bankAccount = (loanId: string, iso: string, isDefault: boolean): PaymentMe
   updatedAt: at(iso),
 })
 
-const card = (loanId: string, iso: string, isDefault: boolean): PaymentMethod => ({
+const card = (loanId: LoanId, iso: string, isDefault: boolean): PaymentMethod => ({
   id: freshId(),
   loanId,
   type: 'card',
@@ -55,9 +57,9 @@ export const paymentMethodRepositoryContract = (
 ): void => {
   describe(`PaymentMethodRepository contract: ${impl.name}`, () => {
     let repo: PaymentMethodRepository
-    let loan: () => Promise<string>
+    let loan: () => Promise<LoanId>
     /** The party of each loan `loan()` booked. */
-    const partyOf = new Map<string, string>()
+    const partyOf = new Map<LoanId, PartyId>()
     before(async () => {
       const made = await impl.make()
       repo = made.repo
@@ -69,12 +71,12 @@ export const paymentMethodRepositoryContract = (
     })
 
     /** A page of the loan's methods, read as its own party's. */
-    const listPage = async (loanId: string, page: PageRequest): Promise<readonly PaymentMethod[]> => {
+    const listPage = async (loanId: LoanId, page: PageRequest): Promise<readonly PaymentMethod[]> => {
       const found = await right(repo.listForPartyLoan(partyOf.get(loanId) ?? freshId(), loanId, page))
       if (O.isNone(found)) throw new Error(`no methods list for loan ${loanId} of its own party`)
       return found.value
     }
-    const list = (loanId: string) => listPage(loanId, firstPage(100))
+    const list = (loanId: LoanId) => listPage(loanId, firstPage(100))
 
     it('stores a bank account and a card field for field, found through their own loan only', async () => {
       const loanId = await loan()
@@ -91,7 +93,7 @@ export const paymentMethodRepositoryContract = (
     it("lists a loan's methods in (createdAt, id) order, limit + 1 rows, page after page, and counts them", async () => {
       const loanId = await loan()
       const other = await loan()
-      const [low, high] = [freshId(), freshId()].sort() as [string, string]
+      const [low, high] = [freshId(), freshId()].sort() as [TestId, TestId]
       const first = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
       const tiedHigh = { ...card(loanId, '2026-03-10T10:00:00.001Z', false), id: high }
       const tiedLow = { ...bankAccount(loanId, '2026-03-10T10:00:00.001Z', false), id: low, accountType: 'savings' as const, nickname: 'Reserve' }
@@ -111,11 +113,11 @@ export const paymentMethodRepositoryContract = (
       const other = await loan()
       const method = card(loanId, '2026-03-10T10:00:00.000Z', true)
       await right(repo.insert(method))
-      const listed = (partyId: string, id: string) => right(repo.listForPartyLoan(partyId, id, firstPage(10)))
-      expect(await listed(partyOf.get(loanId) as string, loanId)).to.deep.equal(O.some([method]))
-      expect(await listed(partyOf.get(other) as string, loanId)).to.deep.equal(O.none)
-      expect(await listed(partyOf.get(loanId) as string, freshId())).to.deep.equal(O.none)
-      expect(await listed(partyOf.get(other) as string, other)).to.deep.equal(O.some([]))
+      const listed = (partyId: PartyId, id: LoanId) => right(repo.listForPartyLoan(partyId, id, firstPage(10)))
+      expect(await listed(partyOf.get(loanId) as PartyId, loanId)).to.deep.equal(O.some([method]))
+      expect(await listed(partyOf.get(other) as PartyId, loanId)).to.deep.equal(O.none)
+      expect(await listed(partyOf.get(loanId) as PartyId, freshId())).to.deep.equal(O.none)
+      expect(await listed(partyOf.get(other) as PartyId, other)).to.deep.equal(O.some([]))
     })
 
     it("inserting a default unmarks the loan's other default, and only that loan's", async () => {

@@ -1,3 +1,4 @@
+import { testId, type TestId } from '../test-ids.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 
@@ -12,7 +13,7 @@ export const right = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
 }
 
 /** A fresh random UUID, so tests sharing one database never collide. */
-export const freshId = (): string => globalThis.crypto.randomUUID()
+export const freshId = (): TestId => testId(globalThis.crypto.randomUUID())
 
 /** A time truncated to milliseconds, the precision the domain keeps. */
 export const at = (iso: string): Date => new Date(iso)

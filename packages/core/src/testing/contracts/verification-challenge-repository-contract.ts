@@ -3,18 +3,19 @@ import * as O from 'fp-ts/lib/Option.js'
 import { newChallenge, type VerificationChallenge } from '../../domain/verification.js'
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import type { SessionId } from '../../domain/ids.js'
 
 /** The behaviour every `VerificationChallengeRepository` must have. `session` returns the id of a stored session. */
 export const verificationChallengeRepositoryContract = (
-  impl: Implementation<{ readonly repo: VerificationChallengeRepository; readonly session: () => Promise<string> }>,
+  impl: Implementation<{ readonly repo: VerificationChallengeRepository; readonly session: () => Promise<SessionId> }>,
 ): void => {
   describe(`VerificationChallengeRepository contract: ${impl.name}`, () => {
     let repo: VerificationChallengeRepository
-    let session: () => Promise<string>
+    let session: () => Promise<SessionId>
     before(async () => {
       ;({ repo, session } = await impl.make())
     })
-    const challenge = (sessionId: string, channel: 'phone' | 'email', iso: string): VerificationChallenge =>
+    const challenge = (sessionId: SessionId, channel: 'phone' | 'email', iso: string): VerificationChallenge =>
       newChallenge({ id: freshId(), sessionId, channel, destination: channel === 'phone' ? '+14155550123' : 'a@b.co', codeHash: `hash-${iso}` }, at(iso))
 
     it('stores a challenge and returns it as the latest of its channel, field for field', async () => {

@@ -1,3 +1,4 @@
+import type { SessionId } from '../../domain/ids.js'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.js'
@@ -5,11 +6,11 @@ import { at, right, type Implementation } from './run.js'
 
 /** The behaviour every `WebhookEndpointRepository` must have. `session` returns the id of a stored session. */
 export const webhookEndpointRepositoryContract = (
-  impl: Implementation<{ readonly repo: WebhookEndpointRepository; readonly session: () => Promise<string> }>,
+  impl: Implementation<{ readonly repo: WebhookEndpointRepository; readonly session: () => Promise<SessionId> }>,
 ): void => {
   describe(`WebhookEndpointRepository contract: ${impl.name}`, () => {
     let repo: WebhookEndpointRepository
-    let session: () => Promise<string>
+    let session: () => Promise<SessionId>
     before(async () => {
       ;({ repo, session } = await impl.make())
     })

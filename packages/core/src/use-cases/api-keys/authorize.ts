@@ -5,6 +5,7 @@ import { decode } from '../../domain/codecs.js'
 import type { Caller } from '../../domain/api-key.js'
 import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScope, type InvalidRequest, type PartyMismatch } from '../../domain/errors.js'
 import { grants, type KnownScope } from '../../domain/scopes.js'
+import type { PartyId } from '../../domain/ids.js'
 
 /** The caller, if its key's scopes grant `scope` (wildcards honoured). */
 export const requireScope =

@@ -3,20 +3,21 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
 import { KEY_ENVIRONMENTS, type ApiClient, type ApiKey } from '../../domain/api-key.js'
 import { keyMintedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
-import { boundedString, decode, oneOf, strictObject, Uuid } from '../../domain/codecs.js'
+import { boundedString, decode, oneOf, strictObject } from '../../domain/codecs.js'
 import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
 import { DEFAULT_SCOPES, Scopes } from '../../domain/scopes.js'
 import type { ApiKeyMaterial } from '../../ports/api-key-material.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
+import { type ApiKeyId, type ClientId, newId, PartyId } from '../../domain/ids.js'
 
 /** Client name used when the mint request gives none. */
 export const DEFAULT_CLIENT_NAME = 'default'
 
 export const MintApiKeyInput = strictObject(
   'MintApiKeyInput',
-  { party_id: Uuid },
+  { party_id: PartyId },
   {
     client_name: boundedString('ClientName', 1, 100),
     environment: oneOf('Environment', KEY_ENVIRONMENTS),
@@ -53,8 +54,8 @@ export const mintApiKey =
         const now = deps.clock.now()
         const environment = cmd.environment ?? 'live'
         const generated = deps.keyMaterial.generate(environment)
-        const clientId = deps.ids.next()
-        const keyId = deps.ids.next()
+        const clientId = newId<ClientId>(deps.ids)
+        const keyId = newId<ApiKeyId>(deps.ids)
         const auditId = deps.ids.next()
         return pipe(
           deps.apiKeys.mint(

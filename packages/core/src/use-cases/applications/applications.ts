@@ -38,6 +38,7 @@ import type { LoanApplicationRepository } from '../../ports/loan-application-rep
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
+import { newId } from '../../domain/ids.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The
@@ -95,7 +96,7 @@ export const createLoanApplication =
       TE.chainW((cmd) =>
         pipe(
           productFor(deps.products)({ productId: cmd.product_id, amount: cmd.amount, currency: cmd.currency, termMonths: cmd.term_months }),
-          TE.map((product) => newLoanApplication(cmd, { partyId: caller.partyId, clientId: caller.clientId }, product, deps.ids.next(), deps.clock.now())),
+          TE.map((product) => newLoanApplication(cmd, { partyId: caller.partyId, clientId: caller.clientId }, product, newId(deps.ids), deps.clock.now())),
         ),
       ),
       TE.chainFirstW(deps.applications.insert),

@@ -12,6 +12,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import { DEFAULT_REVIEWER } from '../onboarding/review.js'
 import { ApplicationStatusFilter } from './applications.js'
+import type { ApplicationId } from '../../domain/ids.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
@@ -28,7 +29,7 @@ export type DecisionDeps = {
 }
 export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
-const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: string) =>
+const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: ApplicationId) =>
   pipe(deps.applications.findById(applicationId), TE.chainW(TE.fromOption(() => notFound('loan_application'))))
 
 /**
@@ -50,7 +51,7 @@ export const approveLoanApplication =
               TE.fromEither(applicationTransition(a.status, 'approve')),
               TE.chainW((status) => {
                 const now = deps.clock.now()
-                const booked = bookLoan(a, () => deps.ids.next(), now)
+                const booked = bookLoan(a, deps.ids, now)
                 const approved: LoanApplication = {
                   ...a,
                   status,

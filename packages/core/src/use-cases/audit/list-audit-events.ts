@@ -5,12 +5,13 @@ import { oneOf, Uuid } from '../../domain/codecs.js'
 import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
 import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../../domain/pagination.js'
 import type { AuditLog } from '../../ports/audit-log.js'
+import { ClientId, PartyId } from '../../domain/ids.js'
 
 export const AuditEventFilters = queryFilters('AuditEventFilters', {
   action: oneOf('AuditAction', AUDIT_ACTIONS),
   subject_id: Uuid,
-  api_client_id: Uuid,
-  party_id: Uuid,
+  api_client_id: ClientId,
+  party_id: PartyId,
 })
 
 /** Where an event stands in the listing (its cursor position). */

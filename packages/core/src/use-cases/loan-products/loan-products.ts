@@ -11,6 +11,7 @@ import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
+import { newId } from '../../domain/ids.js'
 
 /** The loan product catalogue: what partners may apply for, and how operators manage it. */
 
@@ -57,7 +58,7 @@ export const createLoanProduct =
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
     pipe(
       TE.fromEither(decode(LoanProductInput)(command)),
-      TE.map((cmd) => newLoanProduct(cmd, deps.ids.next(), deps.clock.now())),
+      TE.map((cmd) => newLoanProduct(cmd, newId(deps.ids), deps.clock.now())),
       TE.chainEitherKW((product) => checkRanges(product)),
       TE.chainFirstW((product) => deps.products.insert(product, productCreatedEvent(deps.ids.next(), context, product))),
     )

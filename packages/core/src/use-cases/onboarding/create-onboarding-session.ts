@@ -7,6 +7,7 @@ import { CreateOnboardingSessionInput, newOnboardingSession, type OnboardingSess
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
+import { newId } from '../../domain/ids.js'
 
 export type CreateOnboardingSessionDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'insert'>
@@ -21,6 +22,6 @@ export const createOnboardingSession =
   (caller: Caller, command: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>
     pipe(
       TE.fromEither(decode(CreateOnboardingSessionInput)(command)),
-      TE.map((cmd) => newOnboardingSession(cmd, caller.clientId, deps.ids.next(), deps.clock.now())),
+      TE.map((cmd) => newOnboardingSession(cmd, caller.clientId, newId(deps.ids), deps.clock.now())),
       TE.chainFirstW(deps.sessions.insert),
     )

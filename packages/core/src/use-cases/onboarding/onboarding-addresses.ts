@@ -13,6 +13,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { newId } from '../../domain/ids.js'
 
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
@@ -46,7 +47,7 @@ export const createOnboardingAddress =
         pipe(
           TE.fromEither(decode(CreateAddressCommand)(command)),
           TE.chainFirstEitherKW(() => roomForAnother('session', session.addresses)),
-          TE.map((cmd) => newAddress(cmd, session.addresses, deps.ids.next(), deps.clock.now())),
+          TE.map((cmd) => newAddress(cmd, session.addresses, newId(deps.ids), deps.clock.now())),
           TE.chainEitherKW((address) => oneRegistered('session', session.addresses, address)),
           TE.chainW((address) => saveWith(deps, session, address)),
         ),

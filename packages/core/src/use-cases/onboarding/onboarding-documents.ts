@@ -12,6 +12,7 @@ import type { DocumentRepository } from '../../ports/document-repository.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
+import { newId } from '../../domain/ids.js'
 
 export type OnboardingDocumentDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
@@ -32,7 +33,7 @@ export const createOnboardingDocumentMetadata =
       TE.chainW((session) =>
         pipe(
           TE.fromEither(decode(CreateDocumentCommand)(command)),
-          TE.map((cmd) => newDocument(cmd, deps.ids.next(), deps.clock.now())),
+          TE.map((cmd) => newDocument(cmd, newId(deps.ids), deps.clock.now())),
           TE.chainFirstW((document) => deps.documents.insertForSession(session.id, document)),
         ),
       ),

@@ -18,6 +18,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
+import { newId, type SessionId } from '../../domain/ids.js'
 
 /** Submission refused because these requirements are still outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
@@ -63,7 +64,7 @@ const RejectCommand = commandOf(['sessionId'], RejectSessionInput)
 
 export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
-const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: string) =>
+const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: SessionId) =>
   pipe(deps.sessions.findById(sessionId), TE.chainW(TE.fromOption(() => notFound('onboarding_session'))))
 
 /**
@@ -85,7 +86,7 @@ export const approveOnboardingSession =
               TE.fromEither(transition(session.status, 'approve')),
               TE.chainW((status) => {
                 const now = deps.clock.now()
-                const party = partyFromSession(session, deps.ids.next(), () => deps.ids.next(), now)
+                const party = partyFromSession(session, newId(deps.ids), () => newId(deps.ids), now)
                 const approved: OnboardingSession = {
                   ...session,
                   status,

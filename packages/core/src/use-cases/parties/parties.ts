@@ -12,6 +12,7 @@ import { requireCommandParty } from '../api-keys/authorize.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
+import { newId } from '../../domain/ids.js'
 
 /**
  * The caller's own party (spec §4.3). The HTTP edge has already refused a path naming another
@@ -76,7 +77,7 @@ export const createPartyAddress =
         pipe(
           loadCallerParty(deps.parties)(caller),
           TE.chainFirstEitherKW((party) => roomForAnother('party', party.addresses)),
-          TE.chainEitherKW((party) => oneRegistered('party', party.addresses, newAddress(cmd, party.addresses, deps.ids.next(), deps.clock.now()))),
+          TE.chainEitherKW((party) => oneRegistered('party', party.addresses, newAddress(cmd, party.addresses, newId(deps.ids), deps.clock.now()))),
           TE.chainFirstW((address) => deps.parties.addAddress(caller.partyId, address)),
         ),
       ),

@@ -27,6 +27,7 @@ import {
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
+import type { LoanId, PartyId } from '../../domain/ids.js'
 
 /**
  * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another
@@ -56,7 +57,7 @@ export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) =
  * party's alike, is NotFound `loan`. The command's other fields are the use case's to decode.
  */
 export const readOfOwnLoan =
-  <A>(read: (partyId: string, loanId: string) => OfPartyLoan<A>) =>
+  <A>(read: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<A>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),

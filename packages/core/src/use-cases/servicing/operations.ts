@@ -23,6 +23,7 @@ import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
+import { type LoanId, newId } from '../../domain/ids.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
 
@@ -53,7 +54,7 @@ export const accrueInterestForLoans =
       TE.chainW(({ as_of }) => {
         const asOf = as_of ?? utcDate(deps.clock.now())
         const run = async (): Promise<E.Either<StoreUnavailable, AccrualRun>> => {
-          let after: string | null = null
+          let after: LoanId | null = null
           let totals: AccrualRun = { asOf, loansExamined: 0, loansChanged: 0, accruals: 0 }
           for (;;) {
             const ids = await deps.loans.activeLoanIds(after, BATCH)()
@@ -92,7 +93,7 @@ export const runInterestAccrual =
       TE.chainFirstW((run) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), context, run, deps.clock.now()))),
     )
 
-const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
+const accrueOne = (deps: OperationsDeps, loanId: LoanId, asOf: string) =>
   deps.loans.change(loanId, (found) => {
     if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null, audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
     const locked = found.value
@@ -111,7 +112,7 @@ const accrueOne = (deps: OperationsDeps, loanId: string, asOf: string) =>
 const CollateralCommand = commandOf(['loanId'], CollateralInput)
 const LoanDocumentCommand = commandOf(['loanId'], LoanDocumentInput)
 
-const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, loanId: string): TE.TaskEither<NotFound | StoreUnavailable, Loan> =>
+const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, loanId: LoanId): TE.TaskEither<NotFound | StoreUnavailable, Loan> =>
   pipe(
     deps.loans.findById(loanId),
     TE.chainW(TE.fromOption(() => notFound('loan'))),
@@ -149,7 +150,7 @@ export const attachLoanDocument =
           loadLoan(deps, cmd.loanId),
           TE.chainW((loan) =>
             pipe(
-              TE.fromEither(newLoanDocument(cmd, loan.id, deps.ids.next(), deps.clock.now())),
+              TE.fromEither(newLoanDocument(cmd, loan.id, newId(deps.ids), deps.clock.now())),
               TE.chainFirstW((document) => deps.loans.addDocument(document, documentAttachedEvent(deps.ids.next(), context, document, loan))),
             ),
           ),

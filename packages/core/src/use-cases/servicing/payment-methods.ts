@@ -20,6 +20,7 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
 import { loadOwnLoan, loanPage, readOfOwnLoan, type LoanReadError } from './loans.js'
+import { newId, type PaymentMethodId } from '../../domain/ids.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
@@ -64,7 +65,7 @@ export const createPaymentMethodForPartyLoan =
               deps.paymentMethods.countForLoan(loan.id),
               TE.chainW((count) => {
                 const now = deps.clock.now()
-                const base = { id: deps.ids.next(), loanId: loan.id, nickname: cmd.nickname ?? null, isDefault: count === 0 || cmd.is_default === true, status: 'active' as const, createdAt: now, updatedAt: now }
+                const base = { id: newId<PaymentMethodId>(deps.ids), loanId: loan.id, nickname: cmd.nickname ?? null, isDefault: count === 0 || cmd.is_default === true, status: 'active' as const, createdAt: now, updatedAt: now }
                 if (cmd.type === 'card') {
                   return TE.right<ProcessorUnavailable, PaymentMethod>({
                     ...base,

@@ -33,6 +33,7 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
 import { loadOwnLoan } from './loans.js'
+import { type LoanId, newId, type PaymentId } from '../../domain/ids.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
 
@@ -51,7 +52,7 @@ export type PaymentError = InvalidRequest | PartyMismatch | NotFound | StoreUnav
  * loan, amount, currency and payment method. The HTTP layer compares whole requests for 24
  * hours; the key stays on the payment for good, so this holds after that too.
  */
-const sameRequest = (existing: Payment, loanId: string, cmd: PaymentInput, method: PaymentMethod): boolean =>
+const sameRequest = (existing: Payment, loanId: LoanId, cmd: PaymentInput, method: PaymentMethod): boolean =>
   existing.loanId === loanId && existing.amount === cmd.amount && existing.currency === cmd.currency && existing.paymentMethodId === method.id
 
 /** A posting that writes nothing but (maybe) a payment. */
@@ -128,7 +129,7 @@ const takePayment = (
       const accrued = accrueInterest(locked, today, () => deps.ids.next(), now)
       const payoff = payoffOf(accrued.state)
       if (cmd.amount > payoff) return TE.left(overpayment(payoff))
-      const paymentId = deps.ids.next()
+      const paymentId = newId<PaymentId>(deps.ids)
       const base = {
         id: paymentId,
         loanId: locked.loan.id,
