@@ -2,38 +2,22 @@ import { randomBytes } from 'node:crypto'
 import {
   cursorSeal,
   migrateToLatest,
-  nodeApiKeyMaterial,
   openDatabase,
   ping,
   postgresApiKeyRepository,
-  postgresAuditLog,
+  postgresCoreDepsBase,
   postgresKeyRevocations,
   postgresRateLimitStore,
   postgresIdempotencyStore,
-  postgresOnboardingSessionRepository,
-  postgresVerificationChallengeRepository,
-  postgresDocumentRepository,
-  postgresPartyRepository,
-  postgresLoanProductRepository,
-  postgresLoanApplicationRepository,
-  postgresLoanRepository,
-  postgresPaymentMethodRepository,
-  sandboxPaymentProcessor,
-  sandboxTokenizer,
-  postgresWebhookEndpointRepository,
-  postgresWebhookEventRepository,
   postgresWebhookDeliveryQueue,
   fetchWebhookSender,
   guardedSender,
   signWebhook,
   aesGcmWebhookSecrets,
-  webhookUrlGuard,
-  randomIds,
-  scryptOneTimeCodes,
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
-import { batchedKeyUsage, cachedApiKeys, deliverDueWebhooks, exactRateLimiter, syncedRateLimiter, type Clock } from '@lendgate/core'
+import { cachedApiKeys, deliverDueWebhooks, exactRateLimiter, syncedRateLimiter, type Clock } from '@lendgate/core'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
@@ -86,7 +70,14 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     clock: systemClock,
   })
   const idempotencyStore = postgresIdempotencyStore(database.db)
-  const usage = batchedKeyUsage({ apiKeys, onFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry') })
+  // The core's adapters, wired in one place (postgres-core-deps.ts), behind the key cache.
+  const core = postgresCoreDepsBase(database, {
+    apiKeys,
+    clock: systemClock,
+    webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
+    onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
+  })
+  const usage = core.usage
   const flushTimer = setInterval(() => void usage.flush(), config.keyUsageFlushMs)
   flushTimer.unref()
   const purgeTimer = setInterval(async () => {
@@ -113,35 +104,16 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   ratePurgeTimer.unref()
 
   const deps: AppDeps = {
-    apiKeys,
+    ...core,
     keyCache: apiKeys,
-    sessions: postgresOnboardingSessionRepository(database.db),
     idempotency: idempotencyStore,
-    keyMaterial: nodeApiKeyMaterial(),
-    usage,
-    ids: randomIds(),
-    clock: systemClock,
     health: { storeReachable: () => ping(database.db) },
-    webhooks: postgresWebhookEndpointRepository(database.db),
-    events: postgresWebhookEventRepository(database.db),
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
-    urlGuard: webhookUrlGuard({ allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks }),
-    documents: postgresDocumentRepository(database.db),
-    parties: postgresPartyRepository(database.db),
-    challenges: postgresVerificationChallengeRepository(database.db),
-    products: postgresLoanProductRepository(database.db),
-    applications: postgresLoanApplicationRepository(database.db),
-    loans: postgresLoanRepository(database.db),
-    paymentMethods: postgresPaymentMethodRepository(database.db),
-    processor: sandboxPaymentProcessor(),
-    tokenizer: sandboxTokenizer(),
     rateLimiter,
     exactRateLimiter: exactRateLimiter({ store: rateLimitStore, clock: rateLimitClock }),
-    audit: postgresAuditLog(database.db),
-    codes: scryptOneTimeCodes(),
     sender:
       config.verificationDeliveryUrl !== undefined
         ? httpCodeSender(config.verificationDeliveryUrl)

@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 
 /**
- * Core is the hexagon's inside (HOUSE_STYLE.md "Layout"): outside `src/testing/` it may import
- * only its own files, `fp-ts/...` and `io-ts`. This test reads the sources and fails on
- * anything else (koa, kysely, pg, pino, node built-ins, ...).
+ * Core is the hexagon's inside (HOUSE_STYLE.md "Layout"): it may import only its own files,
+ * `fp-ts/...` and `io-ts`, and so may its in-memory adapters (`src/testing/`, but the contract
+ * suites, which are mocha suites). This test reads the sources and fails on anything else
+ * (koa, kysely, pg, pino, node built-ins, ...).
  */
 
 const srcDir = fileURLToPath(new URL('../src/', import.meta.url))
 const testingDir = join(srcDir, 'testing')
+const contractsDir = join(testingDir, 'contracts')
 
 /** Removes comments, keeping string literals intact (a `//` inside a URL string is not a comment). */
 const withoutComments = (source: string): string =>
@@ -36,10 +38,11 @@ const isAllowed = (specifier: string): boolean =>
 /** Specifiers of `source` that core must not import. */
 const forbiddenIn = (source: string): string[] => specifiersOf(source).filter((s) => !isAllowed(s))
 
-const sourceFiles = (dir: string): string[] =>
+/** The `.ts` files under `dir`, but none under `skipped`. */
+const sourceFiles = (dir: string, skipped: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) return path === testingDir ? [] : sourceFiles(path)
+    if (entry.isDirectory()) return path === skipped ? [] : sourceFiles(path, skipped)
     return entry.isFile() && entry.name.endsWith('.ts') ? [path] : []
   })
 
@@ -109,12 +112,31 @@ describe('core purity', () => {
   })
 
   describe('packages/core/src outside src/testing', () => {
-    const files = sourceFiles(srcDir)
+    const files = sourceFiles(srcDir, testingDir)
 
     it('reads the domain, ports and use cases and skips src/testing', () => {
       const names = files.map(relativeToSrc)
       expect(names).to.include.members(['index.ts', 'domain/codecs.ts', 'ports/clock.ts', 'use-cases/api-keys/mint-api-key.ts'])
       expect(names.filter((name) => name.startsWith('testing/'))).to.deep.equal([])
+    })
+
+    it('imports nothing but its own files, fp-ts/... and io-ts', () => {
+      const offending = files.flatMap((file) =>
+        forbiddenIn(readFileSync(file, 'utf8')).map((specifier) => `${relativeToSrc(file)} imports ${specifier}`),
+      )
+      expect(offending).to.deep.equal([])
+    })
+  })
+
+  // The in-memory adapters run inside an embedding service's tests (and its in-memory runs):
+  // they are held to the same rule. The contract suites are mocha suites and import chai.
+  describe('packages/core/src/testing outside its contract suites', () => {
+    const files = sourceFiles(testingDir, contractsDir)
+
+    it('reads the in-memory adapters and skips the contract suites', () => {
+      const names = files.map(relativeToSrc)
+      expect(names).to.include.members(['testing/index.ts', 'testing/in-memory-core-deps.ts', 'testing/fixed-clock.ts'])
+      expect(names.filter((name) => name.startsWith('testing/contracts/'))).to.deep.equal([])
     })
 
     it('imports nothing but its own files, fp-ts/... and io-ts', () => {

@@ -1,22 +1,8 @@
 import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
-import { batchedKeyUsage, exactRateLimiter } from '@lendgate/core'
-import {
-  inMemoryApiKeyRepository,
-  inMemoryAuditLog,
-  inMemoryDocumentRepository,
-  inMemoryIdempotencyStore,
-  inMemoryLoanApplicationRepository,
-  inMemoryLoanProductRepository,
-  inMemoryOnboardingSessionRepository,
-  inMemoryPaymentMethodRepository,
-  inMemoryRateLimitStore,
-  inMemoryVerificationChallengeRepository,
-  inMemoryWebhookEndpointRepository,
-  recordingCodeSender,
-  testClock,
-} from '@lendgate/core/testing'
+import { exactRateLimiter } from '@lendgate/core'
+import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
@@ -100,44 +86,32 @@ export const startTestServer = async (database: TestDatabase, overrides: Partial
   return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
 }
 
-/** The service's dependencies over in-memory adapters, with any of them replaced. */
+/**
+ * The service's dependencies over in-memory adapters, with any of them replaced: the core's
+ * from `inMemoryCoreDeps` (its clock starting now), with the node adapters in place of its fakes
+ * where HTTP tests see the difference (real key format and checksum, random ids and codes,
+ * AES-GCM secrets, the URL guard on `TEST_DNS`, the sandbox rails), plus the HTTP edge's own.
+ */
 export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () => ({})): AppDeps => {
-  const audit = inMemoryAuditLog()
-  const apiKeys = inMemoryApiKeyRepository(audit)
-  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
-  const applications = inMemoryLoanApplicationRepository(audit)
+  const core = inMemoryCoreDeps({ start: new Date() })
   const rateLimits = inMemoryRateLimitStore()
   const base: AppDeps = {
-    apiKeys,
-    keyCache: { held: () => undefined },
-    sessions,
-    parties: sessions.parties,
-    idempotency: inMemoryIdempotencyStore(),
+    ...core,
     keyMaterial: nodeApiKeyMaterial(),
-    usage: batchedKeyUsage({ apiKeys, onFlushError: () => undefined }),
     ids: randomIds(),
-    clock: testClock(new Date()),
-    health: { storeReachable: async () => true },
-    documents: inMemoryDocumentRepository(),
-    challenges: inMemoryVerificationChallengeRepository(),
-    webhooks: inMemoryWebhookEndpointRepository(),
-    events: sessions.events,
+    codes: scryptOneTimeCodes(),
     webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
-    cursors: cursorSeal(new Uint8Array(32).fill(7)),
     // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
-    codes: scryptOneTimeCodes(),
-    sender: recordingCodeSender(),
-    products: inMemoryLoanProductRepository([], audit),
-    applications,
-    loans: applications.loans,
-    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
     processor: sandboxPaymentProcessor(),
     tokenizer: sandboxTokenizer(),
+    keyCache: { held: () => undefined },
+    idempotency: inMemoryIdempotencyStore(),
+    health: { storeReachable: async () => true },
+    cursors: cursorSeal(new Uint8Array(32).fill(7)),
     // One in-memory instance: the exact limiter serves both (no other instance to sync with).
     rateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
-    audit,
   }
   return { ...base, ...override(base) }
 }

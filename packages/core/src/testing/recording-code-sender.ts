@@ -1,11 +1,16 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { verificationDeliveryFailed, type VerificationCodeSender, type VerificationMessage } from '../ports/verification-code-sender.js'
 
-/** Keeps every message it is given; `failNext` makes the next send fail. */
-export const recordingCodeSender = (): VerificationCodeSender & {
+/** A code sender that keeps what it was given instead of delivering it. */
+export type RecordingCodeSender = VerificationCodeSender & {
+  /** Every message sent, in order. */
   readonly sent: () => readonly VerificationMessage[]
+  /** The next send fails with `VerificationDeliveryFailed`. */
   readonly failNext: () => void
-} => {
+}
+
+/** Keeps every message it is given; `failNext` makes the next send fail. */
+export const recordingCodeSender = (): RecordingCodeSender => {
   const sent: VerificationMessage[] = []
   let fail = false
   return {

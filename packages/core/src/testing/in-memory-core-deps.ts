@@ -1,0 +1,93 @@
+import type { CoreDeps } from '../core-deps.js'
+import { batchedKeyUsage } from '../stateful/batched-key-usage.js'
+import { fakeKeyMaterial } from './fake-key-material.js'
+import { fakeOneTimeCodes } from './fake-one-time-codes.js'
+import { fakePaymentProcessor, type FakePaymentProcessor } from './fake-payment-processor.js'
+import { fakePaymentTokenizer, type FakePaymentTokenizer } from './fake-payment-tokenizer.js'
+import { fakeWebhookSecrets } from './fake-webhook-secrets.js'
+import { fakeWebhookUrlGuard, type FakeWebhookUrlGuardOptions } from './fake-webhook-url-guard.js'
+import { testClock, type TestClock } from './fixed-clock.js'
+import { inMemoryApiKeyRepository, type InMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
+import { inMemoryDocumentRepository } from './in-memory-document-repository.js'
+import { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
+import { inMemoryLoanProductRepository } from './in-memory-loan-product-repository.js'
+import type { InMemoryLoanRepository } from './in-memory-loan-repository.js'
+import { inMemoryOnboardingSessionRepository } from './in-memory-onboarding-session-repository.js'
+import { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
+import { inMemoryVerificationChallengeRepository } from './in-memory-verification-challenge-repository.js'
+import { inMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.js'
+import { recordingCodeSender, type RecordingCodeSender } from './recording-code-sender.js'
+import { sequentialIds } from './sequential-ids.js'
+
+/** How `inMemoryCoreDeps` starts. */
+export type InMemoryCoreDepsOptions = {
+  /** Where the clock starts (default `testClock`'s: 2026-01-15T10:00:00Z); it moves only when told. */
+  readonly start?: Date
+  /** What the webhook URL guard refuses (default: https only, every host public). */
+  readonly urlGuard?: FakeWebhookUrlGuardOptions
+}
+
+/**
+ * A complete `CoreDeps` in memory, typed as what each member is, so a test reaches the handles
+ * through the same record it hands to use cases: `clock.set` / `clock.advance`, `sender.sent()`
+ * (the verification codes), `processor.charges()`, `tokenizer.seen()`, each repository's
+ * `all()`, and `audit.all()`.
+ */
+export type InMemoryCoreDeps = CoreDeps & {
+  readonly clock: TestClock
+  readonly sender: RecordingCodeSender
+  readonly processor: FakePaymentProcessor
+  readonly tokenizer: FakePaymentTokenizer
+  readonly audit: InMemoryAuditLog
+  readonly apiKeys: InMemoryApiKeyRepository
+  readonly sessions: ReturnType<typeof inMemoryOnboardingSessionRepository>
+  readonly events: ReturnType<typeof inMemoryOnboardingSessionRepository>['events']
+  readonly challenges: ReturnType<typeof inMemoryVerificationChallengeRepository>
+  readonly products: ReturnType<typeof inMemoryLoanProductRepository>
+  readonly applications: ReturnType<typeof inMemoryLoanApplicationRepository>
+  readonly loans: InMemoryLoanRepository
+  readonly paymentMethods: ReturnType<typeof inMemoryPaymentMethodRepository>
+}
+
+/**
+ * Every dependency of the core's use cases over in-memory adapters, wired as the database wires
+ * them: approving a session writes the party and queues `party.ready` where `parties` and
+ * `events` read them; approving an application books the loan where `loans` reads it; audited
+ * writes append to `audit`. The process-side ports are deterministic fakes: sequential ids,
+ * key material and codes (`fakeKeyMaterial`, `fakeOneTimeCodes`), webhook secrets, a URL guard
+ * without DNS and the sandbox-like payment rails. Nothing here does I/O; the product catalogue
+ * starts empty. Key usage is buffered (`usage.flush()` writes it to `apiKeys`).
+ *
+ * Replace a member by spreading: `{ ...inMemoryCoreDeps(), sender: mine }`.
+ */
+export const inMemoryCoreDeps = (options: InMemoryCoreDepsOptions = {}): InMemoryCoreDeps => {
+  const audit = inMemoryAuditLog()
+  const apiKeys = inMemoryApiKeyRepository(audit)
+  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
+  const applications = inMemoryLoanApplicationRepository(audit)
+  return {
+    apiKeys,
+    keyMaterial: fakeKeyMaterial(),
+    usage: batchedKeyUsage({ apiKeys, onFlushError: () => undefined }),
+    sessions,
+    documents: inMemoryDocumentRepository(),
+    parties: sessions.parties,
+    challenges: inMemoryVerificationChallengeRepository(),
+    codes: fakeOneTimeCodes(),
+    sender: recordingCodeSender(),
+    webhooks: inMemoryWebhookEndpointRepository(),
+    events: sessions.events,
+    webhookSecrets: fakeWebhookSecrets(),
+    urlGuard: fakeWebhookUrlGuard(options.urlGuard),
+    products: inMemoryLoanProductRepository([], audit),
+    applications,
+    loans: applications.loans,
+    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
+    processor: fakePaymentProcessor(),
+    tokenizer: fakePaymentTokenizer(),
+    audit,
+    ids: sequentialIds(),
+    clock: testClock(options.start),
+  }
+}
