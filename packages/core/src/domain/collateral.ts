@@ -5,8 +5,13 @@ import { instantText } from './instant.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
 
+/** The kinds of collateral. */
 export const COLLATERAL_TYPES = ['real_estate', 'equipment', 'vehicle', 'inventory', 'receivables', 'cash', 'securities', 'other'] as const
 
+/**
+ * Collateral as operators record it: `type`, `description`, `valuation` (minor units) and
+ * `currency` required; `lien_position` (1 to 10; 1, first lien, when left out) optional.
+ */
 export const CollateralInput = strictObject(
   'CollateralInput',
   {
@@ -17,8 +22,10 @@ export const CollateralInput = strictObject(
   },
   { lien_position: integerIn('LienPosition', 1, 10) },
 )
+/** A decoded `CollateralInput`. */
 export type CollateralInput = t.TypeOf<typeof CollateralInput>
 
+/** Collateral securing a loan, recorded by operators and listed to partners. */
 export type CollateralItem = {
   readonly id: string
   readonly loanId: string
@@ -26,6 +33,7 @@ export type CollateralItem = {
   readonly description: string
   readonly valuation: number
   readonly currency: string
+  /** 1 for a first lien. */
   readonly lienPosition: number
   readonly createdAt: Date
 }
@@ -41,6 +49,7 @@ export const newCollateral = (input: CollateralInput, loanId: string, id: string
   createdAt: now,
 })
 
+/** Collateral as the API returns it. */
 export const collateralView = (c: CollateralItem) => ({
   collateral_id: c.id,
   loan_id: c.loanId,

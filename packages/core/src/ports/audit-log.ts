@@ -3,6 +3,7 @@ import type { AuditAction, AuditEvent } from '../domain/audit-event.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 
+/** Which events `list` returns: every given field must match; none given lists all. */
 export type AuditEventFilter = {
   readonly action?: AuditAction
   readonly subjectId?: string

@@ -6,6 +6,7 @@ import type { ApplicationStatus, LoanApplication } from '../domain/loan-applicat
 import type { BookedLoan } from '../domain/loan.js'
 import type { PageRequest } from '../domain/pagination.js'
 
+/** Which applications `list` returns: of one party, of one status, both or neither. */
 export type ApplicationFilter = { readonly partyId?: string; readonly status?: ApplicationStatus }
 
 /**
@@ -16,10 +17,13 @@ export type ApplicationFilter = { readonly partyId?: string; readonly status?: A
  * action (a partner's own application; decision 45).
  */
 export type LoanApplicationRepository = {
+  /** Stores a new application; `AlreadyExists` if its id is taken. */
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Any party's application: for operators. */
   readonly findById: (id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** The application if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  /** Writes the application if the stored version is still its `version`. */
   readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /**
    * In one transaction: the approved application (version-checked) and everything `booked`

@@ -10,8 +10,11 @@ import type { OfPartyLoan } from './loan-repository.js'
  * unmarks the loan's other methods in the same transaction.
  */
 export type PaymentMethodRepository = {
+  /** Stores a new method (unmarking the others if it is the default). */
   readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** Writes the method's nickname and default flag (unmarking the others if it becomes the default). */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** The method `id` if it belongs to the loan `loanId`. */
   readonly findForLoan: (loanId: string, id: string) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /**
    * One page of the methods of the party's loan, in `(createdAt, id)` order, at most
@@ -19,5 +22,6 @@ export type PaymentMethodRepository = {
    * as the loan's other records: decision 59).
    */
   readonly listForPartyLoan: (partyId: string, loanId: string, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
+  /** How many methods the loan has. */
   readonly countForLoan: (loanId: string) => TE.TaskEither<StoreUnavailable, number>
 }

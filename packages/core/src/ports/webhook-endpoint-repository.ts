@@ -7,5 +7,6 @@ import type { WebhookEndpoint } from '../domain/webhook.js'
 export type WebhookEndpointRepository = {
   /** Creates or replaces the session's endpoint; a replacement keeps the original `createdAt`. Returns what is stored. */
   readonly upsert: (endpoint: WebhookEndpoint) => TE.TaskEither<StoreUnavailable, WebhookEndpoint>
+  /** The endpoint of the session `sessionId`, if one is registered. */
   readonly findBySession: (sessionId: string) => TE.TaskEither<StoreUnavailable, O.Option<WebhookEndpoint>>
 }

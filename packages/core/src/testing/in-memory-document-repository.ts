@@ -3,6 +3,7 @@ import type { DocumentMetadata } from '../domain/document.js'
 import type { DocumentRepository } from '../ports/document-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
+/** Onboarding documents' metadata in memory, with the same semantics as the PostgreSQL repository. */
 export const inMemoryDocumentRepository = (): DocumentRepository => {
   const documents: { readonly sessionId: string; readonly document: DocumentMetadata }[] = []
   return {

@@ -3,7 +3,9 @@ import { verificationDeliveryFailed, type VerificationCodeSender, type Verificat
 
 /** Keeps every message it is given; `failNext` makes the next send fail. */
 export const recordingCodeSender = (): VerificationCodeSender & {
+  /** Every message delivered, in order (a send made to fail is not recorded). */
   readonly sent: () => readonly VerificationMessage[]
+  /** Makes the next send fail with `VerificationDeliveryFailed`. */
   readonly failNext: () => void
 } => {
   const sent: VerificationMessage[] = []
