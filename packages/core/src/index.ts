@@ -1,91 +1,257 @@
-export * from './domain/errors.js'
-export * from './domain/codecs.js'
-export * from './domain/path-parameters.js'
-export * from './domain/scopes.js'
-export * from './domain/api-key.js'
-export * from './domain/onboarding-session.js'
-export * from './domain/onboarding-state.js'
-export * from './domain/address.js'
-export * from './domain/applicant-profile.js'
-export * from './domain/document.js'
-export * from './domain/verification.js'
-export * from './domain/pagination.js'
-export * from './domain/instant.js'
-export * from './domain/country-codes.js'
-export * from './ports/clock.js'
-export * from './ports/id-generator.js'
-export * from './ports/api-key-material.js'
-export * from './ports/api-key-repository.js'
-export * from './ports/key-usage-recorder.js'
-export * from './ports/onboarding-session-repository.js'
-export * from './ports/idempotency-store.js'
-export * from './ports/health-check.js'
-export * from './use-cases/api-keys/mint-api-key.js'
-export * from './use-cases/api-keys/authenticate-api-key.js'
-export * from './use-cases/api-keys/authorize.js'
-export * from './use-cases/api-keys/list-api-keys.js'
-export * from './use-cases/api-keys/revoke-api-key.js'
-export * from './stateful/batched-key-usage.js'
-export * from './use-cases/onboarding/create-onboarding-session.js'
-export * from './use-cases/onboarding/get-onboarding-session.js'
-export * from './use-cases/onboarding/load-own-session.js'
-export * from './use-cases/onboarding/upsert-applicant-profile.js'
-export * from './use-cases/onboarding/onboarding-addresses.js'
-export * from './use-cases/onboarding/list-pending-onboarding-requirements.js'
-export * from './ports/verification-challenge-repository.js'
-export * from './ports/one-time-codes.js'
-export * from './ports/verification-code-sender.js'
-export * from './use-cases/onboarding/contact-verification.js'
-export * from './ports/document-repository.js'
-export * from './use-cases/onboarding/onboarding-documents.js'
-export * from './domain/party.js'
-export * from './ports/party-repository.js'
-export * from './use-cases/onboarding/review.js'
-export * from './domain/webhook.js'
-export * from './ports/webhook-endpoint-repository.js'
-export * from './ports/webhook-secrets.js'
-export * from './ports/webhook-url-guard.js'
-export * from './use-cases/onboarding/register-webhook.js'
-export * from './domain/webhook-event.js'
-export * from './ports/webhook-event-repository.js'
-export * from './domain/webhook-delivery.js'
-export * from './ports/webhook-delivery-queue.js'
-export * from './use-cases/webhooks/deliver-due-webhooks.js'
-export * from './use-cases/webhooks/webhook-deliveries.js'
-export * from './domain/amortization.js'
-export * from './domain/money.js'
-export * from './domain/loan-product.js'
-export * from './domain/loan-application.js'
-export * from './domain/loan.js'
-export * from './ports/loan-product-repository.js'
-export * from './ports/loan-application-repository.js'
-export * from './ports/loan-repository.js'
-export * from './use-cases/parties/parties.js'
-export * from './use-cases/loan-products/loan-products.js'
-export * from './use-cases/applications/applications.js'
-export * from './use-cases/applications/decisioning.js'
-export * from './domain/loan-servicing.js'
-export * from './domain/payment-method.js'
-export * from './domain/payment.js'
-export * from './domain/collateral.js'
-export * from './domain/loan-document.js'
-export * from './ports/payment-method-repository.js'
-export * from './ports/payment-processor.js'
-export * from './ports/payment-tokenizer.js'
-export * from './domain/servicing-views.js'
-export * from './use-cases/servicing/loans.js'
-export * from './use-cases/servicing/payment-methods.js'
-export * from './use-cases/servicing/payments.js'
-export * from './use-cases/servicing/operations.js'
-export * from './ports/key-revocations.js'
-export * from './stateful/cached-api-keys.js'
-export * from './domain/rate-limit.js'
-export * from './ports/rate-limiter.js'
-export * from './ports/rate-limit-store.js'
-export * from './stateful/exact-rate-limiter.js'
-export * from './stateful/synced-rate-limiter.js'
-export * from './domain/audit-event.js'
-export * from './ports/audit-log.js'
-export * from './use-cases/audit/list-audit-events.js'
-export * from './domain/ids.js'
-export * from './core-deps.js'
+/**
+ * The domain of Lendgate with no I/O: entities and their codecs, the ports an embedding service
+ * implements (or takes from `@lendgate/adapters`), and the use cases, each returning an fp-ts
+ * `TaskEither` whose Left is a closed union of plain `_tag`ged errors.
+ *
+ * A use case takes its dependencies first, then one `unknown` command that its own io-ts codec
+ * decodes, so an embedder gets the same validation as the HTTP API: partner use cases take the
+ * authenticated `Caller` before the command, operator use cases an optional `AuditContext` after
+ * it. In-memory adapters for tests are in `@lendgate/core/testing`.
+ *
+ * @module @lendgate/core
+ */
+
+// Foundations: errors, codecs, command identifiers, pagination, clock and ids, idempotency keys, health
+export {
+  type InvalidRequest, invalidRequest, type NotFound, notFound, type StoreUnavailable, storeUnavailable,
+  type AlreadyExists, alreadyExists, type MissingApiKey, missingApiKey, type InvalidApiKey, invalidApiKey,
+  type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState,
+  type Overpayment, type IdempotencyKeyRequired, idempotencyKeyRequired, type IdempotencyKeyReused,
+} from './domain/errors.js'
+export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/codecs.js'
+export { PATH_PARAMETERS } from './domain/path-parameters.js'
+export {
+  type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
+  LoanId, PaymentMethodId, PaymentId, EventId, newId,
+} from './domain/ids.js'
+export { type CoreDeps } from './core-deps.js'
+export {
+  type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
+} from './domain/pagination.js'
+export { type Clock } from './ports/clock.js'
+export { type IdGenerator } from './ports/id-generator.js'
+export {
+  type StoredResponse, type IdempotencyClaim, type IdempotencyKeyRef, type IdempotencyStore,
+  IDEMPOTENCY_RETENTION_MS, IDEMPOTENCY_LEASE_MS,
+} from './ports/idempotency-store.js'
+export { type HealthCheck } from './ports/health-check.js'
+
+// API keys: keys, scopes, authentication, authorization, the key cache
+export {
+  KEY_ENVIRONMENTS, type KeyEnvironment, type KeyStatus, KEY_PREFIX, KEY_ID_LENGTH, KEY_CHECKSUM_LENGTH,
+  KEY_RANDOM_LENGTH, type ApiClient, type ApiKey, type Caller, type PresentedKey, parsePresentedKey,
+  keyPrefixOf, type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView,
+} from './domain/api-key.js'
+export { KNOWN_SCOPES, type KnownScope } from './domain/scopes.js'
+export { type GeneratedKey, type ApiKeyMaterial } from './ports/api-key-material.js'
+export { type MintRecord, type ApiKeyRepository } from './ports/api-key-repository.js'
+export { type KeyUsageRecorder } from './ports/key-usage-recorder.js'
+export {
+  MintApiKeyInput, type MintApiKeyDeps, type MintApiKeyError, type MintedKey, mintApiKey,
+} from './use-cases/api-keys/mint-api-key.js'
+export { type ListApiKeysDeps, type ListApiKeysError, listApiKeys } from './use-cases/api-keys/list-api-keys.js'
+export { type RevokeApiKeyDeps, type RevokeApiKeyError, revokeApiKey } from './use-cases/api-keys/revoke-api-key.js'
+export {
+  type AuthenticateApiKeyDeps, type AuthenticateApiKeyError, idSegmentToLookUp, authenticateApiKey,
+} from './use-cases/api-keys/authenticate-api-key.js'
+export { requireScope, requireOwnParty } from './use-cases/api-keys/authorize.js'
+export { type BatchedKeyUsageDeps, batchedKeyUsage } from './stateful/batched-key-usage.js'
+export { type KeyRevocationEvent, type KeyRevocations } from './ports/key-revocations.js'
+export { type KeyCacheOptions, type CachedApiKeys, cachedApiKeys } from './stateful/cached-api-keys.js'
+
+// Onboarding: sessions
+export {
+  ONBOARDING_STATUSES, type OnboardingStatus, ONBOARDING_STEPS, type OnboardingStep, SESSION_TYPES,
+  ENTRY_CHANNELS, type Review, type Contact, type OnboardingSession, CreateOnboardingSessionInput,
+  newOnboardingSession, type OnboardingSessionView, onboardingSessionView,
+} from './domain/onboarding-session.js'
+export { type RequirementCode, type Requirement } from './domain/onboarding-state.js'
+export { type OnboardingSessionRepository } from './ports/onboarding-session-repository.js'
+export {
+  type CreateOnboardingSessionDeps, type CreateOnboardingSessionError, createOnboardingSession,
+} from './use-cases/onboarding/create-onboarding-session.js'
+export {
+  type GetOnboardingSessionDeps, type GetOnboardingSessionError, getOnboardingSession,
+} from './use-cases/onboarding/get-onboarding-session.js'
+export { type LoadOwnSessionError } from './use-cases/onboarding/load-own-session.js'
+export { listPendingOnboardingRequirements } from './use-cases/onboarding/list-pending-onboarding-requirements.js'
+
+// Onboarding: the applicant profile
+export {
+  LEGAL_FORMS, ApplicantProfileInput, type ApplicantProfile, type ApplicantProfileView,
+  applicantProfileView,
+} from './domain/applicant-profile.js'
+export {
+  type UpsertApplicantProfileDeps, type UpsertApplicantProfileError, upsertApplicantProfile,
+} from './use-cases/onboarding/upsert-applicant-profile.js'
+
+// Onboarding: addresses
+export {
+  ADDRESS_TYPES, type AddressType, AddressInput, AddressPatch, type Address, type AddressView, addressView,
+} from './domain/address.js'
+export {
+  type OnboardingAddressDeps, type ChangeOnboardingAddressError, createOnboardingAddress,
+  updateOnboardingAddress, listOnboardingAddresses,
+} from './use-cases/onboarding/onboarding-addresses.js'
+
+// Onboarding: contacts and their verification
+export {
+  CODE_LENGTH, CONTACT_CHANNELS, type ContactChannel, PhoneInput, EmailInput, CodeInput,
+  type VerificationChallenge, type RateLimited, type InvalidCode, type CodeExpired, type TooManyAttempts,
+  type NoPendingVerification,
+} from './domain/verification.js'
+export { type VerificationChallengeRepository } from './ports/verification-challenge-repository.js'
+export { type OneTimeCodes } from './ports/one-time-codes.js'
+export {
+  type VerificationMessage, type VerificationDeliveryFailed, verificationDeliveryFailed,
+  type VerificationCodeSender,
+} from './ports/verification-code-sender.js'
+export {
+  type ContactVerificationDeps, type ContactVerification, type IssueCodeError, type VerifyContactError,
+  submitContact, retryContactVerification, verifyContact, type ContactVerificationView,
+  contactVerificationView,
+} from './use-cases/onboarding/contact-verification.js'
+
+// Onboarding: documents
+export {
+  DOCUMENT_TYPES, type DocumentType, DocumentInput, type DocumentMetadata, type DocumentView, documentView,
+} from './domain/document.js'
+export { type DocumentRepository } from './ports/document-repository.js'
+export {
+  type OnboardingDocumentDeps, createOnboardingDocumentMetadata, listDocumentsForOnboardingSession,
+} from './use-cases/onboarding/onboarding-documents.js'
+
+// Review of onboarding sessions
+export {
+  type RequirementsOutstanding, type SubmitDeps, submitOnboardingForReview, ApproveSessionInput,
+  RejectSessionInput, type ReviewDeps, type ReviewError, approveOnboardingSession, rejectOnboardingSession,
+  SessionStatusFilter, listOnboardingSessionsForReview, getPartyBySessionId, reviewView,
+} from './use-cases/onboarding/review.js'
+
+// Webhooks: endpoints, events, deliveries
+export {
+  RegisterWebhookInput, type WebhookEndpoint, type WebhookEndpointView, webhookEndpointView,
+} from './domain/webhook.js'
+export { type WebhookEndpointRepository } from './ports/webhook-endpoint-repository.js'
+export { type WebhookSecrets } from './ports/webhook-secrets.js'
+export { type WebhookUrlGuard } from './ports/webhook-url-guard.js'
+export {
+  type RegisterWebhookDeps, type RegisteredWebhook, registerOnboardingSessionWebhook,
+} from './use-cases/onboarding/register-webhook.js'
+export {
+  type WebhookEvent, isWebhookEventId, partyReadyEvent, type WebhookAttempt, type WebhookDelivery,
+  type WebhookEventView, webhookEventView, type WebhookDeliveryView, webhookDeliveryView,
+} from './domain/webhook-event.js'
+export { type WebhookEventRepository } from './ports/webhook-event-repository.js'
+export { type AttemptResult, type AttemptOutcome } from './domain/webhook-delivery.js'
+export {
+  type DueDelivery, type DeliveryAttempt, type WebhookDeliveryQueue, type WebhookRequest,
+  type WebhookSender, type WebhookSigner,
+} from './ports/webhook-delivery-queue.js'
+export {
+  type DeliverDueWebhooksDeps, INTERRUPTED_ATTEMPT, deliverDueWebhooks,
+} from './use-cases/webhooks/deliver-due-webhooks.js'
+export {
+  type WebhookDeliveriesDeps, listOnboardingSessionWebhookDeliveries, retryWebhookDelivery,
+} from './use-cases/webhooks/webhook-deliveries.js'
+
+// Parties
+export { type Party, partyFromSession, type PartyView, partyView } from './domain/party.js'
+export { type PartyRepository } from './ports/party-repository.js'
+export {
+  type PartyError, getParty, listPartyAddresses, type PartyAddressDeps, createPartyAddress,
+  updatePartyAddress,
+} from './use-cases/parties/parties.js'
+
+// Loan products
+export {
+  REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput,
+  LoanProductPatch, newLoanProduct, type LoanProductView, loanProductView,
+} from './domain/loan-product.js'
+export { type LoanProductRepository } from './ports/loan-product-repository.js'
+export {
+  type ProductsDeps, listAvailableLoanProductsForParty, ProductActiveFilter, listLoanProducts,
+  type ManageProductsDeps, createLoanProduct, updateLoanProduct,
+} from './use-cases/loan-products/loan-products.js'
+
+// Loan applications and their decisioning
+export {
+  APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication,
+  LoanApplicationInput, LoanApplicationPatch, newLoanApplication, type LoanApplicationView,
+  loanApplicationView,
+} from './domain/loan-application.js'
+export { type ApplicationFilter, type LoanApplicationRepository } from './ports/loan-application-repository.js'
+export {
+  type LoadApplicationError, type CreateApplicationDeps, createLoanApplication, getLoanApplication,
+  type ChangeApplicationDeps, type ChangeApplicationError, updateLoanApplication, submitLoanApplication,
+  withdrawLoanApplication, SchedulePreviewQuery, previewLoanApplicationSchedule, ApplicationStatusFilter,
+  listPartyApplications,
+} from './use-cases/applications/applications.js'
+export {
+  ApproveApplicationInput, DeclineApplicationInput, type DecisionDeps, type DecisionError,
+  approveLoanApplication, declineLoanApplication, listLoanApplicationsForReview,
+} from './use-cases/applications/decisioning.js'
+
+// Servicing: loans, payments, payment methods, operations, views
+export {
+  LOAN_STATUSES, type LoanStatus, type Loan, INSTALLMENT_STATUSES, type LoanInstallment, TRANSACTION_TYPES,
+  type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
+  type LoanView, loanView, type SchedulePreview,
+} from './domain/loan.js'
+export {
+  type Buckets, type ServicedInstallment, type LoanState, installmentStatus, type Allocation,
+  type InstallmentPayments,
+} from './domain/loan-servicing.js'
+export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/collateral.js'
+export {
+  LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
+} from './domain/loan-document.js'
+export {
+  type PostedTransaction, type PostedBalance, type TransactionFilter, type OfPartyLoan,
+  type PartyLoanSchedule, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
+  type LoanRepository,
+} from './ports/loan-repository.js'
+export {
+  type LoanReadError, type Loans, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
+  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, type ScheduledInstallment,
+  listLoanScheduleForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
+} from './use-cases/servicing/loans.js'
+export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/payment.js'
+export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
+export {
+  type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, ReversePaymentInput,
+  reverseLoanPayment,
+} from './use-cases/servicing/payments.js'
+export {
+  PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,
+} from './domain/payment-method.js'
+export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
+export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
+export {
+  type PaymentMethodDeps, listPaymentMethodsForPartyLoan, createPaymentMethodForPartyLoan,
+  updatePaymentMethodForPartyLoan,
+} from './use-cases/servicing/payment-methods.js'
+export {
+  type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, addLoanCollateral,
+  attachLoanDocument,
+} from './use-cases/servicing/operations.js'
+export { balanceView, transactionView, installmentView } from './domain/servicing-views.js'
+
+// Audit
+export {
+  AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
+  type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
+  OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent,
+  type AuditEventView, auditEventView,
+} from './domain/audit-event.js'
+export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
+export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit-events.js'
+
+// Rate limits
+export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/rate-limit.js'
+export { type RateLimiter } from './ports/rate-limiter.js'
+export { type RateCount, type RateLimitStore } from './ports/rate-limit-store.js'
+export { type ExactRateLimiterDeps, exactRateLimiter } from './stateful/exact-rate-limiter.js'
+export {
+  type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,
+} from './stateful/synced-rate-limiter.js'

@@ -3,7 +3,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import {
-  accrueInterestForLoans,
   addLoanCollateral,
   approveLoanApplication,
   approveOnboardingSession,
@@ -151,7 +150,6 @@ const everyUseCase = (deps: CoreDeps) => ({
   updatePaymentMethodForPartyLoan: updatePaymentMethodForPartyLoan(deps),
   createPaymentIntentForPartyLoan: createPaymentIntentForPartyLoan(deps),
   reverseLoanPayment: reverseLoanPayment(deps),
-  accrueInterestForLoans: accrueInterestForLoans(deps),
   runInterestAccrual: runInterestAccrual(deps),
   addLoanCollateral: addLoanCollateral(deps),
   attachLoanDocument: attachLoanDocument(deps),

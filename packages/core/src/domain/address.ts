@@ -11,7 +11,12 @@ import type { AddressId } from './ids.js'
  * address on the business's registration; `operating` where it trades; `mailing` for post.
  */
 
+/**
+ * The kinds of address: `registered` is the address on the business's registration (one per
+ * holder), `operating` where it trades, `mailing` for post.
+ */
 export const ADDRESS_TYPES = ['registered', 'operating', 'mailing'] as const
+/** One of `ADDRESS_TYPES`. */
 export type AddressType = (typeof ADDRESS_TYPES)[number]
 
 
@@ -29,20 +34,28 @@ const fields = {
 /** The fields an address may leave empty: `null` in a patch clears them. */
 const emptiable = { line2: boundedString('Line2', 1, 200), region: boundedString('Region', 1, 100) }
 
+/**
+ * A new address: `line1`, `city`, `postal_code` and `country` (ISO 3166-1 alpha-2) required;
+ * `line2`, `region` and `type` optional (by default the holder's first address is `registered`,
+ * any later one `operating`).
+ */
 export const AddressInput = strictObject('AddressInput', fields, { type: AddressTypeCodec, ...emptiable })
+/** A decoded `AddressInput`. */
 export type AddressInput = t.TypeOf<typeof AddressInput>
 
 /** A merge patch (RFC 7396): `null` clears `line2` or `region`; the other fields cannot be emptied. */
 export const AddressPatch = mergePatch('AddressPatch', { type: AddressTypeCodec, ...fields }, emptiable)
+/** A decoded `AddressPatch`: a field left out is undefined, a cleared one null. */
 export type AddressPatch = t.TypeOf<typeof AddressPatch>
 
 /**
  * The type of a new address: the one asked for, or by default `registered` for the holder's
  * first address and `operating` for any later one.
  */
-export const addressTypeFor = (asked: AddressType | undefined, existing: readonly Address[]): AddressType =>
+const addressTypeFor = (asked: AddressType | undefined, existing: readonly Address[]): AddressType =>
   asked ?? (existing.length === 0 ? 'registered' : 'operating')
 
+/** A postal address of an onboarding session or a party (one model for both). */
 export type Address = {
   readonly id: AddressId
   readonly type: AddressType
@@ -82,6 +95,7 @@ export const patchAddress = (address: Address, patch: AddressPatch, now: Date): 
   updatedAt: now,
 })
 
+/** An address as the API returns it. */
 export type AddressView = {
   readonly address_id: string
   readonly type: AddressType
@@ -95,6 +109,7 @@ export type AddressView = {
   readonly updated_at: string
 }
 
+/** The API's view of an address. */
 export const addressView = (a: Address): AddressView => ({
   address_id: a.id,
   type: a.type,
@@ -109,7 +124,7 @@ export const addressView = (a: Address): AddressView => ({
 })
 
 /** A session or a party holds at most this many addresses. */
-export const MAX_ADDRESSES = 20
+const MAX_ADDRESSES = 20
 
 /**
  * A business has one registered address: a second one is refused, the first can be updated.

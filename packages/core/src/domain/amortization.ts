@@ -23,7 +23,7 @@ export type Installment = {
   readonly balanceAfter: number
 }
 
-export type LoanTerms = {
+type LoanTerms = {
   /** Principal in minor units, a positive safe integer. */
   readonly principal: number
   /** Annual rate in basis points (600 = 6.00%). */

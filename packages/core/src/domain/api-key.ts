@@ -11,15 +11,19 @@ import type { ApiKeyId, ClientId, PartyId } from './ids.js'
  * and its prefix `lgk_<environment>_<id>` are stored.
  */
 
+/** The environments a key can be minted for; the environment is written into the key (`lgk_live_…`). */
 export const KEY_ENVIRONMENTS = ['live', 'test'] as const
+/** One of `KEY_ENVIRONMENTS`. */
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number]
+/** A key is `active` until revoked; a revoked key stays listed and never authenticates again. */
 export type KeyStatus = 'active' | 'revoked'
 
 /** Every key starts with this; a Bearer value without it is not treated as a key (spec §5.2). */
 export const KEY_PREFIX = 'lgk_'
 
-/** Length of the id segment and of the checksum, in base62 characters. */
+/** Length of the id segment, in base62 characters. */
 export const KEY_ID_LENGTH = 16
+/** Length of the checksum at the end of the secret (CRC32 in base62), in characters. */
 export const KEY_CHECKSUM_LENGTH = 6
 /** Random characters before the checksum: 32 base62 characters is about 190 bits. */
 export const KEY_RANDOM_LENGTH = 32
@@ -34,8 +38,10 @@ export type ApiClient = {
   readonly createdAt: Date
 }
 
+/** A stored API key. The plaintext is never stored: only its SHA-256 (`hash`) and its `prefix`. */
 export type ApiKey = {
   readonly id: ApiKeyId
+  /** The API client the key belongs to; keys are listed and revoked per client. */
   readonly clientId: ClientId
   readonly partyId: PartyId
   /** The 16-character id segment; unique; the lookup handle. */
@@ -45,14 +51,19 @@ export type ApiKey = {
   /** SHA-256 of the whole key, hex. */
   readonly hash: string
   readonly environment: KeyEnvironment
+  /** The scopes as minted: known scopes, `*` or `<namespace>:*`. */
   readonly scopes: readonly string[]
   readonly status: KeyStatus
   readonly createdAt: Date
   readonly revokedAt: Date | null
+  /** When it last authenticated a request, as far as recorded: usage is written in batches, so it can lag. */
   readonly lastUsedAt: Date | null
 }
 
-/** The authenticated principal of a partner request. */
+/**
+ * The authenticated principal of a partner request: what the key that authenticated it grants.
+ * Partner use cases take it first and act only within its `partyId`.
+ */
 export type Caller = {
   readonly keyId: ApiKeyId
   readonly clientId: ClientId
@@ -61,6 +72,7 @@ export type Caller = {
   readonly scopes: readonly string[]
 }
 
+/** The parts of a presented key that locate its stored record, read before anything is checked. */
 export type PresentedKey = {
   readonly environment: KeyEnvironment
   readonly idSegment: string
@@ -76,6 +88,7 @@ export const parsePresentedKey = (raw: string): O.Option<PresentedKey> => {
   return O.some({ environment, idSegment, prefix: `${KEY_PREFIX}${environment}_${idSegment}` })
 }
 
+/** The non-secret prefix `lgk_<environment>_<id>` of a key, as stored and listed. */
 export const keyPrefixOf = (environment: KeyEnvironment, idSegment: string): string => `${KEY_PREFIX}${environment}_${idSegment}`
 
 export const callerOf = (key: ApiKey): Caller => ({
@@ -98,6 +111,7 @@ export type ApiKeyView = {
   readonly last_used_at: string | null
 }
 
+/** The listing record of `key`. */
 export const apiKeyView = (key: ApiKey): ApiKeyView => ({
   api_key_id: key.id,
   key_prefix: key.prefix,
@@ -123,6 +137,7 @@ export type MintedKeyView = {
   readonly created_at: string
 }
 
+/** The mint response for `key` of `client`, with the `plaintext` key; never store or log the result. */
 export const mintedKeyView = (client: ApiClient, key: ApiKey, plaintext: string): MintedKeyView => ({
   api_key: plaintext,
   api_key_id: key.id,

@@ -6,10 +6,16 @@ import { instantText, utcDate } from './instant.js'
 
 /** The business applicant: what a lender needs to identify and assess it. */
 
+/** The legal forms a business applicant can declare. */
 export const LEGAL_FORMS = ['corporation', 'llc', 'partnership', 'sole_proprietorship', 'nonprofit', 'other'] as const
 
 const IsoDate = stringMatching('IsoDate', /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date in the form YYYY-MM-DD')
 
+/**
+ * The applicant profile as a partner sends it: `legal_name` (required) and optional
+ * identification (`registration_number`, `tax_id`), classification (`legal_form`,
+ * `industry_code`) and `incorporation_date` (checked to be real and not in the future when stored).
+ */
 export const ApplicantProfileInput = strictObject(
   'ApplicantProfileInput',
   { legal_name: boundedString('LegalName', 1, 200) },
@@ -25,16 +31,23 @@ export const ApplicantProfileInput = strictObject(
     tax_id: stringMatching('TaxId', /^[A-Za-z0-9-]{4,30}$/, 'must be 4 to 30 letters, digits or dashes'),
   },
 )
+/** A decoded `ApplicantProfileInput`. */
 export type ApplicantProfileInput = t.TypeOf<typeof ApplicantProfileInput>
 
+/**
+ * The business applicant of a session: what a lender needs to identify and assess it. Fields the
+ * partner left out are null.
+ */
 export type ApplicantProfile = {
   readonly legalName: string
   readonly tradingName: string | null
   readonly legalForm: (typeof LEGAL_FORMS)[number] | null
   readonly registrationNumber: string | null
+  /** `YYYY-MM-DD`, a real date not in the future. */
   readonly incorporationDate: string | null
   readonly industryCode: string | null
   readonly website: string | null
+  /** The full tax identifier; only ever shown masked (`tax_id_masked`). */
   readonly taxId: string | null
   readonly updatedAt: Date
 }
@@ -77,6 +90,7 @@ export const sameProfile = (a: ApplicantProfile, b: ApplicantProfile): boolean =
 export const maskTaxId = (taxId: string): string =>
   taxId.length <= 4 ? '*'.repeat(taxId.length) : `${'*'.repeat(taxId.length - 4)}${taxId.slice(-4)}`
 
+/** A profile as the API returns it. */
 export type ApplicantProfileView = {
   readonly legal_name: string
   readonly trading_name: string | null
@@ -90,6 +104,7 @@ export type ApplicantProfileView = {
   readonly updated_at: string
 }
 
+/** The API's view of a profile, with the tax id masked. */
 export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView => ({
   legal_name: p.legalName,
   trading_name: p.tradingName,

@@ -20,6 +20,7 @@ import type { ClientId, PartyId } from './ids.js'
  * reference.
  */
 
+/** The actions the audit log records: key mints and revocations, and every internal decision or correction. */
 export const AUDIT_ACTIONS = [
   'api_key.minted',
   'api_key.revoked',
@@ -34,8 +35,10 @@ export const AUDIT_ACTIONS = [
   'payment.reversed',
   'interest_accrual.completed',
 ] as const
+/** One of `AUDIT_ACTIONS`. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
+/** The kinds of record an audit event is about. */
 export const AUDIT_SUBJECT_TYPES = [
   'api_key',
   'onboarding_session',
@@ -46,6 +49,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'payment',
   'interest_accrual_run',
 ] as const
+/** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
 
 /**
@@ -55,14 +59,22 @@ export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
  */
 export type AuditActor = { readonly type: 'operator' } | { readonly type: 'api_key'; readonly id: string } | { readonly type: 'system' }
 
+/** A JSON value, as an event's details hold them. */
 export type AuditJson = string | number | boolean | null | readonly AuditJson[] | { readonly [field: string]: AuditJson }
+/** The fields an event records of its action, named in snake_case; never a secret. */
 export type AuditDetails = { readonly [field: string]: AuditJson }
 
+/**
+ * One append-only entry of the audit log (issue 9), written in the same transaction as the change
+ * it records wherever the change has one. Its `details` never hold a secret: each action's
+ * constructor copies named, non-secret fields only.
+ */
 export type AuditEvent = {
   readonly id: string
   readonly occurredAt: Date
   readonly actor: AuditActor
   readonly action: AuditAction
+  /** The record the action was on. */
   readonly subject: { readonly type: AuditSubjectType; readonly id: string }
   /** The API client the change concerns, when it concerns one. */
   readonly apiClientId: ClientId | null
@@ -76,6 +88,7 @@ export type AuditEvent = {
 /** What a use case needs to know about the request it serves, to audit it. */
 export type AuditContext = { readonly actor: AuditActor; readonly requestId: string | null }
 
+/** The operator as actor. */
 export const OPERATOR: AuditActor = { type: 'operator' }
 export const SYSTEM: AuditActor = { type: 'system' }
 
@@ -175,6 +188,7 @@ const productTerms = (p: LoanProduct): AuditDetails => {
   return terms
 }
 
+/** A product was created: its terms. */
 export const productCreatedEvent = (id: string, context: AuditContext, product: LoanProduct): AuditEvent =>
   event(id, context, product.createdAt, 'loan_product.created', { type: 'loan_product', id: product.id }, { apiClientId: null, partyId: null }, productTerms(product))
 
@@ -241,6 +255,7 @@ export const accrualCompletedEvent = (
 
 // ---- the listing record --------------------------------------------------------------------
 
+/** An audit event as the API returns it. */
 export type AuditEventView = {
   readonly audit_event_id: string
   readonly occurred_at: string
@@ -253,6 +268,7 @@ export type AuditEventView = {
   readonly details: AuditDetails
 }
 
+/** The API's view of an audit event. */
 export const auditEventView = (e: AuditEvent): AuditEventView => ({
   audit_event_id: e.id,
   occurred_at: instantText(e.occurredAt),

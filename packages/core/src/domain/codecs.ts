@@ -23,7 +23,10 @@ export const withSchema = <C extends t.Mixed>(codec: C, schema: JsonSchema): C =
   return codec
 }
 
-/** The JSON Schema of a codec built here (or described with `withSchema`); throws for any other. */
+/**
+ * The JSON Schema of one of core's codecs (what it accepts), for the OpenAPI document; throws for a
+ * codec core did not describe.
+ */
 export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
   const schema = schemas.get(codec)
   if (schema === undefined) throw new Error(`codec ${codec.name} has no JSON Schema: describe it with withSchema`)
@@ -188,15 +191,15 @@ export const strictObject = <R extends Props, O extends Props>(
   })
 
 /**
- * The input of an action that takes nothing (submit, withdraw, retry): no body, or an empty
- * JSON object. Decode `input ?? {}`.
+ * The fields of a command that takes none besides its identifiers (submit, withdraw, retry): an
+ * empty JSON object, which may also be left out. The OpenAPI document describes those routes' body with it.
  */
 export const EmptyInput = strictObject('EmptyInput', {}, {})
 
 type Clearable<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> | null }
 
 /** What a PATCH with no field is told. */
-export const EMPTY_PATCH_DETAIL = 'Send at least one field to update.'
+const EMPTY_PATCH_DETAIL = 'Send at least one field to update.'
 
 /**
  * A JSON Merge Patch (RFC 7396) of a flat record: any of the fields of `settable` and
@@ -226,7 +229,10 @@ const pathOf = (error: t.ValidationError): string | undefined => {
   return keys.length === 0 ? undefined : keys.join('.')
 }
 
-/** Decodes `input`, reporting the first failure as `InvalidRequest` with the field's name. */
+/**
+ * Decodes `input` with `codec`, reporting the first failure as one `InvalidRequest` whose `param`
+ * names the field (a dotted path such as `scopes.1`) and whose `detail` says what it must be.
+ */
 export const decode =
   <A>(codec: t.Decoder<unknown, A>) =>
   (input: unknown): E.Either<InvalidRequest, A> =>

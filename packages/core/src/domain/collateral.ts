@@ -6,8 +6,13 @@ import type { LoanId } from './ids.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
 
+/** The kinds of collateral. */
 export const COLLATERAL_TYPES = ['real_estate', 'equipment', 'vehicle', 'inventory', 'receivables', 'cash', 'securities', 'other'] as const
 
+/**
+ * Collateral as operators record it: `type`, `description`, `valuation` (minor units) and
+ * `currency` required; `lien_position` (1 to 10; 1, first lien, when left out) optional.
+ */
 export const CollateralInput = strictObject(
   'CollateralInput',
   {
@@ -18,8 +23,10 @@ export const CollateralInput = strictObject(
   },
   { lien_position: integerIn('LienPosition', 1, 10) },
 )
+/** A decoded `CollateralInput`. */
 export type CollateralInput = t.TypeOf<typeof CollateralInput>
 
+/** Collateral securing a loan, recorded by operators and listed to partners. */
 export type CollateralItem = {
   readonly id: string
   readonly loanId: LoanId
@@ -27,6 +34,7 @@ export type CollateralItem = {
   readonly description: string
   readonly valuation: number
   readonly currency: string
+  /** 1 for a first lien. */
   readonly lienPosition: number
   readonly createdAt: Date
 }
@@ -42,6 +50,7 @@ export const newCollateral = (input: CollateralInput, loanId: LoanId, id: string
   createdAt: now,
 })
 
+/** Collateral as the API returns it. */
 export const collateralView = (c: CollateralItem) => ({
   collateral_id: c.id,
   loan_id: c.loanId,

@@ -8,6 +8,7 @@ import type { DocumentId } from './ids.js'
  * (`storage_ref`), not the file itself.
  */
 
+/** The kinds of onboarding document. */
 export const DOCUMENT_TYPES = [
   'certificate_of_incorporation',
   'articles_of_association',
@@ -18,8 +19,13 @@ export const DOCUMENT_TYPES = [
   'tax_return',
   'other',
 ] as const
+/** One of `DOCUMENT_TYPES`. */
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]
 
+/**
+ * A document's metadata as a partner registers it: `type` and `storage_ref` (where the partner
+ * keeps the file: a URI or object key) required; `file_name`, `content_type`, `description` optional.
+ */
 export const DocumentInput = strictObject(
   'DocumentInput',
   {
@@ -32,8 +38,10 @@ export const DocumentInput = strictObject(
     description: boundedString('Description', 1, 500),
   },
 )
+/** A decoded `DocumentInput`. */
 export type DocumentInput = t.TypeOf<typeof DocumentInput>
 
+/** What a document is and where the partner keeps it (`storageRef`); Lendgate never holds the file itself. */
 export type DocumentMetadata = {
   readonly id: DocumentId
   readonly type: DocumentType
@@ -54,6 +62,7 @@ export const newDocument = (input: DocumentInput, id: DocumentId, now: Date): Do
   createdAt: now,
 })
 
+/** A document's metadata as the API returns it. */
 export type DocumentView = {
   readonly document_id: string
   readonly type: DocumentType
@@ -64,6 +73,7 @@ export type DocumentView = {
   readonly created_at: string
 }
 
+/** The API's view of a document's metadata. */
 export const documentView = (d: DocumentMetadata): DocumentView => ({
   document_id: d.id,
   type: d.type,

@@ -34,50 +34,62 @@ const idOf = <K extends string>(name: K, codec: t.Type<string, string, unknown>)
 
 /** An onboarding session's id. A UUID, decoded to lower case. */
 export type SessionId = Id<'SessionId'>
+/** The codec of `SessionId`s: decodes a caller's value, refusing anything else by name. */
 export const SessionId = idOf('SessionId', Uuid)
 
 /** A party's (a borrower's) id. A UUID, decoded to lower case. */
 export type PartyId = Id<'PartyId'>
+/** The codec of `PartyId`s: decodes a caller's value, refusing anything else by name. */
 export const PartyId = idOf('PartyId', Uuid)
 
 /** An API client's id: the partner integration that owns keys and onboarding sessions. A UUID, decoded to lower case. */
 export type ClientId = Id<'ClientId'>
+/** The codec of `ClientId`s: decodes a caller's value, refusing anything else by name. */
 export const ClientId = idOf('ClientId', Uuid)
 
 /** An API key's id (not the key itself). A UUID, decoded to lower case. */
 export type ApiKeyId = Id<'ApiKeyId'>
+/** The codec of `ApiKeyId`s: decodes a caller's value, refusing anything else by name. */
 export const ApiKeyId = idOf('ApiKeyId', Uuid)
 
 /** An address's id, of a session or of a party. A UUID, decoded to lower case. */
 export type AddressId = Id<'AddressId'>
+/** The codec of `AddressId`s: decodes a caller's value, refusing anything else by name. */
 export const AddressId = idOf('AddressId', Uuid)
 
 /** A document's id, of a session or of a loan. A UUID, decoded to lower case. */
 export type DocumentId = Id<'DocumentId'>
+/** The codec of `DocumentId`s: decodes a caller's value, refusing anything else by name. */
 export const DocumentId = idOf('DocumentId', Uuid)
 
 /** A loan product's id. A UUID, decoded to lower case. */
 export type ProductId = Id<'ProductId'>
+/** The codec of `ProductId`s: decodes a caller's value, refusing anything else by name. */
 export const ProductId = idOf('ProductId', Uuid)
 
 /** A loan application's id. A UUID, decoded to lower case. */
 export type ApplicationId = Id<'ApplicationId'>
+/** The codec of `ApplicationId`s: decodes a caller's value, refusing anything else by name. */
 export const ApplicationId = idOf('ApplicationId', Uuid)
 
 /** A booked loan's id. A UUID, decoded to lower case. */
 export type LoanId = Id<'LoanId'>
+/** The codec of `LoanId`s: decodes a caller's value, refusing anything else by name. */
 export const LoanId = idOf('LoanId', Uuid)
 
 /** A payment method's id. A UUID, decoded to lower case. */
 export type PaymentMethodId = Id<'PaymentMethodId'>
+/** The codec of `PaymentMethodId`s: decodes a caller's value, refusing anything else by name. */
 export const PaymentMethodId = idOf('PaymentMethodId', Uuid)
 
 /** A payment's id. A UUID, decoded to lower case. */
 export type PaymentId = Id<'PaymentId'>
+/** The codec of `PaymentId`s: decodes a caller's value, refusing anything else by name. */
 export const PaymentId = idOf('PaymentId', Uuid)
 
 /** A webhook event's id: `evt_` and 32 lower-case hex digits. */
 export type EventId = Id<'EventId'>
+/** The codec of `EventId`s: decodes a caller's value, refusing anything else by name. */
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any of the ids above. */

@@ -15,9 +15,15 @@ import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } fr
  * a draft and at submission, and frozen from then on.
  */
 
+/**
+ * An application's statuses: `DRAFT` → `SUBMITTED` → `APPROVED` | `DECLINED`; `DRAFT` or
+ * `SUBMITTED` → `WITHDRAWN`. Only a draft can be edited.
+ */
 export const APPLICATION_STATUSES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const
+/** One of `APPLICATION_STATUSES`. */
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number]
 
+/** An operator's decision on a submitted application: who, when, and optionally why. */
 export type ApplicationDecision = {
   readonly decision: 'APPROVED' | 'DECLINED'
   readonly reason: string | null
@@ -25,22 +31,31 @@ export type ApplicationDecision = {
   readonly decidedAt: Date
 }
 
+/**
+ * A party's application for a loan under a product (docs/applications.md). The rate and fee are
+ * copied from the product on every change of a draft and at submission, and frozen from then on.
+ */
 export type LoanApplication = {
   readonly id: ApplicationId
   readonly partyId: PartyId
   /** The API client whose key created it (for audit; access is by party). */
   readonly clientId: ClientId
   readonly productId: ProductId
+  /** Principal asked for, in minor units of `currency`. */
   readonly amount: number
   readonly currency: string
   readonly termMonths: number
   readonly purpose: string | null
+  /** Yearly interest rate in basis points, from the product. */
   readonly interestRateBps: number
+  /** Origination fee in basis points of the amount, from the product. */
   readonly originationFeeBps: number
   readonly status: ApplicationStatus
   readonly submittedAt: Date | null
   readonly decision: ApplicationDecision | null
+  /** The loan its approval booked. */
   readonly loanId: LoanId | null
+  /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
   readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -73,11 +88,17 @@ const TermMonths = integerIn('TermMonths', 1, MAX_TERM_MONTHS)
 const terms = { product_id: ProductId, amount: PositiveMinorUnits, currency: CurrencyCode, term_months: TermMonths }
 const Purpose = boundedString('Purpose', 1, 500)
 
+/**
+ * A new application: `product_id`, `amount` (minor units), `currency` and `term_months` required;
+ * `purpose` optional; `party_id`, if given, must be the caller's party.
+ */
 export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: PartyId })
+/** A decoded `LoanApplicationInput`. */
 export type LoanApplicationInput = t.TypeOf<typeof LoanApplicationInput>
 
 /** A merge patch (RFC 7396) of a draft's terms: `null` clears `purpose`; the terms cannot be emptied. */
 export const LoanApplicationPatch = mergePatch('LoanApplicationPatch', terms, { purpose: Purpose })
+/** A decoded `LoanApplicationPatch`. */
 export type LoanApplicationPatch = t.TypeOf<typeof LoanApplicationPatch>
 
 /** The terms of an application, checked against its product as the product is now. */
@@ -104,6 +125,10 @@ export const pricedBy = (a: LoanApplication, product: LoanProduct): LoanApplicat
   originationFeeBps: product.originationFeeBps,
 })
 
+/**
+ * A new draft of `owner` priced by `product`. The terms are not checked against the product here:
+ * the use case does that first.
+ */
 export const newLoanApplication = (
   input: LoanApplicationInput,
   owner: { readonly partyId: PartyId; readonly clientId: ClientId },
@@ -141,6 +166,7 @@ export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationP
   updatedAt: now,
 })
 
+/** An application as the API returns it. */
 export type LoanApplicationView = {
   readonly application_id: string
   readonly party_id: string
@@ -164,6 +190,7 @@ export type LoanApplicationView = {
   readonly updated_at: string
 }
 
+/** The API's view of an application. */
 export const loanApplicationView = (a: LoanApplication): LoanApplicationView => ({
   application_id: a.id,
   party_id: a.partyId,

@@ -7,9 +7,15 @@ import type { DocumentId, LoanId } from './ids.js'
 
 /** Documents of a loan (statements, notices, disclosures): metadata and a storage reference. */
 
+/** The kinds of loan document. */
 export const LOAN_DOCUMENT_TYPES = ['statement', 'notice', 'disclosure', 'agreement', 'other'] as const
+/** One of `LOAN_DOCUMENT_TYPES`. */
 export type LoanDocumentType = (typeof LOAN_DOCUMENT_TYPES)[number]
 
+/**
+ * A loan document's metadata as operators attach it: `type` and `storage_ref` (a URI or object
+ * key) required; `period_start`, `period_end` (not before the start), `file_name` and `content_type` optional.
+ */
 export const LoanDocumentInput = strictObject(
   'LoanDocumentInput',
   {
@@ -23,8 +29,13 @@ export const LoanDocumentInput = strictObject(
     content_type: stringMatching('ContentType', /^[a-z]+\/[a-z0-9.+-]+$/i, 'must be a media type such as application/pdf'),
   },
 )
+/** A decoded `LoanDocumentInput`. */
 export type LoanDocumentInput = t.TypeOf<typeof LoanDocumentInput>
 
+/**
+ * Metadata of a loan's document (statement, notice, disclosure) and where it is stored; the
+ * opening statement is made when the loan is booked.
+ */
 export type LoanDocument = {
   readonly id: DocumentId
   readonly loanId: LoanId
@@ -65,6 +76,7 @@ export const openingStatement = (loanId: LoanId, startDate: string, id: Document
   createdAt: now,
 })
 
+/** A loan document as the API returns it. */
 export const loanDocumentView = (d: LoanDocument) => ({
   document_id: d.id,
   loan_id: d.loanId,

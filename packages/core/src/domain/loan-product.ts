@@ -8,12 +8,18 @@ import type { ProductId } from './ids.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
 
+/** How often a product's loans are repaid; monthly only, today. */
 export const REPAYMENT_FREQUENCIES = ['MONTHLY'] as const
+/** One of `REPAYMENT_FREQUENCIES`. */
 export type RepaymentFrequency = (typeof REPAYMENT_FREQUENCIES)[number]
 
 /** The longest term a product may offer: 40 years. */
 export const MAX_TERM_MONTHS = 480
 
+/**
+ * A product of the catalogue partners apply for (docs/applications.md "Loan products"): the
+ * amounts, terms and price an application must fit. Amounts are minor units of `currency`.
+ */
 export type LoanProduct = {
   readonly id: ProductId
   readonly name: string
@@ -23,9 +29,12 @@ export type LoanProduct = {
   readonly maxAmount: number
   readonly minTermMonths: number
   readonly maxTermMonths: number
+  /** Yearly interest rate, in basis points. */
   readonly interestRateBps: number
+  /** Fee taken from the principal at booking, in basis points. */
   readonly originationFeeBps: number
   readonly repaymentFrequency: RepaymentFrequency
+  /** Whether partners can see it and apply for it. */
   readonly active: boolean
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -49,11 +58,18 @@ const settableOptional = {
 }
 const emptiable = { description: boundedString('Description', 1, 500) }
 
+/**
+ * A new product: `name`, `currency`, `min_amount`, `max_amount` (minor units), `min_term_months`,
+ * `max_term_months` (1 to 480) and `interest_rate_bps` required; `origination_fee_bps` (0),
+ * `repayment_frequency` (`MONTHLY`), `active` (true) and `description` optional.
+ */
 export const LoanProductInput = strictObject('LoanProductInput', required, { ...settableOptional, ...emptiable })
+/** A decoded `LoanProductInput`. */
 export type LoanProductInput = t.TypeOf<typeof LoanProductInput>
 
 /** A merge patch (RFC 7396): `null` clears `description`; no other field can be emptied. */
 export const LoanProductPatch = mergePatch('LoanProductPatch', { ...required, ...settableOptional }, emptiable)
+/** A decoded `LoanProductPatch`. */
 export type LoanProductPatch = t.TypeOf<typeof LoanProductPatch>
 
 /**
@@ -73,6 +89,7 @@ export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Eit
   return E.right(p)
 }
 
+/** A new product from decoded input, with the defaults filled in. Does not check that min ≤ max. */
 export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date): LoanProduct => ({
   id,
   name: input.name,
@@ -106,6 +123,7 @@ export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: D
   updatedAt: now,
 })
 
+/** A product as the API returns it. */
 export type LoanProductView = {
   readonly product_id: string
   readonly name: string
@@ -123,6 +141,7 @@ export type LoanProductView = {
   readonly updated_at: string
 }
 
+/** The API's view of a product. */
 export const loanProductView = (p: LoanProduct): LoanProductView => ({
   product_id: p.id,
   name: p.name,

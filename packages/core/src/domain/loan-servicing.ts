@@ -31,7 +31,7 @@ export type LoanState = {
 const paidOf = (i: ServicedInstallment): Buckets => ({ principal: i.principalPaid, interest: i.interestPaid, fees: i.feesPaid })
 
 /** What is still owed on an installment: only accrued interest counts as owed. */
-export const remainingOf = (i: ServicedInstallment): Buckets => ({
+const remainingOf = (i: ServicedInstallment): Buckets => ({
   principal: i.principalDue - i.principalPaid,
   interest: i.interestAccrued ? i.interestDue - i.interestPaid : 0,
   fees: i.feesDue - i.feesPaid,
@@ -161,7 +161,7 @@ const applyPaid = (i: ServicedInstallment, b: Buckets): ServicedInstallment => (
 })
 
 /** Undoes what a payment paid on each installment (a reversal). */
-export const unapplyPayment = (state: LoanState, perInstallment: InstallmentPayments): LoanState => {
+const unapplyPayment = (state: LoanState, perInstallment: InstallmentPayments): LoanState => {
   const byNumber = new Map(perInstallment.map((p) => [p.number, p.paid]))
   const back = perInstallment.reduce((sum, p) => add(sum, p.paid), ZERO)
   return {

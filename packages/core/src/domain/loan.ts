@@ -12,9 +12,18 @@ import type { IdGenerator } from '../ports/id-generator.js'
  * `amortize` answers the schedule preview and the booking.
  */
 
+/**
+ * A loan's statuses: `ACTIVE` when booked; `PAID_OFF` while nothing is owed (a reversed payoff
+ * makes it `ACTIVE` again); `CHARGED_OFF` is written off, and no change moves it (core never sets it).
+ */
 export const LOAN_STATUSES = ['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'] as const
+/** One of `LOAN_STATUSES`. */
 export type LoanStatus = (typeof LOAN_STATUSES)[number]
 
+/**
+ * A booked loan (docs/applications.md "Decisioning"): the terms frozen at approval and the dates of
+ * its schedule. Amounts are minor units of `currency`; dates are `YYYY-MM-DD`.
+ */
 export type Loan = {
   readonly id: LoanId
   readonly partyId: PartyId
@@ -27,15 +36,18 @@ export type Loan = {
   readonly termMonths: number
   /** The level installment (the last one may differ by the rounding it absorbs). */
   readonly paymentAmount: number
+  /** The origination fee, withheld from the disbursement. */
   readonly originationFee: number
   /** What the borrower receives: principal − origination fee (the fee is withheld). */
   readonly disbursedAmount: number
+  /** The UTC date of booking; the first installment is due one month later. */
   readonly startDate: string
   readonly firstDueDate: string
   readonly maturityDate: string
   readonly createdAt: Date
 }
 
+/** An installment's statuses, computed from its payments and the date. */
 export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
 /** Computed from the installment and a date, never stored (loan-servicing.ts `installmentStatus`). */
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
@@ -47,6 +59,7 @@ export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
  */
 export type LoanInstallment = {
   readonly loanId: LoanId
+  /** 1 for the first installment. */
   readonly number: number
   readonly dueDate: string
   readonly principalDue: number
@@ -58,7 +71,9 @@ export type LoanInstallment = {
   readonly interestAccrued: boolean
 }
 
+/** The kinds of ledger entry. */
 export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'PAYMENT', 'REVERSAL'] as const
+/** One of `TRANSACTION_TYPES`. */
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 
 /**
@@ -70,6 +85,7 @@ export type LedgerTransaction = {
   readonly id: string
   readonly loanId: LoanId
   readonly type: TransactionType
+  /** The date it takes effect, `YYYY-MM-DD`. */
   readonly effectiveDate: string
   readonly amount: number
   readonly principal: number
@@ -92,7 +108,9 @@ export type BalanceSnapshot = {
   readonly principalOutstanding: number
   readonly interestOutstanding: number
   readonly feesOutstanding: number
+  /** Everything owed: principal, interest and fees outstanding. */
   readonly payoffAmount: number
+  /** What fell due before `asOf` and is still unpaid. */
   readonly pastDueAmount: number
   readonly nextDueDate: string | null
   readonly nextDueAmount: number | null
@@ -110,10 +128,15 @@ export type BookedLoan = {
 }
 
 /** The schedule `application` would have if booked on `startDate`. */
-export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>
+const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>
   amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate })
 
-/** Books the approved application as a loan starting on the UTC date of `now`. */
+/**
+ * Books the approved application as a loan starting on the UTC date of `now`: the schedule by
+ * level-payment amortization, the opening ledger entries (disbursement, and the origination fee
+ * charged and withheld), the first balance snapshot and the opening statement. Pure; `idGenerator`
+ * gives each new record its id.
+ */
 export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date): BookedLoan => {
   const ids = idGenerator.next
   const startDate = utcDate(now)
@@ -190,6 +213,7 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
   return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, newId(idGenerator), now)] }
 }
 
+/** A loan as the API returns it. */
 export type LoanView = {
   readonly loan_id: string
   readonly party_id: string
@@ -209,6 +233,7 @@ export type LoanView = {
   readonly created_at: string
 }
 
+/** The API's view of a loan. */
 export const loanView = (l: Loan): LoanView => ({
   loan_id: l.id,
   party_id: l.partyId,
@@ -228,6 +253,10 @@ export const loanView = (l: Loan): LoanView => ({
   created_at: instantText(l.createdAt),
 })
 
+/**
+ * The schedule an application's loan would have if booked on `start_date`, with its totals, as
+ * the API returns it.
+ */
 export type SchedulePreview = {
   readonly application_id: string
   readonly currency: string

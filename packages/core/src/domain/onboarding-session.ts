@@ -14,10 +14,14 @@ import type { ClientId, PartyId, SessionId } from './ids.js'
  * never set by hand. The state machine is in onboarding-state.ts and docs/onboarding.md.
  */
 
+/** A session's statuses: `IN_PROGRESS` → `SUBMITTED` → `APPROVED` | `REJECTED`. */
 export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
+/** One of `ONBOARDING_STATUSES`. */
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number]
 
+/** The steps of onboarding, in order; a session's `currentStep` is the step of its first outstanding requirement. */
 export const ONBOARDING_STEPS = ['PHONE_VERIFICATION', 'EMAIL_VERIFICATION', 'APPLICANT_PROFILE', 'ADDRESSES', 'REVIEW'] as const
+/** One of `ONBOARDING_STEPS`. */
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
 
 /** Borrower types Lendgate onboards. Only businesses today. */
@@ -36,15 +40,23 @@ export type Review = {
 /** A phone number or email address and when it was verified (null: not yet). */
 export type Contact = { readonly value: string; readonly verifiedAt: Date | null }
 
+/**
+ * An onboarding session (spec §2, §3): the aggregate a partner fills in, with its contacts,
+ * applicant profile and addresses. A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`;
+ * `currentStep` is recomputed from the contents on every change, never set by hand.
+ */
 export type OnboardingSession = {
   readonly id: SessionId
   /** The API client that created the session; only it can see the session. */
   readonly clientId: ClientId
   readonly type: (typeof SESSION_TYPES)[number]
+  /** ISO 3166-1 alpha-2 code. */
   readonly countryOfIncorporation: string
   readonly entryChannel: (typeof ENTRY_CHANNELS)[number]
+  /** Language-region tag such as `en-US`. */
   readonly locale: string
   readonly status: OnboardingStatus
+  /** The step of the first outstanding requirement; `REVIEW` once none is outstanding. */
   readonly currentStep: OnboardingStep
   readonly phone: Contact | null
   readonly email: Contact | null
@@ -63,7 +75,7 @@ export type OnboardingSession = {
   readonly updatedAt: Date
 }
 
-export const progressOf = (session: OnboardingSession): OnboardingProgress => ({
+const progressOf = (session: OnboardingSession): OnboardingProgress => ({
   phoneGiven: session.phone !== null,
   phoneVerified: session.phone?.verifiedAt != null,
   emailGiven: session.email !== null,
@@ -102,13 +114,19 @@ const Locale = withSchema(new t.Type<string, string, unknown>(
   t.identity,
 ), { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$', description: 'a language-region tag such as en-US' })
 
+/**
+ * The fields of a new session: `country_of_incorporation` and `locale` (required), `type`
+ * (`business` when left out) and `entry_channel` (`partner_portal` when left out).
+ */
 export const CreateOnboardingSessionInput = strictObject(
   'CreateOnboardingSessionInput',
   { country_of_incorporation: CountryCode, locale: Locale },
   { type: oneOf('SessionType', SESSION_TYPES), entry_channel: oneOf('EntryChannel', ENTRY_CHANNELS) },
 )
+/** A decoded `CreateOnboardingSessionInput`. */
 export type CreateOnboardingSessionInput = t.TypeOf<typeof CreateOnboardingSessionInput>
 
+/** A new session of `clientId` from decoded input: `IN_PROGRESS` at `PHONE_VERIFICATION`, version 1. */
 export const newOnboardingSession = (
   input: CreateOnboardingSessionInput,
   clientId: ClientId,
@@ -135,6 +153,7 @@ export const newOnboardingSession = (
   updatedAt: now,
 })
 
+/** A session as the API returns it (spec §3.2); contacts, profile and addresses have routes of their own. */
 export type OnboardingSessionView = {
   readonly session_id: string
   readonly type: string
@@ -147,6 +166,7 @@ export type OnboardingSessionView = {
   readonly updated_at: string
 }
 
+/** The API's view of `session`. */
 export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
   session_id: session.id,
   type: session.type,

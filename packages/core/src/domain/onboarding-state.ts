@@ -21,6 +21,7 @@ export type OnboardingProgress = {
   readonly addressTypes: readonly string[]
 }
 
+/** The stable code of an outstanding requirement, for partners to switch on. */
 export type RequirementCode =
   | 'phone_missing'
   | 'phone_unverified'
@@ -29,6 +30,10 @@ export type RequirementCode =
   | 'applicant_profile_missing'
   | 'registered_address_missing'
 
+/**
+ * Something a session still lacks before it can be submitted, with the step it belongs to and a
+ * sentence for people.
+ */
 export type Requirement = { readonly code: RequirementCode; readonly step: OnboardingStep; readonly description: string }
 
 const REQUIREMENTS: readonly (Requirement & { readonly met: (p: OnboardingProgress) => boolean })[] = [

@@ -13,19 +13,28 @@ import { commandOf, type PathParameterName } from './path-parameters.js'
  * base64url encoding of the last row's position; it is validated, never trusted.
  */
 
-export const DEFAULT_PAGE_LIMIT = 20
-export const MAX_PAGE_LIMIT = 100
+const DEFAULT_PAGE_LIMIT = 20
+const MAX_PAGE_LIMIT = 100
 
 /** The position of a row in a list: strictly after this in `(createdAt, id)` order. */
 export type Position = { readonly createdAt: Date; readonly id: string }
 
+/**
+ * The page a list asks for: at most `limit` items (1 to 100, 20 when the command gives none), strictly
+ * after the position `after` (none for the first page). Repositories' `list` functions take it.
+ */
 export type PageRequest = { readonly limit: number; readonly after: O.Option<Position> }
 
+/**
+ * One page of a list in `(createdAt, id)` order; `nextCursor` is null on the last page, else the
+ * cursor to send as the next command's `cursor`.
+ */
 export type Page<A> = { readonly items: readonly A[]; readonly nextCursor: string | null }
 
 /** The list envelope of every list route. */
 export type ListEnvelope<V> = { readonly data: readonly V[]; readonly next_cursor: string | null }
 
+/** Turns a page into the list envelope, each item through `view`. */
 export const envelope =
   <A, V>(view: (a: A) => V) =>
   (page: Page<A>): ListEnvelope<V> => ({ data: page.items.map(view), next_cursor: page.nextCursor })
@@ -81,7 +90,10 @@ const PageLimit = withSchema(new t.Type<number, number, unknown>(
   t.identity,
 ), { type: 'string', pattern: LIMIT_TEXT.source })
 
-/** `?limit=&cursor=` of every list. */
+/**
+ * The page fields of every list command: `limit` (an integer from 1 to 100, or its decimal text;
+ * 20 when left out) and `cursor` (the `nextCursor` of the previous page).
+ */
 export const PageQuery = strictObject(
   'PageQuery',
   {},

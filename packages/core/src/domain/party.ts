@@ -23,8 +23,10 @@ export type Party = {
   readonly incorporationDate: string | null
   readonly industryCode: string | null
   readonly website: string | null
+  /** The full tax identifier; partners only ever see it masked. */
   readonly taxId: string | null
   readonly countryOfIncorporation: string
+  /** The session's verified email address and phone number, as of approval. */
   readonly email: string | null
   readonly phone: string | null
   readonly addresses: readonly Address[]
@@ -57,6 +59,7 @@ export const partyFromSession = (session: OnboardingSession, partyId: PartyId, a
   }
 }
 
+/** A party as partners see it, with its tax id masked. */
 export type PartyView = {
   readonly party_id: string
   readonly session_id: string

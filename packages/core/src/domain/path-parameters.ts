@@ -4,9 +4,11 @@ import { strictObject } from './codecs.js'
 import { AddressId, ApiKeyId, ApplicationId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from './ids.js'
 
 /**
- * The identifier each route takes in its path, by the parameter's name (spec §4). A use case
- * decodes its path parameters with these codecs (`pathParameters`), and the OpenAPI document
- * declares each parameter with the same codec's schema, so the two cannot drift apart.
+ * The codec of every identifier a command can carry, by its name, which is the name of the route's
+ * path parameter (spec §4). Use cases decode their commands' identifiers with these, and the
+ * OpenAPI document declares each path parameter with the same codec's schema, so the two cannot
+ * drift apart. All are UUIDs (decoded to lower case) except `eventId`, a webhook event id (`evt_`
+ * and 32 lower-case hex digits).
  */
 export const PATH_PARAMETERS = {
   apiKeyId: ApiKeyId,

@@ -11,7 +11,7 @@ import type { LoanId, PaymentMethodId } from './ids.js'
  */
 
 /** The ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
-export const isAbaRoutingNumber = (value: string): boolean => {
+const isAbaRoutingNumber = (value: string): boolean => {
   if (!/^\d{9}$/.test(value)) return false
   const d = [...value].map(Number)
   const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!)
@@ -27,7 +27,7 @@ const RoutingNumber = withSchema(new t.Type<string, string, unknown>(
 
 const common = { nickname: boundedString('Nickname', 1, 50), is_default: Bool }
 
-export const BankAccountInput = strictObject(
+const BankAccountInput = strictObject(
   'BankAccountInput',
   {
     type: oneOf('Type', ['bank_account']),
@@ -38,7 +38,7 @@ export const BankAccountInput = strictObject(
   { ...common, account_type: oneOf('AccountType', ['checking', 'savings']) },
 )
 
-export const CardInput = strictObject(
+const CardInput = strictObject(
   'CardInput',
   {
     type: oneOf('Type', ['card']),
@@ -50,7 +50,12 @@ export const CardInput = strictObject(
   { ...common, brand: oneOf('Brand', ['visa', 'mastercard', 'amex', 'discover', 'other']) },
 )
 
-/** Chooses the codec by `type`, so the error names the right fields. */
+/**
+ * A new payment method, by `type`: a `bank_account` (`account_holder_name`, `routing_number` (ABA,
+ * checksum checked), `account_number`, optionally `account_type`) or a `card` token from the
+ * partner's card vault (`card_token`, `last4`, `exp_month`, `exp_year`, optionally `brand`); both
+ * take optional `nickname` and `is_default`. The codec is chosen by `type`, so an error names the right fields.
+ */
 export const PaymentMethodInput = withSchema(new t.Type<t.TypeOf<typeof BankAccountInput> | t.TypeOf<typeof CardInput>, unknown, unknown>(
   'PaymentMethodInput',
   (_u): _u is never => false,
@@ -63,17 +68,24 @@ export const PaymentMethodInput = withSchema(new t.Type<t.TypeOf<typeof BankAcco
   },
   t.identity,
 ), { oneOf: [jsonSchemaOf(BankAccountInput), jsonSchemaOf(CardInput)] })
+/** A decoded `PaymentMethodInput`. */
 export type PaymentMethodInput = t.TypeOf<typeof PaymentMethodInput>
 
 /** A merge patch (RFC 7396): `null` clears the nickname; `is_default` cannot be emptied. */
 export const PaymentMethodPatch = mergePatch('PaymentMethodPatch', { is_default: common.is_default }, { nickname: common.nickname })
+/** A decoded `PaymentMethodPatch`. */
 export type PaymentMethodPatch = t.TypeOf<typeof PaymentMethodPatch>
 
+/**
+ * A payment method of a loan (docs/servicing.md): a tokenised bank account or a card token. No
+ * account or card number is ever kept, only `last4`.
+ */
 export type PaymentMethod = {
   readonly id: PaymentMethodId
   readonly loanId: LoanId
   readonly type: 'bank_account' | 'card'
   readonly nickname: string | null
+  /** Exactly one method of a loan is its default. */
   readonly isDefault: boolean
   readonly status: 'active'
   /** The tokenizer's token (bank account) or the card vault's token: never shown to anyone. */
@@ -97,6 +109,7 @@ export const checkNotExpired = (input: PaymentMethodInput, today: string): E.Eit
     : E.right(input)
 }
 
+/** A payment method as the API returns it: never the token, never a full number. */
 export type PaymentMethodView = {
   readonly payment_method_id: string
   readonly loan_id: string
@@ -114,7 +127,7 @@ export type PaymentMethodView = {
   readonly updated_at: string
 }
 
-/** Never the token, never a full number. */
+/** The API's view of a payment method: never the token, never a full number. */
 export const paymentMethodView = (m: PaymentMethod): PaymentMethodView => ({
   payment_method_id: m.id,
   loan_id: m.loanId,

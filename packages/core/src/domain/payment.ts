@@ -9,8 +9,13 @@ import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from './i
 
 const PAYMENT_FIELDS = { amount: PositiveMinorUnits, currency: CurrencyCode, payment_method_id: PaymentMethodId }
 
-/** The body of a payment request. */
+/**
+ * A payment's fields: `amount` (minor units, at most the payoff), `currency` (the loan's) and
+ * `payment_method_id` (one of the loan's methods). A payment command adds the loan's `partyId` and
+ * `loanId` and the `idempotency_key` it is taken under.
+ */
 export const PaymentInput = strictObject('PaymentInput', PAYMENT_FIELDS, {})
+/** A decoded `PaymentInput`. */
 export type PaymentInput = t.TypeOf<typeof PaymentInput>
 
 /**
@@ -22,8 +27,15 @@ export const IdempotencyKey = stringMatching('IdempotencyKey', /^[\x21-\x7e]{1,2
 /** A payment's fields with the `idempotency_key` it is taken under: a payment command's fields. */
 export const KeyedPaymentInput = strictObject('KeyedPaymentInput', { ...PAYMENT_FIELDS, idempotency_key: IdempotencyKey }, {})
 
+/**
+ * `SUCCEEDED` (posted), `FAILED` (the processor declined; no balance changed) or `REVERSED` (undone by an operator).
+ */
 export type PaymentStatus = 'SUCCEEDED' | 'FAILED' | 'REVERSED'
 
+/**
+ * A borrower's payment (docs/servicing.md "Payments"), recorded whether the charge succeeded or
+ * failed. Amounts are minor units of `currency`.
+ */
 export type Payment = {
   readonly id: PaymentId
   readonly loanId: LoanId
@@ -34,18 +46,22 @@ export type Payment = {
   readonly amount: number
   readonly currency: string
   readonly status: PaymentStatus
+  /** The processor's reason, for a `FAILED` payment. */
   readonly failureCode: string | null
+  /** How a successful payment was applied by the waterfall; null for a failed one. */
   readonly allocation: Allocation | null
   /** What it paid on each installment, so a reversal can undo exactly that. */
   readonly perInstallment: InstallmentPayments
   /** Its `PAYMENT` ledger entry (successful payments only). */
   readonly transactionId: string | null
+  /** The UTC date it was taken, `YYYY-MM-DD`. */
   readonly effectiveDate: string
   readonly createdAt: Date
 }
 
 const bucketsView = (b: Buckets) => ({ fees: b.fees, interest: b.interest, principal: b.principal })
 
+/** A payment as the API returns it. */
 export const paymentView = (p: Payment) => ({
   payment_id: p.id,
   loan_id: p.loanId,

@@ -3,6 +3,7 @@ import { arrayOf, jsonSchemaOf, withSchema } from './codecs.js'
 
 /** Scopes a key can hold (spec §5.4). */
 export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const
+/** One of `KNOWN_SCOPES`: what a use case or route can require. */
 export type KnownScope = (typeof KNOWN_SCOPES)[number]
 
 /** Scopes a key gets when the mint request names none (spec §5.6). */

@@ -3,6 +3,7 @@ import { instantText } from './instant.js'
 
 /** How partners see balances, ledger entries and installments (docs/servicing.md). */
 
+/** A balance snapshot as partners see it (docs/servicing.md). */
 export const balanceView = (b: BalanceSnapshot & { readonly sequence: number }) => ({
   balance_id: b.id,
   loan_id: b.loanId,
@@ -19,6 +20,7 @@ export const balanceView = (b: BalanceSnapshot & { readonly sequence: number }) 
   created_at: instantText(b.createdAt),
 })
 
+/** A ledger entry as partners see it, with the loan's currency. */
 export const transactionView = (t: LedgerTransaction & { readonly sequence: number; readonly currency: string }) => ({
   transaction_id: t.id,
   loan_id: t.loanId,
@@ -35,6 +37,7 @@ export const transactionView = (t: LedgerTransaction & { readonly sequence: numb
   created_at: instantText(t.createdAt),
 })
 
+/** An installment as partners see it, with its totals and its status as of the day it is read. */
 export const installmentView = (i: LoanInstallment & { readonly status: InstallmentStatus }) => ({
   installment_number: i.number,
   due_date: i.dueDate,

@@ -11,15 +11,21 @@ import type { SessionId } from './ids.js'
  * previous one for that channel; a used, superseded, expired or exhausted code never verifies.
  */
 
+/**
+ * Digits in a one-time code. A code lives 10 minutes, allows 5 wrong tries, and a new one cannot
+ * be sent within 30 seconds of the last.
+ */
 export const CODE_LENGTH = 6
-export const CODE_TTL_MS = 10 * 60 * 1000
+const CODE_TTL_MS = 10 * 60 * 1000
 export const MAX_CODE_ATTEMPTS = 5
 export const RESEND_COOLDOWN_MS = 30 * 1000
 
+/** The contacts a session verifies, each with its own code. */
 export const CONTACT_CHANNELS = ['phone', 'email'] as const
+/** One of `CONTACT_CHANNELS`. */
 export type ContactChannel = (typeof CONTACT_CHANNELS)[number]
 
-/** E.164: a plus, a non-zero digit, and 7 to 14 more digits. */
+/** The phone number to verify, E.164: a plus, a non-zero digit, and 7 to 14 more digits. */
 export const PhoneInput = strictObject(
   'PhoneInput',
   { phone: stringMatching('Phone', /^\+[1-9]\d{7,14}$/, 'must be an E.164 phone number such as +14155550123') },
@@ -42,28 +48,41 @@ const Email = withSchema(new t.Type<string, string, unknown>(
   },
   t.identity,
 ), { type: 'string', format: 'email', maxLength: 254 })
+/** The email address to verify (the WHATWG rule, at most 254 characters); stored with its domain in lower case. */
 export const EmailInput = strictObject('EmailInput', { email: Email }, {})
 
+/** The 6-digit code the applicant received. */
 export const CodeInput = strictObject('CodeInput', { code: stringMatching('Code', /^\d{6}$/, 'must be the 6-digit code that was sent') }, {})
 
+/**
+ * A one-time code sent to a session's phone or email. Only the code's hash is stored; a new code
+ * for the channel closes the previous one.
+ */
 export type VerificationChallenge = {
   readonly id: string
   readonly sessionId: SessionId
   readonly channel: ContactChannel
+  /** The phone number or email address the code was sent to. */
   readonly destination: string
+  /** The code's hash, salted with the challenge `id` (`OneTimeCodes.hash`). */
   readonly codeHash: string
   readonly createdAt: Date
   readonly expiresAt: Date
+  /** Codes presented so far (right or wrong). */
   readonly attempts: number
   /** Set when the code verified, or when a newer code replaced it. */
   readonly closedAt: Date | null
 }
 
+/** A new code was asked for within 30 seconds of the last one; retry after `retryAfterSeconds`. */
 export type RateLimited = { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
 export const rateLimited = (retryAfterSeconds: number): RateLimited => ({ _tag: 'RateLimited', retryAfterSeconds })
 
+/** The code is wrong; `attemptsRemaining` more may be tried before a new code must be requested. */
 export type InvalidCode = { readonly _tag: 'InvalidCode'; readonly attemptsRemaining: number }
+/** The code is older than 10 minutes: request a new one. */
 export type CodeExpired = { readonly _tag: 'CodeExpired' }
+/** Five wrong codes were presented: request a new one. */
 export type TooManyAttempts = { readonly _tag: 'TooManyAttempts' }
 /**
  * No open code for this channel: the contact is already verified (`alreadyVerified`), or no

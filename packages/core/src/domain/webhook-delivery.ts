@@ -4,8 +4,17 @@
  * the next delay of the schedule, until the schedule runs out and the event is failed.
  */
 
+/**
+ * What one delivery attempt got: the receiver's status code, or an `error` (timeout, refused
+ * connection) and no status; and how long it took.
+ */
 export type AttemptResult = { readonly statusCode: number | null; readonly error: string | null; readonly durationMs: number }
 
+/**
+ * What happens after a delivery attempt (CONTRACT.md "Webhooks"): a 2xx delivers; a 410 stops
+ * for good; anything else (another status, a timeout, a refused connection) is retried after
+ * the next delay of the schedule, until the schedule runs out and the event is failed.
+ */
 export type AttemptOutcome =
   | { readonly _tag: 'Delivered' }
   | { readonly _tag: 'Failed'; readonly reason: 'gone' | 'schedule_exhausted' }

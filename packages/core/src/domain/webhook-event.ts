@@ -11,11 +11,14 @@ import type { EventId, SessionId } from './ids.js'
  */
 export type WebhookEvent = {
   readonly id: EventId
+  /** The onboarding session whose endpoint receives it. */
   readonly sessionId: SessionId
   readonly type: 'party.ready'
   readonly body: string
   readonly status: 'pending' | 'delivered' | 'failed'
+  /** Delivery attempts made so far. */
   readonly attempts: number
+  /** When the next attempt is due (meaningful while `pending`). */
   readonly nextAttemptAt: Date
   readonly createdAt: Date
 }
@@ -29,7 +32,7 @@ export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(i
 export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** `evt_` and 32 hex digits from a UUID. */
-export const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
+const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
 
 /** The party.ready event for an approved party: the getPartyBySessionId body as of approval. */
 export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: PartyView, now: Date): WebhookEvent => ({
@@ -56,6 +59,7 @@ export type WebhookAttempt = {
 /** An event with its attempts, for the delivery log. */
 export type WebhookDelivery = WebhookEvent & { readonly attemptLog: readonly WebhookAttempt[] }
 
+/** An event as the API returns it. */
 export type WebhookEventView = {
   readonly event_id: string
   readonly type: string
@@ -66,6 +70,7 @@ export type WebhookEventView = {
   readonly created_at: string
 }
 
+/** The API's view of an event. */
 export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   event_id: e.id,
   type: e.type,
@@ -75,6 +80,7 @@ export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   created_at: instantText(e.createdAt),
 })
 
+/** An event with its attempt log, as the API returns it. */
 export type WebhookDeliveryView = WebhookEventView & {
   readonly attempt_log: readonly {
     readonly attempt_number: number

@@ -11,6 +11,11 @@ import type { SessionId } from './ids.js'
 /** `whsec_` followed by base64 of 24 to 64 bytes, or any other 16 to 128 printable characters. */
 const WEBHOOK_SECRET = /^(whsec_[A-Za-z0-9+/]{32,88}={0,2}|(?!whsec_)[\x21-\x7e]{16,128})$/
 
+/**
+ * A session's webhook registration: `webhook_url` (https, at most 2048 characters; the
+ * `WebhookUrlGuard` judges it further) and optionally `webhook_secret` (`whsec_` and base64 of 24
+ * to 64 bytes, or 16 to 128 printable characters); without one the server generates it.
+ */
 export const RegisterWebhookInput = strictObject(
   'RegisterWebhookInput',
   { webhook_url: stringMatching('WebhookUrl', /^\S{1,2048}$/, 'must be an https URL of at most 2048 characters') },
@@ -22,8 +27,13 @@ export const RegisterWebhookInput = strictObject(
     ),
   },
 )
+/** A decoded `RegisterWebhookInput`. */
 export type RegisterWebhookInput = t.TypeOf<typeof RegisterWebhookInput>
 
+/**
+ * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"), one per session. The signing
+ * secret is kept only sealed.
+ */
 export type WebhookEndpoint = {
   readonly sessionId: SessionId
   readonly url: string
@@ -42,6 +52,10 @@ export type WebhookEndpointView = {
   readonly updated_at: string
 }
 
+/**
+ * The API's view of an endpoint; `generatedSecret`, when given, is shown (only in the answer to the
+ * registration that made it).
+ */
 export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
   session_id: endpoint.sessionId,
   webhook_url: endpoint.url,

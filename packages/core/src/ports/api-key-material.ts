@@ -9,6 +9,7 @@ export type GeneratedKey = { readonly plaintext: string; readonly idSegment: str
  * core so core stays free of node modules.
  */
 export type ApiKeyMaterial = {
+  /** A new random key for `environment`, with its id segment, prefix and hash. */
   readonly generate: (environment: KeyEnvironment) => GeneratedKey
   /** Whether the checksum at the end of the secret matches; false for any malformed key. */
   readonly hasValidChecksum: (plaintext: string) => boolean

@@ -4,6 +4,7 @@ import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { ClientId, PartyId } from '../domain/ids.js'
 
+/** Which events `list` returns: every given field must match; none given lists all. */
 export type AuditEventFilter = {
   readonly action?: AuditAction
   readonly subjectId?: string

@@ -4,8 +4,9 @@ import type { StoreUnavailable } from '../domain/errors.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { SessionId } from '../domain/ids.js'
 
-/** Stores document metadata linked to an onboarding session (and, later, to its party and loans). */
+/** Stores the metadata of onboarding documents, by session (a loan's documents are the `LoanRepository`'s). */
 export type DocumentRepository = {
+  /** Stores `document` under the session `sessionId` (the caller has checked the session is the client's). */
   readonly insertForSession: (sessionId: SessionId, document: DocumentMetadata) => TE.TaskEither<StoreUnavailable, void>
   /** The session's documents in `(createdAt, id)` order, at most `page.limit + 1` after `page.after`. */
   readonly listForSession: (sessionId: SessionId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly DocumentMetadata[]>

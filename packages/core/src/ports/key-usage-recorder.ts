@@ -5,6 +5,8 @@ import type { ApiKeyId } from '../domain/ids.js'
  * shutdown. Never fails the request it is called from.
  */
 export type KeyUsageRecorder = {
+  /** Notes that `keyId` authenticated a request at `at`; returns at once. */
   readonly record: (keyId: ApiKeyId, at: Date) => void
+  /** Writes what was noted since the last flush; resolves when written (or given up on). */
   readonly flush: () => Promise<void>
 }

@@ -7,6 +7,7 @@ import type { BookedLoan } from '../domain/loan.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { ApplicationId, PartyId } from '../domain/ids.js'
 
+/** Which applications `list` returns: of one party, of one status, both or neither. */
 export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }
 
 /**
@@ -17,10 +18,13 @@ export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: 
  * action (a partner's own application; decision 45).
  */
 export type LoanApplicationRepository = {
+  /** Stores a new application; `AlreadyExists` if its id is taken. */
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Any party's application: for operators. */
   readonly findById: (id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** The application if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: PartyId, id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  /** Writes the application if the stored version is still its `version`. */
   readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /**
    * In one transaction: the approved application (version-checked) and everything `booked`

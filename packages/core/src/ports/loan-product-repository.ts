@@ -8,9 +8,11 @@ import type { ProductId } from '../domain/ids.js'
 
 /** The loan product catalogue. Each write stores its `audit` event in the same transaction. */
 export type LoanProductRepository = {
+  /** Stores a new product; `AlreadyExists` if its id is taken. */
   readonly insert: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** Overwrites the product with the same id (operators' edits; last write wins). */
   readonly update: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
+  /** The product `id`, active or not. */
   readonly findById: (id: ProductId) => TE.TaskEither<StoreUnavailable, O.Option<LoanProduct>>
   /**
    * One page in `(createdAt, id)` order, only active (or only inactive) products when `active`

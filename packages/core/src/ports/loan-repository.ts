@@ -15,12 +15,15 @@ export type PostedTransaction = LedgerTransaction & { readonly sequence: number 
 /** A balance snapshot as stored; the latest of a loan has the highest `sequence`. */
 export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
 
+/**
+ * Which ledger entries `listTransactions` returns: of one `type`, with an effective date from
+ * `from` and up to `to` (inclusive, `YYYY-MM-DD`); each optional.
+ */
 export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
 
 /**
  * A read of one of a party's loans: none when loan `loanId` is not `partyId`'s (or does not
- * exist), so that whether the loan is the party's and what is read of it come back from one
- * read, where finding the loan and then reading its records took two round trips.
+ * exist), so whether the loan is the party's and what is read of it come back from one read.
  */
 export type OfPartyLoan<A> = TE.TaskEither<StoreUnavailable, O.Option<A>>
 
@@ -61,6 +64,7 @@ export type Posting = {
 export type PaymentReads = {
   /** A payment by the API client's Idempotency-Key. */
   readonly paymentByKey: (clientId: ClientId, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  /** A payment by its id, whoever took it. */
   readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
 }
 
@@ -102,6 +106,7 @@ export type LoanRepository = {
   readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** One page of collateral in `(createdAt, id)` order. */
   readonly listCollateral: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly CollateralItem[]>
+  /** Stores the document's metadata and its `audit` event in one transaction. */
   readonly addDocument: (document: LoanDocument, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** One page of documents in `(createdAt, id)` order. */
   readonly listDocuments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly LoanDocument[]>

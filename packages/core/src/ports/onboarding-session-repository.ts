@@ -8,7 +8,10 @@ import type { Party } from '../domain/party.js'
 import type { WebhookEvent } from '../domain/webhook-event.js'
 import type { ClientId, SessionId } from '../domain/ids.js'
 
-/** Stores onboarding sessions with their contacts, profile and addresses. Reads are scoped to the owning API client. */
+/**
+ * Stores onboarding sessions with their contacts, profile and addresses. Partner reads are scoped
+ * to the owning API client (`findForClient`); `findById` and `list` are for internal review.
+ */
 export type OnboardingSessionRepository = {
   /** `AlreadyExists` when a session with the same id is stored already. */
   readonly insert: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>

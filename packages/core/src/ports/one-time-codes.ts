@@ -7,6 +7,7 @@ import type * as T from 'fp-ts/lib/Task.js'
 export type OneTimeCodes = {
   /** A fresh code of `CODE_LENGTH` digits from a CSPRNG. */
   readonly generate: () => string
+  /** The stored hash of `code`, salted with `salt` (the challenge id). */
   readonly hash: (code: string, salt: string) => T.Task<string>
   /** Constant-time comparison. */
   readonly matches: (code: string, salt: string, hash: string) => T.Task<boolean>

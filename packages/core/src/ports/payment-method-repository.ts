@@ -11,8 +11,11 @@ import type { LoanId, PartyId, PaymentMethodId } from '../domain/ids.js'
  * unmarks the loan's other methods in the same transaction.
  */
 export type PaymentMethodRepository = {
+  /** Stores a new method (unmarking the others if it is the default). */
   readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** Writes the method's nickname and default flag (unmarking the others if it becomes the default). */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** The method `id` if it belongs to the loan `loanId`. */
   readonly findForLoan: (loanId: LoanId, id: PaymentMethodId) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /**
    * One page of the methods of the party's loan, in `(createdAt, id)` order, at most
@@ -20,5 +23,6 @@ export type PaymentMethodRepository = {
    * as the loan's other records: decision 59).
    */
   readonly listForPartyLoan: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
+  /** How many methods the loan has. */
   readonly countForLoan: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, number>
 }

@@ -17,6 +17,7 @@ export type DueDelivery = {
   readonly interruptedLeaseEnd: Date | null
 }
 
+/** One attempt to record: its result, which event, which attempt (1 for the first), where and when. */
 export type DeliveryAttempt = AttemptResult & {
   readonly eventId: EventId
   readonly attemptNumber: number
@@ -31,6 +32,7 @@ export type DeliveryAttempt = AttemptResult & {
  * a redelivery with the same id, never a loss.
  */
 export type WebhookDeliveryQueue = {
+  /** Leases up to `limit` due events for `leaseMs`, oldest due first. */
   readonly claimDue: (now: Date, limit: number, leaseMs: number) => TE.TaskEither<StoreUnavailable, readonly DueDelivery[]>
   /** Records the attempt and applies its outcome to the event, releasing the lease, in one transaction. */
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
@@ -38,9 +40,14 @@ export type WebhookDeliveryQueue = {
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
 }
 
+/** One signed webhook request, ready to send. */
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }
 
-/** Sends one webhook request. Never fails: a timeout or network error is a result with `error`. */
+/**
+ * Sends one webhook request. Never fails: a timeout or network error is a result with `error`.
+ *
+ * @property send - POSTs `request` and resolves with what came back.
+ */
 export type WebhookSender = { readonly send: (request: WebhookRequest) => T.Task<AttemptResult> }
 
 /** Standard Webhooks headers for one attempt. */

@@ -8,5 +8,6 @@ import type { SessionId } from '../domain/ids.js'
 export type WebhookEndpointRepository = {
   /** Creates or replaces the session's endpoint; a replacement keeps the original `createdAt`. Returns what is stored. */
   readonly upsert: (endpoint: WebhookEndpoint) => TE.TaskEither<StoreUnavailable, WebhookEndpoint>
+  /** The endpoint of the session `sessionId`, if one is registered. */
   readonly findBySession: (sessionId: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<WebhookEndpoint>>
 }

@@ -3,6 +3,7 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
 import type { ApiKeyId } from '../domain/ids.js'
 
+/** What `batchedKeyUsage` needs: where to write usage, and whom to tell when a write fails. */
 export type BatchedKeyUsageDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'recordUsage'>
   /** Called with the store's error when a flush fails; the usage is kept for the next flush. */

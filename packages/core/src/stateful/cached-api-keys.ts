@@ -6,11 +6,13 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { Clock } from '../ports/clock.js'
 import type { KeyRevocations } from '../ports/key-revocations.js'
 
+/** How `cachedApiKeys` bounds its cache. */
 export type KeyCacheOptions = {
   /** At most this many keys are kept (least recently used go first). */
   readonly maxEntries: number
   /** A safety net: an entry older than this is read again even if no revocation was heard. */
   readonly ttlMs: number
+  /** Tells the age of entries. */
   readonly clock: Clock
 }
 
@@ -21,7 +23,9 @@ export type CachedApiKeys = ApiKeyRepository & {
    * older than the TTL), or undefined when it would ask the store. A held answer is a use.
    */
   readonly held: (idSegment: string) => ApiKey | undefined
+  /** How many keys are held now. */
   readonly size: () => number
+  /** Stops listening for revocations; call it when the process stops. */
   readonly close: () => void
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js'
 import type { RateCount, RateLimitStore } from '../ports/rate-limit-store.js'
 import type { RateLimiter } from '../ports/rate-limiter.js'
 
+/** What `syncedRateLimiter` needs. */
 export type SyncedRateLimiterDeps = {
   readonly store: Pick<RateLimitStore, 'add'>
   readonly clock: Clock
@@ -18,6 +19,7 @@ export type SyncedRateLimiterDeps = {
   readonly onSyncError: (error: unknown) => void
 }
 
+/** The limiter `syncedRateLimiter` returns: a `RateLimiter` whose owner calls `sync` on a timer and at shutdown. */
 export type SyncedRateLimiter = RateLimiter & {
   /**
    * Pushes every count not yet in the store, in one `add`, and learns the totals of those

@@ -5,6 +5,7 @@ import { isAfter } from '../domain/pagination.js'
 import type { AuditLog } from '../ports/audit-log.js'
 import { auditPosition } from '../use-cases/audit/list-audit-events.js'
 
+/** An `AuditLog` in memory that also shows every event and lets in-memory repositories append to it. */
 export type InMemoryAuditLog = AuditLog & {
   /** Every event, in the order written. */
   readonly all: () => readonly AuditEvent[]

@@ -4,6 +4,7 @@ import type { DocumentRepository } from '../ports/document-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'
 import type { SessionId } from '../domain/ids.js'
 
+/** Onboarding documents' metadata in memory, with the same semantics as the PostgreSQL repository. */
 export const inMemoryDocumentRepository = (): DocumentRepository => {
   const documents: { readonly sessionId: SessionId; readonly document: DocumentMetadata }[] = []
   return {

@@ -6,10 +6,15 @@ import type { LoanProductRepository } from '../ports/loan-product-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
+/** The product catalogue in memory, starting with `seed`; writes append their audit events to `audit`. */
 export const inMemoryLoanProductRepository = (
   seed: readonly LoanProduct[] = [],
   audit: InMemoryAuditLog = inMemoryAuditLog(),
-): LoanProductRepository & { readonly all: () => readonly LoanProduct[]; readonly audit: InMemoryAuditLog } => {
+): LoanProductRepository & {
+  /** Every product stored. */
+  readonly all: () => readonly LoanProduct[]
+  readonly audit: InMemoryAuditLog
+} => {
   const products = new Map(seed.map((p) => [p.id, p]))
   return {
     all: () => [...products.values()],

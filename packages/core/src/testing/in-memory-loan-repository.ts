@@ -22,7 +22,9 @@ type Stored = {
   collateral: CollateralItem[]
 }
 
+/** A `LoanRepository` in memory that also shows every loan and lets a test book one directly. */
 export type InMemoryLoanRepository = LoanRepository & {
+  /** Every loan as booked and serviced since: schedule, ledger and latest balance. */
   readonly all: () => readonly BookedLoan[]
   /** Stores a booked loan (what LoanApplicationRepository.saveApproved writes). */
   readonly book: (booked: BookedLoan) => void

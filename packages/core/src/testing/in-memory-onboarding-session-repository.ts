@@ -14,14 +14,25 @@ import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.j
 import { inMemoryPage } from './in-memory-paging.js'
 import type { PartyId } from '../domain/ids.js'
 
+/**
+ * Sessions in memory, with the parties their approval creates (`parties`, over the map given) and
+ * the webhook outbox it fills (`events`); audited writes append to `audit`. Same semantics as the
+ * PostgreSQL repositories, optimistic locking included.
+ */
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
   audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): OnboardingSessionRepository & {
+  /** Every session stored, as stored. */
   readonly all: () => readonly OnboardingSession[]
   readonly audit: InMemoryAuditLog
+  /** The parties approvals created, as a `PartyRepository`. */
   readonly parties: PartyRepository
-  readonly events: WebhookEventRepository & { readonly all: () => readonly WebhookEvent[] }
+  /** The webhook outbox, as a `WebhookEventRepository`; `all` lists every event queued. */
+  readonly events: WebhookEventRepository & {
+    /** Every event queued, in order. */
+    readonly all: () => readonly WebhookEvent[]
+  }
 } => {
   const sessions = new Map<string, OnboardingSession>()
   const events: WebhookEvent[] = []

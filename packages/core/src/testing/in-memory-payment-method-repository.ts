@@ -9,7 +9,10 @@ import { inMemoryPage } from './in-memory-paging.js'
 /** Methods in memory; `loans` says which party's loan a method list belongs to (`listForPartyLoan`). */
 export const inMemoryPaymentMethodRepository = (
   loans: Pick<LoanRepository, 'findForParty'>,
-): PaymentMethodRepository & { readonly all: () => readonly PaymentMethod[] } => {
+): PaymentMethodRepository & {
+  /** Every method stored. */
+  readonly all: () => readonly PaymentMethod[]
+} => {
   const methods = new Map<string, PaymentMethod>()
   /** Writes `method`; a default unmarks the loan's other methods. */
   const write = (method: PaymentMethod, replace: boolean) =>

@@ -3,7 +3,9 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { VerificationChallenge } from '../domain/verification.js'
 import type { VerificationChallengeRepository } from '../ports/verification-challenge-repository.js'
 
+/** Verification challenges in memory, with the same semantics as the PostgreSQL repository. */
 export const inMemoryVerificationChallengeRepository = (): VerificationChallengeRepository & {
+  /** Every challenge issued, in order, as it stands now. */
   readonly all: () => readonly VerificationChallenge[]
 } => {
   const challenges: VerificationChallenge[] = []

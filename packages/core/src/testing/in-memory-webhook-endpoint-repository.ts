@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { WebhookEndpoint } from '../domain/webhook.js'
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint-repository.js'
 
+/** Webhook endpoints in memory, one per session, with the same semantics as the PostgreSQL repository. */
 export const inMemoryWebhookEndpointRepository = (): WebhookEndpointRepository => {
   const endpoints = new Map<string, WebhookEndpoint>()
   return {

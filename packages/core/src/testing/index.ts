@@ -1,23 +1,47 @@
-export * from './fixed-clock.js'
-export * from './sequential-ids.js'
-export * from './fake-key-material.js'
-export * from './in-memory-api-key-repository.js'
-export * from './in-memory-onboarding-session-repository.js'
-export * from './in-memory-idempotency-store.js'
-export * from './recording-code-sender.js'
-export * from './in-memory-verification-challenge-repository.js'
-export * from './fake-one-time-codes.js'
-export * from './in-memory-document-repository.js'
-export * from './in-memory-webhook-endpoint-repository.js'
-export * from './in-memory-loan-product-repository.js'
-export * from './in-memory-loan-application-repository.js'
-export * from './in-memory-loan-repository.js'
-export * from './in-memory-payment-method-repository.js'
-export * from './in-memory-rate-limit-store.js'
-export * from './in-memory-audit-log.js'
-export * from './test-ids.js'
-export * from './fake-payment-processor.js'
-export * from './fake-payment-tokenizer.js'
-export * from './fake-webhook-secrets.js'
-export * from './fake-webhook-url-guard.js'
-export * from './in-memory-core-deps.js'
+/**
+ * In-memory implementations of core's ports, a controllable clock, sequential ids and fake key
+ * material and codes, for tests: use-case tests here and in embedding services build their
+ * dependencies from these and override only the one a test is about. Everything is kept in
+ * process memory and lost on exit; the fake key material, codes and ids are predictable, so
+ * never use those outside tests. The port contract suites that every implementation must pass
+ * are in `@lendgate/core/testing/contracts`.
+ *
+ * @module @lendgate/core/testing
+ */
+
+// Every dependency at once
+export { type InMemoryCoreDepsOptions, type InMemoryCoreDeps, inMemoryCoreDeps } from './in-memory-core-deps.js'
+
+// Clock and ids
+export { type TestClock, testClock } from './fixed-clock.js'
+export { sequentialIds } from './sequential-ids.js'
+export { type TestId, testId } from './test-ids.js'
+
+// API keys and audit
+export { fakeKeyMaterial } from './fake-key-material.js'
+export { type InMemoryApiKeyRepository, inMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
+export { type InMemoryAuditLog, inMemoryAuditLog } from './in-memory-audit-log.js'
+export { inMemoryIdempotencyStore } from './in-memory-idempotency-store.js'
+
+// Onboarding and webhooks
+export { inMemoryOnboardingSessionRepository } from './in-memory-onboarding-session-repository.js'
+export { inMemoryVerificationChallengeRepository } from './in-memory-verification-challenge-repository.js'
+export { fakeOneTimeCodes } from './fake-one-time-codes.js'
+export { type RecordingCodeSender, recordingCodeSender } from './recording-code-sender.js'
+export { inMemoryDocumentRepository } from './in-memory-document-repository.js'
+export { inMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.js'
+
+// Lending: products, applications and the loans they book, payment methods
+export { inMemoryLoanProductRepository } from './in-memory-loan-product-repository.js'
+export { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
+export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
+export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
+
+// Payments and webhooks: fakes of the services a deployment plugs in
+export { type ChargeRequest, type FakePaymentProcessor, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'
+export { type BankAccount, type FakePaymentTokenizer, fakePaymentTokenizer } from './fake-payment-tokenizer.js'
+export { fakeWebhookSecrets } from './fake-webhook-secrets.js'
+export { type FakeWebhookUrlGuardOptions, fakeWebhookUrlGuard } from './fake-webhook-url-guard.js'
+
+// Rate limits
+export { inMemoryRateLimitStore } from './in-memory-rate-limit-store.js'

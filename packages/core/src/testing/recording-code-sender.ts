@@ -1,11 +1,11 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { verificationDeliveryFailed, type VerificationCodeSender, type VerificationMessage } from '../ports/verification-code-sender.js'
 
-/** A code sender that keeps what it was given instead of delivering it. */
+/** Keeps every message it is given; `failNext` makes the next send fail. */
 export type RecordingCodeSender = VerificationCodeSender & {
-  /** Every message sent, in order. */
+  /** Every message delivered, in order (a send made to fail is not recorded). */
   readonly sent: () => readonly VerificationMessage[]
-  /** The next send fails with `VerificationDeliveryFailed`. */
+  /** Makes the next send fail with `VerificationDeliveryFailed`. */
   readonly failNext: () => void
 }
 

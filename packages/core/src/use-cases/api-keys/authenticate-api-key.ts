@@ -9,6 +9,7 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 
+/** What `authenticateApiKey` needs; the lookup may be the key cache (`cachedApiKeys`). */
 export type AuthenticateApiKeyDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'findByIdSegment'>
   readonly keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum' | 'matches'>
@@ -16,6 +17,7 @@ export type AuthenticateApiKeyDeps = {
   readonly clock: Clock
 }
 
+/** Why a key does not authenticate: one `InvalidApiKey` for every refusal, or the store. */
 export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
 
 /**

@@ -13,8 +13,12 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import { type ApiKeyId, type ClientId, newId, PartyId } from '../../domain/ids.js'
 
 /** Client name used when the mint request gives none. */
-export const DEFAULT_CLIENT_NAME = 'default'
+const DEFAULT_CLIENT_NAME = 'default'
 
+/**
+ * The mint command: `party_id` (required), `client_name` (1 to 100 characters, `default` when left
+ * out), `environment` (`live` when left out) and `scopes` (`partner:api` and `keys:manage` when left out).
+ */
 export const MintApiKeyInput = strictObject(
   'MintApiKeyInput',
   { party_id: PartyId },
@@ -24,8 +28,10 @@ export const MintApiKeyInput = strictObject(
     scopes: Scopes,
   },
 )
+/** A decoded `MintApiKeyInput`. */
 export type MintApiKeyInput = t.TypeOf<typeof MintApiKeyInput>
 
+/** What `mintApiKey` needs. */
 export type MintApiKeyDeps = {
   readonly apiKeys: ApiKeyRepository
   readonly keyMaterial: ApiKeyMaterial
@@ -33,6 +39,7 @@ export type MintApiKeyDeps = {
   readonly clock: Clock
 }
 
+/** Why `mintApiKey` fails: an invalid command (an unknown scope, say), or the store. */
 export type MintApiKeyError = InvalidRequest | StoreUnavailable
 
 /** The outcome of a mint; `plaintext` must reach the operator once and nothing else. */
@@ -43,7 +50,8 @@ export type MintedKey = { readonly client: ApiClient; readonly key: ApiKey; read
  * on first use. Minting again for the same client is how keys are rotated: mint the new one,
  * move over, revoke the old one. Whoever calls this has already proven the mint secret (or
  * has the database: the CLI), so the actor is the operator unless `context` says otherwise.
- * The `api_key.minted` audit event is written in the mint's transaction.
+ * The `api_key.minted` audit event is written in the mint's transaction. Not idempotent: each
+ * call mints a new key.
  */
 export const mintApiKey =
   (deps: MintApiKeyDeps) =>

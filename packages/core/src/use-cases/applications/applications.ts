@@ -45,6 +45,10 @@ import { newId } from '../../domain/ids.js'
  * party is always the key's; another party's application is `NotFound`.
  */
 
+/**
+ * Why an application use case cannot load its application: an `applicationId` that is not a UUID,
+ * an application missing or of another party (`NotFound`), or the store.
+ */
 export type LoadApplicationError = InvalidRequest | NotFound | StoreUnavailable
 
 const ApplicationParams = pathParameters('applicationId')
@@ -52,7 +56,7 @@ const ApplicationCommand = commandOf(['applicationId'], EmptyInput)
 const UpdateApplicationCommand = commandOf(['applicationId'], LoanApplicationPatch)
 
 /** The caller's party's application named by the command's `applicationId` (its other fields are the use case's to decode). */
-export const loadOwnApplication =
+const loadOwnApplication =
   (applications: Pick<LoanApplicationRepository, 'findForParty'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
     pipe(
@@ -71,6 +75,7 @@ const productFor =
       TE.chainEitherKW((product) => fitsProduct(terms, product)),
     )
 
+/** What `createLoanApplication` needs. */
 export type CreateApplicationDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'insert'>
   readonly products: Pick<LoanProductRepository, 'findById'>
@@ -79,7 +84,11 @@ export type CreateApplicationDeps = {
   readonly clock: Clock
 }
 
-/** A `DRAFT` application of the key's party, validated against its product and priced by it. */
+/**
+ * A `DRAFT` application of the key's party (the command is `LoanApplicationInput`), validated
+ * against its product and priced by it. `NotFound` when the key's party is not a borrower; a
+ * `party_id` other than the key's is `PartyMismatch`. Not idempotent: each call creates a draft.
+ */
 export const createLoanApplication =
   (deps: CreateApplicationDeps) =>
   (
@@ -102,21 +111,27 @@ export const createLoanApplication =
       TE.chainFirstW(deps.applications.insert),
     )
 
+/** The application `applicationId` (the command's only field) of the key's party. */
 export const getLoanApplication =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
     pipe(loadOwnApplication(deps.applications)(caller, command), TE.chainFirstEitherKW(() => decode(ApplicationCommand)(command)))
 
+/** What the application changes need. */
 export type ChangeApplicationDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findForParty' | 'save'>
   readonly products: Pick<LoanProductRepository, 'findById'>
   readonly clock: Clock
 }
+/**
+ * Why an application change fails: the application cannot be loaded, the command is invalid or no
+ * longer fits the product, its status forbids the change (`InvalidState`), or a concurrent change won.
+ */
 export type ChangeApplicationError = LoadApplicationError | InvalidState | ConcurrentUpdate
 
 /**
- * Edits a draft by a merge patch (`LoanApplicationPatch`: `null` clears `purpose`), re-validated
- * and re-priced by the product.
+ * Edits the draft `applicationId` by the merge patch in the rest of the command
+ * (`LoanApplicationPatch`: `null` clears `purpose`), re-validated and re-priced by the product.
  */
 export const updateLoanApplication =
   (deps: ChangeApplicationDeps) =>
@@ -146,8 +161,8 @@ const loadForAction = (
   )
 
 /**
- * `DRAFT` → `SUBMITTED`: re-validated against the product as it is now and priced by it; the
- * terms are frozen from here on.
+ * `DRAFT` → `SUBMITTED` for the application `applicationId` (the command's only field):
+ * re-validated against the product as it is now and priced by it; the terms are frozen from here on.
  */
 export const submitLoanApplication =
   (deps: ChangeApplicationDeps) =>
@@ -171,7 +186,7 @@ export const submitLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
+/** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final, for the application `applicationId` (the command's only field). */
 export const withdrawLoanApplication =
   (deps: Omit<ChangeApplicationDeps, 'products'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
@@ -186,9 +201,13 @@ export const withdrawLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
+/** The fields of a schedule preview: optionally `start_date` (`YYYY-MM-DD`; today in UTC when left out). */
 export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })
 
-/** The schedule the application's loan would have if booked on `?start_date=` (default: today, UTC). */
+/**
+ * The schedule the loan of the application `applicationId` would have if booked on `start_date`
+ * (default: today, UTC), in any status. Computes only; stores nothing.
+ */
 export const previewLoanApplicationSchedule =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
@@ -202,9 +221,13 @@ export const previewLoanApplicationSchedule =
       ),
     )
 
+/** The filter of application lists: optionally one `status`. */
 export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { status: oneOf('ApplicationStatus', APPLICATION_STATUSES) })
 
-/** The key's party's applications, optionally of one status, oldest first. */
+/**
+ * The applications of the key's party `partyId`, optionally of one `status`, oldest first, a page
+ * at a time (`limit`, `cursor`).
+ */
 export const listPartyApplications =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanApplication>> =>

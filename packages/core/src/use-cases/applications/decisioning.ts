@@ -16,26 +16,34 @@ import type { ApplicationId } from '../../domain/ids.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
+/** The fields of an approval: optionally `decided_by` (1 to 100 characters; `internal` when left out). */
 export const ApproveApplicationInput = strictObject('ApproveApplicationInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
+/** The fields of a decline: `reason` (1 to 500 characters) and optionally `decided_by`. */
 export const DeclineApplicationInput = strictObject('DeclineApplicationInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
 
 const ApproveCommand = commandOf(['applicationId'], ApproveApplicationInput)
 const DeclineCommand = commandOf(['applicationId'], DeclineApplicationInput)
 
+/** What the decision use cases need. */
 export type DecisionDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findById' | 'save' | 'saveApproved'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
+/**
+ * Why a decision fails: an invalid command, an application that does not exist, one that is not
+ * `SUBMITTED` (`InvalidState`: deciding twice included), a concurrent change, or the store.
+ */
 export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
 const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: ApplicationId) =>
   pipe(deps.applications.findById(applicationId), TE.chainW(TE.fromOption(() => notFound('loan_application'))))
 
 /**
- * Approves a submitted application and books its loan: in one transaction the application
- * becomes `APPROVED` and the loan, its full schedule, the ledger's opening entries and the
- * first balance snapshot are written (domain/loan.ts `bookLoan`), with the
+ * Approves a submitted application and books its loan, for operators (any party's application).
+ * The command is the `applicationId` and the fields of `ApproveApplicationInput`. In one
+ * transaction the application becomes `APPROVED` and the loan, its full schedule, the ledger's
+ * opening entries and the first balance snapshot are written (`bookLoan`), with the
  * `loan_application.approved` audit event (actor: `context`'s, the operator by default).
  */
 export const approveLoanApplication =
@@ -71,7 +79,10 @@ export const approveLoanApplication =
       ),
     )
 
-/** Declines a submitted application with a reason, writing the `loan_application.declined` audit event with it. */
+/**
+ * Declines a submitted application, for operators. The command is the `applicationId` and the
+ * fields of `DeclineApplicationInput`; the `loan_application.declined` audit event is written with the reason.
+ */
 export const declineLoanApplication =
   (deps: DecisionDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, LoanApplication> =>
@@ -99,7 +110,10 @@ export const declineLoanApplication =
       ),
     )
 
-/** Every party's applications, optionally of one status, oldest first: the credit team's work list. */
+/**
+ * Every party's applications, optionally of one `status`, oldest first, a page at a time: the
+ * credit team's work list. For operators.
+ */
 export const listLoanApplicationsForReview =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>

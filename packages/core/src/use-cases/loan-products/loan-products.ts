@@ -15,7 +15,8 @@ import { newId } from '../../domain/ids.js'
 
 /** The loan product catalogue: what partners may apply for, and how operators manage it. */
 
-type ProductsDeps = { readonly products: Pick<LoanProductRepository, 'list'> }
+/** What the product listings need. */
+export type ProductsDeps = { readonly products: Pick<LoanProductRepository, 'list'> }
 
 /**
  * Every active product, oldest first, for the caller's party named by the command's `partyId`
@@ -30,9 +31,13 @@ export const listAvailableLoanProductsForParty =
       TE.chainW((page) => pipe(deps.products.list(true, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
+/** The filter of `listLoanProducts`: optionally `active`, `'true'` or `'false'` (query text). */
 export const ProductActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
 
-/** Every product, or only active / inactive ones (`?active=true|false`): the operators' view. */
+/**
+ * Every product, or only active or inactive ones (`active`), oldest first, a page at a time: the
+ * operators' view.
+ */
 export const listLoanProducts =
   (deps: ProductsDeps) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanProduct>> =>
@@ -46,13 +51,17 @@ export const listLoanProducts =
       ),
     )
 
+/** What the product management use cases need. */
 export type ManageProductsDeps = {
   readonly products: LoanProductRepository
   readonly ids: IdGenerator
   readonly clock: Clock
 }
 
-/** Adds a product to the catalogue, with its `loan_product.created` audit event. */
+/**
+ * Adds a product to the catalogue (the command is `LoanProductInput`; min must not exceed max),
+ * with its `loan_product.created` audit event. For operators. Not idempotent.
+ */
 export const createLoanProduct =
   (deps: ManageProductsDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
@@ -66,9 +75,9 @@ export const createLoanProduct =
 const UpdateProductCommand = commandOf(['productId'], LoanProductPatch)
 
 /**
- * Changes fields of a product by a merge patch (`LoanProductPatch`); applications already
- * submitted keep their terms. The `loan_product.updated` audit event records each field that
- * changed, before and after.
+ * Changes fields of the product `productId` by the merge patch in the rest of the command
+ * (`LoanProductPatch`); applications already submitted keep their terms. The
+ * `loan_product.updated` audit event records each field that changed, before and after. For operators.
  */
 export const updateLoanProduct =
   (deps: ManageProductsDeps) =>

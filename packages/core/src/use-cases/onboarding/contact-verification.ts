@@ -37,6 +37,7 @@ import { commandOf } from '../../domain/path-parameters.js'
 import { ensureEditable, loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
+/** What the contact verification use cases need. */
 export type ContactVerificationDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
   readonly challenges: VerificationChallengeRepository
@@ -54,7 +55,16 @@ export type ContactVerification = {
   readonly challenge: VerificationChallenge | null
 }
 
+/**
+ * Why sending a code fails: the session cannot be loaded or is no longer `IN_PROGRESS`, a code was
+ * sent less than 30 seconds ago (`RateLimited`), the sender failed (`VerificationDeliveryFailed`:
+ * nothing is stored then), or a concurrent change won.
+ */
 export type IssueCodeError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | RateLimited | VerificationDeliveryFailed
+/**
+ * Why a code does not verify: the session cannot be loaded or is no longer `IN_PROGRESS`, no code
+ * is pending, or the code is wrong, expired or out of attempts.
+ */
 export type VerifyContactError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | NoPendingVerification | InvalidCode | CodeExpired | TooManyAttempts
 
 const contactOf = (session: OnboardingSession, channel: ContactChannel): Contact | null => (channel === 'phone' ? session.phone : session.email)
@@ -100,9 +110,10 @@ const destinationOf = (channel: ContactChannel, command: unknown): E.Either<Inva
     : pipe(decode(EmailCommand)(command), E.map((v) => v.email))
 
 /**
- * Submits or changes the phone number or email address and sends a code to it. Submitting the
+ * Submits or changes the phone number or email address (`channel`) and sends a code to it. The
+ * command is the `sessionId` and `phone` (`PhoneInput`) or `email` (`EmailInput`). Submitting the
  * value that is already verified changes nothing and sends nothing; any other value replaces
- * the contact, unverified.
+ * the contact, unverified. Each other call sends a code, within the resend cooldown.
  */
 export const submitContact =
   (channel: ContactChannel) =>
@@ -133,7 +144,11 @@ export const submitContact =
       ),
     )
 
-/** Sends a new code to the pending (unverified) contact; the previous code stops working. */
+/**
+ * Sends a new code to the pending (unverified) contact of `channel`; the previous code stops
+ * working. The command is the `sessionId` only. `NoPendingVerification` when there is no contact
+ * or it is verified already.
+ */
 export const retryContactVerification =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
@@ -155,10 +170,11 @@ export const retryContactVerification =
     )
 
 /**
- * Checks the code sent to the pending contact. Right: the contact is verified. Every check uses
- * up one of the code's attempts, counted before the code is compared. A contact that is already verified has nothing pending: any code
- * is refused with `NoPendingVerification` (a partner retries a verification safely with an
- * `Idempotency-Key`, which replays the first answer).
+ * Checks the `code` in the command against the code sent to the pending contact of `channel`.
+ * Right: the contact is verified and the session returned. Every check uses up one of the code's
+ * attempts, counted before the code is compared. A contact that is already verified has nothing
+ * pending: any code is refused with `NoPendingVerification` (a partner retries a verification
+ * safely with an `Idempotency-Key`, which replays the first answer).
  */
 export const verifyContact =
   (channel: ContactChannel) =>
@@ -214,6 +230,7 @@ export const verifyContact =
     )
   }
 
+/** Where a contact's verification stands, as the API returns it. */
 export type ContactVerificationView = {
   readonly session_id: string
   readonly channel: ContactChannel
@@ -223,9 +240,11 @@ export type ContactVerificationView = {
   readonly expires_at: string | null
   /** When another code can be requested; null when none was sent. */
   readonly resend_available_at: string | null
+  /** The session's current step after the change. */
   readonly current_step: string
 }
 
+/** The API's view of a submit or retry. */
 export const contactVerificationView = (v: ContactVerification): ContactVerificationView => {
   const contact = contactOf(v.session, v.channel)
   return {

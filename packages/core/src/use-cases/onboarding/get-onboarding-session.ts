@@ -6,10 +6,12 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
 import { decode } from '../../domain/codecs.js'
 
+/** What `getOnboardingSession` needs. */
 export type GetOnboardingSessionDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }
+/** Why `getOnboardingSession` fails (`LoadOwnSessionError`). */
 export type GetOnboardingSessionError = LoadOwnSessionError
 
-/** The session's current state; another client's session is `NotFound`. */
+/** The session named by the command's `sessionId` (its only field); another client's session is `NotFound`. */
 export const getOnboardingSession =
   (deps: GetOnboardingSessionDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<GetOnboardingSessionError, OnboardingSession> =>

@@ -8,8 +8,9 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
 /**
- * What is still missing before the session can be submitted, in step order. Computed from the
- * session on every call; the list is short, so it always fits one page (`next_cursor` null).
+ * What is still missing before the session `sessionId` can be submitted, in step order; none once
+ * it is no longer `IN_PROGRESS`. The command may carry `limit` and `cursor` like any list, but the
+ * list is short and always fits one page. Computed from the session on every call.
  */
 export const listPendingOnboardingRequirements =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }) =>

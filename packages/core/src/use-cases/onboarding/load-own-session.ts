@@ -13,6 +13,10 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 /** The identifier of the session a command names (its other fields are decoded by the use case). */
 const decodeSessionParams = decode(pathParameters('sessionId'))
 
+/**
+ * Why a session-scoped use case cannot load its session: a `sessionId` that is not a UUID, a
+ * session missing or of another API client (`NotFound`), or the store.
+ */
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
 /** The command of a use case that names a session and takes nothing else. */

@@ -14,6 +14,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { newId } from '../../domain/ids.js'
 
+/** What the onboarding document use cases need. */
 export type OnboardingDocumentDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly documents: DocumentRepository
@@ -23,7 +24,10 @@ export type OnboardingDocumentDeps = {
 
 const CreateDocumentCommand = commandOf(['sessionId'], DocumentInput)
 
-/** Registers a document's metadata on an editable session. */
+/**
+ * Registers a document's metadata on an editable session. The command is the `sessionId` and the
+ * fields of `DocumentInput`. Not idempotent: each call registers another document.
+ */
 export const createOnboardingDocumentMetadata =
   (deps: OnboardingDocumentDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
@@ -39,7 +43,10 @@ export const createOnboardingDocumentMetadata =
       ),
     )
 
-/** The session's documents, oldest first, in any status (they stay listed after approval). */
+/**
+ * The documents of the session `sessionId`, oldest first, a page at a time (`limit`, `cursor`), in
+ * any status (they stay listed after approval).
+ */
 export const listDocumentsForOnboardingSession =
   (deps: Pick<OnboardingDocumentDeps, 'sessions' | 'documents'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>

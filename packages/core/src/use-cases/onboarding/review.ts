@@ -23,11 +23,13 @@ import { newId, type SessionId } from '../../domain/ids.js'
 /** Submission refused because these requirements are still outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
 
+/** What `submitOnboardingForReview` needs. */
 export type SubmitDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>; readonly clock: Clock }
 
 /**
  * Hands a complete session to internal review: `IN_PROGRESS` → `SUBMITTED`, after which the
- * partner can no longer change it. Refused with every outstanding requirement listed.
+ * partner can no longer change it. The command is the `sessionId` only. Refused with every
+ * outstanding requirement listed (`RequirementsOutstanding`); a session already submitted is `InvalidState`.
  */
 export const submitOnboardingForReview =
   (deps: SubmitDeps) =>
@@ -48,12 +50,15 @@ export const submitOnboardingForReview =
       ),
     )
 
+/** The fields of an approval: optionally `reviewed_by` (1 to 100 characters; `internal` when left out). */
 export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+/** The fields of a rejection: `reason` (1 to 500 characters) and optionally `reviewed_by`. */
 export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 
 /** Who is recorded when the reviewer does not say. */
 export const DEFAULT_REVIEWER = 'internal'
 
+/** What the review use cases need. */
 export type ReviewDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findById' | 'save' | 'saveApproved'>
   readonly ids: IdGenerator
@@ -62,15 +67,20 @@ export type ReviewDeps = {
 const ApproveCommand = commandOf(['sessionId'], ApproveSessionInput)
 const RejectCommand = commandOf(['sessionId'], RejectSessionInput)
 
+/**
+ * Why a review decision fails: an invalid command, a session that does not exist, one that is not
+ * `SUBMITTED` (`InvalidState`: deciding twice included), a concurrent change, or the store.
+ */
 export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
 const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: SessionId) =>
   pipe(deps.sessions.findById(sessionId), TE.chainW(TE.fromOption(() => notFound('onboarding_session'))))
 
 /**
- * Approves a submitted session: in one transaction the session becomes `APPROVED` (with who
- * and when), the party is created from its profile, contacts and addresses, and the
- * `party.ready` event is queued in the outbox with the party as of approval, and the
+ * Approves a submitted session, for operators (no caller: any client's session). The command is
+ * the `sessionId` and the fields of `ApproveSessionInput`. In one transaction the session becomes
+ * `APPROVED` (with who and when), the party is created from its profile, contacts and addresses,
+ * the `party.ready` event is queued in the outbox with the party as of approval, and the
  * `onboarding_session.approved` audit event is written (actor: `context`'s, the operator by default).
  */
 export const approveOnboardingSession =
@@ -107,7 +117,10 @@ export const approveOnboardingSession =
       ),
     )
 
-/** Rejects a submitted session with a reason, writing the `onboarding_session.rejected` audit event with it. */
+/**
+ * Rejects a submitted session, for operators. The command is the `sessionId` and the fields of
+ * `RejectSessionInput`; the `onboarding_session.rejected` audit event is written with the reason.
+ */
 export const rejectOnboardingSession =
   (deps: ReviewDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
@@ -135,9 +148,13 @@ export const rejectOnboardingSession =
       ),
     )
 
+/** The filter of `listOnboardingSessionsForReview`: optionally one `status`. */
 export const SessionStatusFilter = queryFilters('SessionStatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
 
-/** Every client's sessions, optionally of one status, oldest first: the reviewers' work list. */
+/**
+ * Every client's sessions, optionally of one `status`, oldest first, a page at a time: the
+ * reviewers' work list. For operators.
+ */
 export const listOnboardingSessionsForReview =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
@@ -146,7 +163,7 @@ export const listOnboardingSessionsForReview =
       TE.chainW(({ filter, page }) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
-/** The party of the caller's session once approved; `NotFound` before (CONTRACT.md). */
+/** The party made from the caller's session `sessionId` at approval; `NotFound` before (CONTRACT.md). */
 export const getPartyBySessionId =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>; readonly parties: PartyRepository }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Party> =>

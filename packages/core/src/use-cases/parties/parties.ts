@@ -15,11 +15,15 @@ import type { PartyRepository } from '../../ports/party-repository.js'
 import { newId } from '../../domain/ids.js'
 
 /**
- * The caller's own party (spec §4.3). The HTTP edge has already refused a path naming another
- * party (`party_mismatch`); here the party is always the key's, and a key whose party is not
- * a Lendgate borrower finds nothing.
+ * The caller's own party (spec §4.3). Each use case checks the command's `partyId` against the
+ * key's party (`PartyMismatch`), as the HTTP edge does before reading the body; the party read is
+ * always the key's, and a key whose party is not a Lendgate borrower finds nothing.
  */
 
+/**
+ * Why a party use case fails: a command without the key's own `partyId` (`PartyMismatch`) or
+ * otherwise invalid, a party or address that does not exist, or the store.
+ */
 export type PartyError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 /** The key's party, or `NotFound('party')`. */
@@ -30,7 +34,7 @@ export const loadCallerParty =
 
 const PartyCommand = commandOf(['partyId'], EmptyInput)
 
-/** The key's party, named by the command's `partyId`. */
+/** The key's party, named by the command's `partyId` (its only field). */
 export const getParty =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Party> =>
@@ -40,7 +44,7 @@ export const getParty =
       TE.chainW(() => loadCallerParty(deps.parties)(caller)),
     )
 
-/** The party's addresses, oldest first, paginated. */
+/** The addresses of the party `partyId`, oldest first, a page at a time (`limit`, `cursor`). */
 export const listPartyAddresses =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Page<Address>> =>
@@ -55,6 +59,7 @@ export const listPartyAddresses =
       ),
     )
 
+/** What the party address use cases need. */
 export type PartyAddressDeps = {
   readonly parties: PartyRepository
   readonly ids: IdGenerator
@@ -64,8 +69,10 @@ export type PartyAddressDeps = {
 const CreateAddressCommand = commandOf(['partyId'], AddressInput)
 
 /**
- * Adds an address to the party (one `registered` address at most, 20 in all; its type by
- * `addressTypeFor` when not given).
+ * Adds an address to the party `partyId`; the rest of the command is `AddressInput`. Without a
+ * `type`, the party's first address is `registered` and any later one `operating`. A party holds
+ * at most 20 addresses and one registered address (a second is `InvalidRequest`, or
+ * `AlreadyExists` when a concurrent add won).
  */
 export const createPartyAddress =
   (deps: PartyAddressDeps) =>
@@ -85,7 +92,10 @@ export const createPartyAddress =
 
 const UpdateAddressCommand = commandOf(['partyId', 'addressId'], AddressPatch)
 
-/** Updates one of the party's addresses with a merge patch (`AddressPatch`). */
+/**
+ * Updates the address `addressId` of the party `partyId` with the merge patch in the rest of the
+ * command (`AddressPatch`); an address the party does not hold is `NotFound`.
+ */
 export const updatePartyAddress =
   (deps: Omit<PartyAddressDeps, 'ids'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>

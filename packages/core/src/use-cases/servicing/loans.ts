@@ -30,16 +30,22 @@ import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } fr
 import type { LoanId, PartyId } from '../../domain/ids.js'
 
 /**
- * Reading a party's loans (spec §4.5). The HTTP edge has already refused a path naming another
- * party; here every loan is looked up within the key's party, so another party's is NotFound.
+ * Reading a party's loans (spec §4.5). Each use case checks the command's `partyId` against the
+ * key's party (`PartyMismatch`), as the HTTP edge does before; every loan is then looked up within
+ * the key's party, so another party's is NotFound.
  */
 
+/**
+ * Why a read of one of the party's loans fails: the command's `partyId` is not the key's party
+ * (`PartyMismatch`) or the command is otherwise invalid, the loan is not the party's (`NotFound`
+ * `loan`), or the store.
+ */
 export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 const LoanParams = pathParameters('loanId')
 
 /** The command of a use case that names a loan of a party and takes nothing else. */
-export const LoanCommand = commandOf(['partyId', 'loanId'], EmptyInput)
+const LoanCommand = commandOf(['partyId', 'loanId'], EmptyInput)
 
 /**
  * The page a list of a party's loan asks for, once the command's `partyId` is the caller's
@@ -70,8 +76,10 @@ export const readOfOwnLoan =
 export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
   readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
 
-type Loans = { readonly loans: LoanRepository }
+/** What the loan reads need. */
+export type Loans = { readonly loans: LoanRepository }
 
+/** The loans of the key's party `partyId`, oldest first, a page at a time (`limit`, `cursor`). */
 export const listLoansForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<Loan>> =>
@@ -81,11 +89,16 @@ export const listLoansForParty =
       TE.chainW((page) => pipe(deps.loans.listForParty(caller.partyId, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
+/** The loan `loanId` of the key's party `partyId` (the command's only fields). */
 export const getLoanForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Loan> =>
     pipe(loadOwnLoan(deps.loans)(caller, command), TE.chainFirstEitherKW(() => decode(LoanCommand)(command)))
 
+/**
+ * The balance snapshots of the loan `loanId` of the party `partyId`, oldest first, a page at a time:
+ * one per ledger change.
+ */
 export const listLoanBalancesForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
@@ -99,7 +112,7 @@ export const listLoanBalancesForParty =
       ),
     )
 
-/** The latest snapshot: one indexed read. */
+/** The latest balance snapshot of the loan `loanId` of the party `partyId`: one indexed read. */
 export const getLatestLoanBalanceForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
@@ -109,13 +122,20 @@ export const getLatestLoanBalanceForParty =
       TE.chainFirstEitherKW(() => decode(LoanCommand)(command)),
     )
 
+/**
+ * The filters of `listTransactionsForPartyLoan`: optionally a `type` (`TRANSACTION_TYPES`) and
+ * effective dates `from` and `to` (`YYYY-MM-DD`, inclusive; `from` not after `to`).
+ */
 export const TransactionFilters = queryFilters('TransactionFilter', {
   type: oneOf('TransactionType', TRANSACTION_TYPES),
   from: CalendarDate,
   to: CalendarDate,
 })
 
-/** The ledger, oldest first, optionally of one type and within effective dates (inclusive). */
+/**
+ * The ledger of the loan `loanId` of the party `partyId`, oldest first, a page at a time, optionally
+ * of one `type` and within effective dates `from` and `to` (inclusive). Each entry carries the loan's currency.
+ */
 export const listTransactionsForPartyLoan =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
@@ -143,7 +163,10 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
   id: String(i.number).padStart(3, '0'),
 })
 
-/** The schedule in due-date order, each installment with its status as of today (UTC). */
+/**
+ * The schedule of the loan `loanId` of the party `partyId` in due-date order, a page at a time, each
+ * installment with its status as of today (UTC).
+ */
 export const listLoanScheduleForParty =
   (deps: Loans & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<ScheduledInstallment>> =>
@@ -165,6 +188,7 @@ export const listLoanScheduleForParty =
       ),
     )
 
+/** The collateral of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
 export const listCollateralForPartyLoan =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
@@ -178,6 +202,7 @@ export const listCollateralForPartyLoan =
       ),
     )
 
+/** The documents of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
 export const listDocumentsForPartyLoan =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>

@@ -27,10 +27,16 @@ import { type LoanId, newId } from '../../domain/ids.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
 
+/** What the operators' servicing use cases need. */
 export type OperationsDeps = { readonly loans: LoanRepository; readonly ids: IdGenerator; readonly clock: Clock }
 
+/** The fields of an accrual run: optionally `as_of` (`YYYY-MM-DD`, not after today in UTC; today when left out). */
 export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
 
+/**
+ * The figures of an accrual run: the date accrued to, the active loans read, those that changed,
+ * and the `INTEREST_ACCRUAL` entries posted.
+ */
 export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
 
 /** How many loans the job reads at a time. */
@@ -78,12 +84,13 @@ export const accrueInterestForLoans =
     )
 
 /**
- * The accrual job as operators and schedulers run it: `accrueInterestForLoans`, then one
- * `interest_accrual.completed` audit event with the run's figures (actor: `context`'s; the
- * system when a scheduler in the process calls it without one). The loans change in
- * transactions of their own, so the event is written after the last of them: a run that fails
- * part-way records nothing, and each accrual it made is in its loan's ledger (the job is
- * idempotent, so running it again completes it and records the run).
+ * The accrual job, as operators and schedulers run it: for every active loan, the interest of each
+ * installment due on or before `as_of` (default today, UTC) and not yet accrued, each loan in its
+ * own transaction under its lock, with a snapshot where anything changed; then one
+ * `interest_accrual.completed` audit event with the run's figures (actor: `context`'s; the system
+ * when a scheduler in the process calls it without one). Idempotent: a second run for the same
+ * date changes nothing. A run that fails part-way records no event, and each accrual it made is in
+ * its loan's ledger, so running it again completes it and records the run.
  */
 export const runInterestAccrual =
   (deps: OperationsDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
@@ -119,7 +126,10 @@ const loadLoan = (deps: Pick<OperationsDeps, 'loans'>, loanId: LoanId): TE.TaskE
     TE.map((booked) => booked.loan),
   )
 
-/** Records a collateral item securing a loan (operators), with its `loan_collateral.added` audit event. */
+/**
+ * Records collateral securing the loan `loanId` (operators; the rest of the command is
+ * `CollateralInput`), with its `loan_collateral.added` audit event. Not idempotent.
+ */
 export const addLoanCollateral =
   (deps: OperationsDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, CollateralItem> =>
@@ -139,7 +149,10 @@ export const addLoanCollateral =
       ),
     )
 
-/** Attaches a document (statement, notice, disclosure…) to a loan (operators), with its `loan_document.attached` audit event. */
+/**
+ * Attaches a document (statement, notice, disclosure…) to the loan `loanId` (operators; the rest of
+ * the command is `LoanDocumentInput`), with its `loan_document.attached` audit event. Not idempotent.
+ */
 export const attachLoanDocument =
   (deps: OperationsDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanDocument> =>

@@ -24,6 +24,7 @@ import { newId, type PaymentMethodId } from '../../domain/ids.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 
+/** What the payment method use cases need. */
 export type PaymentMethodDeps = {
   readonly loans: Pick<LoanRepository, 'findForParty'>
   readonly paymentMethods: PaymentMethodRepository
@@ -32,6 +33,7 @@ export type PaymentMethodDeps = {
   readonly clock: Clock
 }
 
+/** The payment methods of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
 export const listPaymentMethodsForPartyLoan =
   (deps: Pick<PaymentMethodDeps, 'paymentMethods'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
@@ -48,8 +50,10 @@ export const listPaymentMethodsForPartyLoan =
 const CreateMethodCommand = commandOf(['partyId', 'loanId'], PaymentMethodInput)
 
 /**
- * Registers a bank account (tokenised at once: only the token and last four are kept) or a
- * card token. The loan's first method is its default.
+ * Registers a payment method on the loan `loanId` of the party `partyId`; the rest of the command
+ * is `PaymentMethodInput`. A bank account is tokenised at once (only the token and last four are
+ * kept; `ProcessorUnavailable` if the tokenizer cannot be reached); an expired card is refused. The
+ * loan's first method is its default. Not idempotent: each call adds a method.
  */
 export const createPaymentMethodForPartyLoan =
   (deps: PaymentMethodDeps) =>
@@ -106,9 +110,10 @@ export const createPaymentMethodForPartyLoan =
 const UpdateMethodCommand = commandOf(['partyId', 'loanId', 'paymentMethodId'], PaymentMethodPatch)
 
 /**
- * Changes the nickname (`null` clears it) or makes the method the default (which unmarks the
- * others), by a merge patch (`PaymentMethodPatch`). The path is checked before anything is
- * looked up.
+ * Changes the nickname (`null` clears it) of the method `paymentMethodId` of the loan `loanId`, or
+ * makes it the default (which unmarks the others), by the merge patch in the rest of the command
+ * (`PaymentMethodPatch`). Unmarking the default is refused: make another method the default instead.
+ * The identifiers are checked before anything is looked up.
  */
 export const updatePaymentMethodForPartyLoan =
   (deps: Omit<PaymentMethodDeps, 'tokenizer' | 'ids'>) =>

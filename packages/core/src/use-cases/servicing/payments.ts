@@ -37,6 +37,7 @@ import { type LoanId, newId, type PaymentId } from '../../domain/ids.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
 
+/** What the payment use cases need. */
 export type PaymentDeps = {
   readonly loans: LoanRepository
   readonly paymentMethods: Pick<PaymentMethodRepository, 'findForLoan'>
@@ -45,6 +46,12 @@ export type PaymentDeps = {
   readonly clock: Clock
 }
 
+/**
+ * Why a payment is refused: no `idempotency_key` (`IdempotencyKeyRequired`), a key already used for
+ * another payment (`IdempotencyKeyReused`), an invalid command (a currency other than the loan's,
+ * a method not of the loan), the party's (`PartyMismatch`) or the loan (`NotFound`), more than the
+ * payoff (`Overpayment`), the processor unreachable (`ProcessorUnavailable`: nothing is recorded), or the store.
+ */
 export type PaymentError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired | IdempotencyKeyReused
 
 /**
@@ -75,12 +82,14 @@ const idempotencyKeyOf = (command: unknown): unknown =>
   typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['idempotency_key'] : undefined
 
 /**
- * Takes a payment: under the loan's lock, interest due by today is accrued, the amount is
- * checked against the payoff, charged through the processor, allocated by the waterfall and
- * posted (ledger entry, installments, snapshot, payment) in one transaction. A failed charge is
- * recorded and changes no balance. The same client and `idempotency_key` always give the same
- * payment, and a different payment (another loan, amount, currency or method) under a key
- * already used is `IdempotencyKeyReused`, however long ago the key was used.
+ * Takes a payment on the loan `loanId` of the party `partyId`; the rest of the command is
+ * `PaymentInput` and the `idempotency_key`. Under the loan's lock, interest due by today is
+ * accrued, the amount is checked against the payoff, charged through the processor, allocated by
+ * the waterfall and posted (ledger entry, installments, snapshot, payment) in one transaction. A
+ * declined charge is recorded as a `FAILED` payment and changes no balance. Idempotent: the same
+ * client and `idempotency_key` always give the same payment, and a different payment (another
+ * loan, amount, currency or method) under a key already used is `IdempotencyKeyReused`, however
+ * long ago the key was used.
  */
 export const createPaymentIntentForPartyLoan =
   (deps: PaymentDeps) =>
@@ -172,14 +181,16 @@ const takePayment = (
 const entryOf = (payment: Payment): LedgerTransaction =>
   paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
 
+/** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
 const ReverseCommand = commandOf(['paymentId'], ReversePaymentInput)
 
 /**
- * Reverses a successful payment (an operator's correction): a `REVERSAL` entry with the
- * opposite signs, the installments' paid amounts undone exactly, a new snapshot; the payment
- * becomes `REVERSED`. Nothing is deleted. The `payment.reversed` audit event (with the
- * reason, if given) is written in the same transaction.
+ * Reverses the successful payment `paymentId` (an operator's correction; the rest of the command
+ * is `ReversePaymentInput`): a `REVERSAL` entry with the opposite signs, the installments' paid
+ * amounts undone exactly, a new snapshot; the payment becomes `REVERSED`. Nothing is deleted. The
+ * `payment.reversed` audit event is written in the same transaction. A payment that is not
+ * `SUCCEEDED` (reversing twice included) is `InvalidState`.
  */
 export const reverseLoanPayment =
   (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>

@@ -6,9 +6,11 @@ import type { Clock } from '../../ports/clock.js'
 import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue, WebhookSender, WebhookSigner } from '../../ports/webhook-delivery-queue.js'
 import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 
+/** What the delivery worker needs. */
 export type DeliverDueWebhooksDeps = {
   readonly queue: WebhookDeliveryQueue
   readonly sender: WebhookSender
+  /** Makes the Standard Webhooks headers of each attempt. */
   readonly sign: WebhookSigner
   readonly webhookSecrets: Pick<WebhookSecrets, 'open'>
   readonly clock: Clock
@@ -19,7 +21,7 @@ export type DeliverDueWebhooksDeps = {
 }
 
 /** How long a claimed event is reserved for one worker: longer than the send timeout. */
-export const DELIVERY_LEASE_MS = 60_000
+const DELIVERY_LEASE_MS = 60_000
 
 /** What the delivery log says of an attempt a crash cut short. */
 export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped before recording the outcome; the receiver may have got this attempt'
@@ -65,8 +67,9 @@ const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promi
 /**
  * One round of the delivery worker: claims up to `limit` due events and attempts each once,
  * recording every attempt, and first the one a crash cut short, if any (so the delivery log
- * shows every request the receiver may have got). Returns the outcomes. Safe to run in
- * several processes at once.
+ * shows every request the receiver may have got). Returns the outcomes; `StoreUnavailable` when the
+ * queue fails (attempts already recorded in the round stay recorded). Safe to run in several
+ * processes at once.
  */
 export const deliverDueWebhooks =
   (deps: DeliverDueWebhooksDeps) =>

@@ -12,13 +12,17 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from '../onboarding/load-own-session.js'
 
+/** What the delivery log use cases need. */
 export type WebhookDeliveriesDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly events: Pick<WebhookEventRepository, 'listDeliveries' | 'retryNow'>
   readonly clock: Clock
 }
 
-/** The session's webhook events with every attempt, oldest first (the delivery log). */
+/**
+ * The webhook events of the session `sessionId` with every attempt, oldest first, a page at a time
+ * (`limit`, `cursor`): the delivery log.
+ */
 export const listOnboardingSessionWebhookDeliveries =
   (deps: Omit<WebhookDeliveriesDeps, 'clock'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<WebhookDelivery>> =>
@@ -36,9 +40,9 @@ export const listOnboardingSessionWebhookDeliveries =
 const RetryCommand = commandOf(['sessionId', 'eventId'], EmptyInput)
 
 /**
- * Sends a failed (or still pending) event again now; a delivered one is `InvalidState`. The
- * command names the session and the event, and nothing else; it is checked before anything is
- * looked up.
+ * Makes the event `eventId` of the session `sessionId` due again now, for the next worker round;
+ * the command names the session and the event and nothing else, and is checked before anything is
+ * looked up. A delivered event is `InvalidState`; an event of another session is `NotFound`.
  */
 export const retryWebhookDelivery =
   (deps: WebhookDeliveriesDeps) =>
