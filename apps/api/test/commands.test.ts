@@ -39,16 +39,31 @@ describe('HTTP commands', () => {
     expect(reply.body).to.deep.equal({ error: 'invalid_request', detail: 'dry_run is not a known field', param: 'dry_run' })
   })
 
-  it('refuses a field given both in the query and in the body', async () => {
+  it('refuses a query parameter on a write, even one naming a body field: fields do not belong in URLs', async () => {
     const reply = await request(server.url, `/public/onboarding-sessions?locale=en-GB`, { method: 'POST', headers, json: SESSION_INPUT })
     expect(reply.status).to.equal(400)
-    expect(reply.body).to.deep.include({ error: 'invalid_request', param: 'locale' })
+    expect(reply.body).to.deep.equal({ error: 'invalid_request', detail: 'locale is not a known field', param: 'locale' })
   })
 
-  it('refuses a body field named like the Idempotency-Key a payment takes from its header', async () => {
-    // The key is the header's alone: a body cannot pass one, or override it.
+  it('refuses idempotency_key in the body of an operation whose command has none', async () => {
+    // Only a payment's command has one, and it comes from the Idempotency-Key header alone.
     const reply = await request(server.url, `/public/onboarding-sessions`, { method: 'POST', headers, json: { ...SESSION_INPUT, idempotency_key: 'k' } })
     expect(reply.status).to.equal(400)
     expect(reply.body).to.deep.equal({ error: 'invalid_request', detail: 'idempotency_key is not a known field', param: 'idempotency_key' })
+  })
+
+  it('takes the same Idempotency-Key with another query string for another request (422), never replaying the refusal', async () => {
+    const keyed = { ...headers, 'Idempotency-Key': 'commands-query-retry' }
+    const refused = await request(server.url, `/public/onboarding-sessions?locale=en-GB`, { method: 'POST', headers: keyed, json: SESSION_INPUT })
+    expect(refused.status).to.equal(400)
+    const retried = await request(server.url, `/public/onboarding-sessions`, { method: 'POST', headers: keyed, json: SESSION_INPUT })
+    expect(retried.status).to.equal(422)
+    expect(retried.body).to.deep.include({ error: 'idempotency_key_reused' })
+  })
+
+  it('refuses a __proto__ query parameter by name, like any field it does not know', async () => {
+    const reply = await request(server.url, `/public/onboarding-sessions/${sessionId}/addresses?__proto__=x`, { headers })
+    expect(reply.status).to.equal(400)
+    expect(reply.body).to.deep.equal({ error: 'invalid_request', detail: '__proto__ is not a known field', param: '__proto__' })
   })
 })

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -39,5 +41,21 @@ describe('identifiers (decision 78)', () => {
     sessions.findForClient(clientId, UUID)
     // Each line above is a compile-time assertion: `tsc -b` fails if a swap ever type-checks.
     expect(sessionId).to.not.equal(clientId)
+  })
+})
+
+/** Every TypeScript source file under `dir`, recursively. */
+const sourcesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourcesUnder(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  )
+
+describe('testId', () => {
+  it('is used by tests only: no source a service runs imports it', () => {
+    const root = join(import.meta.dirname, '../../..')
+    const dirs = ['packages/core/src', 'packages/adapters/src', 'apps/api/src', 'apps/cli/src', 'examples/embedded-service/src', 'examples/partner-quickstart/src']
+    const sources = dirs.flatMap((dir) => sourcesUnder(join(root, dir))).filter((file) => !file.includes(join('packages', 'core', 'src', 'testing')))
+    expect(sources.length).to.be.greaterThan(100)
+    expect(sources.filter((file) => /\btestId\b|\bTestId\b/.test(readFileSync(file, 'utf8')))).to.deep.equal([])
   })
 })

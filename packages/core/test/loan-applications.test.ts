@@ -540,6 +540,11 @@ describe('previewLoanApplicationSchedule', () => {
 })
 
 describe('listPartyApplications', () => {
+  it("is PartyMismatch for a command naming another party than the key's, before its filter is read", async () => {
+    const w = setup()
+    expect(await listPartyApplications(w.deps)(caller, { partyId: OTHER_PARTY, status: 'OPEN' })()).to.deep.equal(E.left(partyMismatch))
+  })
+
   const threeOfMineAndOneOfTheirs = async (w: ReturnType<typeof setup>) => {
     const first = await w.create()
     w.deps.clock.advance(1_000)

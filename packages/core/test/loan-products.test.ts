@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Address } from '../src/domain/address.js'
 import type { Caller } from '../src/domain/api-key.js'
-import { invalidRequest, notFound } from '../src/domain/errors.js'
+import { invalidRequest, notFound, partyMismatch } from '../src/domain/errors.js'
 import type { LoanProduct } from '../src/domain/loan-product.js'
 import { encodeCursor } from '../src/domain/pagination.js'
 import type { Party } from '../src/domain/party.js'
@@ -327,6 +327,22 @@ const partySetup = (addresses: readonly Address[] = []) => {
   }
   return { deps, stored, run }
 }
+
+describe("a party's use cases", () => {
+  it("are PartyMismatch for a command naming another party than the key's, checked before anything else", async () => {
+    const { deps } = partySetup()
+    const products = { products: inMemoryLoanProductRepository([WORKING_CAPITAL]) }
+    const theirs = { partyId: OTHER_PARTY }
+    const results: readonly [string, E.Either<unknown, unknown>][] = [
+      ['getParty', await getParty(deps)(caller, theirs)()],
+      ['listPartyAddresses', await listPartyAddresses(deps)(caller, { ...theirs, limit: '0' })()],
+      ['createPartyAddress', await createPartyAddress(deps)(caller, { ...theirs, street: 'x' })()],
+      ['updatePartyAddress', await updatePartyAddress(deps)(caller, { ...theirs, addressId: THEIR_ADDRESS.id, city: 'X' })()],
+      ['listAvailableLoanProductsForParty', await listAvailableLoanProductsForParty(products)(caller, { ...theirs, limit: '0' })()],
+    ]
+    for (const [name, result] of results) expect(result, name).to.deep.equal(E.left(partyMismatch))
+  })
+})
 
 describe('getParty', () => {
   it("answers the key's party with its addresses", async () => {

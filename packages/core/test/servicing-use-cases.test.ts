@@ -983,9 +983,23 @@ describe('loan servicing use cases (in memory)', () => {
       const { deps, book } = setup()
       const { loan } = book({ partyId: stranger.partyId })
       const theirs = { partyId: stranger.partyId, loanId: loan.id }
-      expect(await getLoanForParty(deps)(caller, theirs)()).to.deep.equal(E.left(partyMismatch))
-      expect(await listLoansForParty(deps)(caller, { partyId: stranger.partyId })()).to.deep.equal(E.left(partyMismatch))
-      expect(await listLoanScheduleForParty(deps)(caller, { ...theirs, limit: '0' })()).to.deep.equal(E.left(partyMismatch))
+      // Every servicing use case of a party, each with a command naming the stranger's party
+      // (and a field that would fail, to show the party is checked first).
+      const results: readonly [string, E.Either<unknown, unknown>][] = [
+        ['listLoansForParty', await listLoansForParty(deps)(caller, { partyId: stranger.partyId, limit: '0' })()],
+        ['getLoanForParty', await getLoanForParty(deps)(caller, theirs)()],
+        ['listLoanBalancesForParty', await listLoanBalancesForParty(deps)(caller, { ...theirs, limit: '0' })()],
+        ['getLatestLoanBalanceForParty', await getLatestLoanBalanceForParty(deps)(caller, theirs)()],
+        ['listTransactionsForPartyLoan', await listTransactionsForPartyLoan(deps)(caller, { ...theirs, type: 'NOPE' })()],
+        ['listLoanScheduleForParty', await listLoanScheduleForParty(deps)(caller, { ...theirs, limit: '0' })()],
+        ['listCollateralForPartyLoan', await listCollateralForPartyLoan(deps)(caller, { ...theirs, limit: '0' })()],
+        ['listDocumentsForPartyLoan', await listDocumentsForPartyLoan(deps)(caller, { ...theirs, limit: '0' })()],
+        ['listPaymentMethodsForPartyLoan', await listPaymentMethodsForPartyLoan(deps)(caller, { ...theirs, limit: '0' })()],
+        ['createPaymentMethodForPartyLoan', await createPaymentMethodForPartyLoan(deps)(caller, { ...theirs, type: 'cheque' })()],
+        ['updatePaymentMethodForPartyLoan', await updatePaymentMethodForPartyLoan(deps)(caller, { ...theirs, paymentMethodId: 'nope' })()],
+        ['createPaymentIntentForPartyLoan', await createPaymentIntentForPartyLoan(deps)(caller, { ...theirs, amount: -1, idempotency_key: 'k' })()],
+      ]
+      for (const [name, result] of results) expect(result, name).to.deep.equal(E.left(partyMismatch))
       expect(await getLoanForParty(deps)(caller, { loanId: loan.id })()).to.deep.equal(E.left(invalidRequest('partyId is required', 'partyId')))
     })
 

@@ -153,5 +153,3 @@ export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
   return next()
 }
 
-/** The parsed JSON body (`{}` when the request had none). */
-export const bodyOf = (ctx: { request: unknown }): unknown => (ctx.request as { body?: unknown }).body

@@ -27,7 +27,7 @@ export type IdempotencyOptions = {
 
 /**
  * CONTRACT.md "Idempotency". With an `Idempotency-Key` header, the first request runs and its
- * response (status below 500) is stored; the same key with the same method, path and body bytes
+ * response (status below 500) is stored; the same key with the same method, path, query and body bytes
  * replays it with `Idempotent-Replayed: true` (4xx answers included); with a different request
  * it is a 422; while the first still runs, a 409. A 5xx, a 409 `conflict` (retry) or a bug
  * releases the key so the client can retry.
@@ -44,7 +44,10 @@ export const idempotency =
     ctx.state.idempotencyKey = key
     const ref: IdempotencyKeyRef = { scope: ctx.state.caller?.clientId ?? 'operator:mint', key }
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? ''
-    const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n`).update(raw).digest('hex')
+    // The query string counts (a write answers 400 to one); left out when empty, so the
+    // fingerprint of a request without one is what it always was.
+    const target = ctx.querystring === '' ? ctx.path : `${ctx.path}?${ctx.querystring}`
+    const fingerprint = createHash('sha256').update(`${ctx.method} ${target}\n`).update(raw).digest('hex')
 
     const claim = await options.store.claim(ref, fingerprint, options.clock.now())()
     if (E.isLeft(claim)) return answerProblem(ctx, claim.left)

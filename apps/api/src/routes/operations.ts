@@ -33,6 +33,11 @@ export type Operation<Id extends string = string> = {
   readonly idempotencyKeyRequired?: boolean
   /** Error statuses the operation answers beyond those of its kind (a payment processor's 502, readiness's 503). */
   readonly alsoAnswers?: readonly number[]
+  /**
+   * A write that takes its fields from the query string rather than a body (the accrual job's
+   * `as_of`). Any other write refuses query parameters (decision 77).
+   */
+  readonly fieldsInQuery?: boolean
 }
 
 type PartnerOptions = {
@@ -62,7 +67,7 @@ const other = <const Id extends string>(
   path: string,
   successStatus: number,
   auth: Exclude<AuthKind, 'partner'>,
-  options: { readonly jsonBody?: boolean; readonly alsoAnswers?: readonly number[] } = {},
+  options: { readonly jsonBody?: boolean; readonly alsoAnswers?: readonly number[]; readonly fieldsInQuery?: boolean } = {},
 ): Operation<Id> => ({
   operationId,
   method,
@@ -71,6 +76,7 @@ const other = <const Id extends string>(
   auth,
   jsonBody: options.jsonBody ?? false,
   ...(options.alsoAnswers === undefined ? {} : { alsoAnswers: options.alsoAnswers }),
+  ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
 })
 
 const json = { jsonBody: true } as const
@@ -149,7 +155,7 @@ export const OPERATIONS = [
   other('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'internal'),
   other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal'),
   other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
-  other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal'),
+  other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal', { fieldsInQuery: true }),
   other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
   other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
   other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),

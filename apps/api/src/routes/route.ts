@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Command } from '../http/command.js'
+import type { RequestCommand } from '../http/command.js'
 import type { AppContext } from '../http/context.js'
 import type { Problem } from '../http/problems.js'
 import type { OperationId } from './operations.js'
@@ -7,10 +7,10 @@ import type { OperationId } from './operations.js'
 /** The real handler of an operation of the table in operations.ts. */
 export type Route = {
   /**
-   * The operation's work on the request's command (`commandOf`): a Right is the success body,
+   * The operation's work on the request's command (`requestCommand`): a Right is the success body,
    * answered with the operation's status; a Left the problem.
    */
-  readonly run: (ctx: AppContext, command: Command) => TE.TaskEither<Problem, unknown>
+  readonly run: (ctx: AppContext, command: RequestCommand) => TE.TaskEither<Problem, unknown>
   /** See IdempotencyOptions.forReplay. */
   readonly forReplay?: (body: unknown) => unknown
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
 import { readBody, requireJsonBody } from '../http/body.js'
-import { commandOf } from '../http/command.js'
+import { requestCommand } from '../http/command.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
@@ -77,9 +77,9 @@ export const buildRouter = (
           }),
         )
       }
-      const takesKey = op.idempotencyKeyRequired === true
+      const sources = { idempotencyKey: op.idempotencyKeyRequired === true, fieldsInQuery: op.fieldsInQuery === true }
       chain.push((ctx) => {
-        const command = commandOf(ctx as AppContext, { idempotencyKey: takesKey })
+        const command = requestCommand(ctx as AppContext, sources)
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, route.run(ctx as AppContext, command.right))
       })
     }

@@ -138,7 +138,7 @@ const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'ter
  * gives each new record its id.
  */
 export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date): BookedLoan => {
-  const ids = idGenerator.next
+  const ids = (): string => idGenerator.next()
   const startDate = utcDate(now)
   const schedule = scheduleOf(application, startDate)
   const first = schedule[0]

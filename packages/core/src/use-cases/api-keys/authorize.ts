@@ -29,7 +29,8 @@ export const requireOwnParty =
  */
 export const requireCommandParty = (caller: Caller, command: unknown): E.Either<InvalidRequest | PartyMismatch, Caller> => {
   const partyId = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['partyId'] : undefined
-  return typeof partyId === 'string' ? requireOwnParty(partyId)(caller) : E.left(invalidRequest('partyId is required', 'partyId'))
+  if (partyId === undefined || partyId === null) return E.left(invalidRequest('partyId is required', 'partyId'))
+  return typeof partyId === 'string' ? requireOwnParty(partyId)(caller) : E.left(invalidRequest('partyId must be a UUID', 'partyId'))
 }
 
 /** A party-scoped command decoded by `codec`, once its `partyId` is the caller's party (`requireCommandParty`). */

@@ -2,7 +2,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { ApiKey, Caller } from '../../domain/api-key.js'
 import { keyRevokedEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit-event.js'
-import { decode, EmptyInput } from '../../domain/codecs.js'
+import * as t from 'io-ts'
+import { decode } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
@@ -16,7 +17,7 @@ export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revok
  */
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable
 
-const RevokeApiKeyCommand = commandOf(['apiKeyId'], EmptyInput)
+const RevokeApiKeyCommand = commandOf(['apiKeyId'], t.UnknownRecord)
 
 /**
  * Revokes the key `apiKeyId` (the command's only field) of the caller's API client. Revoking a

@@ -34,7 +34,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
 import { commandOf } from '../../domain/path-parameters.js'
-import { ensureEditable, loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
+import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
 
 /** What the contact verification use cases need. */
@@ -155,7 +155,6 @@ export const retryContactVerification =
   (caller: Caller, command: unknown): TE.TaskEither<IssueCodeError | NoPendingVerification, ContactVerification> =>
     pipe(
       loadOwnSession(deps.sessions)(caller, command),
-      TE.chainFirstEitherKW(() => decode(SessionCommand)(command)),
       TE.chainEitherKW(ensureEditable),
       TE.chainW((session) => {
         const contact = contactOf(session, channel)

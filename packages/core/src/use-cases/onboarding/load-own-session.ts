@@ -2,12 +2,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { decode, EmptyInput } from '../../domain/codecs.js'
+import { decode } from '../../domain/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import type { OnboardingSession } from '../../domain/onboarding-session.js'
 import type { InvalidState } from '../../domain/errors.js'
 import { transition } from '../../domain/onboarding-state.js'
-import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
 /** The identifier of the session a command names (its other fields are decoded by the use case). */
@@ -18,9 +18,6 @@ const decodeSessionParams = decode(pathParameters('sessionId'))
  * session missing or of another API client (`NotFound`), or the store.
  */
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
-
-/** The command of a use case that names a session and takes nothing else. */
-export const SessionCommand = commandOf(['sessionId'], EmptyInput)
 
 /** The caller's session named by the command's `sessionId`; another client's session is `NotFound`. */
 export const loadOwnSession =

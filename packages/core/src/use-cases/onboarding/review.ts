@@ -16,7 +16,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
-import { loadOwnSession, SessionCommand, type LoadOwnSessionError } from './load-own-session.js'
+import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/instant.js'
 import { newId, type SessionId } from '../../domain/ids.js'
 
@@ -36,7 +36,6 @@ export const submitOnboardingForReview =
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | RequirementsOutstanding | ConcurrentUpdate, OnboardingSession> =>
     pipe(
       loadOwnSession(deps.sessions)(caller, command),
-      TE.chainFirstEitherKW(() => decode(SessionCommand)(command)),
       TE.chainW((session) =>
         pipe(
           TE.fromEither(transition(session.status, 'submit')),

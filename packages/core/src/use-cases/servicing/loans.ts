@@ -3,14 +3,14 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { CalendarDate, decode, EmptyInput, oneOf } from '../../domain/codecs.js'
+import { CalendarDate, decode, oneOf } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
-import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { pathParameters } from '../../domain/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import {
   decodeFilteredPageRequest,
@@ -43,9 +43,6 @@ import type { LoanId, PartyId } from '../../domain/ids.js'
 export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 const LoanParams = pathParameters('loanId')
-
-/** The command of a use case that names a loan of a party and takes nothing else. */
-const LoanCommand = commandOf(['partyId', 'loanId'], EmptyInput)
 
 /**
  * The page a list of a party's loan asks for, once the command's `partyId` is the caller's
@@ -89,11 +86,11 @@ export const listLoansForParty =
       TE.chainW((page) => pipe(deps.loans.listForParty(caller.partyId, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
-/** The loan `loanId` of the key's party `partyId` (the command's only fields). */
+/** The loan `loanId` of the key's party `partyId` (a read of one record: other fields are ignored). */
 export const getLoanForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Loan> =>
-    pipe(loadOwnLoan(deps.loans)(caller, command), TE.chainFirstEitherKW(() => decode(LoanCommand)(command)))
+    loadOwnLoan(deps.loans)(caller, command)
 
 /**
  * The balance snapshots of the loan `loanId` of the party `partyId`, oldest first, a page at a time:
@@ -117,10 +114,7 @@ export const getLatestLoanBalanceForParty =
   (deps: Loans) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
     // Every booked loan has a snapshot, written with it: none means no such loan of the party.
-    pipe(
-      readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, command),
-      TE.chainFirstEitherKW(() => decode(LoanCommand)(command)),
-    )
+    readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, command)
 
 /**
  * The filters of `listTransactionsForPartyLoan`: optionally a `type` (`TRANSACTION_TYPES`) and
