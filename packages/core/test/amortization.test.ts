@@ -100,3 +100,41 @@ describe('amortize', () => {
     expect(monthlyInterest(99, 600)).to.equal(0)
   })
 })
+
+/**
+ * The level payment by another route than the code's: the payment whose present values over the
+ * term sum to the principal, `P / Σₖ (1 + r)^−k`, as an exact fraction of BigInts, rounded half
+ * up. Written here, not shared with the code.
+ */
+const referenceLevelPayment = (principal: number, annualRateBps: number, termMonths: number): number => {
+  const base = 120_000n
+  const grown = base + BigInt(annualRateBps)
+  const n = BigInt(termMonths)
+  // Σₖ base^k / grown^k over k = 1..n, over the common denominator grown^n.
+  let presentValues = 0n
+  for (let k = 1n; k <= n; k += 1n) presentValues += base ** k * grown ** (n - k)
+  const numerator = BigInt(principal) * grown ** n
+  return Number((numerator * 2n + presentValues) / (presentValues * 2n))
+}
+
+describe('levelPayment (issue 37: exact integer arithmetic)', () => {
+  it('is the exact annuity payment, rounded half up once, for any principal a loan can have', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.integer({ min: 1, max: 480 }),
+        (principal, annualRateBps, termMonths) => {
+          expect(levelPayment(principal, annualRateBps, termMonths)).to.equal(referenceLevelPayment(principal, annualRateBps, termMonths))
+        },
+      ),
+      { seed: 20261125, numRuns: 300 },
+    )
+  })
+
+  it('gets right a large principal that floating point got wrong by 1,946 minor units', () => {
+    // 40,637,678,145,754.97 at 0.01% over 13 months: floating point gave 312,615,759,355,660.
+    expect(levelPayment(4_063_767_814_575_497, 1, 13)).to.equal(312_615_759_357_606)
+    expect(referenceLevelPayment(4_063_767_814_575_497, 1, 13)).to.equal(312_615_759_357_606)
+  })
+})

@@ -4,8 +4,8 @@
  * Rules:
  * - Interest per period = balance × annual rate ÷ 12 (a 30/360 month: every month is 1/12 of
  *   a year), rounded half up to a whole minor unit, computed exactly with BigInt.
- * - The level payment is the annuity payment P·r / (1 − (1 + r)^−n), rounded half up; with a
- *   zero rate it is P ÷ n rounded down.
+ * - The level payment is the annuity payment P·r / (1 − (1 + r)^−n), computed exactly with
+ *   BigInt and rounded half up; with a zero rate it is P ÷ n rounded down.
  * - Each installment's principal is payment − interest, kept between 0 and the balance; the
  *   last installment takes whatever principal remains, so the principal parts always sum to
  *   the principal exactly and the final balance is zero.
@@ -40,11 +40,20 @@ const divideHalfUp = (numerator: bigint, denominator: bigint): bigint => (numera
 export const monthlyInterest = (balance: number, annualRateBps: number): number =>
   Number(divideHalfUp(BigInt(balance) * BigInt(annualRateBps), 120_000n))
 
-/** The level monthly payment for the terms. */
+/** Basis points in a year of twelve months: the monthly rate of `b` basis points is `b / MONTHLY_BPS`. */
+const MONTHLY_BPS = 120_000n
+
+/**
+ * The level monthly payment for the terms, exactly: with `r = b / 120000` the monthly rate,
+ * `P·r / (1 − (1 + r)^−n)` is the fraction `P·b·(120000 + b)^n / (120000·((120000 + b)^n −
+ * 120000^n))`, computed in BigInt and rounded half up once (floating point was off by up to
+ * hundreds of minor units on large principals).
+ */
 export const levelPayment = (principal: number, annualRateBps: number, termMonths: number): number => {
   if (annualRateBps === 0) return Math.floor(principal / termMonths)
-  const r = annualRateBps / 120_000
-  return Math.round((principal * r) / (1 - Math.pow(1 + r, -termMonths)))
+  const rate = BigInt(annualRateBps)
+  const grown = (MONTHLY_BPS + rate) ** BigInt(termMonths)
+  return Number(divideHalfUp(BigInt(principal) * rate * grown, MONTHLY_BPS * (grown - MONTHLY_BPS ** BigInt(termMonths))))
 }
 
 /** `YYYY-MM-DD` plus `months`, clamped to the last day of the target month. */
