@@ -745,6 +745,27 @@ for (const database of testDatabases()) {
       })
     })
 
+    describe('listPaymentsForPartyLoan (issue 37)', () => {
+      it('lists every payment of the loan oldest first, whatever its status, a page at a time (200)', async () => {
+        const loan = await book()
+        const method = await addMethod(loan.paths)
+        const paid = await pay(loan.paths, { amount: 150_000, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const failed = await pay(loan.paths, { amount: 50_013, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const later = await pay(loan.paths, { amount: 20_000, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const reversed = await internal('POST', `/internal/payments/${paid.body.payment_id}/reverse`, {})
+        expect([paid.status, failed.status, later.status, reversed.status]).to.deep.equal([201, 201, 201, 200])
+
+        const all = await ok(loan.paths.payments)
+        expect(all).to.deep.equal({ data: [reversed.body, failed.body, later.body], next_cursor: null })
+        expect(all.data.map((p: Record<string, unknown>) => p['status'])).to.deep.equal(['REVERSED', 'FAILED', 'SUCCEEDED'])
+        expect(await allPages(server, borrower.key.api_key, loan.paths.payments, 1)).to.deep.equal(all.data)
+
+        const unknown = await get(loanPaths(borrower.partyId, randomUUID()).payments)
+        expect(unknown.status).to.equal(404)
+        expect((await ok(booked[0]!.paths.payments)).data.every((p: Record<string, unknown>) => p['loan_id'] === booked[0]!.loanId)).to.equal(true)
+      })
+    })
+
     describe('reverseLoanPayment', () => {
       let loan: BookedLoan
       let method: Record<string, any>

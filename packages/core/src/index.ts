@@ -219,8 +219,8 @@ export {
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export {
-  type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, ReversePaymentInput,
-  reverseLoanPayment,
+  type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, listPaymentsForPartyLoan,
+  ReversePaymentInput, reverseLoanPayment,
 } from './use-cases/servicing/payments.js'
 export {
   PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,

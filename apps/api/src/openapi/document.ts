@@ -120,6 +120,7 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
   listLoanBalancesForParty: doc('servicing', 'List balance snapshots', { list: true }),
   getLatestLoanBalanceForParty: doc('servicing', 'Get the latest balance'),
   listCollateralForPartyLoan: doc('servicing', 'List collateral', { list: true }),
+  listPaymentsForPartyLoan: doc('servicing', "List the loan's payments", { list: true }),
   listPaymentMethodsForPartyLoan: doc('servicing', 'List payment methods', { list: true }),
   createPaymentMethodForPartyLoan: doc('servicing', 'Add a bank account or card token', { body: PaymentMethodInput }),
   updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', { body: PaymentMethodPatch, description: MERGE_PATCH }),

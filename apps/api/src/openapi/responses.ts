@@ -649,6 +649,7 @@ export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
   listLoanBalancesForParty: listOf(ref('Balance')),
   getLatestLoanBalanceForParty: ref('Balance'),
   listCollateralForPartyLoan: listOf(ref('Collateral')),
+  listPaymentsForPartyLoan: listOf(ref('Payment')),
   listPaymentMethodsForPartyLoan: listOf(ref('PaymentMethod')),
   createPaymentMethodForPartyLoan: ref('PaymentMethod'),
   updatePaymentMethodForPartyLoan: ref('PaymentMethod'),

@@ -8,6 +8,7 @@ import {
   getLoanForParty,
   installmentView,
   listCollateralForPartyLoan,
+  listPaymentsForPartyLoan,
   listDocumentsForPartyLoan,
   listLoanBalancesForParty,
   listLoanScheduleForParty,
@@ -46,6 +47,9 @@ export const servicingRoutes = (deps: AppDeps) =>
   },
   listTransactionsForPartyLoan: {
     run: (ctx, command) => pipe(listTransactionsForPartyLoan(deps)(callerOf(ctx), command), TE.map(envelope(transactionView))),
+  },
+  listPaymentsForPartyLoan: {
+    run: (ctx, command) => pipe(listPaymentsForPartyLoan(deps)(callerOf(ctx), command), TE.map(envelope(paymentView))),
   },
   listCollateralForPartyLoan: {
     run: (ctx, command) => pipe(listCollateralForPartyLoan(deps)(callerOf(ctx), command), TE.map(envelope(collateralView))),

@@ -189,6 +189,8 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         }),
       ),
 
+    listPayments: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'payments', page, toPayment)),
+
     listCollateral: (partyId, loanId, page) => query(() => pageOfPartyLoan(db, partyId, loanId, 'collateral_items', page, toCollateral)),
 
     addDocument: (d, audit) =>

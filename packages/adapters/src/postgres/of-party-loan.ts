@@ -21,7 +21,7 @@ export const recordsOf = <Row, A>(rows: readonly { readonly [K in keyof Row]: Ro
 }
 
 /** The tables of a loan's records that are listed by `(created_at, id)` pages. */
-type PagedLoanRecords = 'collateral_items' | 'loan_documents' | 'payment_methods'
+type PagedLoanRecords = 'collateral_items' | 'loan_documents' | 'payment_methods' | 'payments'
 
 /**
  * One page of a party's loan's records in `table` (`inPage`'s order), read with the loan in one

@@ -102,6 +102,8 @@ export type LoanRepository = {
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Payment reads outside any change. */
   readonly payments: PaymentReads
+  /** One page of the loan's payments, whatever their status, in `(createdAt, id)` order. */
+  readonly listPayments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly Payment[]>
   /** Stores the item and its `audit` event in one transaction (so for `addDocument`). */
   readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** One page of collateral in `(createdAt, id)` order. */

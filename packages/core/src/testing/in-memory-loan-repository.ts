@@ -135,6 +135,8 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           .slice(0, limit),
       ),
     payments: reads,
+    listPayments: (partyId, loanId, page) =>
+      ofParty(partyId, loanId, () => inMemoryPage([...payments.values()].filter((payment) => payment.loanId === loanId), page)),
     addCollateral: (item, event) =>
       TE.fromIO(() => {
         const stored = loans.get(item.loanId)

@@ -461,6 +461,23 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance])
       })
 
+      it("lists a loan's payments, whatever their status, in (createdAt, id) order, page after page, for its party only", async () => {
+        const { booked, clientId } = await ownLoan()
+        const m = await method(booked.loan.id)
+        const paid = paymentPosting(servicingStateOf(booked), 120_000, at(`${booked.loan.startDate}T09:00:00.000Z`), m.id, clientId)
+        await post(loans, booked.loan.id, () => paid.posting, null)
+        const declinedAt = at(`${booked.loan.startDate}T10:00:00.000Z`)
+        const declined: Payment = { ...paid.payment, id: freshId(), idempotencyKey: freshId(), status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null, createdAt: declinedAt }
+        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: declined, audit: NOT_AUDITED }), null)
+        const list = (page: PageRequest) => ofOwn(loans.listPayments(booked.loan.partyId, booked.loan.id, page))
+        expect(await list(firstPage(10))).to.deep.equal([paid.payment, declined])
+        expect(await list(firstPage(1))).to.deep.equal([paid.payment, declined])
+        expect(await list({ limit: 10, after: O.some(paid.payment) })).to.deep.equal([declined])
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listPayments(partyId, loanId, firstPage(10)))
+        const other = await ownLoan()
+        expect(await ofOwn(loans.listPayments(other.booked.loan.partyId, other.booked.loan.id, firstPage(10)))).to.deep.equal([])
+      })
+
       it('writes nothing when the callback answers a Left, and answers that Left', async () => {
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)

@@ -182,30 +182,27 @@ export const listLoanScheduleForParty =
       ),
     )
 
-/** The collateral of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
-export const listCollateralForPartyLoan =
-  (deps: Loans) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<CollateralItem>> =>
+/**
+ * A list of records of the caller's party's loan named by the command, oldest first, a page at
+ * a time: `read` gives the page's rows (`limit + 1` of them), none for another party's loan.
+ */
+export const listOfOwnLoan =
+  <A extends Position>(read: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly A[]>) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<A>> =>
     pipe(
       TE.fromEither(loanPage(caller, command)),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listCollateral(partyId, loanId, page))(caller, command),
+          readOfOwnLoan((partyId, loanId) => read(partyId, loanId, page))(caller, command),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
     )
 
+/** The collateral of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
+export const listCollateralForPartyLoan = (deps: Loans): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<CollateralItem>>) =>
+  listOfOwnLoan((partyId, loanId, page) => deps.loans.listCollateral(partyId, loanId, page))
+
 /** The documents of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
-export const listDocumentsForPartyLoan =
-  (deps: Loans) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<LoanDocument>> =>
-    pipe(
-      TE.fromEither(loanPage(caller, command)),
-      TE.chainW((page) =>
-        pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.listDocuments(partyId, loanId, page))(caller, command),
-          TE.map((rows) => pageOf(rows, page.limit)),
-        ),
-      ),
-    )
+export const listDocumentsForPartyLoan = (deps: Loans): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<LoanDocument>>) =>
+  listOfOwnLoan((partyId, loanId, page) => deps.loans.listDocuments(partyId, loanId, page))

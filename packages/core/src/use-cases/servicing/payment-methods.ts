@@ -4,7 +4,7 @@ import type { Caller } from '../../domain/api-key.js'
 import { decode, merged } from '../../domain/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { utcDate } from '../../domain/instant.js'
-import { pageOf, type Page } from '../../domain/pagination.js'
+import type { Page } from '../../domain/pagination.js'
 import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
 import {
@@ -19,7 +19,7 @@ import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
-import { loadOwnLoan, loanPage, readOfOwnLoan, type LoanReadError } from './loans.js'
+import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loans.js'
 import { newId, type PaymentMethodId } from '../../domain/ids.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
@@ -34,18 +34,9 @@ export type PaymentMethodDeps = {
 }
 
 /** The payment methods of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
-export const listPaymentMethodsForPartyLoan =
-  (deps: Pick<PaymentMethodDeps, 'paymentMethods'>) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PaymentMethod>> =>
-    pipe(
-      TE.fromEither(loanPage(caller, command)),
-      TE.chainW((page) =>
-        pipe(
-          readOfOwnLoan((partyId, loanId) => deps.paymentMethods.listForPartyLoan(partyId, loanId, page))(caller, command),
-          TE.map((rows) => pageOf(rows, page.limit)),
-        ),
-      ),
-    )
+export const listPaymentMethodsForPartyLoan = (
+  deps: Pick<PaymentMethodDeps, 'paymentMethods'>,
+): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<PaymentMethod>>) => listOfOwnLoan((partyId, loanId, page) => deps.paymentMethods.listForPartyLoan(partyId, loanId, page))
 
 const CreateMethodCommand = commandOf(['partyId', 'loanId'], PaymentMethodInput)
 

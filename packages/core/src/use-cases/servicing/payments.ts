@@ -32,7 +32,8 @@ import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../po
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
-import { loadOwnLoan } from './loans.js'
+import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loans.js'
+import type { Page } from '../../domain/pagination.js'
 import { type LoanId, newId, type PaymentId } from '../../domain/ids.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
@@ -238,3 +239,12 @@ export const reverseLoanPayment =
         }),
       ),
     )
+
+/**
+ * The payments of the loan `loanId` of the key's party `partyId`, oldest first, a page at a
+ * time, whatever their status: a declined charge (`FAILED`, with its `failureCode`) and a
+ * reversed payment (`REVERSED`) stay listed, each with how it was allocated.
+ */
+export const listPaymentsForPartyLoan = (
+  deps: { readonly loans: Pick<LoanRepository, 'listPayments'> },
+): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<Payment>>) => listOfOwnLoan((partyId, loanId, page) => deps.loans.listPayments(partyId, loanId, page))
