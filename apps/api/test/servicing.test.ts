@@ -40,6 +40,10 @@ const BANK_ACCOUNT = {
   nickname: 'Operating',
 }
 
+/** The sandbox's test methods (docs/servicing.md "Sandbox payment methods"): their charges fail, whatever the amount. */
+const INSUFFICIENT_FUNDS_ACCOUNT = { ...BANK_ACCOUNT, account_number: '000111111113', nickname: 'Empty account' }
+const DECLINED_CARD = { type: 'card', card_token: 'tok_card_declined_1', last4: '0002', exp_month: 12, exp_year: 2099 }
+
 const NO_PAST_DUE = { fees: 0, interest: 0, principal: 0 }
 
 const utcToday = (): string => new Date().toISOString().slice(0, 10)
@@ -594,24 +598,26 @@ for (const database of testDatabases()) {
         expect(payments.map((t) => t['payment_id'])).to.deep.equal([first.body.payment_id])
       })
 
-      it('records a failed charge (amount ending in 13) as 201 FAILED insufficient_funds, changing no balance', async () => {
+      it('records a failed charge (the sandbox account that fails) as 201 FAILED insufficient_funds, changing no balance', async () => {
+        const empty = await addMethod(loan.paths, INSUFFICIENT_FUNDS_ACCOUNT)
+        const declining = await addMethod(loan.paths, DECLINED_CARD)
         const latest = await latestOf(loan.paths)
         const ledger = await ledgerOf(loan.paths)
         const schedule = await scheduleOf(loan.paths)
-        const reply = await pay(loan.paths, { amount: 50_013, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const reply = await pay(loan.paths, { amount: 50_000, currency: 'USD', payment_method_id: empty['payment_method_id'] })
         expect(reply.status, reply.text).to.equal(201)
         expect(documented('payment', reply.body)).to.deep.equal({
           payment_id: reply.body.payment_id,
           loan_id: loan.loanId,
           status: 'FAILED',
-          amount: 50_013,
+          amount: 50_000,
           currency: 'USD',
-          payment_method_id: method['payment_method_id'],
+          payment_method_id: empty['payment_method_id'],
           allocation: null,
           failure_code: 'insufficient_funds',
           created_at: reply.body.created_at,
         })
-        const declined = await pay(loan.paths, { amount: 50_014, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const declined = await pay(loan.paths, { amount: 50_000, currency: 'USD', payment_method_id: declining['payment_method_id'] })
         expect(declined.status, declined.text).to.equal(201)
         expect(declined.body).to.deep.include({ status: 'FAILED', failure_code: 'card_declined', allocation: null })
         expect(await latestOf(loan.paths)).to.deep.equal(latest)
@@ -750,7 +756,7 @@ for (const database of testDatabases()) {
         const loan = await book()
         const method = await addMethod(loan.paths)
         const paid = await pay(loan.paths, { amount: 150_000, currency: 'USD', payment_method_id: method['payment_method_id'] })
-        const failed = await pay(loan.paths, { amount: 50_013, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const failed = await pay(loan.paths, { amount: 50_000, currency: 'USD', payment_method_id: (await addMethod(loan.paths, DECLINED_CARD))['payment_method_id'] })
         const later = await pay(loan.paths, { amount: 20_000, currency: 'USD', payment_method_id: method['payment_method_id'] })
         const reversed = await internal('POST', `/internal/payments/${paid.body.payment_id}/reverse`, {})
         expect([paid.status, failed.status, later.status, reversed.status]).to.deep.equal([201, 201, 201, 200])
@@ -820,7 +826,7 @@ for (const database of testDatabases()) {
       })
 
       it('reverses only SUCCEEDED payments: a FAILED one is 409 invalid_state; an unknown one 404; a malformed id 400', async () => {
-        const failed = await pay(loan.paths, { amount: 10_013, currency: 'USD', payment_method_id: method['payment_method_id'] })
+        const failed = await pay(loan.paths, { amount: 10_000, currency: 'USD', payment_method_id: (await addMethod(loan.paths, INSUFFICIENT_FUNDS_ACCOUNT))['payment_method_id'] })
         expect(failed.body.status).to.equal('FAILED')
         expectInvalidState(await internal('POST', `/internal/payments/${failed.body.payment_id}/reverse`, {}), 'FAILED', 'reverse a failed payment')
         const unknown = await internal('POST', `/internal/payments/${randomUUID()}/reverse`, {})

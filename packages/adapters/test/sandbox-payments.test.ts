@@ -1,17 +1,21 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { sandboxChargeOutcome, testId } from '@lendgate/core/testing'
-import { sandboxPaymentProcessor, sandboxTokenizer } from '../src/payments/sandbox.js'
+import { SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT as CORE_FAILING_ACCOUNT, sandboxChargeOutcome, testId } from '@lendgate/core/testing'
+import { SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxPaymentProcessor, sandboxTokenizer } from '../src/payments/sandbox.js'
 
-/** Amounts around the documented test endings (13, 14) and ordinary ones, in minor units. */
-const AMOUNTS = [1, 12, 13, 14, 15, 100, 113, 114, 50_000, 50_013, 50_014, 1_200_014, 99_999_913]
+/** Tokens of ordinary methods and of the documented test methods, and amounts that used to choose outcomes. */
+const TOKENS = ['btok_x', 'btok_insufficient_funds_x', 'tok_insufficient_funds', 'tok_insufficient_funds_42', 'tok_card_declined', 'tok_card_declined_x', 'card_vault_1', 'tok_visa']
+const AMOUNTS = [1, 13, 14, 50_000, 50_013, 50_014, 99_999_913]
 
 describe('the sandbox payment rails', () => {
-  it('answer every amount as the core’s in-memory processor does (sandboxChargeOutcome)', async () => {
+  it('answer every method as the core’s in-memory processor does (sandboxChargeOutcome), whatever the amount', async () => {
     const processor = sandboxPaymentProcessor()
-    const answers = await Promise.all(AMOUNTS.map((amount) => processor.charge({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token: 'btok_x' })()))
-
-    expect(answers).to.deep.equal(AMOUNTS.map((amount) => E.right(sandboxChargeOutcome(amount))))
+    for (const amount of AMOUNTS) {
+      const answers = await Promise.all(TOKENS.map((token) => processor.charge({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })()))
+      expect(answers, String(amount)).to.deep.equal(TOKENS.map((token) => E.right(sandboxChargeOutcome(token))))
+    }
+    expect(TOKENS.map((token) => sandboxChargeOutcome(token).status)).to.deep.equal(['SUCCEEDED', 'FAILED', 'FAILED', 'FAILED', 'FAILED', 'FAILED', 'SUCCEEDED', 'SUCCEEDED'])
+    expect(SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT).to.equal(CORE_FAILING_ACCOUNT)
   })
 
   it('tokenise a bank account to a random token and its last four digits, never the number', async () => {
@@ -24,5 +28,14 @@ describe('the sandbox payment rails', () => {
     expect(first.right.token).to.match(/^btok_[A-Za-z0-9_-]{24}$/)
     expect(first.right.token).to.not.equal(second.right.token)
     expect(first.right.token).to.not.include('123456789')
+  })
+
+  it('tokenise the failing test account to a token whose charges fail with insufficient_funds', async () => {
+    const failing = await sandboxTokenizer().tokenizeBankAccount({ routingNumber: '011000015', accountNumber: SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT })()
+    if (E.isLeft(failing)) throw new Error('the sandbox vault refused')
+    expect(failing.right.last4).to.equal('1113')
+    expect(await sandboxPaymentProcessor().charge({ paymentId: testId('pay-1'), amount: 50_000, currency: 'USD', token: failing.right.token })()).to.deep.equal(
+      E.right({ status: 'FAILED', failureCode: 'insufficient_funds' }),
+    )
   })
 })

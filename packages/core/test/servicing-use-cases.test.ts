@@ -26,7 +26,7 @@ import {
 import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/operations.js'
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
-import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
+import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -47,7 +47,7 @@ const UNKNOWN_ID = '99999999-9999-4999-8999-999999999999'
 
 const at = (date: string): Date => new Date(`${date}T10:00:00.000Z`)
 
-/** The sandbox rules (amounts ending in 13 / 14 fail), every charge recorded; `down` makes it unreachable. */
+/** The sandbox rules (the test methods' charges fail, `sandboxChargeOutcome`), every charge recorded; `down` makes it unreachable. */
 const fakeProcessor = () => {
   const charges: Parameters<PaymentProcessor['charge']>[0][] = []
   let outage: unknown = null
@@ -62,13 +62,7 @@ const fakeProcessor = () => {
     charge: (request) => async () => {
       if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage })
       charges.push(request)
-      const outcome: ChargeOutcome =
-        request.amount % 100 === 13
-          ? { status: 'FAILED', failureCode: 'insufficient_funds' }
-          : request.amount % 100 === 14
-            ? { status: 'FAILED', failureCode: 'card_declined' }
-            : { status: 'SUCCEEDED' }
-      return E.right(outcome)
+      return E.right<ProcessorUnavailable, ChargeOutcome>(sandboxChargeOutcome(request.token))
     },
   }
   return processor
@@ -700,17 +694,18 @@ describe('loan servicing use cases (in memory)', () => {
       it('records a FAILED payment with the failure code and changes no balance, not even the interest due', async () => {
         const { book, addMethod, pay, written, loans, clock, expectConsistent } = setup()
         const { loan } = book()
-        const method = await addMethod(loan.id)
+        const method = await addMethod(loan.id, { ...CARD, card_token: 'tok_insufficient_funds_1' })
+        const declining = await addMethod(loan.id, { ...CARD, card_token: 'tok_card_declined_1' })
         clock.set(at('2026-03-20'))
         const before = await written(loan.id)
-        const payment = right(await pay(loan.id, method, 100_013, 'k1'))
+        const payment = right(await pay(loan.id, method, 100_000, 'k1'))
         expect(payment).to.deep.equal({
           id: payment.id,
           loanId: loan.id,
           clientId: caller.clientId,
           idempotencyKey: 'k1',
           paymentMethodId: method.id,
-          amount: 100_013,
+          amount: 100_000,
           currency: 'USD',
           status: 'FAILED',
           failureCode: 'insufficient_funds',
@@ -722,10 +717,10 @@ describe('loan servicing use cases (in memory)', () => {
         })
         expect(await written(loan.id)).to.deep.equal(before)
         expect(await some(loans.payments.paymentById(payment.id))).to.deep.equal(payment)
-        const declined = right(await pay(loan.id, method, 100_014, 'k2'))
+        const declined = right(await pay(loan.id, declining, 100_000, 'k2'))
         expect([declined.status, declined.failureCode]).to.deep.equal(['FAILED', 'card_declined'])
         // Replaying the key answers the failed payment again, without a second charge.
-        expect(await pay(loan.id, method, 100_013, 'k1')).to.deep.equal(E.right(payment))
+        expect(await pay(loan.id, method, 100_000, 'k1')).to.deep.equal(E.right(payment))
         await expectConsistent(loan.id)
       })
     })
@@ -809,8 +804,8 @@ describe('loan servicing use cases (in memory)', () => {
     it('refuses to reverse a failed payment', async () => {
       const { book, addMethod, pay, reverse, expectConsistent } = setup()
       const { loan } = book()
-      const method = await addMethod(loan.id)
-      const failed = right(await pay(loan.id, method, 50_013, 'k1'))
+      const method = await addMethod(loan.id, { ...CARD, card_token: 'tok_insufficient_funds_2' })
+      const failed = right(await pay(loan.id, method, 50_000, 'k1'))
       expect(await reverse(failed.id)).to.deep.equal(E.left(invalidState('payment', 'FAILED', 'reverse')))
       await expectConsistent(loan.id)
     })
@@ -1057,14 +1052,8 @@ describe('loan servicing use cases (in memory)', () => {
       termMonths: fc.integer({ min: 1, max: 24 }),
     })
 
-    /** An amount ≤ payoff: `share` of it, or one ending in 13 (which the processor fails). */
-    const amountOf = (payoff: number, s: number, fail: boolean): number => {
-      const want = Math.min(payoff, Math.max(1, Math.floor(payoff * s)))
-      if (!fail || payoff < 13) return want
-      const failing = Math.floor(want / 100) * 100 + 13
-      return failing <= payoff ? failing : failing - 100
-    }
-    const expectedStatus = (amount: number): Payment['status'] => (amount % 100 === 13 || amount % 100 === 14 ? 'FAILED' : 'SUCCEEDED')
+    /** An amount ≤ payoff: `share` of it. */
+    const amountOf = (payoff: number, s: number): number => Math.min(payoff, Math.max(1, Math.floor(payoff * s)))
 
     it('keeps ledger = latest balance = schedule through random clock moves, accruals, payments, reversals and concurrent payments', async () => {
       await fc.assert(
@@ -1073,6 +1062,8 @@ describe('loan servicing use cases (in memory)', () => {
           const { loan, balance } = s.book(t)
           const bookingSnapshotId = balance.id
           const method = await s.addMethod(loan.id)
+          // A card whose charges the processor fails (`sandboxChargeOutcome`), whatever the amount.
+          const failing = await s.addMethod(loan.id, { ...CARD, card_token: 'tok_insufficient_funds_p' })
           const payments: Payment[] = []
           let key = 0
           await s.expectConsistent(loan.id)
@@ -1093,9 +1084,9 @@ describe('loan servicing use cases (in memory)', () => {
               if (payoff === 0) {
                 expect(await s.pay(loan.id, method, 1, `k${(key += 1)}`)).to.deep.equal(E.left(overpayment(0)))
               } else {
-                const amount = amountOf(payoff, st.share, st.fail)
-                const payment = right(await s.pay(loan.id, method, amount, `k${(key += 1)}`))
-                expect([payment.amount, payment.status]).to.deep.equal([amount, expectedStatus(amount)])
+                const amount = amountOf(payoff, st.share)
+                const payment = right(await s.pay(loan.id, st.fail ? failing : method, amount, `k${(key += 1)}`))
+                expect([payment.amount, payment.status]).to.deep.equal([amount, st.fail ? 'FAILED' : 'SUCCEEDED'])
                 const after = (await s.stored(loan.id)).transactions
                 if (payment.status === 'FAILED') expect(after.length).to.equal(ledgerBefore)
                 else expect(after.at(-1)).to.deep.include({ id: payment.transactionId, type: 'PAYMENT', amount, paymentId: payment.id })
@@ -1120,7 +1111,7 @@ describe('loan servicing use cases (in memory)', () => {
                   expect(r.left).to.have.property('_tag', 'Overpayment')
                   expect((r.left as { payoffAmount: number }).payoffAmount).to.be.below(amounts[n]!)
                 } else {
-                  expect([r.right.amount, r.right.status]).to.deep.equal([amounts[n], expectedStatus(amounts[n]!)])
+                  expect([r.right.amount, r.right.status]).to.deep.equal([amounts[n], 'SUCCEEDED'])
                   answered.push(r.right)
                 }
               })

@@ -4,21 +4,22 @@ import * as O from 'fp-ts/lib/Option.js'
 import { decode } from '../src/domain/codecs.js'
 import { invalidRequest } from '../src/domain/errors.js'
 import { RegisterWebhookInput } from '../src/domain/webhook.js'
-import { fakePaymentProcessor, fakePaymentTokenizer, fakeWebhookSecrets, fakeWebhookUrlGuard, testId } from '../src/testing/index.js'
+import { fakePaymentProcessor, fakePaymentTokenizer, fakeWebhookSecrets, fakeWebhookUrlGuard, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, testId } from '../src/testing/index.js'
 
-const charge = (amount: number) => ({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token: 'btok_1' })
+const charge = (amount: number, token = 'btok_1') => ({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })
 
 describe('fakePaymentProcessor', () => {
-  it('answers the sandbox’s documented test amounts and records every charge', async () => {
+  it('answers the sandbox’s test methods, whatever the amount, and records every charge', async () => {
     const processor = fakePaymentProcessor()
-    const outcomes = [await processor.charge(charge(50_000))(), await processor.charge(charge(50_013))(), await processor.charge(charge(50_014))()]
+    const charges = [charge(50_013), charge(50_000, 'btok_insufficient_funds_2'), charge(50_000, 'tok_card_declined')]
+    const outcomes = [await processor.charge(charges[0]!)(), await processor.charge(charges[1]!)(), await processor.charge(charges[2]!)()]
 
     expect(outcomes).to.deep.equal([
       E.right({ status: 'SUCCEEDED' }),
       E.right({ status: 'FAILED', failureCode: 'insufficient_funds' }),
       E.right({ status: 'FAILED', failureCode: 'card_declined' }),
     ])
-    expect(processor.charges()).to.deep.equal([charge(50_000), charge(50_013), charge(50_014)])
+    expect(processor.charges()).to.deep.equal(charges)
   })
 
   describe('when it is down', () => {
@@ -46,6 +47,11 @@ describe('fakePaymentTokenizer', () => {
       { routingNumber: '011000015', accountNumber: '000123456789' },
       { routingNumber: '021000021', accountNumber: '4321' },
     ])
+  })
+
+  it('marks the token of the sandbox’s failing test account, so its charges fail', async () => {
+    const token = await fakePaymentTokenizer().tokenizeBankAccount({ routingNumber: '011000015', accountNumber: SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT })()
+    expect(token).to.deep.equal(E.right({ token: 'btok_insufficient_funds_1', last4: '1113' }))
   })
 })
 

@@ -15,15 +15,23 @@ export type FakePaymentProcessor = PaymentProcessor & {
 }
 
 /**
- * The outcome of the sandbox rails' documented test amounts (docs/servicing.md "Payments"):
- * minor units ending in 13 fail with `insufficient_funds`, ending in 14 with `card_declined`;
- * every other amount settles at once. The adapters' `sandboxPaymentProcessor` follows the same
- * rule (a test there holds them together).
+ * The bank account number the sandbox's test methods (docs/servicing.md "Sandbox payment
+ * methods") make fail: its token starts `btok_insufficient_funds`, and every charge of it fails
+ * with `insufficient_funds`.
  */
-export const sandboxChargeOutcome = (amount: number): ChargeOutcome =>
-  amount % 100 === 13
+export const SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT = '000111111113'
+
+/**
+ * The outcome of a charge on the sandbox rails, chosen by the payment method, never by the
+ * amount: a method whose token starts `btok_insufficient_funds` or `tok_insufficient_funds`
+ * fails with `insufficient_funds`, one whose token starts `tok_card_declined` with
+ * `card_declined`; every other settles at once. The adapters' `sandboxPaymentProcessor` follows
+ * the same rule (a test there holds them together).
+ */
+export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
+  token.startsWith('btok_insufficient_funds') || token.startsWith('tok_insufficient_funds')
     ? { status: 'FAILED', failureCode: 'insufficient_funds' }
-    : amount % 100 === 14
+    : token.startsWith('tok_card_declined')
       ? { status: 'FAILED', failureCode: 'card_declined' }
       : { status: 'SUCCEEDED' }
 
@@ -42,7 +50,7 @@ export const fakePaymentProcessor = (): FakePaymentProcessor => {
     charge: (request) => async () => {
       if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage.cause })
       charges.push(request)
-      return E.right(sandboxChargeOutcome(request.amount))
+      return E.right(sandboxChargeOutcome(request.token))
     },
   }
 }

@@ -1,5 +1,6 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { PaymentTokenizer } from '../ports/payment-tokenizer.js'
+import { SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT } from './fake-payment-processor.js'
 
 /** A bank account as it is handed to the tokenizer. */
 export type BankAccount = Parameters<PaymentTokenizer['tokenizeBankAccount']>[0]
@@ -10,7 +11,11 @@ export type FakePaymentTokenizer = PaymentTokenizer & {
   readonly seen: () => readonly BankAccount[]
 }
 
-/** A `PaymentTokenizer` in memory: tokens `btok_1`, `btok_2`, … and the account's last four digits. */
+/**
+ * A `PaymentTokenizer` in memory: tokens `btok_1`, `btok_2`, … and the account's last four
+ * digits; the sandbox's failing test account (`SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT`) gets
+ * `btok_insufficient_funds_1`, … so that its charges fail as on the sandbox rails.
+ */
 export const fakePaymentTokenizer = (): FakePaymentTokenizer => {
   const seen: BankAccount[] = []
   return {
@@ -18,7 +23,8 @@ export const fakePaymentTokenizer = (): FakePaymentTokenizer => {
     tokenizeBankAccount: (account) =>
       TE.fromIO(() => {
         seen.push(account)
-        return { token: `btok_${seen.length}`, last4: account.accountNumber.slice(-4) }
+        const kind = account.accountNumber === SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT ? 'insufficient_funds_' : ''
+        return { token: `btok_${kind}${seen.length}`, last4: account.accountNumber.slice(-4) }
       }),
   }
 }

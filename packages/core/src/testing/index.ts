@@ -38,7 +38,7 @@ export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
 
 // Payments and webhooks: fakes of the services a deployment plugs in
-export { type ChargeRequest, type FakePaymentProcessor, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'
+export { type ChargeRequest, type FakePaymentProcessor, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'
 export { type BankAccount, type FakePaymentTokenizer, fakePaymentTokenizer } from './fake-payment-tokenizer.js'
 export { fakeWebhookSecrets } from './fake-webhook-secrets.js'
 export { type FakeWebhookUrlGuardOptions, fakeWebhookUrlGuard } from './fake-webhook-url-guard.js'
