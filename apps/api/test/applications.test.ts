@@ -461,6 +461,7 @@ for (const database of testDatabases()) {
           total_of_payments: 1_279_356,
           origination_fee: 24_000,
           disbursed_amount: 1_176_000,
+          disclosure: { amount_financed: 1_176_000, finance_charge: 103_356, total_of_payments: 1_279_356, annual_percentage_rate: '15.845' },
           installments: rows.map(([due_date, principal, interest, balance_after], i) => ({
             number: i + 1,
             due_date,
@@ -489,6 +490,9 @@ for (const database of testDatabases()) {
           // 100,150 × 300 ÷ 10,000 = 3,004.5 → 3,005
           origination_fee: 3_005,
           disbursed_amount: 97_145,
+          // The fee is the whole finance charge; Appendix J (three whole monthly unit periods) gives
+          // 18.4658…%, computed independently by bisection over exact fractions.
+          disclosure: { amount_financed: 97_145, finance_charge: 3_005, total_of_payments: 100_150, annual_percentage_rate: '18.466' },
           installments: [
             { number: 1, due_date: '2028-12-30', payment: 33_383, principal: 33_383, interest: 0, balance_after: 66_767 },
             { number: 2, due_date: '2029-01-30', payment: 33_383, principal: 33_383, interest: 0, balance_after: 33_384 },
@@ -498,14 +502,15 @@ for (const database of testDatabases()) {
       })
 
       it('keeps the principal parts summing exactly to the amount for awkward amounts and terms', async () => {
-        const product = await createProduct({ min_amount: 1, max_amount: 100_000_000, min_term_months: 1, max_term_months: 480, interest_rate_bps: 2999, origination_fee_bps: 333 })
         for (const [amount, term_months] of [
           [1, 1],
-          [7, 5],
+          [17, 5],
           [999_999, 7],
           [25_000_001, 36],
-          [99_999_999, 480],
+          [99_999_999, 240],
         ] as const) {
+          // A product of exactly that amount and term (a product must amortize at every amount and term it allows).
+          const product = await createProduct({ min_amount: amount, max_amount: amount, min_term_months: term_months, max_term_months: term_months, interest_rate_bps: 2999, origination_fee_bps: 333 })
           const draft = await createDraft({ product_id: product.product_id, amount, currency: 'USD', term_months })
           const reply = await apps('GET', `/${draft.application_id}/schedule-preview?start_date=2026-08-31`)
           expect(reply.status).to.equal(200)
@@ -660,6 +665,18 @@ for (const database of testDatabases()) {
           term_months: 12,
           origination_fee: 24_000,
           disbursed_amount: 1_176_000,
+          // The product's servicing rules, frozen on the loan at booking.
+          time_zone: 'UTC',
+          day_count: 'THIRTY_360',
+          prepayment: 'REDUCE_TERM',
+          late_fee_flat: 0,
+          late_fee_bps: 0,
+          late_fee_grace_days: 0,
+          days_past_due: 0,
+          delinquency_bucket: 'CURRENT',
+          charged_off_on: null,
+          // Regulation Z: twelve payments of 106,613 against 1,176,000 received (see the preview above).
+          disclosure: { amount_financed: 1_176_000, finance_charge: 103_356, total_of_payments: 1_279_356, annual_percentage_rate: '15.845' },
         })
         expect(loanId).to.match(UUID)
         expect(start_date).to.equal(decision.decided_at.slice(0, 10))

@@ -238,7 +238,18 @@ for (const database of testDatabases()) {
         const id = requestId()
         const updated = await ok(await internal('PATCH', `/internal/loan-products/${product.product_id}`, { interest_rate_bps: 1_450, active: false }, id), 200, 'update')
         const created = await onlyEvent(product.product_id, 'loan_product.created')
-        expect(created.details).to.deep.equal({ ...body, description: null, origination_fee_bps: 0, repayment_frequency: 'MONTHLY' })
+        expect(created.details).to.deep.equal({
+          ...body,
+          description: null,
+          origination_fee_bps: 0,
+          repayment_frequency: 'MONTHLY',
+          day_count: 'THIRTY_360',
+          prepayment: 'REDUCE_TERM',
+          late_fee_flat: 0,
+          late_fee_bps: 0,
+          late_fee_grace_days: 0,
+          time_zone: 'UTC',
+        })
         expect({ occurred_at: created.occurred_at, party_id: created.party_id, api_client_id: created.api_client_id }).to.deep.equal({
           occurred_at: product.created_at,
           party_id: null,

@@ -258,6 +258,7 @@ for (const database of testDatabases()) {
         case 'rejectOnboardingSession':
         case 'declineLoanApplication':
         case 'reverseLoanPayment':
+        case 'chargeOffLoan':
           return { reason: 'Fuzzing' }
         case 'approveLoanApplication':
           return { decided_by: 'ops' }

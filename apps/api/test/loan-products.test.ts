@@ -7,6 +7,9 @@ import { expectInvalid } from './support/expectations.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
+/** The servicing rules of a product that names none (docs/servicing.md). */
+const SERVICING_DEFAULTS = { time_zone: 'UTC', day_count: 'THIRTY_360', prepayment: 'REDUCE_TERM', late_fee_flat: 0, late_fee_bps: 0, late_fee_grace_days: 0 }
+
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SEEDED_AT = '2026-11-22T00:00:00.000Z'
@@ -25,6 +28,7 @@ export const SEEDED_PRODUCTS = [
     interest_rate_bps: 1199,
     origination_fee_bps: 200,
     repayment_frequency: 'MONTHLY',
+    ...SERVICING_DEFAULTS,
     active: true,
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT,
@@ -41,6 +45,7 @@ export const SEEDED_PRODUCTS = [
     interest_rate_bps: 899,
     origination_fee_bps: 100,
     repayment_frequency: 'MONTHLY',
+    ...SERVICING_DEFAULTS,
     active: true,
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT,
@@ -57,6 +62,7 @@ export const SEEDED_PRODUCTS = [
     interest_rate_bps: 0,
     origination_fee_bps: 300,
     repayment_frequency: 'MONTHLY',
+    ...SERVICING_DEFAULTS,
     active: true,
     created_at: SEEDED_AT,
     updated_at: SEEDED_AT,
@@ -191,6 +197,7 @@ for (const database of testDatabases()) {
           description: null,
           origination_fee_bps: 0,
           repayment_frequency: 'MONTHLY',
+          ...SERVICING_DEFAULTS,
           active: true,
         })
         expect(product_id).to.match(UUID)
@@ -207,6 +214,7 @@ for (const database of testDatabases()) {
           description: 'A loan in euros.',
           origination_fee_bps: 150,
           repayment_frequency: 'MONTHLY',
+          ...SERVICING_DEFAULTS,
           active: false,
         }
         const reply = await internal('POST', '', full)
@@ -218,18 +226,22 @@ for (const database of testDatabases()) {
         expect(await catalogue('&active=false')).to.deep.include(reply.body)
       })
 
-      it('accepts equal bounds and the extremes of the ranges', async () => {
-        const reply = await internal('POST', '', {
-          ...MINIMAL,
-          min_amount: 1,
-          max_amount: 1,
-          min_term_months: 480,
-          max_term_months: 480,
-          interest_rate_bps: 10_000,
-          origination_fee_bps: 10_000,
-        })
+      it('accepts equal bounds and the extremes of the ranges whose loans amortize', async () => {
+        const smallest = { min_amount: 1, max_amount: 1, min_term_months: 1, max_term_months: 1, interest_rate_bps: 10_000, origination_fee_bps: 10_000 }
+        const reply = await internal('POST', '', { ...MINIMAL, ...smallest })
         expect(reply.status, reply.text).to.equal(201)
-        expect(reply.body).to.deep.include({ min_amount: 1, max_amount: 1, min_term_months: 480, max_term_months: 480, interest_rate_bps: 10_000, origination_fee_bps: 10_000 })
+        expect(reply.body).to.deep.include(smallest)
+        const longest = { min_amount: 10_000_000, max_amount: 10_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 }
+        const long = await internal('POST', '', { ...MINIMAL, ...longest })
+        expect(long.status, long.text).to.equal(201)
+        expect(long.body).to.deep.include(longest)
+      })
+
+      it('refuses a product some of whose loans would not amortize: 100% over 480 months (400, naming interest_rate_bps)', async () => {
+        const reply = await internal('POST', '', { ...MINIMAL, max_term_months: 480, interest_rate_bps: 10_000 })
+        expect(reply.status, reply.text).to.equal(400)
+        expect(reply.body).to.deep.include({ error: 'invalid_request', param: 'interest_rate_bps' })
+        expect(reply.body.detail).to.match(/would not amortize/)
       })
 
       it('refuses invalid products with 400 naming the field, and creates nothing', async () => {

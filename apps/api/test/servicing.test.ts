@@ -561,11 +561,14 @@ for (const database of testDatabases()) {
           created_at: first.body.created_at,
         })
 
+        // On the booking day no interest has accrued: the payment pays installment 1's principal, which
+        // closes it (PAID, no interest), and the rest is a prepayment recorded on it; the month's interest
+        // now accrues to installment 2 (docs/servicing.md "Payments").
         const schedule = await scheduleOf(loan.paths)
-        const firstPrincipal = scheduleBefore[0]!['principal_due'] as number
-        expect(schedule[0]).to.deep.include({ principal_paid: firstPrincipal, interest_paid: 0, total_paid: firstPrincipal, status: 'PARTIALLY_PAID' })
-        expect(schedule[1]).to.deep.include({ principal_paid: 100_000 - firstPrincipal, status: 'PARTIALLY_PAID' })
-        expect(schedule.slice(2).every((i) => i['status'] === 'UPCOMING' && i['total_paid'] === 0)).to.equal(true)
+        expect(scheduleBefore[0]!['principal_due']).to.be.below(100_000)
+        expect(schedule[0]).to.deep.include({ principal_due: 100_000, principal_paid: 100_000, interest_due: 0, interest_paid: 0, total_paid: 100_000, interest_accrued: true, status: 'PAID' })
+        expect(schedule.slice(1).every((i) => i['status'] === 'UPCOMING' && i['total_paid'] === 0)).to.equal(true)
+        expect(schedule.reduce((sum, i) => sum + (i['principal_due'] as number), 0)).to.equal(1_200_000)
 
         const latest = await latestOf(loan.paths)
         expect(documented('balance', latest)).to.deep.equal({
@@ -577,8 +580,8 @@ for (const database of testDatabases()) {
           fees_outstanding: 0,
           payoff_amount: 1_100_000,
           past_due_amount: 0,
-          next_due_date: loan.loan.first_due_date,
-          next_due_amount: (schedule[0]!['total_due'] as number) - (schedule[0]!['total_paid'] as number),
+          next_due_date: schedule[1]!['due_date'],
+          next_due_amount: schedule[1]!['total_due'],
           transaction_id: entry['transaction_id'],
           created_at: first.body.created_at,
         })

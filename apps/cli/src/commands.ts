@@ -30,6 +30,7 @@ import {
   type Clock,
   type IdGenerator,
   type LoanApplicationRepository,
+  type LoanProductRepository,
   type OnboardingSessionRepository,
   type WebhookEventRepository,
 } from '@lendgate/core'
@@ -48,6 +49,7 @@ export type CliDeps = {
   readonly sessions: OnboardingSessionRepository
   readonly events: WebhookEventRepository
   readonly applications: LoanApplicationRepository
+  readonly products: Pick<LoanProductRepository, 'findById'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
@@ -186,7 +188,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     run: (deps, args, o) =>
       pipe(
         approveLoanApplication(deps)({ applicationId: args[0], ...fieldsFrom(o, { decided_by: 'decided-by' }) }),
-        TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) })),
+        TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan, deps.clock.now()) })),
       ),
   },
   'applications decline': {

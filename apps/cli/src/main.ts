@@ -4,6 +4,7 @@ import {
   openDatabase,
   postgresApiKeyRepository,
   postgresLoanApplicationRepository,
+  postgresLoanProductRepository,
   postgresOnboardingSessionRepository,
   postgresWebhookEventRepository,
   randomIds,
@@ -24,6 +25,7 @@ const status = await runCli(
       sessions: postgresOnboardingSessionRepository(database.db),
       events: postgresWebhookEventRepository(database.db),
       applications: postgresLoanApplicationRepository(database.db),
+      products: postgresLoanProductRepository(database.db),
       ids: randomIds(),
       clock: { now: () => new Date() },
     }

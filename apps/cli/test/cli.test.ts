@@ -8,7 +8,7 @@ import {
   type LoanApplication,
   type OnboardingSession,
 } from '@lendgate/core'
-import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
+import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { runCli } from '../src/cli.js'
@@ -32,6 +32,7 @@ const setup = () => {
     sessions,
     events: sessions.events,
     applications,
+    products: inMemoryLoanProductRepository(),
     ids: sequentialIds(),
     clock,
   }

@@ -199,7 +199,7 @@ for (const database of testDatabases()) {
       const closing = loans.change(loanId, (found) =>
         O.isNone(found)
           ? TE.left({ _tag: 'NotFound' as const })
-          : TE.right({ posting: { transactions: [], installments: found.value.installments, balance: null, loanStatus: 'PAID_OFF' as const, audit: clash }, result: null }),
+          : TE.right({ posting: { transactions: [], installments: found.value.installments, balance: null, payments: [], loanStatus: 'PAID_OFF' as const, audit: clash }, result: null }),
       )
       expect(isStoreUnavailable(await closing())).to.equal(true)
       expect((await some(loans.findById(loanId))).loan.status).to.equal('ACTIVE')

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { LoanProduct } from '@lendgate/core'
+import { DEFAULT_SERVICING_TERMS, type LoanProduct } from '@lendgate/core'
 import { right } from '@lendgate/core/testing/contracts'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
@@ -14,10 +14,11 @@ import { testId } from '@lendgate/core/testing'
 
 const SEEDED_AT = new Date('2026-11-22T00:00:00.000Z')
 
-const seeded = (p: Omit<LoanProduct, 'currency' | 'repaymentFrequency' | 'active' | 'createdAt' | 'updatedAt'>): LoanProduct => ({
+const seeded = (p: Omit<LoanProduct, 'currency' | 'repaymentFrequency' | 'servicing' | 'active' | 'createdAt' | 'updatedAt'>): LoanProduct => ({
   ...p,
   currency: 'USD',
   repaymentFrequency: 'MONTHLY',
+  servicing: DEFAULT_SERVICING_TERMS,
   active: true,
   createdAt: SEEDED_AT,
   updatedAt: SEEDED_AT,

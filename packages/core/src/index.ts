@@ -194,27 +194,40 @@ export {
 
 // Servicing: loans, payments, payment methods, operations, views
 export {
-  LOAN_STATUSES, type LoanStatus, type Loan, INSTALLMENT_STATUSES, type LoanInstallment, TRANSACTION_TYPES,
+  LOAN_STATUSES, type LoanStatus, type Loan, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
   type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
-  type LoanView, loanView, type SchedulePreview,
+  type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
 } from './domain/loan.js'
 export {
-  type Buckets, type ServicedInstallment, type LoanState, installmentStatus, type Allocation,
-  type InstallmentPayments,
+  type Ratio, type UnitPeriod, type PaymentTime, type TimedPayment, type ActuarialLoan, type InvalidAprInput,
+  type RateBelowZero, type RateAboveLimit, type AprError, annualPercentageRate, formatAprThousandths,
+  monthlyPaymentTimes, type ScheduledPayment, type DisclosureTerms, type Disclosure, disclosureFigures,
+} from './domain/apr.js'
+export {
+  type Buckets, ZERO, type ServicedInstallment, type ScheduledInstallment, type Allocation, type InstallmentPayments,
+  type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
+  ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
+  chargeOffEntries,
 } from './domain/loan-servicing.js'
+export {
+  DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
+  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView,
+} from './domain/servicing-terms.js'
+export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './domain/day-count.js'
+export { type Installment } from './domain/amortization.js'
 export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/collateral.js'
 export {
   LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
 } from './domain/loan-document.js'
 export {
-  type PostedTransaction, type PostedBalance, type TransactionFilter, type OfPartyLoan,
-  type PartyLoanSchedule, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
+  type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
+  type ServicingRecord, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
-  type LoanReadError, type Loans, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
-  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, type ScheduledInstallment,
-  listLoanScheduleForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
+  type LoanReadError, type Loans, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
+  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
+  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
@@ -232,10 +245,10 @@ export {
   updatePaymentMethodForPartyLoan,
 } from './use-cases/servicing/payment-methods.js'
 export {
-  type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, addLoanCollateral,
-  attachLoanDocument,
+  type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, ChargeOffInput, chargeOffLoan,
+  addLoanCollateral, attachLoanDocument,
 } from './use-cases/servicing/operations.js'
-export { balanceView, transactionView, installmentView } from './domain/servicing-views.js'
+export { balanceView, transactionView, installmentView, payoffView } from './domain/servicing-views.js'
 
 // Audit
 export {

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Caller } from '../src/domain/api-key.js'
@@ -56,6 +57,7 @@ const product = (over: Partial<LoanProduct> & Pick<LoanProduct, 'id'>): LoanProd
   interestRateBps: 0,
   originationFeeBps: 0,
   repaymentFrequency: 'MONTHLY',
+  servicing: DEFAULT_SERVICING_TERMS,
   active: true,
   createdAt: new Date('2025-12-01T00:00:00.000Z'),
   updatedAt: new Date('2025-12-01T00:00:00.000Z'),

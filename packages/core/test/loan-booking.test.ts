@@ -4,6 +4,7 @@ import { amortize } from '../src/domain/amortization.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { bookLoan, schedulePreview, type BookedLoan, type LedgerTransaction } from '../src/domain/loan.js'
 import { basisPointsOf } from '../src/domain/money.js'
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -150,6 +151,13 @@ describe('bookLoan', () => {
         startDate: '2026-01-31',
         firstDueDate: '2026-02-28',
         maturityDate: '2027-01-31',
+        ...DEFAULT_SERVICING_TERMS,
+        oldestUnpaidDueDate: '2026-02-28',
+        chargedOffOn: null,
+        // Twelve payments of 106,613 against 1,176,000 received; the APR (Appendix J, every unit
+        // period a whole month) computed independently by bisection over exact fractions in Python:
+        // 15.84455…%, 15.845 to three decimals.
+        disclosure: { amountFinanced: 1_176_000, financeCharge: 103_356, totalOfPayments: 1_279_356, aprThousandths: 15_845 },
         createdAt: now,
       })
     })
@@ -292,8 +300,17 @@ describe('bookLoan', () => {
           startDate: start,
           firstDueDate: monthsAfter(start, 1),
           maturityDate: installments[installments.length - 1]!.dueDate,
+          ...DEFAULT_SERVICING_TERMS,
+          oldestUnpaidDueDate: installments[0]!.dueDate,
+          chargedOffOn: null,
+          disclosure: loan.disclosure,
           createdAt: now,
         })
+        // The disclosure: what the borrower receives, repays and pays for the credit.
+        const totalOfPayments = sum(installments.map((i) => i.principalDue + i.interestDue))
+        // (Nothing financed, a fee of the whole principal, has no APR: Appendix J finds no rate.)
+        if (amount === expectedFee) expect(loan.disclosure).to.equal(null)
+        else expect(loan.disclosure).to.deep.include({ amountFinanced: amount - expectedFee, totalOfPayments, financeCharge: totalOfPayments - (amount - expectedFee) })
         expect(loan.maturityDate).to.equal(monthsAfter(start, term))
 
         // The schedule: `term` installments on consecutive month dates whose principal sums to the principal.
@@ -327,8 +344,9 @@ describe('bookLoan', () => {
           feesOutstanding: bucket('fees'),
           payoffAmount: amount,
           pastDueAmount: 0,
-          nextDueDate: monthsAfter(start, 1),
-          nextDueAmount: loan.paymentAmount,
+          // The first installment that asks for anything (at a zero rate, one of less than a minor unit a month asks for nothing).
+          nextDueDate: installments.find((i) => i.principalDue + i.interestDue > 0)!.dueDate,
+          nextDueAmount: installments.find((i) => i.principalDue + i.interestDue > 0)!.principalDue + installments.find((i) => i.principalDue + i.interestDue > 0)!.interestDue,
           createdAt: now,
         })
 
@@ -378,6 +396,7 @@ describe('schedulePreview', () => {
       total_of_payments: 1_279_356,
       origination_fee: 24_000,
       disbursed_amount: 1_176_000,
+      disclosure: { amount_financed: 1_176_000, finance_charge: 103_356, total_of_payments: 1_279_356, annual_percentage_rate: '15.845' },
       installments: schedule.map((i) => ({
         number: i.number,
         due_date: i.dueDate,

@@ -1,3 +1,4 @@
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Address } from '../src/domain/address.js'
@@ -32,6 +33,7 @@ const product = (over: Partial<LoanProduct> & Pick<LoanProduct, 'id' | 'createdA
   interestRateBps: 0,
   originationFeeBps: 0,
   repaymentFrequency: 'MONTHLY',
+  servicing: DEFAULT_SERVICING_TERMS,
   active: true,
   updatedAt: over.createdAt,
   ...over,
@@ -150,6 +152,7 @@ describe('createLoanProduct', () => {
       interestRateBps: 1450,
       originationFeeBps: 0,
       repaymentFrequency: 'MONTHLY',
+      servicing: DEFAULT_SERVICING_TERMS,
       active: true,
       createdAt: T0,
       updatedAt: T0,
@@ -174,6 +177,7 @@ describe('createLoanProduct', () => {
         interestRateBps: 1450,
         originationFeeBps: 10_000,
         repaymentFrequency: 'MONTHLY',
+        servicing: DEFAULT_SERVICING_TERMS,
         active: false,
         createdAt: T0,
         updatedAt: T0,
@@ -181,13 +185,45 @@ describe('createLoanProduct', () => {
     )
   })
 
-  it('accepts equal bounds and the extremes of every range', async () => {
+  it('accepts equal bounds and the extremes of every range that amortize', async () => {
     const { deps } = productSetup()
-    const input = { ...NEW_PRODUCT, min_amount: 1, max_amount: 1, min_term_months: 480, max_term_months: 480, interest_rate_bps: 10_000, origination_fee_bps: 0 }
-    const created = await createLoanProduct(deps)(input)()
-    expect(E.isRight(created) && [created.right.minAmount, created.right.maxAmount, created.right.minTermMonths, created.right.maxTermMonths, created.right.interestRateBps]).to.deep.equal([
-      1, 1, 480, 480, 10_000,
-    ])
+    const fields = (p: LoanProduct) => [p.minAmount, p.maxAmount, p.minTermMonths, p.maxTermMonths, p.interestRateBps]
+    const smallest = await createLoanProduct(deps)({ ...NEW_PRODUCT, min_amount: 1, max_amount: 1, min_term_months: 1, max_term_months: 1, interest_rate_bps: 10_000 })()
+    expect(E.isRight(smallest) && fields(smallest.right)).to.deep.equal([1, 1, 1, 1, 10_000])
+    const longest = await createLoanProduct(deps)({ ...NEW_PRODUCT, min_amount: 10_000_000, max_amount: 10_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 })()
+    expect(E.isRight(longest) && fields(longest.right)).to.deep.equal([10_000_000, 10_000_000, 480, 480, 600])
+  })
+
+  describe('refuses a product some of whose loans would not amortize (issue 37, item 7)', () => {
+    it('100% over 480 months: every installment but the last would pay interest only', async () => {
+      const { deps, products } = productSetup()
+      const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, max_term_months: 480, interest_rate_bps: 10_000 })()
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
+      expect(E.isLeft(refused) && refused.left).to.have.property('detail').that.matches(/would not amortize/)
+      expect(products.all()).to.deep.equal(CATALOGUE)
+    })
+
+    it('36% over 360 months on a small amount: the level payment would round to the interest', async () => {
+      const { deps } = productSetup()
+      const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, min_amount: 100, max_term_months: 360, interest_rate_bps: 3_600 })()
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
+    })
+
+    it('totals above 2^53 − 1 minor units, naming max_amount', async () => {
+      const { deps } = productSetup()
+      const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, max_amount: 9_000_000_000_000_000, interest_rate_bps: 1_000 })()
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'max_amount' })
+      expect(E.isLeft(refused) && refused.left).to.have.property('detail').that.matches(/more than the API states exactly/)
+    })
+
+    it('a patch that would break amortization, naming the field it changed, and changes nothing', async () => {
+      const { deps, products } = productSetup()
+      const created = await createLoanProduct(deps)(NEW_PRODUCT)()
+      if (E.isLeft(created)) return expect.fail(JSON.stringify(created.left))
+      const refused = await updateLoanProduct(deps)({ productId: created.right.id, max_term_months: 480, interest_rate_bps: 10_000 })()
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
+      expect(products.all().at(-1)).to.deep.equal(created.right)
+    })
   })
 
   describe('when the input is invalid', () => {

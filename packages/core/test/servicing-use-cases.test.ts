@@ -7,7 +7,8 @@ import type { Caller } from '../src/domain/api-key.js'
 import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/errors.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { bookLoan, type BookedLoan } from '../src/domain/loan.js'
-import { dueFigures, ledgerSums, scheduleOwed, ZERO, type Buckets } from '../src/domain/loan-servicing.js'
+import { deriveLoan, ledgerSums, ZERO, type Buckets } from '../src/domain/loan-servicing.js'
+import { settled } from '../src/use-cases/servicing/posting.js'
 import type { Payment } from '../src/domain/payment.js'
 import type { PaymentMethod } from '../src/domain/payment-method.js'
 import type { PostedBalance } from '../src/ports/loan-repository.js'
@@ -138,13 +139,28 @@ const setup = () => {
     createPaymentIntentForPartyLoan(deps)(who, { partyId: who.partyId, loanId, amount, currency: 'USD', payment_method_id: method.id, idempotency_key: key })()
   const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId, ...(input as object) })()
 
-  /** The ledger's bucket sums = the latest snapshot's outstanding figures = the schedule still owed. */
+  /** The loan's successful payments, as the replay takes them. */
+  const succeeded = async (loanId: string) => (await some(loans.servicing((await stored(loanId)).loan.partyId, testId(loanId)))).payments.map(settled)
+
+  /**
+   * The ledger's bucket sums = the latest snapshot's outstanding figures = the state the rules
+   * derive for its date from the loan's payments; the stored schedule owes its principal.
+   */
   const expectConsistent = async (loanId: string) => {
     const booked = await stored(loanId)
     const snapshot = await latest(loanId)
     const owed: Buckets = { principal: snapshot.principalOutstanding, interest: snapshot.interestOutstanding, fees: snapshot.feesOutstanding }
     expect(ledgerSums(booked.transactions), 'ledger = latest balance').to.deep.equal(owed)
-    expect(scheduleOwed(booked.installments), 'schedule = latest balance').to.deep.equal(owed)
+    const derived = deriveLoan(booked.loan, await succeeded(loanId), snapshot.asOf)
+    expect(derived.outstanding, 'latest balance = derived').to.deep.equal(owed)
+    const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
+    expect({ pastDueAmount, nextDueDate, nextDueAmount }, 'due figures = derived').to.deep.equal({
+      pastDueAmount: derived.pastDueAmount,
+      nextDueDate: derived.nextDueDate,
+      nextDueAmount: derived.nextDueAmount,
+    })
+    const principalOwed = booked.installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
+    expect(principalOwed, 'stored schedule = principal outstanding').to.equal(owed.principal)
     expect(snapshot.payoffAmount).to.equal(owed.principal + owed.interest + owed.fees)
     return snapshot
   }
@@ -216,7 +232,8 @@ describe('loan servicing use cases (in memory)', () => {
         payoffAmount: 1_150_000,
         pastDueAmount: 0,
         nextDueDate: '2026-02-15',
-        nextDueAmount: P1 - 50_000 + 12_000,
+        // Paid on the booking date, the 50,000 lowers the principal interest accrues on: 30 days on 1,150,000 at 12%.
+        nextDueAmount: P1 - 50_000 + 11_500,
       })
       expect(after.transactionId).to.equal(payment.transactionId)
       expect((await balances(loan.id)).map((b) => b.id)).to.deep.equal([balance.id, after.id])
@@ -229,6 +246,11 @@ describe('loan servicing use cases (in memory)', () => {
       const s = setup()
       const { loan } = s.book({ originationFeeBps: 200 })
       const method = await s.addMethod(loan.id)
+      // The daily job on the first two due dates, then a payment (which posts the 5 days' interest since).
+      for (const day of ['2026-02-15', '2026-03-15']) {
+        s.clock.set(at(day))
+        await run(accrueInterestForLoans(s.deps)({}))
+      }
       s.clock.set(at('2026-03-20'))
       right(await s.pay(loan.id, method, 50_000, 'k1'))
       const list = (query: Record<string, string>) => listTransactionsForPartyLoan(s.deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...query })()
@@ -246,6 +268,7 @@ describe('loan servicing use cases (in memory)', () => {
         ['FEE_WITHHELD', '2026-01-15', 24_000, 'USD'],
         ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
         ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-03-20', 2_000, 'USD'],
         ['PAYMENT', '2026-03-20', 50_000, 'USD'],
       ])
       expect(all.nextCursor).to.equal(null)
@@ -257,12 +280,16 @@ describe('loan servicing use cases (in memory)', () => {
       expect(shape(right(await list({ type: 'INTEREST_ACCRUAL' })).items)).to.deep.equal([
         ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
         ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
+        ['INTEREST_ACCRUAL', '2026-03-20', 2_000, 'USD'],
       ])
       expect(shape(right(await list({ from: '2026-02-15', to: '2026-03-15' })).items)).to.deep.equal([
         ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 'USD'],
         ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 'USD'],
       ])
-      expect(shape(right(await list({ from: '2026-03-16' })).items)).to.deep.equal([['PAYMENT', '2026-03-20', 50_000, 'USD']])
+      expect(shape(right(await list({ from: '2026-03-16' })).items)).to.deep.equal([
+        ['INTEREST_ACCRUAL', '2026-03-20', 2_000, 'USD'],
+        ['PAYMENT', '2026-03-20', 50_000, 'USD'],
+      ])
       expect(shape(right(await list({ to: '2026-01-15', type: 'FEE_WITHHELD' })).items)).to.deep.equal([['FEE_WITHHELD', '2026-01-15', 24_000, 'USD']])
       expect(right(await list({ from: '2026-03-21' })).items).to.deep.equal([])
     })
@@ -275,6 +302,7 @@ describe('loan servicing use cases (in memory)', () => {
         'DISBURSEMENT',
         'ORIGINATION_FEE',
         'FEE_WITHHELD',
+        'INTEREST_ACCRUAL',
         'INTEREST_ACCRUAL',
         'INTEREST_ACCRUAL',
         'PAYMENT',
@@ -323,13 +351,13 @@ describe('loan servicing use cases (in memory)', () => {
       await expectConsistent(loan.id)
     })
 
-    it('counts installments not yet due as PAID once the principal is repaid', async () => {
+    it('ends the schedule at a payoff: the installment it was paid with is PAID with the whole principal, the rest are gone', async () => {
       const { deps, book, addMethod, pay, latest, expectConsistent } = setup()
       const { loan } = book({ termMonths: 3 })
       const method = await addMethod(loan.id)
       right(await pay(loan.id, method, (await latest(loan.id)).payoffAmount, 'k1'))
       const items = (await run(listLoanScheduleForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))).items
-      expect(items.map((i) => i.status)).to.deep.equal(['PAID', 'PAID', 'PAID'])
+      expect(items.map((i) => [i.status, i.principalDue, i.principalPaid, i.interestDue])).to.deep.equal([['PAID', 1_200_000, 1_200_000, 0]])
       await expectConsistent(loan.id)
     })
 
@@ -531,21 +559,24 @@ describe('loan servicing use cases (in memory)', () => {
           { number: 2, paid: { principal: 5, interest: 12_000, fees: 0 } },
         ])
         const after = await stored(loan.id)
-        expect(after.transactions.slice(-3).map((t) => [t.type, t.effectiveDate, t.amount, t.principal, t.interest])).to.deep.equal([
-          ['INTEREST_ACCRUAL', '2026-02-15', 12_000, 0, 12_000],
-          ['INTEREST_ACCRUAL', '2026-03-15', 12_000, 0, 12_000],
+        // Interest to the payment date is posted first: two whole months (12,000 each) and 5 days (2,000).
+        expect(after.transactions.slice(-2).map((t) => [t.type, t.effectiveDate, t.amount, t.principal, t.interest])).to.deep.equal([
+          ['INTEREST_ACCRUAL', '2026-03-20', 26_000, 0, 26_000],
           ['PAYMENT', '2026-03-20', amount, -(P1 + 5), -24_000],
         ])
+        const principal = 1_200_000 - P1 - 5
+        // Installment 3's interest: the 5 days accrued, and 25 days (30/360, to 15 April) projected on the principal it and those after it owe.
+        const projected = Math.round(((1_200_000 - P1 - P2) * 1_200 * 25) / 3_600_000)
         expect(figures(await latest(loan.id))).to.deep.equal({
           loanId: loan.id,
           asOf: '2026-03-20',
-          principalOutstanding: 1_200_000 - P1 - 5,
-          interestOutstanding: 0,
+          principalOutstanding: principal,
+          interestOutstanding: 2_000,
           feesOutstanding: 0,
-          payoffAmount: 1_200_000 - P1 - 5,
+          payoffAmount: principal + 2_000,
           pastDueAmount: P2 - 5,
           nextDueDate: '2026-04-15',
-          nextDueAmount: P3 + 10_098,
+          nextDueAmount: P3 + 2_000 + projected,
         })
         await expectConsistent(loan.id)
       })
@@ -556,7 +587,8 @@ describe('loan servicing use cases (in memory)', () => {
         const method = await addMethod(loan.id)
         clock.set(at('2026-03-20'))
         const before = await written(loan.id)
-        expect(await pay(loan.id, method, 1_224_001, 'k1')).to.deep.equal(E.left(overpayment(1_224_000)))
+        // The payoff on 20 March: the principal and 64 days of interest (30/360: 2 months and 5 days).
+        expect(await pay(loan.id, method, 1_226_001, 'k1')).to.deep.equal(E.left(overpayment(1_226_000)))
         expect(await written(loan.id)).to.deep.equal(before)
         expect(processor.charges).to.deep.equal([])
         await expectConsistent(loan.id)
@@ -579,7 +611,7 @@ describe('loan servicing use cases (in memory)', () => {
       const { loan } = book()
       const method = await addMethod(loan.id)
       clock.set(at('2026-03-20'))
-      right(await pay(loan.id, method, 1_224_000, 'k1'))
+      right(await pay(loan.id, method, 1_226_000, 'k1'))
       expect(figures(await latest(loan.id))).to.deep.equal({
         loanId: loan.id,
         asOf: '2026-03-20',
@@ -600,7 +632,7 @@ describe('loan servicing use cases (in memory)', () => {
       const { loan } = book()
       const method = await addMethod(loan.id)
       clock.set(at('2026-03-20'))
-      const payoff = right(await pay(loan.id, method, 1_224_000, 'k1'))
+      const payoff = right(await pay(loan.id, method, 1_226_000, 'k1'))
       expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
       right(await reverse(payoff.id))
       expect((await stored(loan.id)).loan.status).to.equal('ACTIVE')
@@ -770,21 +802,23 @@ describe('loan servicing use cases (in memory)', () => {
         createdAt: clock.now(),
       })
       expect(after.installments.map((i) => [i.principalPaid, i.interestPaid, i.feesPaid]).every(([p, i, f]) => p === 0 && i === 0 && f === 0)).to.equal(true)
-      // Interest already accrued stays as it was accrued.
+      // The loan is derived again without the payment: the whole principal bore interest all along.
       expect(after.installments.slice(0, 2).map((i) => [i.interestDue, i.interestAccrued])).to.deep.equal([
         [12_000, true],
         [12_000, true],
       ])
+      // Installment 3: 10 days accrued on 1,200,000 (4,000), 20 days projected on the principal it and those after it owe.
+      const projected = Math.round(((1_200_000 - P1 - P2) * 1_200 * 20) / 3_600_000)
       expect(figures(await latest(loan.id))).to.deep.equal({
         loanId: loan.id,
         asOf: '2026-03-25',
         principalOutstanding: 1_200_000,
-        interestOutstanding: 24_000,
+        interestOutstanding: 28_000,
         feesOutstanding: 0,
-        payoffAmount: 1_224_000,
+        payoffAmount: 1_228_000,
         pastDueAmount: P1 + 12_000 + P2 + 12_000,
         nextDueDate: '2026-04-15',
-        nextDueAmount: P3 + 10_098,
+        nextDueAmount: P3 + 4_000 + projected,
       })
       await expectConsistent(loan.id)
     })
@@ -840,27 +874,26 @@ describe('loan servicing use cases (in memory)', () => {
       expect(await written(a.id)).to.deep.equal(before)
     })
 
-    it('accrues every due installment of every active loan, as of today by default', async () => {
+    it('posts the interest accrued to today on every active loan, by default', async () => {
       const { deps, a, b, clock, stored, latest, expectConsistent } = twoLoans()
       clock.set(at('2026-03-20'))
-      expect(await run(accrueInterestForLoans(deps)(undefined))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 3 })
+      expect(await run(accrueInterestForLoans(deps)(undefined))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
       const accruals = async (id: string) =>
         (await stored(id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])
-      expect(await accruals(a.id)).to.deep.equal([
-        ['2026-02-15', 12_000],
-        ['2026-03-15', 12_000],
-      ])
-      expect(await accruals(b.id)).to.deep.equal([['2026-03-01', 6_000]])
+      // a: 2 months and 5 days (30/360) on 1,200,000 at 12%; b: 1 month and 19 days on 600,000.
+      expect(await accruals(a.id)).to.deep.equal([['2026-03-20', 26_000]])
+      expect(await accruals(b.id)).to.deep.equal([['2026-03-20', 9_800]])
+      const projected = Math.round(((1_200_000 - P1 - P2) * 1_200 * 25) / 3_600_000)
       expect(figures(await latest(a.id))).to.deep.equal({
         loanId: a.id,
         asOf: '2026-03-20',
         principalOutstanding: 1_200_000,
-        interestOutstanding: 24_000,
+        interestOutstanding: 26_000,
         feesOutstanding: 0,
-        payoffAmount: 1_224_000,
+        payoffAmount: 1_226_000,
         pastDueAmount: P1 + 12_000 + P2 + 12_000,
         nextDueDate: '2026-04-15',
-        nextDueAmount: P3 + 10_098,
+        nextDueAmount: P3 + 2_000 + projected,
       })
       await expectConsistent(a.id)
       await expectConsistent(b.id)
@@ -877,35 +910,43 @@ describe('loan servicing use cases (in memory)', () => {
       await expectConsistent(b.id)
     })
 
-    it('accrues only what is due by an earlier as_of, then the rest', async () => {
-      const { deps, a, b, clock, expectConsistent } = twoLoans()
+    it('posts only what accrued by an earlier as_of, then the rest; never goes back before a later posting', async () => {
+      const { deps, a, b, clock, stored, expectConsistent } = twoLoans()
       clock.set(at('2026-03-20'))
-      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-02-20' }))).to.deep.equal({ asOf: '2026-02-20', loansExamined: 2, loansChanged: 1, accruals: 1 })
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-02-20' }))).to.deep.equal({ asOf: '2026-02-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
       expect(await run(accrueInterestForLoans(deps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-01' }))).to.deep.equal({ asOf: '2026-03-01', loansExamined: 2, loansChanged: 0, accruals: 0 })
+      // The same total as one run on 20 March: 35 days, then 30 more, on 1,200,000.
+      expect((await stored(a.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])).to.deep.equal([
+        ['2026-02-20', 14_000],
+        ['2026-03-20', 12_000],
+      ])
       await expectConsistent(a.id)
       await expectConsistent(b.id)
     })
 
     it('writes a snapshot when only the past-due figures moved', async () => {
-      const { deps, a, clock, balances, latest } = twoLoans()
+      const { deps, book, clock, balances, latest } = setup()
+      const { loan } = book({ interestRateBps: 0 })
       clock.set(at('2026-02-15'))
-      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 1, accruals: 1 })
-      expect((await latest(a.id)).pastDueAmount).to.equal(0)
-      const count = (await balances(a.id)).length
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 0, accruals: 0 })
+      expect((await latest(loan.id)).pastDueAmount).to.equal(0)
+      const count = (await balances(loan.id)).length
       clock.set(at('2026-02-16'))
       expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 1, accruals: 0 })
-      expect((await balances(a.id)).length).to.equal(count + 1)
-      expect((await latest(a.id)).pastDueAmount).to.equal(P1 + 12_000)
+      expect((await balances(loan.id)).length).to.equal(count + 1)
+      expect((await latest(loan.id)).pastDueAmount).to.equal(100_000)
     })
 
     it('accrues on the principal then outstanding, so paying ahead lowers the interest', async () => {
-      const { deps, a, addMethod, pay, clock, stored, expectConsistent } = twoLoans()
-      const method = await addMethod(a.id)
-      right(await pay(a.id, method, 600_000, 'k1'))
+      const { deps, book, addMethod, pay, clock, stored, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      right(await pay(loan.id, method, 600_000, 'k1'))
       clock.set(at('2026-02-15'))
       right(await accrueInterestForLoans(deps)({})())
-      expect((await stored(a.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.interest)).to.deep.equal([6_000])
-      await expectConsistent(a.id)
+      expect((await stored(loan.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.interest)).to.deep.equal([6_000])
+      await expectConsistent(loan.id)
     })
   })
 
@@ -1060,7 +1101,6 @@ describe('loan servicing use cases (in memory)', () => {
         fc.asyncProperty(terms, fc.array(step, { maxLength: 40, size: 'max' }), async (t, steps) => {
           const s = setup()
           const { loan, balance } = s.book(t)
-          const bookingSnapshotId = balance.id
           const method = await s.addMethod(loan.id)
           // A card whose charges the processor fails (`sandboxChargeOutcome`), whatever the amount.
           const failing = await s.addMethod(loan.id, { ...CARD, card_token: 'tok_insufficient_funds_p' })
@@ -1121,12 +1161,7 @@ describe('loan servicing use cases (in memory)', () => {
               expect(posted.map((x) => [x.paymentId, x.amount])).to.have.deep.members(succeeded.map((p) => [p.id, p.amount]))
               payments.push(...answered)
             }
-            const snapshot = await s.expectConsistent(loan.id)
-            // Every snapshot a change wrote tells the due figures of the schedule it was written with.
-            if (snapshot.id !== bookingSnapshotId) {
-              const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
-              expect({ pastDueAmount, nextDueDate, nextDueAmount }).to.deep.equal(dueFigures((await s.stored(loan.id)).installments, snapshot.asOf))
-            }
+            await s.expectConsistent(loan.id)
           }
         }),
         { seed: 20261123, numRuns: 300 },

@@ -17,6 +17,9 @@ import {
   ONBOARDING_STATUSES,
   ONBOARDING_STEPS,
   REPAYMENT_FREQUENCIES,
+  DAY_COUNTS,
+  DELINQUENCY_BUCKETS,
+  PREPAYMENT_MODES,
   SESSION_TYPES,
   TRANSACTION_TYPES,
   type AddressView,
@@ -24,6 +27,7 @@ import {
   type ApplicantProfileView,
   type AuditEventView,
   type balanceView,
+  type payoffView,
   type collateralView,
   type ContactVerificationView,
   type DocumentView,
@@ -160,6 +164,26 @@ const PROFILE_FIELDS = {
     website: nullableString,
     tax_id_masked: { type: ['string', 'null'], description: 'All but the last four characters replaced by *' },
 }
+
+/** The servicing rules of a product, frozen on each loan at booking (docs/servicing.md). */
+const SERVICING_TERMS = {
+  day_count: { ...enumOf(DAY_COUNTS), description: 'The day-count convention interest accrues by (docs/servicing.md "Interest")' },
+  prepayment: { ...enumOf(PREPAYMENT_MODES), description: 'What a prepayment does: REDUCE_TERM keeps the installment, REDUCE_INSTALLMENT keeps the term' },
+  late_fee_flat: minor('minor units charged once on an installment still unpaid after the grace period', 0),
+  late_fee_bps: basisPoints('basis points of what the late installment still owes, added to late_fee_flat'),
+  late_fee_grace_days: integer('days after the due date before the late fee', { minimum: 0, maximum: 365 }),
+  time_zone: { type: 'string', description: 'The business time zone (IANA): start, due and posting dates and "today" are calendar dates there' },
+} as const
+
+/** The Truth in Lending figures of a schedule (docs/servicing.md "Disclosure"). */
+const DISCLOSURE = orNull(
+  objectOf<NonNullable<LoanView['disclosure']>>()('The Truth in Lending figures of the schedule (Regulation Z; docs/servicing.md "Disclosure")', {
+    amount_financed: minor('principal − origination fee (a prepaid finance charge)'),
+    finance_charge: minor('total_of_payments − amount_financed: interest and the origination fee'),
+    total_of_payments: minor('the sum of the scheduled payments'),
+    annual_percentage_rate: { type: 'string', pattern: '^[0-9]+\\.[0-9]{3}$', description: 'APR by Regulation Z Appendix J, percent with three decimals', examples: ['12.683'] },
+  }),
+)
 
 const SCHEMAS = {
   Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
@@ -335,6 +359,7 @@ const SCHEMAS = {
     interest_rate_bps: basisPoints('annual rate in basis points'),
     origination_fee_bps: basisPoints('basis points of the principal'),
     repayment_frequency: enumOf(REPAYMENT_FREQUENCIES),
+    ...SERVICING_TERMS,
     active: boolean,
     created_at: timestamp,
     updated_at: timestamp,
@@ -375,6 +400,7 @@ const SCHEMAS = {
     total_of_payments: minor(),
     origination_fee: minor(),
     disbursed_amount: minor('principal − origination_fee'),
+    disclosure: DISCLOSURE,
     installments: {
       type: 'array',
       items: objectOf<SchedulePreview['installments'][number]>()('One installment of the schedule', {
@@ -402,7 +428,12 @@ const SCHEMAS = {
     disbursed_amount: minor('principal − origination_fee'),
     start_date: date,
     first_due_date: date,
-    maturity_date: date,
+    maturity_date: { ...date, description: 'The contractual maturity: the last due date of the schedule as booked' },
+    ...SERVICING_TERMS,
+    days_past_due: integer('days since the oldest unpaid installment fell due, as of today in time_zone (0 when none is past due)', { minimum: 0 }),
+    delinquency_bucket: { ...enumOf(DELINQUENCY_BUCKETS), description: 'CURRENT, or days past due 1–30, 31–60, 61–90, 90+' },
+    charged_off_on: { ...nullableDate, description: 'The date the loan was charged off; null if it was not' },
+    disclosure: DISCLOSURE,
     created_at: timestamp,
   }),
   Balance: objectOf<ReturnType<typeof balanceView>>()('A balance snapshot, written after every ledger change; money in minor units', {
@@ -419,6 +450,15 @@ const SCHEMAS = {
     transaction_id: { ...uuid, description: 'The ledger entry after which the snapshot was taken' },
     sequence: integer('The latest snapshot has the highest sequence'),
     created_at: timestamp,
+  }),
+  Payoff: objectOf<ReturnType<typeof payoffView>>()('What pays the loan off on `as_of` (assuming no other payment before then); money in minor units', {
+    loan_id: uuid,
+    as_of: date,
+    currency,
+    principal: minor('principal outstanding'),
+    interest: minor('interest accrued to as_of, unpaid'),
+    fees: minor('fees assessed by as_of, unpaid'),
+    payoff_amount: minor('principal + interest + fees: a payment of exactly this on as_of pays the loan off'),
   }),
   Transaction: objectOf<ReturnType<typeof transactionView>>()(
     'An append-only ledger entry: `amount` is its size; `principal`, `interest` and `fees` the signed changes it makes to what is outstanding',
@@ -650,6 +690,7 @@ export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
   getLatestLoanBalanceForParty: ref('Balance'),
   listCollateralForPartyLoan: listOf(ref('Collateral')),
   listPaymentsForPartyLoan: listOf(ref('Payment')),
+  getLoanPayoffForParty: ref('Payoff'),
   listPaymentMethodsForPartyLoan: listOf(ref('PaymentMethod')),
   createPaymentMethodForPartyLoan: ref('PaymentMethod'),
   updatePaymentMethodForPartyLoan: ref('PaymentMethod'),
@@ -686,6 +727,7 @@ export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),
   reverseLoanPayment: pinned('Payment', { status: { const: 'REVERSED' } }),
+  chargeOffLoan: ref('Loan'),
   listLoanProducts: listOf(ref('LoanProduct')),
   createLoanProduct: ref('LoanProduct'),
   updateLoanProduct: ref('LoanProduct'),

@@ -5,6 +5,7 @@ import {
   loanDocumentView,
   paymentView,
   reverseLoanPayment,
+  chargeOffLoan,
   runInterestAccrual,
   approveLoanApplication,
   createLoanProduct,
@@ -39,7 +40,7 @@ export const internalLendingRoutes = (deps: AppDeps) =>
     run: (_ctx, command) => pipe(listLoanApplicationsForReview(deps)(command), TE.map(envelope(loanApplicationView))),
   },
   approveLoanApplication: {
-    run: (ctx, command) => pipe(approveLoanApplication(deps)(command, operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan) }))),
+    run: (ctx, command) => pipe(approveLoanApplication(deps)(command, operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan, deps.clock.now()) }))),
   },
   accrueInterest: {
     run: (ctx, command) => pipe(runInterestAccrual(deps)(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }))),
@@ -49,6 +50,9 @@ export const internalLendingRoutes = (deps: AppDeps) =>
   },
   attachLoanDocument: {
     run: (ctx, command) => pipe(attachLoanDocument(deps)(command, operatorContext(ctx)), TE.map(loanDocumentView)),
+  },
+  chargeOffLoan: {
+    run: (ctx, command) => pipe(chargeOffLoan(deps)(command, operatorContext(ctx)), TE.map((loan) => loanView(loan, deps.clock.now()))),
   },
   reverseLoanPayment: {
     run: (ctx, command) => pipe(reverseLoanPayment(deps)(command, operatorContext(ctx)), TE.map(paymentView)),

@@ -6,6 +6,7 @@ import {
   envelope,
   getLatestLoanBalanceForParty,
   getLoanForParty,
+  getLoanPayoffForParty,
   installmentView,
   listCollateralForPartyLoan,
   listPaymentsForPartyLoan,
@@ -19,6 +20,7 @@ import {
   loanView,
   paymentMethodView,
   paymentView,
+  payoffView,
   transactionView,
   updatePaymentMethodForPartyLoan,
 } from '@lendgate/core'
@@ -31,10 +33,10 @@ import { callerOf, routes } from './route.js'
 export const servicingRoutes = (deps: AppDeps) =>
   routes({
   listLoansForParty: {
-    run: (ctx, command) => pipe(listLoansForParty(deps)(callerOf(ctx), command), TE.map(envelope(loanView))),
+    run: (ctx, command) => pipe(listLoansForParty(deps)(callerOf(ctx), command), TE.map(envelope((loan) => loanView(loan, deps.clock.now())))),
   },
   getLoanForParty: {
-    run: (ctx, command) => pipe(getLoanForParty(deps)(callerOf(ctx), command), TE.map(loanView)),
+    run: (ctx, command) => pipe(getLoanForParty(deps)(callerOf(ctx), command), TE.map((loan) => loanView(loan, deps.clock.now()))),
   },
   listLoanBalancesForParty: {
     run: (ctx, command) => pipe(listLoanBalancesForParty(deps)(callerOf(ctx), command), TE.map(envelope(balanceView))),
@@ -47,6 +49,9 @@ export const servicingRoutes = (deps: AppDeps) =>
   },
   listTransactionsForPartyLoan: {
     run: (ctx, command) => pipe(listTransactionsForPartyLoan(deps)(callerOf(ctx), command), TE.map(envelope(transactionView))),
+  },
+  getLoanPayoffForParty: {
+    run: (ctx, command) => pipe(getLoanPayoffForParty(deps)(callerOf(ctx), command), TE.map(payoffView)),
   },
   listPaymentsForPartyLoan: {
     run: (ctx, command) => pipe(listPaymentsForPartyLoan(deps)(callerOf(ctx), command), TE.map(envelope(paymentView))),

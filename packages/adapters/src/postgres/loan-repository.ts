@@ -1,9 +1,9 @@
-import type { BookedLoan, LoanRepository, LockedLoan, PaymentReads, PostedBalance, PostedTransaction, ServicedInstallment, LoanId } from '@lendgate/core'
+import type { BookedLoan, DelinquencyBucket, LoanRepository, LockedLoan, PaymentReads, PostedBalance, PostedTransaction, ServicedInstallment, LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { documentColumns, toBalance, toCollateral, toDocument, toInstallment, toLoan, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
 import { writePosting } from './loan-writes.js'
@@ -13,25 +13,57 @@ import type { Database, LoanBalancesTable, LoanInstallmentsTable, LoanTransactio
 import { attempt, asStoreUnavailable, query } from './store-errors.js'
 import { inTransaction } from './transactions.js'
 
+/** The days past due of each delinquency bucket: least and most (null: no most). */
+const DAYS_PAST_DUE: Readonly<Record<DelinquencyBucket, readonly [number, number | null]>> = {
+  CURRENT: [0, 0],
+  DPD_1_30: [1, 30],
+  DPD_31_60: [31, 60],
+  DPD_61_90: [61, 90],
+  DPD_90_PLUS: [91, null],
+}
+
+/**
+ * A loan row's days past due at the instant `now`, in SQL, as `daysPastDue` counts them: from its
+ * oldest unpaid due date to its today (the date of `now` in its time zone; its charge-off date if
+ * earlier), never below 0.
+ */
+const daysPastDueAt = (now: Date) =>
+  sql<number>`coalesce(greatest(0, least((${now.toISOString()}::timestamptz at time zone time_zone)::date, coalesce(charged_off_on, 'infinity'::date)) - oldest_unpaid_due_date), 0)`
+
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
 const latestBalanceOf = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1)
 
-/** The loan, its installments and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
+/**
+ * A loan's successful payments in the order the replay takes them: by effective date, then in
+ * the order they were taken, which is the order of their `PAYMENT` entries in the ledger (the
+ * partial index `payments_loan_succeeded_idx` finds them).
+ */
+const succeededPayments = (db: Kysely<Database>, loanId: LoanId) =>
+  db
+    .selectFrom('payments')
+    .innerJoin('loan_transactions as entry', 'entry.id', 'payments.transaction_id')
+    .selectAll('payments')
+    .where('payments.loan_id', '=', loanId)
+    .where('payments.status', '=', 'SUCCEEDED')
+    .orderBy('payments.effective_date')
+    .orderBy('entry.seq')
+
+/** The loan, its schedule, its successful payments and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
 const readLocked = async (trx: Transaction<Database>, loanId: LoanId): Promise<O.Option<LockedLoan>> => {
   const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
-  const [installments, latest] = await Promise.all([
+  const [installments, payments, latest] = await Promise.all([
     trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
+    succeededPayments(trx, loanId).execute(),
     latestBalanceOf(trx, loanId).executeTakeFirst(),
   ])
   if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
-  const balance = withoutSequence(toBalance(latest))
   return O.some({
     loan: toLoan(loan),
     installments: installments.map(toInstallment),
-    outstanding: { principal: balance.principalOutstanding, interest: balance.interestOutstanding, fees: balance.feesOutstanding },
-    latest: balance,
+    payments: payments.map(toPayment),
+    latest: withoutSequence(toBalance(latest)),
   })
 }
 
@@ -77,26 +109,24 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         return row === undefined ? O.none : O.some(toLoan(row))
       }),
 
-    listForParty: (partyId, page) =>
-      query(async () => (await inPage(db.selectFrom('loans').selectAll().where('party_id', '=', partyId), page).execute()).map(toLoan)),
-
-    schedule: (partyId, loanId) =>
+    listForParty: (partyId, filter, page) =>
       query(async () => {
-        // The latest snapshot joined once for the loan, not looked up again for each installment.
-        const rows = await ofPartyLoan(db, partyId, loanId)
-          .leftJoinLateral(
-            (eb) => eb.selectFrom('loan_balances as b').select('b.principal_outstanding').whereRef('b.loan_id', '=', 'l.id').orderBy('b.seq', 'desc').limit(1).as('latest'),
-            (join) => join.onTrue(),
-          )
-          .leftJoin('loan_installments as r', 'r.loan_id', 'l.id')
-          .selectAll('r')
-          .select((eb) => eb.fn.coalesce('latest.principal_outstanding', 'l.principal').as('principal_outstanding_now'))
-          .orderBy('r.number')
-          .execute()
-        return pipe(
-          recordsOf<Selectable<LoanInstallmentsTable>, ServicedInstallment>(rows, 'number', toInstallment),
-          O.map((installments) => ({ installments, principalOutstanding: rows[0]!.principal_outstanding_now })),
-        )
+        let q = db.selectFrom('loans').selectAll().where('party_id', '=', partyId)
+        if (filter.delinquency !== undefined) {
+          const [least, most] = DAYS_PAST_DUE[filter.delinquency]
+          const days = daysPastDueAt(filter.now)
+          q = q.where(days, '>=', least)
+          if (most !== null) q = q.where(days, '<=', most)
+        }
+        return (await inPage(q, page).execute()).map(toLoan)
+      }),
+
+    servicing: (partyId, loanId) =>
+      query(async () => {
+        const loan = await db.selectFrom('loans').selectAll().where('id', '=', loanId).where('party_id', '=', partyId).executeTakeFirst()
+        if (loan === undefined) return O.none
+        const [payments, latest] = await Promise.all([succeededPayments(db, loanId).execute(), latestBalanceOf(db, loanId).executeTakeFirstOrThrow()])
+        return O.some({ loan: toLoan(loan), payments: payments.map(toPayment), latest: toBalance(latest) })
       }),
 
     listTransactions: (partyId, loanId, filter, page) =>

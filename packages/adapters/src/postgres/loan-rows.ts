@@ -20,7 +20,48 @@ export const toLoan = (row: Selectable<LoansTable>): Loan => ({
   startDate: row.start_date,
   firstDueDate: row.first_due_date,
   maturityDate: row.maturity_date,
+  dayCount: row.day_count,
+  prepayment: row.prepayment,
+  lateFee: { flat: row.late_fee_flat, bps: row.late_fee_bps, graceDays: row.late_fee_grace_days },
+  timeZone: row.time_zone,
+  oldestUnpaidDueDate: row.oldest_unpaid_due_date,
+  chargedOffOn: row.charged_off_on,
+  disclosure:
+    row.total_of_payments === null || row.finance_charge === null || row.apr_thousandths === null
+      ? null
+      : { amountFinanced: row.disbursed_amount, financeCharge: row.finance_charge, totalOfPayments: row.total_of_payments, aprThousandths: row.apr_thousandths },
   createdAt: row.created_at,
+})
+
+/** A loan's columns. */
+export const loanColumns = (loan: Loan) => ({
+  id: loan.id,
+  party_id: loan.partyId,
+  application_id: loan.applicationId,
+  product_id: loan.productId,
+  status: loan.status,
+  currency: loan.currency,
+  principal: loan.principal,
+  interest_rate_bps: loan.interestRateBps,
+  term_months: loan.termMonths,
+  payment_amount: loan.paymentAmount,
+  origination_fee: loan.originationFee,
+  disbursed_amount: loan.disbursedAmount,
+  start_date: loan.startDate,
+  first_due_date: loan.firstDueDate,
+  maturity_date: loan.maturityDate,
+  day_count: loan.dayCount,
+  prepayment: loan.prepayment,
+  late_fee_flat: loan.lateFee.flat,
+  late_fee_bps: loan.lateFee.bps,
+  late_fee_grace_days: loan.lateFee.graceDays,
+  total_of_payments: loan.disclosure?.totalOfPayments ?? null,
+  finance_charge: loan.disclosure?.financeCharge ?? null,
+  apr_thousandths: loan.disclosure?.aprThousandths ?? null,
+  time_zone: loan.timeZone,
+  oldest_unpaid_due_date: loan.oldestUnpaidDueDate,
+  charged_off_on: loan.chargedOffOn,
+  created_at: loan.createdAt,
 })
 
 export const toInstallment = (row: Selectable<LoanInstallmentsTable>): ServicedInstallment => ({

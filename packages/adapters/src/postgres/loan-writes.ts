@@ -1,7 +1,7 @@
 import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanId } from '@lendgate/core'
 import { sql, type OperationNodeSource, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
-import { balanceColumns, documentColumns, installmentColumns, paymentColumns, transactionColumns } from './loan-rows.js'
+import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
 
 /**
@@ -49,26 +49,8 @@ const writeTogether = async (trx: Transaction<Database>, writes: readonly LoanWr
 /** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
   const { loan } = booked
-  const loanColumns = {
-    id: loan.id,
-    party_id: loan.partyId,
-    application_id: loan.applicationId,
-    product_id: loan.productId,
-    status: loan.status,
-    currency: loan.currency,
-    principal: loan.principal,
-    interest_rate_bps: loan.interestRateBps,
-    term_months: loan.termMonths,
-    payment_amount: loan.paymentAmount,
-    origination_fee: loan.originationFee,
-    disbursed_amount: loan.disbursedAmount,
-    start_date: loan.startDate,
-    first_due_date: loan.firstDueDate,
-    maturity_date: loan.maturityDate,
-    created_at: loan.createdAt,
-  }
   const writes: LoanWrite[] = [
-    write('loan', trx.insertInto('loans').values(loanColumns).returning('id')),
+    write('loan', trx.insertInto('loans').values(loanColumns(loan)).returning('id')),
     write('schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')),
     ...entryWrites(trx, booked.transactions),
     write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(booked.balance)).returning('id')),
@@ -87,28 +69,30 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 }
 
 /**
- * Writes a posting in one statement, each write a data-modifying CTE: the payment, the ledger
- * entries (in order, see entryWrites), the installments that changed, the snapshot, the loan's
- * status and the audit event: one round trip under the loan's lock instead of one per row.
+ * Writes a posting in one statement, each write a data-modifying CTE: the payments, the ledger
+ * entries (in order, see entryWrites), the installments that changed (added, updated, or dropped
+ * past the schedule's end), the snapshot, the loan's status, delinquency and charge-off date, and
+ * the audit event: one round trip
+ * under the loan's lock instead of one per row.
  */
 export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
   const writes: LoanWrite[] = []
-  if (posting.payment !== undefined) {
-    const columns = paymentColumns(posting.payment)
+  if (posting.payments.length > 0) {
+    const rows = posting.payments.map(paymentColumns)
     writes.push(
       write(
-        'payment',
+        'payments',
         trx
           .insertInto('payments')
-          .values(columns)
+          .values(rows)
           .onConflict((oc) =>
-            oc.column('id').doUpdateSet({
-              status: columns.status,
-              failure_code: columns.failure_code,
-              allocation: columns.allocation,
-              per_installment: columns.per_installment,
-              transaction_id: columns.transaction_id,
-            }),
+            oc.column('id').doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              failure_code: eb.ref('excluded.failure_code'),
+              allocation: eb.ref('excluded.allocation'),
+              per_installment: eb.ref('excluded.per_installment'),
+              transaction_id: eb.ref('excluded.transaction_id'),
+            })),
           )
           .returning('id'),
       ),
@@ -116,16 +100,28 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
   }
   writes.push(...entryWrites(trx, posting.transactions))
   const previous = new Map(before.map((i) => [i.number, i]))
+  const added: ReturnType<typeof installmentColumns>[] = []
   for (const i of posting.installments) {
     const old = previous.get(i.number)
-    if (old !== undefined && sameInstallment(old, i)) continue
-    const { loan_id, number, ...changes } = installmentColumns(i)
-    writes.push(write(`installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
+    if (old === undefined) added.push(installmentColumns(i))
+    else if (!sameInstallment(old, i)) {
+      const { loan_id, number, ...changes } = installmentColumns(i)
+      writes.push(write(`installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
+    }
+  }
+  if (added.length > 0) writes.push(write('installments_added', trx.insertInto('loan_installments').values(added).returning('number')))
+  // A prepayment that shortened the term leaves rows past the schedule's new end.
+  const length = posting.installments.length
+  if (before.some((i) => i.number > length)) {
+    writes.push(write('installments_dropped', trx.deleteFrom('loan_installments').where('loan_id', '=', loanId).where('number', '>', length).returning('number')))
   }
   if (posting.balance !== null) writes.push(write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(posting.balance)).returning('id')))
-  if (posting.loanStatus !== undefined) {
-    writes.push(write('loan', trx.updateTable('loans').set({ status: posting.loanStatus }).where('id', '=', loanId).returning('id')))
+  const loanChanges = {
+    ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
+    ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
+    ...(posting.chargedOffOn === undefined ? {} : { charged_off_on: posting.chargedOffOn }),
   }
+  if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
   if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
   await writeTogether(trx, writes)
 }

@@ -12,6 +12,7 @@ import * as loans from './migrations/0009-loans.js'
 import * as servicing from './migrations/0010-servicing.js'
 import * as rateLimits from './migrations/0011-rate-limits.js'
 import * as auditEvents from './migrations/0012-audit-events.js'
+import * as servicingRules from './migrations/0013-servicing-rules.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-servicing': servicing,
   '0011-rate-limits': rateLimits,
   '0012-audit-events': auditEvents,
+  '0013-servicing-rules': servicingRules,
 }
 
 /** Names of every migration, in order. */

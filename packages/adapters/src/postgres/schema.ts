@@ -169,6 +169,12 @@ export type LoanProductsTable = {
   origination_fee_bps: number
   repayment_frequency: 'MONTHLY'
   active: boolean
+  day_count: 'THIRTY_360' | 'ACTUAL_365'
+  prepayment: 'REDUCE_TERM' | 'REDUCE_INSTALLMENT'
+  late_fee_flat: number
+  late_fee_bps: number
+  late_fee_grace_days: number
+  time_zone: string
   created_at: Date
   updated_at: Date
 }
@@ -213,6 +219,17 @@ export type LoansTable = {
   start_date: string
   first_due_date: string
   maturity_date: string
+  day_count: 'THIRTY_360' | 'ACTUAL_365'
+  prepayment: 'REDUCE_TERM' | 'REDUCE_INSTALLMENT'
+  late_fee_flat: number
+  late_fee_bps: number
+  late_fee_grace_days: number
+  total_of_payments: number | null
+  finance_charge: number | null
+  apr_thousandths: number | null
+  time_zone: string
+  oldest_unpaid_due_date: string | null
+  charged_off_on: string | null
   created_at: Date
 }
 

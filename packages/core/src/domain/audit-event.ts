@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'loan_collateral.added',
   'loan_document.attached',
   'payment.reversed',
+  'loan.charged_off',
   'interest_accrual.completed',
 ] as const
 /** One of `AUDIT_ACTIONS`. */
@@ -47,6 +48,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'collateral_item',
   'loan_document',
   'payment',
+  'loan',
   'interest_accrual_run',
 ] as const
 /** One of `AUDIT_SUBJECT_TYPES`. */
@@ -236,6 +238,26 @@ export const paymentReversedEvent = (
     amount: payment.amount,
     currency: payment.currency,
     reversal_transaction_id: reversalTransactionId,
+    reason,
+  })
+
+/** A loan written off: what it owed when it was charged off, and the ledger entry that wrote it off. */
+export const loanChargedOffEvent = (
+  id: string,
+  context: AuditContext,
+  loan: Loan,
+  owed: { readonly principal: number; readonly interest: number; readonly fees: number },
+  chargeOffTransactionId: string,
+  reason: string | null,
+  at: Date,
+): AuditEvent =>
+  event(id, context, at, 'loan.charged_off', { type: 'loan', id: loan.id }, { apiClientId: null, partyId: loan.partyId }, {
+    charged_off_on: loan.chargedOffOn,
+    currency: loan.currency,
+    principal: owed.principal,
+    interest: owed.interest,
+    fees: owed.fees,
+    charge_off_transaction_id: chargeOffTransactionId,
     reason,
   })
 

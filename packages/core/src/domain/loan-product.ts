@@ -1,10 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { amortize, type Installment } from './amortization.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
 import type { ProductId } from './ids.js'
+import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, servicingTermsView, TimeZone, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
 
@@ -34,6 +37,8 @@ export type LoanProduct = {
   /** Fee taken from the principal at booking, in basis points. */
   readonly originationFeeBps: number
   readonly repaymentFrequency: RepaymentFrequency
+  /** How its loans are serviced (frozen on each loan at booking). */
+  readonly servicing: ServicingTerms
   /** Whether partners can see it and apply for it. */
   readonly active: boolean
   readonly createdAt: Date
@@ -54,6 +59,12 @@ const required = {
 const settableOptional = {
   origination_fee_bps: BasisPoints,
   repayment_frequency: oneOf('RepaymentFrequency', REPAYMENT_FREQUENCIES),
+  day_count: oneOf('DayCount', DAY_COUNTS),
+  prepayment: oneOf('PrepaymentMode', PREPAYMENT_MODES),
+  late_fee_flat: integerIn('MinorUnits', 0, Number.MAX_SAFE_INTEGER),
+  late_fee_bps: BasisPoints,
+  late_fee_grace_days: integerIn('GraceDays', 0, 365),
+  time_zone: TimeZone,
   active: Bool,
 }
 const emptiable = { description: boundedString('Description', 1, 500) }
@@ -61,7 +72,10 @@ const emptiable = { description: boundedString('Description', 1, 500) }
 /**
  * A new product: `name`, `currency`, `min_amount`, `max_amount` (minor units), `min_term_months`,
  * `max_term_months` (1 to 480) and `interest_rate_bps` required; `origination_fee_bps` (0),
- * `repayment_frequency` (`MONTHLY`), `active` (true) and `description` optional.
+ * `repayment_frequency` (`MONTHLY`), the servicing rules `day_count` (`THIRTY_360`), `prepayment`
+ * (`REDUCE_TERM`), `late_fee_flat` (0), `late_fee_bps` (0), `late_fee_grace_days` (0) and the
+ * business `time_zone` (`UTC`),
+ * `active` (true) and `description` optional.
  */
 export const LoanProductInput = strictObject('LoanProductInput', required, { ...settableOptional, ...emptiable })
 /** A decoded `LoanProductInput`. */
@@ -89,6 +103,65 @@ export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Eit
   return E.right(p)
 }
 
+/** The start date `checkAmortizes` books its test schedules on: a month end, so February is short. */
+const PROBE_START = '2026-01-31'
+
+/**
+ * How far the last installment may stray from the level payment through rounding alone: the
+ * level payment and each period's interest are rounded to a minor unit (each at most ½ off), and
+ * each such error grows at the loan's rate until maturity, so the bound is Σ_k ∏_{j>k}(1 + r_j),
+ * plus one. A tolerance, not an amount of money: floating point is exact enough for it.
+ */
+const roundingDrift = (schedule: readonly Installment[], annualRateBps: number): number => {
+  let factor = 0
+  for (let k = schedule.length - 1; k >= 0; k -= 1) {
+    const i = schedule[k]!
+    const balance = i.balanceAfter + i.principal
+    factor = factor * (1 + (balance === 0 ? annualRateBps / 120_000 : i.interest / balance)) + 1
+  }
+  return Math.ceil(factor) + 1
+}
+
+/**
+ * Every loan the product can book must amortize (issue 37, item 7): at its smallest and largest
+ * amount, over its shortest and longest term, every installment of the schedule retires
+ * principal, the last differs from the level payment only by the rounding it absorbs (no balloon,
+ * `roundingDrift`), and the total of payments is a safe integer. `sent` names the fields the
+ * request carried, so the error names one the caller changed.
+ */
+export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
+  const blame = (...fields: readonly string[]): string => fields.find((f) => sent.includes(f)) ?? fields[0]!
+  for (const amount of [p.minAmount, p.maxAmount]) {
+    for (const termMonths of [p.minTermMonths, p.maxTermMonths]) {
+      const schedule = amortize({ principal: amount, annualRateBps: p.interestRateBps, termMonths, startDate: PROBE_START, dayCount: p.servicing.dayCount })
+      const level = schedule[0]!.payment
+      const last = schedule[schedule.length - 1]!
+      const total = schedule.reduce((sum, i) => sum + BigInt(i.payment), 0n)
+      const terms = `${amount} over ${termMonths} months at ${p.interestRateBps} bps`
+      if (schedule.some((i) => i.principal <= 0)) {
+        const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
+        return E.left(invalidRequest(`A loan of ${terms} would not amortize: an installment would retire no principal (the rate is too high for the term, or the amount too small).`, field))
+      }
+      if (Math.abs(last.payment - level) > roundingDrift(schedule, p.interestRateBps)) {
+        const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
+        return E.left(invalidRequest(`A loan of ${terms} would end with a balloon installment of ${last.payment} against a level payment of ${level}.`, field))
+      }
+      if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
+        const field = blame('max_amount', 'max_term_months', 'interest_rate_bps')
+        return E.left(invalidRequest(`A loan of ${terms} would repay ${total} minor units, more than the API states exactly (2^53 − 1).`, field))
+      }
+    }
+  }
+  return E.right(p)
+}
+
+/** A product's ranges are ordered (`checkRanges`) and every loan it can book amortizes (`checkAmortizes`). */
+export const checkProduct = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> =>
+  pipe(
+    checkRanges(p, sent),
+    E.chain((checked) => checkAmortizes(checked, sent)),
+  )
+
 /** A new product from decoded input, with the defaults filled in. Does not check that min ≤ max. */
 export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date): LoanProduct => ({
   id,
@@ -102,6 +175,16 @@ export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date
   interestRateBps: input.interest_rate_bps,
   originationFeeBps: input.origination_fee_bps ?? 0,
   repaymentFrequency: input.repayment_frequency ?? 'MONTHLY',
+  servicing: {
+    dayCount: input.day_count ?? DEFAULT_SERVICING_TERMS.dayCount,
+    prepayment: input.prepayment ?? DEFAULT_SERVICING_TERMS.prepayment,
+    lateFee: {
+      flat: input.late_fee_flat ?? DEFAULT_SERVICING_TERMS.lateFee.flat,
+      bps: input.late_fee_bps ?? DEFAULT_SERVICING_TERMS.lateFee.bps,
+      graceDays: input.late_fee_grace_days ?? DEFAULT_SERVICING_TERMS.lateFee.graceDays,
+    },
+    timeZone: input.time_zone ?? DEFAULT_SERVICING_TERMS.timeZone,
+  },
   active: input.active ?? true,
   createdAt: now,
   updatedAt: now,
@@ -119,6 +202,16 @@ export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: D
   interestRateBps: merged(patch.interest_rate_bps, p.interestRateBps),
   originationFeeBps: merged(patch.origination_fee_bps, p.originationFeeBps),
   repaymentFrequency: merged(patch.repayment_frequency, p.repaymentFrequency),
+  servicing: {
+    dayCount: merged(patch.day_count, p.servicing.dayCount),
+    prepayment: merged(patch.prepayment, p.servicing.prepayment),
+    lateFee: {
+      flat: merged(patch.late_fee_flat, p.servicing.lateFee.flat),
+      bps: merged(patch.late_fee_bps, p.servicing.lateFee.bps),
+      graceDays: merged(patch.late_fee_grace_days, p.servicing.lateFee.graceDays),
+    },
+    timeZone: merged(patch.time_zone, p.servicing.timeZone),
+  },
   active: merged(patch.active, p.active),
   updatedAt: now,
 })
@@ -139,7 +232,7 @@ export type LoanProductView = {
   readonly active: boolean
   readonly created_at: string
   readonly updated_at: string
-}
+} & ServicingTermsView
 
 /** The API's view of a product. */
 export const loanProductView = (p: LoanProduct): LoanProductView => ({
@@ -154,6 +247,7 @@ export const loanProductView = (p: LoanProduct): LoanProductView => ({
   interest_rate_bps: p.interestRateBps,
   origination_fee_bps: p.originationFeeBps,
   repayment_frequency: p.repaymentFrequency,
+  ...servicingTermsView(p.servicing),
   active: p.active,
   created_at: instantText(p.createdAt),
   updated_at: instantText(p.updatedAt),

@@ -1,277 +1,490 @@
-import { monthlyInterest } from './amortization.js'
-import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus } from './loan.js'
+import { amortize, amortizeOver, levelPaymentFor } from './amortization.js'
+import { calendarDays, dayCounter, divideHalfUp, interestBetween, addDays } from './day-count.js'
+import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus, TransactionType } from './loan.js'
 import type { LoanId, PaymentId } from './ids.js'
 
 /**
- * Servicing rules over a loan's state, as pure functions (docs/servicing.md): interest
- * accrual on due dates, the payment waterfall, reversals, installment status and the balance
- * figures. The repository locks the loan, hands its state here and writes what comes back.
+ * Servicing rules (docs/servicing.md), as pure functions. A loan's state on any date is derived
+ * by replaying its terms and its successful payments from the day it was booked: daily interest
+ * by the loan's day-count convention, installments closing on their due date (or earlier, when
+ * paid in full), late fees after the grace period, payments by the waterfall, prepayments
+ * recasting the rest of the schedule. Nothing depends on when a job or a request ran, so a
+ * reversal or a read on any date gives the one answer the rules give (`deriveLoan`). The
+ * repository locks the loan, `postChange` compares the derived state with its ledger, and the
+ * difference is posted as ledger entries.
  */
 
 /** What is owed in each bucket. */
 export type Buckets = { readonly principal: number; readonly interest: number; readonly fees: number }
 
+/** Nothing in any bucket. */
 export const ZERO: Buckets = { principal: 0, interest: 0, fees: 0 }
 
 const add = (a: Buckets, b: Buckets): Buckets => ({ principal: a.principal + b.principal, interest: a.interest + b.interest, fees: a.fees + b.fees })
+const subtract = (a: Buckets, b: Buckets): Buckets => ({ principal: a.principal - b.principal, interest: a.interest - b.interest, fees: a.fees - b.fees })
 const total = (b: Buckets): number => b.principal + b.interest + b.fees
+const sameBuckets = (a: Buckets, b: Buckets): boolean => a.principal === b.principal && a.interest === b.interest && a.fees === b.fees
 /** `-n` without a negative zero (which JSON would hide but deep equality would not). */
 const negate = (n: number): number => (n === 0 ? 0 : -n)
+const negated = (b: Buckets): Buckets => ({ principal: negate(b.principal), interest: negate(b.interest), fees: negate(b.fees) })
 
-/** An installment as servicing sees it: what is due, what is paid, whether its interest is accrued. */
+/** An installment as servicing shows it: what is due, what is paid, whether its interest is final. */
 export type ServicedInstallment = LoanInstallment
 
-/** The state servicing works on: the loan, its installments by number, and what is outstanding. */
-export type LoanState = {
-  readonly loan: Loan
-  readonly installments: readonly ServicedInstallment[]
-  readonly outstanding: Buckets
-}
-
-const paidOf = (i: ServicedInstallment): Buckets => ({ principal: i.principalPaid, interest: i.interestPaid, fees: i.feesPaid })
-
-/** What is still owed on an installment: only accrued interest counts as owed. */
-const remainingOf = (i: ServicedInstallment): Buckets => ({
-  principal: i.principalDue - i.principalPaid,
-  interest: i.interestAccrued ? i.interestDue - i.interestPaid : 0,
-  fees: i.feesDue - i.feesPaid,
-})
-
-/**
- * Status of an installment as of `asOf` (docs/servicing.md "Schedule"). An installment whose
- * due date has come owes its interest even before the accrual job has posted it (then the
- * projection stands in for it), unless no principal is left to bear interest.
- */
-export const installmentStatus = (i: ServicedInstallment, asOf: string, principalOutstanding: number): InstallmentStatus => {
-  const notYetDue = i.dueDate > asOf
-  const unpostedInterest = !i.interestAccrued && !notYetDue && principalOutstanding > 0 ? i.interestDue - i.interestPaid : 0
-  const owed = total(remainingOf(i)) + unpostedInterest
-  const paid = total(paidOf(i))
-  if (owed === 0 && (!notYetDue || principalOutstanding === 0)) return 'PAID'
-  if (i.dueDate < asOf) return 'LATE'
-  if (paid > 0) return 'PARTIALLY_PAID'
-  return notYetDue ? 'UPCOMING' : 'DUE'
-}
-
-/**
- * Interest for every installment due on or before `asOf` and not yet accrued, in order, each
- * on the principal outstanding (30/360, rounded half up). Returns the new state and one
- * `INTEREST_ACCRUAL` entry per installment with interest (a zero accrual is marked, not posted).
- */
-export const accrueInterest = (
-  state: LoanState,
-  asOf: string,
-  ids: () => string,
-  now: Date,
-): { readonly state: LoanState; readonly transactions: readonly LedgerTransaction[] } => {
-  const transactions: LedgerTransaction[] = []
-  let outstanding = state.outstanding
-  const installments = state.installments.map((i) => {
-    if (i.interestAccrued || i.dueDate > asOf) return i
-    const interest = monthlyInterest(outstanding.principal, state.loan.interestRateBps)
-    outstanding = add(outstanding, { principal: 0, interest, fees: 0 })
-    if (interest > 0) {
-      transactions.push({
-        id: ids(),
-        loanId: state.loan.id,
-        type: 'INTEREST_ACCRUAL',
-        effectiveDate: i.dueDate,
-        amount: interest,
-        principal: 0,
-        interest,
-        fees: 0,
-        paymentId: null,
-        reversesId: null,
-        createdAt: now,
-      })
-    }
-    return { ...i, interestDue: interest, interestAccrued: true }
-  })
-  return { state: { ...state, installments, outstanding }, transactions }
-}
+/** An installment with its status as of the date it was derived for. */
+export type ScheduledInstallment = ServicedInstallment & { readonly status: InstallmentStatus }
 
 /** What a payment paid: past due first, then the current buckets. */
 export type Allocation = { readonly pastDue: Buckets; readonly current: Buckets }
 
-/** Per installment (by number), what a payment paid on it: kept so a reversal can undo it exactly. */
+/** Per installment (by number), what a payment paid on it. */
 export type InstallmentPayments = readonly { readonly number: number; readonly paid: Buckets }[]
+
+/** A successful payment as the replay takes it: by effective date, those of one date in the order they were taken. */
+export type SettledPayment = { readonly id: PaymentId; readonly amount: number; readonly effectiveDate: string; readonly createdAt: Date }
+
+/** The delinquency buckets of docs/servicing.md "Delinquency", by days past due. */
+export const DELINQUENCY_BUCKETS = ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const
+/** One of `DELINQUENCY_BUCKETS`. */
+export type DelinquencyBucket = (typeof DELINQUENCY_BUCKETS)[number]
+
+/** The delinquency bucket of `daysPastDue`. */
+export const delinquencyBucketOf = (daysPastDue: number): DelinquencyBucket =>
+  daysPastDue === 0 ? 'CURRENT' : daysPastDue <= 30 ? 'DPD_1_30' : daysPastDue <= 60 ? 'DPD_31_60' : daysPastDue <= 90 ? 'DPD_61_90' : 'DPD_90_PLUS'
+
+/** A loan as derived for a date (`asOf`) from its terms and payments. */
+export type DerivedLoan = {
+  readonly asOf: string
+  /** The schedule as it stands: installments after a prepayment that shortened the term are gone. */
+  readonly installments: readonly ScheduledInstallment[]
+  /** Owed on `asOf`: principal, interest accrued to `asOf`, fees assessed by `asOf`. */
+  readonly outstanding: Buckets
+  /** Everything owed on `asOf`: what pays the loan off on that date. */
+  readonly payoff: number
+  /** What fell due before `asOf` and is unpaid. */
+  readonly pastDueAmount: number
+  readonly nextDueDate: string | null
+  /** What the next installment asks for: its unpaid principal and fees and its interest to its due date (projected). */
+  readonly nextDueAmount: number | null
+  /** Days since the oldest unpaid installment fell due (0 when none is past due). */
+  readonly daysPastDue: number
+  /** Each payment's allocation by the replay, by payment id. */
+  readonly allocations: ReadonlyMap<PaymentId, { readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }>
+}
+
+/** A payoff quote: what pays the loan off on `asOf`, by bucket. */
+export type PayoffQuote = { readonly loan: Loan; readonly asOf: string; readonly outstanding: Buckets; readonly payoff: number }
+
+/** An installment while the replay works on it. */
+type Working = {
+  number: number
+  dueDate: string
+  principalDue: number
+  /** Interest accrued to it so far (segments closed). */
+  interest: number
+  feesDue: number
+  principalPaid: number
+  interestPaid: number
+  feesPaid: number
+  /** Its interest is final: its due date came, or it was paid in full before. */
+  closed: boolean
+  /** Its due date has been reached by the replay. */
+  reached: boolean
+  /** Its late fee date has been passed by the replay. */
+  feeChecked: boolean
+}
+
+/** The payments by effective date; those of one date stay in the order given (the order they were taken). */
+const sortedPayments = (payments: readonly SettledPayment[]): readonly SettledPayment[] =>
+  [...payments].sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0))
 
 const take = (available: number, owed: number): number => Math.max(0, Math.min(available, owed))
 
-/** Pays `want` of an installment's buckets, fees → interest → principal, from `available`. */
-const payBuckets = (available: number, owed: Buckets): Buckets => {
-  const fees = take(available, owed.fees)
-  const interest = take(available - fees, owed.interest)
-  const principal = take(available - fees - interest, owed.principal)
-  return { principal, interest, fees }
-}
-
-/** The payoff: everything outstanding now (principal, accrued interest, fees). */
-export const payoffOf = (state: LoanState): number => total(state.outstanding)
-
 /**
- * Allocates `amount` (≤ payoff) by the waterfall of docs/servicing.md: installments past due
- * (due before `asOf`), oldest first, fees → interest → principal in each; then the rest of
- * fees, then accrued interest, then principal, installments oldest first.
+ * Derives the loan's state on `asOf` from its terms and its successful payments, in the order
+ * they were taken (those dated after `asOf` are left out). The rules, in the order the replay applies them on each day:
+ * installments due that day close (their interest is final); late fees whose grace ended the day
+ * before are assessed; the day's payments are applied in the order they were taken. Between
+ * events, interest accrues on the principal outstanding, to the earliest open installment, rounded
+ * half up once per stretch between events.
  */
-export const allocatePayment = (
-  state: LoanState,
-  amount: number,
-  asOf: string,
-): { readonly state: LoanState; readonly allocation: Allocation; readonly perInstallment: InstallmentPayments } => {
-  let left = amount
-  const paid = new Map<number, Buckets>()
-  const pay = (number: number, b: Buckets) => {
-    paid.set(number, add(paid.get(number) ?? ZERO, b))
-    left -= total(b)
-  }
-  const current = () => state.installments.map((i) => applyPaid(i, paid.get(i.number) ?? ZERO))
+export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf: string): DerivedLoan => {
+  const counter = dayCounter(loan.dayCount, loan.startDate)
+  const rate = loan.interestRateBps
+  const booked = amortize({ principal: loan.principal, annualRateBps: rate, termMonths: loan.termMonths, startDate: loan.startDate, dayCount: loan.dayCount })
+  const inst: Working[] = booked.map((i) => ({
+    number: i.number,
+    dueDate: i.dueDate,
+    principalDue: i.principal,
+    interest: 0,
+    feesDue: 0,
+    principalPaid: 0,
+    interestPaid: 0,
+    feesPaid: 0,
+    closed: false,
+    reached: false,
+    feeChecked: false,
+  }))
+  let principal = loan.principal
+  let cursor = loan.startDate
+  let open = 0
+  let level = loan.paymentAmount
+  const allocations = new Map<PaymentId, { allocation: Allocation; perInstallment: InstallmentPayments }>()
+  const lastIndex = (): number => inst.length - 1
+  const owed = (i: Working): Buckets => ({ principal: i.principalDue - i.principalPaid, interest: i.interest - i.interestPaid, fees: i.feesDue - i.feesPaid })
 
-  let pastDue = ZERO
-  for (const i of state.installments) {
-    if (i.dueDate >= asOf || left === 0) continue
-    const b = payBuckets(left, remainingOf(i))
-    pastDue = add(pastDue, b)
-    pay(i.number, b)
+  /** Accrues interest from the cursor to `date` onto the open installment. */
+  const cut = (date: string): void => {
+    if (date <= cursor) return
+    const interest = interestBetween(counter, principal, rate, cursor, date)
+    inst[open]!.interest += interest
+    cursor = date
   }
-  let now = ZERO
-  for (const bucket of ['fees', 'interest', 'principal'] as const) {
-    for (const i of current()) {
-      if (left === 0) break
-      const owed = remainingOf(i)[bucket]
-      const part = take(left, owed)
-      if (part === 0) continue
-      const b = { ...ZERO, [bucket]: part }
-      now = add(now, b)
-      pay(i.number, b)
+
+  const feeDate = (i: Working): string => addDays(i.dueDate, loan.lateFee.graceDays + 1)
+  const chargesLateFees = loan.lateFee.flat > 0 || loan.lateFee.bps > 0
+
+  /** Moves the replay to the start of `date`: due dates and late-fee dates on or before it. */
+  const advance = (date: string): void => {
+    for (;;) {
+      const due = inst.find((i) => !i.reached && i.dueDate <= date)
+      const fee = chargesLateFees ? inst.find((i) => i.reached && !i.feeChecked && feeDate(i) <= date) : undefined
+      if (due === undefined && fee === undefined) return
+      if (due !== undefined && (fee === undefined || due.dueDate <= feeDate(fee))) {
+        cut(due.dueDate)
+        due.reached = true
+        if (inst.indexOf(due) === open && open < lastIndex()) {
+          due.closed = true
+          open += 1
+        }
+        continue
+      }
+      const late = fee!
+      late.feeChecked = true
+      const unpaid = total(owed(late))
+      if (unpaid > 0) {
+        const amount = loan.lateFee.flat + Number(divideHalfUp(BigInt(unpaid) * BigInt(loan.lateFee.bps), 10_000n))
+        late.feesDue += amount
+      }
     }
   }
-  const installments = current()
-  const applied = add(pastDue, now)
-  const outstanding = { principal: state.outstanding.principal - applied.principal, interest: state.outstanding.interest - applied.interest, fees: state.outstanding.fees - applied.fees }
-  const perInstallment = [...paid.entries()].sort(([a], [b]) => a - b).map(([number, b]) => ({ number, paid: b }))
-  return { state: { ...state, installments, outstanding }, allocation: { pastDue, current: now }, perInstallment }
-}
 
-const applyPaid = (i: ServicedInstallment, b: Buckets): ServicedInstallment => ({
-  ...i,
-  principalPaid: i.principalPaid + b.principal,
-  interestPaid: i.interestPaid + b.interest,
-  feesPaid: i.feesPaid + b.fees,
-})
+  /**
+   * Re-amortizes what is left after the installment at `current` once `prepaid` of it has been
+   * moved onto that installment, the next interest period starting on `from`.
+   */
+  const recast = (current: number, prepaid: number, from: string): void => {
+    const future = inst.slice(current + 1)
+    const remaining = future.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0) - prepaid
+    if (future.length === 0) return
+    if (remaining === 0) {
+      inst.splice(current + 1)
+      return
+    }
+    const dueDates = future.map((i) => i.dueDate)
+    const terms = { principal: remaining, annualRateBps: rate, counter, from, dueDates }
+    if (loan.prepayment === 'REDUCE_INSTALLMENT') level = levelPaymentFor(remaining, rate, counter, from, dueDates)
+    const rows = amortizeOver(terms, level)
+    const kept = loan.prepayment === 'REDUCE_TERM' ? rows.findIndex((r) => r.balanceAfter === 0) + 1 : rows.length
+    rows.slice(0, kept).forEach((r, k) => {
+      future[k]!.principalDue = future[k]!.principalPaid + r.principal
+    })
+    inst.splice(current + 1 + kept)
+  }
 
-/** Undoes what a payment paid on each installment (a reversal). */
-const unapplyPayment = (state: LoanState, perInstallment: InstallmentPayments): LoanState => {
-  const byNumber = new Map(perInstallment.map((p) => [p.number, p.paid]))
-  const back = perInstallment.reduce((sum, p) => add(sum, p.paid), ZERO)
+  const apply = (payment: SettledPayment): void => {
+    const date = payment.effectiveDate
+    cut(date)
+    let left = payment.amount
+    let pastDue = ZERO
+    let current = ZERO
+    const paid = new Map<number, Buckets>()
+    const pay = (i: Working, part: Buckets, into: 'pastDue' | 'current'): void => {
+      i.principalPaid += part.principal
+      i.interestPaid += part.interest
+      i.feesPaid += part.fees
+      paid.set(i.number, add(paid.get(i.number) ?? ZERO, part))
+      left -= total(part)
+      if (into === 'pastDue') pastDue = add(pastDue, part)
+      else current = add(current, part)
+    }
+    // 1. Past due, oldest first: fees → interest → principal in each.
+    for (const i of inst) {
+      if (i.dueDate >= date || left === 0) continue
+      const o = owed(i)
+      const fees = take(left, o.fees)
+      const interest = take(left - fees, o.interest)
+      pay(i, { principal: take(left - fees - interest, o.principal), interest, fees }, 'pastDue')
+    }
+    // 2. Then what is not yet past due: fees, then interest accrued to the payment date, then the current installment's principal.
+    const notPastDue = inst.filter((i) => i.dueDate >= date)
+    for (const bucket of ['fees', 'interest'] as const) {
+      for (const i of notPastDue) {
+        const part = take(left, owed(i)[bucket])
+        if (part > 0) pay(i, { ...ZERO, [bucket]: part }, 'current')
+      }
+    }
+    const currentIndex = inst.findIndex((i) => i.dueDate >= date && owed(i).principal > 0)
+    if (currentIndex >= 0) {
+      const i = inst[currentIndex]!
+      pay(i, { ...ZERO, principal: take(left, owed(i).principal) }, 'current')
+      // Paid in full before its due date: its interest is final, and what accrues next is the next installment's.
+      if (total(owed(i)) === 0 && !i.closed && currentIndex === open && open < lastIndex()) {
+        i.closed = true
+        open += 1
+      }
+      // 3. A prepayment: principal beyond the current installment, recorded on it; the rest of the schedule is recast.
+      const ahead = inst.slice(currentIndex + 1).reduce((sum, j) => sum + j.principalDue - j.principalPaid, 0)
+      const prepaid = take(left, ahead)
+      if (prepaid > 0) {
+        i.principalDue += prepaid
+        pay(i, { ...ZERO, principal: prepaid }, 'current')
+        recast(currentIndex, prepaid, date)
+        open = Math.min(open, lastIndex())
+      }
+    }
+    principal -= pastDue.principal + current.principal
+    const perInstallment = [...paid.entries()].filter(([, b]) => total(b) > 0).sort(([a], [b]) => a - b).map(([number, b]) => ({ number, paid: b }))
+    allocations.set(payment.id, { allocation: { pastDue, current }, perInstallment })
+  }
+
+  for (const payment of sortedPayments(payments)) {
+    if (payment.effectiveDate > asOf) continue
+    advance(payment.effectiveDate)
+    apply(payment)
+  }
+  advance(asOf)
+
+  // Interest accrued since the last event, to `asOf`, without closing the stretch (a read changes nothing).
+  const pending = interestBetween(counter, principal, rate, cursor, asOf)
+  const accruedOf = (k: number): number => inst[k]!.interest + (k === open ? pending : 0)
+  const outstanding = inst.reduce(
+    (sum, i, k) => add(sum, { principal: i.principalDue - i.principalPaid, interest: accruedOf(k) - i.interestPaid, fees: i.feesDue - i.feesPaid }),
+    ZERO,
+  )
+  // Interest still to come on an installment not yet due, as if everything were paid on time from now on.
+  const principalFrom = (k: number): number => inst.slice(k).reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
+  const projectedOf = (k: number): number => {
+    const i = inst[k]!
+    if (i.closed || i.dueDate <= asOf || k < open) return 0
+    const from = k === open ? (cursor > asOf ? cursor : asOf) : inst[k - 1]!.dueDate
+    return interestBetween(counter, principalFrom(k), rate, from, i.dueDate)
+  }
+  const installments = inst.map((i, k): ScheduledInstallment => {
+    const accrued = accruedOf(k)
+    const interestDue = accrued + projectedOf(k)
+    const row: ServicedInstallment = {
+      loanId: loan.id,
+      number: i.number,
+      dueDate: i.dueDate,
+      principalDue: i.principalDue,
+      interestDue,
+      feesDue: i.feesDue,
+      principalPaid: i.principalPaid,
+      interestPaid: i.interestPaid,
+      feesPaid: i.feesPaid,
+      interestAccrued: i.closed || i.dueDate <= asOf,
+    }
+    const unpaid = row.principalDue - row.principalPaid + (interestDue - row.interestPaid) + (row.feesDue - row.feesPaid)
+    const paidSoFar = row.principalPaid + row.interestPaid + row.feesPaid
+    const status: InstallmentStatus =
+      unpaid === 0 && (row.interestAccrued || outstanding.principal === 0)
+        ? 'PAID'
+        : i.dueDate < asOf
+          ? 'LATE'
+          : paidSoFar > 0
+            ? 'PARTIALLY_PAID'
+            : i.dueDate === asOf
+              ? 'DUE'
+              : 'UPCOMING'
+    return { ...row, status }
+  })
+  const unpaidOf = (i: ScheduledInstallment): number => i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
+  const pastDue = installments.filter((i) => i.dueDate < asOf && unpaidOf(i) > 0)
+  const next = installments.find((i) => i.dueDate >= asOf && unpaidOf(i) > 0)
+  const oldest = pastDue[0]
   return {
-    ...state,
-    installments: state.installments.map((i) => {
-      const b = byNumber.get(i.number)
-      return b === undefined ? i : applyPaid(i, { principal: negate(b.principal), interest: negate(b.interest), fees: negate(b.fees) })
-    }),
-    outstanding: add(state.outstanding, back),
+    asOf,
+    installments,
+    outstanding,
+    payoff: total(outstanding),
+    pastDueAmount: pastDue.reduce((sum, i) => sum + unpaidOf(i), 0),
+    nextDueDate: next?.dueDate ?? null,
+    nextDueAmount: next === undefined ? null : unpaidOf(next),
+    daysPastDue: oldest === undefined ? 0 : calendarDays(oldest.dueDate, asOf),
+    allocations,
   }
 }
-
-/**
- * Past due and next due as of `asOf`. The next installment is the first due on or after `asOf`
- * that still owes something; until its interest accrues, its projected interest counts, unless
- * no principal is left (then no interest can accrue).
- */
-export const dueFigures = (
-  installments: readonly ServicedInstallment[],
-  asOf: string,
-): { readonly pastDueAmount: number; readonly nextDueDate: string | null; readonly nextDueAmount: number | null } => {
-  const principalLeft = installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
-  const nextOwed = (i: ServicedInstallment): number =>
-    total(remainingOf(i)) + (!i.interestAccrued && principalLeft > 0 ? i.interestDue - i.interestPaid : 0)
-  const pastDueAmount = installments.filter((i) => i.dueDate < asOf).reduce((sum, i) => sum + total(remainingOf(i)), 0)
-  const next = installments.find((i) => i.dueDate >= asOf && nextOwed(i) > 0)
-  return { pastDueAmount, nextDueDate: next?.dueDate ?? null, nextDueAmount: next === undefined ? null : nextOwed(next) }
-}
-
-/** The schedule's totals still owed (accrued interest only): must equal `outstanding`. */
-export const scheduleOwed = (installments: readonly ServicedInstallment[]): Buckets =>
-  installments.reduce((sum, i) => add(sum, remainingOf(i)), ZERO)
 
 /** The sum of a ledger's bucket changes. */
 export const ledgerSums = (transactions: readonly Pick<LedgerTransaction, 'principal' | 'interest' | 'fees'>[]): Buckets =>
   transactions.reduce((sum, t) => add(sum, { principal: t.principal, interest: t.interest, fees: t.fees }), ZERO)
 
-
-/** The state of a just-booked loan: nothing accrued, nothing paid. */
-export const servicingStateOf = (booked: {
-  readonly loan: Loan
-  readonly installments: readonly LoanInstallment[]
-  readonly balance: { readonly principalOutstanding: number; readonly interestOutstanding: number; readonly feesOutstanding: number }
-}): LoanState => ({
-  loan: booked.loan,
-  installments: booked.installments,
-  outstanding: { principal: booked.balance.principalOutstanding, interest: booked.balance.interestOutstanding, fees: booked.balance.feesOutstanding },
+const entry = (
+  loanId: LoanId,
+  type: TransactionType,
+  change: Buckets,
+  amount: number,
+  effectiveDate: string,
+  id: string,
+  now: Date,
+  links: { readonly paymentId?: PaymentId; readonly reversesId?: string } = {},
+): LedgerTransaction => ({
+  id,
+  loanId,
+  type,
+  effectiveDate,
+  amount,
+  principal: change.principal,
+  interest: change.interest,
+  fees: change.fees,
+  paymentId: links.paymentId ?? null,
+  reversesId: links.reversesId ?? null,
+  createdAt: now,
 })
 
 /** The `PAYMENT` ledger entry of an allocation: every bucket goes down by what was paid in it. */
-export const paymentEntry = (
-  loanId: LoanId,
-  paymentId: PaymentId,
-  allocation: Allocation,
-  effectiveDate: string,
-  id: string,
-  now: Date,
-): LedgerTransaction => {
+export const paymentEntry = (loanId: LoanId, paymentId: PaymentId, allocation: Allocation, effectiveDate: string, id: string, now: Date): LedgerTransaction => {
   const paid = add(allocation.pastDue, allocation.current)
-  return {
-    id,
-    loanId,
-    type: 'PAYMENT',
-    effectiveDate,
-    amount: total(paid),
-    principal: negate(paid.principal),
-    interest: negate(paid.interest),
-    fees: negate(paid.fees),
-    paymentId,
-    reversesId: null,
-    createdAt: now,
-  }
+  return entry(loanId, 'PAYMENT', negated(paid), total(paid), effectiveDate, id, now, { paymentId })
 }
 
-/** The `REVERSAL` of a payment entry, and the state with that payment undone. */
-export const reversePayment = (
-  state: LoanState,
-  payment: LedgerTransaction,
-  perInstallment: InstallmentPayments,
-  effectiveDate: string,
-  id: string,
-  now: Date,
-): { readonly state: LoanState; readonly transaction: LedgerTransaction } => ({
-  state: unapplyPayment(state, perInstallment),
-  transaction: {
-    id,
-    loanId: payment.loanId,
-    type: 'REVERSAL',
-    effectiveDate,
-    amount: payment.amount,
-    principal: negate(payment.principal),
-    interest: negate(payment.interest),
-    fees: negate(payment.fees),
-    paymentId: payment.paymentId,
-    reversesId: payment.id,
-    createdAt: now,
-  },
-})
+/** A payment as the ledger knows it: its id, its current allocation (null for a failed one) and its `PAYMENT` entry. */
+export type PostedPayment = {
+  readonly id: PaymentId
+  readonly amount: number
+  readonly effectiveDate: string
+  readonly createdAt: Date
+  readonly allocation: Allocation | null
+  readonly perInstallment: InstallmentPayments
+  readonly transactionId: string | null
+}
 
-/** The balance snapshot of `state` as of `asOf`, after the ledger entry `transactionId`. */
-export const snapshotOf = (state: LoanState, asOf: string, transactionId: string, id: string, now: Date): BalanceSnapshot => ({
+/** What changes a loan: a payment taken, a payment reversed, or only time (the daily job). */
+export type LoanEvent =
+  | { readonly type: 'PAYMENT'; readonly payment: SettledPayment }
+  | { readonly type: 'REVERSAL'; readonly payment: PostedPayment }
+  | { readonly type: 'TIME' }
+
+/** What `postChange` posts: the entries, the payments whose allocation the replay changed, and the derived state. */
+export type LoanChange = {
+  readonly transactions: readonly LedgerTransaction[]
+  /** The event's payment's allocation (a `PAYMENT` event), or null. */
+  readonly allocation: { readonly allocation: Allocation; readonly perInstallment: InstallmentPayments; readonly transactionId: string } | null
+  /** Earlier payments re-allocated by the replay, with their new allocation. */
+  readonly reallocated: readonly { readonly id: PaymentId; readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }[]
+  readonly derived: DerivedLoan
+}
+
+const allocated = (a: Allocation): Buckets => add(a.pastDue, a.current)
+
+/** Whether a payment is posted as the replay applies it: same allocation, same installments. */
+const sameAllocation = (next: { readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }, posted: PostedPayment): boolean =>
+  posted.allocation !== null &&
+  sameBuckets(next.allocation.pastDue, posted.allocation.pastDue) &&
+  sameBuckets(next.allocation.current, posted.allocation.current) &&
+  next.perInstallment.length === posted.perInstallment.length &&
+  next.perInstallment.every((p, k) => p.number === posted.perInstallment[k]!.number && sameBuckets(p.paid, posted.perInstallment[k]!.paid))
+
+/**
+ * The ledger entries that bring the ledger (whose bucket sums are `ledger`) to the state the
+ * rules derive on `date` after `event`, given the loan's successful payments before it
+ * (`payments`, each with the allocation it is posted with). In ledger order: the interest and
+ * late fees charged since the last posting (`INTEREST_ACCRUAL`, `LATE_FEE`; negative when a
+ * replay lowers them), the event's entry (`PAYMENT` or `REVERSAL`), then a `REALLOCATION` for each
+ * earlier payment the replay applies differently (its buckets sum to zero). Afterwards the
+ * ledger's bucket sums equal the derived `outstanding`.
+ */
+export const postChange = (args: {
+  readonly loan: Loan
+  readonly ledger: Buckets
+  readonly payments: readonly PostedPayment[]
+  readonly event: LoanEvent
+  readonly date: string
+  readonly ids: () => string
+  readonly now: Date
+}): LoanChange => {
+  const { loan, event, date, now } = args
+  const reversedId = event.type === 'REVERSAL' ? event.payment.id : null
+  const settled = args.payments.filter((p) => p.allocation !== null && p.id !== reversedId)
+  const derived = deriveLoan(loan, event.type === 'PAYMENT' ? [...settled, event.payment] : settled, date)
+  let ledger = args.ledger
+  const later: LedgerTransaction[] = []
+  let allocation: LoanChange['allocation'] = null
+  if (event.type === 'PAYMENT') {
+    const mine = derived.allocations.get(event.payment.id)!
+    const posted = paymentEntry(loan.id, event.payment.id, mine.allocation, date, args.ids(), now)
+    later.push(posted)
+    ledger = subtract(ledger, allocated(mine.allocation))
+    allocation = { ...mine, transactionId: posted.id }
+  }
+  if (event.type === 'REVERSAL') {
+    const undone = allocated(event.payment.allocation!)
+    later.push(entry(loan.id, 'REVERSAL', undone, total(undone), date, args.ids(), now, { paymentId: event.payment.id, reversesId: event.payment.transactionId ?? undefined }))
+    ledger = add(ledger, undone)
+  }
+  const reallocated: LoanChange['reallocated'][number][] = []
+  for (const p of settled) {
+    const next = derived.allocations.get(p.id)
+    if (next === undefined || sameAllocation(next, p)) continue
+    const moved = subtract(allocated(next.allocation), allocated(p.allocation!))
+    if (!sameBuckets(moved, ZERO)) {
+      const shifted = [moved.principal, moved.interest, moved.fees].filter((n) => n > 0).reduce((a, b) => a + b, 0)
+      later.push(entry(loan.id, 'REALLOCATION', negated(moved), shifted, date, args.ids(), now, { paymentId: p.id }))
+      ledger = subtract(ledger, moved)
+    }
+    reallocated.push({ id: p.id, ...next })
+  }
+  const charges = subtract(derived.outstanding, ledger)
+  if (charges.principal !== 0) throw new Error(`postChange: principal does not reconcile on loan ${loan.id} (${charges.principal})`)
+  const first: LedgerTransaction[] = []
+  if (charges.interest !== 0) first.push(entry(loan.id, 'INTEREST_ACCRUAL', { ...ZERO, interest: charges.interest }, Math.abs(charges.interest), date, args.ids(), now))
+  if (charges.fees !== 0) first.push(entry(loan.id, 'LATE_FEE', { ...ZERO, fees: charges.fees }, Math.abs(charges.fees), date, args.ids(), now))
+  return { transactions: [...first, ...later], allocation, reallocated, derived }
+}
+
+/**
+ * The `CHARGE_OFF` entry that writes off everything `owed` (each bucket goes to zero), and the
+ * snapshot after it: nothing outstanding, nothing due.
+ */
+export const chargeOffEntries = (
+  loanId: LoanId,
+  owed: Buckets,
+  date: string,
+  ids: () => string,
+  now: Date,
+): { readonly transaction: LedgerTransaction; readonly balance: BalanceSnapshot } => {
+  const transaction = entry(loanId, 'CHARGE_OFF', negated(owed), total(owed), date, ids(), now)
+  const balance: BalanceSnapshot = {
+    id: ids(),
+    loanId,
+    transactionId: transaction.id,
+    asOf: date,
+    principalOutstanding: 0,
+    interestOutstanding: 0,
+    feesOutstanding: 0,
+    payoffAmount: 0,
+    pastDueAmount: 0,
+    nextDueDate: null,
+    nextDueAmount: null,
+    createdAt: now,
+  }
+  return { transaction, balance }
+}
+
+/** The balance snapshot of a derived state, after the ledger entry `transactionId`. */
+export const snapshotOf = (derived: DerivedLoan, loanId: LoanId, transactionId: string, id: string, now: Date): BalanceSnapshot => ({
   id,
-  loanId: state.loan.id,
+  loanId,
   transactionId,
-  asOf,
-  principalOutstanding: state.outstanding.principal,
-  interestOutstanding: state.outstanding.interest,
-  feesOutstanding: state.outstanding.fees,
-  payoffAmount: total(state.outstanding),
-  ...dueFigures(state.installments, asOf),
+  asOf: derived.asOf,
+  principalOutstanding: derived.outstanding.principal,
+  interestOutstanding: derived.outstanding.interest,
+  feesOutstanding: derived.outstanding.fees,
+  payoffAmount: derived.payoff,
+  pastDueAmount: derived.pastDueAmount,
+  nextDueDate: derived.nextDueDate,
+  nextDueAmount: derived.nextDueAmount,
   createdAt: now,
 })
 
@@ -288,8 +501,8 @@ export const sameFigures = (a: BalanceSnapshot, b: BalanceSnapshot): boolean =>
  * The loan's status after a change, if it moves: `PAID_OFF` once nothing is owed (a payoff),
  * `ACTIVE` again if a reversal brings a debt back. Charged-off loans stay charged off.
  */
-export const statusChange = (state: LoanState): { readonly loanStatus?: LoanStatus } => {
-  if (state.loan.status === 'CHARGED_OFF') return {}
-  const next: LoanStatus = total(state.outstanding) === 0 ? 'PAID_OFF' : 'ACTIVE'
-  return next === state.loan.status ? {} : { loanStatus: next }
+export const statusChange = (loan: Loan, derived: DerivedLoan): { readonly loanStatus?: LoanStatus } => {
+  if (loan.status === 'CHARGED_OFF') return {}
+  const next: LoanStatus = derived.payoff === 0 ? 'PAID_OFF' : 'ACTIVE'
+  return next === loan.status ? {} : { loanStatus: next }
 }

@@ -2,9 +2,14 @@ import { amortize, type Installment } from './amortization.js'
 import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from './money.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { disclosureFigures, formatAprThousandths } from './apr.js'
 import { instantText, utcDate } from './instant.js'
 import { newId, type ApplicationId, type LoanId, type PartyId, type PaymentId, type ProductId } from './ids.js'
 import type { IdGenerator } from '../ports/id-generator.js'
+import { delinquencyBucketOf, deriveLoan, snapshotOf, type DelinquencyBucket } from './loan-servicing.js'
+import { calendarDays } from './day-count.js'
+import { dateIn, DEFAULT_SERVICING_TERMS, servicingTermsView, type DayCount, type LateFee, type PrepaymentMode, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
 
 /**
  * A booked loan and what booking writes with it: the full schedule, the ledger's opening
@@ -44,8 +49,65 @@ export type Loan = {
   readonly startDate: string
   readonly firstDueDate: string
   readonly maturityDate: string
+  /** The servicing rules frozen at booking, from the product. */
+  readonly dayCount: DayCount
+  readonly prepayment: PrepaymentMode
+  readonly lateFee: LateFee
+  /** The business time zone (IANA) its dates are calendar dates in. */
+  readonly timeZone: string
+  /**
+   * The due date of its oldest installment not yet paid, as of its latest posting (null once
+   * nothing is owed): how many days past due it is on any later date, until the next posting.
+   */
+  readonly oldestUnpaidDueDate: string | null
+  /** The date it was charged off, if it was. */
+  readonly chargedOffOn: string | null
+  /** The Truth in Lending figures of the schedule as booked; null for loans booked before they were kept. */
+  readonly disclosure: LoanDisclosure | null
   readonly createdAt: Date
 }
+
+/**
+ * A loan's cost as disclosure laws ask it to be shown (Regulation Z, 12 CFR 1026.18; the
+ * commercial-financing laws of California and New York ask for the same figures): what the
+ * borrower receives, what the credit costs, what is repaid, and the APR by Appendix J's actuarial
+ * method. Money in minor units; the APR in thousandths of a percent (12.683% is 12683).
+ */
+export type LoanDisclosure = {
+  /** The principal less the origination fee withheld (a prepaid finance charge). */
+  readonly amountFinanced: number
+  /** Total of payments − amount financed: the interest and the origination fee. */
+  readonly financeCharge: number
+  /** The sum of every scheduled payment. */
+  readonly totalOfPayments: number
+  readonly aprThousandths: number
+}
+
+/**
+ * The disclosure of a schedule whose proceeds, `amountFinanced`, are advanced on `startDate`;
+ * null if Appendix J finds no rate (a schedule that repays less than it advances).
+ */
+export const disclosureOf = (schedule: readonly Installment[], amountFinanced: number, startDate: string): LoanDisclosure | null => {
+  const figures = disclosureFigures({
+    amountFinanced: BigInt(amountFinanced),
+    advanceDate: startDate,
+    payments: schedule.map((i) => ({ amount: BigInt(i.payment), dueDate: i.dueDate })),
+  })
+  if (E.isLeft(figures)) return null
+  const { financeCharge, totalOfPayments, aprThousandths } = figures.right
+  return { amountFinanced, financeCharge: Number(financeCharge), totalOfPayments: Number(totalOfPayments), aprThousandths }
+}
+
+/** A disclosure as the API shows it: the APR as a percentage with three decimals (`"12.683"`). */
+export const disclosureView = (d: LoanDisclosure | null) =>
+  d === null
+    ? null
+    : {
+        amount_financed: d.amountFinanced,
+        finance_charge: d.financeCharge,
+        total_of_payments: d.totalOfPayments,
+        annual_percentage_rate: formatAprThousandths(d.aprThousandths),
+      }
 
 /** An installment's statuses, computed from its payments and the date. */
 export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
@@ -72,7 +134,7 @@ export type LoanInstallment = {
 }
 
 /** The kinds of ledger entry. */
-export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'PAYMENT', 'REVERSAL'] as const
+export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'LATE_FEE', 'PAYMENT', 'REVERSAL', 'REALLOCATION', 'CHARGE_OFF'] as const
 /** One of `TRANSACTION_TYPES`. */
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 
@@ -128,19 +190,20 @@ export type BookedLoan = {
 }
 
 /** The schedule `application` would have if booked on `startDate`. */
-const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string): readonly Installment[] =>
-  amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate })
+const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string, terms: ServicingTerms): readonly Installment[] =>
+  amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate, dayCount: terms.dayCount })
 
 /**
- * Books the approved application as a loan starting on the UTC date of `now`: the schedule by
+ * Books the approved application as a loan starting on the date of `now` in the product's
+ * business time zone (`terms.timeZone`): the schedule by
  * level-payment amortization, the opening ledger entries (disbursement, and the origination fee
  * charged and withheld), the first balance snapshot and the opening statement. Pure; `idGenerator`
  * gives each new record its id.
  */
-export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date): BookedLoan => {
+export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date, terms: ServicingTerms = DEFAULT_SERVICING_TERMS): BookedLoan => {
   const ids = (): string => idGenerator.next()
-  const startDate = utcDate(now)
-  const schedule = scheduleOf(application, startDate)
+  const startDate = dateIn(terms.timeZone, now)
+  const schedule = scheduleOf(application, startDate, terms)
   const first = schedule[0]
   const last = schedule[schedule.length - 1]
   if (first === undefined || last === undefined) throw new Error('bookLoan: a loan has at least one installment')
@@ -162,6 +225,13 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
     startDate,
     firstDueDate: first.dueDate,
     maturityDate: last.dueDate,
+    dayCount: terms.dayCount,
+    prepayment: terms.prepayment,
+    lateFee: terms.lateFee,
+    timeZone: terms.timeZone,
+    oldestUnpaidDueDate: first.dueDate,
+    chargedOffOn: null,
+    disclosure: disclosureOf(schedule, application.amount - fee, startDate),
     createdAt: now,
   }
   const entry = (type: TransactionType, amount: number, principal: number, fees: number): LedgerTransaction => ({
@@ -181,35 +251,10 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
     entry('DISBURSEMENT', loan.principal, loan.principal, 0),
     ...(fee > 0 ? [entry('ORIGINATION_FEE', fee, 0, fee), entry('FEE_WITHHELD', fee, 0, -fee)] : []),
   ]
-  const installments = schedule.map(
-    (i): LoanInstallment => ({
-      loanId,
-      number: i.number,
-      dueDate: i.dueDate,
-      principalDue: i.principal,
-      interestDue: i.interest,
-      feesDue: 0,
-      principalPaid: 0,
-      interestPaid: 0,
-      feesPaid: 0,
-      interestAccrued: false,
-    }),
-  )
-  const sum = (bucket: 'principal' | 'interest' | 'fees') => transactions.reduce((total, t) => total + t[bucket], 0)
-  const balance: BalanceSnapshot = {
-    id: ids(),
-    loanId,
-    transactionId: transactions[transactions.length - 1]!.id,
-    asOf: startDate,
-    principalOutstanding: sum('principal'),
-    interestOutstanding: sum('interest'),
-    feesOutstanding: sum('fees'),
-    payoffAmount: sum('principal') + sum('interest') + sum('fees'),
-    pastDueAmount: 0,
-    nextDueDate: first.dueDate,
-    nextDueAmount: first.payment,
-    createdAt: now,
-  }
+  // The schedule and the first snapshot as the servicing rules derive them on the start date.
+  const derived = deriveLoan(loan, [], startDate)
+  const installments = derived.installments.map(({ status: _status, ...i }): LoanInstallment => i)
+  const balance = snapshotOf(derived, loanId, transactions[transactions.length - 1]!.id, ids(), now)
   return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, newId(idGenerator), now)] }
 }
 
@@ -230,11 +275,21 @@ export type LoanView = {
   readonly start_date: string
   readonly first_due_date: string
   readonly maturity_date: string
+  readonly days_past_due: number
+  readonly delinquency_bucket: DelinquencyBucket
+  readonly charged_off_on: string | null
+  readonly disclosure: ReturnType<typeof disclosureView>
   readonly created_at: string
+} & ServicingTermsView
+
+/** Days `loan` is past due on `today`: since its oldest unpaid installment fell due (0 if none has). */
+export const daysPastDue = (loan: Pick<Loan, 'oldestUnpaidDueDate' | 'chargedOffOn'>, today: string): number => {
+  const asOf = loan.chargedOffOn !== null && loan.chargedOffOn < today ? loan.chargedOffOn : today
+  return loan.oldestUnpaidDueDate === null || loan.oldestUnpaidDueDate >= asOf ? 0 : calendarDays(loan.oldestUnpaidDueDate, asOf)
 }
 
-/** The API's view of a loan. */
-export const loanView = (l: Loan): LoanView => ({
+/** The API's view of a loan on the instant `now` (days past due are counted to its date in the loan's time zone). */
+export const loanView = (l: Loan, now: Date): LoanView => ({
   loan_id: l.id,
   party_id: l.partyId,
   application_id: l.applicationId,
@@ -250,6 +305,11 @@ export const loanView = (l: Loan): LoanView => ({
   start_date: l.startDate,
   first_due_date: l.firstDueDate,
   maturity_date: l.maturityDate,
+  ...servicingTermsView(l),
+  days_past_due: daysPastDue(l, dateIn(l.timeZone, now)),
+  delinquency_bucket: delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, now))),
+  charged_off_on: l.chargedOffOn,
+  disclosure: disclosureView(l.disclosure),
   created_at: instantText(l.createdAt),
 })
 
@@ -269,6 +329,8 @@ export type SchedulePreview = {
   readonly total_of_payments: number
   readonly origination_fee: number
   readonly disbursed_amount: number
+  /** The Truth in Lending figures of this schedule (`LoanDisclosure`); null if Appendix J finds no rate. */
+  readonly disclosure: ReturnType<typeof disclosureView>
   readonly installments: readonly {
     readonly number: number
     readonly due_date: string
@@ -280,8 +342,8 @@ export type SchedulePreview = {
 }
 
 /** The schedule preview of an application booked on `startDate`. */
-export const schedulePreview = (a: LoanApplication, startDate: string): SchedulePreview => {
-  const schedule = scheduleOf(a, startDate)
+export const schedulePreview = (a: LoanApplication, startDate: string, terms: ServicingTerms = DEFAULT_SERVICING_TERMS): SchedulePreview => {
+  const schedule = scheduleOf(a, startDate, terms)
   const fee = basisPointsOf(a.amount, a.originationFeeBps)
   const totalInterest = schedule.reduce((total, i) => total + i.interest, 0)
   return {
@@ -296,6 +358,7 @@ export const schedulePreview = (a: LoanApplication, startDate: string): Schedule
     total_of_payments: a.amount + totalInterest,
     origination_fee: fee,
     disbursed_amount: a.amount - fee,
+    disclosure: disclosureView(disclosureOf(schedule, a.amount - fee, startDate)),
     installments: schedule.map((i) => ({
       number: i.number,
       due_date: i.dueDate,

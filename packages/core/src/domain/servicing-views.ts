@@ -1,5 +1,6 @@
 import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, LoanInstallment } from './loan.js'
 import { instantText } from './instant.js'
+import type { PayoffQuote } from './loan-servicing.js'
 
 /** How partners see balances, ledger entries and installments (docs/servicing.md). */
 
@@ -51,4 +52,15 @@ export const installmentView = (i: LoanInstallment & { readonly status: Installm
   total_paid: i.principalPaid + i.interestPaid + i.feesPaid,
   interest_accrued: i.interestAccrued,
   status: i.status,
+})
+
+/** A payoff quote as partners see it: what pays the loan off on `as_of`, by bucket. */
+export const payoffView = (q: PayoffQuote) => ({
+  loan_id: q.loan.id,
+  as_of: q.asOf,
+  currency: q.loan.currency,
+  principal: q.outstanding.principal,
+  interest: q.outstanding.interest,
+  fees: q.outstanding.fees,
+  payoff_amount: q.payoff,
 })

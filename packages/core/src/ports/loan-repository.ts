@@ -5,7 +5,7 @@ import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { LoanDocument } from '../domain/loan-document.js'
 import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, TransactionType } from '../domain/loan.js'
-import type { LoanState, ServicedInstallment } from '../domain/loan-servicing.js'
+import type { DelinquencyBucket, ServicedInstallment } from '../domain/loan-servicing.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
 import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/ids.js'
@@ -14,6 +14,9 @@ import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/ids.js'
 export type PostedTransaction = LedgerTransaction & { readonly sequence: number }
 /** A balance snapshot as stored; the latest of a loan has the highest `sequence`. */
 export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
+
+/** Which of a party's loans `listForParty` returns: optionally one delinquency bucket, judged at `now`. */
+export type LoanFilter = { readonly delinquency?: DelinquencyBucket; readonly now: Date }
 
 /**
  * Which ledger entries `listTransactions` returns: of one `type`, with an effective date from
@@ -27,32 +30,45 @@ export type TransactionFilter = { readonly type?: TransactionType; readonly from
  */
 export type OfPartyLoan<A> = TE.TaskEither<StoreUnavailable, O.Option<A>>
 
-/** A loan's schedule with the principal its installments' statuses are judged against. */
-export type PartyLoanSchedule = {
-  /** By installment number. */
-  readonly installments: readonly ServicedInstallment[]
-  /** The latest snapshot's (the principal, for a loan without one). */
-  readonly principalOutstanding: number
+/**
+ * What a loan's state on any date is derived from (loan-servicing.ts `deriveLoan`): the loan, its
+ * successful payments (oldest first) and its latest snapshot, whose figures are the ledger's sums.
+ */
+export type ServicingRecord = {
+  readonly loan: Loan
+  /** The loan's `SUCCEEDED` payments, by effective date and then time taken. */
+  readonly payments: readonly Payment[]
+  readonly latest: PostedBalance
 }
 
 /** A page of a loan's ledger and the loan's currency, which the entries do not store. */
 export type PartyLoanLedger = { readonly currency: string; readonly transactions: readonly PostedTransaction[] }
 
-/** A loan as servicing changes it: its state and its latest snapshot, read under the loan's lock. */
-export type LockedLoan = LoanState & { readonly latest: BalanceSnapshot }
+/** A loan as servicing changes it, read under the loan's lock: its servicing record and its schedule as stored. */
+export type LockedLoan = {
+  readonly loan: Loan
+  readonly payments: readonly Payment[]
+  readonly latest: BalanceSnapshot
+  /** The schedule as the last change wrote it, by number. */
+  readonly installments: readonly ServicedInstallment[]
+}
 
 /** Everything one servicing change writes, in one transaction. */
 export type Posting = {
   /** New ledger entries, in ledger order. */
   readonly transactions: readonly LedgerTransaction[]
-  /** The whole schedule after the change (rows that did not change are left alone). */
+  /** The whole schedule after the change (rows that did not change are left alone; rows past its end are deleted). */
   readonly installments: readonly ServicedInstallment[]
   /** The snapshot after the change, or null when nothing changed. */
   readonly balance: BalanceSnapshot | null
-  /** A payment to insert, or (same id) to update. */
-  readonly payment?: Payment
+  /** Payments to insert, or (same id) to update: the change's own and those a replay re-allocated. */
+  readonly payments: readonly Payment[]
   /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
   readonly loanStatus?: LoanStatus
+  /** The loan's oldest unpaid due date after the change, when it changes (`Loan.oldestUnpaidDueDate`). */
+  readonly oldestUnpaidDueDate?: string | null
+  /** The date the loan is charged off, for a charge-off. */
+  readonly chargedOffOn?: string
   /**
    * The audit event of the change (an operator's correction), written with it; null for a
    * change that is not an audited action (a borrower's payment, one loan's accrual; decision 45).
@@ -77,11 +93,15 @@ export type LoanRepository = {
   readonly findById: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
   /** The loan if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
-  /** One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`. */
-  readonly listForParty: (partyId: PartyId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
+  /**
+   * One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`; with a
+   * `delinquency`, only those in that bucket at the instant `now` (`daysPastDue` on each loan's
+   * today in its time zone).
+   */
+  readonly listForParty: (partyId: PartyId, filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
   // The reads below are of one of the party's loans (`OfPartyLoan`); pages hold at most `page.limit + 1` rows.
-  /** The schedule, by installment number. */
-  readonly schedule: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PartyLoanSchedule>
+  /** What the loan's state is derived from: the loan, its successful payments and its latest snapshot. */
+  readonly servicing: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<ServicingRecord>
   /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
   readonly listTransactions: (partyId: PartyId, loanId: LoanId, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
   /** One page of snapshots in `(createdAt, sequence)` order. */

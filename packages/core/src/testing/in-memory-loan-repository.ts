@@ -4,8 +4,9 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { CollateralItem } from '../domain/collateral.js'
 import type { LoanDocument } from '../domain/loan-document.js'
-import type { BookedLoan, Loan } from '../domain/loan.js'
-import type { ServicedInstallment } from '../domain/loan-servicing.js'
+import { daysPastDue, type BookedLoan, type Loan } from '../domain/loan.js'
+import { dateIn } from '../domain/servicing-terms.js'
+import { delinquencyBucketOf, type ServicedInstallment } from '../domain/loan-servicing.js'
 import { sequencePosition } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
@@ -42,6 +43,12 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
     paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
   }
 
+  /** The loan's successful payments by effective date, those of one date in the order they were taken (stored). */
+  const succeeded = (loanId: LoanId): readonly Payment[] =>
+    [...payments.values()]
+      .filter((p) => p.loanId === loanId && p.status === 'SUCCEEDED')
+      .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0))
+
   /** Loan `loanId` if it is `partyId`'s. */
   const ofPartyNow = (partyId: PartyId, loanId: LoanId): O.Option<Stored> =>
     pipe(
@@ -73,13 +80,17 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
     },
     findById: (id) => TE.right(pipe(O.fromNullable(loans.get(id)), O.map(booked))),
     findForParty: (partyId, id) => ofParty(partyId, id, (s) => s.loan),
-    listForParty: (partyId, page) =>
-      TE.right(inMemoryPage([...loans.values()].map((s) => s.loan).filter((l) => l.partyId === partyId), page)),
-    schedule: (partyId, loanId) =>
-      ofParty(partyId, loanId, (s) => ({
-        installments: s.installments,
-        principalOutstanding: s.balances.at(-1)?.principalOutstanding ?? s.loan.principal,
-      })),
+    listForParty: (partyId, filter, page) =>
+      TE.right(
+        inMemoryPage(
+          [...loans.values()]
+            .map((s) => s.loan)
+            .filter((l) => l.partyId === partyId)
+            .filter((l) => filter.delinquency === undefined || delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, filter.now))) === filter.delinquency),
+          page,
+        ),
+      ),
+    servicing: (partyId, loanId) => ofParty(partyId, loanId, (s) => ({ loan: s.loan, payments: succeeded(s.loan.id), latest: s.balances.at(-1)! })),
     listTransactions: (partyId, loanId, filter, page) =>
       ofParty(partyId, loanId, (s) => ({
         currency: s.loan.currency,
@@ -106,7 +117,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
             : O.some({
                 loan: stored.loan,
                 installments: stored.installments,
-                outstanding: { principal: latest.principalOutstanding, interest: latest.interestOutstanding, fees: latest.feesOutstanding },
+                payments: succeeded(loanId),
                 latest: (({ sequence: _s, ...b }) => b)(latest),
               })
         const outcome = await change(state, reads)()
@@ -117,8 +128,10 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           stored.installments = posting.installments
           stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
           if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
-          if (posting.payment !== undefined) payments.set(posting.payment.id, posting.payment)
+          for (const payment of posting.payments) payments.set(payment.id, payment)
           if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
+          if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
+          if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
           if (posting.audit !== null) audit.append(posting.audit)
         }
         return E.right(result)

@@ -9,8 +9,8 @@ import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnava
 import { newLoanApplication, type LoanApplication } from '../../domain/loan-application.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import type { LoanProduct } from '../../domain/loan-product.js'
-import { accrueInterest, allocatePayment, paymentEntry, reversePayment, servicingStateOf, snapshotOf, type LoanState } from '../../domain/loan-servicing.js'
-import { bookLoan, type BalanceSnapshot, type BookedLoan, type LoanStatus } from '../../domain/loan.js'
+import { bookLoan, type BookedLoan, type LoanStatus } from '../../domain/loan.js'
+import { post as postEvent, settled } from '../../use-cases/servicing/posting.js'
 import { utcDate } from '../../domain/instant.js'
 import type { PageRequest } from '../../domain/pagination.js'
 import type { Payment } from '../../domain/payment.js'
@@ -106,56 +106,62 @@ export const bankAccountOf = (loanId: LoanId, now: Date, isDefault = true): Paym
   updatedAt: now,
 })
 
-/** The state a change hands its callback: the state and the latest snapshot. */
-const lockedOf = (state: LoanState, latest: BalanceSnapshot): LockedLoan => ({ ...state, latest })
+/** What `change` hands its callback for a just-booked loan. */
+const bookedLocked = (booked: BookedLoan): LockedLoan => ({ loan: booked.loan, installments: booked.installments, payments: [], latest: booked.balance })
 
-/** A successful payment of `amount` on `now`'s date, as the payment use case posts it (accrual first). */
+/** The locked loan after `posting` is written on `locked`. */
+const afterPosting = (locked: LockedLoan, posting: Posting): LockedLoan => {
+  const byId = new Map(locked.payments.map((p) => [p.id, p]))
+  for (const p of posting.payments) byId.set(p.id, p)
+  return {
+    loan: {
+      ...locked.loan,
+      ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
+      ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }),
+      ...(posting.chargedOffOn === undefined ? {} : { chargedOffOn: posting.chargedOffOn }),
+    },
+    installments: posting.installments,
+    payments: [...byId.values()].filter((p) => p.status === 'SUCCEEDED'),
+    latest: posting.balance ?? locked.latest,
+  }
+}
+
+/** A successful payment of `amount` on `now`'s date, as the payment use case posts it. */
 const paymentPosting = (
-  state: LoanState,
+  locked: LockedLoan,
   amount: number,
   now: Date,
   methodId: PaymentMethodId,
   clientId: ClientId,
   idempotencyKey: string = freshId(),
-): { readonly state: LoanState; readonly payment: Payment; readonly posting: Posting } => {
+): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
   const today = utcDate(now)
-  const accrued = accrueInterest(state, today, freshId, now)
-  const { state: after, allocation, perInstallment } = allocatePayment(accrued.state, amount, today)
-  const id = freshId()
-  const entry = paymentEntry(state.loan.id, id, allocation, today, freshId(), now)
-  const payment: Payment = {
-    id,
-    loanId: state.loan.id,
-    clientId,
-    idempotencyKey,
-    paymentMethodId: methodId,
-    amount,
-    currency: state.loan.currency,
-    status: 'SUCCEEDED',
-    failureCode: null,
-    allocation,
-    perInstallment,
-    transactionId: entry.id,
-    effectiveDate: today,
-    createdAt: now,
-  }
-  return {
-    state: after,
-    payment,
-    posting: { transactions: [...accrued.transactions, entry], installments: after.installments, balance: snapshotOf(after, today, entry.id, freshId(), now), payment, audit: NOT_AUDITED },
-  }
+  const base = { id: freshId(), loanId: locked.loan.id, clientId, idempotencyKey, paymentMethodId: methodId, amount, currency: locked.loan.currency, effectiveDate: today, createdAt: now }
+  const { posting, change } = postEvent(locked, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
+  const { allocation, perInstallment, transactionId } = change.allocation!
+  const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+  const full: Posting = { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }
+  return { state: afterPosting(locked, full), payment, posting: full }
 }
 
-/** Interest accrual alone as of `now`'s date, as the accrual job posts it. */
-const accrualPosting = (state: LoanState, now: Date): { readonly state: LoanState; readonly posting: Posting } => {
-  const today = utcDate(now)
-  const accrued = accrueInterest(state, today, freshId, now)
-  const last = accrued.transactions[accrued.transactions.length - 1]
-  if (last === undefined) throw new Error('accrualPosting: nothing to accrue')
-  return {
-    state: accrued.state,
-    posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: snapshotOf(accrued.state, today, last.id, freshId(), now), audit: NOT_AUDITED },
+/** Interest accrual alone as of `now`'s date, as the daily job posts it. */
+const accrualPosting = (locked: LockedLoan, now: Date): { readonly state: LockedLoan; readonly posting: Posting } => {
+  const { posting } = postEvent(locked, { type: 'TIME' }, utcDate(now), { ids: freshId, now })
+  if (posting.transactions.length === 0) throw new Error('accrualPosting: nothing to accrue')
+  return { state: afterPosting(locked, posting), posting }
+}
+
+/** The reversal of `payment` on `now`'s date, as the reversal use case posts it. */
+const reversalPosting = (locked: LockedLoan, payment: Payment, now: Date): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
+  const { posting, change } = postEvent(locked, { type: 'REVERSAL', payment }, utcDate(now), { ids: freshId, now })
+  const reversed: Payment = { ...payment, status: 'REVERSED' }
+  const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
+  const full: Posting = {
+    ...posting,
+    payments: [reversed, ...posting.payments],
+    audit: paymentReversedEvent(freshId(), OPERATOR_CONTEXT, reversed, locked.loan, reversal.id, null, now),
   }
+  return { state: afterPosting(locked, full), payment: reversed, posting: full }
 }
 
 /** Runs `change` with a callback that records what it was handed and returns `posting` with `result`. */
@@ -205,7 +211,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
 
     /** The reads of `loan` by its own party, which must find it. */
     const readsOf = (loan: BookedLoan['loan']) => ({
-      schedule: async () => (await ofOwn(loans.schedule(loan.partyId, loan.id))).installments,
+      servicing: () => ofOwn(loans.servicing(loan.partyId, loan.id)),
       ledger: async (filter: TransactionFilter, page: PageRequest) => (await ofOwn(loans.listTransactions(loan.partyId, loan.id, filter, page))).transactions,
       balances: (page: PageRequest) => ofOwn(loans.listBalances(loan.partyId, loan.id, page)),
       latest: () => ofOwn(loans.latestBalanceForParty(loan.partyId, loan.id)),
@@ -244,21 +250,19 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const tiedLow = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: low, status: 'PAID_OFF' })
         await bookedLoan({ at: at('2026-02-01T08:00:00.000Z') })
         const all = [first.loan, tiedLow.loan, tiedHigh.loan]
-        expect(await right(loans.listForParty(owner.partyId, firstPage(10)))).to.deep.equal(all)
-        expect(await right(loans.listForParty(owner.partyId, firstPage(1)))).to.deep.equal([first.loan, tiedLow.loan])
+        expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
+        expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(1)))).to.deep.equal([first.loan, tiedLow.loan])
         const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
-        expect(await right(loans.listForParty(owner.partyId, { limit: 1, after }))).to.deep.equal([tiedHigh.loan])
-        expect(await right(loans.listForParty((await borrower()).partyId, firstPage(10)))).to.deep.equal([])
+        expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([tiedHigh.loan])
+        expect(await right(loans.listForParty((await borrower()).partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
       })
 
-      it("reads the schedule by installment number with the latest snapshot's principal outstanding, of the party's loan only", async () => {
+      it("reads what servicing derives from (the loan, its successful payments, its latest snapshot), of the party's loan only", async () => {
         const booked = await bookedLoan()
         expect(booked.installments.map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
-        expect(await ofOwn(loans.schedule(booked.loan.partyId, booked.loan.id))).to.deep.equal({
-          installments: booked.installments,
-          principalOutstanding: booked.balance.principalOutstanding,
-        })
-        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.schedule(partyId, loanId))
+        const { latest, ...rest } = await ofOwn(loans.servicing(booked.loan.partyId, booked.loan.id))
+        expect({ ...rest, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: booked.loan, payments: [], latest: booked.balance })
+        await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.servicing(partyId, loanId))
       })
 
       it("reads each list of a loan as the party's only: another party's loan and an unknown one are none", async () => {
@@ -277,6 +281,26 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await ofOwn(loans.listTransactions(partyId, id, { type: 'PAYMENT' }, firstPage(10)))).to.deep.equal({ currency: booked.loan.currency, transactions: [] })
         const [newest] = await ofOwn(loans.listBalances(partyId, id, firstPage(10)))
         expect(await ofOwn(loans.listBalances(partyId, id, { limit: 10, after: O.some(sequencePosition(newest!)) }))).to.deep.equal([])
+      })
+
+      it("filters a party's loans by delinquency bucket on each loan's today", async () => {
+        const owner = await borrower()
+        // Booked 2026-03-10 (UTC): the first installment is due 2026-04-10 and nothing is paid.
+        const booked = await bookedLoan({ borrower: owner })
+        const bucketAt = async (iso: string) => {
+          const found: string[] = []
+          for (const delinquency of ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const) {
+            const rows = await right(loans.listForParty(owner.partyId, { delinquency, now: at(iso) }, firstPage(10)))
+            if (rows.some((l) => l.id === booked.loan.id)) found.push(delinquency)
+          }
+          return found
+        }
+        expect(await bucketAt('2026-04-10T23:59:59.999Z')).to.deep.equal(['CURRENT'])
+        expect(await bucketAt('2026-04-11T00:00:00.000Z')).to.deep.equal(['DPD_1_30'])
+        expect(await bucketAt('2026-05-10T12:00:00.000Z')).to.deep.equal(['DPD_1_30'])
+        expect(await bucketAt('2026-05-11T12:00:00.000Z')).to.deep.equal(['DPD_31_60'])
+        expect(await bucketAt('2026-07-09T12:00:00.000Z')).to.deep.equal(['DPD_61_90'])
+        expect(await bucketAt('2026-07-10T12:00:00.000Z')).to.deep.equal(['DPD_90_PLUS'])
       })
 
       it("lists active loans' ids in id order, after an id, at most limit", async () => {
@@ -300,7 +324,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { booked, clientId: owner } = await ownLoan()
         const m = await method(booked.loan.id)
         const firstDue = at(`${booked.loan.firstDueDate}T12:00:00.000Z`)
-        const paid = paymentPosting(servicingStateOf(booked), booked.loan.paymentAmount, firstDue, m.id, owner)
+        const paid = paymentPosting(bookedLocked(booked), booked.loan.paymentAmount, firstDue, m.id, owner)
         await post(loans, booked.loan.id, () => paid.posting, null)
         const secondDue = at(`${booked.installments[1]!.dueDate}T00:05:00.000Z`)
         const accrued = accrualPosting(paid.state, secondDue)
@@ -351,7 +375,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it('takes the latest snapshot by sequence, not by time, and orders the lists by time', async () => {
         const booked = await bookedLoan()
         const earlier = addMs(booked.loan.createdAt, -60_000)
-        const accrued = accrualPosting(servicingStateOf(booked), at(`${booked.loan.firstDueDate}T00:00:00.000Z`))
+        const accrued = accrualPosting(bookedLocked(booked), at(`${booked.loan.firstDueDate}T00:00:00.000Z`))
         const skewed: Posting = {
           ...accrued.posting,
           transactions: accrued.posting.transactions.map((t) => ({ ...t, createdAt: earlier })),
@@ -364,8 +388,8 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const ledger = await readsOf(booked.loan).ledger({}, firstPage(10))
         expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
         expect(await readsOf(booked.loan).ledger({}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) })).to.deep.equal(ledger.slice(1))
-        const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), null)
-        expect(locked.handed).to.deep.equal(O.some(lockedOf(accrued.state, skewed.balance!)))
+        const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED }), null)
+        expect(locked.handed).to.deep.equal(O.some({ ...accrued.state, latest: skewed.balance! }))
       })
     })
 
@@ -373,24 +397,22 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it('hands the locked state to the callback and writes its posting: entries in order, installments, snapshot, payment', async () => {
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)
-        const state = servicingStateOf(booked)
+        const state = bookedLocked(booked)
         const paid = paymentPosting(state, booked.loan.paymentAmount, at(`${booked.loan.firstDueDate}T15:00:00.000Z`), m.id, clientId, 'pay-1')
         const { handed, result } = await post(loans, booked.loan.id, () => paid.posting, paid.payment)
-        expect(handed).to.deep.equal(O.some(lockedOf(state, booked.balance)))
+        expect(handed).to.deep.equal(O.some(state))
         expect(result).to.deep.equal(paid.payment)
         expect(paid.posting.transactions.map((t) => t.type)).to.deep.equal(['INTEREST_ACCRUAL', 'PAYMENT'])
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
-          O.some({ ...booked, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
+          O.some({ ...booked, loan: paid.state.loan, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
         )
-        expect(await ofOwn(loans.schedule(booked.loan.partyId, booked.loan.id))).to.deep.equal({
-          installments: paid.state.installments,
-          principalOutstanding: paid.posting.balance!.principalOutstanding,
-        })
+        const { latest, ...record } = await readsOf(booked.loan).servicing()
+        expect({ ...record, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: paid.state.loan, payments: [paid.payment], latest: paid.posting.balance })
         expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
         expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
 
-        const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, audit: NOT_AUDITED }), 'nothing')
-        expect(next).to.deep.equal({ handed: O.some(lockedOf(paid.state, paid.posting.balance!)), result: 'nothing' })
+        const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED }), 'nothing')
+        expect(next).to.deep.equal({ handed: O.some(paid.state), result: 'nothing' })
         expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance, paid.posting.balance])
       })
 
@@ -398,20 +420,12 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)
         const key = `pay-${freshId()}`
-        const paid = paymentPosting(servicingStateOf(booked), 250_000, at(`${booked.loan.startDate}T18:00:00.000Z`), m.id, clientId, key)
+        const paid = paymentPosting(bookedLocked(booked), 250_000, at(`${booked.loan.startDate}T18:00:00.000Z`), m.id, clientId, key)
         await post(loans, booked.loan.id, () => paid.posting, null)
 
         const now = at(`${booked.loan.startDate}T19:00:00.000Z`)
-        const entry = paid.posting.transactions[paid.posting.transactions.length - 1]!
-        const reversed = reversePayment(paid.state, entry, paid.payment.perInstallment, utcDate(now), freshId(), now)
-        const payment: Payment = { ...paid.payment, status: 'REVERSED' }
-        const posting: Posting = {
-          transactions: [reversed.transaction],
-          installments: reversed.state.installments,
-          balance: snapshotOf(reversed.state, utcDate(now), reversed.transaction.id, freshId(), now),
-          payment,
-          audit: paymentReversedEvent(freshId(), OPERATOR_CONTEXT, payment, booked.loan, reversed.transaction.id, null, now),
-        }
+        const reversed = reversalPosting(paid.state, paid.payment, now)
+        const { payment, posting } = reversed
         let seen: readonly O.Option<Payment>[] = []
         const result = await right(
           loans.change(booked.loan.id, (_loan, reads: PaymentReads) =>
@@ -430,7 +444,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.payments.paymentByKey(clientId, key))).to.deep.equal(O.some(payment))
         expect(reversed.state.installments).to.deep.equal(booked.installments)
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
-          O.some({ ...booked, transactions: [...booked.transactions, ...paid.posting.transactions, reversed.transaction], balance: posting.balance }),
+          O.some({ ...booked, transactions: [...booked.transactions, ...paid.posting.transactions, ...posting.transactions], balance: posting.balance }),
         )
       })
 
@@ -454,7 +468,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           effectiveDate: utcDate(now),
           createdAt: now,
         }
-        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: failed, audit: NOT_AUDITED }), null)
+        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [failed], audit: NOT_AUDITED }), null)
         expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
         expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
         expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
@@ -464,11 +478,11 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it("lists a loan's payments, whatever their status, in (createdAt, id) order, page after page, for its party only", async () => {
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)
-        const paid = paymentPosting(servicingStateOf(booked), 120_000, at(`${booked.loan.startDate}T09:00:00.000Z`), m.id, clientId)
+        const paid = paymentPosting(bookedLocked(booked), 120_000, at(`${booked.loan.startDate}T09:00:00.000Z`), m.id, clientId)
         await post(loans, booked.loan.id, () => paid.posting, null)
         const declinedAt = at(`${booked.loan.startDate}T10:00:00.000Z`)
         const declined: Payment = { ...paid.payment, id: freshId(), idempotencyKey: freshId(), status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null, createdAt: declinedAt }
-        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payment: declined, audit: NOT_AUDITED }), null)
+        await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [declined], audit: NOT_AUDITED }), null)
         const list = (page: PageRequest) => ofOwn(loans.listPayments(booked.loan.partyId, booked.loan.id, page))
         expect(await list(firstPage(10))).to.deep.equal([paid.payment, declined])
         expect(await list(firstPage(1))).to.deep.equal([paid.payment, declined])
@@ -481,7 +495,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it('writes nothing when the callback answers a Left, and answers that Left', async () => {
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)
-        const paid = paymentPosting(servicingStateOf(booked), 300_000, at(`${booked.loan.firstDueDate}T10:00:00.000Z`), m.id, clientId, 'refused-1')
+        const paid = paymentPosting(bookedLocked(booked), 300_000, at(`${booked.loan.firstDueDate}T10:00:00.000Z`), m.id, clientId, 'refused-1')
         const outcome = await loans.change<NotFound | Overpayment, Payment>(booked.loan.id, (loan, reads) =>
           O.isNone(loan)
             ? TE.left(notFound('loan'))
@@ -500,7 +514,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { booked } = await ownLoan()
         const changed = await loans.change<StoreUnavailable, string>(booked.loan.id, (loan) =>
           TE.right({
-            posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
+            posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
             result: 'paid off',
           }),
         )()
@@ -521,7 +535,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         let handed: O.Option<LockedLoan> | undefined
         const outcome = await loans.change<StoreUnavailable, string>(id, (loan) => {
           handed = loan
-          return TE.right({ posting: { transactions: [], installments: [], balance: null, audit: NOT_AUDITED }, result: 'looked' })
+          return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
         })()
         expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
         const refused = await loans.change<NotFound | Overpayment, never>(id, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
@@ -547,7 +561,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
                   TE.chainW(() => TE.fromTask(() => new Promise<void>((resolve) => setTimeout(resolve, 5)))),
                   TE.map(() => {
                     const paid = paymentPosting(locked, 1, now, m.id, clientId, `concurrent-${k}`)
-                    return { posting: paid.posting, result: paid.posting.balance! }
+                    return { posting: paid.posting, result: { balance: paid.posting.balance!, installments: paid.posting.installments } }
                   }),
                 )
               }),
@@ -556,12 +570,13 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         )
         const principal = booked.loan.principal
         expect([...seen].sort((a, b) => b - a)).to.deep.equal(Array.from({ length: N }, (_, k) => principal - k))
-        const last = results.find((b) => b.principalOutstanding === principal - N)
-        expect(last?.principalOutstanding).to.equal(principal - N)
+        const last = results.find((r) => r.balance.principalOutstanding === principal - N)
+        expect(last?.balance.principalOutstanding).to.equal(principal - N)
         const { sequence: _sequence, ...latest } = await readsOf(booked.loan).latest()
-        expect(latest).to.deep.equal(last)
-        const [first, ...rest] = booked.installments
-        expect(await readsOf(booked.loan).schedule()).to.deep.equal([{ ...first!, principalPaid: N }, ...rest])
+        expect(latest).to.deep.equal(last!.balance)
+        const stored = await right(loans.findById(booked.loan.id))
+        expect(O.isSome(stored) && stored.value.installments).to.deep.equal(last!.installments)
+        expect(last!.installments[0]!.principalPaid).to.equal(N)
         const ledger = await readsOf(booked.loan).ledger({ type: 'PAYMENT' }, firstPage(100))
         expect(ledger.map((t) => [t.amount, t.principal])).to.deep.equal(Array.from({ length: N }, () => [1, -1]))
         expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(100))).map((b) => b.principalOutstanding)).to.deep.equal(

@@ -1,3 +1,4 @@
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
@@ -28,6 +29,7 @@ import {
 } from '../../domain/loan-application.js'
 import type { LoanProduct } from '../../domain/loan-product.js'
 import { schedulePreview, type SchedulePreview } from '../../domain/loan.js'
+import { dateIn, DEFAULT_SERVICING_TERMS } from '../../domain/servicing-terms.js'
 import { utcDate } from '../../domain/instant.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import { commandOf, pathParameters } from '../../domain/path-parameters.js'
@@ -201,22 +203,35 @@ export const withdrawLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/** The fields of a schedule preview: optionally `start_date` (`YYYY-MM-DD`; today in UTC when left out). */
+/**
+ * The fields of a schedule preview: optionally `start_date` (`YYYY-MM-DD`; today in the
+ * product's business time zone when left out).
+ */
 export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })
 
 /**
  * The schedule the loan of the application `applicationId` would have if booked on `start_date`
- * (default: today, UTC), in any status. Computes only; stores nothing.
+ * (default: today in the product's business time zone), in any status, by the product's servicing
+ * rules as they are now (the ones a loan booked today would keep), with its disclosure figures.
+ * Computes only; stores nothing.
  */
 export const previewLoanApplicationSchedule =
-  (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly clock: Clock }) =>
+  (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly products: Pick<LoanProductRepository, 'findById'>; readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
     pipe(
       TE.fromEither(decode(commandOf(['applicationId'], SchedulePreviewQuery))(command)),
       TE.chainW(({ start_date }) =>
         pipe(
           loadOwnApplication(deps.applications)(caller, command),
-          TE.map((a) => schedulePreview(a, start_date ?? utcDate(deps.clock.now()))),
+          TE.chainW((a) =>
+            pipe(
+              deps.products.findById(a.productId),
+              TE.map((product) => {
+                const terms = O.isSome(product) ? product.value.servicing : DEFAULT_SERVICING_TERMS
+                return schedulePreview(a, start_date ?? dateIn(terms.timeZone, deps.clock.now()), terms)
+              }),
+            ),
+          ),
         ),
       ),
     )

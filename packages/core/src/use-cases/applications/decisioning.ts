@@ -10,6 +10,9 @@ import { commandOf } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
+import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
+import { DEFAULT_SERVICING_TERMS } from '../../domain/servicing-terms.js'
+import * as O from 'fp-ts/lib/Option.js'
 import { DEFAULT_REVIEWER } from '../onboarding/review.js'
 import { ApplicationStatusFilter } from './applications.js'
 import type { ApplicationId } from '../../domain/ids.js'
@@ -27,6 +30,8 @@ const DeclineCommand = commandOf(['applicationId'], DeclineApplicationInput)
 /** What the decision use cases need. */
 export type DecisionDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findById' | 'save' | 'saveApproved'>
+  /** The application's product, whose servicing rules the loan keeps. */
+  readonly products: Pick<LoanProductRepository, 'findById'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
@@ -43,7 +48,8 @@ const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: Applic
  * Approves a submitted application and books its loan, for operators (any party's application).
  * The command is the `applicationId` and the fields of `ApproveApplicationInput`. In one
  * transaction the application becomes `APPROVED` and the loan, its full schedule, the ledger's
- * opening entries and the first balance snapshot are written (`bookLoan`), with the
+ * opening entries and the first balance snapshot are written (`bookLoan`; the loan keeps its
+ * product's servicing rules as they are now), with the
  * `loan_application.approved` audit event (actor: `context`'s, the operator by default).
  */
 export const approveLoanApplication =
@@ -57,9 +63,11 @@ export const approveLoanApplication =
           TE.chainW((a) =>
             pipe(
               TE.fromEither(applicationTransition(a.status, 'approve')),
-              TE.chainW((status) => {
+              TE.chainW((status) => pipe(deps.products.findById(a.productId), TE.map((product) => ({ status, product })))),
+              TE.chainW(({ status, product }) => {
                 const now = deps.clock.now()
-                const booked = bookLoan(a, deps.ids, now)
+                const terms = O.isSome(product) ? product.value.servicing : DEFAULT_SERVICING_TERMS
+                const booked = bookLoan(a, deps.ids, now, terms)
                 const approved: LoanApplication = {
                   ...a,
                   status,

@@ -5,7 +5,7 @@ import { decode, oneOf } from '../../domain/codecs.js'
 import { notFound, type AlreadyExists, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import type { Caller } from '../../domain/api-key.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
-import { checkRanges, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
+import { checkProduct, LoanProductInput, LoanProductPatch, newLoanProduct, patchLoanProduct, type LoanProduct } from '../../domain/loan-product.js'
 import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
 import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
@@ -59,7 +59,8 @@ export type ManageProductsDeps = {
 }
 
 /**
- * Adds a product to the catalogue (the command is `LoanProductInput`; min must not exceed max),
+ * Adds a product to the catalogue (the command is `LoanProductInput`; min must not exceed max, and
+ * every loan it can book must amortize: `checkProduct`),
  * with its `loan_product.created` audit event. For operators. Not idempotent.
  */
 export const createLoanProduct =
@@ -68,7 +69,7 @@ export const createLoanProduct =
     pipe(
       TE.fromEither(decode(LoanProductInput)(command)),
       TE.map((cmd) => newLoanProduct(cmd, newId(deps.ids), deps.clock.now())),
-      TE.chainEitherKW((product) => checkRanges(product)),
+      TE.chainEitherKW((product) => checkProduct(product)),
       TE.chainFirstW((product) => deps.products.insert(product, productCreatedEvent(deps.ids.next(), context, product))),
     )
 
@@ -89,7 +90,7 @@ export const updateLoanProduct =
       TE.chainW((product) =>
         pipe(
           TE.fromEither(decode(UpdateProductCommand)(command)),
-          TE.chainEitherKW((patch) => checkRanges(patchLoanProduct(product, patch, deps.clock.now()), Object.keys(patch))),
+          TE.chainEitherKW((patch) => checkProduct(patchLoanProduct(product, patch, deps.clock.now()), Object.keys(patch))),
           TE.chainFirstW((updated) => deps.products.update(updated, productUpdatedEvent(deps.ids.next(), context, product, updated))),
         ),
       ),

@@ -3,14 +3,15 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../../domain/api-key.js'
-import { CalendarDate, decode, oneOf } from '../../domain/codecs.js'
-import { invalidRequest, notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
+import { CalendarDate, decode, oneOf, strictObject } from '../../domain/codecs.js'
+import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
-import { utcDate } from '../../domain/instant.js'
-import { installmentStatus, type ServicedInstallment } from '../../domain/loan-servicing.js'
-import { pathParameters } from '../../domain/path-parameters.js'
+import { DELINQUENCY_BUCKETS, deriveLoan, snapshotOf, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
+import { addDays } from '../../domain/day-count.js'
+import { loanToday, settled } from './posting.js'
+import { commandOf, pathParameters } from '../../domain/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import {
   decodeFilteredPageRequest,
@@ -26,7 +27,7 @@ import {
   type Position,
 } from '../../domain/pagination.js'
 import type { Clock } from '../../ports/clock.js'
-import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction } from '../../ports/loan-repository.js'
+import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction, ServicingRecord } from '../../ports/loan-repository.js'
 import type { LoanId, PartyId } from '../../domain/ids.js'
 
 /**
@@ -76,14 +77,25 @@ export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((call
 /** What the loan reads need. */
 export type Loans = { readonly loans: LoanRepository }
 
-/** The loans of the key's party `partyId`, oldest first, a page at a time (`limit`, `cursor`). */
+/** The filter of `listLoansForParty`: optionally a `delinquency` bucket (`DELINQUENCY_BUCKETS`). */
+export const LoanFilters = queryFilters('LoanFilter', { delinquency: oneOf('DelinquencyBucket', DELINQUENCY_BUCKETS) })
+
+/**
+ * The loans of the key's party `partyId`, oldest first, a page at a time (`limit`, `cursor`),
+ * optionally only those in one `delinquency` bucket today (each loan's today, in its time zone).
+ */
 export const listLoansForParty =
-  (deps: Loans) =>
+  (deps: Loans & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<Loan>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
-      TE.chainEitherKW(() => decodePageRequest(command, ['partyId'])),
-      TE.chainW((page) => pipe(deps.loans.listForParty(caller.partyId, page), TE.map((rows) => pageOf(rows, page.limit)))),
+      TE.chainEitherKW(() => decodeFilteredPageRequest(LoanFilters, command, ['partyId'])),
+      TE.chainW(({ filter, page }) =>
+        pipe(
+          deps.loans.listForParty(caller.partyId, { ...filter, now: deps.clock.now() }, page),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
     )
 
 /** The loan `loanId` of the key's party `partyId` (a read of one record: other fields are ignored). */
@@ -108,13 +120,6 @@ export const listLoanBalancesForParty =
         ),
       ),
     )
-
-/** The latest balance snapshot of the loan `loanId` of the party `partyId`: one indexed read. */
-export const getLatestLoanBalanceForParty =
-  (deps: Loans) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
-    // Every booked loan has a snapshot, written with it: none means no such loan of the party.
-    readOfOwnLoan((partyId, loanId) => deps.loans.latestBalanceForParty(partyId, loanId))(caller, command)
 
 /**
  * The filters of `listTransactionsForPartyLoan`: optionally a `type` (`TRANSACTION_TYPES`) and
@@ -148,9 +153,6 @@ export const listTransactionsForPartyLoan =
       ),
     )
 
-/** An installment with its status as of a date. */
-export type ScheduledInstallment = ServicedInstallment & { readonly status: ReturnType<typeof installmentStatus> }
-
 /** Where an installment stands in the schedule list: its due date, then its number (padded). */
 const installmentPosition = (i: ServicedInstallment): Position => ({
   createdAt: new Date(`${i.dueDate}T00:00:00.000Z`),
@@ -158,8 +160,33 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
 })
 
 /**
- * The schedule of the loan `loanId` of the party `partyId` in due-date order, a page at a time, each
- * installment with its status as of today (UTC).
+ * The caller's party's loan named by the command with its today (the date in its business time
+ * zone), derived as of `asOf(today)` (today when left out); a charged-off loan as of the day it
+ * was charged off at the latest (nothing accrues on it since).
+ */
+const derivedOwnLoan =
+  (deps: Loans & { readonly clock: Clock }) =>
+  (
+    caller: Caller,
+    command: unknown,
+    asOf: (today: string) => string = (today) => today,
+  ): TE.TaskEither<LoanReadError, { readonly record: ServicingRecord; readonly today: string; readonly derived: DerivedLoan }> =>
+    pipe(
+      readOfOwnLoan((partyId, loanId) => deps.loans.servicing(partyId, loanId))(caller, command),
+      TE.map((record) => {
+        const today = loanToday(record.loan, deps.clock.now())
+        const wanted = asOf(today)
+        const { chargedOffOn } = record.loan
+        const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
+        return { record, today, derived: deriveLoan(record.loan, record.payments.map(settled), date) }
+      }),
+    )
+
+/**
+ * The schedule of the loan `loanId` of the party `partyId` as it stands today (in the loan's
+ * business time zone), in due-date order, a page at a time: each installment with what is due
+ * (interest accrued to today, and projected to its due date while it is open), what is paid and
+ * its status.
  */
 export const listLoanScheduleForParty =
   (deps: Loans & { readonly clock: Clock }) =>
@@ -168,18 +195,69 @@ export const listLoanScheduleForParty =
       TE.fromEither(loanPage(caller, command, (id) => /^\d{3}$/.test(id))),
       TE.chainW((page) =>
         pipe(
-          readOfOwnLoan((partyId, loanId) => deps.loans.schedule(partyId, loanId))(caller, command),
-          TE.map(({ installments, principalOutstanding }) => {
-            const today = utcDate(deps.clock.now())
-            const rows = installments.map((i) => ({ ...i, status: installmentStatus(i, today, principalOutstanding) }))
-            return pageBy(
-              rows.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
+          derivedOwnLoan(deps)(caller, command),
+          TE.map(({ derived }) =>
+            pageBy(
+              derived.installments.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
               page.limit,
               installmentPosition,
-            )
-          }),
+            ),
+          ),
         ),
       ),
+    )
+
+/**
+ * The latest balance of the loan `loanId` of the party `partyId`, brought forward to today (in the
+ * loan's business time zone): the latest snapshot's identity (`id`, `transactionId`, `sequence`)
+ * with the figures as of today, interest accrued since the last posting included. A loan that is
+ * not `ACTIVE` (paid off, charged off) owes nothing more: its latest snapshot as it is.
+ */
+export const getLatestLoanBalanceForParty =
+  (deps: Loans & { readonly clock: Clock }) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
+    pipe(
+      derivedOwnLoan(deps)(caller, command),
+      TE.map(({ record, derived }) =>
+        record.loan.status === 'CHARGED_OFF'
+          ? record.latest
+          : {
+              ...snapshotOf(derived, record.loan.id, record.latest.transactionId, record.latest.id, record.latest.createdAt),
+              sequence: record.latest.sequence,
+            },
+      ),
+    )
+
+/** How far ahead a payoff quote may be good through: 60 days. */
+export const PAYOFF_QUOTE_DAYS = 60
+
+/** The fields of a payoff quote: optionally `as_of` (`YYYY-MM-DD`, today to 60 days ahead; today when left out). */
+export const PayoffQuery = strictObject('PayoffQuery', {}, { as_of: CalendarDate })
+const PayoffCommand = commandOf(['partyId', 'loanId'], PayoffQuery)
+
+/**
+ * The payoff quote of the loan `loanId` of the party `partyId` on `as_of` (today in the loan's
+ * business time zone by default; up to `PAYOFF_QUOTE_DAYS` ahead as a good-through quote):
+ * principal, interest accrued to that date and fees assessed by it, assuming no payment before
+ * then. A payment of exactly the quote on that date pays the loan off. A date before today, or
+ * further ahead, is `InvalidRequest`; a charged-off loan has no payoff (`InvalidState`).
+ */
+export const getLoanPayoffForParty =
+  (deps: Loans & { readonly clock: Clock }) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | InvalidState, PayoffQuote> =>
+    pipe(
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(PayoffCommand)(command)),
+      TE.chainW(({ as_of }) => derivedOwnLoan(deps)(caller, command, (today) => as_of ?? today)),
+      TE.filterOrElseW(
+        ({ derived, today }) => derived.asOf >= today && derived.asOf <= addDays(today, PAYOFF_QUOTE_DAYS),
+        ({ today }): LoanReadError | InvalidState => invalidRequest(`as_of must be from today (${today}) to ${PAYOFF_QUOTE_DAYS} days ahead.`, 'as_of'),
+      ),
+      TE.filterOrElseW(
+        ({ record }) => record.loan.status !== 'CHARGED_OFF',
+        ({ record }) => invalidState('loan', record.loan.status, 'quote a payoff for'),
+      ),
+      TE.map(({ record, derived }) => ({ loan: record.loan, asOf: derived.asOf, outstanding: derived.outstanding, payoff: derived.payoff })),
     )
 
 /**

@@ -6,26 +6,28 @@ import {
   accrualCompletedEvent,
   collateralAddedEvent,
   documentAttachedEvent,
+  loanChargedOffEvent,
   NOT_AUDITED,
   OPERATOR_CONTEXT,
   SYSTEM_CONTEXT,
   type AuditContext,
 } from '../../domain/audit-event.js'
-import { CalendarDate, decode, strictObject } from '../../domain/codecs.js'
-import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
+import { boundedString, CalendarDate, decode, strictObject } from '../../domain/codecs.js'
+import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
 import { CollateralInput, newCollateral, type CollateralItem } from '../../domain/collateral.js'
 import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../domain/loan-document.js'
 import type { Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
-import { accrueInterest, sameFigures, snapshotOf } from '../../domain/loan-servicing.js'
+import { chargeOffEntries } from '../../domain/loan-servicing.js'
+import { post, postingDate } from './posting.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import type { LoanRepository } from '../../ports/loan-repository.js'
+import type { LoanRepository, Posting } from '../../ports/loan-repository.js'
 import { type LoanId, newId } from '../../domain/ids.js'
 
-/** Operators' servicing work (INTERNAL_API_TOKEN): the accrual job, collateral, documents. */
+/** Operators' servicing work (INTERNAL_API_TOKEN): the daily job, charge-offs, collateral, documents. */
 
 /** What the operators' servicing use cases need. */
 export type OperationsDeps = { readonly loans: LoanRepository; readonly ids: IdGenerator; readonly clock: Clock }
@@ -43,10 +45,12 @@ export type AccrualRun = { readonly asOf: string; readonly loansExamined: number
 const BATCH = 100
 
 /**
- * Accrues, for every active loan, the interest of each installment due on or before `as_of`
- * (default today, UTC) and not yet accrued, each loan in its own transaction under its lock,
- * and writes a snapshot where anything changed. Idempotent: a second run for the same date
- * changes nothing. A snapshot is never dated before the loan's latest one.
+ * Posts, for every active loan, the interest accrued and the late fees assessed up to `as_of`
+ * (default: each loan's today in its business time zone; `as_of` is never after it) and not yet
+ * in its ledger, each loan in its own transaction under its lock,
+ * and writes a snapshot where anything changed (past-due figures included). Idempotent per date:
+ * a second run for the same date changes nothing; a date before the loan's latest posting posts
+ * nothing. `accruals` counts the entries posted.
  */
 export const accrueInterestForLoans =
   (deps: OperationsDeps) =>
@@ -66,7 +70,7 @@ export const accrueInterestForLoans =
             const ids = await deps.loans.activeLoanIds(after, BATCH)()
             if (E.isLeft(ids)) return ids
             for (const id of ids.right) {
-              const outcome = await accrueOne(deps, id, asOf)()
+              const outcome = await accrueOne(deps, id, as_of)()
               if (E.isLeft(outcome)) return outcome
               totals = {
                 asOf,
@@ -84,9 +88,9 @@ export const accrueInterestForLoans =
     )
 
 /**
- * The accrual job, as operators and schedulers run it: for every active loan, the interest of each
- * installment due on or before `as_of` (default today, UTC) and not yet accrued, each loan in its
- * own transaction under its lock, with a snapshot where anything changed; then one
+ * The daily servicing job, as operators and schedulers run it: for every active loan, the interest
+ * accrued and the late fees assessed up to `as_of` (default today, UTC) and not yet posted, each
+ * loan in its own transaction under its lock, with a snapshot where anything changed; then one
  * `interest_accrual.completed` audit event with the run's figures (actor: `context`'s; the system
  * when a scheduler in the process calls it without one). Idempotent: a second run for the same
  * date changes nothing. A run that fails part-way records no event, and each accrual it made is in
@@ -100,21 +104,58 @@ export const runInterestAccrual =
       TE.chainFirstW((run) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), context, run, deps.clock.now()))),
     )
 
-const accrueOne = (deps: OperationsDeps, loanId: LoanId, asOf: string) =>
+/** Posts what loan `loanId` owes by `asOf` (by today in its time zone when left out, and never after it). */
+const accrueOne = (deps: OperationsDeps, loanId: LoanId, asOf: string | undefined) =>
   deps.loans.change(loanId, (found) => {
-    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null, audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
+    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
     const locked = found.value
     const now = deps.clock.now()
-    const accrued = accrueInterest(locked, asOf, () => deps.ids.next(), now)
-    const last = accrued.transactions[accrued.transactions.length - 1]
-    const snapshotAsOf = asOf < locked.latest.asOf ? locked.latest.asOf : asOf
-    const snapshot = snapshotOf(accrued.state, snapshotAsOf, last?.id ?? locked.latest.transactionId, deps.ids.next(), now)
-    const moved = accrued.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
-    return TE.right({
-      posting: { transactions: accrued.transactions, installments: accrued.state.installments, balance: moved ? snapshot : null, audit: NOT_AUDITED },
-      result: { changed: moved, accruals: accrued.transactions.length },
-    })
+    const { posting } = post(locked, { type: 'TIME' }, postingDate(locked.loan, now, locked.latest, asOf), { ids: () => deps.ids.next(), now })
+    return TE.right({ posting, result: { changed: posting.balance !== null, accruals: posting.transactions.length } })
   })
+
+/** The fields of a charge-off: optionally a `reason` (1 to 500 characters), kept in the audit event. */
+export const ChargeOffInput = strictObject('ChargeOffInput', {}, { reason: boundedString('Reason', 1, 500) })
+const ChargeOffCommand = commandOf(['loanId'], ChargeOffInput)
+
+/**
+ * Charges off the active loan `loanId` (operators; the rest of the command is `ChargeOffInput`):
+ * in one transaction under the loan's lock, the interest and fees owed to today are posted, then a
+ * `CHARGE_OFF` entry writes everything owed off (each bucket to zero), a snapshot with nothing
+ * outstanding is written, the loan becomes `CHARGED_OFF` on today's date (nothing accrues on it
+ * after, and it takes no payment) and the `loan.charged_off` audit event records what was
+ * written off. A loan that is not `ACTIVE` is `InvalidState`.
+ */
+export const chargeOffLoan =
+  (deps: OperationsDeps) =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Loan> =>
+    pipe(
+      TE.fromEither(decode(ChargeOffCommand)(command)),
+      TE.chainW(({ loanId, reason }) =>
+        deps.loans.change(loanId, (found): TE.TaskEither<NotFound | InvalidState, { readonly posting: Posting; readonly result: Loan }> => {
+          if (O.isNone(found)) return TE.left(notFound('loan'))
+          const locked = found.value
+          if (locked.loan.status !== 'ACTIVE') return TE.left(invalidState('loan', locked.loan.status, 'charge off'))
+          const now = deps.clock.now()
+          const date = postingDate(locked.loan, now, locked.latest)
+          const ids = (): string => deps.ids.next()
+          const { posting, change } = post(locked, { type: 'TIME' }, date, { ids, now })
+          const { transaction, balance } = chargeOffEntries(locked.loan.id, change.derived.outstanding, date, ids, now)
+          const loan: Loan = { ...locked.loan, status: 'CHARGED_OFF', chargedOffOn: date }
+          return TE.right({
+            posting: {
+              ...posting,
+              transactions: [...posting.transactions, transaction],
+              balance,
+              loanStatus: 'CHARGED_OFF',
+              chargedOffOn: date,
+              audit: loanChargedOffEvent(ids(), context, loan, change.derived.outstanding, transaction.id, reason ?? null, now),
+            },
+            result: { ...loan, ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }) },
+          })
+        }),
+      ),
+    )
 
 const CollateralCommand = commandOf(['loanId'], CollateralInput)
 const LoanDocumentCommand = commandOf(['loanId'], LoanDocumentInput)

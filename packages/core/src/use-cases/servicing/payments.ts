@@ -20,9 +20,9 @@ import {
   type PartyMismatch,
   type StoreUnavailable,
 } from '../../domain/errors.js'
-import type { LedgerTransaction, Loan } from '../../domain/loan.js'
-import { utcDate } from '../../domain/instant.js'
-import { accrueInterest, allocatePayment, paymentEntry, payoffOf, reversePayment as reverseEntry, snapshotOf, statusChange, ZERO } from '../../domain/loan-servicing.js'
+import type { Loan } from '../../domain/loan.js'
+import { deriveLoan } from '../../domain/loan-servicing.js'
+import { post, postingDate, settled } from './posting.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
@@ -51,9 +51,19 @@ export type PaymentDeps = {
  * Why a payment is refused: no `idempotency_key` (`IdempotencyKeyRequired`), a key already used for
  * another payment (`IdempotencyKeyReused`), an invalid command (a currency other than the loan's,
  * a method not of the loan), the party's (`PartyMismatch`) or the loan (`NotFound`), more than the
- * payoff (`Overpayment`), the processor unreachable (`ProcessorUnavailable`: nothing is recorded), or the store.
+ * payoff (`Overpayment`), a charged-off loan (`InvalidState`), the processor unreachable
+ * (`ProcessorUnavailable`: nothing is recorded), or the store.
  */
-export type PaymentError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable | Overpayment | ProcessorUnavailable | IdempotencyKeyRequired | IdempotencyKeyReused
+export type PaymentError =
+  | InvalidRequest
+  | PartyMismatch
+  | NotFound
+  | StoreUnavailable
+  | Overpayment
+  | InvalidState
+  | ProcessorUnavailable
+  | IdempotencyKeyRequired
+  | IdempotencyKeyReused
 
 /**
  * Whether a payment already taken under the request's Idempotency-Key is this request's: same
@@ -69,7 +79,7 @@ const nothing = (locked: LockedLoan, payment?: Payment): Posting => ({
   installments: locked.installments,
   balance: null,
   audit: NOT_AUDITED,
-  ...(payment === undefined ? {} : { payment }),
+  payments: payment === undefined ? [] : [payment],
 })
 
 const checked = (loan: Loan, method: PaymentMethod, cmd: PaymentInput) =>
@@ -134,10 +144,10 @@ const takePayment = (
       if (O.isSome(existing)) {
         return sameRequest(existing.value, locked.loan.id, cmd, method) ? TE.right({ posting: nothing(locked), result: existing.value }) : TE.left(idempotencyKeyReused)
       }
+      if (locked.loan.status === 'CHARGED_OFF') return TE.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
       const now = deps.clock.now()
-      const today = utcDate(now)
-      const accrued = accrueInterest(locked, today, () => deps.ids.next(), now)
-      const payoff = payoffOf(accrued.state)
+      const date = postingDate(locked.loan, now, locked.latest)
+      const payoff = deriveLoan(locked.loan, locked.payments.map(settled), date).payoff
       if (cmd.amount > payoff) return TE.left(overpayment(payoff))
       const paymentId = newId<PaymentId>(deps.ids)
       const base = {
@@ -148,7 +158,7 @@ const takePayment = (
         paymentMethodId: method.id,
         amount: cmd.amount,
         currency: cmd.currency,
-        effectiveDate: today,
+        effectiveDate: date,
         createdAt: now,
       }
       return pipe(
@@ -158,29 +168,15 @@ const takePayment = (
             const failed: Payment = { ...base, status: 'FAILED', failureCode: outcome.failureCode, allocation: null, perInstallment: [], transactionId: null }
             return { posting: nothing(locked, failed), result: failed }
           }
-          const { state, allocation, perInstallment } = allocatePayment(accrued.state, cmd.amount, today)
-          const entry = paymentEntry(locked.loan.id, paymentId, allocation, today, deps.ids.next(), now)
-          const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId: entry.id }
-          return {
-            posting: {
-              transactions: [...accrued.transactions, entry],
-              installments: state.installments,
-              balance: snapshotOf(state, today, entry.id, deps.ids.next(), now),
-              payment,
-              ...statusChange(state),
-              audit: NOT_AUDITED,
-            },
-            result: payment,
-          }
+          const { posting, change } = post(locked, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => deps.ids.next(), now })
+          const { allocation, perInstallment, transactionId } = change.allocation!
+          const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+          return { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment }
         }),
       )
     }),
   )
 }
-
-/** The `PAYMENT` ledger entry of a successful payment, rebuilt from what the payment recorded. */
-const entryOf = (payment: Payment): LedgerTransaction =>
-  paymentEntry(payment.loanId, payment.id, payment.allocation ?? { pastDue: ZERO, current: ZERO }, payment.effectiveDate, payment.transactionId ?? '', payment.createdAt)
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
@@ -191,7 +187,7 @@ const ReverseCommand = commandOf(['paymentId'], ReversePaymentInput)
  * is `ReversePaymentInput`): a `REVERSAL` entry with the opposite signs, the installments' paid
  * amounts undone exactly, a new snapshot; the payment becomes `REVERSED`. Nothing is deleted. The
  * `payment.reversed` audit event is written in the same transaction. A payment that is not
- * `SUCCEEDED` (reversing twice included) is `InvalidState`.
+ * `SUCCEEDED` (reversing twice included), or one of a charged-off loan, is `InvalidState`.
  */
 export const reverseLoanPayment =
   (deps: Omit<PaymentDeps, 'paymentMethods' | 'processor'>) =>
@@ -210,6 +206,7 @@ export const reverseLoanPayment =
         deps.loans.change(payment.loanId, (found, reads): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, { readonly posting: Posting; readonly result: Payment }> => {
           if (O.isNone(found)) return TE.left(notFound('loan'))
           const locked = found.value
+          if (locked.loan.status === 'CHARGED_OFF') return TE.left(invalidState('loan', 'CHARGED_OFF', 'reverse a payment of'))
           return pipe(
             reads.paymentById(payment.id),
             TE.chainW(TE.fromOption(() => notFound('payment'))),
@@ -219,18 +216,14 @@ export const reverseLoanPayment =
             ),
             TE.map((current) => {
               const now = deps.clock.now()
-              const today = utcDate(now)
-              const reversed = reverseEntry(locked, entryOf(current), current.perInstallment, today, deps.ids.next(), now)
               const payment: Payment = { ...current, status: 'REVERSED' }
-              const balance = snapshotOf(reversed.state, today, reversed.transaction.id, deps.ids.next(), now)
+              const { posting, change } = post(locked, { type: 'REVERSAL', payment: current }, postingDate(locked.loan, now, locked.latest), { ids: () => deps.ids.next(), now })
+              const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
               return {
                 posting: {
-                  transactions: [reversed.transaction],
-                  installments: reversed.state.installments,
-                  balance,
-                  payment,
-                  ...statusChange(reversed.state),
-                  audit: paymentReversedEvent(deps.ids.next(), context, payment, locked.loan, reversed.transaction.id, reason, now),
+                  ...posting,
+                  payments: [payment, ...posting.payments],
+                  audit: paymentReversedEvent(deps.ids.next(), context, payment, locked.loan, reversal.id, reason, now),
                 },
                 result: payment,
               }

@@ -1,0 +1,65 @@
+import * as t from 'io-ts'
+import { withSchema } from './codecs.js'
+import { DAY_COUNTS, type DayCount } from './day-count.js'
+
+/**
+ * How a product's loans are serviced (docs/servicing.md): the day-count convention interest
+ * accrues by, what a prepayment does to the rest of the schedule, and the late fee. A product
+ * names them; a loan keeps the ones its product had when it was booked.
+ */
+
+export { DAY_COUNTS, type DayCount }
+
+/**
+ * What a prepayment does: `REDUCE_TERM` keeps the installment and ends the loan sooner;
+ * `REDUCE_INSTALLMENT` keeps the term and lowers the installments left.
+ */
+export const PREPAYMENT_MODES = ['REDUCE_TERM', 'REDUCE_INSTALLMENT'] as const
+/** One of `PREPAYMENT_MODES`. */
+export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
+
+/**
+ * The late fee assessed once on an installment still unpaid when `graceDays` days after its due
+ * date have passed: `flat` minor units plus `bps` basis points of what it still owes.
+ */
+export type LateFee = { readonly flat: number; readonly bps: number; readonly graceDays: number }
+
+/**
+ * The servicing rules of a product, and of a loan booked on it. `timeZone` (IANA) is the
+ * business time zone: the loan's dates (start, due, posting, "today") are calendar dates there.
+ */
+export type ServicingTerms = { readonly dayCount: DayCount; readonly prepayment: PrepaymentMode; readonly lateFee: LateFee; readonly timeZone: string }
+
+/** The terms of a product that names none: 30/360, a prepayment shortens the term, no late fee, UTC. */
+export const DEFAULT_SERVICING_TERMS: ServicingTerms = { dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 0, bps: 0, graceDays: 0 }, timeZone: 'UTC' }
+
+/** The IANA time zones the runtime knows (its ICU data: no hand-kept list), and UTC. */
+const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
+
+/** An IANA time zone name the runtime knows, such as `America/New_York`, or `UTC`. */
+export const TimeZone = withSchema(
+  new t.Type<string, string, unknown>(
+    'TimeZone',
+    (u): u is string => typeof u === 'string' && TIME_ZONES.has(u),
+    (u, c) => (typeof u === 'string' && TIME_ZONES.has(u) ? t.success(u) : t.failure(u, c, 'must be an IANA time zone name, such as America/New_York, or UTC')),
+    t.identity,
+  ),
+  { type: 'string', description: 'an IANA time zone name, such as America/New_York, or UTC', examples: ['America/New_York'] },
+)
+
+/** The calendar date (`YYYY-MM-DD`, the `en-CA` format) of the instant `at` in the time zone `timeZone`. */
+export const dateIn = (timeZone: string, at: Date): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+
+/** Servicing terms as the API shows them, on a product and on a loan. */
+export const servicingTermsView = (terms: ServicingTerms) => ({
+  time_zone: terms.timeZone,
+  day_count: terms.dayCount,
+  prepayment: terms.prepayment,
+  late_fee_flat: terms.lateFee.flat,
+  late_fee_bps: terms.lateFee.bps,
+  late_fee_grace_days: terms.lateFee.graceDays,
+})
+
+/** Servicing terms as the API shows them (`servicingTermsView`). */
+export type ServicingTermsView = ReturnType<typeof servicingTermsView>

@@ -1,0 +1,68 @@
+import { dateIn } from '../../domain/servicing-terms.js'
+import { postChange, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../domain/loan-servicing.js'
+import type { Payment } from '../../domain/payment.js'
+import type { BalanceSnapshot, Loan } from '../../domain/loan.js'
+import type { LockedLoan, Posting } from '../../ports/loan-repository.js'
+
+/** How a servicing change becomes a posting: shared by payments, reversals and the daily job. */
+
+/** What the ledger sums to, by the invariant that the latest snapshot's figures are the ledger's sums. */
+export const ledgerOf = (latest: BalanceSnapshot): Buckets => ({
+  principal: latest.principalOutstanding,
+  interest: latest.interestOutstanding,
+  fees: latest.feesOutstanding,
+})
+
+/** Today for `loan` at the instant `now`: the date in its business time zone. */
+export const loanToday = (loan: Pick<Loan, 'timeZone'>, now: Date): string => dateIn(loan.timeZone, now)
+
+/**
+ * The date a change on `now` posts on: `wanted` (today when left out, never after today in the
+ * loan's time zone), never before the loan's latest posting.
+ */
+export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: BalanceSnapshot, wanted?: string): string => {
+  const today = loanToday(loan, now)
+  const date = wanted === undefined || wanted > today ? today : wanted
+  return date < latest.asOf ? latest.asOf : date
+}
+
+/** A successful payment as the replay takes it. */
+export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'createdAt'>): SettledPayment => ({
+  id: p.id,
+  amount: p.amount,
+  effectiveDate: p.effectiveDate,
+  createdAt: p.createdAt,
+})
+
+/**
+ * Posts `event` on the locked loan as of `date`: the entries that bring its ledger to the derived
+ * state, the schedule as derived, a snapshot (when an entry was posted or a figure moved), the
+ * payments whose allocation the replay changed (the caller adds the event's own payment), and the
+ * loan's status when it moves.
+ */
+export const post = (
+  locked: LockedLoan,
+  event: LoanEvent,
+  date: string,
+  deps: { readonly ids: () => string; readonly now: Date },
+): { readonly posting: Posting; readonly change: LoanChange } => {
+  const change = postChange({ loan: locked.loan, ledger: ledgerOf(locked.latest), payments: locked.payments, event, date, ids: deps.ids, now: deps.now })
+  const byId = new Map(locked.payments.map((p) => [p.id, p]))
+  const reallocated = change.reallocated.map((r): Payment => ({ ...byId.get(r.id)!, allocation: r.allocation, perInstallment: r.perInstallment }))
+  const last = change.transactions[change.transactions.length - 1]
+  const snapshot = snapshotOf(change.derived, locked.loan.id, last?.id ?? locked.latest.transactionId, deps.ids(), deps.now)
+  const moved = change.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
+  const oldestUnpaidDueDate = change.derived.installments.find((i) => i.status !== 'PAID')?.dueDate ?? null
+  return {
+    change,
+    posting: {
+      transactions: change.transactions,
+      installments: change.derived.installments.map(({ status: _status, ...i }) => i),
+      balance: moved ? snapshot : null,
+      payments: reallocated,
+      ...statusChange(locked.loan, change.derived),
+      ...(oldestUnpaidDueDate === locked.loan.oldestUnpaidDueDate ? {} : { oldestUnpaidDueDate }),
+      audit: null,
+    },
+  }
+}
