@@ -231,6 +231,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
         balance_id: latest['balance_id'],
         loan_id: t.state.loan.loanId,
         as_of: '2026-04-10',
+        currency: 'USD',
         principal_outstanding: PRINCIPAL,
         interest_outstanding: 12_000,
         fees_outstanding: 0,

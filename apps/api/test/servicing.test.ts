@@ -128,6 +128,7 @@ for (const database of testDatabases()) {
           balance_id: (await latestOf(loan.paths)).balance_id,
           loan_id: loan.loanId,
           as_of: loan.loan.start_date,
+          currency: 'USD',
           principal_outstanding: 1_200_000,
           interest_outstanding: 0,
           fees_outstanding: 0,
@@ -158,6 +159,7 @@ for (const database of testDatabases()) {
           preview.installments.map((i: Record<string, number>) => ({
             installment_number: i['number'],
             due_date: i['due_date'],
+            currency: 'USD',
             principal_due: i['principal'],
             interest_due: i['interest'],
             fees_due: 0,
@@ -575,6 +577,7 @@ for (const database of testDatabases()) {
           balance_id: latest.balance_id,
           loan_id: loan.loanId,
           as_of: utcToday(),
+          currency: 'USD',
           principal_outstanding: 1_100_000,
           interest_outstanding: 0,
           fees_outstanding: 0,

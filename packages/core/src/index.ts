@@ -211,7 +211,7 @@ export {
 } from './domain/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
-  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView,
+  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView, type ServicingTermsView,
 } from './domain/servicing-terms.js'
 export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './domain/day-count.js'
 export { type Installment } from './domain/amortization.js'
@@ -221,11 +221,11 @@ export {
 } from './domain/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
-  type LoanReadError, type Loans, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
+  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
   getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
   PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
 } from './use-cases/servicing/loans.js'

@@ -24,7 +24,7 @@ import {
   listLoansForParty,
   listTransactionsForPartyLoan,
 } from '../src/use-cases/servicing/loans.js'
-import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/operations.js'
+import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument, chargeOffLoan } from '../src/use-cases/servicing/operations.js'
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
 import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
@@ -151,6 +151,11 @@ const setup = () => {
     const snapshot = await latest(loanId)
     const owed: Buckets = { principal: snapshot.principalOutstanding, interest: snapshot.interestOutstanding, fees: snapshot.feesOutstanding }
     expect(ledgerSums(booked.transactions), 'ledger = latest balance').to.deep.equal(owed)
+    // A charged-off loan was written off: it owes nothing, whatever the rules would derive.
+    if (booked.loan.status === 'CHARGED_OFF') {
+      expect(owed).to.deep.equal(ZERO)
+      return snapshot
+    }
     const derived = deriveLoan(booked.loan, await succeeded(loanId), snapshot.asOf)
     expect(derived.outstanding, 'latest balance = derived').to.deep.equal(owed)
     const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
@@ -167,11 +172,11 @@ const setup = () => {
   /** What a refused or failed change must leave as it was: the loan, its schedule, ledger and snapshots. */
   const written = async (loanId: string) => ({ booked: await stored(loanId), balances: await balances(loanId) })
 
-  return { deps, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
+  return { deps, applications, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
 }
 
 /** Drops a snapshot's identity, so its figures can be compared whole. */
-const figures = ({ id: _id, sequence: _sequence, createdAt: _createdAt, transactionId: _transactionId, ...rest }: PostedBalance) => rest
+const figures = ({ id: _id, sequence: _sequence, createdAt: _createdAt, transactionId: _transactionId, currency: _currency, ...rest }: PostedBalance & { readonly currency?: string }) => rest
 
 const right = <A>(r: E.Either<unknown, A>): A => {
   if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
@@ -947,6 +952,50 @@ describe('loan servicing use cases (in memory)', () => {
       right(await accrueInterestForLoans(deps)({})())
       expect((await stored(loan.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.interest)).to.deep.equal([6_000])
       await expectConsistent(loan.id)
+    })
+  })
+
+  describe('chargeOffLoan', () => {
+    it('posts what is owed to today, writes it all off with one CHARGE_OFF entry, audits it and freezes the loan', async () => {
+      const { deps, book, addMethod, pay, stored, latest, applications, clock, expectConsistent } = setup()
+      const { loan } = book()
+      const method = await addMethod(loan.id)
+      clock.set(at('2026-05-20'))
+      const charged = await run(chargeOffLoan(deps)({ loanId: loan.id, reason: 'Borrower insolvent' }))
+      expect([charged.status, charged.chargedOffOn, charged.oldestUnpaidDueDate]).to.deep.equal(['CHARGED_OFF', '2026-05-20', '2026-02-15'])
+      const after = await stored(loan.id)
+      // 4 months and 5 days of interest on 1,200,000 at 12%: 50,000.
+      expect(after.transactions.slice(-2).map((t) => [t.type, t.effectiveDate, t.amount, t.principal, t.interest, t.fees])).to.deep.equal([
+        ['INTEREST_ACCRUAL', '2026-05-20', 50_000, 0, 50_000, 0],
+        ['CHARGE_OFF', '2026-05-20', 1_250_000, -1_200_000, -50_000, 0],
+      ])
+      expect(ledgerSums(after.transactions)).to.deep.equal(ZERO)
+      expect(figures(await latest(loan.id))).to.deep.include({ principalOutstanding: 0, interestOutstanding: 0, payoffAmount: 0, pastDueAmount: 0, nextDueDate: null })
+      const [event] = applications.audit.all().filter((e) => e.action === 'loan.charged_off')
+      expect(event?.details).to.deep.equal({
+        charged_off_on: '2026-05-20',
+        currency: 'USD',
+        principal: 1_200_000,
+        interest: 50_000,
+        fees: 0,
+        charge_off_transaction_id: after.transactions.at(-1)!.id,
+        reason: 'Borrower insolvent',
+      })
+      // Frozen: no payment, no second charge-off, nothing accrues, days past due stop on that day.
+      expect(await pay(loan.id, method, 100, 'k1')).to.deep.equal(E.left(invalidState('loan', 'CHARGED_OFF', 'pay')))
+      expect(await chargeOffLoan(deps)({ loanId: loan.id })()).to.deep.equal(E.left(invalidState('loan', 'CHARGED_OFF', 'charge off')))
+      clock.set(at('2026-07-01'))
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansExamined: 0 })
+      expect((await stored(loan.id)).transactions).to.have.length(after.transactions.length)
+      expect(await getLatestLoanBalanceForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id })()).to.deep.equal(E.right({ ...(await latest(loan.id)), currency: 'USD' }))
+      await expectConsistent(loan.id)
+    })
+
+    it('refuses an unknown loan (NotFound) and an unknown field (InvalidRequest)', async () => {
+      const { deps, book } = setup()
+      expect(await chargeOffLoan(deps)({ loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+      const unknownField = await chargeOffLoan(deps)({ loanId: book().loan.id, why: 'x' })()
+      expect(E.isLeft(unknownField) && unknownField.left).to.deep.include({ _tag: 'InvalidRequest', param: 'why' })
     })
   })
 

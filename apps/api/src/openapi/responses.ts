@@ -436,10 +436,11 @@ const SCHEMAS = {
     disclosure: DISCLOSURE,
     created_at: timestamp,
   }),
-  Balance: objectOf<ReturnType<typeof balanceView>>()('A balance snapshot, written after every ledger change; money in minor units', {
+  Balance: objectOf<ReturnType<typeof balanceView>>()('A balance snapshot, written after every ledger change; money in minor units of `currency`', {
     balance_id: uuid,
     loan_id: uuid,
     as_of: date,
+    currency,
     principal_outstanding: minor(),
     interest_outstanding: minor('accrued interest outstanding'),
     fees_outstanding: minor(),
@@ -478,9 +479,10 @@ const SCHEMAS = {
       created_at: timestamp,
     },
   ),
-  Installment: objectOf<ReturnType<typeof installmentView>>()('An installment of a loan with its status as of today (UTC); money in minor units', {
+  Installment: objectOf<ReturnType<typeof installmentView>>()('An installment of a loan with its status as of today (in the loan\'s time zone); money in minor units of `currency`', {
     installment_number: integer(undefined, { minimum: 1 }),
     due_date: date,
+    currency,
     principal_due: minor(),
     interest_due: minor('the projection until the due date, then the accrued interest'),
     fees_due: minor(),

@@ -115,6 +115,7 @@ export const DOCUMENTED_FIELDS = {
     'balance_id',
     'loan_id',
     'as_of',
+    'currency',
     'principal_outstanding',
     'interest_outstanding',
     'fees_outstanding',
@@ -129,6 +130,7 @@ export const DOCUMENTED_FIELDS = {
   installment: [
     'installment_number',
     'due_date',
+    'currency',
     'principal_due',
     'interest_due',
     'fees_due',

@@ -158,10 +158,14 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         const rows = await ofPartyLoan(db, partyId, loanId)
           .leftJoinLateral((eb) => inSequencePage(eb.selectFrom('loan_balances as b').selectAll('b').whereRef('b.loan_id', '=', 'l.id'), page).as('r'), (join) => join.onTrue())
           .selectAll('r')
+          .select('l.currency as loan_currency')
           .orderBy('r.created_at')
           .orderBy('r.seq')
           .execute()
-        return recordsOf<Selectable<LoanBalancesTable>, PostedBalance>(rows, 'id', toBalance)
+        return pipe(
+          recordsOf<Selectable<LoanBalancesTable>, PostedBalance>(rows, 'id', toBalance),
+          O.map((balances) => ({ currency: rows[0]!.loan_currency, balances })),
+        )
       }),
 
     latestBalanceForParty: (partyId, loanId) =>

@@ -131,6 +131,11 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
   let level = loan.paymentAmount
   const allocations = new Map<PaymentId, { allocation: Allocation; perInstallment: InstallmentPayments }>()
   const lastIndex = (): number => inst.length - 1
+  /** The installment interest accrues to: the earliest not closed (the last, once all have). */
+  const firstOpen = (): number => {
+    const k = inst.findIndex((i) => !i.closed)
+    return k === -1 ? lastIndex() : k
+  }
   const owed = (i: Working): Buckets => ({ principal: i.principalDue - i.principalPaid, interest: i.interest - i.interestPaid, fees: i.feesDue - i.feesPaid })
 
   /** Accrues interest from the cursor to `date` onto the open installment. */
@@ -153,15 +158,16 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
       if (due !== undefined && (fee === undefined || due.dueDate <= feeDate(fee))) {
         cut(due.dueDate)
         due.reached = true
-        if (inst.indexOf(due) === open && open < lastIndex()) {
-          due.closed = true
-          open += 1
-        }
+        if (inst.indexOf(due) < lastIndex()) due.closed = true
+        open = firstOpen()
         continue
       }
       const late = fee!
       late.feeChecked = true
-      const unpaid = total(owed(late))
+      // What it still owes that day: for the open installment (the last, after maturity), the
+      // interest accrued to that day too.
+      const accruing = inst.indexOf(late) === open ? interestBetween(counter, principal, rate, cursor, feeDate(late)) : 0
+      const unpaid = total(owed(late)) + accruing
       if (unpaid > 0) {
         const amount = loan.lateFee.flat + Number(divideHalfUp(BigInt(unpaid) * BigInt(loan.lateFee.bps), 10_000n))
         late.feesDue += amount
@@ -228,11 +234,6 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
     if (currentIndex >= 0) {
       const i = inst[currentIndex]!
       pay(i, { ...ZERO, principal: take(left, owed(i).principal) }, 'current')
-      // Paid in full before its due date: its interest is final, and what accrues next is the next installment's.
-      if (total(owed(i)) === 0 && !i.closed && currentIndex === open && open < lastIndex()) {
-        i.closed = true
-        open += 1
-      }
       // 3. A prepayment: principal beyond the current installment, recorded on it; the rest of the schedule is recast.
       const ahead = inst.slice(currentIndex + 1).reduce((sum, j) => sum + j.principalDue - j.principalPaid, 0)
       const prepaid = take(left, ahead)
@@ -240,9 +241,14 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
         i.principalDue += prepaid
         pay(i, { ...ZERO, principal: prepaid }, 'current')
         recast(currentIndex, prepaid, date)
-        open = Math.min(open, lastIndex())
       }
     }
+    // An installment this payment paid in full before its due date closes: its interest is
+    // final, and what accrues next belongs to the next open installment.
+    for (const i of inst) {
+      if (paid.has(i.number) && !i.closed && total(owed(i)) === 0) i.closed = true
+    }
+    open = firstOpen()
     principal -= pastDue.principal + current.principal
     const perInstallment = [...paid.entries()].filter(([, b]) => total(b) > 0).sort(([a], [b]) => a - b).map(([number, b]) => ({ number, paid: b }))
     allocations.set(payment.id, { allocation: { pastDue, current }, perInstallment })
@@ -283,7 +289,8 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
       principalPaid: i.principalPaid,
       interestPaid: i.interestPaid,
       feesPaid: i.feesPaid,
-      interestAccrued: i.closed || i.dueDate <= asOf,
+      // Final once it closed (docs/servicing.md "Schedule").
+      interestAccrued: i.closed,
     }
     const unpaid = row.principalDue - row.principalPaid + (interestDue - row.interestPaid) + (row.feesDue - row.feesPaid)
     const paidSoFar = row.principalPaid + row.interestPaid + row.feesPaid

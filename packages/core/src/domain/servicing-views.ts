@@ -5,10 +5,11 @@ import type { PayoffQuote } from './loan-servicing.js'
 /** How partners see balances, ledger entries and installments (docs/servicing.md). */
 
 /** A balance snapshot as partners see it (docs/servicing.md). */
-export const balanceView = (b: BalanceSnapshot & { readonly sequence: number }) => ({
+export const balanceView = (b: BalanceSnapshot & { readonly sequence: number; readonly currency: string }) => ({
   balance_id: b.id,
   loan_id: b.loanId,
   as_of: b.asOf,
+  currency: b.currency,
   principal_outstanding: b.principalOutstanding,
   interest_outstanding: b.interestOutstanding,
   fees_outstanding: b.feesOutstanding,
@@ -39,9 +40,10 @@ export const transactionView = (t: LedgerTransaction & { readonly sequence: numb
 })
 
 /** An installment as partners see it, with its totals and its status as of the day it is read. */
-export const installmentView = (i: LoanInstallment & { readonly status: InstallmentStatus }) => ({
+export const installmentView = (i: LoanInstallment & { readonly status: InstallmentStatus; readonly currency: string }) => ({
   installment_number: i.number,
   due_date: i.dueDate,
+  currency: i.currency,
   principal_due: i.principalDue,
   interest_due: i.interestDue,
   fees_due: i.feesDue,

@@ -41,6 +41,9 @@ export type ServicingRecord = {
   readonly latest: PostedBalance
 }
 
+/** A page of a loan's snapshots and the loan's currency, which the snapshots do not store. */
+export type PartyLoanBalances = { readonly currency: string; readonly balances: readonly PostedBalance[] }
+
 /** A page of a loan's ledger and the loan's currency, which the entries do not store. */
 export type PartyLoanLedger = { readonly currency: string; readonly transactions: readonly PostedTransaction[] }
 
@@ -105,7 +108,7 @@ export type LoanRepository = {
   /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
   readonly listTransactions: (partyId: PartyId, loanId: LoanId, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
   /** One page of snapshots in `(createdAt, sequence)` order. */
-  readonly listBalances: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly PostedBalance[]>
+  readonly listBalances: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<PartyLoanBalances>
   /** The latest snapshot (the one with the highest sequence): one indexed read, whatever the length of the ledger. */
   readonly latestBalanceForParty: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PostedBalance>
   /**

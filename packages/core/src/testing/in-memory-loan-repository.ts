@@ -105,7 +105,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           sequencePosition,
         ),
       })),
-    listBalances: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => inMemoryPage(s.balances, page, sequencePosition)),
+    listBalances: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => ({ currency: s.loan.currency, balances: inMemoryPage(s.balances, page, sequencePosition) })),
     latestBalanceForParty: (partyId, loanId) => TE.right(pipe(ofPartyNow(partyId, loanId), O.chain((s) => O.fromNullable(s.balances.at(-1))))),
     change: (loanId, change) => () => {
       const run = lock.then(async () => {

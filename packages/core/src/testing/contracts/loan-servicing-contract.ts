@@ -213,7 +213,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
     const readsOf = (loan: BookedLoan['loan']) => ({
       servicing: () => ofOwn(loans.servicing(loan.partyId, loan.id)),
       ledger: async (filter: TransactionFilter, page: PageRequest) => (await ofOwn(loans.listTransactions(loan.partyId, loan.id, filter, page))).transactions,
-      balances: (page: PageRequest) => ofOwn(loans.listBalances(loan.partyId, loan.id, page)),
+      balances: async (page: PageRequest) => (await ofOwn(loans.listBalances(loan.partyId, loan.id, page))).balances,
       latest: () => ofOwn(loans.latestBalanceForParty(loan.partyId, loan.id)),
       collateral: (page: PageRequest) => ofOwn(loans.listCollateral(loan.partyId, loan.id, page)),
       documents: (page: PageRequest) => ofOwn(loans.listDocuments(loan.partyId, loan.id, page)),
@@ -279,8 +279,9 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { partyId, id } = booked.loan
         expect(await ofOwn(loans.listCollateral(partyId, id, firstPage(10)))).to.deep.equal([])
         expect(await ofOwn(loans.listTransactions(partyId, id, { type: 'PAYMENT' }, firstPage(10)))).to.deep.equal({ currency: booked.loan.currency, transactions: [] })
-        const [newest] = await ofOwn(loans.listBalances(partyId, id, firstPage(10)))
-        expect(await ofOwn(loans.listBalances(partyId, id, { limit: 10, after: O.some(sequencePosition(newest!)) }))).to.deep.equal([])
+        const { currency, balances: [newest] } = await ofOwn(loans.listBalances(partyId, id, firstPage(10)))
+        expect(currency).to.equal(booked.loan.currency)
+        expect(await ofOwn(loans.listBalances(partyId, id, { limit: 10, after: O.some(sequencePosition(newest!)) }))).to.deep.equal({ currency, balances: [] })
       })
 
       it("filters a party's loans by delinquency bucket on each loan's today", async () => {

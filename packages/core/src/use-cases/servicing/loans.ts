@@ -104,19 +104,22 @@ export const getLoanForParty =
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Loan> =>
     loadOwnLoan(deps.loans)(caller, command)
 
+/** A record of a loan with the loan's currency, which the record does not store. */
+export type InCurrency<A> = A & { readonly currency: string }
+
 /**
  * The balance snapshots of the loan `loanId` of the party `partyId`, oldest first, a page at a time:
- * one per ledger change.
+ * one per ledger change, each with the loan's currency.
  */
 export const listLoanBalancesForParty =
   (deps: Loans) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedBalance>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<PostedBalance>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, isSequenceId)),
       TE.chainW((page) =>
         pipe(
           readOfOwnLoan((partyId, loanId) => deps.loans.listBalances(partyId, loanId, page))(caller, command),
-          TE.map((rows) => pageBy(rows, page.limit, sequencePosition)),
+          TE.map(({ currency, balances }) => pageBy(balances.map((b) => ({ ...b, currency })), page.limit, sequencePosition)),
         ),
       ),
     )
@@ -190,15 +193,17 @@ const derivedOwnLoan =
  */
 export const listLoanScheduleForParty =
   (deps: Loans & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<ScheduledInstallment>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<ScheduledInstallment>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, (id) => /^\d{3}$/.test(id))),
       TE.chainW((page) =>
         pipe(
           derivedOwnLoan(deps)(caller, command),
-          TE.map(({ derived }) =>
+          TE.map(({ record, derived }) =>
             pageBy(
-              derived.installments.filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value)),
+              derived.installments
+                .filter((r) => O.isNone(page.after) || isAfter(installmentPosition(r), page.after.value))
+                .map((i) => ({ ...i, currency: record.loan.currency })),
               page.limit,
               installmentPosition,
             ),
@@ -215,17 +220,18 @@ export const listLoanScheduleForParty =
  */
 export const getLatestLoanBalanceForParty =
   (deps: Loans & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, PostedBalance> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>
     pipe(
       derivedOwnLoan(deps)(caller, command),
-      TE.map(({ record, derived }) =>
-        record.loan.status === 'CHARGED_OFF'
+      TE.map(({ record, derived }) => ({
+        ...(record.loan.status === 'CHARGED_OFF'
           ? record.latest
           : {
               ...snapshotOf(derived, record.loan.id, record.latest.transactionId, record.latest.id, record.latest.createdAt),
               sequence: record.latest.sequence,
-            },
-      ),
+            }),
+        currency: record.loan.currency,
+      })),
     )
 
 /** How far ahead a payoff quote may be good through: 60 days. */
