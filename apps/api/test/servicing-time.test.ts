@@ -72,10 +72,7 @@ const loanHelpers = (shared: Shared) => {
   }
   const internal = (method: string, path: string, json?: unknown): Promise<Reply> =>
     request(shared.server.url, path, { method, headers: bearer(INTERNAL_TOKEN), ...(json === undefined ? {} : { json }) })
-  /**
-   * Takes a payment, then moves the clock a second on: the replay applies a day's payments in the
-   * order they were taken (by time, then by id), and the test clock otherwise stands still.
-   */
+  /** Takes a payment, then moves the clock a second on, so each payment has its own time, as in life. */
   const pay = async (amount: number, key = `pay-${randomUUID()}`): Promise<Reply> => {
     const reply = await request(shared.server.url, state.loan.paths.payments, {
       method: 'POST',
@@ -89,6 +86,11 @@ const loanHelpers = (shared: Shared) => {
   return {
     state,
     internal,
+    /** A partner GET that must answer 200: its body. */
+    get,
+    /** A partner request answered as it is. */
+    partner: (path: string, init: { readonly method?: string; readonly json?: unknown } = {}): Promise<Reply> =>
+      request(shared.server.url, path, { ...init, headers: bearer(shared.borrower.key.api_key) }),
     at: (date: string) => shared.clock.set(noon(date)),
     job: async (asOf?: string): Promise<Row> => {
       const reply = await internal('POST', `/internal/jobs/accrue-interest${asOf === undefined ? '' : `?as_of=${asOf}`}`)
@@ -904,6 +906,46 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(replay.body).to.deep.equal(retried.body)
       expect((await t.ledger('?type=PAYMENT')).map((e) => e['payment_id'])).to.deep.equal([retried.body.payment_id])
       await t.invariant('after a retried payment')
+    })
+  })
+
+  describe('delinquency and a charge-off', () => {
+    const t = servicedLoan()
+
+    it('counts days past due on the loan view, and filters the loan list by bucket', async () => {
+      // Installment 1 (due 2026-04-10) unpaid: 31 days past due on 2026-05-11.
+      t.at('2026-05-11')
+      expect(await t.loan()).to.deep.include({ days_past_due: 31, delinquency_bucket: 'DPD_31_60', charged_off_on: null })
+      const listed = async (bucket: string) => ((await t.get(`${t.state.loan.paths.loans}?delinquency=${bucket}&limit=100`))['data'] as Row[]).map((l) => l['loan_id'])
+      expect(await listed('DPD_31_60')).to.include(t.state.loan.loanId)
+      expect(await listed('CURRENT')).to.not.include(t.state.loan.loanId)
+      const bad = await t.partner(`${t.state.loan.paths.loans}?delinquency=LATE`)
+      expect(bad.status, bad.text).to.equal(400)
+      expect(bad.body).to.deep.include({ error: 'invalid_request', param: 'delinquency' })
+    })
+
+    it('charges the loan off: everything owed written off, CHARGED_OFF, and nothing more on it', async () => {
+      const owed = await t.latest()
+      const reply = await t.internal('POST', `/internal/loans/${t.state.loan.loanId}/charge-off`, { reason: 'Borrower insolvent' })
+      expect(reply.status, reply.text).to.equal(200)
+      expect(reply.body).to.deep.include({ status: 'CHARGED_OFF', charged_off_on: '2026-05-11', days_past_due: 31 })
+      const [last] = (await t.ledger()).slice(-1)
+      expect([last!['type'], last!['principal'], last!['interest'], last!['fees']]).to.deep.equal([
+        'CHARGE_OFF',
+        0 - owed['principal_outstanding'],
+        0 - owed['interest_outstanding'],
+        0 - owed['fees_outstanding'],
+      ])
+      expect(await t.latest()).to.deep.include({ principal_outstanding: 0, interest_outstanding: 0, fees_outstanding: 0, payoff_amount: 0 })
+      const paid = await t.pay(10_000)
+      expect(paid.status, paid.text).to.equal(409)
+      expect(paid.body).to.deep.include({ error: 'invalid_state' })
+      expect((await t.payoffReply('2026-05-11')).status).to.equal(409)
+      expect((await t.internal('POST', `/internal/loans/${t.state.loan.loanId}/charge-off`)).status).to.equal(409)
+      // Days past due stop on the day it was charged off.
+      t.at('2026-06-30')
+      expect(await t.loan()).to.deep.include({ days_past_due: 31, delinquency_bucket: 'DPD_31_60' })
+      expect(await t.job()).to.deep.include({ loans_changed: 0, accruals: 0 })
     })
   })
 })

@@ -856,7 +856,7 @@ for (const database of testDatabases()) {
       })
 
       it('refuses a future as_of, an impossible date or an unknown parameter with 400 naming it', async () => {
-        expectInvalid(await internal('POST', `/internal/jobs/accrue-interest?as_of=${utcDayOffset(1)}`), 'as_of', 'tomorrow')
+        expectInvalid(await internal('POST', `/internal/jobs/accrue-interest?as_of=${utcDayOffset(2)}`), 'as_of', 'the day after tomorrow (UTC): after today everywhere')
         expectInvalid(await internal('POST', '/internal/jobs/accrue-interest?as_of=2026-02-30'), 'as_of', 'February 30')
         expectInvalid(await internal('POST', '/internal/jobs/accrue-interest?as_of=today'), 'as_of', 'today')
         expectInvalid(await internal('POST', '/internal/jobs/accrue-interest?date=2026-01-01'), 'date', 'date')

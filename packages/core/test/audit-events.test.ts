@@ -492,7 +492,7 @@ describe('the audit log (use cases)', () => {
           details: { as_of: '2026-02-20', loans_examined: 1, loans_changed: 0, accruals: 0 },
         },
       ])
-      const refused = await world.recordedBy(() => runInterestAccrual(world.deps)({ as_of: '2026-02-21' })())
+      const refused = await world.recordedBy(() => runInterestAccrual(world.deps)({ as_of: '2026-02-22' })())
       expect(E.isLeft(refused.result)).to.equal(true)
       expect(refused.events).to.deep.equal([])
     })

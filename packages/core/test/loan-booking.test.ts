@@ -86,6 +86,8 @@ const randomLoan = fc.record({
 })
 
 const PROPERTY_RUNS = { numRuns: 1000, seed: 20260115 }
+/** Booking computes the schedule, its replay and its APR: a few hundred loans keep the run short. */
+const BOOKING_RUNS = { numRuns: 300, seed: 20260115 }
 
 describe('basisPointsOf', () => {
   it('takes 200 bps of 1,234,567 as 24,691 (24,691.34 rounded)', () => {
@@ -154,6 +156,8 @@ describe('bookLoan', () => {
         ...DEFAULT_SERVICING_TERMS,
         oldestUnpaidDueDate: '2026-02-28',
         chargedOffOn: null,
+        // Where the servicing replay stands on the start date (its use is loan-servicing.test.ts's).
+        checkpoint: booked.loan.checkpoint,
         // Twelve payments of 106,613 against 1,176,000 received; the APR (Appendix J, every unit
         // period a whole month) computed independently by bisection over exact fractions in Python:
         // 15.84455…%, 15.845 to three decimals.
@@ -274,7 +278,7 @@ describe('bookLoan', () => {
     ])
   })
 
-  it('keeps its invariants for a thousand random applications', () => {
+  it('keeps its invariants for three hundred random applications', () => {
     fc.assert(
       fc.property(randomLoan, ({ amount, rate, fee, term, start, msIntoDay }) => {
         const a = application({ amount, interestRateBps: rate, originationFeeBps: fee, termMonths: term })
@@ -303,6 +307,7 @@ describe('bookLoan', () => {
           ...DEFAULT_SERVICING_TERMS,
           oldestUnpaidDueDate: installments[0]!.dueDate,
           chargedOffOn: null,
+          checkpoint: loan.checkpoint,
           disclosure: loan.disclosure,
           createdAt: now,
         })
@@ -375,7 +380,7 @@ describe('bookLoan', () => {
           loan.startDate,
         ])
       }),
-      PROPERTY_RUNS,
+      BOOKING_RUNS,
     )
   })
 })

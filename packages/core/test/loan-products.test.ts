@@ -209,6 +209,12 @@ describe('createLoanProduct', () => {
       expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
     })
 
+    it('under Actual/365, whatever day a loan starts: 1,000 at 20% over 60 months retires nothing in a 31-day month', async () => {
+      const { deps } = productSetup()
+      const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, min_amount: 1_000, max_term_months: 60, interest_rate_bps: 2_000, day_count: 'ACTUAL_365' })()
+      expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
+    })
+
     it('totals above 2^53 − 1 minor units, naming max_amount', async () => {
       const { deps } = productSetup()
       const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, max_amount: 9_000_000_000_000_000, interest_rate_bps: 1_000 })()

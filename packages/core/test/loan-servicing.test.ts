@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { dayCounter } from '../src/domain/day-count.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
 import { bookLoan, daysPastDue, loanView, type Loan } from '../src/domain/loan.js'
-import { delinquencyBucketOf, deriveLoan, type SettledPayment } from '../src/domain/loan-servicing.js'
+import { delinquencyBucketOf, deriveLoan, postChange, replay, type SettledPayment } from '../src/domain/loan-servicing.js'
 import { DEFAULT_SERVICING_TERMS, dateIn, type ServicingTerms } from '../src/domain/servicing-terms.js'
 import { testId } from '../src/testing/test-ids.js'
 
@@ -162,5 +162,54 @@ describe('loan servicing rules (docs/servicing.md worked examples)', () => {
       expect([loan.startDate, loan.firstDueDate, loan.timeZone]).to.deep.equal(['2026-03-09', '2026-04-09', 'America/New_York'])
       expect(dateIn('America/New_York', new Date('2026-04-10T01:00:00.000Z'))).to.equal('2026-04-09')
     })
+  })
+})
+
+describe('postChange: the ledger follows the derived state, whatever the order of postings', () => {
+  const loan = loanOn()
+  const opening = { principal: 1_200_000, interest: 0, fees: 0 }
+  const sums = (ledger: { principal: number; interest: number; fees: number }, entries: readonly { principal: number; interest: number; fees: number }[]) =>
+    entries.reduce((s, t) => ({ principal: s.principal + t.principal, interest: s.interest + t.interest, fees: s.fees + t.fees }), ledger)
+  const now = new Date('2026-03-20T12:00:00.000Z')
+  const idsOf = () => {
+    let n = 0
+    return () => `entry-${(n += 1)}`
+  }
+
+  it('a payment dated in the past re-derives the loan from its date: the same ledger as if posted that day', () => {
+    const paid = payment(106_619, '2026-02-15')
+    // Posted on its date, then the daily job on 20 March.
+    const onTime = postChange({ loan, ledger: opening, checkpoint: null, payments: [], event: { type: 'PAYMENT', payment: paid }, date: '2026-02-15', ids: idsOf(), now })
+    const afterOnTime = sums(opening, onTime.transactions)
+    const posted = { ...paid, allocation: onTime.allocation!.allocation, perInstallment: onTime.allocation!.perInstallment, transactionId: onTime.allocation!.transactionId }
+    const job = postChange({ loan, ledger: afterOnTime, checkpoint: null, payments: [posted], event: { type: 'TIME' }, date: '2026-03-20', ids: idsOf(), now })
+    // The job first (interest on 1,200,000 to 20 March), then the same payment posted late, dated 15 February.
+    const first = postChange({ loan, ledger: opening, checkpoint: null, payments: [], event: { type: 'TIME' }, date: '2026-03-20', ids: idsOf(), now })
+    expect(first.transactions.map((t) => [t.type, t.interest])).to.deep.equal([['INTEREST_ACCRUAL', 26_000]])
+    const late = postChange({ loan, ledger: sums(opening, first.transactions), checkpoint: null, payments: [], event: { type: 'PAYMENT', payment: paid }, date: '2026-03-20', ids: idsOf(), now })
+    // The interest the payment's principal no longer bears since 15 February comes off.
+    const lowered = late.transactions.find((t) => t.type === 'INTEREST_ACCRUAL')!
+    expect(lowered.interest).to.be.below(0)
+    expect(sums(sums(opening, first.transactions), late.transactions)).to.deep.equal(sums(afterOnTime, job.transactions))
+    expect(late.derived.outstanding).to.deep.equal(job.derived.outstanding)
+    expect(late.allocation!.allocation).to.deep.equal(onTime.allocation!.allocation)
+  })
+})
+
+describe('replay from a checkpoint', () => {
+  it('gives what a replay from booking gives: every figure, whatever the payments and dates', () => {
+    const loan = loanOn({ lateFee: { flat: 1_000, bps: 100, graceDays: 5 }, prepayment: 'REDUCE_INSTALLMENT' })
+    const payments = [payment(50_000, '2026-01-15', 1), payment(120_000, '2026-03-02', 2), payment(700, '2026-03-02', 3), payment(300_000, '2026-05-20', 4)]
+    let checkpoint = replay(loan, null, [], loan.startDate).checkpoint
+    for (const [k, p] of payments.entries()) {
+      const step = replay(loan, checkpoint, [p], p.effectiveDate)
+      const full = replay(loan, null, payments.slice(0, k + 1), p.effectiveDate)
+      expect({ ...step.derived, allocations: null }).to.deep.equal({ ...full.derived, allocations: null })
+      expect(step.derived.allocations.get(p.id)).to.deep.equal(full.derived.allocations.get(p.id))
+      expect(step.checkpoint).to.deep.equal(full.checkpoint)
+      checkpoint = step.checkpoint
+    }
+    // And to any later date, with no payment since.
+    expect(replay(loan, checkpoint, [], '2026-09-01').derived.outstanding).to.deep.equal(deriveLoan(loan, payments, '2026-09-01').outstanding)
   })
 })

@@ -530,7 +530,8 @@ const servicedLoan = async (spec: LoanSpec) => {
     payoff: (asOf?: string) => run(getLoanPayoffForParty(deps)(caller, { partyId, loanId, ...(asOf === undefined ? {} : { as_of: asOf }) })),
     latestBalance: () => run(getLatestLoanBalanceForParty(deps)(caller, { partyId, loanId })),
     schedule: async () => (await run(listLoanScheduleForParty(deps)(caller, { partyId, loanId, limit: '100' }))).items,
-    servicing: () => some(loans.servicing(partyId, loanId)),
+    /** The loan, its latest snapshot and its successful payments (in the order the replay takes them). */
+    servicing: async () => ({ ...(await some(loans.servicing(partyId, loanId))), payments: await run(loans.payments.succeeded(loanId)) }),
     stored: () => some(loans.findById(loanId)),
   }
 }

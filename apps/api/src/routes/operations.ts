@@ -141,7 +141,7 @@ export const OPERATIONS = [
   partner('getLatestLoanBalanceForParty', 'GET', `${L}/balances/latest`, 200),
   partner('listCollateralForPartyLoan', 'GET', `${L}/collateral`, 200),
   partner('listPaymentsForPartyLoan', 'GET', `${L}/payments`, 200),
-  partner('getLoanPayoffForParty', 'GET', `${L}/payoff`, 200),
+  partner('getLoanPayoffForParty', 'GET', `${L}/payoff`, 200, { alsoAnswers: [409] }),
   partner('listPaymentMethodsForPartyLoan', 'GET', `${L}/payment-methods`, 200),
   partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, { jsonBody: true, alsoAnswers: [502] }),
   partner('updatePaymentMethodForPartyLoan', 'PATCH', `${L}/payment-methods/:paymentMethodId`, 200, json),

@@ -49,22 +49,16 @@ const succeededPayments = (db: Kysely<Database>, loanId: LoanId) =>
     .orderBy('payments.effective_date')
     .orderBy('entry.seq')
 
-/** The loan, its schedule, its successful payments and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
+/** The loan, its schedule and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
 const readLocked = async (trx: Transaction<Database>, loanId: LoanId): Promise<O.Option<LockedLoan>> => {
   const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
-  const [installments, payments, latest] = await Promise.all([
+  const [installments, latest] = await Promise.all([
     trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
-    succeededPayments(trx, loanId).execute(),
     latestBalanceOf(trx, loanId).executeTakeFirst(),
   ])
   if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
-  return O.some({
-    loan: toLoan(loan),
-    installments: installments.map(toInstallment),
-    payments: payments.map(toPayment),
-    latest: withoutSequence(toBalance(latest)),
-  })
+  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(latest)) })
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */
@@ -79,6 +73,7 @@ const paymentReads = (db: Kysely<Database>): PaymentReads => ({
       const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
+  succeeded: (loanId) => query(async () => (await succeededPayments(db, loanId).execute()).map(toPayment)),
 })
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
@@ -121,13 +116,20 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         return (await inPage(q, page).execute()).map(toLoan)
       }),
 
+    // One repeatable-read transaction: the loan (with its checkpoint) and its snapshot as of one moment,
+    // even while a change commits in between.
     servicing: (partyId, loanId) =>
-      query(async () => {
-        const loan = await db.selectFrom('loans').selectAll().where('id', '=', loanId).where('party_id', '=', partyId).executeTakeFirst()
-        if (loan === undefined) return O.none
-        const [payments, latest] = await Promise.all([succeededPayments(db, loanId).execute(), latestBalanceOf(db, loanId).executeTakeFirstOrThrow()])
-        return O.some({ loan: toLoan(loan), payments: payments.map(toPayment), latest: toBalance(latest) })
-      }),
+      query(() =>
+        db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute(async (trx) => {
+            const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).where('party_id', '=', partyId).executeTakeFirst()
+            if (loan === undefined) return O.none
+            const latest = await latestBalanceOf(trx, loanId).executeTakeFirstOrThrow()
+            return O.some({ loan: toLoan(loan), latest: toBalance(latest) })
+          }),
+      ),
 
     listTransactions: (partyId, loanId, filter, page) =>
       query(async () => {

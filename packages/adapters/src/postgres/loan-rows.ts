@@ -1,4 +1,4 @@
-import type { BookedLoan, CollateralItem, LedgerTransaction, Loan, LoanDocument, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
+import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
 import type { Selectable } from 'kysely'
 import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './schema.js'
 
@@ -26,6 +26,7 @@ export const toLoan = (row: Selectable<LoansTable>): Loan => ({
   timeZone: row.time_zone,
   oldestUnpaidDueDate: row.oldest_unpaid_due_date,
   chargedOffOn: row.charged_off_on,
+  checkpoint: row.checkpoint === null ? null : json<ServicingCheckpoint>(row.checkpoint),
   disclosure:
     row.total_of_payments === null || row.finance_charge === null || row.apr_thousandths === null
       ? null
@@ -61,6 +62,7 @@ export const loanColumns = (loan: Loan) => ({
   time_zone: loan.timeZone,
   oldest_unpaid_due_date: loan.oldestUnpaidDueDate,
   charged_off_on: loan.chargedOffOn,
+  checkpoint: loan.checkpoint === null ? null : JSON.stringify(loan.checkpoint),
   created_at: loan.createdAt,
 })
 

@@ -120,6 +120,7 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
     ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
     ...(posting.chargedOffOn === undefined ? {} : { charged_off_on: posting.chargedOffOn }),
+    ...(posting.checkpoint === undefined ? {} : { checkpoint: JSON.stringify(posting.checkpoint) }),
   }
   if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
   if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))

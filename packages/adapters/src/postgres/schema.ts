@@ -230,6 +230,8 @@ export type LoansTable = {
   time_zone: string
   oldest_unpaid_due_date: string | null
   charged_off_on: string | null
+  /** JSON of the servicing replay's checkpoint (`Loan.checkpoint`). */
+  checkpoint: unknown
   created_at: Date
 }
 

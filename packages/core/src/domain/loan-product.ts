@@ -103,8 +103,16 @@ export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Eit
   return E.right(p)
 }
 
-/** The start date `checkAmortizes` books its test schedules on: a month end, so February is short. */
-const PROBE_START = '2026-01-31'
+/**
+ * The start dates `checkAmortizes` books its test schedules on. Under 30/360 every month is 30
+ * days, so one will do; under Actual/365 the periods' lengths depend on the start, so it tries a
+ * month end (February short), the first of a 31-day month and the first of March (the 31-day
+ * months come first).
+ */
+const PROBE_STARTS: Readonly<Record<LoanProduct['servicing']['dayCount'], readonly string[]>> = {
+  THIRTY_360: ['2026-01-31'],
+  ACTUAL_365: ['2026-01-31', '2026-01-01', '2026-03-01'],
+}
 
 /**
  * How far the last installment may stray from the level payment through rounding alone: the
@@ -124,32 +132,33 @@ const roundingDrift = (schedule: readonly Installment[], annualRateBps: number):
 
 /**
  * Every loan the product can book must amortize (issue 37, item 7): at its smallest and largest
- * amount, over its shortest and longest term, every installment of the schedule retires
+ * amount, over its shortest and longest term (from each of `PROBE_STARTS`), every installment of the schedule retires
  * principal, the last differs from the level payment only by the rounding it absorbs (no balloon,
  * `roundingDrift`), and the total of payments is a safe integer. `sent` names the fields the
  * request carried, so the error names one the caller changed.
  */
 export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
   const blame = (...fields: readonly string[]): string => fields.find((f) => sent.includes(f)) ?? fields[0]!
-  for (const amount of [p.minAmount, p.maxAmount]) {
-    for (const termMonths of [p.minTermMonths, p.maxTermMonths]) {
-      const schedule = amortize({ principal: amount, annualRateBps: p.interestRateBps, termMonths, startDate: PROBE_START, dayCount: p.servicing.dayCount })
-      const level = schedule[0]!.payment
-      const last = schedule[schedule.length - 1]!
-      const total = schedule.reduce((sum, i) => sum + BigInt(i.payment), 0n)
-      const terms = `${amount} over ${termMonths} months at ${p.interestRateBps} bps`
-      if (schedule.some((i) => i.principal <= 0)) {
-        const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
-        return E.left(invalidRequest(`A loan of ${terms} would not amortize: an installment would retire no principal (the rate is too high for the term, or the amount too small).`, field))
-      }
-      if (Math.abs(last.payment - level) > roundingDrift(schedule, p.interestRateBps)) {
-        const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
-        return E.left(invalidRequest(`A loan of ${terms} would end with a balloon installment of ${last.payment} against a level payment of ${level}.`, field))
-      }
-      if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
-        const field = blame('max_amount', 'max_term_months', 'interest_rate_bps')
-        return E.left(invalidRequest(`A loan of ${terms} would repay ${total} minor units, more than the API states exactly (2^53 − 1).`, field))
-      }
+  const probes = [p.minAmount, p.maxAmount].flatMap((amount) =>
+    [p.minTermMonths, p.maxTermMonths].flatMap((termMonths) => PROBE_STARTS[p.servicing.dayCount].map((startDate) => ({ amount, termMonths, startDate }))),
+  )
+  for (const { amount, termMonths, startDate } of probes) {
+    const schedule = amortize({ principal: amount, annualRateBps: p.interestRateBps, termMonths, startDate, dayCount: p.servicing.dayCount })
+    const level = schedule[0]!.payment
+    const last = schedule[schedule.length - 1]!
+    const total = schedule.reduce((sum, i) => sum + BigInt(i.payment), 0n)
+    const terms = `${amount} over ${termMonths} months at ${p.interestRateBps} bps`
+    if (schedule.some((i) => i.principal <= 0)) {
+      const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
+      return E.left(invalidRequest(`A loan of ${terms} would not amortize: an installment would retire no principal (the rate is too high for the term, or the amount too small).`, field))
+    }
+    if (Math.abs(last.payment - level) > roundingDrift(schedule, p.interestRateBps)) {
+      const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
+      return E.left(invalidRequest(`A loan of ${terms} would end with a balloon installment of ${last.payment} against a level payment of ${level}.`, field))
+    }
+    if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
+      const field = blame('max_amount', 'max_term_months', 'interest_rate_bps')
+      return E.left(invalidRequest(`A loan of ${terms} would repay ${total} minor units, more than the API states exactly (2^53 − 1).`, field))
     }
   }
   return E.right(p)

@@ -75,8 +75,8 @@ export type DerivedLoan = {
 /** A payoff quote: what pays the loan off on `asOf`, by bucket. */
 export type PayoffQuote = { readonly loan: Loan; readonly asOf: string; readonly outstanding: Buckets; readonly payoff: number }
 
-/** An installment while the replay works on it. */
-type Working = {
+/** An installment while the replay works on it (and as a checkpoint keeps it). */
+export type Working = {
   number: number
   dueDate: string
   principalDue: number
@@ -108,27 +108,56 @@ const take = (available: number, owed: number): number => Math.max(0, Math.min(a
  * events, interest accrues on the principal outstanding, to the earliest open installment, rounded
  * half up once per stretch between events.
  */
-export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf: string): DerivedLoan => {
+export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf: string): DerivedLoan => replay(loan, null, payments, asOf).derived
+
+/**
+ * Where a replay stood at the end of a date: every event up to that date applied, interest cut at
+ * the last event (`cursor`). JSON, so a repository can keep the one of a loan's latest posting and
+ * the next change resumes from it instead of replaying every payment since booking.
+ */
+export type ServicingCheckpoint = {
+  /** The date the replay was advanced to: later payments (dated on or after it) resume from here. */
+  readonly date: string
+  readonly principal: number
+  readonly cursor: string
+  readonly open: number
+  readonly level: number
+  readonly installments: readonly Working[]
+}
+
+/**
+ * `deriveLoan`, from `from` (a checkpoint of an earlier replay of the same loan, whose payments
+ * `payments` follows: each dated on or after `from.date`) or from booking (null, then `payments`
+ * is every successful payment). Also answers the checkpoint of this replay on `asOf`.
+ */
+export const replay = (
+  loan: Loan,
+  from: ServicingCheckpoint | null,
+  payments: readonly SettledPayment[],
+  asOf: string,
+): { readonly derived: DerivedLoan; readonly checkpoint: ServicingCheckpoint } => {
   const counter = dayCounter(loan.dayCount, loan.startDate)
   const rate = loan.interestRateBps
-  const booked = amortize({ principal: loan.principal, annualRateBps: rate, termMonths: loan.termMonths, startDate: loan.startDate, dayCount: loan.dayCount })
-  const inst: Working[] = booked.map((i) => ({
-    number: i.number,
-    dueDate: i.dueDate,
-    principalDue: i.principal,
-    interest: 0,
-    feesDue: 0,
-    principalPaid: 0,
-    interestPaid: 0,
-    feesPaid: 0,
-    closed: false,
-    reached: false,
-    feeChecked: false,
-  }))
-  let principal = loan.principal
-  let cursor = loan.startDate
-  let open = 0
-  let level = loan.paymentAmount
+  const inst: Working[] =
+    from === null
+      ? amortize({ principal: loan.principal, annualRateBps: rate, termMonths: loan.termMonths, startDate: loan.startDate, dayCount: loan.dayCount }).map((i) => ({
+          number: i.number,
+          dueDate: i.dueDate,
+          principalDue: i.principal,
+          interest: 0,
+          feesDue: 0,
+          principalPaid: 0,
+          interestPaid: 0,
+          feesPaid: 0,
+          closed: false,
+          reached: false,
+          feeChecked: false,
+        }))
+      : from.installments.map((i) => ({ ...i }))
+  let principal = from?.principal ?? loan.principal
+  let cursor = from?.cursor ?? loan.startDate
+  let open = from?.open ?? 0
+  let level = from?.level ?? loan.paymentAmount
   const allocations = new Map<PaymentId, { allocation: Allocation; perInstallment: InstallmentPayments }>()
   const lastIndex = (): number => inst.length - 1
   /** The installment interest accrues to: the earliest not closed (the last, once all have). */
@@ -260,6 +289,7 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
     apply(payment)
   }
   advance(asOf)
+  const checkpoint: ServicingCheckpoint = { date: asOf, principal, cursor, open, level, installments: inst.map((i) => ({ ...i })) }
 
   // Interest accrued since the last event, to `asOf`, without closing the stretch (a read changes nothing).
   const pending = interestBetween(counter, principal, rate, cursor, asOf)
@@ -310,7 +340,7 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
   const pastDue = installments.filter((i) => i.dueDate < asOf && unpaidOf(i) > 0)
   const next = installments.find((i) => i.dueDate >= asOf && unpaidOf(i) > 0)
   const oldest = pastDue[0]
-  return {
+  const derived: DerivedLoan = {
     asOf,
     installments,
     outstanding,
@@ -321,6 +351,7 @@ export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf
     daysPastDue: oldest === undefined ? 0 : calendarDays(oldest.dueDate, asOf),
     allocations,
   }
+  return { derived, checkpoint }
 }
 
 /** The sum of a ledger's bucket changes. */
@@ -381,6 +412,8 @@ export type LoanChange = {
   /** Earlier payments re-allocated by the replay, with their new allocation. */
   readonly reallocated: readonly { readonly id: PaymentId; readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }[]
   readonly derived: DerivedLoan
+  /** Where this replay stood on the posting's date: the loan's next change resumes from it. */
+  readonly checkpoint: ServicingCheckpoint
 }
 
 const allocated = (a: Allocation): Buckets => add(a.pastDue, a.current)
@@ -394,27 +427,40 @@ const sameAllocation = (next: { readonly allocation: Allocation; readonly perIns
   next.perInstallment.every((p, k) => p.number === posted.perInstallment[k]!.number && sameBuckets(p.paid, posted.perInstallment[k]!.paid))
 
 /**
+ * Whether `event` on `date` can resume from `checkpoint`: a payment or the passing of time on or
+ * after it (a reversal re-derives the loan from booking, and so does a loan without one).
+ */
+export const resumes = (checkpoint: ServicingCheckpoint | null, event: LoanEvent, date: string): checkpoint is ServicingCheckpoint =>
+  checkpoint !== null && event.type !== 'REVERSAL' && date >= checkpoint.date && (event.type !== 'PAYMENT' || event.payment.effectiveDate >= checkpoint.date)
+
+/**
  * The ledger entries that bring the ledger (whose bucket sums are `ledger`) to the state the
- * rules derive on `date` after `event`, given the loan's successful payments before it
- * (`payments`, each with the allocation it is posted with). In ledger order: the interest and
- * late fees charged since the last posting (`INTEREST_ACCRUAL`, `LATE_FEE`; negative when a
- * replay lowers them), the event's entry (`PAYMENT` or `REVERSAL`), then a `REALLOCATION` for each
- * earlier payment the replay applies differently (its buckets sum to zero). Afterwards the
- * ledger's bucket sums equal the derived `outstanding`.
+ * rules derive on `date` after `event`. A payment or the passing of time resumes from the loan's
+ * `checkpoint` (its latest posting's); a reversal, or a loan without a checkpoint, replays from
+ * booking with `payments` (its successful payments before the event, each with the allocation it
+ * is posted with; required then). In ledger order: the interest and late fees charged since the
+ * last posting (`INTEREST_ACCRUAL`, `LATE_FEE`; negative when a replay lowers them), the event's
+ * entry (`PAYMENT` or `REVERSAL`), then a `REALLOCATION` for each earlier payment the replay
+ * applies differently (its buckets sum to zero). Afterwards the ledger's bucket sums equal the
+ * derived `outstanding`.
  */
 export const postChange = (args: {
   readonly loan: Loan
   readonly ledger: Buckets
-  readonly payments: readonly PostedPayment[]
+  readonly checkpoint: ServicingCheckpoint | null
+  readonly payments: readonly PostedPayment[] | null
   readonly event: LoanEvent
   readonly date: string
   readonly ids: () => string
   readonly now: Date
 }): LoanChange => {
   const { loan, event, date, now } = args
+  const resumed = resumes(args.checkpoint, event, date)
   const reversedId = event.type === 'REVERSAL' ? event.payment.id : null
-  const settled = args.payments.filter((p) => p.allocation !== null && p.id !== reversedId)
-  const derived = deriveLoan(loan, event.type === 'PAYMENT' ? [...settled, event.payment] : settled, date)
+  if (!resumed && args.payments === null) throw new Error(`postChange: loan ${loan.id} is replayed from booking but its payments were not given`)
+  const settled = resumed ? [] : (args.payments ?? []).filter((p) => p.allocation !== null && p.id !== reversedId)
+  const fresh = event.type === 'PAYMENT' ? [event.payment] : []
+  const { derived, checkpoint } = resumed ? replay(loan, args.checkpoint, fresh, date) : replay(loan, null, [...settled, ...fresh], date)
   let ledger = args.ledger
   const later: LedgerTransaction[] = []
   let allocation: LoanChange['allocation'] = null
@@ -447,7 +493,7 @@ export const postChange = (args: {
   const first: LedgerTransaction[] = []
   if (charges.interest !== 0) first.push(entry(loan.id, 'INTEREST_ACCRUAL', { ...ZERO, interest: charges.interest }, Math.abs(charges.interest), date, args.ids(), now))
   if (charges.fees !== 0) first.push(entry(loan.id, 'LATE_FEE', { ...ZERO, fees: charges.fees }, Math.abs(charges.fees), date, args.ids(), now))
-  return { transactions: [...first, ...later], allocation, reallocated, derived }
+  return { transactions: [...first, ...later], allocation, reallocated, derived, checkpoint }
 }
 
 /**

@@ -7,7 +7,7 @@ import { disclosureFigures, formatAprThousandths } from './apr.js'
 import { instantText, utcDate } from './instant.js'
 import { newId, type ApplicationId, type LoanId, type PartyId, type PaymentId, type ProductId } from './ids.js'
 import type { IdGenerator } from '../ports/id-generator.js'
-import { delinquencyBucketOf, deriveLoan, snapshotOf, type DelinquencyBucket } from './loan-servicing.js'
+import { delinquencyBucketOf, replay, snapshotOf, type DelinquencyBucket, type ServicingCheckpoint } from './loan-servicing.js'
 import { calendarDays } from './day-count.js'
 import { dateIn, DEFAULT_SERVICING_TERMS, servicingTermsView, type DayCount, type LateFee, type PrepaymentMode, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
 
@@ -19,7 +19,8 @@ import { dateIn, DEFAULT_SERVICING_TERMS, servicingTermsView, type DayCount, typ
 
 /**
  * A loan's statuses: `ACTIVE` when booked; `PAID_OFF` while nothing is owed (a reversed payoff
- * makes it `ACTIVE` again); `CHARGED_OFF` is written off, and no change moves it (core never sets it).
+ * makes it `ACTIVE` again); `CHARGED_OFF` is written off by an operator (`chargeOffLoan`), and no
+ * change moves it after.
  */
 export const LOAN_STATUSES = ['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'] as const
 /** One of `LOAN_STATUSES`. */
@@ -45,7 +46,7 @@ export type Loan = {
   readonly originationFee: number
   /** What the borrower receives: principal − origination fee (the fee is withheld). */
   readonly disbursedAmount: number
-  /** The UTC date of booking; the first installment is due one month later. */
+  /** The date of booking in its business time zone; the first installment is due one month later. */
   readonly startDate: string
   readonly firstDueDate: string
   readonly maturityDate: string
@@ -62,6 +63,12 @@ export type Loan = {
   readonly oldestUnpaidDueDate: string | null
   /** The date it was charged off, if it was. */
   readonly chargedOffOn: string | null
+  /**
+   * Where the servicing replay stood at its latest posting (loan-servicing.ts `replay`): changes
+   * and reads resume from it instead of replaying every payment; null for a loan booked before
+   * checkpoints were kept (it is replayed from booking until its next posting).
+   */
+  readonly checkpoint: ServicingCheckpoint | null
   /** The Truth in Lending figures of the schedule as booked; null for loans booked before they were kept. */
   readonly disclosure: LoanDisclosure | null
   readonly createdAt: Date
@@ -111,13 +118,14 @@ export const disclosureView = (d: LoanDisclosure | null) =>
 
 /** An installment's statuses, computed from its payments and the date. */
 export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
-/** Computed from the installment and a date, never stored (loan-servicing.ts `installmentStatus`). */
+/** Computed by the replay for a date (loan-servicing.ts `deriveLoan`), never stored. */
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
 
 /**
- * One installment of a loan's schedule: what is due and what has been paid. Until its due date
- * `interestDue` is the schedule's projection; on the due date the interest is accrued on the
- * principal then outstanding and `interestAccrued` becomes true.
+ * One installment of a loan's schedule: what is due and what has been paid. `interestDue` is the
+ * interest accrued to it so far plus, while it is open, a projection to its due date; once it
+ * closes (on its due date, or earlier when a payment pays it in full) `interestAccrued` is true
+ * and `interestDue` is final (docs/servicing.md "Schedule").
  */
 export type LoanInstallment = {
   readonly loanId: LoanId
@@ -209,7 +217,7 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
   if (first === undefined || last === undefined) throw new Error('bookLoan: a loan has at least one installment')
   const loanId = newId<LoanId>(idGenerator)
   const fee = basisPointsOf(application.amount, application.originationFeeBps)
-  const loan: Loan = {
+  const booked: Loan = {
     id: loanId,
     partyId: application.partyId,
     applicationId: application.id,
@@ -231,9 +239,13 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
     timeZone: terms.timeZone,
     oldestUnpaidDueDate: first.dueDate,
     chargedOffOn: null,
+    checkpoint: null,
     disclosure: disclosureOf(schedule, application.amount - fee, startDate),
     createdAt: now,
   }
+  // The schedule and the first snapshot as the servicing rules derive them on the start date.
+  const { derived, checkpoint } = replay(booked, null, [], startDate)
+  const loan: Loan = { ...booked, checkpoint }
   const entry = (type: TransactionType, amount: number, principal: number, fees: number): LedgerTransaction => ({
     id: ids(),
     loanId,
@@ -251,8 +263,6 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
     entry('DISBURSEMENT', loan.principal, loan.principal, 0),
     ...(fee > 0 ? [entry('ORIGINATION_FEE', fee, 0, fee), entry('FEE_WITHHELD', fee, 0, -fee)] : []),
   ]
-  // The schedule and the first snapshot as the servicing rules derive them on the start date.
-  const derived = deriveLoan(loan, [], startDate)
   const installments = derived.installments.map(({ status: _status, ...i }): LoanInstallment => i)
   const balance = snapshotOf(derived, loanId, transactions[transactions.length - 1]!.id, ids(), now)
   return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, newId(idGenerator), now)] }

@@ -33,18 +33,28 @@ export type ServicingTerms = { readonly dayCount: DayCount; readonly prepayment:
 /** The terms of a product that names none: 30/360, a prepayment shortens the term, no late fee, UTC. */
 export const DEFAULT_SERVICING_TERMS: ServicingTerms = { dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 0, bps: 0, graceDays: 0 }, timeZone: 'UTC' }
 
-/** The IANA time zones the runtime knows (its ICU data: no hand-kept list), and UTC. */
-const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
+/** The runtime's name for the IANA time zone `name` (its canonical spelling), or null if it knows none by that name. */
+const knownTimeZone = (name: string): string | null => {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
+  } catch {
+    return null
+  }
+}
 
-/** An IANA time zone name the runtime knows, such as `America/New_York`, or `UTC`. */
+/**
+ * An IANA time zone name, such as `America/New_York`, `Asia/Kolkata` or `UTC`: any name the
+ * runtime's time-zone data resolves (aliases included), kept as it was given.
+ */
 export const TimeZone = withSchema(
   new t.Type<string, string, unknown>(
     'TimeZone',
-    (u): u is string => typeof u === 'string' && TIME_ZONES.has(u),
-    (u, c) => (typeof u === 'string' && TIME_ZONES.has(u) ? t.success(u) : t.failure(u, c, 'must be an IANA time zone name, such as America/New_York, or UTC')),
+    (u): u is string => typeof u === 'string' && u.length <= 64 && knownTimeZone(u) !== null,
+    (u, c) =>
+      typeof u === 'string' && u.length <= 64 && knownTimeZone(u) !== null ? t.success(u) : t.failure(u, c, 'must be an IANA time zone name, such as America/New_York, or UTC'),
     t.identity,
   ),
-  { type: 'string', description: 'an IANA time zone name, such as America/New_York, or UTC', examples: ['America/New_York'] },
+  { type: 'string', maxLength: 64, description: 'an IANA time zone name, such as America/New_York, or UTC', examples: ['America/New_York'] },
 )
 
 /** The calendar date (`YYYY-MM-DD`, the `en-CA` format) of the instant `at` in the time zone `timeZone`. */

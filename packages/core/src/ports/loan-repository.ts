@@ -5,7 +5,7 @@ import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { LoanDocument } from '../domain/loan-document.js'
 import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, TransactionType } from '../domain/loan.js'
-import type { DelinquencyBucket, ServicedInstallment } from '../domain/loan-servicing.js'
+import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../domain/loan-servicing.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
 import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/ids.js'
@@ -31,13 +31,11 @@ export type TransactionFilter = { readonly type?: TransactionType; readonly from
 export type OfPartyLoan<A> = TE.TaskEither<StoreUnavailable, O.Option<A>>
 
 /**
- * What a loan's state on any date is derived from (loan-servicing.ts `deriveLoan`): the loan, its
- * successful payments (oldest first) and its latest snapshot, whose figures are the ledger's sums.
+ * What a read of a loan's state derives it from (loan-servicing.ts `replay`): the loan (with its
+ * checkpoint) and its latest snapshot, whose figures are the ledger's sums.
  */
 export type ServicingRecord = {
   readonly loan: Loan
-  /** The loan's `SUCCEEDED` payments, by effective date and then time taken. */
-  readonly payments: readonly Payment[]
   readonly latest: PostedBalance
 }
 
@@ -47,10 +45,13 @@ export type PartyLoanBalances = { readonly currency: string; readonly balances: 
 /** A page of a loan's ledger and the loan's currency, which the entries do not store. */
 export type PartyLoanLedger = { readonly currency: string; readonly transactions: readonly PostedTransaction[] }
 
-/** A loan as servicing changes it, read under the loan's lock: its servicing record and its schedule as stored. */
+/**
+ * A loan as servicing changes it, read under the loan's lock: the loan (with its checkpoint), its
+ * latest snapshot and its schedule as stored. A change that must replay from booking reads the
+ * loan's payments with `PaymentReads.succeeded`, in the same transaction.
+ */
 export type LockedLoan = {
   readonly loan: Loan
-  readonly payments: readonly Payment[]
   readonly latest: BalanceSnapshot
   /** The schedule as the last change wrote it, by number. */
   readonly installments: readonly ServicedInstallment[]
@@ -68,6 +69,8 @@ export type Posting = {
   readonly payments: readonly Payment[]
   /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
   readonly loanStatus?: LoanStatus
+  /** The loan's checkpoint after the change (`Loan.checkpoint`). */
+  readonly checkpoint?: ServicingCheckpoint
   /** The loan's oldest unpaid due date after the change, when it changes (`Loan.oldestUnpaidDueDate`). */
   readonly oldestUnpaidDueDate?: string | null
   /** The date the loan is charged off, for a charge-off. */
@@ -85,6 +88,11 @@ export type PaymentReads = {
   readonly paymentByKey: (clientId: ClientId, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
   /** A payment by its id, whoever took it. */
   readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
+  /**
+   * The loan's `SUCCEEDED` payments by effective date, those of one date in the order they were
+   * taken (what a replay from booking takes).
+   */
+  readonly succeeded: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }
 
 /**

@@ -41,6 +41,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
   const reads: PaymentReads = {
     paymentByKey: (clientId, key) => TE.right(O.fromNullable([...payments.values()].find((p) => p.clientId === clientId && p.idempotencyKey === key))),
     paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
+    succeeded: (loanId) => TE.right(succeeded(loanId)),
   }
 
   /** The loan's successful payments by effective date, those of one date in the order they were taken (stored). */
@@ -90,7 +91,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           page,
         ),
       ),
-    servicing: (partyId, loanId) => ofParty(partyId, loanId, (s) => ({ loan: s.loan, payments: succeeded(s.loan.id), latest: s.balances.at(-1)! })),
+    servicing: (partyId, loanId) => ofParty(partyId, loanId, (s) => ({ loan: s.loan, latest: s.balances.at(-1)! })),
     listTransactions: (partyId, loanId, filter, page) =>
       ofParty(partyId, loanId, (s) => ({
         currency: s.loan.currency,
@@ -117,7 +118,6 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
             : O.some({
                 loan: stored.loan,
                 installments: stored.installments,
-                payments: succeeded(loanId),
                 latest: (({ sequence: _s, ...b }) => b)(latest),
               })
         const outcome = await change(state, reads)()
@@ -132,6 +132,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
           if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
           if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
+          if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
           if (posting.audit !== null) audit.append(posting.audit)
         }
         return E.right(result)

@@ -33,8 +33,18 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('apr_thousandths', 'int8')
     .addColumn('oldest_unpaid_due_date', 'date')
     .addColumn('charged_off_on', 'date')
+    // Where the servicing replay stood at the latest posting (null for loans booked before: they are replayed from booking).
+    .addColumn('checkpoint', 'jsonb')
     .execute()
-  await sql`update loans set oldest_unpaid_due_date = first_due_date where status = 'ACTIVE'`.execute(db)
+  // An active loan's oldest installment still owing principal, accrued interest or fees; the
+  // next posting recomputes it by the rules.
+  await sql`
+    update loans set oldest_unpaid_due_date = (
+      select min(i.due_date) from loan_installments i
+      where i.loan_id = loans.id
+        and (i.principal_due > i.principal_paid or (i.interest_accrued and i.interest_due > i.interest_paid) or i.fees_due > i.fees_paid)
+    )
+    where status = 'ACTIVE'`.execute(db)
   // The delinquency filter of a party's loan list.
   await db.schema.createIndex('loans_party_delinquency_idx').on('loans').columns(['party_id', 'oldest_unpaid_due_date']).execute()
   // The replay reads a loan's successful payments on every change and read.
@@ -51,6 +61,7 @@ export const down = async (db: Kysely<unknown>): Promise<void> => {
     .dropColumn('apr_thousandths')
     .dropColumn('oldest_unpaid_due_date')
     .dropColumn('charged_off_on')
+    .dropColumn('checkpoint')
     .execute()
   for (const table of ['loan_products', 'loans']) {
     for (const [column] of RULES) await db.schema.alterTable(table).dropColumn(column).execute()

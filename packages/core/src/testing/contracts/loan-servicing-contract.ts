@@ -107,21 +107,19 @@ export const bankAccountOf = (loanId: LoanId, now: Date, isDefault = true): Paym
 })
 
 /** What `change` hands its callback for a just-booked loan. */
-const bookedLocked = (booked: BookedLoan): LockedLoan => ({ loan: booked.loan, installments: booked.installments, payments: [], latest: booked.balance })
+const bookedLocked = (booked: BookedLoan): LockedLoan => ({ loan: booked.loan, installments: booked.installments, latest: booked.balance })
 
 /** The locked loan after `posting` is written on `locked`. */
 const afterPosting = (locked: LockedLoan, posting: Posting): LockedLoan => {
-  const byId = new Map(locked.payments.map((p) => [p.id, p]))
-  for (const p of posting.payments) byId.set(p.id, p)
   return {
     loan: {
       ...locked.loan,
       ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
       ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }),
       ...(posting.chargedOffOn === undefined ? {} : { chargedOffOn: posting.chargedOffOn }),
+      ...(posting.checkpoint === undefined ? {} : { checkpoint: posting.checkpoint }),
     },
     installments: posting.installments,
-    payments: [...byId.values()].filter((p) => p.status === 'SUCCEEDED'),
     latest: posting.balance ?? locked.latest,
   }
 }
@@ -137,7 +135,7 @@ const paymentPosting = (
 ): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
   const today = utcDate(now)
   const base = { id: freshId(), loanId: locked.loan.id, clientId, idempotencyKey, paymentMethodId: methodId, amount, currency: locked.loan.currency, effectiveDate: today, createdAt: now }
-  const { posting, change } = postEvent(locked, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
+  const { posting, change } = postEvent(locked, null, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
   const { allocation, perInstallment, transactionId } = change.allocation!
   const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
   const full: Posting = { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }
@@ -146,14 +144,19 @@ const paymentPosting = (
 
 /** Interest accrual alone as of `now`'s date, as the daily job posts it. */
 const accrualPosting = (locked: LockedLoan, now: Date): { readonly state: LockedLoan; readonly posting: Posting } => {
-  const { posting } = postEvent(locked, { type: 'TIME' }, utcDate(now), { ids: freshId, now })
+  const { posting } = postEvent(locked, null, { type: 'TIME' }, utcDate(now), { ids: freshId, now })
   if (posting.transactions.length === 0) throw new Error('accrualPosting: nothing to accrue')
   return { state: afterPosting(locked, posting), posting }
 }
 
-/** The reversal of `payment` on `now`'s date, as the reversal use case posts it. */
-const reversalPosting = (locked: LockedLoan, payment: Payment, now: Date): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
-  const { posting, change } = postEvent(locked, { type: 'REVERSAL', payment }, utcDate(now), { ids: freshId, now })
+/** The reversal of `payment` on `now`'s date, as the reversal use case posts it (`payments`: the loan's successful ones). */
+const reversalPosting = (
+  locked: LockedLoan,
+  payment: Payment,
+  payments: readonly Payment[],
+  now: Date,
+): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
+  const { posting, change } = postEvent(locked, payments, { type: 'REVERSAL', payment }, utcDate(now), { ids: freshId, now })
   const reversed: Payment = { ...payment, status: 'REVERSED' }
   const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
   const full: Posting = {
@@ -257,11 +260,11 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         expect(await right(loans.listForParty((await borrower()).partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
       })
 
-      it("reads what servicing derives from (the loan, its successful payments, its latest snapshot), of the party's loan only", async () => {
+      it("reads what servicing derives from (the loan with its checkpoint, its latest snapshot), of the party's loan only", async () => {
         const booked = await bookedLoan()
         expect(booked.installments.map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         const { latest, ...rest } = await ofOwn(loans.servicing(booked.loan.partyId, booked.loan.id))
-        expect({ ...rest, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: booked.loan, payments: [], latest: booked.balance })
+        expect({ ...rest, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: booked.loan, latest: booked.balance })
         await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.servicing(partyId, loanId))
       })
 
@@ -408,7 +411,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
           O.some({ ...booked, loan: paid.state.loan, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
         )
         const { latest, ...record } = await readsOf(booked.loan).servicing()
-        expect({ ...record, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: paid.state.loan, payments: [paid.payment], latest: paid.posting.balance })
+        expect({ ...record, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: paid.state.loan, latest: paid.posting.balance })
         expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
         expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
 
@@ -425,7 +428,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         await post(loans, booked.loan.id, () => paid.posting, null)
 
         const now = at(`${booked.loan.startDate}T19:00:00.000Z`)
-        const reversed = reversalPosting(paid.state, paid.payment, now)
+        const reversed = reversalPosting(paid.state, paid.payment, [paid.payment], now)
         const { payment, posting } = reversed
         let seen: readonly O.Option<Payment>[] = []
         const result = await right(

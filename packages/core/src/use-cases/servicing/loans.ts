@@ -8,7 +8,7 @@ import { invalidRequest, invalidState, notFound, type InvalidRequest, type Inval
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
-import { DELINQUENCY_BUCKETS, deriveLoan, snapshotOf, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
+import { DELINQUENCY_BUCKETS, deriveLoan, replay, snapshotOf, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
 import { addDays } from '../../domain/day-count.js'
 import { loanToday, settled } from './posting.js'
 import { commandOf, pathParameters } from '../../domain/path-parameters.js'
@@ -176,12 +176,17 @@ const derivedOwnLoan =
   ): TE.TaskEither<LoanReadError, { readonly record: ServicingRecord; readonly today: string; readonly derived: DerivedLoan }> =>
     pipe(
       readOfOwnLoan((partyId, loanId) => deps.loans.servicing(partyId, loanId))(caller, command),
-      TE.map((record) => {
+      TE.chainW((record) => {
         const today = loanToday(record.loan, deps.clock.now())
         const wanted = asOf(today)
-        const { chargedOffOn } = record.loan
+        const { chargedOffOn, checkpoint } = record.loan
         const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
-        return { record, today, derived: deriveLoan(record.loan, record.payments.map(settled), date) }
+        // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.
+        if (checkpoint !== null && date >= checkpoint.date) return TE.right({ record, today, derived: replay(record.loan, checkpoint, [], date).derived })
+        return pipe(
+          deps.loans.payments.succeeded(record.loan.id),
+          TE.map((payments) => ({ record, today, derived: deriveLoan(record.loan, payments.map(settled), date) })),
+        )
       }),
     )
 
@@ -256,12 +261,12 @@ export const getLoanPayoffForParty =
       TE.chainEitherKW(() => decode(PayoffCommand)(command)),
       TE.chainW(({ as_of }) => derivedOwnLoan(deps)(caller, command, (today) => as_of ?? today)),
       TE.filterOrElseW(
-        ({ derived, today }) => derived.asOf >= today && derived.asOf <= addDays(today, PAYOFF_QUOTE_DAYS),
-        ({ today }): LoanReadError | InvalidState => invalidRequest(`as_of must be from today (${today}) to ${PAYOFF_QUOTE_DAYS} days ahead.`, 'as_of'),
+        ({ record }) => record.loan.status !== 'CHARGED_OFF',
+        ({ record }): LoanReadError | InvalidState => invalidState('loan', record.loan.status, 'quote a payoff for'),
       ),
       TE.filterOrElseW(
-        ({ record }) => record.loan.status !== 'CHARGED_OFF',
-        ({ record }) => invalidState('loan', record.loan.status, 'quote a payoff for'),
+        ({ derived, today }) => derived.asOf >= today && derived.asOf <= addDays(today, PAYOFF_QUOTE_DAYS),
+        ({ today }) => invalidRequest(`as_of must be from today (${today}) to ${PAYOFF_QUOTE_DAYS} days ahead.`, 'as_of'),
       ),
       TE.map(({ record, derived }) => ({ loan: record.loan, asOf: derived.asOf, outstanding: derived.outstanding, payoff: derived.payoff })),
     )

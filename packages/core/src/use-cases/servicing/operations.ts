@@ -19,12 +19,14 @@ import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../dom
 import type { Loan } from '../../domain/loan.js'
 import { utcDate } from '../../domain/instant.js'
 import { chargeOffEntries } from '../../domain/loan-servicing.js'
-import { post, postingDate } from './posting.js'
+import { paymentsFor, post, postingDate } from './posting.js'
+import { dateIn } from '../../domain/servicing-terms.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import type { LoanRepository, Posting } from '../../ports/loan-repository.js'
+import type { LoanRepository, LockedLoan, Posting } from '../../ports/loan-repository.js'
+import type { Payment } from '../../domain/payment.js'
 import { type LoanId, newId } from '../../domain/ids.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the daily job, charge-offs, collateral, documents. */
@@ -37,9 +39,12 @@ export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDa
 
 /**
  * The figures of an accrual run: the date accrued to, the active loans read, those that changed,
- * and the `INTEREST_ACCRUAL` entries posted.
+ * and the ledger entries posted (`INTEREST_ACCRUAL` and `LATE_FEE`).
  */
 export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
+
+/** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
+const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
 
 /** How many loans the job reads at a time. */
 const BATCH = 100
@@ -58,8 +63,8 @@ export const accrueInterestForLoans =
     pipe(
       TE.fromEither(decode(commandOf([], AccrualQuery))(command)),
       TE.filterOrElseW(
-        ({ as_of }) => as_of === undefined || as_of <= utcDate(deps.clock.now()),
-        () => invalidRequest('as_of must not be after today (UTC): interest accrues on dates that have come.', 'as_of'),
+        ({ as_of }) => as_of === undefined || as_of <= dateIn(LATEST_TIME_ZONE, deps.clock.now()),
+        () => invalidRequest('as_of must not be after today (in the latest time zone, UTC+14): interest accrues on dates that have come.', 'as_of'),
       ),
       TE.chainW(({ as_of }) => {
         const asOf = as_of ?? utcDate(deps.clock.now())
@@ -106,12 +111,21 @@ export const runInterestAccrual =
 
 /** Posts what loan `loanId` owes by `asOf` (by today in its time zone when left out, and never after it). */
 const accrueOne = (deps: OperationsDeps, loanId: LoanId, asOf: string | undefined) =>
-  deps.loans.change(loanId, (found) => {
-    if (O.isNone(found)) return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
+  deps.loans.change(loanId, (found, reads) => {
+    // Gone, or no longer active (paid off or charged off since it was listed): nothing accrues.
+    if (O.isNone(found) || found.value.loan.status !== 'ACTIVE') {
+      return TE.right({ posting: { transactions: [], installments: O.isSome(found) ? found.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED }, result: { changed: false, accruals: 0 } })
+    }
     const locked = found.value
     const now = deps.clock.now()
-    const { posting } = post(locked, { type: 'TIME' }, postingDate(locked.loan, now, locked.latest, asOf), { ids: () => deps.ids.next(), now })
-    return TE.right({ posting, result: { changed: posting.balance !== null, accruals: posting.transactions.length } })
+    const date = postingDate(locked.loan, now, locked.latest, asOf)
+    return pipe(
+      paymentsFor(locked, reads, { type: 'TIME' }, date),
+      TE.map((payments) => {
+        const { posting } = post(locked, payments, { type: 'TIME' }, date, { ids: () => deps.ids.next(), now })
+        return { posting, result: { changed: posting.balance !== null, accruals: posting.transactions.length } }
+      }),
+    )
   })
 
 /** The fields of a charge-off: optionally a `reason` (1 to 500 characters), kept in the audit event. */
@@ -132,30 +146,52 @@ export const chargeOffLoan =
     pipe(
       TE.fromEither(decode(ChargeOffCommand)(command)),
       TE.chainW(({ loanId, reason }) =>
-        deps.loans.change(loanId, (found): TE.TaskEither<NotFound | InvalidState, { readonly posting: Posting; readonly result: Loan }> => {
+        deps.loans.change(loanId, (found, reads): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, { readonly posting: Posting; readonly result: Loan }> => {
           if (O.isNone(found)) return TE.left(notFound('loan'))
           const locked = found.value
           if (locked.loan.status !== 'ACTIVE') return TE.left(invalidState('loan', locked.loan.status, 'charge off'))
           const now = deps.clock.now()
           const date = postingDate(locked.loan, now, locked.latest)
-          const ids = (): string => deps.ids.next()
-          const { posting, change } = post(locked, { type: 'TIME' }, date, { ids, now })
-          const { transaction, balance } = chargeOffEntries(locked.loan.id, change.derived.outstanding, date, ids, now)
-          const loan: Loan = { ...locked.loan, status: 'CHARGED_OFF', chargedOffOn: date }
-          return TE.right({
-            posting: {
-              ...posting,
-              transactions: [...posting.transactions, transaction],
-              balance,
-              loanStatus: 'CHARGED_OFF',
-              chargedOffOn: date,
-              audit: loanChargedOffEvent(ids(), context, loan, change.derived.outstanding, transaction.id, reason ?? null, now),
-            },
-            result: { ...loan, ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }) },
-          })
+          return pipe(
+            paymentsFor(locked, reads, { type: 'TIME' }, date),
+            TE.map((payments) => chargeOff(deps, locked, payments, date, now, context, reason ?? null)),
+          )
         }),
       ),
     )
+
+/** The posting of a charge-off on `date`: what is owed to that day posted, then written off. */
+const chargeOff = (
+  deps: OperationsDeps,
+  locked: LockedLoan,
+  payments: readonly Payment[] | null,
+  date: string,
+  now: Date,
+  context: AuditContext,
+  reason: string | null,
+): { readonly posting: Posting; readonly result: Loan } => {
+  const ids = (): string => deps.ids.next()
+  const { posting, change } = post(locked, payments, { type: 'TIME' }, date, { ids, now })
+  const { transaction, balance } = chargeOffEntries(locked.loan.id, change.derived.outstanding, date, ids, now)
+  const loan: Loan = {
+    ...locked.loan,
+    status: 'CHARGED_OFF',
+    chargedOffOn: date,
+    checkpoint: change.checkpoint,
+    ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }),
+  }
+  return {
+    posting: {
+      ...posting,
+      transactions: [...posting.transactions, transaction],
+      balance,
+      loanStatus: 'CHARGED_OFF',
+      chargedOffOn: date,
+      audit: loanChargedOffEvent(ids(), context, loan, change.derived.outstanding, transaction.id, reason, now),
+    },
+    result: loan,
+  }
+}
 
 const CollateralCommand = commandOf(['loanId'], CollateralInput)
 const LoanDocumentCommand = commandOf(['loanId'], LoanDocumentInput)

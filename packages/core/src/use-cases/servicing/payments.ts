@@ -21,8 +21,8 @@ import {
   type StoreUnavailable,
 } from '../../domain/errors.js'
 import type { Loan } from '../../domain/loan.js'
-import { deriveLoan } from '../../domain/loan-servicing.js'
-import { post, postingDate, settled } from './posting.js'
+import { replay } from '../../domain/loan-servicing.js'
+import { paymentsFor, post, postingDate, settled } from './posting.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/payment.js'
 import type { PaymentMethod } from '../../domain/payment-method.js'
@@ -147,7 +147,29 @@ const takePayment = (
       if (locked.loan.status === 'CHARGED_OFF') return TE.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
       const now = deps.clock.now()
       const date = postingDate(locked.loan, now, locked.latest)
-      const payoff = deriveLoan(locked.loan, locked.payments.map(settled), date).payoff
+      // A payment dated today resumes from the checkpoint as the passing of time to today does.
+      return pipe(
+        paymentsFor(locked, reads, { type: 'TIME' }, date),
+        TE.chainW((payments) => chargeAndPost(deps, locked, payments, caller, key, cmd, method, date, now)),
+      )
+    }),
+  )
+}
+
+/** Checks the amount against the payoff on `date`, works out the posting, then charges (docs/servicing.md "Taking a payment"). */
+const chargeAndPost = (
+  deps: PaymentDeps,
+  locked: LockedLoan,
+  payments: readonly Payment[] | null,
+  caller: Caller,
+  key: string,
+  cmd: PaymentInput,
+  method: PaymentMethod,
+  date: string,
+  now: Date,
+): TE.TaskEither<PaymentError, { readonly posting: Posting; readonly result: Payment }> => {
+      const before = payments === null ? replay(locked.loan, locked.loan.checkpoint, [], date) : replay(locked.loan, null, payments.map(settled), date)
+      const payoff = before.derived.payoff
       if (cmd.amount > payoff) return TE.left(overpayment(payoff))
       const paymentId = newId<PaymentId>(deps.ids)
       const base = {
@@ -161,6 +183,11 @@ const takePayment = (
         effectiveDate: date,
         createdAt: now,
       }
+      // The posting of a successful charge is worked out before the money moves: whatever it
+      // finds wrong, it finds before anything is charged.
+      const { posting, change } = post(locked, payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => deps.ids.next(), now })
+      const { allocation, perInstallment, transactionId } = change.allocation!
+      const succeeded: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
       return pipe(
         deps.processor.charge({ paymentId, amount: cmd.amount, currency: cmd.currency, token: method.token }),
         TE.map((outcome) => {
@@ -168,14 +195,9 @@ const takePayment = (
             const failed: Payment = { ...base, status: 'FAILED', failureCode: outcome.failureCode, allocation: null, perInstallment: [], transactionId: null }
             return { posting: nothing(locked, failed), result: failed }
           }
-          const { posting, change } = post(locked, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => deps.ids.next(), now })
-          const { allocation, perInstallment, transactionId } = change.allocation!
-          const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
-          return { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment }
+          return { posting: { ...posting, payments: [succeeded, ...posting.payments], audit: NOT_AUDITED }, result: succeeded }
         }),
       )
-    }),
-  )
 }
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
@@ -214,10 +236,11 @@ export const reverseLoanPayment =
               (current) => current.status === 'SUCCEEDED' && current.transactionId !== null,
               (current) => invalidState('payment', current.status, 'reverse'),
             ),
-            TE.map((current) => {
+            TE.chainW((current) => pipe(reads.succeeded(locked.loan.id), TE.map((payments) => ({ current, payments })))),
+            TE.map(({ current, payments }) => {
               const now = deps.clock.now()
               const payment: Payment = { ...current, status: 'REVERSED' }
-              const { posting, change } = post(locked, { type: 'REVERSAL', payment: current }, postingDate(locked.loan, now, locked.latest), { ids: () => deps.ids.next(), now })
+              const { posting, change } = post(locked, payments, { type: 'REVERSAL', payment: current }, postingDate(locked.loan, now, locked.latest), { ids: () => deps.ids.next(), now })
               const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
               return {
                 posting: {

@@ -1,8 +1,10 @@
 import { dateIn } from '../../domain/servicing-terms.js'
-import { postChange, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../domain/loan-servicing.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { StoreUnavailable } from '../../domain/errors.js'
+import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../domain/loan-servicing.js'
 import type { Payment } from '../../domain/payment.js'
 import type { BalanceSnapshot, Loan } from '../../domain/loan.js'
-import type { LockedLoan, Posting } from '../../ports/loan-repository.js'
+import type { LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 
 /** How a servicing change becomes a posting: shared by payments, reversals and the daily job. */
 
@@ -26,6 +28,13 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
   return date < latest.asOf ? latest.asOf : date
 }
 
+/**
+ * The loan's successful payments if `event` on `date` must replay it from booking (a reversal, or
+ * a loan without a checkpoint), read in the change's transaction; null when it resumes.
+ */
+export const paymentsFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, readonly Payment[] | null> =>
+  resumes(locked.loan.checkpoint, event, date) ? TE.right(null) : reads.succeeded(locked.loan.id)
+
 /** A successful payment as the replay takes it. */
 export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'createdAt'>): SettledPayment => ({
   id: p.id,
@@ -35,19 +44,22 @@ export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'cr
 })
 
 /**
- * Posts `event` on the locked loan as of `date`: the entries that bring its ledger to the derived
+ * Posts `event` on the locked loan as of `date` (`payments`: its successful payments, which a
+ * replay from booking needs, or null when it resumes from the loan's checkpoint: `paymentsFor`):
+ * the entries that bring its ledger to the derived
  * state, the schedule as derived, a snapshot (when an entry was posted or a figure moved), the
  * payments whose allocation the replay changed (the caller adds the event's own payment), and the
  * loan's status when it moves.
  */
 export const post = (
   locked: LockedLoan,
+  payments: readonly Payment[] | null,
   event: LoanEvent,
   date: string,
   deps: { readonly ids: () => string; readonly now: Date },
 ): { readonly posting: Posting; readonly change: LoanChange } => {
-  const change = postChange({ loan: locked.loan, ledger: ledgerOf(locked.latest), payments: locked.payments, event, date, ids: deps.ids, now: deps.now })
-  const byId = new Map(locked.payments.map((p) => [p.id, p]))
+  const change = postChange({ loan: locked.loan, ledger: ledgerOf(locked.latest), checkpoint: locked.loan.checkpoint, payments, event, date, ids: deps.ids, now: deps.now })
+  const byId = new Map((payments ?? []).map((p) => [p.id, p]))
   const reallocated = change.reallocated.map((r): Payment => ({ ...byId.get(r.id)!, allocation: r.allocation, perInstallment: r.perInstallment }))
   const last = change.transactions[change.transactions.length - 1]
   const snapshot = snapshotOf(change.derived, locked.loan.id, last?.id ?? locked.latest.transactionId, deps.ids(), deps.now)
@@ -61,6 +73,7 @@ export const post = (
       balance: moved ? snapshot : null,
       payments: reallocated,
       ...statusChange(locked.loan, change.derived),
+      checkpoint: change.checkpoint,
       ...(oldestUnpaidDueDate === locked.loan.oldestUnpaidDueDate ? {} : { oldestUnpaidDueDate }),
       audit: null,
     },
