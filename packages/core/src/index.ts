@@ -207,7 +207,7 @@ export {
   type Buckets, ZERO, type ServicedInstallment, type ScheduledInstallment, type Allocation, type InstallmentPayments,
   type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
   ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
-  type ServicingCheckpoint, type Working, replay, resumes,
+  type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
   chargeOffEntries,
 } from './domain/loan-servicing.js'
 export {

@@ -339,6 +339,7 @@ describe('bookLoan', () => {
         // The snapshot equals the ledger's bucket sums: the borrower owes exactly the principal.
         const bucket = (b: 'principal' | 'interest' | 'fees') => sum(transactions.map((t) => t[b]))
         expect([bucket('principal'), bucket('interest'), bucket('fees')]).to.deep.equal([amount, 0, 0])
+        const firstAsking = installments.find((i) => i.principalDue + i.interestDue > 0)!
         expect(balance).to.deep.equal({
           id: balance.id,
           loanId: loan.id,
@@ -350,8 +351,8 @@ describe('bookLoan', () => {
           payoffAmount: amount,
           pastDueAmount: 0,
           // The first installment that asks for anything (at a zero rate, one of less than a minor unit a month asks for nothing).
-          nextDueDate: installments.find((i) => i.principalDue + i.interestDue > 0)!.dueDate,
-          nextDueAmount: installments.find((i) => i.principalDue + i.interestDue > 0)!.principalDue + installments.find((i) => i.principalDue + i.interestDue > 0)!.interestDue,
+          nextDueDate: firstAsking.dueDate,
+          nextDueAmount: firstAsking.principalDue + firstAsking.interestDue,
           createdAt: now,
         })
 

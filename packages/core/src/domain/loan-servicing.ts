@@ -111,6 +111,13 @@ const take = (available: number, owed: number): number => Math.max(0, Math.min(a
 export const deriveLoan = (loan: Loan, payments: readonly SettledPayment[], asOf: string): DerivedLoan => replay(loan, null, payments, asOf).derived
 
 /**
+ * The loan on `date`, resumed from its checkpoint (`payments` null: nothing since it) or, given
+ * its successful payments, replayed from booking.
+ */
+export const derivedOn = (loan: Loan, payments: readonly SettledPayment[] | null, date: string): DerivedLoan =>
+  payments === null ? replay(loan, loan.checkpoint, [], date).derived : replay(loan, null, payments, date).derived
+
+/**
  * Where a replay stood at the end of a date: every event up to that date applied, interest cut at
  * the last event (`cursor`). JSON, so a repository can keep the one of a loan's latest posting and
  * the next change resumes from it instead of replaying every payment since booking.

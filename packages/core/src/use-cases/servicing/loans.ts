@@ -8,7 +8,7 @@ import { invalidRequest, invalidState, notFound, type InvalidRequest, type Inval
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
 import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
-import { DELINQUENCY_BUCKETS, deriveLoan, replay, snapshotOf, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
+import { DELINQUENCY_BUCKETS, derivedOn, snapshotOf, type SettledPayment, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
 import { addDays } from '../../domain/day-count.js'
 import { loanToday, settled } from './posting.js'
 import { commandOf, pathParameters } from '../../domain/path-parameters.js'
@@ -182,10 +182,11 @@ const derivedOwnLoan =
         const { chargedOffOn, checkpoint } = record.loan
         const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
         // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.
-        if (checkpoint !== null && date >= checkpoint.date) return TE.right({ record, today, derived: replay(record.loan, checkpoint, [], date).derived })
+        const payments: TE.TaskEither<StoreUnavailable, readonly SettledPayment[] | null> =
+          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(deps.loans.payments.succeeded(record.loan.id), TE.map((ps) => ps.map(settled)))
         return pipe(
-          deps.loans.payments.succeeded(record.loan.id),
-          TE.map((payments) => ({ record, today, derived: deriveLoan(record.loan, payments.map(settled), date) })),
+          payments,
+          TE.map((settledPayments) => ({ record, today, derived: derivedOn(record.loan, settledPayments, date) })),
         )
       }),
     )

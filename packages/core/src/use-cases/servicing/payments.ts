@@ -21,7 +21,7 @@ import {
   type StoreUnavailable,
 } from '../../domain/errors.js'
 import type { Loan } from '../../domain/loan.js'
-import { replay } from '../../domain/loan-servicing.js'
+import { derivedOn } from '../../domain/loan-servicing.js'
 import { paymentsFor, post, postingDate, settled } from './posting.js'
 import { commandOf } from '../../domain/path-parameters.js'
 import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/payment.js'
@@ -168,36 +168,35 @@ const chargeAndPost = (
   date: string,
   now: Date,
 ): TE.TaskEither<PaymentError, { readonly posting: Posting; readonly result: Payment }> => {
-      const before = payments === null ? replay(locked.loan, locked.loan.checkpoint, [], date) : replay(locked.loan, null, payments.map(settled), date)
-      const payoff = before.derived.payoff
-      if (cmd.amount > payoff) return TE.left(overpayment(payoff))
-      const paymentId = newId<PaymentId>(deps.ids)
-      const base = {
-        id: paymentId,
-        loanId: locked.loan.id,
-        clientId: caller.clientId,
-        idempotencyKey: key,
-        paymentMethodId: method.id,
-        amount: cmd.amount,
-        currency: cmd.currency,
-        effectiveDate: date,
-        createdAt: now,
+  const payoff = derivedOn(locked.loan, payments === null ? null : payments.map(settled), date).payoff
+  if (cmd.amount > payoff) return TE.left(overpayment(payoff))
+  const paymentId = newId<PaymentId>(deps.ids)
+  const base = {
+    id: paymentId,
+    loanId: locked.loan.id,
+    clientId: caller.clientId,
+    idempotencyKey: key,
+    paymentMethodId: method.id,
+    amount: cmd.amount,
+    currency: cmd.currency,
+    effectiveDate: date,
+    createdAt: now,
+  }
+  // The posting of a successful charge is worked out before the money moves: whatever it
+  // finds wrong, it finds before anything is charged.
+  const { posting, change } = post(locked, payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => deps.ids.next(), now })
+  const { allocation, perInstallment, transactionId } = change.allocation!
+  const succeeded: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+  return pipe(
+    deps.processor.charge({ paymentId, amount: cmd.amount, currency: cmd.currency, token: method.token }),
+    TE.map((outcome) => {
+      if (outcome.status === 'FAILED') {
+        const failed: Payment = { ...base, status: 'FAILED', failureCode: outcome.failureCode, allocation: null, perInstallment: [], transactionId: null }
+        return { posting: nothing(locked, failed), result: failed }
       }
-      // The posting of a successful charge is worked out before the money moves: whatever it
-      // finds wrong, it finds before anything is charged.
-      const { posting, change } = post(locked, payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => deps.ids.next(), now })
-      const { allocation, perInstallment, transactionId } = change.allocation!
-      const succeeded: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
-      return pipe(
-        deps.processor.charge({ paymentId, amount: cmd.amount, currency: cmd.currency, token: method.token }),
-        TE.map((outcome) => {
-          if (outcome.status === 'FAILED') {
-            const failed: Payment = { ...base, status: 'FAILED', failureCode: outcome.failureCode, allocation: null, perInstallment: [], transactionId: null }
-            return { posting: nothing(locked, failed), result: failed }
-          }
-          return { posting: { ...posting, payments: [succeeded, ...posting.payments], audit: NOT_AUDITED }, result: succeeded }
-        }),
-      )
+      return { posting: { ...posting, payments: [succeeded, ...posting.payments], audit: NOT_AUDITED }, result: succeeded }
+    }),
+  )
 }
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
