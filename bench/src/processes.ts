@@ -100,6 +100,18 @@ const accepts = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false))
   })
 
+/**
+ * Whether a server that accepts connections is ready: anything but 503 on `/health/ready` (the API
+ * answers 503 while it migrates; the baselines have no such route and answer 404).
+ */
+const ready = async (port: number): Promise<boolean> => {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/health/ready`)).status !== 503
+  } catch {
+    return false
+  }
+}
+
 /** `USER_HZ`, the unit of /proc CPU times: 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100
 
@@ -121,7 +133,7 @@ export type Child = {
 /**
  * Starts a compiled entry point (`tsc -b` output; relative to this checkout, or absolute, as production runs it: no TypeScript loader
  * in the process, which alone held about 75 MB) in its own Node process, pinned to the server
- * core, and waits until its port accepts. Its output goes to `logFile`. Every process gets the
+ * core, and waits until its port accepts and it is ready (`ready`). Its output goes to `logFile`. Every process gets the
  * allocator setting the API is deployed with (docs/configuration.md, "Memory").
  */
 export const startChild = async (name: string, entry: string, env: Record<string, string>, logFile: string, nodeFlags: readonly string[] = []): Promise<Child> => {
@@ -137,9 +149,9 @@ export const startChild = async (name: string, entry: string, env: Record<string
   let exited = false
   const gone = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
   const deadline = Date.now() + 60_000
-  while (!(await accepts(port))) {
-    if (exited) throw new Error(`${name} exited before listening; see ${logFile}`)
-    if (Date.now() > deadline) throw new Error(`${name} did not listen within 60 s; see ${logFile}`)
+  while (!(await accepts(port)) || !(await ready(port))) {
+    if (exited) throw new Error(`${name} exited before it was ready; see ${logFile}`)
+    if (Date.now() > deadline) throw new Error(`${name} was not ready within 60 s; see ${logFile}`)
     await new Promise((r) => setTimeout(r, 100))
   }
   const pid = child.pid as number

@@ -21,7 +21,7 @@ SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$DATA_DIR"' EXIT
 
 for _ in $(seq 1 60); do
-  curl -sf "${LENDGATE_URL}/health" >/dev/null 2>&1 && break
+  curl -sf "${LENDGATE_URL}/health/ready" >/dev/null 2>&1 && break
   sleep 1
 done
 

@@ -7,6 +7,7 @@ import { bodyBounds } from './http/body.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
 import { docsPage } from './http/docs-page.js'
+import { metricsEndpoint, schemaGate } from './http/operational.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
 import { keylessBudget } from './http/rate-limit.js'
 import { securityHeaders } from './http/security-headers.js'
@@ -44,11 +45,12 @@ export type App = {
 }
 
 /**
- * The Koa application. Order matters: request id, logging and error mapping wrap everything,
+ * The Koa application. Order matters: request id, logging, metrics and error mapping wrap everything,
  * and every answer carries the security headers; the body bounds come next (an oversized declared body is refused unread, and a body the answer
- * did not need is dropped before it is written); the version prefix is normalised before CORS,
+ * did not need is dropped before it is written); while the schema is being migrated at start, everything but the
+ * probes and the metrics answers 503; the version prefix is normalised before CORS,
  * routing and authentication; CORS answers preflights before any key is asked for; a request with no
- * credential at all is counted against its address's keyless budget; each route
+ * credential at all is counted against its address's keyless budget; `/metrics` answers behind the internal token; each route
  * then runs its own authentication, reads its body, checks and handler; a request no route
  * took ends in the fallback (404, or 405 with `Allow`).
  */
@@ -60,13 +62,15 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
   const table = buildRouter(deps, config, allRoutes(deps))
-  app.use(requestLifecycle(logger))
+  app.use(requestLifecycle(logger, deps.metrics))
   app.use(securityHeaders)
   app.use(bodyBounds)
+  app.use(schemaGate(deps.health))
   app.use(docsPage)
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(keylessBudget(deps, config.rateLimits))
+  app.use(metricsEndpoint(deps.metrics, config.internalApiToken))
   app.use(table.routes)
   app.use(routeFallback)
   return { koa: app, handle: app.callback() }

@@ -10,6 +10,7 @@ import {
   postgresRateLimitStore,
   postgresIdempotencyStore,
   postgresWebhookDeliveryQueue,
+  postgresJobLeases,
   fetchWebhookSender,
   guardedSender,
   signWebhook,
@@ -17,7 +18,19 @@ import {
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
-import { cachedApiKeys, deliverDueWebhooks, exactRateLimiter, syncedRateLimiter, type Clock } from '@lendgate/core'
+import {
+  cachedApiKeys,
+  DAILY_SERVICING_JOB,
+  dailyServicingJob,
+  deliverDueWebhooks,
+  exactRateLimiter,
+  runLeasedJob,
+  syncedRateLimiter,
+  type CachedApiKeys,
+  type Clock,
+} from '@lendgate/core'
+import { createMetrics } from './metrics.js'
+import { dailyRunDue, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
@@ -38,7 +51,14 @@ const RATE_LIMIT_PURGE_MS = 60_000
 export type Composition = {
   readonly deps: AppDeps
   readonly database: OpenDatabase
-  /** Stops background timers, writes pending key usage and closes the database. */
+  /**
+   * Brings the schema up to date (on a session of its own, `DATABASE_DIRECT_URL`), then starts the
+   * background work: key-usage and rate-limit timers, and with `RUN_JOBS` webhook delivery and the
+   * scheduled jobs. Until it resolves, readiness answers 503 and so does every route but the probes
+   * and `/metrics`. Throws when the migrations fail: the process must not serve on that schema.
+   */
+  readonly start: () => Promise<void>
+  /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, and closes the database. */
   readonly close: () => Promise<void>
   /** Pushes this instance's rate-limit counts now and learns the others' (the timer does it every `RATE_LIMIT_SYNC_MS`). */
   readonly syncRateLimits: () => Promise<void>
@@ -47,28 +67,60 @@ export type Composition = {
 export type ComposeOptions = {
   /** The clock of the rate-limit windows (tests move it instead of sleeping); default the system clock. */
   readonly rateLimitClock?: Clock
+  /** Report the Node.js process metrics (memory, CPU, event loop): a real process does, tests that build many do not. */
+  readonly processMetrics?: boolean
 }
 
 const systemClock: Clock = { now: () => new Date() }
 
+/** Runs `task` every `ms` without keeping the process alive; returns what stops it. */
+const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
+  const timer = setInterval(() => void task(), ms)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
 /**
  * The only place that builds adapters and wires them to the use cases. `database` may be
- * given (tests share one); otherwise it is opened from the configuration, and migrated.
+ * given (tests share one, already migrated); otherwise it is opened from the configuration and
+ * migrated by `start`.
  */
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
-  const database = given ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }))
-  if (given === undefined) {
-    const applied = await migrateToLatest(database.db)
-    logger.info({ database: database.description, applied }, 'database ready')
-  }
+  const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir }))
+  let schemaCurrent = given !== undefined
   // Revocations reach every instance's key cache through LISTEN/NOTIFY (docs/decisions.md).
   const revocations = postgresKeyRevocations(database)
   await revocations.start()
-  const apiKeys = cachedApiKeys(postgresApiKeyRepository(database.db), revocations, {
+  const cache = cachedApiKeys(postgresApiKeyRepository(database.db), revocations, {
     maxEntries: KEY_CACHE_ENTRIES,
     ttlMs: KEY_CACHE_TTL_MS,
     clock: systemClock,
   })
+  const queue = postgresWebhookDeliveryQueue(database.db)
+  const jobLeases = postgresJobLeases(database.db)
+  // Set once the scheduler runs: the metrics read its lag.
+  let scheduler: Scheduler | undefined
+  const metrics = createMetrics({
+    connections: database.connections,
+    processMetrics: options.processMetrics ?? false,
+    ...(config.runJobs
+      ? {
+          webhookBacklog: async () => {
+            const backlog = await queue.backlog()()
+            return E.isRight(backlog) ? backlog.right : undefined
+          },
+          jobLag: async () => (await scheduler?.lag()) ?? [],
+        }
+      : {}),
+  })
+  // Every key lookup is counted as a hit (held in the cache) or a miss (read from the store).
+  const apiKeys: CachedApiKeys = {
+    ...cache,
+    findByIdSegment: (idSegment) => {
+      metrics.keyLookup(cache.held(idSegment) === undefined ? 'miss' : 'hit')
+      return cache.findByIdSegment(idSegment)
+    },
+  }
   const idempotencyStore = postgresIdempotencyStore(database.db)
   // The core's adapters, wired in one place (postgres-core-deps.ts), behind the key cache.
   const core = postgresCoreDepsBase(database, {
@@ -77,14 +129,6 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
-  const usage = core.usage
-  const flushTimer = setInterval(() => void usage.flush(), config.keyUsageFlushMs)
-  flushTimer.unref()
-  const purgeTimer = setInterval(async () => {
-    const purged = await idempotencyStore.purgeExpired(systemClock.now())()
-    if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
-  }, IDEMPOTENCY_PURGE_MS)
-  purgeTimer.unref()
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
   const rateLimitClock = options.rateLimitClock ?? systemClock
@@ -95,60 +139,91 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     maxBuckets: RATE_LIMIT_BUCKETS,
     onSyncError: (err) => logger.warn({ err }, 'could not sync rate-limit counts; limiting on local counts until it can'),
   })
-  const rateSyncTimer = setInterval(() => void rateLimiter.sync(), config.rateLimits.syncMs)
-  rateSyncTimer.unref()
-  const ratePurgeTimer = setInterval(async () => {
-    const purged = await rateLimitStore.purgeEnded(rateLimitClock.now())()
-    if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge ended rate-limit windows')
-  }, RATE_LIMIT_PURGE_MS)
-  ratePurgeTimer.unref()
 
   const deps: AppDeps = {
     ...core,
     keyCache: apiKeys,
     idempotency: idempotencyStore,
-    health: { storeReachable: () => ping(database.db) },
+    health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent },
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
-    rateLimiter,
-    exactRateLimiter: exactRateLimiter({ store: rateLimitStore, clock: rateLimitClock }),
+    rateLimiter: metrics.countingRefusals(rateLimiter),
+    exactRateLimiter: metrics.countingRefusals(exactRateLimiter({ store: rateLimitStore, clock: rateLimitClock })),
     sender:
       config.verificationDeliveryUrl !== undefined
         ? httpCodeSender(config.verificationDeliveryUrl)
         : config.production
           ? undefined
           : loggingCodeSender(logger),
+    metrics,
   }
-  const webhookSecrets = deps.webhookSecrets
-  const worker =
-    config.webhookWorker && webhookSecrets !== undefined
-      ? startWebhookWorker(
-          deliverDueWebhooks({
-            queue: postgresWebhookDeliveryQueue(database.db),
-            sender: guardedSender(deps.urlGuard, fetchWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
-            sign: signWebhook,
-            webhookSecrets,
-            clock: systemClock,
-            schedule: config.webhookRetrySchedule,
-            random: Math.random,
-          }),
-          logger,
-        )
-      : undefined
+
+  /** What stops each piece of background work once started, in the order they stop. */
+  const stops: (() => void | Promise<void>)[] = []
+  const startBackgroundWork = (): void => {
+    stops.push(
+      every(config.keyUsageFlushMs, () => core.usage.flush()),
+      every(IDEMPOTENCY_PURGE_MS, async () => {
+        const purged = await idempotencyStore.purgeExpired(systemClock.now())()
+        if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
+      }),
+      every(config.rateLimits.syncMs, () => rateLimiter.sync()),
+      every(RATE_LIMIT_PURGE_MS, async () => {
+        const purged = await rateLimitStore.purgeEnded(rateLimitClock.now())()
+        if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge ended rate-limit windows')
+      }),
+    )
+    if (!config.runJobs) return
+    const webhookSecrets = deps.webhookSecrets
+    if (webhookSecrets === undefined) {
+      logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'webhook delivery does not run without WEBHOOK_SECRET_KEY')
+    } else {
+      const worker = startWebhookWorker(
+        deliverDueWebhooks({
+          queue,
+          sender: guardedSender(deps.urlGuard, fetchWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
+          sign: signWebhook,
+          webhookSecrets,
+          clock: systemClock,
+          schedule: config.webhookRetrySchedule,
+          random: Math.random,
+        }),
+        logger,
+        metrics,
+      )
+      stops.unshift(worker.stop)
+    }
+    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit })
+    const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
+    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
+      {
+        name: DAILY_SERVICING_JOB,
+        due: (now) => dailyRunDue(config.servicingJobAtMinute, now),
+        attempt: (request) => runJob(servicing(request.runKey), request),
+      },
+    ])
+    scheduler = running
+    stops.unshift(running.stop)
+  }
+
   return {
     deps,
     database,
+    start: async () => {
+      if (!schemaCurrent) {
+        const applied = await database.withSession(migrateToLatest)
+        logger.info({ database: database.description, applied }, 'database ready')
+        schemaCurrent = true
+      }
+      startBackgroundWork()
+    },
     close: async () => {
-      await worker?.stop()
-      apiKeys.close()
+      for (const stop of stops) await stop()
+      cache.close()
       await revocations.stop()
-      clearInterval(flushTimer)
-      clearInterval(purgeTimer)
-      clearInterval(rateSyncTimer)
-      clearInterval(ratePurgeTimer)
-      await usage.flush()
+      await core.usage.flush()
       await rateLimiter.sync()
       if (given === undefined) await database.close()
     },

@@ -10,8 +10,13 @@ import { OPERATION_IDS } from './routes/operations.js'
 export type Config = {
   readonly port: number
   readonly host: string
-  /** Unset: embedded database under `dataDir`. */
+  /** Unset: embedded database under `dataDir`. May be a pooler (PgBouncer in transaction mode). */
   readonly databaseUrl: string | undefined
+  /**
+   * The server itself, for what needs a session of its own: LISTEN/NOTIFY and migrations with
+   * their lock. Undefined: `databaseUrl`.
+   */
+  readonly databaseDirectUrl: string | undefined
   readonly dataDir: string
   readonly partnerMintSecret: string | undefined
   readonly internalApiToken: string | undefined
@@ -29,8 +34,12 @@ export type Config = {
   readonly production: boolean
   /** How often buffered `last_used_at` updates are written. */
   readonly keyUsageFlushMs: number
-  /** Whether this process runs the webhook delivery worker. */
-  readonly webhookWorker: boolean
+  /** Whether this process runs the background jobs: webhook delivery and the daily servicing job. */
+  readonly runJobs: boolean
+  /** The worker's port (`pnpm worker`): health probes and metrics. */
+  readonly workerPort: number
+  /** When the daily servicing job runs, each day: minutes after 00:00 UTC. */
+  readonly servicingJobAtMinute: number
   readonly rateLimits: RateLimitSettings
   /**
    * How many proxies in front of the API append the address they saw to `X-Forwarded-For`; the
@@ -129,6 +138,19 @@ const operationIds = (raw: string): ReadonlySet<string> | undefined => {
   return ids.every((id) => OPERATION_IDS.has(id)) ? new Set(ids) : undefined
 }
 
+/** A postgres:// or postgresql:// URL. */
+const serverUrl = (raw: string): string | undefined => (/^postgres(ql)?:\/\/.+/.test(raw) && URL.canParse(raw) ? raw : undefined)
+
+/** `HH:MM`, 24-hour: minutes after midnight. */
+const timeOfDay = (raw: string): number | undefined => {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw)
+  return match === null ? undefined : Number(match[1]) * 60 + Number(match[2])
+}
+
+/** A setting that was renamed: any value is refused with the new name, so nobody runs on a setting that is ignored. */
+const renamed = (name: string, to: string): Setting<undefined> =>
+  setting(name, `was renamed ${to}`, () => undefined, none)
+
 const origins = (raw: string): string[] | undefined => {
   const values = list(raw)
   return values.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)) ? values : undefined
@@ -144,9 +166,10 @@ const Environment = t.type({
   DATABASE_URL: setting(
     'DATABASE_URL',
     'must be a postgres:// or postgresql:// URL, or pglite://memory',
-    (raw) => (/^postgres(ql)?:\/\/.+/.test(raw) && URL.canParse(raw)) || raw === 'pglite://memory' ? raw : undefined,
+    (raw) => serverUrl(raw) ?? (raw === 'pglite://memory' ? raw : undefined),
     none,
   ),
+  DATABASE_DIRECT_URL: setting('DATABASE_DIRECT_URL', 'must be a postgres:// or postgresql:// URL', serverUrl, none),
   DATA_DIR: setting('DATA_DIR', 'must be a path', text, () => './.data'),
   PARTNER_MINT_SECRET: setting('PARTNER_MINT_SECRET', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
   INTERNAL_API_TOKEN: setting('INTERNAL_API_TOKEN', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
@@ -168,7 +191,10 @@ const Environment = t.type({
     (raw) => (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : undefined,
     (): LogLevel => 'info',
   ),
-  WEBHOOK_WORKER: setting('WEBHOOK_WORKER', 'must be true or false', boolean, () => true),
+  RUN_JOBS: setting('RUN_JOBS', 'must be true or false', boolean, () => true),
+  WEBHOOK_WORKER: renamed('WEBHOOK_WORKER', 'RUN_JOBS'),
+  WORKER_PORT: setting('WORKER_PORT', 'must be an integer from 0 to 65535', integer(0, 65535), () => 3001),
+  SERVICING_JOB_AT: setting('SERVICING_JOB_AT', 'must be a time of day in UTC, HH:MM', timeOfDay, () => 15),
   KEY_USAGE_FLUSH_MS: setting('KEY_USAGE_FLUSH_MS', 'must be an integer from 100 to 3600000', integer(100, 3_600_000), () => 5000),
   RATE_LIMIT_REQUESTS: setting('RATE_LIMIT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 600),
   RATE_LIMIT_WINDOW_SECONDS: setting('RATE_LIMIT_WINDOW_SECONDS', 'must be an integer from 1 to 86400', integer(1, 86_400), () => 60),
@@ -190,11 +216,16 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
   pipe(
     Environment.decode(env),
     E.mapLeft((errors) => errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== '').join('.')} ${e.message ?? 'is invalid'}`)),
+    E.filterOrElse(
+      (v) => v.DATABASE_DIRECT_URL === undefined || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),
+      (): readonly string[] => ['DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'],
+    ),
     E.map(
       (v): Config => ({
         port: v.PORT,
         host: v.HOST,
         databaseUrl: v.DATABASE_URL,
+        databaseDirectUrl: v.DATABASE_DIRECT_URL,
         dataDir: v.DATA_DIR,
         partnerMintSecret: v.PARTNER_MINT_SECRET,
         internalApiToken: v.INTERNAL_API_TOKEN,
@@ -208,7 +239,9 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         logLevel: v.LOG_LEVEL,
         production: env['NODE_ENV'] === 'production',
         keyUsageFlushMs: v.KEY_USAGE_FLUSH_MS,
-        webhookWorker: v.WEBHOOK_WORKER,
+        runJobs: v.RUN_JOBS,
+        workerPort: v.WORKER_PORT,
+        servicingJobAtMinute: v.SERVICING_JOB_AT,
         rateLimits: {
           requests: v.RATE_LIMIT_REQUESTS,
           windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

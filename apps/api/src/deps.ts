@@ -8,6 +8,7 @@ import type {
   VerificationCodeSender,
   WebhookSecrets,
 } from '@lendgate/core'
+import type { Metrics } from './metrics.js'
 
 /**
  * Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters):
@@ -33,4 +34,6 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
   readonly exactRateLimiter: RateLimiter
   /** Seals every list's cursors to the list, caller and filters they were issued for. */
   readonly cursors: CursorSeal
+  /** This process's metrics, served at `/metrics`. */
+  readonly metrics: Metrics
 }

@@ -31,7 +31,7 @@ for (const [setting, value] of [
 }
 
 try {
-  const server = await startServer(config, logger)
+  const server = await startServer(config, logger, undefined, { processMetrics: true })
   logger.info({ url: server.url, production: config.production }, 'Lendgate API listening')
   stopOnSignals(logger, () => server.stop())
 } catch (err) {

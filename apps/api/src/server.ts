@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { OpenDatabase } from '@lendgate/adapters'
 import type { Logger } from 'pino'
 import { createApp } from './app.js'
-import { compose } from './compose.js'
+import { compose, type ComposeOptions, type Composition } from './compose.js'
 import type { Config, ConnectionLimits } from './config.js'
 import type { AppDeps } from './deps.js'
 import { toHttpError } from './http/error-mapper.js'
@@ -102,9 +102,25 @@ export const listen = async (handle: RequestListener, options: ListenOptions, re
 
 export type RunningServer = Listening & { readonly deps: AppDeps }
 
-/** Composes the service and listens on `config.host:config.port`. */
-export const startServer = async (config: Config, logger: Logger, database?: OpenDatabase): Promise<RunningServer> => {
-  const composition = await compose(config, logger, database)
-  const listening = await listen(createApp(composition.deps, config, logger).handle, { host: config.host, port: config.port, limits: config.connections }, composition.close)
+/**
+ * Listens with `handle` at once (liveness answers, and readiness answers 503 while the migrations
+ * run), then starts `composition`: the schema brought up to date and the background work started
+ * (`Composition.start`). If that fails, the server stops and the error is thrown.
+ */
+export const listenAndStart = async (composition: Composition, handle: RequestListener, options: ListenOptions): Promise<Listening> => {
+  const listening = await listen(handle, options, composition.close)
+  try {
+    await composition.start()
+  } catch (err) {
+    await listening.stop()
+    throw err
+  }
+  return listening
+}
+
+/** Composes the service and serves the API on `config.host:config.port` (`listenAndStart`). */
+export const startServer = async (config: Config, logger: Logger, database?: OpenDatabase, options: ComposeOptions = {}): Promise<RunningServer> => {
+  const composition = await compose(config, logger, database, options)
+  const listening = await listenAndStart(composition, createApp(composition.deps, config, logger).handle, { host: config.host, port: config.port, limits: config.connections })
   return { ...listening, deps: composition.deps }
 }

@@ -1,6 +1,7 @@
 import type { AttemptOutcome, StoreUnavailable } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
+import type { Metrics } from './metrics.js'
 
 export type WebhookWorker = {
   /** Finishes the round in progress, then stops. */
@@ -19,6 +20,7 @@ const BATCH = 25
 export const startWebhookWorker = (
   round: (limit: number) => Promise<E.Either<StoreUnavailable, readonly AttemptOutcome[]>>,
   logger: Logger,
+  metrics: Pick<Metrics, 'deliveryAttempt'>,
   pollMs = 200,
 ): WebhookWorker => {
   let stopped = false
@@ -34,7 +36,10 @@ export const startWebhookWorker = (
           logger.warn({ err: result.left.cause }, 'webhook delivery round failed; will retry')
           full = false
         } else {
-          for (const outcome of result.right) if (outcome._tag === 'Failed') logger.warn({ reason: outcome.reason }, 'webhook event failed for good')
+          for (const outcome of result.right) {
+            metrics.deliveryAttempt(outcome)
+            if (outcome._tag === 'Failed') logger.warn({ reason: outcome.reason }, 'webhook event failed for good')
+          }
           full = result.right.length === BATCH
         }
       }

@@ -2,22 +2,37 @@ import { compose } from './compose.js'
 import { withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'
+import { listenAndStart } from './server.js'
+import { createWorkerApp } from './worker-app.js'
 
 /**
- * `pnpm worker`: the webhook delivery worker alone, without the HTTP server, on the configured
- * database. Any number may run beside the API processes; each event is claimed by one of them.
+ * `pnpm worker`: the background jobs alone (webhook delivery and the daily servicing job),
+ * without the partner API, on the configured PostgreSQL server, with its probes and metrics on
+ * `WORKER_PORT`. Any number may run beside the API processes: each webhook event is claimed by
+ * one of them, and each run of a scheduled job is leased to one (docs/deployment.md).
  */
+process.umask(0o077)
 const { config } = withDevelopmentSecrets(configOrExit('Lendgate worker'))
 const logger = createLogger(config.logLevel)
 if (config.databaseUrl === undefined || !config.databaseUrl.startsWith('postgres')) {
-  // The embedded database belongs to one process: the API process, which runs the worker itself.
-  logger.fatal({ setting: 'DATABASE_URL' }, 'pnpm worker needs a PostgreSQL server (DATABASE_URL=postgres://…); with the embedded database the API process runs the worker')
+  // The embedded database belongs to one process: the API process, which runs the jobs itself.
+  logger.fatal({ setting: 'DATABASE_URL' }, 'pnpm worker needs a PostgreSQL server (DATABASE_URL=postgres://…); with the embedded database the API process runs the jobs')
   process.exit(1)
 }
 if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
   process.exit(1)
 }
-const composition = await compose({ ...config, webhookWorker: true }, logger)
-logger.info({ database: composition.database.description }, 'Lendgate webhook worker running')
-stopOnSignals(logger, () => composition.close())
+try {
+  const composition = await compose({ ...config, runJobs: true }, logger, undefined, { processMetrics: true })
+  const listening = await listenAndStart(composition, createWorkerApp(composition.deps, config, logger), {
+    host: config.host,
+    port: config.workerPort,
+    limits: config.connections,
+  })
+  logger.info({ database: composition.database.description, url: listening.url }, 'Lendgate worker running')
+  stopOnSignals(logger, () => listening.stop())
+} catch (err) {
+  logger.fatal({ err }, 'could not start')
+  process.exit(1)
+}

@@ -272,7 +272,7 @@ for (const database of testDatabases()) {
 describe('GET /health/ready when the database is unreachable', () => {
   let server: TestServer
   before(async () => {
-    server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false } }))
+    server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false, schemaCurrent: () => true } }))
   })
   after(async () => server.stop())
 

@@ -39,7 +39,7 @@ for (const database of testDatabases()) {
 
     before(async () => {
       codes = await startCodeReceiver()
-      const config = { verificationDeliveryUrl: codes.url, webhookWorker: true, webhookAllowHttp: true, webhookAllowPrivateNetworks: true }
+      const config = { verificationDeliveryUrl: codes.url, runJobs: true, webhookAllowHttp: true, webhookAllowPrivateNetworks: true }
       a = await startTestServer(database, config)
       b = await startTestServer(database, config)
       borrower = await onboardBorrower(a, codes)

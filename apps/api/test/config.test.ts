@@ -9,6 +9,7 @@ describe('loadConfig', () => {
         port: 3000,
         host: '127.0.0.1',
         databaseUrl: undefined,
+        databaseDirectUrl: undefined,
         dataDir: './.data',
         partnerMintSecret: undefined,
         internalApiToken: undefined,
@@ -22,7 +23,9 @@ describe('loadConfig', () => {
         logLevel: 'info',
         production: false,
         keyUsageFlushMs: 5000,
-        webhookWorker: true,
+        runJobs: true,
+        workerPort: 3001,
+        servicingJobAtMinute: 15,
         rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, keylessRequests: 300, webhookRetries: 5, syncMs: 200 },
         trustedProxyHops: 0,
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
@@ -36,6 +39,7 @@ describe('loadConfig', () => {
       PORT: '8080',
       HOST: '0.0.0.0',
       DATABASE_URL: 'postgresql://u@db:5432/lendgate',
+      DATABASE_DIRECT_URL: 'postgres://u@db-primary:5432/lendgate',
       DATA_DIR: '/var/lib/lendgate',
       PARTNER_MINT_SECRET: 'mint-secret-of-16+',
       INTERNAL_API_TOKEN: 'internal-token-16+',
@@ -49,7 +53,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       KEY_USAGE_FLUSH_MS: '250',
-      WEBHOOK_WORKER: 'false',
+      RUN_JOBS: 'false',
+      WORKER_PORT: '9464',
+      SERVICING_JOB_AT: '05:30',
       RATE_LIMIT_REQUESTS: '1200',
       RATE_LIMIT_WINDOW_SECONDS: '10',
       RATE_LIMIT_VERIFICATION_REQUESTS: '5',
@@ -69,6 +75,7 @@ describe('loadConfig', () => {
         port: 8080,
         host: '0.0.0.0',
         databaseUrl: 'postgresql://u@db:5432/lendgate',
+        databaseDirectUrl: 'postgres://u@db-primary:5432/lendgate',
         dataDir: '/var/lib/lendgate',
         partnerMintSecret: 'mint-secret-of-16+',
         internalApiToken: 'internal-token-16+',
@@ -82,7 +89,9 @@ describe('loadConfig', () => {
         logLevel: 'warn',
         production: true,
         keyUsageFlushMs: 250,
-        webhookWorker: false,
+        runJobs: false,
+        workerPort: 9464,
+        servicingJobAtMinute: 330,
         rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, keylessRequests: 30, webhookRetries: 3, syncMs: 50 },
         trustedProxyHops: 2,
         connections: { headersTimeoutMs: 4_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 7_000, maxConnections: 500 },
@@ -116,11 +125,16 @@ describe('loadConfig', () => {
         RATE_LIMIT_KEY_LOOKUPS: '0',
         RATE_LIMIT_SYNC_MS: '5',
         TRUSTED_PROXY_HOPS: '11',
+        DATABASE_DIRECT_URL: 'pgbouncer://db',
+        WORKER_PORT: '-1',
+        SERVICING_JOB_AT: '24:00',
+        WEBHOOK_WORKER: 'false',
       }),
     ).to.deep.equal(
       E.left([
         'PORT must be an integer from 0 to 65535',
         'DATABASE_URL must be a postgres:// or postgresql:// URL, or pglite://memory',
+        'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
         'PARTNER_MINT_SECRET must be at least 16 characters',
         'WEBHOOK_SECRET_KEY must be 32 bytes, base64-encoded',
         'WEBHOOK_ALLOW_HTTP must be true or false',
@@ -129,6 +143,9 @@ describe('loadConfig', () => {
         'PLACEHOLDER_OPERATIONS must list known operationIds, comma-separated',
         'CORS_ORIGINS must be * or origins such as https://app.example.com, comma-separated',
         'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+        'WEBHOOK_WORKER was renamed RUN_JOBS',
+        'WORKER_PORT must be an integer from 0 to 65535',
+        'SERVICING_JOB_AT must be a time of day in UTC, HH:MM',
         'KEY_USAGE_FLUSH_MS must be an integer from 100 to 3600000',
         'RATE_LIMIT_REQUESTS must be an integer from 1 to 1000000000',
         'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400',
@@ -139,5 +156,19 @@ describe('loadConfig', () => {
         'TRUSTED_PROXY_HOPS must be an integer from 0 to 10',
       ]),
     )
+  })
+  it('refuses a direct URL without a server to go around (issue 38)', () => {
+    const message = 'DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'
+    expect(loadConfig({ DATABASE_DIRECT_URL: 'postgres://db:5432/lendgate' })).to.deep.equal(E.left([message]))
+    expect(loadConfig({ DATABASE_URL: 'pglite://memory', DATABASE_DIRECT_URL: 'postgres://db:5432/lendgate' })).to.deep.equal(E.left([message]))
+  })
+
+  it('reads the daily job time as minutes after midnight UTC, from 00:00 to 23:59', () => {
+    const minute = (at: string) => {
+      const config = loadConfig({ SERVICING_JOB_AT: at })
+      return E.isRight(config) ? config.right.servicingJobAtMinute : config.left
+    }
+    expect([minute('00:00'), minute('23:59'), minute('07:05')]).to.deep.equal([0, 1439, 425])
+    expect(minute('7:05')).to.deep.equal(['SERVICING_JOB_AT must be a time of day in UTC, HH:MM'])
   })
 })

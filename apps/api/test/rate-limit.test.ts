@@ -50,6 +50,7 @@ const startInstance = async (database: TestDatabase, clock: TestClock, limits: P
   })
   const logger = createLogger(config.logLevel, stream)
   const composition = await compose(config, logger, await database.open(), { rateLimitClock: clock })
+  await composition.start()
   const server = await listen(createApp(composition.deps, config, logger).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)
   return {
     url: server.url,

@@ -77,7 +77,7 @@ for (const database of testDatabases()) {
       hooks = await startHookReceiver()
       server = await startTestServer(database, {
         verificationDeliveryUrl: codes.url,
-        webhookWorker: true,
+        runJobs: true,
         webhookAllowHttp: true,
         webhookAllowPrivateNetworks: true,
         rateLimits: { ...testConfig().rateLimits, webhookRetries: MANUAL_RETRIES },

@@ -12,13 +12,20 @@ import {
 } from '@lendgate/adapters'
 import { runCli } from './cli.js'
 
-/** `pnpm lendgate …`: opens the configured database (migrating it, like the server), runs one command. */
+/**
+ * `pnpm lendgate …`: opens the configured database (migrating it like the server, on a session of
+ * `DATABASE_DIRECT_URL` when set), runs one command.
+ */
 let database: OpenDatabase | undefined
 const status = await runCli(
   process.argv.slice(2),
   async () => {
-    database = await openDatabase({ url: process.env['DATABASE_URL'], dataDir: process.env['DATA_DIR'] ?? './.data' })
-    await migrateToLatest(database.db)
+    database = await openDatabase({
+      url: process.env['DATABASE_URL'],
+      directUrl: process.env['DATABASE_DIRECT_URL'] || undefined,
+      dataDir: process.env['DATA_DIR'] ?? './.data',
+    })
+    await database.withSession(migrateToLatest)
     return {
       apiKeys: postgresApiKeyRepository(database.db),
       keyMaterial: nodeApiKeyMaterial(),

@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import {
   answerProblem,
   createLogger,
+  createMetrics,
   invalidApiKey,
   nodeApiKeyMaterial,
   presentedApiKey,
@@ -15,8 +16,8 @@ import { readSession } from './session-read.js'
 
 /**
  * The reference: a bare Koa route doing, besides the API's read, only what every API request
- * must do whatever the code behind it, each by the API's own code: the request id and access
- * line (the API's lifecycle middleware and logger, at `LOG_LEVEL`), the security headers, a
+ * must do whatever the code behind it, each by the API's own code: the request id, access
+ * line and request metrics (the API's lifecycle middleware, logger and metrics, at `LOG_LEVEL`), the security headers, a
  * partner key taken from the request as the API takes it and compared with its stored SHA-256
  * by the API's own key material (as a cached key is), an unknown key refused through the API's
  * error mapping, and the session read (`readSession`: the session with its addresses, the API's
@@ -38,7 +39,7 @@ router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   if (session === undefined) ctx.status = 404
   else ctx.body = session
 })
-app.use(requestLifecycle(createLogger(process.env['LOG_LEVEL'] ?? 'info')))
+app.use(requestLifecycle(createLogger(process.env['LOG_LEVEL'] ?? 'info'), createMetrics()))
 app.use(securityHeaders)
 app.use(router.routes())
 listenOn(app.callback())

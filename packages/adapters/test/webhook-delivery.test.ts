@@ -117,6 +117,18 @@ for (const database of testDatabases()) {
       expect(forEvent(id)).to.have.length(1)
     })
 
+    it('counts the events pending and tells when the oldest was created: the backlog operators watch (issue 38)', async () => {
+      const before = await right(deps.queue.backlog())
+      const id = await queueEvent()
+      const queued = await right(deps.queue.backlog())
+      expect(queued.pending).to.equal(before.pending + 1)
+      expect(queued.oldestCreatedAt).to.be.instanceOf(Date)
+      expect(queued.oldestCreatedAt!.getTime()).to.be.at.most(deps.clock.now().getTime())
+      await round()
+      expect(forEvent(id)).to.have.length(1)
+      expect((await right(deps.queue.backlog())).pending).to.be.at.most(before.pending)
+    })
+
     it('retries a failing receiver with the same webhook-id until it answers 2xx', async () => {
       const id = await queueEvent()
       receiver.answer(500, 503, 200)

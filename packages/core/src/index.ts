@@ -146,7 +146,7 @@ export { type WebhookEventRepository } from './ports/webhook-event-repository.js
 export { type AttemptResult, type AttemptOutcome } from './domain/webhook-delivery.js'
 export {
   type DueDelivery, type DeliveryAttempt, type WebhookDeliveryQueue, type WebhookRequest,
-  type WebhookSender, type WebhookSigner,
+  type WebhookSender, type WebhookSigner, type WebhookBacklog,
 } from './ports/webhook-delivery-queue.js'
 export {
   type DeliverDueWebhooksDeps, INTERRUPTED_ATTEMPT, deliverDueWebhooks,
@@ -247,7 +247,7 @@ export {
 } from './use-cases/servicing/payment-methods.js'
 export {
   type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, ChargeOffInput, chargeOffLoan,
-  addLoanCollateral, attachLoanDocument,
+  addLoanCollateral, attachLoanDocument, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
 } from './use-cases/servicing/operations.js'
 export { balanceView, transactionView, installmentView, payoffView } from './domain/servicing-views.js'
 
@@ -260,6 +260,12 @@ export {
 } from './domain/audit-event.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
 export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit-events.js'
+
+// Scheduled jobs
+export { type JobLease, type CompletedRun, type JobLeases } from './ports/job-leases.js'
+export {
+  type JobStep, type SteppedJob, type JobRunRequest, type JobRunOutcome, type LeasedJobDeps, runLeasedJob,
+} from './use-cases/jobs/leased-job.js'
 
 // Rate limits
 export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/rate-limit.js'

@@ -24,10 +24,11 @@ import {
   listLoansForParty,
   listTransactionsForPartyLoan,
 } from '../src/use-cases/servicing/loans.js'
-import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument, chargeOffLoan } from '../src/use-cases/servicing/operations.js'
+import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument, chargeOffLoan, dailyServicingJob } from '../src/use-cases/servicing/operations.js'
+import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
-import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
+import { inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -900,6 +901,27 @@ describe('loan servicing use cases (in memory)', () => {
         nextDueDate: '2026-04-15',
         nextDueAmount: P3 + 2_000 + projected,
       })
+      await expectConsistent(a.id)
+      await expectConsistent(b.id)
+    })
+
+    it('as the scheduled daily job: posts what the operators\' run posts, records the run once, and is then not due', async () => {
+      const { deps, a, b, clock, stored, expectConsistent } = twoLoans()
+      const audit = inMemoryAuditLog()
+      const leases = inMemoryJobLeases()
+      clock.set(at('2026-03-20'))
+      const job = dailyServicingJob({ ...deps, audit })('2026-03-20')
+      const request = { runKey: '2026-03-20', holder: 'worker-1', leaseMs: 30_000, stopping: () => false }
+      expect(await run(runLeasedJob({ leases, clock })(job, request))).to.deep.equal({ _tag: 'Completed', resumed: false })
+      expect(await run(runLeasedJob({ leases, clock })(job, { ...request, holder: 'worker-2' }))).to.deep.equal({ _tag: 'NotDue' })
+      const accruals = async (id: string) => (await stored(id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])
+      // The figures of 'posts the interest accrued to today on every active loan, by default'.
+      expect(await accruals(a.id)).to.deep.equal([['2026-03-20', 26_000]])
+      expect(await accruals(b.id)).to.deep.equal([['2026-03-20', 9_800]])
+      const events = audit.all().filter((e) => e.action === 'interest_accrual.completed')
+      expect(events.map((e) => [e.actor, e.details])).to.deep.equal([
+        [{ type: 'system' }, { as_of: '2026-03-20', loans_examined: 2, loans_changed: 2, accruals: 2 }],
+      ])
       await expectConsistent(a.id)
       await expectConsistent(b.id)
     })

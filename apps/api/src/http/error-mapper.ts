@@ -57,7 +57,10 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'NotFound':
       return { status: 404, body: { error: 'not_found', detail: `No such ${humanResource(problem.resource)}.` } }
     case 'NotReady':
-      return { status: 503, body: { error: 'not_ready', detail: 'The database is unreachable.' } }
+      return {
+        status: 503,
+        body: { error: 'not_ready', detail: problem.reason === 'database_unreachable' ? 'The database is unreachable.' : 'The database schema is being migrated; try again shortly.' },
+      }
     case 'RouteNotFound':
       return { status: 404, body: { error: 'not_found', detail: `No route for ${problem.method} ${problem.path}.` } }
     case 'MethodNotAllowed':

@@ -39,8 +39,9 @@ export const serverMisconfigured = (setting: string): ServerMisconfigured => ({ 
 
 export type RouteNotFound = { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
 /** Readiness: the database does not answer. */
-export type NotReady = { readonly _tag: 'NotReady' }
-export const notReady: NotReady = { _tag: 'NotReady' }
+/** The process cannot serve yet: the database does not answer, or the schema is still being migrated. */
+export type NotReady = { readonly _tag: 'NotReady'; readonly reason: 'database_unreachable' | 'migrations_pending' }
+export const notReady = (reason: NotReady['reason']): NotReady => ({ _tag: 'NotReady', reason })
 export type MethodNotAllowed = { readonly _tag: 'MethodNotAllowed'; readonly allowed: readonly string[] }
 export type PayloadTooLarge = { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }

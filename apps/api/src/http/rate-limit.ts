@@ -10,6 +10,7 @@ import { presentedApiKeyIn } from './auth.js'
 import { declaresBody } from './body.js'
 import type { AppContext, AppState } from './context.js'
 import type { RateLimitExceeded } from './problems.js'
+import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
 import { answerProblem } from './respond.js'
 
 /** One limit of a route: which limiter counts, under which policy, in which bucket. */
@@ -212,14 +213,12 @@ const presentsCredential =
   (ctx: AppContext): boolean => {
     const key = presentedApiKeyIn(ctx.get('Authorization'), ctx.get('X-Api-Key'))
     if (key !== undefined && O.isSome(toLookUp(key))) return true
-    if (ctx.path.startsWith('/internal/') && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
+    if ((ctx.path.startsWith('/internal/') || ctx.path === METRICS_PATH) && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
     return ctx.method === 'POST' && ctx.path === '/public/partner/api-keys' && ctx.get('X-Partner-Mint-Key') !== ''
   }
 
 /** Load balancers' probes, which must never be refused for what other anonymous clients do (sent without a body). */
-const PROBES: ReadonlySet<string> = new Set(['/health', '/health/ready'])
-
-const isProbe = (ctx: AppContext): boolean => PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)
+const isProbe = (ctx: AppContext): boolean => HEALTH_PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)
 
 /**
  * The keyless budget (docs/decisions.md), before routing: a request that presents no credential

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Caller } from '@lendgate/core'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
+import type { Metrics } from '../metrics.js'
 import type { AppContext, AppState } from './context.js'
 import { answerProblem } from './respond.js'
 
@@ -71,9 +72,9 @@ export const accessLogOn = (logger: Logger): ((record: AccessRecord) => void) =>
 /**
  * The outermost middleware: assigns the request id, gives the request its logger, turns a
  * thrown exception (a bug: expected outcomes are answered, not thrown) into a logged 500
- * `internal_error`, and writes one access log line per request.
+ * `internal_error`, writes one access log line per request and counts it in the metrics.
  */
-export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
+export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'requestServed'>): Middleware<AppState> => {
   const accessLog = accessLogOn(logger)
   return async (ctx, next) => {
     const started = process.hrtime.bigint()
@@ -86,6 +87,7 @@ export const requestLifecycle = (logger: Logger): Middleware<AppState> => {
       ctx.state.log.error({ err: error }, 'unhandled error')
       answerProblem(ctx, { _tag: 'InternalError' })
     } finally {
+      metrics.requestServed((ctx as AppContext).routerName, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
       accessLog({
         requestId,
         method: ctx.method,

@@ -4,6 +4,7 @@ import type { TestDatabase } from '@lendgate/adapters/testing'
 import { exactRateLimiter } from '@lendgate/core'
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
+import { createMetrics } from '../../src/metrics.js'
 import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { AppDeps } from '../../src/deps.js'
@@ -64,7 +65,7 @@ export const testConfig = (overrides: Partial<Config> = {}): Config => {
     webhookSecretKey: WEBHOOK_SECRET_KEY,
     keyUsageFlushMs: 60_000,
     // Tests that deliver webhooks turn the worker on; the others must not send stray requests.
-    webhookWorker: false,
+    runJobs: false,
     // Far above what any suite sends: only rate-limit.test.ts is about being throttled.
     rateLimits: { ...base.right.rateLimits, requests: 1_000_000_000, verificationRequests: 1_000_000_000, mintRequests: 1_000_000_000, keyLookups: 1_000_000_000, keylessRequests: 1_000_000_000, webhookRetries: 1_000_000_000 },
     ...overrides,
@@ -107,11 +108,12 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     tokenizer: sandboxTokenizer(),
     keyCache: { held: () => undefined },
     idempotency: inMemoryIdempotencyStore(),
-    health: { storeReachable: async () => true },
+    health: { storeReachable: async () => true, schemaCurrent: () => true },
     cursors: cursorSeal(new Uint8Array(32).fill(7)),
     // One in-memory instance: the exact limiter serves both (no other instance to sync with).
     rateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
+    metrics: createMetrics(),
   }
   return { ...base, ...override(base) }
 }

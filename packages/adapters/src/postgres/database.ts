@@ -17,8 +17,19 @@ export type OpenDatabase = {
    * Resolves once listening; the returned function stops.
    */
   readonly listen: (channel: string, onPayload: (payload: string) => void, onReset: () => void) => Promise<() => Promise<void>>
+  /**
+   * Runs `work` on a session of its own: a connection to the server itself (the direct URL, not
+   * a pooler), closed afterwards. For what needs session state, such as the migrations and their
+   * lock. The embedded database runs it on its one connection.
+   */
+  readonly withSession: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+  /** The pool's connections now, for metrics; undefined for the embedded database (one connection, no pool). */
+  readonly connections: () => PoolConnections | undefined
   readonly close: () => Promise<void>
 }
+
+/** A pool's connections: open and busy, open and idle, and requests waiting for one. */
+export type PoolConnections = { readonly inUse: number; readonly idle: number; readonly waiting: number }
 
 const RECONNECT_MS = 1_000
 
@@ -91,6 +102,20 @@ export const parseInt8 = (text: string): number => {
   return value
 }
 
+/** How `pg` turns column types into values: int8 to numbers (refused beyond the safe range), dates kept as text. */
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? parseInt8 : oid === DATE_OID ? keepDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+}
+
+/** A Kysely on a `pg` pool of at most `max` connections to `url`. */
+const pgKysely = (url: string, max: number): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: typeParsers })
+  // An idle client that loses its connection emits here; without a listener it would crash the process.
+  pool.on('error', () => undefined)
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool }
+}
+
 const describeUrl = (url: string): string => {
   const parsed = new URL(url)
   return `postgres ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
@@ -98,36 +123,37 @@ const describeUrl = (url: string): string => {
 
 /**
  * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
- * URL is a real server through a `pg` pool; `pglite://memory` is embedded and in memory;
+ * URL is a real server through a `pg` pool (it may be a pooler such as PgBouncer in transaction
+ * mode: requests hold no session state), with `directUrl` (default `url`) reaching the server
+ * itself for LISTEN and `withSession`; `pglite://memory` is embedded and in memory;
  * no URL is embedded and stored under `dataDir/pgdata`, owner-only: `dataDir` must not be
  * reachable by group or others (the open is refused otherwise), and every file under it is
  * made 0600 when the database opens and closes (`data-directory.ts`).
  */
 export const openDatabase = async (options: {
   readonly url: string | undefined
+  readonly directUrl?: string | undefined
   readonly dataDir: string
   readonly poolSize?: number
 }): Promise<OpenDatabase> => {
   const { url, dataDir } = options
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID ? parseInt8 : oid === DATE_OID ? keepDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    })
-    // An idle client that loses its connection emits here; without a listener it would crash the process.
-    pool.on('error', () => undefined)
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const directUrl = options.directUrl ?? url
+    const { db, pool } = pgKysely(url, options.poolSize ?? 10)
     return {
       db,
       kind: 'postgres',
-      description: describeUrl(url),
-      listen: (channel, onPayload, onReset) => pgListener(url, channel, onPayload, onReset),
+      description: directUrl === url ? describeUrl(url) : `${describeUrl(url)} (direct: ${describeUrl(directUrl)})`,
+      listen: (channel, onPayload, onReset) => pgListener(directUrl, channel, onPayload, onReset),
+      withSession: async (work) => {
+        const session = pgKysely(directUrl, 1).db
+        try {
+          return await work(session)
+        } finally {
+          await session.destroy()
+        }
+      },
+      connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     }
   }
@@ -153,6 +179,8 @@ export const openDatabase = async (options: {
         if (!pglite.closed) await stop()
       }
     },
+    withSession: (work) => work(db),
+    connections: () => undefined,
     close: async () => {
       await db.destroy()
       if (!pglite.closed) await pglite.close()

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import * as foundation from './migrations/0001-foundation.js'
 import * as onboardingContents from './migrations/0002-onboarding-contents.js'
@@ -13,6 +13,7 @@ import * as servicing from './migrations/0010-servicing.js'
 import * as rateLimits from './migrations/0011-rate-limits.js'
 import * as auditEvents from './migrations/0012-audit-events.js'
 import * as servicingRules from './migrations/0013-servicing-rules.js'
+import * as jobLeases from './migrations/0014-job-leases.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-rate-limits': rateLimits,
   '0012-audit-events': auditEvents,
   '0013-servicing-rules': servicingRules,
+  '0014-job-leases': jobLeases,
 }
 
 /** Names of every migration, in order. */
@@ -40,12 +42,29 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS)
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
 /**
- * Brings the schema up to date. Idempotent; safe when several instances start at once
- * (Kysely's migrator holds a lock while it runs). Throws on failure: a server must not start
- * on a schema it does not understand.
+ * This build's migrations that the database has not applied, in order: all of them on an empty
+ * database, none when it is up to date (or ahead: a newer build may have applied more).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export const pendingMigrations = async (db: Kysely<any>): Promise<readonly string[]> => {
+  const table = await sql<{ readonly present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db)
+  if (table.rows[0]?.present !== true) return MIGRATION_NAMES
+  const { rows } = await sql<{ readonly name: string }>`select name from kysely_migration`.execute(db)
+  const applied = new Set(rows.map((row) => row.name))
+  return MIGRATION_NAMES.filter((name) => !applied.has(name))
+}
+
+/**
+ * Brings the schema up to date and names the migrations it applied. Idempotent; safe when several
+ * instances start at once (Kysely's migrator holds a lock while it runs): run it on a session of
+ * its own (`OpenDatabase.withSession`), not through a pooler. A database that already has every
+ * migration of this build is left alone, even one a newer build has taken further, so an older
+ * process can still start during a rolling deploy (docs/deployment.md). Throws on failure: a
+ * server must not start on a schema it does not understand.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export const migrateToLatest = async (db: Kysely<any>): Promise<readonly string[]> => {
+  if ((await pendingMigrations(db)).length === 0) return []
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)

@@ -345,6 +345,17 @@ export type RateLimitsTable = {
   count: number
 }
 
+/** Leases on scheduled jobs and their latest completed runs (migration 0014). */
+export type JobLeasesTable = {
+  job: string
+  run_key: string
+  holder: string | null
+  leased_until: Date | null
+  progress: string | null
+  completed_run_key: string | null
+  completed_at: Date | null
+}
+
 /** The append-only audit log (migration 0012). `details` is JSON written as text, read back parsed. */
 export type AuditEventsTable = {
   id: string
@@ -385,4 +396,5 @@ export type Database = {
   loan_documents: LoanDocumentsTable
   rate_limits: RateLimitsTable
   audit_events: AuditEventsTable
+  job_leases: JobLeasesTable
 }

@@ -71,4 +71,15 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
         await trx.updateTable('webhook_events').set({ attempts: attempt.attemptNumber, last_error: attempt.error }).where('id', '=', attempt.eventId).execute()
       }),
     ),
+
+  // Counted on the partial index of pending events (`webhook_events_due_idx`).
+  backlog: () =>
+    query(async () => {
+      const row = await db
+        .selectFrom('webhook_events')
+        .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow()
+      return { pending: Number(row.pending), oldestCreatedAt: row.oldest }
+    }),
 })

@@ -38,7 +38,12 @@ export type WebhookDeliveryQueue = {
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
   /** Records an attempt a crash cut short (it counts as one), keeping the current lease. */
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
+  /** The events still pending (due or waiting for a retry) and when the oldest of them was created (null when none is pending). */
+  readonly backlog: () => TE.TaskEither<StoreUnavailable, WebhookBacklog>
 }
+
+/** Webhook events pending delivery: how many, and when the oldest was created (null when none). */
+export type WebhookBacklog = { readonly pending: number; readonly oldestCreatedAt: Date | null }
 
 /** One signed webhook request, ready to send. */
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }

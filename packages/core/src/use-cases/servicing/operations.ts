@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
 import {
   accrualCompletedEvent,
   collateralAddedEvent,
@@ -27,7 +28,8 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository, LockedLoan, Posting } from '../../ports/loan-repository.js'
 import type { Payment } from '../../domain/payment.js'
-import { type LoanId, newId } from '../../domain/ids.js'
+import { LoanId, newId } from '../../domain/ids.js'
+import type { JobStep, SteppedJob } from '../jobs/leased-job.js'
 
 /** Operators' servicing work (INTERNAL_API_TOKEN): the daily job, charge-offs, collateral, documents. */
 
@@ -46,8 +48,55 @@ export type AccrualRun = { readonly asOf: string; readonly loansExamined: number
 /** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
 const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
 
-/** How many loans the job reads at a time. */
+/** How many loans the job reads at a time: one step of the scheduled job. */
 const BATCH = 100
+
+/**
+ * Where an accrual run stands: its figures so far and the last loan it did (`after`, in id
+ * order; null before the first). The scheduled job saves it after every batch (`SteppedJob`).
+ */
+export type AccrualProgress = AccrualRun & { readonly after: LoanId | null }
+
+/** The codec of `AccrualProgress`, as the scheduled job saves it. */
+const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = t.type({
+  asOf: t.string,
+  loansExamined: t.number,
+  loansChanged: t.number,
+  accruals: t.number,
+  after: t.union([LoanId, t.null]),
+})
+
+/** A run's start: nothing done yet, figures for `asOf`. */
+const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, after: null })
+
+/**
+ * One batch of an accrual run: the next `BATCH` active loans after `progress.after`, each
+ * accrued to `asOf` (each loan's today when undefined) in its own transaction; done when fewer
+ * than a batch were left.
+ */
+const accrueBatch =
+  (deps: OperationsDeps, asOf: string | undefined) =>
+  (progress: AccrualProgress): TE.TaskEither<StoreUnavailable, JobStep<AccrualProgress>> =>
+  async () => {
+    const ids = await deps.loans.activeLoanIds(progress.after, BATCH)()
+    if (E.isLeft(ids)) return ids
+    let next = progress
+    for (const id of ids.right) {
+      const outcome = await accrueOne(deps, id, asOf)()
+      if (E.isLeft(outcome)) return outcome
+      next = {
+        asOf: next.asOf,
+        loansExamined: next.loansExamined + 1,
+        loansChanged: next.loansChanged + (outcome.right.changed ? 1 : 0),
+        accruals: next.accruals + outcome.right.accruals,
+        after: id,
+      }
+    }
+    return E.right({ progress: next, done: ids.right.length < BATCH })
+  }
+
+/** The figures of a finished run. */
+const accrualRun = ({ asOf, loansExamined, loansChanged, accruals }: AccrualProgress): AccrualRun => ({ asOf, loansExamined, loansChanged, accruals })
 
 /**
  * Posts, for every active loan, the interest accrued and the late fees assessed up to `as_of`
@@ -67,30 +116,38 @@ export const accrueInterestForLoans =
         () => invalidRequest('as_of must not be after today (in the latest time zone, UTC+14): interest accrues on dates that have come.', 'as_of'),
       ),
       TE.chainW(({ as_of }) => {
-        const asOf = as_of ?? utcDate(deps.clock.now())
+        const step = accrueBatch(deps, as_of)
         const run = async (): Promise<E.Either<StoreUnavailable, AccrualRun>> => {
-          let after: LoanId | null = null
-          let totals: AccrualRun = { asOf, loansExamined: 0, loansChanged: 0, accruals: 0 }
+          let progress = accrualStart(as_of ?? utcDate(deps.clock.now()))
           for (;;) {
-            const ids = await deps.loans.activeLoanIds(after, BATCH)()
-            if (E.isLeft(ids)) return ids
-            for (const id of ids.right) {
-              const outcome = await accrueOne(deps, id, as_of)()
-              if (E.isLeft(outcome)) return outcome
-              totals = {
-                asOf,
-                loansExamined: totals.loansExamined + 1,
-                loansChanged: totals.loansChanged + (outcome.right.changed ? 1 : 0),
-                accruals: totals.accruals + outcome.right.accruals,
-              }
-            }
-            if (ids.right.length < BATCH) return E.right(totals)
-            after = ids.right[ids.right.length - 1] ?? null
+            const stepped = await step(progress)()
+            if (E.isLeft(stepped)) return stepped
+            progress = stepped.right.progress
+            if (stepped.right.done) return E.right(accrualRun(progress))
           }
         }
         return run
       }),
     )
+
+/** The name of the daily servicing job: its lease's key and its label in metrics. */
+export const DAILY_SERVICING_JOB = 'servicing'
+
+/**
+ * The daily servicing job as the scheduler runs it (issue 38), for run `runKey` (the UTC date it
+ * runs for): the accrual of `accrueInterestForLoans` with each loan accrued to its own today, in
+ * steps of one batch of loans that `runLeasedJob` can resume in another process; when done, the
+ * `interest_accrual.completed` audit event with the run's figures, by the system.
+ */
+export const dailyServicingJob =
+  (deps: OperationsDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
+  (runKey: string): SteppedJob<AccrualProgress> => ({
+    name: DAILY_SERVICING_JOB,
+    initial: accrualStart(runKey),
+    progress: AccrualProgressCodec,
+    step: accrueBatch(deps, undefined),
+    finish: (progress) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), SYSTEM_CONTEXT, accrualRun(progress), deps.clock.now())),
+  })
 
 /**
  * The daily servicing job, as operators and schedulers run it: for every active loan, the interest

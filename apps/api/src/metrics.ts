@@ -1,0 +1,204 @@
+import type { PoolConnections } from '@lendgate/adapters'
+import type { AttemptOutcome, RateLimiter, WebhookBacklog } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+/**
+ * One process's metrics (issue 38, docs/deployment.md "Metrics"), in a registry of its own
+ * (prom-client's, never its process-wide default), served as Prometheus text at `/metrics`.
+ * Counters are told what happened by the code that saw it; gauges of shared state (the pool,
+ * the webhook backlog, job lag) are read when Prometheus scrapes.
+ */
+export type Metrics = {
+  readonly registry: Registry
+  /** One answered request: its operationId (undefined when no route matched), status and duration. */
+  readonly requestServed: (operation: string | undefined, status: number, seconds: number) => void
+  /** A partner key looked up: answered from the key cache, or read from the store. */
+  readonly keyLookup: (outcome: 'hit' | 'miss') => void
+  /** One webhook delivery attempt and what came of it. */
+  readonly deliveryAttempt: (outcome: AttemptOutcome) => void
+  /** One attempt at a scheduled job's run that did something, and how long it took. */
+  readonly jobRun: (job: string, outcome: JobRunLabel, seconds: number) => void
+  /** Wraps a rate limiter so that each request it refuses is counted by policy. */
+  readonly countingRefusals: (limiter: RateLimiter) => RateLimiter
+}
+
+/** How a job's run attempt ended, as a label: see `JobRunOutcome`; `failed` when the store failed. */
+export type JobRunLabel = 'completed' | 'stopped' | 'lease_lost' | 'failed'
+
+/** Where the gauges read from; a source left out is not reported by this process. */
+export type MetricSources = {
+  /** The database pool's connections (undefined for the embedded database). */
+  readonly connections?: () => PoolConnections | undefined
+  /** The webhook backlog (processes that deliver webhooks); undefined when the store did not answer. */
+  readonly webhookBacklog?: () => Promise<WebhookBacklog | undefined>
+  /** Each scheduled job's lag: how long its latest due run has been waiting (0 when done). */
+  readonly jobLag?: () => Promise<readonly { readonly job: string; readonly seconds: number }[]>
+  /** Node.js process metrics (memory, CPU, event loop, GC): only for a real process, never for tests that build many. */
+  readonly processMetrics?: boolean
+}
+
+/** prom-client's default process gauges named like counters; their per-type gauges (`nodejs_active_handles{type}`, …) stay and sum to them. */
+const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'] as const
+
+/** The status class of an HTTP status: `2xx`, `4xx`, … */
+const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
+
+/** Latency buckets in seconds, from a cache hit to a slow payment. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+/** Job durations in seconds, from an idle run to a large book. */
+const JOB_BUCKETS = [0.1, 1, 10, 60, 300, 900, 3600]
+
+/** A delivery attempt's outcome as a label. */
+const attemptLabel = (outcome: AttemptOutcome): string => {
+  switch (outcome._tag) {
+    case 'Delivered':
+      return 'delivered'
+    case 'RetryAt':
+      return 'retry'
+    case 'Failed':
+      return 'failed'
+  }
+}
+
+/** The metrics of one process, reading its gauges from `sources`. */
+export const createMetrics = (sources: MetricSources = {}): Metrics => {
+  const registry = new Registry()
+  const registers = [registry]
+  if (sources.processMetrics === true) {
+    collectDefaultMetrics({ register: registry })
+    // Gauges whose names end in `_total`, which Prometheus keeps for counters (`promtool check metrics` refuses them).
+    for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name)
+  }
+
+  const requests = new Counter({
+    name: 'lendgate_http_requests_total',
+    help: 'HTTP requests answered, by operationId (unmatched: no route) and status class.',
+    labelNames: ['operation', 'status_class'] as const,
+    registers,
+  })
+  const latency = new Histogram({
+    name: 'lendgate_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer, by operationId.',
+    labelNames: ['operation'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  })
+  const keyLookups = new Counter({
+    name: 'lendgate_key_cache_lookups_total',
+    help: 'Partner key lookups, answered from the key cache (hit) or read from the database (miss).',
+    labelNames: ['result'] as const,
+    registers,
+  })
+  const refusals = new Counter({
+    name: 'lendgate_rate_limit_refusals_total',
+    help: 'Requests refused by a rate limit, by policy.',
+    labelNames: ['policy'] as const,
+    registers,
+  })
+  const attempts = new Counter({
+    name: 'lendgate_webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts made by this process, by outcome (delivered, retry: will be tried again, failed: given up).',
+    labelNames: ['outcome'] as const,
+    registers,
+  })
+  const jobRuns = new Counter({
+    name: 'lendgate_job_runs_total',
+    help: 'Attempts at scheduled job runs made by this process that did work, by job and outcome.',
+    labelNames: ['job', 'outcome'] as const,
+    registers,
+  })
+  const jobDuration = new Histogram({
+    name: 'lendgate_job_duration_seconds',
+    help: 'Duration of this process\'s attempts at scheduled job runs, by job.',
+    labelNames: ['job'] as const,
+    buckets: JOB_BUCKETS,
+    registers,
+  })
+
+  // Known label values start at 0, so that a rate over them exists before the first event.
+  for (const result of ['hit', 'miss']) keyLookups.inc({ result }, 0)
+  for (const outcome of ['delivered', 'retry', 'failed']) attempts.inc({ outcome }, 0)
+
+  const { connections, webhookBacklog, jobLag } = sources
+  if (connections !== undefined) {
+    new Gauge({
+      name: 'lendgate_db_pool_connections',
+      help: 'Database pool connections of this process, by state (in_use, idle).',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const now = connections()
+        if (now === undefined) return
+        this.set({ state: 'in_use' }, now.inUse)
+        this.set({ state: 'idle' }, now.idle)
+      },
+    })
+    new Gauge({
+      name: 'lendgate_db_pool_waiting',
+      help: 'Queries of this process waiting for a database pool connection.',
+      registers,
+      collect() {
+        const now = connections()
+        if (now !== undefined) this.set(now.waiting)
+      },
+    })
+  }
+  if (webhookBacklog !== undefined) {
+    // Both read from one query per scrape: the pending count's collect refreshes what the age reports.
+    let oldestAge = 0
+    new Gauge({
+      name: 'lendgate_webhook_events_pending',
+      help: 'Webhook events waiting for delivery (fleet-wide).',
+      registers,
+      async collect() {
+        const backlog = await webhookBacklog()
+        if (backlog === undefined) return
+        this.set(backlog.pending)
+        oldestAge = backlog.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - backlog.oldestCreatedAt.getTime()) / 1000)
+      },
+    })
+    new Gauge({
+      name: 'lendgate_webhook_oldest_pending_age_seconds',
+      help: 'Age of the oldest webhook event waiting for delivery (0 when none waits).',
+      registers,
+      collect() {
+        this.set(oldestAge)
+      },
+    })
+  }
+  if (jobLag !== undefined) {
+    new Gauge({
+      name: 'lendgate_job_lag_seconds',
+      help: 'How long each scheduled job\'s latest due run has been waiting to complete (0 when it has).',
+      labelNames: ['job'] as const,
+      registers,
+      async collect() {
+        for (const { job, seconds } of await jobLag()) this.set({ job }, seconds)
+      },
+    })
+  }
+
+  return {
+    registry,
+    requestServed: (operation, status, seconds) => {
+      const op = operation ?? 'unmatched'
+      requests.inc({ operation: op, status_class: statusClass(status) })
+      latency.observe({ operation: op }, seconds)
+    },
+    keyLookup: (result) => keyLookups.inc({ result }),
+    deliveryAttempt: (outcome) => attempts.inc({ outcome: attemptLabel(outcome) }),
+    jobRun: (job, outcome, seconds) => {
+      jobRuns.inc({ job, outcome })
+      jobDuration.observe({ job }, seconds)
+    },
+    countingRefusals: (limiter) => ({
+      ...limiter,
+      take: (bucket, policy) => async () => {
+        const decision = await limiter.take(bucket, policy)()
+        if (E.isRight(decision) && !decision.right.allowed) refusals.inc({ policy: policy.name })
+        return decision
+      },
+    }),
+  }
+}

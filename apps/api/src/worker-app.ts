@@ -1,0 +1,39 @@
+import type { RequestListener } from 'node:http'
+import * as E from 'fp-ts/lib/Either.js'
+import Koa from 'koa'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import type { AppDeps } from './deps.js'
+import type { AppState } from './http/context.js'
+import { metricsEndpoint, readiness } from './http/operational.js'
+import { answerProblem } from './http/respond.js'
+import { requestLifecycle } from './http/request-lifecycle.js'
+import { securityHeaders } from './http/security-headers.js'
+
+/** The worker's probes are not partner traffic: its request metrics are not kept. */
+const UNCOUNTED = { requestServed: () => undefined }
+
+/**
+ * The worker's HTTP server (`WORKER_PORT`), for operators only: `GET /health` (liveness),
+ * `GET /health/ready` (the schema is migrated and the database answers, else 503) and
+ * `GET /metrics` behind the internal token; anything else is a JSON 404 or 405.
+ */
+export const createWorkerApp = (deps: Pick<AppDeps, 'health' | 'metrics'>, config: Pick<Config, 'internalApiToken'>, logger: Logger): RequestListener => {
+  const app = new Koa<AppState>()
+  app.silent = true
+  app.use(requestLifecycle(logger, UNCOUNTED))
+  app.use(securityHeaders)
+  app.use(metricsEndpoint(deps.metrics, config.internalApiToken))
+  app.use(async (ctx) => {
+    if (ctx.path !== '/health' && ctx.path !== '/health/ready') return answerProblem(ctx, { _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: ['GET', 'HEAD'] })
+    if (ctx.path === '/health') {
+      ctx.body = { status: 'ok' }
+      return
+    }
+    const ready = await readiness(deps.health)
+    if (E.isLeft(ready)) return answerProblem(ctx, ready.left)
+    ctx.body = ready.right
+  })
+  return app.callback()
+}

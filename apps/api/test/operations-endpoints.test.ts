@@ -1,0 +1,222 @@
+import { Writable } from 'node:stream'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
+import { testDatabases } from '@lendgate/adapters/testing'
+import { inMemoryJobLeases } from '@lendgate/core/testing'
+import { runLeasedJob, storeUnavailable, type SteppedJob } from '@lendgate/core'
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import * as t from 'io-ts'
+import { createApp } from '../src/app.js'
+import { compose } from '../src/compose.js'
+import { createLogger } from '../src/logger.js'
+import { createMetrics } from '../src/metrics.js'
+import { dailyRunDue, startScheduler } from '../src/scheduler.js'
+import { listen } from '../src/server.js'
+import { createWorkerApp } from '../src/worker-app.js'
+import { bearer, mintKey } from './support/client.js'
+import { INTERNAL_TOKEN, inMemoryDeps, startInMemoryServer, startTestServer, testConfig } from './support/test-server.js'
+
+/**
+ * What operators of a fleet use (issue 38): `/metrics` behind the internal token, readiness that
+ * waits for the migrations, the worker's own probes, and the scheduler of leased jobs.
+ */
+
+const silent = createLogger('silent', new Writable({ write: (_chunk, _enc, done) => done() }))
+
+/** A plain GET (these paths are outside the partner OpenAPI document the test client checks against). */
+const get = async (url: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(url, { headers })
+  const text = await response.text()
+  return { status: response.status, type: response.headers.get('content-type'), text, json: () => JSON.parse(text) as Record<string, unknown> }
+}
+
+/** The value of one sample in Prometheus text, or undefined when it is not there. */
+const sample = (text: string, series: string): number | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
+  return line === undefined ? undefined : Number(line.slice(series.length + 1))
+}
+
+const internal = { Authorization: `Bearer ${INTERNAL_TOKEN}` }
+
+describe('GET /metrics', () => {
+  const [database] = testDatabases()
+
+  it('answers only to the internal token, never to a partner key or nothing', async () => {
+    const server = await startTestServer(database!)
+    try {
+      const key = await mintKey(server.url)
+      for (const headers of [{}, bearer(key.api_key), { Authorization: 'Bearer wrong-token-0123456789' }]) {
+        const reply = await get(`${server.url}/metrics`, headers)
+        expect(reply.status).to.equal(401)
+        expect(reply.json()['error']).to.equal('invalid_internal_token')
+      }
+      expect((await fetch(`${server.url}/metrics`, { method: 'POST', headers: internal })).status).to.equal(405)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('counts the requests it served by operation and status class, key cache hits and misses, and pool connections', async () => {
+    const server = await startTestServer(database!)
+    try {
+      const key = await mintKey(server.url)
+      const before = (await get(`${server.url}/metrics`, internal)).text
+      for (let i = 0; i < 3; i++) expect((await get(`${server.url}/public/partner/api-keys`, bearer(key.api_key))).status).to.equal(200)
+      expect((await get(`${server.url}/public/onboarding-sessions/not-a-uuid`, bearer(key.api_key))).status).to.equal(400)
+      const after = await get(`${server.url}/metrics`, internal)
+      expect(after.status).to.equal(200)
+      expect(after.type).to.equal('text/plain; version=0.0.4; charset=utf-8')
+      const grew = (series: string) => (sample(after.text, series) ?? 0) - (sample(before, series) ?? 0)
+      expect(grew('lendgate_http_requests_total{operation="listApiKeys",status_class="2xx"}')).to.equal(3)
+      expect(grew('lendgate_http_requests_total{operation="getOnboardingSession",status_class="4xx"}')).to.equal(1)
+      expect(grew('lendgate_http_request_duration_seconds_count{operation="listApiKeys"}')).to.equal(3)
+      // The first request read the key from the store; the other three found it in the cache.
+      expect(grew('lendgate_key_cache_lookups_total{result="miss"}')).to.equal(1)
+      expect(grew('lendgate_key_cache_lookups_total{result="hit"}')).to.equal(3)
+      if (database!.kind === 'postgres') expect(sample(after.text, 'lendgate_db_pool_waiting')).to.equal(0)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('counts rate-limit refusals by policy', async () => {
+    const server = await startTestServer(database!, { rateLimits: { ...testConfig().rateLimits, requests: 2 } })
+    try {
+      const key = await mintKey(server.url)
+      const statuses = []
+      for (let i = 0; i < 4; i++) statuses.push((await get(`${server.url}/public/partner/api-keys`, bearer(key.api_key))).status)
+      expect(statuses).to.deep.equal([200, 200, 429, 429])
+      expect(sample((await get(`${server.url}/metrics`, internal)).text, 'lendgate_rate_limit_refusals_total{policy="default"}')).to.equal(2)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('readiness while the migrations run', function () {
+  this.timeout(60_000)
+
+  it('answers 503 migrations_pending to readiness and to every route but the probes and metrics, then serves once migrated', async () => {
+    // A database of its own, empty: the composition migrates it in `start`.
+    const config = testConfig({ databaseUrl: 'pglite://memory' })
+    const composition = await compose(config, silent)
+    const server = await listen(createApp(composition.deps, config, silent).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)
+    try {
+      expect((await get(`${server.url}/health`)).status).to.equal(200)
+      const ready = await get(`${server.url}/health/ready`)
+      expect([ready.status, ready.json()]).to.deep.equal([503, { error: 'not_ready', detail: 'The database schema is being migrated; try again shortly.' }])
+      const mint = await fetch(`${server.url}/public/partner/api-keys`, { method: 'POST', headers: { 'X-Partner-Mint-Key': config.partnerMintSecret!, 'Content-Type': 'application/json' }, body: '{"party_id":"0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b"}' })
+      expect(mint.status).to.equal(503)
+      expect((await get(`${server.url}/metrics`, internal)).status).to.equal(200)
+      await composition.start()
+      expect(await (await get(`${server.url}/health/ready`)).json()).to.deep.equal({ status: 'ready', database: 'up' })
+      expect((await mintKey(server.url)).api_key).to.be.a('string')
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('answers 503 database_unreachable when the schema is current but the database does not answer', async () => {
+    const server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false, schemaCurrent: () => true } }))
+    try {
+      const ready = await get(`${server.url}/health/ready`)
+      expect([ready.status, ready.json()]).to.deep.equal([503, { error: 'not_ready', detail: 'The database is unreachable.' }])
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('the worker\'s HTTP server', () => {
+  const serveWorker = async (schemaCurrent: boolean) => {
+    const deps = inMemoryDeps((base) => ({ health: { storeReachable: async () => true, schemaCurrent: () => schemaCurrent }, metrics: base.metrics }))
+    const server = createServer(createWorkerApp(deps, { internalApiToken: INTERNAL_TOKEN }, silent))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  }
+
+  it('answers liveness, readiness once migrated, metrics behind the internal token, and a JSON 404 or 405 to anything else', async () => {
+    const migrating = await serveWorker(false)
+    const worker = await serveWorker(true)
+    try {
+      expect((await get(`${migrating.url}/health/ready`)).status).to.equal(503)
+      expect((await get(`${worker.url}/health`)).json()).to.deep.equal({ status: 'ok' })
+      expect((await get(`${worker.url}/health/ready`)).json()).to.deep.equal({ status: 'ready', database: 'up' })
+      expect((await get(`${worker.url}/metrics`)).status).to.equal(401)
+      expect((await get(`${worker.url}/metrics`, internal)).text).to.contain('# TYPE lendgate_webhook_delivery_attempts_total counter')
+      expect((await get(`${worker.url}/public/partner/api-keys`)).json()['error']).to.equal('not_found')
+      expect((await fetch(`${worker.url}/health`, { method: 'DELETE' })).status).to.equal(405)
+    } finally {
+      await migrating.close()
+      await worker.close()
+    }
+  })
+})
+
+describe('the scheduler', () => {
+  it('names a daily run by the UTC date of its latest due time', () => {
+    const at = (iso: string) => dailyRunDue(15, new Date(iso))
+    expect(at('2026-11-26T00:15:00.000Z')).to.deep.equal({ runKey: '2026-11-26', dueAt: new Date('2026-11-26T00:15:00.000Z') })
+    expect(at('2026-11-26T00:14:59.999Z')).to.deep.equal({ runKey: '2026-11-25', dueAt: new Date('2026-11-25T00:15:00.000Z') })
+    expect(at('2026-12-31T23:59:00.000Z').runKey).to.equal('2026-12-31')
+    expect(at('2027-01-01T00:00:00.000Z').runKey).to.equal('2026-12-31')
+  })
+
+  it('runs a due run once across schedulers sharing the leases, reports it, and shows no lag after', async () => {
+    const leases = inMemoryJobLeases()
+    const clock = { now: () => new Date('2026-11-26T06:00:00.000Z') }
+    const steps: string[] = []
+    const job = (runKey: string): SteppedJob<number> => ({
+      name: 'counting',
+      initial: 0,
+      progress: t.number,
+      step: (n) => async () => {
+        steps.push(`${runKey}:${n + 1}`)
+        // Every step yields, so the other scheduler gets its chance at the lease meanwhile.
+        await new Promise((resolve) => setImmediate(resolve))
+        return E.right({ progress: n + 1, done: n + 1 === 3 })
+      },
+      finish: () => TE.right(undefined),
+    })
+    const run = runLeasedJob({ leases, clock })
+    const metrics = [createMetrics(), createMetrics()]
+    const schedulers = metrics.map((m) =>
+      startScheduler({ lastCompleted: leases.lastCompleted, clock, metrics: m, logger: silent }, [
+        { name: 'counting', due: (now) => dailyRunDue(0, now), attempt: (request) => run(job(request.runKey), request) },
+      ]),
+    )
+    try {
+      for (let i = 0; i < 100 && steps.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      await Promise.all(schedulers.map((s) => s.stop()))
+      expect(steps).to.deep.equal(['2026-11-26:1', '2026-11-26:2', '2026-11-26:3'])
+      const completed = await Promise.all(metrics.map(async (m) => sample(await m.registry.metrics(), 'lendgate_job_runs_total{job="counting",outcome="completed"}') ?? 0))
+      expect(completed.reduce((a, b) => a + b, 0)).to.equal(1)
+      expect(await schedulers[0]!.lag()).to.deep.equal([{ job: 'counting', seconds: 0 }])
+    } finally {
+      await Promise.all(schedulers.map((s) => s.stop()))
+    }
+  })
+
+  it('reports a failed attempt and the lag of a run that has not completed', async () => {
+    const leases = inMemoryJobLeases()
+    const clock = { now: () => new Date('2026-11-26T06:00:00.000Z') }
+    const failing: SteppedJob<number> = { name: 'failing', initial: 0, progress: t.number, step: () => TE.left(storeUnavailable(new Error('down'))), finish: () => TE.right(undefined) }
+    const metrics = createMetrics()
+    const scheduler = startScheduler({ lastCompleted: leases.lastCompleted, clock, metrics, logger: silent }, [
+      { name: 'failing', due: (now) => dailyRunDue(0, now), attempt: (request) => runLeasedJob({ leases, clock })(failing, request) },
+    ])
+    try {
+      for (let i = 0; i < 100 && sample(await metrics.registry.metrics(), 'lendgate_job_runs_total{job="failing",outcome="failed"}') === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(sample(await metrics.registry.metrics(), 'lendgate_job_runs_total{job="failing",outcome="failed"}')).to.equal(1)
+      // Due at 00:00, not done at 06:00.
+      expect(await scheduler.lag()).to.deep.equal([{ job: 'failing', seconds: 6 * 3600 }])
+    } finally {
+      await scheduler.stop()
+    }
+  })
+})
