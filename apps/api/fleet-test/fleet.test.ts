@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
+import { expect } from 'chai'
+import { bearer, type ApiClient } from './support/api-client.js'
+import { acquireResources, RATE_LIMIT, startFleet, type Fleet, type Resources } from './support/fleet.js'
+import { approveSession, borrowerWithLoans, mintKey, paymentRequest, sendPayment, strictCall, submittedSession } from './support/journeys.js'
+import { killMidDelivery, type MidDeliveryKill } from './support/kill-mid-delivery.js'
+import { declaredType, promtoolCheck, samplesOf, scrape, total, type Scrape } from './support/metrics.js'
+import type { Delivery } from './support/partner-receiver.js'
+import { burst, loanRecords, replayUntilSettled } from './support/payment-burst.js'
+import { hammer, secondsToReset } from './support/rate-limit-hammer.js'
+import { runTraffic } from './support/traffic.js'
+import { forEachConcurrently, sleep, waitUntil } from './support/waiting.js'
+
+/**
+ * The fleet test (`pnpm test:fleet`): a scratch database behind PgBouncer in transaction mode,
+ * two API processes and two workers started with the project's own commands, then mixed partner
+ * traffic, a key revoked across instances, webhooks delivered while a worker is killed, payments
+ * while an API is killed, the shared rate limit and every process's metrics. Needs the local
+ * PostgreSQL (127.0.0.1:5432, trust) with `createdb` and `dropdb`, `pgbouncer` and `promtool`
+ * (`.ci/run` installs both; `PGBOUNCER_PATH` and `PROMTOOL_PATH` point elsewhere).
+ */
+
+const PARTNERS = 10
+const TRAFFIC_MS = 60_000
+const WEBHOOK_SESSIONS = 200
+/** A killed worker's leased events go out again once their lease (60 s) has expired. */
+const STRAGGLERS_MS = 90_000
+const LOANS = 4
+const PAYMENTS_PER_LOAN = 30
+/** Payments answered before API A is killed. */
+const KILL_AFTER = 30
+/** A payment cut short holds its Idempotency-Key for the claim's lease (60 s). */
+const IN_USE_MS = 90_000
+
+/** A short list for a failure message: how many, and the first few. */
+const listed = (items: readonly string[]): string => `${items.length}:\n${items.slice(0, 20).join('\n')}`
+
+/** A line under the test's title in mocha's output: what this run measured. */
+const note = (text: string): void => console.log(`      ${text}`)
+
+/** Alternates between the APIs, request by request. */
+const alternating = (apis: readonly ApiClient[]): (() => ApiClient) => {
+  let next = 0
+  return () => apis[next++ % apis.length] as ApiClient
+}
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i)
+
+describe('a fleet of two APIs and two workers behind PgBouncer', function () {
+  let run: Resources
+  let fleet: Fleet
+  let failed = false
+  /** The kill of worker 2 in the webhook test: the metrics check adds back the counters it held. */
+  let workerKill: MidDeliveryKill | undefined
+
+  const showLogs = (): void => {
+    failed = true
+    console.error(`\nLogs kept in ${run.dir}; their last lines:\n${run.logTails()}`)
+  }
+
+  before(async function () {
+    this.timeout(180_000)
+    run = acquireResources()
+    try {
+      fleet = await startFleet(run)
+    } catch (error) {
+      showLogs()
+      throw error
+    }
+  })
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') showLogs()
+  })
+
+  after(async function () {
+    this.timeout(60_000)
+    expect(await run.teardown(!failed), 'tearing the fleet down').to.deep.equal([])
+  })
+
+  it('serves a minute of mixed partner traffic through both APIs with no 5xx, no lost connection and no unexpected answer', async function () {
+    this.timeout(TRAFFIC_MS + 90_000)
+    const tally = await runTraffic(fleet.apis, fleet.ops, PARTNERS, TRAFFIC_MS)
+    note(`${tally.journeys} journeys; answers by status: ${JSON.stringify(Object.fromEntries(tally.statuses))}`)
+
+    expect(tally.serverErrors, `5xx answers: ${listed(tally.serverErrors)}`).to.have.length(0)
+    expect(tally.socketErrors, `requests without an answer: ${listed(tally.socketErrors)}`).to.have.length(0)
+    expect(tally.unexpected, `unexpected answers: ${listed(tally.unexpected)}`).to.have.length(0)
+    expect(tally.journeys, 'journeys walked to the end').to.be.at.least(PARTNERS)
+    // Each journey walks into an early submit (409), a party before approval (404) and an overpayment (422).
+    expect([409, 404, 422].map((status) => tally.statuses.get(status) ?? 0)).to.deep.equal([tally.journeys, tally.journeys, tally.journeys])
+    for (const api of fleet.apis) expect(api.served(), `answers from ${api.name}`).to.be.greaterThan(tally.journeys)
+  })
+
+  it('refuses a key revoked through API A on API B within a second', async function () {
+    const [apiA, apiB] = fleet.apis
+    const client = { partyId: randomUUID(), clientName: 'fleet-revocation' }
+    const manager = await mintKey(strictCall(() => apiA), fleet.ops, client.partyId, client.clientName)
+    const doomed = await mintKey(strictCall(() => apiA), fleet.ops, client.partyId, client.clientName)
+    const onB = () => apiB.send('GET', '/public/partner/api-keys', { headers: bearer(doomed.apiKey) })
+    for (const _ of range(3)) expect((await onB()).status, 'the key on API B before its revocation').to.equal(200)
+
+    const revocation = await apiA.send('DELETE', `/public/partner/api-keys/${doomed.apiKeyId}`, { headers: bearer(manager.apiKey) })
+    const revokedAt = performance.now()
+    expect(revocation.status, revocation.text).to.equal(200)
+    let status = (await onB()).status
+    while (status !== 401 && performance.now() - revokedAt < 1_000) {
+      await sleep(50)
+      status = (await onB()).status
+    }
+    const elapsed = Math.round(performance.now() - revokedAt)
+    expect(status, `API B's answer to the revoked key ${elapsed} ms after the revocation`).to.equal(401)
+    expect(elapsed).to.be.at.most(1_000)
+  })
+
+  it('delivers every party.ready of 200 approvals, signed, while a worker is killed in the middle of a delivery', async function () {
+    this.timeout(240_000)
+    const { receiver, ops } = fleet
+    const call = strictCall(alternating(fleet.apis))
+    const partnerParty = randomUUID()
+    const partyOf = new Map<string, string>()
+    const onboardAndApprove = async (): Promise<void> => {
+      const { apiKey } = await mintKey(call, ops, partnerParty, 'fleet-webhooks')
+      const sessionId = await submittedSession(call, ops, apiKey, { webhook: true })
+      partyOf.set(sessionId, await approveSession(call, ops, sessionId))
+    }
+    const [, kill] = await Promise.all([
+      forEachConcurrently(range(WEBHOOK_SESSIONS), 8, onboardAndApprove),
+      killMidDelivery(receiver, fleet.workers[1], ops.internalToken, WEBHOOK_SESSIONS / 5),
+    ])
+    workerKill = kill
+    const deliveredAgain = (cut: Delivery) => receiver.deliveries.filter((d) => d.webhookId === cut.webhookId).length >= 2
+    const everyEventIn = () => [...partyOf.keys()].every((id) => receiver.deliveredSessions().has(id)) && kill.cutShort.every(deliveredAgain)
+    await waitUntil(everyEventIn, STRAGGLERS_MS, 200)
+
+    const redeliveries = receiver.deliveries.length - receiver.deliveredSessions().size
+    note(`worker 2 killed after ${kill.deliveredBefore} sessions' events arrived, delivering ${kill.cutShort.length}; ${redeliveries} redeliveries in all`)
+    expect(partyOf.size, 'sessions approved').to.equal(WEBHOOK_SESSIONS)
+    expect(kill.deliveredBefore, 'events delivered when the worker was killed').to.be.within(1, WEBHOOK_SESSIONS - 1)
+    expect(receiver.refused, `deliveries that did not verify: ${listed(receiver.refused)}`).to.have.length(0)
+    const lost = [...partyOf.keys()].filter((id) => !receiver.deliveredSessions().has(id))
+    expect(lost, `sessions whose party.ready never arrived: ${listed(lost)}`).to.have.length(0)
+    const wrong = receiver.deliveries.filter((d) => d.type !== 'party.ready' || d.partyId !== partyOf.get(d.sessionId))
+    expect(wrong, 'deliveries of another type or party').to.deep.equal([])
+    const idsBySession = new Map<string, Set<string>>()
+    for (const d of receiver.deliveries) idsBySession.set(d.sessionId, (idsBySession.get(d.sessionId) ?? new Set()).add(d.webhookId))
+    const renamed = [...idsBySession].filter(([, ids]) => ids.size > 1).map(([id, ids]) => `${id}: ${[...ids].join(', ')}`)
+    expect(renamed, `events delivered again under another webhook-id: ${listed(renamed)}`).to.have.length(0)
+    // What worker 2 was sending when it died reached the receiver but was never recorded as delivered: it comes again.
+    const notAgain = kill.cutShort.filter((cut) => !deliveredAgain(cut)).map((d) => d.sessionId)
+    expect(notAgain, `events cut short by the kill and never delivered again: ${listed(notAgain)}`).to.have.length(0)
+  })
+
+  it('keeps each acknowledged payment exactly once, and takes none twice, when API A is killed mid-burst', async function () {
+    this.timeout(240_000)
+    const [apiA, apiB] = fleet.apis
+    const viaB = strictCall(() => apiB)
+    const { borrowerKey, loans } = await borrowerWithLoans(viaB, fleet.ops, LOANS)
+    // Each request pays its own amount, so a payment in the ledger names the request that made it.
+    const requests = loans.flatMap((loan, l) => range(PAYMENTS_PER_LOAN).map((i) => paymentRequest(loan, 100 + l * PAYMENTS_PER_LOAN + i)))
+
+    let killed: Promise<void> | undefined
+    let killedAt = 0
+    const outcomes = await burst(apiA, borrowerKey, requests, 12, (answered) => {
+      if (answered !== KILL_AFTER) return
+      killedAt = Date.now()
+      killed = apiA.process.kill9()
+    })
+    expect(killed, 'API A was killed').to.not.equal(undefined)
+    await killed
+    await apiA.process.restart()
+    const acknowledged = outcomes.flatMap(({ request, reply }) => (reply === undefined ? [] : [{ request, reply }]))
+    const unanswered = outcomes.flatMap(({ request, reply }) => (reply === undefined ? [request] : []))
+    expect(acknowledged.filter((a) => a.reply.status !== 201).map((a) => `${a.reply.status} ${a.reply.text}`), 'answers other than 201').to.deep.equal([])
+    expect(unanswered.length, 'payments the kill left without an answer').to.be.greaterThan(0)
+
+    // A client that got its answer and sends the request again gets the same answer.
+    for (const { request, reply } of acknowledged) {
+      const replay = await sendPayment(apiA, borrowerKey, request)
+      expect({ status: replay.status, body: replay.body }, `replay of ${request.idempotencyKey}`).to.deep.equal({ status: reply.status, body: reply.body })
+    }
+    // A client that got none sends it again until the key is free: it completes once, or is clearly refused.
+    const settled: { status: number; body: { payment_id?: string; error?: string; created_at?: string } }[] = []
+    await forEachConcurrently(unanswered, 12, async (request) => {
+      const { status, body } = await replayUntilSettled(apiA, borrowerKey, request, IN_USE_MS)
+      settled.push({ status, body })
+    })
+    const completed = settled.filter((r) => r.status === 201)
+    const takenBeforeKill = completed.filter((r) => Date.parse(r.body.created_at ?? '') < killedAt).length
+    note(`${acknowledged.length} payments answered before the kill; of the ${unanswered.length} others, ${completed.length} completed on replay (${takenBeforeKill} taken before the kill)`)
+    const unclear = settled.filter((r) => r.status !== 201 && (r.status < 400 || r.status >= 500 || r.body.error === 'idempotency_key_in_use'))
+    expect(unclear.map((r) => `${r.status} ${JSON.stringify(r.body)}`), 'replays neither completed nor clearly refused').to.deep.equal([])
+
+    const acknowledgedIds = acknowledged.map((a) => a.reply.body.payment_id as string)
+    const confirmedIds = new Set([...acknowledgedIds, ...completed.map((r) => r.body.payment_id as string)])
+    const recorded = await Promise.all(loans.map((loan) => loanRecords(viaB, borrowerKey, loan.path)))
+    const payments = recorded.flatMap((r) => r.payments)
+    expect(payments.length, 'payments recorded, against those confirmed').to.equal(confirmedIds.size)
+    expect(new Set(payments.map((p) => p.payment_id)).size, 'distinct payment ids').to.equal(payments.length)
+    expect(new Set(payments.map((p) => p.amount)).size, 'distinct amounts: no request paid twice').to.equal(payments.length)
+    expect(payments.filter((p) => !confirmedIds.has(p.payment_id)), 'payments nobody was told of').to.deep.equal([])
+    expect(acknowledgedIds.filter((id) => !payments.some((p) => p.payment_id === id)), 'acknowledged payments missing').to.deep.equal([])
+    expect(payments.filter((p) => p.status !== 'SUCCEEDED'), 'payments that did not succeed').to.deep.equal([])
+
+    for (const [i, { payments: paid, transactions, latestSnapshot }] of recorded.entries()) {
+      const paymentEntries = transactions.filter((t) => t.type === 'PAYMENT').map((t) => t.payment_id)
+      expect(paymentEntries.sort(), `loan ${i + 1}: one PAYMENT entry per payment`).to.deep.equal(paid.map((p) => p.payment_id).sort())
+      const sum = (bucket: 'principal' | 'interest' | 'fees') => transactions.reduce((n, t) => n + t[bucket], 0)
+      expect({ principal: sum('principal'), interest: sum('interest'), fees: sum('fees') }, `loan ${i + 1}: ledger sums against the latest balance`).to.deep.equal({
+        principal: latestSnapshot.principal_outstanding,
+        interest: latestSnapshot.interest_outstanding,
+        fees: latestSnapshot.fees_outstanding,
+      })
+    }
+  })
+
+  it("shares one key's rate limit across both APIs: the limit, plus at most a sync interval of requests per API", async function () {
+    this.timeout(150_000)
+    const { apis } = fleet
+    const { apiKey } = await mintKey(strictCall(() => apis[0]), fleet.ops, randomUUID(), 'fleet-rate-limit')
+    const probe = () => apis[0].send('GET', '/public/partner/api-keys', { headers: bearer(apiKey) })
+    // Hammer at the start of a window, so that all of it falls in one.
+    let first = await probe()
+    let windowLeft = secondsToReset(first.headers.get('ratelimit')) ?? 0
+    if (windowLeft < 25) {
+      await sleep((windowLeft + 1) * 1_000)
+      first = await probe()
+      windowLeft = secondsToReset(first.headers.get('ratelimit')) ?? 0
+    }
+    expect(first.status, first.text).to.equal(200)
+    expect(windowLeft, 'seconds left in the window').to.be.at.least(25)
+
+    const result = await hammer(apis, apiKey, '/public/partner/api-keys', { concurrency: 16, refusals: 50, maxMs: (windowLeft - 2) * 1_000 })
+    const admitted = result.admitted + 1
+    // Each instance may admit what it serves in one sync interval before it learns the others' counts.
+    const tolerance = Math.ceil(result.admittedPerSecond * (RATE_LIMIT.syncMs / 1_000) * apis.length) + 20
+    note(`${admitted} admitted of ${result.requests + 1} at ${Math.round(result.admittedPerSecond)}/s; tolerance ${tolerance}`)
+    expect(result.unexpected, `answers other than 2xx and 429: ${listed(result.unexpected)}`).to.have.length(0)
+    expect(result.seconds, 'the hammering fits in the window').to.be.below(windowLeft - 1)
+    for (const api of apis) expect(result.refusedBy.get(api.name), `429s from ${api.name}`).to.be.at.least(50)
+    expect(admitted, 'admitted across both APIs').to.be.at.least(RATE_LIMIT.requests)
+    expect(admitted, 'admitted across both APIs').to.be.at.most(RATE_LIMIT.requests + tolerance)
+    expect(admitted, 'admitted across both APIs, against twice the limit, which two unsynchronised instances would allow').to.be.below(2 * RATE_LIMIT.requests)
+  })
+
+  it('exposes metrics promtool accepts on every process: the requests each API served, deliveries and jobs on the workers', async function () {
+    const { apis, workers, ops } = fleet
+    const processes = [...apis.map((api) => api.process), ...workers]
+    const noAnswer = (error: unknown): Scrape => ({ status: 0, contentType: '', text: `no answer: ${String((error as { cause?: unknown }).cause ?? error)}` })
+    const scrapes = await Promise.all(processes.map((p) => scrape(p.url, ops.internalToken).catch(noAnswer)))
+    for (const [i, metrics] of scrapes.entries()) {
+      const name = processes[i]!.name
+      expect(metrics.status, `GET /metrics on ${name}: ${metrics.text.slice(0, 200)}`).to.equal(200)
+      expect(metrics.contentType, name).to.match(/^text\/plain/)
+      expect(promtoolCheck(metrics.text), `promtool check metrics on ${name}`).to.deep.equal({ status: 0, output: '' })
+    }
+    const [apiA, apiB, worker1, worker2] = scrapes.map((s) => s.text) as [string, string, string, string]
+
+    for (const [api, text] of [[apis[0], apiA], [apis[1], apiB]] as const) {
+      const requests = samplesOf(text, 'lendgate_http_requests_total')
+      expect(requests.length, `${api.name}: lendgate_http_requests_total samples`).to.be.greaterThan(0)
+      const unlabelled = requests.filter((s) => s.labels['operation'] === undefined || s.labels['status_class'] === undefined)
+      expect(unlabelled, `${api.name}: samples without operation or status_class`).to.deep.equal([])
+      expect(total(text, 'lendgate_http_requests_total'), `${api.name}: requests counted, against those this test sent it`).to.be.at.least(api.served())
+    }
+
+    for (const [name, text] of [['worker 1', worker1], ['worker 2', worker2]] as const) {
+      expect(declaredType(text, 'lendgate_webhook_delivery_attempts_total'), name).to.equal('counter')
+      expect(declaredType(text, 'lendgate_job_runs_total'), name).to.equal('counter')
+      const attemptsUnlabelled = samplesOf(text, 'lendgate_webhook_delivery_attempts_total').filter((s) => s.labels['outcome'] === undefined)
+      expect(attemptsUnlabelled, `${name}: attempts without an outcome`).to.deep.equal([])
+      const runsUnlabelled = samplesOf(text, 'lendgate_job_runs_total').filter((s) => s.labels['job'] === undefined || s.labels['outcome'] === undefined)
+      expect(runsUnlabelled, `${name}: job runs without a job or an outcome`).to.deep.equal([])
+    }
+    const attempts = total(worker1, 'lendgate_webhook_delivery_attempts_total') + total(worker2, 'lendgate_webhook_delivery_attempts_total')
+    expect(attempts, 'delivery attempts counted').to.be.greaterThan(0)
+
+    // The daily servicing job runs on a lease: once a day across the workers, worker 2's life before its kill included.
+    const beforeKill = workerKill?.metricsBefore
+    expect(beforeKill?.status, "worker 2's metrics just before it was killed").to.equal(200)
+    const servicingRuns = [worker1, worker2, beforeKill?.text ?? ''].map((text) => total(text, 'lendgate_job_runs_total', { job: 'servicing', outcome: 'completed' }))
+    expect(servicingRuns.reduce((a, b) => a + b, 0), `servicing runs completed (worker 1, worker 2, worker 2 before its kill: ${servicingRuns.join(', ')})`).to.equal(1)
+  })
+})
