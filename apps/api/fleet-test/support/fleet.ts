@@ -113,8 +113,8 @@ export const startFleet = async (run: Resources): Promise<Fleet> => {
     RATE_LIMIT_KEYLESS_REQUESTS: UNLIMITED,
     RATE_LIMIT_WEBHOOK_RETRIES: UNLIMITED,
   }
-  // WEBHOOK_WORKER=false, the setting RUN_JOBS=false supersedes, keeps webhook delivery out of an API that reads only the former.
-  const apiEnv = { RUN_JOBS: 'false', WEBHOOK_WORKER: 'false' }
+  // The jobs run in the workers only.
+  const apiEnv = { RUN_JOBS: 'false' }
   const api = (name: string, port: number) => ({ name, script: 'start' as const, port, env: { ...shared, ...apiEnv, PORT: String(port) } })
   const worker = (name: string, port: number) => ({ name, script: 'worker' as const, port, env: { ...shared, WORKER_PORT: String(port), SERVICING_JOB_AT: '00:00' } })
   const specs = [api('API A', apiPortA), api('API B', apiPortB), worker('worker 1', workerPortA), worker('worker 2', workerPortB)]
