@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import {
   cursorSeal,
   migrateToLatest,
+  notificationsArrive,
   openDatabase,
   ping,
   postgresApiKeyRepository,
@@ -26,11 +27,10 @@ import {
   exactRateLimiter,
   runLeasedJob,
   syncedRateLimiter,
-  type CachedApiKeys,
   type Clock,
 } from '@lendgate/core'
 import { createMetrics } from './metrics.js'
-import { dailyRunDue, startScheduler, type Scheduler } from './scheduler.js'
+import { dailySchedule, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
@@ -69,9 +69,18 @@ export type ComposeOptions = {
   readonly rateLimitClock?: Clock
   /** Report the Node.js process metrics (memory, CPU, event loop): a real process does, tests that build many do not. */
   readonly processMetrics?: boolean
+  /**
+   * With `RUN_JOBS`, run the scheduled jobs too (default true); tests that want webhook delivery
+   * alone, on a database other suites share, turn them off.
+   */
+  readonly scheduledJobs?: boolean
 }
 
 const systemClock: Clock = { now: () => new Date() }
+
+const NOTIFICATIONS_LOST =
+  'A NOTIFY sent through DATABASE_URL did not reach the LISTEN connection of DATABASE_DIRECT_URL: key revocations would not reach the other instances. ' +
+  'Behind a pooler in transaction mode, set DATABASE_DIRECT_URL to the server itself (docs/deployment.md).'
 
 /** Runs `task` every `ms` without keeping the process alive; returns what stops it. */
 const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
@@ -88,9 +97,8 @@ const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
   const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir }))
   let schemaCurrent = given !== undefined
-  // Revocations reach every instance's key cache through LISTEN/NOTIFY (docs/decisions.md).
+  // Revocations reach every instance's key cache through LISTEN/NOTIFY (docs/decisions.md), from `start` on.
   const revocations = postgresKeyRevocations(database)
-  await revocations.start()
   const cache = cachedApiKeys(postgresApiKeyRepository(database.db), revocations, {
     maxEntries: KEY_CACHE_ENTRIES,
     ttlMs: KEY_CACHE_TTL_MS,
@@ -100,27 +108,21 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   const jobLeases = postgresJobLeases(database.db)
   // Set once the scheduler runs: the metrics read its lag.
   let scheduler: Scheduler | undefined
+  const scheduledJobs = config.runJobs && (options.scheduledJobs ?? true)
   const metrics = createMetrics({
-    connections: database.connections,
+    ...(database.kind === 'postgres' ? { connections: database.connections } : {}),
     processMetrics: options.processMetrics ?? false,
     ...(config.runJobs
       ? {
           webhookBacklog: async () => {
-            const backlog = await queue.backlog()()
+            const backlog = await queue.backlog(systemClock.now())()
             return E.isRight(backlog) ? backlog.right : undefined
           },
-          jobLag: async () => (await scheduler?.lag()) ?? [],
         }
       : {}),
+    ...(scheduledJobs ? { jobs: [DAILY_SERVICING_JOB], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
-  // Every key lookup is counted as a hit (held in the cache) or a miss (read from the store).
-  const apiKeys: CachedApiKeys = {
-    ...cache,
-    findByIdSegment: (idSegment) => {
-      metrics.keyLookup(cache.held(idSegment) === undefined ? 'miss' : 'hit')
-      return cache.findByIdSegment(idSegment)
-    },
-  }
+  const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
   // The core's adapters, wired in one place (postgres-core-deps.ts), behind the key cache.
   const core = postgresCoreDepsBase(database, {
@@ -160,6 +162,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     metrics,
   }
 
+  /** `start` once called (it runs once), and whether `close` was: a start that ends after a close starts nothing. */
+  let starting: Promise<void> | undefined
+  let closed = false
   /** What stops each piece of background work once started, in the order they stop. */
   const stops: (() => void | Promise<void>)[] = []
   const startBackgroundWork = (): void => {
@@ -195,12 +200,13 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       )
       stops.unshift(worker.stop)
     }
+    if (!scheduledJobs) return
     const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit })
     const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
     const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
       {
         name: DAILY_SERVICING_JOB,
-        due: (now) => dailyRunDue(config.servicingJobAtMinute, now),
+        schedule: dailySchedule(config.servicingJobAtMinute),
         attempt: (request) => runJob(servicing(request.runKey), request),
       },
     ])
@@ -211,15 +217,21 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   return {
     deps,
     database,
-    start: async () => {
-      if (!schemaCurrent) {
-        const applied = await database.withSession(migrateToLatest)
-        logger.info({ database: database.description, applied }, 'database ready')
+    start: () =>
+      (starting ??= (async () => {
+        if (!schemaCurrent) {
+          const applied = await database.withSession(migrateToLatest)
+          logger.info({ database: database.description, applied }, 'database ready')
+        }
+        await revocations.start()
+        if (!(await notificationsArrive(database))) throw new Error(NOTIFICATIONS_LOST)
+        if (closed) return
         schemaCurrent = true
-      }
-      startBackgroundWork()
-    },
+        startBackgroundWork()
+      })()),
     close: async () => {
+      closed = true
+      await starting?.catch(() => undefined)
       for (const stop of stops) await stop()
       cache.close()
       await revocations.stop()

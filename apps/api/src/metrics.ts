@@ -1,5 +1,5 @@
 import type { PoolConnections } from '@lendgate/adapters'
-import type { AttemptOutcome, RateLimiter, WebhookBacklog } from '@lendgate/core'
+import type { AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
@@ -13,18 +13,19 @@ export type Metrics = {
   readonly registry: Registry
   /** One answered request: its operationId (undefined when no route matched), status and duration. */
   readonly requestServed: (operation: string | undefined, status: number, seconds: number) => void
-  /** A partner key looked up: answered from the key cache, or read from the store. */
-  readonly keyLookup: (outcome: 'hit' | 'miss') => void
   /** One webhook delivery attempt and what came of it. */
   readonly deliveryAttempt: (outcome: AttemptOutcome) => void
   /** One attempt at a scheduled job's run that did something, and how long it took. */
   readonly jobRun: (job: string, outcome: JobRunLabel, seconds: number) => void
   /** Wraps a rate limiter so that each request it refuses is counted by policy. */
   readonly countingRefusals: (limiter: RateLimiter) => RateLimiter
+  /** Wraps the key cache so that each lookup is counted as a hit (held) or a miss (read from the store). */
+  readonly countingLookups: (cache: CachedApiKeys) => CachedApiKeys
 }
 
-/** How a job's run attempt ended, as a label: see `JobRunOutcome`; `failed` when the store failed. */
-export type JobRunLabel = 'completed' | 'stopped' | 'lease_lost' | 'failed'
+/** How a job's run attempt ended, as a label: see `JobRunOutcome`; `failed` when the store failed, `error` when the code threw (a bug). */
+const JOB_RUN_LABELS = ['completed', 'stopped', 'lease_lost', 'failed', 'error'] as const
+export type JobRunLabel = (typeof JOB_RUN_LABELS)[number]
 
 /** Where the gauges read from; a source left out is not reported by this process. */
 export type MetricSources = {
@@ -32,14 +33,29 @@ export type MetricSources = {
   readonly connections?: () => PoolConnections | undefined
   /** The webhook backlog (processes that deliver webhooks); undefined when the store did not answer. */
   readonly webhookBacklog?: () => Promise<WebhookBacklog | undefined>
-  /** Each scheduled job's lag: how long its latest due run has been waiting (0 when done). */
+  /** Each scheduled job's lag: how long its earliest run not completed has been due (0 when none is). */
   readonly jobLag?: () => Promise<readonly { readonly job: string; readonly seconds: number }[]>
+  /** The scheduled jobs this process runs: their run counters start at 0 for every outcome. */
+  readonly jobs?: readonly string[]
   /** Node.js process metrics (memory, CPU, event loop, GC): only for a real process, never for tests that build many. */
   readonly processMetrics?: boolean
 }
 
 /** prom-client's default process gauges named like counters; their per-type gauges (`nodejs_active_handles{type}`, …) stay and sum to them. */
 const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'] as const
+
+/** How long one read of shared state serves the gauges of a scrape. */
+const SCRAPE_MS = 1_000
+
+/** `read`, its answer shared by every call within `ms` of the one that asked it. */
+const sharedFor = <A>(ms: number, read: () => Promise<A>): (() => Promise<A>) => {
+  let last: { readonly at: number; readonly answer: Promise<A> } | undefined
+  return () => {
+    const now = Date.now()
+    if (last === undefined || now - last.at >= ms) last = { at: now, answer: read() }
+    return last.answer
+  }
+}
 
 /** The status class of an HTTP status: `2xx`, `4xx`, … */
 const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
@@ -119,6 +135,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
   // Known label values start at 0, so that a rate over them exists before the first event.
   for (const result of ['hit', 'miss']) keyLookups.inc({ result }, 0)
   for (const outcome of ['delivered', 'retry', 'failed']) attempts.inc({ outcome }, 0)
+  for (const job of sources.jobs ?? []) for (const outcome of JOB_RUN_LABELS) jobRuns.inc({ job, outcome }, 0)
 
   const { connections, webhookBacklog, jobLag } = sources
   if (connections !== undefined) {
@@ -145,25 +162,28 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
     })
   }
   if (webhookBacklog !== undefined) {
-    // Both read from one query per scrape: the pending count's collect refreshes what the age reports.
-    let oldestAge = 0
+    // One query serves both gauges of a scrape (prom-client collects them concurrently).
+    const backlog = sharedFor(SCRAPE_MS, webhookBacklog)
     new Gauge({
       name: 'lendgate_webhook_events_pending',
-      help: 'Webhook events waiting for delivery (fleet-wide).',
+      help: 'Webhook events not yet delivered (fleet-wide), by what they wait for: due (a worker), scheduled (a retry\'s time), awaiting_endpoint (the partner to register one).',
+      labelNames: ['state'] as const,
       registers,
       async collect() {
-        const backlog = await webhookBacklog()
-        if (backlog === undefined) return
-        this.set(backlog.pending)
-        oldestAge = backlog.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - backlog.oldestCreatedAt.getTime()) / 1000)
+        const now = await backlog()
+        if (now === undefined) return
+        this.set({ state: 'due' }, now.due)
+        this.set({ state: 'scheduled' }, now.scheduled)
+        this.set({ state: 'awaiting_endpoint' }, now.awaitingEndpoint)
       },
     })
     new Gauge({
-      name: 'lendgate_webhook_oldest_pending_age_seconds',
-      help: 'Age of the oldest webhook event waiting for delivery (0 when none waits).',
+      name: 'lendgate_webhook_oldest_due_age_seconds',
+      help: 'How long the webhook event due the longest has waited for a worker (0 when none is due).',
       registers,
-      collect() {
-        this.set(oldestAge)
+      async collect() {
+        const now = await backlog()
+        if (now !== undefined) this.set(now.oldestDueAt === null ? 0 : Math.max(0, (Date.now() - now.oldestDueAt.getTime()) / 1000))
       },
     })
   }
@@ -186,12 +206,18 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
       requests.inc({ operation: op, status_class: statusClass(status) })
       latency.observe({ operation: op }, seconds)
     },
-    keyLookup: (result) => keyLookups.inc({ result }),
     deliveryAttempt: (outcome) => attempts.inc({ outcome: attemptLabel(outcome) }),
     jobRun: (job, outcome, seconds) => {
       jobRuns.inc({ job, outcome })
       jobDuration.observe({ job }, seconds)
     },
+    countingLookups: (cache) => ({
+      ...cache,
+      findByIdSegment: (idSegment) => {
+        keyLookups.inc({ result: cache.held(idSegment) === undefined ? 'miss' : 'hit' })
+        return cache.findByIdSegment(idSegment)
+      },
+    }),
     countingRefusals: (limiter) => ({
       ...limiter,
       take: (bucket, policy) => async () => {

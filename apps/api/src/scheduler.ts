@@ -19,13 +19,30 @@ export const dailyRunDue = (minute: number, now: Date): DueRun => {
   return { runKey: dueAt.toISOString().slice(0, 10), dueAt }
 }
 
+/** When a job's runs are due. */
+export type Schedule = {
+  /** The latest run due at `now`. */
+  readonly latest: (now: Date) => DueRun
+  /** The run that comes after run `runKey`. */
+  readonly after: (runKey: string) => DueRun
+}
+
+/** A run every day at `minute` minutes after 00:00 UTC, named by its date. */
+export const dailySchedule = (minute: number): Schedule => ({
+  latest: (now) => dailyRunDue(minute, now),
+  after: (runKey) => {
+    const dueAt = new Date(Date.parse(`${runKey}T00:00:00.000Z`) + DAY_MS + minute * 60_000)
+    return { runKey: dueAt.toISOString().slice(0, 10), dueAt }
+  },
+})
+
 /**
  * A job the scheduler runs: its name (as in `SteppedJob`), when its runs are due, and how a run
  * is attempted (`runLeasedJob` on the job of `request.runKey`).
  */
 export type ScheduledJob = {
   readonly name: string
-  readonly due: (now: Date) => DueRun
+  readonly schedule: Schedule
   readonly attempt: (request: JobRunRequest) => TE.TaskEither<StoreUnavailable, JobRunOutcome>
 }
 
@@ -37,14 +54,19 @@ export type SchedulerDeps = {
 }
 
 export type Scheduler = {
-  /** Each job's lag, for the metrics: how long its latest due run has waited (0 once it completed). */
+  /** Each job's lag, for the metrics: how long its earliest run not completed has been due (0 when every due run has completed). */
   readonly lag: () => Promise<readonly { readonly job: string; readonly seconds: number }[]>
   /** Stops between two steps of the run under way (its progress saved and its lease released for another process), then resolves. */
   readonly stop: () => Promise<void>
 }
 
-/** How long a lease lasts without renewal: a crashed runner's run is taken over this long after its last step. */
-export const JOB_LEASE_MS = 30_000
+/**
+ * How long a lease lasts without renewal: a crashed runner's run is taken over this long after
+ * its last step. A step (100 loans of the servicing job) must end well within it, or another
+ * process takes the run over while it is still working (no loan is posted twice, but the work
+ * is done twice).
+ */
+export const JOB_LEASE_MS = 120_000
 /** How often each process checks whether a run is due. */
 export const JOB_CHECK_MS = 10_000
 
@@ -75,22 +97,25 @@ export const startScheduler = (deps: SchedulerDeps, jobs: readonly ScheduledJob[
   let current: Promise<void> = Promise.resolve()
 
   const attempt = async (scheduled: ScheduledJob): Promise<void> => {
-    const { runKey } = scheduled.due(deps.clock.now())
+    const { runKey } = scheduled.schedule.latest(deps.clock.now())
     const started = process.hrtime.bigint()
-    // A thrown exception is a bug; it is logged and counted like a failure, and the loop goes on.
-    const outcome = await scheduled
-      .attempt({ runKey, holder, leaseMs: JOB_LEASE_MS, stopping: () => stopping })()
-      .catch((err: unknown) => E.left({ cause: err }))
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9
-    if (E.isLeft(outcome)) {
-      deps.metrics.jobRun(scheduled.name, 'failed', seconds)
-      deps.logger.warn({ err: outcome.left.cause, job: scheduled.name, run: runKey }, 'scheduled job failed; it will be resumed')
-      return
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9
+    try {
+      const outcome = await scheduled.attempt({ runKey, holder, leaseMs: JOB_LEASE_MS, stopping: () => stopping })()
+      if (E.isLeft(outcome)) {
+        deps.metrics.jobRun(scheduled.name, 'failed', seconds())
+        deps.logger.warn({ err: outcome.left.cause, job: scheduled.name, run: runKey }, 'scheduled job failed; it will be resumed')
+        return
+      }
+      const label = labelOf(outcome.right)
+      if (label === undefined) return
+      deps.metrics.jobRun(scheduled.name, label, seconds())
+      deps.logger.info({ job: scheduled.name, run: runKey, outcome: label, duration_s: Math.round(seconds() * 1000) / 1000 }, 'scheduled job run')
+    } catch (err) {
+      // A thrown exception is a bug: logged and counted, and the scheduler goes on (the lease runs out and the run is resumed).
+      deps.metrics.jobRun(scheduled.name, 'error', seconds())
+      deps.logger.error({ err, job: scheduled.name, run: runKey }, 'scheduled job threw')
     }
-    const label = labelOf(outcome.right)
-    if (label === undefined) return
-    deps.metrics.jobRun(scheduled.name, label, seconds)
-    deps.logger.info({ job: scheduled.name, run: runKey, outcome: label, duration_s: Math.round(seconds * 1000) / 1000 }, 'scheduled job run')
   }
 
   const tick = (): void => {
@@ -98,7 +123,9 @@ export const startScheduler = (deps: SchedulerDeps, jobs: readonly ScheduledJob[
       for (const scheduled of jobs) if (!stopping) await attempt(scheduled)
     })()
     void current.finally(() => {
-      if (!stopping) timer = setTimeout(tick, checkMs)
+      if (stopping) return
+      timer = setTimeout(tick, checkMs)
+      timer.unref()
     })
   }
   tick()
@@ -107,12 +134,14 @@ export const startScheduler = (deps: SchedulerDeps, jobs: readonly ScheduledJob[
     lag: async () => {
       const now = deps.clock.now()
       const lags = await Promise.all(
-        jobs.map(async ({ name, due }) => {
-          const { runKey, dueAt } = due(now)
+        jobs.map(async ({ name, schedule }) => {
+          const latest = schedule.latest(now)
           const last = await deps.lastCompleted(name)()
           if (E.isLeft(last)) return undefined
-          const done = O.isSome(last.right) && last.right.value.runKey >= runKey
-          return { job: name, seconds: done ? 0 : (now.getTime() - dueAt.getTime()) / 1000 }
+          if (O.isSome(last.right) && last.right.value.runKey >= latest.runKey) return { job: name, seconds: 0 }
+          // Late since the first run after the last one completed (a job failing for days shows days).
+          const waiting = O.isSome(last.right) ? schedule.after(last.right.value.runKey) : latest
+          return { job: name, seconds: (now.getTime() - waiting.dueAt.getTime()) / 1000 }
         }),
       )
       return lags.filter((lag) => lag !== undefined)

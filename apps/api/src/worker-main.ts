@@ -23,6 +23,7 @@ if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
   process.exit(1)
 }
+if (config.internalApiToken === undefined) logger.warn({ setting: 'INTERNAL_API_TOKEN' }, 'setting missing: /metrics answers 500 server_misconfigured')
 try {
   const composition = await compose({ ...config, runJobs: true }, logger, undefined, { processMetrics: true })
   const listening = await listenAndStart(composition, createWorkerApp(composition.deps, config, logger), {

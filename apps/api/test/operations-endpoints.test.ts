@@ -6,13 +6,14 @@ import { inMemoryJobLeases } from '@lendgate/core/testing'
 import { runLeasedJob, storeUnavailable, type SteppedJob } from '@lendgate/core'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
 import { createApp } from '../src/app.js'
 import { compose } from '../src/compose.js'
 import { createLogger } from '../src/logger.js'
 import { createMetrics } from '../src/metrics.js'
-import { dailyRunDue, startScheduler } from '../src/scheduler.js'
+import { dailyRunDue, dailySchedule, startScheduler } from '../src/scheduler.js'
 import { listen } from '../src/server.js'
 import { createWorkerApp } from '../src/worker-app.js'
 import { bearer, mintKey } from './support/client.js'
@@ -92,6 +93,22 @@ describe('GET /metrics', () => {
     } finally {
       await server.stop()
     }
+  })
+})
+
+describe('the webhook backlog gauges', () => {
+  it('report one reading per scrape: the events by what they wait for, and how long the longest-due one has waited', async () => {
+    let reads = 0
+    const metrics = createMetrics({
+      webhookBacklog: async () => {
+        reads += 1
+        return { due: 2, scheduled: 1, awaitingEndpoint: 5, oldestDueAt: new Date(Date.now() - 100_000) }
+      },
+    })
+    const text = await metrics.registry.metrics()
+    expect(reads).to.equal(1)
+    expect(['due', 'scheduled', 'awaiting_endpoint'].map((state) => sample(text, `lendgate_webhook_events_pending{state="${state}"}`))).to.deep.equal([2, 1, 5])
+    expect(sample(text, 'lendgate_webhook_oldest_due_age_seconds')).to.be.within(100, 101)
   })
 })
 
@@ -185,7 +202,7 @@ describe('the scheduler', () => {
     const metrics = [createMetrics(), createMetrics()]
     const schedulers = metrics.map((m) =>
       startScheduler({ lastCompleted: leases.lastCompleted, clock, metrics: m, logger: silent }, [
-        { name: 'counting', due: (now) => dailyRunDue(0, now), attempt: (request) => run(job(request.runKey), request) },
+        { name: 'counting', schedule: dailySchedule(0), attempt: (request) => run(job(request.runKey), request) },
       ]),
     )
     try {
@@ -200,23 +217,33 @@ describe('the scheduler', () => {
     }
   })
 
-  it('reports a failed attempt and the lag of a run that has not completed', async () => {
+  it('reports a failed attempt, and the lag since the first run after the last completed one', async () => {
     const leases = inMemoryJobLeases()
     const clock = { now: () => new Date('2026-11-26T06:00:00.000Z') }
     const failing: SteppedJob<number> = { name: 'failing', initial: 0, progress: t.number, step: () => TE.left(storeUnavailable(new Error('down'))), finish: () => TE.right(undefined) }
-    const metrics = createMetrics()
+    const metrics = createMetrics({ jobs: ['failing'] })
+    const runsOf = async (outcome: string) => sample(await metrics.registry.metrics(), `lendgate_job_runs_total{job="failing",outcome="${outcome}"}`)
+    // Every outcome is there from the start, at 0.
+    expect(await Promise.all(['completed', 'stopped', 'lease_lost', 'failed', 'error'].map(runsOf))).to.deep.equal([0, 0, 0, 0, 0])
     const scheduler = startScheduler({ lastCompleted: leases.lastCompleted, clock, metrics, logger: silent }, [
-      { name: 'failing', due: (now) => dailyRunDue(0, now), attempt: (request) => runLeasedJob({ leases, clock })(failing, request) },
+      { name: 'failing', schedule: dailySchedule(0), attempt: (request) => runLeasedJob({ leases, clock })(failing, request) },
     ])
     try {
-      for (let i = 0; i < 100 && sample(await metrics.registry.metrics(), 'lendgate_job_runs_total{job="failing",outcome="failed"}') === undefined; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      expect(sample(await metrics.registry.metrics(), 'lendgate_job_runs_total{job="failing",outcome="failed"}')).to.equal(1)
-      // Due at 00:00, not done at 06:00.
-      expect(await scheduler.lag()).to.deep.equal([{ job: 'failing', seconds: 6 * 3600 }])
+      for (let i = 0; i < 100 && (await runsOf('failed')) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
     } finally {
       await scheduler.stop()
     }
+    expect(await runsOf('failed')).to.equal(1)
+    // Never completed: late since today's run was due at 00:00.
+    expect(await scheduler.lag()).to.deep.equal([{ job: 'failing', seconds: 6 * 3600 }])
+    // Last completed three days ago: late since the day after it.
+    const earlier = await leases.acquire('failing', '2026-11-23', 'earlier', new Date('2026-11-23T00:00:00.000Z'), 1)()
+    if (E.isLeft(earlier) || O.isNone(earlier.right)) throw new Error('no lease')
+    expect(await leases.complete(earlier.right.value, new Date('2026-11-23T00:10:00.000Z'))()).to.deep.equal(E.right(true))
+    expect(await scheduler.lag()).to.deep.equal([{ job: 'failing', seconds: 2 * 86_400 + 6 * 3600 }])
+  })
+
+  it('starts on the day after a run key, at the scheduled minute', () => {
+    expect(dailySchedule(15).after('2026-12-31')).to.deep.equal({ runKey: '2027-01-01', dueAt: new Date('2027-01-01T00:15:00.000Z') })
   })
 })

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect } from 'chai'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { openDatabase, type OpenDatabase } from '../src/postgres/database.js'
+import { notificationsArrive, openDatabase, type OpenDatabase } from '../src/postgres/database.js'
 import { MIGRATION_NAMES, migrateToLatest, pendingMigrations } from '../src/postgres/migrate.js'
 import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
 
@@ -27,8 +27,13 @@ for (const database of testDatabases()) {
       }
     })
 
+    it('hears a NOTIFY sent through the pool on its LISTEN connection', async () => {
+      expect(await notificationsArrive(await database.open())).to.equal(true)
+    })
+
     it(`reports the pool's connections (${database.kind === 'postgres' ? 'numbers' : 'none: one embedded connection'})`, async () => {
-      const { connections } = await database.open()
+      const { connections, db } = await database.open()
+      await sql`select 1`.execute(db)
       const now = connections()
       if (database.kind === 'embedded') expect(now).to.equal(undefined)
       else {
@@ -79,6 +84,16 @@ if (serverUrl !== undefined) {
       expect(await open.withSession(pendingMigrations)).to.deep.equal(MIGRATION_NAMES)
       expect(await open.withSession(migrateToLatest)).to.deep.equal(MIGRATION_NAMES)
       expect(await open.withSession(pendingMigrations)).to.deep.equal([])
+    })
+
+    it('tells when a NOTIFY sent through the pool does not reach the LISTEN connection', async () => {
+      // The pool on another database of the server: its notifications never reach this one's listeners.
+      const elsewhere = await openDatabase({ url: serverUrl, directUrl: urlOf(name), dataDir: '' })
+      try {
+        expect(await notificationsArrive(elsewhere, 300)).to.equal(false)
+      } finally {
+        await elsewhere.close()
+      }
     })
 
     it('listens for notifications on the direct URL', async () => {

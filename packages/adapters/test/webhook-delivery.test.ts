@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps } from '@lendgate/core'
+import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps, type WebhookBacklog } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
 import { testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
@@ -117,16 +117,25 @@ for (const database of testDatabases()) {
       expect(forEvent(id)).to.have.length(1)
     })
 
-    it('counts the events pending and tells when the oldest was created: the backlog operators watch (issue 38)', async () => {
-      const before = await right(deps.queue.backlog())
-      const id = await queueEvent()
-      const queued = await right(deps.queue.backlog())
-      expect(queued.pending).to.equal(before.pending + 1)
-      expect(queued.oldestCreatedAt).to.be.instanceOf(Date)
-      expect(queued.oldestCreatedAt!.getTime()).to.be.at.most(deps.clock.now().getTime())
+    it('counts pending events by what they wait for, and tells since when the longest-due one has waited (issue 38)', async () => {
+      const backlog = () => right(deps.queue.backlog(deps.clock.now()))
+      const change = (before: WebhookBacklog, after: WebhookBacklog) => ({
+        due: after.due - before.due,
+        scheduled: after.scheduled - before.scheduled,
+        awaitingEndpoint: after.awaitingEndpoint - before.awaitingEndpoint,
+      })
+      const start = await backlog()
+      const due = await queueEvent()
+      await queueEvent(false)
+      const queued = await backlog()
+      expect(change(start, queued)).to.deep.equal({ due: 1, scheduled: 0, awaitingEndpoint: 1 })
+      expect(queued.oldestDueAt!.getTime()).to.be.at.most(deps.clock.now().getTime())
+      // Two failed attempts: the next is 60 s away, so the event waits for its time, not for a worker.
+      receiver.answer(500, 500)
       await round()
-      expect(forEvent(id)).to.have.length(1)
-      expect((await right(deps.queue.backlog())).pending).to.be.at.most(before.pending)
+      await round()
+      expect(forEvent(due)).to.have.length(2)
+      expect(change(start, await backlog())).to.deep.equal({ due: 0, scheduled: 1, awaitingEndpoint: 1 })
     })
 
     it('retries a failing receiver with the same webhook-id until it answers 2xx', async () => {

@@ -58,9 +58,9 @@ describe('runLeasedJob', () => {
     const { leases, clock, request, outcome } = setup()
     // Holder a took the run, did two steps, saved, and died without a word.
     const taken = await leases.acquire('counting', RUN, 'a', clock.now(), LEASE_MS)()
-    const lease = E.isRight(taken) && O.isSome(taken.right) ? taken.right.value : undefined
-    expect(lease).to.not.equal(undefined)
-    await leases.renew(lease!, JSON.stringify({ done: 2 }), clock.now(), LEASE_MS)()
+    const lease = { job: 'counting', runKey: RUN, holder: 'a', progress: null }
+    expect(taken).to.deep.equal(E.right(O.some(lease)))
+    expect(await leases.renew(lease, JSON.stringify({ done: 2 }), clock.now(), LEASE_MS)()).to.deep.equal(E.right(true))
     const log: string[] = []
     expect(await outcome(counting(4, log, 'b'), request('b'))).to.deep.equal(E.right({ _tag: 'NotDue' }))
     clock.advance(LEASE_MS)

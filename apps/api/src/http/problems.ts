@@ -38,7 +38,6 @@ export type ServerMisconfigured = { readonly _tag: 'ServerMisconfigured'; readon
 export const serverMisconfigured = (setting: string): ServerMisconfigured => ({ _tag: 'ServerMisconfigured', setting })
 
 export type RouteNotFound = { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
-/** Readiness: the database does not answer. */
 /** The process cannot serve yet: the database does not answer, or the schema is still being migrated. */
 export type NotReady = { readonly _tag: 'NotReady'; readonly reason: 'database_unreachable' | 'migrations_pending' }
 export const notReady = (reason: NotReady['reason']): NotReady => ({ _tag: 'NotReady', reason })

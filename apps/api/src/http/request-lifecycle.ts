@@ -4,6 +4,7 @@ import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { Metrics } from '../metrics.js'
 import type { AppContext, AppState } from './context.js'
+import { METRICS_PATH } from './probes.js'
 import { answerProblem } from './respond.js'
 
 /** An incoming request id is kept only if it is short and plain; otherwise a new one is made. */
@@ -87,7 +88,8 @@ export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'request
       ctx.state.log.error({ err: error }, 'unhandled error')
       answerProblem(ctx, { _tag: 'InternalError' })
     } finally {
-      metrics.requestServed((ctx as AppContext).routerName, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
+      // Prometheus's scrapes are not traffic: counting them would only count the counting.
+      if (ctx.path !== METRICS_PATH) metrics.requestServed((ctx as AppContext).routerName, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
       accessLog({
         requestId,
         method: ctx.method,

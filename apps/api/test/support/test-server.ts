@@ -83,7 +83,8 @@ export type TestServer = {
 export const startTestServer = async (database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestServer> => {
   const { stream, capture } = captureLogs()
   const config = testConfig(overrides)
-  const server = await startServer(config, createLogger(config.logLevel, stream), await database.open())
+  // The daily servicing job never runs here: it would accrue every loan other suites left in the shared database.
+  const server = await startServer(config, createLogger(config.logLevel, stream), await database.open(), { scheduledJobs: false })
   return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
@@ -196,5 +197,31 @@ export const ping = async (db: Kysely<Database>): Promise<boolean> => {
     return true
   } catch {
     return false
+  }
+}
+
+/** The channel of `notificationsArrive`'s probe. */
+const PROBE_CHANNEL = 'lendgate_notification_probe'
+
+/**
+ * Whether a NOTIFY sent through the pool (`db`: `DATABASE_URL`, perhaps a pooler) reaches a LISTEN
+ * connection (`listen`: the direct URL) within `timeoutMs`. False behind PgBouncer in transaction
+ * mode without a direct URL: LISTEN then registers on a server connection nobody holds, and key
+ * revocations would silently stop reaching the other instances.
+ */
+export const notificationsArrive = async (database: Pick<OpenDatabase, 'db' | 'listen'>, timeoutMs = 3_000): Promise<boolean> => {
+  const token = randomUUID()
+  let heard = (): void => undefined
+  const arrived = new Promise<boolean>((resolve) => {
+    heard = () => resolve(true)
+  })
+  const stop = await database.listen(PROBE_CHANNEL, (payload) => payload === token && heard(), () => undefined)
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await sql`select pg_notify(${PROBE_CHANNEL}, ${token})`.execute(database.db)
+    return await Promise.race([arrived, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))])
+  } finally {
+    clearTimeout(timer)
+    await stop()
   }
 }

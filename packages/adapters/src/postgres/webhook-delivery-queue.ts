@@ -72,14 +72,18 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
       }),
     ),
 
-  // Counted on the partial index of pending events (`webhook_events_due_idx`).
-  backlog: () =>
+  // Over the partial index of pending events (`webhook_events_due_idx`), joined to endpoints as `claimDue` is.
+  backlog: (now) =>
     query(async () => {
-      const row = await db
-        .selectFrom('webhook_events')
-        .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created_at').as('oldest')])
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow()
-      return { pending: Number(row.pending), oldestCreatedAt: row.oldest }
+      const { rows } = await sql<{ due: number; scheduled: number; awaiting_endpoint: number; oldest_due: Date | null }>`
+        select
+          count(*) filter (where w.session_id is not null and e.next_attempt_at <= ${now})::int8 as due,
+          count(*) filter (where w.session_id is not null and e.next_attempt_at > ${now})::int8 as scheduled,
+          count(*) filter (where w.session_id is null)::int8 as awaiting_endpoint,
+          min(e.next_attempt_at) filter (where w.session_id is not null and e.next_attempt_at <= ${now}) as oldest_due
+        from webhook_events e left join webhook_endpoints w on w.session_id = e.session_id
+        where e.status = 'pending'`.execute(db)
+      const row = rows[0]
+      return { due: row?.due ?? 0, scheduled: row?.scheduled ?? 0, awaitingEndpoint: row?.awaiting_endpoint ?? 0, oldestDueAt: row?.oldest_due ?? null }
     }),
 })

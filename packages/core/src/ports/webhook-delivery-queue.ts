@@ -38,12 +38,23 @@ export type WebhookDeliveryQueue = {
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
   /** Records an attempt a crash cut short (it counts as one), keeping the current lease. */
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
-  /** The events still pending (due or waiting for a retry) and when the oldest of them was created (null when none is pending). */
-  readonly backlog: () => TE.TaskEither<StoreUnavailable, WebhookBacklog>
+  /** The pending events at `now`, by what they wait for (`WebhookBacklog`). */
+  readonly backlog: (now: Date) => TE.TaskEither<StoreUnavailable, WebhookBacklog>
 }
 
-/** Webhook events pending delivery: how many, and when the oldest was created (null when none). */
-export type WebhookBacklog = { readonly pending: number; readonly oldestCreatedAt: Date | null }
+/**
+ * Pending webhook events at one moment, by what they wait for: `due`, a worker (their next
+ * attempt's time has come and their session has an endpoint; `oldestDueAt` is the earliest such
+ * time, null when none is due); `scheduled`, the time of their next attempt (a retry's delay);
+ * `awaitingEndpoint`, their session to register an endpoint (they wait for the partner, not for
+ * Lendgate).
+ */
+export type WebhookBacklog = {
+  readonly due: number
+  readonly scheduled: number
+  readonly awaitingEndpoint: number
+  readonly oldestDueAt: Date | null
+}
 
 /** One signed webhook request, ready to send. */
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }

@@ -26,7 +26,11 @@ export type SteppedJob<P> = {
   readonly progress: t.Type<P, unknown, unknown>
   /** One step from `progress`. */
   readonly step: (progress: P) => TE.TaskEither<StoreUnavailable, JobStep<P>>
-  /** Runs once the last step is done, before the run is recorded as completed (for example, its audit event). */
+  /**
+   * Runs once the last step is done, before the run is recorded as completed (for example, its
+   * audit event). If it fails, or the process dies before the run is recorded, the next holder
+   * runs the last step again (it finds nothing left to do) and `finish` again.
+   */
   readonly finish: (progress: P) => TE.TaskEither<StoreUnavailable, void>
 }
 
@@ -88,7 +92,8 @@ export const runLeasedJob =
     const saved = savedProgress(job, lease)
     const encode = (progress: P): string => JSON.stringify(job.progress.encode(progress))
     let progress = O.getOrElse(() => job.initial)(saved)
-    for (let done = false; !done; ) {
+    let done = false
+    while (!done) {
       if (request.stopping()) {
         const released = await deps.leases.release(lease, encode(progress))()
         return E.isLeft(released) ? released : E.right(STOPPED)
