@@ -2,6 +2,7 @@ import type { PoolConnections } from '@lendgate/adapters'
 import type { AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { RATE_POLICY } from './http/rate-policies.js'
 
 /**
  * One process's metrics (issue 38, docs/deployment.md "Metrics"), in a registry of its own
@@ -135,6 +136,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
   // Known label values start at 0, so that a rate over them exists before the first event.
   for (const result of ['hit', 'miss']) keyLookups.inc({ result }, 0)
   for (const outcome of ['delivered', 'retry', 'failed']) attempts.inc({ outcome }, 0)
+  for (const policy of Object.values(RATE_POLICY)) refusals.inc({ policy }, 0)
   for (const job of sources.jobs ?? []) for (const outcome of JOB_RUN_LABELS) jobRuns.inc({ job, outcome }, 0)
 
   const { connections, webhookBacklog, jobLag } = sources

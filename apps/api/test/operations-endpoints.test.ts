@@ -89,7 +89,9 @@ describe('GET /metrics', () => {
       const statuses = []
       for (let i = 0; i < 4; i++) statuses.push((await get(`${server.url}/public/partner/api-keys`, bearer(key.api_key))).status)
       expect(statuses).to.deep.equal([200, 200, 429, 429])
-      expect(sample((await get(`${server.url}/metrics`, internal)).text, 'lendgate_rate_limit_refusals_total{policy="default"}')).to.equal(2)
+      const text = (await get(`${server.url}/metrics`, internal)).text
+      const refusals = (policy: string) => sample(text, `lendgate_rate_limit_refusals_total{policy="${policy}"}`)
+      expect(['default', 'verification', 'webhook_retry', 'mint', 'key_lookups', 'keyless'].map(refusals)).to.deep.equal([2, 0, 0, 0, 0, 0])
     } finally {
       await server.stop()
     }

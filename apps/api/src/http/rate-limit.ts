@@ -11,6 +11,7 @@ import { declaresBody } from './body.js'
 import type { AppContext, AppState } from './context.js'
 import type { RateLimitExceeded } from './problems.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
+import { RATE_POLICY } from './rate-policies.js'
 import { answerProblem } from './respond.js'
 
 /** One limit of a route: which limiter counts, under which policy, in which bucket. */
@@ -137,15 +138,15 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
   const w = settings.windowSeconds
   switch (op.auth) {
     case 'partner': {
-      const general: RouteLimit = { limiter: deps.rateLimiter, policy: { name: 'default', limit: settings.requests, windowSeconds: w }, bucketOf: keyBucket('key') }
+      const general: RouteLimit = { limiter: deps.rateLimiter, policy: { name: RATE_POLICY.default, limit: settings.requests, windowSeconds: w }, bucketOf: keyBucket('key') }
       const verification: RouteLimit = {
         limiter: deps.exactRateLimiter,
-        policy: { name: 'verification', limit: settings.verificationRequests, windowSeconds: w },
+        policy: { name: RATE_POLICY.verification, limit: settings.verificationRequests, windowSeconds: w },
         bucketOf: keyBucket('verify'),
       }
       const webhookRetry: RouteLimit = {
         limiter: deps.exactRateLimiter,
-        policy: { name: 'webhook_retry', limit: settings.webhookRetries, windowSeconds: w },
+        policy: { name: RATE_POLICY.webhookRetry, limit: settings.webhookRetries, windowSeconds: w },
         // Per event and API client, so no one else can use up an event's retries; a malformed
         // event id is refused 400 without being counted (or stored as a bucket).
         bucketOf: (ctx) => {
@@ -166,7 +167,7 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
       }
     }
     case 'mint':
-      return [{ limiter: deps.exactRateLimiter, policy: { name: 'mint', limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]
+      return [{ limiter: deps.exactRateLimiter, policy: { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]
     case 'internal':
     case 'none':
       return []
@@ -188,7 +189,7 @@ export type KeyLookupLimit = (ctx: AppContext, presented: string) => Promise<E.E
  * failure of the limiter admits the lookup with a logged warning, as `limitedBy` does.
  */
 export const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 'rateLimiter'>, settings: RateLimitSettings): KeyLookupLimit => {
-  const policy: RatePolicy = { name: 'key_lookups', limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
+  const policy: RatePolicy = { name: RATE_POLICY.keyLookups, limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
   const policies = policyHeader([policy])
   const toLookUp = idSegmentToLookUp(deps.keyMaterial)
   return async (ctx, presented) => {
@@ -236,7 +237,7 @@ export const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter' | 'keyMaterial'>
   const limit = limitedBy([
     {
       limiter: deps.rateLimiter,
-      policy: { name: 'keyless', limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
+      policy: { name: RATE_POLICY.keyless, limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
       bucketOf: (ctx) => (credentialed(ctx) || isProbe(ctx) ? undefined : `keyless:${clientAddressOf(ctx)}`),
     },
   ])
