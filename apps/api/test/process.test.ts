@@ -1,46 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
-import { API_DIR, FROM_SOURCE } from './support/api-process.js'
+import { startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { request } from './support/client.js'
 
-type Running = {
-  readonly child: ChildProcess
-  readonly url: Promise<string>
-  readonly stdout: () => string
-  readonly stderr: () => string
-  readonly exited: Promise<number | null>
-}
-
 /** Starts `src/main.ts` as its own process, the way `pnpm start` does. */
-const startMain = (env: Record<string, string>): Running => {
-  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/main.ts'], {
-    cwd: API_DIR,
-    env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(out)
-      if (match !== null) resolve(match[1]!)
-    })
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before listening: ${err}`)))
-  })
-  url.catch(() => undefined)
-  child.stderr!.on('data', (chunk: Buffer) => {
-    err += chunk.toString()
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, url, stdout: () => out, stderr: () => err, exited }
-}
-
-const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>
-  Promise.race([promise, new Promise<A>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))])
+const startMain = (env: Record<string, string>): SourceProcess => startFromSource('src/main.ts', { PORT: '0', ...env })
 
 describe('the API process (main.ts)', function () {
   this.timeout(60_000)

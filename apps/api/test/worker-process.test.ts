@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { realDatabaseUrl } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { API_DIR, FROM_SOURCE } from './support/api-process.js'
+import { startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { INTERNAL_TOKEN } from './support/test-server.js'
 
 /**
@@ -12,32 +12,8 @@ import { INTERNAL_TOKEN } from './support/test-server.js'
  * with status 0 and no lease held.
  */
 
-type Worker = { readonly output: () => string; readonly url: Promise<string>; readonly exited: Promise<number | null>; readonly stop: () => void }
-
-const startWorker = (env: Record<string, string>): Worker => {
-  const child = spawn(process.execPath, [...FROM_SOURCE, 'src/worker-main.ts'], {
-    cwd: API_DIR,
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', WORKER_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const url = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /"url":"(http:\/\/[^"]+)","msg":"Lendgate worker running"/.exec(output)
-      if (match !== null) resolve(match[1]!)
-    }
-    child.stdout!.on('data', read)
-    child.stderr!.on('data', read)
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before it was ready: ${output}`)))
-  })
-  url.catch(() => undefined)
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { output: () => output, url, exited, stop: () => child.kill('SIGTERM') }
-}
-
-const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>
-  Promise.race([promise, new Promise<A>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))])
+/** Starts `src/worker-main.ts` as its own process, the way `pnpm worker` does, on any free port. */
+const startWorker = (env: Record<string, string>): SourceProcess => startFromSource('src/worker-main.ts', { WORKER_PORT: '0', ...env })
 
 describe('the worker process (worker-main.ts)', function () {
   this.timeout(60_000)
@@ -45,7 +21,7 @@ describe('the worker process (worker-main.ts)', function () {
   it('refuses the embedded database with exit status 1, naming DATABASE_URL', async () => {
     const worker = startWorker({ DATABASE_URL: 'pglite://memory', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })
     expect(await within(30_000, worker.exited)).to.equal(1)
-    expect(worker.output()).to.contain('pnpm worker needs a PostgreSQL server')
+    expect(worker.stdout()).to.contain('pnpm worker needs a PostgreSQL server')
   })
 
   const serverUrl = realDatabaseUrl()
@@ -76,12 +52,12 @@ describe('the worker process (worker-main.ts)', function () {
       const metrics = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${INTERNAL_TOKEN}` } })).text()
       expect(metrics).to.contain('lendgate_job_runs_total{job="servicing",outcome="completed"} 1')
       expect(metrics).to.contain('lendgate_job_lag_seconds{job="servicing"} 0')
-      worker.stop()
+      worker.child.kill('SIGTERM')
       expect(await within(10_000, worker.exited)).to.equal(0)
-      expect(worker.output()).to.contain('"msg":"shutting down"')
+      expect(worker.stdout()).to.contain('"msg":"shutting down"')
       expect(psql('select count(*) from job_leases where holder is not null')).to.equal('0')
     } finally {
-      worker.stop()
+      worker.child.kill('SIGTERM')
       await within(10_000, worker.exited).catch(() => undefined)
       execFileSync('dropdb', [...serverArgs, '--if-exists', '--force', name], { stdio: 'pipe' })
     }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { rememberLog } from './secret-scan.js'
 import { INTERNAL_TOKEN, MINT_SECRET, type TestServer } from './test-server.js'
@@ -27,6 +27,45 @@ export const processEnv = (verificationDeliveryUrl: string): Record<string, stri
   RATE_LIMIT_MINT_REQUESTS: '1000000000',
   RATE_LIMIT_KEY_LOOKUPS: '1000000000',
 })
+
+/** A process of the API package started from its sources, as `pnpm start` or `pnpm worker` start it. */
+export type SourceProcess = {
+  readonly child: ChildProcess
+  /** The URL its first log line naming one gives (the API's "listening", the worker's "running"). */
+  readonly url: Promise<string>
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** Starts `entry` (such as `src/main.ts`) as its own process with only PATH, `LOG_LEVEL=info` and `env` in its environment. */
+export const startFromSource = (entry: string, env: Record<string, string>): SourceProcess => {
+  const child = spawn(process.execPath, [...FROM_SOURCE, entry], {
+    cwd: API_DIR,
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  let err = ''
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(out)
+      if (match !== null) resolve(match[1]!)
+    })
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before listening: ${out}${err}`)))
+  })
+  url.catch(() => undefined)
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, url, stdout: () => out, stderr: () => err, exited }
+}
+
+/** `promise`, or a rejection after `ms`. */
+export const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>
+  Promise.race([promise, new Promise<A>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))])
 
 export type ApiProcess = {
   readonly url: string
