@@ -25,7 +25,7 @@ import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
 
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
-export const allRoutes = (deps: AppDeps): Routes => ({
+export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations'>): Routes => ({
   ...healthRoutes(deps),
   ...apiKeyRoutes(deps),
   ...onboardingSessionRoutes(deps),
@@ -35,7 +35,7 @@ export const allRoutes = (deps: AppDeps): Routes => ({
   ...internalLendingRoutes(deps),
   ...servicingRoutes(deps),
   ...auditEventRoutes(deps),
-  ...referenceRoutes(),
+  ...referenceRoutes(config),
 })
 
 /** The application, and the request listener a server runs (the application's own). */
@@ -61,7 +61,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   // what the outermost trusted proxy saw. Entries further left were written by the client.
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
-  const table = buildRouter(deps, config, allRoutes(deps))
+  const table = buildRouter(deps, config, allRoutes(deps, config))
   app.use(requestLifecycle(logger, deps.metrics))
   app.use(securityHeaders)
   app.use(bodyBounds)

@@ -28,6 +28,8 @@ export type Config = {
   readonly webhookRetrySchedule: readonly number[]
   readonly verificationDeliveryUrl: string | undefined
   readonly placeholderOperations: ReadonlySet<string>
+  /** Where partners reach the API (PUBLIC_BASE_URL): the OpenAPI documents' `servers`; unset, the address a request reached. */
+  readonly publicBaseUrl: string | undefined
   /** Exact origins allowed to call the API from a browser; `*` allows any. Empty: none. */
   readonly corsOrigins: readonly string[]
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -151,6 +153,12 @@ const timeOfDay = (raw: string): number | undefined => {
 const renamed = (name: string, to: string): Setting<undefined> =>
   setting(name, `was renamed ${to}`, () => undefined, none)
 
+/** An http(s) URL with no query or fragment, without its trailing slash. */
+const baseUrl = (raw: string): string | undefined => {
+  if (!/^https?:\/\/[^\s?#]+$/.test(raw) || !URL.canParse(raw)) return undefined
+  return raw.replace(/\/+$/, '')
+}
+
 const origins = (raw: string): string[] | undefined => {
   const values = list(raw)
   return values.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)) ? values : undefined
@@ -184,6 +192,7 @@ const Environment = t.type({
   ),
   VERIFICATION_DELIVERY_URL: setting('VERIFICATION_DELIVERY_URL', 'must be an http(s) URL', (raw) => (/^https?:\/\//.test(raw) && URL.canParse(raw) ? raw : undefined), none),
   PLACEHOLDER_OPERATIONS: setting('PLACEHOLDER_OPERATIONS', 'must list known operationIds, comma-separated', operationIds, () => new Set<string>()),
+  PUBLIC_BASE_URL: setting('PUBLIC_BASE_URL', 'must be an http(s) URL without query or fragment, such as https://api.example.com', baseUrl, none),
   CORS_ORIGINS: setting('CORS_ORIGINS', 'must be * or origins such as https://app.example.com, comma-separated', origins, () => []),
   LOG_LEVEL: setting(
     'LOG_LEVEL',
@@ -235,6 +244,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         webhookRetrySchedule: v.WEBHOOK_RETRY_SCHEDULE,
         verificationDeliveryUrl: v.VERIFICATION_DELIVERY_URL,
         placeholderOperations: v.PLACEHOLDER_OPERATIONS,
+        publicBaseUrl: v.PUBLIC_BASE_URL,
         corsOrigins: v.CORS_ORIGINS,
         logLevel: v.LOG_LEVEL,
         production: env['NODE_ENV'] === 'production',

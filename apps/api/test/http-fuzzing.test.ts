@@ -2,7 +2,7 @@ import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { jsonSchemaOf, type JsonSchema } from '@lendgate/core'
-import { OPERATION_DOCS } from '../src/openapi/document.js'
+import { bodyCodecOf } from '../src/openapi/operation-docs.js'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { bookLoan, TERM_LOAN_PRODUCT, WORKING_CAPITAL } from './support/booked-loan.js'
 import { onboardBorrower } from './support/borrower.js'
@@ -297,7 +297,7 @@ for (const database of testDatabases()) {
     const CONTROL = { 'C0 controls': 'a\u0001\u001f\u0007b', escape: '\u001b[31mred', delete: 'x\u007f', 'C1 control': 'x\u0085y', 'line separator': 'a\u2028b', 'right-to-left override': '\u202egnp.exe', 'byte order mark': '\ufeffAcme', 'tab and newlines': 'a\tb\r\nc' }
 
     for (const op of OPERATIONS) {
-      const codec = OPERATION_DOCS[op.operationId]?.body
+      const codec = bodyCodecOf(op.operationId)
       const fields = codec === undefined ? [] : stringFieldsOf(jsonSchemaOf(codec) as JsonSchema)
       if (fields.length === 0) continue
       it(`${op.operationId}: every string field refuses NUL and lone surrogates by name, and no control character makes a 5xx`, async () => {

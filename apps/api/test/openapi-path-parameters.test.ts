@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { openApiDocument } from '../src/openapi/document.js'
+import { bothDocuments } from './support/openapi-documents.js'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { bookLoan, WORKING_CAPITAL } from './support/booked-loan.js'
@@ -24,7 +24,7 @@ import { INTERNAL_TOKEN, startTestServer, testConfig, type TestServer } from './
 type ParameterObject = { readonly name: string; readonly in: string; readonly schema: Record<string, unknown> }
 type OperationObject = { readonly operationId: string; readonly parameters?: readonly ParameterObject[] }
 
-const document = openApiDocument() as { paths: Record<string, Record<string, OperationObject>> }
+const document = bothDocuments().combined as { paths: Record<string, Record<string, OperationObject>> }
 const ajv = new Ajv2020({ strict: false })
 addFormats.default(ajv)
 

@@ -16,60 +16,100 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { allRoutes } from '../src/app.js'
-import { OPERATION_DOCS } from '../src/openapi/document.js'
+import { OPERATION_DOCS } from '../src/openapi/operation-docs.js'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { buildRouter } from '../src/routes/router.js'
-import { request } from './support/client.js'
-import { startInMemoryServer, testConfig, type TestServer } from './support/test-server.js'
+import { bearer, mintKey, request } from './support/client.js'
+import { INTERNAL_TOKEN, startInMemoryServer, testConfig, type TestServer } from './support/test-server.js'
 
-/** The OpenAPI document (issue 7): served without a key, valid, and the same routes as the router. */
+/**
+ * The OpenAPI documents (issues 7 and 39): the partner document served without a key, the
+ * operator document behind the internal token; both valid, and together the routes the router
+ * serves, each route in one.
+ */
 
 type Document = {
   readonly openapi: string
+  readonly servers: readonly { readonly url: string }[]
   readonly paths: Record<string, Record<string, { readonly operationId: string; readonly requestBody?: unknown }>>
+  readonly components: { readonly schemas: Record<string, object> }
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete']
 
-describe('the OpenAPI document', () => {
+const routesOf = (document: Document): string[] =>
+  Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+
+describe('the OpenAPI documents', () => {
   let server: TestServer
-  let document: Document
+  let partner: Document
+  let operator: Document
   before(async () => {
     server = await startInMemoryServer()
     const reply = await request(server.url, '/public/openapi.json')
     expect(reply.status).to.equal(200)
-    document = reply.body as Document
+    partner = reply.body as Document
+    const internal = await request(server.url, '/internal/openapi.json', { headers: bearer(INTERNAL_TOKEN) })
+    expect(internal.status).to.equal(200)
+    operator = internal.body as Document
   })
   after(async () => server.stop())
 
-  it('is served without a key, also under /public/v1, as JSON', async () => {
+  it('serves the partner document without a key, also under /public/v1, as JSON', async () => {
     const v1 = await request(server.url, '/public/v1/openapi.json')
     expect(v1.status).to.equal(200)
     expect(v1.headers.get('content-type')).to.match(/^application\/json/)
-    expect(v1.body).to.deep.equal(document)
+    expect(v1.body).to.deep.equal(partner)
   })
 
-  it('passes a standard OpenAPI 3.1 validator', async () => {
-    const validator = new Validator()
-    const result = await validator.validate(structuredClone(document) as never)
-    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).to.deep.equal([])
-    expect(result.valid).to.equal(true)
-    expect(document.openapi).to.equal('3.1.0')
+  it('serves the operator document only with the internal token: never to a partner key or nobody', async () => {
+    expect((await request(server.url, '/internal/openapi.json')).status).to.equal(401)
+    const { api_key: key } = await mintKey(server.url)
+    const withKey = await request(server.url, '/internal/openapi.json', { headers: bearer(key!) })
+    expect(withKey.status).to.equal(401)
+    expect(withKey.body).to.include({ error: 'invalid_internal_token' })
+  })
+
+  it('keeps the audiences apart: partner routes in one, /internal routes and the probes in the other, each with its own credential', () => {
+    expect(routesOf(partner).filter((route) => !route.includes(' /public/'))).to.deep.equal([])
+    expect(routesOf(operator).filter((route) => !/ \/(internal|health)(\/|$)/.test(route))).to.deep.equal([])
+    expect(Object.keys((partner.components as { securitySchemes?: object }).securitySchemes ?? {}).sort()).to.deep.equal(['bearerApiKey', 'headerApiKey', 'mintKey'])
+    expect(Object.keys((operator.components as { securitySchemes?: object }).securitySchemes ?? {})).to.deep.equal(['internalToken'])
+    expect(JSON.stringify(partner)).to.not.include('/internal/')
+  })
+
+  it('names as server the address the request reached, or the configured public base URL', async () => {
+    expect(partner.servers).to.deep.equal([{ url: server.url, description: 'This server' }])
+    expect(operator.servers.map((s) => s.url)).to.deep.equal([server.url])
+    const configured = await startInMemoryServer(undefined, { publicBaseUrl: 'https://api.lendgate.example/lending' })
+    try {
+      const reply = await request(configured.url, '/public/openapi.json')
+      expect((reply.body as Document).servers.map((s) => s.url)).to.deep.equal(['https://api.lendgate.example/lending'])
+    } finally {
+      await configured.stop()
+    }
+  })
+
+  it('both pass a standard OpenAPI 3.1 validator', async () => {
+    for (const document of [partner, operator]) {
+      const validator = new Validator()
+      const result = await validator.validate(structuredClone(document) as never)
+      expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).to.deep.equal([])
+      expect(result.valid).to.equal(true)
+      expect(document.openapi).to.equal('3.1.0')
+    }
     // The validator is not vacuous: a document without its info is refused.
-    const { info: _info, ...broken } = structuredClone(document) as Record<string, unknown>
+    const { info: _info, ...broken } = structuredClone(partner) as Record<string, unknown>
     expect((await new Validator().validate(broken as never)).valid).to.equal(false)
   })
 
-  it('describes exactly the routes the router serves, with their operationIds', () => {
-    const served = buildRouter(server.deps, testConfig(), allRoutes(server.deps))
+  it('describe together exactly the routes the router serves, each once, with their operationIds', () => {
+    const served = buildRouter(server.deps, testConfig(), allRoutes(server.deps, testConfig()))
       .layers()
       .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:([A-Za-z]+)/g, '{$1}')}`))
       .sort()
-    const described = Object.entries(document.paths)
-      .flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
-      .sort()
-    expect(described).to.deep.equal(served)
-    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId)).sort()
+    expect([...routesOf(partner), ...routesOf(operator)].sort()).to.deep.equal(served)
+    const ids = [partner, operator].flatMap((document) => Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId))).sort()
     expect(ids).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort())
     expect(Object.keys(OPERATION_DOCS).sort()).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort())
   })
@@ -162,13 +202,21 @@ describe('the OpenAPI document', () => {
       })
     }
 
-    it('every request body of the document compiles as JSON Schema 2020-12', () => {
-      for (const item of Object.values(document.paths)) {
-        for (const operation of Object.values(item)) {
-          const schema = (operation.requestBody as { content?: Record<string, { schema: object }> } | undefined)?.content?.['application/json']?.schema
-          if (schema !== undefined) expect(() => ajv.compile(schema), operation.operationId).to.not.throw()
+    it('every request body of the documents is a named schema that compiles as JSON Schema 2020-12', () => {
+      let bodies = 0
+      for (const document of [partner, operator]) {
+        for (const item of Object.values(document.paths)) {
+          for (const operation of Object.values(item)) {
+            const schema = (operation.requestBody as { content?: Record<string, { schema: { $ref: string } }> } | undefined)?.content?.['application/json']?.schema
+            if (schema === undefined) continue
+            const name = /^#\/components\/schemas\/(\w+)$/.exec(schema.$ref)?.[1]
+            expect(name, operation.operationId).to.be.a('string')
+            expect(() => ajv.compile(document.components.schemas[name!]!), operation.operationId).to.not.throw()
+            bodies += 1
+          }
         }
       }
+      expect(bodies).to.be.greaterThan(30)
     })
   })
 })

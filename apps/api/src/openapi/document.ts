@@ -1,157 +1,103 @@
-import {
-  AccrualQuery,
-  LoanFilters,
-  ChargeOffInput,
-  PayoffQuery,
-  AuditEventFilters,
-  AddressInput,
-  AddressPatch,
-  ApplicantProfileInput,
-  ApplicationStatusFilter,
-  ApproveApplicationInput,
-  ApproveSessionInput,
-  CodeInput,
-  CollateralInput,
-  CreateOnboardingSessionInput,
-  DeclineApplicationInput,
-  DocumentInput,
-  EmailInput,
-  EmptyInput,
-  jsonSchemaOf,
-  LoanApplicationInput,
-  LoanApplicationPatch,
-  LoanDocumentInput,
-  LoanProductInput,
-  LoanProductPatch,
-  MintApiKeyInput,
-  PageQuery,
-  PATH_PARAMETERS,
-  PaymentInput,
-  PaymentMethodInput,
-  PaymentMethodPatch,
-  PhoneInput,
-  ProductActiveFilter,
-  RegisterWebhookInput,
-  RejectSessionInput,
-  ReversePaymentInput,
-  SchedulePreviewQuery,
-  SessionStatusFilter,
-  TransactionFilters,
-  type JsonSchema,
-} from '@lendgate/core'
+import { jsonSchemaOf, PageQuery, PATH_PARAMETERS, type JsonSchema } from '@lendgate/core'
 import type * as t from 'io-ts'
+import { RATE_POLICY } from '../http/rate-policies.js'
 import { OPERATIONS, type Operation } from '../routes/operations.js'
-import { RESPONSE_SCHEMAS, SUCCESS_BODIES } from './responses.js'
+import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuses, sample, SAMPLE_PROBLEMS, sentence, type DocumentedProblem } from './errors.js'
+import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, QUERY_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
+import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
+import { RESPONSE_SCHEMAS, SUCCESS_BODIES, SUCCESS_PINS } from './responses.js'
 
 /**
- * The OpenAPI 3.1 description of the service (issue 7), built once at start from the route
- * table (every operation, its method, path, auth, scope and success status), from the io-ts
- * codecs that validate each request (their JSON Schemas): one source of truth for both, and
- * from the schemas of the views that shape each success body (responses.ts).
+ * The OpenAPI 3.1 documents of the service (issues 7 and 39): the partner document
+ * (`/public/openapi.json`, every route a partner calls) and the operator document
+ * (`/internal/openapi.json`, the `/internal` routes and the probes). Both are built once at start
+ * from the route table (method, path, auth, scope, success status), the io-ts codecs that
+ * validate each request (their JSON Schemas), the schemas of the views that shape each success
+ * body (responses.ts), each operation's documentation and problems (operation-docs.ts) and the
+ * error mapper (errors.ts); `servers` is added per request (`withServer`).
  */
 
-type OperationDoc = {
-  readonly summary: string
-  /** What a reader needs beyond the summary (CommonMark). */
-  readonly description?: string
-  readonly tag: string
-  /** The codec of the JSON body. */
-  readonly body?: t.Mixed
-  /** Filters of the query (a strict object codec); list routes add `limit` and `cursor`. */
-  readonly query?: t.Mixed
-  readonly list?: boolean
+export type Audience = 'partner' | 'operator'
+
+/** The operator document holds the `/internal` routes and the probes; the partner document every other route. */
+export const audienceOf = (op: Operation): Audience => (op.auth === 'internal' || op.path.startsWith('/health') ? 'operator' : 'partner')
+
+export type DocumentOptions = {
+  /** Operations configured to answer the 501 placeholder (PLACEHOLDER_OPERATIONS). */
+  readonly placeholderOperations?: ReadonlySet<string>
 }
 
-const doc = (tag: string, summary: string, extra: Omit<OperationDoc, 'tag' | 'summary'> = {}): OperationDoc => ({ tag, summary, ...extra })
+// ---- the problems of each kind of operation ------------------------------------------------------
 
-const ADDRESS_TYPE_DEFAULT = (holder: 'session' | 'party'): string =>
-  `\`type\` is optional: without it, the ${holder}'s first address is \`registered\` and any later one \`operating\`; ` +
-  'the response always states the type. A second `registered` address is refused (400 naming `type`): update the first instead.'
+/** Writes under /public take an Idempotency-Key, and a replay carries Idempotent-Replayed (docs/api.md "Idempotency"). */
+const idempotent = (op: Operation): boolean => op.path.startsWith('/public/') && op.method !== 'GET'
+const isProbe = (op: Operation): boolean => op.path.startsWith('/health')
+const isDocument = (op: Operation): boolean => op.path.endsWith('/openapi.json')
+const takesBody = (op: Operation, d: OperationDoc): boolean => d.body !== undefined || op.jsonBody
+const pathParametersOf = (op: Operation): readonly string[] => [...op.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!)
 
-const MERGE_PATCH =
-  'A JSON Merge Patch (RFC 7396), sent as `application/json` or `application/merge-patch+json`: a field left out keeps its value, ' +
-  '`null` clears a field that may be empty, and `null` on a field that cannot be empty is refused (400 naming the field). ' +
-  'An empty object is refused (400).'
-
-/** What each operation takes, by operationId. A test proves every operation of the table is here. */
-export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
-  health: doc('health', 'Liveness: the process is up'),
-  healthReady: doc('health', 'Readiness: the database answers'),
-  getOpenApiDocument: doc('reference', 'This OpenAPI document'),
-
-  mintApiKey: doc('keys', 'Mint a partner API key (operators and backends only)', { body: MintApiKeyInput }),
-  listApiKeys: doc('keys', "List the API client's keys, masked", { list: true }),
-  revokeApiKey: doc('keys', 'Revoke a key of the API client'),
-
-  createOnboardingSession: doc('onboarding', 'Create an onboarding session', { body: CreateOnboardingSessionInput }),
-  getOnboardingSession: doc('onboarding', 'Get an onboarding session'),
-  listOnboardingAddresses: doc('onboarding', "List the session's addresses", { list: true }),
-  createOnboardingAddress: doc('onboarding', 'Add an address to the session', { body: AddressInput, description: ADDRESS_TYPE_DEFAULT('session') }),
-  updateOnboardingAddress: doc('onboarding', 'Update an address of the session', { body: AddressPatch, description: MERGE_PATCH }),
-  upsertApplicantProfile: doc('onboarding', 'Create or replace the applicant profile', { body: ApplicantProfileInput }),
-  submitOnboardingEmail: doc('onboarding', 'Submit the email to verify', { body: EmailInput }),
-  retryOnboardingEmailVerification: doc('onboarding', 'Send a new email verification code'),
-  verifyOnboardingEmail: doc('onboarding', 'Verify the email with its code', { body: CodeInput }),
-  submitOnboardingPhone: doc('onboarding', 'Submit the phone to verify', { body: PhoneInput }),
-  retryOnboardingPhoneVerification: doc('onboarding', 'Send a new phone verification code'),
-  verifyOnboardingPhone: doc('onboarding', 'Verify the phone with its code', { body: CodeInput }),
-  listPendingOnboardingRequirements: doc('onboarding', 'List the outstanding requirements'),
-  submitOnboardingForReview: doc('onboarding', 'Submit the session for review'),
-  getPartyBySessionId: doc('onboarding', 'Get the party of an approved session'),
-  registerOnboardingSessionWebhook: doc('webhooks', 'Register the party.ready webhook', { body: RegisterWebhookInput }),
-  listOnboardingSessionWebhookDeliveries: doc('webhooks', 'List webhook events and their delivery attempts', { list: true }),
-  retryOnboardingSessionWebhookDelivery: doc('webhooks', 'Deliver a webhook event again, now', { body: EmptyInput }),
-  listDocumentsForOnboardingSession: doc('onboarding', "List the session's documents", { list: true }),
-  createOnboardingDocumentMetadata: doc('onboarding', 'Register document metadata', { body: DocumentInput }),
-
-  getParty: doc('parties', 'Get the party'),
-  listPartyAddresses: doc('parties', "List the party's addresses", { list: true }),
-  createPartyAddress: doc('parties', 'Add an address to the party', { body: AddressInput, description: ADDRESS_TYPE_DEFAULT('party') }),
-  updatePartyAddress: doc('parties', 'Update an address of the party', { body: AddressPatch, description: MERGE_PATCH }),
-  listPartyApplications: doc('parties', "List the party's loan applications", { list: true, query: ApplicationStatusFilter }),
-  listAvailableLoanProductsForParty: doc('parties', 'List the active loan products', { list: true }),
-
-  createLoanApplication: doc('applications', 'Create a loan application (DRAFT)', { body: LoanApplicationInput }),
-  getLoanApplication: doc('applications', 'Get a loan application'),
-  updateLoanApplication: doc('applications', 'Update a draft application', { body: LoanApplicationPatch, description: MERGE_PATCH }),
-  submitLoanApplication: doc('applications', 'Submit the application for decisioning', { body: EmptyInput }),
-  withdrawLoanApplication: doc('applications', 'Withdraw the application', { body: EmptyInput }),
-  previewLoanApplicationSchedule: doc('applications', 'Preview the repayment schedule', { query: SchedulePreviewQuery }),
-
-  listLoansForParty: doc('servicing', "List the party's loans (optionally by delinquency bucket)", { list: true, query: LoanFilters }),
-  getLoanForParty: doc('servicing', 'Get a loan'),
-  listLoanBalancesForParty: doc('servicing', 'List balance snapshots', { list: true }),
-  getLatestLoanBalanceForParty: doc('servicing', 'Get the latest balance'),
-  listCollateralForPartyLoan: doc('servicing', 'List collateral', { list: true }),
-  listPaymentsForPartyLoan: doc('servicing', "List the loan's payments", { list: true }),
-  getLoanPayoffForParty: doc('servicing', 'Quote the payoff on a date (today by default)', { query: PayoffQuery }),
-  listPaymentMethodsForPartyLoan: doc('servicing', 'List payment methods', { list: true }),
-  createPaymentMethodForPartyLoan: doc('servicing', 'Add a bank account or card token', { body: PaymentMethodInput }),
-  updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', { body: PaymentMethodPatch, description: MERGE_PATCH }),
-  createPaymentIntentForPartyLoan: doc('servicing', 'Pay (Idempotency-Key required)', { body: PaymentInput }),
-  listLoanScheduleForParty: doc('servicing', 'List the installments', { list: true }),
-  listTransactionsForPartyLoan: doc('servicing', 'List ledger transactions', { list: true, query: TransactionFilters }),
-  listDocumentsForPartyLoan: doc('servicing', "List the loan's documents", { list: true }),
-
-  listOnboardingSessionsForReview: doc('internal', 'List sessions for review', { list: true, query: SessionStatusFilter }),
-  approveOnboardingSession: doc('internal', 'Approve a submitted session (creates the party)', { body: ApproveSessionInput }),
-  rejectOnboardingSession: doc('internal', 'Reject a submitted session', { body: RejectSessionInput }),
-  listLoanApplicationsForReview: doc('internal', 'List applications for decisioning', { list: true, query: ApplicationStatusFilter }),
-  approveLoanApplication: doc('internal', 'Approve an application and book its loan', { body: ApproveApplicationInput }),
-  declineLoanApplication: doc('internal', 'Decline an application', { body: DeclineApplicationInput }),
-  accrueInterest: doc('internal', 'Accrue interest due by a date (idempotent)', { query: AccrualQuery }),
-  addLoanCollateral: doc('internal', 'Record collateral of a loan', { body: CollateralInput }),
-  attachLoanDocument: doc('internal', 'Attach a document to a loan', { body: LoanDocumentInput }),
-  reverseLoanPayment: doc('internal', 'Reverse a payment', { body: ReversePaymentInput }),
-  chargeOffLoan: doc('internal', 'Charge off a loan (writes off everything owed)', { body: ChargeOffInput }),
-  listLoanProducts: doc('internal', 'List the loan product catalogue', { list: true, query: ProductActiveFilter }),
-  createLoanProduct: doc('internal', 'Create a loan product', { body: LoanProductInput }),
-  updateLoanProduct: doc('internal', 'Update a loan product', { body: LoanProductPatch, description: MERGE_PATCH }),
-  listAuditEvents: doc('internal', 'List the audit log, newest first', { list: true, query: AuditEventFilters }),
+/** Why this operation can answer `invalid_request`: what it reads from the request. */
+const inputWhy = (op: Operation, d: OperationDoc): string | undefined => {
+  const reasons = [
+    ...(pathParametersOf(op).length > 0 ? ['a path parameter is malformed'] : []),
+    ...(d.query !== undefined || d.list === true ? ['a query parameter is unknown or malformed'] : op.method === 'GET' ? [] : ['the request carries a query parameter (a write takes none)']),
+    ...(takesBody(op, d) ? ['the body is not a JSON object of the documented fields (`param` names the first field at fault)'] : []),
+    ...(op.method === 'PATCH' || op.jsonBody ? ['the Content-Type is not JSON'] : []),
+  ]
+  return reasons.length === 0 ? undefined : `${reasons.join('; ')}.`.replace(/^./, (c) => c.toUpperCase())
 }
 
-const RATE_LIMITED_DESCRIPTION =
-  'Too many requests: `rate_limited` (a rate-limit policy; see RateLimit) or, on the verification routes, `too_many_attempts`'
+const rateLimited = (policy: string, limit: number, why: string): DocumentedProblem =>
+  documented({ ...SAMPLE_PROBLEMS.RateLimitExceeded, policy, limit }, why)
+
+/** The problems an operation has by its kind: credentials, rate limits, input, idempotency, outages. */
+const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions): readonly DocumentedProblem[] => {
+  const problems: DocumentedProblem[] = []
+  const input = inputWhy(op, d)
+  if (input !== undefined) problems.push(sample('InvalidRequest', input))
+  switch (op.auth) {
+    case 'partner':
+      problems.push(sample('MissingApiKey'), sample('InvalidApiKey'), documented({ _tag: 'InsufficientScope', scope: op.scope ?? 'partner:api' }, `The key lacks the \`${op.scope ?? 'partner:api'}\` scope.`))
+      if (op.path.includes(':partyId') || op.operationId === 'createLoanApplication') problems.push(sample('PartyMismatch'))
+      problems.push(
+        op.extraLimit === undefined
+          ? rateLimited(RATE_POLICY.default, 600, 'The key\'s `default` policy (or the client address\'s `key_lookups`) is spent; wait `Retry-After` seconds.')
+          : rateLimited(
+              op.extraLimit === 'verification' ? RATE_POLICY.verification : RATE_POLICY.webhookRetry,
+              op.extraLimit === 'verification' ? 30 : 5,
+              `The \`${op.extraLimit}\` policy (on top of the key's \`default\`) is spent; wait \`Retry-After\` seconds.`,
+            ),
+      )
+      break
+    case 'mint':
+      problems.push(
+        sample('InvalidMintKey'),
+        rateLimited(RATE_POLICY.mint, 10, 'The client address\'s `mint` policy is spent (failed attempts count too); wait `Retry-After` seconds.'),
+        documented({ _tag: 'ServerMisconfigured', setting: 'PARTNER_MINT_SECRET' }, 'Production without PARTNER_MINT_SECRET: nobody can mint.'),
+      )
+      break
+    case 'internal':
+      problems.push(
+        sample('InvalidInternalToken'),
+        rateLimited(RATE_POLICY.keyless, 300, 'The client address\'s `keyless` policy (requests without a valid credential) is spent.'),
+        documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set: operator routes are closed.'),
+      )
+      break
+    case 'none':
+      if (!isProbe(op)) problems.push(rateLimited(RATE_POLICY.keyless, 300, 'The client address\'s `keyless` policy (requests without a credential) is spent.'))
+      break
+  }
+  if (takesBody(op, d)) problems.push(sample('PayloadTooLarge'))
+  if (idempotent(op)) problems.push(sample('IdempotencyKeyInUse'), sample('IdempotencyKeyReused'))
+  if (op.idempotencyKeyRequired === true) problems.push(sample('IdempotencyKeyRequired'))
+  if (op.method !== 'GET') problems.push(sample('ConcurrentUpdate', 'A concurrent request changed the same record first; retry.'))
+  if (!isProbe(op) && !isDocument(op)) problems.push(sample('StoreUnavailable'))
+  problems.push(sample('InternalError'))
+  if (options.placeholderOperations?.has(op.operationId) === true) problems.push(documented({ _tag: 'NotImplemented', operationId: op.operationId }))
+  return problems
+}
+
+// ---- headers -------------------------------------------------------------------------------------
 
 /** Partner routes and minting are rate limited (docs/api.md "Rate limits"): they answer the RateLimit headers and 429. */
 const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op.auth === 'mint'
@@ -160,36 +106,65 @@ const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op
  * but the health probes (docs/api.md "Rate limits"): whatever it is answered carries the
  * RateLimit headers, and it may be a 429.
  */
-const keylessBudgeted = (op: Operation): boolean => op.operationId !== 'health' && op.operationId !== 'healthReady'
 const carriesRateLimit = (op: Operation, status: number): boolean =>
   // A partner key is judged before its rate limit is counted; the mint secret after.
-  (rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401)) || keylessBudgeted(op)
+  (rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401)) || !isProbe(op)
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
   RateLimit: { $ref: '#/components/headers/RateLimit' },
 }
 
-/** `/a/:id/b` → `/a/{id}/b`, and the names of its parameters. */
-const openApiPath = (koaPath: string): { readonly path: string; readonly params: readonly string[] } => {
-  const params: string[] = []
-  const path = koaPath.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
-    params.push(name)
-    return `{${name}}`
-  })
-  return { path, params }
+const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` })
+
+/** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
+const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
+  'X-Request-Id': header('X-Request-Id'),
+  ...(carriesRateLimit(op, status) ? RATE_LIMIT_HEADERS : {}),
+  ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
+  ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
+  // 409 idempotency_key_in_use asks the caller to wait.
+  ...(status === 429 || (status === 409 && idempotent(op)) ? { 'Retry-After': header('Retry-After') } : {}),
+})
+
+// ---- parameters and bodies -----------------------------------------------------------------------
+
+/** The example of `name`; a parameter without one is a mistake of examples.ts. */
+const exampleOf = <V>(examples: Readonly<Record<string, V>>, name: string): V => {
+  const example = examples[name]
+  if (example === undefined) throw new Error(`parameter ${name} has no example (openapi/examples.ts)`)
+  return example
 }
+
+/** The examples of a request body: one, or for a payment method one of each type. */
+const requestExamples = (name: RequestBodyName): JsonSchema =>
+  name === 'PaymentMethodInput'
+    ? { examples: { bank_account: { summary: 'A bank account', value: REQUEST_EXAMPLES[name] }, card: { summary: 'A card token', value: CARD_PAYMENT_METHOD_EXAMPLE } } }
+    : { example: REQUEST_EXAMPLES[name] }
 
 /** Query parameters from a strict object codec: one parameter per property. */
 const queryParameters = (codec: t.Mixed): readonly JsonSchema[] => {
   const schema = jsonSchemaOf(codec) as { properties?: Record<string, JsonSchema> }
-  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-    name,
-    in: 'query',
-    required: false,
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     // Optional properties allow null in a body; a query value is a string or absent.
-    schema: (property as { anyOf?: readonly JsonSchema[] }).anyOf?.[0] ?? property,
-  }))
+    const { description, ...value } = ((property as { anyOf?: readonly JsonSchema[] }).anyOf?.[0] ?? property) as { description?: string }
+    return { name, in: 'query', required: false, ...(typeof description === 'string' ? { description } : {}), schema: value, example: exampleOf(QUERY_EXAMPLES, name) }
+  })
 }
+
+/** The schema of path parameter `name`: the schema of the codec its use cases decode it with. */
+const pathParameter = (name: string): JsonSchema => {
+  const codec = (PATH_PARAMETERS as Readonly<Record<string, t.Mixed>>)[name]
+  if (codec === undefined) throw new Error(`path parameter ${name} has no codec in PATH_PARAMETERS`)
+  return { name, in: 'path', required: true, schema: jsonSchemaOf(codec), example: exampleOf(PARAMETER_EXAMPLES, name) }
+}
+
+const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+/** The media types of a request body: a PATCH also takes `application/merge-patch+json` (RFC 7396). */
+const bodyContent = (op: Operation, media: JsonSchema): JsonSchema =>
+  op.method === 'PATCH' ? { 'application/json': media, 'application/merge-patch+json': media } : { 'application/json': media }
+
+// ---- operations ----------------------------------------------------------------------------------
 
 const securityOf = (op: Operation): readonly Record<string, readonly string[]>[] => {
   switch (op.auth) {
@@ -204,59 +179,17 @@ const securityOf = (op: Operation): readonly Record<string, readonly string[]>[]
   }
 }
 
-/** The error statuses each kind of route can answer, and those the operation names (`alsoAnswers`). */
-const errorStatuses = (op: Operation): readonly string[] => {
-  const statuses = new Set<string>(['400', '404', '405', '500', '501'])
-  if (op.auth !== 'none') statuses.add('401')
-  if (op.auth === 'partner') statuses.add('403')
-  if (rateLimitedRoute(op) || keylessBudgeted(op)) statuses.add('429')
-  if (op.method !== 'GET') {
-    statuses.add('409')
-    statuses.add('413')
-    statuses.add('422')
-  }
-  for (const status of op.alsoAnswers ?? []) statuses.add(String(status))
-  return [...statuses].sort()
+const idempotencyText = (op: Operation): string => {
+  if (op.method === 'GET') return 'Safe: it changes nothing, and may be retried freely.'
+  if (op.idempotencyKeyRequired === true) return '**Idempotency**: an `Idempotency-Key` is required, and kept for good: the same key always answers this payment.'
+  if (idempotent(op)) return '**Idempotency**: send an `Idempotency-Key` to retry safely: the first answer is replayed for 24 hours (`Idempotent-Replayed: true`).'
+  return 'Not idempotent by key: operator routes take no `Idempotency-Key`; check the result before repeating it.'
 }
 
-/** The schema of path parameter `name`: the schema of the codec its use cases decode it with. */
-const pathParameter = (name: string): JsonSchema => {
-  const codec = (PATH_PARAMETERS as Readonly<Record<string, t.Mixed>>)[name]
-  if (codec === undefined) throw new Error(`path parameter ${name} has no codec in PATH_PARAMETERS`)
-  return { name, in: 'path', required: true, schema: jsonSchemaOf(codec) }
-}
-
-const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` })
-
-/** Writes under /public take an Idempotency-Key, and a replay carries Idempotent-Replayed (docs/api.md "Idempotency"). */
-const idempotent = (op: Operation): boolean => op.path.startsWith('/public/') && op.method !== 'GET'
-
-/** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
-const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
-  'X-Request-Id': header('X-Request-Id'),
-  ...(carriesRateLimit(op, status) ? RATE_LIMIT_HEADERS : {}),
-  ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
-  ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
-  ...(status === 405 ? { Allow: header('Allow') } : {}),
-  // 409 idempotency_key_in_use asks the caller to wait.
-  ...(status === 429 || (status === 409 && idempotent(op)) ? { 'Retry-After': header('Retry-After') } : {}),
-})
-
-const errorResponse = (op: Operation, status: number): JsonSchema => ({
-  description: status === 429 ? RATE_LIMITED_DESCRIPTION : 'An error: `error` is a stable code (docs/api.md "Errors")',
-  headers: responseHeaders(op, status),
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-})
-
-/** The media types of a request body: a PATCH also takes `application/merge-patch+json` (RFC 7396). */
-const bodyContent = (op: Operation, schema: JsonSchema): JsonSchema =>
-  op.method === 'PATCH' ? { 'application/json': { schema }, 'application/merge-patch+json': { schema } } : { 'application/json': { schema } }
-
-const operationObject = (op: Operation, params: readonly string[]): JsonSchema => {
-  const d = OPERATION_DOCS[op.operationId]
-  if (d === undefined) throw new Error(`operation ${op.operationId} has no OpenAPI description`)
+const operationObject = (op: Operation, options: DocumentOptions): JsonSchema => {
+  const d = OPERATION_DOCS[op.operationId as keyof typeof OPERATION_DOCS]
   const parameters: JsonSchema[] = [
-    ...params.map(pathParameter),
+    ...pathParametersOf(op).map(pathParameter),
     ...(d.query === undefined ? [] : queryParameters(d.query)),
     ...(d.list === true ? queryParameters(PageQuery) : []),
   ]
@@ -265,148 +198,251 @@ const operationObject = (op: Operation, params: readonly string[]): JsonSchema =
       op.idempotencyKeyRequired === true ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
     )
   }
-  const success = SUCCESS_BODIES[op.operationId]
-  if (success === undefined) throw new Error(`operation ${op.operationId} has no success body schema (openapi/responses.ts)`)
+  const problems = [...kindProblems(op, d, options), ...(d.errors ?? [])]
+  const errors = errorStatuses(problems)
+  const pin = SUCCESS_PINS[op.operationId as keyof typeof SUCCESS_PINS]
+  const description = [
+    d.description,
+    idempotencyText(op),
+    `**Errors**\n\n${errors
+      .flatMap(({ status, codes }) => codes.map(({ code, problems }) => `- ${status} \`${code}\`: ${[...new Set(problems.map(({ why }) => sentence(why)))].join(' ')}`))
+      .join('\n')}`,
+  ].join('\n\n')
   return {
     operationId: op.operationId,
     summary: d.summary,
-    ...(d.description === undefined ? {} : { description: d.description }),
+    description,
     tags: [d.tag],
     security: securityOf(op),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(d.body === undefined
-      ? op.jsonBody
-        ? { requestBody: { required: true, content: bodyContent(op, { type: 'object', description: 'Any JSON object (its contents are not used)' }) } }
-        : {}
-      : { requestBody: { required: op.jsonBody, content: bodyContent(op, jsonSchemaOf(d.body)) } }),
+    ...(d.body === undefined ? {} : { requestBody: { required: op.jsonBody, content: bodyContent(op, { schema: schemaRef(d.body), ...requestExamples(d.body) }) } }),
     responses: {
       [String(op.successStatus)]: {
-        description: 'Success',
+        description: pin === undefined ? 'Success' : `Success. ${pin.says}`,
         headers: responseHeaders(op, op.successStatus),
-        content: { 'application/json': { schema: success } },
+        content: {
+          'application/json': { schema: SUCCESS_BODIES[op.operationId as keyof typeof SUCCESS_BODIES], example: SUCCESS_EXAMPLES[op.operationId as keyof typeof SUCCESS_EXAMPLES] },
+        },
       },
-      ...Object.fromEntries(errorStatuses(op).map((status) => [status, errorResponse(op, Number(status))])),
+      ...Object.fromEntries(
+        errors.map((entry) => [
+          String(entry.status),
+          {
+            description: entry.codes.map(({ code }) => `\`${code}\``).join(', '),
+            headers: responseHeaders(op, entry.status),
+            content: { 'application/json': { schema: errorBodySchema(entry.codes.map(({ code }) => code)), examples: errorExamples(entry) } },
+          },
+        ]),
+      ),
     },
   }
 }
 
-/** The whole document. */
-export const openApiDocument = (): JsonSchema => {
-  const unknown = Object.keys(SUCCESS_BODIES).filter((operationId) => !OPERATIONS.some((op) => op.operationId === operationId))
-  if (unknown.length > 0) throw new Error(`success body schemas for operations the route table lacks: ${unknown.join(', ')}`)
-  const paths: Record<string, Record<string, JsonSchema>> = {}
-  for (const op of OPERATIONS) {
-    const { path, params } = openApiPath(op.path)
-    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, params) }
+// ---- the documents -------------------------------------------------------------------------------
+
+const INFO = {
+  partner: {
+    title: 'Lendgate partner lending API',
+    description:
+      'Onboard business borrowers, receive the signed `party.ready` webhook, apply for loans and service them.\n\n' +
+      '- **Keys**: a key belongs to one party and carries scopes; send it as `Authorization: Bearer lgk_…` or `X-Api-Key`. ' +
+      'Operators and partner backends mint keys with the root mint secret (`X-Partner-Mint-Key`).\n' +
+      '- **Money** is integer minor units (`int64`) with an ISO 4217 currency; dates are `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds.\n' +
+      '- **Lists** take `limit` (1–100, default 20) and `cursor` (the previous page\'s `next_cursor`) and answer `{data, next_cursor}`.\n' +
+      '- **Writes** accept an `Idempotency-Key`; a payment requires one.\n' +
+      '- **Errors** are `{"error": "<stable_code>", "detail": "<text>"}` with the fields a code documents; each operation lists its codes and why. ' +
+      'A request Node\'s HTTP parser cannot read (headers too large, malformed, too slow) is answered 400, 431 or 408 before it reaches an operation.\n' +
+      '- **Versions**: every path under `/public` is also served under `/public/v1`, the same operation.\n' +
+      '- Every answer carries `X-Request-Id`; quote it to support.',
+  },
+  operator: {
+    title: 'Lendgate operator API',
+    description:
+      'The routes a lender\'s operations team and its tools call: review onboarding sessions, decide applications, act on loans, manage the product catalogue, ' +
+      'run the daily job and read the audit log; and the probes. Every `/internal` route takes `Authorization: Bearer <INTERNAL_API_TOKEN>`; partner keys are refused. ' +
+      'Never expose these routes to the internet.',
+  },
+} as const
+
+const SECURITY_SCHEMES = {
+  partner: {
+    bearerApiKey: { type: 'http', scheme: 'bearer', description: 'A partner API key: `Authorization: Bearer lgk_…`' },
+    headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'A partner API key in `X-Api-Key`, for clients that cannot set Authorization' },
+    mintKey: { type: 'apiKey', in: 'header', name: 'X-Partner-Mint-Key', description: 'The root mint secret (PARTNER_MINT_SECRET): operators and partner backends only' },
+  },
+  operator: {
+    internalToken: { type: 'http', scheme: 'bearer', description: 'The operator token: `Authorization: Bearer <INTERNAL_API_TOKEN>`. Partner keys are refused' },
+  },
+} as const
+
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    example: '3f9c2a4e-order-7781',
+    description: 'Replays the first answer to the same request for 24 hours; the same key with a different request is 422 `idempotency_key_reused`',
+  },
+  RequiredIdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    example: 'pay-2026-12-15-acme-0001',
+    description: 'Required: a payment without one is 400 `idempotency_key_required`. Kept for good: the same key always answers the same payment',
+  },
+}
+
+const HEADERS = {
+  'RateLimit-Policy': {
+    description: 'The rate-limit policies of the route (draft-ietf-httpapi-ratelimit-headers): quota q per window of w seconds',
+    schema: { type: 'string' },
+    example: '"default";q=600;w=60',
+  },
+  RateLimit: { description: 'What remains of each policy: r requests left, t seconds until the window resets', schema: { type: 'string' }, example: '"default";r=599;t=42' },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 }, example: 17 },
+  'X-Request-Id': {
+    description: "The request's id: the caller's X-Request-Id when it is 1 to 128 letters, digits, '.', '_', ':' or '-', else a new UUID. Logged with the request; quote it to support",
+    schema: { type: 'string' },
+    example: '7d0e5b1c-2f8a-4c55-9a1e-3b6f0d2c4e81',
+  },
+  'Idempotent-Replayed': {
+    description: 'true when this answer replays the first answer to the same Idempotency-Key',
+    schema: { type: 'string', const: 'true' },
+    example: 'true',
+  },
+  'WWW-Authenticate': {
+    description: 'Bearer (RFC 6750); `error="invalid_token"` for a key that is unknown, malformed or revoked',
+    schema: { type: 'string' },
+    example: 'Bearer error="invalid_token"',
+  },
+}
+
+/** The `party.ready` webhook: what the partner's endpoint receives. */
+const PARTY_READY_WEBHOOK = {
+  post: {
+    operationId: 'partyReady',
+    summary: 'A borrower was approved: the party exists',
+    description:
+      'POSTed to the `webhook_url` registered on the session when an operator approves it, signed by the Standard Webhooks scheme with the session\'s `webhook_secret`. ' +
+      'Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before trusting the body, and refuse a timestamp more than 5 minutes away. ' +
+      'Retried with backoff until a 2xx (the same `webhook-id` each time, so deduplicate by it); a 410 stops the retries. The request carries no credential: the signature is the proof.',
+    tags: ['webhooks'],
+    security: [],
+    parameters: [
+      { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, example: 'evt_5f0c6a2e9d7b4c1f8e3a2b6d9c0f1e47', description: 'The same for every retry of one event' },
+      { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, example: '1795601132', description: 'Unix seconds of this attempt' },
+      {
+        name: 'webhook-signature',
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+        description: 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks)',
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: schemaRef('PartyReadyEvent'),
+          example: { type: 'party.ready', timestamp: (SUCCESS_EXAMPLES.getPartyBySessionId as { created_at: string }).created_at, data: SUCCESS_EXAMPLES.getPartyBySessionId },
+        },
+      },
+    },
+    responses: {
+      '200': { description: 'Any 2xx acknowledges the event' },
+      '410': { description: 'Gone: stop retrying this event' },
+    },
+  },
+}
+
+const PARTY_READY_EVENT = {
+  type: 'object',
+  description: 'The body of the `party.ready` webhook',
+  required: ['type', 'timestamp', 'data'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', const: 'party.ready' },
+    timestamp: { type: 'string', format: 'date-time' },
+    data: { $ref: '#/components/schemas/Party', description: 'The body of getPartyBySessionId as of approval' },
+  },
+}
+
+/** Every component reachable from `roots`, by kind and name. */
+const reachable = (roots: unknown, components: Readonly<Record<string, Readonly<Record<string, unknown>>>>): ReadonlySet<string> => {
+  const seen = new Set<string>()
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (typeof node !== 'object' || node === null) return
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/') && !seen.has(value)) {
+        seen.add(value)
+        const [, , kind, name] = value.split('/')
+        visit(components[kind!]?.[name!])
+      } else if (key === 'mapping' && typeof value === 'object' && value !== null) {
+        visit(Object.values(value).map(($ref) => ({ $ref })))
+      } else visit(value)
+    }
   }
+  visit(roots)
+  return seen
+}
+
+/** `components` with only what `roots` refer to, so neither document carries what it does not use. */
+const usedComponents = (roots: unknown, components: Readonly<Record<string, Readonly<Record<string, unknown>>>>): JsonSchema => {
+  const used = reachable(roots, components)
+  return Object.fromEntries(
+    Object.entries(components)
+      .map(([kind, named]) => [kind, Object.fromEntries(Object.entries(named).filter(([name]) => used.has(`#/components/${kind}/${name}`)))] as const)
+      .filter(([, named]) => Object.keys(named).length > 0),
+  )
+}
+
+const requestSchemas = (): Record<string, JsonSchema> =>
+  Object.fromEntries(Object.entries(REQUEST_BODIES).map(([name, codec]) => [name, jsonSchemaOf(codec)]))
+
+const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema => {
+  const paths: Record<string, Record<string, JsonSchema>> = {}
+  for (const op of OPERATIONS.filter((o) => audienceOf(o) === audience)) {
+    const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
+    paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, options) }
+  }
+  const webhooks = audience === 'partner' ? { 'party.ready': PARTY_READY_WEBHOOK } : undefined
+  const tags = audience === 'partner' ? PARTNER_TAGS : OPERATOR_TAGS
+  const components = {
+    securitySchemes: SECURITY_SCHEMES[audience],
+    parameters: PARAMETERS,
+    headers: HEADERS,
+    schemas: { ...RESPONSE_SCHEMAS, ...requestSchemas(), ...ERROR_SCHEMAS, PartyReadyEvent: PARTY_READY_EVENT },
+  }
+  const roots = { paths, webhooks }
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Lendgate partner lending API',
+      ...INFO[audience],
       version: '1.0.0',
-      description:
-        'Onboard business borrowers, receive the signed party.ready webhook, apply for loans and service them. ' +
-        'Money is integer minor units with an ISO 4217 currency; dates are YYYY-MM-DD; timestamps ISO 8601 UTC. ' +
-        'Version prefix (spec §9): every path under /public is also served under /public/v1 (for example ' +
-        '/public/v1/onboarding-sessions is /public/onboarding-sessions): the same operation, parameters and answers. ' +
-        'Every answer carries X-Request-Id; errors are {"error": "<stable_code>", "detail": "<text>"}.',
+      contact: { name: 'Lendgate API support', email: 'api-support@lendgate.example', url: 'https://lendgate.example/support' },
+      license: { name: 'Proprietary', url: 'https://lendgate.example/terms' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000' }],
+    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
     paths,
-    webhooks: {
-      'party.ready': {
-        post: {
-          summary: 'A borrower was approved: the party exists',
-          parameters: [
-            { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'The same for every retry of one event' },
-            { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Unix seconds' },
-            {
-              name: 'webhook-signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-              description: 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks)',
-            },
-          ],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['type', 'timestamp', 'data'],
-                  properties: {
-                    type: { const: 'party.ready' },
-                    timestamp: { type: 'string', format: 'date-time' },
-                    data: { $ref: '#/components/schemas/Party', description: 'The body of getPartyBySessionId as of approval' },
-                  },
-                  additionalProperties: false,
-                },
-              },
-            },
-          },
-          responses: { '200': { description: 'Any 2xx acknowledges; 410 stops the retries' } },
-        },
-      },
-    },
-    components: {
-      securitySchemes: {
-        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'A partner key: Authorization: Bearer lgk_…' },
-        headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-        mintKey: { type: 'apiKey', in: 'header', name: 'X-Partner-Mint-Key', description: 'The root mint secret (PARTNER_MINT_SECRET)' },
-        internalToken: { type: 'http', scheme: 'bearer', description: 'INTERNAL_API_TOKEN; partner keys are refused' },
-      },
-      parameters: {
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-          description: 'Replays the first answer for the same request (24 hours); a different request with the same key is 422',
-        },
-        RequiredIdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: true,
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-          description: 'Required: a payment without one is 400 idempotency_key_required',
-        },
-      },
-      schemas: {
-        ...RESPONSE_SCHEMAS,
-        Error: {
-          type: 'object',
-          required: ['error'],
-          properties: { error: { type: 'string' }, detail: { type: 'string' } },
-          additionalProperties: true,
-        },
-        ListEnvelope: {
-          type: 'object',
-          required: ['data', 'next_cursor'],
-          properties: { data: { type: 'array', items: { type: 'object' } }, next_cursor: { type: ['string', 'null'] } },
-        },
-      },
-      headers: {
-        'RateLimit-Policy': {
-          description: 'The rate-limit policies of the route (draft-ietf-httpapi-ratelimit-headers): quota q per window of w seconds, e.g. "default";q=600;w=60',
-          schema: { type: 'string' },
-        },
-        RateLimit: {
-          description: 'What remains of each policy: r requests left, t seconds until the window resets, e.g. "default";r=599;t=42',
-          schema: { type: 'string' },
-        },
-        'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-        'X-Request-Id': {
-          description: "The request's id: the caller's X-Request-Id when it is 1 to 128 letters, digits, '.', '_', ':' or '-', else a new UUID. Logged with the request; quote it to support.",
-          schema: { type: 'string' },
-        },
-        'Idempotent-Replayed': {
-          description: 'true when this answer replays the first answer to the same Idempotency-Key (docs/api.md "Idempotency")',
-          schema: { type: 'string', const: 'true' },
-        },
-        'WWW-Authenticate': { description: 'Bearer (RFC 6750); `error="invalid_token"` for a key that is unknown, malformed or revoked', schema: { type: 'string' } },
-        Allow: { description: 'The methods the path answers', schema: { type: 'string' } },
-      },
-    },
+    ...(webhooks === undefined ? {} : { webhooks }),
+    components: { ...usedComponents(roots, components), securitySchemes: components.securitySchemes },
   }
 }
+
+/** Both documents, without `servers` (see `withServer`). */
+export const openApiDocuments = (options: DocumentOptions = {}): Readonly<Record<Audience, JsonSchema>> => {
+  for (const op of OPERATIONS) if (SUCCESS_BODIES[op.operationId] === undefined) throw new Error(`operation ${op.operationId} has no success body schema`)
+  return { partner: buildDocument('partner', options), operator: buildDocument('operator', options) }
+}
+
+/** `document` served from `baseUrl` (the configured public base URL, or the address the request reached). */
+export const withServer = ({ openapi, info, ...rest }: JsonSchema, baseUrl: string): JsonSchema => ({
+  openapi,
+  info,
+  servers: [{ url: baseUrl, description: 'This server' }],
+  ...rest,
+})

@@ -50,6 +50,7 @@ import {
   type WebhookEndpointView,
   type WebhookEventView,
 } from '@lendgate/core'
+import type { OperationId } from '../routes/operations.js'
 
 /**
  * JSON Schemas (draft 2020-12, the dialect of OpenAPI 3.1) of every success body (issue 7):
@@ -120,7 +121,10 @@ const nullableInteger = (description?: string, range: { readonly minimum?: numbe
   ...(description === undefined ? {} : { description }),
 })
 /** An amount of money in minor units of the record's currency. */
-const minor = (description = 'minor units', minimum?: number): JsonSchema => integer(description, minimum === undefined ? {} : { minimum })
+const minor = (description = 'minor units', minimum?: number): JsonSchema => ({
+  ...integer(description, minimum === undefined ? {} : { minimum }),
+  format: 'int64',
+})
 const count = (description?: string): JsonSchema => integer(description, { minimum: 0 })
 const basisPoints = (description: string): JsonSchema => integer(description, { minimum: 0, maximum: 10_000 })
 const termMonths: JsonSchema = integer('months', { minimum: 1, maximum: MAX_TERM_MONTHS })
@@ -447,7 +451,7 @@ const SCHEMAS = {
     payoff_amount: minor(),
     past_due_amount: minor(),
     next_due_date: nullableDate,
-    next_due_amount: nullableInteger('minor units'),
+    next_due_amount: { ...nullableInteger('minor units'), format: 'int64' },
     transaction_id: { ...uuid, description: 'The ledger entry after which the snapshot was taken' },
     sequence: integer('The latest snapshot has the highest sequence'),
     created_at: timestamp,
@@ -621,117 +625,185 @@ const SCHEMAS = {
 
 export type ResponseSchemaName = keyof typeof SCHEMAS
 
-/** The named response schemas, for `components.schemas`. */
-export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = SCHEMAS
-
 // ---- success bodies by operation ---------------------------------------------------------
 
-const ref = (name: ResponseSchemaName): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
-/** The list envelope of every list route, with its items. */
-const listOf = (items: JsonSchema, nextCursor: JsonSchema = { type: ['string', 'null'], description: 'Opaque; null on the last page' }): JsonSchema => ({
-  type: 'object',
-  required: ['data', 'next_cursor'],
-  additionalProperties: false,
-  properties: { data: { type: 'array', items }, next_cursor: nextCursor },
-})
+/** The items of every list route, by the name of their schema; each list's body is `<name>Page`. */
+const LISTED = [
+  'ApiKey',
+  'Address',
+  'Requirement',
+  'WebhookDelivery',
+  'Document',
+  'LoanApplication',
+  'LoanProduct',
+  'Loan',
+  'Balance',
+  'Collateral',
+  'Payment',
+  'PaymentMethod',
+  'Installment',
+  'Transaction',
+  'LoanDocument',
+  'ReviewRecord',
+  'AuditEvent',
+] as const satisfies readonly ResponseSchemaName[]
 
-/** A named schema with some of its fields pinned (e.g. the status an operation always leaves). */
-const pinned = (name: ResponseSchemaName, properties: Record<string, JsonSchema>): JsonSchema => ({
-  allOf: [ref(name), { type: 'object', properties }],
-})
+/** The list envelope of every list route, named `<items>Page`. */
+const PAGES: Readonly<Record<string, JsonSchema>> = Object.fromEntries(
+  LISTED.map((items) => [
+    `${items}Page`,
+    {
+      type: 'object',
+      description: `A page of ${items} records: \`next_cursor\` asks for the next page, and is null on the last`,
+      required: ['data', 'next_cursor'],
+      additionalProperties: false,
+      properties: {
+        data: { type: 'array', items: ref(items) },
+        next_cursor: { type: ['string', 'null'], description: 'Opaque; pass it as `cursor` for the next page. Null on the last page' },
+      },
+    },
+  ]),
+)
 
-/** The success body of every operation of the route table, by operationId. */
-export const SUCCESS_BODIES: Readonly<Record<string, JsonSchema>> = {
-  health: ref('Health'),
-  healthReady: ref('Ready'),
-  getOpenApiDocument: { type: 'object' },
+const page = (items: (typeof LISTED)[number]): JsonSchema => ref(`${items}Page`)
 
-  mintApiKey: pinned('MintedKey', { status: { const: 'active' } }),
-  listApiKeys: listOf(ref('ApiKey')),
-  revokeApiKey: pinned('ApiKey', { status: { const: 'revoked' }, revoked_at: { type: 'string' } }),
-
-  createOnboardingSession: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' }, current_step: { const: 'PHONE_VERIFICATION' } }),
-  getOnboardingSession: ref('OnboardingSession'),
-  listOnboardingAddresses: listOf(ref('Address')),
-  createOnboardingAddress: ref('Address'),
-  updateOnboardingAddress: ref('Address'),
-  upsertApplicantProfile: ref('ApplicantProfile'),
-  submitOnboardingEmail: pinned('ContactVerification', { channel: { const: 'email' } }),
-  retryOnboardingEmailVerification: pinned('ContactVerification', { channel: { const: 'email' }, status: { const: 'pending' } }),
-  verifyOnboardingEmail: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' } }),
-  submitOnboardingPhone: pinned('ContactVerification', { channel: { const: 'phone' } }),
-  retryOnboardingPhoneVerification: pinned('ContactVerification', { channel: { const: 'phone' }, status: { const: 'pending' } }),
-  verifyOnboardingPhone: pinned('OnboardingSession', { status: { const: 'IN_PROGRESS' } }),
-  listPendingOnboardingRequirements: listOf(ref('Requirement'), { type: 'null', description: 'Always null: the requirements fit one page' }),
-  submitOnboardingForReview: pinned('OnboardingSession', { status: { const: 'SUBMITTED' }, current_step: { const: 'REVIEW' } }),
-  getPartyBySessionId: ref('Party'),
-  registerOnboardingSessionWebhook: ref('WebhookEndpoint'),
-  listOnboardingSessionWebhookDeliveries: listOf(ref('WebhookDelivery')),
-  retryOnboardingSessionWebhookDelivery: ref('WebhookEvent'),
-  listDocumentsForOnboardingSession: listOf(ref('Document')),
-  createOnboardingDocumentMetadata: ref('Document'),
-
-  getParty: ref('Party'),
-  listPartyAddresses: listOf(ref('Address')),
-  createPartyAddress: ref('Address'),
-  updatePartyAddress: ref('Address'),
-  listPartyApplications: listOf(ref('LoanApplication')),
-  listAvailableLoanProductsForParty: listOf(pinned('LoanProduct', { active: { const: true } })),
-
-  createLoanApplication: pinned('LoanApplication', { status: { const: 'DRAFT' } }),
-  getLoanApplication: ref('LoanApplication'),
-  updateLoanApplication: pinned('LoanApplication', { status: { const: 'DRAFT' } }),
-  submitLoanApplication: pinned('LoanApplication', { status: { const: 'SUBMITTED' } }),
-  withdrawLoanApplication: pinned('LoanApplication', { status: { const: 'WITHDRAWN' } }),
-  previewLoanApplicationSchedule: ref('SchedulePreview'),
-
-  listLoansForParty: listOf(ref('Loan')),
-  getLoanForParty: ref('Loan'),
-  listLoanBalancesForParty: listOf(ref('Balance')),
-  getLatestLoanBalanceForParty: ref('Balance'),
-  listCollateralForPartyLoan: listOf(ref('Collateral')),
-  listPaymentsForPartyLoan: listOf(ref('Payment')),
-  getLoanPayoffForParty: ref('Payoff'),
-  listPaymentMethodsForPartyLoan: listOf(ref('PaymentMethod')),
-  createPaymentMethodForPartyLoan: ref('PaymentMethod'),
-  updatePaymentMethodForPartyLoan: ref('PaymentMethod'),
-  createPaymentIntentForPartyLoan: ref('Payment'),
-  listLoanScheduleForParty: listOf(ref('Installment')),
-  listTransactionsForPartyLoan: listOf(ref('Transaction')),
-  listDocumentsForPartyLoan: listOf(ref('LoanDocument')),
-
-  listOnboardingSessionsForReview: listOf(ref('ReviewRecord')),
-  approveOnboardingSession: {
+/** Bodies that pair two records. */
+const PAIRS: Readonly<Record<string, JsonSchema>> = {
+  SessionApproval: {
     type: 'object',
     description: 'The approved session and the party created from it',
     required: ['session', 'party'],
     additionalProperties: false,
-    properties: {
-      session: pinned('ReviewRecord', { status: { const: 'APPROVED' }, party_id: { type: 'string' }, review: { type: 'object' } }),
-      party: ref('Party'),
-    },
+    properties: { session: ref('ReviewRecord'), party: ref('Party') },
   },
-  rejectOnboardingSession: pinned('ReviewRecord', { status: { const: 'REJECTED' }, review: { type: 'object' } }),
-  listLoanApplicationsForReview: listOf(ref('LoanApplication')),
-  approveLoanApplication: {
+  LoanApproval: {
     type: 'object',
     description: 'The approved application and the loan booked for it',
     required: ['application', 'loan'],
     additionalProperties: false,
-    properties: {
-      application: pinned('LoanApplication', { status: { const: 'APPROVED' }, decision: { type: 'object' }, loan_id: { type: 'string' } }),
-      loan: pinned('Loan', { status: { const: 'ACTIVE' } }),
-    },
+    properties: { application: ref('LoanApplication'), loan: ref('Loan') },
   },
-  declineLoanApplication: pinned('LoanApplication', { status: { const: 'DECLINED' }, decision: { type: 'object' } }),
+  OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document', required: ['openapi', 'info'], properties: { openapi: { type: 'string' }, info: { type: 'object' } } },
+}
+
+/** The named response schemas, for `components.schemas`. */
+export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = { ...SCHEMAS, ...PAGES, ...PAIRS }
+
+/** The success body of every operation of the route table, by operationId: a named schema each. */
+export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
+  health: ref('Health'),
+  healthReady: ref('Ready'),
+  getOpenApiDocument: ref('OpenApiDocument'),
+  getOperatorOpenApiDocument: ref('OpenApiDocument'),
+
+  mintApiKey: ref('MintedKey'),
+  listApiKeys: page('ApiKey'),
+  revokeApiKey: ref('ApiKey'),
+
+  createOnboardingSession: ref('OnboardingSession'),
+  getOnboardingSession: ref('OnboardingSession'),
+  listOnboardingAddresses: page('Address'),
+  createOnboardingAddress: ref('Address'),
+  updateOnboardingAddress: ref('Address'),
+  upsertApplicantProfile: ref('ApplicantProfile'),
+  submitOnboardingEmail: ref('ContactVerification'),
+  retryOnboardingEmailVerification: ref('ContactVerification'),
+  verifyOnboardingEmail: ref('OnboardingSession'),
+  submitOnboardingPhone: ref('ContactVerification'),
+  retryOnboardingPhoneVerification: ref('ContactVerification'),
+  verifyOnboardingPhone: ref('OnboardingSession'),
+  listPendingOnboardingRequirements: page('Requirement'),
+  submitOnboardingForReview: ref('OnboardingSession'),
+  getPartyBySessionId: ref('Party'),
+  registerOnboardingSessionWebhook: ref('WebhookEndpoint'),
+  listOnboardingSessionWebhookDeliveries: page('WebhookDelivery'),
+  retryOnboardingSessionWebhookDelivery: ref('WebhookEvent'),
+  listDocumentsForOnboardingSession: page('Document'),
+  createOnboardingDocumentMetadata: ref('Document'),
+
+  getParty: ref('Party'),
+  listPartyAddresses: page('Address'),
+  createPartyAddress: ref('Address'),
+  updatePartyAddress: ref('Address'),
+  listPartyApplications: page('LoanApplication'),
+  listAvailableLoanProductsForParty: page('LoanProduct'),
+
+  createLoanApplication: ref('LoanApplication'),
+  getLoanApplication: ref('LoanApplication'),
+  updateLoanApplication: ref('LoanApplication'),
+  submitLoanApplication: ref('LoanApplication'),
+  withdrawLoanApplication: ref('LoanApplication'),
+  previewLoanApplicationSchedule: ref('SchedulePreview'),
+
+  listLoansForParty: page('Loan'),
+  getLoanForParty: ref('Loan'),
+  listLoanBalancesForParty: page('Balance'),
+  getLatestLoanBalanceForParty: ref('Balance'),
+  listCollateralForPartyLoan: page('Collateral'),
+  listPaymentsForPartyLoan: page('Payment'),
+  getLoanPayoffForParty: ref('Payoff'),
+  listPaymentMethodsForPartyLoan: page('PaymentMethod'),
+  createPaymentMethodForPartyLoan: ref('PaymentMethod'),
+  updatePaymentMethodForPartyLoan: ref('PaymentMethod'),
+  createPaymentIntentForPartyLoan: ref('Payment'),
+  listLoanScheduleForParty: page('Installment'),
+  listTransactionsForPartyLoan: page('Transaction'),
+  listDocumentsForPartyLoan: page('LoanDocument'),
+
+  listOnboardingSessionsForReview: page('ReviewRecord'),
+  approveOnboardingSession: ref('SessionApproval'),
+  rejectOnboardingSession: ref('ReviewRecord'),
+  listLoanApplicationsForReview: page('LoanApplication'),
+  approveLoanApplication: ref('LoanApproval'),
+  declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),
-  reverseLoanPayment: pinned('Payment', { status: { const: 'REVERSED' } }),
+  reverseLoanPayment: ref('Payment'),
   chargeOffLoan: ref('Loan'),
-  listLoanProducts: listOf(ref('LoanProduct')),
+  listLoanProducts: page('LoanProduct'),
   createLoanProduct: ref('LoanProduct'),
   updateLoanProduct: ref('LoanProduct'),
-  listAuditEvents: listOf(ref('AuditEvent')),
+  listAuditEvents: page('AuditEvent'),
+}
+
+const pin = (says: string, properties: Record<string, JsonSchema>): { readonly says: string; readonly schema: JsonSchema } => ({
+  says,
+  schema: { type: 'object', properties },
+})
+
+/**
+ * What an operation always answers beyond its schema (the status it leaves a record in, a field
+ * it always fills), as a schema the body must also match. The document says it in the success
+ * response's description; the HTTP suites check every success body against it.
+ */
+export const SUCCESS_PINS: Readonly<Partial<Record<OperationId, { readonly says: string; readonly schema: JsonSchema }>>> = {
+  mintApiKey: pin('The key is `active`.', { status: { const: 'active' } }),
+  revokeApiKey: pin('The key is `revoked`, with `revoked_at`.', { status: { const: 'revoked' }, revoked_at: { type: 'string' } }),
+  createOnboardingSession: pin('The session is `IN_PROGRESS` at `PHONE_VERIFICATION`.', { status: { const: 'IN_PROGRESS' }, current_step: { const: 'PHONE_VERIFICATION' } }),
+  submitOnboardingEmail: pin('`channel` is `email`.', { channel: { const: 'email' } }),
+  retryOnboardingEmailVerification: pin('`channel` is `email`, `status` `pending`.', { channel: { const: 'email' }, status: { const: 'pending' } }),
+  verifyOnboardingEmail: pin('The session is `IN_PROGRESS`.', { status: { const: 'IN_PROGRESS' } }),
+  submitOnboardingPhone: pin('`channel` is `phone`.', { channel: { const: 'phone' } }),
+  retryOnboardingPhoneVerification: pin('`channel` is `phone`, `status` `pending`.', { channel: { const: 'phone' }, status: { const: 'pending' } }),
+  verifyOnboardingPhone: pin('The session is `IN_PROGRESS`.', { status: { const: 'IN_PROGRESS' } }),
+  listPendingOnboardingRequirements: pin('`next_cursor` is always null: the requirements fit one page.', { next_cursor: { type: 'null' } }),
+  submitOnboardingForReview: pin('The session is `SUBMITTED` at `REVIEW`.', { status: { const: 'SUBMITTED' }, current_step: { const: 'REVIEW' } }),
+  listAvailableLoanProductsForParty: pin('Every product is `active`.', { data: { items: { properties: { active: { const: true } } } } }),
+  createLoanApplication: pin('The application is `DRAFT`.', { status: { const: 'DRAFT' } }),
+  updateLoanApplication: pin('The application is `DRAFT`.', { status: { const: 'DRAFT' } }),
+  submitLoanApplication: pin('The application is `SUBMITTED`.', { status: { const: 'SUBMITTED' } }),
+  withdrawLoanApplication: pin('The application is `WITHDRAWN`.', { status: { const: 'WITHDRAWN' } }),
+  approveOnboardingSession: pin('The session is `APPROVED`, with its `party_id` and `review`.', {
+    session: { properties: { status: { const: 'APPROVED' }, party_id: { type: 'string' }, review: { type: 'object' } } },
+  }),
+  rejectOnboardingSession: pin('The session is `REJECTED`, with its `review`.', { status: { const: 'REJECTED' }, review: { type: 'object' } }),
+  approveLoanApplication: pin('The application is `APPROVED` with its `decision` and `loan_id`; the loan is `ACTIVE`.', {
+    application: { properties: { status: { const: 'APPROVED' }, decision: { type: 'object' }, loan_id: { type: 'string' } } },
+    loan: { properties: { status: { const: 'ACTIVE' } } },
+  }),
+  declineLoanApplication: pin('The application is `DECLINED`, with its `decision`.', { status: { const: 'DECLINED' }, decision: { type: 'object' } }),
+  reverseLoanPayment: pin('The payment is `REVERSED`.', { status: { const: 'REVERSED' } }),
 }

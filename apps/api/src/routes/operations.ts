@@ -166,6 +166,7 @@ export const OPERATIONS = [
   other('createLoanProduct', 'POST', '/internal/loan-products', 201, 'internal', { jsonBody: true }),
   other('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'internal', { jsonBody: true }),
   other('listAuditEvents', 'GET', '/internal/audit-events', 200, 'internal'),
+  other('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'internal'),
 ] as const
 
 /** The operationId of an operation of the table: a handler or a lookup named otherwise does not compile. */

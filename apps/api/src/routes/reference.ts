@@ -1,13 +1,28 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { openApiDocument } from '../openapi/document.js'
+import type { Config } from '../config.js'
+import { openApiDocuments, withServer } from '../openapi/document.js'
+import type { AppContext } from '../http/context.js'
 import { routes } from './route.js'
 
-/** The OpenAPI document, built once, served without a key (issue 7). */
-export const referenceRoutes = () => {
-  const document = openApiDocument()
+/** A host the request named that a URL can carry (a name or address and a port), or undefined. */
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
+
+/**
+ * The base URL the request reached: its scheme and Host (X-Forwarded-Proto and -Host behind
+ * trusted proxies); `/`, this server wherever it is, when the Host header names none.
+ */
+const servedFrom = (ctx: AppContext): string => (HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : '/')
+
+/**
+ * The OpenAPI documents (issues 7 and 39), built once: the partner document without a key, the
+ * operator document behind the internal token. Each names as its server the configured public
+ * base URL or, when none is set, the address the request reached, so "Try it out" and generated
+ * clients call the server that served the document.
+ */
+export const referenceRoutes = (config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations'>) => {
+  const documents = openApiDocuments({ placeholderOperations: config.placeholderOperations })
   return routes({
-    getOpenApiDocument: {
-      run: () => TE.right(document),
-    },
+    getOpenApiDocument: { run: (ctx) => TE.right(withServer(documents.partner, config.publicBaseUrl ?? servedFrom(ctx))) },
+    getOperatorOpenApiDocument: { run: (ctx) => TE.right(withServer(documents.operator, config.publicBaseUrl ?? servedFrom(ctx))) },
   })
 }

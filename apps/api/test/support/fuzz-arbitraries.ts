@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import { jsonSchemaOf, type JsonSchema } from '@lendgate/core'
 import fc from 'fast-check'
 import { SECURITY_HEADERS } from '../../src/http/security-headers.js'
-import { OPERATION_DOCS } from '../../src/openapi/document.js'
+import { bodyCodecOf, operationDocOf } from '../../src/openapi/operation-docs.js'
 import type { Operation } from '../../src/routes/operations.js'
 
 /**
@@ -223,7 +223,7 @@ const plausibleObjectText = (schema: Schema, target: FuzzTarget): fc.Arbitrary<s
 
 /** The schema of `op`'s body, or undefined when it takes none the table knows of. */
 const bodySchemaOf = (op: Operation): Schema | undefined => {
-  const codec = OPERATION_DOCS[op.operationId]?.body
+  const codec = bodyCodecOf(op.operationId)
   return codec === undefined ? undefined : (jsonSchemaOf(codec) as Schema)
 }
 
@@ -350,7 +350,7 @@ const cursorText: fc.Arbitrary<string> = fc.oneof(
 )
 
 const queryFor = (op: Operation, target: FuzzTarget): fc.Arbitrary<string> => {
-  const docs = OPERATION_DOCS[op.operationId]
+  const docs = operationDocOf(op.operationId)
   const filters = (docs?.query === undefined ? {} : ((jsonSchemaOf(docs.query) as Schema).properties ?? {})) as Record<string, Schema>
   const known = [...Object.keys(filters), ...(docs?.list === true ? ['limit', 'cursor'] : []), 'limit', 'cursor']
   const name = fc.oneof(

@@ -4,7 +4,7 @@ import { amortize, type Installment } from './amortization.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
-import { BasisPoints, CurrencyCode, PositiveMinorUnits } from './money.js'
+import { BasisPoints, CurrencyCode, NonNegativeMinorUnits, PositiveMinorUnits } from './money.js'
 import { instantText } from './instant.js'
 import type { ProductId } from './ids.js'
 import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, servicingTermsView, TimeZone, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
@@ -61,7 +61,7 @@ const settableOptional = {
   repayment_frequency: oneOf('RepaymentFrequency', REPAYMENT_FREQUENCIES),
   day_count: oneOf('DayCount', DAY_COUNTS),
   prepayment: oneOf('PrepaymentMode', PREPAYMENT_MODES),
-  late_fee_flat: integerIn('MinorUnits', 0, Number.MAX_SAFE_INTEGER),
+  late_fee_flat: NonNegativeMinorUnits,
   late_fee_bps: BasisPoints,
   late_fee_grace_days: integerIn('GraceDays', 0, 365),
   time_zone: TimeZone,

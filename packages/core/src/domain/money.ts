@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { integerIn, withSchema } from './codecs.js'
+import { integerIn, jsonSchemaOf, withSchema } from './codecs.js'
 
 /**
  * Money (CONTRACT.md "Money and loans"): integers in minor units with an ISO 4217 currency;
@@ -17,8 +17,17 @@ export const CurrencyCode = withSchema(new t.Type<string, string, unknown>(
   t.identity,
 ), { type: 'string', pattern: '^[A-Z]{3}$', description: 'an ISO 4217 currency code in use' })
 
+/** An amount in minor units from `min` that JavaScript numbers hold exactly; described as `int64`, wider than 32 bits. */
+const minorUnits = (min: number): t.Type<number, number, unknown> => {
+  const codec = integerIn('MinorUnits', min, Number.MAX_SAFE_INTEGER)
+  return withSchema(codec, { ...jsonSchemaOf(codec), format: 'int64' })
+}
+
 /** A positive amount in minor units that JavaScript numbers hold exactly. */
-export const PositiveMinorUnits = integerIn('MinorUnits', 1, Number.MAX_SAFE_INTEGER)
+export const PositiveMinorUnits = minorUnits(1)
+
+/** An amount in minor units, zero included (a fee that may be none). */
+export const NonNegativeMinorUnits = minorUnits(0)
 
 /** Basis points from 0 to 10000 (0% to 100%). */
 export const BasisPoints = integerIn('BasisPoints', 0, 10_000)

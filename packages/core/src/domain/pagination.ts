@@ -88,7 +88,8 @@ const PageLimit = withSchema(new t.Type<number, number, unknown>(
     return typeof u === 'string' && LIMIT_TEXT.test(u) ? t.success(Number(u)) : t.failure(u, c, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
   },
   t.identity,
-), { type: 'string', pattern: LIMIT_TEXT.source })
+  // The query string carries the number as text: OpenAPI describes a query parameter by the value it serializes.
+), { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, description: 'How many records a page holds' })
 
 /**
  * The page fields of every list command: `limit` (an integer from 1 to 100, or its decimal text;

@@ -1,0 +1,1170 @@
+import type {
+  AddressInput,
+  AddressPatch,
+  AddressView,
+  AnyId,
+  ApiKeyView,
+  ApplicantProfileInput,
+  ApplicantProfileView,
+  ApproveApplicationInput,
+  ApproveSessionInput,
+  AuditEventView,
+  balanceView,
+  ChargeOffInput,
+  CodeInput,
+  CollateralInput,
+  collateralView,
+  ContactVerificationView,
+  CreateOnboardingSessionInput,
+  DeclineApplicationInput,
+  DocumentInput,
+  DocumentView,
+  EmailInput,
+  EmptyInput,
+  installmentView,
+  LoanApplicationInput,
+  LoanApplicationPatch,
+  LoanApplicationView,
+  LoanDocumentInput,
+  loanDocumentView,
+  LoanProductInput,
+  LoanProductPatch,
+  LoanProductView,
+  LoanView,
+  MintApiKeyInput,
+  MintedKeyView,
+  OnboardingSessionView,
+  PartyView,
+  PaymentInput,
+  PaymentMethodInput,
+  PaymentMethodPatch,
+  PaymentMethodView,
+  paymentView,
+  payoffView,
+  PhoneInput,
+  RegisterWebhookInput,
+  RejectSessionInput,
+  Requirement,
+  ReversePaymentInput,
+  reviewView,
+  SchedulePreview,
+  transactionView,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEventView,
+} from '@lendgate/core'
+import type * as t from 'io-ts'
+import type { OperationId } from '../routes/operations.js'
+import type { RequestBodyName } from './operation-docs.js'
+
+/**
+ * Examples for the OpenAPI document: a request body for every request codec, the success body
+ * of every operation of the route table, and a value for every path and query parameter.
+ *
+ * They tell one story. The partner's backend (API client `acme-backend`) onboards Acme Supplies
+ * LLC of Springfield, Illinois; an operator approves it, and the party applies for the
+ * "Working capital 12-month" product: USD 12,000.00 (1,200,000 minor units) over 12 months at
+ * 1,200 bps with a 200 bps origination fee, booked on 2026-11-03 (America/Chicago) under 30/360.
+ * The borrower pays USD 500.00 on 2026-11-16 and the daily job accrues interest to 2026-11-30,
+ * the day the servicing reads are taken. The schedule, disclosure, balances, ledger, payoff and
+ * payment allocation are the figures the service computes for that loan. The reversal and the
+ * charge-off show what those operations answer for the same payment and loan; the withdrawn
+ * and declined applications and the rejected duplicate session are records of their own.
+ *
+ * Records are typed with the views of @lendgate/core, so a renamed field fails the typecheck;
+ * apps/api/test/openapi-examples.test.ts checks every example against its schema and codec.
+ */
+
+/** A value as JSON carries it: branded identifiers are plain strings there. */
+type Wire<V> = V extends AnyId ? string : V extends readonly (infer I)[] ? readonly Wire<I>[] : V extends object ? { readonly [K in keyof V]: Wire<V[K]> } : V
+/** A request body as a partner sends it: what the codec decodes, on the wire. */
+type Sent<C extends t.Mixed> = Wire<t.TypeOf<C>>
+
+type Health = { readonly status: 'ok' }
+type Ready = { readonly status: 'ready'; readonly database: 'up' }
+type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number }
+type ReviewView = Wire<ReturnType<typeof reviewView>>
+type BalanceView = Wire<ReturnType<typeof balanceView>>
+type TransactionView = Wire<ReturnType<typeof transactionView>>
+type InstallmentView = Wire<ReturnType<typeof installmentView>>
+type PayoffView = Wire<ReturnType<typeof payoffView>>
+type CollateralView = Wire<ReturnType<typeof collateralView>>
+type LoanDocumentView = Wire<ReturnType<typeof loanDocumentView>>
+type PaymentView = Wire<ReturnType<typeof paymentView>>
+
+// ---- identifiers ------------------------------------------------------------------------------
+
+/** The partner's own party, which its backend's keys are minted for. */
+const PARTNER_PARTY_ID = '3f9b2c71-8d4e-4a05-b6f2-19c7e0d5a8b3'
+/** `acme-backend` for the partner's own party. */
+const PARTNER_CLIENT_ID = 'fb6a3888-3394-44d3-b64e-4a72d57507bf'
+/** `acme-backend` for the borrower's party (the key it services the borrower with). */
+const BORROWER_CLIENT_ID = '56f81bfe-41af-4b9f-8357-d7d5b8f6c50c'
+const PARTNER_KEY_ID = '662a5cc8-94ce-4e32-b30d-d0f778d384a2'
+const ROTATED_KEY_ID = '7603434e-4d8b-4659-8567-e1aa44cf4cf8'
+
+const SESSION_ID = '25b64905-9b24-4b09-9743-b57ce55049aa'
+const DUPLICATE_SESSION_ID = '0c600784-d55a-4021-a08e-6ca834240e95'
+const SESSION_ADDRESS_ID = '8e629ec9-63a7-48bb-92e6-79b9c9e124be'
+const CERTIFICATE_ID = 'cb356a05-affb-4982-a532-6f29df226d34'
+const BANK_STATEMENT_ID = '2d65df1c-2b3f-45f5-8170-74dc0e92e8d6'
+const EVENT_ID = 'evt_81145dfa4cd54d8190dc9f4006711a9b'
+
+const PARTY_ID = '7d205940-6904-4566-870b-ec517ba63568'
+const PARTY_REGISTERED_ADDRESS_ID = '63af7362-d125-46f0-a497-69a992b3d0ed'
+const PARTY_OPERATING_ADDRESS_ID = '5dc00658-6126-4970-9e85-648e2754155f'
+
+const PRODUCT_ID = '265f3984-945e-4f5b-8c12-779ace5cfa2b'
+const APPLICATION_ID = '3872feeb-f7ab-4373-ba03-35a068589ef0'
+const WITHDRAWN_APPLICATION_ID = '1465e435-4f1d-447a-aeaa-9d0d57eb0209'
+const DECLINED_APPLICATION_ID = 'fd332147-323c-44ea-b803-1d2a8046a352'
+
+const LOAN_ID = '0999dd5b-ddad-480e-8d12-497e3520278c'
+const COLLATERAL_ID = '20b0424e-5818-4aca-9b40-11b6506663ba'
+const STATEMENT_ID = 'ae80d9ec-b049-4e84-96de-91e4b4b4f779'
+const AGREEMENT_ID = '15f4ce5a-f2dd-46bb-9d53-3116468665d9'
+const BANK_ACCOUNT_ID = '08159839-2f40-44d4-8188-e08df2282b00'
+const CARD_ID = 'c998bc93-8b87-4f14-b877-d775bd19cb5b'
+const PAYMENT_ID = '86b1f5a9-4589-4529-94df-68bc6196a322'
+
+const REVIEWER = 'dana.okafor@lender.example'
+const CREDIT_DESK = 'credit-desk:m.reyes'
+
+// ---- keys ------------------------------------------------------------------------------------
+
+const mintRequest: Sent<typeof MintApiKeyInput> = {
+  party_id: PARTNER_PARTY_ID,
+  client_name: 'acme-backend',
+  environment: 'live',
+  scopes: ['partner:api', 'keys:manage'],
+}
+
+/** The secret part is a placeholder: it has the form of a key and is none. */
+const mintedKey: MintedKeyView = {
+  api_key: 'lgk_live_olDm969D7viLo7XG_EXAMPLEonlyEXAMPLEonlyEXAMPLEonly00000',
+  api_key_id: PARTNER_KEY_ID,
+  key_prefix: 'lgk_live_olDm969D7viLo7XG',
+  party_id: PARTNER_PARTY_ID,
+  client_id: PARTNER_CLIENT_ID,
+  client_name: 'acme-backend',
+  environment: 'live',
+  scopes: ['partner:api', 'keys:manage'],
+  status: 'active',
+  created_at: '2026-11-02T14:03:12.418Z',
+}
+
+/** The first key, revoked once its replacement was in use. */
+const revokedKey: ApiKeyView = {
+  api_key_id: PARTNER_KEY_ID,
+  key_prefix: 'lgk_live_olDm969D7viLo7XG',
+  status: 'revoked',
+  environment: 'live',
+  scopes: ['partner:api', 'keys:manage'],
+  created_at: '2026-11-02T14:03:12.418Z',
+  revoked_at: '2026-11-30T16:20:13.484Z',
+  last_used_at: '2026-11-30T16:18:52.067Z',
+}
+
+const rotatedKey: ApiKeyView = {
+  api_key_id: ROTATED_KEY_ID,
+  key_prefix: 'lgk_live_45OwDowtCIC4osXR',
+  status: 'active',
+  environment: 'live',
+  scopes: ['partner:api', 'keys:manage'],
+  created_at: '2026-11-30T16:05:41.309Z',
+  revoked_at: null,
+  last_used_at: '2026-11-30T16:20:13.484Z',
+}
+
+// ---- onboarding ------------------------------------------------------------------------------
+
+const sessionRequest: Sent<typeof CreateOnboardingSessionInput> = {
+  country_of_incorporation: 'US',
+  locale: 'en-US',
+  type: 'business',
+  entry_channel: 'partner_api',
+}
+
+const session: OnboardingSessionView = {
+  session_id: SESSION_ID,
+  type: 'business',
+  country_of_incorporation: 'US',
+  entry_channel: 'partner_api',
+  locale: 'en-US',
+  status: 'IN_PROGRESS',
+  current_step: 'PHONE_VERIFICATION',
+  created_at: '2026-11-02T14:05:48.903Z',
+  updated_at: '2026-11-02T14:05:48.903Z',
+}
+const sessionPhoneVerified: OnboardingSessionView = { ...session, current_step: 'EMAIL_VERIFICATION', updated_at: '2026-11-02T14:07:52.811Z' }
+const sessionEmailVerified: OnboardingSessionView = { ...session, current_step: 'APPLICANT_PROFILE', updated_at: '2026-11-02T14:10:03.448Z' }
+const sessionSubmitted: OnboardingSessionView = { ...session, status: 'SUBMITTED', current_step: 'REVIEW', updated_at: '2026-11-02T14:16:30.562Z' }
+const sessionApproved: OnboardingSessionView = { ...session, status: 'APPROVED', current_step: 'REVIEW', updated_at: '2026-11-02T16:42:05.129Z' }
+
+/** What a fresh session still needs. */
+const requirements: readonly Requirement[] = [
+  { code: 'phone_missing', step: 'PHONE_VERIFICATION', description: "Submit the applicant's phone number." },
+  { code: 'email_missing', step: 'EMAIL_VERIFICATION', description: "Submit the applicant's email address." },
+  { code: 'applicant_profile_missing', step: 'APPLICANT_PROFILE', description: 'Submit the applicant profile (at least the legal name).' },
+  { code: 'registered_address_missing', step: 'ADDRESSES', description: 'Add the registered address of the business.' },
+]
+
+const phoneRequest: Sent<typeof PhoneInput> = { phone: '+12175550143' }
+const emailRequest: Sent<typeof EmailInput> = { email: 'finance@acmesupplies.example' }
+const codeRequest: Sent<typeof CodeInput> = { code: '482913' }
+
+const phoneVerification: ContactVerificationView = {
+  session_id: SESSION_ID,
+  channel: 'phone',
+  destination: '+12175550143',
+  status: 'pending',
+  expires_at: '2026-11-02T14:16:31.052Z',
+  resend_available_at: '2026-11-02T14:07:01.052Z',
+  current_step: 'PHONE_VERIFICATION',
+}
+const phoneVerificationResent: ContactVerificationView = {
+  ...phoneVerification,
+  expires_at: '2026-11-02T14:17:18.264Z',
+  resend_available_at: '2026-11-02T14:07:48.264Z',
+}
+const emailVerification: ContactVerificationView = {
+  session_id: SESSION_ID,
+  channel: 'email',
+  destination: 'finance@acmesupplies.example',
+  status: 'pending',
+  expires_at: '2026-11-02T14:18:40.129Z',
+  resend_available_at: '2026-11-02T14:09:10.129Z',
+  current_step: 'EMAIL_VERIFICATION',
+}
+const emailVerificationResent: ContactVerificationView = {
+  ...emailVerification,
+  expires_at: '2026-11-02T14:19:22.706Z',
+  resend_available_at: '2026-11-02T14:09:52.706Z',
+}
+
+const profileRequest: Sent<typeof ApplicantProfileInput> = {
+  legal_name: 'Acme Supplies LLC',
+  trading_name: 'Acme Supplies',
+  legal_form: 'llc',
+  registration_number: '08841275',
+  incorporation_date: '2014-03-18',
+  industry_code: '423840',
+  website: 'https://www.acmesupplies.example',
+  tax_id: '36-4821907',
+}
+
+const profile: ApplicantProfileView = {
+  legal_name: 'Acme Supplies LLC',
+  trading_name: 'Acme Supplies',
+  legal_form: 'llc',
+  registration_number: '08841275',
+  incorporation_date: '2014-03-18',
+  industry_code: '423840',
+  website: 'https://www.acmesupplies.example',
+  tax_id_masked: '******1907',
+  updated_at: '2026-11-02T14:11:26.935Z',
+}
+
+const addressRequest: Sent<typeof AddressInput> = {
+  type: 'registered',
+  line1: '1200 N 9th St',
+  city: 'Springfield',
+  region: 'IL',
+  postal_code: '62702',
+  country: 'US',
+}
+const addressPatch: Sent<typeof AddressPatch> = { line2: 'Suite 400' }
+
+const registeredAddressAsAdded: AddressView = {
+  address_id: SESSION_ADDRESS_ID,
+  type: 'registered',
+  line1: '1200 N 9th St',
+  line2: null,
+  city: 'Springfield',
+  region: 'IL',
+  postal_code: '62702',
+  country: 'US',
+  created_at: '2026-11-02T14:12:09.514Z',
+  updated_at: '2026-11-02T14:12:09.514Z',
+}
+const registeredAddress: AddressView = { ...registeredAddressAsAdded, line2: 'Suite 400', updated_at: '2026-11-02T14:12:47.286Z' }
+
+const documentRequest: Sent<typeof DocumentInput> = {
+  type: 'certificate_of_incorporation',
+  storage_ref: 's3://acme-backend-onboarding/acme-supplies/articles-of-organization.pdf',
+  file_name: 'articles-of-organization.pdf',
+  content_type: 'application/pdf',
+  description: 'Articles of organization filed with the Illinois Secretary of State, 2014-03-18',
+}
+
+const certificate: DocumentView = {
+  document_id: CERTIFICATE_ID,
+  type: 'certificate_of_incorporation',
+  storage_ref: 's3://acme-backend-onboarding/acme-supplies/articles-of-organization.pdf',
+  file_name: 'articles-of-organization.pdf',
+  content_type: 'application/pdf',
+  description: 'Articles of organization filed with the Illinois Secretary of State, 2014-03-18',
+  created_at: '2026-11-02T14:14:02.377Z',
+}
+const bankStatement: DocumentView = {
+  document_id: BANK_STATEMENT_ID,
+  type: 'bank_statement',
+  storage_ref: 's3://acme-backend-onboarding/acme-supplies/bank-statement-2026-10.pdf',
+  file_name: 'bank-statement-2026-10.pdf',
+  content_type: 'application/pdf',
+  description: 'Operating account statement, October 2026',
+  created_at: '2026-11-02T14:14:39.850Z',
+}
+
+/** Without `webhook_secret`: the server generates it and answers it once. */
+const webhookRequest: Sent<typeof RegisterWebhookInput> = { webhook_url: 'https://api.acme-partner.example/webhooks/lendgate' }
+
+/** The secret is a placeholder of the generated form (`whsec_` and base64 of 24 bytes). */
+const webhookEndpoint: WebhookEndpointView = {
+  session_id: SESSION_ID,
+  webhook_url: 'https://api.acme-partner.example/webhooks/lendgate',
+  webhook_secret: 'whsec_EXAMPLEexampleEXAMPLEexample0000',
+  created_at: '2026-11-02T14:15:11.093Z',
+  updated_at: '2026-11-02T14:15:11.093Z',
+}
+
+/**
+ * `party.ready`, queued at approval: two attempts answered 503, then the partner asked for a
+ * retry (before the third attempt's 5-minute delay) and the third attempt was delivered.
+ */
+const webhookEventRetried: WebhookEventView = {
+  event_id: EVENT_ID,
+  type: 'party.ready',
+  status: 'pending',
+  attempts: 2,
+  next_attempt_at: '2026-11-02T16:44:02.275Z',
+  created_at: '2026-11-02T16:42:05.129Z',
+}
+const webhookDelivery: WebhookDeliveryView = {
+  ...webhookEventRetried,
+  status: 'delivered',
+  attempts: 3,
+  next_attempt_at: null,
+  attempt_log: [
+    { attempt_number: 1, started_at: '2026-11-02T16:42:05.318Z', duration_ms: 211, status_code: 503, error: null },
+    { attempt_number: 2, started_at: '2026-11-02T16:42:10.702Z', duration_ms: 187, status_code: 503, error: null },
+    { attempt_number: 3, started_at: '2026-11-02T16:44:02.391Z', duration_ms: 143, status_code: 200, error: null },
+  ],
+}
+
+// ---- parties ---------------------------------------------------------------------------------
+
+/** The registered address, copied from the session at approval. */
+const partyRegisteredAddress: AddressView = { ...registeredAddress, address_id: PARTY_REGISTERED_ADDRESS_ID }
+
+/** The party as approval created it: the body of getPartyBySessionId and of `party.ready`. */
+const party: PartyView = {
+  party_id: PARTY_ID,
+  session_id: SESSION_ID,
+  type: 'business',
+  legal_name: 'Acme Supplies LLC',
+  trading_name: 'Acme Supplies',
+  legal_form: 'llc',
+  registration_number: '08841275',
+  incorporation_date: '2014-03-18',
+  industry_code: '423840',
+  website: 'https://www.acmesupplies.example',
+  tax_id_masked: '******1907',
+  country_of_incorporation: 'US',
+  email: 'finance@acmesupplies.example',
+  phone: '+12175550143',
+  addresses: [partyRegisteredAddress],
+  created_at: '2026-11-02T16:42:05.129Z',
+}
+
+const operatingAddressAsAdded: AddressView = {
+  address_id: PARTY_OPERATING_ADDRESS_ID,
+  type: 'operating',
+  line1: '3150 Peoria Rd',
+  line2: null,
+  city: 'Springfield',
+  region: 'IL',
+  postal_code: '62702',
+  country: 'US',
+  created_at: '2026-11-02T16:55:02.960Z',
+  updated_at: '2026-11-02T16:55:02.960Z',
+}
+const operatingAddress: AddressView = { ...operatingAddressAsAdded, line2: 'Warehouse B', updated_at: '2026-11-02T16:56:19.431Z' }
+
+// ---- products and applications ---------------------------------------------------------------
+
+const productRequest: Sent<typeof LoanProductInput> = {
+  name: 'Working capital 12-month',
+  description: 'Unsecured working capital for US small businesses, repaid monthly.',
+  currency: 'USD',
+  min_amount: 500_000,
+  max_amount: 5_000_000,
+  min_term_months: 6,
+  max_term_months: 12,
+  interest_rate_bps: 1200,
+  origination_fee_bps: 200,
+  repayment_frequency: 'MONTHLY',
+  day_count: 'THIRTY_360',
+  prepayment: 'REDUCE_TERM',
+  late_fee_flat: 2_500,
+  late_fee_bps: 500,
+  late_fee_grace_days: 10,
+  time_zone: 'America/Chicago',
+  active: true,
+}
+const productPatch: Sent<typeof LoanProductPatch> = { description: 'Unsecured working capital for US small businesses: 6 to 12 months, repaid monthly.' }
+
+const productAsCreated: LoanProductView = {
+  product_id: PRODUCT_ID,
+  name: 'Working capital 12-month',
+  description: 'Unsecured working capital for US small businesses, repaid monthly.',
+  currency: 'USD',
+  min_amount: 500_000,
+  max_amount: 5_000_000,
+  min_term_months: 6,
+  max_term_months: 12,
+  interest_rate_bps: 1200,
+  origination_fee_bps: 200,
+  repayment_frequency: 'MONTHLY',
+  time_zone: 'America/Chicago',
+  day_count: 'THIRTY_360',
+  prepayment: 'REDUCE_TERM',
+  late_fee_flat: 2_500,
+  late_fee_bps: 500,
+  late_fee_grace_days: 10,
+  active: true,
+  created_at: '2026-11-02T09:14:37.182Z',
+  updated_at: '2026-11-02T09:14:37.182Z',
+}
+const product: LoanProductView = {
+  ...productAsCreated,
+  description: 'Unsecured working capital for US small businesses: 6 to 12 months, repaid monthly.',
+  updated_at: '2026-11-02T09:21:05.640Z',
+}
+
+const applicationRequest: Sent<typeof LoanApplicationInput> = {
+  product_id: PRODUCT_ID,
+  amount: 1_200_000,
+  currency: 'USD',
+  term_months: 12,
+  purpose: 'Seasonal inventory',
+  party_id: PARTY_ID,
+}
+const applicationPatch: Sent<typeof LoanApplicationPatch> = { purpose: 'Seasonal inventory for the holiday quarter' }
+
+const applicationDraft: LoanApplicationView = {
+  application_id: APPLICATION_ID,
+  party_id: PARTY_ID,
+  product_id: PRODUCT_ID,
+  status: 'DRAFT',
+  amount: 1_200_000,
+  currency: 'USD',
+  term_months: 12,
+  purpose: 'Seasonal inventory',
+  interest_rate_bps: 1200,
+  origination_fee_bps: 200,
+  submitted_at: null,
+  decision: null,
+  loan_id: null,
+  created_at: '2026-11-03T15:20:14.076Z',
+  updated_at: '2026-11-03T15:20:14.076Z',
+}
+const applicationUpdated: LoanApplicationView = {
+  ...applicationDraft,
+  purpose: 'Seasonal inventory for the holiday quarter',
+  updated_at: '2026-11-03T15:21:37.492Z',
+}
+const applicationSubmitted: LoanApplicationView = {
+  ...applicationUpdated,
+  status: 'SUBMITTED',
+  submitted_at: '2026-11-03T15:23:45.907Z',
+  updated_at: '2026-11-03T15:23:45.907Z',
+}
+const application: LoanApplicationView = {
+  ...applicationSubmitted,
+  status: 'APPROVED',
+  decision: { decision: 'APPROVED', reason: null, decided_by: CREDIT_DESK, decided_at: '2026-11-03T19:02:41.733Z' },
+  loan_id: LOAN_ID,
+  updated_at: '2026-11-03T19:02:41.733Z',
+}
+
+/** A first draft for 6 months, withdrawn before the 12-month application. */
+const withdrawnApplication: LoanApplicationView = {
+  application_id: WITHDRAWN_APPLICATION_ID,
+  party_id: PARTY_ID,
+  product_id: PRODUCT_ID,
+  status: 'WITHDRAWN',
+  amount: 800_000,
+  currency: 'USD',
+  term_months: 6,
+  purpose: 'Seasonal inventory',
+  interest_rate_bps: 1200,
+  origination_fee_bps: 200,
+  submitted_at: null,
+  decision: null,
+  loan_id: null,
+  created_at: '2026-11-03T15:08:26.551Z',
+  updated_at: '2026-11-03T15:11:02.839Z',
+}
+
+/** A second application while the loan is outstanding, declined. */
+const declinedApplication: LoanApplicationView = {
+  application_id: DECLINED_APPLICATION_ID,
+  party_id: PARTY_ID,
+  product_id: PRODUCT_ID,
+  status: 'DECLINED',
+  amount: 5_000_000,
+  currency: 'USD',
+  term_months: 12,
+  purpose: 'Fit-out of a second warehouse',
+  interest_rate_bps: 1200,
+  origination_fee_bps: 200,
+  submitted_at: '2026-11-18T16:03:30.401Z',
+  decision: {
+    decision: 'DECLINED',
+    reason: 'Debt service coverage below 1.25x with the loan already outstanding.',
+    decided_by: CREDIT_DESK,
+    decided_at: '2026-11-19T14:27:55.306Z',
+  },
+  loan_id: null,
+  created_at: '2026-11-18T16:02:11.842Z',
+  updated_at: '2026-11-19T14:27:55.306Z',
+}
+
+/** The Truth in Lending figures of the schedule: USD 11,760.00 financed at an APR of 15.855%. */
+const disclosure: LoanView['disclosure'] = {
+  amount_financed: 1_176_000,
+  finance_charge: 103_423,
+  total_of_payments: 1_279_423,
+  annual_percentage_rate: '15.855',
+}
+
+/** The level installment is 106,619; the last, 106,614, absorbs the rounding. */
+const schedulePreview: SchedulePreview = {
+  application_id: APPLICATION_ID,
+  currency: 'USD',
+  principal: 1_200_000,
+  interest_rate_bps: 1200,
+  term_months: 12,
+  start_date: '2026-11-03',
+  payment_amount: 106_619,
+  total_interest: 79_423,
+  total_of_payments: 1_279_423,
+  origination_fee: 24_000,
+  disbursed_amount: 1_176_000,
+  disclosure,
+  installments: [
+    { number: 1, due_date: '2026-12-03', payment: 106_619, principal: 94_619, interest: 12_000, balance_after: 1_105_381 },
+    { number: 2, due_date: '2027-01-03', payment: 106_619, principal: 95_565, interest: 11_054, balance_after: 1_009_816 },
+    { number: 3, due_date: '2027-02-03', payment: 106_619, principal: 96_521, interest: 10_098, balance_after: 913_295 },
+    { number: 4, due_date: '2027-03-03', payment: 106_619, principal: 97_486, interest: 9_133, balance_after: 815_809 },
+    { number: 5, due_date: '2027-04-03', payment: 106_619, principal: 98_461, interest: 8_158, balance_after: 717_348 },
+    { number: 6, due_date: '2027-05-03', payment: 106_619, principal: 99_446, interest: 7_173, balance_after: 617_902 },
+    { number: 7, due_date: '2027-06-03', payment: 106_619, principal: 100_440, interest: 6_179, balance_after: 517_462 },
+    { number: 8, due_date: '2027-07-03', payment: 106_619, principal: 101_444, interest: 5_175, balance_after: 416_018 },
+    { number: 9, due_date: '2027-08-03', payment: 106_619, principal: 102_459, interest: 4_160, balance_after: 313_559 },
+    { number: 10, due_date: '2027-09-03', payment: 106_619, principal: 103_483, interest: 3_136, balance_after: 210_076 },
+    { number: 11, due_date: '2027-10-03', payment: 106_619, principal: 104_518, interest: 2_101, balance_after: 105_558 },
+    { number: 12, due_date: '2027-11-03', payment: 106_614, principal: 105_558, interest: 1_056, balance_after: 0 },
+  ],
+}
+
+// ---- servicing -------------------------------------------------------------------------------
+
+/** The loan as booked, and as read on 2026-11-30: nothing is past due. */
+const loan: LoanView = {
+  loan_id: LOAN_ID,
+  party_id: PARTY_ID,
+  application_id: APPLICATION_ID,
+  product_id: PRODUCT_ID,
+  status: 'ACTIVE',
+  currency: 'USD',
+  principal: 1_200_000,
+  interest_rate_bps: 1200,
+  term_months: 12,
+  payment_amount: 106_619,
+  origination_fee: 24_000,
+  disbursed_amount: 1_176_000,
+  start_date: '2026-11-03',
+  first_due_date: '2026-12-03',
+  maturity_date: '2027-11-03',
+  time_zone: 'America/Chicago',
+  day_count: 'THIRTY_360',
+  prepayment: 'REDUCE_TERM',
+  late_fee_flat: 2_500,
+  late_fee_bps: 500,
+  late_fee_grace_days: 10,
+  days_past_due: 0,
+  delinquency_bucket: 'CURRENT',
+  charged_off_on: null,
+  disclosure,
+  created_at: '2026-11-03T19:02:41.733Z',
+}
+const chargedOffLoan: LoanView = { ...loan, status: 'CHARGED_OFF', charged_off_on: '2026-11-30' }
+
+const bankAccountRequest: Sent<typeof PaymentMethodInput> = {
+  type: 'bank_account',
+  account_holder_name: 'Acme Supplies LLC',
+  routing_number: '071000013',
+  account_number: '4829104417',
+  account_type: 'checking',
+  nickname: 'Operating account',
+  is_default: true,
+}
+const cardRequest: Sent<typeof PaymentMethodInput> = {
+  type: 'card',
+  card_token: 'tok_example_visa_4242',
+  last4: '4242',
+  exp_month: 8,
+  exp_year: 2029,
+  brand: 'visa',
+  nickname: 'Corporate card',
+}
+const paymentMethodPatch: Sent<typeof PaymentMethodPatch> = { nickname: 'Operating account (Chase)' }
+
+const bankAccountAsAdded: PaymentMethodView = {
+  payment_method_id: BANK_ACCOUNT_ID,
+  loan_id: LOAN_ID,
+  type: 'bank_account',
+  nickname: 'Operating account',
+  is_default: true,
+  status: 'active',
+  last4: '4417',
+  account_holder_name: 'Acme Supplies LLC',
+  account_type: 'checking',
+  brand: null,
+  exp_month: null,
+  exp_year: null,
+  created_at: '2026-11-03T19:31:08.664Z',
+  updated_at: '2026-11-03T19:31:08.664Z',
+}
+const bankAccount: PaymentMethodView = { ...bankAccountAsAdded, nickname: 'Operating account (Chase)', updated_at: '2026-11-04T10:12:30.117Z' }
+const card: PaymentMethodView = {
+  payment_method_id: CARD_ID,
+  loan_id: LOAN_ID,
+  type: 'card',
+  nickname: 'Corporate card',
+  is_default: false,
+  status: 'active',
+  last4: '4242',
+  account_holder_name: null,
+  account_type: null,
+  brand: 'visa',
+  exp_month: 8,
+  exp_year: 2029,
+  created_at: '2026-11-03T19:33:51.205Z',
+  updated_at: '2026-11-03T19:33:51.205Z',
+}
+
+const paymentRequest: Sent<typeof PaymentInput> = { amount: 50_000, currency: 'USD', payment_method_id: BANK_ACCOUNT_ID }
+
+/** USD 500.00 on 2026-11-16: the 5,200 of interest accrued over 13 days, then 44,800 of principal. */
+const payment: PaymentView = {
+  payment_id: PAYMENT_ID,
+  loan_id: LOAN_ID,
+  status: 'SUCCEEDED',
+  amount: 50_000,
+  currency: 'USD',
+  payment_method_id: BANK_ACCOUNT_ID,
+  allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_200, principal: 44_800 },
+  failure_code: null,
+  effective_date: '2026-11-16',
+  created_at: '2026-11-16T17:30:04.552Z',
+}
+const reversedPayment: PaymentView = { ...payment, status: 'REVERSED' }
+
+/** The ledger: booking (the fee charged and withheld), the payment after its interest, the daily job's accrual. */
+const transactions: readonly TransactionView[] = [
+  {
+    transaction_id: '60f5ac9e-4122-4f04-8f97-771c21580580',
+    loan_id: LOAN_ID,
+    type: 'DISBURSEMENT',
+    effective_date: '2026-11-03',
+    amount: 1_200_000,
+    currency: 'USD',
+    principal: 1_200_000,
+    interest: 0,
+    fees: 0,
+    payment_id: null,
+    reverses_transaction_id: null,
+    sequence: 1,
+    created_at: '2026-11-03T19:02:41.733Z',
+  },
+  {
+    transaction_id: 'ebf38aa2-291e-410e-b017-eb22078fbb6b',
+    loan_id: LOAN_ID,
+    type: 'ORIGINATION_FEE',
+    effective_date: '2026-11-03',
+    amount: 24_000,
+    currency: 'USD',
+    principal: 0,
+    interest: 0,
+    fees: 24_000,
+    payment_id: null,
+    reverses_transaction_id: null,
+    sequence: 2,
+    created_at: '2026-11-03T19:02:41.733Z',
+  },
+  {
+    transaction_id: 'bf5e51d3-550a-4d59-b60e-d5d263ff25fb',
+    loan_id: LOAN_ID,
+    type: 'FEE_WITHHELD',
+    effective_date: '2026-11-03',
+    amount: 24_000,
+    currency: 'USD',
+    principal: 0,
+    interest: 0,
+    fees: -24_000,
+    payment_id: null,
+    reverses_transaction_id: null,
+    sequence: 3,
+    created_at: '2026-11-03T19:02:41.733Z',
+  },
+  {
+    transaction_id: '3572d5e6-6699-4a8d-8066-fd9efcc104f2',
+    loan_id: LOAN_ID,
+    type: 'INTEREST_ACCRUAL',
+    effective_date: '2026-11-16',
+    amount: 5_200,
+    currency: 'USD',
+    principal: 0,
+    interest: 5_200,
+    fees: 0,
+    payment_id: null,
+    reverses_transaction_id: null,
+    sequence: 5,
+    created_at: '2026-11-16T17:30:04.552Z',
+  },
+  {
+    transaction_id: '0e46a647-f6c2-4caa-896b-415a01dfa625',
+    loan_id: LOAN_ID,
+    type: 'PAYMENT',
+    effective_date: '2026-11-16',
+    amount: 50_000,
+    currency: 'USD',
+    principal: -44_800,
+    interest: -5_200,
+    fees: 0,
+    payment_id: PAYMENT_ID,
+    reverses_transaction_id: null,
+    sequence: 6,
+    created_at: '2026-11-16T17:30:04.552Z',
+  },
+  {
+    transaction_id: '3ce2ed93-d662-4acd-ae12-07aff7f506c6',
+    loan_id: LOAN_ID,
+    type: 'INTEREST_ACCRUAL',
+    effective_date: '2026-11-30',
+    amount: 5_391,
+    currency: 'USD',
+    principal: 0,
+    interest: 5_391,
+    fees: 0,
+    payment_id: null,
+    reverses_transaction_id: null,
+    sequence: 8,
+    created_at: '2026-11-30T06:00:02.114Z',
+  },
+]
+
+/** A balance snapshot follows every ledger change. At booking: the principal, nothing accrued yet. */
+const balanceAtBooking: BalanceView = {
+  balance_id: 'e08cc74f-6a1f-455c-b581-5e4f790223f5',
+  loan_id: LOAN_ID,
+  as_of: '2026-11-03',
+  currency: 'USD',
+  principal_outstanding: 1_200_000,
+  interest_outstanding: 0,
+  fees_outstanding: 0,
+  payoff_amount: 1_200_000,
+  past_due_amount: 0,
+  next_due_date: '2026-12-03',
+  next_due_amount: 106_619,
+  transaction_id: 'bf5e51d3-550a-4d59-b60e-d5d263ff25fb',
+  sequence: 4,
+  created_at: '2026-11-03T19:02:41.733Z',
+}
+
+/** After the payment: installment 1 still owes 49,819 of principal and its interest to 2026-12-03. */
+const balanceAfterPayment: BalanceView = {
+  balance_id: '643033db-51b2-4b43-b02f-1474a5103e2b',
+  loan_id: LOAN_ID,
+  as_of: '2026-11-16',
+  currency: 'USD',
+  principal_outstanding: 1_155_200,
+  interest_outstanding: 0,
+  fees_outstanding: 0,
+  payoff_amount: 1_155_200,
+  past_due_amount: 0,
+  next_due_date: '2026-12-03',
+  next_due_amount: 56_365,
+  transaction_id: '0e46a647-f6c2-4caa-896b-415a01dfa625',
+  sequence: 7,
+  created_at: '2026-11-16T17:30:04.552Z',
+}
+
+/** After the accrual of 2026-11-30: 14 days of interest on 1,155,200. */
+const latestBalance: BalanceView = {
+  balance_id: 'e2002cce-afe5-42f0-95fd-5d3f935bb450',
+  loan_id: LOAN_ID,
+  as_of: '2026-11-30',
+  currency: 'USD',
+  principal_outstanding: 1_155_200,
+  interest_outstanding: 5_391,
+  fees_outstanding: 0,
+  payoff_amount: 1_160_591,
+  past_due_amount: 0,
+  next_due_date: '2026-12-03',
+  next_due_amount: 56_365,
+  transaction_id: '3ce2ed93-d662-4acd-ae12-07aff7f506c6',
+  sequence: 9,
+  created_at: '2026-11-30T06:00:02.114Z',
+}
+
+const balances: readonly BalanceView[] = [balanceAtBooking, balanceAfterPayment, latestBalance]
+
+/** On 2026-11-30: principal after the payment and 14 days of interest on it (the latest balance). */
+const payoff: PayoffView = { loan_id: LOAN_ID, as_of: '2026-11-30', currency: 'USD', principal: 1_155_200, interest: 5_391, fees: 0, payoff_amount: 1_160_591 }
+
+/**
+ * The schedule on 2026-11-30. Installment 1 is partly paid; its interest is the 5,200 paid, the
+ * 5,391 accrued since and a projection of 1,155 to its due date.
+ */
+const schedule: readonly InstallmentView[] = [
+  { installment_number: 1, due_date: '2026-12-03', currency: 'USD', principal_due: 94_619, interest_due: 11_746, fees_due: 0, total_due: 106_365, principal_paid: 44_800, interest_paid: 5_200, fees_paid: 0, total_paid: 50_000, interest_accrued: false, status: 'PARTIALLY_PAID' },
+  { installment_number: 2, due_date: '2027-01-03', currency: 'USD', principal_due: 95_565, interest_due: 11_054, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 3, due_date: '2027-02-03', currency: 'USD', principal_due: 96_521, interest_due: 10_098, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 4, due_date: '2027-03-03', currency: 'USD', principal_due: 97_486, interest_due: 9_133, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 5, due_date: '2027-04-03', currency: 'USD', principal_due: 98_461, interest_due: 8_158, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 6, due_date: '2027-05-03', currency: 'USD', principal_due: 99_446, interest_due: 7_173, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 7, due_date: '2027-06-03', currency: 'USD', principal_due: 100_440, interest_due: 6_179, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 8, due_date: '2027-07-03', currency: 'USD', principal_due: 101_444, interest_due: 5_175, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 9, due_date: '2027-08-03', currency: 'USD', principal_due: 102_459, interest_due: 4_160, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 10, due_date: '2027-09-03', currency: 'USD', principal_due: 103_483, interest_due: 3_136, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 11, due_date: '2027-10-03', currency: 'USD', principal_due: 104_518, interest_due: 2_101, fees_due: 0, total_due: 106_619, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+  { installment_number: 12, due_date: '2027-11-03', currency: 'USD', principal_due: 105_558, interest_due: 1_056, fees_due: 0, total_due: 106_614, principal_paid: 0, interest_paid: 0, fees_paid: 0, total_paid: 0, interest_accrued: false, status: 'UPCOMING' },
+]
+
+const collateralRequest: Sent<typeof CollateralInput> = {
+  type: 'inventory',
+  description: 'Packaging and janitorial supplies held at 3150 Peoria Rd, Springfield IL',
+  valuation: 1_800_000,
+  currency: 'USD',
+  lien_position: 1,
+}
+const collateral: CollateralView = {
+  collateral_id: COLLATERAL_ID,
+  loan_id: LOAN_ID,
+  type: 'inventory',
+  description: 'Packaging and janitorial supplies held at 3150 Peoria Rd, Springfield IL',
+  valuation: 1_800_000,
+  currency: 'USD',
+  lien_position: 1,
+  created_at: '2026-11-03T19:06:12.580Z',
+}
+
+const loanDocumentRequest: Sent<typeof LoanDocumentInput> = {
+  type: 'agreement',
+  storage_ref: 's3://lender-loan-docs/acme-supplies/loan-agreement-signed.pdf',
+  file_name: 'loan-agreement-signed.pdf',
+  content_type: 'application/pdf',
+}
+/** Written at booking. */
+const openingStatement: LoanDocumentView = {
+  document_id: STATEMENT_ID,
+  loan_id: LOAN_ID,
+  type: 'statement',
+  period_start: '2026-11-03',
+  period_end: '2026-11-03',
+  storage_ref: `lendgate://loans/${LOAN_ID}/statements/2026-11-03.pdf`,
+  file_name: 'statement-2026-11-03.pdf',
+  content_type: 'application/pdf',
+  created_at: '2026-11-03T19:02:41.733Z',
+}
+const loanAgreement: LoanDocumentView = {
+  document_id: AGREEMENT_ID,
+  loan_id: LOAN_ID,
+  type: 'agreement',
+  period_start: null,
+  period_end: null,
+  storage_ref: 's3://lender-loan-docs/acme-supplies/loan-agreement-signed.pdf',
+  file_name: 'loan-agreement-signed.pdf',
+  content_type: 'application/pdf',
+  created_at: '2026-11-03T19:07:44.019Z',
+}
+
+// ---- internal: review, decisioning, operations, audit ----------------------------------------
+
+const approveSessionRequest: Sent<typeof ApproveSessionInput> = { reviewed_by: REVIEWER }
+const rejectSessionRequest: Sent<typeof RejectSessionInput> = {
+  reason: `Duplicate of session ${SESSION_ID}, approved for Acme Supplies LLC.`,
+  reviewed_by: REVIEWER,
+}
+const approveApplicationRequest: Sent<typeof ApproveApplicationInput> = { decided_by: CREDIT_DESK }
+const declineApplicationRequest: Sent<typeof DeclineApplicationInput> = {
+  reason: 'Debt service coverage below 1.25x with the loan already outstanding.',
+  decided_by: CREDIT_DESK,
+}
+const reversePaymentRequest: Sent<typeof ReversePaymentInput> = { reason: 'ACH return R01: insufficient funds' }
+const chargeOffRequest: Sent<typeof ChargeOffInput> = { reason: 'Borrower ceased trading' }
+
+const sessionUnderReview: ReviewView = {
+  session_id: SESSION_ID,
+  client_id: PARTNER_CLIENT_ID,
+  type: 'business',
+  country_of_incorporation: 'US',
+  locale: 'en-US',
+  status: 'SUBMITTED',
+  current_step: 'REVIEW',
+  submitted_at: '2026-11-02T14:16:30.562Z',
+  party_id: null,
+  review: null,
+  created_at: '2026-11-02T14:05:48.903Z',
+  updated_at: '2026-11-02T14:16:30.562Z',
+}
+const sessionReviewed: ReviewView = {
+  ...sessionUnderReview,
+  status: 'APPROVED',
+  party_id: PARTY_ID,
+  review: { decision: 'APPROVED', reviewed_by: REVIEWER, reason: null, decided_at: '2026-11-02T16:42:05.129Z' },
+  updated_at: '2026-11-02T16:42:05.129Z',
+}
+
+/** The same business submitted a second time by mistake. */
+const duplicateUnderReview: ReviewView = {
+  session_id: DUPLICATE_SESSION_ID,
+  client_id: PARTNER_CLIENT_ID,
+  type: 'business',
+  country_of_incorporation: 'US',
+  locale: 'en-US',
+  status: 'SUBMITTED',
+  current_step: 'REVIEW',
+  submitted_at: '2026-11-02T14:24:05.718Z',
+  party_id: null,
+  review: null,
+  created_at: '2026-11-02T14:21:44.215Z',
+  updated_at: '2026-11-02T14:24:05.718Z',
+}
+const duplicateRejected: ReviewView = {
+  ...duplicateUnderReview,
+  status: 'REJECTED',
+  review: {
+    decision: 'REJECTED',
+    reviewed_by: REVIEWER,
+    reason: `Duplicate of session ${SESSION_ID}, approved for Acme Supplies LLC.`,
+    decided_at: '2026-11-02T16:44:51.602Z',
+  },
+  updated_at: '2026-11-02T16:44:51.602Z',
+}
+
+const accrualRun: AccrualRunView = { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1 }
+
+/** The newest five events; `AUDIT_CURSOR` continues with the collateral and the approval. */
+const auditEvents: readonly AuditEventView[] = [
+  {
+    audit_event_id: 'e199c221-9691-4b4a-b203-6845179a6187',
+    occurred_at: '2026-11-30T16:20:13.484Z',
+    actor: { type: 'api_key', id: ROTATED_KEY_ID },
+    action: 'api_key.revoked',
+    subject: { type: 'api_key', id: PARTNER_KEY_ID },
+    api_client_id: PARTNER_CLIENT_ID,
+    party_id: PARTNER_PARTY_ID,
+    request_id: 'ef5560d4-0a82-4b9d-a932-9be31847d670',
+    details: { key_prefix: 'lgk_live_olDm969D7viLo7XG' },
+  },
+  {
+    audit_event_id: '45ee06fe-d739-4e81-9aeb-e0db1cd114fb',
+    occurred_at: '2026-11-30T16:05:41.309Z',
+    actor: { type: 'operator' },
+    action: 'api_key.minted',
+    subject: { type: 'api_key', id: ROTATED_KEY_ID },
+    api_client_id: PARTNER_CLIENT_ID,
+    party_id: PARTNER_PARTY_ID,
+    request_id: '8fb2dde1-21c7-4055-a543-878ca3d997a9',
+    details: { key_prefix: 'lgk_live_45OwDowtCIC4osXR', environment: 'live', scopes: ['partner:api', 'keys:manage'], client_name: 'acme-backend' },
+  },
+  {
+    audit_event_id: '8f45588b-fc1e-474b-8d33-c240e45ccf46',
+    occurred_at: '2026-11-30T06:00:02.114Z',
+    actor: { type: 'operator' },
+    action: 'interest_accrual.completed',
+    subject: { type: 'interest_accrual_run', id: '8f45588b-fc1e-474b-8d33-c240e45ccf46' },
+    api_client_id: null,
+    party_id: null,
+    request_id: 'de62de3f-5f2f-440c-b734-c5a00e4156ee',
+    details: { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1 },
+  },
+  {
+    audit_event_id: 'aa7d2e43-f9c7-41b7-9e09-8eb47c4275fa',
+    occurred_at: '2026-11-19T14:27:55.306Z',
+    actor: { type: 'operator' },
+    action: 'loan_application.declined',
+    subject: { type: 'loan_application', id: DECLINED_APPLICATION_ID },
+    api_client_id: BORROWER_CLIENT_ID,
+    party_id: PARTY_ID,
+    request_id: '0912c248-778c-4073-8e95-e0d64cbe554a',
+    details: { decided_by: CREDIT_DESK, reason: 'Debt service coverage below 1.25x with the loan already outstanding.' },
+  },
+  {
+    audit_event_id: 'd876b657-57e2-490f-b6fc-d745a0501958',
+    occurred_at: '2026-11-03T19:07:44.019Z',
+    actor: { type: 'operator' },
+    action: 'loan_document.attached',
+    subject: { type: 'loan_document', id: AGREEMENT_ID },
+    api_client_id: null,
+    party_id: PARTY_ID,
+    request_id: 'f194e27c-1bca-4fce-88a1-ff95ee9689aa',
+    details: { loan_id: LOAN_ID, type: 'agreement', period_start: null, period_end: null },
+  },
+]
+const AUDIT_CURSOR = 'WyIyMDI2LTExLTAzVDE5OjA3OjQ0LjAxOVoiLCJkODc2YjY1Ny01N2UyLTQ5MGYtYjZmYy1kNzQ1YTA1MDE5NTgiXQa7huUZG3T1ScETw7L59Irw'
+
+// ---- by operation ----------------------------------------------------------------------------
+
+/** The body every operation of the route table answers on success, by operationId. */
+export const SUCCESS_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
+  health: { status: 'ok' } satisfies Health,
+  healthReady: { status: 'ready', database: 'up' } satisfies Ready,
+  getOpenApiDocument: { openapi: '3.1.0', info: { title: 'Lendgate partner lending API', version: '1.0.0' }, paths: {} },
+  getOperatorOpenApiDocument: { openapi: '3.1.0', info: { title: 'Lendgate operator API', version: '1.0.0' }, paths: {} },
+
+  mintApiKey: mintedKey,
+  listApiKeys: { data: [revokedKey, rotatedKey], next_cursor: null },
+  revokeApiKey: revokedKey,
+
+  createOnboardingSession: session,
+  getOnboardingSession: sessionApproved,
+  listOnboardingAddresses: { data: [registeredAddress], next_cursor: null },
+  createOnboardingAddress: registeredAddressAsAdded,
+  updateOnboardingAddress: registeredAddress,
+  upsertApplicantProfile: profile,
+  submitOnboardingEmail: emailVerification,
+  retryOnboardingEmailVerification: emailVerificationResent,
+  verifyOnboardingEmail: sessionEmailVerified,
+  submitOnboardingPhone: phoneVerification,
+  retryOnboardingPhoneVerification: phoneVerificationResent,
+  verifyOnboardingPhone: sessionPhoneVerified,
+  listPendingOnboardingRequirements: { data: requirements, next_cursor: null },
+  submitOnboardingForReview: sessionSubmitted,
+  getPartyBySessionId: party,
+  registerOnboardingSessionWebhook: webhookEndpoint,
+  listOnboardingSessionWebhookDeliveries: { data: [webhookDelivery], next_cursor: null },
+  retryOnboardingSessionWebhookDelivery: webhookEventRetried,
+  listDocumentsForOnboardingSession: { data: [certificate, bankStatement], next_cursor: null },
+  createOnboardingDocumentMetadata: certificate,
+
+  getParty: party,
+  listPartyAddresses: { data: [partyRegisteredAddress, operatingAddress], next_cursor: null },
+  createPartyAddress: operatingAddressAsAdded,
+  updatePartyAddress: operatingAddress,
+  listPartyApplications: { data: [withdrawnApplication, application, declinedApplication], next_cursor: null },
+  listAvailableLoanProductsForParty: { data: [product], next_cursor: null },
+
+  createLoanApplication: applicationDraft,
+  getLoanApplication: application,
+  updateLoanApplication: applicationUpdated,
+  submitLoanApplication: applicationSubmitted,
+  withdrawLoanApplication: withdrawnApplication,
+  previewLoanApplicationSchedule: schedulePreview,
+
+  listLoansForParty: { data: [loan], next_cursor: null },
+  getLoanForParty: loan,
+  listLoanBalancesForParty: { data: balances, next_cursor: null },
+  getLatestLoanBalanceForParty: latestBalance,
+  listCollateralForPartyLoan: { data: [collateral], next_cursor: null },
+  listPaymentsForPartyLoan: { data: [payment], next_cursor: null },
+  getLoanPayoffForParty: payoff,
+  listPaymentMethodsForPartyLoan: { data: [bankAccount, card], next_cursor: null },
+  createPaymentMethodForPartyLoan: bankAccountAsAdded,
+  updatePaymentMethodForPartyLoan: bankAccount,
+  createPaymentIntentForPartyLoan: payment,
+  listLoanScheduleForParty: { data: schedule, next_cursor: null },
+  listTransactionsForPartyLoan: { data: transactions, next_cursor: null },
+  listDocumentsForPartyLoan: { data: [openingStatement, loanAgreement], next_cursor: null },
+
+  listOnboardingSessionsForReview: { data: [sessionUnderReview, duplicateUnderReview], next_cursor: null },
+  approveOnboardingSession: { session: sessionReviewed, party },
+  rejectOnboardingSession: duplicateRejected,
+  listLoanApplicationsForReview: { data: [applicationSubmitted], next_cursor: null },
+  approveLoanApplication: { application, loan },
+  declineLoanApplication: declinedApplication,
+  accrueInterest: accrualRun,
+  addLoanCollateral: collateral,
+  attachLoanDocument: loanAgreement,
+  reverseLoanPayment: reversedPayment,
+  chargeOffLoan: chargedOffLoan,
+  listLoanProducts: { data: [product], next_cursor: null },
+  createLoanProduct: productAsCreated,
+  updateLoanProduct: product,
+  listAuditEvents: { data: auditEvents, next_cursor: AUDIT_CURSOR },
+}
+
+const emptyRequest: Sent<typeof EmptyInput> = {}
+
+/** A body each request codec accepts, by the codec's name; `PaymentMethodInput` is the bank account. */
+export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
+  MintApiKeyInput: mintRequest,
+  CreateOnboardingSessionInput: sessionRequest,
+  AddressInput: addressRequest,
+  AddressPatch: addressPatch,
+  ApplicantProfileInput: profileRequest,
+  EmailInput: emailRequest,
+  PhoneInput: phoneRequest,
+  CodeInput: codeRequest,
+  RegisterWebhookInput: webhookRequest,
+  EmptyInput: emptyRequest,
+  DocumentInput: documentRequest,
+  LoanApplicationInput: applicationRequest,
+  LoanApplicationPatch: applicationPatch,
+  PaymentMethodInput: bankAccountRequest,
+  PaymentMethodPatch: paymentMethodPatch,
+  PaymentInput: paymentRequest,
+  ApproveSessionInput: approveSessionRequest,
+  RejectSessionInput: rejectSessionRequest,
+  ApproveApplicationInput: approveApplicationRequest,
+  DeclineApplicationInput: declineApplicationRequest,
+  CollateralInput: collateralRequest,
+  LoanDocumentInput: loanDocumentRequest,
+  ReversePaymentInput: reversePaymentRequest,
+  ChargeOffInput: chargeOffRequest,
+  LoanProductInput: productRequest,
+  LoanProductPatch: productPatch,
+}
+
+/** The other branch of `PaymentMethodInput`: a card token from the partner's card vault. */
+export const CARD_PAYMENT_METHOD_EXAMPLE: Sent<typeof PaymentMethodInput> = cardRequest
+
+/** A value for every path parameter (PATH_PARAMETERS), from the story. */
+export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
+  apiKeyId: PARTNER_KEY_ID,
+  sessionId: SESSION_ID,
+  addressId: SESSION_ADDRESS_ID,
+  eventId: EVENT_ID,
+  partyId: PARTY_ID,
+  applicationId: APPLICATION_ID,
+  loanId: LOAN_ID,
+  paymentMethodId: BANK_ACCOUNT_ID,
+  paymentId: PAYMENT_ID,
+  productId: PRODUCT_ID,
+}
+
+/**
+ * A value for every query parameter, as the document declares it; `status` is one both status
+ * filters (sessions and applications) accept.
+ */
+export const QUERY_EXAMPLES: Readonly<Record<string, string | number>> = {
+  limit: 20,
+  cursor: AUDIT_CURSOR,
+  status: 'SUBMITTED',
+  delinquency: 'CURRENT',
+  as_of: '2026-11-30',
+  start_date: '2026-11-03',
+  active: 'true',
+  type: 'PAYMENT',
+  from: '2026-11-01',
+  to: '2026-11-30',
+  action: 'loan_application.approved',
+  subject_id: APPLICATION_ID,
+  api_client_id: BORROWER_CLIENT_ID,
+  party_id: PARTY_ID,
+}

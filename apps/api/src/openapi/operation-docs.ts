@@ -1,0 +1,584 @@
+import {
+  AccrualQuery,
+  AddressInput,
+  AddressPatch,
+  ApplicantProfileInput,
+  ApplicationStatusFilter,
+  ApproveApplicationInput,
+  ApproveSessionInput,
+  AuditEventFilters,
+  ChargeOffInput,
+  CodeInput,
+  CollateralInput,
+  CreateOnboardingSessionInput,
+  DeclineApplicationInput,
+  DocumentInput,
+  EmailInput,
+  EmptyInput,
+  LoanApplicationInput,
+  LoanApplicationPatch,
+  LoanDocumentInput,
+  LoanFilters,
+  LoanProductInput,
+  LoanProductPatch,
+  MintApiKeyInput,
+  PaymentInput,
+  PaymentMethodInput,
+  PaymentMethodPatch,
+  PayoffQuery,
+  PhoneInput,
+  ProductActiveFilter,
+  RegisterWebhookInput,
+  RejectSessionInput,
+  ReversePaymentInput,
+  SchedulePreviewQuery,
+  SessionStatusFilter,
+  TransactionFilters,
+} from '@lendgate/core'
+import type * as t from 'io-ts'
+import type { OperationId } from '../routes/operations.js'
+import { documented, sample, type DocumentedProblem } from './errors.js'
+
+/**
+ * What the OpenAPI documents say of each operation beyond the route table (issue 39): its tag,
+ * summary and description, the codecs of its body and query, and the problems particular to
+ * it, each with why it happens. The problems every operation of its kind has (authentication,
+ * rate limits, malformed input, outages) are added by document.ts.
+ */
+
+/** The codec of every request body, by the name of its component schema. */
+export const REQUEST_BODIES = {
+  MintApiKeyInput,
+  CreateOnboardingSessionInput,
+  AddressInput,
+  AddressPatch,
+  ApplicantProfileInput,
+  EmailInput,
+  PhoneInput,
+  CodeInput,
+  RegisterWebhookInput,
+  EmptyInput,
+  DocumentInput,
+  LoanApplicationInput,
+  LoanApplicationPatch,
+  PaymentMethodInput,
+  PaymentMethodPatch,
+  PaymentInput,
+  ApproveSessionInput,
+  RejectSessionInput,
+  ApproveApplicationInput,
+  DeclineApplicationInput,
+  CollateralInput,
+  LoanDocumentInput,
+  ReversePaymentInput,
+  ChargeOffInput,
+  LoanProductInput,
+  LoanProductPatch,
+} as const satisfies Readonly<Record<string, t.Mixed>>
+
+export type RequestBodyName = keyof typeof REQUEST_BODIES
+
+/** The tags of the partner document and of the operator document, with what each groups. */
+export const PARTNER_TAGS = {
+  keys: 'API keys of the partner\'s API client: mint (with the mint secret), list, revoke.',
+  onboarding: 'Onboard a business borrower: a session, its contacts verified by code, profile, addresses and documents, then submission for review.',
+  webhooks: 'The signed `party.ready` webhook of an onboarding session: where it goes, and every delivery attempt.',
+  parties: 'An approved borrower (a party): its record, addresses, applications and the products it can apply for.',
+  applications: 'Loan applications: draft, update, preview the schedule, submit for decisioning, withdraw.',
+  servicing: 'Booked loans: schedule, balances, payoff, ledger, collateral, documents, payment methods and payments.',
+  reference: 'This document.',
+} as const
+
+export const OPERATOR_TAGS = {
+  probes: 'Liveness and readiness probes for load balancers and orchestrators (no credential).',
+  review: 'Review submitted onboarding sessions: approving one creates the party and sends `party.ready`.',
+  decisioning: 'Credit decisions on submitted loan applications: approving one books the loan.',
+  loans: 'Operator actions on booked loans: collateral, documents, payment reversals, charge-offs.',
+  products: 'The loan product catalogue.',
+  jobs: 'Jobs the scheduler runs every day, which operators can also run on demand.',
+  audit: 'The append-only audit log of keys and operator decisions.',
+  reference: 'This document.',
+} as const
+
+export type Tag = keyof typeof PARTNER_TAGS | keyof typeof OPERATOR_TAGS
+
+export type OperationDoc = {
+  readonly tag: Tag
+  readonly summary: string
+  /** What it does and its side effects (CommonMark); idempotency and errors are added from the route table. */
+  readonly description: string
+  /** The request body's component schema. */
+  readonly body?: RequestBodyName
+  /** Filters of the query (a strict object codec); list routes add `limit` and `cursor`. */
+  readonly query?: t.Mixed
+  readonly list?: boolean
+  /** Problems particular to the operation, beyond those of its kind. */
+  readonly errors?: readonly DocumentedProblem[]
+}
+
+const notFound = (resource: string, why: string): DocumentedProblem => documented({ _tag: 'NotFound', resource }, why)
+const invalidState = (resource: string, status: string, action: string, why: string): DocumentedProblem =>
+  documented({ _tag: 'InvalidState', resource, status, action }, why)
+const invalidRequest = (detail: string, param: string, why: string): DocumentedProblem => documented({ _tag: 'InvalidRequest', detail, param }, why)
+
+// ---- problems shared by groups of operations ----------------------------------------------------
+
+const SESSION_NOT_FOUND = notFound('onboarding_session', 'No onboarding session with this id belongs to the API client.')
+const SESSION_CLOSED = invalidState('onboarding_session', 'SUBMITTED', 'edit', 'The session is no longer `IN_PROGRESS` (submitted, approved or rejected): it cannot change.')
+const PARTY_NOT_FOUND = notFound('party', 'The party of the key has no party record yet (its onboarding is not approved).')
+const LOAN_NOT_FOUND = notFound('loan', 'No loan with this id belongs to the party.')
+const APPLICATION_NOT_FOUND = notFound('loan_application', "No application with this id belongs to the key's party.")
+const NOT_DRAFT = invalidState('loan_application', 'SUBMITTED', 'update', 'The application is no longer `DRAFT`.')
+const ADDRESS_NOT_FOUND = notFound('address', 'No address with this id belongs to the holder.')
+const SECOND_REGISTERED = invalidRequest(
+  'type: the holder already has a registered address; update it instead',
+  'type',
+  'A second `registered` address, or a 21st address, is refused: update the first instead.',
+)
+const ADDRESS_RACE = sample('AlreadyExists', 'A concurrent request added the registered address first.')
+const DELIVERY_PROBLEMS: readonly DocumentedProblem[] = [
+  SESSION_NOT_FOUND,
+  SESSION_CLOSED,
+  sample('RateLimited', 'A code was sent less than 30 seconds ago; `retry_after_seconds` says when another may be.'),
+  sample('VerificationDeliveryFailed', 'The code could not be delivered: nothing was stored, no wait is imposed; retry.'),
+  documented({ _tag: 'ServerMisconfigured', setting: 'VERIFICATION_DELIVERY_URL' }, 'Production without VERIFICATION_DELIVERY_URL: codes cannot be sent.'),
+]
+const VERIFY_PROBLEMS: readonly DocumentedProblem[] = [
+  SESSION_NOT_FOUND,
+  SESSION_CLOSED,
+  documented(
+    { _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: true },
+    'No code awaits verification: `reason` is `already_verified` (the contact is verified; to recover a lost answer, repeat the first request\'s Idempotency-Key) or `no_pending_code`.',
+  ),
+  sample('InvalidCode', 'The code is wrong; `attempts_remaining` says how many more may be tried.'),
+  sample('CodeExpired', 'The code is older than 10 minutes: request a new one with the retry route.'),
+  sample('TooManyAttempts', 'Five wrong codes were tried: request a new one with the retry route.'),
+]
+const CHARGED_OFF = invalidState('loan', 'CHARGED_OFF', 'pay', 'The loan is charged off (or otherwise not `ACTIVE`): it takes no payments.')
+const PROCESSOR_DOWN = sample('ProcessorUnavailable', 'The payment processor could not be reached; nothing was charged or stored. Retry with the same Idempotency-Key.')
+const SUBMITTED_ONLY = (resource: string, action: string): DocumentedProblem =>
+  invalidState(resource, 'APPROVED', action, `Only a \`SUBMITTED\` ${resource.replace('_', ' ')} can be decided; this one was decided already or is not submitted.`)
+
+const doc = (tag: Tag, summary: string, description: string, extra: Omit<OperationDoc, 'tag' | 'summary' | 'description'> = {}): OperationDoc => ({
+  tag,
+  summary,
+  description,
+  ...extra,
+})
+
+const ADDRESS_TYPE_DEFAULT = (holder: 'session' | 'party'): string =>
+  `\`type\` is optional: without it, the ${holder}'s first address is \`registered\` and any later one \`operating\`; ` +
+  'the response always states the type. A holder has at most one `registered` address and at most 20 addresses.'
+
+const MERGE_PATCH =
+  'A JSON Merge Patch (RFC 7396), sent as `application/json` or `application/merge-patch+json`: a field left out keeps its value, ' +
+  '`null` clears a field that may be empty, and `null` on a field that cannot be empty is refused (400 naming the field). ' +
+  'An empty object is refused (400).'
+
+/** Every operation's documentation, by operationId: `Record<OperationId, …>`, so none can be missing. */
+export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
+  health: doc('probes', 'Liveness: the process is up', 'Answers 200 while the process runs; it reads nothing. Use it as a liveness probe.'),
+  healthReady: doc(
+    'probes',
+    'Readiness: the database answers and its schema is current',
+    'Answers 200 when the database answers and holds every migration of this build; 503 `not_ready` otherwise, so a load balancer sends no traffic to an instance that cannot serve it.',
+    { errors: [sample('NotReady', 'The database does not answer, or its schema is still being migrated.')] },
+  ),
+  getOpenApiDocument: doc(
+    'reference',
+    'This OpenAPI document',
+    'The partner document, served without a key. `servers` is the configured public base URL (PUBLIC_BASE_URL) or, when none is set, the address the request reached.',
+  ),
+  getOperatorOpenApiDocument: doc(
+    'reference',
+    'This OpenAPI document',
+    'The operator document: the `/internal` routes and the probes. `servers` is the configured public base URL (PUBLIC_BASE_URL) or, when none is set, the address the request reached.',
+  ),
+
+  mintApiKey: doc(
+    'keys',
+    'Mint an API key',
+    'Mints a key for the API client named by `party_id` and `client_name`, creating the client on first use (the same pair adds a key to the same client: rotation). ' +
+      'Authenticated by the root mint secret, so only operators and partner backends mint, never browsers. ' +
+      'The response is the only place the secret appears: it is never stored, so an idempotent replay answers without `api_key`. Writes an `api_key.minted` audit event.',
+    { body: 'MintApiKeyInput' },
+  ),
+  listApiKeys: doc(
+    'keys',
+    "List the API client's keys",
+    'Every key of the caller\'s API client, active and revoked, oldest first: the prefix, scopes and dates, never the secret nor its hash. Needs the `keys:manage` scope.',
+    { list: true },
+  ),
+  revokeApiKey: doc(
+    'keys',
+    'Revoke a key of the API client',
+    'Revokes a key of the caller\'s API client (the caller\'s own included): every instance refuses it within a second. Revoking a revoked key answers the same record and changes nothing. ' +
+      'Needs the `keys:manage` scope; writes an `api_key.revoked` audit event.',
+    { errors: [notFound('api_key', 'No key with this id belongs to the API client.')] },
+  ),
+
+  createOnboardingSession: doc(
+    'onboarding',
+    'Start onboarding a borrower',
+    'Creates an onboarding session owned by the caller\'s API client, `IN_PROGRESS` at `PHONE_VERIFICATION`. Other API clients get 404 for it.',
+    { body: 'CreateOnboardingSessionInput' },
+  ),
+  getOnboardingSession: doc('onboarding', 'Get an onboarding session', 'The session with its status and `current_step`, the step of its first outstanding requirement.', {
+    errors: [SESSION_NOT_FOUND],
+  }),
+  listOnboardingAddresses: doc('onboarding', "List the session's addresses", 'The session\'s addresses in creation order, in any status.', {
+    list: true,
+    errors: [SESSION_NOT_FOUND],
+  }),
+  createOnboardingAddress: doc('onboarding', 'Add an address to the session', `Adds a postal address while the session is \`IN_PROGRESS\`. ${ADDRESS_TYPE_DEFAULT('session')}`, {
+    body: 'AddressInput',
+    errors: [SESSION_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED, ADDRESS_RACE],
+  }),
+  updateOnboardingAddress: doc('onboarding', 'Update an address of the session', `Changes an address while the session is \`IN_PROGRESS\`. ${MERGE_PATCH}`, {
+    body: 'AddressPatch',
+    errors: [SESSION_NOT_FOUND, ADDRESS_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED, ADDRESS_RACE],
+  }),
+  upsertApplicantProfile: doc(
+    'onboarding',
+    'Create or replace the applicant profile',
+    'Stores the business applicant while the session is `IN_PROGRESS`: a PUT replaces the whole profile (fields left out are cleared); a PUT of what is stored changes nothing. ' +
+      'The response never holds the tax id, only `tax_id_masked`.',
+    { body: 'ApplicantProfileInput', errors: [SESSION_NOT_FOUND, SESSION_CLOSED] },
+  ),
+  submitOnboardingEmail: doc(
+    'onboarding',
+    'Submit the email to verify',
+    'Sends a 6-digit code to the email (valid 10 minutes, 5 tries) and answers `pending`; resubmitting the verified address sends nothing and answers `verified`. ' +
+      'A different address makes the email unverified again. Limited per key by the `verification` policy on top of the general one.',
+    { body: 'EmailInput', errors: DELIVERY_PROBLEMS },
+  ),
+  retryOnboardingEmailVerification: doc(
+    'onboarding',
+    'Send a new email verification code',
+    'Replaces the pending code with a new one, at least 30 seconds after the last was sent.',
+    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'email', alreadyVerified: false }, 'No email was submitted, or it is verified already.')] },
+  ),
+  verifyOnboardingEmail: doc(
+    'onboarding',
+    'Verify the email with its code',
+    'Checks the code sent to the email; on success the email is verified and the session moves to its next step. Each check counts against the code\'s 5 tries before it is compared.',
+    { body: 'CodeInput', errors: VERIFY_PROBLEMS },
+  ),
+  submitOnboardingPhone: doc(
+    'onboarding',
+    'Submit the phone to verify',
+    'Sends a 6-digit code to the phone (E.164; valid 10 minutes, 5 tries) and answers `pending`; resubmitting the verified number sends nothing and answers `verified`. ' +
+      'A different number makes the phone unverified again. Limited per key by the `verification` policy on top of the general one.',
+    { body: 'PhoneInput', errors: DELIVERY_PROBLEMS },
+  ),
+  retryOnboardingPhoneVerification: doc(
+    'onboarding',
+    'Send a new phone verification code',
+    'Replaces the pending code with a new one, at least 30 seconds after the last was sent.',
+    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: false }, 'No phone was submitted, or it is verified already.')] },
+  ),
+  verifyOnboardingPhone: doc(
+    'onboarding',
+    'Verify the phone with its code',
+    'Checks the code sent to the phone; on success the phone is verified and the session moves to its next step. Each check counts against the code\'s 5 tries before it is compared.',
+    { body: 'CodeInput', errors: VERIFY_PROBLEMS },
+  ),
+  listPendingOnboardingRequirements: doc(
+    'onboarding',
+    'List the outstanding requirements',
+    'What must still be done before the session can be submitted, in order; empty once it can be. The list always fits one page.',
+    { errors: [SESSION_NOT_FOUND] },
+  ),
+  submitOnboardingForReview: doc(
+    'onboarding',
+    'Submit the session for review',
+    'Moves a session with no outstanding requirement to `SUBMITTED` at `REVIEW`; from then on it cannot change, and an operator approves or rejects it.',
+    {
+      body: 'EmptyInput',
+      errors: [
+        SESSION_NOT_FOUND,
+        SESSION_CLOSED,
+        sample('RequirementsOutstanding', 'Requirements are outstanding; `requirements` lists them.'),
+      ],
+    },
+  ),
+  getPartyBySessionId: doc(
+    'onboarding',
+    'Get the party of an approved session',
+    'The party created when the session was approved: the same body as the `party.ready` webhook. Only the API client whose session it was can read it here.',
+    { errors: [notFound('party', 'No session with this id belongs to the API client, or it is not approved yet.')] },
+  ),
+  registerOnboardingSessionWebhook: doc(
+    'webhooks',
+    'Register the party.ready webhook',
+    'Sets where the `party.ready` event of this session is POSTed, signed by the Standard Webhooks scheme. Without `webhook_secret` the server generates one and answers it once, in this response only. ' +
+      'A URL must be https and resolve to a public address unless the server allows otherwise. A registration after approval delivers the event then.',
+    {
+      body: 'RegisterWebhookInput',
+      errors: [
+        SESSION_NOT_FOUND,
+        invalidRequest('webhook_url must be an https URL of a public host', 'webhook_url', 'The URL is not https, or resolves to a private, loopback or link-local address.'),
+        documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, 'Production without WEBHOOK_SECRET_KEY: secrets cannot be stored.'),
+      ],
+    },
+  ),
+  listOnboardingSessionWebhookDeliveries: doc(
+    'webhooks',
+    'List webhook events and their delivery attempts',
+    'Every event of the session, oldest first, with each delivery attempt: when, how long, the receiver\'s status or the error.',
+    { list: true, errors: [SESSION_NOT_FOUND] },
+  ),
+  retryOnboardingSessionWebhookDelivery: doc(
+    'webhooks',
+    'Deliver a webhook event again, now',
+    'Makes a pending or failed event due now, so a worker delivers it within seconds with the same `webhook-id`. Limited per event by the `webhook_retry` policy.',
+    {
+      body: 'EmptyInput',
+      errors: [
+        SESSION_NOT_FOUND,
+        notFound('webhook_event', 'No event with this id belongs to the session.'),
+        invalidState('webhook_event', 'delivered', 'retry', 'The event was delivered already.'),
+      ],
+    },
+  ),
+  listDocumentsForOnboardingSession: doc('onboarding', "List the session's documents", 'Document metadata of the session, oldest first, in any status.', {
+    list: true,
+    errors: [SESSION_NOT_FOUND],
+  }),
+  createOnboardingDocumentMetadata: doc(
+    'onboarding',
+    'Register document metadata',
+    'Records where the partner keeps a document of the session (`storage_ref`) and what it is, while the session is `IN_PROGRESS`. Lendgate stores metadata, never the file.',
+    { body: 'DocumentInput', errors: [SESSION_NOT_FOUND, SESSION_CLOSED] },
+  ),
+
+  getParty: doc(
+    'parties',
+    'Get the party',
+    'The approved borrower the key belongs to, with its addresses; the tax id only masked.',
+    { errors: [PARTY_NOT_FOUND] },
+  ),
+  listPartyAddresses: doc('parties', "List the party's addresses", 'The party\'s addresses in creation order (copied from its session at approval, then its own).', {
+    list: true,
+    errors: [PARTY_NOT_FOUND],
+  }),
+  createPartyAddress: doc('parties', 'Add an address to the party', `Adds a postal address to the party. ${ADDRESS_TYPE_DEFAULT('party')}`, {
+    body: 'AddressInput',
+    errors: [PARTY_NOT_FOUND, SECOND_REGISTERED, ADDRESS_RACE],
+  }),
+  updatePartyAddress: doc('parties', 'Update an address of the party', `Changes an address of the party. ${MERGE_PATCH}`, {
+    body: 'AddressPatch',
+    errors: [PARTY_NOT_FOUND, ADDRESS_NOT_FOUND, SECOND_REGISTERED, ADDRESS_RACE],
+  }),
+  listPartyApplications: doc('parties', "List the party's loan applications", 'The party\'s applications, oldest first, optionally of one status.', {
+    list: true,
+    query: ApplicationStatusFilter,
+  }),
+  listAvailableLoanProductsForParty: doc('parties', 'List the products the party can apply for', 'The active loan products, oldest first, with their pricing and servicing rules.', {
+    list: true,
+  }),
+
+  createLoanApplication: doc(
+    'applications',
+    'Create a loan application',
+    'Creates a `DRAFT` application of the key\'s party for an active product; amount, currency and term must fit the product. Pricing is copied from the product at submission.',
+    {
+      body: 'LoanApplicationInput',
+      errors: [
+        notFound('loan_product', 'No active product with this id.'),
+        invalidRequest('amount must be between 100000 and 5000000 for this product', 'amount', 'The amount, currency or term does not fit the product.'),
+      ],
+    },
+  ),
+  getLoanApplication: doc('applications', 'Get a loan application', 'The application with its status, pricing and decision.', { errors: [APPLICATION_NOT_FOUND] }),
+  updateLoanApplication: doc('applications', 'Update a draft application', `Changes a \`DRAFT\` application; the result must still fit the product. ${MERGE_PATCH}`, {
+    body: 'LoanApplicationPatch',
+    errors: [APPLICATION_NOT_FOUND, NOT_DRAFT, notFound('loan_product', 'The new `product_id` names no active product.')],
+  }),
+  submitLoanApplication: doc(
+    'applications',
+    'Submit the application for decisioning',
+    'Moves a `DRAFT` application to `SUBMITTED`, freezing the product\'s pricing on it; an operator then approves (booking the loan) or declines it.',
+    { body: 'EmptyInput', errors: [APPLICATION_NOT_FOUND, invalidState('loan_application', 'SUBMITTED', 'submit', 'The application is not `DRAFT`.')] },
+  ),
+  withdrawLoanApplication: doc(
+    'applications',
+    'Withdraw the application',
+    'Moves a `DRAFT` or `SUBMITTED` application to `WITHDRAWN`; a decided application cannot be withdrawn.',
+    { body: 'EmptyInput', errors: [APPLICATION_NOT_FOUND, invalidState('loan_application', 'APPROVED', 'withdraw', 'The application was decided or withdrawn already.')] },
+  ),
+  previewLoanApplicationSchedule: doc(
+    'applications',
+    'Preview the repayment schedule',
+    'The schedule, fee and Truth in Lending disclosure the application\'s loan would have if booked on `start_date` (today by default). Reads only.',
+    { query: SchedulePreviewQuery, errors: [APPLICATION_NOT_FOUND] },
+  ),
+
+  listLoansForParty: doc('servicing', "List the party's loans", 'The party\'s loans, oldest first, optionally of one delinquency bucket (as of today in each loan\'s time zone).', {
+    list: true,
+    query: LoanFilters,
+  }),
+  getLoanForParty: doc(
+    'servicing',
+    'Get a loan',
+    'The loan with its servicing rules, `days_past_due`, `delinquency_bucket` (as of today in its time zone) and disclosure.',
+    { errors: [LOAN_NOT_FOUND] },
+  ),
+  listLoanBalancesForParty: doc('servicing', 'List balance snapshots', 'Every balance snapshot, oldest first: one is written after each ledger change.', {
+    list: true,
+    errors: [LOAN_NOT_FOUND],
+  }),
+  getLatestLoanBalanceForParty: doc(
+    'servicing',
+    'Get the latest balance',
+    'The latest snapshot brought forward to today: interest accrued since it was written is included.',
+    { errors: [LOAN_NOT_FOUND] },
+  ),
+  listCollateralForPartyLoan: doc('servicing', 'List collateral', 'The collateral securing the loan, oldest first.', { list: true, errors: [LOAN_NOT_FOUND] }),
+  listPaymentsForPartyLoan: doc(
+    'servicing',
+    "List the loan's payments",
+    'The loan\'s payments, oldest first, in every status (`SUCCEEDED`, `FAILED` with `failure_code`, `REVERSED`), each with its allocation.',
+    { list: true, errors: [LOAN_NOT_FOUND] },
+  ),
+  getLoanPayoffForParty: doc(
+    'servicing',
+    'Quote the payoff',
+    'What pays the loan off on `as_of` (today by default, up to 60 days ahead), assuming no other payment before then. Reads only.',
+    {
+      query: PayoffQuery,
+      errors: [LOAN_NOT_FOUND, invalidState('loan', 'CHARGED_OFF', 'quote a payoff', 'The loan is charged off: it has no payoff.')],
+    },
+  ),
+  listPaymentMethodsForPartyLoan: doc('servicing', 'List payment methods', 'The loan\'s bank accounts and card tokens, oldest first: `last4`, never the number.', {
+    list: true,
+    errors: [LOAN_NOT_FOUND],
+  }),
+  createPaymentMethodForPartyLoan: doc(
+    'servicing',
+    'Add a bank account or card token',
+    'Tokenizes a bank account with the payment processor (the number is never stored) or records a card token. The loan\'s first method becomes its default.',
+    { body: 'PaymentMethodInput', errors: [LOAN_NOT_FOUND, PROCESSOR_DOWN] },
+  ),
+  updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', `Changes a payment method of the loan. ${MERGE_PATCH}`, {
+    body: 'PaymentMethodPatch',
+    errors: [LOAN_NOT_FOUND, notFound('payment_method', 'No payment method with this id belongs to the loan.')],
+  }),
+  createPaymentIntentForPartyLoan: doc(
+    'servicing',
+    'Pay',
+    'Charges the payment method and, when the processor accepts, posts the payment to the ledger today: fees, then interest, then principal of the oldest installment first; ' +
+      'anything beyond what is due prepays principal. A declined charge is stored as `FAILED` and answered 201. ' +
+      'An `Idempotency-Key` is required and kept for good: a retry can never pay twice.',
+    {
+      body: 'PaymentInput',
+      errors: [
+        LOAN_NOT_FOUND,
+        notFound('payment_method', 'No payment method with this id belongs to the loan.'),
+        invalidRequest('currency must be the loan\'s currency (USD)', 'currency', 'The currency is not the loan\'s.'),
+        CHARGED_OFF,
+        sample('Overpayment', 'The amount is more than the payoff amount today; `payoff_amount` says what it is.'),
+        PROCESSOR_DOWN,
+      ],
+    },
+  ),
+  listLoanScheduleForParty: doc('servicing', 'List the installments', 'The installments by due date, each with what is due and paid and its status as of today.', {
+    list: true,
+    errors: [LOAN_NOT_FOUND],
+  }),
+  listTransactionsForPartyLoan: doc(
+    'servicing',
+    'List ledger transactions',
+    'The append-only ledger in ledger order, optionally of one type or effective-date range.',
+    { list: true, query: TransactionFilters, errors: [LOAN_NOT_FOUND] },
+  ),
+  listDocumentsForPartyLoan: doc('servicing', "List the loan's documents", 'Documents an operator attached to the loan (statements, agreements), oldest first.', {
+    list: true,
+    errors: [LOAN_NOT_FOUND],
+  }),
+
+  listOnboardingSessionsForReview: doc('review', 'List sessions for review', 'The sessions of every API client, oldest first, optionally of one status (`SUBMITTED` for the queue).', {
+    list: true,
+    query: SessionStatusFilter,
+  }),
+  approveOnboardingSession: doc(
+    'review',
+    'Approve a submitted session',
+    'In one transaction: the session becomes `APPROVED`, the party is created from its profile, contacts and addresses, the `party.ready` event is queued and an audit event written.',
+    { body: 'ApproveSessionInput', errors: [SESSION_NOT_FOUND, SUBMITTED_ONLY('onboarding_session', 'approve')] },
+  ),
+  rejectOnboardingSession: doc('review', 'Reject a submitted session', 'Records the rejection, its reason and who decided; the session can change no more.', {
+    body: 'RejectSessionInput',
+    errors: [SESSION_NOT_FOUND, SUBMITTED_ONLY('onboarding_session', 'reject')],
+  }),
+  listLoanApplicationsForReview: doc('decisioning', 'List applications for decisioning', 'The applications of every party, oldest first, optionally of one status.', {
+    list: true,
+    query: ApplicationStatusFilter,
+  }),
+  approveLoanApplication: doc(
+    'decisioning',
+    'Approve an application and book its loan',
+    'In one transaction: the application becomes `APPROVED` and its loan is booked with its schedule, opening ledger entries and first balance snapshot; an audit event is written.',
+    { body: 'ApproveApplicationInput', errors: [APPLICATION_NOT_FOUND, SUBMITTED_ONLY('loan_application', 'approve')] },
+  ),
+  declineLoanApplication: doc('decisioning', 'Decline an application', 'Records the decline, its reason and who decided.', {
+    body: 'DeclineApplicationInput',
+    errors: [APPLICATION_NOT_FOUND, SUBMITTED_ONLY('loan_application', 'decline')],
+  }),
+  accrueInterest: doc(
+    'jobs',
+    'Run the daily servicing job to a date',
+    'Posts interest accrued and late fees due up to `as_of` (today by default) on every active loan, as the scheduler does each day. Idempotent: a second run to the same date posts nothing.',
+    { query: AccrualQuery },
+  ),
+  addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
+    body: 'CollateralInput',
+    errors: [notFound('loan', 'No loan with this id.')],
+  }),
+  attachLoanDocument: doc('loans', 'Attach a document to a loan', 'Records a document of the loan (where it is kept, not the file); writes an audit event.', {
+    body: 'LoanDocumentInput',
+    errors: [notFound('loan', 'No loan with this id.')],
+  }),
+  reverseLoanPayment: doc(
+    'loans',
+    'Reverse a payment',
+    'Marks a succeeded payment `REVERSED` and posts a reversal to the ledger, restoring what it paid; later payments are re-allocated. Writes an audit event.',
+    {
+      body: 'ReversePaymentInput',
+      errors: [notFound('payment', 'No payment with this id.'), invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be reversed.')],
+    },
+  ),
+  chargeOffLoan: doc(
+    'loans',
+    'Charge off a loan',
+    'Writes off everything the loan owes (principal, interest, fees) with one ledger entry; the loan becomes `CHARGED_OFF` and takes no more payments. Writes an audit event.',
+    { body: 'ChargeOffInput', errors: [notFound('loan', 'No loan with this id.'), invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.')] },
+  ),
+  listLoanProducts: doc('products', 'List the loan product catalogue', 'Every product, oldest first, optionally only the active (or inactive) ones.', {
+    list: true,
+    query: ProductActiveFilter,
+  }),
+  createLoanProduct: doc(
+    'products',
+    'Create a loan product',
+    'Adds a product to the catalogue; every loan it can book must amortize (its minimum must not exceed its maximum). Writes an audit event. Not idempotent: each call adds a product.',
+    { body: 'LoanProductInput' },
+  ),
+  updateLoanProduct: doc('products', 'Update a loan product', `Changes a product; loans already booked keep their terms. Writes an audit event with what changed. ${MERGE_PATCH}`, {
+    body: 'LoanProductPatch',
+    errors: [notFound('loan_product', 'No product with this id.')],
+  }),
+  listAuditEvents: doc('audit', 'List the audit log', 'Audit events newest first, filtered by any of action, subject, API client and party.', {
+    list: true,
+    query: AuditEventFilters,
+  }),
+}
+
+/** The documentation of `operationId`, or undefined for an id the route table lacks. */
+export const operationDocOf = (operationId: string): OperationDoc | undefined => (OPERATION_DOCS as Readonly<Record<string, OperationDoc | undefined>>)[operationId]
+
+/** The codec of `operationId`'s request body, or undefined when it takes none. */
+export const bodyCodecOf = (operationId: string): t.Mixed | undefined => {
+  const name = operationDocOf(operationId)?.body
+  return name === undefined ? undefined : REQUEST_BODIES[name]
+}
