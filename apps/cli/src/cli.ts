@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
-import { COMMANDS, type CliDeps, type Options } from './commands.js'
+import { COMMANDS, usageOf, type CliDeps, type Command, type Options } from './commands.js'
 
 /** Where the CLI writes: standard output for answers, standard error for problems. */
 export type Io = { readonly out: (text: string) => void; readonly err: (text: string) => void }
@@ -18,6 +18,51 @@ The database is the server's: DATABASE_URL (postgres://…), or the embedded one
 (default ./.data; stop the server first: the embedded database takes one process at a time).
 `
 
+/** What a command line asks for: a help text, or one command to run with its arguments and options. */
+export type CommandLine =
+  | { readonly _tag: 'Help'; readonly text: string }
+  | { readonly _tag: 'Run'; readonly name: string; readonly command: Command; readonly args: readonly string[]; readonly options: Options }
+
+/** A command line the CLI cannot run: what is wrong with it, then the usage. */
+export type UsageError = { readonly _tag: 'UsageError'; readonly text: string }
+
+const usageLine = (name: string, command: Command): string => `Usage: pnpm lendgate ${usageOf(name, command)}\n`
+
+/**
+ * Reads a command line, running nothing and opening no database: the command its first two
+ * words name, only the options that command takes, exactly its arguments and every option it
+ * requires. `--help` (or `-h`) anywhere asks for the help of the command named, or of the CLI.
+ */
+export const parseCommandLine = (argv: readonly string[]): E.Either<UsageError, CommandLine> => {
+  const words = argv.filter((a) => !a.startsWith('-'))
+  const name = words.slice(0, 2).join(' ')
+  const command = COMMANDS[name]
+  if (command === undefined) {
+    const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help'
+    return wantsHelp ? E.right({ _tag: 'Help', text: HELP }) : E.left({ _tag: 'UsageError', text: `Unknown command: ${argv.join(' ')}\n\n${HELP}` })
+  }
+  if (argv.includes('--help') || argv.includes('-h')) return E.right({ _tag: 'Help', text: `${command.summary}\n\n${usageLine(name, command)}` })
+  const refuse = (problem: string): E.Either<UsageError, CommandLine> => E.left({ _tag: 'UsageError', text: `${problem}\n\n${usageLine(name, command)}` })
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries(Object.keys(command.options).map((o) => [o, { type: 'string' as const }])),
+      allowPositionals: true,
+      strict: true,
+    }) as typeof parsed
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error))
+  }
+  const args = parsed.positionals.slice(2)
+  if (args.length < command.args.length) return refuse(`<${command.args[args.length]}> is required`)
+  if (args.length > command.args.length) return refuse(`Unexpected argument: ${args[command.args.length]}`)
+  const options: Options = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]))
+  const missing = Object.keys(command.options).find((o) => command.options[o]?.required && !options[o])
+  if (missing !== undefined) return refuse(`--${missing} is required`)
+  return E.right({ _tag: 'Run', name, command, args, options })
+}
+
 /** `StoreUnavailable` → `store_unavailable`; the failure's fields, never its cause. */
 const failureBody = (failure: unknown): Record<string, unknown> => {
   if (typeof failure !== 'object' || failure === null || !('_tag' in failure)) return { error: 'internal_error' }
@@ -27,42 +72,28 @@ const failureBody = (failure: unknown): Record<string, unknown> => {
 
 /**
  * Runs one command line and answers the exit status: 0 done, 1 refused (the reason as JSON on
- * standard error), 2 a usage error.
+ * standard error), 2 a usage error (found before the database is opened, when the line itself
+ * is wrong).
  */
 export const runCli = async (argv: readonly string[], deps: () => Promise<CliDeps>, io: Io): Promise<number> => {
-  const words = argv.filter((a) => !a.startsWith('-'))
-  const name = words.slice(0, 2).join(' ')
-  const command = COMMANDS[name]
-  if (command === undefined) {
-    const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help'
-    ;(wantsHelp ? io.out : io.err)(wantsHelp ? HELP : `Unknown command: ${argv.join(' ')}\n\n${HELP}`)
-    return wantsHelp ? 0 : 2
-  }
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(`${command.summary}\n\nUsage: pnpm lendgate ${command.usage}\n`)
-    return 0
-  }
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] }
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }])),
-      allowPositionals: true,
-      strict: true,
-    }) as typeof parsed
-  } catch (error) {
-    io.err(`${error instanceof Error ? error.message : String(error)}\n\nUsage: pnpm lendgate ${command.usage}\n`)
+  const line = parseCommandLine(argv)
+  if (E.isLeft(line)) {
+    io.err(line.left.text)
     return 2
   }
-  const options: Options = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]))
-  const outcome = await command.run(await deps(), parsed.positionals.slice(2), options)()
+  if (line.right._tag === 'Help') {
+    io.out(line.right.text)
+    return 0
+  }
+  const { name, command, args, options } = line.right
+  const outcome = await command.run(await deps(), args, options)()
   if (E.isRight(outcome)) {
     io.out(`${JSON.stringify(outcome.right, null, 2)}\n`)
     return 0
   }
   const body = failureBody(outcome.left)
   if (body['error'] === 'usage') {
-    io.err(`${String(body['detail'])}\n\nUsage: pnpm lendgate ${command.usage}\n`)
+    io.err(`${String(body['detail'])}\n\n${usageLine(name, command)}`)
     return 2
   }
   io.err(`${JSON.stringify(body)}\n`)

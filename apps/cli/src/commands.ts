@@ -56,13 +56,30 @@ export type CliDeps = {
 
 export type Options = Readonly<Record<string, string | undefined>>
 
+/** An option (`--name value`): its value as the usage shows it, and whether the command needs it. */
+export type OptionSpec = { readonly value: string; readonly required?: true }
+
+/**
+ * One command: what it does, what it takes and how it runs. The usage `--help` prints and the
+ * parsing of a command line are both made from `args` and `options` (`usageOf`, `parseCommandLine`),
+ * so the help cannot promise what the parser refuses.
+ */
 export type Command = {
-  readonly usage: string
   readonly summary: string
-  /** Option names it takes (`--name value`). */
-  readonly options: readonly string[]
+  /** Its arguments, in order, every one required (`sessionId` is shown `<sessionId>`). */
+  readonly args: readonly string[]
+  /** Its options by name (`party-id` is `--party-id`), in the order the usage shows them. */
+  readonly options: Readonly<Record<string, OptionSpec>>
   readonly run: (deps: CliDeps, args: readonly string[], options: Options) => TE.TaskEither<unknown, unknown>
 }
+
+/** `keys revoke <apiKeyId> --client-id <uuid>`: a command's name, arguments and options; optional ones in brackets. */
+export const usageOf = (name: string, command: Command): string =>
+  [
+    name,
+    ...command.args.map((arg) => `<${arg}>`),
+    ...Object.entries(command.options).map(([option, spec]) => (spec.required ? `--${option} ${spec.value}` : `[--${option} ${spec.value}]`)),
+  ].join(' ')
 
 const required = (value: string | undefined, name: string): TE.TaskEither<unknown, string> =>
   value === undefined || value === '' ? TE.left({ _tag: 'Usage', detail: `${name} is required` }) : TE.right(value)
@@ -101,6 +118,7 @@ const fieldsFrom = (options: Options, fields: Readonly<Record<string, string>>):
   Object.fromEntries(Object.entries(fields).flatMap(([field, option]) => (options[option] === undefined ? [] : [[field, options[option]]])))
 
 const PAGE = { limit: 'limit', cursor: 'cursor' } as const
+const PAGE_OPTIONS = { limit: { value: 'n' }, cursor: { value: 'c' } } as const
 const pageQuery = (options: Options) => fieldsFrom(options, PAGE)
 const filteredPage = (options: Options) => fieldsFrom(options, { ...PAGE, status: 'status' })
 
@@ -115,9 +133,14 @@ const sessionClient = (deps: CliDeps, sessionId: string | undefined) =>
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   'keys mint': {
-    usage: 'keys mint --party-id <uuid> [--client-name <name>] [--environment live|test] [--scopes a,b]',
     summary: 'Mint a partner API key; the key is printed once',
-    options: ['party-id', 'client-name', 'environment', 'scopes'],
+    args: [],
+    options: {
+      'party-id': { value: '<uuid>', required: true },
+      'client-name': { value: '<name>' },
+      environment: { value: 'live|test' },
+      scopes: { value: 'a,b' },
+    },
     run: (deps, _args, o) =>
       pipe(
         mintApiKey(deps)({
@@ -128,9 +151,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'keys list': {
-    usage: 'keys list --client-id <uuid> [--limit n] [--cursor c]',
     summary: "List an API client's keys, masked",
-    options: ['client-id', 'limit', 'cursor'],
+    args: [],
+    options: { 'client-id': { value: '<uuid>', required: true }, ...PAGE_OPTIONS },
     run: (deps, _args, o) =>
       pipe(
         idFrom(ClientId, o['client-id'], '--client-id'),
@@ -139,9 +162,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'keys revoke': {
-    usage: 'keys revoke <apiKeyId> --client-id <uuid>',
     summary: 'Revoke a key of an API client',
-    options: ['client-id'],
+    args: ['apiKeyId'],
+    options: { 'client-id': { value: '<uuid>', required: true } },
     run: (deps, args, o) =>
       pipe(
         idFrom(ClientId, o['client-id'], '--client-id'),
@@ -150,15 +173,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'sessions list': {
-    usage: 'sessions list [--status IN_PROGRESS|SUBMITTED|APPROVED|REJECTED] [--limit n] [--cursor c]',
     summary: 'List onboarding sessions for review, oldest first',
-    options: ['status', 'limit', 'cursor'],
+    args: [],
+    options: { status: { value: 'IN_PROGRESS|SUBMITTED|APPROVED|REJECTED' }, ...PAGE_OPTIONS },
     run: (deps, _args, o) => pipe(listOnboardingSessionsForReview(deps)(filteredPage(o)), TE.map(envelope(reviewView))),
   },
   'sessions approve': {
-    usage: 'sessions approve <sessionId> [--reviewed-by <name>]',
     summary: 'Approve a submitted session: creates the party and queues party.ready',
-    options: ['reviewed-by'],
+    args: ['sessionId'],
+    options: { 'reviewed-by': { value: '<name>' } },
     run: (deps, args, o) =>
       pipe(
         approveOnboardingSession(deps)({ sessionId: args[0], ...fieldsFrom(o, { reviewed_by: 'reviewed-by' }) }),
@@ -166,9 +189,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'sessions reject': {
-    usage: 'sessions reject <sessionId> --reason <text> [--reviewed-by <name>]',
     summary: 'Reject a submitted session',
-    options: ['reason', 'reviewed-by'],
+    args: ['sessionId'],
+    options: { reason: { value: '<text>', required: true }, 'reviewed-by': { value: '<name>' } },
     run: (deps, args, o) =>
       pipe(
         rejectOnboardingSession(deps)({ sessionId: args[0], ...fieldsFrom(o, { reason: 'reason', reviewed_by: 'reviewed-by' }) }),
@@ -176,15 +199,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'applications list': {
-    usage: 'applications list [--status DRAFT|SUBMITTED|APPROVED|DECLINED|WITHDRAWN] [--limit n] [--cursor c]',
     summary: 'List loan applications of every party, oldest first',
-    options: ['status', 'limit', 'cursor'],
+    args: [],
+    options: { status: { value: 'DRAFT|SUBMITTED|APPROVED|DECLINED|WITHDRAWN' }, ...PAGE_OPTIONS },
     run: (deps, _args, o) => pipe(listLoanApplicationsForReview(deps)(filteredPage(o)), TE.map(envelope(loanApplicationView))),
   },
   'applications approve': {
-    usage: 'applications approve <applicationId> [--decided-by <name>]',
     summary: 'Approve a submitted application and book its loan',
-    options: ['decided-by'],
+    args: ['applicationId'],
+    options: { 'decided-by': { value: '<name>' } },
     run: (deps, args, o) =>
       pipe(
         approveLoanApplication(deps)({ applicationId: args[0], ...fieldsFrom(o, { decided_by: 'decided-by' }) }),
@@ -192,9 +215,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'applications decline': {
-    usage: 'applications decline <applicationId> --reason <text> [--decided-by <name>]',
     summary: 'Decline a submitted application',
-    options: ['reason', 'decided-by'],
+    args: ['applicationId'],
+    options: { reason: { value: '<text>', required: true }, 'decided-by': { value: '<name>' } },
     run: (deps, args, o) =>
       pipe(
         declineLoanApplication(deps)({ applicationId: args[0], ...fieldsFrom(o, { reason: 'reason', decided_by: 'decided-by' }) }),
@@ -202,9 +225,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'webhooks deliveries': {
-    usage: 'webhooks deliveries <sessionId> [--limit n] [--cursor c]',
     summary: "List a session's webhook events and their delivery attempts",
-    options: ['limit', 'cursor'],
+    args: ['sessionId'],
+    options: { ...PAGE_OPTIONS },
     run: (deps, args, o) =>
       pipe(
         sessionClient(deps, args[0]),
@@ -213,9 +236,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
       ),
   },
   'webhooks retry': {
-    usage: 'webhooks retry <sessionId> <eventId>',
     summary: 'Deliver a webhook event again, now',
-    options: [],
+    args: ['sessionId', 'eventId'],
+    options: {},
     run: (deps, args) =>
       pipe(
         sessionClient(deps, args[0]),

@@ -12,7 +12,7 @@ import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepos
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { runCli } from '../src/cli.js'
-import { COMMANDS, type CliDeps } from '../src/commands.js'
+import { COMMANDS, usageOf, type CliDeps } from '../src/commands.js'
 
 /** The operator CLI (issue 7): each command over in-memory adapters, and the real program once. */
 
@@ -95,7 +95,7 @@ describe('the operator CLI', () => {
     for (const name of Object.keys(COMMANDS)) expect(help.out).to.include(name)
     for (const [name, command] of Object.entries(COMMANDS)) {
       const one = await run(...name.split(' '), '--help')
-      expect(one, name).to.deep.include({ status: 0, err: '', out: `${command.summary}\n\nUsage: pnpm lendgate ${command.usage}\n` })
+      expect(one, name).to.deep.include({ status: 0, err: '', out: `${command.summary}\n\nUsage: pnpm lendgate ${usageOf(name, command)}\n` })
     }
   })
 
@@ -108,6 +108,23 @@ describe('the operator CLI', () => {
     const missing = await run('keys', 'list')
     expect(missing).to.deep.include({ status: 2 })
     expect(missing.err).to.include('--client-id is required')
+  })
+
+  it('refuses a missing or extra argument and a missing required option before opening the database', async () => {
+    const cases: ReadonlyArray<readonly [readonly string[], string]> = [
+      [['sessions', 'approve'], '<sessionId> is required\n\nUsage: pnpm lendgate sessions approve <sessionId> [--reviewed-by <name>]\n'],
+      [['webhooks', 'retry', 'a'], '<eventId> is required\n\nUsage: pnpm lendgate webhooks retry <sessionId> <eventId>\n'],
+      [['applications', 'approve', 'a', 'b'], 'Unexpected argument: b\n\nUsage: pnpm lendgate applications approve <applicationId> [--decided-by <name>]\n'],
+      [['sessions', 'reject', 'a'], '--reason is required\n\nUsage: pnpm lendgate sessions reject <sessionId> --reason <text> [--reviewed-by <name>]\n'],
+      [['keys', 'mint', '--party-id', ''], '--party-id is required\n\nUsage: pnpm lendgate keys mint --party-id <uuid> [--client-name <name>] [--environment live|test] [--scopes a,b]\n'],
+    ]
+    for (const [argv, err] of cases) {
+      let opened = false
+      let out = ''
+      let written = ''
+      const status = await runCli(argv, async () => ((opened = true), setup().deps), { out: (t) => (out += t), err: (t) => (written += t) })
+      expect({ status, out, err: written, opened }, argv.join(' ')).to.deep.equal({ status: 2, out: '', err, opened: false })
+    }
   })
 
   it('mints a key (printed once), lists it masked, revokes it', async () => {
@@ -151,8 +168,8 @@ describe('the operator CLI', () => {
     const again = await run('sessions', 'approve', second.id)
     expect(again.status).to.equal(1)
     expect(JSON.parse(again.err)).to.deep.include({ error: 'invalid_state', status: 'REJECTED' })
-    const noReason = await run('sessions', 'reject', first.id)
-    expect(JSON.parse(noReason.err)).to.deep.include({ error: 'invalid_request', param: 'reason' })
+    const blankReason = await run('sessions', 'reject', first.id, '--reason', ' ')
+    expect(JSON.parse(blankReason.err)).to.deep.include({ error: 'invalid_request', param: 'reason' })
   })
 
   it('approves an application (booking the loan exactly as bookLoan does) and declines another', async () => {
