@@ -16,6 +16,12 @@ import type { paths } from './lendgate-api.js'
  */
 
 const BASE_URL = process.env['LENDGATE_URL'] ?? 'http://127.0.0.1:3000'
+/**
+ * Where the operator's calls (the approvals under /internal) go: the server itself. It differs
+ * from LENDGATE_URL when the partner's calls pass through something that knows only the partner
+ * document, such as the validating proxy of `pnpm test:openapi-tools`.
+ */
+const INTERNAL_URL = process.env['LENDGATE_INTERNAL_URL'] ?? BASE_URL
 const MINT_SECRET = required('PARTNER_MINT_SECRET')
 const INTERNAL_TOKEN = required('INTERNAL_API_TOKEN')
 const RECEIVER_PORT = Number(process.env['RECEIVER_PORT'] ?? '4100')
@@ -63,6 +69,7 @@ const waitFor = async <T>(what: string, find: () => T | undefined, seconds = 15)
 }
 
 const api = createClient<paths>({ baseUrl: BASE_URL })
+const operator = createClient<paths>({ baseUrl: INTERNAL_URL })
 const internal = { Authorization: `Bearer ${INTERNAL_TOKEN}` }
 
 try {
@@ -129,7 +136,7 @@ try {
   step('submitted the session for review', { status: submitted.status })
 
   // 4. The operator approves; the signed party.ready arrives and is verified.
-  const approval = ok('approve session', await api.POST('/internal/onboarding-sessions/{sessionId}/approve', { params: { path: { sessionId } }, headers: internal }))
+  const approval = ok('approve session', await operator.POST('/internal/onboarding-sessions/{sessionId}/approve', { params: { path: { sessionId } }, headers: internal }))
   const partyId = approval.party.party_id
   step('the operator approved the session', { party_id: partyId })
   const delivery = await waitFor('party.ready delivery', () => deliveries[0])
@@ -162,7 +169,7 @@ try {
   const preview = ok('preview', await api.GET('/public/applications/{applicationId}/schedule-preview', { params: { path: { applicationId } }, headers: borrower }))
   step('applied and previewed the schedule', { amount: application.amount, payment_amount: preview.payment_amount, installments: preview.installments.length })
   ok('submit application', await api.POST('/public/applications/{applicationId}/submit', { params: { path: { applicationId } }, headers: borrower }))
-  const booked = ok('approve application', await api.POST('/internal/applications/{applicationId}/approve', { params: { path: { applicationId } }, headers: internal }))
+  const booked = ok('approve application', await operator.POST('/internal/applications/{applicationId}/approve', { params: { path: { applicationId } }, headers: internal }))
   const loanId = booked.loan.loan_id
   step('the operator approved the application: the loan is booked', { loan_id: loanId, disbursed_amount: booked.loan.disbursed_amount })
 

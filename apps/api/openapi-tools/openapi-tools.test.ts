@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { freePort } from '../fleet-test/support/free-port.js'
+import { INTERNAL_TOKEN, MINT_SECRET } from '../test/support/test-server.js'
+import { nameOf, operationsOf, requestFor } from './support/document-requests.js'
+import { startExchangeRecorder } from './support/exchange-recorder.js'
+import { atLeast, summary, totals, type Finding } from './support/findings.js'
+import { redoclyLint, spectralLint } from './support/linters.js'
+import { checkMockAnswer, proxyFindings } from './support/prism-checks.js'
+import { runQuickstart } from './support/quickstart.js'
+import { responseBodyChecker } from './support/response-schemas.js'
+import { fetchServedDocuments, startServedApi, type ServedApi, type ServedDocument } from './support/served-api.js'
+import { prismViolationLines, startPrism } from './support/tools.js'
+
+/**
+ * Third-party OpenAPI tools on the documents the API serves (`pnpm test:openapi-tools`, issue 39):
+ * Spectral (`spectral:oas`, no error and no warning) and Redocly (`recommended`, no error) lint
+ * the partner document (`GET /public/openapi.json`) and the operator document
+ * (`GET /internal/openapi.json`, internal token); Prism mocks the partner document and must answer
+ * every operation, asked with a request built from the document's own examples, with a 2xx whose
+ * body matches the success schema; and the partner quick-start runs through Prism's validating
+ * proxy (`--errors`) in front of the API with no violation. The tools are the root
+ * devDependencies' bins; `.spectral.yaml` and `redocly.yaml` at the root are their rulesets.
+ */
+
+/** A line under the test's title in mocha's output: what this run measured. */
+const note = (text: string): void => console.log(`      ${text}`)
+
+const QUICKSTART_MS = 120_000
+
+/** Fails with the readable summary of `findings` (and `more`), not a diff of two counts, when there is any. */
+const expectNone = (findings: readonly Finding[], title: string, more = ''): void => {
+  if (findings.length > 0) expect.fail(`${summary(title, findings)}${more}`)
+}
+
+describe('third-party OpenAPI tools on the served documents', function () {
+  let dir: string
+  let receiverPort: number
+  let api: ServedApi | undefined
+  let documents: { readonly partner: ServedDocument; readonly operator: ServedDocument }
+
+  before(async function () {
+    this.timeout(120_000)
+    dir = mkdtempSync(join(tmpdir(), 'lendgate-openapi-tools-'))
+    receiverPort = await freePort()
+    const started = Date.now()
+    api = await startServedApi(`http://127.0.0.1:${receiverPort}/codes`)
+    documents = await fetchServedDocuments(api.url, dir)
+    note(`API started from source at ${api.url} on ${api.database} in ${Date.now() - started} ms`)
+  })
+
+  after(async function () {
+    this.timeout(30_000)
+    await api?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** The document, or a failure naming why the server does not serve it. */
+  const served = (which: 'partner' | 'operator'): Extract<ServedDocument, { served: true }> => {
+    const document = documents[which]
+    if (!document.served) expect.fail(`the ${which} document is not served: ${document.problem}`)
+    return document
+  }
+
+  for (const [which, route] of [
+    ['partner', '/public/openapi.json'],
+    ['operator', '/internal/openapi.json'],
+  ] as const) {
+    describe(`the ${which} document (GET ${route})`, function () {
+      this.timeout(60_000)
+
+      it('has no error and no warning by Spectral (spectral:oas, --fail-severity=warn)', async () => {
+        const report = await spectralLint(served(which).file)
+        note(`Spectral: ${totals(report.findings)} in ${report.ms} ms`)
+        expectNone(atLeast(report.findings, 'warning'), `Spectral on GET ${route}`)
+        expect(report.exitCode, 'spectral exit status').to.equal(0)
+      })
+
+      it('has no error by Redocly (recommended); its warnings are printed', async () => {
+        const report = await redoclyLint(served(which).file)
+        note(`Redocly: ${totals(report.findings)} in ${report.ms} ms`)
+        const warnings = report.findings.filter((f) => f.severity === 'warning')
+        if (warnings.length > 0) console.log(summary(`Redocly warnings on GET ${route}`, warnings).replace(/^/gm, '      '))
+        expectNone(atLeast(report.findings, 'error'), `Redocly errors on GET ${route}`)
+        expect(report.exitCode, 'redocly exit status').to.equal(0)
+      })
+    })
+  }
+
+  describe('Prism on the partner document', function () {
+    it("gets a 2xx matching the success schema from Prism's mock for every partner operation, asked with the document's own examples", async function () {
+      this.timeout(120_000)
+      const { file, document } = served('partner')
+      const operations = operationsOf(document)
+      expect(operations.length, 'operations in the partner document').to.be.greaterThan(0)
+      const started = Date.now()
+      const mock = await startPrism(['mock', file, '-h', '127.0.0.1', '-p', String(await freePort())])
+      const findings: Finding[] = []
+      const exercised: string[] = []
+      try {
+        const checkBody = responseBodyChecker(document)
+        for (const op of operations) {
+          const built = requestFor(document, op)
+          findings.push(...built.findings)
+          if (built.request === undefined) continue
+          exercised.push(nameOf(op))
+          findings.push(...(await checkMockAnswer(mock.url, op, built.request, checkBody)))
+        }
+      } finally {
+        await mock.stop()
+      }
+      note(`Prism mock: ${exercised.length} of ${operations.length} operations asked; ${totals(findings)}; ${Date.now() - started} ms`)
+      expectNone(findings, "Prism's mock on the partner document", `\n${exercised.length} of ${operations.length} operations could be asked`)
+      expect(exercised.length, 'operations asked, out of the operations of the document').to.equal(operations.length)
+    })
+
+    it("runs the whole partner quick-start through Prism's validating proxy (--errors) with no violation", async function () {
+      this.timeout(QUICKSTART_MS + 60_000)
+      const { file } = served('partner')
+      const proxy = await startPrism(['proxy', file, api!.url, '--errors', '-h', '127.0.0.1', '-p', String(await freePort())])
+      const recorder = await startExchangeRecorder(proxy.url)
+      let run: Awaited<ReturnType<typeof runQuickstart>>
+      try {
+        run = await runQuickstart(
+          {
+            LENDGATE_URL: recorder.url,
+            // The operator's approvals are not in the partner document: straight to the server.
+            LENDGATE_INTERNAL_URL: api!.url,
+            PARTNER_MINT_SECRET: MINT_SECRET,
+            INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+            RECEIVER_PORT: String(receiverPort),
+          },
+          QUICKSTART_MS,
+        )
+      } finally {
+        await recorder.close()
+        await proxy.stop()
+      }
+      const { exchanges } = recorder
+      const statuses = exchanges.reduce<Record<string, number>>((n, e) => ({ ...n, [e.status]: (n[e.status] ?? 0) + 1 }), {})
+      note(`Prism proxy: ${exchanges.length} exchanges went through it (by status ${JSON.stringify(statuses)}); the quick-start ran ${run.ms} ms`)
+
+      const findings = proxyFindings(exchanges)
+      const logged = prismViolationLines(proxy.log())
+      const quickstartTail = run.output.trimEnd().split('\n').slice(-12).join('\n')
+      expectNone(findings, "Prism's validating proxy, partner quick-start", `\nThe quick-start's last lines:\n${quickstartTail}`)
+      expect(logged, "violations in Prism's log").to.deep.equal([])
+      expect(run.code, `the quick-start's exit status; its last lines:\n${quickstartTail}`).to.equal(0)
+      expect(exchanges.length, 'exchanges through the proxy').to.be.greaterThan(0)
+      expect(
+        exchanges.filter((e) => !e.path.startsWith('/public/')).map((e) => `${e.method} ${e.path}`),
+        'exchanges outside the partner routes',
+      ).to.deep.equal([])
+    })
+  })
+})

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { REPO_ROOT } from './tools.js'
+
+/**
+ * The partner quick-start (examples/partner-quickstart/src/main.ts) run as a partner would run it,
+ * with its own tsx. Its partner calls go to `LENDGATE_URL`, its operator approvals to
+ * `LENDGATE_INTERNAL_URL`; it listens for codes and webhooks on `RECEIVER_PORT`.
+ */
+
+const QUICKSTART_DIR = join(REPO_ROOT, 'examples', 'partner-quickstart')
+
+export type QuickstartEnv = {
+  readonly LENDGATE_URL: string
+  readonly LENDGATE_INTERNAL_URL: string
+  readonly PARTNER_MINT_SECRET: string
+  readonly INTERNAL_API_TOKEN: string
+  readonly RECEIVER_PORT: string
+}
+
+export type QuickstartRun = { readonly code: number | null; readonly output: string; readonly ms: number }
+
+/** Runs the quick-start to its end (SIGKILL after `timeoutMs`). */
+export const runQuickstart = (env: QuickstartEnv, timeoutMs: number): Promise<QuickstartRun> =>
+  new Promise((resolve, reject) => {
+    const started = Date.now()
+    // `--import tsx` resolves from the example's folder: its own tsx, as its `start` script uses.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: QUICKSTART_DIR,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, output, ms: Date.now() - started })
+    })
+  })
