@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import createClient from 'openapi-fetch'
 import { Webhook } from 'standardwebhooks'
 import type { paths } from './lendgate-api.js'
+import type { paths as operatorPaths } from './lendgate-operator-api.js'
 
 /**
  * A partner's whole journey against a running Lendgate server, step by step, through a client
@@ -69,7 +70,7 @@ const waitFor = async <T>(what: string, find: () => T | undefined, seconds = 15)
 }
 
 const api = createClient<paths>({ baseUrl: BASE_URL })
-const operator = createClient<paths>({ baseUrl: INTERNAL_URL })
+const operator = createClient<operatorPaths>({ baseUrl: INTERNAL_URL })
 const internal = { Authorization: `Bearer ${INTERNAL_TOKEN}` }
 
 try {

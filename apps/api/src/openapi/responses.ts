@@ -261,8 +261,8 @@ const SCHEMAS = {
       },
     ),
     oneOf: [
-      { type: 'object', properties: { status: { const: 'pending' }, expires_at: { type: 'string' }, resend_available_at: { type: 'string' } } },
-      { type: 'object', properties: { status: { const: 'verified' }, expires_at: { type: 'null' }, resend_available_at: { type: 'null' } } },
+      { type: 'object', required: ['status'], properties: { status: { const: 'pending' }, expires_at: { type: 'string' }, resend_available_at: { type: 'string' } } },
+      { type: 'object', required: ['status'], properties: { status: { const: 'verified' }, expires_at: { type: 'null' }, resend_available_at: { type: 'null' } } },
     ],
   },
   Requirement: objectOf<Requirement>()('An outstanding requirement of a session', {
@@ -539,6 +539,7 @@ const SCHEMAS = {
     oneOf: [
       {
         type: 'object',
+        required: ['type'],
         properties: {
           type: { const: 'bank_account' },
           account_holder_name: { type: 'string' },
@@ -550,6 +551,7 @@ const SCHEMAS = {
       },
       {
         type: 'object',
+        required: ['type'],
         properties: {
           type: { const: 'card' },
           account_holder_name: { type: 'null' },
@@ -588,8 +590,8 @@ const SCHEMAS = {
       },
     ),
     oneOf: [
-      { type: 'object', properties: { status: { enum: ['SUCCEEDED', 'REVERSED'] }, allocation: { type: 'object' }, failure_code: { type: 'null' } } },
-      { type: 'object', properties: { status: { const: 'FAILED' }, allocation: { type: 'null' }, failure_code: { type: 'string' } } },
+      { type: 'object', required: ['status'], properties: { status: { enum: ['SUCCEEDED', 'REVERSED'] }, allocation: { type: 'object' }, failure_code: { type: 'null' } } },
+      { type: 'object', required: ['status'], properties: { status: { const: 'FAILED' }, allocation: { type: 'null' }, failure_code: { type: 'string' } } },
     ],
   },
   AccrualRun: objectOf<AccrualRunView>()('What a run of the interest accrual job did', {
@@ -685,7 +687,13 @@ const PAIRS: Readonly<Record<string, JsonSchema>> = {
     additionalProperties: false,
     properties: { application: ref('LoanApplication'), loan: ref('Loan') },
   },
-  OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document', required: ['openapi', 'info'], properties: { openapi: { type: 'string' }, info: { type: 'object' } } },
+  OpenApiDocument: {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document',
+    required: ['openapi', 'info', 'paths'],
+    additionalProperties: true,
+    properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+  },
 }
 
 /** The named response schemas, for `components.schemas`. */
