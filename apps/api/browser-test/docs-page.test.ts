@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Request as BrowserRequest } from 'playwright-core'
+import { mintKey } from '../test/support/client.js'
 import { startInMemoryServer, type TestServer } from '../test/support/test-server.js'
 
 /**
  * In a real browser (Debian's Chromium, driven by playwright-core; `.ci/run` installs it):
- * the reference page renders the operations, and a page on another origin can call the API
- * through a CORS preflight only when its origin is allowed. Run with `pnpm test:browser`.
+ * the reference page renders the operations, its "Try it out" calls the server that served it,
+ * and a page on another origin can call the API through a CORS preflight only when its origin
+ * is allowed. Run with `pnpm test:browser`.
  */
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
@@ -57,6 +59,47 @@ describe('the reference page and CORS, in Chromium', function () {
     expect(await page.locator('.opblock').count()).to.equal(count(document.paths) + count(document.webhooks))
     expect(await page.locator('.opblock-summary-path', { hasText: '/public/applications' }).count()).to.be.greaterThan(0)
     expect(requested.every((url) => url.startsWith(api.url)), requested.join('\n')).to.equal(true)
+    await page.close()
+  })
+
+  it('"Try it out" with a key calls the server that served the page, on its own port, and shows the 200', async () => {
+    // The default port (PORT) is 3000: a document naming a fixed server would send the call there.
+    expect(new URL(api.url).port).to.not.equal('3000')
+    const key = await mintKey(api.url)
+    expect(key.scopes).to.include('keys:manage')
+    const page = await browser.newPage()
+    await page.goto(`${api.url}/docs`)
+    await page.waitForSelector('.opblock', { timeout: 30_000 })
+
+    await page.locator('.auth-wrapper button.authorize').click()
+    const bearerScheme = page.locator('.modal-ux .auth-container', { has: page.locator('h4 code', { hasText: /^bearerApiKey$/ }) })
+    await bearerScheme.locator('input#auth-bearer-value').fill(key.api_key)
+    await bearerScheme.locator('button.authorize').click()
+    await bearerScheme.locator('button.btn-done').click()
+    await page.locator('.modal-ux').waitFor({ state: 'detached' })
+
+    // deepLinking gives each operation the id operations-<tag>-<operationId>.
+    const operation = page.locator('#operations-keys-listApiKeys')
+    await operation.locator('.opblock-summary-control').click()
+    await operation.locator('button.try-out__btn').click()
+    // Try it out fills each parameter with its example; the example cursor belongs to another
+    // server's list (this one answers 400 invalid_request), so the first page is asked for.
+    await operation.locator('tr[data-param-name="cursor"] input').fill('')
+    const calls: BrowserRequest[] = []
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/public/partner/api-keys') calls.push(r)
+    })
+    await operation.locator('button.execute').click()
+    const status = operation.locator('.live-responses-table tr.response .response-col_status')
+    await status.waitFor()
+
+    const expectedUrl = `${api.url}/public/partner/api-keys?limit=20`
+    expect(await operation.locator('.request-url pre').innerText()).to.equal(expectedUrl)
+    expect(calls.map((r) => [r.method(), r.url(), r.headers()['authorization']])).to.deep.equal([['GET', expectedUrl, `Bearer ${key.api_key}`]])
+    expect((await status.innerText()).trim()).to.equal('200')
+    // The listing is this key's client's: the server knew the key it was sent.
+    const listed = (await (await calls[0]?.response())?.json()) as { data: { api_key_id: string }[] }
+    expect(listed.data.map((k) => k.api_key_id)).to.deep.equal([key.api_key_id])
     await page.close()
   })
 
