@@ -25,7 +25,7 @@ import type { Routes } from './routes/route.js'
 import { buildRouter, routeFallback } from './routes/router.js'
 
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
-export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations'>): Routes => ({
+export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations' | 'rateLimits'>): Routes => ({
   ...healthRoutes(deps),
   ...apiKeyRoutes(deps),
   ...onboardingSessionRoutes(deps),

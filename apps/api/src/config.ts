@@ -153,10 +153,17 @@ const timeOfDay = (raw: string): number | undefined => {
 const renamed = (name: string, to: string): Setting<undefined> =>
   setting(name, `was renamed ${to}`, () => undefined, none)
 
-/** An http(s) URL with no query or fragment, without its trailing slash. */
+/**
+ * An http(s) URL with no credentials, query or fragment, normalised by the URL parser, without
+ * its trailing slash; a path (a gateway's prefix) may follow the host, but not `/public`, which
+ * every partner path already starts with.
+ */
 const baseUrl = (raw: string): string | undefined => {
-  if (!/^https?:\/\/[^\s?#]+$/.test(raw) || !URL.canParse(raw)) return undefined
-  return raw.replace(/\/+$/, '')
+  if (!URL.canParse(raw)) return undefined
+  const url = new URL(raw)
+  const clean = /^https?:$/.test(url.protocol) && url.username === '' && url.password === '' && url.search === '' && url.hash === '' && !raw.includes('#') && !raw.includes('?')
+  const href = url.href.replace(/\/+$/, '')
+  return clean && !/\/public(\/v1)?$/.test(url.pathname.replace(/\/+$/, '')) ? href : undefined
 }
 
 const origins = (raw: string): string[] | undefined => {
@@ -192,7 +199,7 @@ const Environment = t.type({
   ),
   VERIFICATION_DELIVERY_URL: setting('VERIFICATION_DELIVERY_URL', 'must be an http(s) URL', (raw) => (/^https?:\/\//.test(raw) && URL.canParse(raw) ? raw : undefined), none),
   PLACEHOLDER_OPERATIONS: setting('PLACEHOLDER_OPERATIONS', 'must list known operationIds, comma-separated', operationIds, () => new Set<string>()),
-  PUBLIC_BASE_URL: setting('PUBLIC_BASE_URL', 'must be an http(s) URL without query or fragment, such as https://api.example.com', baseUrl, none),
+  PUBLIC_BASE_URL: setting('PUBLIC_BASE_URL', 'must be an http(s) URL without credentials, query or fragment, not ending in /public, such as https://api.example.com', baseUrl, none),
   CORS_ORIGINS: setting('CORS_ORIGINS', 'must be * or origins such as https://app.example.com, comma-separated', origins, () => []),
   LOG_LEVEL: setting(
     'LOG_LEVEL',
@@ -225,6 +232,10 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
   pipe(
     Environment.decode(env),
     E.mapLeft((errors) => errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== '').join('.')} ${e.message ?? 'is invalid'}`)),
+    E.filterOrElse(
+      (v) => env['NODE_ENV'] !== 'production' || v.PUBLIC_BASE_URL === undefined || v.PUBLIC_BASE_URL.startsWith('https://'),
+      (): readonly string[] => ['PUBLIC_BASE_URL must be an https URL in production: partners send their keys to it'],
+    ),
     E.filterOrElse(
       (v) => v.DATABASE_DIRECT_URL === undefined || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),
       (): readonly string[] => ['DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'],

@@ -107,6 +107,17 @@ describe('loadConfig', () => {
     expect(E.isRight(config) && config.right.databaseUrl).to.equal('pglite://memory')
   })
 
+  it('takes a public base URL with a path, normalised, and refuses credentials, a query, a fragment, /public or plain http in production', () => {
+    const base = (PUBLIC_BASE_URL: string, NODE_ENV = 'development') => E.map((c: { publicBaseUrl: string | undefined }) => c.publicBaseUrl)(loadConfig({ PUBLIC_BASE_URL, NODE_ENV }))
+    expect(base('HTTPS://API.Lendgate.example:443/lending/')).to.deep.equal(E.right('https://api.lendgate.example/lending'))
+    expect(base('http://127.0.0.1:3000')).to.deep.equal(E.right('http://127.0.0.1:3000'))
+    for (const refused of ['https://user:pw@api.example.com', 'https://api.example.com/?env=prod', 'https://api.example.com/#top', 'https://api.example.com/public', 'ftp://api.example.com', 'api.example.com']) {
+      expect(E.isLeft(base(refused)), refused).to.equal(true)
+    }
+    expect(base('http://api.example.com', 'production')).to.deep.equal(E.left(['PUBLIC_BASE_URL must be an https URL in production: partners send their keys to it']))
+    expect(base('https://api.example.com', 'production')).to.deep.equal(E.right('https://api.example.com'))
+  })
+
   it('reports every invalid setting at once', () => {
     expect(
       loadConfig({
@@ -145,7 +156,7 @@ describe('loadConfig', () => {
         'WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, such as 0,5,300',
         'VERIFICATION_DELIVERY_URL must be an http(s) URL',
         'PLACEHOLDER_OPERATIONS must list known operationIds, comma-separated',
-        'PUBLIC_BASE_URL must be an http(s) URL without query or fragment, such as https://api.example.com',
+        'PUBLIC_BASE_URL must be an http(s) URL without credentials, query or fragment, not ending in /public, such as https://api.example.com',
         'CORS_ORIGINS must be * or origins such as https://app.example.com, comma-separated',
         'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
         'WEBHOOK_WORKER was renamed RUN_JOBS',

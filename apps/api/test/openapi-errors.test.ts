@@ -7,6 +7,7 @@ import { openApiDocuments } from '../src/openapi/document.js'
 import { ERROR_CODES, ERROR_SCHEMAS, errorSchemaName, SAMPLE_PROBLEMS } from '../src/openapi/errors.js'
 import { RESPONSE_SCHEMAS } from '../src/openapi/responses.js'
 import { OPERATIONS } from '../src/routes/operations.js'
+import { testConfig } from './support/test-server.js'
 
 /**
  * Issue 39: the error answers the documents describe are the ones the service sends. Every
@@ -29,7 +30,7 @@ const EVERY_PROBLEM: readonly Problem[] = [
   { _tag: 'NoPendingVerification', channel: 'email', alreadyVerified: true },
 ]
 
-const documents = openApiDocuments({ placeholderOperations: new Set(['getLoanForParty']) }) as Record<'partner' | 'operator', Json>
+const documents = openApiDocuments({ placeholderOperations: new Set(['getLoanForParty']), rateLimits: testConfig().rateLimits }) as Record<'partner' | 'operator', Json>
 
 /** A validator of `schema` that resolves references against `document`'s components. */
 const validatorFor = (document: Json) => {

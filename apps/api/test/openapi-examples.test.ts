@@ -9,7 +9,6 @@ import {
   jsonSchemaOf,
   ledgerSums,
   loanView,
-  PageQuery,
   PATH_PARAMETERS,
   type LoanApplication,
   type LoanApplicationView,
@@ -23,7 +22,7 @@ import addFormats from 'ajv-formats'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, QUERY_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from '../src/openapi/examples.js'
+import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from '../src/openapi/examples.js'
 import { OPERATION_DOCS, REQUEST_BODIES } from '../src/openapi/operation-docs.js'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { bothDocuments } from './support/openapi-documents.js'
@@ -138,40 +137,13 @@ describe('OpenAPI examples', () => {
         const codec = (PATH_PARAMETERS as Readonly<Record<string, t.Mixed>>)[name]
         if (codec === undefined) throw new Error(`${name} has no codec in PATH_PARAMETERS`)
         expectNone(decodeProblem(codec, example))
-        for (const declared of operations.flatMap((o) => o.parameters ?? []).filter((p) => p.in === 'path' && p.name === name)) {
+        const declaredAs = operations.flatMap((o) => o.parameters ?? []).filter((p) => p.in === 'path' && p.name === name)
+        expect(declaredAs, name).to.not.be.empty
+        for (const declared of declaredAs) {
           expectNone(schemaProblem(declared.schema, example))
         }
       })
     }
-  })
-
-  describe('query parameters', () => {
-    const declared = operations.flatMap((o) => (o.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ operationId: o.operationId, parameter: p })))
-
-    it('has one for every query parameter the document declares and none for another', () => {
-      expect(Object.keys(QUERY_EXAMPLES).sort()).to.deep.equal([...new Set(declared.map((d) => d.parameter.name))].sort())
-    })
-
-    it('each matches the schema every operation declares it with', () => {
-      const problems = declared.flatMap(({ operationId, parameter }) => {
-        const problem = schemaProblem(parameter.schema, QUERY_EXAMPLES[parameter.name])
-        return problem === undefined ? [] : [`${operationId} ${parameter.name}: ${problem}`]
-      })
-      expect(problems).to.deep.equal([])
-    })
-
-    it('each decodes with the query codec of every operation that takes it', () => {
-      const problems = Object.entries(OPERATION_DOCS).flatMap(([operationId, d]) =>
-        [...(d.query === undefined ? [] : [d.query]), ...(d.list === true ? [PageQuery] : [])].flatMap((codec) => {
-          const names = Object.keys((jsonSchemaOf(codec) as { properties?: Json }).properties ?? {})
-          return names.flatMap((name) => {
-            const problem = decodeProblem(codec, { [name]: QUERY_EXAMPLES[name] })
-            return problem === undefined ? [] : [`${operationId} ${name}: ${problem}`]
-          })
-        }),
-      )
-      expect(problems).to.deep.equal([])
-    })
   })
 
   describe('the servicing examples', () => {
@@ -266,6 +238,7 @@ describe('OpenAPI examples', () => {
     it('every balance snapshot is what the ledger up to its entry sums to', () => {
       const transactions = (SUCCESS_EXAMPLES.listTransactionsForPartyLoan as { data: readonly ReturnType<typeof core.transactionView>[] }).data
       const balances = (SUCCESS_EXAMPLES.listLoanBalancesForParty as { data: readonly ReturnType<typeof balanceView>[] }).data
+      expect(balances).to.have.length.greaterThan(1)
       for (const balance of balances) {
         const upTo = transactions.filter((entry) => entry.sequence < balance.sequence)
         expect(upTo.at(-1)?.transaction_id, `balance ${balance.sequence}`).to.equal(balance.transaction_id)

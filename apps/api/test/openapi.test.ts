@@ -20,6 +20,7 @@ import { OPERATION_DOCS } from '../src/openapi/operation-docs.js'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { buildRouter } from '../src/routes/router.js'
 import { bearer, mintKey, request } from './support/client.js'
+import { sendRaw } from './support/fuzz-arbitraries.js'
 import { INTERNAL_TOKEN, startInMemoryServer, testConfig, type TestServer } from './support/test-server.js'
 
 /**
@@ -85,9 +86,20 @@ describe('the OpenAPI documents', () => {
     try {
       const reply = await request(configured.url, '/public/openapi.json')
       expect((reply.body as Document).servers.map((s) => s.url)).to.deep.equal(['https://api.lendgate.example/lending'])
+      // Operator routes are not served where partners are: their document keeps the address it was asked at.
+      const internal = await request(configured.url, '/internal/openapi.json', { headers: bearer(INTERNAL_TOKEN) })
+      expect((internal.body as Document).servers.map((s) => s.url)).to.deep.equal([configured.url])
     } finally {
       await configured.stop()
     }
+  })
+
+  it('names no server a Host header could forge: no trusted proxy, no forwarded scheme or host; a host no URL can carry gives "/"', async () => {
+    const forwarded = await request(server.url, '/public/openapi.json', { headers: { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'evil.example' } })
+    expect((forwarded.body as Document).servers.map((s) => s.url)).to.deep.equal([server.url])
+    const odd = await sendRaw(server.url, { method: 'GET', path: '/public/openapi.json', headers: [['Host', 'evil.example/"x']] })
+    expect(odd.status).to.equal(200)
+    expect((JSON.parse(odd.text) as Document).servers.map((s) => s.url)).to.deep.equal(['/'])
   })
 
   it('both pass a standard OpenAPI 3.1 validator', async () => {

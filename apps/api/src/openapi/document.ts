@@ -1,9 +1,11 @@
 import { jsonSchemaOf, PageQuery, PATH_PARAMETERS, type JsonSchema } from '@lendgate/core'
 import type * as t from 'io-ts'
+import type { RateLimitSettings } from '../config.js'
+import { notReady } from '../http/problems.js'
 import { RATE_POLICY } from '../http/rate-policies.js'
 import { OPERATIONS, type Operation } from '../routes/operations.js'
 import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuses, sample, SAMPLE_PROBLEMS, sentence, type DocumentedProblem } from './errors.js'
-import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, QUERY_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
+import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
 import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
 import { RESPONSE_SCHEMAS, SUCCESS_BODIES, SUCCESS_PINS } from './responses.js'
 
@@ -23,6 +25,8 @@ export type Audience = 'partner' | 'operator'
 export const audienceOf = (op: Operation): Audience => (op.auth === 'internal' || op.path.startsWith('/health') ? 'operator' : 'partner')
 
 export type DocumentOptions = {
+  /** The configured rate limits, which the 429 examples quote. */
+  readonly rateLimits: RateLimitSettings
   /** Operations configured to answer the 501 placeholder (PLACEHOLDER_OPERATIONS). */
   readonly placeholderOperations?: ReadonlySet<string>
 }
@@ -47,24 +51,35 @@ const inputWhy = (op: Operation, d: OperationDoc): string | undefined => {
   return reasons.length === 0 ? undefined : `${reasons.join('; ')}.`.replace(/^./, (c) => c.toUpperCase())
 }
 
-const rateLimited = (policy: string, limit: number, why: string): DocumentedProblem =>
-  documented({ ...SAMPLE_PROBLEMS.RateLimitExceeded, policy, limit }, why)
+const rateLimited = (policy: string, limit: number, windowSeconds: number, why: string): DocumentedProblem =>
+  documented({ ...SAMPLE_PROBLEMS.RateLimitExceeded, policy, limit, windowSeconds }, why)
+
+/** An `invalid_request` this operation could answer: its first path parameter malformed, else its query, else its body. */
+const inputSample = (op: Operation, d: OperationDoc, why: string): DocumentedProblem => {
+  const [parameter] = pathParametersOf(op)
+  if (parameter !== undefined) return documented({ _tag: 'InvalidRequest', detail: `${parameter} must be a UUID`, param: parameter }, why)
+  if (d.list === true) return documented({ _tag: 'InvalidRequest', detail: 'limit must be an integer from 1 to 100', param: 'limit' }, why)
+  if (d.query !== undefined || op.method === 'GET') return documented({ _tag: 'InvalidRequest', detail: 'filter is not a known field', param: 'filter' }, why)
+  return documented({ _tag: 'InvalidRequest', detail: 'The request body must be a JSON object.' }, why)
+}
 
 /** The problems an operation has by its kind: credentials, rate limits, input, idempotency, outages. */
 const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions): readonly DocumentedProblem[] => {
   const problems: DocumentedProblem[] = []
+  const limits = options.rateLimits
   const input = inputWhy(op, d)
-  if (input !== undefined) problems.push(sample('InvalidRequest', input))
+  if (input !== undefined) problems.push(inputSample(op, d, input))
   switch (op.auth) {
     case 'partner':
       problems.push(sample('MissingApiKey'), sample('InvalidApiKey'), documented({ _tag: 'InsufficientScope', scope: op.scope ?? 'partner:api' }, `The key lacks the \`${op.scope ?? 'partner:api'}\` scope.`))
       if (op.path.includes(':partyId') || op.operationId === 'createLoanApplication') problems.push(sample('PartyMismatch'))
       problems.push(
         op.extraLimit === undefined
-          ? rateLimited(RATE_POLICY.default, 600, 'The key\'s `default` policy (or the client address\'s `key_lookups`) is spent; wait `Retry-After` seconds.')
+          ? rateLimited(RATE_POLICY.default, limits.requests, limits.windowSeconds, 'The key\'s `default` policy (or the client address\'s `key_lookups`) is spent; wait `Retry-After` seconds.')
           : rateLimited(
               op.extraLimit === 'verification' ? RATE_POLICY.verification : RATE_POLICY.webhookRetry,
-              op.extraLimit === 'verification' ? 30 : 5,
+              op.extraLimit === 'verification' ? limits.verificationRequests : limits.webhookRetries,
+              limits.windowSeconds,
               `The \`${op.extraLimit}\` policy (on top of the key's \`default\`) is spent; wait \`Retry-After\` seconds.`,
             ),
       )
@@ -72,25 +87,27 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
     case 'mint':
       problems.push(
         sample('InvalidMintKey'),
-        rateLimited(RATE_POLICY.mint, 10, 'The client address\'s `mint` policy is spent (failed attempts count too); wait `Retry-After` seconds.'),
+        rateLimited(RATE_POLICY.mint, limits.mintRequests, limits.windowSeconds, 'The client address\'s `mint` policy is spent (failed attempts count too); wait `Retry-After` seconds.'),
         documented({ _tag: 'ServerMisconfigured', setting: 'PARTNER_MINT_SECRET' }, 'Production without PARTNER_MINT_SECRET: nobody can mint.'),
       )
       break
     case 'internal':
       problems.push(
         sample('InvalidInternalToken'),
-        rateLimited(RATE_POLICY.keyless, 300, 'The client address\'s `keyless` policy (requests without a valid credential) is spent.'),
+        rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy is spent by requests that carried no bearer token.'),
         documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set: operator routes are closed.'),
       )
       break
     case 'none':
-      if (!isProbe(op)) problems.push(rateLimited(RATE_POLICY.keyless, 300, 'The client address\'s `keyless` policy (requests without a credential) is spent.'))
+      if (!isProbe(op)) problems.push(rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy (requests without a credential) is spent.'))
       break
   }
-  if (takesBody(op, d)) problems.push(sample('PayloadTooLarge'))
+  // A declared body over the limit is refused on every route, before anything else.
+  problems.push(sample('PayloadTooLarge', takesBody(op, d) ? undefined : 'A declared `Content-Length` is over 1 MiB (this operation reads no body).'))
   if (idempotent(op)) problems.push(sample('IdempotencyKeyInUse'), sample('IdempotencyKeyReused'))
   if (op.idempotencyKeyRequired === true) problems.push(sample('IdempotencyKeyRequired'))
-  if (op.method !== 'GET') problems.push(sample('ConcurrentUpdate', 'A concurrent request changed the same record first; retry.'))
+  if (op.method !== 'GET') problems.push(documented({ _tag: 'ConcurrentUpdate', resource: 'record' }, 'A concurrent request changed the same record first; retry.'))
+  if (!isProbe(op)) problems.push(documented(notReady('migrations_pending'), 'The process is still migrating the database schema at start; retry shortly.'))
   if (!isProbe(op) && !isDocument(op)) problems.push(sample('StoreUnavailable'))
   problems.push(sample('InternalError'))
   if (options.placeholderOperations?.has(op.operationId) === true) problems.push(documented({ _tag: 'NotImplemented', operationId: op.operationId }))
@@ -99,16 +116,12 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
 
 // ---- headers -------------------------------------------------------------------------------------
 
-/** Partner routes and minting are rate limited (docs/api.md "Rate limits"): they answer the RateLimit headers and 429. */
-const rateLimitedRoute = (op: Operation): boolean => op.auth === 'partner' || op.auth === 'mint'
 /**
- * A request without any credential counts against its address's keyless budget on every route
- * but the health probes (docs/api.md "Rate limits"): whatever it is answered carries the
- * RateLimit headers, and it may be a 429.
+ * Every route but the probes answers the RateLimit headers (docs/api.md "Rate limits"): partner
+ * routes and minting for their own policies, and every route for a request without a credential
+ * (the address's keyless budget).
  */
-const carriesRateLimit = (op: Operation, status: number): boolean =>
-  // A partner key is judged before its rate limit is counted; the mint secret after.
-  (rateLimitedRoute(op) && !(op.auth === 'partner' && status === 401)) || !isProbe(op)
+const carriesRateLimit = (op: Operation): boolean => !isProbe(op)
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -119,7 +132,7 @@ const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${na
 /** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
 const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
   'X-Request-Id': header('X-Request-Id'),
-  ...(carriesRateLimit(op, status) ? RATE_LIMIT_HEADERS : {}),
+  ...(carriesRateLimit(op) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
   // 409 idempotency_key_in_use asks the caller to wait.
@@ -147,7 +160,8 @@ const queryParameters = (codec: t.Mixed): readonly JsonSchema[] => {
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     // Optional properties allow null in a body; a query value is a string or absent.
     const { description, ...value } = ((property as { anyOf?: readonly JsonSchema[] }).anyOf?.[0] ?? property) as { description?: string }
-    return { name, in: 'query', required: false, ...(typeof description === 'string' ? { description } : {}), schema: value, example: exampleOf(QUERY_EXAMPLES, name) }
+    // No example: "Try it out" would fill the optional filters in, and list a filtered page by default.
+    return { name, in: 'query', required: false, ...(typeof description === 'string' ? { description } : {}), schema: value }
   })
 }
 
@@ -319,6 +333,13 @@ const HEADERS = {
   },
 }
 
+/** A `party.ready` event, sent as the party was created. */
+const PARTY_READY_EXAMPLE = {
+  type: 'party.ready',
+  timestamp: (SUCCESS_EXAMPLES.getPartyBySessionId as { readonly created_at: string }).created_at,
+  data: SUCCESS_EXAMPLES.getPartyBySessionId,
+}
+
 /** The `party.ready` webhook: what the partner's endpoint receives. */
 const PARTY_READY_WEBHOOK = {
   post: {
@@ -327,12 +348,20 @@ const PARTY_READY_WEBHOOK = {
     description:
       'POSTed to the `webhook_url` registered on the session when an operator approves it, signed by the Standard Webhooks scheme with the session\'s `webhook_secret`. ' +
       'Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before trusting the body, and refuse a timestamp more than 5 minutes away. ' +
-      'Retried with backoff until a 2xx (the same `webhook-id` each time, so deduplicate by it); a 410 stops the retries. The request carries no credential: the signature is the proof.',
+      'Retried with backoff until a 2xx (the same `webhook-id` each time, so deduplicate by it) or until the retry schedule runs out, when the event becomes `failed` ' +
+      '(the retry route delivers it again); a 410 stops the retries. The request carries no credential: the signature is the proof.',
     tags: ['webhooks'],
     security: [],
     parameters: [
       { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, example: 'evt_5f0c6a2e9d7b4c1f8e3a2b6d9c0f1e47', description: 'The same for every retry of one event' },
-      { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^\\d+$' }, example: '1795601132', description: 'Unix seconds of this attempt' },
+      {
+        name: 'webhook-timestamp',
+        in: 'header',
+        required: true,
+        schema: { type: 'string', pattern: '^\\d+$' },
+        example: String(Math.floor(Date.parse(PARTY_READY_EXAMPLE.timestamp) / 1000)),
+        description: 'Unix seconds of this attempt',
+      },
       {
         name: 'webhook-signature',
         in: 'header',
@@ -347,7 +376,7 @@ const PARTY_READY_WEBHOOK = {
       content: {
         'application/json': {
           schema: schemaRef('PartyReadyEvent'),
-          example: { type: 'party.ready', timestamp: (SUCCESS_EXAMPLES.getPartyBySessionId as { created_at: string }).created_at, data: SUCCESS_EXAMPLES.getPartyBySessionId },
+          example: PARTY_READY_EXAMPLE,
         },
       },
     },
@@ -434,7 +463,7 @@ const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema
 }
 
 /** Both documents, without `servers` (see `withServer`). */
-export const openApiDocuments = (options: DocumentOptions = {}): Readonly<Record<Audience, JsonSchema>> => {
+export const openApiDocuments = (options: DocumentOptions): Readonly<Record<Audience, JsonSchema>> => {
   for (const op of OPERATIONS) if (SUCCESS_BODIES[op.operationId] === undefined) throw new Error(`operation ${op.operationId} has no success body schema`)
   return { partner: buildDocument('partner', options), operator: buildDocument('operator', options) }
 }

@@ -5,9 +5,11 @@ import type { Problem } from '../http/problems.js'
 /**
  * The error answers of the OpenAPI documents (issue 39): one named schema per `error` code, and
  * for each operation the statuses its problems map to, each with the codes it can carry and an
- * example of each. Statuses, codes and example bodies all come from `toHttpError`, the mapper
- * the service answers with, applied to a sample of each problem, so the document cannot claim a
- * status or a body the service would not send.
+ * example of each. Statuses, codes and example bodies come from `toHttpError`, the mapper the
+ * service answers with, applied to a sample of each problem, so a problem is never documented
+ * with another status or body than the service gives it. Which problems each operation lists is
+ * written by hand (operation-docs.ts, document.ts); every HTTP suite checks that each error it
+ * receives is listed.
  */
 
 export type ProblemTag = Problem['_tag']
@@ -76,6 +78,8 @@ type CodeDoc = {
   readonly fields?: Readonly<Record<string, JsonSchema>>
   /** Which of `fields` are always there. */
   readonly required?: readonly string[]
+  /** The body has no `detail` (the spec's placeholder body). */
+  readonly withoutDetail?: true
 }
 
 /**
@@ -148,6 +152,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
     why: 'The operation is configured as a placeholder (PLACEHOLDER_OPERATIONS)',
     fields: { operation_id: string },
     required: ['operation_id'],
+    withoutDetail: true,
   },
   method_not_allowed: { why: 'The path does not answer this method (the Allow header lists those it does)' },
   headers_too_large: { why: 'The request headers are over the server limit' },
@@ -163,12 +168,12 @@ export const errorSchemaName = (code: string): string =>
 
 /** The named schema of every code, for `components.schemas`. */
 export const ERROR_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.fromEntries(
-  Object.entries(ERROR_CODES).map(([code, { why, fields = {}, required = [] }]) => [
+  Object.entries(ERROR_CODES).map(([code, { why, fields = {}, required = [], withoutDetail }]) => [
     errorSchemaName(code),
     {
       type: 'object',
       description: `\`${code}\`: ${why}.`,
-      required: ['error', ...(code === 'not_implemented' ? [] : ['detail']), ...required],
+      required: ['error', ...(withoutDetail === true ? [] : ['detail']), ...required],
       additionalProperties: false,
       properties: {
         error: { type: 'string', enum: [code], description: 'A stable code to branch on' },

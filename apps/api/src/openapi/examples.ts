@@ -1147,24 +1147,3 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   paymentId: PAYMENT_ID,
   productId: PRODUCT_ID,
 }
-
-/**
- * A value for every query parameter, as the document declares it; `status` is one both status
- * filters (sessions and applications) accept.
- */
-export const QUERY_EXAMPLES: Readonly<Record<string, string | number>> = {
-  limit: 20,
-  cursor: AUDIT_CURSOR,
-  status: 'SUBMITTED',
-  delinquency: 'CURRENT',
-  as_of: '2026-11-30',
-  start_date: '2026-11-03',
-  active: 'true',
-  type: 'PAYMENT',
-  from: '2026-11-01',
-  to: '2026-11-30',
-  action: 'loan_application.approved',
-  subject_id: APPLICATION_ID,
-  api_client_id: BORROWER_CLIENT_ID,
-  party_id: PARTY_ID,
-}

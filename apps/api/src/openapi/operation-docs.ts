@@ -124,40 +124,48 @@ const invalidRequest = (detail: string, param: string, why: string): DocumentedP
 // ---- problems shared by groups of operations ----------------------------------------------------
 
 const SESSION_NOT_FOUND = notFound('onboarding_session', 'No onboarding session with this id belongs to the API client.')
-const SESSION_CLOSED = invalidState('onboarding_session', 'SUBMITTED', 'edit', 'The session is no longer `IN_PROGRESS` (submitted, approved or rejected): it cannot change.')
-const PARTY_NOT_FOUND = notFound('party', 'The party of the key has no party record yet (its onboarding is not approved).')
+const sessionClosed = (action: string): DocumentedProblem =>
+  invalidState('onboarding_session', 'SUBMITTED', action, 'The session is no longer `IN_PROGRESS` (submitted, approved or rejected): it cannot change.')
+const SESSION_CLOSED = sessionClosed('edit')
+const PARTY_NOT_FOUND = notFound('party', "The key's party is not a borrower's party (only an approved onboarding creates one).")
 const LOAN_NOT_FOUND = notFound('loan', 'No loan with this id belongs to the party.')
 const APPLICATION_NOT_FOUND = notFound('loan_application', "No application with this id belongs to the key's party.")
 const NOT_DRAFT = invalidState('loan_application', 'SUBMITTED', 'update', 'The application is no longer `DRAFT`.')
+const PRODUCT_REFUSED = invalidRequest(
+  'product_id 2c4b7e10-5a3d-4f6e-9b8a-1d2e3f4a5b6c is not an active loan product.',
+  'product_id',
+  'The product does not exist or is inactive, or the amount, currency or term does not fit it (`param` names the field).',
+)
 const ADDRESS_NOT_FOUND = notFound('address', 'No address with this id belongs to the holder.')
 const SECOND_REGISTERED = invalidRequest(
   'type: the holder already has a registered address; update it instead',
   'type',
   'A second `registered` address, or a 21st address, is refused: update the first instead.',
 )
-const ADDRESS_RACE = sample('AlreadyExists', 'A concurrent request added the registered address first.')
+const ADDRESS_RACE = documented({ _tag: 'AlreadyExists', entity: 'registered_address' }, 'A concurrent request added the registered address first.')
+const NO_SENDER = documented({ _tag: 'ServerMisconfigured', setting: 'VERIFICATION_DELIVERY_URL' }, 'Production without VERIFICATION_DELIVERY_URL: codes cannot be sent or checked.')
 const DELIVERY_PROBLEMS: readonly DocumentedProblem[] = [
   SESSION_NOT_FOUND,
-  SESSION_CLOSED,
+  sessionClosed('send a code for'),
   sample('RateLimited', 'A code was sent less than 30 seconds ago; `retry_after_seconds` says when another may be.'),
   sample('VerificationDeliveryFailed', 'The code could not be delivered: nothing was stored, no wait is imposed; retry.'),
-  documented({ _tag: 'ServerMisconfigured', setting: 'VERIFICATION_DELIVERY_URL' }, 'Production without VERIFICATION_DELIVERY_URL: codes cannot be sent.'),
+  NO_SENDER,
 ]
-const VERIFY_PROBLEMS: readonly DocumentedProblem[] = [
+const verifyProblems = (channel: 'phone' | 'email'): readonly DocumentedProblem[] => [
   SESSION_NOT_FOUND,
-  SESSION_CLOSED,
+  sessionClosed('verify a contact of'),
   documented(
-    { _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: true },
+    { _tag: 'NoPendingVerification', channel, alreadyVerified: true },
     'No code awaits verification: `reason` is `already_verified` (the contact is verified; to recover a lost answer, repeat the first request\'s Idempotency-Key) or `no_pending_code`.',
   ),
   sample('InvalidCode', 'The code is wrong; `attempts_remaining` says how many more may be tried.'),
   sample('CodeExpired', 'The code is older than 10 minutes: request a new one with the retry route.'),
   sample('TooManyAttempts', 'Five wrong codes were tried: request a new one with the retry route.'),
+  NO_SENDER,
 ]
-const CHARGED_OFF = invalidState('loan', 'CHARGED_OFF', 'pay', 'The loan is charged off (or otherwise not `ACTIVE`): it takes no payments.')
-const PROCESSOR_DOWN = sample('ProcessorUnavailable', 'The payment processor could not be reached; nothing was charged or stored. Retry with the same Idempotency-Key.')
-const SUBMITTED_ONLY = (resource: string, action: string): DocumentedProblem =>
-  invalidState(resource, 'APPROVED', action, `Only a \`SUBMITTED\` ${resource.replace('_', ' ')} can be decided; this one was decided already or is not submitted.`)
+const CHARGED_OFF = invalidState('loan', 'CHARGED_OFF', 'pay', 'The loan is charged off: it takes no payments.')
+const SUBMITTED_ONLY = (resource: string, what: string, action: string): DocumentedProblem =>
+  invalidState(resource, 'APPROVED', action, `Only a \`SUBMITTED\` ${what} can be decided; this one was decided already or is not submitted.`)
 
 const doc = (tag: Tag, summary: string, description: string, extra: Omit<OperationDoc, 'tag' | 'summary' | 'description'> = {}): OperationDoc => ({
   tag,
@@ -232,11 +240,11 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   }),
   createOnboardingAddress: doc('onboarding', 'Add an address to the session', `Adds a postal address while the session is \`IN_PROGRESS\`. ${ADDRESS_TYPE_DEFAULT('session')}`, {
     body: 'AddressInput',
-    errors: [SESSION_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED, ADDRESS_RACE],
+    errors: [SESSION_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED],
   }),
   updateOnboardingAddress: doc('onboarding', 'Update an address of the session', `Changes an address while the session is \`IN_PROGRESS\`. ${MERGE_PATCH}`, {
     body: 'AddressPatch',
-    errors: [SESSION_NOT_FOUND, ADDRESS_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED, ADDRESS_RACE],
+    errors: [SESSION_NOT_FOUND, ADDRESS_NOT_FOUND, SESSION_CLOSED, SECOND_REGISTERED],
   }),
   upsertApplicantProfile: doc(
     'onboarding',
@@ -256,13 +264,13 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'onboarding',
     'Send a new email verification code',
     'Replaces the pending code with a new one, at least 30 seconds after the last was sent.',
-    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'email', alreadyVerified: false }, 'No email was submitted, or it is verified already.')] },
+    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'email', alreadyVerified: false }, 'No email awaits verification: none was submitted, or it is verified already.')] },
   ),
   verifyOnboardingEmail: doc(
     'onboarding',
     'Verify the email with its code',
     'Checks the code sent to the email; on success the email is verified and the session moves to its next step. Each check counts against the code\'s 5 tries before it is compared.',
-    { body: 'CodeInput', errors: VERIFY_PROBLEMS },
+    { body: 'CodeInput', errors: verifyProblems('email') },
   ),
   submitOnboardingPhone: doc(
     'onboarding',
@@ -275,19 +283,19 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'onboarding',
     'Send a new phone verification code',
     'Replaces the pending code with a new one, at least 30 seconds after the last was sent.',
-    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: false }, 'No phone was submitted, or it is verified already.')] },
+    { body: 'EmptyInput', errors: [...DELIVERY_PROBLEMS, documented({ _tag: 'NoPendingVerification', channel: 'phone', alreadyVerified: false }, 'No phone awaits verification: none was submitted, or it is verified already.')] },
   ),
   verifyOnboardingPhone: doc(
     'onboarding',
     'Verify the phone with its code',
     'Checks the code sent to the phone; on success the phone is verified and the session moves to its next step. Each check counts against the code\'s 5 tries before it is compared.',
-    { body: 'CodeInput', errors: VERIFY_PROBLEMS },
+    { body: 'CodeInput', errors: verifyProblems('phone') },
   ),
   listPendingOnboardingRequirements: doc(
     'onboarding',
     'List the outstanding requirements',
     'What must still be done before the session can be submitted, in order; empty once it can be. The list always fits one page.',
-    { errors: [SESSION_NOT_FOUND] },
+    { list: true, errors: [SESSION_NOT_FOUND] },
   ),
   submitOnboardingForReview: doc(
     'onboarding',
@@ -297,7 +305,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       body: 'EmptyInput',
       errors: [
         SESSION_NOT_FOUND,
-        SESSION_CLOSED,
+        sessionClosed('submit'),
         sample('RequirementsOutstanding', 'Requirements are outstanding; `requirements` lists them.'),
       ],
     },
@@ -305,7 +313,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   getPartyBySessionId: doc(
     'onboarding',
     'Get the party of an approved session',
-    'The party created when the session was approved: the same body as the `party.ready` webhook. Only the API client whose session it was can read it here.',
+    'The party created when the session was approved, as it is now (the `party.ready` webhook carries it as of approval, in `data`). Only the API client whose session it was can read it here.',
     { errors: [notFound('party', 'No session with this id belongs to the API client, or it is not approved yet.')] },
   ),
   registerOnboardingSessionWebhook: doc(
@@ -381,25 +389,20 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   createLoanApplication: doc(
     'applications',
     'Create a loan application',
-    'Creates a `DRAFT` application of the key\'s party for an active product; amount, currency and term must fit the product. Pricing is copied from the product at submission.',
-    {
-      body: 'LoanApplicationInput',
-      errors: [
-        notFound('loan_product', 'No active product with this id.'),
-        invalidRequest('amount must be between 100000 and 5000000 for this product', 'amount', 'The amount, currency or term does not fit the product.'),
-      ],
-    },
+    'Creates a `DRAFT` application of the key\'s party for an active product; amount, currency and term must fit the product. ' +
+      'Its pricing is copied from the product now and at each update, and frozen at submission.',
+    { body: 'LoanApplicationInput', errors: [PRODUCT_REFUSED, notFound('party', "The key's party is not a borrower's party (only an approved onboarding creates one).")] },
   ),
   getLoanApplication: doc('applications', 'Get a loan application', 'The application with its status, pricing and decision.', { errors: [APPLICATION_NOT_FOUND] }),
   updateLoanApplication: doc('applications', 'Update a draft application', `Changes a \`DRAFT\` application; the result must still fit the product. ${MERGE_PATCH}`, {
     body: 'LoanApplicationPatch',
-    errors: [APPLICATION_NOT_FOUND, NOT_DRAFT, notFound('loan_product', 'The new `product_id` names no active product.')],
+    errors: [APPLICATION_NOT_FOUND, NOT_DRAFT, PRODUCT_REFUSED],
   }),
   submitLoanApplication: doc(
     'applications',
     'Submit the application for decisioning',
     'Moves a `DRAFT` application to `SUBMITTED`, freezing the product\'s pricing on it; an operator then approves (booking the loan) or declines it.',
-    { body: 'EmptyInput', errors: [APPLICATION_NOT_FOUND, invalidState('loan_application', 'SUBMITTED', 'submit', 'The application is not `DRAFT`.')] },
+    { body: 'EmptyInput', errors: [APPLICATION_NOT_FOUND, invalidState('loan_application', 'SUBMITTED', 'submit', 'The application is not `DRAFT`.'), PRODUCT_REFUSED] },
   ),
   withdrawLoanApplication: doc(
     'applications',
@@ -458,7 +461,10 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'servicing',
     'Add a bank account or card token',
     'Tokenizes a bank account with the payment processor (the number is never stored) or records a card token. The loan\'s first method becomes its default.',
-    { body: 'PaymentMethodInput', errors: [LOAN_NOT_FOUND, PROCESSOR_DOWN] },
+    {
+      body: 'PaymentMethodInput',
+      errors: [LOAN_NOT_FOUND, sample('ProcessorUnavailable', 'The payment processor could not be reached to tokenise the account; nothing was stored. Retry.')],
+    },
   ),
   updatePaymentMethodForPartyLoan: doc('servicing', 'Rename a payment method or make it the default', `Changes a payment method of the loan. ${MERGE_PATCH}`, {
     body: 'PaymentMethodPatch',
@@ -474,11 +480,14 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       body: 'PaymentInput',
       errors: [
         LOAN_NOT_FOUND,
-        notFound('payment_method', 'No payment method with this id belongs to the loan.'),
-        invalidRequest('currency must be the loan\'s currency (USD)', 'currency', 'The currency is not the loan\'s.'),
+        invalidRequest(
+          'payment_method_id 9c0d1e2f-3a4b-4c5d-8e6f-7a8b9c0d1e2f is not a payment method of this loan.',
+          'payment_method_id',
+          'The payment method is not one of the loan\'s, or the currency is not the loan\'s (`param` names the field).',
+        ),
         CHARGED_OFF,
-        sample('Overpayment', 'The amount is more than the payoff amount today; `payoff_amount` says what it is.'),
-        PROCESSOR_DOWN,
+        sample('Overpayment', 'The amount is more than the payoff amount today (0 for a paid-off loan); `payoff_amount` says what it is.'),
+        sample('ProcessorUnavailable', 'The payment processor could not be reached; nothing was charged or stored. Retry with the same Idempotency-Key.'),
       ],
     },
   ),
@@ -505,11 +514,11 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'review',
     'Approve a submitted session',
     'In one transaction: the session becomes `APPROVED`, the party is created from its profile, contacts and addresses, the `party.ready` event is queued and an audit event written.',
-    { body: 'ApproveSessionInput', errors: [SESSION_NOT_FOUND, SUBMITTED_ONLY('onboarding_session', 'approve')] },
+    { body: 'ApproveSessionInput', errors: [notFound('onboarding_session', 'No session with this id.'), SUBMITTED_ONLY('onboarding_session', 'session', 'approve')] },
   ),
   rejectOnboardingSession: doc('review', 'Reject a submitted session', 'Records the rejection, its reason and who decided; the session can change no more.', {
     body: 'RejectSessionInput',
-    errors: [SESSION_NOT_FOUND, SUBMITTED_ONLY('onboarding_session', 'reject')],
+    errors: [notFound('onboarding_session', 'No session with this id.'), SUBMITTED_ONLY('onboarding_session', 'session', 'reject')],
   }),
   listLoanApplicationsForReview: doc('decisioning', 'List applications for decisioning', 'The applications of every party, oldest first, optionally of one status.', {
     list: true,
@@ -519,16 +528,17 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'decisioning',
     'Approve an application and book its loan',
     'In one transaction: the application becomes `APPROVED` and its loan is booked with its schedule, opening ledger entries and first balance snapshot; an audit event is written.',
-    { body: 'ApproveApplicationInput', errors: [APPLICATION_NOT_FOUND, SUBMITTED_ONLY('loan_application', 'approve')] },
+    { body: 'ApproveApplicationInput', errors: [notFound('loan_application', 'No application with this id.'), SUBMITTED_ONLY('loan_application', 'application', 'approve')] },
   ),
   declineLoanApplication: doc('decisioning', 'Decline an application', 'Records the decline, its reason and who decided.', {
     body: 'DeclineApplicationInput',
-    errors: [APPLICATION_NOT_FOUND, SUBMITTED_ONLY('loan_application', 'decline')],
+    errors: [notFound('loan_application', 'No application with this id.'), SUBMITTED_ONLY('loan_application', 'application', 'decline')],
   }),
   accrueInterest: doc(
     'jobs',
     'Run the daily servicing job to a date',
-    'Posts interest accrued and late fees due up to `as_of` (today by default) on every active loan, as the scheduler does each day. Idempotent: a second run to the same date posts nothing.',
+    'Posts interest accrued and late fees due up to `as_of` on every active loan (by default each loan\'s own today, in its time zone), as the scheduler does each day, and writes an audit event. ' +
+      'A second run to the same date posts nothing more.',
     { query: AccrualQuery },
   ),
   addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
@@ -545,13 +555,16 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'Marks a succeeded payment `REVERSED` and posts a reversal to the ledger, restoring what it paid; later payments are re-allocated. Writes an audit event.',
     {
       body: 'ReversePaymentInput',
-      errors: [notFound('payment', 'No payment with this id.'), invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be reversed.')],
+      errors: [
+        notFound('payment', 'No payment with this id.'),
+        invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be reversed, and none of a charged-off loan.'),
+      ],
     },
   ),
   chargeOffLoan: doc(
     'loans',
     'Charge off a loan',
-    'Writes off everything the loan owes (principal, interest, fees) with one ledger entry; the loan becomes `CHARGED_OFF` and takes no more payments. Writes an audit event.',
+    'Posts the interest and late fees due to today, then writes off everything the loan owes (principal, interest, fees) with a charge-off entry; the loan becomes `CHARGED_OFF` and takes no more payments. Writes an audit event.',
     { body: 'ChargeOffInput', errors: [notFound('loan', 'No loan with this id.'), invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.')] },
   ),
   listLoanProducts: doc('products', 'List the loan product catalogue', 'Every product, oldest first, optionally only the active (or inactive) ones.', {

@@ -31,8 +31,6 @@ export type Operation<Id extends string = string> = {
   readonly extraLimit?: ExtraLimit
   /** A request without an `Idempotency-Key` is refused (400 `idempotency_key_required`): payments. */
   readonly idempotencyKeyRequired?: boolean
-  /** Error statuses the operation answers beyond those of its kind (a payment processor's 502, readiness's 503). */
-  readonly alsoAnswers?: readonly number[]
   /**
    * A write that takes its fields from the query string rather than a body (the accrual job's
    * `as_of`). Any other write refuses query parameters (decision 77).
@@ -45,7 +43,6 @@ type PartnerOptions = {
   readonly jsonBody?: boolean
   readonly extraLimit?: ExtraLimit
   readonly idempotencyKeyRequired?: boolean
-  readonly alsoAnswers?: readonly number[]
 }
 
 const partner = <const Id extends string>(operationId: Id, method: HttpMethod, path: string, successStatus: number, options: PartnerOptions = {}): Operation<Id> => ({
@@ -58,7 +55,6 @@ const partner = <const Id extends string>(operationId: Id, method: HttpMethod, p
   jsonBody: options.jsonBody ?? false,
   ...(options.extraLimit === undefined ? {} : { extraLimit: options.extraLimit }),
   ...(options.idempotencyKeyRequired === true ? { idempotencyKeyRequired: true } : {}),
-  ...(options.alsoAnswers === undefined ? {} : { alsoAnswers: options.alsoAnswers }),
 })
 
 const other = <const Id extends string>(
@@ -67,7 +63,7 @@ const other = <const Id extends string>(
   path: string,
   successStatus: number,
   auth: Exclude<AuthKind, 'partner'>,
-  options: { readonly jsonBody?: boolean; readonly alsoAnswers?: readonly number[]; readonly fieldsInQuery?: boolean } = {},
+  options: { readonly jsonBody?: boolean; readonly fieldsInQuery?: boolean } = {},
 ): Operation<Id> => ({
   operationId,
   method,
@@ -75,20 +71,19 @@ const other = <const Id extends string>(
   successStatus,
   auth,
   jsonBody: options.jsonBody ?? false,
-  ...(options.alsoAnswers === undefined ? {} : { alsoAnswers: options.alsoAnswers }),
   ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
 })
 
 const json = { jsonBody: true } as const
-/** Sends or checks a verification code: a delivery or an scrypt hash, limited per key on top (502 when delivery fails). */
-const code = { jsonBody: true, extraLimit: 'verification', alsoAnswers: [502] } as const
+/** Sends or checks a verification code: a delivery or an scrypt hash, limited per key on top. */
+const code = { jsonBody: true, extraLimit: 'verification' } as const
 const S = '/public/onboarding-sessions/:sessionId'
 const P = '/public/parties/:partyId'
 const L = `${P}/loans/:loanId`
 
 export const OPERATIONS = [
   other('health', 'GET', '/health', 200, 'none'),
-  other('healthReady', 'GET', '/health/ready', 200, 'none', { alsoAnswers: [503] }),
+  other('healthReady', 'GET', '/health/ready', 200, 'none'),
   other('getOpenApiDocument', 'GET', '/public/openapi.json', 200, 'none'),
 
   // §4.1 key management (CONTRACT.md "Keys")
@@ -141,11 +136,11 @@ export const OPERATIONS = [
   partner('getLatestLoanBalanceForParty', 'GET', `${L}/balances/latest`, 200),
   partner('listCollateralForPartyLoan', 'GET', `${L}/collateral`, 200),
   partner('listPaymentsForPartyLoan', 'GET', `${L}/payments`, 200),
-  partner('getLoanPayoffForParty', 'GET', `${L}/payoff`, 200, { alsoAnswers: [409] }),
+  partner('getLoanPayoffForParty', 'GET', `${L}/payoff`, 200),
   partner('listPaymentMethodsForPartyLoan', 'GET', `${L}/payment-methods`, 200),
-  partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, { jsonBody: true, alsoAnswers: [502] }),
+  partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, json),
   partner('updatePaymentMethodForPartyLoan', 'PATCH', `${L}/payment-methods/:paymentMethodId`, 200, json),
-  partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, { jsonBody: true, idempotencyKeyRequired: true, alsoAnswers: [502] }),
+  partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, { jsonBody: true, idempotencyKeyRequired: true }),
   partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
   partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),
   partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),

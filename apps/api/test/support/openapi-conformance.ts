@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats'
 import { SUCCESS_PINS } from '../../src/openapi/responses.js'
 import { OPERATION_IDS } from '../../src/routes/operations.js'
 import { bothDocuments } from './openapi-documents.js'
+import { testConfig } from './test-server.js'
 
 /**
  * Every answer the HTTP suites receive is checked against the OpenAPI documents (issue 7: the
@@ -15,7 +16,7 @@ import { bothDocuments } from './openapi-documents.js'
 type Json = Record<string, unknown>
 
 /** The suites turn any operation into the 501 placeholder (PLACEHOLDER_OPERATIONS), so each may answer it here. */
-const { combined: document, resolved } = bothDocuments({ placeholderOperations: OPERATION_IDS })
+const { combined: document, resolved } = bothDocuments({ placeholderOperations: OPERATION_IDS, rateLimits: testConfig().rateLimits })
 
 const paths = resolved(document['paths']) as Record<string, Record<string, { operationId: string; responses: Record<string, Json> }>>
 /** What every error answers, whatever the route: a stable code and, but for the placeholder, a text for people. */

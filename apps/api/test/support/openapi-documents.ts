@@ -1,4 +1,5 @@
 import { openApiDocuments, type DocumentOptions } from '../../src/openapi/document.js'
+import { testConfig } from './test-server.js'
 
 type Json = Record<string, unknown>
 
@@ -11,7 +12,8 @@ export type BothDocuments = {
   readonly resolved: (node: unknown) => unknown
 }
 
-export const bothDocuments = (options: DocumentOptions = {}): BothDocuments => {
+/** Both documents, with the tests' configuration unless `options` says otherwise. */
+export const bothDocuments = (options: DocumentOptions = { rateLimits: testConfig().rateLimits }): BothDocuments => {
   const documents = Object.values(openApiDocuments(options)) as Json[]
   const merged = (part: (document: Json) => unknown): Json => Object.assign({}, ...documents.map(part))
   const combined: Json = {

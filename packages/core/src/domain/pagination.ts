@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { decode, isUuid, stringMatching, strictObject, withSchema } from './codecs.js'
+import { decode, isUuid, jsonSchemaOf, stringMatching, strictObject, withSchema } from './codecs.js'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
 import { commandOf, type PathParameterName } from './path-parameters.js'
@@ -91,6 +91,11 @@ const PageLimit = withSchema(new t.Type<number, number, unknown>(
   // The query string carries the number as text: OpenAPI describes a query parameter by the value it serializes.
 ), { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, description: 'How many records a page holds' })
 
+const cursorText = stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor returned by this list')
+
+/** A cursor as a list hands it out; what it marks is checked when decoded (`decodePageRequest`). */
+const Cursor = withSchema(cursorText, { ...jsonSchemaOf(cursorText), description: 'The `next_cursor` of the previous page; left out, the first page' })
+
 /**
  * The page fields of every list command: `limit` (an integer from 1 to 100, or its decimal text;
  * 20 when left out) and `cursor` (the `nextCursor` of the previous page).
@@ -100,7 +105,7 @@ export const PageQuery = strictObject(
   {},
   {
     limit: PageLimit,
-    cursor: stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor returned by this list'),
+    cursor: Cursor,
   },
 )
 
