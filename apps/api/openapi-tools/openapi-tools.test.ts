@@ -148,7 +148,21 @@ describe('third-party OpenAPI tools on the served documents', function () {
       expectNone(findings, "Prism's validating proxy, partner quick-start", `\nThe quick-start's last lines:\n${quickstartTail}`)
       expect(logged, "violations in Prism's log").to.deep.equal([])
       expect(run.code, `the quick-start's exit status; its last lines:\n${quickstartTail}`).to.equal(0)
-      expect(exchanges.length, 'exchanges through the proxy').to.be.greaterThan(0)
+      // The journey's steps each went through the proxy, and each was answered 2xx.
+      const seen = exchanges.map((e) => `${e.method} ${e.path}`)
+      for (const step of [
+        /^POST \/public\/partner\/api-keys$/,
+        /^POST \/public\/onboarding-sessions$/,
+        /^POST \/public\/onboarding-sessions\/[^/]+\/contact\/phone\/verify$/,
+        /^PUT \/public\/onboarding-sessions\/[^/]+\/webhook$/,
+        /^POST \/public\/onboarding-sessions\/[^/]+\/submit$/,
+        /^POST \/public\/applications$/,
+        /^POST \/public\/parties\/[^/]+\/loans\/[^/]+\/payments$/,
+        /^GET \/public\/parties\/[^/]+\/loans\/[^/]+\/balances\/latest$/,
+      ]) {
+        expect(seen.some((exchange) => step.test(exchange)), `an exchange matching ${step}`).to.equal(true)
+      }
+      expect(exchanges.filter((e) => e.status >= 300).map((e) => `${e.method} ${e.path} ${e.status}`), 'answers other than 2xx').to.deep.equal([])
       expect(
         exchanges.filter((e) => !e.path.startsWith('/public/')).map((e) => `${e.method} ${e.path}`),
         'exchanges outside the partner routes',
