@@ -32,7 +32,9 @@ const shellBlocks = (from: string, to: string): readonly string[] => {
  */
 const bash = (script: string, env: Record<string, string>): Promise<{ readonly status: number | null; readonly out: string }> =>
   new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO, env: { ...process.env, ...env } })
+    // A newcomer's shell: none of this process's settings (a DATABASE_URL would point the CLI elsewhere).
+    const shell = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir() }
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO, env: { ...shell, ...env } })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
