@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
 import { startFromSource, within, type SourceProcess } from './support/api-process.js'
+import { runToEnd } from './support/run-to-end.js'
 
 /**
  * Issue 39: the README runs as pasted. Its walkthrough ("First requests" to the end of
@@ -26,24 +26,14 @@ const shellBlocks = (from: string, to: string): readonly string[] => {
   return [...README.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!)
 }
 
-/**
- * Runs `script` in bash from the repository root, stopping at the first failing command. Not
- * `spawnSync`: this process must go on copying the server's log while the script waits for it.
- */
-const bash = (script: string, env: Record<string, string>): Promise<{ readonly status: number | null; readonly out: string }> =>
-  new Promise((resolve) => {
-    // A newcomer's shell: none of this process's settings (a DATABASE_URL would point the CLI elsewhere).
-    const shell = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir() }
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO, env: { ...shell, ...env } })
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000)
-    child.on('close', (status) => {
-      clearTimeout(timer)
-      resolve({ status, out })
-    })
-  })
+/** Runs `script` in bash from the repository root, stopping at the first failing command. */
+const bash = async (script: string, env: Record<string, string>): Promise<{ readonly status: number | null; readonly out: string }> => {
+  // A newcomer's shell: none of this process's settings (a DATABASE_URL would point the CLI elsewhere).
+  const shell = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir() }
+  // Not spawnSync: this process must go on copying the server's log while the script waits for it.
+  const run = await runToEnd('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO, env: { ...shell, ...env }, timeoutMs: 240_000 })
+  return { status: run.code, out: `${run.stdout}${run.stderr}` }
+}
 
 describe('the README, run as pasted', function () {
   this.timeout(300_000)

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { runToEnd } from '../../test/support/run-to-end.js'
 import { REPO_ROOT } from './tools.js'
 
 /**
@@ -21,25 +21,8 @@ export type QuickstartEnv = {
 export type QuickstartRun = { readonly code: number | null; readonly output: string; readonly ms: number }
 
 /** Runs the quick-start to its end (SIGKILL after `timeoutMs`). */
-export const runQuickstart = (env: QuickstartEnv, timeoutMs: number): Promise<QuickstartRun> =>
-  new Promise((resolve, reject) => {
-    const started = Date.now()
-    // `--import tsx` resolves from the example's folder: its own tsx, as its `start` script uses.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: QUICKSTART_DIR,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.once('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, output, ms: Date.now() - started })
-    })
-  })
+export const runQuickstart = async (env: QuickstartEnv, timeoutMs: number): Promise<QuickstartRun> => {
+  // `--import tsx` resolves from the example's folder: its own tsx, as its `start` script uses.
+  const run = await runToEnd(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: QUICKSTART_DIR, env: { PATH: process.env['PATH'] ?? '', ...env }, timeoutMs })
+  return { code: run.code, output: `${run.stdout}${run.stderr}`, ms: run.ms }
+}

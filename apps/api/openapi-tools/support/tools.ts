@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runToEnd, type Finished } from '../../test/support/run-to-end.js'
 
 /** The repository root: the tools' configuration files and `node_modules/.bin` are there. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
@@ -23,27 +24,11 @@ export const TOOL_ENV: Readonly<Record<string, string>> = {
   NO_COLOR: '1',
 }
 
-export type ToolRun = { readonly code: number | null; readonly stdout: string; readonly stderr: string; readonly ms: number }
+export type ToolRun = Finished
 
 /** Runs a tool's bin from the repository root to its end (SIGKILL after `timeoutMs`). */
 export const runTool = (name: string, args: readonly string[], timeoutMs: number): Promise<ToolRun> =>
-  new Promise((resolve, reject) => {
-    const started = Date.now()
-    const child = spawn(bin(name), args, { cwd: REPO_ROOT, env: { ...process.env, ...TOOL_ENV }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
-    child.once('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.once('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr, ms: Date.now() - started })
-    })
-  })
+  runToEnd(bin(name), args, { cwd: REPO_ROOT, env: { ...process.env, ...TOOL_ENV }, timeoutMs })
 
 /** A Prism server (`prism mock` or `prism proxy`) of this run. */
 export type PrismServer = {
