@@ -16,6 +16,7 @@ import { drive, medianOf, type Drive, type Load, type Measured } from './load.js
 import { apiEnvironment, endRun, pinLoadGenerator, pinning, pinPostgres, PROFILED_FILE, REPO_ROOT, startChild, type Child, type Profiled } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { markdown, rowNamed, writeInto, type Row, type Target } from './report.js'
+import { runScale } from './scale.js'
 import { paymentBody, runSecrets, scratchDatabase, seed, type Secrets } from './seed.js'
 import { burst, idleLatency } from './webhook-case.js'
 
@@ -26,9 +27,12 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     /** Starts the API and the reference with `--cpu-prof`; the profiles are written to the run's log folder at exit. */
     profile: { type: 'boolean', default: false },
+    /** The reads on a large book against a fresh database instead (issue 40, `scale.ts`). */
+    scale: { type: 'boolean', default: false },
   },
 })
 const quick = flags.quick === true
+if (flags.scale === true) process.exit((await runScale(quick)) ? 0 : 1)
 const only = flags.only
 /** Every case, baselines included, runs this many times in turn; the report gives the medians. */
 const ROUNDS = quick ? 1 : 3

@@ -64,14 +64,15 @@ export const markdown = (report: Report): string => {
   return lines.join('\n')
 }
 
-export const START_MARK = '<!-- bench:start -->'
-export const END_MARK = '<!-- bench:end -->'
-
-/** Replaces the generated part of `file` (between the marks), keeping what people wrote around it. */
-export const writeInto = (file: string, generated: string): void => {
+/**
+ * Replaces the generated part of `file` between `<!-- <section>:start -->` and `<!-- <section>:end -->`,
+ * keeping what people wrote around it.
+ */
+export const writeInto = (file: string, generated: string, section = 'bench'): void => {
+  const [startMark, endMark] = [`<!-- ${section}:start -->`, `<!-- ${section}:end -->`]
   const text = readFileSync(file, 'utf8')
-  const start = text.indexOf(START_MARK)
-  const end = text.indexOf(END_MARK)
-  if (start < 0 || end < start) throw new Error(`${file} has no ${START_MARK} … ${END_MARK} section`)
-  writeFileSync(file, `${text.slice(0, start + START_MARK.length)}\n${generated}\n${text.slice(end)}`)
+  const start = text.indexOf(startMark)
+  const end = text.indexOf(endMark)
+  if (start < 0 || end < start) throw new Error(`${file} has no ${startMark} … ${endMark} section`)
+  writeFileSync(file, `${text.slice(0, start + startMark.length)}\n${generated}\n${text.slice(end)}`)
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely'
+import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely'
 import pg from 'pg'
 import { ownerOnlyDirectory, restrictToOwner } from './data-directory.js'
 import type { Database } from './schema.js'
@@ -109,12 +109,15 @@ const typeParsers = {
     oid === INT8_OID ? parseInt8 : oid === DATE_OID ? keepDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 }
 
+/** Kysely's query log: told of every statement run, with its parameters and duration. */
+export type QueryLog = NonNullable<KyselyConfig['log']>
+
 /** A Kysely on a `pg` pool of at most `max` connections to `url`. */
-const pgKysely = (url: string, max: number): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
+const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: typeParsers })
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => undefined)
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool }
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log === undefined ? {} : { log }) }), pool }
 }
 
 const describeUrl = (url: string): string => {
@@ -136,11 +139,13 @@ export const openDatabase = async (options: {
   readonly directUrl?: string | undefined
   readonly dataDir: string
   readonly poolSize?: number
+  /** Told of every statement `db` runs (the query-plan test reads what each route runs); none by default. */
+  readonly log?: QueryLog
 }): Promise<OpenDatabase> => {
   const { url, dataDir } = options
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const directUrl = options.directUrl ?? url
-    const { db, pool } = pgKysely(url, options.poolSize ?? 10)
+    const { db, pool } = pgKysely(url, options.poolSize ?? 10, options.log)
     return {
       db,
       kind: 'postgres',
@@ -168,7 +173,7 @@ export const openDatabase = async (options: {
   const { PGlite, types: pgliteTypes } = await import('@electric-sql/pglite')
   const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate, [TIMESTAMPTZ_OID]: parseTimestamptz } })
   if (path !== undefined) restrictToOwner(path)
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...(options.log === undefined ? {} : { log: options.log }) })
   return {
     db,
     kind: 'embedded',

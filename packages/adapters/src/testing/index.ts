@@ -1,1 +1,3 @@
 export * from './test-databases.js'
+export * from './large-book.js'
+export * from './query-plans.js'

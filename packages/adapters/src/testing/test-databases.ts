@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { MEMORY_URL, openDatabase, type DatabaseKind, type OpenDatabase } from '../postgres/database.js'
+import { MEMORY_URL, openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } from '../postgres/database.js'
 import { migrateToLatest } from '../postgres/migrate.js'
 
 /**
@@ -18,7 +18,7 @@ const TEST_DB_PREFIX = 'lendgate_test_'
 const STALE_AFTER_SECONDS = 3600
 
 let embedded: Promise<OpenDatabase> | undefined
-let real: Promise<{ readonly database: OpenDatabase; readonly drop: () => Promise<void> }> | undefined
+let real: Promise<ScratchDatabase> | undefined
 
 const openEmbedded = (): Promise<OpenDatabase> =>
   (embedded ??= (async () => {
@@ -37,32 +37,53 @@ const withAdmin = async <A>(url: string, run: (client: pg.Client) => Promise<A>)
   }
 }
 
-const openReal = (baseUrl: string) =>
-  (real ??= (async () => {
-    const now = Math.floor(Date.now() / 1000)
-    const name = `${TEST_DB_PREFIX}${now}_${randomBytes(4).toString('hex')}`
-    await withAdmin(baseUrl, async (client) => {
-      const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`)
-      for (const { datname } of stale.rows) {
-        const createdAt = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0])
-        if (Number.isFinite(createdAt) && now - createdAt > STALE_AFTER_SECONDS) {
-          await client.query(`drop database if exists "${datname}" with (force)`)
-        }
+/** A database of its own on the server at `baseUrl`, migrated; dropped by `drop`. Named so that a run that dies is cleaned up by the next. */
+const createReal = async (baseUrl: string, log?: QueryLog): Promise<ScratchDatabase> => {
+  const now = Math.floor(Date.now() / 1000)
+  const name = `${TEST_DB_PREFIX}${now}_${randomBytes(4).toString('hex')}`
+  await withAdmin(baseUrl, async (client) => {
+    const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`)
+    for (const { datname } of stale.rows) {
+      const createdAt = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0])
+      if (Number.isFinite(createdAt) && now - createdAt > STALE_AFTER_SECONDS) {
+        await client.query(`drop database if exists "${datname}" with (force)`)
       }
-      await client.query(`create database "${name}"`)
-    })
-    const url = new URL(baseUrl)
-    url.pathname = `/${name}`
-    const database = await openDatabase({ url: url.toString(), dataDir: '' })
-    await migrateToLatest(database.db)
-    return {
-      database,
-      drop: async () => {
-        await database.close()
-        await withAdmin(baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
-      },
     }
-  })())
+    await client.query(`create database "${name}"`)
+  })
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ url: url.toString(), dataDir: '', ...(log === undefined ? {} : { log }) })
+  await migrateToLatest(database.db)
+  return {
+    database,
+    drop: async () => {
+      await database.close()
+      await withAdmin(baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
+    },
+  }
+}
+
+const openReal = (baseUrl: string) => (real ??= createReal(baseUrl))
+
+/** A migrated database that one test file has to itself, and how to drop it. */
+export type ScratchDatabase = { readonly database: OpenDatabase; readonly drop: () => Promise<void> }
+
+/**
+ * A database of `kind` for one test file alone (one that fills tables with data of its own, which
+ * the shared database must not carry for the other suites): a new in-memory embedded database, or
+ * a new database on `TEST_DATABASE_URL`'s server. `log` is told of every statement it runs.
+ */
+export const scratchDatabase = async (kind: DatabaseKind, log?: QueryLog): Promise<ScratchDatabase> => {
+  const url = realDatabaseUrl()
+  if (kind === 'postgres') {
+    if (url === undefined) throw new Error('a scratch server database needs TEST_DATABASE_URL')
+    return createReal(url, log)
+  }
+  const database = await openDatabase({ url: MEMORY_URL, dataDir: '', ...(log === undefined ? {} : { log }) })
+  await migrateToLatest(database.db)
+  return { database, drop: () => database.close() }
+}
 
 /** The real server's URL when configured for tests. */
 export const realDatabaseUrl = (): string | undefined => {

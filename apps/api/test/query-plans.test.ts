@@ -1,0 +1,164 @@
+import type { QueryLog } from '@lendgate/adapters'
+import {
+  bookRecords,
+  explainable,
+  largeTables,
+  scratchDatabase,
+  seedLargeBook,
+  sequentialScans,
+  testDatabases,
+  BOOK_BORROWER_CLIENT,
+  BOOK_PARTNER_CLIENT,
+  type BookSizes,
+  type BookSubject,
+  type LoggedStatement,
+  type ScratchDatabase,
+} from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { OPERATIONS, type Operation } from '../src/routes/operations.js'
+import { WORKING_CAPITAL } from './support/booked-loan.js'
+import { bearer, mintKey, request, type MintedKey } from './support/client.js'
+import { callOperation, fillPath, ownerOfPath, type IdMap } from './support/isolation-fixtures.js'
+import { startTestServer, type TestServer } from './support/test-server.js'
+
+/**
+ * Issue 40: no statement a partner route runs reads a large table from end to end. On a database
+ * seeded with a book (`seedLargeBook`, small enough for a test run and large enough that the
+ * planner prefers an index wherever one serves) and `ANALYZE`d, every partner operation is called
+ * on the book's records, lists also at their second page (reached by cursor), and every statement
+ * it ran is `EXPLAIN`ed with its parameters: a sequential scan of a large table fails the test,
+ * naming the operation and the statement. A missing or unusable index then fails here rather than
+ * in production.
+ */
+
+const BOOK: BookSizes = {
+  historyMonths: 1,
+  paymentEveryDays: 9,
+  longLedger: 300,
+  subjectLoans: 25,
+  parties: 3_000,
+  loans: 3_000,
+  bigParties: 3,
+  loansPerBigParty: 200,
+  openSessions: 20_000,
+}
+
+/** Tables with at least this many rows (by the planner's estimate) count as large. */
+const LARGE = 2_000
+
+/** Tables the book fills past `LARGE`: the check is void if the seeding stops filling them. */
+const EXPECTED_LARGE = ['onboarding_sessions', 'onboarding_addresses', 'parties', 'api_clients', 'api_keys', 'loans', 'loan_applications', 'loan_installments', 'loan_transactions', 'loan_balances', 'payments', 'payment_methods']
+
+const PARTNER_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'partner')
+
+/** Fails listing every problem (a diff of a long list would be cut short). */
+const expectNoProblems = (problems: readonly string[]): void => {
+  if (problems.length > 0) expect.fail(`${problems.length} problem(s):\n${problems.join('\n\n')}`)
+}
+
+for (const database of testDatabases()) {
+  describe(`query plans on a large book (${database.name})`, function () {
+    this.timeout(600_000)
+    let ran: LoggedStatement[] = []
+    const log: QueryLog = (event) => {
+      if (event.level === 'query') ran.push(event.query)
+    }
+    let scratch: ScratchDatabase
+    let server: TestServer
+    let book: BookSubject
+    let large: string[]
+
+    /** The large tables a statement's plan scans sequentially. */
+    const largeSeqScans = async (statement: LoggedStatement): Promise<string[]> => (await sequentialScans(scratch.database, statement)).filter((table) => large.includes(table))
+
+    before(async () => {
+      scratch = await scratchDatabase(database.kind, log)
+      book = await seedLargeBook(scratch.database, BOOK)
+      large = await largeTables(scratch.database, LARGE)
+      server = await startTestServer({ name: database.name, kind: database.kind, open: async () => scratch.database })
+    })
+
+    after(async () => {
+      await server?.stop()
+      await scratch?.drop()
+    })
+
+    it('fills the tables partner routes read past the planner\'s small-table threshold', () => {
+      expect(large).to.include.members(EXPECTED_LARGE)
+    })
+
+    it('finds a sequential scan of a large table where no index serves the statement', async () => {
+      const unindexed = await largeSeqScans({ sql: 'select id from loan_transactions where amount = $1', parameters: [1] })
+      expect(unindexed).to.deep.equal(['loan_transactions'])
+      expect(await largeSeqScans({ sql: 'select id from loan_transactions where loan_id = $1 order by seq limit 21', parameters: [book.longLedgerLoanId] })).to.deep.equal([])
+    })
+
+    it('runs no sequential scan of a large table on any partner route, first pages and pages by cursor', async () => {
+      const partner = await mintKey(server.url, { party_id: book.partnerPartyId, client_name: BOOK_PARTNER_CLIENT })
+      const borrower = await mintKey(server.url, { party_id: book.partyId, client_name: BOOK_BORROWER_CLIENT })
+      const records = await bookRecords(scratch.database, book)
+      const world = async (sessionId: string, loanId: string): Promise<IdMap> => ({
+        sessionId,
+        sessionAddressId: await records.sessionAddressId(sessionId),
+        eventId: records.eventId,
+        // A key of the partner's client of its own: the revocation below revokes it.
+        apiKeyId: (await mintKey(server.url, { party_id: book.partnerPartyId, client_name: BOOK_PARTNER_CLIENT })).api_key_id,
+        partyId: book.partyId,
+        partyAddressId: records.partyAddressId,
+        applicationId: records.draftApplicationId,
+        loanId,
+        paymentMethodId: await records.paymentMethodId(loanId),
+        paymentId: await records.paymentId(loanId),
+        productId: WORKING_CAPITAL,
+      })
+      const worlds = [await world(book.approvedSessionId, book.seasonedLoanId), await world(book.openSessionId, book.longLedgerLoanId)]
+      const keysFor = (op: Operation): MintedKey[] => {
+        const owner = ownerOfPath(op)
+        return owner === 'client' ? [partner] : owner === 'party' ? [borrower] : [partner, borrower]
+      }
+
+      const problems: string[] = []
+      let explained = 0
+      const routesExplained = new Set<string>()
+      const pagedByCursor = new Set<string>()
+      /** `EXPLAIN`s what ran since the last call, as `label`'s statements. */
+      const check = async (op: Operation, label: string): Promise<void> => {
+        const statements = ran.filter(explainable)
+        ran = []
+        for (const statement of statements) {
+          explained++
+          routesExplained.add(op.operationId)
+          const scans = await largeSeqScans(statement)
+          if (scans.length > 0) problems.push(`${label}: sequential scan of ${scans.join(', ')}:\n${statement.sql}`)
+        }
+        ran = []
+      }
+      // Reads first, so that the changes below do not decide what they find.
+      const ordered = [...PARTNER_OPERATIONS.filter((op) => op.method === 'GET'), ...PARTNER_OPERATIONS.filter((op) => op.method !== 'GET')]
+      for (const op of ordered) {
+        for (const ids of worlds) {
+          for (const key of keysFor(op)) {
+            ran = []
+            const reply = await callOperation(server, op, ids, bearer(key.api_key))
+            await check(op, `${op.operationId} (${op.method} ${op.path}) → ${reply.status}`)
+            if (op.method !== 'GET' || reply.status !== 200) continue
+            // A list at its smallest page, then the page after it by cursor: the statement with a position.
+            const first = await request(server.url, `${fillPath(op, ids)}?limit=2`, { headers: bearer(key.api_key) })
+            await check(op, `${op.operationId} first page of 2 → ${first.status}`)
+            const cursor = (first.body as { next_cursor?: unknown } | undefined)?.next_cursor
+            if (typeof cursor !== 'string') continue
+            const second = await request(server.url, `${fillPath(op, ids)}?limit=2&cursor=${encodeURIComponent(cursor)}`, { headers: bearer(key.api_key) })
+            expect(second.status, `${op.operationId}'s second page: ${second.text}`).to.equal(200)
+            await check(op, `${op.operationId} page by cursor → ${second.status}`)
+            pagedByCursor.add(op.operationId)
+          }
+        }
+      }
+      expect(explained).to.be.greaterThan(100)
+      expect([...routesExplained]).to.include.members(PARTNER_OPERATIONS.filter((op) => op.method === 'GET').map((op) => op.operationId))
+      expect([...pagedByCursor]).to.include.members(['listLoansForParty', 'listTransactionsForPartyLoan', 'listLoanBalancesForParty', 'listPaymentsForPartyLoan', 'listLoanScheduleForParty', 'listApiKeys'])
+      expect(explained).to.be.greaterThan(100)
+      expectNoProblems(problems)
+    })
+  })
+}

@@ -1,0 +1,292 @@
+/**
+ * `pnpm bench --scale [--quick]` (issue 40): the partner reads on a large book against the same
+ * reads on a fresh database, side by side in one run.
+ *
+ * Two databases on the benchmark's server: **fresh**, holding only the book's subject (a partner,
+ * its borrower with 2,000 loans, one of them with a 100,000-transaction ledger: the records every
+ * case reads), and **large**, a copy of it with the rest of the book copied in beside (a million
+ * onboarding sessions, 100,000 borrowers with keys and loans, ten million ledger transactions,
+ * a million payments; `seedLargeBook`). An API serves each; every partner GET route of the API's
+ * own OpenAPI document is loaded on both in turn (lists also at a deep page reached by cursor),
+ * and each case's p99 on the large book is compared with its p99 on the fresh one.
+ *
+ * A full run keeps both databases (`lendgate_scale_fresh`, `lendgate_scale`), so seeding, which
+ * takes a while, is resumed where it stopped and done once; `--quick` seeds a small book into
+ * databases of its own and drops them. Nothing here fails on time: only a wrong answer fails.
+ */
+import { mkdtempSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { BOOK_BORROWER_CLIENT, BOOK_PARTNER_CLIENT, bookRecords, seedLargeBook, type BookSizes, type BookSubject } from '@lendgate/adapters/testing'
+import { migrateToLatest, openDatabase } from '@lendgate/adapters'
+import pg from 'pg'
+import { apiAt, bearer, type Api } from './client.js'
+import { drive, medianOf, type Drive, type Load, type Measured } from './load.js'
+import { apiEnvironment, pinning, REPO_ROOT, startChild, type Child } from './processes.js'
+import { startReceiver } from './receiver.js'
+import { writeInto } from './report.js'
+import { mintKey, runSecrets } from './seed.js'
+
+/** The book of a full run (issue 40's sizes) and of `--quick`. */
+const FULL: BookSizes = {
+  historyMonths: 3,
+  paymentEveryDays: 9,
+  longLedger: 100_000,
+  subjectLoans: 2_000,
+  parties: 99_999,
+  loans: 98_000,
+  bigParties: 5,
+  loansPerBigParty: 2_000,
+  openSessions: 900_000,
+}
+const QUICK: BookSizes = { historyMonths: 1, paymentEveryDays: 9, longLedger: 300, subjectLoans: 100, parties: 2_000, loans: 2_000, bigParties: 2, loansPerBigParty: 300, openSessions: 10_000 }
+
+/** The subject alone: what the fresh database holds. */
+const subjectOnly = (sizes: BookSizes): BookSizes => ({ ...sizes, parties: 0, loans: 0, bigParties: 0, openSessions: 0 })
+
+/** The p99 on the large book within this many times the fresh database's, route by route. */
+const P99_GOAL = 1.5
+
+const say = (message: string) => process.stderr.write(`bench --scale: ${message}\n`)
+
+/** Prints a stage's progress every chunk, with the time it has taken and an estimate of what is left. */
+const reporter = (database: string) => {
+  const started = new Map<string, number>()
+  return (stage: string, done: number, total: number): void => {
+    const since = started.get(stage) ?? Date.now()
+    started.set(stage, since)
+    const seconds = (Date.now() - since) / 1000
+    const left = done > 0 ? (seconds / done) * (total - done) : Number.NaN
+    say(`${database}: ${stage} ${done}/${total} chunks, ${seconds.toFixed(0)} s${done < total ? `, about ${left.toFixed(0)} s left` : ''}`)
+  }
+}
+
+/** Seeds `url` with `sizes` (resuming), then vacuums it so index-only scans and the planner's figures are current. */
+const seedInto = async (url: string, name: string, sizes: BookSizes): Promise<BookSubject> => {
+  const database = await openDatabase({ url, dataDir: '' })
+  try {
+    await migrateToLatest(database.db)
+    const subject = await seedLargeBook(database, sizes, reporter(name))
+    return subject
+  } finally {
+    await database.close()
+  }
+}
+
+/**
+ * The records the cases name, by path parameter (`addressId` as `sessionAddressId` and
+ * `partyAddressId`): the subject's, and its long-ledger loan's. The same in both databases.
+ */
+const routeIds = async (url: string, subject: BookSubject): Promise<Readonly<Record<string, string>>> => {
+  const database = await openDatabase({ url, dataDir: '' })
+  try {
+    const records = await bookRecords(database, subject)
+    const loanId = subject.longLedgerLoanId
+    return {
+      sessionId: subject.approvedSessionId,
+      sessionAddressId: await records.sessionAddressId(subject.approvedSessionId),
+      eventId: records.eventId,
+      partyId: subject.partyId,
+      partyAddressId: records.partyAddressId,
+      applicationId: records.draftApplicationId,
+      loanId,
+      paymentMethodId: await records.paymentMethodId(loanId),
+      paymentId: await records.paymentId(loanId),
+    }
+  } finally {
+    await database.close()
+  }
+}
+
+const exists = async (admin: pg.Client, name: string): Promise<boolean> => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1
+
+/**
+ * The two databases: the fresh one seeded with the subject, then (once) the large one created
+ * from it and seeded with the rest. Both are resumed where an earlier run stopped.
+ */
+const prepare = async (baseUrl: string, names: { readonly fresh: string; readonly large: string }, sizes: BookSizes) => {
+  const urlOf = (name: string) => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  try {
+    if (!(await exists(admin, names.fresh))) await admin.query(`create database ${names.fresh}`)
+    const subject = await seedInto(urlOf(names.fresh), names.fresh, subjectOnly(sizes))
+    if (!(await exists(admin, names.large))) await admin.query(`create database ${names.large} template ${names.fresh}`)
+    await seedInto(urlOf(names.large), names.large, sizes)
+    for (const name of [names.fresh, names.large]) {
+      const client = new pg.Client({ connectionString: urlOf(name) })
+      await client.connect()
+      say(`${name}: vacuum (analyze)`)
+      await client.query('vacuum (analyze)')
+      await client.end()
+    }
+    return { subject, fresh: urlOf(names.fresh), large: urlOf(names.large) }
+  } finally {
+    await admin.end()
+  }
+}
+
+type OpenApiDocument = { readonly paths: Record<string, Record<string, { readonly operationId: string; readonly security?: unknown[]; readonly parameters?: readonly { readonly name: string; readonly in: string }[] }>> }
+
+/** A partner GET route, from the API's partner OpenAPI document. */
+type Route = { readonly operationId: string; readonly path: string; readonly list: boolean }
+
+const partnerGets = async (api: Api): Promise<Route[]> => {
+  const document = (await api.call('GET', '/public/openapi.json', { expect: 200 })) as OpenApiDocument
+  return Object.entries(document.paths).flatMap(([path, operations]) => {
+    const get = operations['get']
+    if (get === undefined || (get.security !== undefined && get.security.length === 0)) return []
+    return [{ operationId: get.operationId, path, list: (get.parameters ?? []).some((p) => p.in === 'query' && p.name === 'cursor') }]
+  })
+}
+
+/** One case: a route on the subject's records, at its first page or at a deep one. */
+type Case = { readonly name: string; readonly path: (side: Side) => string; readonly key: 'partner' | 'borrower' }
+
+/** One API and what it was set up with. */
+type Side = { readonly label: 'fresh' | 'large'; readonly child: Child; readonly keys: { readonly partner: string; readonly borrower: string }; readonly deep: Map<string, string> }
+
+/**
+ * The cursor of the page that starts about half-way down a list (but at most `maxPages` pages of
+ * 100 in), walked through the API as a partner would, and how many items come before that page;
+ * undefined when the list fits in one page of 100.
+ */
+const deepCursor = async (api: Api, path: string, key: string, maxPages: number): Promise<{ readonly cursor: string; readonly skipped: number } | undefined> => {
+  // after[i]: the cursor of the page that follows the first (i + 1) × 100 items.
+  const after: string[] = []
+  for (let cursor: string | null = null; after.length < 2 * maxPages; ) {
+    const page = (await api.call('GET', `${path}?limit=100${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: bearer(key), expect: 200 })) as { next_cursor: string | null }
+    if (page.next_cursor === null) break
+    cursor = page.next_cursor
+    after.push(cursor)
+  }
+  const index = Math.min(maxPages, Math.ceil(after.length / 2)) - 1
+  const cursor = after[index]
+  return cursor === undefined ? undefined : { cursor, skipped: (index + 1) * 100 }
+}
+
+export const runScale = async (quick: boolean): Promise<boolean> => {
+  const sizes = quick ? QUICK : FULL
+  const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const suffix = quick ? `_quick_${process.pid}` : ''
+  const names = { fresh: `lendgate_scale_fresh${suffix}`, large: `lendgate_scale${suffix}` }
+  const how: Drive = quick ? { connections: 10, seconds: 1, warmupSeconds: 1 } : { connections: 10, seconds: 5, warmupSeconds: 1 }
+  const rounds = quick ? 1 : 3
+  const secrets = runSecrets()
+  const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-scale-'))
+  say(`logs in ${logDir}`)
+  const receiver = await startReceiver(secrets.webhook)
+  const children: Child[] = []
+  let failed = false
+  try {
+    say(`seeding ${names.fresh} and ${names.large} (resumable: run again to go on)`)
+    const { subject, fresh, large } = await prepare(baseUrl, names, sizes)
+    const ids = await routeIds(fresh, subject)
+    const fill = (path: string): string =>
+      path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
+        const id = name === 'addressId' ? (path.startsWith('/public/onboarding-sessions/') ? ids.sessionAddressId : ids.partyAddressId) : ids[name]
+        if (id === undefined) throw new Error(`the scale benchmark knows no record for {${name}} of ${path}`)
+        return id
+      })
+
+    const environment = (url: string) => ({ ...apiEnvironment(url, secrets, receiver.url), RUN_JOBS: 'false', LOG_LEVEL: 'warn' })
+    const sides: Side[] = []
+    for (const [label, url] of [['fresh', fresh], ['large', large]] as const) {
+      const child = await startChild(`api (${label})`, 'apps/api/dist/main.js', environment(url), join(logDir, `api-${label}.log`))
+      children.push(child)
+      const api = apiAt(child.url)
+      sides.push({
+        label,
+        child,
+        keys: {
+          partner: await mintKey(api, secrets, subject.partnerPartyId, BOOK_PARTNER_CLIENT),
+          borrower: await mintKey(api, secrets, subject.partyId, BOOK_BORROWER_CLIENT),
+        },
+        deep: new Map(),
+      })
+    }
+    const routes = await partnerGets(apiAt(sides[0]!.child.url))
+    const keyOf = (path: string): 'partner' | 'borrower' => (path.startsWith('/public/onboarding-sessions/') || path.startsWith('/public/partner/') ? 'partner' : 'borrower')
+    const cases: Case[] = []
+    for (const route of routes) {
+      const path = fill(route.path)
+      const key = keyOf(route.path)
+      cases.push({ name: route.operationId, path: () => path, key })
+      if (!route.list) continue
+      let skipped = 0
+      for (const side of sides) {
+        const deep = await deepCursor(apiAt(side.child.url), path, side.keys[key], quick ? 20 : 500)
+        if (deep !== undefined) {
+          side.deep.set(route.operationId, `${path}?cursor=${encodeURIComponent(deep.cursor)}`)
+          skipped = deep.skipped
+        }
+      }
+      if (sides.every((side) => side.deep.has(route.operationId))) {
+        cases.push({ name: `${route.operationId}, after ${skipped.toLocaleString('en-US')} items`, path: (side) => side.deep.get(route.operationId) ?? path, key })
+      }
+    }
+
+    let peakRss = 0
+    const measured = new Map<string, { fresh: Measured[]; large: Measured[] }>(cases.map((c) => [c.name, { fresh: [], large: [] }]))
+    for (let round = 1; round <= rounds; round++) {
+      for (const [index, c] of cases.entries()) {
+        // Which database goes first alternates, so neither side always follows the other's load.
+        const order = (round + index) % 2 === 0 ? sides : [...sides].reverse()
+        for (const side of order) {
+          const load: Load = { url: `${side.child.url}${c.path(side)}`, headers: bearer(side.keys[c.key]), expect: 200 }
+          const sampler = side.label === 'large' ? setInterval(() => (peakRss = Math.max(peakRss, side.child.rss())), 100) : undefined
+          const m = await drive(load, how)
+          if (sampler !== undefined) clearInterval(sampler)
+          if (Object.keys(m.unexpected).length > 0) {
+            failed = true
+            say(`${c.name} on ${side.label}: unexpected answers ${JSON.stringify(m.unexpected)}`)
+          }
+          measured.get(c.name)?.[side.label].push(m)
+        }
+        say(`round ${round} of ${rounds}: ${c.name}`)
+      }
+    }
+
+    const table = cases.map((c) => {
+      const m = measured.get(c.name)!
+      const f = medianOf(m.fresh)
+      const l = medianOf(m.large)
+      return { name: c.name, fresh: f, large: l, ratio: l.p99 / f.p99 }
+    })
+    const { rows: version } = await new pg.Pool({ connectionString: baseUrl, max: 1 }).query<{ server_version: string }>('show server_version')
+    const report = [
+      `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${version[0]?.server_version ?? '?'}.`,
+      '',
+      `Settings: ${quick ? 'quick run, a small book' : 'full run'}; autocannon with ${how.connections} connections, ${how.warmupSeconds} s warm-up + ${how.seconds} s per case and side, ${rounds} round(s), each figure the median of its rounds; ` +
+        `${pinning === undefined ? 'no CPU pinning' : `both APIs pinned to CPU ${pinning.server}, the load generator to CPU ${pinning.load}`}. ` +
+        `Book: ${JSON.stringify(sizes)}.`,
+      '',
+      `| case | fresh req/s | fresh p50 ms | fresh p99 ms | large req/s | large p50 ms | large p99 ms | p99 large / fresh | within ${P99_GOAL}× |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+      ...table.map(
+        (r) =>
+          `| ${r.name} | ${r.fresh.rps.toFixed(0)} | ${r.fresh.p50.toFixed(2)} | ${r.fresh.p99.toFixed(2)} | ${r.large.rps.toFixed(0)} | ${r.large.p50.toFixed(2)} | ${r.large.p99.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratio <= P99_GOAL ? 'yes' : '**no**'} |`,
+      ),
+      '',
+      `Peak resident memory of the API on the large book during its loads: ${(peakRss / 1024 / 1024).toFixed(0)} MB (goal: under 200 MB).`,
+    ].join('\n')
+    process.stdout.write(`${report}\n`)
+    if (!quick) {
+      writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), report, 'bench-scale')
+      say('written into docs/benchmarks.md')
+    }
+  } catch (error) {
+    failed = true
+    say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  } finally {
+    await Promise.all(children.map((c) => c.stop()))
+    await receiver.close()
+    if (quick) {
+      const admin = new pg.Client({ connectionString: baseUrl })
+      await admin.connect()
+      for (const name of [names.large, names.fresh]) await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    }
+  }
+  return !failed
+}

@@ -1,0 +1,472 @@
+import {
+  addLoanCollateral,
+  approveLoanApplication,
+  approveOnboardingSession,
+  attachLoanDocument,
+  authenticateApiKey,
+  createLoanApplication,
+  createLoanProduct,
+  createOnboardingAddress,
+  createOnboardingDocumentMetadata,
+  createOnboardingSession,
+  createPartyAddress,
+  createPaymentIntentForPartyLoan,
+  createPaymentMethodForPartyLoan,
+  registerOnboardingSessionWebhook,
+  runInterestAccrual,
+  submitContact,
+  submitLoanApplication,
+  submitOnboardingForReview,
+  upsertApplicantProfile,
+  verifyContact,
+  mintApiKey,
+  type Caller,
+  type Clock,
+  type ContactChannel,
+  type CoreDeps,
+  type VerificationCodeSender,
+} from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { postgresCoreDeps } from '../postgres-core-deps.js'
+import type { OpenDatabase } from '../postgres/database.js'
+import type { Database } from '../postgres/schema.js'
+
+/**
+ * A lending book of any size, for the benchmarks at scale (issue 40) and the query-plan test.
+ *
+ * The **templates** are made by the core's own use cases over the database, with a clock that
+ * starts `historyMonths` ago and moves forward a day at a time: a partner's sessions, a borrower
+ * onboarded and approved, a seasoned loan with its whole servicing history (the daily accrual run
+ * every day, a payment every few months, late fees between them) and a loan whose ledger is long
+ * (one-cent payments). Everything else is **copied in SQL** from those rows, each copy with ids of
+ * its own (`md5` of the copy's number and the template row's id, so references between copied
+ * rows are found without a join), so a million rows take seconds instead of a million journeys.
+ *
+ * Copies are made in chunks, each in one transaction that also records it in
+ * `large_book_progress`: a seeding that stops part-way resumes where it stopped.
+ */
+
+/** What the seeded book holds; see `seedLargeBook`. */
+export type BookSizes = {
+  /** Months of history of the seasoned template loan (the daily job runs for every day of them, each posting an accrual). */
+  readonly historyMonths: number
+  /** The seasoned loan is paid (its installment amount) once every this many days of its history. */
+  readonly paymentEveryDays: number
+  /** Ledger transactions of the long-ledger loan (its disbursement and one-cent payments). */
+  readonly longLedger: number
+  /** Loans of the subject borrower: the seasoned loan and its copies. */
+  readonly subjectLoans: number
+  /** Borrowers beside the subject, each with an approved session, an API client and a key. */
+  readonly parties: number
+  /** Loans beside the subject's, copies of the seasoned loan. */
+  readonly loans: number
+  /** How many of the `parties` hold `loansPerBigParty` loans each; every other loan has a party of its own. */
+  readonly bigParties: number
+  readonly loansPerBigParty: number
+  /** Onboarding sessions still in progress, of the partner. */
+  readonly openSessions: number
+}
+
+/** The records of the templates, which a benchmark or a test reads and writes through the API. */
+export type BookSubject = {
+  /** The partner's party; its client `book-partner` owns every onboarding session. */
+  readonly partnerPartyId: string
+  /** The subject borrower's party; its client `book-borrower` made its applications and payments. */
+  readonly partyId: string
+  readonly approvedSessionId: string
+  readonly openSessionId: string
+  readonly productId: string
+  readonly seasonedLoanId: string
+  readonly longLedgerLoanId: string
+}
+
+/** The client names the subject's keys are minted under (minting again for them reaches the same clients). */
+export const BOOK_PARTNER_CLIENT = 'book-partner'
+export const BOOK_BORROWER_CLIENT = 'book-borrower'
+
+/** Told after every chunk: the stage, its chunks done and its chunks in all. */
+export type BookProgress = (stage: string, done: number, total: number) => void
+
+const DAY_MS = 86_400_000
+const PHONE = '+14155550123'
+const EMAIL = 'jane@acme.example'
+const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
+
+/** A clock the templates move forward by hand. */
+const movingClock = (start: Date): Clock & { readonly set: (at: Date) => void } => {
+  let now = start
+  return { now: () => now, set: (at) => (now = at) }
+}
+
+/** The codes the templates' contact verification sent, by destination. */
+const codeInbox = (): VerificationCodeSender & { readonly last: (destination: string) => string } => {
+  const sent = new Map<string, string>()
+  return {
+    send: (message) => TE.fromIO(() => void sent.set(message.destination, message.code)),
+    last: (destination) => {
+      const code = sent.get(destination)
+      if (code === undefined) throw new Error(`no code was sent to ${destination}`)
+      return code
+    },
+  }
+}
+
+/** The Right of `task`, or an error naming `what` with the Left. */
+const run = async <A>(what: string, task: TE.TaskEither<unknown, A>): Promise<A> => {
+  const result = await task()
+  if (E.isLeft(result)) throw new Error(`large book: ${what} failed: ${JSON.stringify(result.left)}`)
+  return result.right
+}
+
+const caller = async (deps: CoreDeps, partyId: string, clientName: string): Promise<Caller> => {
+  const minted = await run(`minting a key for ${clientName}`, mintApiKey(deps)({ party_id: partyId, client_name: clientName }))
+  return run(`authenticating ${clientName}`, authenticateApiKey(deps)(minted.plaintext))
+}
+
+const verified = async (deps: CoreDeps, inbox: ReturnType<typeof codeInbox>, partner: Caller, sessionId: string, channel: ContactChannel, destination: string) => {
+  await run(`submitting the ${channel}`, submitContact(channel)(deps)(partner, { sessionId, [channel]: destination }))
+  await run(`verifying the ${channel}`, verifyContact(channel)(deps)(partner, { sessionId, code: inbox.last(destination) }))
+}
+
+/** A session of the partner with a profile and a registered address, left in progress. */
+const filledSession = async (deps: CoreDeps, partner: Caller): Promise<string> => {
+  const { id: sessionId } = await run('creating a session', createOnboardingSession(deps)(partner, { country_of_incorporation: 'US', locale: 'en-US' }))
+  await run('filling the profile', upsertApplicantProfile(deps)(partner, { sessionId, legal_name: 'Acme Widgets LLC', legal_form: 'llc', tax_id: '12-3456789' }))
+  await run('adding an address', createOnboardingAddress(deps)(partner, { sessionId, type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' }))
+  return sessionId
+}
+
+/** Applies for a loan, has it approved (booked today by `deps`' clock) and gives it a bank account. */
+const bookedLoan = async (deps: CoreDeps, borrower: Caller, productId: string) => {
+  const application = await run(
+    'applying',
+    createLoanApplication(deps)(borrower, { product_id: productId, amount: 5_000_000, currency: 'USD', term_months: 60, purpose: 'working capital' }),
+  )
+  await run('submitting the application', submitLoanApplication(deps)(borrower, { applicationId: application.id }))
+  const { loan } = await run('approving the application', approveLoanApplication(deps)({ applicationId: application.id, decided_by: 'large-book' }))
+  const method = await run('adding a bank account', createPaymentMethodForPartyLoan(deps)(borrower, { partyId: borrower.partyId, loanId: loan.id, ...BANK_ACCOUNT }))
+  return { loan, methodId: method.id }
+}
+
+const pay = (deps: CoreDeps, borrower: Caller, loanId: string, methodId: string, amount: number, key: string) =>
+  run(
+    'paying',
+    createPaymentIntentForPartyLoan(deps)(borrower, { partyId: borrower.partyId, loanId, amount, currency: 'USD', payment_method_id: methodId, idempotency_key: key }),
+  )
+
+/**
+ * The templates, through the core with a clock that starts `historyMonths` ago: see the module's
+ * comment. The history ends at `now`.
+ */
+const makeTemplates = async (database: OpenDatabase, sizes: BookSizes, now: Date): Promise<BookSubject> => {
+  const days = Math.round((sizes.historyMonths * 365.25) / 12)
+  const clock = movingClock(new Date(now.getTime() - days * DAY_MS))
+  const inbox = codeInbox()
+  const deps = postgresCoreDeps(database, {
+    clock,
+    sender: inbox,
+    webhookSecretKey: new Uint8Array(32).fill(9),
+    webhookUrls: { allowHttp: false, allowPrivateNetworks: false, resolve: async () => ['93.184.216.34'] },
+  })
+  const partnerPartyId = crypto.randomUUID()
+  const partner = await caller(deps, partnerPartyId, BOOK_PARTNER_CLIENT)
+  const product = await run(
+    'creating the product',
+    createLoanProduct(deps)({
+      name: 'Large Book Term Loan',
+      currency: 'USD',
+      min_amount: 100_000,
+      max_amount: 100_000_000,
+      min_term_months: 6,
+      max_term_months: 60,
+      interest_rate_bps: 1_200,
+      origination_fee_bps: 100,
+      late_fee_flat: 2_500,
+      late_fee_grace_days: 10,
+    }),
+  )
+
+  const approvedSessionId = await filledSession(deps, partner)
+  for (const type of ['certificate_of_incorporation', 'bank_statement']) {
+    await run('adding a document', createOnboardingDocumentMetadata(deps)(partner, { sessionId: approvedSessionId, type, storage_ref: `s3://large-book/${type}.pdf`, content_type: 'application/pdf' }))
+  }
+  await verified(deps, inbox, partner, approvedSessionId, 'phone', PHONE)
+  await verified(deps, inbox, partner, approvedSessionId, 'email', EMAIL)
+  await run('registering the webhook', registerOnboardingSessionWebhook(deps)(partner, { sessionId: approvedSessionId, webhook_url: 'https://hooks.partner.example/lendgate' }))
+  await run('submitting the session', submitOnboardingForReview(deps)(partner, { sessionId: approvedSessionId }))
+  const { party } = await run('approving the session', approveOnboardingSession(deps)({ sessionId: approvedSessionId, reviewed_by: 'large-book' }))
+  const openSessionId = await filledSession(deps, partner)
+
+  const borrower = await caller(deps, party.id, BOOK_BORROWER_CLIENT)
+  await run('adding a party address', createPartyAddress(deps)(borrower, { partyId: party.id, type: 'mailing', line1: '2 Side St', city: 'Springfield', postal_code: '62702', country: 'US' }))
+  await run('drafting an application', createLoanApplication(deps)(borrower, { product_id: product.id, amount: 1_000_000, currency: 'USD', term_months: 12 }))
+
+  const seasoned = await bookedLoan(deps, borrower, product.id)
+  await run('adding collateral', addLoanCollateral(deps)({ loanId: seasoned.loan.id, type: 'inventory', description: 'Stock held at 1 Main St', valuation: 1_800_000, currency: 'USD' }))
+  await run('attaching a document', attachLoanDocument(deps)({ loanId: seasoned.loan.id, type: 'agreement', storage_ref: 's3://large-book/agreement.pdf', content_type: 'application/pdf' }))
+  for (let day = 1; day <= days; day++) {
+    clock.set(new Date(now.getTime() - (days - day) * DAY_MS))
+    await run('the daily accrual', runInterestAccrual(deps)({}))
+    if (day % sizes.paymentEveryDays === 0) await pay(deps, borrower, seasoned.loan.id, seasoned.methodId, seasoned.loan.paymentAmount, `book-${day}`)
+  }
+
+  const long = await bookedLoan(deps, borrower, product.id)
+  for (let n = 1; n < sizes.longLedger; n++) await pay(deps, borrower, long.loan.id, long.methodId, 1, `book-long-${n}`)
+
+  return { partnerPartyId, partyId: party.id, approvedSessionId, openSessionId, productId: product.id, seasonedLoanId: seasoned.loan.id, longLedgerLoanId: long.loan.id }
+}
+
+type Sql = RawBuilder<unknown>
+
+/**
+ * The id of copy `copy` of the row whose id is `of`, under `tag`: the UUID of their md5, so a copied
+ * row's references to other copied rows are computed, not looked up; null where `of` is null.
+ */
+const copyId = (tag: string, copy: Sql, of: Sql | string): Sql => sql`md5(${tag} || ':' || ${copy} || ':' || ${of})::uuid`
+
+/** The copy's number (`c`) or another column of the copies (`party_id`, …) inside `copyRows`. */
+const k = (column: string): Sql => sql.ref(`n.${column}`)
+/** A column of the template row inside `copyRows`. */
+const x = (column: string): Sql => sql.raw(`(n.t).${column}`)
+
+/**
+ * Inserts into `table` a copy of each of its rows where `where` holds (over `t`), once for every
+ * row of `copies` (SQL giving `c`, the copy's number, and any other column `changes` uses through
+ * `k`), with the columns of `changes` replaced; the rest are the template's. Rows are numbered
+ * (`n.n`) in the order of the copy and the template's `seq`, for tables with an identity column.
+ */
+const copyRows = (table: string, where: Sql, copies: Sql, changes: Readonly<Record<string, Sql>>, ordered = false): Sql =>
+  sql`with x as materialized (select t from ${sql.table(table)} t where ${where}),
+      k as materialized (${copies}),
+      n as (select k.*, x.t, row_number() over (order by k.c${ordered ? sql`, (x.t).seq` : sql``}) as n from k cross join x)
+    insert into ${sql.table(table)} ${ordered ? sql`overriding system value` : sql``}
+    select r.* from n, lateral jsonb_populate_record(n.t, jsonb_build_object(${sql.join(Object.entries(changes).flatMap(([column, value]) => [sql.lit(column), value]))})) r`
+
+/** How many rows of `table` have `column` = `id`. */
+const countOf = async (db: Kysely<Database>, table: string, column: string, id: string): Promise<number> => {
+  const { rows } = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)} where ${sql.ref(column)} = ${id}`.execute(db)
+  return Number(rows[0]?.n ?? 0)
+}
+
+/** Reserves `n` values of `table`'s identity column `seq`; returns the value before the first. */
+const reserveSeq = async (db: Kysely<Database>, table: string, n: number): Promise<number> => {
+  const { rows } = await sql<{ base: string }>`
+    select (setval(s.name, nextval(s.name) + ${n}::int8 - 1) - ${n}::int8)::text as base from (select pg_get_serial_sequence(${table}, 'seq') as name) s`.execute(db)
+  return Number(rows[0]?.base)
+}
+
+/**
+ * Copies the seasoned loan `template` once for every row of `copies` (SQL giving `c`, the copy's
+ * number, `party_id` and `client_id`, the party's client that applied and pays): its application,
+ * schedule, payment method, payments, ledger, balances, collateral and documents, ids mapped.
+ * Each copy's ledger and snapshots keep the template's order.
+ */
+const copyLoans = async (db: Kysely<Database>, template: string, copies: Sql, count: number): Promise<void> => {
+  const txBase = await reserveSeq(db, 'loan_transactions', (await countOf(db, 'loan_transactions', 'loan_id', template)) * count)
+  const balanceBase = await reserveSeq(db, 'loan_balances', (await countOf(db, 'loan_balances', 'loan_id', template)) * count)
+  const loan = copyId('loan', k('c'), template)
+  const ofLoan = sql`t.loan_id = ${template}`
+  const statements: Sql[] = [
+    copyRows('loan_applications', sql`t.id = (select application_id from loans where id = ${template})`, copies, {
+      id: copyId('app', k('c'), x('id')),
+      party_id: k('party_id'),
+      client_id: k('client_id'),
+      loan_id: loan,
+    }),
+    copyRows('loans', sql`t.id = ${template}`, copies, { id: loan, party_id: k('party_id'), application_id: copyId('app', k('c'), x('application_id')) }),
+    copyRows('loan_installments', ofLoan, copies, { loan_id: loan }),
+    copyRows('payment_methods', ofLoan, copies, { id: copyId('pm', k('c'), x('id')), loan_id: loan }),
+    copyRows('payments', ofLoan, copies, {
+      id: copyId('pay', k('c'), x('id')),
+      loan_id: loan,
+      client_id: k('client_id'),
+      payment_method_id: copyId('pm', k('c'), x('payment_method_id')),
+      transaction_id: copyId('tx', k('c'), x('transaction_id')),
+      idempotency_key: sql`${x('idempotency_key')} || ':' || ${k('c')}`,
+    }),
+    copyRows(
+      'loan_transactions',
+      ofLoan,
+      copies,
+      {
+        id: copyId('tx', k('c'), x('id')),
+        loan_id: loan,
+        payment_id: copyId('pay', k('c'), x('payment_id')),
+        reverses_id: copyId('tx', k('c'), x('reverses_id')),
+        seq: sql`${txBase}::int8 + n.n`,
+      },
+      true,
+    ),
+    copyRows('loan_balances', ofLoan, copies, { id: copyId('bal', k('c'), x('id')), loan_id: loan, transaction_id: copyId('tx', k('c'), x('transaction_id')), seq: sql`${balanceBase}::int8 + n.n` }, true),
+    copyRows('collateral_items', ofLoan, copies, { id: copyId('col', k('c'), x('id')), loan_id: loan }),
+    copyRows('loan_documents', ofLoan, copies, { id: copyId('ldoc', k('c'), x('id')), loan_id: loan }),
+  ]
+  for (const statement of statements) await statement.execute(db)
+}
+
+/** The subject's rows the copies are made from, beside the subject's ids. */
+type Templates = BookSubject & { readonly borrowerClientId: string }
+
+/**
+ * Borrowers `from` to `to`: each a copy of the subject's approved session (its addresses,
+ * documents, verification challenges, webhook registration and its `party.ready` event, delivered
+ * at the first attempt), its party (and the party's addresses), an API client and a key.
+ */
+const copyParties = async (db: Kysely<Database>, t: Templates, from: number, to: number): Promise<void> => {
+  const copies = sql`select c, ${copyId('session', sql.ref('c'), t.partyId)} as session_id, ${copyId('party', sql.ref('c'), t.partyId)} as party_id,
+    ${copyId('client', sql.ref('c'), t.partyId)} as client_id, substr(md5('segment:' || c || ':' || ${t.partyId}), 1, 16) as segment
+    from generate_series(${from}::int, ${to}::int) c`
+  const ofSession = sql`t.session_id = ${t.approvedSessionId}`
+  const event = (id: Sql) => sql`'evt_' || md5('event:' || ${k('c')} || ':' || ${id})`
+  const statements: Sql[] = [
+    copyRows('api_clients', sql`t.id = ${t.borrowerClientId}`, copies, { id: k('client_id'), party_id: k('party_id') }),
+    copyRows('api_keys', sql`t.client_id = ${t.borrowerClientId}`, copies, {
+      id: copyId('key', k('c'), x('id')),
+      client_id: k('client_id'),
+      party_id: k('party_id'),
+      id_segment: k('segment'),
+      key_prefix: sql`'lgk_live_' || ${k('segment')}`,
+      last_used_at: sql`null`,
+    }),
+    // A session and its party refer to each other: the sessions first, then the parties, then the sessions' party.
+    copyRows('onboarding_sessions', sql`t.id = ${t.approvedSessionId}`, copies, { id: k('session_id'), party_id: sql`null` }),
+    copyRows('parties', sql`t.id = ${t.partyId}`, copies, { id: k('party_id'), session_id: k('session_id') }),
+    sql`update onboarding_sessions s set party_id = k.party_id from (${copies}) k where s.id = k.session_id`,
+    copyRows('party_addresses', sql`t.party_id = ${t.partyId}`, copies, { id: copyId('party-address', k('c'), x('id')), party_id: k('party_id') }),
+    ...(['onboarding_addresses', 'documents', 'verification_challenges'] as const).map((table) =>
+      copyRows(table, ofSession, copies, { id: copyId(table, k('c'), x('id')), session_id: k('session_id') }),
+    ),
+    copyRows('webhook_endpoints', ofSession, copies, { session_id: k('session_id') }),
+    copyRows('webhook_events', ofSession, copies, { id: event(x('id')), session_id: k('session_id') }),
+    copyRows('webhook_attempts', sql`t.event_id in (select id from webhook_events where session_id = ${t.approvedSessionId})`, copies, {
+      id: sql`nextval(pg_get_serial_sequence('webhook_attempts', 'id'))`,
+      event_id: event(x('event_id')),
+    }),
+  ]
+  for (const statement of statements) await statement.execute(db)
+}
+
+/** Onboarding sessions `from` to `to`: copies of the subject's open session and its addresses. */
+const copyOpenSessions = async (db: Kysely<Database>, t: Templates, from: number, to: number): Promise<void> => {
+  const copies = sql`select c, ${copyId('open-session', sql.ref('c'), t.openSessionId)} as session_id from generate_series(${from}::int, ${to}::int) c`
+  await copyRows('onboarding_sessions', sql`t.id = ${t.openSessionId}`, copies, { id: k('session_id') }).execute(db)
+  await copyRows('onboarding_addresses', sql`t.session_id = ${t.openSessionId}`, copies, { id: copyId('open-address', k('c'), x('id')), session_id: k('session_id') }).execute(db)
+}
+
+/** The subject's `party.ready` event, delivered at its first attempt, as the worker would have left it. */
+const deliverTemplateEvent = (db: Kysely<Database>, t: Templates) =>
+  sql`with delivered as (
+      update webhook_events set status = 'delivered', attempts = 1, locked_until = null where session_id = ${t.approvedSessionId} and status = 'pending'
+      returning id, created_at)
+    insert into webhook_attempts (event_id, attempt_number, url, started_at, duration_ms, status_code, error)
+    select d.id, 1, w.url, d.created_at, 120, 200, null from delivered d join webhook_endpoints w on w.session_id = ${t.approvedSessionId}`.execute(db)
+
+/** One stage of copies: `total` items in chunks of `chunk`, each chunk `copy(from, to)` in a transaction recorded when done. */
+type Stage = { readonly name: string; readonly total: number; readonly chunk: number; readonly copy: (db: Kysely<Database>, from: number, to: number) => Promise<unknown> }
+
+const runStage = async (db: Kysely<Database>, stage: Stage, onProgress: BookProgress): Promise<void> => {
+  const chunks = Math.ceil(stage.total / stage.chunk)
+  for (let n = 0; n < chunks; n++) {
+    await db.transaction().execute(async (trx) => {
+      const { rows } = await sql`select 1 from large_book_progress where stage = ${stage.name} and chunk = ${n}`.execute(trx)
+      if (rows.length > 0) return
+      await stage.copy(trx, n * stage.chunk + 1, Math.min(stage.total, (n + 1) * stage.chunk))
+      await sql`insert into large_book_progress (stage, chunk) values (${stage.name}, ${n})`.execute(trx)
+    })
+    onProgress(stage.name, n + 1, chunks)
+  }
+}
+
+/**
+ * Seeds `database` (migrated) with a large book of `sizes` and returns the subject's ids; see the
+ * module's comment. Resumable: the templates are made once (their ids kept in
+ * `large_book_subject`, with the sizes they were made for; other sizes are refused), and each chunk
+ * of copies once. Ends with `ANALYZE`, so the planner knows the tables' sizes.
+ *
+ * The subject borrower holds `subjectLoans` loans (the seasoned loan and copies of it, for deep
+ * pages) and the long-ledger loan. Of the other loans, the first `bigParties × loansPerBigParty`
+ * belong to the first `bigParties` borrowers; every other one to a borrower of its own.
+ */
+export const seedLargeBook = async (database: OpenDatabase, sizes: BookSizes, onProgress: BookProgress = () => undefined): Promise<BookSubject> => {
+  const crowded = sizes.bigParties * sizes.loansPerBigParty
+  if (sizes.parties < sizes.bigParties + Math.max(0, sizes.loans - crowded)) throw new Error('large book: too few parties for the loans asked')
+  const { db } = database
+  await sql`create table if not exists large_book_subject (id int primary key check (id = 1), templates jsonb not null, sizes jsonb not null)`.execute(db)
+  await sql`create table if not exists large_book_progress (stage text, chunk int, primary key (stage, chunk))`.execute(db)
+  const made = { historyMonths: sizes.historyMonths, paymentEveryDays: sizes.paymentEveryDays, longLedger: sizes.longLedger }
+  const { rows } = await sql<{ templates: Templates; sizes: typeof made }>`select templates, sizes from large_book_subject`.execute(db)
+  let t = rows[0]?.templates
+  if (rows[0] !== undefined && (Object.keys(made) as (keyof typeof made)[]).some((size) => rows[0]?.sizes[size] !== made[size])) {
+    throw new Error(`large book: this database holds templates made for ${JSON.stringify(rows[0].sizes)}, not ${JSON.stringify(made)}`)
+  }
+  if (t === undefined) {
+    const subject = await makeTemplates(database, sizes, new Date())
+    const { rows: clients } = await sql<{ id: string }>`select id from api_clients where party_id = ${subject.partyId} and name = ${BOOK_BORROWER_CLIENT}`.execute(db)
+    t = { ...subject, borrowerClientId: clients[0]?.id ?? '' }
+    await deliverTemplateEvent(db, t)
+    await sql`insert into large_book_subject (id, templates, sizes) values (1, ${JSON.stringify(t)}, ${JSON.stringify(made)})`.execute(db)
+    onProgress('templates', 1, 1)
+  }
+  const templates = t
+  // Copy numbers: the subject's copies first, then the others, so no two copies share ids.
+  const subjectCopies = sizes.subjectLoans - 1
+  const stages: Stage[] = [
+    {
+      name: 'subject loans',
+      total: subjectCopies,
+      chunk: 1_000,
+      copy: (trx, from, to) =>
+        copyLoans(trx, templates.seasonedLoanId, sql`select c, ${templates.partyId}::uuid as party_id, ${templates.borrowerClientId}::uuid as client_id from generate_series(${from}::int, ${to}::int) c`, to - from + 1),
+    },
+    { name: 'parties', total: sizes.parties, chunk: 5_000, copy: (trx, from, to) => copyParties(trx, templates, from, to) },
+    {
+      name: 'loans',
+      total: sizes.loans,
+      chunk: 1_000,
+      copy: (trx, from, to) => {
+        // Loan n (from 1) of the others: the first ones crowd into the big parties, then one a party.
+        const partyOf = sql`case when g.n <= ${crowded}::int then (g.n - 1) / ${sizes.loansPerBigParty}::int + 1 else ${sizes.bigParties}::int + g.n - ${crowded}::int end`
+        const copies = sql`select ${subjectCopies}::int + g.n as c, ${copyId('party', partyOf, templates.partyId)} as party_id, ${copyId('client', partyOf, templates.partyId)} as client_id
+          from generate_series(${from}::int, ${to}::int) as g(n)`
+        return copyLoans(trx, templates.seasonedLoanId, copies, to - from + 1)
+      },
+    },
+    { name: 'open sessions', total: sizes.openSessions, chunk: 20_000, copy: (trx, from, to) => copyOpenSessions(trx, templates, from, to) },
+  ]
+  for (const stage of stages) await runStage(db, stage, onProgress)
+  await sql`analyze`.execute(db)
+  const { borrowerClientId: _, ...subject } = templates
+  return subject
+}
+
+/** Records of the subject that routes name beside the subject's own ids (the first of each kind). */
+export type BookRecords = {
+  readonly sessionAddressId: (sessionId: string) => Promise<string>
+  readonly eventId: string
+  readonly partyAddressId: string
+  /** An application of the subject still in `DRAFT`. */
+  readonly draftApplicationId: string
+  readonly paymentMethodId: (loanId: string) => Promise<string>
+  /** The loan's latest payment. */
+  readonly paymentId: (loanId: string) => Promise<string>
+}
+
+/** The subject's records of `BookRecords`, read from the database. */
+export const bookRecords = async (database: OpenDatabase, subject: BookSubject): Promise<BookRecords> => {
+  const { db } = database
+  const first = async (query: RawBuilder<{ id: string }>): Promise<string> => {
+    const [row] = (await query.execute(db)).rows
+    if (row === undefined) throw new Error('large book: a record of the subject is missing')
+    return row.id
+  }
+  return {
+    sessionAddressId: (sessionId) => first(sql`select id from onboarding_addresses where session_id = ${sessionId} order by created_at, id limit 1`),
+    eventId: await first(sql`select id from webhook_events where session_id = ${subject.approvedSessionId} limit 1`),
+    partyAddressId: await first(sql`select id from party_addresses where party_id = ${subject.partyId} order by created_at, id limit 1`),
+    draftApplicationId: await first(sql`select id from loan_applications where party_id = ${subject.partyId} and status = 'DRAFT' limit 1`),
+    paymentMethodId: (loanId) => first(sql`select id from payment_methods where loan_id = ${loanId} limit 1`),
+    paymentId: (loanId) => first(sql`select id from payments where loan_id = ${loanId} order by created_at desc, id limit 1`),
+  }
+}
