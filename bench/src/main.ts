@@ -217,31 +217,26 @@ try {
 
     const get = rowNamed(rows, CASE.GET_SESSION)
     const koaPgRow = rowNamed(rows, CASE.KOA_PG)
-    const unauthorized = rowNamed(rows, CASE.UNKNOWN_KEY)
-    const koaRow = rowNamed(rows, CASE.KOA)
     const refGet = rowNamed(rows, CASE.REF_GET)
-    const refUnknownKey = rowNamed(rows, CASE.REF_UNKNOWN_KEY)
     const small = rowNamed(rows, CASE.BALANCE_SMALL)
     const large = rowNamed(rows, CASE.BALANCE_LARGE)
     const pct = (n: number) => `${(n * 100).toFixed(0)}%`
-    /** The API's req/s at 85% of the baseline's at least; the reference's ratio beside it. */
-    const atLeast85Percent = (target: string, api: Measured, ref: Measured, base: Measured): Target => ({
-      target,
-      measured: pct(api.rps / base.rps),
-      reference: pct(ref.rps / base.rps),
-      goal: '≥ 85%',
-      met: api.rps >= 0.85 * base.rps,
-    })
+    // Issue 40's floor for the single read (issue 8's 85% targets are retired): the reference's ratios beside it.
     const targets: Target[] = [
-      atLeast85Percent('authenticated GET req/s vs Koa + pg', get, refGet, koaPgRow),
+      {
+        target: 'authenticated GET req/s vs Koa + pg',
+        measured: pct(get.rps / koaPgRow.rps),
+        reference: pct(refGet.rps / koaPgRow.rps),
+        goal: '≥ 60%',
+        met: get.rps >= 0.6 * koaPgRow.rps,
+      },
       {
         target: 'authenticated GET p99 vs Koa + pg',
         measured: `${(get.p99 / koaPgRow.p99).toFixed(2)}×`,
         reference: `${(refGet.p99 / koaPgRow.p99).toFixed(2)}×`,
-        goal: '≤ 1.3×',
-        met: get.p99 <= 1.3 * koaPgRow.p99,
+        goal: '≤ 1.5×',
+        met: get.p99 <= 1.5 * koaPgRow.p99,
       },
-      atLeast85Percent('401 path req/s vs bare Koa', unauthorized, refUnknownKey, koaRow),
       {
         target: 'latest balance p50, 10,000 vs 1 transaction',
         measured: `${(large.p50 / small.p50).toFixed(2)}×`,

@@ -227,6 +227,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
     }
 
     let peakRss = 0
+    const largeSide = sides[1]!
     const measured = new Map<string, { fresh: Measured[]; large: Measured[] }>(cases.map((c) => [c.name, { fresh: [], large: [] }]))
     for (let round = 1; round <= rounds; round++) {
       for (const [index, c] of cases.entries()) {
@@ -243,7 +244,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
           }
           measured.get(c.name)?.[side.label].push(m)
         }
-        say(`round ${round} of ${rounds}: ${c.name}`)
+        say(`round ${round} of ${rounds}: ${c.name}; the large book's API at ${(largeSide.child.rss() / 1024 / 1024).toFixed(0)} MB resident`)
       }
     }
 

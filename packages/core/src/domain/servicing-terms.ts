@@ -57,9 +57,23 @@ export const TimeZone = withSchema(
   { type: 'string', maxLength: 64, description: 'an IANA time zone name, such as America/New_York, or UTC', examples: ['America/New_York'] },
 )
 
+/**
+ * The calendar of each time zone `dateIn` has been asked about, made on first use: making an
+ * `Intl.DateTimeFormat` costs far more than formatting with it does (docs/benchmarks.md,
+ * "Reads on a large book"), and a list of loans asks for every loan's today. Bounded by the IANA
+ * zones, a few hundred, and only valid names reach it (`TimeZone`).
+ */
+const calendars = new Map<string, Intl.DateTimeFormat>()
+
 /** The calendar date (`YYYY-MM-DD`, the `en-CA` format) of the instant `at` in the time zone `timeZone`. */
-export const dateIn = (timeZone: string, at: Date): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+export const dateIn = (timeZone: string, at: Date): string => {
+  let calendar = calendars.get(timeZone)
+  if (calendar === undefined) {
+    calendar = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    calendars.set(timeZone, calendar)
+  }
+  return calendar.format(at)
+}
 
 /** Servicing terms as the API shows them, on a product and on a loan. */
 export const servicingTermsView = (terms: ServicingTerms) => ({
