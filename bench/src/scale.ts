@@ -25,7 +25,7 @@ import { drive, medianOf, type Drive, type Load, type Measured } from './load.js
 import { apiEnvironment, pinning, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { writeInto } from './report.js'
-import { mintKey, runSecrets } from './seed.js'
+import { mintKey, runSecrets, seedingProgress } from './seed.js'
 
 /** The book of a full run (issue 40's sizes) and of `--quick`. */
 const FULL: BookSizes = {
@@ -49,24 +49,12 @@ const P99_GOAL = 1.5
 
 const say = (message: string) => process.stderr.write(`bench --scale: ${message}\n`)
 
-/** Prints a stage's progress every chunk, with the time it has taken and an estimate of what is left. */
-const reporter = (database: string) => {
-  const started = new Map<string, number>()
-  return (stage: string, done: number, total: number): void => {
-    const since = started.get(stage) ?? Date.now()
-    started.set(stage, since)
-    const seconds = (Date.now() - since) / 1000
-    const left = done > 0 ? (seconds / done) * (total - done) : Number.NaN
-    say(`${database}: ${stage} ${done}/${total} chunks, ${seconds.toFixed(0)} s${done < total ? `, about ${left.toFixed(0)} s left` : ''}`)
-  }
-}
-
 /** Seeds `url` with `sizes` (resuming), then vacuums it so index-only scans and the planner's figures are current. */
 const seedInto = async (url: string, name: string, sizes: BookSizes): Promise<BookSubject> => {
   const database = await openDatabase({ url, dataDir: '' })
   try {
     await migrateToLatest(database.db)
-    const subject = await seedLargeBook(database, sizes, reporter(name))
+    const subject = await seedLargeBook(database, sizes, { onProgress: seedingProgress(say, name) })
     return subject
   } finally {
     await database.close()

@@ -204,3 +204,18 @@ export const scratchDatabase = (prefix: string): { readonly baseUrl: string; rea
   url.pathname = `/${name}`
   return { baseUrl, name, url: url.toString() }
 }
+
+/**
+ * A large book's progress (`seedLargeBook`'s `onProgress`) told through `say` after every chunk:
+ * the stage, its chunks, the time it has taken and an estimate of what is left.
+ */
+export const seedingProgress = (say: (message: string) => void, database: string) => {
+  const started = new Map<string, number>()
+  return (stage: string, done: number, total: number): void => {
+    const since = started.get(stage) ?? Date.now()
+    started.set(stage, since)
+    const seconds = (Date.now() - since) / 1000
+    const left = done > 0 ? (seconds / done) * (total - done) : Number.NaN
+    say(`${database}: ${stage} ${done}/${total} chunks, ${seconds.toFixed(0)} s${done < total ? `, about ${left.toFixed(0)} s left` : ''}`)
+  }
+}

@@ -89,6 +89,15 @@ export const BOOK_BORROWER_CLIENT = 'book-borrower'
 /** Told after every chunk: the stage, its chunks done and its chunks in all. */
 export type BookProgress = (stage: string, done: number, total: number) => void
 
+export type BookOptions = {
+  readonly onProgress?: BookProgress
+  /**
+   * The instant the templates' history ends (default now): a day earlier leaves every loan a day
+   * of interest for the daily servicing job to post today.
+   */
+  readonly historyEndsAt?: Date
+}
+
 const DAY_MS = 86_400_000
 const PHONE = '+14155550123'
 const EMAIL = 'jane@acme.example'
@@ -389,7 +398,8 @@ const runStage = async (db: Kysely<Database>, stage: Stage, onProgress: BookProg
  * pages) and the long-ledger loan. Of the other loans, the first `bigParties × loansPerBigParty`
  * belong to the first `bigParties` borrowers; every other one to a borrower of its own.
  */
-export const seedLargeBook = async (database: OpenDatabase, sizes: BookSizes, onProgress: BookProgress = () => undefined): Promise<BookSubject> => {
+export const seedLargeBook = async (database: OpenDatabase, sizes: BookSizes, options: BookOptions = {}): Promise<BookSubject> => {
+  const onProgress = options.onProgress ?? (() => undefined)
   const crowded = sizes.bigParties * sizes.loansPerBigParty
   if (sizes.parties < sizes.bigParties + Math.max(0, sizes.loans - crowded)) throw new Error('large book: too few parties for the loans asked')
   const { db } = database
@@ -402,7 +412,7 @@ export const seedLargeBook = async (database: OpenDatabase, sizes: BookSizes, on
     throw new Error(`large book: this database holds templates made for ${JSON.stringify(rows[0].sizes)}, not ${JSON.stringify(made)}`)
   }
   if (t === undefined) {
-    const subject = await makeTemplates(database, sizes, new Date())
+    const subject = await makeTemplates(database, sizes, options.historyEndsAt ?? new Date())
     const { rows: clients } = await sql<{ id: string }>`select id from api_clients where party_id = ${subject.partyId} and name = ${BOOK_BORROWER_CLIENT}`.execute(db)
     t = { ...subject, borrowerClientId: clients[0]?.id ?? '' }
     await deliverTemplateEvent(db, t)

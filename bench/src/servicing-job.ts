@@ -1,0 +1,293 @@
+/**
+ * `pnpm bench:servicing [--quick]` (issue 40): the daily servicing job over 10,000 and 100,000
+ * loans, against a plain script doing the same SQL work on the same database (the database's
+ * ceiling for it), in one run.
+ *
+ * For each size a book is seeded (`seedLargeBook`) whose history ends yesterday, so that every
+ * loan has one day of interest to post today. Each round works on a copy of it
+ * (`create database … template …`):
+ *
+ * - **The job**: the API process started with `RUN_JOBS=true` runs today's servicing run at start
+ *   (the scheduler's leased, stepped job, a batch of 100 loans a step, each loan in its own
+ *   transaction under its lock). Its throughput is timed from its first saved step to its
+ *   completion, read from `job_leases`, so the process's start is not counted.
+ * - **The ceiling**: the statements one loan's accrual runs, captured from the core itself
+ *   (`captureAccrual`), replayed for every loan of the copy with `pg` on one connection, as the job
+ *   works: the same SQL text, in the same transactions, with the loan's id in place of the
+ *   captured loan's and fresh ids for new rows, and the batch query between every 100 loans. It
+ *   runs no domain code, so its rate is what the database allows for this work.
+ *
+ * Only a wrong answer fails the run (a job that does not complete, a statement that fails); time
+ * never does.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { migrateToLatest, openDatabase, postgresCoreDeps } from '@lendgate/adapters'
+import { seedLargeBook, type BookSizes, type LoggedStatement } from '@lendgate/adapters/testing'
+import { runInterestAccrual } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import pg from 'pg'
+import { apiEnvironment, pinning, REPO_ROOT, startChild } from './processes.js'
+import { startReceiver } from './receiver.js'
+import { writeInto } from './report.js'
+import { runSecrets, seedingProgress } from './seed.js'
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+const quick = flags.quick === true
+
+/** The loans of each measured book: the issue's two sizes, or two small ones with `--quick`. */
+const SIZES = quick ? [500, 5_000] : [10_000, 100_000]
+const ROUNDS = quick ? 1 : 2
+/** The job's throughput at least this share of the ceiling's. */
+const GOAL = 0.5
+
+const DAY_MS = 86_400_000
+const say = (message: string) => process.stderr.write(`bench:servicing: ${message}\n`)
+
+/**
+ * A book of `loans` loans, one a borrower, each two months old and never paid: past due since its
+ * first installment, so that every day the job posts each loan's interest (and, past the grace
+ * days, a late fee) with a snapshot, its heaviest daily work. (A loan paid on time only has its
+ * checkpoint moved on a day without a due date.)
+ */
+const bookOf = (loans: number): BookSizes => ({
+  historyMonths: 2,
+  paymentEveryDays: 1_000,
+  longLedger: 10,
+  subjectLoans: 1,
+  parties: loans,
+  loans,
+  bigParties: 0,
+  loansPerBigParty: 0,
+  openSessions: 0,
+})
+
+const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+const urlOf = (name: string): string => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
+
+const admin = async <A>(run: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString: baseUrl })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * One loan's accrual as the core runs it: its transaction's statements and the loan they name,
+ * and the query that lists a batch of active loans, for the first batch and for the next ones.
+ */
+type Accrual = { readonly loanId: string; readonly statements: readonly LoggedStatement[]; readonly firstBatch: LoggedStatement; readonly nextBatch: LoggedStatement }
+
+/** The job's batch: it lists this many active loans at a time. */
+const BATCH = 100
+/** The loans of the book the statements are captured on: more than one batch, so both batch queries run. */
+const CAPTURE_LOANS = BATCH + 1
+
+/**
+ * The statements of one loan's accrual, captured from the core: a book of 102 loans whose history
+ * ended yesterday, accrued to today in this process with Kysely's query log on. The transaction
+ * that posts the seasoned loan's accrual (from its `begin` to its `commit`) is the one replayed.
+ */
+const captureAccrual = async (name: string): Promise<Accrual> => {
+  await admin((c) => c.query(`create database ${name}`))
+  const logged: LoggedStatement[] = []
+  const database = await openDatabase({ url: urlOf(name), dataDir: '', log: (event) => void (event.level === 'query' && logged.push(event.query)) })
+  try {
+    await migrateToLatest(database.db)
+    const subject = await seedLargeBook(database, { ...bookOf(0), subjectLoans: CAPTURE_LOANS }, { historyEndsAt: new Date(Date.now() - DAY_MS) })
+    logged.length = 0
+    const deps = postgresCoreDeps(database, { sender: { send: () => TE.right(undefined) }, webhookSecretKey: new Uint8Array(32) })
+    const run = await runInterestAccrual(deps)({})()
+    if (E.isLeft(run) || run.right.accruals === 0) throw new Error(`capturing the accrual: ${JSON.stringify(run)}`)
+    const batches = logged.filter((s) => /^select "id" from "loans"/.test(s.sql))
+    const [firstBatch, nextBatch] = [batches.find((s) => !/"id" >/.test(s.sql)), batches.find((s) => /"id" >/.test(s.sql))]
+    const begins = logged.flatMap((s, i) => (/^begin/i.test(s.sql) ? [i] : []))
+    const statements = begins
+      .map((start) => logged.slice(start, logged.findIndex((s, i) => i > start && /^commit/i.test(s.sql)) + 1))
+      .find((tx) => tx.some((s) => s.parameters.includes(subject.seasonedLoanId)) && tx.some((s) => /insert into "loan_transactions"/.test(s.sql)))
+    if (firstBatch === undefined || nextBatch === undefined || statements === undefined) throw new Error('capturing the accrual: its statements were not found in the query log')
+    return { loanId: subject.seasonedLoanId, statements, firstBatch, nextBatch }
+  } finally {
+    await database.close()
+    await admin((c) => c.query(`drop database if exists ${name} with (force)`))
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * `statement` with every UUID among its parameters replaced: `loanId` for the captured loan's
+ * id, and for the others (the ids of the rows the accrual inserts, or the loan a batch starts
+ * after) what `other` gives, called once per distinct id.
+ */
+const withIds = (statement: LoggedStatement, captured: string, loanId: string, other: (id: string) => string): LoggedStatement => ({
+  sql: statement.sql,
+  parameters: statement.parameters.map((p) => (p === captured ? loanId : typeof p === 'string' && UUID.test(p) ? other(p) : p)),
+})
+
+/** `accrual`'s statements for loan `loanId`, with fresh ids for the rows it inserts (the same one wherever the capture used the same). */
+const accrualOf = (accrual: Accrual, loanId: string): LoggedStatement[] => {
+  const fresh = new Map<string, string>()
+  const freshFor = (id: string): string => fresh.get(id) ?? (fresh.set(id, randomUUID()), fresh.get(id) as string)
+  return accrual.statements.map((s) => withIds(s, accrual.loanId, loanId, freshFor))
+}
+
+/** The ceiling: every active loan's accrual replayed on one connection, a batch query before every 100 loans. */
+const ceiling = async (url: string, accrual: Accrual): Promise<{ readonly loans: number; readonly seconds: number }> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const started = performance.now()
+    let loans = 0
+    let after: string | null = null
+    for (;;) {
+      const last: string | null = after
+      const batch: LoggedStatement = last === null ? accrual.firstBatch : withIds(accrual.nextBatch, accrual.loanId, accrual.loanId, () => last)
+      const { rows }: { rows: { id: string }[] } = await client.query<{ id: string }>(batch.sql, [...batch.parameters])
+      for (const { id } of rows) {
+        for (const statement of accrualOf(accrual, id)) await client.query(statement.sql, [...statement.parameters])
+        loans++
+      }
+      if (rows.length < BATCH) break
+      after = rows[rows.length - 1]?.id ?? null
+    }
+    return { loans, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await client.end()
+  }
+}
+
+/** A run of the job: the loans it examined after its first saved step, and the seconds they took. */
+type Timed = { readonly loans: number; readonly seconds: number }
+
+/**
+ * Today's servicing run by an API process on `url` (`RUN_JOBS=true`: its scheduler starts the due
+ * run at once), timed from its first saved step to its completion in `job_leases`.
+ */
+const job = async (url: string, logFile: string, secrets: ReturnType<typeof runSecrets>, receiverUrl: string, activeLoans: number): Promise<Timed> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const api = await startChild('api (servicing job)', 'apps/api/dist/main.js', { ...apiEnvironment(url, secrets, receiverUrl), RUN_JOBS: 'true', LOG_LEVEL: 'warn' }, logFile)
+  try {
+    let first: { readonly at: number; readonly loans: number } | undefined
+    const deadline = Date.now() + 30 * 60_000
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ progress: string | null; completed_run_key: string | null }>("select progress, completed_run_key from job_leases where job = 'servicing'")
+      const row = rows[0]
+      if (row?.completed_run_key != null) {
+        if (first === undefined) throw new Error('the servicing run completed before its first step was seen')
+        return { loans: activeLoans - first.loans, seconds: (performance.now() - first.at) / 1000 }
+      }
+      const examined = row?.progress == null ? 0 : (JSON.parse(row.progress) as { loansExamined: number }).loansExamined
+      if (first === undefined && examined > 0) first = { at: performance.now(), loans: examined }
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    throw new Error('the servicing run did not complete within 30 minutes')
+  } finally {
+    await api.stop()
+    await client.end()
+  }
+}
+
+type SizeResult = { readonly loans: number; readonly job: Timed; readonly ceiling: Timed }
+
+const rate = (t: Timed): number => t.loans / t.seconds
+
+/** The round of the median rate. */
+const medianRound = (rounds: readonly Timed[]): Timed => [...rounds].sort((a, b) => rate(a) - rate(b))[Math.floor((rounds.length - 1) / 2)] as Timed
+
+const main = async (): Promise<boolean> => {
+  const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-servicing-'))
+  const secrets = runSecrets()
+  const receiver = await startReceiver(secrets.webhook)
+  const prefix = `lendgate_servicing_${process.pid}`
+  const made: string[] = []
+  const create = async (name: string, template?: string) => {
+    made.push(name)
+    await admin((c) => c.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`))
+  }
+  let failed = false
+  const results: SizeResult[] = []
+  try {
+    say(`logs in ${logDir}`)
+    const accrual = await captureAccrual(`${prefix}_capture`)
+    say(`captured one loan's accrual: ${accrual.statements.length} statements in its transaction`)
+    for (const loans of SIZES) {
+      const base = `${prefix}_${loans}`
+      await create(base)
+      const database = await openDatabase({ url: urlOf(base), dataDir: '' })
+      try {
+        await migrateToLatest(database.db)
+        await seedLargeBook(database, bookOf(loans), { historyEndsAt: new Date(Date.now() - DAY_MS), onProgress: seedingProgress(say, base) })
+      } finally {
+        await database.close()
+      }
+      const active = await admin(async () => {
+        const c = new pg.Client({ connectionString: urlOf(base) })
+        await c.connect()
+        await c.query('vacuum (analyze)')
+        const { rows } = await c.query<{ n: string }>("select count(*)::text as n from loans where status = 'ACTIVE'")
+        await c.end()
+        return Number(rows[0]?.n)
+      })
+      const rounds: { job: Timed; ceiling: Timed }[] = []
+      for (let round = 1; round <= ROUNDS; round++) {
+        const [forJob, forCeiling] = [`${base}_job${round}`, `${base}_ceiling${round}`]
+        await create(forJob, base)
+        await create(forCeiling, base)
+        // Which goes first alternates, so neither always runs on a warmer cache.
+        const runJob = () => job(urlOf(forJob), join(logDir, `api-${loans}-${round}.log`), secrets, receiver.url, active)
+        const runCeiling = () => ceiling(urlOf(forCeiling), accrual)
+        let j: Timed
+        let c: Timed
+        if (round % 2 === 1) {
+          j = await runJob()
+          c = await runCeiling()
+        } else {
+          c = await runCeiling()
+          j = await runJob()
+        }
+        if (c.loans !== active) throw new Error(`the ceiling accrued ${c.loans} loans of ${active}`)
+        say(`${loans.toLocaleString('en-US')} loans, round ${round}: job ${rate(j).toFixed(0)} loans/s, ceiling ${rate(c).toFixed(0)} loans/s`)
+        rounds.push({ job: j, ceiling: c })
+        for (const name of [forJob, forCeiling]) await admin((client) => client.query(`drop database if exists ${name} with (force)`))
+      }
+      results.push({ loans: active, job: medianRound(rounds.map((r) => r.job)), ceiling: medianRound(rounds.map((r) => r.ceiling)) })
+    }
+  } catch (error) {
+    failed = true
+    say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  } finally {
+    await receiver.close()
+    for (const name of made.reverse()) await admin((c) => c.query(`drop database if exists ${name} with (force)`))
+  }
+  if (failed) return false
+  const [small, large] = results as [SizeResult, SizeResult]
+  const perLoan = (t: Timed) => t.seconds / t.loans
+  const report = [
+    `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}.`,
+    '',
+    `Settings: ${quick ? 'quick run' : 'full run'}; ${ROUNDS} round(s) per size, each on a fresh copy of the book, figures the median round; ${pinning === undefined ? 'no CPU pinning' : `the API pinned to CPU ${pinning.server}`}.`,
+    '',
+    '| loans | job loans/s | ceiling loans/s | job / ceiling | goal |',
+    '|---:|---:|---:|---:|---|',
+    ...results.map((r) => `| ${r.loans.toLocaleString('en-US')} | ${rate(r.job).toFixed(0)} | ${rate(r.ceiling).toFixed(0)} | ${((rate(r.job) / rate(r.ceiling)) * 100).toFixed(0)}% | ≥ ${GOAL * 100}% ${rate(r.job) >= GOAL * rate(r.ceiling) ? 'met' : '**not met**'} |`),
+    '',
+    `Growth: the job's time per loan at ${large.loans.toLocaleString('en-US')} loans is ${(perLoan(large.job) / perLoan(small.job)).toFixed(2)}× its time per loan at ${small.loans.toLocaleString('en-US')} (1.00× is linear); the ceiling's, ${(perLoan(large.ceiling) / perLoan(small.ceiling)).toFixed(2)}×.`,
+  ].join('\n')
+  process.stdout.write(`${report}\n`)
+  if (!quick) {
+    writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), report, 'bench-servicing')
+    say('written into docs/benchmarks.md')
+  }
+  return true
+}
+
+process.exit((await main()) ? 0 : 1)
