@@ -216,6 +216,6 @@ export const seedingProgress = (say: (message: string) => void, database: string
     started.set(stage, since)
     const seconds = (Date.now() - since) / 1000
     const left = done > 0 ? (seconds / done) * (total - done) : Number.NaN
-    say(`${database}: ${stage} ${done}/${total} chunks, ${seconds.toFixed(0)} s${done < total ? `, about ${left.toFixed(0)} s left` : ''}`)
+    if (done > 0) say(`${database}: ${stage} ${done}/${total} chunks, ${seconds.toFixed(0)} s${done < total ? `, about ${left.toFixed(0)} s left` : ''}`)
   }
 }

@@ -39,9 +39,8 @@ import { runSecrets, seedingProgress } from './seed.js'
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
 const quick = flags.quick === true
 
-/** The loans of each measured book: the issue's two sizes, or two small ones with `--quick`. */
-const SIZES = quick ? [500, 5_000] : [10_000, 100_000]
-const ROUNDS = quick ? 1 : 2
+/** The loans of each measured book (the issue's two sizes, or two small ones with `--quick`) and its rounds. */
+const SIZES = quick ? [{ loans: 500, rounds: 1 }, { loans: 5_000, rounds: 1 }] : [{ loans: 10_000, rounds: 3 }, { loans: 100_000, rounds: 1 }]
 /** The job's throughput at least this share of the ceiling's. */
 const GOAL = 0.5
 
@@ -219,7 +218,7 @@ const main = async (): Promise<boolean> => {
     say(`logs in ${logDir}`)
     const accrual = await captureAccrual(`${prefix}_capture`)
     say(`captured one loan's accrual: ${accrual.statements.length} statements in its transaction`)
-    for (const loans of SIZES) {
+    for (const { loans, rounds: roundsOfSize } of SIZES) {
       const base = `${prefix}_${loans}`
       await create(base)
       const database = await openDatabase({ url: urlOf(base), dataDir: '' })
@@ -238,7 +237,7 @@ const main = async (): Promise<boolean> => {
         return Number(rows[0]?.n)
       })
       const rounds: { job: Timed; ceiling: Timed }[] = []
-      for (let round = 1; round <= ROUNDS; round++) {
+      for (let round = 1; round <= roundsOfSize; round++) {
         const [forJob, forCeiling] = [`${base}_job${round}`, `${base}_ceiling${round}`]
         await create(forJob, base)
         await create(forCeiling, base)
@@ -274,7 +273,7 @@ const main = async (): Promise<boolean> => {
   const report = [
     `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}.`,
     '',
-    `Settings: ${quick ? 'quick run' : 'full run'}; ${ROUNDS} round(s) per size, each on a fresh copy of the book, figures the median round; ${pinning === undefined ? 'no CPU pinning' : `the API pinned to CPU ${pinning.server}`}.`,
+    `Settings: ${quick ? 'quick run' : 'full run'}; ${SIZES.map((z) => `${z.rounds} round(s) of ${z.loans.toLocaleString('en-US')} loans`).join(', ')}, each round on fresh copies of the book, figures the median round; ${pinning === undefined ? 'no CPU pinning' : `the API pinned to CPU ${pinning.server}`}.`,
     '',
     '| loans | job loans/s | ceiling loans/s | job / ceiling | goal |',
     '|---:|---:|---:|---:|---|',

@@ -86,7 +86,7 @@ export type BookSubject = {
 export const BOOK_PARTNER_CLIENT = 'book-partner'
 export const BOOK_BORROWER_CLIENT = 'book-borrower'
 
-/** Told after every chunk: the stage, its chunks done and its chunks in all. */
+/** Told when a stage starts (0 done) and after every chunk: the stage, its chunks done and its chunks in all. */
 export type BookProgress = (stage: string, done: number, total: number) => void
 
 export type BookOptions = {
@@ -377,6 +377,7 @@ type Stage = { readonly name: string; readonly total: number; readonly chunk: nu
 
 const runStage = async (db: Kysely<Database>, stage: Stage, onProgress: BookProgress): Promise<void> => {
   const chunks = Math.ceil(stage.total / stage.chunk)
+  onProgress(stage.name, 0, chunks)
   for (let n = 0; n < chunks; n++) {
     await db.transaction().execute(async (trx) => {
       const { rows } = await sql`select 1 from large_book_progress where stage = ${stage.name} and chunk = ${n}`.execute(trx)
