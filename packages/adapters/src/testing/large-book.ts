@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   addLoanCollateral,
   approveLoanApplication,
@@ -54,7 +55,7 @@ export type BookSizes = {
   readonly historyMonths: number
   /** The seasoned loan is paid (its installment amount) once every this many days of its history. */
   readonly paymentEveryDays: number
-  /** Ledger transactions of the long-ledger loan (its disbursement and one-cent payments). */
+  /** Ledger transactions of the long-ledger loan (its booking's entries, then one-cent payments). */
   readonly longLedger: number
   /** Loans of the subject borrower: the seasoned loan and its copies. */
   readonly subjectLoans: number
@@ -179,7 +180,7 @@ const makeTemplates = async (database: OpenDatabase, sizes: BookSizes, now: Date
     webhookSecretKey: new Uint8Array(32).fill(9),
     webhookUrls: { allowHttp: false, allowPrivateNetworks: false, resolve: async () => ['93.184.216.34'] },
   })
-  const partnerPartyId = crypto.randomUUID()
+  const partnerPartyId = randomUUID()
   const partner = await caller(deps, partnerPartyId, BOOK_PARTNER_CLIENT)
   const product = await run(
     'creating the product',
@@ -222,7 +223,9 @@ const makeTemplates = async (database: OpenDatabase, sizes: BookSizes, now: Date
   }
 
   const long = await bookedLoan(deps, borrower, product.id)
-  for (let n = 1; n < sizes.longLedger; n++) await pay(deps, borrower, long.loan.id, long.methodId, 1, `book-long-${n}`)
+  // Booking wrote the disbursement and the fee's entries; a one-cent payment adds one more.
+  const booked = await countOf(database.db, 'loan_transactions', 'loan_id', long.loan.id)
+  for (let n = booked; n < sizes.longLedger; n++) await pay(deps, borrower, long.loan.id, long.methodId, 1, `book-long-${n}`)
 
   return { partnerPartyId, partyId: party.id, approvedSessionId, openSessionId, productId: product.id, seasonedLoanId: seasoned.loan.id, longLedgerLoanId: long.loan.id }
 }
@@ -379,11 +382,17 @@ const runStage = async (db: Kysely<Database>, stage: Stage, onProgress: BookProg
   const chunks = Math.ceil(stage.total / stage.chunk)
   onProgress(stage.name, 0, chunks)
   for (let n = 0; n < chunks; n++) {
+    const [from, to] = [n * stage.chunk + 1, Math.min(stage.total, (n + 1) * stage.chunk)]
     await db.transaction().execute(async (trx) => {
-      const { rows } = await sql`select 1 from large_book_progress where stage = ${stage.name} and chunk = ${n}`.execute(trx)
-      if (rows.length > 0) return
-      await stage.copy(trx, n * stage.chunk + 1, Math.min(stage.total, (n + 1) * stage.chunk))
-      await sql`insert into large_book_progress (stage, chunk) values (${stage.name}, ${n})`.execute(trx)
+      const { rows } = await sql<{ through: number | null }>`select through from large_book_progress where stage = ${stage.name} and chunk = ${n}`.execute(trx)
+      const [done] = rows
+      if (done !== undefined) {
+        // A chunk seeded for a smaller book stopped short of this one: topping it up is not done.
+        if ((done.through ?? to) < to) throw new Error(`large book: ${stage.name} was seeded to ${done.through} here, short of ${to}; a larger book needs a database of its own`)
+        return
+      }
+      await stage.copy(trx, from, to)
+      await sql`insert into large_book_progress (stage, chunk, through) values (${stage.name}, ${n}, ${to})`.execute(trx)
     })
     onProgress(stage.name, n + 1, chunks)
   }
@@ -393,7 +402,8 @@ const runStage = async (db: Kysely<Database>, stage: Stage, onProgress: BookProg
  * Seeds `database` (migrated) with a large book of `sizes` and returns the subject's ids; see the
  * module's comment. Resumable: the templates are made once (their ids kept in
  * `large_book_subject`, with the sizes they were made for; other sizes are refused), and each chunk
- * of copies once. Ends with `ANALYZE`, so the planner knows the tables' sizes.
+ * of copies once. A stage may grow from nothing (the large book of `bench --scale` is its fresh
+ * one with the rest added) or by whole chunks; a chunk seeded short of a larger size is refused. Ends with `ANALYZE`, so the planner knows the tables' sizes.
  *
  * The subject borrower holds `subjectLoans` loans (the seasoned loan and copies of it, for deep
  * pages) and the long-ledger loan. Of the other loans, the first `bigParties × loansPerBigParty`
@@ -406,6 +416,8 @@ export const seedLargeBook = async (database: OpenDatabase, sizes: BookSizes, op
   const { db } = database
   await sql`create table if not exists large_book_subject (id int primary key check (id = 1), templates jsonb not null, sizes jsonb not null)`.execute(db)
   await sql`create table if not exists large_book_progress (stage text, chunk int, primary key (stage, chunk))`.execute(db)
+  // The last item each chunk reached (books seeded before it was kept have none: their chunks are whole).
+  await sql`alter table large_book_progress add column if not exists through int`.execute(db)
   const made = { historyMonths: sizes.historyMonths, paymentEveryDays: sizes.paymentEveryDays, longLedger: sizes.longLedger }
   const { rows } = await sql<{ templates: Templates; sizes: typeof made }>`select templates, sizes from large_book_subject`.execute(db)
   let t = rows[0]?.templates
