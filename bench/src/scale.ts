@@ -158,7 +158,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
   const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
   const suffix = quick ? `_quick_${process.pid}` : ''
   const names = { fresh: `lendgate_scale_fresh${suffix}`, large: `lendgate_scale${suffix}` }
-  const how: Drive = quick ? { connections: 10, seconds: 1, warmupSeconds: 1 } : { connections: 10, seconds: 5, warmupSeconds: 1 }
+  const how: Drive = quick ? { connections: 10, seconds: 1, warmupSeconds: 0 } : { connections: 10, seconds: 5, warmupSeconds: 1 }
   const rounds = quick ? 1 : 3
   const secrets = runSecrets()
   const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-scale-'))
