@@ -7,6 +7,11 @@ export type Load = {
   readonly body?: string
   /** Called for every request: a fresh Idempotency-Key, say. */
   readonly perRequest?: () => Record<string, string>
+  /**
+   * Called for every request: its path (on `url`'s origin) and body in place of `url`'s path and
+   * `body`, say a loan picked at random and its payment method.
+   */
+  readonly perRequestTarget?: () => { readonly path: string; readonly body: string }
   /** The status every response must have. */
   readonly expect: number
 }
@@ -51,7 +56,8 @@ export const percentile = (sorted: readonly number[], q: number): number =>
  * milliseconds and leaves out non-2xx answers (the 401 case is all non-2xx).
  */
 const run = async (load: Load, connections: number, stop: { readonly seconds: number } | { readonly amount: number }): Promise<Measured> => {
-  const { url, method = 'GET', headers = {}, body, perRequest } = load
+  const { url, method = 'GET', headers = {}, body, perRequest, perRequestTarget } = load
+  const json = body !== undefined || perRequestTarget !== undefined
   const latencies: number[] = []
   const statuses = new Map<number, number>()
   const options: autocannon.Options = {
@@ -61,9 +67,11 @@ const run = async (load: Load, connections: number, stop: { readonly seconds: nu
     requests: [
       {
         method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}) },
         ...(body === undefined ? {} : { body }),
-        ...(perRequest === undefined ? {} : { setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...perRequest() } }) }),
+        ...(perRequest === undefined && perRequestTarget === undefined
+          ? {}
+          : { setupRequest: (req) => ({ ...req, ...perRequestTarget?.(), headers: { ...req.headers, ...perRequest?.() } }) }),
       },
     ],
   }

@@ -80,6 +80,39 @@ export const pinPostgres = (backendPid: number): (() => void) | undefined => {
   return restore
 }
 
+/**
+ * Pins the PostgreSQL backends that serve `database` to the load generator's cores as they
+ * appear (`pg_stat_activity`, polled every 100 ms until stopped), and nothing else: what
+ * `pinPostgres` does for a server a run has to itself, for a server shared with other work (the
+ * postmaster and every other database's backends are left as they are). Only backends on this
+ * machine are pinned: a pid whose command line (`postgres: … <database> …`) does not name the
+ * database is left alone. Backends end with their connections, so nothing is put back. `stop`
+ * resolves with how many backends were pinned.
+ */
+export const pinDatabaseBackends = (pool: pg.Pool, database: string): { readonly stop: () => Promise<number> } => {
+  const pinned = new Set<number>()
+  let stopped = false
+  const loop = (async () => {
+    while (pinning !== undefined && !stopped) {
+      const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])
+      for (const { pid } of rows) {
+        if (pinned.has(pid) || procField(pid, 'comm') !== 'postgres' || !(procField(pid, 'cmdline') ?? '').includes(` ${database} `)) continue
+        if (setAffinity(pid, pinning.load)) pinned.add(pid)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })()
+  // A failure is told by `stop`, not left unhandled in between.
+  loop.catch(() => undefined)
+  return {
+    stop: async () => {
+      stopped = true
+      await loop
+      return pinned.size
+    },
+  }
+}
+
 export const freePort = async (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer()
