@@ -39,7 +39,7 @@ import { apiEnvironment, endRun, pinDatabaseBackends, pinLoadGenerator, pinning,
 import { startReceiver } from './receiver.js'
 import { mainThread, medianActivity, sampleActivity, type Activity } from './server-activity.js'
 import { writeInto } from './report.js'
-import { mintKey, paymentBody, runSecrets, scratchDatabase } from './seed.js'
+import { mintKey, paymentBody, runSecrets, scratchDatabase, seedingProgress } from './seed.js'
 
 const { values: flags } = parseArgs({
   options: {
@@ -122,7 +122,7 @@ try {
   const subject = await (async () => {
     try {
       await migrateToLatest(database.db)
-      return await seedLargeBook(database, SIZES, (stage, done, total) => say(`seeding: ${stage} ${done}/${total}`))
+      return await seedLargeBook(database, SIZES, { onProgress: seedingProgress(say, databaseName) })
     } finally {
       await database.close()
     }
