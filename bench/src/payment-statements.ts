@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { openDatabase, postgresCoreDeps, postgresIdempotencyStore, type QueryLog } from '@lendgate/adapters'
-import { BOOK_BORROWER_CLIENT } from '@lendgate/adapters/testing'
+import { BOOK_BORROWER_CLIENT, type LoggedStatement } from '@lendgate/adapters/testing'
 import { authenticateApiKey, createPaymentIntentForPartyLoan, mintApiKey, paymentView, type IdGenerator } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -39,13 +39,11 @@ import { paymentBody } from './seed.js'
  * Identity columns (`seq`) are numbered by the database, as for the API.
  */
 
-export type Statement = { readonly sql: string; readonly parameters: readonly unknown[] }
-
 /** One loan of the load: its id and its payment method's. */
 export type PayableLoan = { readonly loanId: string; readonly paymentMethodId: string }
 
 export type CapturedPayment = {
-  readonly statements: readonly Statement[]
+  readonly statements: readonly LoggedStatement[]
   readonly loan: PayableLoan
   /** The Idempotency-Key, on the claim and on the payment. */
   readonly key: string
@@ -68,7 +66,7 @@ const run = async <A>(what: string, task: TE.TaskEither<unknown, A>): Promise<A>
 
 /** Makes one payment of one cent on `loan` of `partyId`, as the API does, and records the statements it runs. */
 export const capturePayment = async (url: string, partyId: string, loan: PayableLoan): Promise<CapturedPayment> => {
-  const statements: Statement[] = []
+  const statements: LoggedStatement[] = []
   const generatedIds: string[] = []
   let recording = false
   const log: QueryLog = (event) => {
