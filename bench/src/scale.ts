@@ -231,6 +231,8 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
             say(`${c.name} on ${side.label}: unexpected answers ${JSON.stringify(m.unexpected)}`)
           }
           measured.get(c.name)?.[side.label].push(m)
+          // Each round's own figures, so the spread behind a median can be read from the output.
+          if (rounds > 1) say(`${c.name} on ${side.label}, round ${round}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`)
         }
         say(`round ${round} of ${rounds}: ${c.name}; the large book's API at ${(largeSide.child.rss() / 1024 / 1024).toFixed(0)} MB resident`)
       }
