@@ -160,6 +160,14 @@ export type Child = {
   readonly rss: () => number
   /** CPU time the process has used so far, user and system, in seconds (Linux; NaN elsewhere). */
   readonly cpuSeconds: () => number
+  /**
+   * Time the process's main thread has spent so far running on a CPU and waiting for one in the
+   * run queue, in seconds (`/proc/<pid>/schedstat`; NaN elsewhere): a long wait means the
+   * process was held back by others on its cores, not by its own work.
+   */
+  readonly schedule: () => { readonly running: number; readonly waiting: number }
+  /** Whether the process has exited (on its own, or stopped). */
+  readonly exited: () => boolean
   readonly stop: () => Promise<void>
 }
 
@@ -167,16 +175,25 @@ export type Child = {
  * Starts a compiled entry point (`tsc -b` output; relative to this checkout, or absolute, as production runs it: no TypeScript loader
  * in the process, which alone held about 75 MB) in its own Node process, pinned to the server
  * core, and waits until its port accepts and it is ready (`ready`). Its output goes to `logFile`. Every process gets the
- * allocator setting the API is deployed with (docs/configuration.md, "Memory").
+ * allocator setting the API is deployed with (docs/configuration.md, "Memory"). The port is
+ * given in `PORT`, or in `portVariable` for a process that listens on another setting (the
+ * worker's `WORKER_PORT`). With `pinned: false` the process runs on any core.
  */
-export const startChild = async (name: string, entry: string, env: Record<string, string>, logFile: string, nodeFlags: readonly string[] = []): Promise<Child> => {
+export const startChild = async (
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  logFile: string,
+  nodeFlags: readonly string[] = [],
+  { portVariable = 'PORT', pinned = true }: { readonly portVariable?: string; readonly pinned?: boolean } = {},
+): Promise<Child> => {
   const port = await freePort()
   const node = [process.execPath, ...nodeFlags, resolve(REPO_ROOT, entry)]
-  const command = pinning === undefined ? node : ['taskset', '-c', pinning.server, ...node]
+  const command = pinning === undefined || !pinned ? node : ['taskset', '-c', pinning.server, ...node]
   const out = openSync(logFile, 'a')
   const child: ChildProcess = spawn(command[0] as string, command.slice(1), {
     cwd: REPO_ROOT,
-    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', ...env, [portVariable]: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   })
   let exited = false
@@ -210,6 +227,11 @@ export const startChild = async (name: string, entry: string, env: Record<string
         return Number.NaN
       }
     },
+    schedule: () => {
+      const [running, waiting] = (procField(pid, 'schedstat') ?? '').split(' ').map((ns) => Number(ns) / 1e9)
+      return { running: running ?? Number.NaN, waiting: waiting ?? Number.NaN }
+    },
+    exited: () => exited,
     stop: async () => {
       if (exited) return
       child.kill('SIGTERM')

@@ -44,7 +44,7 @@ const FEE_FREE_PRODUCT = {
  * Onboards one borrower through the public API, the way a partner does (codes arrive at the
  * receiver), leaving the session SUBMITTED; returns its id. With `webhookUrl`, registers it.
  */
-const submittedSession = async (api: Api, key: string, receiver: Receiver, webhook?: { url: string; secret: string }): Promise<string> => {
+export const submittedSession = async (api: Api, key: string, receiver: Receiver, webhook?: { url: string; secret: string }): Promise<string> => {
   const as = bearer(key)
   const call = (method: string, path: string, json: unknown, expect: number) =>
     api.call(method, `/public/onboarding-sessions${path}`, { headers: as, json, expect })
@@ -71,7 +71,7 @@ const submittedSession = async (api: Api, key: string, receiver: Receiver, webho
  * registration), each copy with a new id: a large dataset in seconds instead of thousands of
  * onboarding journeys (each verification code costs an scrypt hash). Returns the new ids.
  */
-const copySession = async (pool: pg.Pool, templateId: string, count: number): Promise<string[]> => {
+export const copySession = async (pool: pg.Pool, templateId: string, count: number): Promise<string[]> => {
   const { rows } = await pool.query<{ id: string }>(
     `with copies as materialized (select gen_random_uuid() as id from generate_series(1, $2::int)),
      sessions as (

@@ -1,0 +1,129 @@
+/**
+ * The ceiling of `bench:webhooks`: the SQL work of draining a webhook backlog, with nothing else.
+ *
+ * A delivery worker (`apps/api/src/webhook-worker.ts` running the core's `deliverDueWebhooks` over
+ * `postgresWebhookDeliveryQueue`) runs, per round, one claim statement (an `update … from (select …
+ * for update skip locked limit 25) … returning`) and then, for each claimed event, after its HTTP
+ * attempt, one transaction recording it (`begin`, insert into `webhook_attempts`, update of the
+ * event, `commit`); it starts the next round at once while rounds come back full. `captureDelivery`
+ * runs that very code in this process (the same use case and adapter, with Kysely's query log on)
+ * on a copy of the backlog for one event, with a sender that answers 204 without a request and a
+ * fixed clock, and keeps the statements it ran. `drainCeiling` replays them with `pg` alone: the
+ * same SQL text, in the same order and transactions, with its own parameters where the capture's
+ * were the clock's (now, the lease's end, an attempt's start) or the captured event's id, and the
+ * worker's batch size as the claim's limit; one loop per worker, each claiming and recording with
+ * a worker's concurrency (a pool of 10, every event of the batch recorded at once over it, the
+ * next claim when the last is committed) or, for comparison, one statement at a time on one
+ * connection. It runs no HTTP, no signing, no unsealing, no domain code, and none of the worker's
+ * background statements (key usage, rate-limit counts, the scheduler's leases), which are not the
+ * backlog's work. Where it cannot be the workers: their records start as each answer arrives,
+ * the script's all at once.
+ */
+import { openDatabase, postgresWebhookDeliveryQueue, signWebhook } from '@lendgate/adapters'
+import type { LoggedStatement } from '@lendgate/adapters/testing'
+import { deliverDueWebhooks } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import pg from 'pg'
+
+/** Events a worker claims per round: `BATCH` of apps/api/src/webhook-worker.ts. */
+export const WORKER_BATCH = 25
+/** A worker's connections to the database: `openDatabase`'s default pool size, which the worker keeps. */
+export const WORKER_POOL = 10
+
+/** The statements of one worker round for one event: its claim, then the transaction recording its attempt. */
+export type CapturedDelivery = {
+  readonly claim: LoggedStatement
+  readonly record: readonly LoggedStatement[]
+  readonly eventId: string
+  /** The capture's clock: every Date parameter was this instant or the lease's end after it. */
+  readonly at: number
+  readonly leaseEnd: number
+}
+
+/**
+ * One event delivered by the core's own worker round on `url` (a copy of the backlog), with the
+ * statements it ran. The sender answers 204 at once, as the bench's receiver does.
+ */
+export const captureDelivery = async (url: string): Promise<CapturedDelivery> => {
+  const logged: LoggedStatement[] = []
+  const database = await openDatabase({ url, dataDir: '', log: (event) => void (event.level === 'query' && logged.push(event.query)) })
+  try {
+    const at = Date.now()
+    logged.length = 0
+    const round = deliverDueWebhooks({
+      queue: postgresWebhookDeliveryQueue(database.db),
+      sender: { send: () => async () => ({ statusCode: 204, error: null, durationMs: 1 }) },
+      sign: signWebhook,
+      webhookSecrets: { open: () => O.some('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') },
+      clock: { now: () => new Date(at) },
+      schedule: [0, 5],
+      random: () => 0,
+    })
+    // One event, so that its transaction's statements are not interleaved with another's in the log.
+    const outcomes = await round(1)
+    if (E.isLeft(outcomes) || outcomes.right.length !== 1 || outcomes.right[0]?._tag !== 'Delivered') throw new Error(`capturing a delivery: ${JSON.stringify(outcomes)}`)
+    const [claim, ...record] = logged
+    const eventId = record.flatMap((s) => s.parameters).find((p): p is string => typeof p === 'string' && p.startsWith('evt_'))
+    const leaseEnd = claim?.parameters.find((p): p is Date => p instanceof Date && p.getTime() !== at)?.getTime()
+    if (claim === undefined || !/for update of ev skip locked/.test(claim.sql) || !/^begin/i.test(record[0]?.sql ?? '') || !/^commit/i.test(record.at(-1)?.sql ?? ''))
+      throw new Error(`capturing a delivery: unexpected statements ${JSON.stringify(logged.map((s) => s.sql))}`)
+    if (eventId === undefined || leaseEnd === undefined) throw new Error('capturing a delivery: the event id or the lease was not among the parameters')
+    return { claim, record, eventId, at, leaseEnd }
+  } finally {
+    await database.close()
+  }
+}
+
+/** `parameters` with the capture's instants replaced by `now` (and the lease's end by `now` plus the lease) and its event id by `eventId`. */
+const replayed = (captured: CapturedDelivery, parameters: readonly unknown[], now: number, eventId: string): unknown[] =>
+  parameters.map((p) =>
+    p instanceof Date ? new Date(p.getTime() === captured.at ? now : now + (captured.leaseEnd - captured.at)) : p === captured.eventId ? eventId : p,
+  )
+
+/** The claim as a worker's round runs it now: the same text, the clock's instants of now, the worker's batch as its limit. */
+const claimNow = (captured: CapturedDelivery): unknown[] => {
+  const parameters = replayed(captured, captured.claim.parameters, Date.now(), captured.eventId)
+  const limit = parameters.findIndex((p) => typeof p === 'number')
+  return parameters.map((p, i) => (i === limit ? WORKER_BATCH : p))
+}
+
+export type Drained = { readonly events: number; readonly seconds: number }
+
+/**
+ * The ceiling: `loops` concurrent loops on `url` (as many as workers), each with a `pg` pool of
+ * `connections`, claiming a batch with the worker's claim and recording every claimed event with
+ * the worker's transaction, each on a connection of the pool (at most `connections` at once, as a
+ * worker's round records its batch over its pool), until a claim comes back short (nothing left to
+ * claim). Timed from the first claim to the last commit.
+ */
+export const drainCeiling = async (url: string, captured: CapturedDelivery, loops: number, connections: number): Promise<Drained> => {
+  const pools = Array.from({ length: loops }, () => new pg.Pool({ connectionString: url, max: connections }))
+  // Connected before the clock starts, as a worker's pool is by the time its backlog drains.
+  await Promise.all(pools.map(async (pool) => (await Promise.all(Array.from({ length: connections }, () => pool.connect()))).forEach((c) => c.release())))
+  try {
+    const record = async (pool: pg.Pool, eventId: string): Promise<void> => {
+      const client = await pool.connect()
+      try {
+        const now = Date.now()
+        for (const s of captured.record) await client.query(s.sql, replayed(captured, s.parameters, now, eventId))
+      } finally {
+        client.release()
+      }
+    }
+    const loop = async (pool: pg.Pool): Promise<number> => {
+      let events = 0
+      for (;;) {
+        const { rows } = await pool.query<{ id: string }>(captured.claim.sql, claimNow(captured))
+        await Promise.all(rows.map(({ id }) => record(pool, id)))
+        events += rows.length
+        if (rows.length < WORKER_BATCH) return events
+      }
+    }
+    const started = performance.now()
+    const counts = await Promise.all(pools.map(loop))
+    return { events: counts.reduce((a, b) => a + b, 0), seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await Promise.all(pools.map((p) => p.end()))
+  }
+}
