@@ -25,7 +25,7 @@ import { drive, medianOf, type Drive, type Load, type Measured } from './load.js
 import { apiEnvironment, pinning, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { writeInto } from './report.js'
-import { mintKey, runSecrets, seedingProgress } from './seed.js'
+import { databaseUrl, mintKey, onDatabase, runSecrets, seedingProgress } from './seed.js'
 
 /** The book of a full run (issue 40's sizes) and of `--quick`. */
 const FULL: BookSizes = {
@@ -93,25 +93,18 @@ const exists = async (admin: pg.Client, name: string): Promise<boolean> => (awai
  * from it and seeded with the rest. Both are resumed where an earlier run stopped.
  */
 const prepare = async (baseUrl: string, names: { readonly fresh: string; readonly large: string }, sizes: BookSizes) => {
-  const urlOf = (name: string) => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
-  const admin = new pg.Client({ connectionString: baseUrl })
-  await admin.connect()
-  try {
+  const urlOf = (name: string) => databaseUrl(baseUrl, name)
+  return onDatabase(baseUrl, async (admin) => {
     if (!(await exists(admin, names.fresh))) await admin.query(`create database ${names.fresh}`)
     const subject = await seedInto(urlOf(names.fresh), names.fresh, subjectOnly(sizes))
     if (!(await exists(admin, names.large))) await admin.query(`create database ${names.large} template ${names.fresh}`)
     await seedInto(urlOf(names.large), names.large, sizes)
     for (const name of [names.fresh, names.large]) {
-      const client = new pg.Client({ connectionString: urlOf(name) })
-      await client.connect()
       say(`${name}: vacuum (analyze)`)
-      await client.query('vacuum (analyze)')
-      await client.end()
+      await onDatabase(urlOf(name), (client) => client.query('vacuum (analyze)'))
     }
     return { subject, fresh: urlOf(names.fresh), large: urlOf(names.large) }
-  } finally {
-    await admin.end()
-  }
+  })
 }
 
 type OpenApiDocument = { readonly paths: Record<string, Record<string, { readonly operationId: string; readonly security?: unknown[]; readonly parameters?: readonly { readonly name: string; readonly in: string }[] }>> }
@@ -244,7 +237,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
       const l = medianOf(m.large)
       return { name: c.name, fresh: f, large: l, ratio: l.p99 / f.p99 }
     })
-    const { rows: version } = await new pg.Pool({ connectionString: baseUrl, max: 1 }).query<{ server_version: string }>('show server_version')
+    const { rows: version } = await onDatabase(baseUrl, (client) => client.query<{ server_version: string }>('show server_version'))
     const report = [
       `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, PostgreSQL ${version[0]?.server_version ?? '?'}.`,
       '',
@@ -273,10 +266,9 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
     await Promise.all(children.map((c) => c.stop()))
     await receiver.close()
     if (quick) {
-      const admin = new pg.Client({ connectionString: baseUrl })
-      await admin.connect()
-      for (const name of [names.large, names.fresh]) await admin.query(`drop database if exists ${name} with (force)`)
-      await admin.end()
+      await onDatabase(baseUrl, async (admin) => {
+        for (const name of [names.large, names.fresh]) await admin.query(`drop database if exists ${name} with (force)`)
+      })
     }
   }
   return !failed

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type pg from 'pg'
+import pg from 'pg'
 import { bearer, type Api } from './client.js'
 import { fire } from './load.js'
 import type { Receiver } from './receiver.js'
@@ -200,9 +200,21 @@ export const runSecrets = (): Secrets => ({
 export const scratchDatabase = (prefix: string): { readonly baseUrl: string; readonly name: string; readonly url: string } => {
   const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
   const name = `${prefix}_${randomBytes(4).toString('hex')}`
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  return { baseUrl, name, url: url.toString() }
+  return { baseUrl, name, url: databaseUrl(baseUrl, name) }
+}
+
+/** The URL of database `name` on the server `baseUrl` names. */
+export const databaseUrl = (baseUrl: string, name: string): string => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
+
+/** `run` on a connection of its own to `url`, closed afterwards whatever `run` did. */
+export const onDatabase = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
 }
 
 /**

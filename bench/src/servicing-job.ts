@@ -34,7 +34,7 @@ import pg from 'pg'
 import { apiEnvironment, pinning, REPO_ROOT, startChild } from './processes.js'
 import { startReceiver } from './receiver.js'
 import { writeInto } from './report.js'
-import { runSecrets, seedingProgress } from './seed.js'
+import { databaseUrl, onDatabase, runSecrets, seedingProgress } from './seed.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
 const quick = flags.quick === true
@@ -66,17 +66,8 @@ const bookOf = (loans: number): BookSizes => ({
 })
 
 const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
-const urlOf = (name: string): string => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
-
-const admin = async <A>(run: (client: pg.Client) => Promise<A>): Promise<A> => {
-  const client = new pg.Client({ connectionString: baseUrl })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
+const urlOf = (name: string): string => databaseUrl(baseUrl, name)
+const admin = <A>(run: (client: pg.Client) => Promise<A>): Promise<A> => onDatabase(baseUrl, run)
 
 /**
  * One loan's accrual as the core runs it: its transaction's statements and the loan they name,
@@ -229,12 +220,9 @@ const main = async (): Promise<boolean> => {
       } finally {
         await database.close()
       }
-      const active = await admin(async () => {
-        const c = new pg.Client({ connectionString: urlOf(base) })
-        await c.connect()
+      const active = await onDatabase(urlOf(base), async (c) => {
         await c.query('vacuum (analyze)')
         const { rows } = await c.query<{ n: string }>("select count(*)::text as n from loans where status = 'ACTIVE'")
-        await c.end()
         return Number(rows[0]?.n)
       })
       const rounds: { job: Timed; ceiling: Timed }[] = []

@@ -30,7 +30,7 @@ import { apiAt, bearer } from './client.js'
 import { apiEnvironment, REPO_ROOT, startChild, type Child } from './processes.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { writeInto } from './report.js'
-import { copySession, mintKey, runSecrets, scratchDatabase, submittedSession, type Secrets } from './seed.js'
+import { copySession, databaseUrl, mintKey, onDatabase, runSecrets, scratchDatabase, submittedSession, type Secrets } from './seed.js'
 import { captureDelivery, drainCeiling, WORKER_BATCH, WORKER_POOL, type CapturedDelivery, type Drained } from './webhook-ceiling.js'
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, profile: { type: 'boolean', default: false } } })
@@ -51,17 +51,7 @@ const say = (message: string) => process.stderr.write(`bench:webhooks: ${message
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const scratch = scratchDatabase('lendgate_webhooks')
-const urlOf = (name: string): string => Object.assign(new URL(scratch.baseUrl), { pathname: `/${name}` }).toString()
-
-const onDatabase = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
+const urlOf = (name: string): string => databaseUrl(scratch.baseUrl, name)
 const admin = <A>(run: (client: pg.Client) => Promise<A>): Promise<A> => onDatabase(scratch.baseUrl, run)
 
 /**
