@@ -4,12 +4,12 @@
  * A delivery worker (`apps/api/src/webhook-worker.ts` running the core's `deliverDueWebhooks` over
  * `postgresWebhookDeliveryQueue`) runs, per round, one claim statement (an `update … from (select …
  * for update skip locked limit 25) … returning`) and then, for each claimed event, after its HTTP
- * attempt, one transaction recording it (`begin`, insert into `webhook_attempts`, update of the
- * event, `commit`); it starts the next round at once while rounds come back full. `captureDelivery`
+ * attempt, one statement recording it (an update of the event whose CTE inserts the attempt into
+ * `webhook_attempts`); it starts the next round at once while rounds come back full. `captureDelivery`
  * runs that very code in this process (the same use case and adapter, with Kysely's query log on)
  * on a copy of the backlog for one event, with a sender that answers 204 without a request and a
  * fixed clock, and keeps the statements it ran. `drainCeiling` replays them with `pg` alone: the
- * same SQL text, in the same order and transactions, with its own parameters where the capture's
+ * same SQL text, in the same order, with its own parameters where the capture's
  * were the clock's (now, the lease's end, an attempt's start) or the captured event's id, and the
  * worker's batch size as the claim's limit; one loop per worker, each claiming and recording with
  * a worker's concurrency (a pool of 10, every event of the batch recorded at once over it, the
@@ -31,7 +31,7 @@ export const WORKER_BATCH = 25
 /** A worker's connections to the database: `openDatabase`'s default pool size, which the worker keeps. */
 export const WORKER_POOL = 10
 
-/** The statements of one worker round for one event: its claim, then the transaction recording its attempt. */
+/** The statements of one worker round for one event: its claim, then those recording its attempt. */
 export type CapturedDelivery = {
   readonly claim: LoggedStatement
   readonly record: readonly LoggedStatement[]
@@ -60,13 +60,13 @@ export const captureDelivery = async (url: string): Promise<CapturedDelivery> =>
       schedule: [0, 5],
       random: () => 0,
     })
-    // One event, so that its transaction's statements are not interleaved with another's in the log.
+    // One event, so that its record's statements are not interleaved with another's in the log.
     const outcomes = await round(1)
     if (E.isLeft(outcomes) || outcomes.right.length !== 1 || outcomes.right[0]?._tag !== 'Delivered') throw new Error(`capturing a delivery: ${JSON.stringify(outcomes)}`)
     const [claim, ...record] = logged
     const eventId = record.flatMap((s) => s.parameters).find((p): p is string => typeof p === 'string' && p.startsWith('evt_'))
     const leaseEnd = claim?.parameters.find((p): p is Date => p instanceof Date && p.getTime() !== at)?.getTime()
-    if (claim === undefined || !/for update of ev skip locked/.test(claim.sql) || !/^begin/i.test(record[0]?.sql ?? '') || !/^commit/i.test(record.at(-1)?.sql ?? ''))
+    if (claim === undefined || !/for update of ev skip locked/.test(claim.sql) || !record.some((s) => /insert into "webhook_attempts"/.test(s.sql)))
       throw new Error(`capturing a delivery: unexpected statements ${JSON.stringify(logged.map((s) => s.sql))}`)
     if (eventId === undefined || leaseEnd === undefined) throw new Error('capturing a delivery: the event id or the lease was not among the parameters')
     return { claim, record, eventId, at, leaseEnd }
@@ -93,7 +93,7 @@ export type Drained = { readonly events: number; readonly seconds: number }
 /**
  * The ceiling: `loops` concurrent loops on `url` (as many as workers), each with a `pg` pool of
  * `connections`, claiming a batch with the worker's claim and recording every claimed event with
- * the worker's transaction, each on a connection of the pool (at most `connections` at once, as a
+ * the worker's statements, each on a connection of the pool (at most `connections` at once, as a
  * worker's round records its batch over its pool), until a claim comes back short (nothing left to
  * claim). Timed from the first claim to the last commit.
  */

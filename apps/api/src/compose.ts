@@ -12,7 +12,7 @@ import {
   postgresIdempotencyStore,
   postgresWebhookDeliveryQueue,
   postgresJobLeases,
-  fetchWebhookSender,
+  httpWebhookSender,
   guardedSender,
   signWebhook,
   aesGcmWebhookSecrets,
@@ -188,7 +188,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       const worker = startWebhookWorker(
         deliverDueWebhooks({
           queue,
-          sender: guardedSender(deps.urlGuard, fetchWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
+          sender: guardedSender(deps.urlGuard, httpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
           sign: signWebhook,
           webhookSecrets,
           clock: systemClock,

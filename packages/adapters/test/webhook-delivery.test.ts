@@ -14,7 +14,7 @@ import { postgresWebhookDeliveryQueue } from '../src/postgres/webhook-delivery-q
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
 import { insertWebhookEvent, postgresWebhookEventRepository } from '../src/postgres/webhook-event-repository.js'
 import { testDatabases } from '../src/testing/test-databases.js'
-import { fetchWebhookSender } from '../src/webhooks/fetch-sender.js'
+import { httpWebhookSender } from '../src/webhooks/http-sender.js'
 import { signWebhook } from '../src/webhooks/signature.js'
 
 type Received = { readonly headers: IncomingHttpHeaders; readonly body: string }
@@ -63,7 +63,7 @@ for (const database of testDatabases()) {
       const clock = testClock(new Date())
       deps = {
         queue: postgresWebhookDeliveryQueue(db),
-        sender: fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }),
+        sender: httpWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }),
         sign: signWebhook,
         webhookSecrets: secrets,
         clock,
@@ -238,18 +238,18 @@ for (const database of testDatabases()) {
   })
 }
 
-describe('fetchWebhookSender connection pinning', () => {
+describe('httpWebhookSender', () => {
   it('refuses to connect to a host name that resolves to a private address, and connects when private networks are allowed', async () => {
     const receiver = await startReceiver()
     try {
       const port = new URL(receiver.url).port
       // localhost resolves to 127.0.0.1 / ::1 from /etc/hosts: a name pointing inside the machine.
       const url = `http://localhost:${port}/hooks`
-      const refused = await fetchWebhookSender({ timeoutMs: 5_000 }).send({ url, headers: {}, body: '{}' })()
+      const refused = await httpWebhookSender({ timeoutMs: 5_000 }).send({ url, headers: {}, body: '{}' })()
       expect(refused.statusCode).to.equal(null)
       expect(refused.error).to.contain('non-public address')
       expect(receiver.received).to.have.length(0)
-      const allowed = await fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url, headers: {}, body: '{}' })()
+      const allowed = await httpWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url, headers: {}, body: '{}' })()
       expect(allowed.statusCode).to.equal(200)
       expect(receiver.received).to.have.length(1)
     } finally {
@@ -261,11 +261,50 @@ describe('fetchWebhookSender connection pinning', () => {
     const receiver = await startReceiver()
     try {
       receiver.answer(302)
-      const result = await fetchWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url: receiver.url, headers: {}, body: '{}' })()
+      const result = await httpWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url: receiver.url, headers: {}, body: '{}' })()
       expect(result.statusCode).to.equal(302)
       expect(receiver.received).to.have.length(1)
     } finally {
       await receiver.close()
+    }
+  })
+
+  it('ends an attempt that gets no answer within the timeout, as an error that says so', async () => {
+    const silent: Server = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`
+      const result = await httpWebhookSender({ timeoutMs: 200, allowPrivateNetworks: true }).send({ url, headers: {}, body: '{}' })()
+      expect(result).to.include({ statusCode: null, error: 'timed out after 200 ms' })
+      expect(result.durationMs).to.be.within(150, 2_000)
+    } finally {
+      silent.closeAllConnections()
+      await new Promise<void>((resolve) => silent.close(() => resolve()))
+    }
+  })
+
+  it('takes the status of an answer whose body never ends, reading only the start of it', async () => {
+    let written = 0
+    const endless: Server = createServer((req, res) => {
+      req.resume()
+      res.writeHead(200, { 'Content-Type': 'text/plain' })
+      const chunk = Buffer.alloc(16 * 1024, 120)
+      const write = (): void => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length
+        if (!res.destroyed) res.once('drain', write)
+      }
+      write()
+    })
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hooks`
+      const result = await httpWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true }).send({ url, headers: {}, body: '{}' })()
+      expect(result).to.include({ statusCode: 200, error: null })
+      expect(result.durationMs).to.be.below(5_000)
+      expect(written).to.be.below(16 * 1024 * 1024)
+    } finally {
+      endless.closeAllConnections()
+      await new Promise<void>((resolve) => endless.close(() => resolve()))
     }
   })
 })

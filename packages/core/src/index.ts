@@ -194,7 +194,7 @@ export {
 
 // Servicing: loans, payments, payment methods, operations, views
 export {
-  LOAN_STATUSES, type LoanStatus, type Loan, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
+  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
   type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
   type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
 } from './domain/loan.js'

@@ -6,7 +6,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Caller } from '../src/domain/api-key.js'
 import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/errors.js'
 import type { LoanApplication } from '../src/domain/loan-application.js'
-import { bookLoan, type BookedLoan } from '../src/domain/loan.js'
+import { bookLoan, loanSummary, type BookedLoan } from '../src/domain/loan.js'
 import { deriveLoan, ledgerSums, ZERO, type Buckets } from '../src/domain/loan-servicing.js'
 import { settled } from '../src/use-cases/servicing/posting.js'
 import type { Payment } from '../src/domain/payment.js'
@@ -199,7 +199,7 @@ describe('loan servicing use cases (in memory)', () => {
       clock.set(at('2026-01-20'))
       const second = book({ amount: 500_000 })
       book({ partyId: stranger.partyId })
-      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId }))).to.deep.equal({ items: [first.loan, second.loan], nextCursor: null })
+      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId }))).to.deep.equal({ items: [first.loan, second.loan].map(loanSummary), nextCursor: null })
       expect(await run(getLoanForParty(deps)(caller, { partyId: caller.partyId, loanId: second.loan.id }))).to.deep.equal(second.loan)
     })
 
@@ -207,9 +207,9 @@ describe('loan servicing use cases (in memory)', () => {
       const { deps, book, clock } = setup()
       const booked = [book(), (clock.advance(1_000), book()), (clock.advance(1_000), book())]
       const page1 = await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2' }))
-      expect(page1.items).to.deep.equal([booked[0]!.loan, booked[1]!.loan])
+      expect(page1.items).to.deep.equal([booked[0]!.loan, booked[1]!.loan].map(loanSummary))
       expect(page1.nextCursor).to.be.a('string')
-      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [booked[2]!.loan], nextCursor: null })
+      expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [loanSummary(booked[2]!.loan)], nextCursor: null })
     })
 
     it('answers NotFound for an unknown loan and InvalidRequest for a malformed id', async () => {

@@ -5,7 +5,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
-import { documentColumns, toBalance, toCollateral, toDocument, toInstallment, toLoan, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
+import { documentColumns, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
 import { writePosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
@@ -106,14 +106,14 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     listForParty: (partyId, filter, page) =>
       query(async () => {
-        let q = db.selectFrom('loans').selectAll().where('party_id', '=', partyId)
+        let q = db.selectFrom('loans').select(LOAN_SUMMARY_COLUMNS).where('party_id', '=', partyId)
         if (filter.delinquency !== undefined) {
           const [least, most] = DAYS_PAST_DUE[filter.delinquency]
           const days = daysPastDueAt(filter.now)
           q = q.where(days, '>=', least)
           if (most !== null) q = q.where(days, '<=', most)
         }
-        return (await inPage(q, page).execute()).map(toLoan)
+        return (await inPage(q, page).execute()).map(toLoanSummary)
       }),
 
     // One repeatable-read transaction: the loan (with its checkpoint) and its snapshot as of one moment,

@@ -1,10 +1,18 @@
-import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
+import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, LoanSummary, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
 import type { Selectable } from 'kysely'
 import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './schema.js'
 
 /** A loan's rows as the domain's records (`to…`), and the domain's records as rows (`…Columns`). */
 
-export const toLoan = (row: Selectable<LoansTable>): Loan => ({
+/** Every column of a loan but its checkpoint: what a list of loans reads (`toLoanSummary`). */
+export const LOAN_SUMMARY_COLUMNS = [
+  'id', 'party_id', 'application_id', 'product_id', 'status', 'currency', 'principal', 'interest_rate_bps', 'term_months', 'payment_amount',
+  'origination_fee', 'disbursed_amount', 'start_date', 'first_due_date', 'maturity_date', 'day_count', 'prepayment', 'late_fee_flat',
+  'late_fee_bps', 'late_fee_grace_days', 'total_of_payments', 'finance_charge', 'apr_thousandths', 'time_zone', 'oldest_unpaid_due_date',
+  'charged_off_on', 'created_at',
+] as const
+
+export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint'>>): LoanSummary => ({
   id: row.id,
   partyId: row.party_id,
   applicationId: row.application_id,
@@ -26,12 +34,16 @@ export const toLoan = (row: Selectable<LoansTable>): Loan => ({
   timeZone: row.time_zone,
   oldestUnpaidDueDate: row.oldest_unpaid_due_date,
   chargedOffOn: row.charged_off_on,
-  checkpoint: row.checkpoint === null ? null : json<ServicingCheckpoint>(row.checkpoint),
   disclosure:
     row.total_of_payments === null || row.finance_charge === null || row.apr_thousandths === null
       ? null
       : { amountFinanced: row.disbursed_amount, financeCharge: row.finance_charge, totalOfPayments: row.total_of_payments, aprThousandths: row.apr_thousandths },
   createdAt: row.created_at,
+})
+
+export const toLoan = (row: Selectable<LoansTable>): Loan => ({
+  ...toLoanSummary(row),
+  checkpoint: row.checkpoint === null ? null : json<ServicingCheckpoint>(row.checkpoint),
 })
 
 /** A loan's columns. */

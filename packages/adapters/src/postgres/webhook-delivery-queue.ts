@@ -46,31 +46,33 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
       )
     }),
 
+  // One statement each (the insert a data-modifying CTE of the update): atomic as a transaction
+  // is, in one round trip instead of four.
   record: (attempt, outcome) =>
-    query(() =>
-      db.transaction().execute(async (trx) => {
-        await trx.insertInto('webhook_attempts').values(attemptValues(attempt)).execute()
-        await trx
-          .updateTable('webhook_events')
-          .set({
-            attempts: attempt.attemptNumber,
-            status: outcome._tag === 'Delivered' ? 'delivered' : outcome._tag === 'Failed' ? 'failed' : 'pending',
-            ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
-            locked_until: null,
-            last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
-          })
-          .where('id', '=', attempt.eventId)
-          .execute()
-      }),
-    ),
+    query(async () => {
+      await db
+        .with('attempt', (db) => db.insertInto('webhook_attempts').values(attemptValues(attempt)))
+        .updateTable('webhook_events')
+        .set({
+          attempts: attempt.attemptNumber,
+          status: outcome._tag === 'Delivered' ? 'delivered' : outcome._tag === 'Failed' ? 'failed' : 'pending',
+          ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
+          locked_until: null,
+          last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
+        })
+        .where('id', '=', attempt.eventId)
+        .execute()
+    }),
 
   recordInterrupted: (attempt) =>
-    query(() =>
-      db.transaction().execute(async (trx) => {
-        await trx.insertInto('webhook_attempts').values(attemptValues(attempt)).execute()
-        await trx.updateTable('webhook_events').set({ attempts: attempt.attemptNumber, last_error: attempt.error }).where('id', '=', attempt.eventId).execute()
-      }),
-    ),
+    query(async () => {
+      await db
+        .with('attempt', (db) => db.insertInto('webhook_attempts').values(attemptValues(attempt)))
+        .updateTable('webhook_events')
+        .set({ attempts: attempt.attemptNumber, last_error: attempt.error })
+        .where('id', '=', attempt.eventId)
+        .execute()
+    }),
 
   // Over the partial index of pending events (`webhook_events_due_idx`), joined to endpoints as `claimDue` is.
   backlog: (now) =>

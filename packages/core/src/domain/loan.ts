@@ -75,6 +75,15 @@ export type Loan = {
 }
 
 /**
+ * A loan as a list shows it: everything but its servicing checkpoint, which only servicing
+ * resumes from (a list of loans reads them without it).
+ */
+export type LoanSummary = Omit<Loan, 'checkpoint'>
+
+/** `loan` as a list shows it, without its checkpoint. */
+export const loanSummary = ({ checkpoint: _checkpoint, ...summary }: Loan): LoanSummary => summary
+
+/**
  * A loan's cost as disclosure laws ask it to be shown (Regulation Z, 12 CFR 1026.18; the
  * commercial-financing laws of California and New York ask for the same figures): what the
  * borrower receives, what the credit costs, what is repaid, and the APR by Appendix J's actuarial
@@ -299,7 +308,7 @@ export const daysPastDue = (loan: Pick<Loan, 'oldestUnpaidDueDate' | 'chargedOff
 }
 
 /** The API's view of a loan on the instant `now` (days past due are counted to its date in the loan's time zone). */
-export const loanView = (l: Loan, now: Date): LoanView => ({
+export const loanView = (l: LoanSummary, now: Date): LoanView => ({
   loan_id: l.id,
   party_id: l.partyId,
   application_id: l.applicationId,

@@ -4,7 +4,7 @@ import type { AuditEvent } from '../domain/audit-event.js'
 import type { CollateralItem } from '../domain/collateral.js'
 import type { StoreUnavailable } from '../domain/errors.js'
 import type { LoanDocument } from '../domain/loan-document.js'
-import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, TransactionType } from '../domain/loan.js'
+import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, LoanSummary, TransactionType } from '../domain/loan.js'
 import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../domain/loan-servicing.js'
 import type { PageRequest } from '../domain/pagination.js'
 import type { Payment } from '../domain/payment.js'
@@ -105,11 +105,12 @@ export type LoanRepository = {
   /** The loan if it belongs to `partyId`; another party's is none. */
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /**
-   * One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`; with a
+   * One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`, without
+   * their checkpoints (`LoanSummary`: a list does not replay them); with a
    * `delinquency`, only those in that bucket at the instant `now` (`daysPastDue` on each loan's
    * today in its time zone).
    */
-  readonly listForParty: (partyId: PartyId, filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly Loan[]>
+  readonly listForParty: (partyId: PartyId, filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
   // The reads below are of one of the party's loans (`OfPartyLoan`); pages hold at most `page.limit + 1` rows.
   /** What the loan's state is derived from: the loan, its successful payments and its latest snapshot. */
   readonly servicing: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<ServicingRecord>

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { CollateralItem } from '../domain/collateral.js'
 import type { LoanDocument } from '../domain/loan-document.js'
-import { daysPastDue, type BookedLoan, type Loan } from '../domain/loan.js'
+import { daysPastDue, loanSummary, type BookedLoan, type Loan } from '../domain/loan.js'
 import { dateIn } from '../domain/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../domain/loan-servicing.js'
 import { sequencePosition } from '../domain/pagination.js'
@@ -87,7 +87,8 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           [...loans.values()]
             .map((s) => s.loan)
             .filter((l) => l.partyId === partyId)
-            .filter((l) => filter.delinquency === undefined || delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, filter.now))) === filter.delinquency),
+            .filter((l) => filter.delinquency === undefined || delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, filter.now))) === filter.delinquency)
+            .map(loanSummary),
           page,
         ),
       ),

@@ -7,7 +7,7 @@ import { CalendarDate, decode, oneOf, strictObject } from '../../domain/codecs.j
 import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
 import type { CollateralItem } from '../../domain/collateral.js'
 import type { LoanDocument } from '../../domain/loan-document.js'
-import { TRANSACTION_TYPES, type Loan } from '../../domain/loan.js'
+import { TRANSACTION_TYPES, type Loan, type LoanSummary } from '../../domain/loan.js'
 import { DELINQUENCY_BUCKETS, derivedOn, snapshotOf, type SettledPayment, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
 import { addDays } from '../../domain/day-count.js'
 import { loanToday, settled } from './posting.js'
@@ -86,7 +86,7 @@ export const LoanFilters = queryFilters('LoanFilter', { delinquency: oneOf('Deli
  */
 export const listLoansForParty =
   (deps: Loans & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<Loan>> =>
+  (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanSummary>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decodeFilteredPageRequest(LoanFilters, command, ['partyId'])),

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns'
 import type { WebhookSender } from '@lendgate/core'
-import { Agent, fetch } from 'undici'
+import { Agent, request } from 'undici'
 import { isPublicAddress } from './url-guard.js'
 
 /** Delivery timeout (CONTRACT: 15 s) and how much of a receiver's answer is read. */
@@ -30,46 +30,31 @@ export const publicOnlyLookup = (hostname: string, options: LookupOneOptions | L
   })
 }
 
-/** Reads at most `MAX_RESPONSE_BYTES` of the response so a huge answer costs nothing, then lets go. */
-const drain = async (body: ReadableStream<Uint8Array> | null): Promise<void> => {
-  const reader = body?.getReader()
-  if (reader === undefined) return
-  let read = 0
-  while (read < MAX_RESPONSE_BYTES) {
-    const { done, value } = await reader.read()
-    if (done) return
-    read += value.byteLength
-  }
-  await reader.cancel()
-}
-
 /**
- * Sends webhooks with undici's `fetch`: JSON POST, redirects not followed (a 3xx is a failed
- * attempt), a timeout, the answer read but capped, and (unless private networks are allowed)
- * connections only to public addresses resolved by `publicOnlyLookup`. Never throws: errors
- * become the attempt's `error`.
+ * Sends webhooks with undici's `request` (decision 21): a JSON POST, redirects not followed (a 3xx
+ * is the attempt's result), one timeout for the whole attempt, the answer read up to
+ * `MAX_RESPONSE_BYTES` and then dropped, and (unless private networks are allowed) connections only
+ * to public addresses resolved by `publicOnlyLookup`. Never throws: errors become the attempt's `error`.
  */
-export const fetchWebhookSender = (options: { readonly timeoutMs?: number; readonly allowPrivateNetworks?: boolean } = {}): WebhookSender => {
+export const httpWebhookSender = (options: { readonly timeoutMs?: number; readonly allowPrivateNetworks?: boolean } = {}): WebhookSender => {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
   const dispatcher = new Agent(options.allowPrivateNetworks === true ? {} : { connect: { lookup: publicOnlyLookup } })
   return {
-    send: (request) => async () => {
+    send: (outgoing) => async () => {
       const started = performance.now()
+      const signal = AbortSignal.timeout(timeoutMs)
       try {
-        const response = await fetch(request.url, {
+        const response = await request(outgoing.url, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'User-Agent': 'Lendgate-Webhooks/1', ...request.headers },
-          body: request.body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
+          headers: { 'Content-Type': 'application/json', 'User-Agent': 'Lendgate-Webhooks/1', ...outgoing.headers },
+          body: outgoing.body,
+          signal,
           dispatcher,
         })
-        await drain(response.body as ReadableStream<Uint8Array> | null)
-        return { statusCode: response.status, error: null, durationMs: performance.now() - started }
+        await response.body.dump({ limit: MAX_RESPONSE_BYTES, signal })
+        return { statusCode: response.statusCode, error: null, durationMs: performance.now() - started }
       } catch (error) {
-        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error
-        const message =
-          cause instanceof Error ? (cause.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : cause.message) : String(cause)
+        const message = error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : error.message) : String(error)
         return { statusCode: null, error: message, durationMs: performance.now() - started }
       }
     },
