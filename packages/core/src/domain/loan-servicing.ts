@@ -306,12 +306,14 @@ export const replay = (
     ZERO,
   )
   // Interest still to come on an installment not yet due, as if everything were paid on time from now on.
-  const principalFrom = (k: number): number => inst.slice(k).reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
+  // principalFrom[k]: the principal still owed on installment k and those after it (sums from the end).
+  const principalFrom: number[] = new Array<number>(inst.length)
+  for (let k = inst.length - 1, after = 0; k >= 0; k--) principalFrom[k] = after += inst[k]!.principalDue - inst[k]!.principalPaid
   const projectedOf = (k: number): number => {
     const i = inst[k]!
     if (i.closed || i.dueDate <= asOf || k < open) return 0
     const from = k === open ? (cursor > asOf ? cursor : asOf) : inst[k - 1]!.dueDate
-    return interestBetween(counter, principalFrom(k), rate, from, i.dueDate)
+    return interestBetween(counter, principalFrom[k]!, rate, from, i.dueDate)
   }
   const installments = inst.map((i, k): ScheduledInstallment => {
     const accrued = accruedOf(k)
