@@ -19,17 +19,18 @@
  * backlog's work. Where it cannot be the workers: their records start as each answer arrives,
  * the script's all at once.
  */
-import { openDatabase, postgresWebhookDeliveryQueue, signWebhook } from '@lendgate/adapters'
+import { DEFAULT_POOL_SIZE, openDatabase, postgresWebhookDeliveryQueue, signWebhook } from '@lendgate/adapters'
+import { WEBHOOK_BATCH } from '@lendgate/api/webhook-worker'
 import type { LoggedStatement } from '@lendgate/adapters/testing'
 import { deliverDueWebhooks } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import pg from 'pg'
 
-/** Events a worker claims per round: `BATCH` of apps/api/src/webhook-worker.ts. */
-export const WORKER_BATCH = 25
+/** Events a worker claims per round. */
+export const WORKER_BATCH = WEBHOOK_BATCH
 /** A worker's connections to the database: `openDatabase`'s default pool size, which the worker keeps. */
-export const WORKER_POOL = 10
+export const WORKER_POOL = DEFAULT_POOL_SIZE
 
 /** The statements of one worker round for one event: its claim, then those recording its attempt. */
 export type CapturedDelivery = {

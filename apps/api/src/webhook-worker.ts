@@ -8,8 +8,8 @@ export type WebhookWorker = {
   readonly stop: () => Promise<void>
 }
 
-/** Events claimed per round. */
-const BATCH = 25
+/** Events a delivery round claims. */
+export const WEBHOOK_BATCH = 25
 
 /**
  * Runs delivery rounds: immediately again while rounds come back full, otherwise every
@@ -31,7 +31,7 @@ export const startWebhookWorker = (
     current = (async () => {
       let full = true
       while (full && !stopped) {
-        const result = await round(BATCH)
+        const result = await round(WEBHOOK_BATCH)
         if (E.isLeft(result)) {
           logger.warn({ err: result.left.cause }, 'webhook delivery round failed; will retry')
           full = false
@@ -40,7 +40,7 @@ export const startWebhookWorker = (
             metrics.deliveryAttempt(outcome)
             if (outcome._tag === 'Failed') logger.warn({ reason: outcome.reason }, 'webhook event failed for good')
           }
-          full = result.right.length === BATCH
+          full = result.right.length === WEBHOOK_BATCH
         }
       }
     })()

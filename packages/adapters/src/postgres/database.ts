@@ -134,6 +134,9 @@ const describeUrl = (url: string): string => {
  * reachable by group or others (the open is refused otherwise), and every file under it is
  * made 0600 when the database opens and closes (`data-directory.ts`).
  */
+/** Connections `openDatabase` pools on a PostgreSQL server when not told otherwise (`poolSize`). */
+export const DEFAULT_POOL_SIZE = 10
+
 export const openDatabase = async (options: {
   readonly url: string | undefined
   readonly directUrl?: string | undefined
@@ -145,7 +148,7 @@ export const openDatabase = async (options: {
   const { url, dataDir } = options
   if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
     const directUrl = options.directUrl ?? url
-    const { db, pool } = pgKysely(url, options.poolSize ?? 10, options.log)
+    const { db, pool } = pgKysely(url, options.poolSize ?? DEFAULT_POOL_SIZE, options.log)
     return {
       db,
       kind: 'postgres',
