@@ -13,7 +13,7 @@
  * were the clock's (now, the lease's end, an attempt's start) or the captured event's id, and the
  * worker's batch size as the claim's limit; one loop per worker, each claiming and recording with
  * a worker's concurrency (a pool of 10, every event of the batch recorded at once over it, the
- * next claim when the last is committed) or, for comparison, one statement at a time on one
+ * next claim when the last is recorded) or, for comparison, one statement at a time on one
  * connection. It runs no HTTP, no signing, no unsealing, no domain code, and none of the worker's
  * background statements (key usage, rate-limit counts, the scheduler's leases), which are not the
  * backlog's work. Where it cannot be the workers: their records start as each answer arrives,
@@ -96,7 +96,7 @@ export type Drained = { readonly events: number; readonly seconds: number }
  * `connections`, claiming a batch with the worker's claim and recording every claimed event with
  * the worker's statements, each on a connection of the pool (at most `connections` at once, as a
  * worker's round records its batch over its pool), until a claim comes back short (nothing left to
- * claim). Timed from the first claim to the last commit.
+ * claim). Timed from the first claim to the last record.
  */
 export const drainCeiling = async (url: string, captured: CapturedDelivery, loops: number, connections: number): Promise<Drained> => {
   const pools = Array.from({ length: loops }, () => new pg.Pool({ connectionString: url, max: connections }))

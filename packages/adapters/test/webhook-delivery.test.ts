@@ -14,7 +14,7 @@ import { postgresWebhookDeliveryQueue } from '../src/postgres/webhook-delivery-q
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
 import { insertWebhookEvent, postgresWebhookEventRepository } from '../src/postgres/webhook-event-repository.js'
 import { testDatabases } from '../src/testing/test-databases.js'
-import { httpWebhookSender } from '../src/webhooks/http-sender.js'
+import { attemptFailureOf, httpWebhookSender } from '../src/webhooks/http-sender.js'
 import { signWebhook } from '../src/webhooks/signature.js'
 
 type Received = { readonly headers: IncomingHttpHeaders; readonly body: string }
@@ -281,6 +281,27 @@ describe('httpWebhookSender', () => {
       silent.closeAllConnections()
       await new Promise<void>((resolve) => silent.close(() => resolve()))
     }
+  })
+
+  it('records why a connection failed', async () => {
+    const closed: Server = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const sender = httpWebhookSender({ timeoutMs: 5_000, allowPrivateNetworks: true })
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const result = await sender.send({ url: `http://${host}:${port}/hooks`, headers: {}, body: '{}' })()
+      expect(result.statusCode, host).to.equal(null)
+      expect(result.error, host).to.match(/ECONNREFUSED/)
+    }
+  })
+
+  it("names a failure by its code when the error has no message (Node's AggregateError when every address refused)", () => {
+    const everyAddressRefused = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:9'), new Error('connect ECONNREFUSED 127.0.0.1:9')], ''), { code: 'ECONNREFUSED' })
+    expect(attemptFailureOf(everyAddressRefused, 5_000)).to.equal('ECONNREFUSED')
+    expect(attemptFailureOf(new AggregateError([], ''), 5_000)).to.equal('AggregateError')
+    expect(attemptFailureOf(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }), 200)).to.equal('timed out after 200 ms')
+    expect(attemptFailureOf(new Error('socket hang up'), 5_000)).to.equal('socket hang up')
   })
 
   it('takes the status of an answer whose body never ends, reading only the start of it', async () => {

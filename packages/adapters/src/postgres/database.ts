@@ -125,6 +125,9 @@ const describeUrl = (url: string): string => {
   return `postgres ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
 }
 
+/** Connections `openDatabase` pools on a PostgreSQL server when not told otherwise (`poolSize`). */
+export const DEFAULT_POOL_SIZE = 10
+
 /**
  * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
  * URL is a real server through a `pg` pool (it may be a pooler such as PgBouncer in transaction
@@ -134,9 +137,6 @@ const describeUrl = (url: string): string => {
  * reachable by group or others (the open is refused otherwise), and every file under it is
  * made 0600 when the database opens and closes (`data-directory.ts`).
  */
-/** Connections `openDatabase` pools on a PostgreSQL server when not told otherwise (`poolSize`). */
-export const DEFAULT_POOL_SIZE = 10
-
 export const openDatabase = async (options: {
   readonly url: string | undefined
   readonly directUrl?: string | undefined

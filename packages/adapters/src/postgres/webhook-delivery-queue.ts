@@ -46,8 +46,8 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
       )
     }),
 
-  // One statement each (the insert a data-modifying CTE of the update): atomic as a transaction
-  // is, in one round trip instead of four.
+  // One statement each, the attempt's insert a data-modifying CTE of the event's update: atomic,
+  // in one round trip (decision 103).
   record: (attempt, outcome) =>
     query(async () => {
       await db

@@ -31,10 +31,22 @@ export const publicOnlyLookup = (hostname: string, options: LookupOneOptions | L
 }
 
 /**
- * Sends webhooks with undici's `request` (decision 21): a JSON POST, redirects not followed (a 3xx
- * is the attempt's result), one timeout for the whole attempt, the answer read up to
- * `MAX_RESPONSE_BYTES` and then dropped, and (unless private networks are allowed) connections only
- * to public addresses resolved by `publicOnlyLookup`. Never throws: errors become the attempt's `error`.
+ * What a failed attempt records: the timeout in words, or the error's message; for an error
+ * without one (Node's `AggregateError` when every address of a host refused), its code or name.
+ */
+export const attemptFailureOf = (error: unknown, timeoutMs: number): string => {
+  if (!(error instanceof Error)) return String(error)
+  if (error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`
+  return error.message !== '' ? error.message : ((error as NodeJS.ErrnoException).code ?? error.name)
+}
+
+/**
+ * Sends webhooks with undici's `request` (decisions 21 and 103): a JSON POST, redirects not
+ * followed (a 3xx is the attempt's result), one timeout for the whole attempt, the answer read up
+ * to about `MAX_RESPONSE_BYTES` and then dropped (an answer whose body breaks off after its status
+ * still counts by its status: the receiver answered), and (unless private networks are allowed)
+ * connections only to public addresses resolved by `publicOnlyLookup`. Never throws: errors
+ * become the attempt's `error`.
  */
 export const httpWebhookSender = (options: { readonly timeoutMs?: number; readonly allowPrivateNetworks?: boolean } = {}): WebhookSender => {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS
@@ -54,8 +66,7 @@ export const httpWebhookSender = (options: { readonly timeoutMs?: number; readon
         await response.body.dump({ limit: MAX_RESPONSE_BYTES, signal })
         return { statusCode: response.statusCode, error: null, durationMs: performance.now() - started }
       } catch (error) {
-        const message = error instanceof Error ? (error.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : error.message) : String(error)
-        return { statusCode: null, error: message, durationMs: performance.now() - started }
+        return { statusCode: null, error: attemptFailureOf(error, timeoutMs), durationMs: performance.now() - started }
       }
     },
   }

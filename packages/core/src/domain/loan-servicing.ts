@@ -305,10 +305,10 @@ export const replay = (
     (sum, i, k) => add(sum, { principal: i.principalDue - i.principalPaid, interest: accruedOf(k) - i.interestPaid, fees: i.feesDue - i.feesPaid }),
     ZERO,
   )
-  // Interest still to come on an installment not yet due, as if everything were paid on time from now on.
   // principalFrom[k]: the principal still owed on installment k and those after it (sums from the end).
   const principalFrom: number[] = new Array<number>(inst.length)
   for (let k = inst.length - 1, after = 0; k >= 0; k--) principalFrom[k] = after += inst[k]!.principalDue - inst[k]!.principalPaid
+  // Interest still to come on an installment not yet due, as if everything were paid on time from now on.
   const projectedOf = (k: number): number => {
     const i = inst[k]!
     if (i.closed || i.dueDate <= asOf || k < open) return 0

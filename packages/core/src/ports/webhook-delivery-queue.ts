@@ -34,7 +34,7 @@ export type DeliveryAttempt = AttemptResult & {
 export type WebhookDeliveryQueue = {
   /** Leases up to `limit` due events for `leaseMs`, oldest due first. */
   readonly claimDue: (now: Date, limit: number, leaseMs: number) => TE.TaskEither<StoreUnavailable, readonly DueDelivery[]>
-  /** Records the attempt and applies its outcome to the event, releasing the lease, in one transaction. */
+  /** Records the attempt and applies its outcome to the event, releasing the lease, atomically. */
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
   /** Records an attempt a crash cut short (it counts as one), keeping the current lease. */
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
