@@ -91,24 +91,39 @@ export const pinPostgres = (backendPid: number): (() => void) | undefined => {
  */
 export const pinDatabaseBackends = (pool: pg.Pool, database: string): { readonly stop: () => Promise<number> } => {
   const pinned = new Set<number>()
+  const poll = everyTenthOfASecond(async () => {
+    if (pinning === undefined) return
+    const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])
+    for (const { pid } of rows) {
+      if (pinned.has(pid) || procField(pid, 'comm') !== 'postgres' || !(procField(pid, 'cmdline') ?? '').includes(` ${database} `)) continue
+      if (setAffinity(pid, pinning.load)) pinned.add(pid)
+    }
+  })
+  return {
+    stop: async () => {
+      await poll.stop()
+      return pinned.size
+    },
+  }
+}
+
+/**
+ * Runs `step` every 100 ms until `stop`, which waits for the step in progress and rejects with a
+ * step's failure (the loop ends at the first one; it is never left unhandled in between).
+ */
+export const everyTenthOfASecond = (step: () => Promise<void>): { readonly stop: () => Promise<void> } => {
   let stopped = false
   const loop = (async () => {
-    while (pinning !== undefined && !stopped) {
-      const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [database])
-      for (const { pid } of rows) {
-        if (pinned.has(pid) || procField(pid, 'comm') !== 'postgres' || !(procField(pid, 'cmdline') ?? '').includes(` ${database} `)) continue
-        if (setAffinity(pid, pinning.load)) pinned.add(pid)
-      }
+    while (!stopped) {
+      await step()
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   })()
-  // A failure is told by `stop`, not left unhandled in between.
   loop.catch(() => undefined)
   return {
     stop: async () => {
       stopped = true
       await loop
-      return pinned.size
     },
   }
 }

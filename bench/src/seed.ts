@@ -207,15 +207,7 @@ export const scratchDatabase = (prefix: string): { readonly baseUrl: string; rea
 export const databaseUrl = (baseUrl: string, name: string): string => Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString()
 
 /** `run` on a connection of its own to `url`, closed afterwards whatever `run` did. */
-export const onDatabase = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
+export { onDatabase } from '@lendgate/adapters/testing'
 
 /**
  * A large book's progress (`seedLargeBook`'s `onProgress`) told through `say` after every chunk:

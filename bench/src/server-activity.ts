@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import type pg from 'pg'
 import { median } from './load.js'
+import { everyTenthOfASecond } from './processes.js'
 
 /**
  * Where the server connections of one side (the API's pool and its LISTEN connection, or
@@ -19,31 +20,24 @@ export type Activity = { readonly running: number; readonly lock: number; readon
 export const sampleActivity = (pool: pg.Pool, database: string, side: 'api' | 'pgbench'): { readonly stop: () => Promise<Activity> } => {
   const totals = { running: 0, lock: 0, wal: 0, inTransaction: 0, idle: 0 }
   let samples = 0
-  let stopped = false
-  const loop = (async () => {
-    while (!stopped) {
-      const { rows } = await pool.query<Record<keyof Activity, string>>(
-        `select count(*) filter (where state = 'active' and wait_event_type is null) as running,
-           count(*) filter (where state = 'active' and wait_event_type = 'Lock') as lock,
-           count(*) filter (where state = 'active' and wait_event_type in ('IO', 'LWLock')) as wal,
-           count(*) filter (where state = 'idle in transaction') as "inTransaction",
-           count(*) filter (where state = 'idle') as idle
-         from pg_stat_activity
-         where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid() and (application_name = 'pgbench') = $2`,
-        [database, side === 'pgbench'],
-      )
-      const row = rows[0]
-      if (row !== undefined) for (const k of Object.keys(totals) as (keyof Activity)[]) totals[k] += Number(row[k])
-      samples++
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  })()
-  // A failure is told by `stop`, not left unhandled in between.
-  loop.catch(() => undefined)
+  const poll = everyTenthOfASecond(async () => {
+    const { rows } = await pool.query<Record<keyof Activity, string>>(
+      `select count(*) filter (where state = 'active' and wait_event_type is null) as running,
+         count(*) filter (where state = 'active' and wait_event_type = 'Lock') as lock,
+         count(*) filter (where state = 'active' and wait_event_type in ('IO', 'LWLock')) as wal,
+         count(*) filter (where state = 'idle in transaction') as "inTransaction",
+         count(*) filter (where state = 'idle') as idle
+       from pg_stat_activity
+       where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid() and (application_name = 'pgbench') = $2`,
+      [database, side === 'pgbench'],
+    )
+    const row = rows[0]
+    if (row !== undefined) for (const k of Object.keys(totals) as (keyof Activity)[]) totals[k] += Number(row[k])
+    samples++
+  })
   return {
     stop: async () => {
-      stopped = true
-      await loop
+      await poll.stop()
       const of = (n: number) => n / Math.max(1, samples)
       return { running: of(totals.running), lock: of(totals.lock), wal: of(totals.wal), inTransaction: of(totals.inTransaction), idle: of(totals.idle) }
     },

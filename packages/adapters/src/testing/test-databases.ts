@@ -27,7 +27,8 @@ const openEmbedded = (): Promise<OpenDatabase> =>
     return database
   })())
 
-const withAdmin = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
+/** `run` on a connection of its own to `url`, closed afterwards whatever `run` did. */
+export const onDatabase = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
@@ -41,7 +42,7 @@ const withAdmin = async <A>(url: string, run: (client: pg.Client) => Promise<A>)
 const createReal = async (baseUrl: string, log?: QueryLog): Promise<ScratchDatabase> => {
   const now = Math.floor(Date.now() / 1000)
   const name = `${TEST_DB_PREFIX}${now}_${randomBytes(4).toString('hex')}`
-  await withAdmin(baseUrl, async (client) => {
+  await onDatabase(baseUrl, async (client) => {
     const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`)
     for (const { datname } of stale.rows) {
       const createdAt = Number(datname.slice(TEST_DB_PREFIX.length).split('_')[0])
@@ -59,7 +60,7 @@ const createReal = async (baseUrl: string, log?: QueryLog): Promise<ScratchDatab
     database,
     drop: async () => {
       await database.close()
-      await withAdmin(baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
+      await onDatabase(baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
     },
   }
 }
