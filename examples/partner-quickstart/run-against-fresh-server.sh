@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a fresh Lendgate server (embedded database, in memory) configured for this example,
+# Starts a fresh Lendgate server (embedded database, in a temporary directory) configured for this example,
 # generates the typed client from its OpenAPI document, type-checks the example and runs the
 # whole journey. Used by .ci/run; handy locally too. Run from anywhere.
 set -euo pipefail
@@ -12,7 +12,7 @@ export INTERNAL_API_TOKEN="quickstart-internal-$(node -e "process.stdout.write(r
 export LENDGATE_URL="http://127.0.0.1:${PORT}" RECEIVER_PORT
 DATA_DIR="$(mktemp -d)"
 
-PORT="$PORT" DATABASE_URL=pglite://memory DATA_DIR="$DATA_DIR" LOG_LEVEL=warn \
+PORT="$PORT" DATA_DIR="$DATA_DIR" LOG_LEVEL=warn \
   WEBHOOK_SECRET_KEY="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")" \
   VERIFICATION_DELIVERY_URL="http://127.0.0.1:${RECEIVER_PORT}/codes" \
   WEBHOOK_ALLOW_HTTP=true WEBHOOK_ALLOW_PRIVATE_NETWORKS=true \

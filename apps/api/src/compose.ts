@@ -110,7 +110,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   let scheduler: Scheduler | undefined
   const scheduledJobs = config.runJobs && (options.scheduledJobs ?? true)
   const metrics = createMetrics({
-    ...(database.kind === 'postgres' ? { connections: database.connections } : {}),
+    connections: database.connections,
     processMetrics: options.processMetrics ?? false,
     ...(config.runJobs
       ? {

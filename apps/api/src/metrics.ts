@@ -30,8 +30,8 @@ export type JobRunLabel = (typeof JOB_RUN_LABELS)[number]
 
 /** Where the gauges read from; a source left out is not reported by this process. */
 export type MetricSources = {
-  /** The database pool's connections (undefined for the embedded database). */
-  readonly connections?: () => PoolConnections | undefined
+  /** The database pool's connections. */
+  readonly connections?: () => PoolConnections
   /** The webhook backlog (processes that deliver webhooks); undefined when the store did not answer. */
   readonly webhookBacklog?: () => Promise<WebhookBacklog | undefined>
   /** Each scheduled job's lag: how long its earliest run not completed has been due (0 when none is). */
@@ -148,7 +148,6 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
       registers,
       collect() {
         const now = connections()
-        if (now === undefined) return
         this.set({ state: 'in_use' }, now.inUse)
         this.set({ state: 'idle' }, now.idle)
       },
@@ -158,8 +157,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
       help: 'Queries of this process waiting for a database pool connection.',
       registers,
       collect() {
-        const now = connections()
-        if (now !== undefined) this.set(now.waiting)
+        this.set(connections().waiting)
       },
     })
   }

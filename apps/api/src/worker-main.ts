@@ -7,18 +7,14 @@ import { createWorkerApp } from './worker-app.js'
 
 /**
  * `pnpm worker`: the background jobs alone (webhook delivery and the daily servicing job),
- * without the partner API, on the configured PostgreSQL server, with its probes and metrics on
- * `WORKER_PORT`. Any number may run beside the API processes: each webhook event is claimed by
- * one of them, and each run of a scheduled job is leased to one (docs/deployment.md).
+ * without the partner API, on the configured database (the embedded server of `DATA_DIR` too),
+ * with its probes and metrics on `WORKER_PORT`. Any number may run beside the API processes:
+ * each webhook event is claimed by one of them, and each run of a scheduled job is leased to one
+ * (docs/deployment.md).
  */
 process.umask(0o077)
 const { config } = withDevelopmentSecrets(configOrExit('Lendgate worker'))
 const logger = createLogger(config.logLevel)
-if (config.databaseUrl === undefined || !config.databaseUrl.startsWith('postgres')) {
-  // The embedded database belongs to one process: the API process, which runs the jobs itself.
-  logger.fatal({ setting: 'DATABASE_URL' }, 'pnpm worker needs a PostgreSQL server (DATABASE_URL=postgres://…); with the embedded database the API process runs the jobs')
-  process.exit(1)
-}
 if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
   process.exit(1)

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:http'
@@ -76,7 +79,7 @@ describe('GET /metrics', () => {
       // The first request read the key from the store; the other three found it in the cache.
       expect(grew('lendgate_key_cache_lookups_total{result="miss"}')).to.equal(1)
       expect(grew('lendgate_key_cache_lookups_total{result="hit"}')).to.equal(3)
-      if (database!.kind === 'postgres') expect(sample(after.text, 'lendgate_db_pool_waiting')).to.equal(0)
+      expect(sample(after.text, 'lendgate_db_pool_waiting')).to.equal(0)
     } finally {
       await server.stop()
     }
@@ -119,7 +122,8 @@ describe('readiness while the migrations run', function () {
 
   it('answers 503 migrations_pending to readiness and to every route but the probes and metrics, then serves once migrated', async () => {
     // A database of its own, empty: the composition migrates it in `start`.
-    const config = testConfig({ databaseUrl: 'pglite://memory' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'lendgate-migrating-'))
+    const config = testConfig({ databaseUrl: undefined, dataDir })
     const composition = await compose(config, silent)
     const server = await listen(createApp(composition.deps, config, silent).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)
     try {
@@ -134,6 +138,7 @@ describe('readiness while the migrations run', function () {
       expect((await mintKey(server.url)).api_key).to.be.a('string')
     } finally {
       await server.stop()
+      rmSync(dataDir, { recursive: true, force: true })
     }
   })
 

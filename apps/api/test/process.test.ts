@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { request } from './support/client.js'
@@ -14,7 +15,10 @@ describe('the API process (main.ts)', function () {
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'lendgate-main-'))
   })
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }))
+  afterEach(async () => {
+    await stopEmbeddedServerOf(dataDir)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
 
   it('refuses to start on invalid settings, listing each problem, with exit status 1', async () => {
     const run = startMain({ PORT: 'eighty', LOG_LEVEL: 'loud', DATA_DIR: dataDir })
@@ -34,8 +38,10 @@ describe('the API process (main.ts)', function () {
     const run = startMain({ DATA_DIR: dataDir })
     const url = await within(30_000, run.url)
     expect((await request(url, '/health/ready')).status).to.equal(200)
+    // Directories and files: the server's socket is guarded by its directory.
     const reachable = (): string[] =>
       readdirSync(dataDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory() || entry.isFile())
         .map((entry) => join(entry.parentPath, entry.name))
         .filter((full) => (statSync(full).mode & 0o077) !== 0)
     expect(reachable(), 'while running').to.deep.equal([])
@@ -45,7 +51,7 @@ describe('the API process (main.ts)', function () {
   })
 
   it('generates development secrets once, shows them once, and stops gracefully on SIGTERM', async () => {
-    const first = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory' })
+    const first = startMain({ DATA_DIR: dataDir })
     const url = await within(30_000, first.url)
     const secrets = JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, string>
     expect(statSync(join(dataDir, 'dev-secrets.json')).mode & 0o777).to.equal(0o600)
@@ -65,7 +71,7 @@ describe('the API process (main.ts)', function () {
     for (const secret of Object.values(secrets)) expect(first.stdout()).not.to.contain(secret)
     expect(first.stdout()).not.to.contain(minted.body.api_key)
 
-    const second = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory' })
+    const second = startMain({ DATA_DIR: dataDir })
     await within(30_000, second.url)
     expect(second.stderr()).not.to.contain(secrets['partner_mint_secret'])
     second.child.kill('SIGINT')
@@ -77,7 +83,7 @@ describe('the API process (main.ts)', function () {
    * `requests` requests, each of which must be served, then sends SIGTERM: the process must exit 0.
    */
   const stopsWithItsReaderGone = async (requests: number): Promise<void> => {
-    const run = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory' })
+    const run = startMain({ DATA_DIR: dataDir })
     const url = await within(30_000, run.url)
     run.child.stdout!.destroy()
     for (let i = 0; i < requests; i += 1) expect((await request(url, '/health')).status).to.equal(200)
@@ -100,7 +106,7 @@ describe('the API process (main.ts)', function () {
   })
 
   it('in production generates nothing: minting answers 500 server_misconfigured and the log says why', async () => {
-    const run = startMain({ DATA_DIR: dataDir, DATABASE_URL: 'pglite://memory', NODE_ENV: 'production' })
+    const run = startMain({ DATA_DIR: dataDir, NODE_ENV: 'production' })
     const url = await within(30_000, run.url)
     const minted = await request(url, '/public/partner/api-keys', {
       method: 'POST',

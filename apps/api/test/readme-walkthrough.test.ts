@@ -1,7 +1,8 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { runToEnd } from './support/run-to-end.js'
@@ -10,7 +11,7 @@ import { runToEnd } from './support/run-to-end.js'
  * Issue 39: the README runs as pasted. Its walkthrough ("First requests" to the end of
  * servicing) runs in bash against the API started from source on the embedded database, as the
  * quick start starts it (its log written to `.data/api.log`, where the walkthrough reads its
- * verification codes); then, with the server stopped, the "Operator CLI" block. The only edits
+ * verification codes); then, beside the running server, the "Operator CLI" block. The only edits
  * to the README's text: the server's address (a free port, not 3000) and where `.data` is (a
  * temporary folder, not the repository's).
  */
@@ -41,10 +42,13 @@ describe('the README, run as pasted', function () {
   let server: SourceProcess | undefined
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'lendgate-readme-'))
+    // Open to pass through, as a checkout is: run as root, the embedded server's user must reach `.data`.
+    chmodSync(root, 0o755)
     mkdirSync(join(root, '.data'), { mode: 0o700 })
   })
   after(async () => {
     server?.child.kill('SIGKILL')
+    await stopEmbeddedServerOf(join(root, '.data'))
     rmSync(root, { recursive: true, force: true })
   })
 
@@ -68,10 +72,6 @@ describe('the README, run as pasted', function () {
     expect(walk.out, 'an error answer').to.not.include('"error":')
     for (const seen of ['"status":"SUBMITTED"', '"status":"APPROVED"', '"status":"SUCCEEDED"', '"type":"PAYMENT"']) expect(walk.out, seen).to.include(seen)
 
-    server.child.kill('SIGTERM')
-    expect(await within(30_000, server.exited)).to.equal(0)
-    server = undefined
-
     const operator = await bash(`source ${join(root, 'shell.sh')}\n${pasted(cli!)}`, { DATA_DIR: data })
     expect(operator.status, operator.out).to.equal(0)
     // The CLI prints its JSON indented.
@@ -79,5 +79,12 @@ describe('the README, run as pasted', function () {
     expect(printed, 'an error answer').to.not.include('"error":')
     // The approved session (sessions list), its party.ready event (webhooks deliveries $S), the booked application (applications list) and the new client's key (keys list).
     for (const seen of ['"current_step":"REVIEW"', '"type":"party.ready"', '"loan_id":"', '"key_prefix":"lgk_live_']) expect(printed, seen).to.include(seen)
+
+    // The server served on beside the CLI, and stops with its database.
+    expect((await fetch(`${url}/health/ready`)).status).to.equal(200)
+    server.child.kill('SIGTERM')
+    expect(await within(30_000, server.exited)).to.equal(0)
+    server = undefined
+    expect(existsSync(join(data, 'pgdata', 'postmaster.pid')), 'the embedded server still running').to.equal(false)
   })
 })

@@ -6,8 +6,8 @@ import { startFromSource, within, type SourceProcess } from './support/api-proce
 import { INTERNAL_TOKEN } from './support/test-server.js'
 
 /**
- * `pnpm worker` as its own process (issue 38): it refuses the embedded database, and on a
- * PostgreSQL server (`TEST_DATABASE_URL`, a database of its own) it migrates, runs the day's
+ * `pnpm worker` as its own process (issue 38): on a PostgreSQL server (`TEST_DATABASE_URL`, a
+ * database of its own; beside an API on the embedded server: embedded-server-process.test.ts) it migrates, runs the day's
  * servicing job once, answers its probes and metrics on `WORKER_PORT`, and on SIGTERM stops
  * with status 0 and no lease held.
  */
@@ -17,12 +17,6 @@ const startWorker = (env: Record<string, string>): SourceProcess => startFromSou
 
 describe('the worker process (worker-main.ts)', function () {
   this.timeout(60_000)
-
-  it('refuses the embedded database with exit status 1, naming DATABASE_URL', async () => {
-    const worker = startWorker({ DATABASE_URL: 'pglite://memory', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })
-    expect(await within(30_000, worker.exited)).to.equal(1)
-    expect(worker.stdout()).to.contain('pnpm worker needs a PostgreSQL server')
-  })
 
   const serverUrl = realDatabaseUrl()
   if (serverUrl === undefined) return

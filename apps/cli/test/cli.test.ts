@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   bookLoan,
@@ -189,15 +192,21 @@ describe('the operator CLI', () => {
     expect(declined.json).to.deep.include({ application_id: toDecline.id, status: 'DECLINED' })
   })
 
-  it('runs as a program on a database of its own (pnpm lendgate)', function () {
+  it('runs as a program on an embedded database of its own (pnpm lendgate), and stops the server it started', function () {
     this.timeout(60_000)
     const root = fileURLToPath(new URL('../../../', import.meta.url))
-    const result = spawnSync(
-      `${root}node_modules/.bin/tsx`,
-      ['--conditions=@lendgate/source', 'apps/cli/src/main.ts', 'keys', 'mint', '--party-id', '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b'],
-      { cwd: root, env: { ...process.env, DATABASE_URL: 'pglite://memory' }, encoding: 'utf8' },
-    )
-    expect(result.status, result.stderr).to.equal(0)
-    expect(JSON.parse(result.stdout)).to.deep.include({ party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b', status: 'active' })
+    const dataDir = mkdtempSync(join(tmpdir(), 'lendgate-cli-'))
+    try {
+      const result = spawnSync(
+        `${root}node_modules/.bin/tsx`,
+        ['--conditions=@lendgate/source', 'apps/cli/src/main.ts', 'keys', 'mint', '--party-id', '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b'],
+        { cwd: root, env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir }, encoding: 'utf8' },
+      )
+      expect(result.status, result.stderr).to.equal(0)
+      expect(JSON.parse(result.stdout)).to.deep.include({ party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b', status: 'active' })
+      expect(existsSync(join(dataDir, 'pgdata', 'postmaster.pid')), 'the server still running').to.equal(false)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

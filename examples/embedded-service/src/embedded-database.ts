@@ -5,9 +5,9 @@ import { runJourney } from './journey.js'
 import { runAndReport } from './report.js'
 
 /**
- * The journey on the adapters over the embedded database (PGlite): in memory, or under
- * `EMBEDDED_DATA_DIR` when set (kept between runs, owner-only). The database is migrated first,
- * as the API does at start. A real service loads its webhook sealing key from its secret store;
+ * The journey on the adapters over the embedded PostgreSQL server: a throwaway one, or the one
+ * under `EMBEDDED_DATA_DIR` when set (kept between runs, owner-only). The database is migrated
+ * first, as the API does at start. A real service loads its webhook sealing key from its secret store;
  * this one seals with a key of the run's own, which no one else needs to open.
  */
 const dataDir = process.env['EMBEDDED_DATA_DIR']

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
@@ -73,7 +73,7 @@ for (const database of testDatabases()) {
 }
 
 describe('openDatabase', () => {
-  it('rejects a URL that is neither PostgreSQL nor pglite://memory, naming DATABASE_URL', async () => {
+  it('rejects a URL that is not PostgreSQL, naming DATABASE_URL', async () => {
     const error = await rejectionOf(openDatabase({ url: 'mysql://x', dataDir: '' }))
     expect(error).to.be.instanceOf(Error)
     expect((error as Error).message).to.contain('DATABASE_URL')
@@ -84,7 +84,9 @@ describe('openDatabase', () => {
     let open: OpenDatabase | undefined
 
     before(() => {
+      // Open to others to pass through, as a home directory is: the data directories are inside.
       dataDir = mkdtempSync(join(tmpdir(), 'lendgate-database-test-'))
+      chmodSync(dataDir, 0o755)
     })
 
     after(async () => {
@@ -97,15 +99,16 @@ describe('openDatabase', () => {
       const id = testId('5b0c0f8e-2d7a-4c51-9a0e-3f1d2c4b6a79')
       const createdAt = new Date('2026-03-04T05:06:07.089Z')
 
-      open = await openDatabase({ url: undefined, dataDir })
-      expect(open.kind).to.equal('embedded')
-      expect(existsSync(join(dataDir, 'pgdata'))).to.equal(true)
+      const kept = join(dataDir, 'kept')
+      open = await openDatabase({ url: undefined, dataDir: kept })
+      expect([open.kind, open.description]).to.deep.equal(['embedded', `embedded PostgreSQL at ${join(kept, 'pgdata')} (started by this process)`])
+      expect(existsSync(join(kept, 'pgdata', 'PG_VERSION'))).to.equal(true)
       expect(await migrateToLatest(open.db)).to.deep.equal(MIGRATION_NAMES)
       await open.db.insertInto('api_clients').values({ id, party_id: id, name: 'on disk', created_at: createdAt }).execute()
       await open.close()
       open = undefined
 
-      open = await openDatabase({ url: undefined, dataDir })
+      open = await openDatabase({ url: undefined, dataDir: kept })
       expect(await migrateToLatest(open.db)).to.deep.equal([])
       const rows = await open.db.selectFrom('api_clients').selectAll().where('id', '=', id).execute()
       expect(rows).to.deep.equal([{ id, party_id: id, name: 'on disk', created_at: createdAt }])
@@ -113,29 +116,73 @@ describe('openDatabase', () => {
       open = undefined
     })
 
-    /** Every entry under `path` whose mode lets group or others in, with its mode. */
+    /** Every directory and file under `path` whose mode lets group or others in, with its mode (the server's socket is guarded by its directory). */
     const reachableByOthers = (path: string): string[] =>
       readdirSync(path, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isDirectory() || entry.isFile())
         .map((entry) => join(entry.parentPath, entry.name))
         .filter((full) => (statSync(full).mode & 0o077) !== 0)
         .map((full) => `${full} ${(statSync(full).mode & 0o777).toString(8)}`)
 
-    it('keeps the data directory and every file under it owner-only, whatever the umask (issue 35)', async function () {
+    it('keeps the data directory and everything under it owner-only, whatever the umask (issue 35)', async function () {
       this.timeout(60_000)
       const fresh = join(dataDir, 'fresh', 'nested')
       const previous = process.umask(0o022)
       try {
+        // Made by hand, as the server's user must pass through it when Lendgate runs as root.
+        mkdirSync(join(dataDir, 'fresh'), { mode: 0o755 })
         open = await openDatabase({ url: undefined, dataDir: fresh })
-        expect(statSync(fresh).mode & 0o777).to.equal(0o700)
-        expect(reachableByOthers(fresh)).to.deep.equal([])
-        // Tables created after the open (the migrations) are tightened when it closes.
         await migrateToLatest(open.db)
+        // As root, the server runs as another user, whose group may pass through (0710), no more.
+        const { mode, gid } = statSync(fresh)
+        if (process.getuid?.() === 0) expect([mode & 0o777, gid]).to.deep.equal([0o710, statSync(join(fresh, 'pgdata')).gid])
+        else expect(mode & 0o777).to.equal(0o700)
+        expect(reachableByOthers(fresh)).to.deep.equal([])
         await open.close()
         open = undefined
         expect(reachableByOthers(fresh)).to.deep.equal([])
       } finally {
         process.umask(previous)
       }
+    })
+
+    if (process.getuid?.() === 0) {
+      it('as root, refuses a data directory the server\'s user cannot reach, naming the closed directory', async () => {
+        const closed = mkdtempSync(join(dataDir, 'closed-'))
+        chmodSync(closed, 0o700)
+        const inside = join(closed, 'data')
+        const error = await rejectionOf(openDatabase({ url: undefined, dataDir: inside }))
+        expect((error as Error).message).to.contain(`it cannot pass through ${closed}, above the data directory ${inside}`)
+        expect(existsSync(join(inside, 'pgdata'))).to.equal(false)
+      })
+    }
+
+    it('shares one server between two opens of a fresh data directory at once, initialised once', async function () {
+      this.timeout(60_000)
+      const both = join(dataDir, 'both')
+      const [a, b] = await Promise.all([openDatabase({ url: undefined, dataDir: both }), openDatabase({ url: undefined, dataDir: both })])
+      try {
+        expect([a.description, b.description].filter((d) => d.endsWith('(started by this process)'))).to.have.length(1)
+        const serverOf = async (db: OpenDatabase) => (await sql<{ server: string }>`select pg_postmaster_start_time()::text as server`.execute(db.db)).rows[0]!.server
+        expect(await serverOf(a)).to.equal(await serverOf(b))
+        expect(readdirSync(both)).to.deep.equal(['pgdata'])
+        await a.close()
+        // The other still uses it: the server runs on until it leaves too.
+        expect((await sql<{ one: number }>`select 1 as one`.execute(b.db)).rows).to.deep.equal([{ one: 1 }])
+      } finally {
+        await b.close()
+      }
+      expect(existsSync(join(both, 'pgdata', 'postmaster.pid'))).to.equal(false)
+    })
+
+    it('refuses a cluster the server cannot start on, with the end of its log', async function () {
+      this.timeout(60_000)
+      const foreign = join(dataDir, 'foreign')
+      mkdirSync(join(foreign, 'pgdata'), { recursive: true, mode: 0o700 })
+      // A cluster of another major version, as an older build's data directory would be.
+      writeFileSync(join(foreign, 'pgdata', 'PG_VERSION'), '16\n')
+      const error = await rejectionOf(openDatabase({ url: undefined, dataDir: foreign }))
+      expect((error as Error).message).to.match(/^The embedded PostgreSQL at .*pgdata did not start \(.*\)\. Its log ends:\n/)
     })
 
     it('refuses to open a data directory that group or others can reach, naming the fix', async () => {

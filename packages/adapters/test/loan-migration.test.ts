@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import { DEFAULT_SERVICING_TERMS, type LoanProduct } from '@lendgate/core'
 import { right } from '@lendgate/core/testing/contracts'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely } from 'kysely'
-import pg from 'pg'
-import { MEMORY_URL, openDatabase, type DatabaseKind } from '../src/postgres/database.js'
 import { postgresLoanProductRepository } from '../src/postgres/loan-product-repository.js'
 import { migrateToLatest } from '../src/postgres/migrate.js'
 import type { Database } from '../src/postgres/schema.js'
-import { realDatabaseUrl, testDatabases } from '../src/testing/test-databases.js'
+import { scratchDatabase, testDatabases } from '../src/testing/test-databases.js'
 import { testId } from '@lendgate/core/testing'
 
 const SEEDED_AT = new Date('2026-11-22T00:00:00.000Z')
@@ -61,64 +58,21 @@ const SEEDED_PRODUCTS: readonly LoanProduct[] = [
   }),
 ]
 
-type Fresh = { readonly db: Kysely<Database>; readonly dispose: () => Promise<void> }
-
-const withAdmin = async (url: string, statement: string): Promise<void> => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
-
-/**
- * A database of the same kind as the shared test database, migrated from nothing, for this
- * test alone: the shared one holds other tests' products. A server database is named like the
- * shared ones, so a run that dies leaves nothing the next run does not drop.
- */
-const freshDatabase = async (kind: DatabaseKind): Promise<Fresh> => {
-  const baseUrl = realDatabaseUrl()
-  if (kind === 'embedded' || baseUrl === undefined) {
-    const database = await openDatabase({ url: MEMORY_URL, dataDir: '' })
-    await migrateToLatest(database.db)
-    return { db: database.db, dispose: database.close }
-  }
-  const name = `lendgate_test_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`
-  await withAdmin(baseUrl, `create database "${name}"`)
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  const database = await openDatabase({ url: url.toString(), dataDir: '' })
-  const dispose = async (): Promise<void> => {
-    await database.close()
-    await withAdmin(baseUrl, `drop database if exists "${name}" with (force)`)
-  }
-  try {
-    await migrateToLatest(database.db)
-  } catch (error) {
-    await dispose()
-    throw error
-  }
-  return { db: database.db, dispose }
-}
-
 for (const database of testDatabases()) {
   describe(`Loan migration on ${database.name}`, function () {
     this.timeout(60_000)
 
     it('leaves a fresh database with exactly the three seeded active products', async () => {
-      const { kind } = await database.open()
-      const fresh = await freshDatabase(kind)
+      const fresh = await scratchDatabase(database.kind)
       try {
-        const products = postgresLoanProductRepository(fresh.db)
+        const products = postgresLoanProductRepository(fresh.database.db)
         const everything = { limit: 100, after: O.none }
         expect(await right(products.list(undefined, everything))).to.deep.equal(SEEDED_PRODUCTS)
         expect(await right(products.list(true, everything))).to.deep.equal(SEEDED_PRODUCTS)
         expect(await right(products.list(false, everything))).to.deep.equal([])
         for (const p of SEEDED_PRODUCTS) expect(await right(products.findById(p.id))).to.deep.equal(O.some(p))
       } finally {
-        await fresh.dispose()
+        await fresh.drop()
       }
     })
 

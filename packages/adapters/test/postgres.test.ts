@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { sql } from 'kysely'
-import { openDatabase, parseInt8 } from '../src/postgres/database.js'
-import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
+import { openDatabase } from '../src/postgres/database.js'
+import { migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { asWriteError } from '../src/postgres/store-errors.js'
 import { testDatabases } from '../src/testing/test-databases.js'
-import { testId } from '@lendgate/core/testing'
 
 for (const database of testDatabases()) {
   describe(`PostgreSQL adapter basics on ${database.name}`, () => {
@@ -41,44 +37,6 @@ for (const database of testDatabases()) {
     })
   })
 }
-
-describe('openDatabase', function () {
-  this.timeout(60_000)
-
-  it('parses int8 text strictly', () => {
-    expect(parseInt8('-42')).to.equal(-42)
-    expect(() => parseInt8('9007199254740993')).to.throw(RangeError)
-  })
-
-  it('refuses a URL that is neither PostgreSQL nor pglite://memory', async () => {
-    let message = ''
-    try {
-      await openDatabase({ url: 'mysql://db/x', dataDir: '' })
-    } catch (error) {
-      message = (error as Error).message
-    }
-    expect(message).to.contain('DATABASE_URL')
-  })
-
-  it('keeps the embedded database on disk under DATA_DIR/pgdata across restarts', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lendgate-pgdata-'))
-    try {
-      const first = await openDatabase({ url: undefined, dataDir })
-      expect(first.description).to.equal(`embedded PostgreSQL at ${join(dataDir, 'pgdata')}`)
-      expect(await migrateToLatest(first.db)).to.deep.equal(MIGRATION_NAMES)
-      const id = testId('11111111-2222-4333-8444-555555555555')
-      await first.db.insertInto('api_clients').values({ id, party_id: id, name: 'disk', created_at: new Date() }).execute()
-      await first.close()
-      const second = await openDatabase({ url: undefined, dataDir })
-      expect(await migrateToLatest(second.db)).to.deep.equal([])
-      const row = await second.db.selectFrom('api_clients').select('name').where('id', '=', id).executeTakeFirst()
-      expect(row).to.deep.equal({ name: 'disk' })
-      await second.close()
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  })
-})
 
 describe('store error translation', () => {
   it('maps a unique violation to AlreadyExists and anything else to StoreUnavailable', () => {

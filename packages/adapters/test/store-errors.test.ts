@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { openDatabase } from '../src/postgres/database.js'
-import { migrateToLatest } from '../src/postgres/migrate.js'
+import { scratchDatabase } from '../src/testing/test-databases.js'
 import { postgresApiKeyRepository } from '../src/postgres/api-key-repository.js'
 import { asWriteError, query } from '../src/postgres/store-errors.js'
 
@@ -50,11 +50,10 @@ describe('query', () => {
 describe('repository calls on a database that fails', () => {
   it('resolve to Left StoreUnavailable once the embedded database is closed', async function () {
     this.timeout(60_000)
-    const database = await openDatabase({ url: 'pglite://memory', dataDir: '' })
-    await migrateToLatest(database.db)
-    const repo = postgresApiKeyRepository(database.db)
+    const scratch = await scratchDatabase('embedded')
+    const repo = postgresApiKeyRepository(scratch.database.db)
     expect(await repo.findByIdSegment('x')()).to.deep.equal(E.right(O.none))
-    await database.close()
+    await scratch.drop()
 
     const result = await repo.findByIdSegment('x')()
     expect(E.isLeft(result) && result.left._tag).to.equal('StoreUnavailable')

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openDatabase, type OpenDatabase } from '@lendgate/adapters'
-import { realDatabaseUrl } from '@lendgate/adapters/testing'
+import { realDatabaseUrl, stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 
 /**
  * Databases that outlive the API process using them, for tests that kill it and start it again:
@@ -58,7 +58,10 @@ const embedded = async (): Promise<DurableDatabase> => {
         await database.close()
       }
     },
-    dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    dispose: async () => {
+      await stopEmbeddedServerOf(dataDir)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
   }
 }
 
@@ -84,7 +87,7 @@ const onServer = async (baseUrl: string): Promise<DurableDatabase> => {
 export const durableDatabases = (): readonly DurableDatabaseKind[] => {
   const url = realDatabaseUrl()
   return [
-    { name: 'embedded PostgreSQL (PGlite) on disk', create: embedded },
+    { name: 'embedded PostgreSQL on disk', create: embedded },
     ...(url === undefined ? [] : [{ name: 'PostgreSQL server', create: () => onServer(url) }]),
   ]
 }

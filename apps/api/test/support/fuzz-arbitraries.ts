@@ -630,7 +630,6 @@ const INTERNALS = [
   /invalid input syntax/i,
   /out of range for type/i,
   /\brelation "/i,
-  /pglite/i,
   /\bkysely\b/i,
   /TypeError|RangeError|ReferenceError|SyntaxError: /,
 ]

@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, chownSync, mkdirSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 
 /** Group and others' permission bits: none may be set on the embedded database's directory. */
 const GROUP_OR_OTHERS = 0o077
+/** The one bit allowed, for the server's group when the embedded server runs as another user: traversal. */
+const GROUP_TRAVERSE = 0o010
 
 const octal = (mode: number): string => `0${(mode & 0o777).toString(8)}`
 
@@ -11,29 +13,44 @@ const octal = (mode: number): string => `0${(mode & 0o777).toString(8)}`
  * does not exist, and refused, as PostgreSQL refuses its own, when it exists with any group or
  * others' permission or belongs to another user. The database holds applicant data, key hashes
  * and balances; a directory other local users can enter exposes all of them.
+ *
+ * `server`: the user the embedded server runs as when this process is root (PostgreSQL refuses
+ * to run as root). Its group, and no other, may then traverse the directory to reach the server's
+ * own (0700) cluster inside: the directory is made 0710, of that group. Every directory above it
+ * must let that user through too; the open is refused, naming the first that does not.
  */
-export const ownerOnlyDirectory = (path: string): void => {
+export const ownerOnlyDirectory = (path: string, server?: { readonly uid: number; readonly gid: number }): void => {
+  const serverGid = server?.gid
   mkdirSync(path, { recursive: true, mode: 0o700 })
-  const { mode, uid } = statSync(path)
+  const { mode, uid, gid } = statSync(path)
   if (process.getuid !== undefined && uid !== process.getuid()) {
     throw new Error(`The data directory ${path} belongs to another user (uid ${uid}); the embedded database must own its directory.`)
   }
-  if ((mode & GROUP_OR_OTHERS) !== 0) {
+  const shared = mode & GROUP_OR_OTHERS
+  const serverMayTraverse = serverGid !== undefined && (shared === 0 || (shared === GROUP_TRAVERSE && gid === serverGid))
+  if (shared !== 0 && !serverMayTraverse) {
     throw new Error(
       `The data directory ${path} can be reached by group or others (mode ${octal(mode)}): the embedded database holds applicant data and key hashes. Run: chmod 700 ${path}`,
     )
   }
+  if (serverMayTraverse) {
+    chownSync(path, uid, serverGid)
+    chmodSync(path, 0o700 | GROUP_TRAVERSE)
+    const closed = closedAncestor(resolve(path), server!)
+    if (closed !== undefined) {
+      throw new Error(
+        `The embedded database runs as another user (uid ${server!.uid}) when Lendgate runs as root, and it cannot pass through ${closed}, above the data directory ${path}: use a data directory it can reach, or run Lendgate as another user.`,
+      )
+    }
+  }
 }
 
-/**
- * Makes everything under `path` owner-only: directories 0700, files 0600. The embedded engine
- * writes its files world-readable and writable (0666) whatever the process's umask, so this
- * runs when the database opens and when it closes.
- */
-export const restrictToOwner = (path: string): void => {
-  for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) {
-    const full = join(entry.parentPath, entry.name)
-    if (entry.isDirectory()) chmodSync(full, 0o700)
-    else if (entry.isFile()) chmodSync(full, 0o600)
+/** The nearest directory above `path` that `user` may not pass through, if any. */
+export const closedAncestor = (path: string, user: { readonly uid: number; readonly gid: number }): string | undefined => {
+  for (let directory = dirname(path); ; directory = dirname(directory)) {
+    const { mode, uid, gid } = statSync(directory)
+    const passes = (uid === user.uid && (mode & 0o100) !== 0) || (gid === user.gid && (mode & 0o010) !== 0) || (mode & 0o001) !== 0
+    if (!passes) return directory
+    if (directory === dirname(directory)) return undefined
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Kysely, PGliteDialect, PostgresDialect, sql, type KyselyConfig } from 'kysely'
+import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely'
 import pg from 'pg'
-import { ownerOnlyDirectory, restrictToOwner } from './data-directory.js'
+import { ensureDatabase, THROWAWAY_SETTINGS, useEmbeddedServer, type EmbeddedServer } from './embedded-server.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'
@@ -21,11 +23,11 @@ export type OpenDatabase = {
   /**
    * Runs `work` on a session of its own: a connection to the server itself (the direct URL, not
    * a pooler), closed afterwards. For what needs session state, such as the migrations and their
-   * lock. The embedded database runs it on its one connection.
+   * lock.
    */
   readonly withSession: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>
-  /** The pool's connections now, for metrics; undefined for the embedded database (one connection, no pool). */
-  readonly connections: () => PoolConnections | undefined
+  /** The pool's connections now, for metrics. */
+  readonly connections: () => PoolConnections
   readonly close: () => Promise<void>
 }
 
@@ -77,25 +79,15 @@ const pgListener = async (
   }
 }
 
-export const MEMORY_URL = 'pglite://memory'
-
 const INT8_OID = 20
 const DATE_OID = 1082
-const TIMESTAMPTZ_OID = 1184
-
-/**
- * `timestamptz` is parsed by `pg`'s own parser on both drivers: PGlite's reads a year below 100
- * as a year of the twentieth or twenty-first century (0001 as 2001), where `pg`'s keeps it.
- */
-const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text')
-
 /** `date` columns stay `YYYY-MM-DD` strings: a calendar date has no time zone to shift it. */
 const keepDate = (text: string): string => text
 
 /**
- * `int8` (money in minor units, counts) is parsed to a JavaScript number by both drivers: `pg`
- * would return a string and PGlite a BigInt. Values outside the safe-integer range (beyond
- * ±9,007,199,254,740,991 minor units) are refused rather than rounded.
+ * `int8` (money in minor units, counts) is parsed to a JavaScript number, where `pg` would return
+ * a string. Values outside the safe-integer range (beyond ±9,007,199,254,740,991 minor units) are
+ * refused rather than rounded.
  */
 export const parseInt8 = (text: string): number => {
   const value = Number(text)
@@ -129,72 +121,85 @@ const describeUrl = (url: string): string => {
 export const DEFAULT_POOL_SIZE = 10
 
 /**
- * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
- * URL is a real server through a `pg` pool (it may be a pooler such as PgBouncer in transaction
- * mode: requests hold no session state), with `directUrl` (default `url`) reaching the server
- * itself for LISTEN and `withSession`; `pglite://memory` is embedded and in memory;
- * no URL is embedded and stored under `dataDir/pgdata`, owner-only: `dataDir` must not be
- * reachable by group or others (the open is refused otherwise), and every file under it is
- * made 0600 when the database opens and closes (`data-directory.ts`).
+ * `DATABASE_URL` for a throwaway embedded database (CONTRACT.md "Running": "embedded, in memory,
+ * gone at exit"): an embedded server on a cluster of its own in the system's temporary directory,
+ * durability off, removed when the database closes.
  */
-export const openDatabase = async (options: {
+export const MEMORY_URL = 'pglite://memory'
+
+/** The database Lendgate uses on its embedded server. */
+const EMBEDDED_DATABASE = 'lendgate'
+
+type OpenOptions = {
   readonly url: string | undefined
   readonly directUrl?: string | undefined
   readonly dataDir: string
   readonly poolSize?: number
   /** Told of every statement `db` runs (the query-plan test reads what each route runs); none by default. */
   readonly log?: QueryLog
-}): Promise<OpenDatabase> => {
-  const { url, dataDir } = options
-  if (url !== undefined && /^postgres(ql)?:\/\//.test(url)) {
-    const directUrl = options.directUrl ?? url
-    const { db, pool } = pgKysely(url, options.poolSize ?? DEFAULT_POOL_SIZE, options.log)
-    return {
-      db,
-      kind: 'postgres',
-      description: directUrl === url ? describeUrl(url) : `${describeUrl(url)} (direct: ${describeUrl(directUrl)})`,
-      listen: (channel, onPayload, onReset) => pgListener(directUrl, channel, onPayload, onReset),
-      withSession: async (work) => {
-        const session = pgKysely(directUrl, 1).db
-        try {
-          return await work(session)
-        } finally {
-          await session.destroy()
-        }
-      },
-      connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => db.destroy(),
-    }
-  }
-  if (url !== undefined && url !== MEMORY_URL) throw new Error(`DATABASE_URL must be postgres://, postgresql:// or ${MEMORY_URL}`)
-  const path = url === MEMORY_URL ? undefined : join(dataDir, 'pgdata')
-  if (path !== undefined) {
-    ownerOnlyDirectory(dataDir)
-    ownerOnlyDirectory(path)
-  }
-  // Loaded only here: a service on a real server never holds the embedded engine's code.
-  const { PGlite, types: pgliteTypes } = await import('@electric-sql/pglite')
-  const pglite = await PGlite.create({ ...(path === undefined ? {} : { dataDir: path }), parsers: { [pgliteTypes.INT8]: parseInt8, [DATE_OID]: keepDate, [TIMESTAMPTZ_OID]: parseTimestamptz } })
-  if (path !== undefined) restrictToOwner(path)
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...(options.log === undefined ? {} : { log: options.log }) })
+}
+
+/** A `pg` pool on a server: `url` for requests (perhaps a pooler), `directUrl` (default `url`) for LISTEN and sessions. */
+const onServer = (url: string, options: Pick<OpenOptions, 'directUrl' | 'poolSize' | 'log'>): Omit<OpenDatabase, 'kind' | 'description'> => {
+  const directUrl = options.directUrl ?? url
+  const { db, pool } = pgKysely(url, options.poolSize ?? DEFAULT_POOL_SIZE, options.log)
   return {
     db,
-    kind: 'embedded',
-    description: path === undefined ? 'embedded PostgreSQL in memory' : `embedded PostgreSQL at ${path}`,
-    // One process, one connection: nothing can be missed, so there is never a reset.
-    listen: async (channel, onPayload) => {
-      const stop = await pglite.listen(channel, onPayload)
-      return async () => {
-        if (!pglite.closed) await stop()
+    listen: (channel, onPayload, onReset) => pgListener(directUrl, channel, onPayload, onReset),
+    withSession: async (work) => {
+      const session = pgKysely(directUrl, 1).db
+      try {
+        return await work(session)
+      } finally {
+        await session.destroy()
       }
     },
-    withSession: (work) => work(db),
-    connections: () => undefined,
-    close: async () => {
-      await db.destroy()
-      if (!pglite.closed) await pglite.close()
-      if (path !== undefined) restrictToOwner(path)
-    },
+    connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  }
+}
+
+/**
+ * Opens the database named by `url` (CONTRACT.md "Running"): a `postgres://` or `postgresql://`
+ * URL is a server reached through a `pg` pool (it may be a pooler such as PgBouncer in
+ * transaction mode: requests hold no session state), with `directUrl` (default `url`) reaching
+ * the server itself for LISTEN and `withSession`. No URL is the embedded PostgreSQL server of
+ * `dataDir` (`embedded-server.ts`), started or joined, through the same kind of pool; closing
+ * leaves it (stopping it when no other process uses it). `MEMORY_URL` is a throwaway one.
+ */
+export const openDatabase = async (options: OpenOptions): Promise<OpenDatabase> => {
+  const { url } = options
+  if (url === undefined || url === MEMORY_URL) {
+    const throwaway = url === MEMORY_URL ? mkdtempSync(join(tmpdir(), 'lendgate-memory-')) : undefined
+    const removeThrowaway = () => throwaway !== undefined && rmSync(throwaway, { recursive: true, force: true })
+    let server: EmbeddedServer | undefined
+    try {
+      server = await useEmbeddedServer(throwaway ?? options.dataDir, throwaway === undefined ? {} : { settings: THROWAWAY_SETTINGS })
+      await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE)
+    } catch (error) {
+      await server?.release()
+      removeThrowaway()
+      throw error
+    }
+    const opened = onServer(server.url(EMBEDDED_DATABASE), { ...options, directUrl: undefined })
+    const joined = server.started ? 'started by this process' : 'already running: joined'
+    return {
+      ...opened,
+      kind: 'embedded',
+      description: `embedded PostgreSQL at ${server.path} (${throwaway === undefined ? joined : 'throwaway, removed at exit'})`,
+      close: async () => {
+        await opened.close()
+        await server.release()
+        removeThrowaway()
+      },
+    }
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_URL must be a postgres:// or postgresql:// URL, or ${MEMORY_URL}`)
+  const directUrl = options.directUrl ?? url
+  return {
+    ...onServer(url, options),
+    kind: 'postgres',
+    description: directUrl === url ? describeUrl(url) : `${describeUrl(url)} (direct: ${describeUrl(directUrl)})`,
   }
 }
 

@@ -1,31 +1,36 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
-import { MEMORY_URL, openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } from '../postgres/database.js'
+import { openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } from '../postgres/database.js'
+import { THROWAWAY_SETTINGS, useEmbeddedServer } from '../postgres/embedded-server.js'
 import { migrateToLatest } from '../postgres/migrate.js'
 
 /**
- * Databases for tests. The embedded one is a single in-memory PGlite instance shared by the
- * whole run (starting one costs seconds and hundreds of MB). With `TEST_DATABASE_URL` set,
- * a database of its own is created on that server for this run and dropped at the end, so a
- * run never depends on what an earlier one left behind. Tests use fresh random ids, so they can
- * share a database.
+ * Databases for tests, on two servers: the embedded PostgreSQL server always, and the server at
+ * `TEST_DATABASE_URL` when it is set. On each, a run migrates one template database, then copies
+ * it: one copy shared by the run's suites (tests use fresh random ids, so they can share it), and
+ * one for each suite that fills tables with data of its own (`scratchDatabase`). The run drops
+ * them all at its end; a run that dies leaves databases named so that the next run, an hour on,
+ * drops them.
+ *
+ * The embedded server for tests has a cluster of its own in the system's temporary directory (one
+ * per user), with durability off: it holds nothing worth a sync. The run that starts it stops it
+ * at its end, unless another run still uses it (`embedded-server.ts`).
  */
 
 export type TestDatabase = { readonly name: string; readonly kind: DatabaseKind; readonly open: () => Promise<OpenDatabase> }
+
+/** A migrated database that one test file has to itself, and how to drop it. */
+export type ScratchDatabase = { readonly database: OpenDatabase; readonly drop: () => Promise<void> }
 
 const TEST_DB_PREFIX = 'lendgate_test_'
 /** Databases left by runs that died more than this long ago are dropped at the next start. */
 const STALE_AFTER_SECONDS = 3600
 
-let embedded: Promise<OpenDatabase> | undefined
-let real: Promise<ScratchDatabase> | undefined
-
-const openEmbedded = (): Promise<OpenDatabase> =>
-  (embedded ??= (async () => {
-    const database = await openDatabase({ url: MEMORY_URL, dataDir: '' })
-    await migrateToLatest(database.db)
-    return database
-  })())
+/** Where the tests' embedded server keeps its cluster. */
+const TEST_SERVER_DIR = join(tmpdir(), `lendgate-test-server-${process.getuid?.() ?? 'user'}`)
 
 /** `run` on a connection of its own to `url`, closed afterwards whatever `run` did. */
 export const onDatabase = async <A>(url: string, run: (client: pg.Client) => Promise<A>): Promise<A> => {
@@ -38,10 +43,23 @@ export const onDatabase = async <A>(url: string, run: (client: pg.Client) => Pro
   }
 }
 
-/** A database of its own on the server at `baseUrl`, migrated; dropped by `drop`. Named so that a run that dies is cleaned up by the next. */
-const createReal = async (baseUrl: string, log?: QueryLog): Promise<ScratchDatabase> => {
+/** `baseUrl` with its database replaced by `name`. */
+const urlOf = (baseUrl: string, name: string): string => {
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** A server the run uses: where to create databases, this run's migrated template there, and how to leave it. */
+type TestServer = { readonly baseUrl: string; readonly template: string; readonly leave: () => Promise<void> }
+
+/** A name of this run's, under the prefix the next runs' clean-up recognises. */
+const runName = (): string => `${TEST_DB_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`
+
+/** Drops what dead runs left on the server at `baseUrl`, then makes this run's template there. */
+const prepareServer = async (baseUrl: string, leave: () => Promise<void>): Promise<TestServer> => {
   const now = Math.floor(Date.now() / 1000)
-  const name = `${TEST_DB_PREFIX}${now}_${randomBytes(4).toString('hex')}`
+  const template = runName()
   await onDatabase(baseUrl, async (client) => {
     const stale = await client.query<{ datname: string }>(`select datname from pg_database where datname like '${TEST_DB_PREFIX}%'`)
     for (const { datname } of stale.rows) {
@@ -50,41 +68,59 @@ const createReal = async (baseUrl: string, log?: QueryLog): Promise<ScratchDatab
         await client.query(`drop database if exists "${datname}" with (force)`)
       }
     }
-    await client.query(`create database "${name}"`)
+    await client.query(`create database "${template}"`)
   })
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  const database = await openDatabase({ url: url.toString(), dataDir: '', ...(log === undefined ? {} : { log }) })
-  await migrateToLatest(database.db)
+  // Migrated on a connection closed before any copy: a template in use cannot be copied.
+  const database = await openDatabase({ url: urlOf(baseUrl, template), dataDir: '', poolSize: 1 })
+  try {
+    await migrateToLatest(database.db)
+  } finally {
+    await database.close()
+  }
   return {
-    database,
-    drop: async () => {
-      await database.close()
-      await onDatabase(baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
+    baseUrl,
+    template,
+    leave: async () => {
+      await onDatabase(baseUrl, (client) => client.query(`drop database if exists "${template}" with (force)`))
+      await leave()
     },
   }
 }
 
-const openReal = (baseUrl: string) => (real ??= createReal(baseUrl))
+let servers: Partial<Record<DatabaseKind, Promise<TestServer>>> = {}
+let shared: Partial<Record<DatabaseKind, Promise<ScratchDatabase>>> = {}
 
-/** A migrated database that one test file has to itself, and how to drop it. */
-export type ScratchDatabase = { readonly database: OpenDatabase; readonly drop: () => Promise<void> }
+const serverOf = (kind: DatabaseKind): Promise<TestServer> => {
+  const url = realDatabaseUrl()
+  if (kind === 'postgres' && url === undefined) throw new Error('a server database needs TEST_DATABASE_URL')
+  return (servers[kind] ??=
+    kind === 'postgres'
+      ? prepareServer(url!, async () => undefined)
+      : useEmbeddedServer(TEST_SERVER_DIR, { settings: THROWAWAY_SETTINGS }).then((server) => prepareServer(server.url('postgres'), server.release)))
+}
+
+/** A copy of the run's migrated template on `server`; `drop` closes and drops it. */
+const copyOfTemplate = async (kind: DatabaseKind, log?: QueryLog): Promise<ScratchDatabase> => {
+  const server = await serverOf(kind)
+  const name = runName()
+  await onDatabase(server.baseUrl, (client) => client.query(`create database "${name}" template "${server.template}"`))
+  // Reached by URL on both servers; its kind says which server it is on.
+  const database = { ...(await openDatabase({ url: urlOf(server.baseUrl, name), dataDir: '', ...(log === undefined ? {} : { log }) })), kind }
+  return {
+    database,
+    drop: async () => {
+      await database.close()
+      await onDatabase(server.baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
+    },
+  }
+}
 
 /**
- * A database of `kind` for one test file alone (one that fills tables with data of its own, which
- * the shared database must not carry for the other suites): a new in-memory embedded database, or
- * a new database on `TEST_DATABASE_URL`'s server. `log` is told of every statement it runs.
+ * A migrated database of `kind` for one test file alone (one that fills tables with data of its
+ * own, which the shared database must not carry for the other suites). `log` is told of every
+ * statement it runs.
  */
-export const scratchDatabase = async (kind: DatabaseKind, log?: QueryLog): Promise<ScratchDatabase> => {
-  const url = realDatabaseUrl()
-  if (kind === 'postgres') {
-    if (url === undefined) throw new Error('a scratch server database needs TEST_DATABASE_URL')
-    return createReal(url, log)
-  }
-  const database = await openDatabase({ url: MEMORY_URL, dataDir: '', ...(log === undefined ? {} : { log }) })
-  await migrateToLatest(database.db)
-  return { database, drop: () => database.close() }
-}
+export const scratchDatabase = (kind: DatabaseKind, log?: QueryLog): Promise<ScratchDatabase> => copyOfTemplate(kind, log)
 
 /** The real server's URL when configured for tests. */
 export const realDatabaseUrl = (): string | undefined => {
@@ -92,21 +128,29 @@ export const realDatabaseUrl = (): string | undefined => {
   return url === undefined || url === '' ? undefined : url
 }
 
-/** Every database the tests should run against: embedded always, the real server when configured. */
-export const testDatabases = (): readonly TestDatabase[] => {
-  const url = realDatabaseUrl()
-  return [
-    { name: 'embedded PostgreSQL (PGlite)', kind: 'embedded', open: openEmbedded },
-    ...(url === undefined ? [] : [{ name: 'PostgreSQL server', kind: 'postgres' as const, open: async () => (await openReal(url)).database }]),
-  ]
+const openShared = async (kind: DatabaseKind): Promise<OpenDatabase> => (await (shared[kind] ??= copyOfTemplate(kind))).database
+
+/** Every database the tests should run against: the embedded server always, the real server when configured. */
+export const testDatabases = (): readonly TestDatabase[] => [
+  { name: 'embedded PostgreSQL', kind: 'embedded', open: () => openShared('embedded') },
+  ...(realDatabaseUrl() === undefined ? [] : [{ name: 'PostgreSQL server', kind: 'postgres' as const, open: () => openShared('postgres') }]),
+]
+
+/** Drops the run's shared databases and templates, and leaves the servers; called once after the whole run. */
+export const closeTestDatabases = async (): Promise<void> => {
+  const [sharedNow, serversNow] = [shared, servers]
+  shared = {}
+  servers = {}
+  for (const copy of Object.values(sharedNow)) await (await copy).drop()
+  for (const server of Object.values(serversNow)) await (await server).leave()
 }
 
-/** Closes the shared databases and drops the real one; called once after the whole run. */
-export const closeTestDatabases = async (): Promise<void> => {
-  const e = embedded
-  const r = real
-  embedded = undefined
-  real = undefined
-  if (e !== undefined) await (await e).close()
-  if (r !== undefined) await (await r).drop()
+/**
+ * Stops the embedded server of `dataDir` when one runs there: one left by a process killed with
+ * SIGKILL, which would go on running on deleted files once the directory is removed. Joining it
+ * and leaving stops it, as this process is then its last user.
+ */
+export const stopEmbeddedServerOf = async (dataDir: string): Promise<void> => {
+  if (!existsSync(join(dataDir, 'pgdata', 'postmaster.pid'))) return
+  await (await useEmbeddedServer(dataDir)).release()
 }

@@ -1,0 +1,146 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { processEnv, startFromSource, within, type SourceProcess } from './support/api-process.js'
+import { bearer, mintKey } from './support/client.js'
+
+/**
+ * The embedded PostgreSQL server's life beside the processes that use it (issue 41): it stops
+ * with the API on SIGTERM; after a `kill -9` of the API it runs on, and the next start joins it
+ * (one copy, the data kept); the CLI, a worker and a second API work beside a running API on the
+ * same DATA_DIR, and the server stops when the last of them leaves.
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+
+/** The postmaster's pid, from the cluster's `postmaster.pid`; undefined when no server runs. */
+const postmasterOf = (dataDir: string): number | undefined => {
+  const file = join(dataDir, 'pgdata', 'postmaster.pid')
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether `pid` is gone within 5 s: `pg_ctl stop` returns once `postmaster.pid` is removed, a moment before the postmaster exits. */
+const exits = async (pid: number): Promise<boolean> => {
+  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+  return !alive(pid)
+}
+
+/** How many PostgreSQL servers run on the cluster of `dataDir` (postmasters only: their command line names it). */
+const serversOn = (dataDir: string): number =>
+  execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => /\/bin\/postgres -D /.test(line) && line.endsWith(`-D ${join(dataDir, 'pgdata')}`)).length
+
+describe('the embedded PostgreSQL server beside the processes that use it (issue 41)', function () {
+  this.timeout(120_000)
+  let dataDir: string
+  let env: Record<string, string>
+  const running: SourceProcess[] = []
+  const start = (entry: 'src/main.ts' | 'src/worker-main.ts', extra: Record<string, string> = {}): SourceProcess => {
+    const run = startFromSource(entry, { ...env, PORT: '0', WORKER_PORT: '0', ...extra })
+    running.push(run)
+    return run
+  }
+  const stop = async (run: SourceProcess): Promise<void> => {
+    run.child.kill('SIGTERM')
+    expect(await within(20_000, run.exited), run.stdout() + run.stderr()).to.equal(0)
+  }
+  /** Whether `key` is accepted by the API at `url` (its listing of the client's keys answers 200). */
+  const accepted = async (url: string, key: string): Promise<number> => (await fetch(`${url}/public/partner/api-keys`, { headers: bearer(key) })).status
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lendgate-embedded-'))
+    env = { ...processEnv('http://127.0.0.1:9/unused'), DATA_DIR: dataDir }
+  })
+  afterEach(async () => {
+    for (const run of running.splice(0)) run.child.kill('SIGKILL')
+    await stopEmbeddedServerOf(dataDir)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('stops the server with the API on SIGTERM, and the next start finds the data', async () => {
+    const first = start('src/main.ts')
+    const url = await within(60_000, first.url)
+    expect(first.stdout()).to.contain('started by this process')
+    const key = (await mintKey(url)).api_key
+    const postmaster = postmasterOf(dataDir)!
+    expect(alive(postmaster)).to.equal(true)
+    await stop(first)
+    expect(postmasterOf(dataDir), 'postmaster.pid').to.equal(undefined)
+    expect(await exits(postmaster), 'the postmaster exits').to.equal(true)
+
+    const second = start('src/main.ts')
+    expect(await accepted(await within(60_000, second.url), key)).to.equal(200)
+    await stop(second)
+    expect(postmasterOf(dataDir)).to.equal(undefined)
+  })
+
+  it('after a kill -9 of the API, the next start joins the server left running: one copy, the data kept', async () => {
+    const first = start('src/main.ts')
+    const key = (await mintKey(await within(60_000, first.url))).api_key
+    const postmaster = postmasterOf(dataDir)!
+    first.child.kill('SIGKILL')
+    await first.exited
+    expect(alive(postmaster), 'the server outlives the killed API').to.equal(true)
+
+    const second = start('src/main.ts')
+    const url = await within(60_000, second.url)
+    expect(second.stdout()).to.contain('already running: joined')
+    expect([postmasterOf(dataDir), serversOn(dataDir)]).to.deep.equal([postmaster, 1])
+    expect(await accepted(url, key)).to.equal(200)
+    // The one that joined keeps it now: it stops the server when it stops.
+    await stop(second)
+    expect(await exits(postmaster)).to.equal(true)
+    expect(postmasterOf(dataDir)).to.equal(undefined)
+  })
+
+  it('serves the CLI, a worker and a second API beside a running API; the server stops with the last to leave', async () => {
+    const api = start('src/main.ts')
+    const url = await within(60_000, api.url)
+    const postmaster = postmasterOf(dataDir)!
+
+    // The CLI mints a key on the running server; the API accepts it.
+    const cli = spawnSync(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      ['--conditions=@lendgate/source', 'apps/cli/src/main.ts', 'keys', 'mint', '--party-id', '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b'],
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir }, encoding: 'utf8' },
+    )
+    expect(cli.status, cli.stderr).to.equal(0)
+    const key = (JSON.parse(cli.stdout) as { api_key: string }).api_key
+    expect(await accepted(url, key)).to.equal(200)
+    expect(alive(postmaster), 'the CLI leaves the server to the API').to.equal(true)
+
+    const worker = start('src/worker-main.ts')
+    const workerUrl = await within(60_000, worker.url)
+    expect(await (await fetch(`${workerUrl}/health/ready`)).json()).to.deep.equal({ status: 'ready', database: 'up' })
+    const second = start('src/main.ts')
+    const secondUrl = await within(60_000, second.url)
+    expect(second.stdout()).to.contain('already running: joined')
+    expect(await accepted(secondUrl, key)).to.equal(200)
+
+    // The API that started the server leaves: the others go on, on the same server.
+    await stop(api)
+    expect([postmasterOf(dataDir), serversOn(dataDir)]).to.deep.equal([postmaster, 1])
+    expect(await accepted(secondUrl, key)).to.equal(200)
+    expect((await fetch(`${workerUrl}/health/ready`)).status).to.equal(200)
+
+    await stop(second)
+    expect(alive(postmaster), 'the worker still uses it').to.equal(true)
+    await stop(worker)
+    expect(await exits(postmaster)).to.equal(true)
+    expect(postmasterOf(dataDir)).to.equal(undefined)
+  })
+})

