@@ -258,13 +258,14 @@ export const startChild = async (
 }
 
 /**
- * The API's environment in a benchmark: production mode on `databaseUrl`, the run's secrets,
- * webhooks and verification codes allowed to the local receiver, and rate limits too high to
- * throttle the load (one key makes every request; their cost is measured, not their refusals).
+ * The API's environment in a benchmark: production mode on `databaseUrl` (undefined: the embedded
+ * default under `DATA_DIR`), the run's secrets, webhooks and verification codes allowed to the
+ * local receiver, and rate limits too high to throttle the load (one key makes every request;
+ * their cost is measured, not their refusals).
  */
-export const apiEnvironment = (databaseUrl: string, secrets: Secrets, receiverUrl: string): Record<string, string> => ({
+export const apiEnvironment = (databaseUrl: string | undefined, secrets: Secrets, receiverUrl: string): Record<string, string> => ({
   NODE_ENV: 'production',
-  DATABASE_URL: databaseUrl,
+  ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
   PARTNER_MINT_SECRET: secrets.mint,
   INTERNAL_API_TOKEN: secrets.internal,
   WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
