@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { expect } from 'chai'
 import { sql } from 'kysely'
 import { openDatabase, parseInt8, type OpenDatabase } from '../src/postgres/database.js'
@@ -173,6 +173,17 @@ describe('openDatabase', () => {
         await b.close()
       }
       expect(existsSync(join(both, 'pgdata', 'postmaster.pid'))).to.equal(false)
+    })
+
+    it('opens a data directory given relative to the working directory, as DATA_DIR=./.data is', async function () {
+      this.timeout(60_000)
+      const relativeDir = relative(process.cwd(), join(dataDir, 'relative'))
+      expect(relativeDir.startsWith('/')).to.equal(false)
+      open = await openDatabase({ url: undefined, dataDir: relativeDir })
+      expect(open.description).to.equal(`embedded PostgreSQL at ${join(dataDir, 'relative', 'pgdata')} (started by this process)`)
+      expect((await sql<{ one: number }>`select 1 as one`.execute(open.db)).rows).to.deep.equal([{ one: 1 }])
+      await open.close()
+      open = undefined
     })
 
     it('refuses a cluster the server cannot start on, with the end of its log', async function () {

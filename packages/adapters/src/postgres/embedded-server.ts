@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { closedAncestor, ownerOnlyDirectory } from './data-directory.js'
@@ -206,7 +206,12 @@ const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | und
         }
       }
     }
-    if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL at ${path} did not become ready within ${START_TIMEOUT_SECONDS} s. Its log ends:\n${logTail(path)}`)
+    if (Date.now() > deadline) {
+      const log = logTail(path)
+      // Not left running by a start that failed.
+      if (started) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user).catch(() => undefined)
+      throw new Error(`The embedded PostgreSQL at ${path} did not become ready within ${START_TIMEOUT_SECONDS} s. Its log ends:\n${log}`)
+    }
     await pause(100)
   }
 }
@@ -274,7 +279,8 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
   const user = await serverUser()
   const bin = runnableBy(await binaries(), user)
   ownerOnlyDirectory(dataDir, user)
-  const path = join(dataDir, 'pgdata')
+  // Absolute: the socket's directory is the host in the URL, and only a path from `/` is one.
+  const path = join(resolve(dataDir), 'pgdata')
   const socket = join(path, `.s.PGSQL.${SOCKET_PORT}`)
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR is too deep for the embedded PostgreSQL's socket (${socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter DATA_DIR, or set DATABASE_URL.`)
