@@ -28,6 +28,7 @@ import { drive, median, type Measured } from './load.js'
 import { apiEnvironment, everyTenthOfASecond, freePort, REPO_ROOT } from './processes.js'
 import { writeInto } from './report.js'
 import { mintKey, runSecrets } from './seed.js'
+import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 
 const { values: flags } = parseArgs({
   options: {
@@ -94,8 +95,12 @@ const answers = async (url: string): Promise<boolean> => {
   }
 }
 
-/** Starts the compiled API of `checkout` on `dataDir`, timing it to a healthy `/health` and a ready `/health/ready`; `stop` answers how long SIGTERM took, in ms. */
-const startApi = async (checkout: string, dataDir: string, env: Record<string, string>, logFile: string): Promise<Started> => {
+/**
+ * Starts the compiled API of `checkout` on `dataDir`, timing it to a healthy `/health` and a
+ * ready `/health/ready`; `stop` answers how long SIGTERM took, in ms. Every process started is
+ * put in `children`, for a failed run to stop.
+ */
+const startApi = async (checkout: string, dataDir: string, env: Record<string, string>, children: ChildProcess[]): Promise<Started> => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const started = performance.now()
@@ -104,13 +109,14 @@ const startApi = async (checkout: string, dataDir: string, env: Record<string, s
     env: { PATH: process.env['PATH'] ?? '', MALLOC_MMAP_THRESHOLD_: '131072', ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
+  children.push(child)
   let errors = ''
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   let exited = false
   const gone = new Promise<void>((done) => child.once('exit', () => ((exited = true), done())))
   const until = async (path: string): Promise<number> => {
     while (!(await answers(`${url}${path}`))) {
-      if (exited) throw new Error(`the API of ${checkout} exited before ${path} answered: ${errors}; see ${logFile}`)
+      if (exited) throw new Error(`the API of ${checkout} exited before ${path} answered: ${errors}`)
       if (performance.now() - started > 120_000) throw new Error(`the API of ${checkout} did not answer ${path} within 120 s`)
       await new Promise((r) => setTimeout(r, 10))
     }
@@ -156,10 +162,11 @@ const measure = async (label: string, checkout: string): Promise<Figures> => {
   const dataDir = join(base, 'data')
   const secrets = runSecrets()
   const env = apiEnvironment(undefined, secrets, 'http://127.0.0.1:9')
+  const children: ChildProcess[] = []
   try {
     say(`${label}: first start`)
     const startedAt = performance.now()
-    const first = await startApi(checkout, dataDir, env, join(base, 'api.log'))
+    const first = await startApi(checkout, dataDir, env, children)
     const group = () => [first.pid, ...serverPids(dataDir)]
     const idleAfter = async (seconds: number): Promise<Memory> => {
       await new Promise((r) => setTimeout(r, first.toReadyMs + seconds * 1_000 - (performance.now() - startedAt)))
@@ -185,7 +192,7 @@ const measure = async (label: string, checkout: string): Promise<Figures> => {
     const warm: Started[] = []
     for (let i = 0; i < WARM_STARTS; i++) {
       say(`${label}: warm start ${i + 1} of ${WARM_STARTS}`)
-      const again = await startApi(checkout, dataDir, env, join(base, 'api.log'))
+      const again = await startApi(checkout, dataDir, env, children)
       warm.push(again)
       await again.stop()
     }
@@ -202,6 +209,9 @@ const measure = async (label: string, checkout: string): Promise<Figures> => {
       ...(quick ? {} : { suiteSeconds: await suiteSeconds(label, checkout) }),
     }
   } finally {
+    // A failed run leaves no process behind: the API, then its server (left by a killed API).
+    for (const child of children) child.kill('SIGKILL')
+    await stopEmbeddedServerOf(dataDir)
     rmSync(base, { recursive: true, force: true })
   }
 }

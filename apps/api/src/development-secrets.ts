@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomSecret } from '@lendgate/adapters'
 import type { Config } from './config.js'
@@ -33,8 +33,19 @@ export const withDevelopmentSecrets = (config: Config): { readonly config: Confi
       webhook_secret_key: randomBytes(32).toString('base64'),
     }
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 })
-    generated = stored
+    // Written aside, then linked into place: a process starting at the same time (a worker beside
+    // the API) sees the whole file or none, and the first to link wins; the other reads its secrets.
+    const aside = `${file}.${process.pid}`
+    writeFileSync(aside, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 })
+    try {
+      linkSync(aside, file)
+      generated = stored
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      stored = JSON.parse(readFileSync(file, 'utf8')) as Stored
+    } finally {
+      unlinkSync(aside)
+    }
   }
   return {
     config: {

@@ -105,10 +105,17 @@ export type RunningServer = Listening & { readonly deps: AppDeps }
 /**
  * Listens with `handle` at once (liveness answers, and readiness answers 503 while the migrations
  * run), then starts `composition`: the schema brought up to date and the background work started
- * (`Composition.start`). If that fails, the server stops and the error is thrown.
+ * (`Composition.start`). If either fails, the composition is closed (its database left, the
+ * embedded server stopped if nothing else uses it) and the error is thrown.
  */
 export const listenAndStart = async (composition: Composition, handle: RequestListener, options: ListenOptions): Promise<Listening> => {
-  const listening = await listen(handle, options, composition.close)
+  let listening: Listening
+  try {
+    listening = await listen(handle, options, composition.close)
+  } catch (err) {
+    await composition.close()
+    throw err
+  }
   try {
     await composition.start()
   } catch (err) {

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,7 +43,7 @@ const exits = async (pid: number): Promise<boolean> => {
 const serversOn = (dataDir: string): number =>
   execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => /\/bin\/postgres -D /.test(line) && line.endsWith(`-D ${join(dataDir, 'pgdata')}`)).length
+    .filter((line) => /\/bin\/postgres -D /.test(line) && `${line} `.includes(`-D ${join(dataDir, 'pgdata')} `)).length
 
 describe('the embedded PostgreSQL server beside the processes that use it (issue 41)', function () {
   this.timeout(120_000)
@@ -58,7 +59,7 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
     run.child.kill('SIGTERM')
     expect(await within(20_000, run.exited), run.stdout() + run.stderr()).to.equal(0)
   }
-  /** Whether `key` is accepted by the API at `url` (its listing of the client's keys answers 200). */
+  /** The status the API at `url` answers `key` with on the listing of its client's keys: 200 when it accepts the key. */
   const accepted = async (url: string, key: string): Promise<number> => (await fetch(`${url}/public/partner/api-keys`, { headers: bearer(key) })).status
 
   beforeEach(() => {
@@ -86,6 +87,19 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
     expect(await accepted(await within(60_000, second.url), key)).to.equal(200)
     await stop(second)
     expect(postmasterOf(dataDir)).to.equal(undefined)
+  })
+
+  it('leaves no server running when the API cannot listen (its port taken), and exits 1', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    try {
+      const api = start('src/main.ts', { PORT: String((taken.address() as AddressInfo).port) })
+      expect(await within(60_000, api.exited)).to.equal(1)
+      expect(api.stdout()).to.contain('EADDRINUSE')
+      expect(postmasterOf(dataDir)).to.equal(undefined)
+    } finally {
+      taken.close()
+    }
   })
 
   it('after a kill -9 of the API, the next start joins the server left running: one copy, the data kept', async () => {

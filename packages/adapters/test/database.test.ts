@@ -103,6 +103,11 @@ describe('openDatabase', () => {
       open = await openDatabase({ url: undefined, dataDir: kept })
       expect([open.kind, open.description]).to.deep.equal(['embedded', `embedded PostgreSQL at ${join(kept, 'pgdata')} (started by this process)`])
       expect(existsSync(join(kept, 'pgdata', 'PG_VERSION'))).to.equal(true)
+      // The service's role owns its database and is no superuser: no server file or program is within its reach.
+      const { rows: role } = await sql<{ name: string; superuser: boolean }>`select current_user as name, rolsuper as superuser from pg_roles where rolname = current_user`.execute(open.db)
+      expect(role).to.deep.equal([{ name: 'lendgate', superuser: false }])
+      const refused = await rejectionOf(sql`copy (select 1) to program 'true'`.execute(open.db))
+      expect((refused as { code?: string }).code).to.equal('42501') // insufficient_privilege
       expect(await migrateToLatest(open.db)).to.deep.equal(MIGRATION_NAMES)
       await open.db.insertInto('api_clients').values({ id, party_id: id, name: 'on disk', created_at: createdAt }).execute()
       await open.close()

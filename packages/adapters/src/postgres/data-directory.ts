@@ -49,7 +49,8 @@ export const ownerOnlyDirectory = (path: string, server?: { readonly uid: number
 export const closedAncestor = (path: string, user: { readonly uid: number; readonly gid: number }): string | undefined => {
   for (let directory = dirname(path); ; directory = dirname(directory)) {
     const { mode, uid, gid } = statSync(directory)
-    const passes = (uid === user.uid && (mode & 0o100) !== 0) || (gid === user.gid && (mode & 0o010) !== 0) || (mode & 0o001) !== 0
+    // One class of bits applies, as Unix checks them: the owner's, else the group's, else others'.
+    const passes = (mode & (uid === user.uid ? 0o100 : gid === user.gid ? 0o010 : 0o001)) !== 0
     if (!passes) return directory
     if (directory === dirname(directory)) return undefined
   }

@@ -127,8 +127,9 @@ export const DEFAULT_POOL_SIZE = 10
  */
 export const MEMORY_URL = 'pglite://memory'
 
-/** The database Lendgate uses on its embedded server. */
+/** The database Lendgate uses on its embedded server, and the role it connects as, which owns it (not a superuser). */
 const EMBEDDED_DATABASE = 'lendgate'
+const EMBEDDED_ROLE = 'lendgate'
 
 type OpenOptions = {
   readonly url: string | undefined
@@ -175,22 +176,26 @@ export const openDatabase = async (options: OpenOptions): Promise<OpenDatabase> 
     let server: EmbeddedServer | undefined
     try {
       server = await useEmbeddedServer(throwaway ?? options.dataDir, throwaway === undefined ? {} : { settings: THROWAWAY_SETTINGS })
-      await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE)
+      await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE, EMBEDDED_ROLE)
     } catch (error) {
-      await server?.release()
+      // The error that stopped the open is the one to tell, not one from leaving.
+      await server?.release().catch(() => undefined)
       removeThrowaway()
       throw error
     }
-    const opened = onServer(server.url(EMBEDDED_DATABASE), { ...options, directUrl: undefined })
+    const opened = onServer(server.url(EMBEDDED_DATABASE, EMBEDDED_ROLE), { ...options, directUrl: undefined })
     const joined = server.started ? 'started by this process' : 'already running: joined'
     return {
       ...opened,
       kind: 'embedded',
       description: `embedded PostgreSQL at ${server.path} (${throwaway === undefined ? joined : 'throwaway, removed at exit'})`,
       close: async () => {
-        await opened.close()
-        await server.release()
-        removeThrowaway()
+        try {
+          await opened.close()
+          await server.release()
+        } finally {
+          removeThrowaway()
+        }
       },
     }
   }

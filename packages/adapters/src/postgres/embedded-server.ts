@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -28,8 +28,8 @@ import { closedAncestor, ownerOnlyDirectory } from './data-directory.js'
 export type EmbeddedServer = {
   /** The cluster's directory: `dataDir/pgdata`. */
   readonly path: string
-  /** A `postgresql://` URL of `database` on this server, through its Unix socket. */
-  readonly url: (database: string) => string
+  /** A `postgresql://` URL of `database` on this server, through its Unix socket, as `role` (default the superuser). */
+  readonly url: (database: string, role?: string) => string
   /** Whether this process started the server (false: it was running, and this process joined it). */
   readonly started: boolean
   /** Leaves the server: stops it when no other process uses it. */
@@ -78,7 +78,9 @@ const binaries = async (): Promise<Binaries> => {
 const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
   if (user === undefined || closedAncestor(bin.pg_ctl, user) === undefined) return bin
   const native = realpathSync(dirname(dirname(bin.pg_ctl)))
-  const copy = join(tmpdir(), `lendgate-postgres-${createHash('sha256').update(native).digest('hex').slice(0, 16)}`)
+  // Named by the package's place and version: another version is another copy.
+  const version = (JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string }).version
+  const copy = join(tmpdir(), `lendgate-postgres-${createHash('sha256').update(`${native}@${version}`).digest('hex').slice(0, 16)}`)
   if (!existsSync(copy)) {
     const staging = mkdtempSync(`${copy}-`)
     cpSync(native, staging, { recursive: true, verbatimSymlinks: true })
@@ -90,22 +92,23 @@ const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
       rmSync(staging, { recursive: true, force: true })
     }
   }
-  const { uid, mode } = statSync(copy)
-  if (uid !== process.getuid?.() || (mode & 0o022) !== 0) {
+  const copied = lstatSync(copy)
+  const { uid, mode } = copied
+  if (!copied.isDirectory() || uid !== process.getuid?.() || (mode & 0o022) !== 0) {
     throw new Error(`${copy} is not this user's alone (uid ${uid}, mode 0${(mode & 0o777).toString(8)}): remove it, and the embedded PostgreSQL's binaries are copied there again.`)
   }
   return { initdb: join(copy, 'bin', 'initdb'), pg_ctl: join(copy, 'bin', 'pg_ctl') }
 }
 
-/** Runs one of PostgreSQL's tools, as the server's user, with an environment that carries none of Lendgate's secrets. */
+/** The environment of every program this module runs: none of Lendgate's secrets, messages in English. */
+const TOOL_ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' }
+
+/** Runs one of PostgreSQL's tools as the server's user. */
 const run = async (file: string, args: readonly string[], user: ServerUser | undefined): Promise<void> => {
-  await execFileAsync(file, args, {
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' },
-    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-  })
+  await execFileAsync(file, args, { env: TOOL_ENV, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) })
 }
 
-const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name])).stdout.trim())
+const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name], { env: TOOL_ENV })).stdout.trim())
 
 /** Who the server runs as: this process's user, or `postgres` (created when missing) when this process is root. */
 const serverUser = async (): Promise<ServerUser | undefined> => {
@@ -113,22 +116,25 @@ const serverUser = async (): Promise<ServerUser | undefined> => {
   try {
     await idOf('-u', SUPERUSER)
   } catch {
-    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SUPERUSER])
+    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SUPERUSER], { env: TOOL_ENV }).catch((error: Error) => {
+      throw new Error(
+        `PostgreSQL does not run as root, and the ${SUPERUSER} user it would run as could not be created (${error.message.split('\n')[0]}): create it, run Lendgate as another user, or set DATABASE_URL.`,
+      )
+    })
   }
   return { uid: await idOf('-u', SUPERUSER), gid: await idOf('-g', SUPERUSER) }
 }
 
-/** The lines Lendgate adds to the cluster's `postgresql.conf`: the socket, and `settings`. */
+/**
+ * How the server listens, given on the command line of every start so that no configuration
+ * file can change it: on no TCP address, on a Unix socket in its data directory (the server runs
+ * there; `pg_ctl` passes these to it through a shell, hence the quotes).
+ */
+const SOCKET_ONLY = `-c listen_addresses='' -c unix_socket_directories=. -c port=${SOCKET_PORT}`
+
+/** The lines Lendgate adds to the cluster's `postgresql.conf`: `settings`. */
 const configuration = (settings: Readonly<Record<string, string>>): string =>
-  [
-    '',
-    "# Lendgate's embedded server: no TCP; the Unix socket in the data directory.",
-    "listen_addresses = ''",
-    "unix_socket_directories = '.'",
-    `port = ${SOCKET_PORT}`,
-    ...Object.entries(settings).map(([name, value]) => `${name} = '${value.replaceAll("'", "''")}'`),
-    '',
-  ].join('\n')
+  ['', "# Lendgate's embedded server (its socket is set on the command line).", ...Object.entries(settings).map(([name, value]) => `${name} = '${value.replaceAll("'", "''")}'`), ''].join('\n')
 
 /**
  * Initialises the cluster at `path` when it has not been: in a directory of its own, renamed into
@@ -193,10 +199,13 @@ const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | und
     if (state === 'up') return started
     if (state === 'down' && !started) {
       try {
-        await run(bin.pg_ctl, ['-D', path, '-l', logPath(path), '-w', '-t', String(START_TIMEOUT_SECONDS), '-s', 'start'], user)
+        await run(bin.pg_ctl, ['-D', path, '-l', logPath(path), '-o', SOCKET_ONLY, '-w', '-t', String(START_TIMEOUT_SECONDS), '-s', 'start'], user)
         started = true
         continue
       } catch (error) {
+        const { stderr = '' } = error as { stderr?: string }
+        // Started, but not ready within the time: this process's server, to stop below.
+        started = stderr.includes('did not start in time')
         const running = await run(bin.pg_ctl, ['-D', path, '-s', 'status'], user).then(
           () => true,
           () => false,
@@ -216,17 +225,28 @@ const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | und
   }
 }
 
-/** Creates `database` on the server unless it exists (another process may create it at the same time). */
-export const ensureDatabase = async (maintenanceUrl: string, database: string): Promise<void> => {
+/** Runs `statement` unless another process did it first: `duplicate` is its error code then, or 23505 when both inserted at once. */
+const unlessDone = async (client: pg.Client, statement: string, duplicate: string): Promise<void> => {
+  await client.query(statement).catch((error: { code?: unknown }) => {
+    if (error.code !== duplicate && error.code !== '23505') throw error
+  })
+}
+
+/**
+ * Creates the role `owner`, a login without superuser rights, and `database`, which it owns,
+ * unless they exist (another process may create them at the same time). The service connects
+ * as `owner`: a statement run through it cannot reach the server's files or programs, which a
+ * superuser's can (`COPY … TO PROGRAM`).
+ */
+export const ensureDatabase = async (maintenanceUrl: string, database: string, owner: string): Promise<void> => {
   const client = new pg.Client({ connectionString: maintenanceUrl })
   await client.connect()
   try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database])
-    if (rowCount === 0) {
-      await client.query(`create database ${pg.escapeIdentifier(database)}`).catch((error: { code?: unknown }) => {
-        // Created meanwhile by another process: 42P04 duplicate_database, or 23505 when both inserted at once.
-        if (error.code !== '42P04' && error.code !== '23505') throw error
-      })
+    if ((await client.query('select 1 from pg_roles where rolname = $1', [owner])).rowCount === 0) {
+      await unlessDone(client, `create role ${pg.escapeIdentifier(owner)} login`, '42710') // duplicate_object
+    }
+    if ((await client.query('select 1 from pg_database where datname = $1', [database])).rowCount === 0) {
+      await unlessDone(client, `create database ${pg.escapeIdentifier(database)} owner ${pg.escapeIdentifier(owner)}`, '42P04') // duplicate_database
     }
   } finally {
     await client.end()
@@ -285,7 +305,8 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR is too deep for the embedded PostgreSQL's socket (${socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter DATA_DIR, or set DATABASE_URL.`)
   }
-  const url = (database: string) => `postgresql://${SUPERUSER}@localhost:${SOCKET_PORT}/${encodeURIComponent(database)}?host=${encodeURIComponent(path)}`
+  const url = (database: string, role = SUPERUSER) =>
+    `postgresql://${encodeURIComponent(role)}@localhost:${SOCKET_PORT}/${encodeURIComponent(database)}?host=${encodeURIComponent(path)}`
   await initialise(bin, path, user, options.settings ?? {})
   for (let attempt = 1; ; attempt++) {
     const started = await ensureRunning(bin, path, user, url('postgres'))
@@ -301,8 +322,11 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
       url,
       started,
       release: async () => {
-        if (await use.isLast()) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
-        await use.end()
+        try {
+          if (await use.isLast()) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
+        } finally {
+          await use.end()
+        }
       },
     }
   }
