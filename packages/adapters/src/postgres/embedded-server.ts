@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -71,16 +71,16 @@ const binaries = async (): Promise<Binaries> => {
 /**
  * `bin`, or a copy the server's user can run. Run as root, the server runs as `postgres`, which
  * cannot run binaries inside a checkout it cannot pass through (one in a 0700 directory, as
- * `mktemp -d` makes). The package's `native` folder is then copied once into the system's
- * temporary directory, owned by root and written by nobody else (the sticky `/tmp` keeps others
- * from replacing it), and run from there.
+ * `mktemp -d` makes). The package's `native` folder is then copied once per version into the
+ * system's temporary directory (every checkout with that version shares the copy), owned by root
+ * and written by nobody else (the sticky `/tmp` keeps others from replacing it), and run from
+ * there.
  */
 const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
   if (user === undefined || closedAncestor(bin.pg_ctl, user) === undefined) return bin
   const native = realpathSync(dirname(dirname(bin.pg_ctl)))
-  // Named by the package's place and version: another version is another copy.
-  const version = (JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string }).version
-  const copy = join(tmpdir(), `lendgate-postgres-${createHash('sha256').update(`${native}@${version}`).digest('hex').slice(0, 16)}`)
+  const { version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string }
+  const copy = join(tmpdir(), `lendgate-postgres-${process.platform}-${process.arch}-${version}`)
   if (!existsSync(copy)) {
     const staging = mkdtempSync(`${copy}-`)
     cpSync(native, staging, { recursive: true, verbatimSymlinks: true })
