@@ -122,6 +122,16 @@ const withIds = (statement: LoggedStatement, captured: string, loanId: string, o
   parameters: statement.parameters.map((p) => (p === captured ? loanId : typeof p === 'string' && UUID.test(p) ? other(p) : p)),
 })
 
+/**
+ * The next-batch query listing the loans after `last`: its id parameter (the loan the captured
+ * batch started after) replaced, whichever loan that was. (It can be the captured loan itself,
+ * one time in 101: `withIds` would then keep it, and the ceiling stopped after a partial batch.)
+ */
+const batchAfter = (statement: LoggedStatement, last: string): LoggedStatement => ({
+  sql: statement.sql,
+  parameters: statement.parameters.map((p) => (typeof p === 'string' && UUID.test(p) ? last : p)),
+})
+
 /** `accrual`'s statements for loan `loanId`, with fresh ids for the rows it inserts (the same one wherever the capture used the same). */
 const accrualOf = (accrual: Accrual, loanId: string): LoggedStatement[] => {
   const fresh = new Map<string, string>()
@@ -139,7 +149,7 @@ const ceiling = async (url: string, accrual: Accrual): Promise<{ readonly loans:
     let after: string | null = null
     for (;;) {
       const last: string | null = after
-      const batch: LoggedStatement = last === null ? accrual.firstBatch : withIds(accrual.nextBatch, accrual.loanId, accrual.loanId, () => last)
+      const batch: LoggedStatement = last === null ? accrual.firstBatch : batchAfter(accrual.nextBatch, last)
       const { rows }: { rows: { id: string }[] } = await client.query<{ id: string }>(batch.sql, [...batch.parameters])
       for (const { id } of rows) {
         for (const statement of accrualOf(accrual, id)) await client.query(statement.sql, [...statement.parameters])
