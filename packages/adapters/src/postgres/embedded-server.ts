@@ -108,6 +108,9 @@ const run = async (file: string, args: readonly string[], user: ServerUser | und
   await execFileAsync(file, args, { env: TOOL_ENV, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) })
 }
 
+/** Stops the server of the cluster at `path` (fast: open sessions are ended) and waits until it has. */
+const stopServer = (bin: Binaries, path: string, user: ServerUser | undefined): Promise<void> => run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
+
 const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name], { env: TOOL_ENV })).stdout.trim())
 
 /** Who the server runs as: this process's user, or `postgres` (created when missing) when this process is root. */
@@ -218,7 +221,7 @@ const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | und
     if (Date.now() > deadline) {
       const log = logTail(path)
       // Not left running by a start that failed.
-      if (started) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user).catch(() => undefined)
+      if (started) await stopServer(bin, path, user).catch(() => undefined)
       throw new Error(`The embedded PostgreSQL at ${path} did not become ready within ${START_TIMEOUT_SECONDS} s. Its log ends:\n${log}`)
     }
     await pause(100)
@@ -323,7 +326,7 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
       started,
       release: async () => {
         try {
-          if (await use.isLast()) await run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
+          if (await use.isLast()) await stopServer(bin, path, user)
         } finally {
           await use.end()
         }
