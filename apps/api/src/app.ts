@@ -44,17 +44,22 @@ export type App = {
   readonly handle: RequestListener
 }
 
+export type AppOptions = {
+  /** How long a request waits for the schema while the process migrates at start; default `SCHEMA_WAIT_MS` (30 s). Tests shorten it. */
+  readonly schemaWaitMs?: number
+}
+
 /**
  * The Koa application. Order matters: request id, logging, metrics and error mapping wrap everything,
  * and every answer carries the security headers; the body bounds come next (an oversized declared body is refused unread, and a body the answer
  * did not need is dropped before it is written); while the schema is being migrated at start, everything but the
- * probes and the metrics answers 503; the version prefix is normalised before CORS,
+ * probes and the metrics waits for it (up to 30 s, then 503) before any step below touches the database; the version prefix is normalised before CORS,
  * routing and authentication; CORS answers preflights before any key is asked for; a request with no
  * credential at all is counted against its address's keyless budget; `/metrics` answers behind the internal token; each route
  * then runs its own authentication, reads its body, checks and handler; a request no route
  * took ends in the fallback (404, or 405 with `Allow`).
  */
-export const createApp = (deps: AppDeps, config: Config, logger: Logger): App => {
+export const createApp = (deps: AppDeps, config: Config, logger: Logger, options: AppOptions = {}): App => {
   const app = new Koa<AppState>()
   app.silent = true
   // Behind N trusted proxies, `ctx.ip` is the N-th address from the right of X-Forwarded-For:
@@ -65,7 +70,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger): App =>
   app.use(requestLifecycle(logger, deps.metrics))
   app.use(securityHeaders)
   app.use(bodyBounds)
-  app.use(schemaGate(deps.health))
+  app.use(schemaGate(deps.health, options.schemaWaitMs))
   app.use(docsPage)
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))

@@ -54,8 +54,9 @@ export type Composition = {
   /**
    * Brings the schema up to date (on a session of its own, `DATABASE_DIRECT_URL`), then starts the
    * background work: key-usage and rate-limit timers, and with `RUN_JOBS` webhook delivery and the
-   * scheduled jobs. Until it resolves, readiness answers 503 and so does every route but the probes
-   * and `/metrics`. Throws when the migrations fail: the process must not serve on that schema.
+   * scheduled jobs. Until it resolves, readiness answers 503, and every route but the probes and
+   * `/metrics` waits for it (`health.whenSchemaCurrent`, bounded by the app's `schemaGate`). Throws
+   * when the migrations fail: the process must not serve on that schema.
    */
   readonly start: () => Promise<void>
   /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, and closes the database. */
@@ -97,6 +98,13 @@ const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
   const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir }))
   let schemaCurrent = given !== undefined
+  // What `health.whenSchemaCurrent` answers: settled once, true by `start` when the schema is
+  // current (at once for a given database), false by a failed `start` or by `close`.
+  let settleSchema: (current: boolean) => void = () => undefined
+  const schemaSettled = new Promise<boolean>((resolve) => {
+    settleSchema = resolve
+  })
+  if (schemaCurrent) settleSchema(true)
   // Revocations reach every instance's key cache through LISTEN/NOTIFY (docs/decisions.md), from `start` on.
   const revocations = postgresKeyRevocations(database)
   const cache = cachedApiKeys(postgresApiKeyRepository(database.db), revocations, {
@@ -146,7 +154,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ...core,
     keyCache: apiKeys,
     idempotency: idempotencyStore,
-    health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent },
+    health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent, whenSchemaCurrent: () => schemaSettled },
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
@@ -227,10 +235,15 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         if (!(await notificationsArrive(database))) throw new Error(NOTIFICATIONS_LOST)
         if (closed) return
         schemaCurrent = true
+        settleSchema(true)
         startBackgroundWork()
-      })()),
+      })().catch((err: unknown) => {
+        settleSchema(false)
+        throw err
+      })),
     close: async () => {
       closed = true
+      settleSchema(false)
       await starting?.catch(() => undefined)
       for (const stop of stops) await stop()
       cache.close()

@@ -103,8 +103,8 @@ export const listen = async (handle: RequestListener, options: ListenOptions, re
 export type RunningServer = Listening & { readonly deps: AppDeps }
 
 /**
- * Listens with `handle` at once (liveness answers, and readiness answers 503 while the migrations
- * run), then starts `composition`: the schema brought up to date and the background work started
+ * Listens with `handle` at once (liveness answers, readiness answers 503 while the migrations
+ * run, and other requests wait for them at the schema gate), then starts `composition`: the schema brought up to date and the background work started
  * (`Composition.start`). If either fails, the composition is closed (its database left, the
  * embedded server stopped if nothing else uses it) and the error is thrown.
  */

@@ -272,7 +272,7 @@ for (const database of testDatabases()) {
 describe('GET /health/ready when the database is unreachable', () => {
   let server: TestServer
   before(async () => {
-    server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false, schemaCurrent: () => true } }))
+    server = await startInMemoryServer((base) => ({ health: { ...base.health, storeReachable: async () => false } }))
   })
   after(async () => server.stop())
 

@@ -526,7 +526,7 @@ describe('HTTP behaviour that needs a failing or configured dependency', () => {
   })
 
   it('answers 503 not_ready when the database is unreachable', async () => {
-    const server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false, schemaCurrent: () => true } }))
+    const server = await startInMemoryServer((base) => ({ health: { ...base.health, storeReachable: async () => false } }))
     try {
       const reply = await request(server.url, '/health/ready')
       expect(reply.status).to.equal(503)

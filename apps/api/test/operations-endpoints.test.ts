@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
 import { Writable } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:http'
@@ -13,14 +11,15 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
 import { createApp } from '../src/app.js'
-import { compose } from '../src/compose.js'
+import { compose, type Composition } from '../src/compose.js'
 import { createLogger } from '../src/logger.js'
 import { createMetrics } from '../src/metrics.js'
 import { dailyRunDue, dailySchedule, startScheduler } from '../src/scheduler.js'
-import { listen } from '../src/server.js'
+import { listen, type Listening } from '../src/server.js'
 import { createWorkerApp } from '../src/worker-app.js'
-import { bearer, mintKey } from './support/client.js'
-import { INTERNAL_TOKEN, inMemoryDeps, startInMemoryServer, startTestServer, testConfig } from './support/test-server.js'
+import { bearer, mintKey, request } from './support/client.js'
+import { durableDatabases, type DurableDatabase } from './support/durable-databases.js'
+import { INTERNAL_TOKEN, MINT_SECRET, inMemoryDeps, startInMemoryServer, startTestServer, testConfig } from './support/test-server.js'
 
 /**
  * What operators of a fleet use (issue 38): `/metrics` behind the internal token, readiness that
@@ -117,36 +116,111 @@ describe('the webhook backlog gauges', () => {
   })
 })
 
-describe('readiness while the migrations run', function () {
-  this.timeout(60_000)
+for (const kind of durableDatabases()) {
+  describe(`readiness and waiting while the migrations run, on ${kind.name} (issue 52)`, function () {
+    this.timeout(60_000)
 
-  it('answers 503 migrations_pending to readiness and to every route but the probes and metrics, then serves once migrated', async () => {
-    // A database of its own, empty: the composition migrates it in `start`.
-    const dataDir = mkdtempSync(join(tmpdir(), 'lendgate-migrating-'))
-    const config = testConfig({ databaseUrl: undefined, dataDir })
-    const composition = await compose(config, silent)
-    const server = await listen(createApp(composition.deps, config, silent).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)
-    try {
-      expect((await get(`${server.url}/health`)).status).to.equal(200)
-      const ready = await get(`${server.url}/health/ready`)
-      expect([ready.status, ready.json()]).to.deep.equal([503, { error: 'not_ready', detail: 'The database schema is being migrated; try again shortly.' }])
-      const mint = await fetch(`${server.url}/public/partner/api-keys`, { method: 'POST', headers: { 'X-Partner-Mint-Key': config.partnerMintSecret!, 'Content-Type': 'application/json' }, body: '{"party_id":"0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b"}' })
-      expect(mint.status).to.equal(503)
-      expect((await get(`${server.url}/metrics`, internal)).status).to.equal(200)
+    // A fresh database of its own: the composition migrates it in `start`, which the tests hold
+    // back until they have sent what they send during the migration.
+    let database: DurableDatabase
+    let config: ReturnType<typeof testConfig>
+    let composition: Composition
+    /** The app as it runs (requests wait up to 30 s), and one whose requests wait 200 ms. */
+    let patient: Listening
+    let hasty: Listening
+    const HASTY_WAIT_MS = 200
+
+    before(async () => {
+      database = await kind.create()
+      config = testConfig({ databaseUrl: database.env['DATABASE_URL'], dataDir: database.env['DATA_DIR']! })
+      composition = await compose(config, silent)
+      const at = { host: '127.0.0.1', port: 0, limits: config.connections }
+      patient = await listen(createApp(composition.deps, config, silent).handle, at, async () => undefined)
+      hasty = await listen(createApp(composition.deps, config, silent, { schemaWaitMs: HASTY_WAIT_MS }).handle, at, async () => undefined)
+    })
+    after(async () => {
+      await hasty?.stop(1_000)
+      await patient?.stop(1_000)
+      await composition?.close()
+      await database?.dispose()
+    })
+
+    const mint = (url: string, secret: string, partyId: string) =>
+      request(url, '/public/partner/api-keys', { method: 'POST', headers: { 'X-Partner-Mint-Key': secret }, json: { party_id: partyId } })
+
+    it('answers /health 200 and /health/ready 503 migrations_pending at once, and /metrics', async () => {
+      expect((await get(`${patient.url}/health`)).json()).to.deep.equal({ status: 'ok' })
+      const ready = await request(patient.url, '/health/ready')
+      expect([ready.status, ready.body, ready.headers.get('Retry-After')]).to.deep.equal([503, { error: 'not_ready', detail: 'The database schema is being migrated; try again shortly.' }, '1'])
+      expect((await get(`${patient.url}/metrics`, internal)).status).to.equal(200)
+    })
+
+    it('answers 503 not_ready with Retry-After to a request still waiting when the bound passes', async () => {
+      const sent = process.hrtime.bigint()
+      const reply = await mint(hasty.url, config.partnerMintSecret!, randomUUID())
+      const waitedMs = Number(process.hrtime.bigint() - sent) / 1e6
+      expect([reply.status, reply.body, reply.headers.get('Retry-After')]).to.deep.equal([503, { error: 'not_ready', detail: 'The database schema is being migrated; try again shortly.' }, '1'])
+      expect(waitedMs).to.be.at.least(HASTY_WAIT_MS)
+      expect(composition.deps.health.schemaCurrent()).to.equal(false)
+    })
+
+    it('tells the waiting that the schema will never be current once a composition closes unstarted', async () => {
+      // A second composition on the same database (embedded: it joins the server the first started).
+      const other = await compose(config, silent)
+      const settled = other.deps.health.whenSchemaCurrent()
+      await other.close()
+      expect(await settled).to.equal(false)
+      expect(await other.deps.health.whenSchemaCurrent()).to.equal(false)
+    })
+
+    it('holds partner requests sent during the migration and answers each as usual once the schema is current, bodies and credentials checked', async () => {
+      const partyId = randomUUID()
+      const minted = mint(patient.url, config.partnerMintSecret!, partyId)
+      const wrongSecret = mint(patient.url, 'not-the-mint-secret', randomUUID())
+      const listed = request(patient.url, '/public/partner/api-keys')
+      const outcome = await Promise.race([Promise.all([minted, wrongSecret, listed]).then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 500))])
+      expect(outcome, 'nothing is answered before the schema is current').to.equal('waiting')
+      // Liveness and readiness are not held meanwhile.
+      expect((await get(`${patient.url}/health`)).status).to.equal(200)
+      expect((await get(`${patient.url}/health/ready`)).status).to.equal(503)
+
       await composition.start()
-      expect(await (await get(`${server.url}/health/ready`)).json()).to.deep.equal({ status: 'ready', database: 'up' })
-      expect((await mintKey(server.url)).api_key).to.be.a('string')
-    } finally {
-      await server.stop()
-      rmSync(dataDir, { recursive: true, force: true })
-    }
+      const [created, refused, anonymous] = await Promise.all([minted, wrongSecret, listed])
+      expect([created.status, created.body.party_id]).to.deep.equal([201, partyId])
+      expect([refused.status, refused.body.error]).to.deep.equal([401, 'invalid_mint_key'])
+      expect([anonymous.status, anonymous.body.error]).to.deep.equal([401, 'missing_api_key'])
+      // The key minted during the migration works.
+      expect((await request(patient.url, '/public/partner/api-keys', { headers: bearer(created.body.api_key) })).status).to.equal(200)
+      expect(await (await get(`${patient.url}/health/ready`)).json()).to.deep.equal({ status: 'ready', database: 'up' })
+    })
   })
+}
 
+describe('the schema gate and readiness over fake health', () => {
   it('answers 503 database_unreachable when the schema is current but the database does not answer', async () => {
-    const server = await startInMemoryServer(() => ({ health: { storeReachable: async () => false, schemaCurrent: () => true } }))
+    const server = await startInMemoryServer((base) => ({ health: { ...base.health, storeReachable: async () => false } }))
     try {
       const ready = await get(`${server.url}/health/ready`)
       expect([ready.status, ready.json()]).to.deep.equal([503, { error: 'not_ready', detail: 'The database is unreachable.' }])
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('answers a waiting request 503 at once when the schema will never be current (the start failed)', async () => {
+    let fail: (current: boolean) => void = () => undefined
+    const settled = new Promise<boolean>((resolve) => {
+      fail = resolve
+    })
+    const server = await startInMemoryServer((base) => ({ health: { ...base.health, schemaCurrent: () => false, whenSchemaCurrent: () => settled } }))
+    try {
+      const reply = request(server.url, '/public/partner/api-keys', { method: 'POST', headers: { 'X-Partner-Mint-Key': MINT_SECRET }, json: { party_id: randomUUID() } })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const failedAt = process.hrtime.bigint()
+      fail(false)
+      const answered = await reply
+      expect([answered.status, answered.body.error, answered.headers.get('Retry-After')]).to.deep.equal([503, 'not_ready', '1'])
+      expect(Number(process.hrtime.bigint() - failedAt) / 1e6, 'answered without waiting out the bound').to.be.below(5_000)
     } finally {
       await server.stop()
     }
@@ -155,7 +229,7 @@ describe('readiness while the migrations run', function () {
 
 describe('the worker\'s HTTP server', () => {
   const serveWorker = async (schemaCurrent: boolean) => {
-    const deps = inMemoryDeps((base) => ({ health: { storeReachable: async () => true, schemaCurrent: () => schemaCurrent }, metrics: base.metrics }))
+    const deps = inMemoryDeps((base) => ({ health: { storeReachable: async () => true, schemaCurrent: () => schemaCurrent, whenSchemaCurrent: async () => schemaCurrent }, metrics: base.metrics }))
     const server = createServer(createWorkerApp(deps, { internalApiToken: INTERNAL_TOKEN }, silent))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { startFromSource, within, type SourceProcess } from './support/api-process.js'
+import { freePort } from '../fleet-test/support/free-port.js'
+import { processEnv, startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { request } from './support/client.js'
+import { durableDatabases, type DurableDatabase } from './support/durable-databases.js'
 
 /** Starts `src/main.ts` as its own process, the way `pnpm start` does. */
 const startMain = (env: Record<string, string>): SourceProcess => startFromSource('src/main.ts', { PORT: '0', ...env })
@@ -123,3 +125,45 @@ describe('the API process (main.ts)', function () {
     expect(await within(5_000, run.exited)).to.equal(0)
   })
 })
+
+for (const kind of durableDatabases()) {
+  describe(`the API process on a fresh database, ${kind.name} (issue 52)`, function () {
+    this.timeout(60_000)
+    let database: DurableDatabase
+    let run: SourceProcess | undefined
+    beforeEach(async () => {
+      database = await kind.create()
+    })
+    afterEach(async () => {
+      run?.child.kill('SIGKILL')
+      await run?.exited
+      run = undefined
+      await database.dispose()
+    })
+
+    it('serves a request sent as soon as /health answers 200: the request waits for the migrations', async () => {
+      const port = await freePort()
+      const url = `http://127.0.0.1:${port}`
+      const env = processEnv('http://127.0.0.1:9/unused')
+      run = startMain({ ...env, ...database.env, PORT: String(port) })
+      // As a client that waits for the process to be up would: liveness, polled until it answers 200.
+      const live = async (): Promise<boolean> => (await fetch(`${url}/health`).catch(() => undefined))?.status === 200
+      await within(
+        30_000,
+        (async () => {
+          while (!(await live())) await new Promise((resolve) => setTimeout(resolve, 10))
+        })(),
+      )
+      const stillMigrating = !run.stdout().includes('Lendgate API listening')
+      const minted = await request(url, '/public/partner/api-keys', {
+        method: 'POST',
+        headers: { 'X-Partner-Mint-Key': env['PARTNER_MINT_SECRET']! },
+        json: { party_id: '0b6a3f2e-8f5c-4d8e-9a37-1c2d3e4f5a6b' },
+      })
+      expect(minted.status, minted.text).to.equal(201)
+      expect(stillMigrating, 'liveness answered while the process was still migrating').to.equal(true)
+      run.child.kill('SIGTERM')
+      expect(await within(20_000, run.exited), run.stdout() + run.stderr()).to.equal(0)
+    })
+  })
+}

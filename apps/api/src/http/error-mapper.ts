@@ -57,10 +57,9 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'NotFound':
       return { status: 404, body: { error: 'not_found', detail: `No such ${humanResource(problem.resource)}.` } }
     case 'NotReady':
-      return {
-        status: 503,
-        body: { error: 'not_ready', detail: problem.reason === 'database_unreachable' ? 'The database is unreachable.' : 'The database schema is being migrated; try again shortly.' },
-      }
+      if (problem.reason === 'database_unreachable') return { status: 503, body: { error: 'not_ready', detail: 'The database is unreachable.' } }
+      // Retrying soon is fine: the retry itself waits for the schema (`schemaGate`).
+      return { status: 503, body: { error: 'not_ready', detail: 'The database schema is being migrated; try again shortly.' }, headers: { 'Retry-After': '1' } }
     case 'RouteNotFound':
       return { status: 404, body: { error: 'not_found', detail: `No route for ${problem.method} ${problem.path}.` } }
     case 'MethodNotAllowed':

@@ -107,7 +107,7 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
   if (idempotent(op)) problems.push(sample('IdempotencyKeyInUse'), sample('IdempotencyKeyReused'))
   if (op.idempotencyKeyRequired === true) problems.push(sample('IdempotencyKeyRequired'))
   if (op.method !== 'GET') problems.push(documented({ _tag: 'ConcurrentUpdate', resource: 'record' }, 'A concurrent request changed the same record first; retry.'))
-  if (!isProbe(op)) problems.push(documented(notReady('migrations_pending'), 'The process is still migrating the database schema at start; retry shortly.'))
+  if (!isProbe(op)) problems.push(documented(notReady('migrations_pending'), 'The process is still migrating the database schema at start: the request waited up to 30 s for it, then gave up; retry after `Retry-After` seconds.'))
   if (!isProbe(op) && !isDocument(op)) problems.push(sample('StoreUnavailable'))
   problems.push(sample('InternalError'))
   if (options.placeholderOperations?.has(op.operationId) === true) problems.push(documented({ _tag: 'NotImplemented', operationId: op.operationId }))
@@ -135,8 +135,8 @@ const responseHeaders = (op: Operation, status: number): Record<string, JsonSche
   ...(carriesRateLimit(op) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
-  // 409 idempotency_key_in_use asks the caller to wait.
-  ...(status === 429 || (status === 409 && idempotent(op)) ? { 'Retry-After': header('Retry-After') } : {}),
+  // 409 idempotency_key_in_use and 503 not_ready (the schema still migrating) ask the caller to wait.
+  ...(status === 429 || status === 503 || (status === 409 && idempotent(op)) ? { 'Retry-After': header('Retry-After') } : {}),
 })
 
 // ---- parameters and bodies -----------------------------------------------------------------------

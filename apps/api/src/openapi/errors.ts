@@ -144,7 +144,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
     required: ['payoff_amount'],
   },
   payment_processor_unavailable: { why: 'The payment processor could not be reached; nothing was charged. Retry with the same Idempotency-Key' },
-  not_ready: { why: 'The database is unreachable or its schema is being migrated' },
+  not_ready: { why: 'The database is unreachable, or its schema is being migrated (readiness answers at once; any other request first waits up to 30 s for the migrations)' },
   store_unavailable: { why: 'The database is unavailable (an outage); retry later, safely with an Idempotency-Key' },
   server_misconfigured: { why: 'The server lacks a setting the operation needs (an operator must set it)' },
   internal_error: { why: 'An unexpected error (a bug); quote the X-Request-Id to support' },

@@ -109,7 +109,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     tokenizer: sandboxTokenizer(),
     keyCache: { held: () => undefined },
     idempotency: inMemoryIdempotencyStore(),
-    health: { storeReachable: async () => true, schemaCurrent: () => true },
+    health: { storeReachable: async () => true, schemaCurrent: () => true, whenSchemaCurrent: async () => true },
     cursors: cursorSeal(new Uint8Array(32).fill(7)),
     // One in-memory instance: the exact limiter serves both (no other instance to sync with).
     rateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
