@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomSecret } from '@lendgate/adapters'
 import type { Config } from './config.js'
@@ -7,6 +7,13 @@ import type { Config } from './config.js'
 type Stored = { partner_mint_secret: string; internal_api_token: string; webhook_secret_key: string }
 
 export const DEV_SECRETS_FILE = 'dev-secrets.json'
+
+/**
+ * Removes the development secrets this process generated (`withDevelopmentSecrets` said so) when
+ * its start failed: what a failed start leaves must not be read by a later one started elsewhere,
+ * nor by a walkthrough that would then mint with secrets no server holds.
+ */
+export const discardGeneratedSecrets = (dataDir: string): void => rmSync(join(dataDir, DEV_SECRETS_FILE), { force: true })
 
 /**
  * Outside production, fills a missing mint secret, internal token or sealing key from

@@ -1,4 +1,4 @@
-import { DEV_SECRETS_FILE, withDevelopmentSecrets } from './development-secrets.js'
+import { DEV_SECRETS_FILE, discardGeneratedSecrets, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'
 import { startServer } from './server.js'
@@ -9,19 +9,6 @@ process.umask(0o077)
 const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate'))
 const logger = createLogger(config.logLevel)
 
-if (generated !== undefined) {
-  // Shown once, on the terminal only (never through the logger), the first time they are made.
-  process.stderr.write(
-    [
-      '',
-      `Development secrets were generated and saved in ${config.dataDir}/${DEV_SECRETS_FILE} (mode 0600):`,
-      `  PARTNER_MINT_SECRET=${generated.partner_mint_secret}`,
-      `  INTERNAL_API_TOKEN=${generated.internal_api_token}`,
-      'They are not shown again. Set these variables yourself in production.',
-      '',
-    ].join('\n') + '\n',
-  )
-}
 for (const [setting, value] of [
   ['PARTNER_MINT_SECRET', config.partnerMintSecret],
   ['INTERNAL_API_TOKEN', config.internalApiToken],
@@ -32,9 +19,23 @@ for (const [setting, value] of [
 
 try {
   const server = await startServer(config, logger, undefined, { processMetrics: true })
-  logger.info({ url: server.url, production: config.production }, 'Lendgate API listening')
   stopOnSignals(logger, () => server.stop())
+  if (generated !== undefined) {
+    // Shown once, on the terminal only (never through the logger), once the server that holds them serves.
+    process.stderr.write(
+      [
+        '',
+        `Development secrets were generated and saved in ${config.dataDir}/${DEV_SECRETS_FILE} (mode 0600):`,
+        `  PARTNER_MINT_SECRET=${generated.partner_mint_secret}`,
+        `  INTERNAL_API_TOKEN=${generated.internal_api_token}`,
+        'They are not shown again. Set these variables yourself in production.',
+        '',
+      ].join('\n') + '\n',
+    )
+  }
+  logger.info({ url: server.url, production: config.production }, 'Lendgate API listening')
 } catch (err) {
+  if (generated !== undefined) discardGeneratedSecrets(config.dataDir)
   logger.fatal({ err }, 'could not start')
   process.exit(1)
 }

@@ -10,9 +10,18 @@ export const configOrExit = (processName: string): Config => {
   return process.exit(1)
 }
 
-/** On SIGTERM or SIGINT: run `stop` once, then exit 0 (1 if stopping failed). */
+/**
+ * On SIGTERM or SIGINT: run `stop` once, then exit 0 (1 if stopping failed). Further signals
+ * while it stops are ignored: Ctrl-C reaches every process of the terminal's group, and the
+ * wrappers between it and this process (npx, pnpm, tsx) relay it again, so one Ctrl-C arrives
+ * two or three times, and a second one must not cut the stop short (its log lines lost, the
+ * wrapper reporting a process killed by a signal).
+ */
 export const stopOnSignals = (logger: Logger, stop: () => Promise<void>): void => {
+  let stopping = false
   const shutdown = (signal: string): void => {
+    if (stopping) return
+    stopping = true
     logger.info({ signal }, 'shutting down')
     stop().then(
       () => process.exit(0),
@@ -22,6 +31,6 @@ export const stopOnSignals = (logger: Logger, stop: () => Promise<void>): void =
       },
     )
   }
-  process.once('SIGTERM', () => shutdown('SIGTERM'))
-  process.once('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+  process.on('SIGINT', () => shutdown('SIGINT'))
 }

@@ -1,5 +1,5 @@
 import { compose } from './compose.js'
-import { withDevelopmentSecrets } from './development-secrets.js'
+import { discardGeneratedSecrets, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
 import { configOrExit, stopOnSignals } from './process-lifecycle.js'
 import { listenAndStart } from './server.js'
@@ -13,7 +13,7 @@ import { createWorkerApp } from './worker-app.js'
  * (docs/deployment.md).
  */
 process.umask(0o077)
-const { config } = withDevelopmentSecrets(configOrExit('Lendgate worker'))
+const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate worker'))
 const logger = createLogger(config.logLevel)
 if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
@@ -30,6 +30,7 @@ try {
   logger.info({ database: composition.database.description, url: listening.url }, 'Lendgate worker running')
   stopOnSignals(logger, () => listening.stop())
 } catch (err) {
+  if (generated !== undefined) discardGeneratedSecrets(config.dataDir)
   logger.fatal({ err }, 'could not start')
   process.exit(1)
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -89,14 +89,18 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
     expect(postmasterOf(dataDir)).to.equal(undefined)
   })
 
-  it('leaves no server running when the API cannot listen (its port taken), and exits 1', async () => {
+  it('leaves no server and no development secrets when the API cannot listen (its port taken), and exits 1', async () => {
     const taken = createServer()
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
     try {
-      const api = start('src/main.ts', { PORT: String((taken.address() as AddressInfo).port) })
+      // A newcomer's start: nothing set, so the development secrets are generated, then discarded with the failed start.
+      const api = startFromSource('src/main.ts', { DATA_DIR: dataDir, PORT: String((taken.address() as AddressInfo).port) })
+      running.push(api)
       expect(await within(60_000, api.exited)).to.equal(1)
       expect(api.stdout()).to.contain('EADDRINUSE')
       expect(postmasterOf(dataDir)).to.equal(undefined)
+      expect(readdirSync(dataDir), 'a secret left by the failed start').to.not.include('dev-secrets.json')
+      expect(api.stderr(), 'secrets shown for a start that failed').to.not.contain('PARTNER_MINT_SECRET=')
     } finally {
       taken.close()
     }

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { expect } from 'chai'
 import { sql } from 'kysely'
 import { openDatabase, parseInt8, type OpenDatabase } from '../src/postgres/database.js'
+import { RELOCATED_CLUSTERS } from '../src/postgres/embedded-server.js'
 import { MIGRATION_NAMES, migrateToLatest } from '../src/postgres/migrate.js'
 import { testDatabases } from '../src/testing/test-databases.js'
 import { testId } from '@lendgate/core/testing'
@@ -152,13 +153,30 @@ describe('openDatabase', () => {
     })
 
     if (process.getuid?.() === 0) {
-      it('as root, refuses a data directory the server\'s user cannot reach, naming the closed directory', async () => {
+      it('as root, keeps the cluster of a data directory the server\'s user cannot reach where it can, linked from the data directory and named', async function () {
+        this.timeout(60_000)
         const closed = mkdtempSync(join(dataDir, 'closed-'))
         chmodSync(closed, 0o700)
-        const inside = join(closed, 'data')
-        const error = await rejectionOf(openDatabase({ url: undefined, dataDir: inside }))
-        expect((error as Error).message).to.contain(`it cannot pass through ${closed}, above the data directory ${inside}`)
-        expect(existsSync(join(inside, 'pgdata'))).to.equal(false)
+        // Missing parents are made too, owner-only: the cluster goes elsewhere all the same.
+        const inside = join(closed, 'home', 'data')
+        open = await openDatabase({ url: undefined, dataDir: inside })
+        const cluster = readlinkSync(join(inside, 'pgdata'))
+        expect(cluster.startsWith(`${RELOCATED_CLUSTERS}/`), cluster).to.equal(true)
+        expect(open.description).to.equal(
+          `embedded PostgreSQL at ${cluster} (started by this process; its cluster is kept at ${cluster}, linked from ${join(inside, 'pgdata')}: the server's user cannot pass through ${join(closed, 'home')})`,
+        )
+        expect(statSync(inside).mode & 0o777).to.equal(0o700)
+        await migrateToLatest(open.db)
+        await open.close()
+        open = undefined
+        // Opened again, it follows the link to the same cluster, whose data it keeps.
+        open = await openDatabase({ url: undefined, dataDir: inside })
+        expect(await migrateToLatest(open.db)).to.deep.equal([])
+        expect(open.description).to.contain(`at ${cluster} (started by this process; its cluster is kept at ${cluster}`)
+        await open.close()
+        open = undefined
+        expect(existsSync(join(cluster, 'postmaster.pid'))).to.equal(false)
+        rmSync(dirname(cluster), { recursive: true, force: true })
       })
     }
 
@@ -201,16 +219,35 @@ describe('openDatabase', () => {
       expect((error as Error).message).to.match(/^The embedded PostgreSQL at .*pgdata did not start \(.*\)\. Its log ends:\n/)
     })
 
-    it('refuses to open a data directory that group or others can reach, naming the fix', async () => {
+    it('makes a data directory group or others can reach owner-only while it holds no database, as initdb does, and says so', async function () {
+      this.timeout(60_000)
+      for (const mode of [0o755, 0o750, 0o701]) {
+        const made = join(dataDir, `made-${mode.toString(8)}`)
+        mkdirSync(made)
+        chmodSync(made, mode)
+        // What the quick start leaves there before the API starts: its log, written through `tee`.
+        writeFileSync(join(made, 'api.log'), '', { mode: 0o644 })
+        open = await openDatabase({ url: undefined, dataDir: made })
+        expect(open.description, mode.toString(8)).to.equal(
+          `embedded PostgreSQL at ${join(made, 'pgdata')} (started by this process; the data directory ${made} was made owner-only (it was 0${mode.toString(8)} and held no database yet))`,
+        )
+        expect(statSync(made).mode & 0o077, mode.toString(8)).to.equal(process.getuid?.() === 0 ? 0o010 : 0)
+        await open.close()
+        open = undefined
+      }
+    })
+
+    it('refuses a data directory that holds a database and that group or others can reach, naming the fix', async () => {
       for (const mode of [0o755, 0o750, 0o701, 0o707]) {
         const shared = join(dataDir, `shared-${mode.toString(8)}`)
-        mkdirSync(shared)
+        mkdirSync(join(shared, 'pgdata'), { recursive: true, mode: 0o700 })
         chmodSync(shared, mode)
         const error = await rejectionOf(openDatabase({ url: undefined, dataDir: shared }))
         expect((error as Error).message, mode.toString(8)).to.equal(
-          `The data directory ${shared} can be reached by group or others (mode 0${mode.toString(8)}): the embedded database holds applicant data and key hashes. Run: chmod 700 ${shared}`,
+          `The data directory ${shared} holds an embedded database and can be reached by group or others (mode 0${mode.toString(8)}): the database holds applicant data and key hashes. Run: chmod 700 ${shared}`,
         )
-        expect(existsSync(join(shared, 'pgdata')), mode.toString(8)).to.equal(false)
+        expect(statSync(shared).mode & 0o777, mode.toString(8)).to.equal(mode)
+        expect(readdirSync(join(shared, 'pgdata')), mode.toString(8)).to.deep.equal([])
       }
     })
   })

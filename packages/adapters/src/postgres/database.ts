@@ -188,7 +188,7 @@ export const openDatabase = async (options: OpenOptions): Promise<OpenDatabase> 
     return {
       ...opened,
       kind: 'embedded',
-      description: `embedded PostgreSQL at ${server.path} (${throwaway === undefined ? joined : 'throwaway, removed at exit'})`,
+      description: `embedded PostgreSQL at ${server.path} (${[throwaway === undefined ? joined : 'throwaway, removed at exit', ...server.notes].join('; ')})`,
       close: async () => {
         try {
           await opened.close()

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { closedAncestor, ownerOnlyDirectory } from './data-directory.js'
+import { closedAncestor, CLUSTER_DIRECTORY, ownerOnlyDirectory } from './data-directory.js'
 
 /**
  * The zero-setup database (decision 106): a real PostgreSQL server, run from the binaries of the
@@ -23,11 +23,16 @@ import { closedAncestor, ownerOnlyDirectory } from './data-directory.js'
  *   session, so its share, with it; if it was the last, the server runs on until the next
  *   process joins it and, in its turn, leaves last.
  * - Run as root, the server runs as the `postgres` system user (PostgreSQL refuses root), created
- *   when missing; `dataDir` is then shared with that user's group for traversal only (0710).
+ *   when missing; `dataDir` is then shared with that user's group for traversal only (0710). When
+ *   that user cannot pass through the folders above `dataDir` (a checkout under `/root`), the
+ *   cluster is kept in a folder of its own under `RELOCATED_CLUSTERS` instead, and `dataDir/pgdata`
+ *   is a link to it (`clusterOf`).
  */
 export type EmbeddedServer = {
-  /** The cluster's directory: `dataDir/pgdata`. */
+  /** The cluster's directory: `dataDir/pgdata`, or where that link leads. */
   readonly path: string
+  /** What opening it changed or chose that its user should be told (a directory made owner-only, a cluster kept elsewhere), in sentences; usually none. */
+  readonly notes: readonly string[]
   /** A `postgresql://` URL of `database` on this server, through its Unix socket, as `role` (default the superuser). */
   readonly url: (database: string, role?: string) => string
   /** Whether this process started the server (false: it was running, and this process joined it). */
@@ -49,6 +54,11 @@ const LEAVING_LOCK = [0x4c454e44, 2] as const
 /** How many times a start tries again when the server stopped under it (its last user left at that moment). */
 const START_ATTEMPTS = 3
 const START_TIMEOUT_SECONDS = 60
+/**
+ * Where the clusters of data directories the server's user cannot reach are kept when Lendgate
+ * runs as root, each in a folder named by its data directory's path (`clusterOf`).
+ */
+export const RELOCATED_CLUSTERS = '/var/lib/lendgate-embedded'
 
 /** Settings for a cluster whose data is thrown away (tests, `pglite://memory`): no syncs, as a crash loses nothing worth keeping. */
 export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
@@ -294,6 +304,51 @@ const holdUse = async (maintenanceUrl: string) => {
   }
 }
 
+const lstatOrUndefined = (path: string): Stats | undefined => {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The cluster of `dataDir`, whose folder is made ready for it (`ownerOnlyDirectory`), and what
+ * its user should be told. It is `dataDir/pgdata`, unless this process is root and the server's
+ * user cannot pass through a folder above `dataDir` (a checkout under `/root`, which is 0700):
+ * the cluster is then kept in `RELOCATED_CLUSTERS/<a hash of dataDir's path>/pgdata`, that folder
+ * root's and traversable by the server's group only, and `dataDir/pgdata` is a link to it, so the
+ * API, the worker and the CLI on the same `dataDir` find the same cluster, and `ls -l` shows where
+ * it is. A `dataDir/pgdata` that already is a link is followed.
+ */
+const clusterOf = (dataDir: string, user: ServerUser | undefined): { readonly path: string; readonly notes: readonly string[] } => {
+  // Absolute: the socket's directory is the host in the URL, and only a path from `/` is one.
+  const directory = resolve(dataDir)
+  const link = join(directory, CLUSTER_DIRECTORY)
+  mkdirSync(directory, { recursive: true, mode: 0o700 })
+  const closed = user === undefined ? undefined : closedAncestor(directory, user)
+  const existing = lstatOrUndefined(link)
+  const elsewhere = existing?.isSymbolicLink() === true || (closed !== undefined && existing === undefined)
+  const { madePrivateFrom } = ownerOnlyDirectory(dataDir, elsewhere ? undefined : user)
+  const notes = madePrivateFrom === undefined ? [] : [`the data directory ${directory} was made owner-only (it was 0${madePrivateFrom.toString(8)} and held no database yet)`]
+  if (!elsewhere) return { path: link, notes }
+  if (existing === undefined) {
+    const home = join(RELOCATED_CLUSTERS, createHash('sha256').update(directory).digest('hex').slice(0, 16))
+    mkdirSync(RELOCATED_CLUSTERS, { recursive: true })
+    // Root's; anyone may pass through to a cluster's folder, whose own mode keeps them out; nobody may list them.
+    chmodSync(RELOCATED_CLUSTERS, 0o711)
+    ownerOnlyDirectory(home, user)
+    try {
+      symlinkSync(join(home, CLUSTER_DIRECTORY), link)
+    } catch (error) {
+      // Another process starting on the same data directory linked it first.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+  const path = resolve(directory, readlinkSync(link))
+  return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`] }
+}
+
 /**
  * Starts, or joins, the embedded server of `dataDir` (see `EmbeddedServer`). `settings` are
  * written into the cluster's configuration when it is initialised (tests turn durability off).
@@ -301,9 +356,7 @@ const holdUse = async (maintenanceUrl: string) => {
 export const useEmbeddedServer = async (dataDir: string, options: { readonly settings?: Readonly<Record<string, string>> } = {}): Promise<EmbeddedServer> => {
   const user = await serverUser()
   const bin = runnableBy(await binaries(), user)
-  ownerOnlyDirectory(dataDir, user)
-  // Absolute: the socket's directory is the host in the URL, and only a path from `/` is one.
-  const path = join(resolve(dataDir), 'pgdata')
+  const { path, notes } = clusterOf(dataDir, user)
   const socket = join(path, `.s.PGSQL.${SOCKET_PORT}`)
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR is too deep for the embedded PostgreSQL's socket (${socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter DATA_DIR, or set DATABASE_URL.`)
@@ -322,6 +375,7 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
     }
     return {
       path,
+      notes,
       url,
       started,
       release: async () => {
