@@ -29,10 +29,15 @@ describe('the API process (main.ts)', function () {
     expect(run.stderr()).to.contain('LOG_LEVEL must be one of')
   })
 
-  it('refuses to start on an embedded data directory that group or others can reach (issue 35)', async () => {
+  it('refuses to start on an embedded data directory that holds a database and that group or others can reach (issues 35, 52)', async () => {
+    const first = startMain({ DATA_DIR: dataDir })
+    await within(30_000, first.url)
+    first.child.kill('SIGTERM')
+    expect(await within(20_000, first.exited)).to.equal(0)
     chmodSync(dataDir, 0o755)
     const run = startMain({ DATA_DIR: dataDir })
     expect(await within(30_000, run.exited)).to.equal(1)
+    expect(run.stdout()).to.contain(`holds an embedded database and can be reached by group or others (mode 0755)`)
     expect(run.stdout()).to.contain(`Run: chmod 700 ${dataDir}`)
   })
 

@@ -176,6 +176,12 @@ describe('openDatabase', () => {
         await open.close()
         open = undefined
         expect(existsSync(join(cluster, 'postmaster.pid'))).to.equal(false)
+        // Its folder removed by hand, the link leads to a fresh cluster made in the same place.
+        rmSync(dirname(cluster), { recursive: true, force: true })
+        open = await openDatabase({ url: undefined, dataDir: inside })
+        expect(await migrateToLatest(open.db)).to.deep.equal(MIGRATION_NAMES)
+        await open.close()
+        open = undefined
         rmSync(dirname(cluster), { recursive: true, force: true })
       })
     }

@@ -346,6 +346,8 @@ const clusterOf = (dataDir: string, user: ServerUser | undefined): { readonly pa
     }
   }
   const path = resolve(directory, readlinkSync(link))
+  // A link whose cluster's folder was removed: made again, as for a new link, and the cluster initialised afresh.
+  if (!existsSync(dirname(path))) ownerOnlyDirectory(dirname(path), user)
   return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`] }
 }
 
