@@ -15,7 +15,8 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 The database is the server's: DATABASE_URL (postgres://…), or the embedded one under DATA_DIR
-(default ./.data; stop the server first: the embedded database takes one process at a time).
+(default ./.data). The CLI runs beside the server: it joins the embedded database the server
+started, or starts it for the command and stops it after when nothing else uses it.
 `
 
 /** What a command line asks for: a help text, or one command to run with its arguments and options. */

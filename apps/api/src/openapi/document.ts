@@ -453,7 +453,8 @@ const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema
       ...INFO[audience],
       version: '1.0.0',
       contact: { name: 'Lendgate API support', email: 'api-support@lendgate.example', url: 'https://lendgate.example/support' },
-      license: { name: 'Proprietary', url: 'https://lendgate.example/terms' },
+      // An SPDX identifier (OpenAPI 3.1), which excludes `url`: LICENSE at the repository's root holds the text.
+      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
     tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
     paths,
