@@ -24,6 +24,7 @@ import {
   DAILY_SERVICING_JOB,
   dailyServicingJob,
   deliverDueWebhooks,
+  exactAttemptLimiter,
   exactRateLimiter,
   runLeasedJob,
   syncedRateLimiter,
@@ -161,6 +162,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
     rateLimiter: metrics.countingRefusals(rateLimiter),
     exactRateLimiter: metrics.countingRefusals(exactRateLimiter({ store: rateLimitStore, clock: rateLimitClock })),
+    attemptLimiter: metrics.countingAttemptRefusals(exactAttemptLimiter({ store: rateLimitStore, clock: rateLimitClock })),
     sender:
       config.verificationDeliveryUrl !== undefined
         ? httpCodeSender(config.verificationDeliveryUrl)

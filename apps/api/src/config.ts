@@ -78,7 +78,7 @@ export type RateLimitSettings = {
   readonly verificationRequests: number
   /** Manual retries of one webhook event (exact), per event, on top of `requests`. */
   readonly webhookRetries: number
-  /** Key minting, per client address, counted before the mint secret is checked. */
+  /** Failed key mint attempts (a wrong or empty mint secret), per client address; a right secret never counts (decision 109). */
   readonly mintRequests: number
   /**
    * Lookups in the key store of partner keys this instance does not hold in its key cache, per

@@ -1,5 +1,6 @@
 import type { CursorSeal } from '@lendgate/adapters'
 import type {
+  AttemptLimiter,
   CachedApiKeys,
   CoreDeps,
   HealthCheck,
@@ -32,6 +33,8 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
   readonly rateLimiter: RateLimiter
   /** The exact limiter (one database upsert per request): key minting and verification codes. */
   readonly exactRateLimiter: RateLimiter
+  /** Failed mint attempts, limited exactly (decision 109). */
+  readonly attemptLimiter: AttemptLimiter
   /** Seals every list's cursors to the list, caller and filters they were issued for. */
   readonly cursors: CursorSeal
   /** This process's metrics, served at `/metrics`. */

@@ -1,5 +1,5 @@
 import type { PoolConnections } from '@lendgate/adapters'
-import type { AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
+import type { AttemptLimiter, AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { RATE_POLICY } from './http/rate-policies.js'
@@ -20,6 +20,8 @@ export type Metrics = {
   readonly jobRun: (job: string, outcome: JobRunLabel, seconds: number) => void
   /** Wraps a rate limiter so that each request it refuses is counted by policy. */
   readonly countingRefusals: (limiter: RateLimiter) => RateLimiter
+  /** The same for an attempt limiter: each attempt it refuses is counted under its policy. */
+  readonly countingAttemptRefusals: (limiter: AttemptLimiter) => AttemptLimiter
   /** Wraps the key cache so that each lookup is counted as a hit (held) or a miss (read from the store). */
   readonly countingLookups: (cache: CachedApiKeys) => CachedApiKeys
 }
@@ -224,6 +226,13 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
         const decision = await limiter.take(bucket, policy)()
         if (E.isRight(decision) && !decision.right.allowed) refusals.inc({ policy: policy.name })
         return decision
+      },
+    }),
+    countingAttemptRefusals: (limiter) => ({
+      attempt: (bucket, policy, check) => async () => {
+        const attempted = await limiter.attempt(bucket, policy, check)()
+        if (E.isRight(attempted) && !attempted.right.decision.allowed) refusals.inc({ policy: policy.name })
+        return attempted
       },
     }),
   }

@@ -202,26 +202,45 @@ for (const database of testDatabases()) {
       expect(remaining(verified, 'verification')?.['r']).to.equal(1)
     })
 
-    it('limits minting per client address, counting failed attempts, before the secret is checked', async () => {
+    it('limits failed mint attempts per client address; the right secret never counts, until the failures are used up (issue 52)', async () => {
       const clock = isolatedClock()
       const api = await start(clock, { mintRequests: 2 })
+      // A partner backend minting key after key: never refused, never counted.
+      for (let i = 0; i < 30; i++) {
+        const minted = await mint(api.url, MINT_SECRET, randomUUID())
+        expect(minted.status, minted.text).to.equal(201)
+        expect(minted.headers.get('RateLimit-Policy')).to.equal('"mint";q=2;w=60')
+        expect(remaining(minted, 'mint')?.['r']).to.equal(2)
+      }
       const wrongSecret = await mint(api.url, 'not-the-mint-secret-at-all', randomUUID())
       expect(wrongSecret.status).to.equal(401)
-      expect(wrongSecret.headers.get('RateLimit-Policy')).to.equal('"mint";q=2;w=60')
       expect(remaining(wrongSecret, 'mint')?.['r']).to.equal(1)
-      const minted = await mint(api.url, MINT_SECRET, randomUUID())
-      expect(minted.status).to.equal(201)
-      expect(remaining(minted, 'mint')?.['r']).to.equal(0)
+      // A right secret between wrong ones uses up no failed attempt.
+      expect(remaining(await mint(api.url, MINT_SECRET, randomUUID()), 'mint')?.['r']).to.equal(1)
+      const secondWrong = await mint(api.url, '', randomUUID())
+      expect(secondWrong.status).to.equal(401)
+      expect(remaining(secondWrong, 'mint')?.['r']).to.equal(0)
 
+      // The failures used up, every attempt is refused until the window ends, the right secret
+      // included: otherwise a right guess among many would still be let through.
       const party = randomUUID()
       const t = expectRateLimited(await mint(api.url, MINT_SECRET, party), 'mint')
       expect(await clientsOf(api.db, party)).to.equal(0)
-      // A guess at the secret is refused without being checked.
       expectRateLimited(await mint(api.url, 'another-wrong-secret-guess', party), 'mint')
 
       clock.advance(t * 1000)
       expect((await mint(api.url, MINT_SECRET, party)).status).to.equal(201)
       expect(await clientsOf(api.db, party)).to.equal(1)
+    })
+
+    it('checks exactly the limit of wrong secrets sent at once, and mints every right one of a burst', async () => {
+      const api = await start(isolatedClock(), { mintRequests: 5 })
+      const burst = await Promise.all(Array.from({ length: 30 }, () => mint(api.url, MINT_SECRET, randomUUID())))
+      expect(burst.map((r) => r.status)).to.deep.equal(Array.from({ length: 30 }, () => 201))
+      const guesses = await Promise.all(Array.from({ length: 20 }, () => mint(api.url, 'not-the-mint-secret-at-all', randomUUID())))
+      const statuses = guesses.map((r) => r.status).sort()
+      expect(statuses).to.deep.equal([...Array.from({ length: 5 }, () => 401), ...Array.from({ length: 15 }, () => 429)])
+      expectRateLimited(await mint(api.url, MINT_SECRET, randomUUID()), 'mint')
     })
 
     it('takes the client address from X-Forwarded-For only behind trusted proxies (TRUSTED_PROXY_HOPS)', async () => {
@@ -320,7 +339,8 @@ for (const database of testDatabases()) {
 describe('rate limiting when its store is down', () => {
   it('admits the request (and a key lookup) without the limit, with a logged warning, instead of failing it', async () => {
     const down = { take: () => TE.left(storeUnavailable(new Error('connection refused'))) }
-    const server = await startInMemoryServer(() => ({ rateLimiter: down, exactRateLimiter: down }))
+    const attemptsDown = { attempt: () => TE.left(storeUnavailable(new Error('connection refused'))) }
+    const server = await startInMemoryServer(() => ({ rateLimiter: down, exactRateLimiter: down, attemptLimiter: attemptsDown }))
     try {
       const minted = await mint(server.url, MINT_SECRET, randomUUID())
       expect(minted.status).to.equal(201)
@@ -329,7 +349,11 @@ describe('rate limiting when its store is down', () => {
       expect(listed.status).to.equal(200)
       expect(listed.headers.get('RateLimit')).to.equal(null)
       const warnings = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; request admitted without this limit')
-      expect(warnings.map((w) => w['policy'])).to.deep.equal(['mint', 'default'])
+      expect(warnings.map((w) => w['policy'])).to.deep.equal(['default'])
+      const mints = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; mint secret checked without this limit')
+      expect(mints.map((w) => w['policy'])).to.deep.equal(['mint'])
+      // Without the limit, the secret is still checked.
+      expect((await mint(server.url, 'not-the-mint-secret-at-all', randomUUID())).status).to.equal(401)
       // The key, not yet held, was looked up without the key-lookup limit, as the route ran without its own.
       const lookups = server.logs.lines().filter((l) => l['msg'] === 'rate limit store unavailable; key looked up without this limit')
       expect(lookups.map((w) => w['policy'])).to.deep.equal(['key_lookups'])

@@ -269,9 +269,9 @@ export {
 
 // Rate limits
 export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/rate-limit.js'
-export { type RateLimiter } from './ports/rate-limiter.js'
-export { type RateCount, type RateLimitStore } from './ports/rate-limit-store.js'
-export { type ExactRateLimiterDeps, exactRateLimiter } from './stateful/exact-rate-limiter.js'
+export { type AttemptLimiter, type LimitedAttempt, type RateLimiter } from './ports/rate-limiter.js'
+export { type CountedAttempt, type RateCount, type RateLimitStore } from './ports/rate-limit-store.js'
+export { type ExactRateLimiterDeps, exactAttemptLimiter, exactRateLimiter } from './stateful/exact-rate-limiter.js'
 export {
   type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,
 } from './stateful/synced-rate-limiter.js'

@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppContext, AppState } from './context.js'
 import { invalidInternalToken, invalidMintKey, serverMisconfigured } from './problems.js'
-import type { KeyLookupLimit, RequestLimit } from './rate-limit.js'
+import type { AttemptLimit, KeyLookupLimit, RequestLimit } from './rate-limit.js'
 import { answerProblem } from './respond.js'
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
@@ -68,13 +68,14 @@ export const partnerGate = (
   }
 }
 
-/** The mint secret in `X-Partner-Mint-Key`, compared in constant time (spec §5.7). */
+/** The mint secret in `X-Partner-Mint-Key`, compared in constant time (spec §5.7), under `limited`, the limit on failed attempts. */
 export const mintAuth =
-  (mintSecret: string | undefined): Middleware<AppState> =>
+  (mintSecret: string | undefined, limited: AttemptLimit): Middleware<AppState> =>
   async (ctx, next) => {
     if (mintSecret === undefined) return answerProblem(ctx, serverMisconfigured('PARTNER_MINT_SECRET'))
     const presented = ctx.get('X-Partner-Mint-Key')
-    if (presented === '' || !secretsEqual(presented, mintSecret)) return answerProblem(ctx, invalidMintKey)
+    const checked = await limited(ctx, () => (presented !== '' && secretsEqual(presented, mintSecret) ? E.right(undefined) : E.left(invalidMintKey)))
+    if (E.isLeft(checked)) return answerProblem(ctx, checked.left)
     await next()
   }
 

@@ -1,4 +1,4 @@
-import { idSegmentToLookUp, isWebhookEventId, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
+import { idSegmentToLookUp, isWebhookEventId, type AttemptLimiter, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import ipaddr from 'ipaddr.js'
@@ -97,21 +97,40 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
   }
 }
 
-/** A route's limits as a middleware of their own (the mint route; partner routes apply theirs in `partnerGate`). */
-export const rateLimited =
-  (limit: RequestLimit): Middleware<AppState> =>
-  async (ctx, next) => {
-    const limited = await limit(ctx)
-    if (E.isLeft(limited)) return answerProblem(ctx, limited.left)
-    await next()
+/** Runs one attempt at a secret (`check`) under a limit on failed attempts; a Left is what to answer: the check's failure, or the 429 of a refused attempt. */
+export type AttemptLimit = <F>(ctx: ParameterizedContext<AppState>, check: () => E.Either<F, void>) => Promise<E.Either<F | RateLimitExceeded, void>>
+
+/**
+ * The mint limit (decision 109): failed mint attempts (a wrong or empty mint secret) per client
+ * address (`mint:<client address>`, `RATE_LIMIT_MINT_REQUESTS` a window), counted exactly by
+ * the attempt limiter, which decides each attempt under its bucket's lock. A right secret never
+ * counts, so a partner backend minting key after key is never refused by it; once an address
+ * has used up its failed attempts, every attempt from it is refused with 429 `rate_limited`
+ * (policy `mint`) until the window ends, the right secret included, or the limit would not
+ * bound guessing. `RateLimit` tells the failed attempts left. A store failure checks the secret
+ * without the limit, with a logged warning (fail open, as `limitedBy`).
+ */
+export const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit => {
+  const policy: RatePolicy = { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }
+  const policies = policyHeader([policy])
+  return async (ctx, check) => {
+    const attempted = await deps.attemptLimiter.attempt(`mint:${clientAddressOf(ctx)}`, policy, check)()
+    if (E.isLeft(attempted)) {
+      ctx.state.log.warn({ err: attempted.left.cause, policy: policy.name }, 'rate limit store unavailable; mint secret checked without this limit')
+      return check()
+    }
+    const { decision, outcome } = attempted.right
+    setRateLimitHeaders(ctx, policies, [{ policy, decision }])
+    return O.isSome(outcome) ? outcome.value : E.left(exceeded({ policy, decision }))
   }
+}
 
 /**
  * The client address a per-address limit counts under: an IPv4 address as it is (an IPv4-mapped
  * IPv6 address as its IPv4 form), an IPv6 address by its /64 prefix, the smallest block a site
  * is given, so that one client cannot take a fresh allowance from each of its 2^64 addresses.
  */
-const clientAddressOf = (ctx: AppContext): string => {
+const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => {
   const ip = ctx.ip
   if (!ipaddr.isValid(ip)) return ip
   const address = ipaddr.process(ip)
@@ -129,10 +148,9 @@ const keyBucket =
  * The limits of an operation (docs/decisions.md): every partner route counts against its API
  * key (`key:<apiKeyId>`, the synced limiter: no database round trip per request); the
  * verification routes also against `verify:<apiKeyId>`, a manual webhook retry against
- * `retry:<apiClientId>:<eventId>`, and key minting against `mint:<client address>`, all three exactly (one
- * upsert per request). Internal and unauthenticated
- * routes are not limited. Partner limits go right after authentication; the mint limit before
- * the secret is checked, so failed attempts count too.
+ * `retry:<apiClientId>:<eventId>`, both exactly (one upsert per request). Partner limits go
+ * right after authentication. The mint route counts failed attempts, not requests
+ * (`mintAttemptLimit`); internal and unauthenticated routes are not limited.
  */
 export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'exactRateLimiter'>, settings: RateLimitSettings): readonly RouteLimit[] => {
   const w = settings.windowSeconds
@@ -167,7 +185,6 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
       }
     }
     case 'mint':
-      return [{ limiter: deps.exactRateLimiter, policy: { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: w }, bucketOf: (ctx) => `mint:${clientAddressOf(ctx)}` }]
     case 'internal':
     case 'none':
       return []

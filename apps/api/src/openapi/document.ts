@@ -87,7 +87,7 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
     case 'mint':
       problems.push(
         sample('InvalidMintKey'),
-        rateLimited(RATE_POLICY.mint, limits.mintRequests, limits.windowSeconds, 'The client address\'s `mint` policy is spent (failed attempts count too); wait `Retry-After` seconds.'),
+        rateLimited(RATE_POLICY.mint, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed mint attempts (`mint` policy: wrong or empty secrets; a right one never counts); every attempt is refused until the window ends. Wait `Retry-After` seconds.'),
         documented({ _tag: 'ServerMisconfigured', setting: 'PARTNER_MINT_SECRET' }, 'Production without PARTNER_MINT_SECRET: nobody can mint.'),
       )
       break

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
-import { exactRateLimiter } from '@lendgate/core'
+import { exactAttemptLimiter, exactRateLimiter } from '@lendgate/core'
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createMetrics } from '../../src/metrics.js'
@@ -114,6 +114,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     // One in-memory instance: the exact limiter serves both (no other instance to sync with).
     rateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
+    attemptLimiter: exactAttemptLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     metrics: createMetrics(),
   }
   return { ...base, ...override(base) }

@@ -1,4 +1,5 @@
 import type { RateLimitStore } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './schema.js'
@@ -9,7 +10,8 @@ import { query } from './store-errors.js'
  * many buckets it carries: the counts go in as parallel arrays (`unnest`), each row is created
  * or added to (`ON CONFLICT … DO UPDATE`), and `RETURNING` gives the totals of every instance.
  * `takeIfBelow` is one conditional upsert: concurrent takes queue on the row lock and each
- * re-reads the count, so exactly `limit` succeed.
+ * re-reads the count, so exactly `limit` succeed. `attemptIfBelow` is a transaction holding the
+ * bucket's row lock while it decides (`RateLimitStore`).
  */
 export const postgresRateLimitStore = (db: Kysely<Database>): RateLimitStore => ({
   add: (counts) =>
@@ -43,6 +45,31 @@ export const postgresRateLimitStore = (db: Kysely<Database>): RateLimitStore => 
         .executeTakeFirst()
       return row === undefined ? O.none : O.some(row.count)
     }),
+
+  attemptIfBelow: (bucket, window, limit, attempt) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        // Creates the window's row, or takes the existing one's lock: concurrent attempts on the
+        // bucket wait here, each then reading the count the one before it left.
+        const { count } = (
+          await sql<{ count: number }>`
+            insert into rate_limits as r (bucket, window_start, window_end, count)
+            values (${bucket}, ${window.start}, ${window.end}, 0)
+            on conflict (bucket, window_start) do update set count = r.count
+            returning count`.execute(trx)
+        ).rows[0]!
+        if (count >= limit) return O.none
+        const outcome = attempt()
+        if (E.isRight(outcome)) return O.some({ outcome, total: count })
+        await trx
+          .updateTable('rate_limits')
+          .set({ count: count + 1 })
+          .where('bucket', '=', bucket)
+          .where('window_start', '=', window.start)
+          .execute()
+        return O.some({ outcome, total: count + 1 })
+      }),
+    ),
 
   purgeEnded: (now) =>
     query(async () => {

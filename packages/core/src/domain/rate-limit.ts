@@ -65,3 +65,16 @@ export const decide = (policy: RatePolicy, used: number, window: RateWindow, now
     resetSeconds: secondsUntilReset(window, now),
   }
 }
+
+/**
+ * The decision for an attempt that a limit on failed attempts let run (`AttemptLimiter`), once
+ * the window holds `failures` after it (this one included if it failed): admitted, `remaining`
+ * the failures still allowed. An attempt runs only while the failures before it are below the
+ * limit, so `failures` is at most the limit. A refused attempt is `decide(policy, policy.limit, …)`.
+ */
+export const attemptAdmitted = (policy: RatePolicy, failures: number, window: RateWindow, now: Date): RateDecision => ({
+  allowed: true,
+  limit: policy.limit,
+  remaining: policy.limit - failures,
+  resetSeconds: secondsUntilReset(window, now),
+})

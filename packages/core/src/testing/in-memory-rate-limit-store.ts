@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { RateWindow } from '../domain/rate-limit.js'
@@ -34,6 +35,15 @@ export const inMemoryRateLimitStore = (): RateLimitStore => {
         if (row.count >= limit) return O.none
         row.count += 1
         return O.some(row.count)
+      }),
+    // The calls run one at a time (JavaScript's single thread), which is the store's lock here.
+    attemptIfBelow: (bucket, window, limit, attempt) =>
+      TE.fromIO(() => {
+        const row = rowOf(bucket, window)
+        if (row.count >= limit) return O.none
+        const outcome = attempt()
+        if (E.isLeft(outcome)) row.count += 1
+        return O.some({ outcome, total: row.count })
       }),
     purgeEnded: (now) =>
       TE.fromIO(() => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { RateWindow } from '../../domain/rate-limit.js'
 import type { RateCount, RateLimitStore } from '../../ports/rate-limit-store.js'
@@ -58,6 +59,38 @@ export const rateLimitStoreContract = (impl: Implementation<RateLimitStore>): vo
       const b = bucket()
       const taken = await Promise.all(Array.from({ length: 12 }, () => right(store.takeIfBelow(b, w1, 5))))
       expect(taken.filter(O.isSome).map((t) => t.value).sort((x, y) => x - y)).to.deep.equal([1, 2, 3, 4, 5])
+    })
+
+    it('runs an attempt below the limit, counting it only when it fails, and refuses without running it at the limit', async () => {
+      const b = bucket()
+      const fails = () => E.left('wrong')
+      const succeeds = () => E.right('right')
+      expect(await right(store.attemptIfBelow(b, w1, 2, succeeds))).to.deep.equal(O.some({ outcome: E.right('right'), total: 0 }))
+      expect(await right(store.attemptIfBelow(b, w1, 2, fails))).to.deep.equal(O.some({ outcome: E.left('wrong'), total: 1 }))
+      expect(await right(store.attemptIfBelow(b, w1, 2, succeeds))).to.deep.equal(O.some({ outcome: E.right('right'), total: 1 }))
+      expect(await right(store.attemptIfBelow(b, w1, 2, fails))).to.deep.equal(O.some({ outcome: E.left('wrong'), total: 2 }))
+      let ran = 0
+      const counted = () => {
+        ran += 1
+        return E.right('right')
+      }
+      expect(await right(store.attemptIfBelow(b, w1, 2, counted))).to.deep.equal(O.none)
+      expect(ran).to.equal(0)
+      expect(await right(store.attemptIfBelow(b, w2, 2, counted))).to.deep.equal(O.some({ outcome: E.right('right'), total: 0 }))
+    })
+
+    it('runs exactly `limit` of many concurrent failing attempts, and every succeeding one while failures are left', async () => {
+      const b = bucket()
+      let ran = 0
+      const fails = () => {
+        ran += 1
+        return E.left('wrong')
+      }
+      const attempts = await Promise.all(Array.from({ length: 12 }, () => right(store.attemptIfBelow(b, w1, 5, fails))))
+      expect([ran, attempts.filter(O.isSome).map((a) => a.value.total).sort((x, y) => x - y)]).to.deep.equal([5, [1, 2, 3, 4, 5]])
+      const other = bucket()
+      const successes = await Promise.all(Array.from({ length: 30 }, () => right(store.attemptIfBelow(other, w1, 5, () => E.right('right')))))
+      expect(successes.filter(O.isSome)).to.have.length(30)
     })
 
     it('purges windows that ended and keeps the rest', async () => {
