@@ -107,8 +107,12 @@ export type QueryLog = NonNullable<KyselyConfig['log']>
 /** A Kysely on a `pg` pool of at most `max` connections to `url`. */
 const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: typeParsers })
-  // An idle client that loses its connection emits here; without a listener it would crash the process.
+  // A client that loses its connection (a failover, a restart, `pg_terminate_backend`) emits
+  // 'error': on the pool while idle, on itself while checked out. Unheard, either would end the
+  // process. Each client is heard for its whole life; the query in flight fails with the error
+  // (the request answers 503), and the pool drops the client when it is released.
   pool.on('error', () => undefined)
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log === undefined ? {} : { log }) }), pool }
 }
 

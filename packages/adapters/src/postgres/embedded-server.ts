@@ -253,6 +253,8 @@ const unlessDone = async (client: pg.Client, statement: string, duplicate: strin
  */
 export const ensureDatabase = async (maintenanceUrl: string, database: string, owner: string): Promise<void> => {
   const client = new pg.Client({ connectionString: maintenanceUrl })
+  // A connection lost meanwhile fails the statement in flight, not the process.
+  client.on('error', () => undefined)
   await client.connect()
   try {
     if ((await client.query('select 1 from pg_roles where rolname = $1', [owner])).rowCount === 0) {

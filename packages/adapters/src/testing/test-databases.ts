@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } from '../postgres/database.js'
 import { THROWAWAY_SETTINGS, useEmbeddedServer } from '../postgres/embedded-server.js'
@@ -153,4 +153,20 @@ export const closeTestDatabases = async (): Promise<void> => {
 export const stopEmbeddedServerOf = async (dataDir: string): Promise<void> => {
   if (!existsSync(join(dataDir, 'pgdata', 'postmaster.pid'))) return
   await (await useEmbeddedServer(dataDir)).release()
+}
+
+/**
+ * Ends every connection to the `lendgate` database of the embedded server of `dataDir` but its
+ * own (`pg_terminate_backend`), as a failover or an operator would; resolves how many it ended.
+ */
+export const terminateEmbeddedConnections = async (dataDir: string): Promise<number> => {
+  const admin = new pg.Client({ connectionString: `postgresql://postgres@localhost:5432/postgres?host=${encodeURIComponent(join(resolve(dataDir), 'pgdata'))}` })
+  admin.on('error', () => undefined)
+  await admin.connect()
+  try {
+    const { rows } = await admin.query<{ ended: boolean }>(`select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = 'lendgate' and pid <> pg_backend_pid()`)
+    return rows.filter((row) => row.ended).length
+  } finally {
+    await admin.end()
+  }
 }
