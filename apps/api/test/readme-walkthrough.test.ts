@@ -128,7 +128,7 @@ const untilHealthy = async (url: string, quickStart: QuickStart): Promise<void> 
       () => 0,
     )
     if (status === 200) return
-    if (quickStart.child.exitCode !== null) throw new Error(`the quick start ended (${quickStart.child.exitCode}):\n${quickStart.output()}`)
+    if (quickStart.child.exitCode !== null || quickStart.child.signalCode !== null) throw new Error(`the quick start ended (${quickStart.child.exitCode ?? quickStart.child.signalCode}):\n${quickStart.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
@@ -148,6 +148,15 @@ const bashAs = async (newcomer: Newcomer, script: string): Promise<{ readonly st
   const env = { PATH: process.env['PATH'] ?? '', HOME: newcomer.home }
   const run = await runToEnd('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: newcomer.checkout, env, timeoutMs: 240_000, ...(newcomer.user === undefined ? {} : { user: newcomer.user }) })
   return { status: run.code, out: `${run.stdout}${run.stderr}` }
+}
+
+/** SIGKILL to the process group `pgid`, if any process of it is left. */
+const killGroup = (pgid: number): void => {
+  try {
+    process.kill(-pgid, 'SIGKILL')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error
+  }
 }
 
 const lstatOrUndefined = (path: string) => {
@@ -191,7 +200,8 @@ describe('first contact: the README quick start and walkthrough, run as pasted b
         newcomer = make()
       })
       after(async () => {
-        if (quickStart !== undefined && quickStart.child.exitCode === null) process.kill(-quickStart.child.pid!, 'SIGKILL')
+        // What is left of the quick start's group after a failure (none once Ctrl-C stopped it: the group is gone).
+        if (quickStart !== undefined) killGroup(quickStart.child.pid!)
         const cluster = join(newcomer.checkout, '.data', 'pgdata')
         await stopServerOf(cluster)
         const link = lstatOrUndefined(cluster)?.isSymbolicLink() === true ? readlinkSync(cluster) : undefined
