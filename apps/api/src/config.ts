@@ -66,6 +66,11 @@ export type ConnectionLimits = {
   readonly keepAliveTimeoutMs: number
   /** Open connections at most; more are closed as they arrive. */
   readonly maxConnections: number
+  /**
+   * Open connections from one peer address at most; a request on a connection past it is
+   * answered 429 and the connection closed, and one that sends nothing is closed soon.
+   */
+  readonly maxConnectionsPerAddress: number
 }
 
 /** Rate limits (issue 9, docs/configuration.md): requests per fixed window, per bucket. */
@@ -174,6 +179,15 @@ const origins = (raw: string): string[] | undefined => {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 type LogLevel = (typeof LOG_LEVELS)[number]
 
+/**
+ * One peer address's share of the connections when `HTTP_MAX_CONNECTIONS_PER_ADDRESS` is not set:
+ * a tenth of the maximum, at most 100 (far above what a partner's client pool opens), so one
+ * client holding connections leaves the rest to everyone else. Behind proxies every peer is a
+ * proxy carrying many clients, so a peer may use them all: the proxy limits each client (docs/deployment.md).
+ */
+const defaultConnectionsPerAddress = (maxConnections: number, trustedProxyHops: number): number =>
+  trustedProxyHops > 0 ? maxConnections : Math.max(1, Math.min(100, Math.floor(maxConnections / 10)))
+
 /** Every setting with its rule and default (CONTRACT.md "Running"). */
 const Environment = t.type({
   PORT: setting('PORT', 'must be an integer from 0 to 65535', integer(0, 65535), () => 3000),
@@ -225,6 +239,7 @@ const Environment = t.type({
   HTTP_REQUEST_TIMEOUT_MS: setting('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: setting('HTTP_KEEP_ALIVE_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 5_000),
   HTTP_MAX_CONNECTIONS: setting('HTTP_MAX_CONNECTIONS', 'must be an integer from 1 to 1000000', integer(1, 1_000_000), () => 1_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: setting('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'must be an integer from 1 to 1000000', integer(1, 1_000_000), none),
 })
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
@@ -280,6 +295,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
           keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
           maxConnections: v.HTTP_MAX_CONNECTIONS,
+          maxConnectionsPerAddress: v.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? defaultConnectionsPerAddress(v.HTTP_MAX_CONNECTIONS, v.TRUSTED_PROXY_HOPS),
         },
       }),
     ),

@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { OpenDatabase } from '@lendgate/adapters'
 import type { Logger } from 'pino'
@@ -7,7 +7,10 @@ import { compose, type ComposeOptions, type Composition } from './compose.js'
 import type { Config, ConnectionLimits } from './config.js'
 import type { AppDeps } from './deps.js'
 import { toHttpError } from './http/error-mapper.js'
-import type { UnreadableRequest } from './http/problems.js'
+import { declaresBody } from './http/body.js'
+import { clientAddress } from './http/client-address.js'
+import { HEALTH_PROBES } from './http/probes.js'
+import type { TooManyConnections, UnreadableRequest } from './http/problems.js'
 import { JSON_CONTENT_TYPE } from './http/respond.js'
 import { SECURITY_HEADERS } from './http/security-headers.js'
 
@@ -32,19 +35,77 @@ const unreadable = (code: string | undefined): UnreadableRequest => ({
   reason: code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'timeout' : 'malformed',
 })
 
-/** A whole HTTP/1.1 answer to a refused request, as bytes for the socket: the problem as JSON, the security headers, and the end of the connection. */
+/** The headers of a refusal the server answers itself: the problem's own, JSON, the security headers, and the end of the connection. */
+const refusalHeaders = (headers: Readonly<Record<string, string>> | undefined, payload: string): Record<string, string> => ({
+  'Content-Type': JSON_CONTENT_TYPE,
+  'Content-Length': String(Buffer.byteLength(payload)),
+  ...SECURITY_HEADERS,
+  ...headers,
+  Connection: 'close',
+})
+
+/** A whole HTTP/1.1 answer to a request Node's parser refused, as bytes for the socket. */
 const rawAnswer = (problem: UnreadableRequest): string => {
-  const { status, body } = toHttpError(problem)
+  const { status, body, headers } = toHttpError(problem)
   const payload = JSON.stringify(body)
-  const headers = { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(payload)), ...SECURITY_HEADERS, Connection: 'close' }
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${payload}`
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(refusalHeaders(headers, payload)).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${payload}`
+}
+
+/** Answers `res` with `problem` without running the application. */
+const refuse = (res: ServerResponse, problem: TooManyConnections): void => {
+  const { status, body, headers } = toHttpError(problem)
+  const payload = JSON.stringify(body)
+  res.writeHead(status, refusalHeaders(headers, payload)).end(payload)
+}
+
+/**
+ * A health probe (`HEALTH_PROBES`, without a body): answered, and its connection closed, even on
+ * a connection refused for its address, since the balancer or orchestrator polling it often
+ * shares its address with the clients it forwards.
+ */
+const isHealthProbe = (req: IncomingMessage): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && HEALTH_PROBES.has(new URL(req.url ?? '/', 'http://probe').pathname) && !declaresBody(req.headers)
+
+/**
+ * How long a connection the server is done with (its last answer sent, or refused) may wait for
+ * its peer to close before it is destroyed: a peer that never closes its side keeps no slot.
+ */
+const CLOSING_GRACE_MS = 1_000
+
+const destroySoon = (socket: Socket): void => {
+  const timer = setTimeout(() => socket.destroy(), CLOSING_GRACE_MS)
+  socket.once('close', () => clearTimeout(timer))
+}
+
+/**
+ * The open connections of each client address (`clientAddress` of the peer): `admit` counts a new
+ * connection unless its address already holds `limit`, and the count drops when it closes.
+ */
+const connectionsPerAddress = (limit: number) => {
+  const open = new Map<string, number>()
+  return {
+    admit: (socket: Socket): boolean => {
+      const address = clientAddress(socket.remoteAddress ?? '')
+      const held = open.get(address) ?? 0
+      if (held >= limit) return false
+      open.set(address, held + 1)
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1
+        if (left === 0) open.delete(address)
+        else open.set(address, left)
+      })
+      return true
+    },
+  }
 }
 
 /**
  * Listens with `handle` (an application's `handle`) on `options.host:options.port`, holding each
  * connection to `options.limits`: headers and whole requests must arrive in time, idle
- * keep-alive connections close, and past `maxConnections` new connections are closed as they
- * arrive. What Node's parser refuses before a request exists (oversized headers, an unknown
+ * keep-alive connections close, past `maxConnections` new connections are closed as they
+ * arrive, and a connection its address opens past `maxConnectionsPerAddress` is refused (a
+ * request on it answered 429, a health probe served, and closed; closed soon if it sends none), so one client holding
+ * connections open cannot take every slot. What Node's parser refuses before a request exists (oversized headers, an unknown
  * method, a request that timed out) is answered like every other refusal, a JSON problem with
  * the security headers, unless an answer has already started on that connection.
  */
@@ -62,16 +123,27 @@ export const listen = async (handle: RequestListener, options: ListenOptions, re
     },
     (req, res) => {
       answering.set(req.socket, res)
-      handle(req, res)
+      if (!refused.has(req.socket)) handle(req, res)
+      else if (isHealthProbe(req)) handle(req, res.setHeader('Connection', 'close'))
+      else refuse(res, { _tag: 'TooManyConnections', limit: limits.maxConnectionsPerAddress })
     },
   )
   server.maxConnections = limits.maxConnections
+  const perAddress = connectionsPerAddress(limits.maxConnectionsPerAddress)
+  const refused = new WeakSet<Socket>()
+  server.on('connection', (socket: Socket) => {
+    if (perAddress.admit(socket)) return
+    refused.add(socket)
+    destroySoon(socket)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const current = answering.get(socket)
     // An answer started and not finished on this connection must not be cut into.
     const midAnswer = current !== undefined && current.headersSent && !current.writableFinished
-    if (error.code !== 'ECONNRESET' && socket.writable && !midAnswer) socket.end(rawAnswer(unreadable(error.code)))
-    else socket.destroy()
+    if (error.code !== 'ECONNRESET' && socket.writable && !midAnswer) {
+      socket.end(rawAnswer(unreadable(error.code)))
+      destroySoon(socket)
+    } else socket.destroy()
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

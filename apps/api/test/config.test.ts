@@ -29,7 +29,7 @@ describe('loadConfig', () => {
         servicingJobAtMinute: 15,
         rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, keylessRequests: 300, webhookRetries: 5, syncMs: 200 },
         trustedProxyHops: 0,
-        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 },
+        connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerAddress: 100 },
       }),
     )
   })
@@ -71,6 +71,7 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '7000',
       HTTP_MAX_CONNECTIONS: '500',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '50',
     })
     expect(config).to.deep.equal(
       E.right({
@@ -97,9 +98,20 @@ describe('loadConfig', () => {
         servicingJobAtMinute: 330,
         rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, keylessRequests: 30, webhookRetries: 3, syncMs: 50 },
         trustedProxyHops: 2,
-        connections: { headersTimeoutMs: 4_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 7_000, maxConnections: 500 },
+        connections: { headersTimeoutMs: 4_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 7_000, maxConnections: 500, maxConnectionsPerAddress: 50 },
       }),
     )
+  })
+
+  it('gives one peer address a tenth of the connections, at most 100, unless the peers are trusted proxies, which may use them all', () => {
+    const perAddress = (env: Record<string, string>) => E.map((c: { connections: { maxConnectionsPerAddress: number } }) => c.connections.maxConnectionsPerAddress)(loadConfig(env))
+    expect(perAddress({})).to.deep.equal(E.right(100))
+    expect(perAddress({ HTTP_MAX_CONNECTIONS: '200' })).to.deep.equal(E.right(20))
+    expect(perAddress({ HTTP_MAX_CONNECTIONS: '5' })).to.deep.equal(E.right(1))
+    expect(perAddress({ HTTP_MAX_CONNECTIONS: '5000' })).to.deep.equal(E.right(100))
+    expect(perAddress({ TRUSTED_PROXY_HOPS: '1' })).to.deep.equal(E.right(1_000))
+    expect(perAddress({ TRUSTED_PROXY_HOPS: '1', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '30' })).to.deep.equal(E.right(30))
+    expect(E.isLeft(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' }))).to.equal(true)
   })
 
   it('accepts pglite://memory as the database', () => {

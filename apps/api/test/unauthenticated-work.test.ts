@@ -23,12 +23,15 @@ type Exchange = {
   readonly closed: boolean
 }
 
-/** Opens a raw connection, writes `bytes` (never more), and collects what comes back for up to `waitMs`. */
-const exchange = (url: string, bytes: string | Buffer, waitMs: number): Promise<Exchange> =>
+/**
+ * Opens a raw connection (from the loopback address `from`, default 127.0.0.1), writes `bytes`
+ * (never more), and collects what comes back for up to `waitMs`.
+ */
+const exchange = (url: string, bytes: string | Buffer, waitMs: number, from = '127.0.0.1'): Promise<Exchange> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url)
     const chunks: Buffer[] = []
-    const socket: Socket = connect(Number(port), hostname, () => socket.write(bytes))
+    const socket: Socket = connect({ port: Number(port), host: hostname, localAddress: from }, () => socket.write(bytes))
     const done = (closed: boolean): void => {
       clearTimeout(timer)
       socket.destroy()
@@ -50,6 +53,31 @@ const expectSecurityHeaders = (text: string): void => {
 }
 
 const withLimits = (limits: Partial<ConnectionLimits>) => ({ connections: { ...testConfig().connections, ...limits } })
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * What the issue 53 attacker does: opens `count` connections from `from` and never reads from
+ * them (so never closes its side when the server closes), sending `bytes` on each, or nothing.
+ */
+const holdConnections = async (url: string, count: number, from: string, bytes?: string): Promise<readonly Socket[]> => {
+  const { hostname, port } = new URL(url)
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect({ port: Number(port), host: hostname, localAddress: from }, () => {
+          socket.pause()
+          if (bytes !== undefined) socket.write(bytes)
+          resolve(socket)
+        })
+        // The server refusing or closing a held connection is what these tests look at, not an error.
+        socket.on('error', () => undefined)
+      }),
+    ),
+  )
+}
+
+const HEALTH = 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
 
 describe('Unauthenticated work and connection limits (issue 35)', function () {
   this.timeout(30_000)
@@ -148,6 +176,57 @@ describe('Unauthenticated work and connection limits (issue 35)', function () {
         await new Promise((resolve) => setTimeout(resolve, 100))
         const served = await exchange(strict.url, 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 2_000)
         expect(statusOf(served.text)).to.equal(200)
+      } finally {
+        for (const socket of held) socket.destroy()
+        await strict.stop()
+      }
+    })
+  })
+
+  describe('connection slots (issue 53)', () => {
+    it('serves a keyed partner and the health probe while one address holds every connection the instance allows, refusing the requests of that address past its share with 429 as JSON, its health probes aside', async () => {
+      const strict = await startInMemoryServer(undefined, withLimits({ maxConnections: 60, maxConnectionsPerAddress: 10 }))
+      const key = await mintKey(strict.url)
+      const held = await holdConnections(strict.url, 60, '127.0.0.2')
+      try {
+        // The 50 connections past the attacker's share are closed within a second of arriving.
+        await pause(1_500)
+        // On a connection of its own, as a client whose pool has none open yet.
+        const body = JSON.stringify(SESSION_INPUT)
+        const head = `POST ${SESSIONS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key.api_key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
+        const partner = await exchange(strict.url, `${head}${body}`, 5_000)
+        expect(statusOf(partner.text), partner.text).to.equal(201)
+        const probe = await exchange(strict.url, HEALTH, 5_000, '127.0.0.3')
+        expect(statusOf(probe.text), probe.text).to.equal(200)
+        // The health probe, polled from the address of the clients a balancer forwards, is served even past its share.
+        const ownProbe = await exchange(strict.url, HEALTH, 5_000, '127.0.0.2')
+        expect(statusOf(ownProbe.text), ownProbe.text).to.equal(200)
+        expect(ownProbe.closed).to.equal(true)
+        const more = await exchange(strict.url, 'GET /public/loans HTTP/1.1\r\nHost: x\r\n\r\n', 5_000, '127.0.0.2')
+        expect(more.closed).to.equal(true)
+        expect(statusOf(more.text), more.text).to.equal(429)
+        expect(headerOf(more.text, 'Retry-After')).to.equal('1')
+        expect(headerOf(more.text, 'Connection')).to.equal('close')
+        expectSecurityHeaders(more.text)
+        expect(bodyOf(more.text)).to.deep.include({ error: 'rate_limited', policy: 'connections', retry_after_seconds: 1 })
+        for (const socket of held) socket.destroy()
+        await pause(100)
+        const after = await exchange(strict.url, HEALTH, 5_000, '127.0.0.2')
+        expect(statusOf(after.text), after.text).to.equal(200)
+      } finally {
+        for (const socket of held) socket.destroy()
+        await strict.stop()
+      }
+    })
+
+    it('frees the slot of a connection answered 408 whose peer never closes its side', async () => {
+      const strict = await startInMemoryServer(undefined, withLimits({ headersTimeoutMs: 300, requestTimeoutMs: 300, maxConnectionsPerAddress: 3 }))
+      const held = await holdConnections(strict.url, 3, '127.0.0.2', 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ')
+      try {
+        // The headers time out (300 ms, checked every 30 ms), the 408 is sent, and a second later the connection is gone.
+        await pause(2_000)
+        const next = await exchange(strict.url, HEALTH, 5_000, '127.0.0.2')
+        expect(statusOf(next.text), next.text).to.equal(200)
       } finally {
         for (const socket of held) socket.destroy()
         await strict.stop()

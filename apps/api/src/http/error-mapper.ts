@@ -137,6 +137,17 @@ export const toHttpError = (problem: Problem): HttpError => {
         body: { error: 'idempotency_key_in_use', detail: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
         headers: { 'Retry-After': '1' },
       }
+    case 'TooManyConnections':
+      return {
+        status: 429,
+        body: {
+          error: 'rate_limited',
+          detail: `This address already holds ${problem.limit} open connections, the most one address may: send on a connection it holds (keep-alive) or close some, then retry.`,
+          policy: 'connections',
+          retry_after_seconds: 1,
+        },
+        headers: { 'Retry-After': '1' },
+      }
     case 'PayloadTooLarge':
       return { status: 413, body: { error: 'payload_too_large', detail: `The request body exceeds ${problem.limitBytes} bytes.` } }
     case 'UnreadableRequest':

@@ -53,6 +53,8 @@ export type RateLimitExceeded = {
   readonly windowSeconds: number
   readonly retryAfterSeconds: number
 }
+/** A request on a connection its peer address opened past `HTTP_MAX_CONNECTIONS_PER_ADDRESS`. */
+export type TooManyConnections = { readonly _tag: 'TooManyConnections'; readonly limit: number }
 /**
  * What Node's HTTP parser refused before a request existed (the server's `clientError`): headers
  * over its limit, a request it cannot parse (an unknown method, a bad request line), or a
@@ -92,6 +94,7 @@ export type Problem =
   | IdempotencyKeyInUse
   | NotImplemented
   | RateLimitExceeded
+  | TooManyConnections
   | InternalError
   | Overpayment
   | IdempotencyKeyRequired

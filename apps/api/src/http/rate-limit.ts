@@ -1,13 +1,13 @@
 import { idSegmentToLookUp, isWebhookEventId, type AttemptLimiter, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import ipaddr from 'ipaddr.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import type { Operation } from '../routes/operations.js'
 import { presentedApiKeyIn } from './auth.js'
 import { declaresBody } from './body.js'
+import { clientAddress } from './client-address.js'
 import type { AppContext, AppState } from './context.js'
 import type { RateLimitExceeded } from './problems.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
@@ -125,19 +125,8 @@ export const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings
   }
 }
 
-/**
- * The client address a per-address limit counts under: an IPv4 address as it is (an IPv4-mapped
- * IPv6 address as its IPv4 form), an IPv6 address by its /64 prefix, the smallest block a site
- * is given, so that one client cannot take a fresh allowance from each of its 2^64 addresses.
- */
-const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => {
-  const ip = ctx.ip
-  if (!ipaddr.isValid(ip)) return ip
-  const address = ipaddr.process(ip)
-  if (address.kind() === 'ipv4') return address.toString()
-  const parts = (address as ipaddr.IPv6).parts.slice(0, 4)
-  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`
-}
+/** The client address a per-address limit counts under (`clientAddress`), from the request's address. */
+const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(ctx.ip)
 
 const keyBucket =
   (prefix: string) =>

@@ -52,6 +52,7 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   IdempotencyKeyInUse: { _tag: 'IdempotencyKeyInUse' },
   NotImplemented: { _tag: 'NotImplemented', operationId: 'getLoanForParty' },
   RateLimitExceeded: { _tag: 'RateLimitExceeded', policy: 'default', limit: 600, windowSeconds: 60, retryAfterSeconds: 17 },
+  TooManyConnections: { _tag: 'TooManyConnections', limit: 100 },
   InternalError: { _tag: 'InternalError' },
   Overpayment: { _tag: 'Overpayment', payoffAmount: 1_143_209 },
   IdempotencyKeyRequired: { _tag: 'IdempotencyKeyRequired' },
@@ -126,7 +127,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
   code_expired: { why: 'The verification code has expired; request a new one with the retry route' },
   too_many_attempts: { why: 'Too many wrong codes for the code sent; request a new one with the retry route' },
   rate_limited: {
-    why: 'A rate limit was reached (a policy of the key or client address, or the wait between verification codes); retry after `Retry-After` seconds',
+    why: 'A rate limit was reached (a policy of the key or client address, open connections of one client address, or the wait between verification codes); retry after `Retry-After` seconds',
     fields: {
       retry_after_seconds: { ...integer, minimum: 1 },
       policy: { ...string, description: 'The rate-limit policy reached (absent for the wait between verification codes)' },
