@@ -38,7 +38,7 @@ type Instance = {
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
 const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
-    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, webhookRetries: 1000, syncMs: 60_000, ...limits },
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, webhookRetries: 1000, syncMs: 60_000, instances: 1, ...limits },
     ...overrides,
   })
   const chunks: string[] = []
@@ -320,6 +320,26 @@ for (const database of testDatabases()) {
       await b.sync()
       // …then knows the total of both instances and refuses, where alone it would admit three more.
       expectRateLimited(await list(b.url), 'default')
+    })
+
+    it('bounds a burst of one key over three instances by their shares (RATE_LIMIT_INSTANCES, decision 112)', async () => {
+      const clock = isolatedClock()
+      const apis = [await start(clock, { requests: 9, instances: 3 }), await start(clock, { requests: 9, instances: 3 }), await start(clock, { requests: 9, instances: 3 })]
+      const key = await mintKey(apis[0]!.url)
+      const burst = async (): Promise<number> => {
+        const replies = await Promise.all(apis.flatMap((api) => Array.from({ length: 10 }, () => request(api.url, '/public/partner/api-keys', { headers: bearer(key.api_key) }))))
+        for (const reply of replies.filter((r) => r.status !== 200)) expectRateLimited(reply, 'default')
+        return replies.filter((r) => r.status === 200).length
+      }
+      // Before any sync, each instance admits its third of the limit (alone, each would admit 9).
+      const first = await burst()
+      expect(first).to.equal(9)
+      for (const api of apis) await api.sync()
+      // Instances that learned less at their sync take a share of what it left: within the bound.
+      const second = await burst()
+      expect(first + second).to.be.at.most(9 + 2 * 3)
+      for (const api of apis) await api.sync()
+      expect(await burst()).to.equal(0)
     })
 
     it('pushes the counts to the database on its own every RATE_LIMIT_SYNC_MS', async () => {
