@@ -135,11 +135,12 @@ for (const database of testDatabases()) {
       const other = await mintKey(api.url)
       const fresh = await request(api.url, '/public/partner/api-keys', { headers: bearer(other.api_key) })
       expect(remaining(fresh)?.['r']).to.equal(4)
-      // Internal routes are not limited; requests with no credential worth checking (none, or a
-      // key refused by its format or checksum) count against the address's keyless budget.
+      // Internal routes count failed authentications only (their own policy), not requests;
+      // requests with no credential worth checking (none, or a key refused by its format or
+      // checksum) count against the address's keyless budget.
       const internal = await request(api.url, '/internal/onboarding-sessions', { headers: { Authorization: `Bearer ${INTERNAL_TOKEN}` } })
       expect(internal.status).to.equal(200)
-      expect(internal.headers.get('RateLimit')).to.equal(null)
+      expect(internal.headers.get('RateLimit-Policy')).to.equal('"internal";q=1000;w=60')
       for (const headers of [{ 'X-Api-Key': 'not-a-key' }, {}] as Record<string, string>[]) {
         const refused = await request(api.url, '/public/partner/api-keys', { headers })
         expect(refused.status).to.equal(401)
@@ -241,6 +242,45 @@ for (const database of testDatabases()) {
       const statuses = guesses.map((r) => r.status).sort()
       expect(statuses).to.deep.equal([...Array.from({ length: 5 }, () => 401), ...Array.from({ length: 15 }, () => 429)])
       expectRateLimited(await mint(api.url, MINT_SECRET, randomUUID()), 'mint')
+    })
+
+    it('limits failed internal-token authentications per client address, /metrics included, in a count of their own; the right token never counts (decision 112)', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { mintRequests: 2 })
+      const internal = (headers: Record<string, string>, path = '/internal/loan-products?limit=1') => request(api.url, path, { headers })
+      for (let i = 0; i < 10; i++) {
+        const listed = await internal(bearer(INTERNAL_TOKEN))
+        expect(listed.status, listed.text).to.equal(200)
+        expect(listed.headers.get('RateLimit-Policy')).to.equal('"internal";q=2;w=60')
+        expect(remaining(listed, 'internal')?.['r']).to.equal(2)
+      }
+      const wrong = await internal(bearer(`${INTERNAL_TOKEN}x`))
+      expect([wrong.status, wrong.body.error, remaining(wrong, 'internal')?.['r']]).to.deep.equal([401, 'invalid_internal_token', 1])
+      const metrics = await internal(bearer(INTERNAL_TOKEN), '/metrics')
+      expect([metrics.status, remaining(metrics, 'internal')?.['r']]).to.deep.equal([200, 1])
+      const missing = await internal({})
+      expect([missing.status, remaining(missing, 'internal')?.['r']]).to.deep.equal([401, 0])
+
+      // Used up: every attempt is refused without comparing the token, the right one included, on
+      // /metrics too; the mint secret keeps its own count.
+      const t = expectRateLimited(await internal(bearer(INTERNAL_TOKEN)), 'internal')
+      expectRateLimited(await internal(bearer(INTERNAL_TOKEN), '/metrics'), 'internal')
+      expectRateLimited(await internal(bearer('another-wrong-token-guess')), 'internal')
+      expect((await mint(api.url, MINT_SECRET, randomUUID())).status).to.equal(201)
+
+      clock.advance(t * 1000)
+      expect((await internal(bearer(INTERNAL_TOKEN))).status).to.equal(200)
+    })
+
+    it('compares exactly the limit of wrong internal tokens sent at once, and admits every right one of a burst', async () => {
+      const api = await start(isolatedClock(), { mintRequests: 5 })
+      const internal = (token: string) => request(api.url, '/internal/loan-products?limit=1', { headers: bearer(token) })
+      const burst = await Promise.all(Array.from({ length: 30 }, () => internal(INTERNAL_TOKEN)))
+      expect(burst.map((r) => r.status)).to.deep.equal(Array.from({ length: 30 }, () => 200))
+      const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => internal(`not-the-internal-token-${i}`)))
+      const statuses = guesses.map((r) => r.status).sort()
+      expect(statuses).to.deep.equal([...Array.from({ length: 5 }, () => 401), ...Array.from({ length: 15 }, () => 429)])
+      expectRateLimited(await internal(INTERNAL_TOKEN), 'internal')
     })
 
     it('takes the client address from X-Forwarded-For only behind trusted proxies (TRUSTED_PROXY_HOPS)', async () => {
