@@ -17,7 +17,8 @@ const UNCOUNTED = { requestServed: () => undefined }
 /**
  * The worker's HTTP server (`WORKER_PORT`), for operators only: `GET /health` (liveness),
  * `GET /health/ready` (the schema is migrated and the database answers, else 503) and
- * `GET /metrics` behind the internal token (and its limit on failed attempts); anything else is a JSON 404 or 405.
+ * `GET /metrics` behind the internal token and its limit on failed attempts; anything else is a
+ * JSON 404 or 405.
  */
 export const createWorkerApp = (deps: Pick<AppDeps, 'health' | 'metrics' | 'attemptLimiter'>, config: Pick<Config, 'internalApiToken' | 'rateLimits'>, logger: Logger): RequestListener => {
   const app = new Koa<AppState>()
