@@ -9,7 +9,7 @@ import { corsMiddleware } from './http/cors.js'
 import { docsPage } from './http/docs-page.js'
 import { metricsEndpoint, schemaGate } from './http/operational.js'
 import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
-import { keylessBudget } from './http/rate-limit.js'
+import { internalAttemptLimit, keylessBudget } from './http/rate-limit.js'
 import { securityHeaders } from './http/security-headers.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { auditEventRoutes } from './routes/audit-events.js'
@@ -75,7 +75,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger, options
   app.use(normalizeVersionPrefix)
   app.use(corsMiddleware(config.corsOrigins))
   app.use(keylessBudget(deps, config.rateLimits))
-  app.use(metricsEndpoint(deps.metrics, config.internalApiToken))
+  app.use(metricsEndpoint(deps.metrics, config.internalApiToken, internalAttemptLimit(deps, config.rateLimits)))
   app.use(table.routes)
   app.use(routeFallback)
   return { koa: app, handle: app.callback() }

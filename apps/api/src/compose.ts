@@ -147,6 +147,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   const rateLimiter = syncedRateLimiter({
     store: rateLimitStore,
     clock: rateLimitClock,
+    instances: config.rateLimits.instances,
     maxBuckets: RATE_LIMIT_BUCKETS,
     onSyncError: (err) => logger.warn({ err }, 'could not sync rate-limit counts; limiting on local counts until it can'),
   })

@@ -97,6 +97,11 @@ export type RateLimitSettings = {
   readonly keylessRequests: number
   /** How often each instance pushes its counts to the database and learns the others'. */
   readonly syncMs: number
+  /**
+   * How many instances share the synced limits: between two syncs, each admits into a bucket at
+   * most this share of what the bucket had left (decision 112).
+   */
+  readonly instances: number
 }
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000] as const
@@ -234,6 +239,7 @@ const Environment = t.type({
   RATE_LIMIT_KEY_LOOKUPS: setting('RATE_LIMIT_KEY_LOOKUPS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
   RATE_LIMIT_KEYLESS_REQUESTS: setting('RATE_LIMIT_KEYLESS_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
   RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
+  RATE_LIMIT_INSTANCES: setting('RATE_LIMIT_INSTANCES', 'must be an integer from 1 to 1000', integer(1, 1_000), () => 1),
   TRUSTED_PROXY_HOPS: setting('TRUSTED_PROXY_HOPS', 'must be an integer from 0 to 10', integer(0, 10), () => 0),
   HTTP_HEADERS_TIMEOUT_MS: setting('HTTP_HEADERS_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 10_000),
   HTTP_REQUEST_TIMEOUT_MS: setting('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 30_000),
@@ -287,6 +293,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           keyLookups: v.RATE_LIMIT_KEY_LOOKUPS,
           keylessRequests: v.RATE_LIMIT_KEYLESS_REQUESTS,
           syncMs: v.RATE_LIMIT_SYNC_MS,
+          instances: v.RATE_LIMIT_INSTANCES,
         },
         trustedProxyHops: v.TRUSTED_PROXY_HOPS,
         connections: {

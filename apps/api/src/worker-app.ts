@@ -6,6 +6,7 @@ import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
 import type { AppState } from './http/context.js'
 import { metricsEndpoint, readiness } from './http/operational.js'
+import { internalAttemptLimit } from './http/rate-limit.js'
 import { answerProblem } from './http/respond.js'
 import { requestLifecycle } from './http/request-lifecycle.js'
 import { securityHeaders } from './http/security-headers.js'
@@ -16,14 +17,15 @@ const UNCOUNTED = { requestServed: () => undefined }
 /**
  * The worker's HTTP server (`WORKER_PORT`), for operators only: `GET /health` (liveness),
  * `GET /health/ready` (the schema is migrated and the database answers, else 503) and
- * `GET /metrics` behind the internal token; anything else is a JSON 404 or 405.
+ * `GET /metrics` behind the internal token and its limit on failed attempts; anything else is a
+ * JSON 404 or 405.
  */
-export const createWorkerApp = (deps: Pick<AppDeps, 'health' | 'metrics'>, config: Pick<Config, 'internalApiToken'>, logger: Logger): RequestListener => {
+export const createWorkerApp = (deps: Pick<AppDeps, 'health' | 'metrics' | 'attemptLimiter'>, config: Pick<Config, 'internalApiToken' | 'rateLimits'>, logger: Logger): RequestListener => {
   const app = new Koa<AppState>()
   app.silent = true
   app.use(requestLifecycle(logger, UNCOUNTED))
   app.use(securityHeaders)
-  app.use(metricsEndpoint(deps.metrics, config.internalApiToken))
+  app.use(metricsEndpoint(deps.metrics, config.internalApiToken, internalAttemptLimit(deps, config.rateLimits)))
   app.use(async (ctx) => {
     if (ctx.path !== '/health' && ctx.path !== '/health/ready') return answerProblem(ctx, { _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: ['GET', 'HEAD'] })

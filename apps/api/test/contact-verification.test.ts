@@ -200,6 +200,28 @@ describe('contact verification with a controllable clock', () => {
     expect(ok.status).to.equal(200)
   })
 
+  it('keeps no 429 under an Idempotency-Key: a resend refused as too soon, sent again with its key after Retry-After, sends a code (issue 53)', async () => {
+    await call('POST', '/contact/email', { email: 'jane@example.com' })
+    const resend = () =>
+      request(server.url, `/public/onboarding-sessions/${sessionId}/contact/email/retry`, {
+        method: 'POST',
+        headers: { ...bearer(key.api_key), 'Idempotency-Key': `resend-${sessionId}` },
+        json: {},
+      })
+    const tooSoon = await resend()
+    expect([tooSoon.status, tooSoon.body.error]).to.deep.equal([429, 'rate_limited'])
+    const count = sent().length
+    clock().advance(Number(tooSoon.headers.get('Retry-After')) * 1000)
+    const resent = await resend()
+    expect(resent.status, resent.text).to.equal(201)
+    expect(resent.headers.get('Idempotent-Replayed')).to.equal(null)
+    expect(sent()).to.have.length(count + 1)
+    // Kept now: the same request again is its replay, and sends nothing.
+    const replayed = await resend()
+    expect([replayed.status, replayed.headers.get('Idempotent-Replayed')]).to.deep.equal([201, 'true'])
+    expect(sent()).to.have.length(count + 1)
+  })
+
   it('makes a verified phone unverified again when it is changed, and keeps it when resubmitted unchanged', async () => {
     await call('POST', '/contact/phone', { phone: '+14155550123' })
     await call('POST', '/contact/phone/verify', { code: lastCode() })

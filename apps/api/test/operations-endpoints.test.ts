@@ -230,7 +230,7 @@ describe('the schema gate and readiness over fake health', () => {
 describe('the worker\'s HTTP server', () => {
   const serveWorker = async (schemaCurrent: boolean) => {
     const deps = inMemoryDeps((base) => ({ health: { storeReachable: async () => true, schemaCurrent: () => schemaCurrent, whenSchemaCurrent: async () => schemaCurrent }, metrics: base.metrics }))
-    const server = createServer(createWorkerApp(deps, { internalApiToken: INTERNAL_TOKEN }, silent))
+    const server = createServer(createWorkerApp(deps, { internalApiToken: INTERNAL_TOKEN, rateLimits: testConfig().rateLimits }, silent))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }

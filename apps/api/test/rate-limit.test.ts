@@ -38,7 +38,7 @@ type Instance = {
 /** The real composition on `database`, its rate-limit windows on `clock`; syncs only when told unless `syncMs` says otherwise. */
 const startInstance = async (database: TestDatabase, clock: TestClock, limits: Partial<RateLimitSettings>, overrides: Partial<Config> = {}): Promise<Instance> => {
   const config = testConfig({
-    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, webhookRetries: 1000, syncMs: 60_000, ...limits },
+    rateLimits: { requests: 1000, windowSeconds: 60, verificationRequests: 1000, mintRequests: 1000, keyLookups: 1000, keylessRequests: 1000, webhookRetries: 1000, syncMs: 60_000, instances: 1, ...limits },
     ...overrides,
   })
   const chunks: string[] = []
@@ -135,11 +135,12 @@ for (const database of testDatabases()) {
       const other = await mintKey(api.url)
       const fresh = await request(api.url, '/public/partner/api-keys', { headers: bearer(other.api_key) })
       expect(remaining(fresh)?.['r']).to.equal(4)
-      // Internal routes are not limited; requests with no credential worth checking (none, or a
-      // key refused by its format or checksum) count against the address's keyless budget.
+      // Internal routes count failed authentications only (their own policy), not requests;
+      // requests with no credential worth checking (none, or a key refused by its format or
+      // checksum) count against the address's keyless budget.
       const internal = await request(api.url, '/internal/onboarding-sessions', { headers: { Authorization: `Bearer ${INTERNAL_TOKEN}` } })
       expect(internal.status).to.equal(200)
-      expect(internal.headers.get('RateLimit')).to.equal(null)
+      expect(internal.headers.get('RateLimit-Policy')).to.equal('"internal";q=1000;w=60')
       for (const headers of [{ 'X-Api-Key': 'not-a-key' }, {}] as Record<string, string>[]) {
         const refused = await request(api.url, '/public/partner/api-keys', { headers })
         expect(refused.status).to.equal(401)
@@ -243,6 +244,45 @@ for (const database of testDatabases()) {
       expectRateLimited(await mint(api.url, MINT_SECRET, randomUUID()), 'mint')
     })
 
+    it('limits failed internal-token authentications per client address, /metrics included, in a count of their own; the right token never counts (decision 112)', async () => {
+      const clock = isolatedClock()
+      const api = await start(clock, { mintRequests: 2 })
+      const internal = (headers: Record<string, string>, path = '/internal/loan-products?limit=1') => request(api.url, path, { headers })
+      for (let i = 0; i < 10; i++) {
+        const listed = await internal(bearer(INTERNAL_TOKEN))
+        expect(listed.status, listed.text).to.equal(200)
+        expect(listed.headers.get('RateLimit-Policy')).to.equal('"internal";q=2;w=60')
+        expect(remaining(listed, 'internal')?.['r']).to.equal(2)
+      }
+      const wrong = await internal(bearer(`${INTERNAL_TOKEN}x`))
+      expect([wrong.status, wrong.body.error, remaining(wrong, 'internal')?.['r']]).to.deep.equal([401, 'invalid_internal_token', 1])
+      const metrics = await internal(bearer(INTERNAL_TOKEN), '/metrics')
+      expect([metrics.status, remaining(metrics, 'internal')?.['r']]).to.deep.equal([200, 1])
+      const missing = await internal({})
+      expect([missing.status, remaining(missing, 'internal')?.['r']]).to.deep.equal([401, 0])
+
+      // Used up: every attempt is refused without comparing the token, the right one included, on
+      // /metrics too; the mint secret keeps its own count.
+      const t = expectRateLimited(await internal(bearer(INTERNAL_TOKEN)), 'internal')
+      expectRateLimited(await internal(bearer(INTERNAL_TOKEN), '/metrics'), 'internal')
+      expectRateLimited(await internal(bearer('another-wrong-token-guess')), 'internal')
+      expect((await mint(api.url, MINT_SECRET, randomUUID())).status).to.equal(201)
+
+      clock.advance(t * 1000)
+      expect((await internal(bearer(INTERNAL_TOKEN))).status).to.equal(200)
+    })
+
+    it('compares exactly the limit of wrong internal tokens sent at once, and admits every right one of a burst', async () => {
+      const api = await start(isolatedClock(), { mintRequests: 5 })
+      const internal = (token: string) => request(api.url, '/internal/loan-products?limit=1', { headers: bearer(token) })
+      const burst = await Promise.all(Array.from({ length: 30 }, () => internal(INTERNAL_TOKEN)))
+      expect(burst.map((r) => r.status)).to.deep.equal(Array.from({ length: 30 }, () => 200))
+      const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => internal(`not-the-internal-token-${i}`)))
+      const statuses = guesses.map((r) => r.status).sort()
+      expect(statuses).to.deep.equal([...Array.from({ length: 5 }, () => 401), ...Array.from({ length: 15 }, () => 429)])
+      expectRateLimited(await internal(INTERNAL_TOKEN), 'internal')
+    })
+
     it('takes the client address from X-Forwarded-For only behind trusted proxies (TRUSTED_PROXY_HOPS)', async () => {
       // No trusted proxy (the default): the header is ignored, one socket address is one bucket.
       const direct = await start(isolatedClock(), { mintRequests: 1 })
@@ -320,6 +360,26 @@ for (const database of testDatabases()) {
       await b.sync()
       // …then knows the total of both instances and refuses, where alone it would admit three more.
       expectRateLimited(await list(b.url), 'default')
+    })
+
+    it('bounds a burst of one key over three instances by their shares (RATE_LIMIT_INSTANCES, decision 112)', async () => {
+      const clock = isolatedClock()
+      const apis = [await start(clock, { requests: 9, instances: 3 }), await start(clock, { requests: 9, instances: 3 }), await start(clock, { requests: 9, instances: 3 })]
+      const key = await mintKey(apis[0]!.url)
+      const burst = async (): Promise<number> => {
+        const replies = await Promise.all(apis.flatMap((api) => Array.from({ length: 10 }, () => request(api.url, '/public/partner/api-keys', { headers: bearer(key.api_key) }))))
+        for (const reply of replies.filter((r) => r.status !== 200)) expectRateLimited(reply, 'default')
+        return replies.filter((r) => r.status === 200).length
+      }
+      // Before any sync, each instance admits its third of the limit (alone, each would admit 9).
+      const first = await burst()
+      expect(first).to.equal(9)
+      for (const api of apis) await api.sync()
+      // Instances that learned less at their sync take a share of what it left: within the bound.
+      const second = await burst()
+      expect(first + second).to.be.at.most(9 + 2 * 3)
+      for (const api of apis) await api.sync()
+      expect(await burst()).to.equal(0)
     })
 
     it('pushes the counts to the database on its own every RATE_LIMIT_SYNC_MS', async () => {

@@ -703,6 +703,30 @@ for (const database of testDatabases()) {
         expect(same.body.payment_id).to.equal(paid.body.payment_id)
         expect((await ledgerOf(other.paths)).filter((t) => t['type'] === 'PAYMENT')).to.deep.equal([])
       })
+
+      it('keeps no 422 idempotency_key_reused under the key: the genuine retry of the payment that owns it gets its payment at once (issue 53)', async () => {
+        const other = await book()
+        const otherMethod = await addMethod(other.paths)
+        const key = `owned-${randomUUID()}`
+        const body = { amount: 20_000, currency: 'USD', payment_method_id: method['payment_method_id'] }
+        const paid = await pay(loan.paths, body, key)
+        expect(paid.status, paid.text).to.equal(201)
+        // A day later the HTTP layer no longer remembers the key; a different payment takes it up
+        // and is refused by the payment's own record of the key.
+        expect(E.isRight(await server.deps.idempotency.purgeExpired(new Date(Date.now() + 25 * 60 * 60 * 1000))())).to.equal(true)
+        const elsewhere = await pay(other.paths, { ...body, payment_method_id: otherMethod['payment_method_id'] }, key)
+        expect([elsewhere.status, elsewhere.body.error]).to.deep.equal([422, 'idempotency_key_reused'])
+        // That refusal came of the first payment, not of this request: the first payment's retry,
+        // right after it, still gets its payment rather than the refusal kept under the key…
+        const retried = await pay(loan.paths, body, key)
+        expect(retried.status, retried.text).to.equal(201)
+        expect(retried.body).to.deep.equal(paid.body)
+        // …and the different payment is still refused, never given the first one.
+        const again = await pay(other.paths, { ...body, payment_method_id: otherMethod['payment_method_id'] }, key)
+        expect([again.status, again.body.error]).to.deep.equal([422, 'idempotency_key_reused'])
+        expect((await ledgerOf(other.paths)).filter((t) => t['type'] === 'PAYMENT')).to.deep.equal([])
+        expect((await ledgerOf(loan.paths)).filter((t) => t['payment_id'] === paid.body.payment_id)).to.have.length(1)
+      })
     })
 
     describe('concurrent payments', () => {

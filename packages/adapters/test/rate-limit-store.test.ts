@@ -18,7 +18,7 @@ for (const database of testDatabases()) {
     it('two synced instances share one limit through the store', async () => {
       const store = postgresRateLimitStore((await database.open()).db)
       const clock = testClock(new Date('2031-03-01T08:00:00.000Z'))
-      const make = () => syncedRateLimiter({ store, clock, maxBuckets: 100, onSyncError: (e) => expect.fail(String(e)) })
+      const make = () => syncedRateLimiter({ store, clock, instances: 1, maxBuckets: 100, onSyncError: (e) => expect.fail(String(e)) })
       const [a, b] = [make(), make()]
       const bucket = `key:${freshId()}`
       for (let i = 0; i < 4; i += 1) expect((await right(a.take(bucket, policy))).allowed).to.equal(true)

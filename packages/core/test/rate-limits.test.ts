@@ -103,8 +103,8 @@ describe('exactRateLimiter', () => {
 })
 
 describe('syncedRateLimiter', () => {
-  const make = (store: RateLimitStore, clock = testClock(T0), options: { maxBuckets?: number; errors?: unknown[] } = {}) =>
-    syncedRateLimiter({ store, clock, maxBuckets: options.maxBuckets ?? 1000, onSyncError: (e) => options.errors?.push(e) })
+  const make = (store: RateLimitStore, clock = testClock(T0), options: { maxBuckets?: number; errors?: unknown[]; instances?: number } = {}) =>
+    syncedRateLimiter({ store, clock, instances: options.instances ?? 1, maxBuckets: options.maxBuckets ?? 1000, onSyncError: (e) => options.errors?.push(e) })
 
   it('alone, is exact: admits the limit and refuses the rest without counting them', async () => {
     const { store, adds } = observedStore()
@@ -153,6 +153,84 @@ describe('syncedRateLimiter', () => {
     }
     // Three instances, one request each per sync interval: at most one extra per other instance.
     expect(admitted).to.be.within(10, 12)
+  })
+
+  describe('when RATE_LIMIT_INSTANCES says three instances share the store (decision 112)', () => {
+    const limit9: RatePolicy = { name: 'default', limit: 9, windowSeconds: 60 }
+    const three = (store: RateLimitStore, clock = testClock(T0)) => [0, 1, 2].map(() => make(store, clock, { instances: 3 }))
+    const admittedOf = async (limiter: RateLimiter, n: number, bucket = 'key:burst'): Promise<number> => {
+      let admitted = 0
+      for (let i = 0; i < n; i += 1) if ((await take(limiter, bucket, limit9)).allowed) admitted += 1
+      return admitted
+    }
+
+    it('admits a burst that reaches every instance at once up to the limit before any sync: each its share', async () => {
+      const { store } = observedStore()
+      const instances = three(store)
+      expect(await Promise.all(instances.map((i) => admittedOf(i, 10)))).to.deep.equal([3, 3, 3])
+      // Refused for its share while the window has room: retry after the next sync, not the window.
+      expect(await take(instances[0]!, 'key:burst', limit9)).to.deep.equal({ allowed: false, limit: 9, remaining: 0, resetSeconds: 1 })
+      // Each learns the total at its own sync: the first to sync knows less and takes a share of
+      // more; the next sync settles it, within the bound.
+      for (const instance of instances) await instance.sync()
+      expect(await Promise.all(instances.map((i) => admittedOf(i, 10)))).to.deep.equal([2, 1, 0])
+      for (const instance of instances) await instance.sync()
+      expect(await Promise.all(instances.map((i) => admittedOf(i, 10)))).to.deep.equal([0, 0, 0])
+      expect(await totalIn(store, 'key:burst', T0)).to.equal(12)
+      expect((await take(instances[1]!, 'key:burst', limit9)).resetSeconds).to.be.above(1)
+    })
+
+    it('lets one busy instance reach the limit sync by sync, a share of what is left each time', async () => {
+      const { store } = observedStore()
+      const [a] = three(store)
+      const perSync: number[] = []
+      for (let round = 0; round < 6; round += 1) {
+        perSync.push(await admittedOf(a!, 10))
+        await a!.sync()
+      }
+      expect(perSync).to.deep.equal([3, 2, 2, 1, 1, 0])
+    })
+
+    it('over-admits at most (instances - 1) shares of the limit, by instances that had not yet seen the bucket', async () => {
+      const { store } = observedStore()
+      const [a, b, c] = three(store)
+      for (let round = 0; round < 6; round += 1) {
+        await admittedOf(a!, 10)
+        await a!.sync()
+      }
+      // b and c learn the total only at their first sync: each admits its share of the whole limit.
+      expect([await admittedOf(b!, 10), await admittedOf(c!, 10)]).to.deep.equal([3, 3])
+      await Promise.all([b!.sync(), c!.sync()])
+      expect(await totalIn(store, 'key:burst', T0)).to.equal(9 + 2 * 3)
+      expect(await Promise.all([a!, b!, c!].map((i) => admittedOf(i, 10)))).to.deep.equal([0, 0, 0])
+    })
+
+    it('never admits more than limit + (instances - 1) * ceil(limit / instances), however requests, syncs and their round trips interleave', async () => {
+      let seed = 53
+      const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)
+      for (const limit of [1, 2, 5, 9, 10, 31]) {
+        for (let trial = 0; trial < 40; trial += 1) {
+          const inner = inMemoryRateLimitStore()
+          // Each add waits until the schedule lets it through, so pushes overlap requests.
+          const held: (() => void)[] = []
+          const store: RateLimitStore = { ...inner, add: (counts) => () => new Promise((resolve) => held.push(() => void inner.add(counts)().then(resolve))) }
+          const instances = three(store)
+          const policy: RatePolicy = { name: 'default', limit, windowSeconds: 60 }
+          let admitted = 0
+          for (let step = 0; step < 20 * limit + 40; step += 1) {
+            const r = random()
+            const instance = instances[Math.floor(random() * 3)]!
+            if (r < 0.6) admitted += (await take(instance, 'key:k', policy)).allowed ? 1 : 0
+            else if (r < 0.8) void instance.sync()
+            else if (held.length > 0) {
+              held.splice(Math.floor(random() * held.length), 1)[0]!()
+              await new Promise((resolve) => setImmediate(resolve))
+            }
+          }
+          expect(admitted, `limit ${limit}, trial ${trial}`).to.be.at.most(limit + 2 * Math.ceil(limit / 3))
+        }
+      }
+    })
   })
 
   it('keeps counting locally while the store is down, reports it, and pushes the counts when it is back', async () => {

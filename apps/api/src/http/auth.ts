@@ -79,12 +79,16 @@ export const mintAuth =
     await next()
   }
 
-/** `/internal/*`: only `Authorization: Bearer <INTERNAL_API_TOKEN>`; partner keys never pass. */
+/**
+ * `/internal/*` and `/metrics`: only `Authorization: Bearer <INTERNAL_API_TOKEN>`, compared in
+ * constant time under `limited`, the limit on failed attempts; partner keys never pass.
+ */
 export const internalAuth =
-  (token: string | undefined): Middleware<AppState> =>
+  (token: string | undefined, limited: AttemptLimit): Middleware<AppState> =>
   async (ctx, next) => {
     if (token === undefined) return answerProblem(ctx, serverMisconfigured('INTERNAL_API_TOKEN'))
     const presented = bearerOf(ctx as AppContext)
-    if (presented === undefined || !secretsEqual(presented, token)) return answerProblem(ctx, invalidInternalToken)
+    const checked = await limited(ctx, () => (presented !== undefined && secretsEqual(presented, token) ? E.right(undefined) : E.left(invalidInternalToken)))
+    if (E.isLeft(checked)) return answerProblem(ctx, checked.left)
     await next()
   }

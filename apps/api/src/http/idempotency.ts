@@ -6,12 +6,21 @@ import type { AppState } from './context.js'
 import { answerProblem, sendJson } from './respond.js'
 
 /**
- * Whether an answer is kept for replay: anything below 500 except a 409 `conflict`, which asks
- * the caller to retry (the request met a concurrent change; `answerProblem`): replaying it would
- * refuse the retry it asks for. A 5xx or a bug is never kept either.
+ * Refusals that come of what other requests did, not of this request, so they are never kept
+ * under its key: a 409 `conflict` (it met a concurrent change; `answerProblem`) or
+ * `idempotency_key_in_use` asks for a retry that a replay would refuse, and a 422
+ * `idempotency_key_reused` (a payment took the key before) kept under this request's fingerprint
+ * would refuse the genuine retry of the request that owns the key for 24 hours.
+ */
+const OF_OTHER_REQUESTS: ReadonlySet<unknown> = new Set(['conflict', 'idempotency_key_in_use', 'idempotency_key_reused'])
+
+/**
+ * Whether an answer is kept for replay: anything below 500 except a 429 (too soon: a replay
+ * would refuse the retry its `Retry-After` asks for) and the refusals `OF_OTHER_REQUESTS`. A 5xx
+ * or a bug is never kept either.
  */
 const keptForReplay = (status: number, body: unknown): boolean =>
-  status < 500 && !(status === 409 && typeof body === 'object' && body !== null && (body as { error?: unknown }).error === 'conflict')
+  status < 500 && status !== 429 && !(typeof body === 'object' && body !== null && OF_OTHER_REQUESTS.has((body as { error?: unknown }).error))
 
 export type IdempotencyOptions = {
   readonly store: IdempotencyStore
@@ -29,8 +38,9 @@ export type IdempotencyOptions = {
  * CONTRACT.md "Idempotency". With an `Idempotency-Key` header, the first request runs and its
  * response (status below 500) is stored; the same key with the same method, path, query and body bytes
  * replays it with `Idempotent-Replayed: true` (4xx answers included); with a different request
- * it is a 422; while the first still runs, a 409. A 5xx, a 409 `conflict` (retry) or a bug
- * releases the key so the client can retry.
+ * it is a 422; while the first still runs, a 409. A 5xx, a bug, or an answer `keptForReplay`
+ * leaves out (a retry to make, a refusal that comes of other requests) releases the key so the
+ * client can retry.
  * Keys are scoped to the API client (the operator for minting).
  */
 export const idempotency =
@@ -65,8 +75,8 @@ export const idempotency =
     }
 
     // What was answered below 500, success or problem, is kept for replay (`keptForReplay`).
-    // Anything else (a 5xx, a conflict to retry, a bug thrown) releases the key so the client
-    // can retry. If recording fails, the claim is
+    // Anything else (a 5xx, a retry to make, a refusal of other requests' doing, a bug thrown)
+    // releases the key so the client can retry. If recording fails, the claim is
     // left to expire after its lease rather than released, so an immediate retry cannot run the
     // request a second time.
     let outcome: { readonly status: number; readonly body: unknown } | undefined

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics.js'
 import { internalAuth } from './auth.js'
 import type { AppState } from './context.js'
 import { notReady, type NotReady } from './problems.js'
+import type { AttemptLimit } from './rate-limit.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
 import { answerProblem } from './respond.js'
 
@@ -60,11 +61,12 @@ export const schemaGate =
 
 /**
  * `GET /metrics`: this process's metrics in the Prometheus text format, behind the internal
- * token (`Authorization: Bearer <INTERNAL_API_TOKEN>`, as on `/internal/*`). Not part of the
- * partner API: no route table entry, not in the OpenAPI document.
+ * token (`Authorization: Bearer <INTERNAL_API_TOKEN>`, as on `/internal/*`, under the same limit
+ * on failed attempts, `limited`). Not part of the partner API: no route table entry, not in the
+ * OpenAPI document.
  */
-export const metricsEndpoint = (metrics: Metrics, internalToken: string | undefined): Middleware<AppState> => {
-  const authorized = internalAuth(internalToken)
+export const metricsEndpoint = (metrics: Metrics, internalToken: string | undefined, limited: AttemptLimit): Middleware<AppState> => {
+  const authorized = internalAuth(internalToken, limited)
   return async (ctx, next) => {
     if (ctx.path !== METRICS_PATH) return next()
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: ['GET', 'HEAD'] })

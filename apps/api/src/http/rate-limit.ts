@@ -101,22 +101,20 @@ export const limitedBy = (limits: readonly RouteLimit[]): RequestLimit => {
 export type AttemptLimit = <F>(ctx: ParameterizedContext<AppState>, check: () => E.Either<F, void>) => Promise<E.Either<F | RateLimitExceeded, void>>
 
 /**
- * The mint limit (decision 109): failed mint attempts (a wrong or empty mint secret) per client
- * address (`mint:<client address>`, `RATE_LIMIT_MINT_REQUESTS` a window), counted exactly by
- * the attempt limiter, which decides each attempt under its bucket's lock. A right secret never
- * counts, so a partner backend minting key after key is never refused by it; once an address
- * has used up its failed attempts, every attempt from it is refused with 429 `rate_limited`
- * (policy `mint`) until the window ends, the right secret included, or the limit would not
- * bound guessing. `RateLimit` tells the failed attempts left. A store failure checks the secret
- * without the limit, with a logged warning (fail open, as `limitedBy`).
+ * A limit on failed attempts at an operator secret, per client address (`<prefix>:<client
+ * address>`, `RATE_LIMIT_MINT_REQUESTS` a window), counted exactly by the attempt limiter, which
+ * decides each attempt under its bucket's lock (decision 109). A right secret never counts; once
+ * an address has used up its failed attempts, every attempt from it is refused with 429
+ * `rate_limited` (`policy`) until the window ends, the right secret included and not compared,
+ * or the limit would not bound guessing. `RateLimit` tells the failed attempts left. A store
+ * failure checks the secret without the limit, with a logged warning (fail open, as `limitedBy`).
  */
-export const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit => {
-  const policy: RatePolicy = { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }
+const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RatePolicy, prefix: string, secret: string): AttemptLimit => {
   const policies = policyHeader([policy])
   return async (ctx, check) => {
-    const attempted = await deps.attemptLimiter.attempt(`mint:${clientAddressOf(ctx)}`, policy, check)()
+    const attempted = await deps.attemptLimiter.attempt(`${prefix}:${clientAddressOf(ctx)}`, policy, check)()
     if (E.isLeft(attempted)) {
-      ctx.state.log.warn({ err: attempted.left.cause, policy: policy.name }, 'rate limit store unavailable; mint secret checked without this limit')
+      ctx.state.log.warn({ err: attempted.left.cause, policy: policy.name }, `rate limit store unavailable; ${secret} checked without this limit`)
       return check()
     }
     const { decision, outcome } = attempted.right
@@ -124,6 +122,24 @@ export const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings
     return O.isSome(outcome) ? outcome.value : E.left(exceeded({ policy, decision }))
   }
 }
+
+/**
+ * The mint limit (decision 109): failed mint attempts (a wrong or empty mint secret) per client
+ * address (`mint:<client address>`, policy `mint`), so a partner backend minting key after key
+ * is never refused by it (`secretAttemptLimit`).
+ */
+export const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
+  secretAttemptLimit(deps, { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'mint', 'mint secret')
+
+/**
+ * The internal-token limit (decision 112): failed authentications at `/internal/*` and
+ * `/metrics` (a wrong or missing Bearer token) per client address, in a count of their own
+ * (`internal:<client address>`, policy `internal`) with the mint secret's budget
+ * (`secretAttemptLimit`): two secrets, each guessed on its own, and a partner mistyping the mint
+ * secret never locks the operators out of their routes.
+ */
+export const internalAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
+  secretAttemptLimit(deps, { name: RATE_POLICY.internal, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'internal', 'internal token')
 
 /** The client address a per-address limit counts under (`clientAddress`), from the request's address. */
 const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(ctx.ip)
@@ -139,7 +155,8 @@ const keyBucket =
  * verification routes also against `verify:<apiKeyId>`, a manual webhook retry against
  * `retry:<apiClientId>:<eventId>`, both exactly (one upsert per request). Partner limits go
  * right after authentication. The mint route counts failed attempts, not requests
- * (`mintAttemptLimit`); internal and unauthenticated routes are not limited.
+ * (`mintAttemptLimit`), the internal routes failed internal-token authentications
+ * (`internalAttemptLimit`); unauthenticated routes are not limited.
  */
 export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'exactRateLimiter'>, settings: RateLimitSettings): readonly RouteLimit[] => {
   const w = settings.windowSeconds

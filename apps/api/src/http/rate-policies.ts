@@ -7,6 +7,7 @@ export const RATE_POLICY = {
   verification: 'verification',
   webhookRetry: 'webhook_retry',
   mint: 'mint',
+  internal: 'internal',
   keyLookups: 'key_lookups',
   keyless: 'keyless',
 } as const

@@ -94,6 +94,7 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
     case 'internal':
       problems.push(
         sample('InvalidInternalToken'),
+        rateLimited(RATE_POLICY.internal, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed internal-token attempts (`internal` policy: wrong or missing tokens; a right one never counts); every attempt is refused until the window ends. Wait `Retry-After` seconds.'),
         rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy is spent by requests that carried no bearer token.'),
         documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set: operator routes are closed.'),
       )

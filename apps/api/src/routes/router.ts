@@ -10,7 +10,7 @@ import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
 import { answer, answerProblem } from '../http/respond.js'
-import { keyLookupLimit, limitedBy, limitsFor, mintAttemptLimit, type KeyLookupLimit } from '../http/rate-limit.js'
+import { internalAttemptLimit, keyLookupLimit, limitedBy, limitsFor, mintAttemptLimit, type KeyLookupLimit } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -27,7 +27,7 @@ const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLooku
     case 'mint':
       return [mintAuth(config.partnerMintSecret, mintAttemptLimit(deps, config.rateLimits))]
     case 'internal':
-      return [internalAuth(config.internalApiToken)]
+      return [internalAuth(config.internalApiToken, internalAttemptLimit(deps, config.rateLimits))]
     case 'none':
       return []
   }

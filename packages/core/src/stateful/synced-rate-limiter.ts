@@ -10,6 +10,12 @@ export type SyncedRateLimiterDeps = {
   readonly store: Pick<RateLimitStore, 'add'>
   readonly clock: Clock
   /**
+   * How many instances share the store (`RATE_LIMIT_INSTANCES`, at least 1): between two of its
+   * syncs, an instance admits into a bucket at most this share of what the bucket had left when
+   * it last learned the total (`shareOf`).
+   */
+  readonly instances: number
+  /**
    * At most about this many buckets are kept in memory; the least recently used go first (their
    * unsynced counts are still pushed). It can be exceeded only by buckets first seen since the
    * last sync, which the next sync lets go.
@@ -41,17 +47,30 @@ type Counter = { readonly window: RateWindow; readonly startMs: number; readonly
 const pairKey = (bucket: string, window: RateWindow): string => `${window.start.getTime()}\u0000${bucket}`
 
 /**
+ * What one of `instances` instances may admit into a bucket on its own, beyond the total `known`
+ * it last learned: its share of what the limit leaves, rounded up so that the last request of a
+ * window can still be admitted somewhere. With one instance, all that is left.
+ */
+export const shareOf = (limit: number, known: number, instances: number): number => Math.max(0, Math.ceil((limit - known) / instances))
+
+/**
  * The hot-path limiter (issue 9): decides from memory, never waiting for the store. Each
  * instance counts what it admits and, on every sync, pushes those counts to the shared store
- * in one statement and learns the totals; it admits a request while the last known total plus
- * its own unpushed count is below the limit.
+ * in one statement and learns the totals. It admits a request while its own count since the
+ * total it last learned (`known`) is below its share of what that total left (`shareOf`): all of
+ * it when `instances` is 1, a third of it each between two syncs when three instances share.
  *
- * Bound: one instance alone is exact. With several, an instance does not see the others'
- * requests until its next sync, so a bucket can be over-admitted by about what the other
- * instances admitted for it during one sync interval (plus the statement's round trip); an
- * instance that has not yet seen a bucket in this window starts from zero and learns at its
- * first sync. If the store is down, each instance keeps enforcing the limit on its own traffic
- * (fail open towards at most one limit per instance) and pushes its counts when it is back.
+ * Bound (decision 112): one instance alone is exact. With `instances` set to at least the
+ * instances that serve a bucket, a burst reaching all of them at once gets the limit (within
+ * `instances - 1`, the rounding) before any of them syncs, each its share; whatever the timing,
+ * a window admits at most `limit + (instances - 1) * ceil(limit / instances)`, under twice the
+ * limit, the worst case being instances that had not yet seen the bucket in the window each
+ * admitting their share of the whole limit after the others used it up. Set lower than the
+ * instances serving, each admits a larger share and the bound grows accordingly. A request
+ * refused for its instance's share, while the window still has room, is told to retry after
+ * one second (the share is renewed at the next sync). If the store is down, each instance keeps
+ * enforcing its shares on its own traffic, learning nothing new, and pushes its counts when it is
+ * back.
  */
 export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimiter => {
   const counters = new Map<string, Counter>()
@@ -159,8 +178,11 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
   const takeNow = (bucket: string, policy: RatePolicy): RateDecision => {
     const now = deps.clock.now()
     const counter = counterFor(bucket, policy.windowSeconds, now)
-    const decision = decide(policy, counter.known + counter.pending + counter.inFlight, counter.window, now)
-    if (decision.allowed) counter.pending += 1
+    const local = counter.pending + counter.inFlight
+    const decision = decide(policy, counter.known + local, counter.window, now)
+    if (!decision.allowed) return decision
+    if (local >= shareOf(policy.limit, counter.known, deps.instances)) return { ...decision, allowed: false, remaining: 0, resetSeconds: 1 }
+    counter.pending += 1
     return decision
   }
 
