@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { expect } from 'chai'
 import { bearer, type ApiClient } from './support/api-client.js'
 import { acquireResources, RATE_LIMIT, startFleet, type Fleet, type Resources } from './support/fleet.js'
 import { approveSession, borrowerWithLoans, mintKey, paymentRequest, sendPayment, strictCall, submittedSession } from './support/journeys.js'
+import { startDisruptionTraffic, type Answered } from './support/disruption-traffic.js'
 import { killMidDelivery, type MidDeliveryKill } from './support/kill-mid-delivery.js'
 import { declaredType, promtoolCheck, samplesOf, scrape, total, type Scrape } from './support/metrics.js'
 import type { Delivery } from './support/partner-receiver.js'
@@ -16,7 +18,8 @@ import { forEachConcurrently, sleep, waitUntil } from './support/waiting.js'
  * The fleet test (`pnpm test:fleet`): a scratch database behind PgBouncer in transaction mode,
  * two API processes and two workers started with the project's own commands, then mixed partner
  * traffic, a key revoked across instances, webhooks delivered while a worker is killed, payments
- * while an API is killed, the shared rate limit and every process's metrics. Needs the local
+ * while an API is killed, payments while every database backend is terminated and PgBouncer
+ * restarts, the shared rate limit and every process's metrics. Needs the local
  * PostgreSQL (127.0.0.1:5432, trust) with `createdb` and `dropdb`, `pgbouncer` and `promtool`
  * (`.ci/run` installs both; `PGBOUNCER_PATH` and `PROMTOOL_PATH` point elsewhere).
  */
@@ -32,6 +35,29 @@ const PAYMENTS_PER_LOAN = 30
 const KILL_AFTER = 30
 /** A payment cut short holds its Idempotency-Key for the claim's lease (60 s). */
 const IN_USE_MS = 90_000
+
+/** Clients of the traffic under disruption, and the borrowers (keys) they share. */
+const DISRUPTION_CLIENTS = 8
+const DISRUPTION_ACCOUNTS = 4
+/** Traffic before, between and after the disruptions. */
+const SETTLE_MS = 3_000
+/** A request sent just as a disruption ended may still meet a connection it ended. */
+const IN_FLIGHT_GRACE_MS = 500
+
+/**
+ * A line of a process's log that tells of its end: a record logged at `fatal`, Node's report of
+ * an unhandled error or rejection, or pnpm's of the command's exit.
+ */
+const isFatal = (line: string): boolean => {
+  if (line.startsWith('{')) {
+    try {
+      return (JSON.parse(line) as { level?: unknown }).level === 'fatal'
+    } catch {
+      return false
+    }
+  }
+  return /Unhandled '\w+' event|Uncaught|unhandled rejection|ERR_UNHANDLED_REJECTION|ELIFECYCLE/i.test(line)
+}
 
 /** A short list for a failure message: how many, and the first few. */
 const listed = (items: readonly string[]): string => `${items.length}:\n${items.slice(0, 20).join('\n')}`
@@ -213,6 +239,82 @@ describe('a fleet of two APIs and two workers behind PgBouncer', function () {
         fees: latestSnapshot.fees_outstanding,
       })
     }
+  })
+
+  it('survives every database backend terminated and PgBouncer restarted under payment traffic: no exit, 5xx only in flight, every acknowledged payment kept', async function () {
+    this.timeout(90_000)
+    const { apis, workers, database, pgbouncer } = fleet
+    const processes = [...apis.map((api) => api.process), ...workers]
+    const incarnations = processes.map((p) => p.incarnation())
+    const logStarts = new Map([...run.logs].map(([name, file]) => [name, readFileSync(file, 'utf8').length]))
+    const viaB = strictCall(() => apis[1])
+    const borrowers = await Promise.all(range(DISRUPTION_ACCOUNTS).map(() => borrowerWithLoans(viaB, fleet.ops, 1)))
+    const accounts = borrowers.map(({ borrowerKey, loans: [loan] }) => ({ borrowerKey, loan: loan! }))
+
+    const traffic = startDisruptionTraffic(apis, accounts, DISRUPTION_CLIENTS)
+    const windows: { name: string; from: number; to: number }[] = []
+    let terminated = 0
+    try {
+      await sleep(SETTLE_MS)
+      let from = Date.now()
+      terminated = database.terminateBackends()
+      windows.push({ name: 'backends terminated', from, to: Date.now() })
+      await sleep(SETTLE_MS)
+      from = Date.now()
+      await pgbouncer.restart()
+      windows.push({ name: 'PgBouncer restarted', from, to: Date.now() })
+      await sleep(SETTLE_MS)
+    } finally {
+      await traffic.stop()
+    }
+    const { answers, acknowledged } = traffic
+    const failures = answers.filter((a) => a.status >= 500 || a.status === 0)
+    const windowOf = (a: Answered) => windows.find((w) => a.sentAt <= w.to + IN_FLIGHT_GRACE_MS && a.answeredAt >= w.from)
+    const byWindow = windows.map((w) => `${w.name} in ${w.to - w.from} ms: ${failures.filter((a) => windowOf(a) === w).length} 5xx`)
+    note(`${terminated} backends terminated; ${answers.length} answers, ${acknowledged.length} payments acknowledged; ${byWindow.join('; ')}`)
+
+    for (const [i, p] of processes.entries()) {
+      expect(p.alive(), `${p.name} alive`).to.equal(true)
+      expect(p.incarnation(), `${p.name} not restarted`).to.equal(incarnations[i])
+    }
+    for (const [name, file] of run.logs) {
+      const written = readFileSync(file, 'utf8').slice(logStarts.get(name) ?? 0)
+      expect(written.split('\n').filter(isFatal), `fatal lines in the log of ${name}`).to.deep.equal([])
+    }
+    expect(terminated, 'backends terminated').to.be.greaterThan(0)
+    const show = (a: Answered) => `${a.what}: ${a.status} ${a.error ?? ''} sent ${a.sentAt - windows[0]!.from} ms after the first disruption`
+    // Only the store's answers, only for requests in flight while a disruption was.
+    const unlike = failures.filter((a) => !(a.status === 500 && a.error === 'store_unavailable') && a.status !== 503)
+    expect(unlike.map(show), 'failures other than 500 store_unavailable and 503').to.deep.equal([])
+    const outside = failures.filter((a) => windowOf(a) === undefined)
+    expect(outside.map(show), 'failures outside the disruptions').to.deep.equal([])
+    const terminationFailures = failures.filter((a) => windowOf(a) === windows[0])
+    expect(terminationFailures.length, 'failures of the termination, against the requests in flight').to.be.at.most(DISRUPTION_CLIENTS)
+    // While PgBouncer is down every request fails; once it listens again, at most those already in flight.
+    const restart = windows[1]!
+    const lateRestartFailures = failures.filter((a) => windowOf(a) === restart && a.sentAt > restart.to)
+    expect(lateRestartFailures.length, 'failures sent once PgBouncer listened again').to.be.at.most(DISRUPTION_CLIENTS)
+    const others = answers.filter((a) => a.status < 500 && a.status !== 0 && (a.status < 200 || a.status >= 300))
+    expect(others.map(show), 'answers other than 2xx and the store failures').to.deep.equal([])
+    // Serving again after each.
+    for (const w of windows) expect(answers.filter((a) => a.sentAt > w.to + IN_FLIGHT_GRACE_MS && a.status < 300).length, `answers after ${w.name}`).to.be.at.least(DISRUPTION_CLIENTS)
+
+    // Every acknowledged payment is recorded, once, with its entry in the ledger.
+    const recorded = await Promise.all(accounts.map(({ borrowerKey, loan }) => loanRecords(viaB, borrowerKey, loan.path)))
+    for (const [i, { payments, transactions }] of recorded.entries()) {
+      const mine = acknowledged.filter((a) => a.account === accounts[i])
+      const ids = new Set(payments.map((p) => p.payment_id))
+      expect(mine.filter((a) => !ids.has(a.paymentId)).map((a) => a.paymentId), `account ${i + 1}: acknowledged payments missing`).to.deep.equal([])
+      expect(new Set(payments.map((p) => p.amount)).size, `account ${i + 1}: distinct amounts, no request paid twice`).to.equal(payments.length)
+      const entries = new Set(transactions.filter((t) => t.type === 'PAYMENT').map((t) => t.payment_id))
+      expect(mine.filter((a) => !entries.has(a.paymentId)).map((a) => a.paymentId), `account ${i + 1}: acknowledged payments without a ledger entry`).to.deep.equal([])
+    }
+    // The workers serve on: a webhook of an approval after both disruptions arrives.
+    const call = strictCall(alternating(apis))
+    const { apiKey } = await mintKey(call, fleet.ops, randomUUID(), 'fleet-after-disruptions')
+    const sessionId = await submittedSession(call, fleet.ops, apiKey, { webhook: true })
+    await approveSession(call, fleet.ops, sessionId)
+    expect(await waitUntil(() => fleet.receiver.deliveredSessions().has(sessionId), 30_000, 100), 'party.ready delivered after the disruptions').to.equal(true)
   })
 
   it("shares one key's rate limit across both APIs: the limit, plus at most a sync interval of requests per API", async function () {

@@ -111,6 +111,8 @@ export type FleetProcess = {
   readonly url: string
   /** 1 once started, one more on each restart: counters served by the process start again at each. */
   readonly incarnation: () => number
+  /** Whether a process of its group (pnpm, tsx, node) is alive: the node process ends them all when it exits. */
+  readonly alive: () => boolean
   /** SIGKILL to the whole group (pnpm, tsx and node): no shutdown code runs. Resolves once all are dead. */
   readonly kill9: () => Promise<void>
   /** Starts it again with the same environment and port; resolves once it is ready. */
@@ -169,6 +171,7 @@ export const startFleetProcess = async (spec: FleetProcessSpec): Promise<FleetPr
     name: spec.name,
     url,
     incarnation: () => incarnation,
+    alive: () => livingMembers(groupId).length > 0,
     kill9,
     restart: launch,
     stop: async () => {

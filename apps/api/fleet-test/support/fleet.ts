@@ -7,7 +7,7 @@ import { freePort } from './free-port.js'
 import { startFleetProcess, tail, type FleetProcess } from './fleet-process.js'
 import type { Operators } from './journeys.js'
 import { startPartnerReceiver, type PartnerReceiver } from './partner-receiver.js'
-import { createScratchDatabase, startPgBouncer } from './pgbouncer.js'
+import { createScratchDatabase, startPgBouncer, type PgBouncer, type ScratchDatabase } from './pgbouncer.js'
 
 /**
  * What a run holds, registered as it is acquired: `teardown` releases all of it, newest first,
@@ -61,6 +61,8 @@ export type Fleet = {
   readonly workers: readonly [FleetProcess, FleetProcess]
   readonly ops: Operators
   readonly receiver: PartnerReceiver
+  readonly database: ScratchDatabase
+  readonly pgbouncer: PgBouncer
 }
 
 /** `n` distinct free ports. */
@@ -130,5 +132,5 @@ export const startFleet = async (run: Resources): Promise<Fleet> => {
   const failed = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []))
   if (failed.length > 0) throw new Error(`the fleet did not start:\n${failed.join('\n')}`)
   const [apiA, apiB, worker1, worker2] = started.map((s) => (s as PromiseFulfilledResult<FleetProcess>).value) as [FleetProcess, FleetProcess, FleetProcess, FleetProcess]
-  return { apis: [apiClient(apiA), apiClient(apiB)], workers: [worker1, worker2], ops, receiver }
+  return { apis: [apiClient(apiA), apiClient(apiB)], workers: [worker1, worker2], ops, receiver, database, pgbouncer }
 }

@@ -17,6 +17,12 @@ export type ScratchDatabase = {
   readonly name: string
   /** Straight to the server, bypassing PgBouncer. */
   readonly directUrl: string
+  /**
+   * `pg_terminate_backend` of every connection to the database on the server (PgBouncer's, the
+   * LISTEN clients', the workers'), as a failover or an operator does; returns how many ended.
+   * It runs from the `postgres` database, so its own connection is not among them.
+   */
+  readonly terminateBackends: () => number
   readonly drop: () => void
 }
 
@@ -27,6 +33,10 @@ export const createScratchDatabase = (name: string): ScratchDatabase => {
   return {
     name,
     directUrl: postgresUrl(POSTGRES.port, name),
+    terminateBackends: () => {
+      const sql = `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`
+      return Number(execFileSync('psql', [...serverArgs, '-d', 'postgres', '-Atqc', sql], { encoding: 'utf8' }).trim())
+    },
     drop: () => execFileSync('dropdb', [...serverArgs, '--if-exists', '--force', name], { stdio: 'pipe' }),
   }
 }
@@ -37,6 +47,8 @@ export type PgBouncer = {
   /** The URL of `database` through the pooler. */
   readonly urlOf: (database: string) => string
   readonly stop: () => Promise<void>
+  /** Stops it (a safe shutdown, as `stop`) and starts it again on the same port; resolves once it listens. */
+  readonly restart: () => Promise<void>
 }
 
 const accepts = (port: number): Promise<boolean> =>
@@ -91,26 +103,36 @@ export const startPgBouncer = async (dir: string, port: number): Promise<PgBounc
     // The postgres user must get through the folder that holds `dir` (a temporary folder is 0700).
     chmodSync(dirname(dir), 0o711)
   }
-  const groupId =
-    user === undefined
-      ? spawnGroup(PGBOUNCER, [ini], {}, join(dir, 'pgbouncer.out'))
-      : spawnGroup('su', [POSTGRES.user, '-s', '/bin/sh', '-c', `exec ${PGBOUNCER} ${ini}`], {}, join(dir, 'pgbouncer.out'))
-  const deadline = Date.now() + 10_000
-  while (!(await accepts(port))) {
-    if (Date.now() > deadline) throw new Error(`PgBouncer did not listen on ${port}:\n${tail(join(dir, 'pgbouncer.out'))}\n${tail(logFile)}`)
-    await sleep(50)
+  const launch = async (): Promise<number> => {
+    const groupId =
+      user === undefined
+        ? spawnGroup(PGBOUNCER, [ini], {}, join(dir, 'pgbouncer.out'))
+        : // setpriv execs PgBouncer itself: no parent left behind (su would hold a stop for two seconds after PgBouncer has gone).
+          spawnGroup('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--init-groups', PGBOUNCER, ini], {}, join(dir, 'pgbouncer.out'))
+    const deadline = Date.now() + 10_000
+    while (!(await accepts(port))) {
+      if (Date.now() > deadline) throw new Error(`PgBouncer did not listen on ${port}:\n${tail(join(dir, 'pgbouncer.out'))}\n${tail(logFile)}`)
+      await sleep(50)
+    }
+    return groupId
+  }
+  let groupId = await launch()
+  const stop = async (): Promise<void> => {
+    // SIGINT: PgBouncer's safe shutdown; SIGKILL if it lingers.
+    signalGroup(groupId, 'SIGINT')
+    if (!(await groupGone(groupId, 5_000))) {
+      signalGroup(groupId, 'SIGKILL')
+      await groupGone(groupId, 5_000)
+    }
   }
   return {
     port,
     logFile,
     urlOf: (database) => postgresUrl(port, database),
-    stop: async () => {
-      // SIGINT: PgBouncer's safe shutdown; SIGKILL if it lingers.
-      signalGroup(groupId, 'SIGINT')
-      if (!(await groupGone(groupId, 5_000))) {
-        signalGroup(groupId, 'SIGKILL')
-        await groupGone(groupId, 5_000)
-      }
+    stop,
+    restart: async () => {
+      await stop()
+      groupId = await launch()
     },
   }
 }

@@ -110,7 +110,7 @@ const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kyse
   // A client that loses its connection (a failover, a restart, `pg_terminate_backend`) emits
   // 'error': on the pool while idle, on itself while checked out. Unheard, either would end the
   // process. Each client is heard for its whole life; the query in flight fails with the error
-  // (the request answers 503), and the pool drops the client when it is released.
+  // (the request answers 500 `store_unavailable`), and the pool drops the client when it is released.
   pool.on('error', () => undefined)
   pool.on('connect', (client) => client.on('error', () => undefined))
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log === undefined ? {} : { log }) }), pool }
