@@ -335,8 +335,8 @@ const serverRuns = (cluster: string): boolean => {
  * earlier version ran as the `postgres` user: while its server runs, that user (this process
  * joins it as it is); otherwise the cluster's files of that user and the folders of its group on
  * the way (`directory` 0710, a relocated cluster's folder) become `server`'s, and `server` it is.
- * Only the files the earlier user owns are re-owned, so a link or hard link placed there cannot
- * lead the hand-over to another file.
+ * Only the files the earlier user owns are re-owned, and links themselves, not where they lead:
+ * a link or hard link placed there to another user's file leaves that file as it is.
  */
 const handOver = (directory: string, cluster: string, server: RootServerUser): { readonly user: ServerUser; readonly note?: string } => {
   const { earlier } = server
