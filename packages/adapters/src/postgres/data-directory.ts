@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 
 /** Group and others' permission bits: none may be set on the embedded database's directory. */
@@ -10,6 +10,67 @@ const GROUP_TRAVERSE = 0o010
 export const CLUSTER_DIRECTORY = 'pgdata'
 
 const octal = (mode: number): string => `0${(mode & 0o777).toString(8)}`
+
+/** Write permission for group or others. */
+const GROUP_OR_OTHERS_WRITE = 0o022
+/** The sticky bit: in a directory others may write to, only an entry's owner may rename or remove it (as in `/tmp`). */
+const STICKY = 0o1000
+
+/** What `lstat` tells of `path`, or undefined when nothing is there. */
+export const lstatOrUndefined = (path: string): Stats | undefined => {
+  try {
+    return lstatSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** `path` and each folder above it, from `/` down. */
+const components = (path: string): string[] => {
+  const found: string[] = []
+  for (let at = resolve(path); ; at = dirname(at)) {
+    found.unshift(at)
+    if (at === dirname(at)) return found
+  }
+}
+
+/** Why another user could change what `stat`'s entry leads to, if one could: it is theirs, or they may write to it and it is not sticky. */
+const openToOthers = (stat: Stats, self: number): string | undefined => {
+  if (stat.uid !== 0 && stat.uid !== self) return `it belongs to another user (uid ${stat.uid})`
+  if (stat.isDirectory() && (stat.mode & GROUP_OR_OTHERS_WRITE) !== 0 && (stat.mode & STICKY) === 0) return `group or others may write to it (mode ${octal(stat.mode)}) and it is not sticky`
+  return undefined
+}
+
+/**
+ * Refuses a data directory that another user could redirect: Lendgate makes its data directory
+ * owner-only, and as root re-owns it to the server's group and writes the cluster there, so it
+ * must be where its path says.
+ *
+ * - `path` itself must not be a symbolic link, whoever made it: its real path is to be given.
+ * - When this process is root, every folder above it (each existing component of the path, and
+ *   of its real path if a link on the way leads elsewhere) must be root's or this user's, and one
+ *   group or others may write to must be sticky (as `/tmp` is, where only an entry's owner may
+ *   rename it). Another user's folder, or a link in it, could otherwise be swapped for one
+ *   leading anywhere between this check and the writes. (A user other than root can re-own
+ *   nothing that is not theirs.)
+ */
+export const refuseRedirectedDirectory = (path: string): void => {
+  const own = lstatOrUndefined(path)
+  if (own?.isSymbolicLink() === true) {
+    throw new Error(`The data directory ${path} is a symbolic link (to ${readlinkSync(path)}): set DATA_DIR to a directory's real path, not a link to it.`)
+  }
+  const self = process.getuid?.()
+  if (self !== 0) return
+  // The data directory's own owner and mode are `ownerOnlyDirectory`'s to check.
+  const existing = components(dirname(resolve(path))).filter((component) => lstatOrUndefined(component) !== undefined)
+  const real = realpathSync(existing.at(-1)!)
+  for (const component of new Set([...existing, ...components(real)])) {
+    const reason = openToOthers(lstatSync(component), self)
+    if (reason !== undefined) {
+      throw new Error(`The data directory ${path} is under ${component}, in which another user could put a link elsewhere in place of what follows: ${reason}. Use a data directory under folders only root may change.`)
+    }
+  }
+}
 
 /**
  * The data directory of the embedded database, ready for it: created owner-only (0700) when it

@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs'
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { closedAncestor, CLUSTER_DIRECTORY, ownerOnlyDirectory } from './data-directory.js'
+import { closedAncestor, CLUSTER_DIRECTORY, lstatOrUndefined, ownerOnlyDirectory, refuseRedirectedDirectory } from './data-directory.js'
 
 /**
  * The zero-setup database (decision 106): a real PostgreSQL server, run from the binaries of the
@@ -22,11 +22,14 @@ import { closedAncestor, CLUSTER_DIRECTORY, ownerOnlyDirectory } from './data-di
  *   take the lock exclusively) stops the server. A process killed with `kill -9` loses its
  *   session, so its share, with it; if it was the last, the server runs on until the next
  *   process joins it and, in its turn, leaves last.
- * - Run as root, the server runs as the `postgres` system user (PostgreSQL refuses root), created
- *   when missing; `dataDir` is then shared with that user's group for traversal only (0710). When
- *   that user cannot pass through the folders above `dataDir` (a checkout under `/root`), the
- *   cluster is kept in a folder of its own under `RELOCATED_CLUSTERS` instead, and `dataDir/pgdata`
- *   is a link to it (`clusterOf`).
+ * - Run as root, the server runs as `SERVER_USER`, a system user of Lendgate's own (PostgreSQL
+ *   refuses root; a distribution's `postgres` user is shared with its own server, whose
+ *   superusers run programs as it), created when missing; `dataDir` is then shared with that
+ *   user's group for traversal only (0710). When that user cannot pass through the folders above
+ *   `dataDir` (a checkout under `/root`), the cluster is kept in a folder of its own under
+ *   `RELOCATED_CLUSTERS` instead, and `dataDir/pgdata` is a link to it (`clusterOf`).
+ * - `dataDir` must be where its path says: not a symbolic link, and, as root, under folders no
+ *   other user can change (`refuseRedirectedDirectory`).
  */
 export type EmbeddedServer = {
   /** The cluster's directory: `dataDir/pgdata`, or where that link leads. */
@@ -41,8 +44,12 @@ export type EmbeddedServer = {
   readonly release: () => Promise<void>
 }
 
-/** The server's superuser, and the system user it runs as when Lendgate runs as root. */
+/** The server's superuser role. */
 const SUPERUSER = 'postgres'
+/** The system user the server runs as when Lendgate runs as root: Lendgate's own, that no other program runs as. */
+export const SERVER_USER = 'lendgate-db'
+/** The system user earlier versions ran the server as when root; its clusters are handed over to `SERVER_USER` (`handOver`). */
+const EARLIER_SERVER_USER = 'postgres'
 /** The socket's port number: it names the socket file only, as nothing listens on TCP. */
 const SOCKET_PORT = 5432
 /** The longest Unix socket path the operating systems accept (Linux; macOS allows 103). */
@@ -59,12 +66,16 @@ const START_TIMEOUT_SECONDS = 60
  * runs as root, each in a folder named by its data directory's path (`clusterOf`).
  */
 export const RELOCATED_CLUSTERS = '/var/lib/lendgate-embedded'
+/** What `clusterOf` links `dataDir/pgdata` to, and the only link there it follows. */
+const RELOCATED_CLUSTER = new RegExp(`^${RELOCATED_CLUSTERS}/[0-9a-f]{16}/${CLUSTER_DIRECTORY}$`)
 
 /** Settings for a cluster whose data is thrown away (tests, `pglite://memory`): no syncs, as a crash loses nothing worth keeping. */
 export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
 
 type Binaries = { readonly initdb: string; readonly pg_ctl: string }
 type ServerUser = { readonly uid: number; readonly gid: number }
+/** The server's user when Lendgate runs as root, and the user earlier versions ran it as, when that user exists. */
+type RootServerUser = ServerUser & { readonly earlier: ServerUser | undefined }
 
 const execFileAsync = promisify(execFile)
 
@@ -79,7 +90,7 @@ const binaries = async (): Promise<Binaries> => {
 }
 
 /**
- * `bin`, or a copy the server's user can run. Run as root, the server runs as `postgres`, which
+ * `bin`, or a copy the server's user can run. Run as root, the server runs as `SERVER_USER`, which
  * cannot run binaries inside a checkout it cannot pass through (one in a 0700 directory, as
  * `mktemp -d` makes). The package's `native` folder is then copied once per version into the
  * system's temporary directory (every checkout with that version shares the copy), owned by root
@@ -123,19 +134,22 @@ const stopServer = (bin: Binaries, path: string, user: ServerUser | undefined): 
 
 const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name], { env: TOOL_ENV })).stdout.trim())
 
-/** Who the server runs as: this process's user, or `postgres` (created when missing) when this process is root. */
-const serverUser = async (): Promise<ServerUser | undefined> => {
+const userOf = async (name: string): Promise<ServerUser> => ({ uid: await idOf('-u', name), gid: await idOf('-g', name) })
+
+/** Who the server runs as: this process's user, or `SERVER_USER` (created when missing, with a group of its own) when this process is root. */
+const serverUser = async (): Promise<RootServerUser | undefined> => {
   if (process.getuid?.() !== 0) return undefined
   try {
-    await idOf('-u', SUPERUSER)
+    await idOf('-u', SERVER_USER)
   } catch {
-    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SUPERUSER], { env: TOOL_ENV }).catch((error: Error) => {
+    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SERVER_USER], { env: TOOL_ENV }).catch((error: Error) => {
       throw new Error(
-        `PostgreSQL does not run as root, and the ${SUPERUSER} user it would run as could not be created (${error.message.split('\n')[0]}): create it, run Lendgate as another user, or set DATABASE_URL.`,
+        `PostgreSQL does not run as root, and the ${SERVER_USER} user it would run as could not be created (${error.message.split('\n')[0]}): create it, run Lendgate as another user, or set DATABASE_URL.`,
       )
     })
   }
-  return { uid: await idOf('-u', SUPERUSER), gid: await idOf('-g', SUPERUSER) }
+  const earlier = await userOf(EARLIER_SERVER_USER).catch(() => undefined)
+  return { ...(await userOf(SERVER_USER)), earlier }
 }
 
 /**
@@ -306,34 +320,70 @@ const holdUse = async (maintenanceUrl: string) => {
   }
 }
 
-const lstatOrUndefined = (path: string): Stats | undefined => {
+/** Whether the server whose `postmaster.pid` is in `cluster` runs, as `pg_ctl status` tells it: its process exists. */
+const serverRuns = (cluster: string): boolean => {
   try {
-    return lstatSync(path)
-  } catch {
-    return undefined
+    process.kill(Number(readFileSync(join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0]), 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
 /**
- * The cluster of `dataDir`, whose folder is made ready for it (`ownerOnlyDirectory`), and what
- * its user should be told. It is `dataDir/pgdata`, unless this process is root and the server's
- * user cannot pass through a folder above `dataDir` (a checkout under `/root`, which is 0700):
- * the cluster is then kept in `RELOCATED_CLUSTERS/<a hash of dataDir's path>/pgdata`, that folder
- * root's and traversable by the server's group only, and `dataDir/pgdata` is a link to it, so the
- * API, the worker and the CLI on the same `dataDir` find the same cluster, and `ls -l` shows where
- * it is. A `dataDir/pgdata` that already is a link is followed.
+ * The user the server of `cluster` (in `directory`, root's) runs as, handing over a cluster an
+ * earlier version ran as the `postgres` user: while its server runs, that user (this process
+ * joins it as it is); otherwise the cluster's files of that user and the folders of its group on
+ * the way (`directory` 0710, a relocated cluster's folder) become `server`'s, and `server` it is.
+ * Only the files the earlier user owns are re-owned, and links themselves, not where they lead:
+ * a link or hard link placed there to another user's file leaves that file as it is.
  */
-const clusterOf = (dataDir: string, user: ServerUser | undefined): { readonly path: string; readonly notes: readonly string[] } => {
+const handOver = (directory: string, cluster: string, server: RootServerUser): { readonly user: ServerUser; readonly note?: string } => {
+  const { earlier } = server
+  const stat = lstatOrUndefined(cluster)
+  if (earlier === undefined || stat?.isDirectory() !== true || stat.uid !== earlier.uid || lstatSync(directory).uid !== process.getuid?.()) return { user: server }
+  if (serverRuns(cluster)) return { user: earlier, note: `its server runs as ${EARLIER_SERVER_USER}, as an earlier version started it; the next start hands it over to ${SERVER_USER}` }
+  execFileSync('chown', ['-R', `--from=${earlier.uid}`, `${server.uid}:${server.gid}`, cluster], { env: TOOL_ENV })
+  for (const folder of new Set([directory, dirname(cluster)])) {
+    const { uid, gid } = lstatSync(folder)
+    if (gid === earlier.gid) chownSync(folder, uid, server.gid)
+  }
+  return { user: server, note: `its cluster, run as ${EARLIER_SERVER_USER} by an earlier version, was handed over to ${SERVER_USER}` }
+}
+
+/**
+ * The cluster of `dataDir`, whose folder is made ready for it (`ownerOnlyDirectory`), the user
+ * its server runs as (`handOver`), and what its user should be told. `dataDir` must be where its
+ * path says (`refuseRedirectedDirectory`). The cluster is `dataDir/pgdata`, unless this process
+ * is root and the server's user cannot pass through a folder above `dataDir` (a checkout under
+ * `/root`, which is 0700): the cluster is then kept in `RELOCATED_CLUSTERS/<a hash of dataDir's
+ * path>/pgdata`, that folder root's and traversable by the server's group only, and
+ * `dataDir/pgdata` is a link to it, so the API, the worker and the CLI on the same `dataDir` find
+ * the same cluster, and `ls -l` shows where it is. A `dataDir/pgdata` that already is such a link
+ * is followed; a link anywhere else is refused, as root would re-own where it leads.
+ */
+const clusterOf = (dataDir: string, server: RootServerUser | undefined): { readonly path: string; readonly notes: readonly string[]; readonly user: ServerUser | undefined } => {
   // Absolute: the socket's directory is the host in the URL, and only a path from `/` is one.
   const directory = resolve(dataDir)
   const link = join(directory, CLUSTER_DIRECTORY)
+  refuseRedirectedDirectory(directory)
   mkdirSync(directory, { recursive: true, mode: 0o700 })
-  const closed = user === undefined ? undefined : closedAncestor(directory, user)
+  // Again, now that every folder exists: one made by another user meanwhile is refused.
+  refuseRedirectedDirectory(directory)
   const existing = lstatOrUndefined(link)
-  const elsewhere = existing?.isSymbolicLink() === true || (closed !== undefined && existing === undefined)
+  const linked = existing?.isSymbolicLink() === true ? resolve(directory, readlinkSync(link)) : undefined
+  if (linked !== undefined && !RELOCATED_CLUSTER.test(linked)) {
+    throw new Error(`${link} is a symbolic link to ${linked}, which Lendgate did not make (it links only into ${RELOCATED_CLUSTERS}): remove the link, or move the cluster it leads to into ${link}.`)
+  }
+  const { user, note } = server === undefined ? { user: undefined, note: undefined } : handOver(directory, linked ?? link, server)
+  const closed = user === undefined ? undefined : closedAncestor(directory, user)
+  const elsewhere = linked !== undefined || (closed !== undefined && existing === undefined)
   const { madePrivateFrom } = ownerOnlyDirectory(dataDir, elsewhere ? undefined : user)
-  const notes = madePrivateFrom === undefined ? [] : [`the data directory ${directory} was made owner-only (it was 0${madePrivateFrom.toString(8)} and held no database yet)`]
-  if (!elsewhere) return { path: link, notes }
+  const notes = [
+    ...(madePrivateFrom === undefined ? [] : [`the data directory ${directory} was made owner-only (it was 0${madePrivateFrom.toString(8)} and held no database yet)`]),
+    ...(note === undefined ? [] : [note]),
+  ]
+  if (!elsewhere) return { path: link, notes, user }
   if (existing === undefined) {
     const home = join(RELOCATED_CLUSTERS, createHash('sha256').update(directory).digest('hex').slice(0, 16))
     mkdirSync(RELOCATED_CLUSTERS, { recursive: true })
@@ -350,7 +400,7 @@ const clusterOf = (dataDir: string, user: ServerUser | undefined): { readonly pa
   const path = resolve(directory, readlinkSync(link))
   // A link whose cluster's folder was removed: made again, as for a new link, and the cluster initialised afresh.
   if (!existsSync(dirname(path))) ownerOnlyDirectory(dirname(path), user)
-  return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`] }
+  return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`], user }
 }
 
 /**
@@ -358,9 +408,9 @@ const clusterOf = (dataDir: string, user: ServerUser | undefined): { readonly pa
  * written into the cluster's configuration when it is initialised (tests turn durability off).
  */
 export const useEmbeddedServer = async (dataDir: string, options: { readonly settings?: Readonly<Record<string, string>> } = {}): Promise<EmbeddedServer> => {
-  const user = await serverUser()
-  const bin = runnableBy(await binaries(), user)
-  const { path, notes } = clusterOf(dataDir, user)
+  const found = await binaries()
+  const { path, notes, user } = clusterOf(dataDir, await serverUser())
+  const bin = runnableBy(found, user)
   const socket = join(path, `.s.PGSQL.${SOCKET_PORT}`)
   if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
     throw new Error(`DATA_DIR is too deep for the embedded PostgreSQL's socket (${socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter DATA_DIR, or set DATABASE_URL.`)
