@@ -208,7 +208,10 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
       const first = start('src/main.ts')
       await within(60_000, first.url)
       await stop(first)
-      const other = spawn('sleep', ['60'], { stdio: 'ignore' })
+      // A process of the server's user (`postgres` when the tests run as root): PostgreSQL takes a pid it may not signal for a dead one.
+      const idOf = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }))
+      const serverUser = process.getuid?.() === 0 ? { uid: idOf('-u'), gid: idOf('-g') } : {}
+      const other = spawn('sleep', ['60'], { stdio: 'ignore', ...serverUser })
       try {
         writeFileSync(join(dataDir, 'pgdata', 'postmaster.pid'), `${other.pid}\n${join(dataDir, 'pgdata')}\n`)
         const api = start('src/main.ts')
