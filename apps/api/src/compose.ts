@@ -76,6 +76,8 @@ export type ComposeOptions = {
    * alone, on a database other suites share, turn them off.
    */
   readonly scheduledJobs?: boolean
+  /** Told when the embedded server stopped under this process and could not be started again: a process exits then, for its supervisor to restart it. */
+  readonly onDatabaseLost?: (error: Error) => void
 }
 
 const systemClock: Clock = { now: () => new Date() }
@@ -97,7 +99,7 @@ const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
  * migrated by `start`.
  */
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
-  const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir }))
+  const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, onServerLost: options.onDatabaseLost }))
   let schemaCurrent = given !== undefined
   // What `health.whenSchemaCurrent` answers: settled once, true by `start` when the schema is
   // current (at once for a given database), false by a failed `start` or by `close`.

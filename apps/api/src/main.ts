@@ -1,6 +1,6 @@
 import { DEV_SECRETS_FILE, discardGeneratedSecrets, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
-import { configOrExit, stopOnSignals } from './process-lifecycle.js'
+import { configOrExit, exitOnDatabaseLost, stopOnSignals } from './process-lifecycle.js'
 import { startServer } from './server.js'
 
 // Files this process creates are its owner's only, as PostgreSQL's own server makes them: the
@@ -18,7 +18,7 @@ for (const [setting, value] of [
 }
 
 try {
-  const server = await startServer(config, logger, undefined, { processMetrics: true })
+  const server = await startServer(config, logger, undefined, { processMetrics: true, onDatabaseLost: exitOnDatabaseLost(logger) })
   stopOnSignals(logger, () => server.stop())
   if (generated !== undefined) {
     // Shown once, on the terminal only (never through the logger), once the server that holds them serves.

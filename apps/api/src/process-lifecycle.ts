@@ -34,3 +34,14 @@ export const stopOnSignals = (logger: Logger, stop: () => Promise<void>): void =
   process.on('SIGTERM', () => shutdown('SIGTERM'))
   process.on('SIGINT', () => shutdown('SIGINT'))
 }
+
+/**
+ * What a process does when its embedded database server stopped and could not be started again
+ * (`ComposeOptions.onDatabaseLost`): log it and exit 1, for its supervisor to start it afresh.
+ */
+export const exitOnDatabaseLost =
+  (logger: Logger) =>
+  (err: Error): never => {
+    logger.fatal({ err }, 'the embedded PostgreSQL server stopped and could not be started again: exiting')
+    return process.exit(1)
+  }

@@ -1,7 +1,7 @@
 import { compose } from './compose.js'
 import { discardGeneratedSecrets, withDevelopmentSecrets } from './development-secrets.js'
 import { createLogger } from './logger.js'
-import { configOrExit, stopOnSignals } from './process-lifecycle.js'
+import { configOrExit, exitOnDatabaseLost, stopOnSignals } from './process-lifecycle.js'
 import { listenAndStart } from './server.js'
 import { createWorkerApp } from './worker-app.js'
 
@@ -21,7 +21,7 @@ if (config.webhookSecretKey === undefined) {
 }
 if (config.internalApiToken === undefined) logger.warn({ setting: 'INTERNAL_API_TOKEN' }, 'setting missing: /metrics answers 500 server_misconfigured')
 try {
-  const composition = await compose({ ...config, runJobs: true }, logger, undefined, { processMetrics: true })
+  const composition = await compose({ ...config, runJobs: true }, logger, undefined, { processMetrics: true, onDatabaseLost: exitOnDatabaseLost(logger) })
   const listening = await listenAndStart(composition, createWorkerApp(composition.deps, config, logger), {
     host: config.host,
     port: config.workerPort,

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -160,5 +160,97 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
     await stop(worker)
     expect(await exits(postmaster)).to.equal(true)
     expect(postmasterOf(dataDir)).to.equal(undefined)
+  })
+
+  describe('supervised (issue 53, item 5)', () => {
+    /** The status of `url`'s listing of `key`'s keys within `ms`: 200 as soon as it is, else the last seen (0: no answer). */
+    const acceptedWithin = async (ms: number, url: string, key: string): Promise<number> => {
+      let status = 0
+      for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+        status = await accepted(url, key).catch(() => 0)
+        if (status === 200) break
+      }
+      return status
+    }
+
+    it('starts the server again when its postmaster is killed, and serves within seconds', async () => {
+      const api = start('src/main.ts')
+      const url = await within(60_000, api.url)
+      const key = (await mintKey(url)).api_key
+      const postmaster = postmasterOf(dataDir)!
+      process.kill(postmaster, 'SIGKILL')
+      expect(await exits(postmaster)).to.equal(true)
+
+      expect(await acceptedWithin(15_000, url, key), api.stdout()).to.equal(200)
+      expect(api.child.exitCode, 'the API runs on').to.equal(null)
+      const restarted = postmasterOf(dataDir)!
+      expect([restarted !== postmaster, alive(restarted), serversOn(dataDir)]).to.deep.equal([true, true, 1])
+      await stop(api)
+      expect(await exits(restarted), 'the API still stops the server it started again').to.equal(true)
+    })
+
+    it('exits 1 with a fatal line when the server cannot be started again, for a supervisor to restart it', async () => {
+      const api = start('src/main.ts')
+      await within(60_000, api.url)
+      const conf = join(dataDir, 'pgdata', 'postgresql.conf')
+      const settings = readFileSync(conf, 'utf8')
+      try {
+        appendFileSync(conf, 'not a setting\n')
+        process.kill(postmasterOf(dataDir)!, 'SIGKILL')
+        expect(await within(30_000, api.exited), api.stdout()).to.equal(1)
+        expect(api.stdout()).to.contain('the embedded PostgreSQL server stopped and could not be started again')
+      } finally {
+        writeFileSync(conf, settings)
+      }
+    })
+
+    it('starts promptly when postmaster.pid names a live process that is no server of this cluster', async () => {
+      const first = start('src/main.ts')
+      await within(60_000, first.url)
+      await stop(first)
+      // A process of the server's user (`postgres` when the tests run as root): PostgreSQL takes a pid it may not signal for a dead one.
+      const idOf = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }))
+      const serverUser = process.getuid?.() === 0 ? { uid: idOf('-u'), gid: idOf('-g') } : {}
+      const other = spawn('sleep', ['60'], { stdio: 'ignore', ...serverUser })
+      try {
+        writeFileSync(join(dataDir, 'pgdata', 'postmaster.pid'), `${other.pid}\n${join(dataDir, 'pgdata')}\n`)
+        const api = start('src/main.ts')
+        await within(20_000, api.url)
+        expect(postmasterOf(dataDir)).to.not.equal(other.pid)
+        expect(alive(other.pid!), 'the unrelated process is left alone').to.equal(true)
+        await stop(api)
+      } finally {
+        other.kill('SIGKILL')
+      }
+    })
+
+    it('sweeps the throwaway server and folder a pglite://memory API killed with SIGKILL left behind, at the next start', async () => {
+      const temporary = mkdtempSync(join(tmpdir(), 'lendgate-temporary-'))
+      // The server's user passes through it, as through the system's /tmp.
+      chmodSync(temporary, 0o755)
+      const memory = { DATABASE_URL: 'pglite://memory', TMPDIR: temporary }
+      try {
+        const first = start('src/main.ts', memory)
+        await within(60_000, first.url)
+        const [left] = readdirSync(temporary).filter((name) => name.startsWith('lendgate-memory-'))
+        const postmaster = postmasterOf(join(temporary, left!))!
+        first.child.kill('SIGKILL')
+        await first.exited
+        expect(alive(postmaster), 'the throwaway server outlives the killed API').to.equal(true)
+
+        const second = start('src/main.ts', memory)
+        await within(60_000, second.url)
+        expect(await exits(postmaster), 'the leftover server is stopped').to.equal(true)
+        expect(readdirSync(temporary), 'the leftover folder is removed').to.not.include(left)
+        await stop(second)
+        expect(readdirSync(temporary).filter((name) => name.startsWith('lendgate-memory-'))).to.deep.equal([])
+      } finally {
+        for (const name of readdirSync(temporary)) {
+          const pid = postmasterOf(join(temporary, name))
+          if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL')
+        }
+        rmSync(temporary, { recursive: true, force: true })
+      }
+    })
   })
 })

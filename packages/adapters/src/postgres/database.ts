@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely'
 import pg from 'pg'
-import { ensureDatabase, THROWAWAY_SETTINGS, useEmbeddedServer, type EmbeddedServer } from './embedded-server.js'
+import { discardThrowawayDataDir, ensureDatabase, THROWAWAY_SETTINGS, throwawayDataDir, useEmbeddedServer, type EmbeddedServer } from './embedded-server.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'
@@ -142,6 +139,8 @@ type OpenOptions = {
   readonly poolSize?: number
   /** Told of every statement `db` runs (the query-plan test reads what each route runs); none by default. */
   readonly log?: QueryLog
+  /** Told when the embedded server stopped under this process and could not be started again (`useEmbeddedServer`'s `onLost`); unused with a URL of a server. */
+  readonly onServerLost?: (error: Error) => void
 }
 
 /** A `pg` pool on a server: `url` for requests (perhaps a pooler), `directUrl` (default `url`) for LISTEN and sessions. */
@@ -175,16 +174,17 @@ const onServer = (url: string, options: Pick<OpenOptions, 'directUrl' | 'poolSiz
 export const openDatabase = async (options: OpenOptions): Promise<OpenDatabase> => {
   const { url } = options
   if (url === undefined || url === MEMORY_URL) {
-    const throwaway = url === MEMORY_URL ? mkdtempSync(join(tmpdir(), 'lendgate-memory-')) : undefined
-    const removeThrowaway = () => throwaway !== undefined && rmSync(throwaway, { recursive: true, force: true })
+    const throwaway = url === MEMORY_URL ? await throwawayDataDir() : undefined
+    const removeThrowaway = async () => throwaway !== undefined && (await discardThrowawayDataDir(throwaway))
+    const onLost = options.onServerLost === undefined ? {} : { onLost: options.onServerLost }
     let server: EmbeddedServer | undefined
     try {
-      server = await useEmbeddedServer(throwaway ?? options.dataDir, throwaway === undefined ? {} : { settings: THROWAWAY_SETTINGS })
+      server = await useEmbeddedServer(throwaway ?? options.dataDir, throwaway === undefined ? onLost : { ...onLost, settings: THROWAWAY_SETTINGS })
       await ensureDatabase(server.url('postgres'), EMBEDDED_DATABASE, EMBEDDED_ROLE)
     } catch (error) {
       // The error that stopped the open is the one to tell, not one from leaving.
       await server?.release().catch(() => undefined)
-      removeThrowaway()
+      await removeThrowaway()
       throw error
     }
     const opened = onServer(server.url(EMBEDDED_DATABASE, EMBEDDED_ROLE), { ...options, directUrl: undefined })
@@ -198,7 +198,7 @@ export const openDatabase = async (options: OpenOptions): Promise<OpenDatabase> 
           await opened.close()
           await server.release()
         } finally {
-          removeThrowaway()
+          await removeThrowaway()
         }
       },
     }

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, type Stats } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -61,6 +61,9 @@ const LEAVING_LOCK = [0x4c454e44, 2] as const
 /** How many times a start tries again when the server stopped under it (its last user left at that moment). */
 const START_ATTEMPTS = 3
 const START_TIMEOUT_SECONDS = 60
+/** How many times a process whose server stopped under it starts it again (or joins it) before it reports it lost, waiting this long times the attempt's number before each. */
+const RESTART_ATTEMPTS = 5
+const RESTART_BACKOFF_MS = 500
 /**
  * Where the clusters of data directories the server's user cannot reach are kept when Lendgate
  * runs as root, each in a folder named by its data directory's path (`clusterOf`).
@@ -213,6 +216,46 @@ const probe = async (url: string): Promise<'up' | 'starting' | 'down'> => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Whether a process `pid` runs (one of another user's too). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** What `read` returns, or undefined when it throws (a file missing or unreadable). */
+const orUndefined = <T>(read: () => T): T | undefined => {
+  try {
+    return read()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Removes the lock files of the cluster at `path` (`postmaster.pid`, and the socket's) that name a
+ * live process which is no server of this cluster: a pid reused since its server died, or a file
+ * copied with the cluster. PostgreSQL refuses to start while such a file names a live process;
+ * it replaces one naming a dead process itself. A server of this cluster runs in the cluster's
+ * directory and its command line names `postgres` (`/proc/<pid>/cwd`, `/proc/<pid>/cmdline`);
+ * where `/proc` cannot tell (another system, another user's process), the file is kept. Called
+ * only when nothing answers on the cluster's socket.
+ */
+const removeStaleLockFiles = (path: string): void => {
+  const cluster = orUndefined(() => realpathSync(path))
+  for (const file of [join(path, 'postmaster.pid'), join(path, `.s.PGSQL.${SOCKET_PORT}.lock`)]) {
+    const pid = Number(orUndefined(() => readFileSync(file, 'utf8').split('\n')[0]))
+    if (!Number.isSafeInteger(pid) || pid <= 0 || !alive(pid)) continue
+    const cwd = orUndefined(() => realpathSync(`/proc/${pid}/cwd`))
+    const command = orUndefined(() => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+    if (cwd === undefined || command === undefined || (cwd === cluster && command.includes('postgres'))) continue
+    rmSync(file, { force: true })
+  }
+}
+
 /**
  * Makes sure the server runs: joins one that answers, or starts it. A failed start is an error
  * unless another server turns out to be running on the cluster (another process started it in
@@ -225,6 +268,7 @@ const ensureRunning = async (bin: Binaries, path: string, user: ServerUser | und
     const state = await probe(url)
     if (state === 'up') return started
     if (state === 'down' && !started) {
+      removeStaleLockFiles(path)
       try {
         await run(bin.pg_ctl, ['-D', path, '-l', logPath(path), '-o', SOCKET_ONLY, '-w', '-t', String(START_TIMEOUT_SECONDS), '-s', 'start'], user)
         started = true
@@ -288,14 +332,23 @@ export const ensureDatabase = async (maintenanceUrl: string, database: string, o
  * stopping the server holds it exclusively, and a newcomer's request waits for that stop and
  * then fails with its connection.
  */
-const holdUse = async (maintenanceUrl: string) => {
+const holdUse = async (maintenanceUrl: string, onEnded: () => void) => {
   const session = new pg.Client({ connectionString: maintenanceUrl, application_name: 'lendgate embedded server user' })
-  // The server stopping under the session (the last user leaving) is not this process's error.
-  session.on('error', () => undefined)
+  let ending = false
+  // The server stopping under the session is not this process's error: `onEnded` is told, once,
+  // unless this process ended the session itself.
+  const ended = () => {
+    if (ending) return
+    ending = true
+    onEnded()
+  }
+  session.on('error', ended)
+  session.on('end', ended)
   try {
     await session.connect()
     await session.query('select pg_advisory_lock_shared($1, $2)', [...USERS_LOCK])
   } catch (error) {
+    ending = true
     await session.end().catch(() => undefined)
     throw error
   }
@@ -306,6 +359,8 @@ const holdUse = async (maintenanceUrl: string) => {
      * The last user keeps both locks until the server stops.
      */
     isLast: async (): Promise<boolean> => {
+      // From here on the session ends by this process's leaving, or by the last user's stop.
+      ending = true
       try {
         await session.query('select pg_advisory_lock($1, $2)', [...LEAVING_LOCK])
         const { rows } = await session.query<{ last: boolean }>('select pg_try_advisory_lock($1, $2) as last', [...USERS_LOCK])
@@ -316,7 +371,10 @@ const holdUse = async (maintenanceUrl: string) => {
       }
     },
     /** Ends the session, and with it every lock it holds. */
-    end: () => session.end().catch(() => undefined),
+    end: () => {
+      ending = true
+      return session.end().catch(() => undefined)
+    },
   }
 }
 
@@ -403,11 +461,25 @@ const clusterOf = (dataDir: string, server: RootServerUser | undefined): { reado
   return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`], user }
 }
 
+/** Options of `useEmbeddedServer`. */
+export type EmbeddedServerOptions = {
+  /** Written into the cluster's configuration when it is initialised (tests and throwaways turn durability off). */
+  readonly settings?: Readonly<Record<string, string>>
+  /**
+   * Told when the server stopped under this process (its postmaster killed, say) and could not be
+   * started again or joined: the process cannot go on with this database, and should exit for a
+   * supervisor to start it afresh. Until then, and while a restart is under way, queries fail.
+   */
+  readonly onLost?: (error: Error) => void
+}
+
 /**
- * Starts, or joins, the embedded server of `dataDir` (see `EmbeddedServer`). `settings` are
- * written into the cluster's configuration when it is initialised (tests turn durability off).
+ * Starts, or joins, the embedded server of `dataDir` (see `EmbeddedServer`). While this process
+ * uses it, the server stopping other than by a last user's leaving ends this process's session
+ * on it: the process then starts it again, or joins the one another process started, up to
+ * `RESTART_ATTEMPTS` times, and tells `onLost` when none succeeds.
  */
-export const useEmbeddedServer = async (dataDir: string, options: { readonly settings?: Readonly<Record<string, string>> } = {}): Promise<EmbeddedServer> => {
+export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> => {
   const found = await binaries()
   const { path, notes, user } = clusterOf(dataDir, await serverUser())
   const bin = runnableBy(found, user)
@@ -418,27 +490,96 @@ export const useEmbeddedServer = async (dataDir: string, options: { readonly set
   const url = (database: string, role = SUPERUSER) =>
     `postgresql://${encodeURIComponent(role)}@localhost:${SOCKET_PORT}/${encodeURIComponent(database)}?host=${encodeURIComponent(path)}`
   await initialise(bin, path, user, options.settings ?? {})
-  for (let attempt = 1; ; attempt++) {
-    const started = await ensureRunning(bin, path, user, url('postgres'))
-    let use: Awaited<ReturnType<typeof holdUse>>
-    try {
-      use = await holdUse(url('postgres'))
-    } catch (error) {
-      if (attempt === START_ATTEMPTS) throw error
-      continue
-    }
-    return {
-      path,
-      notes,
-      url,
-      started,
-      release: async () => {
-        try {
-          if (await use.isLast()) await stopServer(bin, path, user)
-        } finally {
-          await use.end()
-        }
-      },
+  type Use = Awaited<ReturnType<typeof holdUse>>
+  /** Makes sure the server runs and takes this process's share of it; `onEnded` is told when that share's session ends under it. */
+  const take = async (onEnded: () => void): Promise<{ readonly started: boolean; readonly use: Use }> => {
+    for (let attempt = 1; ; attempt++) {
+      const started = await ensureRunning(bin, path, user, url('postgres'))
+      try {
+        return { started, use: await holdUse(url('postgres'), onEnded) }
+      } catch (error) {
+        if (attempt === START_ATTEMPTS) throw error
+      }
     }
   }
+  /** Leaves through `use`: stops the server when this process is its last user. */
+  const leave = async (use: Use): Promise<void> => {
+    try {
+      if (await use.isLast()) await stopServer(bin, path, user)
+    } finally {
+      await use.end()
+    }
+  }
+  let released = false
+  const restart = async (): Promise<void> => {
+    let failure: unknown
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
+      await pause(RESTART_BACKOFF_MS * attempt)
+      if (released) return
+      try {
+        const taken = await take(() => void restart())
+        if (released) await leave(taken.use)
+        else current = taken.use
+        return
+      } catch (error) {
+        failure = error
+      }
+    }
+    const reason = failure instanceof Error ? failure.message : String(failure)
+    options.onLost?.(new Error(`The embedded PostgreSQL at ${path} stopped, and ${RESTART_ATTEMPTS} attempts to start it again failed: ${reason}`))
+  }
+  const first = await take(() => void restart())
+  let current = first.use
+  return {
+    path,
+    notes,
+    url,
+    started: first.started,
+    release: async () => {
+      released = true
+      await leave(current)
+    },
+  }
+}
+
+/** Where throwaway data directories are made: folders of the system's temporary directory whose names start so. */
+const THROWAWAY_PREFIX = 'lendgate-memory-'
+/** The file that marks a folder as a throwaway data directory, holding the pid of the process that made it. */
+const THROWAWAY_MARKER = 'lendgate-throwaway.pid'
+
+/**
+ * Removes a throwaway data directory: stops its server at once if one runs (`-m immediate`:
+ * nothing in it is kept), then removes it, and its cluster's folder when that was kept under
+ * `RELOCATED_CLUSTERS`.
+ */
+export const discardThrowawayDataDir = async (dataDir: string): Promise<void> => {
+  const link = join(dataDir, CLUSTER_DIRECTORY)
+  const path = orUndefined(() => realpathSync(link))
+  if (path !== undefined && existsSync(join(path, 'postmaster.pid'))) {
+    const user = await serverUser()
+    await run(runnableBy(await binaries(), user).pg_ctl, ['-D', path, '-m', 'immediate', '-w', '-s', 'stop'], user).catch(() => undefined)
+  }
+  if (path !== undefined && dirname(dirname(path)) === RELOCATED_CLUSTERS) rmSync(dirname(path), { recursive: true, force: true })
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+/**
+ * A new throwaway data directory (`pglite://memory`), marked as one with this process's pid. The
+ * throwaways of processes that died without removing theirs (`kill -9`) are discarded first
+ * (`discardThrowawayDataDir`): only folders of this user with the prefix and the marker, whose
+ * maker no longer runs.
+ */
+export const throwawayDataDir = async (): Promise<string> => {
+  for (const name of readdirSync(tmpdir())) {
+    const folder = join(tmpdir(), name)
+    if (!name.startsWith(THROWAWAY_PREFIX)) continue
+    const stats = lstatOrUndefined(folder)
+    if (stats?.isDirectory() !== true || stats.uid !== process.getuid?.()) continue
+    const maker = Number(orUndefined(() => readFileSync(join(folder, THROWAWAY_MARKER), 'utf8')))
+    if (!Number.isSafeInteger(maker) || maker <= 0 || alive(maker)) continue
+    await discardThrowawayDataDir(folder)
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), THROWAWAY_PREFIX))
+  writeFileSync(join(dataDir, THROWAWAY_MARKER), String(process.pid))
+  return dataDir
 }
