@@ -62,7 +62,7 @@ export type Composition = {
    * when the migrations fail: the process must not serve on that schema.
    */
   readonly start: () => Promise<void>
-  /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, and closes the database. */
+  /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, leaves the rate limits' count of instances, and closes the database. */
   readonly close: () => Promise<void>
   /** Pushes this instance's rate-limit counts and heartbeat now and learns the others' counts and number (the timer does it every `RATE_LIMIT_SYNC_MS`). */
   readonly syncRateLimits: () => Promise<void>
@@ -260,6 +260,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       await revocations.stop()
       await core.usage.flush()
       await rateLimiter.sync()
+      await rateLimiter.leave()
       if (given === undefined) await database.close()
     },
     syncRateLimits: rateLimiter.sync,

@@ -220,6 +220,16 @@ describe('syncedRateLimiter', () => {
       expect(busy.instances()).to.equal(2)
     })
 
+    it('stops counting an instance that left, at the next sync', async () => {
+      const { store } = observedStore()
+      const [a, b] = [make(store), make(store)]
+      for (let round = 0; round < 2; round += 1) for (const instance of [a, b]) await instance.sync()
+      expect(a.instances()).to.equal(2)
+      await b.leave()
+      await a.sync()
+      expect(a.instances()).to.equal(1)
+    })
+
     it('never counts fewer than RATE_LIMIT_INSTANCES, and keeps the count it learned while the store is down', async () => {
       const { store, setDown } = observedStore()
       const [a, b] = [make(store, testClock(T0), { instances: 3 }), make(store)]

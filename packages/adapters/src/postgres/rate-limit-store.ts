@@ -49,6 +49,11 @@ export const postgresRateLimitStore = (db: Kysely<Database>): RateLimitStore => 
       }
     }),
 
+  leave: (instance) =>
+    query(async () => {
+      await db.deleteFrom('rate_limit_instances').where('instance', '=', instance).execute()
+    }),
+
   takeIfBelow: (bucket, window, limit) =>
     query(async () => {
       const row = await db

@@ -31,6 +31,8 @@ export type RateLimitStore = {
    * `heartbeat`'s own included. Inputs name distinct (bucket, window) pairs; none is a heartbeat.
    */
   readonly add: (counts: readonly RateCount[], heartbeat: Heartbeat) => TE.TaskEither<StoreUnavailable, Synced>
+  /** Forgets the instance's heartbeat (it is stopping): the next `add`s no longer count it. */
+  readonly leave: (instance: string) => TE.TaskEither<StoreUnavailable, void>
   /**
    * Adds one to the window's total only if the total is below `limit`, atomically even under
    * concurrent calls: some(total after) when it did, none when the window was already full.

@@ -7,7 +7,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js'
 
 /** What `syncedRateLimiter` needs. */
 export type SyncedRateLimiterDeps = {
-  readonly store: Pick<RateLimitStore, 'add'>
+  readonly store: Pick<RateLimitStore, 'add' | 'leave'>
   readonly clock: Clock
   /**
    * The fewest instances assumed to share the store (`RATE_LIMIT_INSTANCES`, at least 1): until
@@ -39,6 +39,8 @@ export type SyncedRateLimiter = RateLimiter & {
    * push is under way, the returned promise waits for it and for one more push after it.
    */
   readonly sync: () => Promise<void>
+  /** Takes this instance out of the others' count at once, at shutdown after the last `sync` (else it leaves `instanceTtlMs` after it). */
+  readonly leave: () => Promise<void>
   /** Buckets held in memory. */
   readonly size: () => number
   /** How many instances this one takes to share the store, its share being one of them. */
@@ -201,6 +203,10 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
   return {
     take: (bucket, policy) => TE.right(takeNow(bucket, policy)),
     sync,
+    leave: async () => {
+      const left = await deps.store.leave(deps.instanceId)()
+      if (E.isLeft(left)) deps.onSyncError(left.left.cause)
+    },
     size: () => counters.size,
     instances,
   }

@@ -35,6 +35,10 @@ export const inMemoryRateLimitStore = (): RateLimitStore => {
         const others = [...seen].filter(([instance, t]) => instance !== heartbeat.instance && Math.abs(t - at) < heartbeat.ttlMs)
         return { totals, instances: others.length + 1 }
       }),
+    leave: (instance) =>
+      TE.fromIO(() => {
+        seen.delete(instance)
+      }),
     takeIfBelow: (bucket, window, limit) =>
       TE.fromIO(() => {
         const row = rowOf(bucket, window)

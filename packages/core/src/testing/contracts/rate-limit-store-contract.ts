@@ -57,6 +57,15 @@ export const rateLimitStoreContract = (impl: Implementation<RateLimitStore>): vo
       expect(await right(store.add([], beat(freshId(), -300)))).to.deep.equal({ totals: [], instances: 3 })
     })
 
+    it('no longer counts an instance that left', async () => {
+      const t = at('2026-08-01T00:00:00.000Z')
+      const [staying, leaving] = [freshId(), freshId()]
+      await right(store.add([], { instance: leaving, at: t, ttlMs: 1_000 }))
+      expect(await right(store.add([], { instance: staying, at: t, ttlMs: 1_000 }))).to.have.property('instances', 2)
+      await right(store.leave(leaving))
+      expect(await right(store.add([], { instance: staying, at: t, ttlMs: 1_000 }))).to.have.property('instances', 1)
+    })
+
     it('forgets instances not seen for HEARTBEAT_RETENTION_MS when it purges', async () => {
       const t = at('2027-02-01T00:00:00.000Z').getTime()
       const [gone, kept] = [freshId(), freshId()]
