@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import {
   cursorSeal,
   migrateToLatest,
@@ -48,6 +48,8 @@ const KEY_CACHE_TTL_MS = 60_000
 /** Buckets the hot-path rate limiter keeps in memory, and how often ended windows are deleted. */
 const RATE_LIMIT_BUCKETS = 50_000
 const RATE_LIMIT_PURGE_MS = 60_000
+/** An instance counts among those sharing the rate limits for this many sync periods after its last sync. */
+const RATE_LIMIT_INSTANCE_TTL_SYNCS = 10
 
 export type Composition = {
   readonly deps: AppDeps
@@ -60,9 +62,9 @@ export type Composition = {
    * when the migrations fail: the process must not serve on that schema.
    */
   readonly start: () => Promise<void>
-  /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, and closes the database. */
+  /** Stops the background work (a job run under way stops between steps), writes pending key usage and rate-limit counts, leaves the rate limits' count of instances, and closes the database. */
   readonly close: () => Promise<void>
-  /** Pushes this instance's rate-limit counts now and learns the others' (the timer does it every `RATE_LIMIT_SYNC_MS`). */
+  /** Pushes this instance's rate-limit counts and heartbeat now and learns the others' counts and number (the timer does it every `RATE_LIMIT_SYNC_MS`). */
   readonly syncRateLimits: () => Promise<void>
 }
 
@@ -150,6 +152,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     store: rateLimitStore,
     clock: rateLimitClock,
     instances: config.rateLimits.instances,
+    instanceId: randomUUID(),
+    instanceTtlMs: RATE_LIMIT_INSTANCE_TTL_SYNCS * config.rateLimits.syncMs,
     maxBuckets: RATE_LIMIT_BUCKETS,
     onSyncError: (err) => logger.warn({ err }, 'could not sync rate-limit counts; limiting on local counts until it can'),
   })
@@ -238,6 +242,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         }
         await revocations.start()
         if (!(await notificationsArrive(database))) throw new Error(NOTIFICATIONS_LOST)
+        // Counted by the others and counting them before it serves: a failed sync leaves the
+        // floor, RATE_LIMIT_INSTANCES, until one succeeds.
+        await rateLimiter.sync()
         if (closed) return
         schemaCurrent = true
         settleSchema(true)
@@ -255,6 +262,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       await revocations.stop()
       await core.usage.flush()
       await rateLimiter.sync()
+      await rateLimiter.leave()
       if (given === undefined) await database.close()
     },
     syncRateLimits: rateLimiter.sync,

@@ -98,8 +98,9 @@ export type RateLimitSettings = {
   /** How often each instance pushes its counts to the database and learns the others'. */
   readonly syncMs: number
   /**
-   * How many instances share the synced limits: between two syncs, each admits into a bucket at
-   * most this share of what the bucket had left (decision 112).
+   * The fewest instances taken to share the synced limits (decision 112): each counts the
+   * instances that synced recently and takes the larger number; between two syncs, each admits
+   * into a bucket at most its share of what the bucket had left.
    */
   readonly instances: number
 }

@@ -18,7 +18,8 @@ for (const database of testDatabases()) {
     it('two synced instances share one limit through the store', async () => {
       const store = postgresRateLimitStore((await database.open()).db)
       const clock = testClock(new Date('2031-03-01T08:00:00.000Z'))
-      const make = () => syncedRateLimiter({ store, clock, instances: 1, maxBuckets: 100, onSyncError: (e) => expect.fail(String(e)) })
+      const make = () =>
+        syncedRateLimiter({ store, clock, instances: 1, instanceId: freshId(), instanceTtlMs: 1_000, maxBuckets: 100, onSyncError: (e) => expect.fail(String(e)) })
       const [a, b] = [make(), make()]
       const bucket = `key:${freshId()}`
       for (let i = 0; i < 4; i += 1) expect((await right(a.take(bucket, policy))).allowed).to.equal(true)
@@ -31,7 +32,8 @@ for (const database of testDatabases()) {
       expect(await right(a.take(bucket, policy))).to.include({ allowed: true })
       await a.sync()
       expect(await right(a.take(bucket, policy))).to.include({ allowed: false, remaining: 0 })
-      expect(await right(store.add([{ bucket, window: windowOf(bucket, 60, clock.now()), count: 0 }]))).to.have.nested.property('[0].count', 6)
+      const reader = { instance: freshId(), at: new Date(0), ttlMs: 1 }
+      expect(await right(store.add([{ bucket, window: windowOf(bucket, 60, clock.now()), count: 0 }], reader))).to.have.nested.property('totals[0].count', 6)
     })
 
     it('the exact limiter admits exactly the limit of concurrent requests', async () => {

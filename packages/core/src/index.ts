@@ -270,7 +270,7 @@ export {
 // Rate limits
 export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/rate-limit.js'
 export { type AttemptLimiter, type LimitedAttempt, type RateLimiter } from './ports/rate-limiter.js'
-export { type CountedAttempt, type RateCount, type RateLimitStore } from './ports/rate-limit-store.js'
+export { HEARTBEAT_RETENTION_MS, type CountedAttempt, type Heartbeat, type RateCount, type RateLimitStore, type Synced } from './ports/rate-limit-store.js'
 export { type ExactRateLimiterDeps, exactAttemptLimiter, exactRateLimiter } from './stateful/exact-rate-limiter.js'
 export {
   type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storeUnavailable } from '../src/domain/errors.js'
 import { decide, secondsUntilReset, windowOf, type RateDecision, type RatePolicy } from '../src/domain/rate-limit.js'
-import type { RateCount, RateLimitStore } from '../src/ports/rate-limit-store.js'
+import type { Heartbeat, RateCount, RateLimitStore } from '../src/ports/rate-limit-store.js'
 import type { RateLimiter } from '../src/ports/rate-limiter.js'
 import { testClock } from '../src/testing/fixed-clock.js'
 import { inMemoryRateLimitStore } from '../src/testing/in-memory-rate-limit-store.js'
@@ -14,6 +14,7 @@ import { syncedRateLimiter } from '../src/stateful/synced-rate-limiter.js'
 
 const policy: RatePolicy = { name: 'default', limit: 3, windowSeconds: 60 }
 const T0 = new Date('2026-03-01T12:00:00.000Z')
+const INSTANCE_TTL_MS = 2_000
 
 const take = async (limiter: RateLimiter, bucket: string, p: RatePolicy = policy): Promise<RateDecision> => {
   const result = await limiter.take(bucket, p)()
@@ -33,18 +34,21 @@ const observedStore = () => {
   let down = false
   const store: RateLimitStore = {
     ...inner,
-    add: (counts) => {
+    add: (counts, heartbeat) => {
       adds.push(counts)
-      return down ? TE.left(storeUnavailable(new Error('connection refused'))) : inner.add(counts)
+      return down ? TE.left(storeUnavailable(new Error('connection refused'))) : inner.add(counts, heartbeat)
     },
   }
   return { store, adds, setDown: (value: boolean) => (down = value) }
 }
 
+/** A test reading totals through `add`: its heartbeat lies far from every test's clock, so no limiter counts it. */
+const READER: Heartbeat = { instance: 'reader', at: new Date(0), ttlMs: 1 }
+
 const totalIn = async (store: RateLimitStore, bucket: string, now: Date): Promise<number> => {
-  const result = await store.add([{ bucket, window: windowOf(bucket, policy.windowSeconds, now), count: 0 }])()
+  const result = await store.add([{ bucket, window: windowOf(bucket, policy.windowSeconds, now), count: 0 }], READER)()
   if (E.isLeft(result)) throw new Error('store down')
-  return result.right[0]?.count ?? -1
+  return result.right.totals[0]?.count ?? -1
 }
 
 describe('rate limit windows and decisions', () => {
@@ -103,8 +107,17 @@ describe('exactRateLimiter', () => {
 })
 
 describe('syncedRateLimiter', () => {
+  let made = 0
   const make = (store: RateLimitStore, clock = testClock(T0), options: { maxBuckets?: number; errors?: unknown[]; instances?: number } = {}) =>
-    syncedRateLimiter({ store, clock, instances: options.instances ?? 1, maxBuckets: options.maxBuckets ?? 1000, onSyncError: (e) => options.errors?.push(e) })
+    syncedRateLimiter({
+      store,
+      clock,
+      instances: options.instances ?? 1,
+      instanceId: `instance-${(made += 1)}`,
+      instanceTtlMs: INSTANCE_TTL_MS,
+      maxBuckets: options.maxBuckets ?? 1000,
+      onSyncError: (e) => options.errors?.push(e),
+    })
 
   it('alone, is exact: admits the limit and refuses the rest without counting them', async () => {
     const { store, adds } = observedStore()
@@ -117,15 +130,14 @@ describe('syncedRateLimiter', () => {
   })
 
 
-  it('decides from memory: no store call per request, one add per sync for every touched bucket', async () => {
+  it('decides from memory: no store call per request, one add per sync for every touched bucket (an idle sync carries none)', async () => {
     const { store, adds } = observedStore()
     const limiter = make(store)
     await allowedOf(limiter, 'key:a', 2)
     await allowedOf(limiter, 'key:b', 1)
     await limiter.sync()
     await limiter.sync()
-    expect(adds).to.have.length(1)
-    expect(adds[0]!.map((c) => [c.bucket, c.count]).sort()).to.deep.equal([['key:a', 2], ['key:b', 1]])
+    expect(adds.map((batch) => batch.map((c) => [c.bucket, c.count]).sort())).to.deep.equal([[['key:a', 2], ['key:b', 1]], []])
   })
 
   it('shares the limit between instances: each learns the others’ counts at its sync', async () => {
@@ -153,6 +165,82 @@ describe('syncedRateLimiter', () => {
     }
     // Three instances, one request each per sync interval: at most one extra per other instance.
     expect(admitted).to.be.within(10, 12)
+  })
+
+  describe('counting the instances that share the store (decision 112)', () => {
+    const limit9: RatePolicy = { name: 'default', limit: 9, windowSeconds: 60 }
+    const admittedOf = async (limiter: RateLimiter, n: number): Promise<number> => {
+      let admitted = 0
+      for (let i = 0; i < n; i += 1) if ((await take(limiter, 'key:burst', limit9)).allowed) admitted += 1
+      return admitted
+    }
+
+    it('learns at each sync how many instances synced recently, its own heartbeat included', async () => {
+      const { store } = observedStore()
+      const instances = [make(store), make(store), make(store)]
+      expect(instances.map((i) => i.instances())).to.deep.equal([1, 1, 1])
+      for (const instance of instances) await instance.sync()
+      // The first to sync saw only itself: the others count it, and it counts them at its next sync.
+      expect(instances.map((i) => i.instances())).to.deep.equal([1, 2, 3])
+      for (const instance of instances) await instance.sync()
+      expect(instances.map((i) => i.instances())).to.deep.equal([3, 3, 3])
+    })
+
+    it('admits a burst over three instances up to the limit once each has synced twice, without RATE_LIMIT_INSTANCES', async () => {
+      const { store } = observedStore()
+      const instances = [make(store), make(store), make(store)]
+      for (let round = 0; round < 2; round += 1) for (const instance of instances) await instance.sync()
+      expect(await Promise.all(instances.map((i) => admittedOf(i, 10)))).to.deep.equal([3, 3, 3])
+    })
+
+    it('counts the others at its first sync (made before it serves), and is counted at their next', async () => {
+      const { store } = observedStore()
+      const clock = testClock(T0)
+      const [a, b] = [make(store, clock), make(store, clock)]
+      for (let round = 0; round < 2; round += 1) for (const instance of [a!, b!]) await instance.sync()
+      const c = make(store, clock)
+      await c.sync()
+      expect([a!.instances(), b!.instances(), c.instances()]).to.deep.equal([2, 2, 3])
+      await a!.sync()
+      expect(a!.instances()).to.equal(3)
+    })
+
+    it('keeps counting an idle instance, whose syncs carry its heartbeat, and stops counting a stopped one after the TTL', async () => {
+      const { store } = observedStore()
+      const clock = testClock(T0)
+      const [busy, idle, stopped] = [make(store, clock), make(store, clock), make(store, clock)]
+      for (const instance of [busy, idle, stopped]) await instance.sync()
+      clock.advance(INSTANCE_TTL_MS / 2)
+      await idle.sync()
+      await busy.sync()
+      expect(busy.instances()).to.equal(3)
+      clock.advance(INSTANCE_TTL_MS / 2)
+      await idle.sync()
+      await busy.sync()
+      expect(busy.instances()).to.equal(2)
+    })
+
+    it('stops counting an instance that left, at the next sync', async () => {
+      const { store } = observedStore()
+      const [a, b] = [make(store), make(store)]
+      for (let round = 0; round < 2; round += 1) for (const instance of [a, b]) await instance.sync()
+      expect(a.instances()).to.equal(2)
+      await b.leave()
+      await a.sync()
+      expect(a.instances()).to.equal(1)
+    })
+
+    it('never counts fewer than RATE_LIMIT_INSTANCES, and keeps the count it learned while the store is down', async () => {
+      const { store, setDown } = observedStore()
+      const [a, b] = [make(store, testClock(T0), { instances: 3 }), make(store)]
+      await b.sync()
+      await a.sync()
+      await b.sync()
+      expect([a.instances(), b.instances()]).to.deep.equal([3, 2])
+      setDown(true)
+      await b.sync()
+      expect(b.instances()).to.equal(2)
+    })
   })
 
   describe('when RATE_LIMIT_INSTANCES says three instances share the store (decision 112)', () => {
@@ -213,7 +301,7 @@ describe('syncedRateLimiter', () => {
           const inner = inMemoryRateLimitStore()
           // Each add waits until the schedule lets it through, so pushes overlap requests.
           const held: (() => void)[] = []
-          const store: RateLimitStore = { ...inner, add: (counts) => () => new Promise((resolve) => held.push(() => void inner.add(counts)().then(resolve))) }
+          const store: RateLimitStore = { ...inner, add: (counts, heartbeat) => () => new Promise((resolve) => held.push(() => void inner.add(counts, heartbeat)().then(resolve))) }
           const instances = three(store)
           const policy: RatePolicy = { name: 'default', limit, windowSeconds: 60 }
           let admitted = 0
@@ -292,10 +380,10 @@ describe('syncedRateLimiter', () => {
     const gate = new Promise<void>((resolve) => (release = resolve))
     const store: RateLimitStore = {
       ...inner,
-      add: (counts) => async () => {
+      add: (counts, heartbeat) => async () => {
         batches.push(counts.map((c) => c.count))
         if (batches.length === 1) await gate
-        return inner.add(counts)()
+        return inner.add(counts, heartbeat)()
       },
     }
     const limiter = make(store)

@@ -14,6 +14,7 @@ import * as rateLimits from './migrations/0011-rate-limits.js'
 import * as auditEvents from './migrations/0012-audit-events.js'
 import * as servicingRules from './migrations/0013-servicing-rules.js'
 import * as jobLeases from './migrations/0014-job-leases.js'
+import * as rateLimitInstances from './migrations/0015-rate-limit-instances.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-audit-events': auditEvents,
   '0013-servicing-rules': servicingRules,
   '0014-job-leases': jobLeases,
+  '0015-rate-limit-instances': rateLimitInstances,
 }
 
 /** Names of every migration, in order. */

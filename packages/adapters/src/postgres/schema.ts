@@ -345,6 +345,12 @@ export type RateLimitsTable = {
   count: number
 }
 
+/** When each instance sharing the synced rate limits last synced (migration 0015). */
+export type RateLimitInstancesTable = {
+  instance: string
+  seen_at: Date
+}
+
 /** Leases on scheduled jobs and their latest completed runs (migration 0014). */
 export type JobLeasesTable = {
   job: string
@@ -395,6 +401,7 @@ export type Database = {
   collateral_items: CollateralItemsTable
   loan_documents: LoanDocumentsTable
   rate_limits: RateLimitsTable
+  rate_limit_instances: RateLimitInstancesTable
   audit_events: AuditEventsTable
   job_leases: JobLeasesTable
 }

@@ -7,6 +7,15 @@ import type { RateWindow } from '../domain/rate-limit.js'
 /** A count of requests in one window of one bucket. */
 export type RateCount = { readonly bucket: string; readonly window: RateWindow; readonly count: number }
 
+/** An instance that syncs: its id (random per process), when it synced, and for how long a sync counts it. */
+export type Heartbeat = { readonly instance: string; readonly at: Date; readonly ttlMs: number }
+
+/** How long `purgeEnded` keeps an instance's last heartbeat: far longer than any `ttlMs` it could matter to. */
+export const HEARTBEAT_RETENTION_MS = 3_600_000
+
+/** What one `add` learned: the totals after it, and how many instances share the store now (at least 1). */
+export type Synced = { readonly totals: readonly RateCount[]; readonly instances: number }
+
 /** An attempt `attemptIfBelow` ran: what it answered, and the window's total after it. */
 export type CountedAttempt<F, A> = { readonly outcome: E.Either<F, A>; readonly total: number }
 
@@ -16,10 +25,14 @@ export type CountedAttempt<F, A> = { readonly outcome: E.Either<F, A>; readonly 
  */
 export type RateLimitStore = {
   /**
-   * Adds each count to its window's total (creating it) in one step and returns the totals
-   * after, one per input, in any order. Inputs name distinct (bucket, window) pairs.
+   * One sync of an instance, in one step: records `heartbeat` (the instance seen at `at`), adds
+   * each count to its window's total (creating it) and returns the totals after, one per input,
+   * in any order, with how many instances were seen within `ttlMs` of `at` (either side),
+   * `heartbeat`'s own included. Inputs name distinct (bucket, window) pairs; none is a heartbeat.
    */
-  readonly add: (counts: readonly RateCount[]) => TE.TaskEither<StoreUnavailable, readonly RateCount[]>
+  readonly add: (counts: readonly RateCount[], heartbeat: Heartbeat) => TE.TaskEither<StoreUnavailable, Synced>
+  /** Forgets the instance's heartbeat (it is stopping): the next `add`s no longer count it. */
+  readonly leave: (instance: string) => TE.TaskEither<StoreUnavailable, void>
   /**
    * Adds one to the window's total only if the total is below `limit`, atomically even under
    * concurrent calls: some(total after) when it did, none when the window was already full.
@@ -34,6 +47,6 @@ export type RateLimitStore = {
    * while the window's count is held (a row lock), so it must be pure and synchronous: no I/O.
    */
   readonly attemptIfBelow: <F, A>(bucket: string, window: RateWindow, limit: number, attempt: () => E.Either<F, A>) => TE.TaskEither<StoreUnavailable, O.Option<CountedAttempt<F, A>>>
-  /** Forgets windows that ended before `now`; returns how many. */
+  /** Forgets windows that ended before `now`, and instances not seen for `HEARTBEAT_RETENTION_MS`; returns how many windows. */
   readonly purgeEnded: (now: Date) => TE.TaskEither<StoreUnavailable, number>
 }

@@ -7,14 +7,19 @@ import type { RateLimiter } from '../ports/rate-limiter.js'
 
 /** What `syncedRateLimiter` needs. */
 export type SyncedRateLimiterDeps = {
-  readonly store: Pick<RateLimitStore, 'add'>
+  readonly store: Pick<RateLimitStore, 'add' | 'leave'>
   readonly clock: Clock
   /**
-   * How many instances share the store (`RATE_LIMIT_INSTANCES`, at least 1): between two of its
-   * syncs, an instance admits into a bucket at most this share of what the bucket had left when
-   * it last learned the total (`shareOf`).
+   * The fewest instances assumed to share the store (`RATE_LIMIT_INSTANCES`, at least 1): until
+   * its first sync, an instance takes this many; after, the larger of this and the count its last
+   * sync learned. Between two of its syncs, an instance admits into a bucket at most its share of
+   * what the bucket had left when it last learned the total (`shareOf`).
    */
   readonly instances: number
+  /** This instance's id in the store's heartbeats: random per process, so a restart is a new instance. */
+  readonly instanceId: string
+  /** How long a sync counts an instance among those sharing the store (several sync periods). */
+  readonly instanceTtlMs: number
   /**
    * At most about this many buckets are kept in memory; the least recently used go first (their
    * unsynced counts are still pushed). It can be exceeded only by buckets first seen since the
@@ -28,13 +33,18 @@ export type SyncedRateLimiterDeps = {
 /** The limiter `syncedRateLimiter` returns: a `RateLimiter` whose owner calls `sync` on a timer and at shutdown. */
 export type SyncedRateLimiter = RateLimiter & {
   /**
-   * Pushes every count not yet in the store, in one `add`, and learns the totals of those
-   * buckets from every instance. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
+   * Pushes every count not yet in the store, in one `add` that also records this instance's
+   * heartbeat, and learns the totals of those buckets from every instance and how many instances
+   * share the store. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
    * push is under way, the returned promise waits for it and for one more push after it.
    */
   readonly sync: () => Promise<void>
+  /** Takes this instance out of the others' count at once, at shutdown after the last `sync` (else it leaves `instanceTtlMs` after it). */
+  readonly leave: () => Promise<void>
   /** Buckets held in memory. */
   readonly size: () => number
+  /** How many instances this one takes to share the store, its share being one of them. */
+  readonly instances: () => number
 }
 
 /**
@@ -56,24 +66,28 @@ export const shareOf = (limit: number, known: number, instances: number): number
 /**
  * The hot-path limiter (issue 9): decides from memory, never waiting for the store. Each
  * instance counts what it admits and, on every sync, pushes those counts to the shared store
- * in one statement and learns the totals. It admits a request while its own count since the
- * total it last learned (`known`) is below its share of what that total left (`shareOf`): all of
- * it when `instances` is 1, a third of it each between two syncs when three instances share.
+ * in one statement and learns the totals, and how many instances synced within `instanceTtlMs`.
+ * It admits a request while its own count since the total it last learned (`known`) is below
+ * its share of what that total left (`shareOf`): all of it when it is alone, a third of it each
+ * between two syncs when three instances share.
  *
- * Bound (decision 112): one instance alone is exact. With `instances` set to at least the
- * instances that serve a bucket, a burst reaching all of them at once gets the limit (within
+ * Bound (decision 112): one instance alone is exact. Once every instance serving a bucket has
+ * synced since the last one started, a burst reaching all of them at once gets the limit (within
  * `instances - 1`, the rounding) before any of them syncs, each its share; whatever the timing,
  * a window admits at most `limit + (instances - 1) * ceil(limit / instances)`, under twice the
  * limit, the worst case being instances that had not yet seen the bucket in the window each
- * admitting their share of the whole limit after the others used it up. Set lower than the
- * instances serving, each admits a larger share and the bound grows accordingly. A request
- * refused for its instance's share, while the window still has room, is told to retry after
- * one second (the share is renewed at the next sync). If the store is down, each instance keeps
- * enforcing its shares on its own traffic, learning nothing new, and pushes its counts when it is
- * back.
+ * admitting their share of the whole limit after the others used it up. An instance that started
+ * since another's last sync is not yet in that one's count: for one sync period, that one admits
+ * the larger share of a smaller fleet. A request refused for its instance's share, while the
+ * window still has room, is told to retry after one second (the share is renewed at the next
+ * sync). If the store is down, each instance keeps enforcing its shares, of the fleet it last
+ * counted, on its own traffic, learning nothing new, and pushes its counts when it is back.
  */
 export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimiter => {
   const counters = new Map<string, Counter>()
+  /** How many instances the last successful sync counted (none before the first). */
+  let counted = 0
+  const instances = () => Math.max(deps.instances, counted)
   /** Unpushed counts of buckets evicted from memory while their window was still open. */
   let evicted: RateCount[] = []
 
@@ -135,9 +149,8 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
       counter.inFlight += counter.pending
       counter.pending = 0
     }
-    if (batch.size === 0) return
-
-    const result = await deps.store.add([...batch.values()])()
+    // An idle instance syncs too: its heartbeat keeps it counted by the others.
+    const result = await deps.store.add([...batch.values()], { instance: deps.instanceId, at: now, ttlMs: deps.instanceTtlMs })()
     for (const f of flying) f.counter.inFlight -= f.count
     if (E.isLeft(result)) {
       // Keep every count for the next sync: on its counter if that is still the bucket's
@@ -150,7 +163,8 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
       deps.onSyncError(result.left.cause)
       return
     }
-    for (const total of result.right) {
+    counted = result.right.instances
+    for (const total of result.right.totals) {
       const counter = counters.get(total.bucket)
       if (counter !== undefined && counter.window.start.getTime() === total.window.start.getTime()) {
         counter.known = Math.max(counter.known, total.count)
@@ -181,7 +195,7 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     const local = counter.pending + counter.inFlight
     const decision = decide(policy, counter.known + local, counter.window, now)
     if (!decision.allowed) return decision
-    if (local >= shareOf(policy.limit, counter.known, deps.instances)) return { ...decision, allowed: false, remaining: 0, resetSeconds: 1 }
+    if (local >= shareOf(policy.limit, counter.known, instances())) return { ...decision, allowed: false, remaining: 0, resetSeconds: 1 }
     counter.pending += 1
     return decision
   }
@@ -189,6 +203,11 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
   return {
     take: (bucket, policy) => TE.right(takeNow(bucket, policy)),
     sync,
+    leave: async () => {
+      const left = await deps.store.leave(deps.instanceId)()
+      if (E.isLeft(left)) deps.onSyncError(left.left.cause)
+    },
     size: () => counters.size,
+    instances,
   }
 }

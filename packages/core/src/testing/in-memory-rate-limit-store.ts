@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { RateWindow } from '../domain/rate-limit.js'
-import type { RateLimitStore } from '../ports/rate-limit-store.js'
+import { HEARTBEAT_RETENTION_MS, type RateLimitStore } from '../ports/rate-limit-store.js'
 
 type Row = { readonly bucket: string; readonly window: RateWindow; count: number }
 
@@ -11,6 +11,8 @@ const rowKey = (bucket: string, window: RateWindow): string => `${window.start.g
 /** Same semantics as the PostgreSQL store, for use-case tests, the in-memory test server and embedders. */
 export const inMemoryRateLimitStore = (): RateLimitStore => {
   const rows = new Map<string, Row>()
+  /** When each instance last synced. */
+  const seen = new Map<string, number>()
   const rowOf = (bucket: string, window: RateWindow): Row => {
     const key = rowKey(bucket, window)
     let row = rows.get(key)
@@ -21,14 +23,22 @@ export const inMemoryRateLimitStore = (): RateLimitStore => {
     return row
   }
   return {
-    add: (counts) =>
-      TE.fromIO(() =>
-        counts.map((c) => {
+    add: (counts, heartbeat) =>
+      TE.fromIO(() => {
+        const at = heartbeat.at.getTime()
+        seen.set(heartbeat.instance, Math.max(seen.get(heartbeat.instance) ?? at, at))
+        const totals = counts.map((c) => {
           const row = rowOf(c.bucket, c.window)
           row.count += c.count
           return { bucket: row.bucket, window: row.window, count: row.count }
-        }),
-      ),
+        })
+        const others = [...seen].filter(([instance, t]) => instance !== heartbeat.instance && Math.abs(t - at) < heartbeat.ttlMs)
+        return { totals, instances: others.length + 1 }
+      }),
+    leave: (instance) =>
+      TE.fromIO(() => {
+        seen.delete(instance)
+      }),
     takeIfBelow: (bucket, window, limit) =>
       TE.fromIO(() => {
         const row = rowOf(bucket, window)
@@ -54,6 +64,7 @@ export const inMemoryRateLimitStore = (): RateLimitStore => {
             purged += 1
           }
         }
+        for (const [instance, t] of seen) if (t <= now.getTime() - HEARTBEAT_RETENTION_MS) seen.delete(instance)
         return purged
       }),
   }
