@@ -337,7 +337,7 @@ describe('a fleet of two APIs and two workers behind PgBouncer', function () {
     const admitted = result.admitted + 1
     // Each instance may admit what it serves in one sync interval before it learns the others' counts.
     const tolerance = Math.ceil(result.admittedPerSecond * (RATE_LIMIT.syncMs / 1_000) * apis.length) + 20
-    note(`${admitted} admitted of ${result.requests + 1} at ${Math.round(result.admittedPerSecond)}/s; tolerance ${tolerance}`)
+    note(`${admitted} admitted of ${result.requests + 1} at ${Math.round(result.admittedPerSecond)}/s (${result.deferred} deferred to the next sync); tolerance ${tolerance}`)
     expect(result.unexpected, `answers other than 2xx and 429: ${listed(result.unexpected)}`).to.have.length(0)
     expect(result.seconds, 'the hammering fits in the window').to.be.below(windowLeft - 1)
     for (const api of apis) expect(result.refusedBy.get(api.name), `429s from ${api.name}`).to.be.at.least(50)

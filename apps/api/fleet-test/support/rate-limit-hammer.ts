@@ -5,8 +5,10 @@ import { bearer, type ApiClient } from './api-client.js'
 export type Hammering = {
   /** 2xx answers, across every API. */
   readonly admitted: number
-  /** 429 answers, by API. */
+  /** 429 answers of a spent window, by API. */
   readonly refusedBy: ReadonlyMap<string, number>
+  /** 429 answers for an instance's share while the window still had room (`Retry-After: 1`, decision 112): retried, as a client does. */
+  readonly deferred: number
   /** Anything else: other statuses and requests that got no answer. */
   readonly unexpected: readonly string[]
   /** Requests sent, and how long the hammering took. */
@@ -18,7 +20,10 @@ export type Hammering = {
 
 /**
  * Sends `GET path` with `key` from `concurrency` clients at once, each alternating between the
- * APIs, until every API has refused `refusals` requests (429), or `maxMs` have passed.
+ * APIs, until every API has refused `refusals` requests for a spent window (429 with a
+ * `Retry-After` above 1 s), or `maxMs` have passed. A 429 with `Retry-After: 1` refused the
+ * request for its instance's share until the next sync, while the window had room: the client
+ * goes on, as a partner retrying after a second would.
  */
 export const hammer = async (
   apis: readonly ApiClient[],
@@ -29,6 +34,7 @@ export const hammer = async (
   let admitted = 0
   let lastAdmission = 0
   let requests = 0
+  let deferred = 0
   const refusedBy = new Map(apis.map((api) => [api.name, 0]))
   const unexpected: string[] = []
   const started = performance.now()
@@ -43,6 +49,7 @@ export const hammer = async (
           admitted += 1
           lastAdmission = performance.now()
         }
+        else if (reply.status === 429 && reply.headers.get('retry-after') === '1') deferred += 1
         else if (reply.status === 429) refusedBy.set(api.name, (refusedBy.get(api.name) ?? 0) + 1)
         else unexpected.push(`${api.name}: ${reply.status} ${reply.text}`)
       } catch (error) {
@@ -54,6 +61,7 @@ export const hammer = async (
   return {
     admitted,
     refusedBy,
+    deferred,
     unexpected,
     requests,
     seconds: (performance.now() - started) / 1000,
