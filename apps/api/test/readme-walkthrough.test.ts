@@ -251,6 +251,9 @@ describe('first contact: the README quick start and walkthrough, run as pasted b
         // The CLI block runs later in the walkthrough's shell: the walkthrough's variables it uses are kept.
         const carried = [...new Set([...cli!.matchAll(/\$([A-Z][A-Z_]*)\b/g)].map((match) => match[1]!))]
         const keep = carried.map((name) => `printf '%s=%q\\n' ${name} "$${name}" >> walkthrough-shell.sh`).join('\n')
+        // The newcomer's shell finds the Node.js this suite runs on (CI runs it on several).
+        const runtime = await bashAs(newcomer, 'node --version')
+        expect(runtime.out.trim(), 'the node on the newcomer\'s PATH').to.equal(process.version)
         const walk = await bashAs(newcomer, [...blocks, keep].map(pasted).join('\n'))
         expect(walk.status, walk.out).to.equal(0)
         expect(walk.out, 'an error answer').to.not.include('"error":')
