@@ -1,16 +1,18 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { ROOT_DIR, startCompiled, within, type SourceProcess } from './support/api-process.js'
+import { observed, ROOT_DIR, startCompiled, within, type SourceProcess } from './support/api-process.js'
 import { bearer } from './support/client.js'
 
 /**
  * The production start (issue 54): `pnpm build`, then the compiled API, worker and CLI run with
  * plain `node` as a supervisor starts them (no tsx, no source condition, a bare environment), on
  * one embedded database; each names itself in its log lines and stops on SIGTERM with status 0.
+ * Through the wrappers, a SIGTERM reaches the API from pnpm but not from npx in front of it, which
+ * is why a supervisor runs `node` itself (docs/deployment.md, "Stopping").
  */
 
 /** Every compiled folder a production process loads code from. */
@@ -31,31 +33,55 @@ const logLines = (output: string): Array<Record<string, unknown>> =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 
+/** Whether `pid` runs: it exists and is not a zombie (an orphan whose new parent has not reaped it yet). */
 const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
+  const state = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim()
+  return state !== '' && !state.startsWith('Z')
+}
+
+type ProcessEntry = { readonly pid: number; readonly ppid: number; readonly args: string }
+
+/** The processes under `pid`, at any depth. */
+const descendantsOf = (pid: number): ProcessEntry[] => {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .flatMap((match) => (match === null ? [] : [{ pid: Number(match[1]), ppid: Number(match[2]), args: match[3]! }]))
+  const under: ProcessEntry[] = []
+  for (let parents = new Set([pid]); parents.size > 0; ) {
+    const children = table.filter((entry) => parents.has(entry.ppid))
+    under.push(...children)
+    parents = new Set(children.map((entry) => entry.pid))
   }
+  return under
+}
+
+/** Whether `pid` is gone within 20 s. */
+const ends = async (pid: number): Promise<boolean> => {
+  for (let i = 0; i < 200 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+  return !alive(pid)
 }
 
 describe('the compiled API, worker and CLI started with plain node (issue 54)', function () {
   this.timeout(120_000)
+  // One DATA_DIR for the whole suite: its cluster is created once, by the first start.
   let dataDir: string
   let home: string
   const running: SourceProcess[] = []
+  /** Processes a test found and must not outlive it (a wrapper's children). */
+  const strays: number[] = []
 
   before(() => {
     const build = spawnSync(join(ROOT_DIR, 'node_modules/.bin/tsc'), ['-b', 'apps/api', 'apps/cli'], { cwd: ROOT_DIR, encoding: 'utf8' })
     expect(build.status, build.stdout + build.stderr).to.equal(0)
-  })
-  beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'lendgate-compiled-'))
     home = mkdtempSync(join(tmpdir(), 'lendgate-home-'))
   })
-  afterEach(async () => {
+  afterEach(() => {
     for (const run of running.splice(0)) run.child.kill('SIGKILL')
+    for (const pid of strays.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL')
+  })
+  after(async () => {
     await stopEmbeddedServerOf(dataDir)
     rmSync(dataDir, { recursive: true, force: true })
     rmSync(home, { recursive: true, force: true })
@@ -105,5 +131,32 @@ describe('the compiled API, worker and CLI started with plain node (issue 54)', 
     const services = (run: SourceProcess): string[] => [...new Set(logLines(run.stdout()).map((line) => String(line['service'])))]
     expect({ api: services(api), worker: services(worker) }).to.deep.equal({ api: ['lendgate-api'], worker: ['lendgate-worker'] })
     expect(logLines(worker.stdout()).map((line) => line['msg'])).to.include.members(['Lendgate worker running', 'shutting down'])
+  })
+
+  it('through `npx pnpm@10.34.8 serve`: a SIGTERM to npx leaves the API answering; one to pnpm stops it', async () => {
+    // The quick start's wrapper, from the npm cache of the user running the tests when it holds pnpm.
+    const npx = observed(
+      spawn('npx', ['--prefer-offline', '-y', 'pnpm@10.34.8', 'serve'], {
+        cwd: ROOT_DIR,
+        env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? home, DATA_DIR: dataDir, PORT: '0', npm_config_update_notifier: 'false' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    )
+    running.push(npx)
+    const url = await within(60_000, npx.url)
+    const api = descendantsOf(npx.child.pid!).find((entry) => entry.args.endsWith(' apps/api/dist/main.js'))!
+    const pnpm = api.ppid
+    strays.push(api.pid, pnpm)
+
+    npx.child.kill('SIGTERM')
+    await within(10_000, npx.exited)
+    expect((await fetch(`${url}/health/ready`)).status, 'the API after a SIGTERM to npx').to.equal(200)
+    expect(npx.stdout()).to.not.contain('"msg":"shutting down"')
+
+    process.kill(pnpm, 'SIGTERM')
+    expect(await ends(api.pid), 'the API after a SIGTERM to pnpm').to.equal(true)
+    expect(await ends(pnpm), 'pnpm once the API has stopped').to.equal(true)
+    expect(npx.stdout()).to.contain('"signal":"SIGTERM","msg":"shutting down"')
+    expect(existsSync(join(dataDir, 'pgdata', 'postmaster.pid')), 'the embedded server still running').to.equal(false)
   })
 })

@@ -41,9 +41,8 @@ export type SourceProcess = {
   readonly exited: Promise<number | null>
 }
 
-/** Runs `node` with `args` in `cwd` with only `env` in its environment, collecting its output. */
-const startNode = (args: readonly string[], cwd: string, env: Record<string, string>): SourceProcess => {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+/** `child` (spawned with its standard output and error piped) with its output collected and its URL read from its log. */
+export const observed = (child: ChildProcess): SourceProcess => {
   let out = ''
   let err = ''
   const url = new Promise<string>((resolve, reject) => {
@@ -64,7 +63,13 @@ const startNode = (args: readonly string[], cwd: string, env: Record<string, str
 
 /** Starts `entry` (such as `src/main.ts`) as its own process with only PATH, `LOG_LEVEL=info` and `env` in its environment. */
 export const startFromSource = (entry: string, env: Record<string, string>): SourceProcess =>
-  startNode([...FROM_SOURCE, entry], API_DIR, { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env })
+  observed(
+    spawn(process.execPath, [...FROM_SOURCE, entry], {
+      cwd: API_DIR,
+      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
 
 /**
  * Starts the compiled `entry` (such as `apps/api/dist/main.js`) with plain `node` from the
@@ -72,7 +77,7 @@ export const startFromSource = (entry: string, env: Record<string, string>): Sou
  * in its environment.
  */
 export const startCompiled = (entry: string, env: Record<string, string>): SourceProcess =>
-  startNode([entry], ROOT_DIR, { PATH: process.env['PATH'] ?? '', ...env })
+  observed(spawn(process.execPath, [entry], { cwd: ROOT_DIR, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }))
 
 /** `promise`, or a rejection after `ms`. */
 export const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>
