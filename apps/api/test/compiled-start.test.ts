@@ -87,6 +87,16 @@ describe('the compiled API, worker and CLI started with plain node (issue 54)', 
     rmSync(home, { recursive: true, force: true })
   })
 
+  it('names a compiled file under dist/ as the default of every export of the packages it loads', () => {
+    const entries = ['packages/core', 'packages/adapters', 'apps/api', 'apps/cli'].flatMap((folder) => {
+      const { exports = {} } = JSON.parse(readFileSync(join(ROOT_DIR, folder, 'package.json'), 'utf8')) as { exports?: Record<string, Record<string, string>> }
+      return Object.entries(exports).map(([path, conditions]) => ({ entry: `${folder} ${path}`, conditions: Object.keys(conditions), default: conditions['default'] }))
+    })
+    const misplaced = entries.filter((e) => !(e.default?.startsWith('./dist/') && e.default.endsWith('.js') && e.conditions.at(-1) === 'default'))
+    expect(entries).to.not.be.empty
+    expect(misplaced).to.deep.equal([])
+  })
+
   it('imports tsx nowhere in the compiled output', () => {
     const importers = DIST_FOLDERS.flatMap((folder) => javascriptUnder(join(ROOT_DIR, folder))).filter((file) => IMPORTS_TSX.test(readFileSync(file, 'utf8')))
     expect(importers).to.deep.equal([])
