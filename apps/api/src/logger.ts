@@ -103,12 +103,18 @@ export const isoTimeEachMillisecond = (): (() => string) => {
  */
 const errorForLog = (error: unknown): unknown => loggableDatabaseError(error) ?? pino.stdSerializers.err(error as Error)
 
-/** A logger writing to `destination` (tests capture it), by default buffered standard output. */
-export const createLogger = (level: string, destination: DestinationStream = bufferedDestination(1)): Logger =>
+/** The processes that log, each under its own name (every line's `service`). */
+export type ServiceName = 'lendgate-api' | 'lendgate-worker'
+
+/**
+ * A logger for the process `service` (every line names it), writing to `destination` (tests
+ * capture it), by default buffered standard output.
+ */
+export const createLogger = (service: ServiceName, level: string, destination: DestinationStream = bufferedDestination(1)): Logger =>
   pino(
     {
       level,
-      base: { service: 'lendgate-api' },
+      base: { service },
       timestamp: isoTimeEachMillisecond(),
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: { err: errorForLog },

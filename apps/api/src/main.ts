@@ -7,7 +7,7 @@ import { startServer } from './server.js'
 // embedded database and the development secrets hold applicant data, key hashes and secrets.
 process.umask(0o077)
 const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate'))
-const logger = createLogger(config.logLevel)
+const logger = createLogger('lendgate-api', config.logLevel)
 
 for (const [setting, value] of [
   ['PARTNER_MINT_SECRET', config.partnerMintSecret],

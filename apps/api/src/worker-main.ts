@@ -14,7 +14,7 @@ import { createWorkerApp } from './worker-app.js'
  */
 process.umask(0o077)
 const { config, generated } = withDevelopmentSecrets(configOrExit('Lendgate worker'))
-const logger = createLogger(config.logLevel)
+const logger = createLogger('lendgate-worker', config.logLevel)
 if (config.webhookSecretKey === undefined) {
   logger.fatal({ setting: 'WEBHOOK_SECRET_KEY' }, 'the worker cannot unseal signing secrets without WEBHOOK_SECRET_KEY')
   process.exit(1)

@@ -16,7 +16,7 @@ describe('loggingCodeSender (development)', () => {
 
   it('has the code in the log when the send completes, not with the next batch', async () => {
     const file = join(dir, 'api.log')
-    const sender = loggingCodeSender(createLogger('info', bufferedDestination(openSync(file, 'w'))))
+    const sender = loggingCodeSender(createLogger('lendgate-api', 'info', bufferedDestination(openSync(file, 'w'))))
     const sessionId = E.getOrElseW(() => expect.fail('a UUID'))(SessionId.decode('6f1c9a2e-3b4d-4e5f-8a6b-7c8d9e0f1a2b'))
     const sent = await sender.send({ sessionId, channel: 'phone', destination: '+14155550123', code: '042817', expiresAt: new Date('2026-03-10T09:10:00.000Z') })()
     expect(sent).to.deep.equal(E.right(undefined))

@@ -170,7 +170,7 @@ describe('the buffered log destination', () => {
   })
 
   it('carries a logger\'s lines as pino wrote them', async () => {
-    const logger = createLogger('info', bufferedDestination(fd))
+    const logger = createLogger('lendgate-api', 'info', bufferedDestination(fd))
     logger.info({ path: '/public/loans/ü' }, 'request')
     await sleep(400)
     const line = JSON.parse(written()) as Record<string, unknown>

@@ -26,7 +26,7 @@ import { INTERNAL_TOKEN, MINT_SECRET, inMemoryDeps, startInMemoryServer, startTe
  * waits for the migrations, the worker's own probes, and the scheduler of leased jobs.
  */
 
-const silent = createLogger('silent', new Writable({ write: (_chunk, _enc, done) => done() }))
+const silent = createLogger('lendgate-api', 'silent', new Writable({ write: (_chunk, _enc, done) => done() }))
 
 /** A plain GET (these paths are outside the partner OpenAPI document the test client checks against). */
 const get = async (url: string, headers: Record<string, string> = {}) => {

@@ -48,7 +48,7 @@ const startInstance = async (database: TestDatabase, clock: TestClock, limits: P
       done()
     },
   })
-  const logger = createLogger(config.logLevel, stream)
+  const logger = createLogger('lendgate-api', config.logLevel, stream)
   const composition = await compose(config, logger, await database.open(), { rateLimitClock: clock })
   await composition.start()
   const server = await listen(createApp(composition.deps, config, logger).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, composition.close)

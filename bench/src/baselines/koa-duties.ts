@@ -39,7 +39,7 @@ router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   if (session === undefined) ctx.status = 404
   else ctx.body = session
 })
-app.use(requestLifecycle(createLogger(process.env['LOG_LEVEL'] ?? 'info'), createMetrics()))
+app.use(requestLifecycle(createLogger('lendgate-api', process.env['LOG_LEVEL'] ?? 'info'), createMetrics()))
 app.use(securityHeaders)
 app.use(router.routes())
 listenOn(app.callback())

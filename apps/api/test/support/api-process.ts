@@ -6,6 +6,9 @@ import { INTERNAL_TOKEN, MINT_SECRET, type TestServer } from './test-server.js'
 /** The API package's folder: where a child process started from source runs. */
 export const API_DIR = fileURLToPath(new URL('../..', import.meta.url))
 
+/** The repository's root: where the compiled entry points are started from. */
+export const ROOT_DIR = fileURLToPath(new URL('../../../..', import.meta.url))
+
 /** Node's options for a child process that runs the API's TypeScript sources, as `pnpm start` does. */
 export const FROM_SOURCE = ['--import', 'tsx', '--conditions=@lendgate/source'] as const
 
@@ -28,7 +31,7 @@ export const processEnv = (verificationDeliveryUrl: string): Record<string, stri
   RATE_LIMIT_KEY_LOOKUPS: '1000000000',
 })
 
-/** A process of the API package started from its sources, as `pnpm start` or `pnpm worker` start it. */
+/** A process of the API package started from its sources or its compiled output. */
 export type SourceProcess = {
   readonly child: ChildProcess
   /** The URL its first log line naming one gives (the API's "listening", the worker's "running"). */
@@ -38,13 +41,8 @@ export type SourceProcess = {
   readonly exited: Promise<number | null>
 }
 
-/** Starts `entry` (such as `src/main.ts`) as its own process with only PATH, `LOG_LEVEL=info` and `env` in its environment. */
-export const startFromSource = (entry: string, env: Record<string, string>): SourceProcess => {
-  const child = spawn(process.execPath, [...FROM_SOURCE, entry], {
-    cwd: API_DIR,
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+/** `child` (spawned with its standard output and error piped) with its output collected and its URL read from its log. */
+export const observed = (child: ChildProcess): SourceProcess => {
   let out = ''
   let err = ''
   const url = new Promise<string>((resolve, reject) => {
@@ -62,6 +60,24 @@ export const startFromSource = (entry: string, env: Record<string, string>): Sou
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return { child, url, stdout: () => out, stderr: () => err, exited }
 }
+
+/** Starts `entry` (such as `src/main.ts`) as its own process with only PATH, `LOG_LEVEL=info` and `env` in its environment. */
+export const startFromSource = (entry: string, env: Record<string, string>): SourceProcess =>
+  observed(
+    spawn(process.execPath, [...FROM_SOURCE, entry], {
+      cwd: API_DIR,
+      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+
+/**
+ * Starts the compiled `entry` (such as `apps/api/dist/main.js`) with plain `node` from the
+ * repository root, as a supervisor does (no tsx, no source condition), with only PATH and `env`
+ * in its environment.
+ */
+export const startCompiled = (entry: string, env: Record<string, string>): SourceProcess =>
+  observed(spawn(process.execPath, [entry], { cwd: ROOT_DIR, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }))
 
 /** `promise`, or a rejection after `ms`. */
 export const within = <A>(ms: number, promise: Promise<A>): Promise<A> =>

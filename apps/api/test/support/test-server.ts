@@ -84,7 +84,7 @@ export const startTestServer = async (database: TestDatabase, overrides: Partial
   const { stream, capture } = captureLogs()
   const config = testConfig(overrides)
   // The daily servicing job never runs here: it would accrue every loan other suites left in the shared database.
-  const server = await startServer(config, createLogger(config.logLevel, stream), await database.open(), { scheduledJobs: false })
+  const server = await startServer(config, createLogger('lendgate-api', config.logLevel, stream), await database.open(), { scheduledJobs: false })
   return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
 }
 
@@ -131,6 +131,6 @@ export const startInMemoryServer = async (
   const { stream, capture } = captureLogs()
   const config = testConfig(configOverrides)
   const deps = inMemoryDeps(override)
-  const server = await listen(createApp(deps, config, createLogger(config.logLevel, stream)).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, async () => undefined)
+  const server = await listen(createApp(deps, config, createLogger('lendgate-api', config.logLevel, stream)).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, async () => undefined)
   return { url: server.url, deps, logs: capture, stop: () => server.stop(1_000) }
 }
