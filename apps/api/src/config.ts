@@ -224,12 +224,15 @@ const defaultConnectionsPerAddress = (maxConnections: number, trustedProxyHops: 
 
 const OPENSSL_KEY = 'openssl rand -base64 32'
 const integerRule = (min: number, max: number) => `must be an integer from ${min} to ${max}`
-const limit = (name: string, fallback: number, meaning: string) =>
-  setting(name, integerRule(1, 1_000_000_000), integer(1, 1_000_000_000), () => fallback, byDefault(String(fallback), meaning))
+/** An integer setting from `min` to `max`, `fallback` when unset. */
+const bounded = (name: string, min: number, max: number, fallback: number, meaning: string) =>
+  setting(name, integerRule(min, max), integer(min, max), () => fallback, byDefault(String(fallback), meaning))
+/** A rate limit: 1 to 1,000,000,000 (there is no "off"). */
+const limit = (name: string, fallback: number, meaning: string) => bounded(name, 1, 1_000_000_000, fallback, meaning)
 
 /** Every setting with its rule, default and meaning (CONTRACT.md "Running"). */
 const Environment = t.type({
-  PORT: setting('PORT', integerRule(0, 65535), integer(0, 65535), () => 3000, byDefault('3000', 'The port the API listens on (0: any free port).')),
+  PORT: bounded('PORT', 0, 65535, 3000, 'The port the API listens on (0: any free port).'),
   HOST: setting('HOST', 'must be a host name or address', text, () => '127.0.0.1', byDefault('127.0.0.1', 'The address the API and a worker listen on: 0.0.0.0 or :: for every interface.')),
   DATABASE_URL: setting(
     'DATABASE_URL',
@@ -344,7 +347,7 @@ const Environment = t.type({
     byDefault('true', 'Run the background jobs (webhook delivery, the daily servicing job) in the API process. false leaves them to worker processes, on a PostgreSQL server.'),
   ),
   WEBHOOK_WORKER: renamed('WEBHOOK_WORKER', 'RUN_JOBS'),
-  WORKER_PORT: setting('WORKER_PORT', integerRule(0, 65535), integer(0, 65535), () => 3001, byDefault('3001', "A worker's port for /health, /health/ready and /metrics (on HOST).")),
+  WORKER_PORT: bounded('WORKER_PORT', 0, 65535, 3001, "A worker's port for /health, /health/ready and /metrics (on HOST)."),
   SERVICING_JOB_AT: setting(
     'SERVICING_JOB_AT',
     'must be a time of day in UTC, HH:MM',
@@ -352,21 +355,9 @@ const Environment = t.type({
     () => 15,
     byDefault('00:15', "When the daily servicing job runs, HH:MM UTC (and at start when that day's run has not completed)."),
   ),
-  KEY_USAGE_FLUSH_MS: setting(
-    'KEY_USAGE_FLUSH_MS',
-    integerRule(100, 3_600_000),
-    integer(100, 3_600_000),
-    () => 5000,
-    byDefault('5000', 'How often buffered last_used_at updates of API keys are written, in milliseconds.'),
-  ),
+  KEY_USAGE_FLUSH_MS: bounded('KEY_USAGE_FLUSH_MS', 100, 3_600_000, 5000, 'How often buffered last_used_at updates of API keys are written, in milliseconds.'),
   RATE_LIMIT_REQUESTS: limit('RATE_LIMIT_REQUESTS', 600, 'Requests per API key per window, on every partner route.'),
-  RATE_LIMIT_WINDOW_SECONDS: setting(
-    'RATE_LIMIT_WINDOW_SECONDS',
-    integerRule(1, 86_400),
-    integer(1, 86_400),
-    () => 60,
-    byDefault('60', 'The length of every rate-limit window, in seconds.'),
-  ),
+  RATE_LIMIT_WINDOW_SECONDS: bounded('RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60, 'The length of every rate-limit window, in seconds.'),
   RATE_LIMIT_VERIFICATION_REQUESTS: limit('RATE_LIMIT_VERIFICATION_REQUESTS', 30, 'Per API key per window on the verification-code routes, on top of RATE_LIMIT_REQUESTS.'),
   RATE_LIMIT_WEBHOOK_RETRIES: limit('RATE_LIMIT_WEBHOOK_RETRIES', 5, 'Manual retries of one webhook event per window, on top of RATE_LIMIT_REQUESTS.'),
   RATE_LIMIT_MINT_REQUESTS: limit(
@@ -384,55 +375,13 @@ const Environment = t.type({
     300,
     'Per client address per window: requests presenting no credential worth checking (the health probes exempt); past it, 429 keyless.',
   ),
-  RATE_LIMIT_SYNC_MS: setting(
-    'RATE_LIMIT_SYNC_MS',
-    integerRule(10, 60_000),
-    integer(10, 60_000),
-    () => 200,
-    byDefault('200', 'How often each instance shares its counts of the general and keyless limits with the others, in milliseconds.'),
-  ),
-  RATE_LIMIT_INSTANCES: setting(
-    'RATE_LIMIT_INSTANCES',
-    integerRule(1, 1_000),
-    integer(1, 1_000),
-    () => 1,
-    byDefault('1', "The fewest instances each takes to share the synced limits: set it to the fleet's usual size."),
-  ),
-  TRUSTED_PROXY_HOPS: setting(
-    'TRUSTED_PROXY_HOPS',
-    integerRule(0, 10),
-    integer(0, 10),
-    () => 0,
-    byDefault('0', 'How many proxies in front of the API append to X-Forwarded-For; 0 ignores the header. Set it only when the API cannot be reached but through them.'),
-  ),
-  HTTP_HEADERS_TIMEOUT_MS: setting(
-    'HTTP_HEADERS_TIMEOUT_MS',
-    integerRule(100, 600_000),
-    integer(100, 600_000),
-    () => 10_000,
-    byDefault('10000', "Time to receive a request's headers, in milliseconds; past it, 408 and the connection closes."),
-  ),
-  HTTP_REQUEST_TIMEOUT_MS: setting(
-    'HTTP_REQUEST_TIMEOUT_MS',
-    integerRule(100, 600_000),
-    integer(100, 600_000),
-    () => 30_000,
-    byDefault('30000', 'Time to receive a whole request, body included, in milliseconds; past it, 408 and the connection closes.'),
-  ),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting(
-    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
-    integerRule(100, 600_000),
-    integer(100, 600_000),
-    () => 5_000,
-    byDefault('5000', "How long an idle keep-alive connection stays open, in milliseconds; behind a load balancer, longer than the balancer's idle timeout."),
-  ),
-  HTTP_MAX_CONNECTIONS: setting(
-    'HTTP_MAX_CONNECTIONS',
-    integerRule(1, 1_000_000),
-    integer(1, 1_000_000),
-    () => 1_000,
-    byDefault('1000', 'Open connections per instance; connections past it are closed as they arrive.'),
-  ),
+  RATE_LIMIT_SYNC_MS: bounded('RATE_LIMIT_SYNC_MS', 10, 60_000, 200, 'How often each instance shares its counts of the general and keyless limits with the others, in milliseconds.'),
+  RATE_LIMIT_INSTANCES: bounded('RATE_LIMIT_INSTANCES', 1, 1_000, 1, "The fewest instances each takes to share the synced limits: set it to the fleet's usual size."),
+  TRUSTED_PROXY_HOPS: bounded('TRUSTED_PROXY_HOPS', 0, 10, 0, 'How many proxies in front of the API append to X-Forwarded-For; 0 ignores the header. Set it only when the API cannot be reached but through them.'),
+  HTTP_HEADERS_TIMEOUT_MS: bounded('HTTP_HEADERS_TIMEOUT_MS', 100, 600_000, 10_000, "Time to receive a request's headers, in milliseconds; past it, 408 and the connection closes."),
+  HTTP_REQUEST_TIMEOUT_MS: bounded('HTTP_REQUEST_TIMEOUT_MS', 100, 600_000, 30_000, 'Time to receive a whole request, body included, in milliseconds; past it, 408 and the connection closes.'),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: bounded('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 600_000, 5_000, "How long an idle keep-alive connection stays open, in milliseconds; behind a load balancer, longer than the balancer's idle timeout."),
+  HTTP_MAX_CONNECTIONS: bounded('HTTP_MAX_CONNECTIONS', 1, 1_000_000, 1_000, 'Open connections per instance; connections past it are closed as they arrive.'),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: setting(
     'HTTP_MAX_CONNECTIONS_PER_ADDRESS',
     integerRule(1, 1_000_000),
