@@ -77,7 +77,7 @@ describe('the systemd units (deploy/systemd)', () => {
     })
   }
 
-  it('have systemd-analyze find a unit that runs no binary there is', () => {
+  it('makes systemd-analyze verify fail on a unit whose ExecStart binary is missing, so the checks above can fail', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lendgate-units-'))
     try {
       writeFileSync(join(dir, UNITS[0]), localised(unitText(UNITS[0]), { [process.execPath]: '/nonexistent/node' }))
