@@ -109,10 +109,28 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 360
 
 type Env = Readonly<Record<string, string | undefined>>
 
+/**
+ * What people are told about a setting. `.env.example` is generated from it
+ * (`environmentExample`, `npx -y pnpm@10.34.8 env:example`), so it lists every setting there is.
+ */
+export type SettingDoc = {
+  /** The default as people read it, such as `3000` or `unset: the embedded database under DATA_DIR`. */
+  readonly shown: string
+  /** The default as a value of the setting, when there is one to write: `.env.example` shows `# NAME=value`. */
+  readonly value?: string
+  /** What it does, in a sentence or two. */
+  readonly meaning: string
+  /** For a secret: a command that makes a value (`.env.example` shows none). */
+  readonly make?: string
+}
+
 /** A setting: decodes the raw environment string (or its absence) to a typed value. */
 type Setting<A> = t.Type<A, unknown, unknown>
 
-const setting = <A>(name: string, expected: string, parse: (raw: string) => A | undefined, fallback: () => A): Setting<A> =>
+/** A setting people may set: its rule in words (`expected`) and its documentation. */
+type DocumentedSetting<A> = Setting<A> & { readonly expected: string; readonly doc: SettingDoc }
+
+const decoder = <A>(name: string, expected: string, parse: (raw: string) => A | undefined, fallback: () => A): Setting<A> =>
   new t.Type<A, unknown, unknown>(
     name,
     (u): u is A => false,
@@ -124,6 +142,16 @@ const setting = <A>(name: string, expected: string, parse: (raw: string) => A | 
     },
     (a) => a,
   )
+
+const setting = <A>(name: string, expected: string, parse: (raw: string) => A | undefined, fallback: () => A, doc: SettingDoc): DocumentedSetting<A> =>
+  Object.assign(decoder(name, expected, parse, fallback), { expected, doc })
+
+/** A default that is a value of the setting. */
+const byDefault = (value: string, meaning: string): SettingDoc => ({ shown: value, value, meaning })
+/** A default that is no value one could write: absent, or worked out from other settings. */
+const otherwise = (shown: string, meaning: string): SettingDoc => ({ shown, meaning })
+/** A secret: generated outside production (docs/configuration.md), made with `make` for production. */
+const secret = (meaning: string, make: string): SettingDoc => ({ shown: 'unset: generated outside production, none in production', meaning, make })
 
 const integer = (min: number, max: number) => (raw: string): number | undefined =>
   /^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined
@@ -162,7 +190,7 @@ const timeOfDay = (raw: string): number | undefined => {
 
 /** A setting that was renamed: any value is refused with the new name, so nobody runs on a setting that is ignored. */
 const renamed = (name: string, to: string): Setting<undefined> =>
-  setting(name, `was renamed ${to}`, () => undefined, none)
+  decoder(name, `was renamed ${to}`, () => undefined, none)
 
 /**
  * An http(s) URL with no credentials, query or fragment, normalised by the URL parser, without
@@ -194,60 +222,181 @@ type LogLevel = (typeof LOG_LEVELS)[number]
 const defaultConnectionsPerAddress = (maxConnections: number, trustedProxyHops: number): number =>
   trustedProxyHops > 0 ? maxConnections : Math.max(1, Math.min(100, Math.floor(maxConnections / 10)))
 
-/** Every setting with its rule and default (CONTRACT.md "Running"). */
+const OPENSSL_KEY = 'openssl rand -base64 32'
+const integerRule = (min: number, max: number) => `must be an integer from ${min} to ${max}`
+/** An integer setting from `min` to `max`, `fallback` when unset. */
+const bounded = (name: string, min: number, max: number, fallback: number, meaning: string) =>
+  setting(name, integerRule(min, max), integer(min, max), () => fallback, byDefault(String(fallback), meaning))
+/** A rate limit: 1 to 1,000,000,000 (there is no "off"). */
+const limit = (name: string, fallback: number, meaning: string) => bounded(name, 1, 1_000_000_000, fallback, meaning)
+
+/** Every setting with its rule, default and meaning (CONTRACT.md "Running"). */
 const Environment = t.type({
-  PORT: setting('PORT', 'must be an integer from 0 to 65535', integer(0, 65535), () => 3000),
-  HOST: setting('HOST', 'must be a host name or address', text, () => '127.0.0.1'),
+  PORT: bounded('PORT', 0, 65535, 3000, 'The port the API listens on (0: any free port).'),
+  HOST: setting('HOST', 'must be a host name or address', text, () => '127.0.0.1', byDefault('127.0.0.1', 'The address the API and a worker listen on: 0.0.0.0 or :: for every interface.')),
   DATABASE_URL: setting(
     'DATABASE_URL',
     'must be a postgres:// or postgresql:// URL, or pglite://memory',
     (raw) => serverUrl(raw) ?? (raw === 'pglite://memory' ? raw : undefined),
     none,
+    otherwise(
+      'unset: the embedded PostgreSQL server under DATA_DIR',
+      'A PostgreSQL server (postgres://… or postgresql://…), or a pooler in front of it (PgBouncer in transaction mode). Unset: the embedded server under DATA_DIR, on a Unix socket, started by the first Lendgate process that needs it and stopped by the last to leave. pglite://memory: a throwaway embedded server, gone at exit.',
+    ),
   ),
-  DATABASE_DIRECT_URL: setting('DATABASE_DIRECT_URL', 'must be a postgres:// or postgresql:// URL', serverUrl, none),
-  DATA_DIR: setting('DATA_DIR', 'must be a path', text, () => './.data'),
-  PARTNER_MINT_SECRET: setting('PARTNER_MINT_SECRET', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
-  INTERNAL_API_TOKEN: setting('INTERNAL_API_TOKEN', 'must be at least 16 characters', (raw) => (raw.length >= 16 ? raw : undefined), none),
-  WEBHOOK_SECRET_KEY: setting('WEBHOOK_SECRET_KEY', 'must be 32 bytes, base64-encoded', base64Key, none),
-  WEBHOOK_ALLOW_HTTP: setting('WEBHOOK_ALLOW_HTTP', 'must be true or false', boolean, () => false),
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: setting('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'must be true or false', boolean, () => false),
+  DATABASE_DIRECT_URL: setting(
+    'DATABASE_DIRECT_URL',
+    'must be a postgres:// or postgresql:// URL',
+    serverUrl,
+    none,
+    otherwise('unset: DATABASE_URL', 'The server itself, when DATABASE_URL is a pooler: LISTEN (key revocations) and migrations need a session of their own.'),
+  ),
+  DATA_DIR: setting(
+    'DATA_DIR',
+    'must be a path',
+    text,
+    () => './.data',
+    byDefault('./.data', 'The embedded database and the generated development secrets. Made 0700; refused when it holds a database group or others can reach, or when it is a symbolic link.'),
+  ),
+  PARTNER_MINT_SECRET: setting(
+    'PARTNER_MINT_SECRET',
+    'must be at least 16 characters',
+    (raw) => (raw.length >= 16 ? raw : undefined),
+    none,
+    secret('The root credential partners send in X-Partner-Mint-Key to mint API keys (16 characters or more).', OPENSSL_KEY),
+  ),
+  INTERNAL_API_TOKEN: setting(
+    'INTERNAL_API_TOKEN',
+    'must be at least 16 characters',
+    (raw) => (raw.length >= 16 ? raw : undefined),
+    none,
+    secret('The bearer token of /internal/* and /metrics (16 characters or more).', OPENSSL_KEY),
+  ),
+  WEBHOOK_SECRET_KEY: setting(
+    'WEBHOOK_SECRET_KEY',
+    'must be 32 bytes, base64-encoded',
+    base64Key,
+    none,
+    secret('32 bytes, base64: seals webhook signing secrets at rest and keys the MAC of list cursors. Every API instance and worker must have the same one.', OPENSSL_KEY),
+  ),
+  WEBHOOK_ALLOW_HTTP: setting('WEBHOOK_ALLOW_HTTP', 'must be true or false', boolean, () => false, byDefault('false', 'Allow plain-http webhook URLs.')),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: setting(
+    'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+    'must be true or false',
+    boolean,
+    () => false,
+    byDefault('false', 'Allow webhook URLs on private networks (loopback, private and link-local addresses).'),
+  ),
   WEBHOOK_RETRY_SCHEDULE: setting(
     'WEBHOOK_RETRY_SCHEDULE',
     'must be comma-separated whole seconds, such as 0,5,300',
     schedule,
     () => [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
+    byDefault(DEFAULT_WEBHOOK_RETRY_SCHEDULE.join(','), 'Seconds between webhook delivery attempts.'),
   ),
-  VERIFICATION_DELIVERY_URL: setting('VERIFICATION_DELIVERY_URL', 'must be an http(s) URL', (raw) => (/^https?:\/\//.test(raw) && URL.canParse(raw) ? raw : undefined), none),
-  PLACEHOLDER_OPERATIONS: setting('PLACEHOLDER_OPERATIONS', 'must list known operationIds, comma-separated', operationIds, () => new Set<string>()),
-  PUBLIC_BASE_URL: setting('PUBLIC_BASE_URL', 'must be an http(s) URL without credentials, query or fragment, not ending in /public, such as https://api.example.com', baseUrl, none),
-  CORS_ORIGINS: setting('CORS_ORIGINS', 'must be * or origins such as https://app.example.com, comma-separated', origins, () => []),
+  VERIFICATION_DELIVERY_URL: setting(
+    'VERIFICATION_DELIVERY_URL',
+    'must be an http(s) URL',
+    (raw) => (/^https?:\/\//.test(raw) && URL.canParse(raw) ? raw : undefined),
+    none,
+    otherwise('unset: codes are logged outside production, refused (500) in production', 'Where verification codes are POSTed.'),
+  ),
+  PLACEHOLDER_OPERATIONS: setting(
+    'PLACEHOLDER_OPERATIONS',
+    'must list known operationIds, comma-separated',
+    operationIds,
+    () => new Set<string>(),
+    { ...byDefault('', 'Comma-separated operationIds forced to answer the 501 placeholder.'), shown: 'empty' },
+  ),
+  PUBLIC_BASE_URL: setting(
+    'PUBLIC_BASE_URL',
+    'must be an http(s) URL without credentials, query or fragment, not ending in /public, such as https://api.example.com',
+    baseUrl,
+    none,
+    otherwise('unset: the address each request reached', 'Where partners reach the API (a path allowed; https in production): the server of the partner OpenAPI document.'),
+  ),
+  CORS_ORIGINS: setting(
+    'CORS_ORIGINS',
+    'must be * or origins such as https://app.example.com, comma-separated',
+    origins,
+    () => [],
+    { ...byDefault('', 'Comma-separated exact origins allowed to call the API from a browser (CORS), or *.'), shown: 'empty: no browser access' },
+  ),
   LOG_LEVEL: setting(
     'LOG_LEVEL',
     `must be one of ${LOG_LEVELS.join(', ')}`,
     (raw) => (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : undefined,
     (): LogLevel => 'info',
+    byDefault('info', 'The least severe level of the log lines written (pino, JSON lines on standard output).'),
   ),
-  RUN_JOBS: setting('RUN_JOBS', 'must be true or false', boolean, () => true),
+  NODE_ENV: setting(
+    'NODE_ENV',
+    'may be anything: only production changes anything',
+    text,
+    none,
+    otherwise(
+      'unset',
+      'production turns off generated secrets (a missing secret makes its routes answer 500 server_misconfigured) and requires an https PUBLIC_BASE_URL.',
+    ),
+  ),
+  RUN_JOBS: setting(
+    'RUN_JOBS',
+    'must be true or false',
+    boolean,
+    () => true,
+    byDefault('true', 'Run the background jobs (webhook delivery, the daily servicing job) in the API process. false leaves them to worker processes, on a PostgreSQL server.'),
+  ),
   WEBHOOK_WORKER: renamed('WEBHOOK_WORKER', 'RUN_JOBS'),
-  WORKER_PORT: setting('WORKER_PORT', 'must be an integer from 0 to 65535', integer(0, 65535), () => 3001),
-  SERVICING_JOB_AT: setting('SERVICING_JOB_AT', 'must be a time of day in UTC, HH:MM', timeOfDay, () => 15),
-  KEY_USAGE_FLUSH_MS: setting('KEY_USAGE_FLUSH_MS', 'must be an integer from 100 to 3600000', integer(100, 3_600_000), () => 5000),
-  RATE_LIMIT_REQUESTS: setting('RATE_LIMIT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 600),
-  RATE_LIMIT_WINDOW_SECONDS: setting('RATE_LIMIT_WINDOW_SECONDS', 'must be an integer from 1 to 86400', integer(1, 86_400), () => 60),
-  RATE_LIMIT_VERIFICATION_REQUESTS: setting('RATE_LIMIT_VERIFICATION_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 30),
-  RATE_LIMIT_WEBHOOK_RETRIES: setting('RATE_LIMIT_WEBHOOK_RETRIES', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 5),
-  RATE_LIMIT_MINT_REQUESTS: setting('RATE_LIMIT_MINT_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 10),
-  RATE_LIMIT_KEY_LOOKUPS: setting('RATE_LIMIT_KEY_LOOKUPS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
-  RATE_LIMIT_KEYLESS_REQUESTS: setting('RATE_LIMIT_KEYLESS_REQUESTS', 'must be an integer from 1 to 1000000000', integer(1, 1_000_000_000), () => 300),
-  RATE_LIMIT_SYNC_MS: setting('RATE_LIMIT_SYNC_MS', 'must be an integer from 10 to 60000', integer(10, 60_000), () => 200),
-  RATE_LIMIT_INSTANCES: setting('RATE_LIMIT_INSTANCES', 'must be an integer from 1 to 1000', integer(1, 1_000), () => 1),
-  TRUSTED_PROXY_HOPS: setting('TRUSTED_PROXY_HOPS', 'must be an integer from 0 to 10', integer(0, 10), () => 0),
-  HTTP_HEADERS_TIMEOUT_MS: setting('HTTP_HEADERS_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 10_000),
-  HTTP_REQUEST_TIMEOUT_MS: setting('HTTP_REQUEST_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 30_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: setting('HTTP_KEEP_ALIVE_TIMEOUT_MS', 'must be an integer from 100 to 600000', integer(100, 600_000), () => 5_000),
-  HTTP_MAX_CONNECTIONS: setting('HTTP_MAX_CONNECTIONS', 'must be an integer from 1 to 1000000', integer(1, 1_000_000), () => 1_000),
-  HTTP_MAX_CONNECTIONS_PER_ADDRESS: setting('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 'must be an integer from 1 to 1000000', integer(1, 1_000_000), none),
+  WORKER_PORT: bounded('WORKER_PORT', 0, 65535, 3001, "A worker's port for /health, /health/ready and /metrics (on HOST)."),
+  SERVICING_JOB_AT: setting(
+    'SERVICING_JOB_AT',
+    'must be a time of day in UTC, HH:MM',
+    timeOfDay,
+    () => 15,
+    byDefault('00:15', "When the daily servicing job runs, HH:MM UTC (and at start when that day's run has not completed)."),
+  ),
+  KEY_USAGE_FLUSH_MS: bounded('KEY_USAGE_FLUSH_MS', 100, 3_600_000, 5000, 'How often buffered last_used_at updates of API keys are written, in milliseconds.'),
+  RATE_LIMIT_REQUESTS: limit('RATE_LIMIT_REQUESTS', 600, 'Requests per API key per window, on every partner route.'),
+  RATE_LIMIT_WINDOW_SECONDS: bounded('RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60, 'The length of every rate-limit window, in seconds.'),
+  RATE_LIMIT_VERIFICATION_REQUESTS: limit('RATE_LIMIT_VERIFICATION_REQUESTS', 30, 'Per API key per window on the verification-code routes, on top of RATE_LIMIT_REQUESTS.'),
+  RATE_LIMIT_WEBHOOK_RETRIES: limit('RATE_LIMIT_WEBHOOK_RETRIES', 5, 'Manual retries of one webhook event per window, on top of RATE_LIMIT_REQUESTS.'),
+  RATE_LIMIT_MINT_REQUESTS: limit(
+    'RATE_LIMIT_MINT_REQUESTS',
+    10,
+    'Failed key mint attempts (a wrong or empty mint secret) per client address per window; a right secret never counts. Failed internal-token attempts have the same budget, counted apart.',
+  ),
+  RATE_LIMIT_KEY_LOOKUPS: limit(
+    'RATE_LIMIT_KEY_LOOKUPS',
+    300,
+    "Per client address per window: key-store lookups of partner keys the instance's key cache does not hold; past it, 429 key_lookups without a lookup.",
+  ),
+  RATE_LIMIT_KEYLESS_REQUESTS: limit(
+    'RATE_LIMIT_KEYLESS_REQUESTS',
+    300,
+    'Per client address per window: requests presenting no credential worth checking (the health probes exempt); past it, 429 keyless.',
+  ),
+  RATE_LIMIT_SYNC_MS: bounded('RATE_LIMIT_SYNC_MS', 10, 60_000, 200, 'How often each instance shares its counts of the general and keyless limits with the others, in milliseconds.'),
+  RATE_LIMIT_INSTANCES: bounded('RATE_LIMIT_INSTANCES', 1, 1_000, 1, "The fewest instances each takes to share the synced limits: set it to the fleet's usual size."),
+  TRUSTED_PROXY_HOPS: bounded('TRUSTED_PROXY_HOPS', 0, 10, 0, 'How many proxies in front of the API append to X-Forwarded-For; 0 ignores the header. Set it only when the API cannot be reached but through them.'),
+  HTTP_HEADERS_TIMEOUT_MS: bounded('HTTP_HEADERS_TIMEOUT_MS', 100, 600_000, 10_000, "Time to receive a request's headers, in milliseconds; past it, 408 and the connection closes."),
+  HTTP_REQUEST_TIMEOUT_MS: bounded('HTTP_REQUEST_TIMEOUT_MS', 100, 600_000, 30_000, 'Time to receive a whole request, body included, in milliseconds; past it, 408 and the connection closes.'),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: bounded('HTTP_KEEP_ALIVE_TIMEOUT_MS', 100, 600_000, 5_000, "How long an idle keep-alive connection stays open, in milliseconds; behind a load balancer, longer than the balancer's idle timeout."),
+  HTTP_MAX_CONNECTIONS: bounded('HTTP_MAX_CONNECTIONS', 1, 1_000_000, 1_000, 'Open connections per instance; connections past it are closed as they arrive.'),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: setting(
+    'HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    integerRule(1, 1_000_000),
+    integer(1, 1_000_000),
+    none,
+    otherwise(
+      'unset: a tenth of HTTP_MAX_CONNECTIONS, at most 100; with TRUSTED_PROXY_HOPS above 0, HTTP_MAX_CONNECTIONS',
+      'Open connections of one client address per instance; past it, 429 and the connection closed.',
+    ),
+  ),
 })
+
+/** Every setting people may set, in the order of `Environment`, with its rule and documentation; a renamed setting is not one. */
+export const documentedSettings = (): readonly { readonly name: string; readonly expected: string; readonly doc: SettingDoc }[] =>
+  Object.entries(Environment.props).flatMap(([name, s]) => ('doc' in s ? [{ name, expected: s.expected, doc: s.doc }] : []))
 
 /** Reads and validates the configuration; every problem is reported, not just the first. */
 export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
@@ -255,7 +404,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
     Environment.decode(env),
     E.mapLeft((errors) => errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== '').join('.')} ${e.message ?? 'is invalid'}`)),
     E.filterOrElse(
-      (v) => env['NODE_ENV'] !== 'production' || v.PUBLIC_BASE_URL === undefined || v.PUBLIC_BASE_URL.startsWith('https://'),
+      (v) => v.NODE_ENV !== 'production' || v.PUBLIC_BASE_URL === undefined || v.PUBLIC_BASE_URL.startsWith('https://'),
       (): readonly string[] => ['PUBLIC_BASE_URL must be an https URL in production: partners send their keys to it'],
     ),
     E.filterOrElse(
@@ -280,7 +429,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         publicBaseUrl: v.PUBLIC_BASE_URL,
         corsOrigins: v.CORS_ORIGINS,
         logLevel: v.LOG_LEVEL,
-        production: env['NODE_ENV'] === 'production',
+        production: v.NODE_ENV === 'production',
         keyUsageFlushMs: v.KEY_USAGE_FLUSH_MS,
         runJobs: v.RUN_JOBS,
         workerPort: v.WORKER_PORT,
