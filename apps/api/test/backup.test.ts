@@ -107,6 +107,30 @@ for (const database of testDatabases()) {
       }
     })
 
+    it('leaves out, and names, a table of the backup that no migration creates', async () => {
+      const file = join(dir, 'with-own-table.jsonl')
+      await source.database.withSession((db) => backupToFile(db, file))
+      const [head, ...rest] = readFileSync(file, 'utf8').trimEnd().split('\n')
+      const header = JSON.parse(head!) as { tables: unknown[] }
+      const end = JSON.parse(rest.pop()!) as ['end', { rows: Record<string, number> }]
+      const own = [
+        JSON.stringify({ ...header, tables: [...header.tables, { name: 'operator_notes', columns: ['id', 'note'], primaryKey: ['id'] }] }),
+        ...rest,
+        '["table","operator_notes"]',
+        '{"id":1,"note":"kept by the operator"}',
+        JSON.stringify(['end', { rows: { ...end[1].rows, operator_notes: 1 } }]),
+      ]
+      writeFileSync(file, `${own.join('\n')}\n`)
+      const target = await emptyDatabase(database.kind)
+      try {
+        const restored = await restoreFromFile(target.database.db, file)()
+        expect(E.isRight(restored) && { skipped: restored.right.skipped, notes: restored.right.tables['operator_notes'] }).to.deep.equal({ skipped: ['operator_notes'], notes: 1 })
+        expect(await everyRow(target.database.db)).to.deep.equal(await everyRow(source.database.db))
+      } finally {
+        await target.drop()
+      }
+    })
+
     describe('refusals, each changing nothing', () => {
       let target: Awaited<ReturnType<typeof emptyDatabase>>
       let file: string

@@ -28,6 +28,7 @@ export const databaseBackups = (database: Pick<OpenDatabase, 'withSession'>): Ba
         migrated_forward: restored.migratedForward,
         rows: total(restored.tables),
         tables: restored.tables,
+        skipped_tables: restored.skipped,
       })),
     ),
 })

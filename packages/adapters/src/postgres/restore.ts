@@ -29,11 +29,14 @@ export type BackupDoesNotLoad = { readonly _tag: 'BackupDoesNotLoad'; readonly d
 
 export type RestoreRefusal = BackupUnreadable | NotLendgateBackup | BackupIncomplete | BackupFromNewerBuild | DatabaseNotEmpty | BackupDoesNotLoad
 
-/** What a restore did: the backup's migrations, those it applied after loading, and the rows of each table. */
+/** What a restore did: the backup's migrations, those it applied after loading, the rows of each table and the tables it left out. */
 export type RestoreSummary = {
   readonly migrations: readonly string[]
   readonly migratedForward: readonly string[]
+  /** The rows of each table in the backup (those of skipped tables were not loaded). */
   readonly tables: Readonly<Record<string, number>>
+  /** The backup's tables that the migrations do not create, left out. */
+  readonly skipped: readonly string[]
 }
 
 export type RestoreOptions = {
@@ -114,14 +117,17 @@ const tablesHoldingRows = async (trx: AnyTrx, tables: readonly Pick<BackupTable,
   return holding
 }
 
-/** Refuses a backup whose tables are not those of its own migrations in this build. */
-const checkTables = (header: BackupHeader, schema: readonly BackupTable[]): void => {
+/**
+ * The backup's tables that this build's migrations (up to the backup's) do not create: a table an
+ * operator or a test added, which a restore leaves out. Refuses a table whose columns differ.
+ */
+const tablesToSkip = (header: BackupHeader, schema: readonly BackupTable[]): readonly string[] => {
   const columns = new Map(schema.map((t) => [t.name, [...t.columns].sort().join(',')]))
-  for (const table of header.tables) {
-    const found = columns.get(table.name)
-    if (found === undefined) refuse({ _tag: 'BackupDoesNotLoad', detail: `the backup holds table ${table.name}, which its migrations do not create` })
-    if (found !== [...table.columns].sort().join(',')) refuse({ _tag: 'BackupDoesNotLoad', detail: `the columns of ${table.name} in the backup are not those its migrations create` })
+  const skipped = header.tables.filter((t) => !columns.has(t.name)).map((t) => t.name)
+  for (const table of header.tables.filter((t) => columns.has(t.name))) {
+    if (columns.get(table.name) !== [...table.columns].sort().join(',')) refuse({ _tag: 'BackupDoesNotLoad', detail: `the columns of ${table.name} in the backup are not those its migrations create` })
   }
+  return skipped
 }
 
 /** Inserts `rows` (JSON objects as text) into `table`; PostgreSQL converts every value from the JSON text. */
@@ -135,14 +141,19 @@ const insertRows = async (trx: AnyTrx, table: string, rows: readonly string[]): 
 const addForeignKey = (trx: AnyTrx, key: ForeignKey) =>
   sql`alter table ${sql.table(key.table)} add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(trx)
 
-/** Loads the rows that follow the header, table by table, and checks them against the end line. */
-const loadRows = async (trx: AnyTrx, header: BackupHeader, lines: AsyncGenerator<string>, batchRows: number): Promise<Readonly<Record<string, number>>> => {
+/** Loads the rows that follow the header, table by table (not those of `skipped`), and checks them against the end line. */
+const loadRows = async (
+  trx: AnyTrx,
+  header: BackupHeader,
+  lines: AsyncGenerator<string>,
+  { batchRows, skipped }: { readonly batchRows: number; readonly skipped: readonly string[] },
+): Promise<Readonly<Record<string, number>>> => {
   const counts: Record<string, number> = {}
   let table: string | undefined
   let batch: string[] = []
   let chars = 0
   const flush = async (): Promise<void> => {
-    if (table !== undefined) await insertRows(trx, table, batch)
+    if (table !== undefined && !skipped.includes(table)) await insertRows(trx, table, batch)
     batch = []
     chars = 0
   }
@@ -187,6 +198,7 @@ const failureOf = (error: unknown): RestoreRefusal => {
  * rows. In ONE transaction: migrates to the backup's last migration, empties the tables its
  * migrations seeded (the backup holds those rows as they were), drops the foreign keys
  * (tables reference each other both ways, and rows of a table each other), loads every table
+ * the migrations create (leaving out, and naming, any other)
  * with PostgreSQL converting the JSON text, adds the foreign keys again (checking every row),
  * sets the sequences, then migrates forward to this build's latest. A restore that fails leaves
  * the database as it found it.
@@ -201,15 +213,17 @@ export const restoreDatabase = (db: AnyDb, input: Readable, options: RestoreOpti
           await checkEmpty(trx, header)
           const last = header.migrations.at(-1)
           if (last !== undefined) await migrateTo(trx, last)
-          checkTables(header, await backupTables(trx))
-          const keys = (await foreignKeys(trx)).filter((key) => header.tables.some((t) => t.name === key.table))
+          const skipped = tablesToSkip(header, await backupTables(trx))
+          const loading = header.tables.filter((t) => !skipped.includes(t.name))
+          const keys = (await foreignKeys(trx)).filter((key) => loading.some((t) => t.name === key.table))
           for (const key of keys) await sql`alter table ${sql.table(key.table)} drop constraint ${sql.id(key.name)}`.execute(trx)
-          for (const table of await tablesHoldingRows(trx, header.tables)) await sql`delete from ${sql.table(table)}`.execute(trx)
-          const tables = await loadRows(trx, header, lines, options.batchRows ?? DEFAULT_BATCH_ROWS)
+          for (const table of await tablesHoldingRows(trx, loading)) await sql`delete from ${sql.table(table)}`.execute(trx)
+          const tables = await loadRows(trx, header, lines, { batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS, skipped })
           for (const key of keys) await addForeignKey(trx, key)
-          for (const sequence of header.sequences) await sql`select setval(${`public.${sequence.name}`}::regclass, ${sequence.value}::int8)`.execute(trx)
+          // A sequence of a skipped table is not there: `to_regclass` answers null, and `setval` of null does nothing.
+          for (const sequence of header.sequences) await sql`select setval(to_regclass(${`public.${sequence.name}`}), ${sequence.value}::int8)`.execute(trx)
           const migratedForward = await migrateToLatest(trx)
-          return { migrations: header.migrations, migratedForward, tables }
+          return { migrations: header.migrations, migratedForward, tables, skipped }
         })
       } finally {
         await lines.return(undefined)

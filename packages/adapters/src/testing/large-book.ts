@@ -494,7 +494,7 @@ export const bookRecords = async (database: OpenDatabase, subject: BookSubject):
   }
 }
 
-/** Drops the seeder's own tables (the subject's ids and the progress of its chunks), leaving Lendgate's alone: a restore refuses a table its migrations do not create. */
+/** Drops the seeder's own tables (the subject's ids and the progress of its chunks), leaving Lendgate's alone: what a backup test compares with its restore. */
 export const dropBookBookkeeping = async (database: OpenDatabase): Promise<void> => {
   await sql`drop table if exists large_book_subject, large_book_progress`.execute(database.db)
 }
