@@ -31,8 +31,9 @@ const usageLine = (name: string, command: Command): string => `Usage: pnpm lendg
 
 /**
  * Reads a command line, running nothing and opening no database: the command its first two
- * words name (or its first word, for `backup` and `restore`), only the options that command takes, exactly its arguments and every option it
- * requires. `--help` (or `-h`) anywhere asks for the help of the command named, or of the CLI.
+ * words name (or its first word: `backup`, `restore`), only the options that command takes,
+ * exactly its arguments and every option it requires. `--help` (or `-h`) anywhere asks for the
+ * help of the command named, or of the CLI.
  */
 export const parseCommandLine = (argv: readonly string[]): E.Either<UsageError, CommandLine> => {
   const words = argv.filter((a) => !a.startsWith('-'))
@@ -72,9 +73,9 @@ const failureBody = (failure: unknown): Record<string, unknown> => {
 }
 
 /**
- * Runs one command line and answers the exit status: 0 done, 1 refused (the reason as JSON on
- * standard error), 2 a usage error (found before the database is opened, when the line itself
- * is wrong).
+ * Runs one command line, on the dependencies `deps` builds for its command, and answers the
+ * exit status: 0 done, 1 refused (the reason as JSON on standard error), 2 a usage error (found
+ * before the database is opened, when the line itself is wrong).
  */
 export const runCli = async (argv: readonly string[], deps: (command: Command) => Promise<CliDeps>, io: Io): Promise<number> => {
   const line = parseCommandLine(argv)
