@@ -112,7 +112,7 @@ for (const database of testDatabases()) {
       const secondKey = await mintKey(second.url, { party_id: book.partyId, client_name: BOOK_BORROWER_CLIENT })
       const restored = await request(second.url, paths.latestBalance, { headers: bearer(secondKey.api_key) })
       expect({ status: restored.status, body: restored.body }).to.deep.equal({ status: 200, body: balance.body })
-      // The ledger goes on from the restored one: a payment's balance is the latest, not one sorted before the restored.
+      // The ledger goes on from the restored one: a payment's balance is the latest, numbered after the restored ones.
       const paid = await request(second.url, paths.payments, {
         method: 'POST',
         headers: { ...bearer(secondKey.api_key), 'Idempotency-Key': randomUUID() },
@@ -120,7 +120,8 @@ for (const database of testDatabases()) {
       })
       expect(paid.status, paid.text).to.equal(201)
       const after = await request(second.url, paths.latestBalance, { headers: bearer(secondKey.api_key) })
-      expect(after.body).to.not.deep.equal(balance.body)
+      expect(after.body.balance_id).to.not.equal(balance.body.balance_id)
+      expect(after.body.sequence).to.be.greaterThan(balance.body.sequence)
     })
   })
 }
