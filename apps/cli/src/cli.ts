@@ -31,12 +31,13 @@ const usageLine = (name: string, command: Command): string => `Usage: pnpm lendg
 
 /**
  * Reads a command line, running nothing and opening no database: the command its first two
- * words name, only the options that command takes, exactly its arguments and every option it
- * requires. `--help` (or `-h`) anywhere asks for the help of the command named, or of the CLI.
+ * words name (or its first word: `backup`, `restore`), only the options that command takes,
+ * exactly its arguments and every option it requires. `--help` (or `-h`) anywhere asks for the
+ * help of the command named, or of the CLI.
  */
 export const parseCommandLine = (argv: readonly string[]): E.Either<UsageError, CommandLine> => {
   const words = argv.filter((a) => !a.startsWith('-'))
-  const name = words.slice(0, 2).join(' ')
+  const name = [words.slice(0, 2).join(' '), words[0] ?? ''].find((n) => COMMANDS[n] !== undefined) ?? words.slice(0, 2).join(' ')
   const command = COMMANDS[name]
   if (command === undefined) {
     const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help'
@@ -55,7 +56,7 @@ export const parseCommandLine = (argv: readonly string[]): E.Either<UsageError, 
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error))
   }
-  const args = parsed.positionals.slice(2)
+  const args = parsed.positionals.slice(name.split(' ').length)
   if (args.length < command.args.length) return refuse(`<${command.args[args.length]}> is required`)
   if (args.length > command.args.length) return refuse(`Unexpected argument: ${args[command.args.length]}`)
   const options: Options = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, typeof v === 'string' ? v : undefined]))
@@ -72,11 +73,11 @@ const failureBody = (failure: unknown): Record<string, unknown> => {
 }
 
 /**
- * Runs one command line and answers the exit status: 0 done, 1 refused (the reason as JSON on
- * standard error), 2 a usage error (found before the database is opened, when the line itself
- * is wrong).
+ * Runs one command line, on the dependencies `deps` builds for its command, and answers the
+ * exit status: 0 done, 1 refused (the reason as JSON on standard error), 2 a usage error (found
+ * before the database is opened, when the line itself is wrong).
  */
-export const runCli = async (argv: readonly string[], deps: () => Promise<CliDeps>, io: Io): Promise<number> => {
+export const runCli = async (argv: readonly string[], deps: (command: Command) => Promise<CliDeps>, io: Io): Promise<number> => {
   const line = parseCommandLine(argv)
   if (E.isLeft(line)) {
     io.err(line.left.text)
@@ -87,7 +88,7 @@ export const runCli = async (argv: readonly string[], deps: () => Promise<CliDep
     return 0
   }
   const { name, command, args, options } = line.right
-  const outcome = await command.run(await deps(), args, options)()
+  const outcome = await command.run(await deps(command), args, options)()
   if (E.isRight(outcome)) {
     io.out(`${JSON.stringify(outcome.right, null, 2)}\n`)
     return 0

@@ -43,7 +43,17 @@ import { pipe } from 'fp-ts/lib/function.js'
  * database, with the operator's authority (no HTTP, no key). Every command answers JSON.
  */
 
+/**
+ * Backups of the configured database (decision 114): `backup` writes the file `file`, `restore`
+ * loads one into an empty database. Each answers what it did, or a refusal with a `_tag`.
+ */
+export type Backups = {
+  readonly backup: (file: string) => TE.TaskEither<unknown, unknown>
+  readonly restore: (file: string) => TE.TaskEither<unknown, unknown>
+}
+
 export type CliDeps = {
+  readonly backups: Backups
   readonly apiKeys: ApiKeyRepository
   readonly keyMaterial: ApiKeyMaterial
   readonly sessions: OnboardingSessionRepository
@@ -71,6 +81,12 @@ export type Command = {
   /** Its options by name (`party-id` is `--party-id`), in the order the usage shows them. */
   readonly options: Readonly<Record<string, OptionSpec>>
   readonly run: (deps: CliDeps, args: readonly string[], options: Options) => TE.TaskEither<unknown, unknown>
+  /**
+   * The command works on the schema as it finds it: the database is not migrated to this build's
+   * latest first, as it is for every other command (a backup changes nothing; a restore migrates
+   * as its backup needs).
+   */
+  readonly schemaAsFound?: true
 }
 
 /** `keys revoke <apiKeyId> --client-id <uuid>`: a command's name, arguments and options; optional ones in brackets. */
@@ -132,6 +148,20 @@ const sessionClient = (deps: CliDeps, sessionId: string | undefined) =>
   )
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  backup: {
+    summary: 'Write a backup of the database to a file (gzipped when it ends .gz), while the API runs',
+    args: [],
+    options: { out: { value: '<file>', required: true } },
+    schemaAsFound: true,
+    run: (deps, _args, o) => pipe(required(o['out'], '--out'), TE.chainW(deps.backups.backup)),
+  },
+  restore: {
+    summary: 'Load a backup into an empty database, then migrate it to this build',
+    args: [],
+    options: { from: { value: '<file>', required: true } },
+    schemaAsFound: true,
+    run: (deps, _args, o) => pipe(required(o['from'], '--from'), TE.chainW(deps.backups.restore)),
+  },
   'keys mint': {
     summary: 'Mint a partner API key; the key is printed once',
     args: [],

@@ -14,6 +14,7 @@ import {
 import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { runCli } from '../src/cli.js'
 import { COMMANDS, usageOf, type CliDeps } from '../src/commands.js'
 
@@ -29,7 +30,12 @@ const setup = () => {
   const sessions = inMemoryOnboardingSessionRepository()
   const applications = inMemoryLoanApplicationRepository()
   const clock = testClock(new Date('2026-03-10T09:00:00.000Z'))
+  const backedUp: string[] = []
   const deps: CliDeps = {
+    backups: {
+      backup: (file) => TE.fromIO(() => (backedUp.push(file), { file })),
+      restore: (file) => TE.left({ _tag: 'DatabaseNotEmpty', detail: `not restored from ${file}`, tables: ['loans'] }),
+    },
     apiKeys: inMemoryApiKeyRepository(),
     keyMaterial: fakeKeyMaterial(),
     sessions,
@@ -87,7 +93,7 @@ const setup = () => {
     await right(applications.insert({ ...draft, status: 'SUBMITTED', submittedAt: clock.now() }))
     return { ...draft, status: 'SUBMITTED', submittedAt: clock.now() }
   }
-  return { deps, run, submittedSession, submittedApplication, applications, clock }
+  return { deps, run, submittedSession, submittedApplication, applications, clock, backedUp }
 }
 
 describe('the operator CLI', () => {
@@ -119,6 +125,8 @@ describe('the operator CLI', () => {
       [['webhooks', 'retry', 'a'], '<eventId> is required\n\nUsage: pnpm lendgate webhooks retry <sessionId> <eventId>\n'],
       [['applications', 'approve', 'a', 'b'], 'Unexpected argument: b\n\nUsage: pnpm lendgate applications approve <applicationId> [--decided-by <name>]\n'],
       [['sessions', 'reject', 'a'], '--reason is required\n\nUsage: pnpm lendgate sessions reject <sessionId> --reason <text> [--reviewed-by <name>]\n'],
+      [['backup'], '--out is required\n\nUsage: pnpm lendgate backup --out <file>\n'],
+      [['restore', 'a.jsonl'], 'Unexpected argument: a.jsonl\n\nUsage: pnpm lendgate restore --from <file>\n'],
       [['keys', 'mint', '--party-id', ''], '--party-id is required\n\nUsage: pnpm lendgate keys mint --party-id <uuid> [--client-name <name>] [--environment live|test] [--scopes a,b]\n'],
     ]
     for (const [argv, err] of cases) {
@@ -128,6 +136,16 @@ describe('the operator CLI', () => {
       const status = await runCli(argv, async () => ((opened = true), setup().deps), { out: (t) => (out += t), err: (t) => (written += t) })
       expect({ status, out, err: written, opened }, argv.join(' ')).to.deep.equal({ status: 2, out: '', err, opened: false })
     }
+  })
+
+  it('hands backup and restore their file, answering what was done or the refusal (exit status 1)', async () => {
+    const { run, backedUp } = setup()
+    expect(await run('backup', '--out', 'lendgate.jsonl.gz')).to.deep.include({ status: 0, json: { file: 'lendgate.jsonl.gz' } })
+    expect(backedUp).to.deep.equal(['lendgate.jsonl.gz'])
+    expect(await run('restore', '--from', 'lendgate.jsonl.gz')).to.deep.include({
+      status: 1,
+      err: '{"error":"database_not_empty","detail":"not restored from lendgate.jsonl.gz","tables":["loans"]}\n',
+    })
   })
 
   it('mints a key (printed once), lists it masked, revokes it', async () => {

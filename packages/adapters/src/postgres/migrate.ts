@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration'
 import * as foundation from './migrations/0001-foundation.js'
 import * as onboardingContents from './migrations/0002-onboarding-contents.js'
 import * as verificationChallenges from './migrations/0003-verification-challenges.js'
@@ -43,17 +43,29 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS)
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
+/** The migrations a run applied; its error thrown. */
+const ranOrThrow = ({ error, results }: MigrationResultSet): readonly string[] => {
+  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
 /**
  * This build's migrations that the database has not applied, in order: all of them on an empty
  * database, none when it is up to date (or ahead: a newer build may have applied more).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export const pendingMigrations = async (db: Kysely<any>): Promise<readonly string[]> => {
-  const table = await sql<{ readonly present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db)
-  if (table.rows[0]?.present !== true) return MIGRATION_NAMES
-  const { rows } = await sql<{ readonly name: string }>`select name from kysely_migration`.execute(db)
-  const applied = new Set(rows.map((row) => row.name))
+  const applied = new Set(await appliedMigrations(db))
   return MIGRATION_NAMES.filter((name) => !applied.has(name))
+}
+
+/** The names of the migrations the database has applied, in order (a newer build's too); none when it was never migrated. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export const appliedMigrations = async (db: Kysely<any>): Promise<readonly string[]> => {
+  const table = await sql<{ readonly present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db)
+  if (table.rows[0]?.present !== true) return []
+  const { rows } = await sql<{ readonly name: string }>`select name from kysely_migration order by name`.execute(db)
+  return rows.map((row) => row.name)
 }
 
 /**
@@ -67,7 +79,14 @@ export const pendingMigrations = async (db: Kysely<any>): Promise<readonly strin
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export const migrateToLatest = async (db: Kysely<any>): Promise<readonly string[]> => {
   if ((await pendingMigrations(db)).length === 0) return []
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+  return ranOrThrow(await new Migrator({ db, provider }).migrateToLatest())
+}
+
+/**
+ * Brings the schema to migration `name` of this build, forward or back, on `db` (a session, or a
+ * transaction: the restore of a backup migrates inside its own). Throws on failure.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+export const migrateTo = async (db: Kysely<any>, name: string): Promise<readonly string[]> => {
+  return ranOrThrow(await new Migrator({ db, provider }).migrateTo(name))
 }

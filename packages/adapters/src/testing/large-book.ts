@@ -493,3 +493,8 @@ export const bookRecords = async (database: OpenDatabase, subject: BookSubject):
     paymentId: (loanId) => first(sql`select id from payments where loan_id = ${loanId} order by created_at desc, id limit 1`),
   }
 }
+
+/** Drops the seeder's own tables (the subject's ids and the progress of its chunks), leaving Lendgate's alone: what a backup test compares with its restore. */
+export const dropBookBookkeeping = async (database: OpenDatabase): Promise<void> => {
+  await sql`drop table if exists large_book_subject, large_book_progress`.execute(database.db)
+}

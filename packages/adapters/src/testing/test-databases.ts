@@ -122,6 +122,26 @@ const copyOfTemplate = async (kind: DatabaseKind, log?: QueryLog): Promise<Scrat
  */
 export const scratchDatabase = (kind: DatabaseKind, log?: QueryLog): Promise<ScratchDatabase> => copyOfTemplate(kind, log)
 
+/**
+ * A database of `kind` with nothing in it, not even the migrations (what a restore goes into),
+ * reached by `url`; `drop` closes and drops it.
+ */
+export const emptyDatabase = async (kind: DatabaseKind): Promise<ScratchDatabase & { readonly url: string }> => {
+  const server = await serverOf(kind)
+  const name = runName()
+  await onDatabase(server.baseUrl, (client) => client.query(`create database "${name}"`))
+  const url = urlOf(server.baseUrl, name)
+  const database = { ...(await openDatabase({ url, dataDir: '' })), kind }
+  return {
+    url,
+    database,
+    drop: async () => {
+      await database.close()
+      await onDatabase(server.baseUrl, (client) => client.query(`drop database if exists "${name}" with (force)`))
+    },
+  }
+}
+
 /** The real server's URL when configured for tests. */
 export const realDatabaseUrl = (): string | undefined => {
   const url = process.env['TEST_DATABASE_URL']

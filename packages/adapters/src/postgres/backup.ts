@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { rename, rm, stat } from 'node:fs/promises'
+import { Readable, type Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip } from 'node:zlib'
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { backupSequences, backupTables, type BackupTable } from './backup-catalog.js'
+import { BACKUP_FORMAT, BACKUP_VERSION, endLine, headerLine, tableLine } from './backup-format.js'
+import { appliedMigrations } from './migrate.js'
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a backup reads any schema from the catalog
+type AnyDb = Kysely<any>
+
+export type BackupOptions = {
+  /**
+   * A snapshot another transaction exported (`pg_export_snapshot()`): the backup sees exactly
+   * what that transaction sees. Without it, the snapshot of the backup's own start.
+   */
+  readonly snapshot?: string
+  /** Compress the output with gzip. */
+  readonly gzip?: boolean
+  /** Rows fetched from the cursor at a time. */
+  readonly batchRows?: number
+  readonly clock?: { readonly now: () => Date }
+}
+
+/** What a backup wrote: the migrations it names and the rows of each table. */
+export type BackupSummary = { readonly migrations: readonly string[]; readonly tables: Readonly<Record<string, number>> }
+
+const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i
+const DEFAULT_BATCH_ROWS = 1_000
+
+/** The rows of `table` as `row_to_json` writes them, one a line, in primary-key order, fetched from a cursor `batch` at a time. */
+async function* rowLines(trx: Transaction<unknown>, table: BackupTable, batch: number, counted: (n: number) => void): AsyncGenerator<string> {
+  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map((c) => sql.ref(`t.${c}`))
+  await sql`declare backup_rows no scroll cursor for
+    select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by ${sql.join(order)}`.execute(trx)
+  for (;;) {
+    const { rows } = await sql<{ row: string }>`fetch ${sql.lit(batch)} from backup_rows`.execute(trx)
+    if (rows.length === 0) break
+    counted(rows.length)
+    yield rows.map((r) => `${r.row}\n`).join('')
+  }
+  await sql`close backup_rows`.execute(trx)
+}
+
+/**
+ * Writes a backup of `db` to `out` (decision 114; the format is `backup-format.ts`): every table
+ * `backupTables` names, read in ONE transaction, REPEATABLE READ and READ ONLY, so the file is
+ * one consistent moment of a database the API goes on writing. Rows stay PostgreSQL's JSON text
+ * from end to end: no value becomes a JavaScript number on the way. Ends `out`.
+ */
+export const backupDatabase = async (db: AnyDb, out: Writable, options: BackupOptions = {}): Promise<BackupSummary> => {
+  if (options.snapshot !== undefined && !SNAPSHOT_ID.test(options.snapshot)) throw new Error(`backup: not a snapshot id: ${options.snapshot}`)
+  const batch = options.batchRows ?? DEFAULT_BATCH_ROWS
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      if (options.snapshot !== undefined) await sql`set transaction snapshot ${sql.lit(options.snapshot)}`.execute(trx)
+      const migrations = await appliedMigrations(trx)
+      const tables = await backupTables(trx)
+      const { rows } = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(trx)
+      const header = {
+        format: BACKUP_FORMAT,
+        version: BACKUP_VERSION,
+        created_at: (options.clock?.now() ?? new Date()).toISOString(),
+        server_version: rows[0]?.version ?? 'unknown',
+        migrations,
+        tables,
+        sequences: await backupSequences(trx),
+      } as const
+      const counts: Record<string, number> = {}
+      async function* lines(): AsyncGenerator<string> {
+        yield headerLine(header)
+        for (const table of tables) {
+          counts[table.name] = 0
+          yield tableLine(table.name)
+          yield* rowLines(trx, table, batch, (n) => (counts[table.name] = (counts[table.name] ?? 0) + n))
+        }
+        yield endLine({ rows: counts })
+      }
+      await (options.gzip === true ? pipeline(Readable.from(lines()), createGzip(), out) : pipeline(Readable.from(lines()), out))
+      return { migrations, tables: counts }
+    })
+}
+
+/** What `backupToFile` wrote: the file, its size and the backup's summary. */
+export type BackupFile = BackupSummary & { readonly file: string; readonly bytes: number }
+
+/**
+ * Writes a backup of `db` to the file `path`, gzipped when its name ends `.gz`. The file is
+ * readable by its owner alone (it holds applicants' data and key hashes), and is written under
+ * a temporary name, flushed to disk, then renamed: a backup that fails leaves no file.
+ */
+export const backupToFile = async (db: AnyDb, path: string, options: Omit<BackupOptions, 'gzip'> = {}): Promise<BackupFile> => {
+  const partial = `${path}.${randomBytes(6).toString('hex')}.partial`
+  try {
+    const summary = await backupDatabase(db, createWriteStream(partial, { mode: 0o600, flags: 'wx', flush: true }), { ...options, gzip: path.endsWith('.gz') })
+    await rename(partial, path)
+    return { ...summary, file: path, bytes: (await stat(path)).size }
+  } catch (error) {
+    await rm(partial, { force: true })
+    throw error
+  }
+}

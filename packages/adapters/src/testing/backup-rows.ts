@@ -1,0 +1,39 @@
+import { sql, type Kysely } from 'kysely'
+import { backupTables } from '../postgres/backup-catalog.js'
+import type { OpenDatabase } from '../postgres/database.js'
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read through the catalog
+type AnyDb = Kysely<any>
+
+/** Rows by table: each row as `row_to_json` writes it, in primary-key order. */
+export type TableRows = Readonly<Record<string, readonly string[]>>
+
+/** Every row of every table a backup holds (`backupTables`), as `db` sees them. */
+export const everyRow = async (db: AnyDb): Promise<TableRows> => {
+  const rows: Record<string, readonly string[]> = {}
+  for (const table of await backupTables(db)) {
+    const order = sql.join(table.primaryKey.map((c) => sql.ref(`t.${c}`)))
+    const found = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by ${order}`.execute(db)
+    rows[table.name] = found.rows.map((r) => r.row)
+  }
+  return rows
+}
+
+/**
+ * Runs `work` with the id of a snapshot that a REPEATABLE READ transaction of its own holds open
+ * (`pg_export_snapshot()`), then reads every row that snapshot sees (`everyRow`): what a backup
+ * given that snapshot must hold, whatever was written since.
+ */
+export const inExportedSnapshot = async <A>(database: Pick<OpenDatabase, 'withSession'>, work: (snapshot: string) => Promise<A>): Promise<{ readonly result: A; readonly rows: TableRows }> =>
+  database.withSession((session) =>
+    session.connection().execute(async (connection) => {
+      await sql`begin isolation level repeatable read`.execute(connection)
+      try {
+        const { rows } = await sql<{ id: string }>`select pg_export_snapshot() as id`.execute(connection)
+        const result = await work(rows[0]!.id)
+        return { result, rows: await everyRow(connection) }
+      } finally {
+        await sql`rollback`.execute(connection)
+      }
+    }),
+  )
