@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Runs a command under another Node.js release line, taken from the npm registry's `node` package
+# Runs a command under another Node.js release, taken from the npm registry's `node` package
 # (its binaries for this platform), first on PATH:
 #
-#   bash tools/with-node.sh 24 npx -y pnpm@10.34.8 test
+#   bash tools/with-node.sh 24 npx -y pnpm@10.34.8 test        (the line's newest release)
+#   bash tools/with-node.sh 24.21.0 npx -y pnpm@10.34.8 test   (exactly that release)
 #
-# The release is installed once per line under LENDGATE_NODE_CACHE (default
-# ${TMPDIR:-/tmp}/lendgate-node-<uid>) and reused; remove that folder to take the line's newest
-# release. The folder is readable by every user, so that the tests' other users (the README
-# walkthrough's newcomer, the embedded server's user) run the same Node.js as the suite; it must
-# be this user's own.
+# Each is installed once under LENDGATE_NODE_CACHE (default ${TMPDIR:-/tmp}/lendgate-node-<uid>)
+# and reused; remove that folder to take a line's newest release. The folder is readable by every
+# user, so that the tests' other users (the README walkthrough's newcomer, the embedded server's
+# user) run the same Node.js as the suite; it must be this user's own.
 set -euo pipefail
 
-if [ "$#" -lt 2 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
-  echo "usage: bash tools/with-node.sh <major version> <command> [arguments]" >&2
+if [ "$#" -lt 2 ] || ! [[ "$1" =~ ^[0-9]+(\.[0-9]+\.[0-9]+)?$ ]]; then
+  echo "usage: bash tools/with-node.sh <major version or exact version> <command> [arguments]" >&2
   exit 2
 fi
-line="$1"
+release="$1"
 shift
 
 cache="${LENDGATE_NODE_CACHE:-${TMPDIR:-/tmp}/lendgate-node-$(id -u)}"
@@ -24,12 +24,12 @@ if [ ! -O "$cache" ] || [ -L "$cache" ]; then
   echo "tools/with-node.sh: $cache is not a folder of this user's own; set LENDGATE_NODE_CACHE" >&2
   exit 1
 fi
-dir="$cache/$line"
+dir="$cache/$release"
 bin="$dir/node_modules/node/bin"
 if [ ! -x "$bin/node" ]; then
   mkdir -p -m 755 "$dir"
   # Readable by the other users the tests run as, whatever umask this shell has.
-  (umask 022 && npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node@$line" >/dev/null)
+  (umask 022 && npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node@$release" >/dev/null)
 fi
 # npm and pnpm read the global npmrc of the node running them (its prefix's etc/npmrc): the
 # machine's (a registry, a CA file) is copied beside this one, so that they reach the registry as
@@ -41,8 +41,8 @@ if [ -f "$global_rc" ] && [ ! -e "$dir/node_modules/node/etc/npmrc" ]; then
 fi
 
 installed="$("$bin/node" --version)"
-if [[ "$installed" != "v$line."* ]]; then
-  echo "tools/with-node.sh: $bin/node is $installed, not Node.js $line" >&2
+if [[ "$installed." != "v$release."* ]]; then
+  echo "tools/with-node.sh: $bin/node is $installed, not Node.js $release" >&2
   exit 1
 fi
 echo "tools/with-node.sh: running under Node.js $installed" >&2

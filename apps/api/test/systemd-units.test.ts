@@ -126,10 +126,8 @@ describe('the systemd units (deploy/systemd)', () => {
 
     before(function () {
       this.timeout(180_000)
-      // The units run the compiled build (`tsc -b`, incremental).
-      if (!existsSync(join(REPO, 'apps/api/dist/main.js')) || !existsSync(join(REPO, 'apps/api/dist/worker-main.js'))) {
-        execFileSync('npx', ['tsc', '-b'], { cwd: REPO, stdio: 'inherit' })
-      }
+      // The units run the compiled build: `pnpm build`'s command, incremental, so the files are this checkout's.
+      execFileSync(join(REPO, 'node_modules/.bin/tsc'), ['-b', 'apps/api', 'apps/cli'], { cwd: REPO, stdio: 'inherit' })
       scratch = mkdtempSync(join(tmpdir(), 'lendgate-units-run-'))
       chmodSync(scratch, 0o755)
     })
