@@ -166,6 +166,9 @@ describe('the compiled API, worker and CLI started with plain node (issue 54)', 
     process.kill(pnpm, 'SIGTERM')
     expect(await ends(api.pid), 'the API after a SIGTERM to pnpm').to.equal(true)
     expect(await ends(pnpm), 'pnpm once the API has stopped').to.equal(true)
+    // Everything the API wrote, up to its last flush at exit, once no process holds the pipe.
+    const output = npx.child.stdout!
+    if (!output.closed) await within(10_000, new Promise((resolve) => output.once('close', resolve)))
     expect(npx.stdout()).to.contain('"signal":"SIGTERM","msg":"shutting down"')
     expect(existsSync(join(dataDir, 'pgdata', 'postmaster.pid')), 'the embedded server still running').to.equal(false)
   })

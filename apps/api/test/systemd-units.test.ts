@@ -122,6 +122,8 @@ describe('the systemd units (deploy/systemd)', () => {
   describe('run as their ExecStart and environment say, sharing one DATA_DIR', function () {
     this.timeout(180_000)
     let scratch: string
+    /** The checkout as installed at /opt/lendgate, where the units' user can read it. */
+    let install: string
     const children: ChildProcess[] = []
 
     before(function () {
@@ -130,6 +132,17 @@ describe('the systemd units (deploy/systemd)', () => {
       execFileSync(join(REPO, 'node_modules/.bin/tsc'), ['-b', 'apps/api', 'apps/cli'], { cwd: REPO, stdio: 'inherit' })
       scratch = mkdtempSync(join(tmpdir(), 'lendgate-units-run-'))
       chmodSync(scratch, 0o755)
+      // The checkout itself may be in a folder only its owner can pass through (a clone in a fresh
+      // `mktemp -d`, a home folder): the install is a copy made of hard links (a full copy on
+      // another file system) in a folder every user can reach, as /opt/lendgate is.
+      install = join(scratch, 'opt-lendgate')
+      try {
+        execFileSync('cp', ['-al', REPO, install])
+      } catch {
+        rmSync(install, { recursive: true, force: true })
+        execFileSync('cp', ['-a', REPO, install])
+      }
+      chmodSync(install, 0o755)
     })
 
     after(() => {
@@ -189,7 +202,7 @@ describe('the systemd units (deploy/systemd)', () => {
         ].join('\n'),
         { mode: 0o600 },
       )
-      const paths = { '/var/lib/lendgate': dataDir, '/etc/lendgate/lendgate.env': envFile }
+      const paths = { '/opt/lendgate': install, '/var/lib/lendgate': dataDir, '/etc/lendgate/lendgate.env': envFile }
 
       const api = start('lendgate-api.service', paths, user)
       await ready(`http://127.0.0.1:${apiPort}`, api)
