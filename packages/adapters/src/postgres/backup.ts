@@ -4,13 +4,10 @@ import { rename, rm, stat } from 'node:fs/promises'
 import { Readable, type Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
-import { sql, type Kysely, type Transaction } from 'kysely'
-import { backupSequences, backupTables, type BackupTable } from './backup-catalog.js'
+import { sql, type Transaction } from 'kysely'
+import { backupRowsQuery, backupSequences, backupTables, holdsMigrations, type AnyDb, type BackupTable } from './backup-catalog.js'
 import { BACKUP_FORMAT, BACKUP_VERSION, endLine, headerLine, tableLine } from './backup-format.js'
 import { appliedMigrations } from './migrate.js'
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a backup reads any schema from the catalog
-type AnyDb = Kysely<any>
 
 export type BackupOptions = {
   /**
@@ -31,11 +28,9 @@ export type BackupSummary = { readonly migrations: readonly string[]; readonly t
 const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i
 const DEFAULT_BATCH_ROWS = 1_000
 
-/** The rows of `table` as `row_to_json` writes them, one a line, in primary-key order, fetched from a cursor `batch` at a time. */
+/** The rows of `table` as `backupRowsQuery` reads them, one a line, fetched from a cursor `batch` at a time. */
 async function* rowLines(trx: Transaction<unknown>, table: BackupTable, batch: number, counted: (n: number) => void): AsyncGenerator<string> {
-  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map((c) => sql.ref(`t.${c}`))
-  await sql`declare backup_rows no scroll cursor for
-    select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by ${sql.join(order)}`.execute(trx)
+  await sql`declare backup_rows no scroll cursor for ${backupRowsQuery(table)}`.execute(trx)
   for (;;) {
     const { rows } = await sql<{ row: string }>`fetch ${sql.lit(batch)} from backup_rows`.execute(trx)
     if (rows.length === 0) break
@@ -60,6 +55,8 @@ export const backupDatabase = async (db: AnyDb, out: Writable, options: BackupOp
     .setAccessMode('read only')
     .execute(async (trx) => {
       if (options.snapshot !== undefined) await sql`set transaction snapshot ${sql.lit(options.snapshot)}`.execute(trx)
+      const { schema, migrated } = await holdsMigrations(trx)
+      if (!migrated) throw new Error(`backup: the schema ${schema} (the session's current schema) holds no kysely_migration: it is not a Lendgate database's schema`)
       const migrations = await appliedMigrations(trx)
       const tables = await backupTables(trx)
       const { rows } = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(trx)
