@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { rename, rm, stat } from 'node:fs/promises'
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { open, rename, rm, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { Readable, type Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
@@ -90,15 +91,25 @@ export type BackupFile = BackupSummary & { readonly file: string; readonly bytes
 /**
  * Writes a backup of `db` to the file `path`, gzipped when its name ends `.gz`. The file is
  * readable by its owner alone (it holds applicants' data and key hashes), and is written under
- * a temporary name, flushed to disk, then renamed: a backup that fails leaves no file.
+ * a temporary name, flushed to disk, then renamed, and the rename flushed (its folder synced):
+ * a backup that fails leaves no file, not even the temporary one.
  */
 export const backupToFile = async (db: AnyDb, path: string, options: Omit<BackupOptions, 'gzip'> = {}): Promise<BackupFile> => {
   const partial = `${path}.${randomBytes(6).toString('hex')}.partial`
+  let stream: WriteStream | undefined
   try {
-    const summary = await backupDatabase(db, createWriteStream(partial, { mode: 0o600, flags: 'wx', flush: true }), { ...options, gzip: path.endsWith('.gz') })
+    stream = createWriteStream(partial, { mode: 0o600, flags: 'wx', flush: true })
+    const summary = await backupDatabase(db, stream, { ...options, gzip: path.endsWith('.gz') })
     await rename(partial, path)
+    const dir = await open(dirname(path), 'r')
+    try {
+      await dir.sync()
+    } finally {
+      await dir.close()
+    }
     return { ...summary, file: path, bytes: (await stat(path)).size }
   } catch (error) {
+    stream?.destroy()
     await rm(partial, { force: true })
     throw error
   }

@@ -25,7 +25,10 @@ export type DatabaseNotEmpty = { readonly _tag: 'DatabaseNotEmpty'; readonly det
 /** The rows do not load into the backup's own schema (a table or column the file names is not there, or PostgreSQL refused a value). */
 export type BackupDoesNotLoad = { readonly _tag: 'BackupDoesNotLoad'; readonly detail: string }
 
-export type RestoreRefusal = BackupUnreadable | NotLendgateBackup | BackupIncomplete | BackupFromNewerBuild | DatabaseNotEmpty | BackupDoesNotLoad
+/** The restore failed for another reason (the connection was lost, the server stopped): its message, never a statement's parameters. */
+export type RestoreFailed = { readonly _tag: 'RestoreFailed'; readonly detail: string }
+
+export type RestoreRefusal = BackupUnreadable | NotLendgateBackup | BackupIncomplete | BackupFromNewerBuild | DatabaseNotEmpty | BackupDoesNotLoad | RestoreFailed
 
 /** What a restore did: the backup's migrations, those it applied after loading, the rows of each table and the tables it left out. */
 export type RestoreSummary = {
@@ -184,14 +187,14 @@ const loadRows = async (
   return refuse({ _tag: 'BackupIncomplete', detail: 'the backup ends before its end line: it was cut short' })
 }
 
-/** The refusal of a load PostgreSQL or the file's stream gave up on; anything else is thrown on. */
+/** The refusal of a load PostgreSQL or the file's stream gave up on; anything else is `RestoreFailed`. */
 const failureOf = (error: unknown): RestoreRefusal => {
   if (error instanceof Refused) return error.refusal
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') return { _tag: 'BackupIncomplete', detail: `the backup's gzip stream is cut short or damaged (${message})` }
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return { _tag: 'BackupDoesNotLoad', detail: `PostgreSQL refused the backup's rows: ${message}` }
-  throw error
+  return { _tag: 'RestoreFailed', detail: `the restore failed, and changed nothing: ${message}` }
 }
 
 /**

@@ -15,6 +15,10 @@ export const everyRow = async (db: AnyDb): Promise<TableRows> => {
   return rows
 }
 
+/** Every sequence the database's `pg_sequences` shows, by name, and its last value as text. */
+export const everySequence = async (db: AnyDb): Promise<readonly { readonly name: string; readonly value: string | null }[]> =>
+  (await sql<{ name: string; value: string | null }>`select sequencename::text as name, last_value::text as value from pg_sequences order by 1`.execute(db)).rows
+
 /**
  * Runs `work` with the id of a snapshot that a REPEATABLE READ transaction of its own holds open
  * (`pg_export_snapshot()`), then reads every row that snapshot sees (`everyRow`): what a backup
