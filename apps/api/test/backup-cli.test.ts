@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -125,3 +125,17 @@ for (const database of testDatabases()) {
     })
   })
 }
+
+describe('lendgate backup and restore, as processes, when the database cannot be reached', function () {
+  this.timeout(60_000)
+  const dir = mkdtempSync(join(tmpdir(), 'lendgate-backup-unreachable-'))
+  after(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('answers backup_failed as JSON with exit status 1, no stack trace and no file', () => {
+    const failed = lendgate({ DATABASE_URL: 'postgres://postgres@127.0.0.1:9/none' }, 'backup', '--out', join(dir, 'unreachable.jsonl'))
+    expect(failed.status, failed.stderr).to.equal(1)
+    expect(JSON.parse(failed.stderr)).to.deep.include({ error: 'backup_failed' })
+    expect(failed.stderr).to.not.match(/\n\s+at /)
+    expect(readdirSync(dir)).to.deep.equal([])
+  })
+})

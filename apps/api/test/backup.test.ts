@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
-import { appliedMigrations, backupTables, backupToFile, MIGRATION_NAMES, restoreFromFile, type OpenDatabase, type RestoreRefusal } from '@lendgate/adapters'
+import { appliedMigrations, backupTables, backupToFile, MIGRATION_NAMES, migrateToLatest, openDatabase, restoreFromFile, type OpenDatabase, type RestoreRefusal } from '@lendgate/adapters'
 import {
   BOOK_BORROWER_CLIENT,
   bookRecords,
   dropBookBookkeeping,
   emptyDatabase,
   everyRow,
+  everySequence,
   inExportedSnapshot,
+  onDatabase,
   scratchDatabase,
   seedLargeBook,
   testDatabases,
@@ -30,6 +32,9 @@ import { startTestServer, type TestServer } from './support/test-server.js'
  * database that holds rows and a file that is not a whole backup this build reads, changing
  * nothing.
  */
+
+/** Rows of `query`, each as the `::text` its columns cast to, on the database at `url`. */
+const textRows = async (url: string, query: string): Promise<unknown[]> => (await onDatabase(url, (client) => client.query(query))).rows
 
 const SIZES: BookSizes = { historyMonths: 1, paymentEveryDays: 9, longLedger: 20, subjectLoans: 4, parties: 3, loans: 4, bigParties: 1, loansPerBigParty: 2, openSessions: 2 }
 
@@ -131,6 +136,102 @@ for (const database of testDatabases()) {
       }
     })
 
+    it('backs up and restores a database whose tables live in a schema named after its role', async () => {
+      const owned = await emptyDatabase(database.kind)
+      const target = await emptyDatabase(database.kind)
+      try {
+        await onDatabase(owned.url, (client) => client.query('create schema authorization current_user'))
+        await migrateToLatest(owned.database.db)
+        await seedLargeBook(owned.database, SIZES)
+        await dropBookBookkeeping(owned.database)
+        const placed = await onDatabase(owned.url, (client) => client.query<{ schema: string; role: string }>("select schemaname::text as schema, current_user::text as role from pg_tables where tablename = 'loans'"))
+        expect(placed.rows.map((r) => r.schema)).to.deep.equal([placed.rows[0]?.role])
+        const file = join(dir, 'role-schema.jsonl')
+        const written = await owned.database.withSession((db) => backupToFile(db, file))
+        expect(written.tables['loans'], 'loans backed up').to.be.greaterThan(0)
+        const restored = await restoreFromFile(target.database.db, file)()
+        expect(E.isRight(restored) && restored.right.tables).to.deep.equal(written.tables)
+        expect(await everyRow(target.database.db)).to.deep.equal(await everyRow(owned.database.db))
+        const sequences = await everySequence(owned.database.db)
+        expect(sequences.filter((s) => s.value !== null), 'sequences that gave a value').to.not.be.empty
+        expect(await everySequence(target.database.db)).to.deep.equal(sequences)
+      } finally {
+        await owned.drop()
+        await target.drop()
+      }
+    })
+
+    it('refuses to back up a schema that holds no migrations, and a backup that lacks a table its migrations create', async () => {
+      const bare = await emptyDatabase(database.kind)
+      const target = await emptyDatabase(database.kind)
+      try {
+        let failure: unknown
+        await bare.database.withSession((db) => backupToFile(db, join(dir, 'bare.jsonl'))).catch((error: unknown) => (failure = error))
+        expect(String(failure)).to.match(/holds no kysely_migration/)
+        const file = join(dir, 'lacking.jsonl')
+        await source.database.withSession((db) => backupToFile(db, file))
+        const [head, ...rest] = readFileSync(file, 'utf8').trimEnd().split('\n')
+        const header = JSON.parse(head!) as { tables: { name: string }[] }
+        const cut = rest.findIndex((l) => l === '["table","loans"]')
+        const next = rest.findIndex((l, i) => i > cut && l.startsWith('["'))
+        const end = JSON.parse(rest.at(-1)!) as ['end', { rows: Record<string, number> }]
+        const { loans: _loans, ...rows } = end[1].rows
+        const lacking = [JSON.stringify({ ...header, tables: header.tables.filter((t) => t.name !== 'loans') }), ...rest.slice(0, cut), ...rest.slice(next, -1), JSON.stringify(['end', { rows }])]
+        writeFileSync(file, `${lacking.join('\n')}\n`)
+        expect(await refusalOf(target.database.db, file)).to.equal('BackupDoesNotLoad')
+        expect(await appliedMigrations(target.database.db)).to.deep.equal([])
+      } finally {
+        await bare.drop()
+        await target.drop()
+      }
+    })
+
+    it('restores an int8 above 2^53 and the extreme timestamps exactly', async () => {
+      const extremes = await emptyDatabase(database.kind)
+      const target = await emptyDatabase(database.kind)
+      const columns = `select id::text, min_amount::text, max_amount::text, created_at::text, updated_at::text from loan_products order by id`
+      try {
+        await migrateToLatest(extremes.database.db)
+        await onDatabase(extremes.url, (client) =>
+          client.query(`insert into loan_products (id, name, currency, min_amount, max_amount, min_term_months, max_term_months, interest_rate_bps, origination_fee_bps, repayment_frequency, active, created_at, updated_at)
+            values ('${randomUUID()}', 'extremes', 'USD', 9007199254740993, 9223372036854775807, 1, 360, 0, 0, 'MONTHLY', true, '0001-01-01 00:00:00+00', '9999-12-31 23:59:59.999999+00')`),
+        )
+        const file = join(dir, 'extremes.jsonl')
+        await extremes.database.withSession((db) => backupToFile(db, file))
+        expect(E.isRight(await restoreFromFile(target.database.db, file)())).to.equal(true)
+        const restored = await textRows(target.url, columns)
+        expect(restored).to.deep.equal(await textRows(extremes.url, columns))
+        expect(restored.filter((r) => (r as { min_amount: string }).min_amount === '9007199254740993')).to.have.length(1)
+        expect(await everyRow(target.database.db)).to.deep.equal(await everyRow(extremes.database.db))
+      } finally {
+        await extremes.drop()
+        await target.drop()
+      }
+    })
+
+    it('leaves no partial file behind a backup that fails', async () => {
+      const folder = join(dir, 'failing')
+      mkdirSync(folder)
+      for (const snapshot of ['not a snapshot', '00000003-0000001B-1']) {
+        let failure: unknown
+        await source.database.withSession((db) => backupToFile(db, join(folder, 'failed.jsonl.gz'), { snapshot })).catch((error: unknown) => (failure = error))
+        expect(failure, snapshot).to.be.instanceOf(Error)
+      }
+      expect(readdirSync(folder)).to.deep.equal([])
+    })
+
+    it('answers RestoreFailed, without a statement\'s parameters, when the database cannot be reached', async () => {
+      const file = join(dir, 'unreachable.jsonl')
+      await source.database.withSession((db) => backupToFile(db, file))
+      const unreachable = await openDatabase({ url: 'postgres://postgres@127.0.0.1:9/none', dataDir: '' })
+      try {
+        const outcome = await restoreFromFile(unreachable.db, file)()
+        expect(E.isLeft(outcome) && outcome.left._tag).to.equal('RestoreFailed')
+      } finally {
+        await unreachable.close()
+      }
+    })
+
     describe('refusals, each changing nothing', () => {
       let target: Awaited<ReturnType<typeof emptyDatabase>>
       let file: string
@@ -176,10 +277,25 @@ for (const database of testDatabases()) {
       })
 
       it('refuses a file whose rows are not those its end line counts', async () => {
-        const row = lines.findIndex((line) => line.startsWith('{') && lines.indexOf(line) > 0)
+        const row = lines.findIndex((l, i) => i > 0 && l.startsWith('{'))
         const fewer = lines.filter((_, i) => i !== row)
         expect(await refusalOf(target.database.db, written('row-lost.jsonl', `${fewer.join('\n')}\n`))).to.equal('BackupIncomplete')
         await expectUntouched()
+      })
+
+      it('refuses a database with migrations the backup predates', async () => {
+        const migrated = await emptyDatabase(database.kind)
+        try {
+          await migrateToLatest(migrated.database.db)
+          const header = JSON.parse(lines[0]!) as { migrations: string[] }
+          const older = [JSON.stringify({ ...header, migrations: header.migrations.slice(0, -1) }), ...lines.slice(1)]
+          const outcome = await restoreFromFile(migrated.database.db, written('older.jsonl', `${older.join('\n')}\n`))()
+          expect(E.isLeft(outcome) && outcome.left).to.deep.include({ _tag: 'DatabaseNotEmpty', tables: [] })
+          expect(E.isLeft(outcome) && outcome.left.detail).to.include(`the database has migrations the backup predates (${MIGRATION_NAMES.at(-1)!})`)
+          expect(await appliedMigrations(migrated.database.db)).to.deep.equal(MIGRATION_NAMES)
+        } finally {
+          await migrated.drop()
+        }
       })
 
       it('refuses a backup made by a newer build, naming its migration', async () => {

@@ -1,4 +1,4 @@
-import { backupToFile, restoreFromFile, type OpenDatabase } from '@lendgate/adapters'
+import { backupToFile, restoreFromFile, type OpenDatabase, type RestoreRefusal } from '@lendgate/adapters'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Backups } from './commands.js'
@@ -21,7 +21,11 @@ export const databaseBackups = (database: Pick<OpenDatabase, 'withSession'>): Ba
     ),
   restore: (file) =>
     pipe(
-      TE.flatten(TE.fromTask(() => database.withSession((db) => restoreFromFile(db, file)()).then(TE.fromEither))),
+      TE.tryCatch(
+        () => database.withSession((db) => restoreFromFile(db, file)()),
+        (error): RestoreRefusal => ({ _tag: 'RestoreFailed', detail: error instanceof Error ? error.message : String(error) }),
+      ),
+      TE.chainEitherKW((restored) => restored),
       TE.map((restored) => ({
         file,
         migration: restored.migrations.at(-1) ?? null,

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { rename, rm, stat } from 'node:fs/promises'
+import { createWriteStream, type WriteStream } from 'node:fs'
+import { open, rename, rm, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { Readable, type Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
-import { sql, type Kysely, type Transaction } from 'kysely'
-import { backupSequences, backupTables, type BackupTable } from './backup-catalog.js'
+import { sql, type Transaction } from 'kysely'
+import { backupRowsQuery, backupSequences, backupTables, holdsMigrations, type AnyDb, type BackupTable } from './backup-catalog.js'
 import { BACKUP_FORMAT, BACKUP_VERSION, endLine, headerLine, tableLine } from './backup-format.js'
 import { appliedMigrations } from './migrate.js'
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a backup reads any schema from the catalog
-type AnyDb = Kysely<any>
 
 export type BackupOptions = {
   /**
@@ -31,11 +29,9 @@ export type BackupSummary = { readonly migrations: readonly string[]; readonly t
 const SNAPSHOT_ID = /^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i
 const DEFAULT_BATCH_ROWS = 1_000
 
-/** The rows of `table` as `row_to_json` writes them, one a line, in primary-key order, fetched from a cursor `batch` at a time. */
+/** The rows of `table` as `backupRowsQuery` reads them, one a line, fetched from a cursor `batch` at a time. */
 async function* rowLines(trx: Transaction<unknown>, table: BackupTable, batch: number, counted: (n: number) => void): AsyncGenerator<string> {
-  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map((c) => sql.ref(`t.${c}`))
-  await sql`declare backup_rows no scroll cursor for
-    select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by ${sql.join(order)}`.execute(trx)
+  await sql`declare backup_rows no scroll cursor for ${backupRowsQuery(table)}`.execute(trx)
   for (;;) {
     const { rows } = await sql<{ row: string }>`fetch ${sql.lit(batch)} from backup_rows`.execute(trx)
     if (rows.length === 0) break
@@ -60,6 +56,8 @@ export const backupDatabase = async (db: AnyDb, out: Writable, options: BackupOp
     .setAccessMode('read only')
     .execute(async (trx) => {
       if (options.snapshot !== undefined) await sql`set transaction snapshot ${sql.lit(options.snapshot)}`.execute(trx)
+      const { schema, migrated } = await holdsMigrations(trx)
+      if (!migrated) throw new Error(`backup: the schema ${schema} (the session's current schema) holds no kysely_migration: it is not a Lendgate database's schema`)
       const migrations = await appliedMigrations(trx)
       const tables = await backupTables(trx)
       const { rows } = await sql<{ version: string }>`select current_setting('server_version') as version`.execute(trx)
@@ -93,15 +91,25 @@ export type BackupFile = BackupSummary & { readonly file: string; readonly bytes
 /**
  * Writes a backup of `db` to the file `path`, gzipped when its name ends `.gz`. The file is
  * readable by its owner alone (it holds applicants' data and key hashes), and is written under
- * a temporary name, flushed to disk, then renamed: a backup that fails leaves no file.
+ * a temporary name, flushed to disk, then renamed, and the rename flushed (its folder synced):
+ * a backup that fails leaves no file, not even the temporary one.
  */
 export const backupToFile = async (db: AnyDb, path: string, options: Omit<BackupOptions, 'gzip'> = {}): Promise<BackupFile> => {
   const partial = `${path}.${randomBytes(6).toString('hex')}.partial`
+  let stream: WriteStream | undefined
   try {
-    const summary = await backupDatabase(db, createWriteStream(partial, { mode: 0o600, flags: 'wx', flush: true }), { ...options, gzip: path.endsWith('.gz') })
+    stream = createWriteStream(partial, { mode: 0o600, flags: 'wx', flush: true })
+    const summary = await backupDatabase(db, stream, { ...options, gzip: path.endsWith('.gz') })
     await rename(partial, path)
+    const dir = await open(dirname(path), 'r')
+    try {
+      await dir.sync()
+    } finally {
+      await dir.close()
+    }
     return { ...summary, file: path, bytes: (await stat(path)).size }
   } catch (error) {
+    stream?.destroy()
     await rm(partial, { force: true })
     throw error
   }

@@ -4,14 +4,12 @@ import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { createGunzip } from 'node:zlib'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { sql, type Kysely, type Transaction } from 'kysely'
-import { backupTables, foreignKeys, type BackupTable, type ForeignKey } from './backup-catalog.js'
+import { sql, type Transaction } from 'kysely'
+import { backupTables, foreignKeys, type AnyDb, type BackupTable, type ForeignKey } from './backup-catalog.js'
 import { parseHeader, parseLine, type BackupHeader } from './backup-format.js'
 import { appliedMigrations, migrateTo, migrateToLatest, MIGRATION_NAMES } from './migrate.js'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a restore reads any schema from the catalog
-type AnyDb = Kysely<any>
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 type AnyTrx = Transaction<any>
 
 /** The file is no Lendgate backup this build reads (another file, another format version, a damaged header). */
@@ -27,7 +25,10 @@ export type DatabaseNotEmpty = { readonly _tag: 'DatabaseNotEmpty'; readonly det
 /** The rows do not load into the backup's own schema (a table or column the file names is not there, or PostgreSQL refused a value). */
 export type BackupDoesNotLoad = { readonly _tag: 'BackupDoesNotLoad'; readonly detail: string }
 
-export type RestoreRefusal = BackupUnreadable | NotLendgateBackup | BackupIncomplete | BackupFromNewerBuild | DatabaseNotEmpty | BackupDoesNotLoad
+/** The restore failed for another reason (the connection was lost, the server stopped): its message, never a statement's parameters. */
+export type RestoreFailed = { readonly _tag: 'RestoreFailed'; readonly detail: string }
+
+export type RestoreRefusal = BackupUnreadable | NotLendgateBackup | BackupIncomplete | BackupFromNewerBuild | DatabaseNotEmpty | BackupDoesNotLoad | RestoreFailed
 
 /** What a restore did: the backup's migrations, those it applied after loading, the rows of each table and the tables it left out. */
 export type RestoreSummary = {
@@ -119,9 +120,13 @@ const tablesHoldingRows = async (trx: AnyTrx, tables: readonly Pick<BackupTable,
 
 /**
  * The backup's tables that this build's migrations (up to the backup's) do not create: a table an
- * operator or a test added, which a restore leaves out. Refuses a table whose columns differ.
+ * operator or a test added, which a restore leaves out. Refuses a table whose columns differ, and
+ * a backup that lacks a table its migrations create (one read from another schema than the one
+ * its migrations ran in holds none of them).
  */
 const tablesToSkip = (header: BackupHeader, schema: readonly BackupTable[]): readonly string[] => {
+  const lacking = schema.filter((t) => !header.tables.some((h) => h.name === t.name)).map((t) => t.name)
+  if (lacking.length > 0) refuse({ _tag: 'BackupDoesNotLoad', detail: `the backup lacks tables its migrations create (${lacking.join(', ')}): it was not read from its database's schema` })
   const columns = new Map(schema.map((t) => [t.name, [...t.columns].sort().join(',')]))
   const skipped = header.tables.filter((t) => !columns.has(t.name)).map((t) => t.name)
   for (const table of header.tables.filter((t) => columns.has(t.name))) {
@@ -182,14 +187,14 @@ const loadRows = async (
   return refuse({ _tag: 'BackupIncomplete', detail: 'the backup ends before its end line: it was cut short' })
 }
 
-/** The refusal of a load PostgreSQL or the file's stream gave up on; anything else is thrown on. */
+/** The refusal of a load PostgreSQL or the file's stream gave up on; anything else is `RestoreFailed`. */
 const failureOf = (error: unknown): RestoreRefusal => {
   if (error instanceof Refused) return error.refusal
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') return { _tag: 'BackupIncomplete', detail: `the backup's gzip stream is cut short or damaged (${message})` }
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return { _tag: 'BackupDoesNotLoad', detail: `PostgreSQL refused the backup's rows: ${message}` }
-  throw error
+  return { _tag: 'RestoreFailed', detail: `the restore failed, and changed nothing: ${message}` }
 }
 
 /**
@@ -208,7 +213,7 @@ export const restoreDatabase = (db: AnyDb, input: Readable, options: RestoreOpti
     async () => {
       const lines = linesOf(input)
       try {
-        const header = checkedHeader((await lines.next()).value ?? undefined)
+        const header = checkedHeader((await lines.next()).value)
         return await db.transaction().execute(async (trx) => {
           await checkEmpty(trx, header)
           const last = header.migrations.at(-1)
@@ -221,7 +226,7 @@ export const restoreDatabase = (db: AnyDb, input: Readable, options: RestoreOpti
           const tables = await loadRows(trx, header, lines, { batchRows: options.batchRows ?? DEFAULT_BATCH_ROWS, skipped })
           for (const key of keys) await addForeignKey(trx, key)
           // A sequence of a skipped table is not there: `to_regclass` answers null, and `setval` of null does nothing.
-          for (const sequence of header.sequences) await sql`select setval(to_regclass(${`public.${sequence.name}`}), ${sequence.value}::int8)`.execute(trx)
+          for (const sequence of header.sequences) await sql`select setval(to_regclass(format('%I.%I', current_schema(), ${sequence.name}::text)), ${sequence.value}::int8)`.execute(trx)
           const migratedForward = await migrateToLatest(trx)
           return { migrations: header.migrations, migratedForward, tables, skipped }
         })

@@ -1,23 +1,23 @@
-import { sql, type Kysely } from 'kysely'
-import { backupTables } from '../postgres/backup-catalog.js'
+import { sql } from 'kysely'
+import { backupRowsQuery, backupTables, type AnyDb } from '../postgres/backup-catalog.js'
 import type { OpenDatabase } from '../postgres/database.js'
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read through the catalog
-type AnyDb = Kysely<any>
-
-/** Rows by table: each row as `row_to_json` writes it, in primary-key order. */
+/** Rows by table: each row as a backup reads it (`backupRowsQuery`). */
 export type TableRows = Readonly<Record<string, readonly string[]>>
 
 /** Every row of every table a backup holds (`backupTables`), as `db` sees them. */
 export const everyRow = async (db: AnyDb): Promise<TableRows> => {
   const rows: Record<string, readonly string[]> = {}
   for (const table of await backupTables(db)) {
-    const order = sql.join(table.primaryKey.map((c) => sql.ref(`t.${c}`)))
-    const found = await sql<{ row: string }>`select row_to_json(t)::text as row from ${sql.table(table.name)} as t order by ${order}`.execute(db)
+    const found = await backupRowsQuery(table).execute(db)
     rows[table.name] = found.rows.map((r) => r.row)
   }
   return rows
 }
+
+/** Every sequence the database's `pg_sequences` shows, by name, and its last value as text. */
+export const everySequence = async (db: AnyDb): Promise<readonly { readonly name: string; readonly value: string | null }[]> =>
+  (await sql<{ name: string; value: string | null }>`select sequencename::text as name, last_value::text as value from pg_sequences order by 1`.execute(db)).rows
 
 /**
  * Runs `work` with the id of a snapshot that a REPEATABLE READ transaction of its own holds open
