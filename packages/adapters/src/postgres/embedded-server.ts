@@ -93,6 +93,22 @@ const binaries = async (): Promise<Binaries> => {
 }
 
 /**
+ * Makes the tree at `path` readable by everyone, and its folders and programs passable and
+ * runnable by everyone, whatever the process's umask made of the copy (Node 20's `cpSync` gave
+ * folders their source's mode afterwards; later releases leave them as the umask made them).
+ */
+const openToAll = (path: string): void => {
+  const stats = lstatSync(path)
+  if (stats.isSymbolicLink()) return
+  if (stats.isDirectory()) {
+    chmodSync(path, 0o755)
+    for (const entry of readdirSync(path)) openToAll(join(path, entry))
+  } else {
+    chmodSync(path, (stats.mode & 0o100) !== 0 ? 0o755 : 0o644)
+  }
+}
+
+/**
  * `bin`, or a copy the server's user can run. Run as root, the server runs as `SERVER_USER`, which
  * cannot run binaries inside a checkout it cannot pass through (one in a 0700 directory, as
  * `mktemp -d` makes). The package's `native` folder is then copied once per version into the
@@ -108,7 +124,7 @@ const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
   if (!existsSync(copy)) {
     const staging = mkdtempSync(`${copy}-`)
     cpSync(native, staging, { recursive: true, verbatimSymlinks: true })
-    chmodSync(staging, 0o755)
+    openToAll(staging)
     try {
       renameSync(staging, copy)
     } catch {
