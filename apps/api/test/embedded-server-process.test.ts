@@ -33,9 +33,9 @@ const alive = (pid: number): boolean => {
   }
 }
 
-/** Whether `pid` is gone within 5 s: `pg_ctl stop` returns once `postmaster.pid` is removed, a moment before the postmaster exits. */
+/** Whether `pid` is gone within 15 s (a loaded machine is slow to stop a server): `pg_ctl stop` returns once `postmaster.pid` is removed, a moment before the postmaster exits. */
 const exits = async (pid: number): Promise<boolean> => {
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+  for (let i = 0; i < 150 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100))
   return !alive(pid)
 }
 
