@@ -1,11 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
+import { freePort } from '../fleet-test/support/free-port.js'
 import { within } from './support/api-process.js'
+import { localUser, type LocalUser } from './support/local-users.js'
 import { runToEnd } from './support/run-to-end.js'
 
 /**
@@ -46,25 +47,8 @@ const copyRepositoryTo = (target: string): void => {
   }
 }
 
-const freePort = async (): Promise<number> => {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-const idOf = (flag: '-u' | '-g', name: string): number => Number(execFileSync('id', [flag, name]).toString().trim())
-
 /** The ordinary user, created when missing (this process is root). */
-const ordinaryUser = (): { readonly uid: number; readonly gid: number } => {
-  try {
-    idOf('-u', ORDINARY_USER)
-  } catch {
-    execFileSync('useradd', ['--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/bin/bash', ORDINARY_USER])
-  }
-  return { uid: idOf('-u', ORDINARY_USER), gid: idOf('-g', ORDINARY_USER) }
-}
+const ordinaryUser = (): LocalUser => localUser(ORDINARY_USER, ['--shell', '/bin/bash'])
 
 /** Who runs the quick start, from where. */
 type Newcomer = {

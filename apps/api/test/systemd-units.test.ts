@@ -2,11 +2,12 @@ import { WEBHOOK_TIMEOUT_MS } from '@lendgate/adapters'
 import { expect } from 'chai'
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '../fleet-test/support/free-port.js'
 import { DEFAULT_GRACE_MS } from '../src/server.js'
+import { localUser, type LocalUser } from './support/local-users.js'
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url))
 const UNITS_DIR = join(REPO, 'deploy', 'systemd')
@@ -44,24 +45,9 @@ const environmentFile = (text: string): Record<string, string> =>
     }),
   )
 
-const freePort = async (): Promise<number> => {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-const idOf = (flag: '-u' | '-g', name: string): number => Number(execFileSync('id', [flag, name]).toString().trim())
-
 /** The units' user: a system user, created when missing, when this process is root; otherwise this process's own. */
-const serviceUser = (): { readonly uid: number; readonly gid: number } | undefined => {
-  if (process.getuid?.() !== 0) return undefined
-  if (spawnSync('id', ['-u', SERVICE_USER]).status !== 0) {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SERVICE_USER])
-  }
-  return { uid: idOf('-u', SERVICE_USER), gid: idOf('-g', SERVICE_USER) }
-}
+const serviceUser = (): LocalUser | undefined =>
+  process.getuid?.() === 0 ? localUser(SERVICE_USER, ['--system', '--shell', '/usr/sbin/nologin']) : undefined
 
 describe('the systemd units (deploy/systemd)', () => {
   for (const unit of UNITS) {
