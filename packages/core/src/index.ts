@@ -17,17 +17,17 @@ export {
   type AlreadyExists, alreadyExists, type MissingApiKey, missingApiKey, type InvalidApiKey, invalidApiKey,
   type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState,
   type Overpayment, type IdempotencyKeyRequired, idempotencyKeyRequired, type IdempotencyKeyReused,
-} from './domain/errors.js'
-export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/codecs.js'
-export { PATH_PARAMETERS } from './domain/path-parameters.js'
+} from './domain/foundations/errors.js'
+export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/foundations/codecs.js'
+export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, newId,
-} from './domain/ids.js'
+  LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId, newId,
+} from './domain/foundations/ids.js'
 export { type CoreDeps } from './core-deps.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
-} from './domain/pagination.js'
+} from './domain/foundations/pagination.js'
 export { type Clock } from './ports/clock.js'
 export { type IdGenerator } from './ports/id-generator.js'
 export {
@@ -41,8 +41,8 @@ export {
   KEY_ENVIRONMENTS, type KeyEnvironment, type KeyStatus, KEY_PREFIX, KEY_ID_LENGTH, KEY_CHECKSUM_LENGTH,
   KEY_RANDOM_LENGTH, type ApiClient, type ApiKey, type Caller, type PresentedKey, parsePresentedKey,
   keyPrefixOf, type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView,
-} from './domain/api-key.js'
-export { KNOWN_SCOPES, type KnownScope } from './domain/scopes.js'
+} from './domain/keys/api-key.js'
+export { KNOWN_SCOPES, type KnownScope } from './domain/keys/scopes.js'
 export { type GeneratedKey, type ApiKeyMaterial } from './ports/api-key-material.js'
 export { type MintRecord, type ApiKeyRepository } from './ports/api-key-repository.js'
 export { type KeyUsageRecorder } from './ports/key-usage-recorder.js'
@@ -61,11 +61,12 @@ export { type KeyCacheOptions, type CachedApiKeys, cachedApiKeys } from './state
 
 // Onboarding: sessions
 export {
-  ONBOARDING_STATUSES, type OnboardingStatus, ONBOARDING_STEPS, type OnboardingStep, SESSION_TYPES,
-  ENTRY_CHANNELS, type Review, type Contact, type OnboardingSession, CreateOnboardingSessionInput,
+  SESSION_TYPES, ENTRY_CHANNELS, type Review, type Contact, type OnboardingSession, CreateOnboardingSessionInput,
   newOnboardingSession, type OnboardingSessionView, onboardingSessionView,
-} from './domain/onboarding-session.js'
-export { type RequirementCode, type Requirement } from './domain/onboarding-state.js'
+} from './domain/onboarding/onboarding-session.js'
+export {
+  ONBOARDING_STATUSES, type OnboardingStatus, ONBOARDING_STEPS, type OnboardingStep, type RequirementCode, type Requirement,
+} from './domain/onboarding/onboarding-state.js'
 export { type OnboardingSessionRepository } from './ports/onboarding-session-repository.js'
 export {
   type CreateOnboardingSessionDeps, type CreateOnboardingSessionError, createOnboardingSession,
@@ -80,7 +81,7 @@ export { listPendingOnboardingRequirements } from './use-cases/onboarding/list-p
 export {
   LEGAL_FORMS, ApplicantProfileInput, type ApplicantProfile, type ApplicantProfileView,
   applicantProfileView,
-} from './domain/applicant-profile.js'
+} from './domain/onboarding/applicant-profile.js'
 export {
   type UpsertApplicantProfileDeps, type UpsertApplicantProfileError, upsertApplicantProfile,
 } from './use-cases/onboarding/upsert-applicant-profile.js'
@@ -88,7 +89,7 @@ export {
 // Onboarding: addresses
 export {
   ADDRESS_TYPES, type AddressType, AddressInput, AddressPatch, type Address, type AddressView, addressView,
-} from './domain/address.js'
+} from './domain/onboarding/address.js'
 export {
   type OnboardingAddressDeps, type ChangeOnboardingAddressError, createOnboardingAddress,
   updateOnboardingAddress, listOnboardingAddresses,
@@ -99,7 +100,7 @@ export {
   CODE_LENGTH, CONTACT_CHANNELS, type ContactChannel, PhoneInput, EmailInput, CodeInput,
   type VerificationChallenge, type RateLimited, type InvalidCode, type CodeExpired, type TooManyAttempts,
   type NoPendingVerification,
-} from './domain/verification.js'
+} from './domain/onboarding/verification.js'
 export { type VerificationChallengeRepository } from './ports/verification-challenge-repository.js'
 export { type OneTimeCodes } from './ports/one-time-codes.js'
 export {
@@ -115,7 +116,7 @@ export {
 // Onboarding: documents
 export {
   DOCUMENT_TYPES, type DocumentType, DocumentInput, type DocumentMetadata, type DocumentView, documentView,
-} from './domain/document.js'
+} from './domain/onboarding/document.js'
 export { type DocumentRepository } from './ports/document-repository.js'
 export {
   type OnboardingDocumentDeps, createOnboardingDocumentMetadata, listDocumentsForOnboardingSession,
@@ -131,7 +132,7 @@ export {
 // Webhooks: endpoints, events, deliveries
 export {
   RegisterWebhookInput, type WebhookEndpoint, type WebhookEndpointView, webhookEndpointView,
-} from './domain/webhook.js'
+} from './domain/webhooks/webhook.js'
 export { type WebhookEndpointRepository } from './ports/webhook-endpoint-repository.js'
 export { type WebhookSecrets } from './ports/webhook-secrets.js'
 export { type WebhookUrlGuard } from './ports/webhook-url-guard.js'
@@ -139,11 +140,11 @@ export {
   type RegisterWebhookDeps, type RegisteredWebhook, registerOnboardingSessionWebhook,
 } from './use-cases/onboarding/register-webhook.js'
 export {
-  type WebhookEvent, isWebhookEventId, partyReadyEvent, type WebhookAttempt, type WebhookDelivery,
+  type WebhookEvent, partyReadyEvent, type WebhookAttempt, type WebhookDelivery,
   type WebhookEventView, webhookEventView, type WebhookDeliveryView, webhookDeliveryView,
-} from './domain/webhook-event.js'
+} from './domain/webhooks/webhook-event.js'
 export { type WebhookEventRepository } from './ports/webhook-event-repository.js'
-export { type AttemptResult, type AttemptOutcome } from './domain/webhook-delivery.js'
+export { type AttemptResult, type AttemptOutcome } from './domain/webhooks/webhook-delivery.js'
 export {
   type DueDelivery, type DeliveryAttempt, type WebhookDeliveryQueue, type WebhookRequest,
   type WebhookSender, type WebhookSigner, type WebhookBacklog,
@@ -156,7 +157,7 @@ export {
 } from './use-cases/webhooks/webhook-deliveries.js'
 
 // Parties
-export { type Party, partyFromSession, type PartyView, partyView } from './domain/party.js'
+export { type Party, partyFromSession, type PartyView, partyView } from './domain/onboarding/party.js'
 export { type PartyRepository } from './ports/party-repository.js'
 export {
   type PartyError, getParty, listPartyAddresses, type PartyAddressDeps, createPartyAddress,
@@ -167,7 +168,7 @@ export {
 export {
   REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput,
   LoanProductPatch, newLoanProduct, type LoanProductView, loanProductView,
-} from './domain/loan-product.js'
+} from './domain/loans/loan-product.js'
 export { type LoanProductRepository } from './ports/loan-product-repository.js'
 export {
   type ProductsDeps, listAvailableLoanProductsForParty, ProductActiveFilter, listLoanProducts,
@@ -179,7 +180,7 @@ export {
   APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication,
   LoanApplicationInput, LoanApplicationPatch, newLoanApplication, type LoanApplicationView,
   loanApplicationView,
-} from './domain/loan-application.js'
+} from './domain/loans/loan-application.js'
 export { type ApplicationFilter, type LoanApplicationRepository } from './ports/loan-application-repository.js'
 export {
   type LoadApplicationError, type CreateApplicationDeps, createLoanApplication, getLoanApplication,
@@ -197,29 +198,29 @@ export {
   LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
   type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
   type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
-} from './domain/loan.js'
+} from './domain/loans/loan.js'
 export {
   type Ratio, type UnitPeriod, type PaymentTime, type TimedPayment, type ActuarialLoan, type InvalidAprInput,
   type RateBelowZero, type RateAboveLimit, type AprError, annualPercentageRate, formatAprThousandths,
   monthlyPaymentTimes, type ScheduledPayment, type DisclosureTerms, type Disclosure, disclosureFigures,
-} from './domain/apr.js'
+} from './lending/apr.js'
 export {
   type Buckets, ZERO, type ServicedInstallment, type ScheduledInstallment, type Allocation, type InstallmentPayments,
   type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
   ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
   type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
   chargeOffEntries,
-} from './domain/loan-servicing.js'
+} from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
   DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView, type ServicingTermsView,
-} from './domain/servicing-terms.js'
-export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './domain/day-count.js'
-export { type Installment } from './domain/amortization.js'
-export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/collateral.js'
+} from './domain/loans/servicing-terms.js'
+export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './lending/day-count.js'
+export { type Installment } from './lending/amortization.js'
+export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/loans/collateral.js'
 export {
   LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
-} from './domain/loan-document.js'
+} from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
   type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
@@ -230,7 +231,7 @@ export {
   getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
   PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
-export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/payment.js'
+export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export {
   type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, listPaymentsForPartyLoan,
@@ -238,7 +239,7 @@ export {
 } from './use-cases/servicing/payments.js'
 export {
   PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,
-} from './domain/payment-method.js'
+} from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
 export {
@@ -249,7 +250,7 @@ export {
   type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, ChargeOffInput, chargeOffLoan,
   addLoanCollateral, attachLoanDocument, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
 } from './use-cases/servicing/operations.js'
-export { balanceView, transactionView, installmentView, payoffView } from './domain/servicing-views.js'
+export { balanceView, transactionView, installmentView, payoffView } from './domain/loans/servicing-views.js'
 
 // Audit
 export {
@@ -257,7 +258,7 @@ export {
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
   OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent,
   type AuditEventView, auditEventView,
-} from './domain/audit-event.js'
+} from './domain/audit/audit-event.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
 export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit-events.js'
 
@@ -268,7 +269,7 @@ export {
 } from './use-cases/jobs/leased-job.js'
 
 // Rate limits
-export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/rate-limit.js'
+export { type RatePolicy, type RateDecision, type RateWindow, windowOf } from './domain/keys/rate-limit.js'
 export { type AttemptLimiter, type LimitedAttempt, type RateLimiter } from './ports/rate-limiter.js'
 export { HEARTBEAT_RETENTION_MS, type CountedAttempt, type Heartbeat, type RateCount, type RateLimitStore, type Synced } from './ports/rate-limit-store.js'
 export { type ExactRateLimiterDeps, exactAttemptLimiter, exactRateLimiter } from './stateful/exact-rate-limiter.js'

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { apiKeyView, mintedKeyView, type ApiKey, type Caller } from '../src/domain/api-key.js'
+import { apiKeyView, mintedKeyView, type ApiKey, type Caller } from '../src/domain/keys/api-key.js'
 import {
   insufficientScope,
   invalidApiKey,
@@ -11,8 +11,8 @@ import {
   partyMismatch,
   storeUnavailable,
   type StoreUnavailable,
-} from '../src/domain/errors.js'
-import { encodeCursor } from '../src/domain/pagination.js'
+} from '../src/domain/foundations/errors.js'
+import { encodeCursor } from '../src/domain/foundations/pagination.js'
 import type { IdGenerator } from '../src/ports/id-generator.js'
 import { fakeKeyMaterial, inMemoryApiKeyRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { authenticateApiKey, idSegmentToLookUp, type AuthenticateApiKeyDeps } from '../src/use-cases/api-keys/authenticate-api-key.js'

@@ -7,7 +7,7 @@ import {
   monthlyPaymentTimes,
   type TimedPayment,
   type UnitPeriod,
-} from '../src/domain/apr.js'
+} from '../src/lending/apr.js'
 
 const MONTH: UnitPeriod = { kind: 'MONTH', count: 1 }
 

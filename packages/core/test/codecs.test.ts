@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, CalendarDate, decode, isUuid, oneOf, strictObject, stringMatching, Uuid } from '../src/domain/codecs.js'
+import { boundedString, CalendarDate, decode, isUuid, oneOf, strictObject, stringMatching, Uuid } from '../src/domain/foundations/codecs.js'
 
 const Person = strictObject(
   'Person',

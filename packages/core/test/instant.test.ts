@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { instantText, instantTextOrNull, utcDate } from '../src/domain/instant.js'
+import { instantText, instantTextOrNull, utcDate } from '../src/domain/foundations/instant.js'
 
 describe('instantText', () => {
   it('writes every representable instant exactly as toISOString does', () => {

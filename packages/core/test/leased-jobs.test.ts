@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
-import { storeUnavailable, type StoreUnavailable } from '../src/domain/errors.js'
+import { storeUnavailable, type StoreUnavailable } from '../src/domain/foundations/errors.js'
 import { runLeasedJob, type JobRunOutcome, type JobRunRequest, type SteppedJob } from '../src/use-cases/jobs/leased-job.js'
 import { inMemoryJobLeases, testClock } from '../src/testing/index.js'
 

@@ -1,19 +1,19 @@
-import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/loans/servicing-terms.js'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Caller } from '../src/domain/api-key.js'
-import { concurrentUpdate, invalidRequest, invalidState, notFound, partyMismatch } from '../src/domain/errors.js'
+import type { Caller } from '../src/domain/keys/api-key.js'
+import { concurrentUpdate, invalidRequest, invalidState, notFound, partyMismatch } from '../src/domain/foundations/errors.js'
 import {
   APPLICATION_STATUSES,
   applicationTransition,
   type ApplicationAction,
   type ApplicationStatus,
   type LoanApplication,
-} from '../src/domain/loan-application.js'
-import type { LoanProduct } from '../src/domain/loan-product.js'
-import { bookLoan, schedulePreview } from '../src/domain/loan.js'
-import { encodeCursor } from '../src/domain/pagination.js'
-import type { Party } from '../src/domain/party.js'
+} from '../src/domain/loans/loan-application.js'
+import type { LoanProduct } from '../src/domain/loans/loan-product.js'
+import { bookLoan, schedulePreview } from '../src/domain/loans/loan.js'
+import { encodeCursor } from '../src/domain/foundations/pagination.js'
+import type { Party } from '../src/domain/onboarding/party.js'
 import {
   createLoanApplication,
   getLoanApplication,

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { amortize } from '../src/domain/amortization.js'
-import type { LoanApplication } from '../src/domain/loan-application.js'
-import { bookLoan, schedulePreview, type BookedLoan, type LedgerTransaction } from '../src/domain/loan.js'
-import { basisPointsOf } from '../src/domain/money.js'
-import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
+import { amortize } from '../src/lending/amortization.js'
+import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { bookLoan, schedulePreview, type BookedLoan, type LedgerTransaction } from '../src/domain/loans/loan.js'
+import { basisPointsOf } from '../src/domain/foundations/money.js'
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/loans/servicing-terms.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**

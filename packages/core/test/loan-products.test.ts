@@ -1,12 +1,12 @@
-import { DEFAULT_SERVICING_TERMS } from '../src/domain/servicing-terms.js'
+import { DEFAULT_SERVICING_TERMS } from '../src/domain/loans/servicing-terms.js'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import type { Address } from '../src/domain/address.js'
-import type { Caller } from '../src/domain/api-key.js'
-import { invalidRequest, notFound, partyMismatch } from '../src/domain/errors.js'
-import type { LoanProduct } from '../src/domain/loan-product.js'
-import { encodeCursor } from '../src/domain/pagination.js'
-import type { Party } from '../src/domain/party.js'
+import type { Address } from '../src/domain/onboarding/address.js'
+import type { Caller } from '../src/domain/keys/api-key.js'
+import { invalidRequest, notFound, partyMismatch } from '../src/domain/foundations/errors.js'
+import type { LoanProduct } from '../src/domain/loans/loan-product.js'
+import { encodeCursor } from '../src/domain/foundations/pagination.js'
+import type { Party } from '../src/domain/onboarding/party.js'
 import {
   createLoanProduct,
   listAvailableLoanProductsForParty,

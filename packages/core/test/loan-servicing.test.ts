@@ -1,9 +1,9 @@
 import { expect } from 'chai'
-import { dayCounter } from '../src/domain/day-count.js'
-import type { LoanApplication } from '../src/domain/loan-application.js'
-import { bookLoan, daysPastDue, loanView, type Loan } from '../src/domain/loan.js'
-import { delinquencyBucketOf, deriveLoan, postChange, replay, type SettledPayment } from '../src/domain/loan-servicing.js'
-import { DEFAULT_SERVICING_TERMS, dateIn, type ServicingTerms } from '../src/domain/servicing-terms.js'
+import { dayCounter } from '../src/lending/day-count.js'
+import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { bookLoan, daysPastDue, loanView, type Loan } from '../src/domain/loans/loan.js'
+import { delinquencyBucketOf, deriveLoan, postChange, replay, type SettledPayment } from '../src/lending/loan-servicing.js'
+import { DEFAULT_SERVICING_TERMS, dateIn, type ServicingTerms } from '../src/domain/loans/servicing-terms.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**

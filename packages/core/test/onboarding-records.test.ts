@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { addressView, AddressInput, AddressPatch, newAddress, patchAddress } from '../src/domain/address.js'
-import { ApplicantProfileInput, applicantProfileOf, applicantProfileView, maskTaxId } from '../src/domain/applicant-profile.js'
-import { decode } from '../src/domain/codecs.js'
-import { DocumentInput, documentView, newDocument } from '../src/domain/document.js'
-import { invalidRequest } from '../src/domain/errors.js'
+import { addressView, AddressInput, AddressPatch, newAddress, patchAddress } from '../src/domain/onboarding/address.js'
+import { ApplicantProfileInput, applicantProfileOf, applicantProfileView, maskTaxId } from '../src/domain/onboarding/applicant-profile.js'
+import { decode } from '../src/domain/foundations/codecs.js'
+import { DocumentInput, documentView, newDocument } from '../src/domain/onboarding/document.js'
+import { invalidRequest } from '../src/domain/foundations/errors.js'
 import { testId } from '../src/testing/test-ids.js'
 
 const now = new Date('2026-06-01T12:00:00.000Z')

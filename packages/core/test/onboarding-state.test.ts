@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { ONBOARDING_STATUSES } from '../src/domain/onboarding-session.js'
-import {currentStepOf, requirementsOf, transition, type OnboardingAction, type OnboardingProgress} from '../src/domain/onboarding-state.js'
-import { invalidState } from '../src/domain/errors.js'
+import { currentStepOf, ONBOARDING_STATUSES, requirementsOf, transition, type OnboardingAction, type OnboardingProgress } from '../src/domain/onboarding/onboarding-state.js'
+import { invalidState } from '../src/domain/foundations/errors.js'
 
 const nothing: OnboardingProgress = {
   phoneGiven: false,

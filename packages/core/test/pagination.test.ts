@@ -8,7 +8,7 @@ import {
   isAfter,
   pageOf,
   type Position,
-} from '../src/domain/pagination.js'
+} from '../src/domain/foundations/pagination.js'
 
 const position: Position = { createdAt: new Date('2026-01-15T10:00:00.123Z'), id: '00000000-0000-4000-8000-000000000001' }
 

@@ -114,9 +114,9 @@ describe('core purity', () => {
   describe('packages/core/src outside src/testing', () => {
     const files = sourceFiles(srcDir, testingDir)
 
-    it('reads the domain, ports and use cases and skips src/testing', () => {
+    it('reads the domain, the lending rules, ports and use cases and skips src/testing', () => {
       const names = files.map(relativeToSrc)
-      expect(names).to.include.members(['index.ts', 'domain/codecs.ts', 'ports/clock.ts', 'use-cases/api-keys/mint-api-key.ts'])
+      expect(names).to.include.members(['index.ts', 'domain/foundations/codecs.ts', 'lending/loan-servicing.ts', 'ports/clock.ts', 'use-cases/api-keys/mint-api-key.ts'])
       expect(names.filter((name) => name.startsWith('testing/'))).to.deep.equal([])
     })
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { decode, strictObject } from '../src/domain/codecs.js'
-import { invalidRequest } from '../src/domain/errors.js'
-import { grants, isValidScope, Scopes } from '../src/domain/scopes.js'
+import { decode, strictObject } from '../src/domain/foundations/codecs.js'
+import { invalidRequest } from '../src/domain/foundations/errors.js'
+import { grants, isValidScope, Scopes } from '../src/domain/keys/scopes.js'
 
 const UNKNOWN_SCOPE = 'is not a known scope (known: partner:api, keys:manage, *, or <namespace>:*)'
 

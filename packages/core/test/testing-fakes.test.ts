@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { decode } from '../src/domain/codecs.js'
-import { invalidRequest } from '../src/domain/errors.js'
-import { RegisterWebhookInput } from '../src/domain/webhook.js'
+import { decode } from '../src/domain/foundations/codecs.js'
+import { invalidRequest } from '../src/domain/foundations/errors.js'
+import { RegisterWebhookInput } from '../src/domain/webhooks/webhook.js'
 import { fakePaymentProcessor, fakePaymentTokenizer, fakeWebhookSecrets, fakeWebhookUrlGuard, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, testId } from '../src/testing/index.js'
 
 const charge = (amount: number, token = 'btok_1') => ({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })

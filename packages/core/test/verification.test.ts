@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { decode } from '../src/domain/codecs.js'
-import { invalidRequest } from '../src/domain/errors.js'
+import { decode } from '../src/domain/foundations/codecs.js'
+import { invalidRequest } from '../src/domain/foundations/errors.js'
 import {
   judgeCode,
   CodeInput,
@@ -12,7 +12,7 @@ import {
   PhoneInput,
   rateLimited,
   type VerificationChallenge,
-} from '../src/domain/verification.js'
+} from '../src/domain/onboarding/verification.js'
 import { testId } from '../src/testing/test-ids.js'
 
 const t0 = new Date('2026-06-01T12:00:00.000Z')

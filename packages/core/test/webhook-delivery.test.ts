@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { afterAttempt } from '../src/domain/webhook-delivery.js'
+import { afterAttempt } from '../src/domain/webhooks/webhook-delivery.js'
 
 const schedule = [0, 5, 300, 1800, 7200, 18000, 36000, 36000]
 const now = new Date('2026-10-01T00:00:00.000Z')

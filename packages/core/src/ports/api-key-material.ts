@@ -1,4 +1,4 @@
-import type { KeyEnvironment } from '../domain/api-key.js'
+import type { KeyEnvironment } from '../domain/keys/api-key.js'
 
 /** A freshly generated key: the plaintext is shown once and then only its hash is kept. */
 export type GeneratedKey = { readonly plaintext: string; readonly idSegment: string; readonly prefix: string; readonly hash: string }

@@ -1,10 +1,10 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ApiClient, ApiKey } from '../domain/api-key.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { ApiKeyId, ClientId } from '../domain/ids.js'
+import type { ApiClient, ApiKey } from '../domain/keys/api-key.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { ApiKeyId, ClientId } from '../domain/foundations/ids.js'
 
 /** What a mint writes: the client (used only if none exists for its party and name) and the key. */
 export type MintRecord = {

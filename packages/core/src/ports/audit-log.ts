@@ -1,8 +1,8 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditAction, AuditEvent } from '../domain/audit-event.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { ClientId, PartyId } from '../domain/ids.js'
+import type { AuditAction, AuditEvent } from '../domain/audit/audit-event.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { ClientId, PartyId } from '../domain/foundations/ids.js'
 
 /** Which events `list` returns: every given field must match; none given lists all. */
 export type AuditEventFilter = {

@@ -1,8 +1,8 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { DocumentMetadata } from '../domain/document.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { SessionId } from '../domain/ids.js'
+import type { DocumentMetadata } from '../domain/onboarding/document.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** Stores the metadata of onboarding documents, by session (a loan's documents are the `LoanRepository`'s). */
 export type DocumentRepository = {

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
 
 /** The response kept for replay. `body` is the JSON text exactly as first sent. */
 export type StoredResponse = { readonly status: number; readonly body: string }

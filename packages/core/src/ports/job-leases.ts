@@ -1,6 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
 
 /**
  * A lease on one run of a scheduled job, held by one process (`holder`). A run is named by its

@@ -1,4 +1,4 @@
-import type { ApiKeyId } from '../domain/ids.js'
+import type { ApiKeyId } from '../domain/foundations/ids.js'
 /**
  * Notes that a key was used. Called on every authenticated request, so it must not write per
  * call: implementations buffer and write in batches (`flush`), and `flush` is also called at

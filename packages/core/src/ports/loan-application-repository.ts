@@ -1,11 +1,11 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/errors.js'
-import type { ApplicationStatus, LoanApplication } from '../domain/loan-application.js'
-import type { BookedLoan } from '../domain/loan.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { ApplicationId, PartyId } from '../domain/ids.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/foundations/errors.js'
+import type { ApplicationStatus, LoanApplication } from '../domain/loans/loan-application.js'
+import type { BookedLoan } from '../domain/loans/loan.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { ApplicationId, PartyId } from '../domain/foundations/ids.js'
 
 /** Which applications `list` returns: of one party, of one status, both or neither. */
 export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }

@@ -1,10 +1,10 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
-import type { LoanProduct } from '../domain/loan-product.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { ProductId } from '../domain/ids.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { AlreadyExists, StoreUnavailable } from '../domain/foundations/errors.js'
+import type { LoanProduct } from '../domain/loans/loan-product.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { ProductId } from '../domain/foundations/ids.js'
 
 /** The loan product catalogue. Each write stores its `audit` event in the same transaction. */
 export type LoanProductRepository = {

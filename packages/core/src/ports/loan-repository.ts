@@ -1,14 +1,14 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import type { CollateralItem } from '../domain/collateral.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { LoanDocument } from '../domain/loan-document.js'
-import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, LoanSummary, TransactionType } from '../domain/loan.js'
-import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../domain/loan-servicing.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { Payment } from '../domain/payment.js'
-import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/ids.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { CollateralItem } from '../domain/loans/collateral.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { LoanDocument } from '../domain/loans/loan-document.js'
+import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, LoanSummary, TransactionType } from '../domain/loans/loan.js'
+import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../lending/loan-servicing.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { Payment } from '../domain/loans/payment.js'
+import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/foundations/ids.js'
 
 /** A ledger entry as stored: `sequence` orders the whole ledger (entries written together share a time). */
 export type PostedTransaction = LedgerTransaction & { readonly sequence: number }

@@ -1,12 +1,13 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/errors.js'
-import type { OnboardingSession, OnboardingStatus } from '../domain/onboarding-session.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { Party } from '../domain/party.js'
-import type { WebhookEvent } from '../domain/webhook-event.js'
-import type { ClientId, SessionId } from '../domain/ids.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/foundations/errors.js'
+import type { OnboardingSession } from '../domain/onboarding/onboarding-session.js'
+import type { OnboardingStatus } from '../domain/onboarding/onboarding-state.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { Party } from '../domain/onboarding/party.js'
+import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
+import type { ClientId, SessionId } from '../domain/foundations/ids.js'
 
 /**
  * Stores onboarding sessions with their contacts, profile and addresses. Partner reads are scoped

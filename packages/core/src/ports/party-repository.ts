@@ -1,9 +1,9 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Address } from '../domain/address.js'
-import type { AlreadyExists, StoreUnavailable } from '../domain/errors.js'
-import type { Party } from '../domain/party.js'
-import type { PartyId } from '../domain/ids.js'
+import type { Address } from '../domain/onboarding/address.js'
+import type { AlreadyExists, StoreUnavailable } from '../domain/foundations/errors.js'
+import type { Party } from '../domain/onboarding/party.js'
+import type { PartyId } from '../domain/foundations/ids.js'
 
 /**
  * Parties. A party is created only by the approval of a session

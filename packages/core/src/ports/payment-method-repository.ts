@@ -1,10 +1,10 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { PageRequest } from '../domain/pagination.js'
-import type { PaymentMethod } from '../domain/payment-method.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import type { OfPartyLoan } from './loan-repository.js'
-import type { LoanId, PartyId, PaymentMethodId } from '../domain/ids.js'
+import type { LoanId, PartyId, PaymentMethodId } from '../domain/foundations/ids.js'
 
 /**
  * A loan's payment methods. Exactly one is the default: writing a method with `isDefault`

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { PaymentId } from '../domain/ids.js'
+import type { PaymentId } from '../domain/foundations/ids.js'
 
 /** The processor could not be reached or answered nonsense: nothing is known to have moved. */
 export type ProcessorUnavailable = { readonly _tag: 'ProcessorUnavailable'; readonly cause: unknown }

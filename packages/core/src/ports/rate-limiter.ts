@@ -1,8 +1,8 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { RateDecision, RatePolicy } from '../domain/rate-limit.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { RateDecision, RatePolicy } from '../domain/keys/rate-limit.js'
 
 /**
  * Decides whether one more request may go into a bucket (`key:<apiKeyId>`, `mint:<address>`,

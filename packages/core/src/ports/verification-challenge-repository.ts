@@ -1,8 +1,8 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { ContactChannel, VerificationChallenge } from '../domain/verification.js'
-import type { SessionId } from '../domain/ids.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { ContactChannel, VerificationChallenge } from '../domain/onboarding/verification.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** Stores one-time code challenges (only the code's hash). */
 export type VerificationChallengeRepository = {

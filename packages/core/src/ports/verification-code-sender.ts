@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ContactChannel } from '../domain/verification.js'
-import type { SessionId } from '../domain/ids.js'
+import type { ContactChannel } from '../domain/onboarding/verification.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** What is handed over for delivery (CONTRACT.md: POSTed as this JSON, with snake_case keys). */
 export type VerificationMessage = {

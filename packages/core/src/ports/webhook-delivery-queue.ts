@@ -1,9 +1,9 @@
 import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { AttemptOutcome, AttemptResult } from '../domain/webhook-delivery.js'
-import type { WebhookEvent } from '../domain/webhook-event.js'
-import type { EventId } from '../domain/ids.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { AttemptOutcome, AttemptResult } from '../domain/webhooks/webhook-delivery.js'
+import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
+import type { EventId } from '../domain/foundations/ids.js'
 
 /**
  * An event due for delivery, with where to send it and its sealed signing secret.

@@ -1,8 +1,8 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { WebhookEndpoint } from '../domain/webhook.js'
-import type { SessionId } from '../domain/ids.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { WebhookEndpoint } from '../domain/webhooks/webhook.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** One webhook endpoint per onboarding session. */
 export type WebhookEndpointRepository = {

@@ -1,9 +1,9 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../domain/errors.js'
-import type { PageRequest } from '../domain/pagination.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
 import type * as O from 'fp-ts/lib/Option.js'
-import type { WebhookDelivery, WebhookEvent } from '../domain/webhook-event.js'
-import type { EventId, SessionId } from '../domain/ids.js'
+import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/webhook-event.js'
+import type { EventId, SessionId } from '../domain/foundations/ids.js'
 
 /** The webhook outbox. Events are written by the approval (OnboardingSessionRepository.saveApproved). */
 export type WebhookEventRepository = {

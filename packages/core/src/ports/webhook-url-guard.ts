@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { InvalidRequest } from '../domain/errors.js'
+import type { InvalidRequest } from '../domain/foundations/errors.js'
 
 /**
  * Decides whether a URL may receive webhooks: https only, and a host that resolves only to

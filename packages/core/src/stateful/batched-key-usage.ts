@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
-import type { ApiKeyId } from '../domain/ids.js'
+import type { ApiKeyId } from '../domain/foundations/ids.js'
 
 /** What `batchedKeyUsage` needs: where to write usage, and whom to tell when a write fails. */
 export type BatchedKeyUsageDeps = {

@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { ApiKey } from '../domain/api-key.js'
+import type { ApiKey } from '../domain/keys/api-key.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { Clock } from '../ports/clock.js'
 import type { KeyRevocations } from '../ports/key-revocations.js'

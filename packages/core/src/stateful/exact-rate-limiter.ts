@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { attemptAdmitted, decide, windowOf } from '../domain/rate-limit.js'
+import { attemptAdmitted, decide, windowOf } from '../domain/keys/rate-limit.js'
 import type { Clock } from '../ports/clock.js'
 import type { RateLimitStore } from '../ports/rate-limit-store.js'
 import type { AttemptLimiter, RateLimiter } from '../ports/rate-limiter.js'

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { decide, windowOf, type RateDecision, type RatePolicy, type RateWindow } from '../domain/rate-limit.js'
+import { decide, windowOf, type RateDecision, type RatePolicy, type RateWindow } from '../domain/keys/rate-limit.js'
 import type { Clock } from '../ports/clock.js'
 import type { RateCount, RateLimitStore } from '../ports/rate-limit-store.js'
 import type { RateLimiter } from '../ports/rate-limiter.js'

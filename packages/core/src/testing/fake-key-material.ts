@@ -1,5 +1,5 @@
-import type { KeyEnvironment } from '../domain/api-key.js'
-import { keyPrefixOf } from '../domain/api-key.js'
+import type { KeyEnvironment } from '../domain/keys/api-key.js'
+import { keyPrefixOf } from '../domain/keys/api-key.js'
 import type { ApiKeyMaterial } from '../ports/api-key-material.js'
 
 const FAKE_CHECKSUM = 'fakeCk'

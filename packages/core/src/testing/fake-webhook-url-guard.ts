@@ -1,5 +1,5 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { invalidRequest } from '../domain/errors.js'
+import { invalidRequest } from '../domain/foundations/errors.js'
 import type { WebhookUrlGuard } from '../ports/webhook-url-guard.js'
 
 /** What the fake guard lets through. */

@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ApiClient, ApiKey } from '../domain/api-key.js'
+import type { ApiClient, ApiKey } from '../domain/keys/api-key.js'
 import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'

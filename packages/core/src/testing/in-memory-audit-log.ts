@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { AuditEvent } from '../domain/audit-event.js'
-import { isAfter } from '../domain/pagination.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
+import { isAfter } from '../domain/foundations/pagination.js'
 import type { AuditLog } from '../ports/audit-log.js'
 import { auditPosition } from '../use-cases/audit/list-audit-events.js'
 

@@ -1,8 +1,8 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { DocumentMetadata } from '../domain/document.js'
+import type { DocumentMetadata } from '../domain/onboarding/document.js'
 import type { DocumentRepository } from '../ports/document-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'
-import type { SessionId } from '../domain/ids.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** Onboarding documents' metadata in memory, with the same semantics as the PostgreSQL repository. */
 export const inMemoryDocumentRepository = (): DocumentRepository => {

@@ -1,5 +1,5 @@
 import * as O from 'fp-ts/lib/Option.js'
-import { isAfter, type PageRequest, type Position } from '../domain/pagination.js'
+import { isAfter, type PageRequest, type Position } from '../domain/foundations/pagination.js'
 
 const byPosition = (a: Position, b: Position): number =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

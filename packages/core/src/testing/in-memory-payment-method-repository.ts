@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { PaymentMethod } from '../domain/payment-method.js'
+import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import type { LoanRepository } from '../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
 import { inMemoryPage } from './in-memory-paging.js'

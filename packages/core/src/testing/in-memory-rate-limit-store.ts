@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { RateWindow } from '../domain/rate-limit.js'
+import type { RateWindow } from '../domain/keys/rate-limit.js'
 import { HEARTBEAT_RETENTION_MS, type RateLimitStore } from '../ports/rate-limit-store.js'
 
 type Row = { readonly bucket: string; readonly window: RateWindow; count: number }

@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { VerificationChallenge } from '../domain/verification.js'
+import type { VerificationChallenge } from '../domain/onboarding/verification.js'
 import type { VerificationChallengeRepository } from '../ports/verification-challenge-repository.js'
 
 /** Verification challenges in memory, with the same semantics as the PostgreSQL repository. */

@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { WebhookEndpoint } from '../domain/webhook.js'
+import type { WebhookEndpoint } from '../domain/webhooks/webhook.js'
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint-repository.js'
 
 /** Webhook endpoints in memory, one per session, with the same semantics as the PostgreSQL repository. */

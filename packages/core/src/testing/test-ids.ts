@@ -1,4 +1,4 @@
-import type { AddressId, ApiKeyId, ApplicationId, ClientId, DocumentId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from '../domain/ids.js'
+import type { AddressId, ApiKeyId, ApplicationId, ClientId, DocumentId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from '../domain/foundations/ids.js'
 
 /**
  * An id of every kind at once: what a test's fixed or fresh identifier is, so a fixture can

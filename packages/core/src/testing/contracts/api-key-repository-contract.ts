@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { ApiClient, ApiKey } from '../../domain/api-key.js'
-import { keyMintedEvent, keyRevokedEvent, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit-event.js'
+import type { ApiClient, ApiKey } from '../../domain/keys/api-key.js'
+import { keyMintedEvent, keyRevokedEvent, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit/audit-event.js'
 import type { ApiKeyRepository, MintRecord } from '../../ports/api-key-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
-import type { PartyId } from '../../domain/ids.js'
+import type { PartyId } from '../../domain/foundations/ids.js'
 
 const segment = (): string => freshId().replace(/-/g, '').slice(0, 16)
 

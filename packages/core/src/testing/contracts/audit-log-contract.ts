@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { AuditEvent } from '../../domain/audit-event.js'
-import type { PageRequest } from '../../domain/pagination.js'
+import type { AuditEvent } from '../../domain/audit/audit-event.js'
+import type { PageRequest } from '../../domain/foundations/pagination.js'
 import type { AuditEventFilter, AuditLog } from '../../ports/audit-log.js'
 import { at, freshId, right, type Implementation } from './run.js'
 

@@ -1,7 +1,7 @@
-import type { SessionId } from '../../domain/ids.js'
+import type { SessionId } from '../../domain/foundations/ids.js'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import type { DocumentMetadata } from '../../domain/document.js'
+import type { DocumentMetadata } from '../../domain/onboarding/document.js'
 import type { DocumentRepository } from '../../ports/document-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
 

@@ -1,16 +1,16 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { applicationApprovedEvent, NOT_AUDITED, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit-event.js'
-import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
-import { newLoanApplication, type LoanApplication } from '../../domain/loan-application.js'
-import type { LoanProduct } from '../../domain/loan-product.js'
-import { bookLoan, type BookedLoan } from '../../domain/loan.js'
-import type { Position } from '../../domain/pagination.js'
+import { applicationApprovedEvent, NOT_AUDITED, OPERATOR_CONTEXT, type AuditEvent } from '../../domain/audit/audit-event.js'
+import { alreadyExists, concurrentUpdate } from '../../domain/foundations/errors.js'
+import { newLoanApplication, type LoanApplication } from '../../domain/loans/loan-application.js'
+import type { LoanProduct } from '../../domain/loans/loan-product.js'
+import { bookLoan, type BookedLoan } from '../../domain/loans/loan.js'
+import type { Position } from '../../domain/foundations/pagination.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
-import type { ClientId, PartyId } from '../../domain/ids.js'
+import type { ClientId, PartyId } from '../../domain/foundations/ids.js'
 
 /** The audit event of an approval, as the decision makes it. */
 const approvedEvent = (application: LoanApplication, booked: BookedLoan): AuditEvent =>

@@ -1,16 +1,16 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent } from '../../domain/audit-event.js'
-import { alreadyExists, concurrentUpdate } from '../../domain/errors.js'
-import type { OnboardingSession } from '../../domain/onboarding-session.js'
+import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent } from '../../domain/audit/audit-event.js'
+import { alreadyExists, concurrentUpdate } from '../../domain/foundations/errors.js'
+import type { OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
-import { partyView, type Party } from '../../domain/party.js'
-import { partyReadyEvent } from '../../domain/webhook-event.js'
+import { partyView, type Party } from '../../domain/onboarding/party.js'
+import { partyReadyEvent } from '../../domain/webhooks/webhook-event.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
-import type { ClientId } from '../../domain/ids.js'
+import type { ClientId } from '../../domain/foundations/ids.js'
 
 /**
  * The behaviour every `OnboardingSessionRepository` must have. `owner` returns the id of an

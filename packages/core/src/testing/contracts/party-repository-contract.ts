@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { newAddress, type Address, type AddressInput } from '../../domain/address.js'
-import { alreadyExists } from '../../domain/errors.js'
-import type { Party } from '../../domain/party.js'
+import { newAddress, type Address, type AddressInput } from '../../domain/onboarding/address.js'
+import { alreadyExists } from '../../domain/foundations/errors.js'
+import type { Party } from '../../domain/onboarding/party.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
 

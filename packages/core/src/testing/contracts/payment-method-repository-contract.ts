@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type { BookedLoan } from '../../domain/loan.js'
-import type { PageRequest } from '../../domain/pagination.js'
-import type { PaymentMethod } from '../../domain/payment-method.js'
+import type { BookedLoan } from '../../domain/loans/loan.js'
+import type { PageRequest } from '../../domain/foundations/pagination.js'
+import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
-import type { LoanId, PartyId } from '../../domain/ids.js'
+import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
 import { type TestId } from '../test-ids.js'
 
 const firstPage = (limit: number): PageRequest => ({ limit, after: O.none })

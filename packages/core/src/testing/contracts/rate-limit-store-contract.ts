@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type { RateWindow } from '../../domain/rate-limit.js'
+import type { RateWindow } from '../../domain/keys/rate-limit.js'
 import { HEARTBEAT_RETENTION_MS, type Heartbeat, type RateCount, type RateLimitStore } from '../../ports/rate-limit-store.js'
 import { at, freshId, right, type Implementation } from './run.js'
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
-import { newChallenge, type VerificationChallenge } from '../../domain/verification.js'
+import { newChallenge, type VerificationChallenge } from '../../domain/onboarding/verification.js'
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
-import type { SessionId } from '../../domain/ids.js'
+import type { SessionId } from '../../domain/foundations/ids.js'
 
 /** The behaviour every `VerificationChallengeRepository` must have. `session` returns the id of a stored session. */
 export const verificationChallengeRepositoryContract = (

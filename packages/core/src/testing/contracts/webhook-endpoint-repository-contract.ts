@@ -1,4 +1,4 @@
-import type { SessionId } from '../../domain/ids.js'
+import type { SessionId } from '../../domain/foundations/ids.js'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository.js'

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
-import { decode } from '../../domain/codecs.js'
-import type { Caller } from '../../domain/api-key.js'
-import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScope, type InvalidRequest, type PartyMismatch } from '../../domain/errors.js'
-import { grants, type KnownScope } from '../../domain/scopes.js'
-import type { PartyId } from '../../domain/ids.js'
+import { decode } from '../../domain/foundations/codecs.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScope, type InvalidRequest, type PartyMismatch } from '../../domain/foundations/errors.js'
+import { grants, type KnownScope } from '../../domain/keys/scopes.js'
+import type { PartyId } from '../../domain/foundations/ids.js'
 
 /** The caller, if its key's scopes grant `scope` (wildcards honoured). */
 export const requireScope =

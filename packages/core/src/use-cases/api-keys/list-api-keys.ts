@@ -1,8 +1,8 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { ApiKey, Caller } from '../../domain/api-key.js'
-import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
-import { decodePageRequest, pageOf, type Page } from '../../domain/pagination.js'
+import type { ApiKey, Caller } from '../../domain/keys/api-key.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
+import { decodePageRequest, pageOf, type Page } from '../../domain/foundations/pagination.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 
 /** What `listApiKeys` needs. */

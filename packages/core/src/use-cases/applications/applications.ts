@@ -1,9 +1,9 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
-import { CalendarDate, decode, EmptyInput, oneOf, strictObject } from '../../domain/codecs.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
+import { CalendarDate, decode, EmptyInput, oneOf, strictObject } from '../../domain/foundations/codecs.js'
 import {
   invalidRequest,
   notFound,
@@ -15,7 +15,7 @@ import {
   type NotFound,
   type PartyMismatch,
   type StoreUnavailable,
-} from '../../domain/errors.js'
+} from '../../domain/foundations/errors.js'
 import {
   APPLICATION_STATUSES,
   applicationTransition,
@@ -26,13 +26,13 @@ import {
   patchLoanApplication,
   pricedBy,
   type LoanApplication,
-} from '../../domain/loan-application.js'
-import type { LoanProduct } from '../../domain/loan-product.js'
-import { schedulePreview, type SchedulePreview } from '../../domain/loan.js'
-import { dateIn, DEFAULT_SERVICING_TERMS } from '../../domain/servicing-terms.js'
-import { utcDate } from '../../domain/instant.js'
-import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/pagination.js'
-import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+} from '../../domain/loans/loan-application.js'
+import type { LoanProduct } from '../../domain/loans/loan-product.js'
+import { schedulePreview, type SchedulePreview } from '../../domain/loans/loan.js'
+import { dateIn, DEFAULT_SERVICING_TERMS } from '../../domain/loans/servicing-terms.js'
+import { utcDate } from '../../domain/foundations/instant.js'
+import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
+import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -40,7 +40,7 @@ import type { LoanApplicationRepository } from '../../ports/loan-application-rep
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
-import { newId } from '../../domain/ids.js'
+import { newId } from '../../domain/foundations/ids.js'
 
 /**
  * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The

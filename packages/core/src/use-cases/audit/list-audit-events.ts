@@ -1,11 +1,11 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { AUDIT_ACTIONS, type AuditEvent } from '../../domain/audit-event.js'
-import { oneOf, Uuid } from '../../domain/codecs.js'
-import type { InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
-import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../../domain/pagination.js'
+import { AUDIT_ACTIONS, type AuditEvent } from '../../domain/audit/audit-event.js'
+import { oneOf, Uuid } from '../../domain/foundations/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
+import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../../domain/foundations/pagination.js'
 import type { AuditLog } from '../../ports/audit-log.js'
-import { ClientId, PartyId } from '../../domain/ids.js'
+import { ClientId, PartyId } from '../../domain/foundations/ids.js'
 
 /** The filters of `listAuditEvents`, each optional: `action`, `subject_id`, `api_client_id`, `party_id`. */
 export const AuditEventFilters = queryFilters('AuditEventFilters', {

@@ -4,7 +4,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
-import type { StoreUnavailable } from '../../domain/errors.js'
+import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { JobLease, JobLeases } from '../../ports/job-leases.js'
 

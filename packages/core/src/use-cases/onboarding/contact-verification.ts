@@ -2,12 +2,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { NOT_AUDITED } from '../../domain/audit-event.js'
-import { decode } from '../../domain/codecs.js'
-import type { ConcurrentUpdate, InvalidRequest } from '../../domain/errors.js'
-import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding-session.js'
-import type { InvalidState } from '../../domain/errors.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
+import { decode } from '../../domain/foundations/codecs.js'
+import type { ConcurrentUpdate, InvalidRequest } from '../../domain/foundations/errors.js'
+import { withContents, type Contact, type OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
+import type { InvalidState } from '../../domain/foundations/errors.js'
 import {
   CodeInput,
   EmailInput,
@@ -26,16 +26,16 @@ import {
   type TooManyAttempts,
   unexpired,
   type VerificationChallenge,
-} from '../../domain/verification.js'
+} from '../../domain/onboarding/verification.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OneTimeCodes } from '../../ports/one-time-codes.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { VerificationChallengeRepository } from '../../ports/verification-challenge-repository.js'
 import type { VerificationCodeSender, VerificationDeliveryFailed } from '../../ports/verification-code-sender.js'
-import { commandOf } from '../../domain/path-parameters.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
-import { instantText, instantTextOrNull } from '../../domain/instant.js'
+import { instantText, instantTextOrNull } from '../../domain/foundations/instant.js'
 
 /** What the contact verification use cases need. */
 export type ContactVerificationDeps = {

@@ -1,13 +1,13 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { decode } from '../../domain/codecs.js'
-import type { AlreadyExists, InvalidRequest, StoreUnavailable } from '../../domain/errors.js'
-import { CreateOnboardingSessionInput, newOnboardingSession, type OnboardingSession } from '../../domain/onboarding-session.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { decode } from '../../domain/foundations/codecs.js'
+import type { AlreadyExists, InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
+import { CreateOnboardingSessionInput, newOnboardingSession, type OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
-import { newId } from '../../domain/ids.js'
+import { newId } from '../../domain/foundations/ids.js'
 
 /** What `createOnboardingSession` needs. */
 export type CreateOnboardingSessionDeps = {

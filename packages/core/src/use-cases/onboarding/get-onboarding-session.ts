@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { Caller } from '../../domain/api-key.js'
-import type { OnboardingSession } from '../../domain/onboarding-session.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import type { OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 

@@ -1,9 +1,9 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { sessionRequirements } from '../../domain/onboarding-session.js'
-import type { Requirement } from '../../domain/onboarding-state.js'
-import { decodePageRequest } from '../../domain/pagination.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { sessionRequirements } from '../../domain/onboarding/onboarding-session.js'
+import type { Requirement } from '../../domain/onboarding/onboarding-state.js'
+import { decodePageRequest } from '../../domain/foundations/pagination.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 

@@ -2,16 +2,16 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { CalendarDate, decode, oneOf, strictObject } from '../../domain/codecs.js'
-import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/errors.js'
-import type { CollateralItem } from '../../domain/collateral.js'
-import type { LoanDocument } from '../../domain/loan-document.js'
-import { TRANSACTION_TYPES, type Loan, type LoanSummary } from '../../domain/loan.js'
-import { DELINQUENCY_BUCKETS, derivedOn, snapshotOf, type SettledPayment, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../domain/loan-servicing.js'
-import { addDays } from '../../domain/day-count.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { CalendarDate, decode, oneOf, strictObject } from '../../domain/foundations/codecs.js'
+import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { CollateralItem } from '../../domain/loans/collateral.js'
+import type { LoanDocument } from '../../domain/loans/loan-document.js'
+import { TRANSACTION_TYPES, type Loan, type LoanSummary } from '../../domain/loans/loan.js'
+import { DELINQUENCY_BUCKETS, derivedOn, snapshotOf, type SettledPayment, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment } from '../../lending/loan-servicing.js'
+import { addDays } from '../../lending/day-count.js'
 import { loanToday, settled } from './posting.js'
-import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import {
   decodeFilteredPageRequest,
@@ -25,10 +25,10 @@ import {
   type Page,
   type PageRequest,
   type Position,
-} from '../../domain/pagination.js'
+} from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { LoanRepository, OfPartyLoan, PostedBalance, PostedTransaction, ServicingRecord } from '../../ports/loan-repository.js'
-import type { LoanId, PartyId } from '../../domain/ids.js'
+import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
 
 /**
  * Reading a party's loans (spec §4.5). Each use case checks the command's `partyId` against the

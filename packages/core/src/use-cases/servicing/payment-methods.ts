@@ -1,18 +1,18 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { decode, merged } from '../../domain/codecs.js'
-import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/errors.js'
-import { utcDate } from '../../domain/instant.js'
-import type { Page } from '../../domain/pagination.js'
-import { commandOf, pathParameters } from '../../domain/path-parameters.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { decode, merged } from '../../domain/foundations/codecs.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { utcDate } from '../../domain/foundations/instant.js'
+import type { Page } from '../../domain/foundations/pagination.js'
+import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
 import {
   checkNotExpired,
   PaymentMethodInput,
   PaymentMethodPatch,
   type PaymentMethod,
-} from '../../domain/payment-method.js'
+} from '../../domain/loans/payment-method.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
@@ -20,7 +20,7 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
 import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loans.js'
-import { newId, type PaymentMethodId } from '../../domain/ids.js'
+import { newId, type PaymentMethodId } from '../../domain/foundations/ids.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
 

@@ -1,9 +1,9 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/api-key.js'
-import { NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit-event.js'
-import { boundedString, decode, strictObject } from '../../domain/codecs.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { NOT_AUDITED, OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
+import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
 import {
   idempotencyKeyRequired,
   idempotencyKeyReused,
@@ -19,13 +19,13 @@ import {
   type Overpayment,
   type PartyMismatch,
   type StoreUnavailable,
-} from '../../domain/errors.js'
-import type { Loan } from '../../domain/loan.js'
-import { derivedOn } from '../../domain/loan-servicing.js'
+} from '../../domain/foundations/errors.js'
+import type { Loan } from '../../domain/loans/loan.js'
+import { derivedOn } from '../../lending/loan-servicing.js'
 import { paymentsFor, post, postingDate, settled } from './posting.js'
-import { commandOf } from '../../domain/path-parameters.js'
-import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/payment.js'
-import type { PaymentMethod } from '../../domain/payment-method.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
+import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/loans/payment.js'
+import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
@@ -33,8 +33,8 @@ import type { PaymentMethodRepository } from '../../ports/payment-method-reposit
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
 import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loans.js'
-import type { Page } from '../../domain/pagination.js'
-import { type LoanId, newId, type PaymentId } from '../../domain/ids.js'
+import type { Page } from '../../domain/foundations/pagination.js'
+import { type LoanId, newId, type PaymentId } from '../../domain/foundations/ids.js'
 
 /** Borrower payments and their reversal (docs/servicing.md "Payments"). */
 

@@ -1,9 +1,9 @@
-import { dateIn } from '../../domain/servicing-terms.js'
+import { dateIn } from '../../domain/loans/servicing-terms.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import type { StoreUnavailable } from '../../domain/errors.js'
-import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../domain/loan-servicing.js'
-import type { Payment } from '../../domain/payment.js'
-import type { BalanceSnapshot, Loan } from '../../domain/loan.js'
+import type { StoreUnavailable } from '../../domain/foundations/errors.js'
+import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/loan-servicing.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import type { BalanceSnapshot, Loan } from '../../domain/loans/loan.js'
 import type { LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 
 /** How a servicing change becomes a posting: shared by payments, reversals and the daily job. */

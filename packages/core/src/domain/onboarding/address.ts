@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } from './codecs.js'
+import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode } from './country-codes.js'
-import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText } from './instant.js'
-import type { AddressId } from './ids.js'
+import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
+import { instantText } from '../foundations/instant.js'
+import type { AddressId } from '../foundations/ids.js'
 
 /**
  * Postal addresses, one model for onboarding sessions and parties. `registered` is the

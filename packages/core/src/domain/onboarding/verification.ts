@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { strictObject, stringMatching, withSchema } from './codecs.js'
-import type { SessionId } from './ids.js'
+import { strictObject, stringMatching, withSchema } from '../foundations/codecs.js'
+import type { SessionId } from '../foundations/ids.js'
 
 /**
  * One-time codes that prove the applicant controls a phone number or email address.

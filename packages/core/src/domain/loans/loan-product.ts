@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { amortize, type Installment } from './amortization.js'
+import { amortize, type Installment } from '../../lending/amortization.js'
 import * as t from 'io-ts'
-import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from './codecs.js'
-import { invalidRequest, type InvalidRequest } from './errors.js'
-import { BasisPoints, CurrencyCode, NonNegativeMinorUnits, PositiveMinorUnits } from './money.js'
-import { instantText } from './instant.js'
-import type { ProductId } from './ids.js'
+import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from '../foundations/codecs.js'
+import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
+import { BasisPoints, CurrencyCode, NonNegativeMinorUnits, PositiveMinorUnits } from '../foundations/money.js'
+import { instantText } from '../foundations/instant.js'
+import type { ProductId } from '../foundations/ids.js'
 import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, servicingTermsView, TimeZone, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */

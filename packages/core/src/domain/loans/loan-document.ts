@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { boundedString, CalendarDate, oneOf, strictObject, stringMatching } from './codecs.js'
-import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText } from './instant.js'
-import type { DocumentId, LoanId } from './ids.js'
+import { boundedString, CalendarDate, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
+import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
+import { instantText } from '../foundations/instant.js'
+import type { DocumentId, LoanId } from '../foundations/ids.js'
 
 /** Documents of a loan (statements, notices, disclosures): metadata and a storage reference. */
 

@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strictObject, stringMatching, withSchema } from './codecs.js'
-import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText } from './instant.js'
-import type { LoanId, PaymentMethodId } from './ids.js'
+import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strictObject, stringMatching, withSchema } from '../foundations/codecs.js'
+import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
+import { instantText } from '../foundations/instant.js'
+import type { LoanId, PaymentMethodId } from '../foundations/ids.js'
 
 /**
  * Payment methods of a loan (docs/servicing.md): bank accounts and card tokens. Account

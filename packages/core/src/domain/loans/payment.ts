@@ -1,9 +1,9 @@
 import type * as t from 'io-ts'
-import { strictObject, stringMatching } from './codecs.js'
-import type { Allocation, Buckets, InstallmentPayments } from './loan-servicing.js'
-import { CurrencyCode, PositiveMinorUnits } from './money.js'
-import { instantText } from './instant.js'
-import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from './ids.js'
+import { strictObject, stringMatching } from '../foundations/codecs.js'
+import type { Allocation, Buckets, InstallmentPayments } from '../../lending/loan-servicing.js'
+import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
+import { instantText } from '../foundations/instant.js'
+import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from '../foundations/ids.js'
 
 /** Borrower payments (docs/servicing.md "Payments"). */
 

@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { withSchema } from './codecs.js'
+import { withSchema } from '../foundations/codecs.js'
 
 /** ISO 3166-1 alpha-2 codes officially assigned as of 2024 (249 entries). */
 const ASSIGNED =

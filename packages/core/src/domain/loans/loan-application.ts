@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, integerIn, merged, mergePatch, strictObject } from './codecs.js'
-import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from './errors.js'
+import { boundedString, integerIn, merged, mergePatch, strictObject } from '../foundations/codecs.js'
+import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from '../foundations/errors.js'
 import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
-import { CurrencyCode, PositiveMinorUnits } from './money.js'
-import { instantText, instantTextOrNull } from './instant.js'
-import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } from './ids.js'
+import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
+import { instantText, instantTextOrNull } from '../foundations/instant.js'
+import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } from '../foundations/ids.js'
 
 /**
  * Loan applications and their state machine (docs/applications.md), as pure functions.

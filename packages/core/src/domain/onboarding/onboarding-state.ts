@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js'
-import { invalidState, type InvalidState } from './errors.js'
-import type { OnboardingStatus, OnboardingStep } from './onboarding-session.js'
+import { invalidState, type InvalidState } from '../foundations/errors.js'
 
 /**
  * The onboarding state machine (docs/onboarding.md), as pure functions.
@@ -10,6 +9,16 @@ import type { OnboardingStatus, OnboardingStep } from './onboarding-session.js'
  * session can be approved or rejected. `current_step` is never stored as a fact of its own: it
  * is the step of the first outstanding requirement, or `REVIEW` when none is outstanding.
  */
+
+/** A session's statuses: `IN_PROGRESS` → `SUBMITTED` → `APPROVED` | `REJECTED`. */
+export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
+/** One of `ONBOARDING_STATUSES`. */
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number]
+
+/** The steps of onboarding, in order; a session's `currentStep` is the step of its first outstanding requirement. */
+export const ONBOARDING_STEPS = ['PHONE_VERIFICATION', 'EMAIL_VERIFICATION', 'APPLICANT_PROFILE', 'ADDRESSES', 'REVIEW'] as const
+/** One of `ONBOARDING_STEPS`. */
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
 
 /** What the requirements and the current step are computed from. */
 export type OnboardingProgress = {

@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
-import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
-import { instantText } from './instant.js'
-import type { DocumentId } from './ids.js'
+import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
+import { instantText } from '../foundations/instant.js'
+import type { DocumentId } from '../foundations/ids.js'
 
 /**
  * Document metadata: Lendgate stores what a document is and where the partner keeps it

@@ -1,7 +1,7 @@
 import { amortize, amortizeOver, levelPaymentFor } from './amortization.js'
 import { calendarDays, dayCounter, divideHalfUp, interestBetween, addDays } from './day-count.js'
-import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus, TransactionType } from './loan.js'
-import type { LoanId, PaymentId } from './ids.js'
+import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, Loan, LoanInstallment, LoanStatus, TransactionType } from '../domain/loans/loan.js'
+import type { LoanId, PaymentId } from '../domain/foundations/ids.js'
 
 /**
  * Servicing rules (docs/servicing.md), as pure functions. A loan's state on any date is derived

@@ -1,7 +1,6 @@
-import { stringMatching } from './codecs.js'
-import type { PartyView } from './party.js'
-import { instantText } from './instant.js'
-import type { EventId, SessionId } from './ids.js'
+import type { PartyView } from '../onboarding/party.js'
+import { instantText } from '../foundations/instant.js'
+import type { EventId, SessionId } from '../foundations/ids.js'
 
 /**
  * An outbound event in the outbox (CONTRACT.md "Webhooks"). Written in the same transaction as
@@ -23,13 +22,6 @@ export type WebhookEvent = {
   readonly createdAt: Date
 }
 
-const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
-
-/** Whether `id` has the form of an event id. */
-export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(id)
-
-/** An event id: `evt_` and 32 lower-case hex digits. */
-export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** `evt_` and 32 hex digits from a UUID. */
 const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId

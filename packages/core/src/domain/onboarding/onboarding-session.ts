@@ -1,11 +1,11 @@
 import * as t from 'io-ts'
 import type { Address } from './address.js'
 import type { ApplicantProfile } from './applicant-profile.js'
-import { oneOf, strictObject, withSchema } from './codecs.js'
+import { oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
-import { instantText } from './instant.js'
-import { currentStepOf, requirementsOf, type OnboardingProgress, type Requirement } from './onboarding-state.js'
-import type { ClientId, PartyId, SessionId } from './ids.js'
+import { instantText } from '../foundations/instant.js'
+import { currentStepOf, requirementsOf, type OnboardingProgress, type OnboardingStatus, type OnboardingStep, type Requirement } from './onboarding-state.js'
+import type { ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
 /**
  * Onboarding sessions (spec §2, §3): the aggregate a partner fills in, with its contacts,
@@ -13,16 +13,6 @@ import type { ClientId, PartyId, SessionId } from './ids.js'
  * `currentStep` is recomputed from the session's contents on every change (`withContents`),
  * never set by hand. The state machine is in onboarding-state.ts and docs/onboarding.md.
  */
-
-/** A session's statuses: `IN_PROGRESS` → `SUBMITTED` → `APPROVED` | `REJECTED`. */
-export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
-/** One of `ONBOARDING_STATUSES`. */
-export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number]
-
-/** The steps of onboarding, in order; a session's `currentStep` is the step of its first outstanding requirement. */
-export const ONBOARDING_STEPS = ['PHONE_VERIFICATION', 'EMAIL_VERIFICATION', 'APPLICANT_PROFILE', 'ADDRESSES', 'REVIEW'] as const
-/** One of `ONBOARDING_STEPS`. */
-export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
 
 /** Borrower types Lendgate onboards. Only businesses today. */
 export const SESSION_TYPES = ['business'] as const

@@ -1,8 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { jsonSchemaOf, Uuid, withSchema } from './codecs.js'
-import { WebhookEventId } from './webhook-event.js'
+import { jsonSchemaOf, stringMatching, Uuid, withSchema } from './codecs.js'
 
 /**
  * The identifiers of Lendgate's records, one branded type per kind of record (decision 78): a
@@ -86,6 +85,14 @@ export const PaymentMethodId = idOf('PaymentMethodId', Uuid)
 export type PaymentId = Id<'PaymentId'>
 /** The codec of `PaymentId`s: decodes a caller's value, refusing anything else by name. */
 export const PaymentId = idOf('PaymentId', Uuid)
+
+const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
+
+/** Whether `id` has the form of an event id. */
+export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(id)
+
+/** An event id: `evt_` and 32 lower-case hex digits. */
+export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** A webhook event's id: `evt_` and 32 lower-case hex digits. */
 export type EventId = Id<'EventId'>

@@ -1,8 +1,8 @@
 import type * as t from 'io-ts'
-import { boundedString, integerIn, oneOf, strictObject } from './codecs.js'
-import { CurrencyCode, PositiveMinorUnits } from './money.js'
-import { instantText } from './instant.js'
-import type { LoanId } from './ids.js'
+import { boundedString, integerIn, oneOf, strictObject } from '../foundations/codecs.js'
+import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
+import { instantText } from '../foundations/instant.js'
+import type { LoanId } from '../foundations/ids.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
 

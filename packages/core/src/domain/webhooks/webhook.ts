@@ -1,7 +1,7 @@
 import * as t from 'io-ts'
-import { strictObject, stringMatching } from './codecs.js'
-import { instantText } from './instant.js'
-import type { SessionId } from './ids.js'
+import { strictObject, stringMatching } from '../foundations/codecs.js'
+import { instantText } from '../foundations/instant.js'
+import type { SessionId } from '../foundations/ids.js'
 
 /**
  * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"). The signing secret is kept

@@ -1,6 +1,6 @@
 import * as O from 'fp-ts/lib/Option.js'
-import { instantText, instantTextOrNull } from './instant.js'
-import type { ApiKeyId, ClientId, PartyId } from './ids.js'
+import { instantText, instantTextOrNull } from '../foundations/instant.js'
+import type { ApiKeyId, ClientId, PartyId } from '../foundations/ids.js'
 
 /**
  * API clients and their keys (CONTRACT.md "Keys").

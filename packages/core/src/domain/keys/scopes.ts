@@ -1,5 +1,5 @@
 import * as t from 'io-ts'
-import { arrayOf, jsonSchemaOf, withSchema } from './codecs.js'
+import { arrayOf, jsonSchemaOf, withSchema } from '../foundations/codecs.js'
 
 /** Scopes a key can hold (spec §5.4). */
 export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const

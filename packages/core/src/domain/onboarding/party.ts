@@ -2,8 +2,8 @@ import type { Address, AddressView } from './address.js'
 import { addressView } from './address.js'
 import { maskTaxId } from './applicant-profile.js'
 import type { OnboardingSession } from './onboarding-session.js'
-import { instantText } from './instant.js'
-import type { AddressId, ClientId, PartyId, SessionId } from './ids.js'
+import { instantText } from '../foundations/instant.js'
+import type { AddressId, ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
 /**
  * A party: the approved borrower, created from an onboarding session's profile, contacts and

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { boundedString, oneOf, strictObject, stringMatching } from './codecs.js'
-import { invalidRequest, type InvalidRequest } from './errors.js'
-import { instantText, utcDate } from './instant.js'
+import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
+import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
+import { instantText, utcDate } from '../foundations/instant.js'
 
 /** The business applicant: what a lender needs to identify and assess it. */
 

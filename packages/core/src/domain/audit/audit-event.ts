@@ -1,13 +1,13 @@
-import type { ApiClient, ApiKey, Caller } from './api-key.js'
-import type { CollateralItem } from './collateral.js'
-import type { LoanApplication } from './loan-application.js'
-import type { LoanDocument } from './loan-document.js'
-import { loanProductView, type LoanProduct } from './loan-product.js'
-import type { Loan } from './loan.js'
-import type { OnboardingSession } from './onboarding-session.js'
-import type { Payment } from './payment.js'
-import { instantText } from './instant.js'
-import type { ClientId, PartyId } from './ids.js'
+import type { ApiClient, ApiKey, Caller } from '../keys/api-key.js'
+import type { CollateralItem } from '../loans/collateral.js'
+import type { LoanApplication } from '../loans/loan-application.js'
+import type { LoanDocument } from '../loans/loan-document.js'
+import { loanProductView, type LoanProduct } from '../loans/loan-product.js'
+import type { Loan } from '../loans/loan.js'
+import type { OnboardingSession } from '../onboarding/onboarding-session.js'
+import type { Payment } from '../loans/payment.js'
+import { instantText } from '../foundations/instant.js'
+import type { ClientId, PartyId } from '../foundations/ids.js'
 
 /**
  * The audit log (issue 9): one append-only event per key mint, key revocation and internal
