@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { amortize, type Installment } from '../../lending/amortization.js'
+import { amortize, type Installment } from '../../lending/index.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'

@@ -1,14 +1,11 @@
-import { amortize, type Installment } from '../../lending/amortization.js'
+import { amortize, calendarDays, delinquencyBucketOf, disclosureFigures, formatAprThousandths, replay, snapshotOf, type DelinquencyBucket, type Installment, type ServicingCheckpoint } from '../../lending/index.js'
 import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from '../foundations/money.js'
 import * as E from 'fp-ts/lib/Either.js'
-import { disclosureFigures, formatAprThousandths } from '../../lending/apr.js'
 import { instantText, utcDate } from '../foundations/instant.js'
 import { newId, type ApplicationId, type LoanId, type PartyId, type PaymentId, type ProductId } from '../foundations/ids.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import { delinquencyBucketOf, replay, snapshotOf, type DelinquencyBucket, type ServicingCheckpoint } from '../../lending/loan-servicing.js'
-import { calendarDays } from '../../lending/day-count.js'
 import { dateIn, DEFAULT_SERVICING_TERMS, servicingTermsView, type DayCount, type LateFee, type PrepaymentMode, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
 
 /**

@@ -1,6 +1,6 @@
 import type * as t from 'io-ts'
 import { strictObject, stringMatching } from '../foundations/codecs.js'
-import type { Allocation, Buckets, InstallmentPayments } from '../../lending/loan-servicing.js'
+import type { Allocation, Buckets, InstallmentPayments } from '../../lending/index.js'
 import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
 import { instantText } from '../foundations/instant.js'
 import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from '../foundations/ids.js'

@@ -1,6 +1,6 @@
 import * as t from 'io-ts'
 import { withSchema } from '../foundations/codecs.js'
-import { DAY_COUNTS, type DayCount } from '../../lending/day-count.js'
+import { DAY_COUNTS, type DayCount } from '../../lending/index.js'
 
 /**
  * How a product's loans are serviced (docs/servicing.md): the day-count convention interest

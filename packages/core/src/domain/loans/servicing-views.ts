@@ -1,6 +1,6 @@
 import type { BalanceSnapshot, InstallmentStatus, LedgerTransaction, LoanInstallment } from './loan.js'
 import { instantText } from '../foundations/instant.js'
-import type { PayoffQuote } from '../../lending/loan-servicing.js'
+import type { PayoffQuote } from '../../lending/index.js'
 
 /** How partners see balances, ledger entries and installments (docs/servicing.md). */
 

@@ -19,7 +19,7 @@ import { CollateralInput, newCollateral, type CollateralItem } from '../../domai
 import { LoanDocumentInput, newLoanDocument, type LoanDocument } from '../../domain/loans/loan-document.js'
 import type { Loan } from '../../domain/loans/loan.js'
 import { utcDate } from '../../domain/foundations/instant.js'
-import { chargeOffEntries } from '../../lending/loan-servicing.js'
+import { chargeOffEntries } from '../../lending/index.js'
 import { paymentsFor, post, postingDate } from './posting.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'

@@ -21,7 +21,7 @@ import {
   type StoreUnavailable,
 } from '../../domain/foundations/errors.js'
 import type { Loan } from '../../domain/loans/loan.js'
-import { derivedOn } from '../../lending/loan-servicing.js'
+import { derivedOn } from '../../lending/index.js'
 import { paymentsFor, post, postingDate, settled } from './posting.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { KeyedPaymentInput, type PaymentInput, type Payment } from '../../domain/loans/payment.js'

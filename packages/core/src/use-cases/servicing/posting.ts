@@ -1,7 +1,7 @@
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
-import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/loan-servicing.js'
+import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { BalanceSnapshot, Loan } from '../../domain/loans/loan.js'
 import type { LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
