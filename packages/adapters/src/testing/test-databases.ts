@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } from '../postgres/database.js'
-import { THROWAWAY_SETTINGS, useEmbeddedServer } from '../postgres/embedded-server.js'
+import { useEmbeddedServer } from '../postgres/embedded-server.js'
+import { THROWAWAY_SETTINGS } from '../postgres/throwaway-data-dir.js'
 import { migrateToLatest } from '../postgres/migrate.js'
 
 /**
