@@ -1,4 +1,5 @@
-import { documentedSettings, type SettingDoc } from './config.js'
+import { documentedSettings } from './config.js'
+import type { SettingDoc } from './config-settings.js'
 
 /** The command that writes `.env.example` from `environmentExample`. */
 export const ENV_EXAMPLE_COMMAND = 'npx -y pnpm@10.34.8 env:example'
