@@ -9,7 +9,7 @@ import { partyReadyEvent } from '../src/domain/webhooks/webhook-event.js'
 import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '../src/ports/webhook-delivery-queue.js'
 import { testClock } from '../src/testing/fixed-clock.js'
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../src/use-cases/webhooks/deliver-due-webhooks.js'
-import type { PartyView } from '../src/domain/onboarding/party.js'
+import type { PartyView } from '../src/views/onboarding.js'
 
 const now = new Date('2026-10-01T00:00:00.000Z')
 const due = (n: number): DueDelivery => ({

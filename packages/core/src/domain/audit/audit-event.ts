@@ -6,7 +6,6 @@ import { loanProductView, type LoanProduct } from '../loans/loan-product.js'
 import type { Loan } from '../loans/loan.js'
 import type { OnboardingSession } from '../onboarding/onboarding-session.js'
 import type { Payment } from '../loans/payment.js'
-import { instantText } from '../foundations/instant.js'
 import type { ClientId, PartyId } from '../foundations/ids.js'
 
 /**
@@ -274,31 +273,3 @@ export const accrualCompletedEvent = (
     loans_changed: run.loansChanged,
     accruals: run.accruals,
   })
-
-// ---- the listing record --------------------------------------------------------------------
-
-/** An audit event as the API returns it. */
-export type AuditEventView = {
-  readonly audit_event_id: string
-  readonly occurred_at: string
-  readonly actor: AuditActor
-  readonly action: AuditAction
-  readonly subject: { readonly type: AuditSubjectType; readonly id: string }
-  readonly api_client_id: string | null
-  readonly party_id: string | null
-  readonly request_id: string | null
-  readonly details: AuditDetails
-}
-
-/** The API's view of an audit event. */
-export const auditEventView = (e: AuditEvent): AuditEventView => ({
-  audit_event_id: e.id,
-  occurred_at: instantText(e.occurredAt),
-  actor: e.actor,
-  action: e.action,
-  subject: e.subject,
-  api_client_id: e.apiClientId,
-  party_id: e.partyId,
-  request_id: e.requestId,
-  details: e.details,
-})

@@ -3,7 +3,6 @@ import * as t from 'io-ts'
 import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode } from './country-codes.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText } from '../foundations/instant.js'
 import type { AddressId } from '../foundations/ids.js'
 
 /**
@@ -18,7 +17,6 @@ import type { AddressId } from '../foundations/ids.js'
 export const ADDRESS_TYPES = ['registered', 'operating', 'mailing'] as const
 /** One of `ADDRESS_TYPES`. */
 export type AddressType = (typeof ADDRESS_TYPES)[number]
-
 
 const AddressTypeCodec = withSchema(oneOf('AddressType', ADDRESS_TYPES), {
   type: 'string',
@@ -95,35 +93,6 @@ export const patchAddress = (address: Address, patch: AddressPatch, now: Date): 
   updatedAt: now,
 })
 
-/** An address as the API returns it. */
-export type AddressView = {
-  readonly address_id: string
-  readonly type: AddressType
-  readonly line1: string
-  readonly line2: string | null
-  readonly city: string
-  readonly region: string | null
-  readonly postal_code: string
-  readonly country: string
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of an address. */
-export const addressView = (a: Address): AddressView => ({
-  address_id: a.id,
-  type: a.type,
-  line1: a.line1,
-  line2: a.line2,
-  city: a.city,
-  region: a.region,
-  postal_code: a.postalCode,
-  country: a.country,
-  created_at: instantText(a.createdAt),
-  updated_at: instantText(a.updatedAt),
-})
-
-/** A session or a party holds at most this many addresses. */
 const MAX_ADDRESSES = 20
 
 /**

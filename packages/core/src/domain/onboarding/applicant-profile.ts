@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText, utcDate } from '../foundations/instant.js'
+import { utcDate } from '../foundations/instant.js'
 
 /** The business applicant: what a lender needs to identify and assess it. */
 
@@ -89,30 +89,3 @@ export const sameProfile = (a: ApplicantProfile, b: ApplicantProfile): boolean =
 /** All but the last four characters hidden; short values entirely. */
 export const maskTaxId = (taxId: string): string =>
   taxId.length <= 4 ? '*'.repeat(taxId.length) : `${'*'.repeat(taxId.length - 4)}${taxId.slice(-4)}`
-
-/** A profile as the API returns it. */
-export type ApplicantProfileView = {
-  readonly legal_name: string
-  readonly trading_name: string | null
-  readonly legal_form: string | null
-  readonly registration_number: string | null
-  readonly incorporation_date: string | null
-  readonly industry_code: string | null
-  readonly website: string | null
-  /** Masked: the full tax id is never returned. */
-  readonly tax_id_masked: string | null
-  readonly updated_at: string
-}
-
-/** The API's view of a profile, with the tax id masked. */
-export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView => ({
-  legal_name: p.legalName,
-  trading_name: p.tradingName,
-  legal_form: p.legalForm,
-  registration_number: p.registrationNumber,
-  incorporation_date: p.incorporationDate,
-  industry_code: p.industryCode,
-  website: p.website,
-  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
-  updated_at: instantText(p.updatedAt),
-})

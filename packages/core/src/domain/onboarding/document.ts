@@ -1,6 +1,5 @@
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
-import { instantText } from '../foundations/instant.js'
 import type { DocumentId } from '../foundations/ids.js'
 
 /**
@@ -60,26 +59,4 @@ export const newDocument = (input: DocumentInput, id: DocumentId, now: Date): Do
   contentType: input.content_type ?? null,
   description: input.description ?? null,
   createdAt: now,
-})
-
-/** A document's metadata as the API returns it. */
-export type DocumentView = {
-  readonly document_id: string
-  readonly type: DocumentType
-  readonly storage_ref: string
-  readonly file_name: string | null
-  readonly content_type: string | null
-  readonly description: string | null
-  readonly created_at: string
-}
-
-/** The API's view of a document's metadata. */
-export const documentView = (d: DocumentMetadata): DocumentView => ({
-  document_id: d.id,
-  type: d.type,
-  storage_ref: d.storageRef,
-  file_name: d.fileName,
-  content_type: d.contentType,
-  description: d.description,
-  created_at: instantText(d.createdAt),
 })

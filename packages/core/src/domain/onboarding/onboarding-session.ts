@@ -3,7 +3,6 @@ import type { Address } from './address.js'
 import type { ApplicantProfile } from './applicant-profile.js'
 import { oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
-import { instantText } from '../foundations/instant.js'
 import { currentStepOf, requirementsOf, type OnboardingProgress, type OnboardingStatus, type OnboardingStep, type Requirement } from './onboarding-state.js'
 import type { ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
@@ -90,7 +89,6 @@ export const withContents = (
   return { ...next, currentStep: currentStepOf(progressOf(next)) }
 }
 
-
 /** Language-region tag (`xx-XX`): a BCP 47 language of 2-3 letters and an ISO country. */
 const Locale = withSchema(new t.Type<string, string, unknown>(
   'Locale',
@@ -141,30 +139,4 @@ export const newOnboardingSession = (
   version: 1,
   createdAt: now,
   updatedAt: now,
-})
-
-/** A session as the API returns it (spec §3.2); contacts, profile and addresses have routes of their own. */
-export type OnboardingSessionView = {
-  readonly session_id: string
-  readonly type: string
-  readonly country_of_incorporation: string
-  readonly entry_channel: string
-  readonly locale: string
-  readonly status: OnboardingStatus
-  readonly current_step: OnboardingStep
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of `session`. */
-export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
-  session_id: session.id,
-  type: session.type,
-  country_of_incorporation: session.countryOfIncorporation,
-  entry_channel: session.entryChannel,
-  locale: session.locale,
-  status: session.status,
-  current_step: session.currentStep,
-  created_at: instantText(session.createdAt),
-  updated_at: instantText(session.updatedAt),
 })

@@ -1,8 +1,5 @@
-import type { Address, AddressView } from './address.js'
-import { addressView } from './address.js'
-import { maskTaxId } from './applicant-profile.js'
+import type { Address } from './address.js'
 import type { OnboardingSession } from './onboarding-session.js'
-import { instantText } from '../foundations/instant.js'
 import type { AddressId, ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
 /**
@@ -58,43 +55,3 @@ export const partyFromSession = (session: OnboardingSession, partyId: PartyId, a
     createdAt: now,
   }
 }
-
-/** A party as partners see it, with its tax id masked. */
-export type PartyView = {
-  readonly party_id: string
-  readonly session_id: string
-  readonly type: 'business'
-  readonly legal_name: string
-  readonly trading_name: string | null
-  readonly legal_form: string | null
-  readonly registration_number: string | null
-  readonly incorporation_date: string | null
-  readonly industry_code: string | null
-  readonly website: string | null
-  readonly tax_id_masked: string | null
-  readonly country_of_incorporation: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly addresses: readonly AddressView[]
-  readonly created_at: string
-}
-
-/** The party as partners see it (getPartyBySessionId, the party.ready payload): tax id masked. */
-export const partyView = (p: Party): PartyView => ({
-  party_id: p.id,
-  session_id: p.sessionId,
-  type: p.type,
-  legal_name: p.legalName,
-  trading_name: p.tradingName,
-  legal_form: p.legalForm,
-  registration_number: p.registrationNumber,
-  incorporation_date: p.incorporationDate,
-  industry_code: p.industryCode,
-  website: p.website,
-  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
-  country_of_incorporation: p.countryOfIncorporation,
-  email: p.email,
-  phone: p.phone,
-  addresses: p.addresses.map(addressView),
-  created_at: instantText(p.createdAt),
-})

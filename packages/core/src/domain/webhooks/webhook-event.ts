@@ -1,4 +1,4 @@
-import type { PartyView } from '../onboarding/party.js'
+import type { PartyView } from '../../views/onboarding.js'
 import { instantText } from '../foundations/instant.js'
 import type { EventId, SessionId } from '../foundations/ids.js'
 
@@ -21,7 +21,6 @@ export type WebhookEvent = {
   readonly nextAttemptAt: Date
   readonly createdAt: Date
 }
-
 
 /** `evt_` and 32 hex digits from a UUID. */
 const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
@@ -50,47 +49,3 @@ export type WebhookAttempt = {
 
 /** An event with its attempts, for the delivery log. */
 export type WebhookDelivery = WebhookEvent & { readonly attemptLog: readonly WebhookAttempt[] }
-
-/** An event as the API returns it. */
-export type WebhookEventView = {
-  readonly event_id: string
-  readonly type: string
-  readonly status: WebhookEvent['status']
-  readonly attempts: number
-  /** When the next attempt is due; null once delivered or failed. */
-  readonly next_attempt_at: string | null
-  readonly created_at: string
-}
-
-/** The API's view of an event. */
-export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
-  event_id: e.id,
-  type: e.type,
-  status: e.status,
-  attempts: e.attempts,
-  next_attempt_at: e.status === 'pending' ? instantText(e.nextAttemptAt) : null,
-  created_at: instantText(e.createdAt),
-})
-
-/** An event with its attempt log, as the API returns it. */
-export type WebhookDeliveryView = WebhookEventView & {
-  readonly attempt_log: readonly {
-    readonly attempt_number: number
-    readonly started_at: string
-    readonly duration_ms: number
-    readonly status_code: number | null
-    readonly error: string | null
-  }[]
-}
-
-/** An event and every attempt to deliver it. */
-export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => ({
-  ...webhookEventView(d),
-  attempt_log: d.attemptLog.map((a) => ({
-    attempt_number: a.attemptNumber,
-    started_at: instantText(a.startedAt),
-    duration_ms: a.durationMs,
-    status_code: a.statusCode,
-    error: a.error,
-  })),
-})

@@ -1,6 +1,5 @@
 import * as t from 'io-ts'
 import { strictObject, stringMatching } from '../foundations/codecs.js'
-import { instantText } from '../foundations/instant.js'
 import type { SessionId } from '../foundations/ids.js'
 
 /**
@@ -42,24 +41,3 @@ export type WebhookEndpoint = {
   readonly createdAt: Date
   readonly updatedAt: Date
 }
-
-/** The registration as returned: `webhook_secret` only when the server generated it, that once. */
-export type WebhookEndpointView = {
-  readonly session_id: string
-  readonly webhook_url: string
-  readonly webhook_secret?: string
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/**
- * The API's view of an endpoint; `generatedSecret`, when given, is shown (only in the answer to the
- * registration that made it).
- */
-export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
-  session_id: endpoint.sessionId,
-  webhook_url: endpoint.url,
-  ...(generatedSecret === undefined ? {} : { webhook_secret: generatedSecret }),
-  created_at: instantText(endpoint.createdAt),
-  updated_at: instantText(endpoint.updatedAt),
-})
