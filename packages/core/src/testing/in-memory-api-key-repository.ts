@@ -5,20 +5,12 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-/** An `ApiKeyRepository` in memory that also shows what it holds. */
 export type InMemoryApiKeyRepository = ApiKeyRepository & {
-  /** Every API client stored, in insertion order. */
   readonly clients: () => readonly ApiClient[]
-  /** Every key stored, in insertion order. */
   readonly keys: () => readonly ApiKey[]
-  /** Where audited writes record their events. */
   readonly audit: InMemoryAuditLog
 }
 
-/**
- * Clients and keys in memory, with the same semantics as the PostgreSQL repository; audited writes
- * append their events to `audit` (a fresh log by default).
- */
 export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryApiKeyRepository => {
   const clients = new Map<string, ApiClient>()
   const keys = new Map<string, ApiKey>()

@@ -6,7 +6,7 @@ import type { OnboardingStatus, OnboardingStep } from '../domain/onboarding/onbo
 import type { Party } from '../domain/onboarding/party.js'
 import { instantText } from '../domain/foundations/instant.js'
 
-/** A session as the API returns it (spec §3.2); contacts, profile and addresses have routes of their own. */
+/** Spec §3.2; contacts, profile and addresses have routes of their own. */
 export type OnboardingSessionView = {
   readonly session_id: string
   readonly type: string
@@ -19,7 +19,6 @@ export type OnboardingSessionView = {
   readonly updated_at: string
 }
 
-/** The API's view of `session`. */
 export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
   session_id: session.id,
   type: session.type,
@@ -62,7 +61,6 @@ export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView 
   updated_at: instantText(p.updatedAt),
 })
 
-/** An address as the API returns it. */
 export type AddressView = {
   readonly address_id: string
   readonly type: AddressType
@@ -76,7 +74,6 @@ export type AddressView = {
   readonly updated_at: string
 }
 
-/** The API's view of an address. */
 export const addressView = (a: Address): AddressView => ({
   address_id: a.id,
   type: a.type,
@@ -90,8 +87,6 @@ export const addressView = (a: Address): AddressView => ({
   updated_at: instantText(a.updatedAt),
 })
 
-/** A session or a party holds at most this many addresses. */
-
 /** A document's metadata as the API returns it. */
 export type DocumentView = {
   readonly document_id: string
@@ -103,7 +98,6 @@ export type DocumentView = {
   readonly created_at: string
 }
 
-/** The API's view of a document's metadata. */
 export const documentView = (d: DocumentMetadata): DocumentView => ({
   document_id: d.id,
   type: d.type,
@@ -114,7 +108,6 @@ export const documentView = (d: DocumentMetadata): DocumentView => ({
   created_at: instantText(d.createdAt),
 })
 
-/** A party as partners see it, with its tax id masked. */
 export type PartyView = {
   readonly party_id: string
   readonly session_id: string
@@ -127,7 +120,7 @@ export type PartyView = {
   readonly created_at: string
 }
 
-/** The party as partners see it (getPartyBySessionId, the party.ready payload): tax id masked. */
+/** getPartyBySessionId and the party.ready payload: tax id masked. */
 export const partyView = (p: Party): PartyView => ({
   party_id: p.id,
   session_id: p.sessionId,

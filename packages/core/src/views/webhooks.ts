@@ -2,7 +2,7 @@ import type { WebhookEndpoint } from '../domain/webhooks/webhook.js'
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/webhook-event.js'
 import { instantText } from '../domain/foundations/instant.js'
 
-/** The registration as returned: `webhook_secret` only when the server generated it, that once. */
+/** `webhook_secret` only when the server generated it, in that answer only. */
 export type WebhookEndpointView = {
   readonly session_id: string
   readonly webhook_url: string
@@ -11,10 +11,6 @@ export type WebhookEndpointView = {
   readonly updated_at: string
 }
 
-/**
- * The API's view of an endpoint; `generatedSecret`, when given, is shown (only in the answer to the
- * registration that made it).
- */
 export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
   session_id: endpoint.sessionId,
   webhook_url: endpoint.url,
@@ -23,18 +19,16 @@ export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: 
   updated_at: instantText(endpoint.updatedAt),
 })
 
-/** An event as the API returns it. */
 export type WebhookEventView = {
   readonly event_id: string
   readonly type: string
   readonly status: WebhookEvent['status']
   readonly attempts: number
-  /** When the next attempt is due; null once delivered or failed. */
+  /** Null once delivered or failed. */
   readonly next_attempt_at: string | null
   readonly created_at: string
 }
 
-/** The API's view of an event. */
 export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   event_id: e.id,
   type: e.type,
@@ -44,7 +38,6 @@ export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   created_at: instantText(e.createdAt),
 })
 
-/** An event with its attempt log, as the API returns it. */
 export type WebhookDeliveryView = WebhookEventView & {
   readonly attempt_log: readonly {
     readonly attempt_number: number
@@ -55,7 +48,6 @@ export type WebhookDeliveryView = WebhookEventView & {
   }[]
 }
 
-/** An event and every attempt to deliver it. */
 export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => ({
   ...webhookEventView(d),
   attempt_log: d.attemptLog.map((a) => ({

@@ -2,12 +2,7 @@ import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
 import type { DocumentId } from '../foundations/ids.js'
 
-/**
- * Document metadata: Lendgate stores what a document is and where the partner keeps it
- * (`storage_ref`), not the file itself.
- */
 
-/** The kinds of onboarding document. */
 export const DOCUMENT_TYPES = [
   'certificate_of_incorporation',
   'articles_of_association',
@@ -18,13 +13,9 @@ export const DOCUMENT_TYPES = [
   'tax_return',
   'other',
 ] as const
-/** One of `DOCUMENT_TYPES`. */
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]
 
-/**
- * A document's metadata as a partner registers it: `type` and `storage_ref` (where the partner
- * keeps the file: a URI or object key) required; `file_name`, `content_type`, `description` optional.
- */
+/** `storage_ref` is where the partner keeps the file: a URI or object key. */
 export const DocumentInput = strictObject(
   'DocumentInput',
   {
@@ -37,10 +28,9 @@ export const DocumentInput = strictObject(
     description: boundedString('Description', 1, 500),
   },
 )
-/** A decoded `DocumentInput`. */
 export type DocumentInput = t.TypeOf<typeof DocumentInput>
 
-/** What a document is and where the partner keeps it (`storageRef`); Lendgate never holds the file itself. */
+/** Lendgate stores what a document is and where it is kept, never the file. */
 export type DocumentMetadata = {
   readonly id: DocumentId
   readonly type: DocumentType

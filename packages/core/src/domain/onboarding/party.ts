@@ -2,15 +2,10 @@ import type { Address } from './address.js'
 import type { OnboardingSession } from './onboarding-session.js'
 import type { AddressId, ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
-/**
- * A party: the approved borrower, created from an onboarding session's profile, contacts and
- * addresses at approval. The addresses are copies (new ids, same times and order): later changes
- * to the party's addresses do not rewrite the onboarding record.
- */
+/** The approved borrower, made at approval; its addresses are copies, so later changes leave the session's record alone. */
 export type Party = {
   readonly id: PartyId
   readonly sessionId: SessionId
-  /** The API client whose session produced the party. */
   readonly clientId: ClientId
   readonly type: 'business'
   readonly legalName: string
@@ -20,17 +15,17 @@ export type Party = {
   readonly incorporationDate: string | null
   readonly industryCode: string | null
   readonly website: string | null
-  /** The full tax identifier; partners only ever see it masked. */
+  /** Partners only ever see it masked. */
   readonly taxId: string | null
   readonly countryOfIncorporation: string
-  /** The session's verified email address and phone number, as of approval. */
+  /** As of approval. */
   readonly email: string | null
   readonly phone: string | null
   readonly addresses: readonly Address[]
   readonly createdAt: Date
 }
 
-/** The party an approved session becomes. The session must have a profile (submission guarantees it). */
+/** The session must have a profile (submission guarantees it). */
 export const partyFromSession = (session: OnboardingSession, partyId: PartyId, addressIds: () => AddressId, now: Date): Party => {
   const profile = session.profile
   if (profile === null) throw new Error('partyFromSession: a submitted session always has a profile')

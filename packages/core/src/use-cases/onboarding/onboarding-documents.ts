@@ -14,7 +14,6 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { newId } from '../../domain/foundations/ids.js'
 
-/** What the onboarding document use cases need. */
 export type OnboardingDocumentDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly documents: DocumentRepository
@@ -24,10 +23,7 @@ export type OnboardingDocumentDeps = {
 
 const CreateDocumentCommand = commandOf(['sessionId'], DocumentInput)
 
-/**
- * Registers a document's metadata on an editable session. The command is the `sessionId` and the
- * fields of `DocumentInput`. Not idempotent: each call registers another document.
- */
+/** Not idempotent: each call registers another document. */
 export const createOnboardingDocumentMetadata =
   (deps: OnboardingDocumentDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
@@ -43,10 +39,7 @@ export const createOnboardingDocumentMetadata =
       ),
     )
 
-/**
- * The documents of the session `sessionId`, oldest first, a page at a time (`limit`, `cursor`), in
- * any status (they stay listed after approval).
- */
+/** In any status: documents stay listed after approval. */
 export const listDocumentsForOnboardingSession =
   (deps: Pick<OnboardingDocumentDeps, 'sessions' | 'documents'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>
