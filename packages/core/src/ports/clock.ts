@@ -1,6 +1,2 @@
-/**
- * The current time. Use cases never read the system clock directly, so tests can move time.
- *
- * @property now - The current instant.
- */
+/** Use cases never read the system clock, so tests can move time. */
 export type Clock = { readonly now: () => Date }

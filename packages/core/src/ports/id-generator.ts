@@ -1,6 +1,2 @@
-/**
- * Generates identifiers for new records: random (version 4) UUIDs in lower case.
- *
- * @property next - A new identifier, never returned before.
- */
+/** Random (version 4) UUIDs in lower case. */
 export type IdGenerator = { readonly next: () => string }

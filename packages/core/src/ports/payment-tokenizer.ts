@@ -1,11 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ProcessorUnavailable } from './payment-processor.js'
 
-/**
- * Exchanges a bank account number for a token, at the edge: Lendgate keeps only the token and last four.
- *
- * @property tokenizeBankAccount - The token standing for the account, and the account number's last four digits.
- */
+/** Exchanges a bank account number for a token at the edge: Lendgate keeps only the token and last four. */
 export type PaymentTokenizer = {
   readonly tokenizeBankAccount: (account: {
     readonly routingNumber: string

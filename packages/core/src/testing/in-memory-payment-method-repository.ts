@@ -10,11 +10,9 @@ import { inMemoryPage } from './in-memory-paging.js'
 export const inMemoryPaymentMethodRepository = (
   loans: Pick<LoanRepository, 'findForParty'>,
 ): PaymentMethodRepository & {
-  /** Every method stored. */
   readonly all: () => readonly PaymentMethod[]
 } => {
   const methods = new Map<string, PaymentMethod>()
-  /** Writes `method`; a default unmarks the loan's other methods. */
   const write = (method: PaymentMethod, replace: boolean) =>
     TE.fromIO(() => {
       // Like the database: an update of an unknown method changes nothing.

@@ -9,19 +9,14 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { newId } from '../../domain/foundations/ids.js'
 
-/** What `createOnboardingSession` needs. */
 export type CreateOnboardingSessionDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'insert'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
-/** Why `createOnboardingSession` fails: an invalid command, or the store (`AlreadyExists` only if an id repeats). */
 export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable | AlreadyExists
 
-/**
- * Starts onboarding a borrower: a session owned by the caller's API client (spec §4.2). The
- * command is `CreateOnboardingSessionInput`. Not idempotent: each call creates a session.
- */
+/** A session owned by the caller's client (spec §4.2). Not idempotent. */
 export const createOnboardingSession =
   (deps: CreateOnboardingSessionDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>
