@@ -73,9 +73,7 @@ export { type OnboardingSessionRepository } from './ports/onboarding-session-rep
 export {
   type CreateOnboardingSessionDeps, type CreateOnboardingSessionError, createOnboardingSession,
 } from './use-cases/onboarding/create-onboarding-session.js'
-export {
-  type GetOnboardingSessionDeps, type GetOnboardingSessionError, getOnboardingSession,
-} from './use-cases/onboarding/get-onboarding-session.js'
+export { type GetOnboardingSessionDeps, getOnboardingSession } from './use-cases/onboarding/get-onboarding-session.js'
 export { type LoadOwnSessionError } from './use-cases/onboarding/load-own-session.js'
 export { listPendingOnboardingRequirements } from './use-cases/onboarding/list-pending-onboarding-requirements.js'
 
@@ -199,28 +197,22 @@ export {
 
 // Servicing: loans, payments, payment methods, operations, views
 export {
-  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
-  type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
-  type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
+  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, INSTALLMENT_STATUSES, type InstallmentStatus,
+  type LoanInstallment, TRANSACTION_TYPES, type TransactionType, type LedgerTransaction, type BalanceSnapshot,
+  type BookedLoan, bookLoan, type LoanView, loanView, type SchedulePreview, type LoanDisclosure,
+  disclosureView,
 } from './domain/loans/loan.js'
+export { type Disclosure } from './lending/apr.js'
 export {
-  type Ratio, type UnitPeriod, type PaymentTime, type TimedPayment, type ActuarialLoan, type InvalidAprInput,
-  type RateBelowZero, type RateAboveLimit, type AprError, annualPercentageRate, formatAprThousandths,
-  monthlyPaymentTimes, type ScheduledPayment, type DisclosureTerms, type Disclosure, disclosureFigures,
-} from './lending/apr.js'
-export {
-  type Buckets, ZERO, type ServicedInstallment, type ScheduledInstallment, type Allocation, type InstallmentPayments,
-  type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
-  ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
-  type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
-  chargeOffEntries,
+  type Buckets, type ServicedInstallment, type ScheduledInstallment, type Allocation,
+  type InstallmentPayments, type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket,
+  type DerivedLoan, deriveLoan, type PayoffQuote, ledgerSums, type PostedPayment, type LoanEvent,
+  type LoanChange, postChange, type ServicingCheckpoint, type Working, replay, resumes,
 } from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
-  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView, type ServicingTermsView,
+  DEFAULT_SERVICING_TERMS, dateIn, servicingTermsView, type ServicingTermsView,
 } from './domain/loans/servicing-terms.js'
-export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './lending/day-count.js'
-export { type Installment } from './lending/amortization.js'
 export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/loans/collateral.js'
 export {
   LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
@@ -231,9 +223,10 @@ export {
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
-  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
-  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
-  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
+  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty,
+  listLoanBalancesForParty, getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan,
+  listLoanScheduleForParty, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan,
+  listDocumentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'

@@ -19,8 +19,11 @@ export type ApiKeyRepository = {
     record: MintRecord,
     audit: (minted: { readonly client: ApiClient; readonly key: ApiKey }) => AuditEvent,
   ) => TE.TaskEither<StoreUnavailable, { readonly client: ApiClient; readonly key: ApiKey }>
+  /** Whatever its status. */
   readonly findByIdSegment: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  /** None when not the client's. */
   readonly findForClient: (clientId: ClientId, keyId: ApiKeyId) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
+  /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly listForClient: (clientId: ClientId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly ApiKey[]>
   /** Revokes an active key of `clientId`, keeping a first `revokedAt`; the event is written only when this call revoked it. */
   readonly revoke: (clientId: ClientId, keyId: ApiKeyId, at: Date, audit: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>

@@ -14,6 +14,7 @@ export type AuditEventFilter = {
 
 /** The append-only audit log. Changes with a transaction write their event in it; `record` is for work without one (the accrual job). */
 export type AuditLog = {
+  /** Appends one event. */
   readonly record: (event: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** Newest first: `(occurredAt, id)` descending. */
   readonly list: (filter: AuditEventFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly AuditEvent[]>

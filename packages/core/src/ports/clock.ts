@@ -1,2 +1,5 @@
 /** Use cases never read the system clock, so tests can move time. */
-export type Clock = { readonly now: () => Date }
+export type Clock = {
+  /** The current instant. */
+  readonly now: () => Date
+}

@@ -1,2 +1,5 @@
 /** Random (version 4) UUIDs in lower case. */
-export type IdGenerator = { readonly next: () => string }
+export type IdGenerator = {
+  /** Never returned before. */
+  readonly next: () => string
+}

@@ -5,6 +5,7 @@ import type { StoreUnavailable } from '../domain/foundations/errors.js'
 /** A lease on run `runKey` of a job; `progress` is what an earlier holder of the run saved (null: from the start). */
 export type JobLease = { readonly job: string; readonly runKey: string; readonly holder: string; readonly progress: string | null }
 
+/** A job's latest completed run. */
 export type CompletedRun = { readonly runKey: string; readonly finishedAt: Date }
 
 /**
@@ -20,5 +21,6 @@ export type JobLeases = {
   readonly complete: (lease: JobLease, now: Date) => TE.TaskEither<StoreUnavailable, boolean>
   /** Ends the lease at once, saving `progress`, so another holder need not wait. */
   readonly release: (lease: JobLease, progress: string) => TE.TaskEither<StoreUnavailable, void>
+  /** None if it never completed a run. */
   readonly lastCompleted: (job: string) => TE.TaskEither<StoreUnavailable, O.Option<CompletedRun>>
 }

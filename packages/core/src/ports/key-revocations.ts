@@ -3,5 +3,6 @@ export type KeyRevocationEvent = { readonly kind: 'revoked'; readonly idSegment:
 
 /** Revocations from other instances (LISTEN/NOTIFY in the adapters). */
 export type KeyRevocations = {
+  /** Until the returned function is called. */
   readonly subscribe: (listener: (event: KeyRevocationEvent) => void) => () => void
 }

@@ -7,15 +7,21 @@ import type { BookedLoan } from '../domain/loans/loan.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { ApplicationId, PartyId } from '../domain/foundations/ids.js'
 
+/** Of one party, one status, both or neither. */
 export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }
 
 /** Loan applications and the loans their approval books; saves are version-checked (`ConcurrentUpdate`) and write `audit` with them. */
 export type LoanApplicationRepository = {
+  /** `AlreadyExists` if the id is taken. */
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Any party's: for operators. */
   readonly findById: (id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  /** Another party's is none. */
   readonly findForParty: (partyId: PartyId, id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
+  /** If the stored version is still the application's. */
   readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /** The approved application and everything `booked` holds, in one transaction. */
   readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly list: (filter: ApplicationFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanApplication[]>
 }

@@ -11,6 +11,7 @@ import type { ClientId, SessionId } from '../domain/foundations/ids.js'
 
 /** Sessions with contacts, profile and addresses; partner reads are scoped to the owning client. */
 export type OnboardingSessionRepository = {
+  /** `AlreadyExists` if the id is taken. */
   readonly insert: (session: OnboardingSession) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** None when missing or another client's. */
   readonly findForClient: (clientId: ClientId, id: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
@@ -25,5 +26,6 @@ export type OnboardingSessionRepository = {
   ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: internal review only. */
   readonly findById: (id: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
+  /** Every client's, optionally of one status: internal review. */
   readonly list: (status: OnboardingStatus | undefined, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly OnboardingSession[]>
 }

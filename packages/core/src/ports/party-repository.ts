@@ -7,8 +7,10 @@ import type { PartyId } from '../domain/foundations/ids.js'
 
 /** Parties, created only by a session's approval (`saveApproved`); then only their addresses change. */
 export type PartyRepository = {
+  /** With its addresses, oldest first. */
   readonly findById: (id: PartyId) => TE.TaskEither<StoreUnavailable, O.Option<Party>>
   /** A second `registered` address is `AlreadyExists('registered_address')`. */
   readonly addAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
+  /** Same `registered` rule as `addAddress`. */
   readonly updateAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
 }

@@ -8,10 +8,14 @@ import type { LoanId, PartyId, PaymentMethodId } from '../domain/foundations/ids
 
 /** A loan's payment methods; writing one with `isDefault` unmarks the others in the same transaction. */
 export type PaymentMethodRepository = {
+  /** Unmarks the others if it is the default. */
   readonly insert: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** Nickname and default flag. */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** None if not the loan's. */
   readonly findForLoan: (loanId: LoanId, id: PaymentMethodId) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /** None when the loan is not the party's or does not exist (one read: decision 59). */
   readonly listForPartyLoan: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly PaymentMethod[]>
+  /** How many methods the loan has. */
   readonly countForLoan: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, number>
 }

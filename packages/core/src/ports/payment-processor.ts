@@ -4,10 +4,12 @@ import type { PaymentId } from '../domain/foundations/ids.js'
 /** Nothing is known to have moved. */
 export type ProcessorUnavailable = { readonly _tag: 'ProcessorUnavailable'; readonly cause: unknown }
 
+/** Settled, or failed with the processor's `failureCode`. */
 export type ChargeOutcome = { readonly status: 'SUCCEEDED' } | { readonly status: 'FAILED'; readonly failureCode: string }
 
 /** Debits a tokenised bank account or card, once per `paymentId`. */
 export type PaymentProcessor = {
+  /** Debits `amount` from the method behind `token`, once per `paymentId`. */
   readonly charge: (request: {
     readonly paymentId: PaymentId
     readonly amount: number

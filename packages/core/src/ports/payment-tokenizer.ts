@@ -3,6 +3,7 @@ import type { ProcessorUnavailable } from './payment-processor.js'
 
 /** Exchanges a bank account number for a token at the edge: Lendgate keeps only the token and last four. */
 export type PaymentTokenizer = {
+  /** The token and the account's last four digits. */
   readonly tokenizeBankAccount: (account: {
     readonly routingNumber: string
     readonly accountNumber: string

@@ -8,8 +8,10 @@ import type { SessionId } from '../domain/foundations/ids.js'
 export type VerificationChallengeRepository = {
   /** Closes any open challenge of the channel, then stores `challenge`, in one transaction. */
   readonly issue: (challenge: VerificationChallenge) => TE.TaskEither<StoreUnavailable, void>
+  /** Open or not. */
   readonly latest: (sessionId: SessionId, channel: ContactChannel) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
   /** Counts one attempt atomically if open and under `maxAttempts`: concurrent checks each take one. None when closed or exhausted. */
   readonly takeAttempt: (id: string, maxAttempts: number) => TE.TaskEither<StoreUnavailable, O.Option<VerificationChallenge>>
+  /** Writes `attempts` and `closedAt`. */
   readonly update: (challenge: VerificationChallenge) => TE.TaskEither<StoreUnavailable, void>
 }

@@ -13,9 +13,11 @@ export type VerificationMessage = {
 
 /** `reason` is for logs. */
 export type VerificationDeliveryFailed = { readonly _tag: 'VerificationDeliveryFailed'; readonly reason: string }
+/** `reason` is for logs. */
 export const verificationDeliveryFailed = (reason: string): VerificationDeliveryFailed => ({ _tag: 'VerificationDeliveryFailed', reason })
 
 /** Delivers verification codes by SMS or email; `VerificationDeliveryFailed` when the service refused or did not answer. */
 export type VerificationCodeSender = {
+  /** Hands the message over for delivery. */
   readonly send: (message: VerificationMessage) => TE.TaskEither<VerificationDeliveryFailed, void>
 }

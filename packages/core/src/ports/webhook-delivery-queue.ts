@@ -13,6 +13,7 @@ export type DueDelivery = {
   readonly interruptedLeaseEnd: Date | null
 }
 
+/** An attempt's result, event, number (1 first), URL and start. */
 export type DeliveryAttempt = AttemptResult & {
   readonly eventId: EventId
   readonly attemptNumber: number
@@ -31,6 +32,7 @@ export type WebhookDeliveryQueue = {
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
   /** An attempt a crash cut short counts as one; the lease is kept. */
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
+  /** Pending events at `now` by what they wait for. */
   readonly backlog: (now: Date) => TE.TaskEither<StoreUnavailable, WebhookBacklog>
 }
 
@@ -42,9 +44,14 @@ export type WebhookBacklog = {
   readonly oldestDueAt: Date | null
 }
 
+/** One signed request, ready to send. */
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }
 
 /** Never fails: a timeout or network error is a result with `error`. */
-export type WebhookSender = { readonly send: (request: WebhookRequest) => T.Task<AttemptResult> }
+export type WebhookSender = {
+  /** POSTs `request`; resolves with what came back. */
+  readonly send: (request: WebhookRequest) => T.Task<AttemptResult>
+}
 
+/** Standard Webhooks headers for one attempt. */
 export type WebhookSigner = (secret: string, id: EventId, at: Date, body: string) => Readonly<Record<string, string>>

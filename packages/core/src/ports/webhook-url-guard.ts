@@ -2,4 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { InvalidRequest } from '../domain/foundations/errors.js'
 
 /** A webhook URL must be https with a host resolving only to public addresses, unless the deployment allows otherwise. */
-export type WebhookUrlGuard = { readonly check: (url: string) => TE.TaskEither<InvalidRequest, void> }
+export type WebhookUrlGuard = {
+  /** Else `InvalidRequest` naming `webhook_url` and why. */
+  readonly check: (url: string) => TE.TaskEither<InvalidRequest, void>
+}

@@ -3,6 +3,7 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
 import type { ApiKeyId } from '../domain/foundations/ids.js'
 
+/** Where usage goes, and whom to tell when a flush fails. */
 export type BatchedKeyUsageDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'recordUsage'>
   /** The usage is kept for the next flush. */

@@ -6,6 +6,7 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { Clock } from '../ports/clock.js'
 import type { KeyRevocations } from '../ports/key-revocations.js'
 
+/** How the cache is bounded. */
 export type KeyCacheOptions = {
   /** Least recently used go first. */
   readonly maxEntries: number
@@ -14,10 +15,13 @@ export type KeyCacheOptions = {
   readonly clock: Clock
 }
 
+/** The repository with its cache. */
 export type CachedApiKeys = ApiKeyRepository & {
   /** The key answered from memory for this id segment (a use), or undefined when the store would be asked. */
   readonly held: (idSegment: string) => ApiKey | undefined
+  /** Keys held now. */
   readonly size: () => number
+  /** Stops listening for revocations. */
   readonly close: () => void
 }
 

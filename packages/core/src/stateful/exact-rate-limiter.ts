@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js'
 import type { RateLimitStore } from '../ports/rate-limit-store.js'
 import type { AttemptLimiter, RateLimiter } from '../ports/rate-limiter.js'
 
+/** What `exactRateLimiter` needs. */
 export type ExactRateLimiterDeps = {
   readonly store: Pick<RateLimitStore, 'takeIfBelow' | 'attemptIfBelow'>
   readonly clock: Clock

@@ -27,7 +27,9 @@ export type SyncedRateLimiter = RateLimiter & {
   readonly sync: () => Promise<void>
   /** Takes this instance out of the others' count at once (at shutdown, after the last `sync`). */
   readonly leave: () => Promise<void>
+  /** Buckets held in memory. */
   readonly size: () => number
+  /** How many instances this one takes to share the store. */
   readonly instances: () => number
 }
 

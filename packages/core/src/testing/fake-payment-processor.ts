@@ -1,13 +1,16 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../ports/payment-processor.js'
 
+/** What a charge was asked to move. */
 export type ChargeRequest = Parameters<PaymentProcessor['charge']>[0]
 
+/** With what it was asked, and a switch to make it unreachable. */
 export type FakePaymentProcessor = PaymentProcessor & {
   /** Every charge that reached it, in order. */
   readonly charges: () => readonly ChargeRequest[]
   /** Every later charge is `ProcessorUnavailable` with `cause`, recording nothing. */
   readonly down: (cause: unknown) => void
+  /** Reachable again. */
   readonly up: () => void
 }
 
@@ -25,6 +28,7 @@ export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
       ? { status: 'FAILED', failureCode: 'card_declined' }
       : { status: 'SUCCEEDED' }
 
+/** Answers as the sandbox does and records every charge. */
 export const fakePaymentProcessor = (): FakePaymentProcessor => {
   const charges: ChargeRequest[] = []
   let outage: { readonly cause: unknown } | null = null

@@ -2,9 +2,12 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { PaymentTokenizer } from '../ports/payment-tokenizer.js'
 import { SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT } from './fake-payment-processor.js'
 
+/** As handed to the tokenizer. */
 export type BankAccount = Parameters<PaymentTokenizer['tokenizeBankAccount']>[0]
 
+/** With the accounts it was given. */
 export type FakePaymentTokenizer = PaymentTokenizer & {
+  /** Every account tokenised, in order. */
   readonly seen: () => readonly BankAccount[]
 }
 

@@ -2,6 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { invalidRequest } from '../domain/foundations/errors.js'
 import type { WebhookUrlGuard } from '../ports/webhook-url-guard.js'
 
+/** What the fake guard lets through. */
 export type FakeWebhookUrlGuardOptions = {
   /** Accept `http://` too (WEBHOOK_ALLOW_HTTP). */
   readonly allowHttp?: boolean

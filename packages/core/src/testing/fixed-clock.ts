@@ -1,7 +1,10 @@
 import type { Clock } from '../ports/clock.js'
 
+/** A clock that stands still until a test moves it. */
 export type TestClock = Clock & {
+  /** Moves the clock to `at`. */
   readonly set: (at: Date) => void
+  /** Moves the clock `ms` forward. */
   readonly advance: (ms: number) => void
 }
 

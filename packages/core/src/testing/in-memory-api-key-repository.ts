@@ -5,12 +5,16 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
+/** With what it holds, in insertion order. */
 export type InMemoryApiKeyRepository = ApiKeyRepository & {
+  /** Every client stored. */
   readonly clients: () => readonly ApiClient[]
+  /** Every key stored. */
   readonly keys: () => readonly ApiKey[]
   readonly audit: InMemoryAuditLog
 }
 
+/** The PostgreSQL repository's semantics; audited writes append to `audit`. */
 export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryApiKeyRepository => {
   const clients = new Map<string, ApiClient>()
   const keys = new Map<string, ApiKey>()

@@ -5,7 +5,9 @@ import { isAfter } from '../domain/foundations/pagination.js'
 import type { AuditLog } from '../ports/audit-log.js'
 import { auditPosition } from '../use-cases/audit/list-audit-events.js'
 
+/** An `AuditLog` in-memory repositories append to. */
 export type InMemoryAuditLog = AuditLog & {
+  /** Every event, in the order written. */
   readonly all: () => readonly AuditEvent[]
   /** Records an event inside an in-memory repository's write. */
   readonly append: (event: AuditEvent) => void

@@ -20,6 +20,7 @@ import { inMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-
 import { recordingCodeSender, type RecordingCodeSender } from './recording-code-sender.js'
 import { sequentialIds } from './sequential-ids.js'
 
+/** How `inMemoryCoreDeps` starts. */
 export type InMemoryCoreDepsOptions = {
   /** Default 2026-01-15T10:00:00Z; it moves only when told. */
   readonly start?: Date

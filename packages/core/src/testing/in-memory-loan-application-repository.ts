@@ -12,6 +12,7 @@ import { inMemoryPage } from './in-memory-paging.js'
 export const inMemoryLoanApplicationRepository = (
   audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): LoanApplicationRepository & {
+  /** Every application, as stored. */
   readonly all: () => readonly LoanApplication[]
   readonly loans: InMemoryLoanRepository
   readonly audit: InMemoryAuditLog

@@ -19,10 +19,12 @@ export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
   audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): OnboardingSessionRepository & {
+  /** Every session, as stored. */
   readonly all: () => readonly OnboardingSession[]
   readonly audit: InMemoryAuditLog
   readonly parties: PartyRepository
   readonly events: WebhookEventRepository & {
+    /** Every event queued, in order. */
     readonly all: () => readonly WebhookEvent[]
   }
 } => {

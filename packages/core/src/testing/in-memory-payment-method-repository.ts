@@ -10,6 +10,7 @@ import { inMemoryPage } from './in-memory-paging.js'
 export const inMemoryPaymentMethodRepository = (
   loans: Pick<LoanRepository, 'findForParty'>,
 ): PaymentMethodRepository & {
+  /** Every method stored. */
   readonly all: () => readonly PaymentMethod[]
 } => {
   const methods = new Map<string, PaymentMethod>()

@@ -1,9 +1,11 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { verificationDeliveryFailed, type VerificationCodeSender, type VerificationMessage } from '../ports/verification-code-sender.js'
 
+/** Keeps every message; `failNext` makes the next send fail. */
 export type RecordingCodeSender = VerificationCodeSender & {
   /** A send made to fail is not recorded. */
   readonly sent: () => readonly VerificationMessage[]
+  /** The next send fails with `VerificationDeliveryFailed`. */
   readonly failNext: () => void
 }
 

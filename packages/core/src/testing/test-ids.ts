@@ -3,4 +3,5 @@ import type { AddressId, ApiKeyId, ApplicationId, ClientId, DocumentId, EventId,
 /** An id of every kind at once, for test fixtures only. */
 export type TestId = SessionId & PartyId & ClientId & ApiKeyId & AddressId & DocumentId & ProductId & ApplicationId & LoanId & PaymentMethodId & PaymentId & EventId
 
+/** `value` as an id of any kind. */
 export const testId = (value: string): TestId => value as TestId

@@ -19,6 +19,7 @@ export type OnboardingSessionView = {
   readonly updated_at: string
 }
 
+/** The API's view of a session. */
 export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
   session_id: session.id,
   type: session.type,
@@ -31,8 +32,8 @@ export const onboardingSessionView = (session: OnboardingSession): OnboardingSes
   updated_at: instantText(session.updatedAt),
 })
 
-/** The profile fields a profile and a party show alike; the full tax id is never returned. */
-type ProfileFieldsView = {
+/** The full tax id is never returned. */
+export type ApplicantProfileView = {
   readonly legal_name: string
   readonly trading_name: string | null
   readonly legal_form: string | null
@@ -41,9 +42,10 @@ type ProfileFieldsView = {
   readonly industry_code: string | null
   readonly website: string | null
   readonly tax_id_masked: string | null
+  readonly updated_at: string
 }
 
-const profileFieldsView = (p: Pick<Party, 'legalName' | 'tradingName' | 'legalForm' | 'registrationNumber' | 'incorporationDate' | 'industryCode' | 'website' | 'taxId'>): ProfileFieldsView => ({
+const profileFieldsView = (p: Pick<Party, 'legalName' | 'tradingName' | 'legalForm' | 'registrationNumber' | 'incorporationDate' | 'industryCode' | 'website' | 'taxId'>): Omit<ApplicantProfileView, 'updated_at'> => ({
   legal_name: p.legalName,
   trading_name: p.tradingName,
   legal_form: p.legalForm,
@@ -54,13 +56,13 @@ const profileFieldsView = (p: Pick<Party, 'legalName' | 'tradingName' | 'legalFo
   tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
 })
 
-export type ApplicantProfileView = ProfileFieldsView & { readonly updated_at: string }
-
+/** The API's view of a profile, tax id masked. */
 export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView => ({
   ...profileFieldsView(p),
   updated_at: instantText(p.updatedAt),
 })
 
+/** An address as the API returns it. */
 export type AddressView = {
   readonly address_id: string
   readonly type: AddressType
@@ -74,6 +76,7 @@ export type AddressView = {
   readonly updated_at: string
 }
 
+/** The API's view of an address. */
 export const addressView = (a: Address): AddressView => ({
   address_id: a.id,
   type: a.type,
@@ -98,6 +101,7 @@ export type DocumentView = {
   readonly created_at: string
 }
 
+/** The API's view of a document's metadata. */
 export const documentView = (d: DocumentMetadata): DocumentView => ({
   document_id: d.id,
   type: d.type,
@@ -108,11 +112,12 @@ export const documentView = (d: DocumentMetadata): DocumentView => ({
   created_at: instantText(d.createdAt),
 })
 
+/** A party as partners see it, tax id masked. */
 export type PartyView = {
   readonly party_id: string
   readonly session_id: string
   readonly type: 'business'
-} & ProfileFieldsView & {
+} & Omit<ApplicantProfileView, 'updated_at'> & {
   readonly country_of_incorporation: string
   readonly email: string | null
   readonly phone: string | null

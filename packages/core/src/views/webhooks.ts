@@ -11,6 +11,7 @@ export type WebhookEndpointView = {
   readonly updated_at: string
 }
 
+/** `generatedSecret` is shown only in the registration that made it. */
 export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
   session_id: endpoint.sessionId,
   webhook_url: endpoint.url,
@@ -19,6 +20,7 @@ export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: 
   updated_at: instantText(endpoint.updatedAt),
 })
 
+/** An event as the API returns it. */
 export type WebhookEventView = {
   readonly event_id: string
   readonly type: string
@@ -29,6 +31,7 @@ export type WebhookEventView = {
   readonly created_at: string
 }
 
+/** The API's view of an event. */
 export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   event_id: e.id,
   type: e.type,
@@ -38,6 +41,7 @@ export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
   created_at: instantText(e.createdAt),
 })
 
+/** An event with its attempt log. */
 export type WebhookDeliveryView = WebhookEventView & {
   readonly attempt_log: readonly {
     readonly attempt_number: number
@@ -48,6 +52,7 @@ export type WebhookDeliveryView = WebhookEventView & {
   }[]
 }
 
+/** An event and every attempt to deliver it. */
 export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => ({
   ...webhookEventView(d),
   attempt_log: d.attemptLog.map((a) => ({

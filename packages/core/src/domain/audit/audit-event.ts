@@ -28,8 +28,10 @@ export const AUDIT_ACTIONS = [
   'loan.charged_off',
   'interest_accrual.completed',
 ] as const
+/** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
+/** The kinds of record an event is about. */
 export const AUDIT_SUBJECT_TYPES = [
   'api_key',
   'onboarding_session',
@@ -41,14 +43,18 @@ export const AUDIT_SUBJECT_TYPES = [
   'loan',
   'interest_accrual_run',
 ] as const
+/** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
 
 /** `operator`: the mint secret, the internal token or the CLI; `api_key`: a partner key; `system`: work the service starts itself. */
 export type AuditActor = { readonly type: 'operator' } | { readonly type: 'api_key'; readonly id: string } | { readonly type: 'system' }
 
+/** A JSON value in an event's details. */
 export type AuditJson = string | number | boolean | null | readonly AuditJson[] | { readonly [field: string]: AuditJson }
+/** What an event records of its action, snake_case; never a secret. */
 export type AuditDetails = { readonly [field: string]: AuditJson }
 
+/** One append-only entry of the audit log. */
 export type AuditEvent = {
   readonly id: string
   readonly occurredAt: Date
@@ -65,6 +71,7 @@ export type AuditEvent = {
 /** What a use case needs to know about the request it serves, to audit it. */
 export type AuditContext = { readonly actor: AuditActor; readonly requestId: string | null }
 
+/** The operator as actor. */
 export const OPERATOR: AuditActor = { type: 'operator' }
 export const SYSTEM: AuditActor = { type: 'system' }
 
@@ -76,6 +83,7 @@ export const OPERATOR_CONTEXT: AuditContext = { actor: OPERATOR, requestId: null
 /** The context of work the service starts by itself. */
 export const SYSTEM_CONTEXT: AuditContext = { actor: SYSTEM, requestId: null }
 
+/** The partner key behind a request, as actor. */
 export const apiKeyActor = (caller: Pick<Caller, 'keyId'>): AuditActor => ({ type: 'api_key', id: caller.keyId })
 
 type Concerning = { readonly apiClientId: ClientId | null; readonly partyId: PartyId | null }
@@ -156,6 +164,7 @@ const productTerms = (p: LoanProduct): AuditDetails => {
   return terms
 }
 
+/** A product was created: its terms. */
 export const productCreatedEvent = (id: string, context: AuditContext, product: LoanProduct): AuditEvent =>
   event(id, context, product.createdAt, 'loan_product.created', { type: 'loan_product', id: product.id }, { apiClientId: null, partyId: null }, productTerms(product))
 

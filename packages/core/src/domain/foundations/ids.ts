@@ -24,54 +24,74 @@ const idOf = <K extends string>(name: K, codec: t.Type<string, string, unknown>)
     jsonSchemaOf(codec),
   )
 
+/** An onboarding session's id. */
 export type SessionId = Id<'SessionId'>
+/** Decodes a UUID to a `SessionId`. */
 export const SessionId = idOf('SessionId', Uuid)
 
 /** A party's (a borrower's) id. */
 export type PartyId = Id<'PartyId'>
+/** Decodes a UUID to a `PartyId`. */
 export const PartyId = idOf('PartyId', Uuid)
 
 /** An API client's id: the partner integration that owns keys and onboarding sessions. */
 export type ClientId = Id<'ClientId'>
+/** Decodes a UUID to a `ClientId`. */
 export const ClientId = idOf('ClientId', Uuid)
 
 /** An API key's id (not the key itself). */
 export type ApiKeyId = Id<'ApiKeyId'>
+/** Decodes a UUID to an `ApiKeyId`. */
 export const ApiKeyId = idOf('ApiKeyId', Uuid)
 
 /** An address's id, of a session or of a party. */
 export type AddressId = Id<'AddressId'>
+/** Decodes a UUID to an `AddressId`. */
 export const AddressId = idOf('AddressId', Uuid)
 
 /** A document's id, of a session or of a loan. */
 export type DocumentId = Id<'DocumentId'>
+/** Decodes a UUID to a `DocumentId`. */
 export const DocumentId = idOf('DocumentId', Uuid)
 
+/** A loan product's id. */
 export type ProductId = Id<'ProductId'>
+/** Decodes a UUID to a `ProductId`. */
 export const ProductId = idOf('ProductId', Uuid)
 
+/** A loan application's id. */
 export type ApplicationId = Id<'ApplicationId'>
+/** Decodes a UUID to an `ApplicationId`. */
 export const ApplicationId = idOf('ApplicationId', Uuid)
 
+/** A booked loan's id. */
 export type LoanId = Id<'LoanId'>
+/** Decodes a UUID to a `LoanId`. */
 export const LoanId = idOf('LoanId', Uuid)
 
+/** A payment method's id. */
 export type PaymentMethodId = Id<'PaymentMethodId'>
+/** Decodes a UUID to a `PaymentMethodId`. */
 export const PaymentMethodId = idOf('PaymentMethodId', Uuid)
 
+/** A payment's id. */
 export type PaymentId = Id<'PaymentId'>
+/** Decodes a UUID to a `PaymentId`. */
 export const PaymentId = idOf('PaymentId', Uuid)
 
 const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
 
+/** `evt_` and 32 lower-case hex digits. */
 export const isWebhookEventId = (id: string): boolean => EVENT_ID_PATTERN.test(id)
 
 export const WebhookEventId = stringMatching('WebhookEventId', EVENT_ID_PATTERN, 'must be an event id: evt_ and 32 lower-case hex digits')
 
 /** A webhook event's id: `evt_` and 32 lower-case hex digits. */
 export type EventId = Id<'EventId'>
+/** Decodes `evt_` and 32 hex digits to an `EventId`. */
 export const EventId = idOf('EventId', WebhookEventId)
 
+/** Any id above. */
 export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */

@@ -12,6 +12,7 @@ import { commandOf, type PathParameterName } from './path-parameters.js'
 const DEFAULT_PAGE_LIMIT = 20
 const MAX_PAGE_LIMIT = 100
 
+/** A row's place in `(createdAt, id)` order. */
 export type Position = { readonly createdAt: Date; readonly id: string }
 
 /** At most `limit` items (1 to 100, default 20) strictly after `after`. */
@@ -20,8 +21,10 @@ export type PageRequest = { readonly limit: number; readonly after: O.Option<Pos
 /** `nextCursor` is null on the last page. */
 export type Page<A> = { readonly items: readonly A[]; readonly nextCursor: string | null }
 
+/** The body of every list route. */
 export type ListEnvelope<V> = { readonly data: readonly V[]; readonly next_cursor: string | null }
 
+/** A page as a list body, each item through `view`. */
 export const envelope =
   <A, V>(view: (a: A) => V) =>
   (page: Page<A>): ListEnvelope<V> => ({ data: page.items.map(view), next_cursor: page.nextCursor })
@@ -73,6 +76,7 @@ const cursorText = stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a 
 
 const Cursor = withSchema(cursorText, { ...jsonSchemaOf(cursorText), description: 'The `next_cursor` of the previous page; left out, the first page' })
 
+/** The page fields of a list command: `limit` (default 20) and `cursor`. */
 export const PageQuery = strictObject(
   'PageQuery',
   {},

@@ -7,6 +7,7 @@ import type { ApiKeyId, ClientId, PartyId } from '../foundations/ids.js'
  */
 
 export const KEY_ENVIRONMENTS = ['live', 'test'] as const
+/** Written into the key (`lgk_live_…`). */
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number]
 /** A revoked key stays listed and never authenticates again. */
 export type KeyStatus = 'active' | 'revoked'
@@ -14,7 +15,9 @@ export type KeyStatus = 'active' | 'revoked'
 /** A Bearer value without it is not a key (spec §5.2). */
 export const KEY_PREFIX = 'lgk_'
 
+/** The id segment, in base62 characters. */
 export const KEY_ID_LENGTH = 16
+/** CRC32 in base62. */
 export const KEY_CHECKSUM_LENGTH = 6
 /** 32 base62 characters: about 190 bits. */
 export const KEY_RANDOM_LENGTH = 32
@@ -29,6 +32,7 @@ export type ApiClient = {
   readonly createdAt: Date
 }
 
+/** A stored key: only its SHA-256 and prefix, never the plaintext. */
 export type ApiKey = {
   readonly id: ApiKeyId
   readonly clientId: ClientId
@@ -54,6 +58,7 @@ export type Caller = {
   readonly scopes: readonly string[]
 }
 
+/** What locates a presented key's record, read before any check. */
 export type PresentedKey = {
   readonly environment: KeyEnvironment
   readonly idSegment: string
@@ -69,6 +74,7 @@ export const parsePresentedKey = (raw: string): O.Option<PresentedKey> => {
   return O.some({ environment, idSegment, prefix: `${KEY_PREFIX}${environment}_${idSegment}` })
 }
 
+/** `lgk_<environment>_<id>`: stored and listed, not secret. */
 export const keyPrefixOf = (environment: KeyEnvironment, idSegment: string): string => `${KEY_PREFIX}${environment}_${idSegment}`
 
 export const callerOf = (key: ApiKey): Caller => ({

@@ -14,6 +14,7 @@ export type RateDecision = {
   readonly resetSeconds: number
 }
 
+/** `start` inclusive, `end` exclusive. */
 export type RateWindow = { readonly start: Date; readonly end: Date }
 
 /** FNV-1a (32 bit): a stable, cheap spread, not a secret. */

@@ -3,6 +3,7 @@ import { arrayOf, jsonSchemaOf, withSchema } from '../foundations/codecs.js'
 
 /** Spec §5.4. */
 export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const
+/** What a use case or route can require. */
 export type KnownScope = (typeof KNOWN_SCOPES)[number]
 
 /** When the mint names none (spec §5.6). */

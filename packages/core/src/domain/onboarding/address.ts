@@ -8,6 +8,7 @@ import type { AddressId } from '../foundations/ids.js'
 
 /** `registered` (one per holder), `operating` where it trades, `mailing` for post. */
 export const ADDRESS_TYPES = ['registered', 'operating', 'mailing'] as const
+/** One of `ADDRESS_TYPES`. */
 export type AddressType = (typeof ADDRESS_TYPES)[number]
 
 const AddressTypeCodec = withSchema(oneOf('AddressType', ADDRESS_TYPES), {
@@ -23,7 +24,9 @@ const fields = {
 }
 const emptiable = { line2: boundedString('Line2', 1, 200), region: boundedString('Region', 1, 100) }
 
+/** `line1`, `city`, `postal_code` and `country` required. */
 export const AddressInput = strictObject('AddressInput', fields, { type: AddressTypeCodec, ...emptiable })
+/** A decoded `AddressInput`. */
 export type AddressInput = t.TypeOf<typeof AddressInput>
 
 /** RFC 7396: `null` clears `line2` or `region`; the other fields cannot be emptied. */

@@ -5,10 +5,12 @@ import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
 import { utcDate } from '../foundations/instant.js'
 
 
+/** The legal forms a business can declare. */
 export const LEGAL_FORMS = ['corporation', 'llc', 'partnership', 'sole_proprietorship', 'nonprofit', 'other'] as const
 
 const IsoDate = stringMatching('IsoDate', /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date in the form YYYY-MM-DD')
 
+/** `legal_name` required; `incorporation_date` real and not in the future. */
 export const ApplicantProfileInput = strictObject(
   'ApplicantProfileInput',
   { legal_name: boundedString('LegalName', 1, 200) },
@@ -23,6 +25,7 @@ export const ApplicantProfileInput = strictObject(
     tax_id: stringMatching('TaxId', /^[A-Za-z0-9-]{4,30}$/, 'must be 4 to 30 letters, digits or dashes'),
   },
 )
+/** A decoded `ApplicantProfileInput`. */
 export type ApplicantProfileInput = t.TypeOf<typeof ApplicantProfileInput>
 
 /** Fields the partner left out are null. */

@@ -3,6 +3,7 @@ import { boundedString, oneOf, strictObject, stringMatching } from '../foundatio
 import type { DocumentId } from '../foundations/ids.js'
 
 
+/** The kinds of onboarding document. */
 export const DOCUMENT_TYPES = [
   'certificate_of_incorporation',
   'articles_of_association',
@@ -13,6 +14,7 @@ export const DOCUMENT_TYPES = [
   'tax_return',
   'other',
 ] as const
+/** One of `DOCUMENT_TYPES`. */
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]
 
 /** `storage_ref` is where the partner keeps the file: a URI or object key. */

@@ -7,9 +7,12 @@ import { currentStepOf, requirementsOf, type OnboardingProgress, type Onboarding
 import type { ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
 
+/** Only businesses today. */
 export const SESSION_TYPES = ['business'] as const
+/** Where the borrower entered the flow. */
 export const ENTRY_CHANNELS = ['partner_portal', 'partner_api', 'partner_mobile_app', 'assisted'] as const
 
+/** Who decided, when, and why for a rejection. */
 export type Review = {
   readonly decision: 'APPROVED' | 'REJECTED'
   readonly reviewedBy: string
@@ -88,6 +91,7 @@ export const CreateOnboardingSessionInput = strictObject(
 )
 export type CreateOnboardingSessionInput = t.TypeOf<typeof CreateOnboardingSessionInput>
 
+/** `IN_PROGRESS` at `PHONE_VERIFICATION`, version 1. */
 export const newOnboardingSession = (
   input: CreateOnboardingSessionInput,
   clientId: ClientId,

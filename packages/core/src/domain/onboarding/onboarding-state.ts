@@ -7,9 +7,12 @@ import { invalidState, type InvalidState } from '../foundations/errors.js'
  */
 
 export const ONBOARDING_STATUSES = ['IN_PROGRESS', 'SUBMITTED', 'APPROVED', 'REJECTED'] as const
+/** One of `ONBOARDING_STATUSES`. */
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number]
 
+/** In order. */
 export const ONBOARDING_STEPS = ['PHONE_VERIFICATION', 'EMAIL_VERIFICATION', 'APPLICANT_PROFILE', 'ADDRESSES', 'REVIEW'] as const
+/** One of `ONBOARDING_STEPS`. */
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number]
 
 export type OnboardingProgress = {
@@ -30,6 +33,7 @@ export type RequirementCode =
   | 'applicant_profile_missing'
   | 'registered_address_missing'
 
+/** What a session lacks for submission, with its step and a sentence for people. */
 export type Requirement = { readonly code: RequirementCode; readonly step: OnboardingStep; readonly description: string }
 
 const REQUIREMENTS: readonly (Requirement & { readonly met: (p: OnboardingProgress) => boolean })[] = [

@@ -12,7 +12,9 @@ const CODE_TTL_MS = 10 * 60 * 1000
 export const MAX_CODE_ATTEMPTS = 5
 export const RESEND_COOLDOWN_MS = 30 * 1000
 
+/** Each contact is verified with its own code. */
 export const CONTACT_CHANNELS = ['phone', 'email'] as const
+/** One of `CONTACT_CHANNELS`. */
 export type ContactChannel = (typeof CONTACT_CHANNELS)[number]
 
 /** E.164: a plus, a non-zero digit, and 7 to 14 more digits. */
@@ -35,10 +37,13 @@ const Email = withSchema(new t.Type<string, string, unknown>(
   },
   t.identity,
 ), { type: 'string', format: 'email', maxLength: 254 })
+/** Stored with its domain in lower case. */
 export const EmailInput = strictObject('EmailInput', { email: Email }, {})
 
+/** The 6-digit code received. */
 export const CodeInput = strictObject('CodeInput', { code: stringMatching('Code', /^\d{6}$/, 'must be the 6-digit code that was sent') }, {})
 
+/** A code sent to a contact; only its hash is stored. */
 export type VerificationChallenge = {
   readonly id: string
   readonly sessionId: SessionId
@@ -54,11 +59,15 @@ export type VerificationChallenge = {
   readonly closedAt: Date | null
 }
 
+/** A new code within 30 s of the last one. */
 export type RateLimited = { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
 export const rateLimited = (retryAfterSeconds: number): RateLimited => ({ _tag: 'RateLimited', retryAfterSeconds })
 
+/** `attemptsRemaining` before a new code must be requested. */
 export type InvalidCode = { readonly _tag: 'InvalidCode'; readonly attemptsRemaining: number }
+/** Older than 10 minutes. */
 export type CodeExpired = { readonly _tag: 'CodeExpired' }
+/** Five wrong codes: request a new one. */
 export type TooManyAttempts = { readonly _tag: 'TooManyAttempts' }
 /** No open code: already verified (`alreadyVerified`), never sent, or replaced. */
 export type NoPendingVerification = { readonly _tag: 'NoPendingVerification'; readonly channel: ContactChannel; readonly alreadyVerified: boolean }

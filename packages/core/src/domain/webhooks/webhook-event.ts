@@ -33,6 +33,7 @@ export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: 
   createdAt: now,
 })
 
+/** One recorded delivery attempt. */
 export type WebhookAttempt = {
   readonly attemptNumber: number
   readonly url: string
@@ -42,4 +43,5 @@ export type WebhookAttempt = {
   readonly error: string | null
 }
 
+/** An event with its attempts. */
 export type WebhookDelivery = WebhookEvent & { readonly attemptLog: readonly WebhookAttempt[] }

@@ -9,6 +9,7 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 
+/** What `authenticateApiKey` needs; the lookup may be the key cache. */
 export type AuthenticateApiKeyDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'findByIdSegment'>
   readonly keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum' | 'matches'>
@@ -16,6 +17,7 @@ export type AuthenticateApiKeyDeps = {
   readonly clock: Clock
 }
 
+/** One `InvalidApiKey` for every refusal, or the store. */
 export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
 
 /** The id segment a key would be looked up under: none for a malformed key or bad checksum (refused unread). */

@@ -7,6 +7,7 @@ import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScop
 import { grants, type KnownScope } from '../../domain/keys/scopes.js'
 import type { PartyId } from '../../domain/foundations/ids.js'
 
+/** The caller, if its scopes grant `scope` (wildcards honoured). */
 export const requireScope =
   (scope: KnownScope) =>
   (caller: Caller): E.Either<InsufficientScope, Caller> =>

@@ -5,7 +5,9 @@ import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/
 import { decodePageRequest, pageOf, type Page } from '../../domain/foundations/pagination.js'
 import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 
+/** What `listApiKeys` needs. */
 export type ListApiKeysDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'listForClient'> }
+/** A bad page, or the store. */
 export type ListApiKeysError = InvalidRequest | StoreUnavailable
 
 /** The caller's client's keys, active and revoked, oldest first. */

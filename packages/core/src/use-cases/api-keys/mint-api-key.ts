@@ -26,6 +26,7 @@ export const MintApiKeyInput = strictObject(
 )
 export type MintApiKeyInput = t.TypeOf<typeof MintApiKeyInput>
 
+/** What `mintApiKey` needs. */
 export type MintApiKeyDeps = {
   readonly apiKeys: ApiKeyRepository
   readonly keyMaterial: ApiKeyMaterial
@@ -33,6 +34,7 @@ export type MintApiKeyDeps = {
   readonly clock: Clock
 }
 
+/** An invalid command (an unknown scope, say), or the store. */
 export type MintApiKeyError = InvalidRequest | StoreUnavailable
 
 /** `plaintext` must reach the operator once and nothing else. */

@@ -10,7 +10,9 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 
+/** What `revokeApiKey` needs. */
 export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly ids: IdGenerator; readonly clock: Clock }
+/** A malformed id, another client's key, or the store. */
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable
 
 const RevokeApiKeyCommand = commandOf(['apiKeyId'], t.UnknownRecord)

@@ -7,6 +7,7 @@ import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../.
 import type { AuditLog } from '../../ports/audit-log.js'
 import { ClientId, PartyId } from '../../domain/foundations/ids.js'
 
+/** Each optional: `action`, `subject_id`, `api_client_id`, `party_id`. */
 export const AuditEventFilters = queryFilters('AuditEventFilters', {
   action: oneOf('AuditAction', AUDIT_ACTIONS),
   subject_id: Uuid,

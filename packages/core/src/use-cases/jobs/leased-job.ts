@@ -8,6 +8,7 @@ import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { JobLease, JobLeases } from '../../ports/job-leases.js'
 
+/** Where the run stands after a step, and whether it is done. */
 export type JobStep<P> = { readonly progress: P; readonly done: boolean }
 
 /**
@@ -20,11 +21,13 @@ export type SteppedJob<P> = {
   readonly initial: P
   /** Saved progress that does not decode starts the run over. */
   readonly progress: t.Type<P, unknown, unknown>
+  /** One step from `progress`. */
   readonly step: (progress: P) => TE.TaskEither<StoreUnavailable, JobStep<P>>
   /** Runs after the last step, before the run is recorded completed; if it fails, the next holder repeats the last step and `finish`. */
   readonly finish: (progress: P) => TE.TaskEither<StoreUnavailable, void>
 }
 
+/** Which run, who asks, how long a lease lasts, and when to stop. */
 export type JobRunRequest = {
   readonly runKey: string
   readonly holder: string
@@ -41,6 +44,7 @@ export type JobRunOutcome =
   | { readonly _tag: 'Stopped' }
   | { readonly _tag: 'LeaseLost' }
 
+/** What `runLeasedJob` needs. */
 export type LeasedJobDeps = { readonly leases: JobLeases; readonly clock: Clock }
 
 const NOT_DUE: JobRunOutcome = { _tag: 'NotDue' }

@@ -14,6 +14,7 @@ import type { LoanProductRepository } from '../../ports/loan-product-repository.
 import { newId } from '../../domain/foundations/ids.js'
 
 
+/** What the product listings need. */
 export type ProductsDeps = { readonly products: Pick<LoanProductRepository, 'list'> }
 
 /** Every active product, oldest first (spec §4.3: no per-party eligibility). */
@@ -26,6 +27,7 @@ export const listAvailableLoanProductsForParty =
       TE.chainW((page) => pipe(deps.products.list(true, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
+/** Optionally `active`, as query text. */
 export const ProductActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
 
 /** Every product, or only active or inactive ones, oldest first: the operators' view. */
@@ -42,6 +44,7 @@ export const listLoanProducts =
       ),
     )
 
+/** What the product management use cases need. */
 export type ManageProductsDeps = {
   readonly products: LoanProductRepository
   readonly ids: IdGenerator

@@ -37,6 +37,7 @@ import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/foundations/instant.js'
 
+/** What the contact verification use cases need. */
 export type ContactVerificationDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
   readonly challenges: VerificationChallengeRepository
@@ -46,6 +47,7 @@ export type ContactVerificationDeps = {
   readonly clock: Clock
 }
 
+/** Where a channel's verification stands after a submit or retry. */
 export type ContactVerification = {
   readonly session: OnboardingSession
   readonly channel: ContactChannel
@@ -55,6 +57,7 @@ export type ContactVerification = {
 
 /** `VerificationDeliveryFailed` stores nothing; `RateLimited` within 30 s of the last code. */
 export type IssueCodeError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | RateLimited | VerificationDeliveryFailed
+/** No pending code, or a wrong, expired or exhausted one. */
 export type VerifyContactError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | NoPendingVerification | InvalidCode | CodeExpired | TooManyAttempts
 
 const contactOf = (session: OnboardingSession, channel: ContactChannel): Contact | null => (channel === 'phone' ? session.phone : session.email)
@@ -198,6 +201,7 @@ export const verifyContact =
     )
   }
 
+/** A submit's or retry's answer. */
 export type ContactVerificationView = {
   readonly session_id: string
   readonly channel: ContactChannel
@@ -208,6 +212,7 @@ export type ContactVerificationView = {
   readonly current_step: string
 }
 
+/** The API's view of a submit or retry. */
 export const contactVerificationView = (v: ContactVerification): ContactVerificationView => {
   const contact = contactOf(v.session, v.channel)
   return {

@@ -9,11 +9,13 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { newId } from '../../domain/foundations/ids.js'
 
+/** What `createOnboardingSession` needs. */
 export type CreateOnboardingSessionDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'insert'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
+/** An invalid command, or the store. */
 export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable | AlreadyExists
 
 /** A session owned by the caller's client (spec §4.2). Not idempotent. */

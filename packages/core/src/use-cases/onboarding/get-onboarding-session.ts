@@ -4,11 +4,11 @@ import type { OnboardingSession } from '../../domain/onboarding/onboarding-sessi
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
+/** What `getOnboardingSession` needs. */
 export type GetOnboardingSessionDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }
-export type GetOnboardingSessionError = LoadOwnSessionError
 
 /** Another client's session is `NotFound`. */
 export const getOnboardingSession =
   (deps: GetOnboardingSessionDeps) =>
-  (caller: Caller, command: unknown): TE.TaskEither<GetOnboardingSessionError, OnboardingSession> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
     loadOwnSession(deps.sessions)(caller, command)

@@ -12,6 +12,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 
 const decodeSessionParams = decode(pathParameters('sessionId'))
 
+/** A malformed `sessionId`, a session missing or another client's, or the store. */
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
 /** Another client's session is `NotFound`. */

@@ -15,11 +15,13 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { newId } from '../../domain/foundations/ids.js'
 
+/** What the onboarding address use cases need. */
 export type OnboardingAddressDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }
+/** Invalid (a second registered address, a 21st), not editable, or lost to a concurrent change. */
 export type ChangeOnboardingAddressError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
 const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, address: Address) =>

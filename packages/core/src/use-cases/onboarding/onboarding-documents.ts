@@ -14,6 +14,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { newId } from '../../domain/foundations/ids.js'
 
+/** What the onboarding document use cases need. */
 export type OnboardingDocumentDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly documents: DocumentRepository

@@ -13,6 +13,7 @@ import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 import type { WebhookUrlGuard } from '../../ports/webhook-url-guard.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
+/** What `registerOnboardingSessionWebhook` needs. */
 export type RegisterWebhookDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly webhooks: WebhookEndpointRepository
@@ -24,6 +25,7 @@ export type RegisterWebhookDeps = {
 
 const RegisterWebhookCommand = commandOf(['sessionId'], RegisterWebhookInput)
 
+/** The stored endpoint and, when the server made it, the secret to show once. */
 export type RegisteredWebhook = {
   readonly endpoint: WebhookEndpoint
   /** Set only when the server made the secret, to show once. */

@@ -22,8 +22,10 @@ import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/foundations/instant.js'
 import { newId, type SessionId } from '../../domain/foundations/ids.js'
 
+/** Submission refused: these requirements are outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
 
+/** What `submitOnboardingForReview` needs. */
 export type SubmitDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>; readonly clock: Clock }
 
 /** `IN_PROGRESS` → `SUBMITTED`, after which the partner cannot change it; refused listing every outstanding requirement. */
@@ -47,10 +49,12 @@ export const submitOnboardingForReview =
 
 /** `reviewed_by` defaults to `internal`. */
 export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
+/** `reason` (1 to 500 characters) and optionally `reviewed_by`. */
 export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 
 export const DEFAULT_REVIEWER = 'internal'
 
+/** What the review use cases need. */
 export type ReviewDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findById' | 'save' | 'saveApproved'>
   readonly ids: IdGenerator
@@ -103,6 +107,7 @@ export const approveOnboardingSession =
       ),
     )
 
+/** Rejects a submitted session (operators), audited with the reason. */
 export const rejectOnboardingSession =
   (deps: ReviewDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
@@ -130,6 +135,7 @@ export const rejectOnboardingSession =
       ),
     )
 
+/** Optionally one `status`. */
 export const SessionStatusFilter = queryFilters('SessionStatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
 
 /** The reviewers' work list: every client's sessions, oldest first (operators). */
@@ -153,6 +159,7 @@ export const getPartyBySessionId =
       TE.chainW(TE.fromOption(() => notFound('party'))),
     )
 
+/** The partner view plus the review details. */
 export const reviewView = (s: OnboardingSession) => ({
   session_id: s.id,
   client_id: s.clientId,

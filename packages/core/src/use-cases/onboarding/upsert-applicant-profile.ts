@@ -12,12 +12,14 @@ import type { Clock } from '../../ports/clock.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { ensureEditable, loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
+/** What `upsertApplicantProfile` needs. */
 export type UpsertApplicantProfileDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>
   readonly clock: Clock
 }
 const UpsertProfileCommand = commandOf(['sessionId'], ApplicantProfileInput)
 
+/** Not loadable, not editable, or a concurrent PUT of another profile. */
 export type UpsertApplicantProfileError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
 const alreadyStored = (session: OnboardingSession, profile: ApplicantProfile): ApplicantProfile | undefined =>

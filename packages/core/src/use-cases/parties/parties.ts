@@ -23,6 +23,7 @@ export const loadCallerParty =
   (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
     pipe(parties.findById(caller.partyId), TE.chainW(TE.fromOption(() => notFound('party'))))
 
+/** The key's party, named by the command's `partyId`. */
 export const getParty =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Party> =>
@@ -31,6 +32,7 @@ export const getParty =
       TE.chainW(() => loadCallerParty(deps.parties)(caller)),
     )
 
+/** The party's addresses, oldest first. */
 export const listPartyAddresses =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Page<Address>> =>
@@ -45,6 +47,7 @@ export const listPartyAddresses =
       ),
     )
 
+/** What the party address use cases need. */
 export type PartyAddressDeps = {
   readonly parties: PartyRepository
   readonly ids: IdGenerator
@@ -72,6 +75,7 @@ export const createPartyAddress =
 
 const UpdateAddressCommand = commandOf(['partyId', 'addressId'], AddressPatch)
 
+/** Merge-patches an address the party holds, else `NotFound`. */
 export const updatePartyAddress =
   (deps: Omit<PartyAddressDeps, 'ids'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>

@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue, WebhookSender, WebhookSigner } from '../../ports/webhook-delivery-queue.js'
 import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 
+/** What the delivery worker needs. */
 export type DeliverDueWebhooksDeps = {
   readonly queue: WebhookDeliveryQueue
   readonly sender: WebhookSender
@@ -24,6 +25,7 @@ export type DeliverDueWebhooksDeps = {
 /** How long a claimed event is reserved for one worker: longer than the send timeout. */
 const DELIVERY_LEASE_MS = 60_000
 
+/** What the delivery log says of an attempt a crash cut short. */
 export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped before recording the outcome; the receiver may have got this attempt'
 
 /** The attempt an expired lease left unrecorded, dated from that lease's start. */

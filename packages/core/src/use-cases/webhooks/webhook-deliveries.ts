@@ -13,6 +13,7 @@ import type { OnboardingSessionRepository } from '../../ports/onboarding-session
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from '../onboarding/load-own-session.js'
 
+/** What the delivery log use cases need. */
 export type WebhookDeliveriesDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>
   readonly events: Pick<WebhookEventRepository, 'listDeliveries' | 'retryNow'>
