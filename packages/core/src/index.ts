@@ -40,8 +40,9 @@ export { type HealthCheck } from './ports/health-check.js'
 export {
   KEY_ENVIRONMENTS, type KeyEnvironment, type KeyStatus, KEY_PREFIX, KEY_ID_LENGTH, KEY_CHECKSUM_LENGTH,
   KEY_RANDOM_LENGTH, type ApiClient, type ApiKey, type Caller, type PresentedKey, parsePresentedKey,
-  keyPrefixOf, type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView,
+  keyPrefixOf,
 } from './domain/keys/api-key.js'
+export { type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView } from './views/keys.js'
 export { KNOWN_SCOPES, type KnownScope } from './domain/keys/scopes.js'
 export { type GeneratedKey, type ApiKeyMaterial } from './ports/api-key-material.js'
 export { type MintRecord, type ApiKeyRepository } from './ports/api-key-repository.js'
@@ -62,8 +63,9 @@ export { type KeyCacheOptions, type CachedApiKeys, cachedApiKeys } from './state
 // Onboarding: sessions
 export {
   SESSION_TYPES, ENTRY_CHANNELS, type Review, type Contact, type OnboardingSession, CreateOnboardingSessionInput,
-  newOnboardingSession, type OnboardingSessionView, onboardingSessionView,
+  newOnboardingSession,
 } from './domain/onboarding/onboarding-session.js'
+export { type OnboardingSessionView, onboardingSessionView } from './views/onboarding.js'
 export {
   ONBOARDING_STATUSES, type OnboardingStatus, ONBOARDING_STEPS, type OnboardingStep, type RequirementCode, type Requirement,
 } from './domain/onboarding/onboarding-state.js'
@@ -71,25 +73,22 @@ export { type OnboardingSessionRepository } from './ports/onboarding-session-rep
 export {
   type CreateOnboardingSessionDeps, type CreateOnboardingSessionError, createOnboardingSession,
 } from './use-cases/onboarding/create-onboarding-session.js'
-export {
-  type GetOnboardingSessionDeps, type GetOnboardingSessionError, getOnboardingSession,
-} from './use-cases/onboarding/get-onboarding-session.js'
+export { type GetOnboardingSessionDeps, getOnboardingSession } from './use-cases/onboarding/get-onboarding-session.js'
 export { type LoadOwnSessionError } from './use-cases/onboarding/load-own-session.js'
 export { listPendingOnboardingRequirements } from './use-cases/onboarding/list-pending-onboarding-requirements.js'
 
 // Onboarding: the applicant profile
-export {
-  LEGAL_FORMS, ApplicantProfileInput, type ApplicantProfile, type ApplicantProfileView,
-  applicantProfileView,
-} from './domain/onboarding/applicant-profile.js'
+export { LEGAL_FORMS, ApplicantProfileInput, type ApplicantProfile } from './domain/onboarding/applicant-profile.js'
+export { type ApplicantProfileView, applicantProfileView } from './views/onboarding.js'
 export {
   type UpsertApplicantProfileDeps, type UpsertApplicantProfileError, upsertApplicantProfile,
 } from './use-cases/onboarding/upsert-applicant-profile.js'
 
 // Onboarding: addresses
 export {
-  ADDRESS_TYPES, type AddressType, AddressInput, AddressPatch, type Address, type AddressView, addressView,
+  ADDRESS_TYPES, type AddressType, AddressInput, AddressPatch, type Address,
 } from './domain/onboarding/address.js'
+export { type AddressView, addressView } from './views/onboarding.js'
 export {
   type OnboardingAddressDeps, type ChangeOnboardingAddressError, createOnboardingAddress,
   updateOnboardingAddress, listOnboardingAddresses,
@@ -115,8 +114,9 @@ export {
 
 // Onboarding: documents
 export {
-  DOCUMENT_TYPES, type DocumentType, DocumentInput, type DocumentMetadata, type DocumentView, documentView,
+  DOCUMENT_TYPES, type DocumentType, DocumentInput, type DocumentMetadata,
 } from './domain/onboarding/document.js'
+export { type DocumentView, documentView } from './views/onboarding.js'
 export { type DocumentRepository } from './ports/document-repository.js'
 export {
   type OnboardingDocumentDeps, createOnboardingDocumentMetadata, listDocumentsForOnboardingSession,
@@ -130,9 +130,11 @@ export {
 } from './use-cases/onboarding/review.js'
 
 // Webhooks: endpoints, events, deliveries
+export { RegisterWebhookInput, type WebhookEndpoint } from './domain/webhooks/webhook.js'
 export {
-  RegisterWebhookInput, type WebhookEndpoint, type WebhookEndpointView, webhookEndpointView,
-} from './domain/webhooks/webhook.js'
+  type WebhookEndpointView, webhookEndpointView, type WebhookEventView, webhookEventView, type WebhookDeliveryView,
+  webhookDeliveryView,
+} from './views/webhooks.js'
 export { type WebhookEndpointRepository } from './ports/webhook-endpoint-repository.js'
 export { type WebhookSecrets } from './ports/webhook-secrets.js'
 export { type WebhookUrlGuard } from './ports/webhook-url-guard.js'
@@ -141,7 +143,6 @@ export {
 } from './use-cases/onboarding/register-webhook.js'
 export {
   type WebhookEvent, partyReadyEvent, type WebhookAttempt, type WebhookDelivery,
-  type WebhookEventView, webhookEventView, type WebhookDeliveryView, webhookDeliveryView,
 } from './domain/webhooks/webhook-event.js'
 export { type WebhookEventRepository } from './ports/webhook-event-repository.js'
 export { type AttemptResult, type AttemptOutcome } from './domain/webhooks/webhook-delivery.js'
@@ -157,7 +158,8 @@ export {
 } from './use-cases/webhooks/webhook-deliveries.js'
 
 // Parties
-export { type Party, partyFromSession, type PartyView, partyView } from './domain/onboarding/party.js'
+export { type Party, partyFromSession } from './domain/onboarding/party.js'
+export { type PartyView, partyView } from './views/onboarding.js'
 export { type PartyRepository } from './ports/party-repository.js'
 export {
   type PartyError, getParty, listPartyAddresses, type PartyAddressDeps, createPartyAddress,
@@ -195,28 +197,22 @@ export {
 
 // Servicing: loans, payments, payment methods, operations, views
 export {
-  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
-  type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
-  type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
+  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, INSTALLMENT_STATUSES, type InstallmentStatus,
+  type LoanInstallment, TRANSACTION_TYPES, type TransactionType, type LedgerTransaction, type BalanceSnapshot,
+  type BookedLoan, bookLoan, type LoanView, loanView, type SchedulePreview, type LoanDisclosure,
+  disclosureView,
 } from './domain/loans/loan.js'
+export { type Disclosure } from './lending/apr.js'
 export {
-  type Ratio, type UnitPeriod, type PaymentTime, type TimedPayment, type ActuarialLoan, type InvalidAprInput,
-  type RateBelowZero, type RateAboveLimit, type AprError, annualPercentageRate, formatAprThousandths,
-  monthlyPaymentTimes, type ScheduledPayment, type DisclosureTerms, type Disclosure, disclosureFigures,
-} from './lending/apr.js'
-export {
-  type Buckets, ZERO, type ServicedInstallment, type ScheduledInstallment, type Allocation, type InstallmentPayments,
-  type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
-  ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
-  type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
-  chargeOffEntries,
+  type Buckets, type ServicedInstallment, type ScheduledInstallment, type Allocation,
+  type InstallmentPayments, type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket,
+  type DerivedLoan, deriveLoan, type PayoffQuote, ledgerSums, type PostedPayment, type LoanEvent,
+  type LoanChange, postChange, type ServicingCheckpoint, type Working, replay, resumes,
 } from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
-  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView, type ServicingTermsView,
+  DEFAULT_SERVICING_TERMS, dateIn, servicingTermsView, type ServicingTermsView,
 } from './domain/loans/servicing-terms.js'
-export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './lending/day-count.js'
-export { type Installment } from './lending/amortization.js'
 export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/loans/collateral.js'
 export {
   LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
@@ -227,9 +223,10 @@ export {
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
-  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
-  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
-  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
+  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty,
+  listLoanBalancesForParty, getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan,
+  listLoanScheduleForParty, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan,
+  listDocumentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
@@ -257,8 +254,8 @@ export {
   AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
   OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent,
-  type AuditEventView, auditEventView,
 } from './domain/audit/audit-event.js'
+export { type AuditEventView, auditEventView } from './views/audit.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
 export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit-events.js'
 

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { apiKeyView, mintedKeyView, type ApiKey, type Caller } from '../src/domain/keys/api-key.js'
+import type { ApiKey, Caller } from '../src/domain/keys/api-key.js'
+import { apiKeyView, mintedKeyView } from '../src/views/keys.js'
 import {
   insufficientScope,
   invalidApiKey,

@@ -1,9 +1,10 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { addressView, AddressInput, AddressPatch, newAddress, patchAddress } from '../src/domain/onboarding/address.js'
-import { ApplicantProfileInput, applicantProfileOf, applicantProfileView, maskTaxId } from '../src/domain/onboarding/applicant-profile.js'
+import { AddressInput, AddressPatch, newAddress, patchAddress } from '../src/domain/onboarding/address.js'
+import { ApplicantProfileInput, applicantProfileOf, maskTaxId } from '../src/domain/onboarding/applicant-profile.js'
 import { decode } from '../src/domain/foundations/codecs.js'
-import { DocumentInput, documentView, newDocument } from '../src/domain/onboarding/document.js'
+import { DocumentInput, newDocument } from '../src/domain/onboarding/document.js'
+import { addressView, applicantProfileView, documentView } from '../src/views/onboarding.js'
 import { invalidRequest } from '../src/domain/foundations/errors.js'
 import { testId } from '../src/testing/test-ids.js'
 

@@ -6,39 +6,27 @@ import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { ApiKeyId, ClientId } from '../domain/foundations/ids.js'
 
-/** What a mint writes: the client (used only if none exists for its party and name) and the key. */
+/** The client is used only if none exists for its party and name. */
 export type MintRecord = {
   readonly client: ApiClient
   readonly key: Omit<ApiKey, 'clientId'>
 }
 
-/**
- * Stores API clients and keys. Reads never fail for a missing row: they return none.
- */
+/** Stores API clients and keys. Reads return none for a missing row. */
 export type ApiKeyRepository = {
-  /**
-   * In one transaction: finds the client with `client.partyId` + `client.name`, or creates
-   * `client`; then inserts the key under that client. Returns the client actually used and
-   * the stored key. Safe when two mints race for the same new client. The event `audit` makes
-   * of the client and key actually stored is written in the same transaction (decision 45).
-   */
+  /** In one transaction: finds or creates the client, inserts the key, writes `audit`'s event; safe when two mints race. */
   readonly mint: (
     record: MintRecord,
     audit: (minted: { readonly client: ApiClient; readonly key: ApiKey }) => AuditEvent,
   ) => TE.TaskEither<StoreUnavailable, { readonly client: ApiClient; readonly key: ApiKey }>
-  /** The key whose id segment is `idSegment`, whatever its status. */
+  /** Whatever its status. */
   readonly findByIdSegment: (idSegment: string) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
-  /** The key `keyId` if it belongs to `clientId`. */
+  /** None when not the client's. */
   readonly findForClient: (clientId: ClientId, keyId: ApiKeyId) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
-  /** Keys of `clientId`, in `(createdAt, id)` order, at most `page.limit + 1` rows after `page.after`. */
+  /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly listForClient: (clientId: ClientId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly ApiKey[]>
-  /**
-   * Marks the key revoked at `at` if it is active and belongs to `clientId`; a revoked key
-   * keeps its first `revokedAt`. Returns the key as stored afterwards, none if not the client's.
-   * The event `audit` makes of the revoked key is written in the same transaction, only when
-   * this call revoked it (revoking a revoked key records nothing).
-   */
+  /** Revokes an active key of `clientId`, keeping a first `revokedAt`; the event is written only when this call revoked it. */
   readonly revoke: (clientId: ClientId, keyId: ApiKeyId, at: Date, audit: (revoked: ApiKey) => AuditEvent) => TE.TaskEither<StoreUnavailable, O.Option<ApiKey>>
-  /** Sets `lastUsedAt` for each key to the later of its stored value and the given time. */
+  /** Sets each `lastUsedAt` to the later of stored and given. */
   readonly recordUsage: (usage: ReadonlyMap<ApiKeyId, Date>) => TE.TaskEither<StoreUnavailable, void>
 }

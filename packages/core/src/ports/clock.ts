@@ -1,6 +1,5 @@
-/**
- * The current time. Use cases never read the system clock directly, so tests can move time.
- *
- * @property now - The current instant.
- */
-export type Clock = { readonly now: () => Date }
+/** Use cases never read the system clock, so tests can move time. */
+export type Clock = {
+  /** The current instant. */
+  readonly now: () => Date
+}

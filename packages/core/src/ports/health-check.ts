@@ -1,16 +1,12 @@
 /**
- * What the readiness probe, and the gate that holds requests while the schema is migrated, ask
- * of the data store.
- *
- * @property storeReachable - Resolves whether a trivial round trip to the data store succeeds now.
- * @property schemaCurrent - Whether the store's schema is known to hold every migration this build
- * needs: false until the process has applied them or found them applied, at start.
- * @property whenSchemaCurrent - Resolves true once `schemaCurrent` is (at once when it already is),
- * or false once it never will be in this process (its start failed, or it is closing). Every call
- * answers the same outcome; it sets no timer, so a caller bounds its own wait.
+ * What readiness and the migration gate ask of the store. `whenSchemaCurrent` resolves false once
+ * it never will be current in this process; it sets no timer.
  */
 export type HealthCheck = {
+  /** Whether a trivial round trip succeeds now. */
   readonly storeReachable: () => Promise<boolean>
+  /** Whether this build's migrations are known applied. */
   readonly schemaCurrent: () => boolean
+  /** True once current, false once it never will be. */
   readonly whenSchemaCurrent: () => Promise<boolean>
 }

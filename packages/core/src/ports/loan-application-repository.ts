@@ -7,30 +7,21 @@ import type { BookedLoan } from '../domain/loans/loan.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { ApplicationId, PartyId } from '../domain/foundations/ids.js'
 
-/** Which applications `list` returns: of one party, of one status, both or neither. */
+/** Of one party, one status, both or neither. */
 export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }
 
-/**
- * Loan applications, and the loans their approval books. Saves are conditional on
- * `application.version` (optimistic locking): a stale save is `ConcurrentUpdate` and writes
- * nothing; a successful one returns the application with the next version. A save writes its `audit`
- * event in the same transaction; `save` takes null only for a change that is not an audited
- * action (a partner's own application; decision 45).
- */
+/** Loan applications and the loans their approval books; saves are version-checked (`ConcurrentUpdate`) and write `audit` with them. */
 export type LoanApplicationRepository = {
-  /** Stores a new application; `AlreadyExists` if its id is taken. */
+  /** `AlreadyExists` if the id is taken. */
   readonly insert: (application: LoanApplication) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
-  /** Any party's application: for operators. */
+  /** Any party's: for operators. */
   readonly findById: (id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
-  /** The application if it belongs to `partyId`; another party's is none. */
+  /** Another party's is none. */
   readonly findForParty: (partyId: PartyId, id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
-  /** Writes the application if the stored version is still its `version`. */
+  /** If the stored version is still the application's. */
   readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
-  /**
-   * In one transaction: the approved application (version-checked) and everything `booked`
-   * holds (loan, installments, ledger entries, balance snapshot). All or nothing.
-   */
+  /** The approved application and everything `booked` holds, in one transaction. */
   readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
-  /** One page in `(createdAt, id)` order, at most `page.limit + 1` rows. */
+  /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly list: (filter: ApplicationFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanApplication[]>
 }

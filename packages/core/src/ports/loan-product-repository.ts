@@ -6,17 +6,14 @@ import type { LoanProduct } from '../domain/loans/loan-product.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { ProductId } from '../domain/foundations/ids.js'
 
-/** The loan product catalogue. Each write stores its `audit` event in the same transaction. */
+/** The product catalogue; each write stores its `audit` event in its transaction. */
 export type LoanProductRepository = {
-  /** Stores a new product; `AlreadyExists` if its id is taken. */
+  /** `AlreadyExists` if the id is taken. */
   readonly insert: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
-  /** Overwrites the product with the same id (operators' edits; last write wins). */
+  /** Last write wins. */
   readonly update: (product: LoanProduct, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  /** The product `id`, active or not. */
+  /** Active or not. */
   readonly findById: (id: ProductId) => TE.TaskEither<StoreUnavailable, O.Option<LoanProduct>>
-  /**
-   * One page in `(createdAt, id)` order, only active (or only inactive) products when `active`
-   * is given: at most `page.limit + 1` rows (the extra one tells there is a next page).
-   */
+  /** Only active or inactive ones when `active` is given. */
   readonly list: (active: boolean | undefined, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanProduct[]>
 }

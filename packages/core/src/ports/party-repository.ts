@@ -5,15 +5,12 @@ import type { AlreadyExists, StoreUnavailable } from '../domain/foundations/erro
 import type { Party } from '../domain/onboarding/party.js'
 import type { PartyId } from '../domain/foundations/ids.js'
 
-/**
- * Parties. A party is created only by the approval of a session
- * (OnboardingSessionRepository.saveApproved); afterwards only its addresses change.
- */
+/** Parties, created only by a session's approval (`saveApproved`); then only their addresses change. */
 export type PartyRepository = {
-  /** The party with all its addresses, oldest first. */
+  /** With its addresses, oldest first. */
   readonly findById: (id: PartyId) => TE.TaskEither<StoreUnavailable, O.Option<Party>>
-  /** Adds an address. A second `registered` address of the party is `AlreadyExists('registered_address')`. */
+  /** A second `registered` address is `AlreadyExists('registered_address')`. */
   readonly addAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
-  /** Replaces an existing address of the party (same id); same `registered` rule as `addAddress`. */
+  /** Same `registered` rule as `addAddress`. */
   readonly updateAddress: (partyId: PartyId, address: Address) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
 }

@@ -5,11 +5,7 @@ import type { AttemptOutcome, AttemptResult } from '../domain/webhooks/webhook-d
 import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
 import type { EventId } from '../domain/foundations/ids.js'
 
-/**
- * An event due for delivery, with where to send it and its sealed signing secret.
- * `interruptedLeaseEnd` is the end of an earlier lease on it that ran out with no attempt
- * recorded: a worker stopped mid-attempt (a crash), and the receiver may have got that attempt.
- */
+/** `interruptedLeaseEnd`: an earlier lease ran out with no attempt recorded (a crash mid-attempt). */
 export type DueDelivery = {
   readonly event: WebhookEvent
   readonly url: string
@@ -17,7 +13,7 @@ export type DueDelivery = {
   readonly interruptedLeaseEnd: Date | null
 }
 
-/** One attempt to record: its result, which event, which attempt (1 for the first), where and when. */
+/** An attempt's result, event, number (1 first), URL and start. */
 export type DeliveryAttempt = AttemptResult & {
   readonly eventId: EventId
   readonly attemptNumber: number
@@ -26,29 +22,21 @@ export type DeliveryAttempt = AttemptResult & {
 }
 
 /**
- * The outbox seen by delivery workers. `claimDue` leases due events (pending, due, with an
- * endpoint) so that concurrent workers, in this process or others, never get the same event;
- * a lease that runs out (the worker died) makes the event claimable again, so a crash leads to
- * a redelivery with the same id, never a loss.
+ * The outbox seen by delivery workers: a claimed event is leased to one worker; a lease that runs
+ * out makes it claimable again, so a crash means a redelivery with the same id, never a loss.
  */
 export type WebhookDeliveryQueue = {
-  /** Leases up to `limit` due events for `leaseMs`, oldest due first. */
+  /** Oldest due first. */
   readonly claimDue: (now: Date, limit: number, leaseMs: number) => TE.TaskEither<StoreUnavailable, readonly DueDelivery[]>
-  /** Records the attempt and applies its outcome to the event, releasing the lease, atomically. */
+  /** Records the attempt and applies its outcome, releasing the lease, atomically. */
   readonly record: (attempt: DeliveryAttempt, outcome: AttemptOutcome) => TE.TaskEither<StoreUnavailable, void>
-  /** Records an attempt a crash cut short (it counts as one), keeping the current lease. */
+  /** An attempt a crash cut short counts as one; the lease is kept. */
   readonly recordInterrupted: (attempt: DeliveryAttempt) => TE.TaskEither<StoreUnavailable, void>
-  /** The pending events at `now`, by what they wait for (`WebhookBacklog`). */
+  /** Pending events at `now` by what they wait for. */
   readonly backlog: (now: Date) => TE.TaskEither<StoreUnavailable, WebhookBacklog>
 }
 
-/**
- * Pending webhook events at one moment, by what they wait for: `due`, a worker (their next
- * attempt's time has come and their session has an endpoint; `oldestDueAt` is the earliest such
- * time, null when none is due); `scheduled`, the time of their next attempt (a retry's delay);
- * `awaitingEndpoint`, their session to register an endpoint (they wait for the partner, not for
- * Lendgate).
- */
+/** Pending events by what they wait for: a worker (`due`), a retry's delay (`scheduled`), or an endpoint (`awaitingEndpoint`). */
 export type WebhookBacklog = {
   readonly due: number
   readonly scheduled: number
@@ -56,15 +44,14 @@ export type WebhookBacklog = {
   readonly oldestDueAt: Date | null
 }
 
-/** One signed webhook request, ready to send. */
+/** One signed request, ready to send. */
 export type WebhookRequest = { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }
 
-/**
- * Sends one webhook request. Never fails: a timeout or network error is a result with `error`.
- *
- * @property send - POSTs `request` and resolves with what came back.
- */
-export type WebhookSender = { readonly send: (request: WebhookRequest) => T.Task<AttemptResult> }
+/** Never fails: a timeout or network error is a result with `error`. */
+export type WebhookSender = {
+  /** POSTs `request`; resolves with what came back. */
+  readonly send: (request: WebhookRequest) => T.Task<AttemptResult>
+}
 
 /** Standard Webhooks headers for one attempt. */
 export type WebhookSigner = (secret: string, id: EventId, at: Date, body: string) => Readonly<Record<string, string>>

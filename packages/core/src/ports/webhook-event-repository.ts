@@ -5,14 +5,14 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type { WebhookDelivery, WebhookEvent } from '../domain/webhooks/webhook-event.js'
 import type { EventId, SessionId } from '../domain/foundations/ids.js'
 
-/** The webhook outbox. Events are written by the approval (OnboardingSessionRepository.saveApproved). */
+/** The webhook outbox; approval writes its events (`saveApproved`). */
 export type WebhookEventRepository = {
-  /** The session's events in `(createdAt, id)` order, at most `page.limit + 1` after `page.after`. */
+  /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly listForSession: (sessionId: SessionId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookEvent[]>
-  /** Makes the session's pending events due at `at` (used when an endpoint is registered after approval). */
+  /** For an endpoint registered after approval. */
   readonly hurryPending: (sessionId: SessionId, at: Date) => TE.TaskEither<StoreUnavailable, void>
-  /** The session's events with their attempt logs, in `(createdAt, id)` order, at most `page.limit + 1`. */
+  /** Events with their attempt logs. */
   readonly listDeliveries: (sessionId: SessionId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly WebhookDelivery[]>
-  /** Makes the session's event pending and due at `at` again (manual retry); returns it, none if not the session's. */
+  /** Manual retry; none if not the session's. */
   readonly retryNow: (sessionId: SessionId, eventId: EventId, at: Date) => TE.TaskEither<StoreUnavailable, O.Option<WebhookEvent>>
 }

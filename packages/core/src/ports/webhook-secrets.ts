@@ -1,10 +1,10 @@
 import type * as O from 'fp-ts/lib/Option.js'
 
-/** Makes webhook signing secrets and keeps them sealed at rest (AES-256-GCM in the adapter). */
+/** Webhook signing secrets, sealed at rest (AES-256-GCM in the adapter). */
 export type WebhookSecrets = {
   /** A new `whsec_` secret from a CSPRNG. */
   readonly generate: () => string
-  /** The secret encrypted for storage; `open` gives it back. */
+  /** Encrypted for storage; `open` gives it back. */
   readonly seal: (secret: string) => string
   /** None when the sealed value was tampered with or sealed under another key. */
   readonly open: (sealed: string) => O.Option<string>

@@ -3,22 +3,16 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { KeyUsageRecorder } from '../ports/key-usage-recorder.js'
 import type { ApiKeyId } from '../domain/foundations/ids.js'
 
-/** What `batchedKeyUsage` needs: where to write usage, and whom to tell when a write fails. */
+/** Where usage goes, and whom to tell when a flush fails. */
 export type BatchedKeyUsageDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'recordUsage'>
-  /** Called with the store's error when a flush fails; the usage is kept for the next flush. */
+  /** The usage is kept for the next flush. */
   readonly onFlushError: (error: unknown) => void
 }
 
-/**
- * A `KeyUsageRecorder` that keeps the latest use of each key in memory and writes them all in
- * one statement per `flush`. The composition root calls `flush` on a timer and at shutdown, so
- * `last_used_at` is at most one interval stale and a busy key costs one write per interval,
- * not one per request. A failed flush merges its batch back so nothing is lost.
- */
+/** Keeps each key's latest use in memory, written in one statement per `flush`; a failed flush keeps its batch. */
 export const batchedKeyUsage = (deps: BatchedKeyUsageDeps): KeyUsageRecorder => {
   let pending = new Map<ApiKeyId, Date>()
-  /** Keeps the later of `at` and what is pending for the key (every authenticated request calls this). */
   const note = (keyId: ApiKeyId, at: Date): void => {
     const seen = pending.get(keyId)
     if (seen === undefined || seen.getTime() < at.getTime()) pending.set(keyId, at)

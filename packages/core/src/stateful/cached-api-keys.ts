@@ -6,45 +6,36 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import type { Clock } from '../ports/clock.js'
 import type { KeyRevocations } from '../ports/key-revocations.js'
 
-/** How `cachedApiKeys` bounds its cache. */
+/** How the cache is bounded. */
 export type KeyCacheOptions = {
-  /** At most this many keys are kept (least recently used go first). */
+  /** Least recently used go first. */
   readonly maxEntries: number
-  /** A safety net: an entry older than this is read again even if no revocation was heard. */
+  /** A safety net: an older entry is read again even if no revocation was heard. */
   readonly ttlMs: number
-  /** Tells the age of entries. */
   readonly clock: Clock
 }
 
-/** The cached repository: what `cachedApiKeys` returns. */
+/** The repository with its cache. */
 export type CachedApiKeys = ApiKeyRepository & {
-  /**
-   * The key `findByIdSegment` would answer from memory for this id segment (a key held and not
-   * older than the TTL), or undefined when it would ask the store. A held answer is a use.
-   */
+  /** The key answered from memory for this id segment (a use), or undefined when the store would be asked. */
   readonly held: (idSegment: string) => ApiKey | undefined
-  /** How many keys are held now. */
+  /** Keys held now. */
   readonly size: () => number
-  /** Stops listening for revocations; call it when the process stops. */
+  /** Stops listening for revocations. */
   readonly close: () => void
 }
 
 /**
- * The key repository with an in-process cache of keys by id segment (issue 8): a valid key
- * costs no database read on the hot path. A revocation evicts the key here at once, and on
- * every other instance when they hear of it (`revocations`, PostgreSQL LISTEN/NOTIFY: within a
- * second); if they may have missed news, they drop everything. Unknown segments are never
- * cached, so a key minted on another instance works at once.
+ * The key repository with an in-process cache by id segment (decision 41). A revocation evicts
+ * here at once and elsewhere on notice; missed notices drop everything. Unknown segments are never cached.
  */
 export const cachedApiKeys = (
   repo: ApiKeyRepository,
   revocations: KeyRevocations,
   options: KeyCacheOptions,
 ): CachedApiKeys => {
-  /** `found` is the answer to a hit, made once per entry. */
   type Entry = { readonly key: ApiKey; readonly at: number; readonly found: TE.TaskEither<never, O.Option<ApiKey>> }
   const entries = new Map<string, Entry>()
-  /** The entry last put at the end of `entries` (by a hit or a read), or one since removed. */
   let lastHit: Entry | undefined
   const evict = (idSegment: string) => entries.delete(idSegment)
   const unsubscribe = revocations.subscribe((event) => (event.kind === 'revoked' ? evict(event.idSegment) : entries.clear()))
@@ -61,7 +52,6 @@ export const cachedApiKeys = (
     }
   }
 
-  /** The entry held for the id segment, made the most recently used. */
   const hitOf = (idSegment: string): Entry | undefined => {
     const hit = entries.get(idSegment)
     if (hit === undefined) return undefined
@@ -69,8 +59,7 @@ export const cachedApiKeys = (
       evict(idSegment)
       return undefined
     }
-    // Most recently used goes to the end: a hit moves only a key that is not there already
-    // (a busy key is usually the last one used, and a Map's delete and set cost a request).
+    // A busy key is usually the last used already: moving it costs a Map delete and set.
     if (hit !== lastHit) {
       entries.delete(idSegment)
       entries.set(idSegment, hit)

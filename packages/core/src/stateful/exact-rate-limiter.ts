@@ -12,11 +12,7 @@ export type ExactRateLimiterDeps = {
   readonly clock: Clock
 }
 
-/**
- * A limiter that asks the shared store on every request (one atomic conditional increment), so
- * the limit holds exactly across every instance. For rare, expensive routes (key minting,
- * verification codes); the hot path uses `syncedRateLimiter`.
- */
+/** Asks the store on every request (one atomic conditional increment): exact across instances, for rare routes. */
 export const exactRateLimiter = (deps: ExactRateLimiterDeps): RateLimiter => ({
   take: (bucket, policy) => {
     const now = deps.clock.now()
@@ -33,12 +29,7 @@ export const exactRateLimiter = (deps: ExactRateLimiterDeps): RateLimiter => ({
   },
 })
 
-/**
- * Failed attempts limited exactly across every instance (`AttemptLimiter`): each attempt is
- * decided under the shared store's lock on its bucket's window (`attemptIfBelow`), so however
- * many arrive at once, at most `policy.limit` failures are checked in a window, and a success
- * never counts. For the mint secret (decision 109).
- */
+/** Failed attempts limited exactly, each decided under the store's lock on its window (decision 109). */
 export const exactAttemptLimiter = (deps: ExactRateLimiterDeps): AttemptLimiter => ({
   attempt: (bucket, policy, check) => {
     const now = deps.clock.now()

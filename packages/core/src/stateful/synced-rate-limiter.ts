@@ -9,22 +9,13 @@ import type { RateLimiter } from '../ports/rate-limiter.js'
 export type SyncedRateLimiterDeps = {
   readonly store: Pick<RateLimitStore, 'add' | 'leave'>
   readonly clock: Clock
-  /**
-   * The fewest instances assumed to share the store (`RATE_LIMIT_INSTANCES`, at least 1): until
-   * its first sync, an instance takes this many; after, the larger of this and the count its last
-   * sync learned. Between two of its syncs, an instance admits into a bucket at most its share of
-   * what the bucket had left when it last learned the total (`shareOf`).
-   */
+  /** Fewest instances assumed to share the store (`RATE_LIMIT_INSTANCES`); the last sync's count when larger. */
   readonly instances: number
-  /** This instance's id in the store's heartbeats: random per process, so a restart is a new instance. */
+  /** Random per process: a restart is a new instance. */
   readonly instanceId: string
   /** How long a sync counts an instance among those sharing the store (several sync periods). */
   readonly instanceTtlMs: number
-  /**
-   * At most about this many buckets are kept in memory; the least recently used go first (their
-   * unsynced counts are still pushed). It can be exceeded only by buckets first seen since the
-   * last sync, which the next sync lets go.
-   */
+  /** About this many buckets are kept; the least recently used go first, their counts still pushed. */
   readonly maxBuckets: number
   /** Called with the store's error when a sync fails; the counts are kept for the next one. */
   readonly onSyncError: (error: unknown) => void
@@ -32,63 +23,35 @@ export type SyncedRateLimiterDeps = {
 
 /** The limiter `syncedRateLimiter` returns: a `RateLimiter` whose owner calls `sync` on a timer and at shutdown. */
 export type SyncedRateLimiter = RateLimiter & {
-  /**
-   * Pushes every count not yet in the store, in one `add` that also records this instance's
-   * heartbeat, and learns the totals of those buckets from every instance and how many instances
-   * share the store. Called on a timer (`RATE_LIMIT_SYNC_MS`) and at shutdown. If a
-   * push is under way, the returned promise waits for it and for one more push after it.
-   */
+  /** Pushes unpushed counts with a heartbeat, learns totals and the instance count; a call during a push waits for one more. */
   readonly sync: () => Promise<void>
-  /** Takes this instance out of the others' count at once, at shutdown after the last `sync` (else it leaves `instanceTtlMs` after it). */
+  /** Takes this instance out of the others' count at once (at shutdown, after the last `sync`). */
   readonly leave: () => Promise<void>
   /** Buckets held in memory. */
   readonly size: () => number
-  /** How many instances this one takes to share the store, its share being one of them. */
+  /** How many instances this one takes to share the store. */
   readonly instances: () => number
 }
 
-/**
- * One bucket's current window as this instance knows it: `known` is the total the store last
- * reported (every instance's pushed counts), `pending` what this instance admitted since its
- * last push, `inFlight` what the push under way carries.
- */
+/** `known`: the store's last total; `pending`: admitted since the last push; `inFlight`: in the push under way. */
 type Counter = { readonly window: RateWindow; readonly startMs: number; readonly endMs: number; known: number; pending: number; inFlight: number }
 
 const pairKey = (bucket: string, window: RateWindow): string => `${window.start.getTime()}\u0000${bucket}`
 
-/**
- * What one of `instances` instances may admit into a bucket on its own, beyond the total `known`
- * it last learned: its share of what the limit leaves, rounded up so that the last request of a
- * window can still be admitted somewhere. With one instance, all that is left.
- */
+/** One instance's share of what `limit` leaves beyond `known`, rounded up; all of it when alone. */
 export const shareOf = (limit: number, known: number, instances: number): number => Math.max(0, Math.ceil((limit - known) / instances))
 
 /**
- * The hot-path limiter (issue 9): decides from memory, never waiting for the store. Each
- * instance counts what it admits and, on every sync, pushes those counts to the shared store
- * in one statement and learns the totals, and how many instances synced within `instanceTtlMs`.
- * It admits a request while its own count since the total it last learned (`known`) is below
- * its share of what that total left (`shareOf`): all of it when it is alone, a third of it each
- * between two syncs when three instances share.
- *
- * Bound (decision 112): one instance alone is exact. Once every instance serving a bucket has
- * synced since the last one started, a burst reaching all of them at once gets the limit (within
- * `instances - 1`, the rounding) before any of them syncs, each its share; whatever the timing,
- * a window admits at most `limit + (instances - 1) * ceil(limit / instances)`, under twice the
- * limit, the worst case being instances that had not yet seen the bucket in the window each
- * admitting their share of the whole limit after the others used it up. An instance that started
- * since another's last sync is not yet in that one's count: for one sync period, that one admits
- * the larger share of a smaller fleet. A request refused for its instance's share, while the
- * window still has room, is told to retry after one second (the share is renewed at the next
- * sync). If the store is down, each instance keeps enforcing its shares, of the fleet it last
- * counted, on its own traffic, learning nothing new, and pushes its counts when it is back.
+ * The hot-path limiter: decides from memory, admitting while its own count since the total it
+ * last learned is below its share (`shareOf`); each `sync` pushes counts and learns totals. A
+ * window admits at most `limit + (instances - 1) * ceil(limit / instances)` (decision 112). With
+ * the store down, each instance enforces its shares alone and pushes its counts later.
  */
 export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimiter => {
   const counters = new Map<string, Counter>()
-  /** How many instances the last successful sync counted (none before the first). */
   let counted = 0
   const instances = () => Math.max(deps.instances, counted)
-  /** Unpushed counts of buckets evicted from memory while their window was still open. */
+  /** Unpushed counts of buckets evicted while their window was open. */
   let evicted: RateCount[] = []
 
   const evictBeyondCap = () => {
@@ -101,15 +64,13 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     }
   }
 
-  /** The counter last put at the end of `counters`, or one since removed. */
   let newest: Counter | undefined
 
-  /** The bucket's counter for the window of `now`, made the most recently used (every request calls this). */
+  /** The bucket's counter for the window of `now`, made the most recently used. */
   const counterFor = (bucket: string, windowSeconds: number, now: Date): Counter => {
     const nowMs = now.getTime()
     const current = counters.get(bucket)
     if (current !== undefined && nowMs >= current.startMs && nowMs < current.endMs) {
-      // A busy bucket is usually the last one used already: then the Map is left as it is.
       if (current !== newest) {
         counters.delete(bucket)
         counters.set(bucket, current)
@@ -117,7 +78,7 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
       }
       return current
     }
-    // A window that ended takes its unpushed count with it: nobody needs it any more.
+    // An ended window's unpushed count is dropped with it.
     if (current !== undefined) counters.delete(bucket)
     const window = windowOf(bucket, windowSeconds, now)
     const fresh: Counter = { window, startMs: window.start.getTime(), endMs: window.end.getTime(), known: 0, pending: 0, inFlight: 0 }
@@ -153,8 +114,7 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     const result = await deps.store.add([...batch.values()], { instance: deps.instanceId, at: now, ttlMs: deps.instanceTtlMs })()
     for (const f of flying) f.counter.inFlight -= f.count
     if (E.isLeft(result)) {
-      // Keep every count for the next sync: on its counter if that is still the bucket's
-      // current one, else with the evicted counts.
+      // Keep every count for the next sync, on its counter if still current, else as evicted.
       for (const f of flying) {
         if (counters.get(f.bucket) === f.counter) f.counter.pending += f.count
         else evicted.push({ bucket: f.bucket, window: f.counter.window, count: f.count })
@@ -188,7 +148,6 @@ export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimite
     return queued
   }
 
-  /** Decides from memory: the count is pushed to the store by the next sync. */
   const takeNow = (bucket: string, policy: RatePolicy): RateDecision => {
     const now = deps.clock.now()
     const counter = counterFor(bucket, policy.windowSeconds, now)

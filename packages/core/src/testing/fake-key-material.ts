@@ -4,10 +4,7 @@ import type { ApiKeyMaterial } from '../ports/api-key-material.js'
 
 const FAKE_CHECKSUM = 'fakeCk'
 
-/**
- * Deterministic key material for use-case tests: keys have the real format, the "checksum" is
- * a fixed suffix and the "hash" is the key itself reversed. Never use outside tests.
- */
+/** Deterministic key material in the real format: a fixed "checksum", the key reversed as "hash". Tests only. */
 export const fakeKeyMaterial = (): ApiKeyMaterial => {
   let n = 0
   return {

@@ -4,29 +4,22 @@ import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../p
 /** What a charge was asked to move. */
 export type ChargeRequest = Parameters<PaymentProcessor['charge']>[0]
 
-/** The sandbox-like processor, with what it was asked and a switch to make it unreachable. */
+/** With what it was asked, and a switch to make it unreachable. */
 export type FakePaymentProcessor = PaymentProcessor & {
-  /** Every charge that reached the processor (none while it is down), in order. */
+  /** Every charge that reached it, in order. */
   readonly charges: () => readonly ChargeRequest[]
-  /** From now on every charge is `ProcessorUnavailable` with `cause`, and nothing is recorded. */
+  /** Every later charge is `ProcessorUnavailable` with `cause`, recording nothing. */
   readonly down: (cause: unknown) => void
   /** Reachable again. */
   readonly up: () => void
 }
 
-/**
- * The bank account number the sandbox's test methods (docs/servicing.md "Sandbox payment
- * methods") make fail: its token starts `btok_insufficient_funds`, and every charge of it fails
- * with `insufficient_funds`.
- */
+/** The account number the sandbox's test methods make fail with `insufficient_funds` (docs/servicing.md). */
 export const SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT = '000111111113'
 
 /**
- * The outcome of a charge on the sandbox rails, chosen by the payment method, never by the
- * amount: a method whose token starts `btok_insufficient_funds` or `tok_insufficient_funds`
- * fails with `insufficient_funds`, one whose token starts `tok_card_declined` with
- * `card_declined`; every other settles at once. The adapters' `sandboxPaymentProcessor` follows
- * the same rule (a test there holds them together).
+ * The sandbox's outcome, chosen by the method's token, never the amount: `btok_`/`tok_insufficient_funds`
+ * and `tok_card_declined` fail so; others settle. The adapters' `sandboxPaymentProcessor` follows it.
  */
 export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
   token.startsWith('btok_insufficient_funds') || token.startsWith('tok_insufficient_funds')
@@ -35,7 +28,7 @@ export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
       ? { status: 'FAILED', failureCode: 'card_declined' }
       : { status: 'SUCCEEDED' }
 
-/** A `PaymentProcessor` in memory that answers like the sandbox (`sandboxChargeOutcome`) and records every charge. */
+/** Answers as the sandbox does and records every charge. */
 export const fakePaymentProcessor = (): FakePaymentProcessor => {
   const charges: ChargeRequest[] = []
   let outage: { readonly cause: unknown } | null = null

@@ -1,12 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import type { WebhookSecrets } from '../ports/webhook-secrets.js'
 
-/**
- * Webhook secrets for tests, without cryptography: `generate` counts (`whsec_` and 32 base64
- * digits, the real format), and `seal` only marks the secret with `key` and reverses it, so a
- * sealed value never equals the secret and `open` refuses what another key or a tampered mark
- * sealed. Nothing here is secret: never use it outside tests.
- */
+/** Webhook secrets without cryptography: sealing marks and reverses, `open` refuses another key's or a tampered mark. Tests only. */
 export const fakeWebhookSecrets = (key = 'fake-key'): WebhookSecrets => {
   let n = 0
   const mark = `sealed:${key}:`

@@ -4,28 +4,22 @@ import type { WebhookUrlGuard } from '../ports/webhook-url-guard.js'
 
 /** What the fake guard lets through. */
 export type FakeWebhookUrlGuardOptions = {
-  /** Accept `http://` URLs too (WEBHOOK_ALLOW_HTTP); default https only. */
+  /** Accept `http://` too (WEBHOOK_ALLOW_HTTP). */
   readonly allowHttp?: boolean
-  /** Hosts to refuse as if they resolved to a private address; every other host counts as public. */
+  /** Hosts refused as if private; every other host is public. */
   readonly privateHosts?: readonly string[]
 }
 
-/** Scheme, then the authority (up to the path, query or fragment). */
 const ABSOLUTE_URL = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i
 
 const refuse = (reason: string) => TE.left(invalidRequest(`webhook_url ${reason}`, 'webhook_url'))
 
-/** The host of an authority: without credentials, port or the brackets of an IPv6 literal. */
 const hostOf = (authority: string): string => {
   const host = authority.slice(authority.lastIndexOf('@') + 1)
   return host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '')
 }
 
-/**
- * A `WebhookUrlGuard` without DNS: the adapter's rules on the URL itself (absolute, https
- * unless `allowHttp`, no credentials, with its words), and a host judged by name only
- * (`privateHosts`), where the adapter resolves it and judges every address.
- */
+/** A `WebhookUrlGuard` without DNS: the adapter's URL rules, hosts judged by name only (`privateHosts`). */
 export const fakeWebhookUrlGuard = (options: FakeWebhookUrlGuardOptions = {}): WebhookUrlGuard => ({
   check: (url) => {
     const parts = ABSOLUTE_URL.exec(url)

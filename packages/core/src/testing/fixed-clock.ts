@@ -8,7 +8,7 @@ export type TestClock = Clock & {
   readonly advance: (ms: number) => void
 }
 
-/** A clock standing at `start` (2026-01-15T10:00:00.000Z by default) until the test moves it. */
+/** Stands at `start` (2026-01-15T10:00:00.000Z by default) until the test moves it. */
 export const testClock = (start: Date = new Date('2026-01-15T10:00:00.000Z')): TestClock => {
   let current = start.getTime()
   return {

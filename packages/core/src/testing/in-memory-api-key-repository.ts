@@ -5,20 +5,16 @@ import type { ApiKeyRepository } from '../ports/api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-/** An `ApiKeyRepository` in memory that also shows what it holds. */
+/** With what it holds, in insertion order. */
 export type InMemoryApiKeyRepository = ApiKeyRepository & {
-  /** Every API client stored, in insertion order. */
+  /** Every client stored. */
   readonly clients: () => readonly ApiClient[]
-  /** Every key stored, in insertion order. */
+  /** Every key stored. */
   readonly keys: () => readonly ApiKey[]
-  /** Where audited writes record their events. */
   readonly audit: InMemoryAuditLog
 }
 
-/**
- * Clients and keys in memory, with the same semantics as the PostgreSQL repository; audited writes
- * append their events to `audit` (a fresh log by default).
- */
+/** The PostgreSQL repository's semantics; audited writes append to `audit`. */
 export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryApiKeyRepository => {
   const clients = new Map<string, ApiClient>()
   const keys = new Map<string, ApiKey>()

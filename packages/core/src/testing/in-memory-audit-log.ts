@@ -5,11 +5,11 @@ import { isAfter } from '../domain/foundations/pagination.js'
 import type { AuditLog } from '../ports/audit-log.js'
 import { auditPosition } from '../use-cases/audit/list-audit-events.js'
 
-/** An `AuditLog` in memory that also shows every event and lets in-memory repositories append to it. */
+/** An `AuditLog` in-memory repositories append to. */
 export type InMemoryAuditLog = AuditLog & {
   /** Every event, in the order written. */
   readonly all: () => readonly AuditEvent[]
-  /** What an in-memory repository does, inside its write, to record an event with its change. */
+  /** Records an event inside an in-memory repository's write. */
   readonly append: (event: AuditEvent) => void
 }
 

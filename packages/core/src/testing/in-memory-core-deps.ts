@@ -22,18 +22,13 @@ import { sequentialIds } from './sequential-ids.js'
 
 /** How `inMemoryCoreDeps` starts. */
 export type InMemoryCoreDepsOptions = {
-  /** Where the clock starts (default `testClock`'s: 2026-01-15T10:00:00Z); it moves only when told. */
+  /** Default 2026-01-15T10:00:00Z; it moves only when told. */
   readonly start?: Date
-  /** What the webhook URL guard refuses (default: https only, every host public). */
+  /** Default: https only, every host public. */
   readonly urlGuard?: FakeWebhookUrlGuardOptions
 }
 
-/**
- * A complete `CoreDeps` in memory, typed as what each member is, so a test reaches the handles
- * through the same record it hands to use cases: `clock.set` / `clock.advance`, `sender.sent()`
- * (the verification codes), `processor.charges()`, `tokenizer.seen()`, each repository's
- * `all()`, and `audit.all()`.
- */
+/** `CoreDeps` typed as each member is, so tests reach the handles (`clock.set`, `sender.sent()`, `all()`, …). */
 export type InMemoryCoreDeps = CoreDeps & {
   readonly clock: TestClock
   readonly sender: RecordingCodeSender
@@ -51,15 +46,8 @@ export type InMemoryCoreDeps = CoreDeps & {
 }
 
 /**
- * Every dependency of the core's use cases over in-memory adapters, wired as the database wires
- * them: approving a session writes the party and queues `party.ready` where `parties` and
- * `events` read them; approving an application books the loan where `loans` reads it; audited
- * writes append to `audit`. The process-side ports are deterministic fakes: sequential ids,
- * key material and codes (`fakeKeyMaterial`, `fakeOneTimeCodes`), webhook secrets, a URL guard
- * without DNS and the sandbox-like payment rails. Nothing here does I/O; the product catalogue
- * starts empty. Key usage is buffered (`usage.flush()` writes it to `apiKeys`).
- *
- * Replace a member by spreading: `{ ...inMemoryCoreDeps(), sender: mine }`.
+ * `CoreDeps` over in-memory adapters wired as the database wires them, with deterministic fakes
+ * for the process-side ports. Replace a member by spreading: `{ ...inMemoryCoreDeps(), sender: mine }`.
  */
 export const inMemoryCoreDeps = (options: InMemoryCoreDepsOptions = {}): InMemoryCoreDeps => {
   const audit = inMemoryAuditLog()

@@ -8,17 +8,12 @@ import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-/**
- * Applications in memory, and the loans their approval books (readable and changeable through
- * `loans`); audited writes, the loans' included, append to `audit`. Same semantics as the
- * PostgreSQL repositories, optimistic locking included.
- */
+/** Applications in memory and the loans approval books (`loans`); the PostgreSQL repositories' semantics. */
 export const inMemoryLoanApplicationRepository = (
   audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): LoanApplicationRepository & {
-  /** Every application stored, as stored. */
+  /** Every application, as stored. */
   readonly all: () => readonly LoanApplication[]
-  /** The loans approvals booked: the `LoanRepository` to give servicing use cases. */
   readonly loans: InMemoryLoanRepository
   readonly audit: InMemoryAuditLog
 } => {

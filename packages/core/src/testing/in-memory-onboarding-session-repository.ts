@@ -14,21 +14,15 @@ import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.j
 import { inMemoryPage } from './in-memory-paging.js'
 import type { PartyId } from '../domain/foundations/ids.js'
 
-/**
- * Sessions in memory, with the parties their approval creates (`parties`, over the map given) and
- * the webhook outbox it fills (`events`); audited writes append to `audit`. Same semantics as the
- * PostgreSQL repositories, optimistic locking included.
- */
+/** Sessions in memory with the parties and outbox approval fills; the PostgreSQL repositories' semantics. */
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
   audit: InMemoryAuditLog = inMemoryAuditLog(),
 ): OnboardingSessionRepository & {
-  /** Every session stored, as stored. */
+  /** Every session, as stored. */
   readonly all: () => readonly OnboardingSession[]
   readonly audit: InMemoryAuditLog
-  /** The parties approvals created, as a `PartyRepository`. */
   readonly parties: PartyRepository
-  /** The webhook outbox, as a `WebhookEventRepository`; `all` lists every event queued. */
   readonly events: WebhookEventRepository & {
     /** Every event queued, in order. */
     readonly all: () => readonly WebhookEvent[]
@@ -44,10 +38,7 @@ export const inMemoryOnboardingSessionRepository = (
     if (event !== null) audit.append(event)
     return TE.right(saved)
   }
-  /**
-   * Adds (`replace` false) or replaces an existing (`replace` true) address, refusing a second
-   * registered one like the unique index does; addresses stay in `(createdAt, id)` order.
-   */
+  /** Adds or replaces an address, refusing a second registered one like the unique index. */
   const writeAddress = (partyId: PartyId, address: Address, replace: boolean) =>
     TE.fromEither(
       ((): E.Either<AlreadyExists, void> => {

@@ -14,7 +14,6 @@ export const inMemoryPaymentMethodRepository = (
   readonly all: () => readonly PaymentMethod[]
 } => {
   const methods = new Map<string, PaymentMethod>()
-  /** Writes `method`; a default unmarks the loan's other methods. */
   const write = (method: PaymentMethod, replace: boolean) =>
     TE.fromIO(() => {
       // Like the database: an update of an unknown method changes nothing.

@@ -1,10 +1,6 @@
 /**
- * In-memory implementations of core's ports, a controllable clock, sequential ids and fake key
- * material and codes, for tests: use-case tests here and in embedding services build their
- * dependencies from these and override only the one a test is about. Everything is kept in
- * process memory and lost on exit; the fake key material, codes and ids are predictable, so
- * never use those outside tests. The port contract suites that every implementation must pass
- * are in `@lendgate/core/testing/contracts`.
+ * In-memory ports, a controllable clock and predictable fakes, for tests only. Port contract
+ * suites are in `@lendgate/core/testing/contracts`.
  *
  * @module @lendgate/core/testing
  */

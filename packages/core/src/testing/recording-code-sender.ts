@@ -1,11 +1,11 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { verificationDeliveryFailed, type VerificationCodeSender, type VerificationMessage } from '../ports/verification-code-sender.js'
 
-/** Keeps every message it is given; `failNext` makes the next send fail. */
+/** Keeps every message; `failNext` makes the next send fail. */
 export type RecordingCodeSender = VerificationCodeSender & {
-  /** Every message delivered, in order (a send made to fail is not recorded). */
+  /** A send made to fail is not recorded. */
   readonly sent: () => readonly VerificationMessage[]
-  /** Makes the next send fail with `VerificationDeliveryFailed`. */
+  /** The next send fails with `VerificationDeliveryFailed`. */
   readonly failNext: () => void
 }
 

@@ -6,21 +6,13 @@ import { loanProductView, type LoanProduct } from '../loans/loan-product.js'
 import type { Loan } from '../loans/loan.js'
 import type { OnboardingSession } from '../onboarding/onboarding-session.js'
 import type { Payment } from '../loans/payment.js'
-import { instantText } from '../foundations/instant.js'
 import type { ClientId, PartyId } from '../foundations/ids.js'
 
 /**
- * The audit log (issue 9): one append-only event per key mint, key revocation and internal
- * decision, written in the same transaction as the change it records wherever the change has
- * one (docs/decisions.md).
- *
- * Security rule: an event's `details` never hold a secret. Each action has its own constructor
- * below that copies named, non-secret fields only (never a whole entity): no key, key hash,
- * mint secret, internal token, webhook secret, verification code, payment token or storage
- * reference.
+ * The audit log (decision 45): one append-only event per audited action, in the change's own
+ * transaction. `details` never hold a secret: each action's constructor copies named fields only.
  */
 
-/** The actions the audit log records: key mints and revocations, and every internal decision or correction. */
 export const AUDIT_ACTIONS = [
   'api_key.minted',
   'api_key.revoked',
@@ -36,10 +28,10 @@ export const AUDIT_ACTIONS = [
   'loan.charged_off',
   'interest_accrual.completed',
 ] as const
-/** One of `AUDIT_ACTIONS`. */
+/** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
-/** The kinds of record an audit event is about. */
+/** The kinds of record an event is about. */
 export const AUDIT_SUBJECT_TYPES = [
   'api_key',
   'onboarding_session',
@@ -54,33 +46,22 @@ export const AUDIT_SUBJECT_TYPES = [
 /** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
 
-/**
- * Who acted. `operator`: whoever holds the mint secret or the internal token (or runs the
- * operator CLI on the database); `api_key`: a partner key, by its id; `system`: work the
- * service starts by itself (an embedded scheduler calling a job without a context).
- */
+/** `operator`: the mint secret, the internal token or the CLI; `api_key`: a partner key; `system`: work the service starts itself. */
 export type AuditActor = { readonly type: 'operator' } | { readonly type: 'api_key'; readonly id: string } | { readonly type: 'system' }
 
-/** A JSON value, as an event's details hold them. */
+/** A JSON value in an event's details. */
 export type AuditJson = string | number | boolean | null | readonly AuditJson[] | { readonly [field: string]: AuditJson }
-/** The fields an event records of its action, named in snake_case; never a secret. */
+/** What an event records of its action, snake_case; never a secret. */
 export type AuditDetails = { readonly [field: string]: AuditJson }
 
-/**
- * One append-only entry of the audit log (issue 9), written in the same transaction as the change
- * it records wherever the change has one. Its `details` never hold a secret: each action's
- * constructor copies named, non-secret fields only.
- */
+/** One append-only entry of the audit log. */
 export type AuditEvent = {
   readonly id: string
   readonly occurredAt: Date
   readonly actor: AuditActor
   readonly action: AuditAction
-  /** The record the action was on. */
   readonly subject: { readonly type: AuditSubjectType; readonly id: string }
-  /** The API client the change concerns, when it concerns one. */
   readonly apiClientId: ClientId | null
-  /** The party the change concerns, when it concerns one. */
   readonly partyId: PartyId | null
   /** The `X-Request-Id` of the request that made the change; null outside HTTP. */
   readonly requestId: string | null
@@ -94,11 +75,7 @@ export type AuditContext = { readonly actor: AuditActor; readonly requestId: str
 export const OPERATOR: AuditActor = { type: 'operator' }
 export const SYSTEM: AuditActor = { type: 'system' }
 
-/**
- * The audit event a repository write is given for a change that is not an audited action (a
- * partner's own edit, a borrower's payment; decision 45). Writes take their event as a required
- * argument, so a change that should be audited cannot leave it out by omission.
- */
+/** The event of a write that is not an audited action; writes require an event, so none is left out by omission. */
 export const NOT_AUDITED = null
 
 /** The context of a use case called outside HTTP by an operator (the CLI, an embedding service). */
@@ -106,7 +83,7 @@ export const OPERATOR_CONTEXT: AuditContext = { actor: OPERATOR, requestId: null
 /** The context of work the service starts by itself. */
 export const SYSTEM_CONTEXT: AuditContext = { actor: SYSTEM, requestId: null }
 
-/** The partner key behind a request. */
+/** The partner key behind a request, as actor. */
 export const apiKeyActor = (caller: Pick<Caller, 'keyId'>): AuditActor => ({ type: 'api_key', id: caller.keyId })
 
 type Concerning = { readonly apiClientId: ClientId | null; readonly partyId: PartyId | null }
@@ -132,7 +109,6 @@ export const keyMintedEvent = (id: string, context: AuditContext, client: ApiCli
     client_name: client.name,
   })
 
-/** A key went from active to revoked. */
 export const keyRevokedEvent = (id: string, context: AuditContext, key: ApiKey, at: Date): AuditEvent =>
   event(id, context, at, 'api_key.revoked', { type: 'api_key', id: key.id }, { apiClientId: key.clientId, partyId: key.partyId }, {
     key_prefix: key.prefix,
@@ -152,7 +128,6 @@ export const sessionRejectedEvent = (id: string, context: AuditContext, session:
     reason: session.review?.reason ?? null,
   })
 
-/** An application was approved and `loan` booked for it. */
 export const applicationApprovedEvent = (id: string, context: AuditContext, application: LoanApplication, loan: Loan, at: Date): AuditEvent =>
   event(
     id,
@@ -172,7 +147,6 @@ export const applicationApprovedEvent = (id: string, context: AuditContext, appl
     },
   )
 
-/** An application was declined. */
 export const applicationDeclinedEvent = (id: string, context: AuditContext, application: LoanApplication, at: Date): AuditEvent =>
   event(
     id,
@@ -274,31 +248,3 @@ export const accrualCompletedEvent = (
     loans_changed: run.loansChanged,
     accruals: run.accruals,
   })
-
-// ---- the listing record --------------------------------------------------------------------
-
-/** An audit event as the API returns it. */
-export type AuditEventView = {
-  readonly audit_event_id: string
-  readonly occurred_at: string
-  readonly actor: AuditActor
-  readonly action: AuditAction
-  readonly subject: { readonly type: AuditSubjectType; readonly id: string }
-  readonly api_client_id: string | null
-  readonly party_id: string | null
-  readonly request_id: string | null
-  readonly details: AuditDetails
-}
-
-/** The API's view of an audit event. */
-export const auditEventView = (e: AuditEvent): AuditEventView => ({
-  audit_event_id: e.id,
-  occurred_at: instantText(e.occurredAt),
-  actor: e.actor,
-  action: e.action,
-  subject: e.subject,
-  api_client_id: e.apiClientId,
-  party_id: e.partyId,
-  request_id: e.requestId,
-  details: e.details,
-})

@@ -4,29 +4,19 @@ import * as t from 'io-ts'
 import { invalidRequest, type InvalidRequest } from './errors.js'
 import { utcDate } from './instant.js'
 
-/**
- * Codec building blocks whose failures carry a message for people, and `decode`, which turns
- * io-ts errors into one `InvalidRequest` naming the first offending field.
- */
 
-/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) describing what a codec accepts. */
+/** A JSON Schema (draft 2020-12, OpenAPI 3.1's dialect). */
 export type JsonSchema = { readonly [keyword: string]: unknown }
 
 const schemas = new WeakMap<t.Mixed, JsonSchema>()
 
-/**
- * Records what `codec` accepts as JSON Schema, for the OpenAPI document (one source of truth:
- * the codec that validates is the codec that is described). Returns the codec.
- */
+/** Records `codec`'s JSON Schema for the OpenAPI document: the codec that validates is the one described. */
 export const withSchema = <C extends t.Mixed>(codec: C, schema: JsonSchema): C => {
   schemas.set(codec, schema)
   return codec
 }
 
-/**
- * The JSON Schema of one of core's codecs (what it accepts), for the OpenAPI document; throws for a
- * codec core did not describe.
- */
+/** The JSON Schema of one of core's codecs; throws for a codec core did not describe. */
 export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
   const schema = schemas.get(codec)
   if (schema === undefined) throw new Error(`codec ${codec.name} has no JSON Schema: describe it with withSchema`)
@@ -36,11 +26,7 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
 const fail = <A>(name: string, message: string): t.Type<A, A, unknown> =>
   new t.Type<A, A, unknown>(name, (_u): _u is A => false, (u, c) => t.failure(u, c, message), t.identity)
 
-/**
- * A NUL character, or a UTF-16 surrogate without its pair: text that no PostgreSQL text or
- * jsonb column can store. Every string codec here refuses it as the request's fault (400 naming
- * the field), rather than letting the database fail on it.
- */
+/** NUL or an unpaired surrogate: no PostgreSQL text column stores it, so it is the request's fault (400). */
 const UNSTORABLE = /\u0000|\p{Cs}/u
 const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
 
@@ -117,26 +103,18 @@ type Props = Record<string, t.Mixed>
 type Optional<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> }
 type Required<P extends Props> = { readonly [K in keyof P]: t.TypeOf<P[K]> }
 
-/** A failure of field `key` of `input`, reported with `message`. */
 const fieldFailure = (input: object, c: t.Context, key: string, message: string): t.Validation<never> => {
   const actual = (input as Record<string, unknown>)[key]
   return t.failure(actual, [...c, { key, type: fail(key, ''), actual }], message)
 }
 
-/**
- * How a field of a JSON object treats a missing value and `null`: `required` refuses both;
- * `optional` takes both as absent; in a merge patch, `settable` takes a missing value as "keep"
- * and refuses `null`, and `clearable` takes `null` as "clear".
- */
+/** `required` refuses missing and `null`; `optional` takes both as absent; in a merge patch `settable` refuses `null`, `clearable` takes it as "clear". */
 type Presence = 'required' | 'optional' | 'settable' | 'clearable'
 type Field = { readonly key: string; readonly codec: t.Mixed; readonly presence: Presence }
 
 const fieldsOf = (props: Props, presence: Presence): Field[] => Object.entries(props).map(([key, codec]) => ({ key, codec, presence }))
 
-/**
- * A JSON object of `fields` and no other field (a typo in a partner's request is reported, not
- * ignored), fields checked in order; with `nonEmpty`, `{}` is refused.
- */
+/** A JSON object of `fields` and no other field, checked in order; with `nonEmpty`, `{}` is refused. */
 const objectCodec = <A>(name: string, fields: readonly Field[], nonEmpty: boolean, schema: JsonSchema): t.Type<A, A, unknown> => {
   const known = new Set(fields.map((field) => field.key))
   return withSchema(new t.Type<A, A, unknown>(
@@ -167,17 +145,12 @@ const objectCodec = <A>(name: string, fields: readonly Field[], nonEmpty: boolea
   ), schema)
 }
 
-/** `schema`, or null, which `nullMeans` describes. */
 const orNull = (schema: JsonSchema, nullMeans: string): JsonSchema => ({ anyOf: [schema, { type: 'null', description: nullMeans }] })
 
 const propertiesOf = (props: Props, describe: (schema: JsonSchema) => JsonSchema = (schema) => schema) =>
   Object.fromEntries(Object.entries(props).map(([key, codec]) => [key, describe(jsonSchemaOf(codec))]))
 
-/**
- * A JSON object with `required` and `optional` fields that refuses any other field, so a typo
- * in a partner's request is reported instead of silently ignored. `null` counts as absent for
- * optional fields.
- */
+/** A JSON object of `required` and `optional` fields and no other; `null` counts as absent for optional fields. */
 export const strictObject = <R extends Props, O extends Props>(
   name: string,
   required: R,
@@ -190,22 +163,16 @@ export const strictObject = <R extends Props, O extends Props>(
     additionalProperties: false,
   })
 
-/**
- * The fields of a command that takes none besides its identifiers (submit, withdraw, retry): an
- * empty JSON object, which may also be left out. The OpenAPI document describes those routes' body with it.
- */
+/** The body of a command with no fields besides its ids: `{}`, or no body. */
 export const EmptyInput = strictObject('EmptyInput', {}, {})
 
 type Clearable<P extends Props> = { readonly [K in keyof P]?: t.TypeOf<P[K]> | null }
 
-/** What a PATCH with no field is told. */
 const EMPTY_PATCH_DETAIL = 'Send at least one field to update.'
 
 /**
- * A JSON Merge Patch (RFC 7396) of a flat record: any of the fields of `settable` and
- * `clearable`, at least one, and no other. A field left out keeps its value; `null` on a field
- * of `clearable` clears it (decoded as `null`); `null` on a field of `settable`, which cannot
- * be empty, is refused naming the field. Apply a decoded patch with `merged`.
+ * A JSON Merge Patch (RFC 7396) of a flat record: at least one field of `settable` or `clearable`,
+ * no other. `null` clears a `clearable` field and is refused on a `settable` one. Apply with `merged`.
  */
 export const mergePatch = <S extends Props, C extends Props>(
   name: string,
@@ -223,16 +190,12 @@ export const mergePatch = <S extends Props, C extends Props>(
 /** A field after a merge patch: `sent` when the patch carried it (`null` included), else `current`. */
 export const merged = <V>(sent: V | undefined, current: V): V => (sent === undefined ? current : sent)
 
-/** Path of the first error, e.g. `scopes.1`, or undefined at the top level. */
 const pathOf = (error: t.ValidationError): string | undefined => {
   const keys = error.context.map((entry) => entry.key).filter((key) => key !== '')
   return keys.length === 0 ? undefined : keys.join('.')
 }
 
-/**
- * Decodes `input` with `codec`, reporting the first failure as one `InvalidRequest` whose `param`
- * names the field (a dotted path such as `scopes.1`) and whose `detail` says what it must be.
- */
+/** Decodes `input`, reporting the first failure as one `InvalidRequest` naming the field's dotted path. */
 export const decode =
   <A>(codec: t.Decoder<unknown, A>) =>
   (input: unknown): E.Either<InvalidRequest, A> =>
@@ -261,7 +224,6 @@ export const integerIn = (name: string, min: number, max: number): t.Type<number
     t.identity,
   ), { type: 'integer', minimum: min, maximum: max })
 
-/** A JSON boolean. */
 export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
   'Boolean',
   (u): u is boolean => typeof u === 'boolean',
@@ -269,10 +231,7 @@ export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
   t.identity,
 ), { type: 'boolean' })
 
-/**
- * A real calendar date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (2026-02-30 is refused, and
- * so is year 0000, which the proleptic calendar of PostgreSQL's `date` does not have).
- */
+/** A real date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (PostgreSQL's `date` has no year 0). */
 export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
   'CalendarDate',
   (u): u is string => typeof u === 'string' && isCalendarDate(u),

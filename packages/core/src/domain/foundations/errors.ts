@@ -1,56 +1,50 @@
-/**
- * Error values shared by use cases. Each is a plain object with a `_tag` and a constructor;
- * a use case's error type is a closed union of these, mapped exhaustively to HTTP by the API.
- */
+/** Error values shared by use cases: a use case's error type is a closed union of these. */
 
-/** Input failed validation. `param` names the offending field when there is one. */
+/** `param` names the offending field when there is one. */
 export type InvalidRequest = { readonly _tag: 'InvalidRequest'; readonly detail: string; readonly param?: string }
-/** An `InvalidRequest` with `detail` for people and, when one field is at fault, its name (`param`). */
+/** `detail` for people; `param` names the field at fault. */
 export const invalidRequest = (detail: string, param?: string): InvalidRequest =>
   param === undefined ? { _tag: 'InvalidRequest', detail } : { _tag: 'InvalidRequest', detail, param }
 
-/**
- * The resource does not exist, or exists but belongs to another party or API client.
- * The two cases are deliberately indistinguishable.
- */
+/** Missing, or another party's or client's: deliberately indistinguishable. */
 export type NotFound = { readonly _tag: 'NotFound'; readonly resource: string }
-/** A `NotFound` naming the kind of resource (`'onboarding_session'`, `'loan'`, ...). */
+/** `resource` names the kind, e.g. `'loan'`. */
 export const notFound = (resource: string): NotFound => ({ _tag: 'NotFound', resource })
 
-/** The data store failed (connection lost, timeout, unexpected SQL error). `cause` is for logs only. */
+/** `cause` is for logs only. */
 export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly cause: unknown }
-/** Wraps an infrastructure failure; adapters return it for any error they do not translate into another tag. */
+/** Adapters return it for any error they do not translate into another tag. */
 export const storeUnavailable = (cause: unknown): StoreUnavailable => ({ _tag: 'StoreUnavailable', cause })
 
-/** A unique constraint refused a write. `entity` names what already exists. */
+/** A unique constraint refused a write; `entity` names what exists. */
 export type AlreadyExists = { readonly _tag: 'AlreadyExists'; readonly entity: string }
-/** An `AlreadyExists` naming the entity; adapters return it for a unique violation. */
+/** Adapters return it for a unique violation. */
 export const alreadyExists = (entity: string): AlreadyExists => ({ _tag: 'AlreadyExists', entity })
 
-/** No usable key was presented (absent, or a Bearer value without the key prefix). */
+/** Absent, or a Bearer value without the key prefix. */
 export type MissingApiKey = { readonly _tag: 'MissingApiKey' }
 /** The `MissingApiKey` value. */
 export const missingApiKey: MissingApiKey = { _tag: 'MissingApiKey' }
 
-/** The presented key is malformed, unknown, fails its checksum or hash, or is revoked. */
+/** Malformed, unknown, failing its checksum or hash, or revoked. */
 export type InvalidApiKey = { readonly _tag: 'InvalidApiKey' }
 /** The `InvalidApiKey` value. */
 export const invalidApiKey: InvalidApiKey = { _tag: 'InvalidApiKey' }
 
-/** The key is valid but its scopes do not grant `scope`. */
+/** The key's scopes do not grant `scope`. */
 export type InsufficientScope = { readonly _tag: 'InsufficientScope'; readonly scope: string }
 export const insufficientScope = (scope: string): InsufficientScope => ({ _tag: 'InsufficientScope', scope })
 
-/** A party-scoped request names a party other than the key's own (spec §5.9). */
+/** A party-scoped request names another party than the key's (spec §5.9). */
 export type PartyMismatch = { readonly _tag: 'PartyMismatch' }
 export const partyMismatch: PartyMismatch = { _tag: 'PartyMismatch' }
 
-/** A save was based on a version of the record that another request has since changed. */
+/** A save based on a version another request has since changed. */
 export type ConcurrentUpdate = { readonly _tag: 'ConcurrentUpdate'; readonly resource: string }
-/** A `ConcurrentUpdate` naming the resource; repositories return it when a save lost a race. */
+/** Repositories return it when a save lost a race. */
 export const concurrentUpdate = (resource: string): ConcurrentUpdate => ({ _tag: 'ConcurrentUpdate', resource })
 
-/** The resource's status forbids the action (`status` is the current one). */
+/** The resource's current `status` forbids the action. */
 export type InvalidState = {
   readonly _tag: 'InvalidState'
   readonly resource: string
@@ -64,15 +58,15 @@ export const invalidState = (resource: string, status: string, action: string): 
   action,
 })
 
-/** A payment larger than everything owed (`payoffAmount`). */
+/** A payment above everything owed (`payoffAmount`). */
 export type Overpayment = { readonly _tag: 'Overpayment'; readonly payoffAmount: number }
 export const overpayment = (payoffAmount: number): Overpayment => ({ _tag: 'Overpayment', payoffAmount })
 
-/** A command that moves money came without an `idempotency_key` (over HTTP: without an `Idempotency-Key` header). */
+/** A command that moves money came without an idempotency key. */
 export type IdempotencyKeyRequired = { readonly _tag: 'IdempotencyKeyRequired' }
 /** The `IdempotencyKeyRequired` value. */
 export const idempotencyKeyRequired: IdempotencyKeyRequired = { _tag: 'IdempotencyKeyRequired' }
 
-/** The Idempotency-Key was already used for a different request (another loan, amount, currency or method). */
+/** The Idempotency-Key was used for a different request. */
 export type IdempotencyKeyReused = { readonly _tag: 'IdempotencyKeyReused' }
 export const idempotencyKeyReused: IdempotencyKeyReused = { _tag: 'IdempotencyKeyReused' }

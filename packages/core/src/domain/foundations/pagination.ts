@@ -7,34 +7,24 @@ import { invalidRequest, type InvalidRequest } from './errors.js'
 import { instantText } from './instant.js'
 import { commandOf, type PathParameterName } from './path-parameters.js'
 
-/**
- * Cursor pagination (CONTRACT.md "Lists"). Lists are ordered by `(created_at, id)` ascending,
- * oldest first, so a page boundary never moves when rows are added. The cursor is the opaque
- * base64url encoding of the last row's position; it is validated, never trusted.
- */
+/** Cursor pagination (CONTRACT.md "Lists"): `(created_at, id)` ascending; the cursor is validated, never trusted. */
 
 const DEFAULT_PAGE_LIMIT = 20
 const MAX_PAGE_LIMIT = 100
 
-/** The position of a row in a list: strictly after this in `(createdAt, id)` order. */
+/** A row's place in `(createdAt, id)` order. */
 export type Position = { readonly createdAt: Date; readonly id: string }
 
-/**
- * The page a list asks for: at most `limit` items (1 to 100, 20 when the command gives none), strictly
- * after the position `after` (none for the first page). Repositories' `list` functions take it.
- */
+/** At most `limit` items (1 to 100, default 20) strictly after `after`. */
 export type PageRequest = { readonly limit: number; readonly after: O.Option<Position> }
 
-/**
- * One page of a list in `(createdAt, id)` order; `nextCursor` is null on the last page, else the
- * cursor to send as the next command's `cursor`.
- */
+/** `nextCursor` is null on the last page. */
 export type Page<A> = { readonly items: readonly A[]; readonly nextCursor: string | null }
 
-/** The list envelope of every list route. */
+/** The body of every list route. */
 export type ListEnvelope<V> = { readonly data: readonly V[]; readonly next_cursor: string | null }
 
-/** Turns a page into the list envelope, each item through `view`. */
+/** A page as a list body, each item through `view`. */
 export const envelope =
   <A, V>(view: (a: A) => V) =>
   (page: Page<A>): ListEnvelope<V> => ({ data: page.items.map(view), next_cursor: page.nextCursor })
@@ -52,20 +42,15 @@ export const encodeCursor = (position: Position): string =>
 
 const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/**
- * Decodes a cursor. `isId` says what a row id of this list looks like (UUIDs unless told
- * otherwise): a forged cursor with anything else is refused here and never reaches SQL.
- */
+/** `isId` says what a row id of the list looks like: a forged cursor is refused here, never reaching SQL. */
 export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, Position> => {
   const bad = invalidRequest('cursor is not a cursor returned by this list', 'cursor')
   try {
     const parsed: unknown = JSON.parse(fromBase64Url(cursor))
     if (!Array.isArray(parsed) || parsed.length !== 2) return E.left(bad)
     const [at, id] = parsed as unknown[]
-    // Every listed record has a UUID id; anything else is a forged cursor (and must never reach SQL).
     if (typeof at !== 'string' || typeof id !== 'string' || !isId(id)) return E.left(bad)
-    // Only the form encodeCursor writes, years 0001-9999: an expanded year (+010000-…) or year
-    // 0000 would round-trip here and then fail in SQL.
+    // Only encodeCursor's form, years 0001-9999: others round-trip here but fail in SQL.
     if (!CURSOR_INSTANT.test(at) || at.startsWith('0000')) return E.left(bad)
     const createdAt = new Date(at)
     return Number.isNaN(createdAt.getTime()) || instantText(createdAt) !== at ? E.left(bad) : E.right({ createdAt, id })
@@ -76,10 +61,7 @@ export const decodeCursor = (cursor: string, isId: (id: string) => boolean = isU
 
 const LIMIT_TEXT = /^(100|[1-9][0-9]?)$/
 
-/**
- * A page's `limit`: an integer from 1 to 100, or its decimal text, as a query string carries it.
- * Decoded as the number.
- */
+/** 1 to 100, or its decimal text as a query string carries it. */
 const PageLimit = withSchema(new t.Type<number, number, unknown>(
   'Limit',
   (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT,
@@ -88,18 +70,13 @@ const PageLimit = withSchema(new t.Type<number, number, unknown>(
     return typeof u === 'string' && LIMIT_TEXT.test(u) ? t.success(Number(u)) : t.failure(u, c, `must be an integer from 1 to ${MAX_PAGE_LIMIT}`)
   },
   t.identity,
-  // The query string carries the number as text: OpenAPI describes a query parameter by the value it serializes.
 ), { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, description: 'How many records a page holds' })
 
 const cursorText = stringMatching('Cursor', /^[A-Za-z0-9_-]{1,512}$/, 'is not a cursor returned by this list')
 
-/** A cursor as a list hands it out; what it marks is checked when decoded (`decodePageRequest`). */
 const Cursor = withSchema(cursorText, { ...jsonSchemaOf(cursorText), description: 'The `next_cursor` of the previous page; left out, the first page' })
 
-/**
- * The page fields of every list command: `limit` (an integer from 1 to 100, or its decimal text;
- * 20 when left out) and `cursor` (the `nextCursor` of the previous page).
- */
+/** The page fields of a list command: `limit` (default 20) and `cursor`. */
 export const PageQuery = strictObject(
   'PageQuery',
   {},
@@ -109,11 +86,7 @@ export const PageQuery = strictObject(
   },
 )
 
-/**
- * Decodes the page a list command asks for (`limit`, `cursor`), after checking the identifiers
- * `ids` of what it lists; any other field is refused by name. `isId` says what a row id of the
- * list looks like.
- */
+/** Decodes a list command's page after its identifiers `ids`; any other field is refused by name. */
 export const decodePageRequest = (command: unknown, ids: readonly PathParameterName[] = [], isId: (id: string) => boolean = isUuid): E.Either<InvalidRequest, PageRequest> =>
   pipe(
     decode(commandOf(ids, PageQuery))(command),
@@ -125,11 +98,7 @@ export const decodePageRequest = (command: unknown, ids: readonly PathParameterN
     ),
   )
 
-/**
- * Decodes a list command with filters: after the identifiers `ids`, the `filter` codec gets
- * the fields it knows (a strict object: the fields it declares), the page (`limit`, `cursor`)
- * the rest, so an unknown field is still refused by name.
- */
+/** Like `decodePageRequest`, with the fields `filter` declares decoded by it. */
 export const decodeFilteredPageRequest = <F>(
   filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
   command: unknown,
@@ -146,37 +115,26 @@ export const decodeFilteredPageRequest = <F>(
   )
 }
 
-/** A strict object of optional query filters, carrying its keys for `decodeFilteredPageRequest`. */
 export const queryFilters = <P extends Record<string, t.Mixed>>(name: string, fields: P) =>
   Object.assign(strictObject(name, {}, fields), { filterKeys: Object.keys(fields) })
 
-/**
- * Builds a page from up to `limit + 1` rows fetched in list order: the extra row only
- * tells that there is a next page.
- */
+/** A page from up to `limit + 1` rows in list order: the extra row only tells there is a next page. */
 export const pageOf = <A extends Position>(rows: readonly A[], limit: number): Page<A> => pageBy(rows, limit, (row) => row)
 
-/** `pageOf` for rows that are not positions themselves: `positionOf` says where each stands. */
 export const pageBy = <A>(rows: readonly A[], limit: number, positionOf: (row: A) => Position): Page<A> => {
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]
   return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null }
 }
 
-/**
- * Rows ordered by `(createdAt, sequence)` (ledger entries and balance snapshots, whose rows
- * written together share a time): the position's id is the sequence, zero-padded so that ids
- * compare as the numbers do.
- */
+/** The position of a row ordered by `(createdAt, sequence)`: the sequence zero-padded so ids compare as numbers. */
 export const sequencePosition = (row: { readonly createdAt: Date; readonly sequence: number }): Position => ({
   createdAt: row.createdAt,
   id: String(row.sequence).padStart(19, '0'),
 })
 
-/** Whether a cursor id is a padded sequence (`isId` of `decodePageRequest` for those lists). */
 export const isSequenceId = (id: string): boolean => /^\d{19}$/.test(id)
 
-/** Whether `row` comes strictly after `position` in `(createdAt, id)` order. */
 export const isAfter = (row: Position, position: Position): boolean =>
   row.createdAt.getTime() > position.createdAt.getTime() ||
   (row.createdAt.getTime() === position.createdAt.getTime() && row.id > position.id)

@@ -3,13 +3,7 @@ import * as t from 'io-ts'
 import { strictObject } from './codecs.js'
 import { AddressId, ApiKeyId, ApplicationId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from './ids.js'
 
-/**
- * The codec of every identifier a command can carry, by its name, which is the name of the route's
- * path parameter (spec §4). Use cases decode their commands' identifiers with these, and the
- * OpenAPI document declares each path parameter with the same codec's schema, so the two cannot
- * drift apart. All are UUIDs (decoded to lower case) except `eventId`, a webhook event id (`evt_`
- * and 32 lower-case hex digits).
- */
+/** The codec of every identifier a command carries, by its path parameter's name; the OpenAPI document uses the same. */
 export const PATH_PARAMETERS = {
   apiKeyId: ApiKeyId,
   sessionId: SessionId,
@@ -27,18 +21,14 @@ export type PathParameterName = keyof typeof PATH_PARAMETERS
 type IdsOf<N extends readonly PathParameterName[]> = { readonly [K in N[number]]: t.TypeOf<(typeof PATH_PARAMETERS)[K]> }
 type ParametersOf<N extends readonly PathParameterName[]> = t.TypeC<{ [K in N[number]]: (typeof PATH_PARAMETERS)[K] }>
 
-/** The codec of the path parameters `names` of a route (its other parameters are ignored). */
 export const pathParameters = <const N extends readonly PathParameterName[]>(...names: N): ParametersOf<N> =>
   t.type(Object.fromEntries(names.map((name) => [name, PATH_PARAMETERS[name]]))) as unknown as ParametersOf<N>
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /**
- * The codec of a use case's command: one plain object holding the identifiers `ids` of what it
- * acts on (over HTTP, the path parameters, under their names in the path) and the fields that
- * `fields` decodes (the body of a write, the query of a read, under their JSON names). The
- * identifiers are checked first, each required, then the other fields by `fields`, which never
- * sees the identifiers, so a strict `fields` still refuses any field it does not know.
+ * A command's codec: the identifiers `ids`, each required and checked first, then the rest by
+ * `fields`, which never sees the identifiers.
  */
 export const commandOf = <const N extends readonly PathParameterName[], A>(ids: N, fields: t.Decoder<unknown, A>): t.Type<IdsOf<N> & A, IdsOf<N> & A, unknown> => {
   const idCodec = strictObject('Ids', Object.fromEntries(ids.map((name) => [name, PATH_PARAMETERS[name]])), {})
@@ -47,7 +37,7 @@ export const commandOf = <const N extends readonly PathParameterName[], A>(ids: 
     `Command<${fields.name}>`,
     (u): u is IdsOf<N> & A => false,
     (given, c) => {
-      // A command without fields (an action that takes nothing) may be left out.
+      // A command without fields may be left out.
       const u = given === undefined ? {} : given
       if (!isRecord(u)) return ids.length === 0 ? (fields.validate(u, c) as t.Validation<IdsOf<N> & A>) : t.failure(u, c, 'the request body must be a JSON object')
       const decodedIds = idCodec.validate(Object.fromEntries(Object.entries(u).filter(([key]) => named.has(key))), c)

@@ -1,20 +1,12 @@
-/**
- * Rate limiting (issue 9): fixed windows per bucket, and the pure arithmetic of a decision.
- * The limiters in `stateful/` count; these functions say what a count means.
- */
+/** Fixed-window rate limits: what a count means. The limiters in `stateful/` count. */
 
-/** A limit: at most `limit` requests per `windowSeconds`, named for the `RateLimit` headers. */
 export type RatePolicy = {
   readonly name: string
   readonly limit: number
   readonly windowSeconds: number
 }
 
-/**
- * The answer for one request. `remaining` is what is left in the window after this request
- * (0 when refused); `resetSeconds` is when the window ends, in whole seconds rounded up (at
- * least 1), which is also the `Retry-After` of a refusal.
- */
+/** `remaining` after this request (0 when refused); `resetSeconds` until the window ends, at least 1, also the `Retry-After`. */
 export type RateDecision = {
   readonly allowed: boolean
   readonly limit: number
@@ -22,10 +14,10 @@ export type RateDecision = {
   readonly resetSeconds: number
 }
 
-/** One window of a bucket: `start` inclusive, `end` exclusive. */
+/** `start` inclusive, `end` exclusive. */
 export type RateWindow = { readonly start: Date; readonly end: Date }
 
-/** FNV-1a (32 bit) of the UTF-16 code units: a stable, cheap spread, not a secret. */
+/** FNV-1a (32 bit): a stable, cheap spread, not a secret. */
 const fnv1a = (text: string): number => {
   let hash = 0x811c9dc5
   for (let i = 0; i < text.length; i += 1) {
@@ -35,12 +27,7 @@ const fnv1a = (text: string): number => {
   return hash
 }
 
-/**
- * The window of `bucket` that contains `now`. Windows are `windowSeconds` long and aligned to
- * the Unix epoch shifted by a per-bucket offset (whole seconds, from a hash of the bucket
- * name): every instance computes the same window for a bucket, but buckets do not all reset at
- * the same second, so clients refused together do not all come back together.
- */
+/** Windows aligned to the epoch shifted by a per-bucket offset, so refused clients do not all return the same second. */
 export const windowOf = (bucket: string, windowSeconds: number, now: Date): RateWindow => {
   const length = windowSeconds * 1000
   const offset = (fnv1a(bucket) % windowSeconds) * 1000
@@ -48,14 +35,9 @@ export const windowOf = (bucket: string, windowSeconds: number, now: Date): Rate
   return { start: new Date(start), end: new Date(start + length) }
 }
 
-/** Whole seconds from `now` until `window` ends, rounded up: at least 1, at most the window. */
 export const secondsUntilReset = (window: RateWindow, now: Date): number =>
   Math.max(1, Math.ceil((window.end.getTime() - now.getTime()) / 1000))
 
-/**
- * The decision for one more request when `used` requests were already admitted in `window`:
- * admitted while `used` is below the limit.
- */
 export const decide = (policy: RatePolicy, used: number, window: RateWindow, now: Date): RateDecision => {
   const allowed = used < policy.limit
   return {
@@ -66,12 +48,7 @@ export const decide = (policy: RatePolicy, used: number, window: RateWindow, now
   }
 }
 
-/**
- * The decision for an attempt that a limit on failed attempts let run (`AttemptLimiter`), once
- * the window holds `failures` after it (this one included if it failed): admitted, `remaining`
- * the failures still allowed. An attempt runs only while the failures before it are below the
- * limit, so `failures` is at most the limit. A refused attempt is `decide(policy, policy.limit, …)`.
- */
+/** The decision for an attempt a failed-attempts limit let run, the window holding `failures` after it. */
 export const attemptAdmitted = (policy: RatePolicy, failures: number, window: RateWindow, now: Date): RateDecision => ({
   allowed: true,
   limit: policy.limit,

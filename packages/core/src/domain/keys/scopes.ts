@@ -1,26 +1,23 @@
 import * as t from 'io-ts'
 import { arrayOf, jsonSchemaOf, withSchema } from '../foundations/codecs.js'
 
-/** Scopes a key can hold (spec §5.4). */
+/** Spec §5.4. */
 export const KNOWN_SCOPES = ['partner:api', 'keys:manage'] as const
-/** One of `KNOWN_SCOPES`: what a use case or route can require. */
+/** What a use case or route can require. */
 export type KnownScope = (typeof KNOWN_SCOPES)[number]
 
-/** Scopes a key gets when the mint request names none (spec §5.6). */
+/** When the mint names none (spec §5.6). */
 export const DEFAULT_SCOPES: readonly string[] = ['partner:api', 'keys:manage']
 
 const NAMESPACES = new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[0]))
 
-/**
- * A storable scope: a known scope, `*`, or `<namespace>:*` for a namespace that has known
- * scopes. Anything else is refused at mint time so a typo cannot silently grant nothing.
- */
+/** A known scope, `*`, or `<namespace>:*` of a known namespace; anything else is refused at mint. */
 export const isValidScope = (scope: string): boolean =>
   scope === '*' ||
   (KNOWN_SCOPES as readonly string[]).includes(scope) ||
   (scope.endsWith(':*') && NAMESPACES.has(scope.slice(0, -2)))
 
-/** Whether `held` grants `required`: `*` grants all, `a:*` grants every `a:…` (spec §5.5). */
+/** `*` grants all, `a:*` every `a:…` (spec §5.5). */
 export const grants = (held: readonly string[], required: KnownScope): boolean =>
   held.some((scope) => scope === '*' || scope === required || (scope.endsWith(':*') && required.startsWith(scope.slice(0, -1))))
 
@@ -34,7 +31,7 @@ const Scope = withSchema(new t.Type<string, string, unknown>(
   t.identity,
 ), { type: 'string', description: `a known scope (${KNOWN_SCOPES.join(', ')}), * or <namespace>:*` })
 
-/** One to twenty valid scopes; duplicates are removed, order kept. */
+/** One to twenty; duplicates removed, order kept. */
 export const Scopes = withSchema(new t.Type<readonly string[], readonly string[], unknown>(
   'Scopes',
   (u): u is readonly string[] => Array.isArray(u) && u.every((s) => Scope.is(s)),

@@ -3,22 +3,13 @@ import * as t from 'io-ts'
 import { boundedString, merged, mergePatch, oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode } from './country-codes.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText } from '../foundations/instant.js'
 import type { AddressId } from '../foundations/ids.js'
 
-/**
- * Postal addresses, one model for onboarding sessions and parties. `registered` is the
- * address on the business's registration; `operating` where it trades; `mailing` for post.
- */
 
-/**
- * The kinds of address: `registered` is the address on the business's registration (one per
- * holder), `operating` where it trades, `mailing` for post.
- */
+/** `registered` (one per holder), `operating` where it trades, `mailing` for post. */
 export const ADDRESS_TYPES = ['registered', 'operating', 'mailing'] as const
 /** One of `ADDRESS_TYPES`. */
 export type AddressType = (typeof ADDRESS_TYPES)[number]
-
 
 const AddressTypeCodec = withSchema(oneOf('AddressType', ADDRESS_TYPES), {
   type: 'string',
@@ -31,31 +22,22 @@ const fields = {
   postal_code: boundedString('PostalCode', 1, 20),
   country: CountryCode,
 }
-/** The fields an address may leave empty: `null` in a patch clears them. */
 const emptiable = { line2: boundedString('Line2', 1, 200), region: boundedString('Region', 1, 100) }
 
-/**
- * A new address: `line1`, `city`, `postal_code` and `country` (ISO 3166-1 alpha-2) required;
- * `line2`, `region` and `type` optional (by default the holder's first address is `registered`,
- * any later one `operating`).
- */
+/** `line1`, `city`, `postal_code` and `country` required. */
 export const AddressInput = strictObject('AddressInput', fields, { type: AddressTypeCodec, ...emptiable })
 /** A decoded `AddressInput`. */
 export type AddressInput = t.TypeOf<typeof AddressInput>
 
-/** A merge patch (RFC 7396): `null` clears `line2` or `region`; the other fields cannot be emptied. */
+/** RFC 7396: `null` clears `line2` or `region`; the other fields cannot be emptied. */
 export const AddressPatch = mergePatch('AddressPatch', { type: AddressTypeCodec, ...fields }, emptiable)
-/** A decoded `AddressPatch`: a field left out is undefined, a cleared one null. */
 export type AddressPatch = t.TypeOf<typeof AddressPatch>
 
-/**
- * The type of a new address: the one asked for, or by default `registered` for the holder's
- * first address and `operating` for any later one.
- */
+/** By default the holder's first address is `registered`, any later one `operating`. */
 const addressTypeFor = (asked: AddressType | undefined, existing: readonly Address[]): AddressType =>
   asked ?? (existing.length === 0 ? 'registered' : 'operating')
 
-/** A postal address of an onboarding session or a party (one model for both). */
+/** One model for sessions and parties. */
 export type Address = {
   readonly id: AddressId
   readonly type: AddressType
@@ -69,7 +51,6 @@ export type Address = {
   readonly updatedAt: Date
 }
 
-/** A new address of a holder that has `existing` addresses (for its default type). */
 export const newAddress = (input: AddressInput, existing: readonly Address[], id: AddressId, now: Date): Address => ({
   id,
   type: addressTypeFor(input.type, existing),
@@ -95,46 +76,13 @@ export const patchAddress = (address: Address, patch: AddressPatch, now: Date): 
   updatedAt: now,
 })
 
-/** An address as the API returns it. */
-export type AddressView = {
-  readonly address_id: string
-  readonly type: AddressType
-  readonly line1: string
-  readonly line2: string | null
-  readonly city: string
-  readonly region: string | null
-  readonly postal_code: string
-  readonly country: string
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of an address. */
-export const addressView = (a: Address): AddressView => ({
-  address_id: a.id,
-  type: a.type,
-  line1: a.line1,
-  line2: a.line2,
-  city: a.city,
-  region: a.region,
-  postal_code: a.postalCode,
-  country: a.country,
-  created_at: instantText(a.createdAt),
-  updated_at: instantText(a.updatedAt),
-})
-
-/** A session or a party holds at most this many addresses. */
 const MAX_ADDRESSES = 20
 
-/**
- * A business has one registered address: a second one is refused, the first can be updated.
- * `owner` names what holds the addresses, for the message.
- */
+/** One registered address per holder: a second is refused, the first can be updated. */
 export const oneRegistered = (owner: 'session' | 'party', addresses: readonly Address[], candidate: Address): E.Either<InvalidRequest, Address> =>
   candidate.type === 'registered' && addresses.some((a) => a.type === 'registered' && a.id !== candidate.id)
     ? E.left(invalidRequest(`The ${owner} already has a registered address; update that one instead.`, 'type'))
     : E.right(candidate)
 
-/** Room for one more address, or `InvalidRequest`. */
 export const roomForAnother = (owner: 'session' | 'party', addresses: readonly Address[]): E.Either<InvalidRequest, void> =>
   addresses.length < MAX_ADDRESSES ? E.right(undefined) : E.left(invalidRequest(`A ${owner} holds at most ${MAX_ADDRESSES} addresses.`))

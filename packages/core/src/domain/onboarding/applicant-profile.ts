@@ -2,20 +2,15 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText, utcDate } from '../foundations/instant.js'
+import { utcDate } from '../foundations/instant.js'
 
-/** The business applicant: what a lender needs to identify and assess it. */
 
-/** The legal forms a business applicant can declare. */
+/** The legal forms a business can declare. */
 export const LEGAL_FORMS = ['corporation', 'llc', 'partnership', 'sole_proprietorship', 'nonprofit', 'other'] as const
 
 const IsoDate = stringMatching('IsoDate', /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date in the form YYYY-MM-DD')
 
-/**
- * The applicant profile as a partner sends it: `legal_name` (required) and optional
- * identification (`registration_number`, `tax_id`), classification (`legal_form`,
- * `industry_code`) and `incorporation_date` (checked to be real and not in the future when stored).
- */
+/** `legal_name` required; `incorporation_date` real and not in the future. */
 export const ApplicantProfileInput = strictObject(
   'ApplicantProfileInput',
   { legal_name: boundedString('LegalName', 1, 200) },
@@ -24,35 +19,29 @@ export const ApplicantProfileInput = strictObject(
     legal_form: oneOf('LegalForm', LEGAL_FORMS),
     registration_number: boundedString('RegistrationNumber', 1, 50),
     incorporation_date: IsoDate,
-    /** NAICS code, 2 to 6 digits. */
     industry_code: stringMatching('IndustryCode', /^\d{2,6}$/, 'must be a NAICS code of 2 to 6 digits'),
     website: stringMatching('Website', /^https?:\/\/[^\s/$.?#].[^\s]*$/i, 'must be an http(s) URL'),
-    /** Tax identifier (EIN, VAT number…); stored, only ever shown masked. */
+    /** Stored; only ever shown masked. */
     tax_id: stringMatching('TaxId', /^[A-Za-z0-9-]{4,30}$/, 'must be 4 to 30 letters, digits or dashes'),
   },
 )
 /** A decoded `ApplicantProfileInput`. */
 export type ApplicantProfileInput = t.TypeOf<typeof ApplicantProfileInput>
 
-/**
- * The business applicant of a session: what a lender needs to identify and assess it. Fields the
- * partner left out are null.
- */
+/** Fields the partner left out are null. */
 export type ApplicantProfile = {
   readonly legalName: string
   readonly tradingName: string | null
   readonly legalForm: (typeof LEGAL_FORMS)[number] | null
   readonly registrationNumber: string | null
-  /** `YYYY-MM-DD`, a real date not in the future. */
   readonly incorporationDate: string | null
   readonly industryCode: string | null
   readonly website: string | null
-  /** The full tax identifier; only ever shown masked (`tax_id_masked`). */
   readonly taxId: string | null
   readonly updatedAt: Date
 }
 
-/** A profile from its input; an incorporation date that is not a real past date is refused. */
+/** An incorporation date that is not a real past date is refused. */
 export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.Either<InvalidRequest, ApplicantProfile> => {
   const date = input.incorporation_date
   if (date !== undefined) {
@@ -75,7 +64,7 @@ export const applicantProfileOf = (input: ApplicantProfileInput, now: Date): E.E
   })
 }
 
-/** Whether two profiles say the same (`updatedAt` aside): a PUT of what is stored changes nothing. */
+/** `updatedAt` aside: a PUT of what is stored changes nothing. */
 export const sameProfile = (a: ApplicantProfile, b: ApplicantProfile): boolean =>
   a.legalName === b.legalName &&
   a.tradingName === b.tradingName &&
@@ -89,30 +78,3 @@ export const sameProfile = (a: ApplicantProfile, b: ApplicantProfile): boolean =
 /** All but the last four characters hidden; short values entirely. */
 export const maskTaxId = (taxId: string): string =>
   taxId.length <= 4 ? '*'.repeat(taxId.length) : `${'*'.repeat(taxId.length - 4)}${taxId.slice(-4)}`
-
-/** A profile as the API returns it. */
-export type ApplicantProfileView = {
-  readonly legal_name: string
-  readonly trading_name: string | null
-  readonly legal_form: string | null
-  readonly registration_number: string | null
-  readonly incorporation_date: string | null
-  readonly industry_code: string | null
-  readonly website: string | null
-  /** Masked: the full tax id is never returned. */
-  readonly tax_id_masked: string | null
-  readonly updated_at: string
-}
-
-/** The API's view of a profile, with the tax id masked. */
-export const applicantProfileView = (p: ApplicantProfile): ApplicantProfileView => ({
-  legal_name: p.legalName,
-  trading_name: p.tradingName,
-  legal_form: p.legalForm,
-  registration_number: p.registrationNumber,
-  incorporation_date: p.incorporationDate,
-  industry_code: p.industryCode,
-  website: p.website,
-  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
-  updated_at: instantText(p.updatedAt),
-})

@@ -1,12 +1,7 @@
 import * as t from 'io-ts'
 import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
-import { instantText } from '../foundations/instant.js'
 import type { DocumentId } from '../foundations/ids.js'
 
-/**
- * Document metadata: Lendgate stores what a document is and where the partner keeps it
- * (`storage_ref`), not the file itself.
- */
 
 /** The kinds of onboarding document. */
 export const DOCUMENT_TYPES = [
@@ -22,10 +17,7 @@ export const DOCUMENT_TYPES = [
 /** One of `DOCUMENT_TYPES`. */
 export type DocumentType = (typeof DOCUMENT_TYPES)[number]
 
-/**
- * A document's metadata as a partner registers it: `type` and `storage_ref` (where the partner
- * keeps the file: a URI or object key) required; `file_name`, `content_type`, `description` optional.
- */
+/** `storage_ref` is where the partner keeps the file: a URI or object key. */
 export const DocumentInput = strictObject(
   'DocumentInput',
   {
@@ -38,10 +30,9 @@ export const DocumentInput = strictObject(
     description: boundedString('Description', 1, 500),
   },
 )
-/** A decoded `DocumentInput`. */
 export type DocumentInput = t.TypeOf<typeof DocumentInput>
 
-/** What a document is and where the partner keeps it (`storageRef`); Lendgate never holds the file itself. */
+/** Lendgate stores what a document is and where it is kept, never the file. */
 export type DocumentMetadata = {
   readonly id: DocumentId
   readonly type: DocumentType
@@ -60,26 +51,4 @@ export const newDocument = (input: DocumentInput, id: DocumentId, now: Date): Do
   contentType: input.content_type ?? null,
   description: input.description ?? null,
   createdAt: now,
-})
-
-/** A document's metadata as the API returns it. */
-export type DocumentView = {
-  readonly document_id: string
-  readonly type: DocumentType
-  readonly storage_ref: string
-  readonly file_name: string | null
-  readonly content_type: string | null
-  readonly description: string | null
-  readonly created_at: string
-}
-
-/** The API's view of a document's metadata. */
-export const documentView = (d: DocumentMetadata): DocumentView => ({
-  document_id: d.id,
-  type: d.type,
-  storage_ref: d.storageRef,
-  file_name: d.fileName,
-  content_type: d.contentType,
-  description: d.description,
-  created_at: instantText(d.createdAt),
 })

@@ -3,23 +3,16 @@ import type { Address } from './address.js'
 import type { ApplicantProfile } from './applicant-profile.js'
 import { oneOf, strictObject, withSchema } from '../foundations/codecs.js'
 import { CountryCode, ISO_COUNTRY_CODES } from './country-codes.js'
-import { instantText } from '../foundations/instant.js'
 import { currentStepOf, requirementsOf, type OnboardingProgress, type OnboardingStatus, type OnboardingStep, type Requirement } from './onboarding-state.js'
 import type { ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
-/**
- * Onboarding sessions (spec §2, §3): the aggregate a partner fills in, with its contacts,
- * applicant profile and addresses. A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`;
- * `currentStep` is recomputed from the session's contents on every change (`withContents`),
- * never set by hand. The state machine is in onboarding-state.ts and docs/onboarding.md.
- */
 
-/** Borrower types Lendgate onboards. Only businesses today. */
+/** Only businesses today. */
 export const SESSION_TYPES = ['business'] as const
 /** Where the borrower entered the flow. */
 export const ENTRY_CHANNELS = ['partner_portal', 'partner_api', 'partner_mobile_app', 'assisted'] as const
 
-/** Who decided, when, and (for a rejection) why. */
+/** Who decided, when, and why for a rejection. */
 export type Review = {
   readonly decision: 'APPROVED' | 'REJECTED'
   readonly reviewedBy: string
@@ -27,39 +20,31 @@ export type Review = {
   readonly decidedAt: Date
 }
 
-/** A phone number or email address and when it was verified (null: not yet). */
+/** `verifiedAt` null: not yet verified. */
 export type Contact = { readonly value: string; readonly verifiedAt: Date | null }
 
 /**
- * An onboarding session (spec §2, §3): the aggregate a partner fills in, with its contacts,
- * applicant profile and addresses. A new session is `IN_PROGRESS` at `PHONE_VERIFICATION`;
- * `currentStep` is recomputed from the contents on every change, never set by hand.
+ * The aggregate a partner fills in (spec §2, §3). `currentStep` is recomputed from the contents on
+ * every change (`withContents`), never set by hand (docs/onboarding.md).
  */
 export type OnboardingSession = {
   readonly id: SessionId
-  /** The API client that created the session; only it can see the session. */
+  /** Only this client sees the session. */
   readonly clientId: ClientId
   readonly type: (typeof SESSION_TYPES)[number]
-  /** ISO 3166-1 alpha-2 code. */
   readonly countryOfIncorporation: string
   readonly entryChannel: (typeof ENTRY_CHANNELS)[number]
-  /** Language-region tag such as `en-US`. */
   readonly locale: string
   readonly status: OnboardingStatus
-  /** The step of the first outstanding requirement; `REVIEW` once none is outstanding. */
   readonly currentStep: OnboardingStep
   readonly phone: Contact | null
   readonly email: Contact | null
   readonly profile: ApplicantProfile | null
-  /** In creation order. */
   readonly addresses: readonly Address[]
-  /** When the partner submitted the session for review. */
   readonly submittedAt: Date | null
-  /** The internal decision, once made. */
   readonly review: Review | null
-  /** The party created at approval. */
   readonly partyId: PartyId | null
-  /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
+  /** A save based on an older version is refused (optimistic locking). */
   readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -74,13 +59,8 @@ const progressOf = (session: OnboardingSession): OnboardingProgress => ({
   addressTypes: session.addresses.map((a) => a.type),
 })
 
-/** Outstanding requirements of the session (computed, never stored). */
 export const sessionRequirements = (session: OnboardingSession): readonly Requirement[] => requirementsOf(progressOf(session))
 
-/**
- * The session with new contents at `now`: `updatedAt` moves and `currentStep` is recomputed,
- * so the step always names the first unmet requirement.
- */
 export const withContents = (
   session: OnboardingSession,
   changes: Partial<Pick<OnboardingSession, 'phone' | 'email' | 'profile' | 'addresses'>>,
@@ -90,8 +70,7 @@ export const withContents = (
   return { ...next, currentStep: currentStepOf(progressOf(next)) }
 }
 
-
-/** Language-region tag (`xx-XX`): a BCP 47 language of 2-3 letters and an ISO country. */
+/** `xx-XX`: a 2-3 letter language and an ISO country. */
 const Locale = withSchema(new t.Type<string, string, unknown>(
   'Locale',
   (u): u is string => typeof u === 'string',
@@ -104,19 +83,15 @@ const Locale = withSchema(new t.Type<string, string, unknown>(
   t.identity,
 ), { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$', description: 'a language-region tag such as en-US' })
 
-/**
- * The fields of a new session: `country_of_incorporation` and `locale` (required), `type`
- * (`business` when left out) and `entry_channel` (`partner_portal` when left out).
- */
+/** `type` defaults to `business`, `entry_channel` to `partner_portal`. */
 export const CreateOnboardingSessionInput = strictObject(
   'CreateOnboardingSessionInput',
   { country_of_incorporation: CountryCode, locale: Locale },
   { type: oneOf('SessionType', SESSION_TYPES), entry_channel: oneOf('EntryChannel', ENTRY_CHANNELS) },
 )
-/** A decoded `CreateOnboardingSessionInput`. */
 export type CreateOnboardingSessionInput = t.TypeOf<typeof CreateOnboardingSessionInput>
 
-/** A new session of `clientId` from decoded input: `IN_PROGRESS` at `PHONE_VERIFICATION`, version 1. */
+/** `IN_PROGRESS` at `PHONE_VERIFICATION`, version 1. */
 export const newOnboardingSession = (
   input: CreateOnboardingSessionInput,
   clientId: ClientId,
@@ -141,30 +116,4 @@ export const newOnboardingSession = (
   version: 1,
   createdAt: now,
   updatedAt: now,
-})
-
-/** A session as the API returns it (spec §3.2); contacts, profile and addresses have routes of their own. */
-export type OnboardingSessionView = {
-  readonly session_id: string
-  readonly type: string
-  readonly country_of_incorporation: string
-  readonly entry_channel: string
-  readonly locale: string
-  readonly status: OnboardingStatus
-  readonly current_step: OnboardingStep
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of `session`. */
-export const onboardingSessionView = (session: OnboardingSession): OnboardingSessionView => ({
-  session_id: session.id,
-  type: session.type,
-  country_of_incorporation: session.countryOfIncorporation,
-  entry_channel: session.entryChannel,
-  locale: session.locale,
-  status: session.status,
-  current_step: session.currentStep,
-  created_at: instantText(session.createdAt),
-  updated_at: instantText(session.updatedAt),
 })

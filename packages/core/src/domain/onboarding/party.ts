@@ -1,19 +1,11 @@
-import type { Address, AddressView } from './address.js'
-import { addressView } from './address.js'
-import { maskTaxId } from './applicant-profile.js'
+import type { Address } from './address.js'
 import type { OnboardingSession } from './onboarding-session.js'
-import { instantText } from '../foundations/instant.js'
 import type { AddressId, ClientId, PartyId, SessionId } from '../foundations/ids.js'
 
-/**
- * A party: the approved borrower, created from an onboarding session's profile, contacts and
- * addresses at approval. The addresses are copies (new ids, same times and order): later changes
- * to the party's addresses do not rewrite the onboarding record.
- */
+/** The approved borrower, made at approval; its addresses are copies, so later changes leave the session's record alone. */
 export type Party = {
   readonly id: PartyId
   readonly sessionId: SessionId
-  /** The API client whose session produced the party. */
   readonly clientId: ClientId
   readonly type: 'business'
   readonly legalName: string
@@ -23,17 +15,17 @@ export type Party = {
   readonly incorporationDate: string | null
   readonly industryCode: string | null
   readonly website: string | null
-  /** The full tax identifier; partners only ever see it masked. */
+  /** Partners only ever see it masked. */
   readonly taxId: string | null
   readonly countryOfIncorporation: string
-  /** The session's verified email address and phone number, as of approval. */
+  /** As of approval. */
   readonly email: string | null
   readonly phone: string | null
   readonly addresses: readonly Address[]
   readonly createdAt: Date
 }
 
-/** The party an approved session becomes. The session must have a profile (submission guarantees it). */
+/** The session must have a profile (submission guarantees it). */
 export const partyFromSession = (session: OnboardingSession, partyId: PartyId, addressIds: () => AddressId, now: Date): Party => {
   const profile = session.profile
   if (profile === null) throw new Error('partyFromSession: a submitted session always has a profile')
@@ -58,43 +50,3 @@ export const partyFromSession = (session: OnboardingSession, partyId: PartyId, a
     createdAt: now,
   }
 }
-
-/** A party as partners see it, with its tax id masked. */
-export type PartyView = {
-  readonly party_id: string
-  readonly session_id: string
-  readonly type: 'business'
-  readonly legal_name: string
-  readonly trading_name: string | null
-  readonly legal_form: string | null
-  readonly registration_number: string | null
-  readonly incorporation_date: string | null
-  readonly industry_code: string | null
-  readonly website: string | null
-  readonly tax_id_masked: string | null
-  readonly country_of_incorporation: string
-  readonly email: string | null
-  readonly phone: string | null
-  readonly addresses: readonly AddressView[]
-  readonly created_at: string
-}
-
-/** The party as partners see it (getPartyBySessionId, the party.ready payload): tax id masked. */
-export const partyView = (p: Party): PartyView => ({
-  party_id: p.id,
-  session_id: p.sessionId,
-  type: p.type,
-  legal_name: p.legalName,
-  trading_name: p.tradingName,
-  legal_form: p.legalForm,
-  registration_number: p.registrationNumber,
-  incorporation_date: p.incorporationDate,
-  industry_code: p.industryCode,
-  website: p.website,
-  tax_id_masked: p.taxId === null ? null : maskTaxId(p.taxId),
-  country_of_incorporation: p.countryOfIncorporation,
-  email: p.email,
-  phone: p.phone,
-  addresses: p.addresses.map(addressView),
-  created_at: instantText(p.createdAt),
-})

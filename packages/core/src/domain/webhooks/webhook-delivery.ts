@@ -1,31 +1,14 @@
-/**
- * What happens after a delivery attempt (CONTRACT.md "Webhooks"): a 2xx delivers; a 410 stops
- * for good; anything else (another status, a timeout, a refused connection) is retried after
- * the next delay of the schedule, until the schedule runs out and the event is failed.
- */
 
-/**
- * What one delivery attempt got: the receiver's status code, or an `error` (timeout, refused
- * connection) and no status; and how long it took.
- */
+/** The receiver's status code, or an `error` (timeout, refused connection) and no status. */
 export type AttemptResult = { readonly statusCode: number | null; readonly error: string | null; readonly durationMs: number }
 
-/**
- * What happens after a delivery attempt (CONTRACT.md "Webhooks"): a 2xx delivers; a 410 stops
- * for good; anything else (another status, a timeout, a refused connection) is retried after
- * the next delay of the schedule, until the schedule runs out and the event is failed.
- */
+/** A 2xx delivers; a 410 stops for good; anything else retries on the schedule until it runs out (CONTRACT.md "Webhooks"). */
 export type AttemptOutcome =
   | { readonly _tag: 'Delivered' }
   | { readonly _tag: 'Failed'; readonly reason: 'gone' | 'schedule_exhausted' }
   | { readonly _tag: 'RetryAt'; readonly at: Date }
 
-/**
- * `attemptNumber` is the attempt just made (1 for the first). `schedule[i]` is the delay in
- * seconds before attempt i + 1, so the schedule's length is the number of attempts. `jitter`
- * in [0, 1) spreads retries by up to +10% so a receiver that comes back is not hit by every
- * sender at once.
- */
+/** `schedule[i]` is the delay in seconds before attempt i + 1; `jitter` in [0, 1) adds up to 10%. */
 export const afterAttempt = (
   result: AttemptResult,
   attemptNumber: number,

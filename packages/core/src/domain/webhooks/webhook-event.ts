@@ -1,32 +1,27 @@
-import type { PartyView } from '../onboarding/party.js'
+import type { PartyView } from '../../views/onboarding.js'
 import { instantText } from '../foundations/instant.js'
 import type { EventId, SessionId } from '../foundations/ids.js'
 
 /**
- * An outbound event in the outbox (CONTRACT.md "Webhooks"). Written in the same transaction as
- * the change it reports, so it can never be lost or sent for a change that did not happen.
- * `body` is the exact JSON text that is signed and sent on every attempt; `id` is the
- * `webhook-id`, the same across retries.
+ * An outbox event, written in the transaction of the change it reports (CONTRACT.md "Webhooks").
+ * `body` is signed and sent as is on every attempt; `id` is the `webhook-id` across retries.
  */
 export type WebhookEvent = {
   readonly id: EventId
-  /** The onboarding session whose endpoint receives it. */
   readonly sessionId: SessionId
   readonly type: 'party.ready'
   readonly body: string
   readonly status: 'pending' | 'delivered' | 'failed'
-  /** Delivery attempts made so far. */
   readonly attempts: number
-  /** When the next attempt is due (meaningful while `pending`). */
+  /** Meaningful while `pending`. */
   readonly nextAttemptAt: Date
   readonly createdAt: Date
 }
 
-
 /** `evt_` and 32 hex digits from a UUID. */
 const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
 
-/** The party.ready event for an approved party: the getPartyBySessionId body as of approval. */
+/** The body is the getPartyBySessionId answer as of approval. */
 export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: PartyView, now: Date): WebhookEvent => ({
   id: webhookEventId(eventUuid),
   sessionId,
@@ -48,49 +43,5 @@ export type WebhookAttempt = {
   readonly error: string | null
 }
 
-/** An event with its attempts, for the delivery log. */
+/** An event with its attempts. */
 export type WebhookDelivery = WebhookEvent & { readonly attemptLog: readonly WebhookAttempt[] }
-
-/** An event as the API returns it. */
-export type WebhookEventView = {
-  readonly event_id: string
-  readonly type: string
-  readonly status: WebhookEvent['status']
-  readonly attempts: number
-  /** When the next attempt is due; null once delivered or failed. */
-  readonly next_attempt_at: string | null
-  readonly created_at: string
-}
-
-/** The API's view of an event. */
-export const webhookEventView = (e: WebhookEvent): WebhookEventView => ({
-  event_id: e.id,
-  type: e.type,
-  status: e.status,
-  attempts: e.attempts,
-  next_attempt_at: e.status === 'pending' ? instantText(e.nextAttemptAt) : null,
-  created_at: instantText(e.createdAt),
-})
-
-/** An event with its attempt log, as the API returns it. */
-export type WebhookDeliveryView = WebhookEventView & {
-  readonly attempt_log: readonly {
-    readonly attempt_number: number
-    readonly started_at: string
-    readonly duration_ms: number
-    readonly status_code: number | null
-    readonly error: string | null
-  }[]
-}
-
-/** An event and every attempt to deliver it. */
-export const webhookDeliveryView = (d: WebhookDelivery): WebhookDeliveryView => ({
-  ...webhookEventView(d),
-  attempt_log: d.attemptLog.map((a) => ({
-    attempt_number: a.attemptNumber,
-    started_at: instantText(a.startedAt),
-    duration_ms: a.durationMs,
-    status_code: a.statusCode,
-    error: a.error,
-  })),
-})

@@ -1,21 +1,11 @@
 import * as t from 'io-ts'
 import { strictObject, stringMatching } from '../foundations/codecs.js'
-import { instantText } from '../foundations/instant.js'
 import type { SessionId } from '../foundations/ids.js'
 
-/**
- * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"). The signing secret is kept
- * only sealed; it is shown once, and only when the server generated it.
- */
 
-/** `whsec_` followed by base64 of 24 to 64 bytes, or any other 16 to 128 printable characters. */
 const WEBHOOK_SECRET = /^(whsec_[A-Za-z0-9+/]{32,88}={0,2}|(?!whsec_)[\x21-\x7e]{16,128})$/
 
-/**
- * A session's webhook registration: `webhook_url` (https, at most 2048 characters; the
- * `WebhookUrlGuard` judges it further) and optionally `webhook_secret` (`whsec_` and base64 of 24
- * to 64 bytes, or 16 to 128 printable characters); without one the server generates it.
- */
+/** `webhook_url` is https, at most 2048 characters (the `WebhookUrlGuard` judges it further); without `webhook_secret` the server generates one. */
 export const RegisterWebhookInput = strictObject(
   'RegisterWebhookInput',
   { webhook_url: stringMatching('WebhookUrl', /^\S{1,2048}$/, 'must be an https URL of at most 2048 characters') },
@@ -27,39 +17,13 @@ export const RegisterWebhookInput = strictObject(
     ),
   },
 )
-/** A decoded `RegisterWebhookInput`. */
 export type RegisterWebhookInput = t.TypeOf<typeof RegisterWebhookInput>
 
-/**
- * A session's webhook endpoint (spec §6, CONTRACT.md "Webhooks"), one per session. The signing
- * secret is kept only sealed.
- */
+/** One per session (spec §6); the signing secret is kept only sealed. */
 export type WebhookEndpoint = {
   readonly sessionId: SessionId
   readonly url: string
-  /** The signing secret, sealed (never the plain secret). */
   readonly sealedSecret: string
   readonly createdAt: Date
   readonly updatedAt: Date
 }
-
-/** The registration as returned: `webhook_secret` only when the server generated it, that once. */
-export type WebhookEndpointView = {
-  readonly session_id: string
-  readonly webhook_url: string
-  readonly webhook_secret?: string
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/**
- * The API's view of an endpoint; `generatedSecret`, when given, is shown (only in the answer to the
- * registration that made it).
- */
-export const webhookEndpointView = (endpoint: WebhookEndpoint, generatedSecret: string | undefined): WebhookEndpointView => ({
-  session_id: endpoint.sessionId,
-  webhook_url: endpoint.url,
-  ...(generatedSecret === undefined ? {} : { webhook_secret: generatedSecret }),
-  created_at: instantText(endpoint.createdAt),
-  updated_at: instantText(endpoint.updatedAt),
-})

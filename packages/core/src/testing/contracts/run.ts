@@ -2,18 +2,16 @@ import { testId, type TestId } from '../test-ids.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 
-/** One implementation of a port under test: how to build it, with a name for the report. */
 export type Implementation<P> = { readonly name: string; readonly make: () => Promise<P> }
 
-/** Runs a TaskEither and returns its Right, failing the test with the Left otherwise. */
 export const right = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
   const result = await task()
   if (E.isLeft(result)) throw new Error(`expected Right, got Left: ${JSON.stringify(result.left)}`)
   return result.right
 }
 
-/** A fresh random UUID, so tests sharing one database never collide. */
+/** Random, so tests sharing one database never collide. */
 export const freshId = (): TestId => testId(globalThis.crypto.randomUUID())
 
-/** A time truncated to milliseconds, the precision the domain keeps. */
+/** Milliseconds, the precision the domain keeps. */
 export const at = (iso: string): Date => new Date(iso)

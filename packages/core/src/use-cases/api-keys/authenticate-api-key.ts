@@ -9,7 +9,7 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 import type { Clock } from '../../ports/clock.js'
 import type { KeyUsageRecorder } from '../../ports/key-usage-recorder.js'
 
-/** What `authenticateApiKey` needs; the lookup may be the key cache (`cachedApiKeys`). */
+/** What `authenticateApiKey` needs; the lookup may be the key cache. */
 export type AuthenticateApiKeyDeps = {
   readonly apiKeys: Pick<ApiKeyRepository, 'findByIdSegment'>
   readonly keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum' | 'matches'>
@@ -17,15 +17,10 @@ export type AuthenticateApiKeyDeps = {
   readonly clock: Clock
 }
 
-/** Why a key does not authenticate: one `InvalidApiKey` for every refusal, or the store. */
+/** One `InvalidApiKey` for every refusal, or the store. */
 export type AuthenticateApiKeyError = InvalidApiKey | StoreUnavailable
 
-/**
- * The id segment under which a presented key would be looked up: that of a well-formed key
- * whose checksum is valid; none for anything else, which is refused without a lookup. The
- * checksum is public (CONTRACT.md), so a client can forge keys that pass it: an edge that
- * limits lookups per client counts the keys this returns a segment for.
- */
+/** The id segment a key would be looked up under: none for a malformed key or bad checksum (refused unread). */
 export const idSegmentToLookUp =
   (keyMaterial: Pick<ApiKeyMaterial, 'hasValidChecksum'>) =>
   (presented: string): O.Option<string> =>
@@ -36,16 +31,12 @@ export const idSegmentToLookUp =
     )
 
 /**
- * Turns a presented key into the caller it stands for. The format and checksum are checked
- * before any lookup (a typo or a random string costs no store read); the stored hash is
- * compared in constant time; a revoked key is refused. Every refusal is the same
- * `InvalidApiKey`, so a caller learns nothing about which check failed. A use of the key is
- * recorded (`usage`, batched).
+ * The caller a presented key stands for. Format and checksum are checked before any lookup, the hash
+ * compared in constant time; every refusal is the same `InvalidApiKey`. Uses are recorded in batches.
  */
 export const authenticateApiKey =
   (deps: AuthenticateApiKeyDeps) =>
   (presented: string): TE.TaskEither<AuthenticateApiKeyError, Caller> => {
-    /** The found key as its caller, if it is the presented key and active. */
     const callerIfValid = (found: O.Option<ApiKey>): E.Either<AuthenticateApiKeyError, Caller> => {
       if (O.isNone(found) || !deps.keyMaterial.matches(presented, found.value.hash) || found.value.status !== 'active') return E.left(invalidApiKey)
       deps.usage.record(found.value.id, deps.clock.now())

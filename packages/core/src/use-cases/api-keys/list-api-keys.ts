@@ -7,13 +7,10 @@ import type { ApiKeyRepository } from '../../ports/api-key-repository.js'
 
 /** What `listApiKeys` needs. */
 export type ListApiKeysDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'listForClient'> }
-/** Why `listApiKeys` fails: a bad `limit` or `cursor`, or the store. */
+/** A bad page, or the store. */
 export type ListApiKeysError = InvalidRequest | StoreUnavailable
 
-/**
- * Keys of the caller's API client (active and revoked), oldest first. The command is a page
- * (`limit`, `cursor`).
- */
+/** The caller's client's keys, active and revoked, oldest first. */
 export const listApiKeys =
   (deps: ListApiKeysDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ListApiKeysError, Page<ApiKey>> =>

@@ -12,13 +12,9 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import { type ApiKeyId, type ClientId, newId, PartyId } from '../../domain/foundations/ids.js'
 
-/** Client name used when the mint request gives none. */
 const DEFAULT_CLIENT_NAME = 'default'
 
-/**
- * The mint command: `party_id` (required), `client_name` (1 to 100 characters, `default` when left
- * out), `environment` (`live` when left out) and `scopes` (`partner:api` and `keys:manage` when left out).
- */
+/** Defaults: `client_name` `default`, `environment` `live`, `scopes` `partner:api` and `keys:manage`. */
 export const MintApiKeyInput = strictObject(
   'MintApiKeyInput',
   { party_id: PartyId },
@@ -28,7 +24,6 @@ export const MintApiKeyInput = strictObject(
     scopes: Scopes,
   },
 )
-/** A decoded `MintApiKeyInput`. */
 export type MintApiKeyInput = t.TypeOf<typeof MintApiKeyInput>
 
 /** What `mintApiKey` needs. */
@@ -39,19 +34,15 @@ export type MintApiKeyDeps = {
   readonly clock: Clock
 }
 
-/** Why `mintApiKey` fails: an invalid command (an unknown scope, say), or the store. */
+/** An invalid command (an unknown scope, say), or the store. */
 export type MintApiKeyError = InvalidRequest | StoreUnavailable
 
-/** The outcome of a mint; `plaintext` must reach the operator once and nothing else. */
+/** `plaintext` must reach the operator once and nothing else. */
 export type MintedKey = { readonly client: ApiClient; readonly key: ApiKey; readonly plaintext: string }
 
 /**
- * Mints a key for the API client identified by `party_id` + `client_name`, creating the client
- * on first use. Minting again for the same client is how keys are rotated: mint the new one,
- * move over, revoke the old one. Whoever calls this has already proven the mint secret (or
- * has the database: the CLI), so the actor is the operator unless `context` says otherwise.
- * The `api_key.minted` audit event is written in the mint's transaction. Not idempotent: each
- * call mints a new key.
+ * Mints a key for the client `party_id` + `client_name`, creating it on first use; rotation is
+ * mint, move over, revoke. Audited in the mint's transaction. Not idempotent.
  */
 export const mintApiKey =
   (deps: MintApiKeyDeps) =>

@@ -12,20 +12,14 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 
 /** What `revokeApiKey` needs. */
 export type RevokeApiKeyDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'revoke'>; readonly ids: IdGenerator; readonly clock: Clock }
-/**
- * Why `revokeApiKey` fails: an `apiKeyId` that is not a UUID, a key that is not the caller's client's, or the store.
- */
+/** A malformed id, another client's key, or the store. */
 export type RevokeApiKeyError = InvalidRequest | NotFound | StoreUnavailable
 
 const RevokeApiKeyCommand = commandOf(['apiKeyId'], t.UnknownRecord)
 
 /**
- * Revokes the key `apiKeyId` (the command's only field) of the caller's API client. Revoking a
- * revoked key returns it unchanged. Another client's key is `NotFound`. Instances that cache keys
- * (`cachedApiKeys`) drop it when they hear of it through `KeyRevocations`. The revocation writes an
- * `api_key.revoked` audit event in its transaction (a repeat writes none). The actor is `context`'s:
- * the HTTP route passes the calling key; without a context (the operator CLI, acting for the
- * client) it is the operator.
+ * Revokes a key of the caller's client; a revoked key is returned unchanged and audited once.
+ * Caching instances drop it on notice (`KeyRevocations`).
  */
 export const revokeApiKey =
   (deps: RevokeApiKeyDeps) =>

@@ -7,7 +7,7 @@ import { decodeFilteredPageRequest, pageBy, queryFilters, type Page } from '../.
 import type { AuditLog } from '../../ports/audit-log.js'
 import { ClientId, PartyId } from '../../domain/foundations/ids.js'
 
-/** The filters of `listAuditEvents`, each optional: `action`, `subject_id`, `api_client_id`, `party_id`. */
+/** Each optional: `action`, `subject_id`, `api_client_id`, `party_id`. */
 export const AuditEventFilters = queryFilters('AuditEventFilters', {
   action: oneOf('AuditAction', AUDIT_ACTIONS),
   subject_id: Uuid,
@@ -15,13 +15,9 @@ export const AuditEventFilters = queryFilters('AuditEventFilters', {
   party_id: PartyId,
 })
 
-/** Where an event stands in the listing (its cursor position). */
 export const auditPosition = (e: AuditEvent) => ({ createdAt: e.occurredAt, id: e.id })
 
-/**
- * The audit log for operators, newest first (`occurred_at`, then id, descending), a page at a time,
- * optionally narrowed to one action, subject, API client and/or party.
- */
+/** The audit log for operators, newest first, optionally narrowed by action, subject, client and party. */
 export const listAuditEvents =
   (deps: { readonly audit: Pick<AuditLog, 'list'> }) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<AuditEvent>> =>

@@ -8,48 +8,36 @@ import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Clock } from '../../ports/clock.js'
 import type { JobLease, JobLeases } from '../../ports/job-leases.js'
 
-/** What one step of a job did: where the run stands after it, and whether the run is done. */
+/** Where the run stands after a step, and whether it is done. */
 export type JobStep<P> = { readonly progress: P; readonly done: boolean }
 
 /**
- * A job that runs in steps and can resume from where an earlier runner of the same run stopped:
- * its progress after each step is saved with the lease (`progress` encodes it as JSON), so a
- * run taken over after a crash repeats at most the step that was under way. Steps must be safe
- * to repeat (the daily servicing job's are: accrual is idempotent per loan and date).
+ * A job run in steps, its progress saved with the lease after each, so a run taken over after a
+ * crash repeats at most the step under way. Steps must be safe to repeat.
  */
 export type SteppedJob<P> = {
-  /** The job's name, unique in a deployment: its lease's key, and its label in metrics. */
+  /** Unique in a deployment: the lease's key and the metrics label. */
   readonly name: string
-  /** Where a run starts. */
   readonly initial: P
-  /** Encodes progress to JSON and reads it back; saved progress that does not decode starts the run over. */
+  /** Saved progress that does not decode starts the run over. */
   readonly progress: t.Type<P, unknown, unknown>
   /** One step from `progress`. */
   readonly step: (progress: P) => TE.TaskEither<StoreUnavailable, JobStep<P>>
-  /**
-   * Runs once the last step is done, before the run is recorded as completed (for example, its
-   * audit event). If it fails, or the process dies before the run is recorded, the next holder
-   * runs the last step again (it finds nothing left to do) and `finish` again.
-   */
+  /** Runs after the last step, before the run is recorded completed; if it fails, the next holder repeats the last step and `finish`. */
   readonly finish: (progress: P) => TE.TaskEither<StoreUnavailable, void>
 }
 
-/** One attempt at a run: which run, who asks (a name unique to the process), for how long a lease lasts, and when to stop early. */
+/** Which run, who asks, how long a lease lasts, and when to stop. */
 export type JobRunRequest = {
   readonly runKey: string
   readonly holder: string
-  /** How long the lease lasts without news from the holder; it is renewed after every step. */
+  /** Renewed after every step. */
   readonly leaseMs: number
-  /** Asked before every step: true stops the run there, its progress saved and its lease released (the process is stopping). */
+  /** Asked before every step: true stops the run, its progress saved and its lease released. */
   readonly stopping: () => boolean
 }
 
-/**
- * How an attempt at a run ended: `NotDue`, nothing was done (the run has completed, or another
- * holder's lease on it has not ended); `Completed` (`resumed`: from an earlier holder's
- * progress); `Stopped` on request, the progress saved for another holder; `LeaseLost`, another
- * holder took the run over after this one's lease ran out, and this one stopped.
- */
+/** `NotDue`: completed, or another holder's lease holds; `Stopped` on request; `LeaseLost` to another holder. */
 export type JobRunOutcome =
   | { readonly _tag: 'NotDue' }
   | { readonly _tag: 'Completed'; readonly resumed: boolean }
@@ -63,7 +51,6 @@ const NOT_DUE: JobRunOutcome = { _tag: 'NotDue' }
 const STOPPED: JobRunOutcome = { _tag: 'Stopped' }
 const LEASE_LOST: JobRunOutcome = { _tag: 'LeaseLost' }
 
-/** The saved progress of a lease, when there is some and it decodes. */
 const savedProgress = <P>(job: SteppedJob<P>, lease: JobLease): O.Option<P> =>
   lease.progress === null
     ? O.none
@@ -74,12 +61,9 @@ const savedProgress = <P>(job: SteppedJob<P>, lease: JobLease): O.Option<P> =>
       )
 
 /**
- * Runs run `request.runKey` of `job` if it is due and nobody else is running it (issue 38): takes
- * the job's lease (`JobLeases.acquire`), resumes from the progress an earlier holder saved, and
- * after each step saves the progress and renews the lease; when the last step is done, runs
- * `finish` and records the run as completed. A step that fails (the store is unavailable) ends
- * the attempt with that Left, its lease released with the progress before the step, so the run
- * is resumed at the next attempt, here or in another process.
+ * Runs `request.runKey` of `job` if due and unheld: resumes from saved progress, saves and renews
+ * after each step, then `finish` and completes. A failed step releases the lease with the progress
+ * before it, to be resumed at the next attempt.
  */
 export const runLeasedJob =
   (deps: LeasedJobDeps) =>
@@ -100,7 +84,6 @@ export const runLeasedJob =
       }
       const stepped = await job.step(progress)()
       if (E.isLeft(stepped)) {
-        // The store is likely down for this too; if so, the lease simply runs out.
         await deps.leases.release(lease, encode(progress))()
         return stepped
       }

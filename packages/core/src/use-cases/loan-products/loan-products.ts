@@ -13,15 +13,11 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
 import { newId } from '../../domain/foundations/ids.js'
 
-/** The loan product catalogue: what partners may apply for, and how operators manage it. */
 
 /** What the product listings need. */
 export type ProductsDeps = { readonly products: Pick<LoanProductRepository, 'list'> }
 
-/**
- * Every active product, oldest first, for the caller's party named by the command's `partyId`
- * (spec §4.3: no per-party eligibility).
- */
+/** Every active product, oldest first (spec §4.3: no per-party eligibility). */
 export const listAvailableLoanProductsForParty =
   (deps: ProductsDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanProduct>> =>
@@ -31,13 +27,10 @@ export const listAvailableLoanProductsForParty =
       TE.chainW((page) => pipe(deps.products.list(true, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
-/** The filter of `listLoanProducts`: optionally `active`, `'true'` or `'false'` (query text). */
+/** Optionally `active`, as query text. */
 export const ProductActiveFilter = queryFilters('ProductFilter', { active: oneOf('Active', ['true', 'false']) })
 
-/**
- * Every product, or only active or inactive ones (`active`), oldest first, a page at a time: the
- * operators' view.
- */
+/** Every product, or only active or inactive ones, oldest first: the operators' view. */
 export const listLoanProducts =
   (deps: ProductsDeps) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanProduct>> =>
@@ -58,11 +51,7 @@ export type ManageProductsDeps = {
   readonly clock: Clock
 }
 
-/**
- * Adds a product to the catalogue (the command is `LoanProductInput`; min must not exceed max, and
- * every loan it can book must amortize: `checkProduct`),
- * with its `loan_product.created` audit event. For operators. Not idempotent.
- */
+/** Adds a product whose every bookable loan amortizes (`checkProduct`), audited. Not idempotent. */
 export const createLoanProduct =
   (deps: ManageProductsDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | AlreadyExists | StoreUnavailable, LoanProduct> =>
@@ -75,11 +64,7 @@ export const createLoanProduct =
 
 const UpdateProductCommand = commandOf(['productId'], LoanProductPatch)
 
-/**
- * Changes fields of the product `productId` by the merge patch in the rest of the command
- * (`LoanProductPatch`); applications already submitted keep their terms. The
- * `loan_product.updated` audit event records each field that changed, before and after. For operators.
- */
+/** Merge-patches a product, audited field by field; submitted applications keep their terms. */
 export const updateLoanProduct =
   (deps: ManageProductsDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, LoanProduct> =>

@@ -51,20 +51,13 @@ export type ContactVerificationDeps = {
 export type ContactVerification = {
   readonly session: OnboardingSession
   readonly channel: ContactChannel
-  /** The code just sent; null when nothing was sent (the contact was already verified). */
+  /** Null when nothing was sent (the contact was already verified). */
   readonly challenge: VerificationChallenge | null
 }
 
-/**
- * Why sending a code fails: the session cannot be loaded or is no longer `IN_PROGRESS`, a code was
- * sent less than 30 seconds ago (`RateLimited`), the sender failed (`VerificationDeliveryFailed`:
- * nothing is stored then), or a concurrent change won.
- */
+/** `VerificationDeliveryFailed` stores nothing; `RateLimited` within 30 s of the last code. */
 export type IssueCodeError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | RateLimited | VerificationDeliveryFailed
-/**
- * Why a code does not verify: the session cannot be loaded or is no longer `IN_PROGRESS`, no code
- * is pending, or the code is wrong, expired or out of attempts.
- */
+/** No pending code, or a wrong, expired or exhausted one. */
 export type VerifyContactError = LoadOwnSessionError | InvalidState | ConcurrentUpdate | NoPendingVerification | InvalidCode | CodeExpired | TooManyAttempts
 
 const contactOf = (session: OnboardingSession, channel: ContactChannel): Contact | null => (channel === 'phone' ? session.phone : session.email)
@@ -73,11 +66,7 @@ const withContact = (session: OnboardingSession, channel: ContactChannel, contac
 
 const noPending = (channel: ContactChannel, alreadyVerified = false): NoPendingVerification => ({ _tag: 'NoPendingVerification', channel, alreadyVerified })
 
-/**
- * Sends a fresh code to `destination` and stores its challenge, superseding the previous one.
- * The code is handed to the sender before anything is stored: a failed delivery stores nothing,
- * so no unusable code lingers and the resend cooldown does not start.
- */
+/** Sends a fresh code, then stores its challenge: a failed delivery stores nothing and starts no cooldown. */
 const issueCode = (deps: ContactVerificationDeps, session: OnboardingSession, channel: ContactChannel, destination: string) => {
   const now = deps.clock.now()
   return pipe(
@@ -103,18 +92,12 @@ const PhoneCommand = commandOf(['sessionId'], PhoneInput)
 const EmailCommand = commandOf(['sessionId'], EmailInput)
 const CodeCommand = commandOf(['sessionId'], CodeInput)
 
-/** The phone or email the command gives, validated. */
 const destinationOf = (channel: ContactChannel, command: unknown): E.Either<InvalidRequest, string> =>
   channel === 'phone'
     ? pipe(decode(PhoneCommand)(command), E.map((v) => v.phone))
     : pipe(decode(EmailCommand)(command), E.map((v) => v.email))
 
-/**
- * Submits or changes the phone number or email address (`channel`) and sends a code to it. The
- * command is the `sessionId` and `phone` (`PhoneInput`) or `email` (`EmailInput`). Submitting the
- * value that is already verified changes nothing and sends nothing; any other value replaces
- * the contact, unverified. Each other call sends a code, within the resend cooldown.
- */
+/** Submits or changes the contact and sends a code; the value already verified changes nothing and sends nothing. */
 export const submitContact =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
@@ -144,11 +127,7 @@ export const submitContact =
       ),
     )
 
-/**
- * Sends a new code to the pending (unverified) contact of `channel`; the previous code stops
- * working. The command is the `sessionId` only. `NoPendingVerification` when there is no contact
- * or it is verified already.
- */
+/** Sends a new code to the pending contact; the previous one stops working. */
 export const retryContactVerification =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
@@ -169,20 +148,14 @@ export const retryContactVerification =
     )
 
 /**
- * Checks the `code` in the command against the code sent to the pending contact of `channel`.
- * Right: the contact is verified and the session returned. Every check uses up one of the code's
- * attempts, counted before the code is compared. A contact that is already verified has nothing
- * pending: any code is refused with `NoPendingVerification` (a partner retries a verification
- * safely with an `Idempotency-Key`, which replays the first answer).
+ * Verifies the pending contact of `channel` with the command's `code`. Each check uses an attempt,
+ * counted before comparing; a verified contact has nothing pending (`NoPendingVerification`).
  */
 export const verifyContact =
   (channel: ContactChannel) =>
   (deps: ContactVerificationDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<VerifyContactError, OnboardingSession> => {
-    /**
-     * The open challenge of the pending contact, one attempt at it counted by the store before
-     * any code is compared (concurrent guesses each take their own attempt).
-     */
+    /** The open challenge, one attempt counted by the store before any compare (concurrent guesses each take one). */
     const countedChallenge = (session: OnboardingSession, contact: Contact): TE.TaskEither<VerifyContactError, VerificationChallenge> =>
       pipe(
         deps.challenges.latest(session.id, channel),
@@ -196,7 +169,6 @@ export const verifyContact =
         TE.chainW(TE.fromOption((): VerifyContactError => tooManyAttempts)),
       )
 
-    /** The code judged against the counted challenge; the right one closes it and verifies the contact. */
     const verify = (session: OnboardingSession, contact: Contact, code: string): TE.TaskEither<VerifyContactError, OnboardingSession> =>
       pipe(
         countedChallenge(session, contact),
@@ -229,17 +201,14 @@ export const verifyContact =
     )
   }
 
-/** Where a contact's verification stands, as the API returns it. */
+/** A submit's or retry's answer. */
 export type ContactVerificationView = {
   readonly session_id: string
   readonly channel: ContactChannel
   readonly destination: string
   readonly status: 'pending' | 'verified'
-  /** When the code just sent stops working; null when none was sent. */
   readonly expires_at: string | null
-  /** When another code can be requested; null when none was sent. */
   readonly resend_available_at: string | null
-  /** The session's current step after the change. */
   readonly current_step: string
 }
 

@@ -15,13 +15,10 @@ export type CreateOnboardingSessionDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
-/** Why `createOnboardingSession` fails: an invalid command, or the store (`AlreadyExists` only if an id repeats). */
+/** An invalid command, or the store. */
 export type CreateOnboardingSessionError = InvalidRequest | StoreUnavailable | AlreadyExists
 
-/**
- * Starts onboarding a borrower: a session owned by the caller's API client (spec §4.2). The
- * command is `CreateOnboardingSessionInput`. Not idempotent: each call creates a session.
- */
+/** A session owned by the caller's client (spec §4.2). Not idempotent. */
 export const createOnboardingSession =
   (deps: CreateOnboardingSessionDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<CreateOnboardingSessionError, OnboardingSession> =>

@@ -6,14 +6,9 @@ import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
 /** What `getOnboardingSession` needs. */
 export type GetOnboardingSessionDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }
-/** Why `getOnboardingSession` fails (`LoadOwnSessionError`). */
-export type GetOnboardingSessionError = LoadOwnSessionError
 
-/**
- * The session named by the command's `sessionId`; another client's session is `NotFound`. A
- * read of one record: other fields are ignored.
- */
+/** Another client's session is `NotFound`. */
 export const getOnboardingSession =
   (deps: GetOnboardingSessionDeps) =>
-  (caller: Caller, command: unknown): TE.TaskEither<GetOnboardingSessionError, OnboardingSession> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
     loadOwnSession(deps.sessions)(caller, command)

@@ -7,11 +7,7 @@ import { decodePageRequest } from '../../domain/foundations/pagination.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 
-/**
- * What is still missing before the session `sessionId` can be submitted, in step order; none once
- * it is no longer `IN_PROGRESS`. The command may carry `limit` and `cursor` like any list, but the
- * list is short and always fits one page. Computed from the session on every call.
- */
+/** What the session still lacks for submission, in step order (one page); none once not `IN_PROGRESS`. */
 export const listPendingOnboardingRequirements =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, readonly Requirement[]> =>

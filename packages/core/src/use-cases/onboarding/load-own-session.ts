@@ -10,16 +10,12 @@ import { transition } from '../../domain/onboarding/onboarding-state.js'
 import { pathParameters } from '../../domain/foundations/path-parameters.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 
-/** The identifier of the session a command names (its other fields are decoded by the use case). */
 const decodeSessionParams = decode(pathParameters('sessionId'))
 
-/**
- * Why a session-scoped use case cannot load its session: a `sessionId` that is not a UUID, a
- * session missing or of another API client (`NotFound`), or the store.
- */
+/** A malformed `sessionId`, a session missing or another client's, or the store. */
 export type LoadOwnSessionError = InvalidRequest | NotFound | StoreUnavailable
 
-/** The caller's session named by the command's `sessionId`; another client's session is `NotFound`. */
+/** Another client's session is `NotFound`. */
 export const loadOwnSession =
   (sessions: Pick<OnboardingSessionRepository, 'findForClient'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, OnboardingSession> =>
@@ -29,7 +25,7 @@ export const loadOwnSession =
       TE.chainW(TE.fromOption(() => notFound('onboarding_session'))),
     )
 
-/** The session, if its status still lets the partner edit it (`IN_PROGRESS`). */
+/** The partner edits only `IN_PROGRESS` sessions. */
 export const ensureEditable = (session: OnboardingSession): E.Either<InvalidState, OnboardingSession> =>
   pipe(
     transition(session.status, 'edit'),

@@ -21,11 +21,7 @@ export type OnboardingAddressDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
-/**
- * Why adding or updating a session's address fails: the session cannot be loaded, the command is
- * invalid (including a second registered address, or more than 20), the session is no longer
- * `IN_PROGRESS` (`InvalidState`), or a concurrent change won (`ConcurrentUpdate`).
- */
+/** Invalid (a second registered address, a 21st), not editable, or lost to a concurrent change. */
 export type ChangeOnboardingAddressError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
 const saveWith = (deps: OnboardingAddressDeps, session: OnboardingSession, address: Address) =>
@@ -42,11 +38,7 @@ const byPosition = (a: Address, b: Address): number =>
 
 const CreateAddressCommand = commandOf(['sessionId'], AddressInput)
 
-/**
- * Adds an address to an editable session. The command is the `sessionId` and the fields of
- * `AddressInput`; without a `type`, the session's first address is `registered` and any later one
- * `operating`. A session holds at most 20 addresses and one registered address.
- */
+/** A session holds at most 20 addresses and one registered. */
 export const createOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeOnboardingAddressError, Address> =>
@@ -66,11 +58,7 @@ export const createOnboardingAddress =
 
 const UpdateAddressCommand = commandOf(['sessionId', 'addressId'], AddressPatch)
 
-/**
- * Updates the address `addressId` of the editable session `sessionId` with the merge patch in the
- * rest of the command (`AddressPatch`). The identifiers are checked before the session's state; an
- * address the session does not hold is `NotFound`.
- */
+/** The identifiers are checked before the session's state. */
 export const updateOnboardingAddress =
   (deps: OnboardingAddressDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeOnboardingAddressError | NotFound, Address> =>
@@ -97,10 +85,7 @@ export const updateOnboardingAddress =
       ),
     )
 
-/**
- * The addresses of the session `sessionId` in creation order, a page at a time (`limit`, `cursor`).
- * Readable in any status.
- */
+/** Readable in any status. */
 export const listOnboardingAddresses =
   (deps: Pick<OnboardingAddressDeps, 'sessions'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<Address>> =>

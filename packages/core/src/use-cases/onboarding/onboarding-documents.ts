@@ -24,10 +24,7 @@ export type OnboardingDocumentDeps = {
 
 const CreateDocumentCommand = commandOf(['sessionId'], DocumentInput)
 
-/**
- * Registers a document's metadata on an editable session. The command is the `sessionId` and the
- * fields of `DocumentInput`. Not idempotent: each call registers another document.
- */
+/** Not idempotent: each call registers another document. */
 export const createOnboardingDocumentMetadata =
   (deps: OnboardingDocumentDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | InvalidRequest, DocumentMetadata> =>
@@ -43,10 +40,7 @@ export const createOnboardingDocumentMetadata =
       ),
     )
 
-/**
- * The documents of the session `sessionId`, oldest first, a page at a time (`limit`, `cursor`), in
- * any status (they stay listed after approval).
- */
+/** In any status: documents stay listed after approval. */
 export const listDocumentsForOnboardingSession =
   (deps: Pick<OnboardingDocumentDeps, 'sessions' | 'documents'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<DocumentMetadata>> =>

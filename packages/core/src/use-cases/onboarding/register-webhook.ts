@@ -25,18 +25,16 @@ export type RegisterWebhookDeps = {
 
 const RegisterWebhookCommand = commandOf(['sessionId'], RegisterWebhookInput)
 
-/** The stored endpoint and, when the server made the secret, the secret in plain (to show once). */
+/** The stored endpoint and, when the server made it, the secret to show once. */
 export type RegisteredWebhook = {
   readonly endpoint: WebhookEndpoint
-  /** Set only when the request gave no secret and the server made one. */
+  /** Set only when the server made the secret, to show once. */
   readonly generatedSecret: string | undefined
 }
 
 /**
- * Registers or replaces the `party.ready` endpoint of the session `sessionId` (spec §6); the rest
- * of the command is `RegisterWebhookInput`. Allowed in any status: registering after approval
- * still gets the event (a pending event becomes due at once). Without `webhook_secret` the server
- * generates a `whsec_` secret and returns it in this answer only. Repeating it replaces the endpoint again.
+ * Registers or replaces the session's `party.ready` endpoint (spec §6), in any status: a pending
+ * event becomes due at once. Without `webhook_secret` the server generates one.
  */
 export const registerOnboardingSessionWebhook =
   (deps: RegisterWebhookDeps) =>

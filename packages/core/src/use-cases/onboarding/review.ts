@@ -10,7 +10,8 @@ import { ONBOARDING_STATUSES } from '../../domain/onboarding/onboarding-state.js
 import type { InvalidState } from '../../domain/foundations/errors.js'
 import { transition, type Requirement } from '../../domain/onboarding/onboarding-state.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
-import { partyFromSession, partyView, type Party } from '../../domain/onboarding/party.js'
+import { partyFromSession, type Party } from '../../domain/onboarding/party.js'
+import { partyView } from '../../views/onboarding.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { partyReadyEvent } from '../../domain/webhooks/webhook-event.js'
 import type { Clock } from '../../ports/clock.js'
@@ -21,17 +22,13 @@ import { loadOwnSession, type LoadOwnSessionError } from './load-own-session.js'
 import { instantText, instantTextOrNull } from '../../domain/foundations/instant.js'
 import { newId, type SessionId } from '../../domain/foundations/ids.js'
 
-/** Submission refused because these requirements are still outstanding. */
+/** Submission refused: these requirements are outstanding. */
 export type RequirementsOutstanding = { readonly _tag: 'RequirementsOutstanding'; readonly requirements: readonly Requirement[] }
 
 /** What `submitOnboardingForReview` needs. */
 export type SubmitDeps = { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient' | 'save'>; readonly clock: Clock }
 
-/**
- * Hands a complete session to internal review: `IN_PROGRESS` → `SUBMITTED`, after which the
- * partner can no longer change it. The command is the `sessionId` only. Refused with every
- * outstanding requirement listed (`RequirementsOutstanding`); a session already submitted is `InvalidState`.
- */
+/** `IN_PROGRESS` → `SUBMITTED`, after which the partner cannot change it; refused listing every outstanding requirement. */
 export const submitOnboardingForReview =
   (deps: SubmitDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | InvalidState | RequirementsOutstanding | ConcurrentUpdate, OnboardingSession> =>
@@ -50,12 +47,11 @@ export const submitOnboardingForReview =
       ),
     )
 
-/** The fields of an approval: optionally `reviewed_by` (1 to 100 characters; `internal` when left out). */
+/** `reviewed_by` defaults to `internal`. */
 export const ApproveSessionInput = strictObject('ApproveSessionInput', {}, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
-/** The fields of a rejection: `reason` (1 to 500 characters) and optionally `reviewed_by`. */
+/** `reason` (1 to 500 characters) and optionally `reviewed_by`. */
 export const RejectSessionInput = strictObject('RejectSessionInput', { reason: boundedString('Reason', 1, 500) }, { reviewed_by: boundedString('ReviewedBy', 1, 100) })
 
-/** Who is recorded when the reviewer does not say. */
 export const DEFAULT_REVIEWER = 'internal'
 
 /** What the review use cases need. */
@@ -67,21 +63,15 @@ export type ReviewDeps = {
 const ApproveCommand = commandOf(['sessionId'], ApproveSessionInput)
 const RejectCommand = commandOf(['sessionId'], RejectSessionInput)
 
-/**
- * Why a review decision fails: an invalid command, a session that does not exist, one that is not
- * `SUBMITTED` (`InvalidState`: deciding twice included), a concurrent change, or the store.
- */
+/** `InvalidState` for a session not `SUBMITTED`, deciding twice included. */
 export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
 const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: SessionId) =>
   pipe(deps.sessions.findById(sessionId), TE.chainW(TE.fromOption(() => notFound('onboarding_session'))))
 
 /**
- * Approves a submitted session, for operators (no caller: any client's session). The command is
- * the `sessionId` and the fields of `ApproveSessionInput`. In one transaction the session becomes
- * `APPROVED` (with who and when), the party is created from its profile, contacts and addresses,
- * the `party.ready` event is queued in the outbox with the party as of approval, and the
- * `onboarding_session.approved` audit event is written (actor: `context`'s, the operator by default).
+ * Approves a submitted session (operators). In one transaction: the session `APPROVED`, the party
+ * created, `party.ready` queued with the party as of approval, and the audit event written.
  */
 export const approveOnboardingSession =
   (deps: ReviewDeps) =>
@@ -117,10 +107,7 @@ export const approveOnboardingSession =
       ),
     )
 
-/**
- * Rejects a submitted session, for operators. The command is the `sessionId` and the fields of
- * `RejectSessionInput`; the `onboarding_session.rejected` audit event is written with the reason.
- */
+/** Rejects a submitted session (operators), audited with the reason. */
 export const rejectOnboardingSession =
   (deps: ReviewDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReviewError, OnboardingSession> =>
@@ -148,13 +135,10 @@ export const rejectOnboardingSession =
       ),
     )
 
-/** The filter of `listOnboardingSessionsForReview`: optionally one `status`. */
+/** Optionally one `status`. */
 export const SessionStatusFilter = queryFilters('SessionStatusFilter', { status: oneOf('Status', ONBOARDING_STATUSES) })
 
-/**
- * Every client's sessions, optionally of one `status`, oldest first, a page at a time: the
- * reviewers' work list. For operators.
- */
+/** The reviewers' work list: every client's sessions, oldest first (operators). */
 export const listOnboardingSessionsForReview =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'list'> }) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OnboardingSession>> =>
@@ -163,7 +147,7 @@ export const listOnboardingSessionsForReview =
       TE.chainW(({ filter, page }) => pipe(deps.sessions.list(filter.status, page), TE.map((rows) => pageOf(rows, page.limit)))),
     )
 
-/** The party made from the caller's session `sessionId` at approval; `NotFound` before (CONTRACT.md). */
+/** The party made from the caller's session at approval; `NotFound` before. */
 export const getPartyBySessionId =
   (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findForClient'>; readonly parties: PartyRepository }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Party> =>
@@ -175,7 +159,7 @@ export const getPartyBySessionId =
       TE.chainW(TE.fromOption(() => notFound('party'))),
     )
 
-/** What reviewers see of a session: the partner view plus the review details. */
+/** The partner view plus the review details. */
 export const reviewView = (s: OnboardingSession) => ({
   session_id: s.id,
   client_id: s.clientId,

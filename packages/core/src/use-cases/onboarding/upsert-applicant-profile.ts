@@ -19,23 +19,15 @@ export type UpsertApplicantProfileDeps = {
 }
 const UpsertProfileCommand = commandOf(['sessionId'], ApplicantProfileInput)
 
-/**
- * Why `upsertApplicantProfile` fails: the session cannot be loaded, it is no longer `IN_PROGRESS`
- * (`InvalidState`), or a concurrent PUT stored a different profile (`ConcurrentUpdate`).
- */
+/** Not loadable, not editable, or a concurrent PUT of another profile. */
 export type UpsertApplicantProfileError = LoadOwnSessionError | InvalidState | ConcurrentUpdate
 
-/** The stored profile when it already says what `profile` says. */
 const alreadyStored = (session: OnboardingSession, profile: ApplicantProfile): ApplicantProfile | undefined =>
   session.profile !== null && sameProfile(session.profile, profile) ? session.profile : undefined
 
 /**
- * Creates or replaces the session's applicant profile (PUT semantics: absent fields are
- * cleared). The command is the session's `sessionId` and the fields of `ApplicantProfileInput`.
- * A PUT of what is already stored changes nothing and answers the stored profile, so
- * a retried or doubled PUT succeeds: when concurrent PUTs race and this one loses
- * (`ConcurrentUpdate`), the session is read again and the winner's profile answers if it says
- * the same; a different one still conflicts.
+ * Creates or replaces the profile (PUT: absent fields are cleared). A PUT of what is stored answers
+ * it unchanged, also after losing a race to a PUT of the same profile.
  */
 export const upsertApplicantProfile =
   (deps: UpsertApplicantProfileDeps) =>

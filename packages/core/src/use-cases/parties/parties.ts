@@ -14,25 +14,16 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { newId } from '../../domain/foundations/ids.js'
 
-/**
- * The caller's own party (spec §4.3). Each use case checks the command's `partyId` against the
- * key's party (`PartyMismatch`), as the HTTP edge does before reading the body; the party read is
- * always the key's, and a key whose party is not a Lendgate borrower finds nothing.
- */
+/** The caller's own party (spec §4.3): the command's `partyId` must be the key's (`PartyMismatch`). */
 
-/**
- * Why a party use case fails: a command without the key's own `partyId` (`PartyMismatch`) or
- * otherwise invalid, a party or address that does not exist, or the store.
- */
 export type PartyError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
-/** The key's party, or `NotFound('party')`. */
 export const loadCallerParty =
   (parties: Pick<PartyRepository, 'findById'>) =>
   (caller: Caller): TE.TaskEither<NotFound | StoreUnavailable, Party> =>
     pipe(parties.findById(caller.partyId), TE.chainW(TE.fromOption(() => notFound('party'))))
 
-/** The key's party, named by the command's `partyId` (a read of one record: other fields are ignored). */
+/** The key's party, named by the command's `partyId`. */
 export const getParty =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Party> =>
@@ -41,7 +32,7 @@ export const getParty =
       TE.chainW(() => loadCallerParty(deps.parties)(caller)),
     )
 
-/** The addresses of the party `partyId`, oldest first, a page at a time (`limit`, `cursor`). */
+/** The party's addresses, oldest first. */
 export const listPartyAddresses =
   (deps: { readonly parties: Pick<PartyRepository, 'findById'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError, Page<Address>> =>
@@ -65,12 +56,7 @@ export type PartyAddressDeps = {
 
 const CreateAddressCommand = commandOf(['partyId'], AddressInput)
 
-/**
- * Adds an address to the party `partyId`; the rest of the command is `AddressInput`. Without a
- * `type`, the party's first address is `registered` and any later one `operating`. A party holds
- * at most 20 addresses and one registered address (a second is `InvalidRequest`, or
- * `AlreadyExists` when a concurrent add won).
- */
+/** A party holds at most 20 addresses and one registered (a concurrent second is `AlreadyExists`). */
 export const createPartyAddress =
   (deps: PartyAddressDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>
@@ -89,10 +75,7 @@ export const createPartyAddress =
 
 const UpdateAddressCommand = commandOf(['partyId', 'addressId'], AddressPatch)
 
-/**
- * Updates the address `addressId` of the party `partyId` with the merge patch in the rest of the
- * command (`AddressPatch`); an address the party does not hold is `NotFound`.
- */
+/** Merge-patches an address the party holds, else `NotFound`. */
 export const updatePartyAddress =
   (deps: Omit<PartyAddressDeps, 'ids'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<PartyError | AlreadyExists, Address> =>

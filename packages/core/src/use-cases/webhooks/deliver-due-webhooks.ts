@@ -1,5 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js'
+import * as A from 'fp-ts/lib/Array.js'
+import type * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import { afterAttempt, type AttemptOutcome, type AttemptResult } from '../../domain/webhooks/webhook-delivery.js'
 import type { Clock } from '../../ports/clock.js'
@@ -10,7 +13,6 @@ import type { WebhookSecrets } from '../../ports/webhook-secrets.js'
 export type DeliverDueWebhooksDeps = {
   readonly queue: WebhookDeliveryQueue
   readonly sender: WebhookSender
-  /** Makes the Standard Webhooks headers of each attempt. */
   readonly sign: WebhookSigner
   readonly webhookSecrets: Pick<WebhookSecrets, 'open'>
   readonly clock: Clock
@@ -26,14 +28,11 @@ const DELIVERY_LEASE_MS = 60_000
 /** What the delivery log says of an attempt a crash cut short. */
 export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped before recording the outcome; the receiver may have got this attempt'
 
-/**
- * The attempt an expired lease left unrecorded (`interruptedLeaseEnd`), as started when that
- * lease began, to the endpoint's URL as it is now; undefined when there is none.
- */
-const interruptedAttempt = (due: DueDelivery): DeliveryAttempt | undefined =>
+/** The attempt an expired lease left unrecorded, dated from that lease's start. */
+const interruptedAttempt = (due: DueDelivery): O.Option<DeliveryAttempt> =>
   due.interruptedLeaseEnd === null
-    ? undefined
-    : {
+    ? O.none
+    : O.some({
         eventId: due.event.id,
         attemptNumber: due.event.attempts + 1,
         url: due.url,
@@ -41,44 +40,57 @@ const interruptedAttempt = (due: DueDelivery): DeliveryAttempt | undefined =>
         statusCode: null,
         error: INTERRUPTED_ATTEMPT,
         durationMs: 0,
-      }
+      })
 
-const deliverOne = async (deps: DeliverDueWebhooksDeps, due: DueDelivery): Promise<AttemptOutcome> => {
-  const cut = interruptedAttempt(due)
-  if (cut !== undefined) {
-    // The cut attempt counts: if it was the schedule's last, the event fails without another.
-    const afterCut = afterAttempt(cut, cut.attemptNumber, deps.schedule, deps.clock.now(), deps.random())
-    const recorded = await (afterCut._tag === 'Failed' ? deps.queue.record(cut, afterCut) : deps.queue.recordInterrupted(cut))()
-    if (E.isLeft(recorded)) throw recorded.left
-    if (afterCut._tag === 'Failed') return afterCut
-  }
-  const attemptNumber = (cut?.attemptNumber ?? due.event.attempts) + 1
+/** Records a cut attempt; it counts, so after the schedule's last the event fails. */
+const recordCut = (deps: DeliverDueWebhooksDeps, cut: DeliveryAttempt): TE.TaskEither<StoreUnavailable, AttemptOutcome> => {
+  const outcome = afterAttempt(cut, cut.attemptNumber, deps.schedule, deps.clock.now(), deps.random())
+  const recorded = outcome._tag === 'Failed' ? deps.queue.record(cut, outcome) : deps.queue.recordInterrupted(cut)
+  return pipe(recorded, TE.map(() => outcome))
+}
+
+const attempt = (deps: DeliverDueWebhooksDeps, due: DueDelivery, attemptNumber: number): TE.TaskEither<StoreUnavailable, AttemptOutcome> => {
   const startedAt = deps.clock.now()
   const secret = deps.webhookSecrets.open(due.sealedSecret)
-  const result: AttemptResult = O.isNone(secret)
-    ? { statusCode: null, error: 'the signing secret cannot be unsealed (WEBHOOK_SECRET_KEY changed?)', durationMs: 0 }
-    : await deps.sender.send({ url: due.url, headers: deps.sign(secret.value, due.event.id, startedAt, due.event.body), body: due.event.body })()
-  const outcome = afterAttempt(result, attemptNumber, deps.schedule, deps.clock.now(), deps.random())
-  const recorded = await deps.queue.record({ ...result, eventId: due.event.id, attemptNumber, url: due.url, startedAt }, outcome)()
-  if (E.isLeft(recorded)) throw recorded.left
-  return outcome
+  const send = O.isNone(secret)
+    ? TE.right<StoreUnavailable, AttemptResult>({ statusCode: null, error: 'the signing secret cannot be unsealed (WEBHOOK_SECRET_KEY changed?)', durationMs: 0 })
+    : TE.rightTask<StoreUnavailable, AttemptResult>(
+        deps.sender.send({ url: due.url, headers: deps.sign(secret.value, due.event.id, startedAt, due.event.body), body: due.event.body }),
+      )
+  return pipe(
+    send,
+    TE.chain((result) => {
+      const outcome = afterAttempt(result, attemptNumber, deps.schedule, deps.clock.now(), deps.random())
+      return pipe(
+        deps.queue.record({ ...result, eventId: due.event.id, attemptNumber, url: due.url, startedAt }, outcome),
+        TE.map(() => outcome),
+      )
+    }),
+  )
 }
+
+const deliverOne = (deps: DeliverDueWebhooksDeps, due: DueDelivery): TE.TaskEither<StoreUnavailable, AttemptOutcome> =>
+  pipe(
+    interruptedAttempt(due),
+    O.match(
+      () => attempt(deps, due, due.event.attempts + 1),
+      (cut) =>
+        pipe(
+          recordCut(deps, cut),
+          TE.chain((afterCut) => (afterCut._tag === 'Failed' ? TE.right(afterCut) : attempt(deps, due, cut.attemptNumber + 1))),
+        ),
+    ),
+  )
 
 /**
  * One round of the delivery worker: claims up to `limit` due events and attempts each once,
- * recording every attempt, and first the one a crash cut short, if any (so the delivery log
- * shows every request the receiver may have got). Returns the outcomes; `StoreUnavailable` when the
- * queue fails (attempts already recorded in the round stay recorded). Safe to run in several
- * processes at once.
+ * first recording any attempt a crash cut short. `StoreUnavailable` when the queue fails; the
+ * round's other attempts still run and stay recorded. A thrown error is a bug and rejects.
  */
 export const deliverDueWebhooks =
   (deps: DeliverDueWebhooksDeps) =>
-  async (limit: number): Promise<E.Either<StoreUnavailable, readonly AttemptOutcome[]>> => {
-    const claimed = await deps.queue.claimDue(deps.clock.now(), limit, DELIVERY_LEASE_MS)()
-    if (E.isLeft(claimed)) return claimed
-    try {
-      return E.right(await Promise.all(claimed.right.map((due) => deliverOne(deps, due))))
-    } catch (error) {
-      return E.left(error as StoreUnavailable)
-    }
-  }
+  (limit: number): Promise<E.Either<StoreUnavailable, readonly AttemptOutcome[]>> =>
+    pipe(
+      deps.queue.claimDue(deps.clock.now(), limit, DELIVERY_LEASE_MS),
+      TE.chain((claimed) => pipe([...claimed], A.traverse(TE.ApplicativePar)((due) => deliverOne(deps, due)))),
+    )()

@@ -20,10 +20,7 @@ export type WebhookDeliveriesDeps = {
   readonly clock: Clock
 }
 
-/**
- * The webhook events of the session `sessionId` with every attempt, oldest first, a page at a time
- * (`limit`, `cursor`): the delivery log.
- */
+/** The delivery log: the session's events with every attempt, oldest first. */
 export const listOnboardingSessionWebhookDeliveries =
   (deps: Omit<WebhookDeliveriesDeps, 'clock'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError, Page<WebhookDelivery>> =>
@@ -40,11 +37,7 @@ export const listOnboardingSessionWebhookDeliveries =
 
 const RetryCommand = commandOf(['sessionId', 'eventId'], EmptyInput)
 
-/**
- * Makes the event `eventId` of the session `sessionId` due again now, for the next worker round;
- * the command names the session and the event and nothing else, and is checked before anything is
- * looked up. A delivered event is `InvalidState`; an event of another session is `NotFound`.
- */
+/** Makes an undelivered event of the session due now; a delivered one is `InvalidState`. */
 export const retryWebhookDelivery =
   (deps: WebhookDeliveriesDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadOwnSessionError | NotFound | InvalidState, WebhookEvent> =>

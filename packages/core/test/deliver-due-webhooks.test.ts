@@ -1,0 +1,80 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as T from 'fp-ts/lib/Task.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { storeUnavailable } from '../src/domain/foundations/errors.js'
+import type { SessionId } from '../src/domain/foundations/ids.js'
+import { partyReadyEvent } from '../src/domain/webhooks/webhook-event.js'
+import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '../src/ports/webhook-delivery-queue.js'
+import { testClock } from '../src/testing/fixed-clock.js'
+import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../src/use-cases/webhooks/deliver-due-webhooks.js'
+import type { PartyView } from '../src/views/onboarding.js'
+
+const now = new Date('2026-10-01T00:00:00.000Z')
+const due = (n: number): DueDelivery => ({
+  event: partyReadyEvent(`00000000-0000-4000-8000-00000000000${n}`, `ses_${n}` as SessionId, {} as PartyView, now),
+  url: `https://partner.example/hook/${n}`,
+  sealedSecret: 'sealed',
+  interruptedLeaseEnd: null,
+})
+
+const queueOf = (claimed: readonly DueDelivery[], failRecordFor: string | null) => {
+  const recorded: DeliveryAttempt[] = []
+  const queue: WebhookDeliveryQueue = {
+    claimDue: () => TE.right(claimed),
+    record: (attempt) => {
+      if (attempt.url === failRecordFor) return TE.left(storeUnavailable('down'))
+      recorded.push(attempt)
+      return TE.right(undefined)
+    },
+    recordInterrupted: () => TE.right(undefined),
+    backlog: () => TE.left(storeUnavailable('unused')),
+  }
+  return { queue, recorded }
+}
+
+const depsWith = (queue: WebhookDeliveryQueue, sign: DeliverDueWebhooksDeps['sign']): DeliverDueWebhooksDeps => ({
+  queue,
+  sender: { send: () => T.of({ statusCode: 200, error: null, durationMs: 5 }) },
+  sign,
+  webhookSecrets: { open: () => O.some('secret') },
+  clock: testClock(now),
+  schedule: [0, 5, 300],
+  random: () => 0,
+})
+
+describe('deliverDueWebhooks', () => {
+  describe('when the queue cannot record one attempt', () => {
+    it('returns StoreUnavailable and still records the round\'s other attempts', async () => {
+      const { queue, recorded } = queueOf([due(1), due(2)], due(1).url)
+      const result = await deliverDueWebhooks(depsWith(queue, () => ({})))(10)
+      expect(result).to.deep.equal(E.left(storeUnavailable('down')))
+      expect(recorded.map((a) => [a.url, a.attemptNumber])).to.deep.equal([[due(2).url, 1]])
+    })
+  })
+
+  describe('when every attempt is recorded', () => {
+    it('returns each outcome in claim order', async () => {
+      const { queue } = queueOf([due(1), due(2)], null)
+      const result = await deliverDueWebhooks(depsWith(queue, () => ({})))(10)
+      expect(result).to.deep.equal(E.right([{ _tag: 'Delivered' }, { _tag: 'Delivered' }]))
+    })
+  })
+
+  describe('when a step throws (a bug)', () => {
+    it('rejects with that error instead of reporting a store outage', async () => {
+      const { queue } = queueOf([due(1)], null)
+      const bug = new TypeError('signing bug')
+      const failing = depsWith(queue, () => {
+        throw bug
+      })
+      let caught: unknown = undefined
+      const result = await deliverDueWebhooks(failing)(10).catch((error: unknown) => {
+        caught = error
+        return 'rejected'
+      })
+      expect([result, caught]).to.deep.equal(['rejected', bug])
+    })
+  })
+})
