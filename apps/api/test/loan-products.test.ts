@@ -231,7 +231,7 @@ for (const database of testDatabases()) {
         const reply = await internal('POST', '', { ...MINIMAL, ...smallest })
         expect(reply.status, reply.text).to.equal(201)
         expect(reply.body).to.deep.include(smallest)
-        const longest = { min_amount: 10_000_000, max_amount: 10_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 }
+        const longest = { min_amount: 100_000_000, max_amount: 100_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 }
         const long = await internal('POST', '', { ...MINIMAL, ...longest })
         expect(long.status, long.text).to.equal(201)
         expect(long.body).to.deep.include(longest)

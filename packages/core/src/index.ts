@@ -209,7 +209,7 @@ export {
   type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket, delinquencyBucketOf, type DerivedLoan, deriveLoan, type PayoffQuote,
   ledgerSums, paymentEntry, type PostedPayment, type LoanEvent, type LoanChange, postChange, snapshotOf,
   type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
-  chargeOffEntries,
+  chargeOffEntries, DELINQUENCY_DAYS,
 } from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
