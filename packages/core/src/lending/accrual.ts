@@ -1,20 +1,12 @@
 import { interestBetween, type DayCounter } from './day-count.js'
 import type { ReplayState, Rules } from './replay-state.js'
 
-/**
- * The most a loan owes in all, principal, interest and fees together: 2^53 − 1 minor units, the
- * largest amount the API states exactly (docs/servicing.md "Interest"). Interest and late fees
- * stop accruing there.
- */
+/** The most a loan owes in all: 2^53 − 1 minor units; interest and late fees stop accruing there (decision 119). */
 export const MAX_OWED = Number.MAX_SAFE_INTEGER
 
-/** What may still accrue on a loan that owes `owed`. */
 export const headroom = (owed: number): number => Math.max(0, MAX_OWED - owed)
 
-/**
- * Interest on `principal` from `from` to `to`, exact and rounded half up once for the stretch,
- * and no more than what brings `owed` to `MAX_OWED`.
- */
+/** Interest on `principal` from `from` to `to`, rounded once for the stretch, at most up to `MAX_OWED`. */
 export const accrue = (counter: DayCounter, principal: number, rateBps: number, from: string, to: string, owed: number): number =>
   Math.min(interestBetween(counter, principal, rateBps, from, to), headroom(owed))
 

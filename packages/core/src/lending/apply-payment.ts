@@ -4,22 +4,16 @@ import { recast } from './recast.js'
 import { firstOpen, owedOn, type ReplayState, type Rules, type Working } from './replay-state.js'
 import { allocate, take } from './waterfall.js'
 
-/** What a payment paid: past due first, then the current buckets. */
 export type Allocation = { readonly pastDue: Buckets; readonly current: Buckets }
 
-/** Per installment (by number), what a payment paid on it. */
 export type InstallmentPayments = readonly { readonly number: number; readonly paid: Buckets }[]
 
-/** A payment's allocation, in all and per installment. */
 export type AppliedPayment = { readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }
 
 /**
- * Applies `amount` paid on `date` (the replay advanced to it), after the interest accrued to that
- * date (docs/servicing.md "Payments"): past-due installments oldest first, each by the waterfall;
- * then what is not yet past due, bucket by bucket in the waterfall's order (fees and interest of
- * every such installment, principal of the current one); then a prepayment, recorded on the
- * current installment, the rest of the schedule recast. An installment it leaves owing nothing
- * closes.
+ * Applies `amount` paid on `date` (docs/servicing.md "Payments"): past-due installments oldest
+ * first by the waterfall; then, bucket by bucket in its order, what is not yet past due (principal
+ * of the current installment only); then a prepayment, which recasts the rest.
  */
 export const applyPayment = (state: ReplayState, rules: Rules, amount: number, date: string): AppliedPayment => {
   accrueTo(state, rules, date)

@@ -2,13 +2,9 @@ import { calendarDays } from './day-count.js'
 
 /** The delinquency buckets of docs/servicing.md "Delinquency", by days past due. */
 export const DELINQUENCY_BUCKETS = ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const
-/** One of `DELINQUENCY_BUCKETS`. */
 export type DelinquencyBucket = (typeof DELINQUENCY_BUCKETS)[number]
 
-/**
- * The days past due each bucket holds, least and most (null: no most): the one definition the
- * rules, the views and the list filter's SQL read.
- */
+/** The days past due of each bucket (most null: no most): read by the rules, the views and the list filter's SQL. */
 export const DELINQUENCY_DAYS: Readonly<Record<DelinquencyBucket, { readonly least: number; readonly most: number | null }>> = {
   CURRENT: { least: 0, most: 0 },
   DPD_1_30: { least: 1, most: 30 },

@@ -7,33 +7,25 @@ import { daysPastDueSince } from './delinquency.js'
 import type { InstallmentStatus, Loan, LoanInstallment, ServicedLoan } from './loan-records.js'
 import type { ReplayState, Rules } from './replay-state.js'
 
-/** An installment as servicing shows it: what is due, what is paid, whether its interest is final. */
 export type ServicedInstallment = LoanInstallment
 
-/** An installment with its status as of the date it was derived for. */
 export type ScheduledInstallment = ServicedInstallment & { readonly status: InstallmentStatus }
 
-/** A loan as derived for a date (`asOf`) from its terms and payments. */
+/** A loan as derived for `asOf` from its terms and payments. */
 export type DerivedLoan = {
   readonly asOf: string
-  /** The schedule as it stands: installments after a prepayment that shortened the term are gone. */
   readonly installments: readonly ScheduledInstallment[]
-  /** Owed on `asOf`: principal, interest accrued to `asOf`, fees assessed by `asOf`. */
   readonly outstanding: Buckets
-  /** Everything owed on `asOf`: what pays the loan off on that date. */
   readonly payoff: number
-  /** What fell due before `asOf` and is unpaid. */
   readonly pastDueAmount: number
   readonly nextDueDate: string | null
-  /** What the next installment asks for: its unpaid principal and fees and its interest to its due date (projected). */
+  /** The next installment's unpaid principal and fees and its interest projected to its due date. */
   readonly nextDueAmount: number | null
-  /** Days since the oldest unpaid installment fell due (0 when none is past due). */
   readonly daysPastDue: number
-  /** Each payment's allocation by the replay, by payment id. */
   readonly allocations: ReadonlyMap<PaymentId, AppliedPayment>
 }
 
-/** A payoff quote: what pays the loan off on `asOf`, by bucket. */
+/** What pays the loan off on `asOf`, by bucket. */
 export type PayoffQuote = { readonly loan: Loan; readonly asOf: string; readonly outstanding: Buckets; readonly payoff: number }
 
 const unpaidOf = (i: LoanInstallment): number => i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
@@ -47,9 +39,8 @@ export const installmentStatus = (i: LoanInstallment, asOf: string, settled: boo
 }
 
 /**
- * The loan on `asOf` from a state advanced to it: interest accrued since the last event counted
- * without closing the stretch (a read changes nothing), and each installment not yet due showing
- * its interest projected to its due date on the principal it and the later ones owe.
+ * The loan on `asOf` from a state advanced to it: the open stretch's interest counted without
+ * closing it, each installment not yet due projected to its due date on the principal from it on.
  */
 export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: ReplayState, asOf: string, allocations: ReadonlyMap<PaymentId, AppliedPayment>): DerivedLoan => {
   const { installments: inst, open, cursor } = state
@@ -57,7 +48,6 @@ export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: R
   const accruedOf = (k: number): number => inst[k]!.interest + (k === open ? pending : 0)
   const outstanding = inst.reduce((sum, i, k) => add(sum, { principal: i.principalDue - i.principalPaid, interest: accruedOf(k) - i.interestPaid, fees: i.feesDue - i.feesPaid }), ZERO)
   const room = headroom(total(outstanding))
-  // principalFrom[k]: the principal still owed on installment k and those after it.
   const principalFrom: number[] = new Array<number>(inst.length)
   for (let k = inst.length - 1, after = 0; k >= 0; k--) principalFrom[k] = after += inst[k]!.principalDue - inst[k]!.principalPaid
   const projectedOf = (k: number): number => {

@@ -4,7 +4,6 @@ import { add, negated, total, type Buckets } from './buckets.js'
 import type { DerivedLoan } from './derived-loan.js'
 import type { BalanceSnapshot, LedgerTransaction, TransactionType } from './loan-records.js'
 
-/** A ledger entry of `type` changing the buckets by `change`. */
 export const entry = (
   loanId: LoanId,
   type: TransactionType,
@@ -28,7 +27,6 @@ export const entry = (
   createdAt: now,
 })
 
-/** What an allocation paid, in all. */
 export const allocated = (a: Allocation): Buckets => add(a.pastDue, a.current)
 
 /** The `PAYMENT` ledger entry of an allocation: every bucket goes down by what was paid in it. */

@@ -1,8 +1,4 @@
-/**
- * The servicing engine in one import (docs/servicing.md): a loan's state on any date is replayed
- * from its terms and successful payments by the rules of this folder, and `postChange` posts the
- * difference from its ledger.
- */
+/** The servicing engine in one import (docs/servicing.md). */
 
 export { type Bucket, type Buckets, ZERO, ledgerSums } from './buckets.js'
 export { type Allocation, type AppliedPayment, type InstallmentPayments } from './apply-payment.js'

@@ -7,7 +7,7 @@ import type { LedgerTransaction, LoanStatus, ServicedLoan } from './loan-records
 import type { ServicingCheckpoint } from './replay-state.js'
 import { replay, type SettledPayment } from './replay.js'
 
-/** A payment as the ledger knows it: its id, its current allocation (null for a failed one) and its `PAYMENT` entry. */
+/** A payment as the ledger knows it: its allocation (null for a failed one) and its `PAYMENT` entry. */
 export type PostedPayment = {
   readonly id: PaymentId
   readonly amount: number
@@ -24,19 +24,16 @@ export type LoanEvent =
   | { readonly type: 'REVERSAL'; readonly payment: PostedPayment }
   | { readonly type: 'TIME' }
 
-/** What `postChange` posts: the entries, the payments whose allocation the replay changed, and the derived state. */
+/** What `postChange` posts. */
 export type LoanChange = {
   readonly transactions: readonly LedgerTransaction[]
-  /** The event's payment's allocation (a `PAYMENT` event), or null. */
   readonly allocation: (AppliedPayment & { readonly transactionId: string }) | null
-  /** Earlier payments re-allocated by the replay, with their new allocation. */
+  /** Earlier payments the replay re-allocated. */
   readonly reallocated: readonly ({ readonly id: PaymentId } & AppliedPayment)[]
   readonly derived: DerivedLoan
-  /** Where this replay stood on the posting's date: the loan's next change resumes from it. */
   readonly checkpoint: ServicingCheckpoint
 }
 
-/** Whether a payment is posted as the replay applies it: same allocation, same installments. */
 const sameAllocation = (next: AppliedPayment, posted: PostedPayment): boolean =>
   posted.allocation !== null &&
   sameBuckets(next.allocation.pastDue, posted.allocation.pastDue) &&
@@ -44,22 +41,15 @@ const sameAllocation = (next: AppliedPayment, posted: PostedPayment): boolean =>
   next.perInstallment.length === posted.perInstallment.length &&
   next.perInstallment.every((p, k) => p.number === posted.perInstallment[k]!.number && sameBuckets(p.paid, posted.perInstallment[k]!.paid))
 
-/**
- * Whether `event` on `date` can resume from `checkpoint`: a payment or the passing of time on or
- * after it (a reversal re-derives the loan from booking, and so does a loan without one).
- */
+/** Whether `event` on `date` resumes from `checkpoint`: a payment or time on or after it; a reversal replays from booking. */
 export const resumes = (checkpoint: ServicingCheckpoint | null, event: LoanEvent, date: string): checkpoint is ServicingCheckpoint =>
   checkpoint !== null && event.type !== 'REVERSAL' && date >= checkpoint.date && (event.type !== 'PAYMENT' || event.payment.effectiveDate >= checkpoint.date)
 
 /**
- * The ledger entries that bring the ledger (whose bucket sums are `ledger`) to the state the
- * rules derive on `date` after `event`. A payment or the passing of time resumes from the loan's
- * `checkpoint`; a reversal, or a loan without a checkpoint, replays from booking with `payments`
- * (its successful payments before the event, each with its posted allocation; required then). In
- * ledger order: the interest and late fees charged since the last posting (`INTEREST_ACCRUAL`,
- * `LATE_FEE`; negative when a replay lowers them), the event's entry (`PAYMENT` or `REVERSAL`),
- * then a `REALLOCATION` (buckets summing to zero) for each earlier payment the replay applies
- * differently. Afterwards the ledger's bucket sums equal the derived `outstanding`.
+ * The entries that bring the ledger (bucket sums `ledger`) to the state derived on `date` after
+ * `event`, resumed from `checkpoint` or replayed from booking with `payments` (required then): the
+ * interest and late fees since the last posting (negative when a replay lowers them), the event's
+ * entry, then a zero-sum `REALLOCATION` for each earlier payment the replay applies differently.
  */
 export const postChange = (args: {
   readonly loan: ServicedLoan
@@ -113,10 +103,7 @@ export const postChange = (args: {
   return { transactions: [...first, ...later], allocation, reallocated, derived, checkpoint }
 }
 
-/**
- * The loan's status after a change, if it moves: `PAID_OFF` once nothing is owed (a payoff),
- * `ACTIVE` again if a reversal brings a debt back. Charged-off loans stay charged off.
- */
+/** The status after a change, if it moves: `PAID_OFF` once nothing is owed, `ACTIVE` when a debt returns; charged off stays. */
 export const statusChange = (loan: Pick<ServicedLoan, 'status'>, derived: DerivedLoan): { readonly loanStatus?: LoanStatus } => {
   if (loan.status === 'CHARGED_OFF') return {}
   const next: LoanStatus = derived.payoff === 0 ? 'PAID_OFF' : 'ACTIVE'

@@ -1,17 +1,14 @@
 import { amortizeOver, levelPaymentFor } from './amortization.js'
 import type { Rules } from './replay-state.js'
 
-/** The installments after the one a prepayment is recorded on: what each still owes and when it is due. */
 export type Remaining = readonly { readonly dueDate: string; readonly principalDue: number; readonly principalPaid: number }[]
 
-/** A recast schedule: the new principal due of the installments kept (in order), and the level payment from now on. */
+/** The principal due of the installments kept, in order, and the level payment from now on. */
 export type Recast = { readonly principalDue: readonly number[]; readonly level: number }
 
 /**
- * The installments after a prepayment of `prepaid`, re-amortized from `from` (the payment date):
- * `REDUCE_INSTALLMENT` keeps every due date and lowers the level payment; `REDUCE_TERM` keeps the
- * level payment `level` and drops the installments after the one that repays the rest. Nothing
- * is kept when nothing is left to repay.
+ * The installments after a prepayment of `prepaid`, re-amortized from `from`: `REDUCE_INSTALLMENT`
+ * keeps the due dates at a new level payment, `REDUCE_TERM` keeps `level` and ends sooner.
  */
 export const recast = (rules: Rules, future: Remaining, prepaid: number, from: string, level: number): Recast => {
   const remaining = future.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0) - prepaid

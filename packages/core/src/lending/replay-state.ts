@@ -8,19 +8,16 @@ import { DEFAULT_ALLOCATION_ORDER, type AllocationOrder } from './waterfall.js'
 
 export type { ServicingCheckpoint, Working }
 
-/** A replay's working state: a checkpoint's fields, and `owed`, the total owed in every bucket. */
+/** A replay's working state: a checkpoint's fields and `owed`, the total owed. */
 export type ReplayState = {
   principal: number
   cursor: string
-  /** The installment interest accrues to. */
   open: number
-  /** The level payment a `REDUCE_TERM` recast keeps. */
   level: number
   installments: Working[]
   owed: number
 }
 
-/** The loan's servicing terms as the rules read them. */
 export type Rules = {
   readonly counter: DayCounter
   readonly rateBps: number
@@ -43,7 +40,7 @@ export const owedOn = (i: Working): Buckets => ({ principal: i.principalDue - i.
 const owedIn = (installments: readonly Working[]): number =>
   installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid + i.interest - i.interestPaid + i.feesDue - i.feesPaid, 0)
 
-/** The state on the day of booking: the schedule as amortized, nothing accrued. */
+/** The state on the day of booking. */
 export const bookedState = (loan: ServicedLoan): ReplayState => {
   const schedule = amortize({ principal: loan.principal, annualRateBps: loan.interestRateBps, termMonths: loan.termMonths, startDate: loan.startDate, dayCount: loan.dayCount })
   const installments = schedule.map(
@@ -52,7 +49,7 @@ export const bookedState = (loan: ServicedLoan): ReplayState => {
   return { principal: loan.principal, cursor: loan.startDate, open: 0, level: loan.paymentAmount, installments, owed: loan.principal }
 }
 
-/** The state a checkpoint keeps (copied: the replay works on its own). */
+/** A copy of the state a checkpoint keeps. */
 export const resumedState = (from: ServicingCheckpoint): ReplayState => {
   const installments = from.installments.map((i) => ({ ...i }))
   return { principal: from.principal, cursor: from.cursor, open: from.open, level: from.level, installments, owed: owedIn(installments) }

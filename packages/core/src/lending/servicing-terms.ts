@@ -8,7 +8,6 @@ export { DAY_COUNTS, type DayCount, DEFAULT_ALLOCATION_ORDER, type AllocationOrd
  * `REDUCE_INSTALLMENT` keeps the term and lowers the installments left.
  */
 export const PREPAYMENT_MODES = ['REDUCE_TERM', 'REDUCE_INSTALLMENT'] as const
-/** One of `PREPAYMENT_MODES`. */
 export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
 
 /**
@@ -17,11 +16,7 @@ export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
  */
 export type LateFee = { readonly flat: number; readonly bps: number; readonly graceDays: number }
 
-/**
- * How a product's loans are serviced (docs/servicing.md); a loan keeps its product's terms as
- * booked. `timeZone` (IANA) is the business time zone its dates are calendar dates in;
- * `allocationOrder` is the waterfall inside an installment (`DEFAULT_ALLOCATION_ORDER` when absent).
- */
+/** How a product's loans are serviced (docs/servicing.md); `allocationOrder` absent is `DEFAULT_ALLOCATION_ORDER`. */
 export type ServicingTerms = {
   readonly dayCount: DayCount
   readonly prepayment: PrepaymentMode
