@@ -231,7 +231,7 @@ for (const database of testDatabases()) {
         const reply = await internal('POST', '', { ...MINIMAL, ...smallest })
         expect(reply.status, reply.text).to.equal(201)
         expect(reply.body).to.deep.include(smallest)
-        const longest = { min_amount: 100_000_000, max_amount: 100_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 }
+        const longest = { min_amount: 10_000_000, max_amount: 10_000_000, min_term_months: 480, max_term_months: 480, interest_rate_bps: 600 }
         const long = await internal('POST', '', { ...MINIMAL, ...longest })
         expect(long.status, long.text).to.equal(201)
         expect(long.body).to.deep.include(longest)
@@ -244,14 +244,14 @@ for (const database of testDatabases()) {
         expect(reply.body.detail).to.match(/would not amortize/)
       })
 
-      it('refuses a product whose last installment would be more than 1% off the level payment (M3′: 1,233,725 at 24% over 480 months)', async () => {
+      it('refuses a product whose last installment would be more than 1% and a unit per installment off the level payment (M3′: 1,233,725 at 24% over 480 months)', async () => {
         const terms = { min_amount: 1_233_725, max_amount: 1_233_725, min_term_months: 480, max_term_months: 480, interest_rate_bps: 2_400 }
         const reply = await internal('POST', '', { ...MINIMAL, ...terms })
         expect(reply.status, reply.text).to.equal(400)
         expect(reply.body).to.deep.equal({
           error: 'invalid_request',
           param: 'interest_rate_bps',
-          detail: 'A loan of 1233725 over 480 months at 2400 bps would end with an installment of 242977, more than 1% away from its level payment of 24676.',
+          detail: 'A loan of 1233725 over 480 months at 2400 bps would end with an installment of 242977 against a level payment of 24676: more than 1% and a minor unit per installment apart.',
         })
       })
 

@@ -335,7 +335,7 @@ describe('the audit log (use cases)', () => {
   })
 
   describe('the loan product catalogue', () => {
-    const INPUT = { name: 'Term', currency: 'USD', min_amount: 100_000, max_amount: 1_000_000, min_term_months: 1, max_term_months: 12, interest_rate_bps: 900 }
+    const INPUT = { name: 'Term', currency: 'USD', min_amount: 100, max_amount: 1_000, min_term_months: 1, max_term_months: 12, interest_rate_bps: 900 }
 
     it('creation records loan_product.created with the terms; an update records each changed field, before and after', async () => {
       const { deps, clock, recordedBy } = setup()
@@ -353,8 +353,8 @@ describe('the audit log (use cases)', () => {
             name: 'Term',
             description: null,
             currency: 'USD',
-            min_amount: 100_000,
-            max_amount: 1_000_000,
+            min_amount: 100,
+            max_amount: 1_000,
             min_term_months: 1,
             max_term_months: 12,
             interest_rate_bps: 900,
@@ -381,7 +381,7 @@ describe('the audit log (use cases)', () => {
       const { deps, recordedBy } = setup()
       const product = await run(createLoanProduct(deps)(INPUT))
       const { events } = await recordedBy(async () => [
-        await createLoanProduct(deps)({ ...INPUT, min_amount: 2_000_000 })(),
+        await createLoanProduct(deps)({ ...INPUT, min_amount: 2_000 })(),
         await updateLoanProduct(deps)({ productId: product.id })(),
         await updateLoanProduct(deps)({ productId: UNKNOWN_ID, active: false })(),
       ])

@@ -114,14 +114,16 @@ const PROBE_STARTS: Readonly<Record<LoanProduct['servicing']['dayCount'], readon
   ACTUAL_365: ['2026-01-31', '2026-01-01', '2026-03-01'],
 }
 
-/** Whether the last installment stays within 1% of the level payment (exactly: 100 × |last − level| ≤ level). */
-const endsLevel = (level: number, last: number): boolean => 100 * Math.abs(last - level) <= level
+/**
+ * Whether the last installment stays within 1% of the level payment plus a minor unit per
+ * installment for the rounding it absorbs: `100 × |last − level| ≤ level + 100 × n`, exactly.
+ */
+const endsLevel = (level: number, last: number, installments: number): boolean => 100 * Math.abs(last - level) <= level + 100 * installments
 
 /**
  * Every loan the product can book must amortize (issue 37, item 7): at its smallest and largest
  * amount, over its shortest and longest term (from each of `PROBE_STARTS`), every installment of the schedule retires
- * principal, the last is within 1% of the level payment (`endsLevel`: the rounding it absorbs
- * never makes a balloon), and the total of payments is a safe integer. `sent` names the fields the
+ * principal, the last stays near the level payment (`endsLevel`: no balloon), and the total of payments is a safe integer. `sent` names the fields the
  * request carried, so the error names one the caller changed.
  */
 export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
@@ -139,9 +141,9 @@ export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.
       const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
       return E.left(invalidRequest(`A loan of ${terms} would not amortize: an installment would retire no principal (the rate is too high for the term, or the amount too small).`, field))
     }
-    if (!endsLevel(level, last.payment)) {
+    if (!endsLevel(level, last.payment, schedule.length)) {
       const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
-      return E.left(invalidRequest(`A loan of ${terms} would end with an installment of ${last.payment}, more than 1% away from its level payment of ${level}.`, field))
+      return E.left(invalidRequest(`A loan of ${terms} would end with an installment of ${last.payment} against a level payment of ${level}: more than 1% and a minor unit per installment apart.`, field))
     }
     if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
       const field = blame('max_amount', 'max_term_months', 'interest_rate_bps')
