@@ -244,6 +244,17 @@ for (const database of testDatabases()) {
         expect(reply.body.detail).to.match(/would not amortize/)
       })
 
+      it('refuses a product whose last installment would be more than 1% and a unit per installment off the level payment (M3′: 1,233,725 at 24% over 480 months)', async () => {
+        const terms = { min_amount: 1_233_725, max_amount: 1_233_725, min_term_months: 480, max_term_months: 480, interest_rate_bps: 2_400 }
+        const reply = await internal('POST', '', { ...MINIMAL, ...terms })
+        expect(reply.status, reply.text).to.equal(400)
+        expect(reply.body).to.deep.equal({
+          error: 'invalid_request',
+          param: 'interest_rate_bps',
+          detail: 'A loan of 1233725 over 480 months at 2400 bps would end with an installment of 242977 against a level payment of 24676: more than 1% and a minor unit per installment apart.',
+        })
+      })
+
       it('refuses invalid products with 400 naming the field, and creates nothing', async () => {
         const before = (await catalogue()).length
         for (const [json, param] of [

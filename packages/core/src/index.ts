@@ -207,7 +207,7 @@ export {
   type Buckets, type ServicedInstallment, type ScheduledInstallment, type Allocation,
   type InstallmentPayments, type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket,
   type DerivedLoan, deriveLoan, type PayoffQuote, ledgerSums, type PostedPayment, type LoanEvent,
-  type LoanChange, postChange, type ServicingCheckpoint, type Working, replay, resumes,
+  type LoanChange, postChange, type ServicingCheckpoint, type Working, replay, resumes, DELINQUENCY_DAYS,
 } from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,

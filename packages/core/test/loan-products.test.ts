@@ -215,6 +215,15 @@ describe('createLoanProduct', () => {
       expect(E.isLeft(refused) && refused.left).to.deep.include({ _tag: 'InvalidRequest', param: 'interest_rate_bps' })
     })
 
+    it('a last installment more than 1% and a unit per installment off the level payment (M3′: 1,233,725 at 24% over 480 months, level 24,676, last 242,977)', async () => {
+      const { deps, products } = productSetup()
+      const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, min_amount: 1_233_725, max_amount: 1_233_725, min_term_months: 480, max_term_months: 480, interest_rate_bps: 2_400 })()
+      expect(E.isLeft(refused) && refused.left).to.deep.equal(
+        invalidRequest('A loan of 1233725 over 480 months at 2400 bps would end with an installment of 242977 against a level payment of 24676: more than 1% and a minor unit per installment apart.', 'interest_rate_bps'),
+      )
+      expect(products.all()).to.deep.equal(CATALOGUE)
+    })
+
     it('totals above 2^53 − 1 minor units, naming max_amount', async () => {
       const { deps } = productSetup()
       const refused = await createLoanProduct(deps)({ ...NEW_PRODUCT, max_amount: 9_000_000_000_000_000, interest_rate_bps: 1_000 })()

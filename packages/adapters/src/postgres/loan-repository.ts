@@ -1,4 +1,4 @@
-import type { BookedLoan, DelinquencyBucket, LoanRepository, LockedLoan, PaymentReads, PostedBalance, PostedTransaction, ServicedInstallment, LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, type BookedLoan, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -12,15 +12,6 @@ import { inPage, inSequencePage } from './paging.js'
 import type { Database, LoanBalancesTable, LoanInstallmentsTable, LoanTransactionsTable } from './schema.js'
 import { attempt, asStoreUnavailable, query } from './store-errors.js'
 import { inTransaction } from './transactions.js'
-
-/** The days past due of each delinquency bucket: least and most (null: no most). */
-const DAYS_PAST_DUE: Readonly<Record<DelinquencyBucket, readonly [number, number | null]>> = {
-  CURRENT: [0, 0],
-  DPD_1_30: [1, 30],
-  DPD_31_60: [31, 60],
-  DPD_61_90: [61, 90],
-  DPD_90_PLUS: [91, null],
-}
 
 /**
  * A loan row's days past due at the instant `now`, in SQL, as `daysPastDue` counts them: from its
@@ -108,7 +99,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       query(async () => {
         let q = db.selectFrom('loans').select(LOAN_SUMMARY_COLUMNS).where('party_id', '=', partyId)
         if (filter.delinquency !== undefined) {
-          const [least, most] = DAYS_PAST_DUE[filter.delinquency]
+          const { least, most } = DELINQUENCY_DAYS[filter.delinquency]
           const days = daysPastDueAt(filter.now)
           q = q.where(days, '>=', least)
           if (most !== null) q = q.where(days, '<=', most)

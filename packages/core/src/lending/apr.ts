@@ -1,70 +1,47 @@
 /**
- * The annual percentage rate of a closed-end loan by the actuarial method of Regulation Z,
- * 12 CFR 1026, Appendix J (https://www.consumerfinance.gov/rules-policy/regulations/1026/j/).
- *
- * Rules:
- * - (b)(8), one advance at the start of the term: the unit-period rate `i` is the root of
- *   `A = Σⱼ Pⱼ / ((1 + fⱼ·i)(1 + i)^tⱼ)`, where payment `Pⱼ` falls `tⱼ` whole unit-periods plus the
- *   fraction `fⱼ` of one after the advance: the fraction earns simple interest, whole periods compound.
- * - (b)(1): APR = `i` × unit-periods per year; (b)(5): 12/k for a unit-period of k months, 24 for a
- *   semimonth, 52/k for k weeks, 365/k for k days.
- * - The result is the exact root rounded half up to 0.001 percentage point, as an integer number of
- *   thousandths of a percent (12.000% is 12000). There is no other tolerance: the search never
- *   approximates `i`; it decides with exact BigInt arithmetic on which side of each candidate
- *   boundary (k ± ½ thousandth) the root lies, so the answer is within 0.0005 points of the root.
- * - Amounts are integer minor units as `bigint`, so amounts above 2^53 stay exact.
+ * The APR by Regulation Z, 12 CFR 1026 Appendix J's actuarial method: (b)(8) the unit-period rate
+ * `i` is the root of `A = Σⱼ Pⱼ / ((1 + fⱼ·i)(1 + i)^tⱼ)` (`tⱼ` whole unit-periods and the fraction
+ * `fⱼ` after the advance); (b)(1) APR = `i` × unit-periods per year. The exact root rounded half up
+ * to thousandths of a percent, decided in BigInt; amounts are `bigint` minor units.
  */
 
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 
-/** A rational number `numerator / denominator` of safe integers: `numerator ≥ 0`, `denominator ≥ 1`. */
+/** `numerator / denominator`, safe integers, `numerator ≥ 0`, `denominator ≥ 1`. */
 export type Ratio = { readonly numerator: number; readonly denominator: number }
 
-/**
- * An Appendix J unit-period: `count` months (1 to 12; 12 is a year), a semimonth (`count` 1),
- * `count` weeks (1 to 52) or `count` days (1 to 366; a single payment's term counted in days).
- */
+/** An Appendix J unit-period: 1–12 months, a semimonth, 1–52 weeks or 1–366 days. */
 export type UnitPeriod = { readonly kind: 'MONTH' | 'SEMIMONTH' | 'WEEK' | 'DAY'; readonly count: number }
 
-/** A payment's place in time: `unitPeriods` whole unit-periods (t) plus `fraction` of one (f) after the advance. */
 export type PaymentTime = { readonly unitPeriods: number; readonly fraction: Ratio }
 
-/** A payment of `amount` minor units at a `PaymentTime`. */
 export type TimedPayment = PaymentTime & { readonly amount: bigint }
 
-/** A single-advance loan for `annualPercentageRate`: `amountFinanced` minor units advanced at time 0. */
 export type ActuarialLoan = {
   readonly amountFinanced: bigint
   readonly unitPeriod: UnitPeriod
   readonly payments: readonly TimedPayment[]
 }
 
-/** The input cannot describe a loan (a non-positive amount financed, a malformed date, ...). */
 export type InvalidAprInput = { readonly _tag: 'InvalidAprInput'; readonly detail: string }
-/** Builds an `InvalidAprInput`. */
 export const invalidAprInput = (detail: string): InvalidAprInput => ({ _tag: 'InvalidAprInput', detail })
-/** The payments total less than the amount financed: the rate would be negative. */
 export type RateBelowZero = { readonly _tag: 'RateBelowZero' }
-/** Builds a `RateBelowZero`. */
 export const rateBelowZero = (): RateBelowZero => ({ _tag: 'RateBelowZero' })
-/** The APR exceeds `MAX_APR_THOUSANDTHS`, or no finite rate discounts the payments to the amount financed. */
 export type RateAboveLimit = { readonly _tag: 'RateAboveLimit' }
-/** Builds a `RateAboveLimit`. */
 export const rateAboveLimit = (): RateAboveLimit => ({ _tag: 'RateAboveLimit' })
-/** Why no APR was computed. */
 export type AprError = InvalidAprInput | RateBelowZero | RateAboveLimit
 
 /** The largest APR computed: 10,000,000.000%, in thousandths of a percent. */
 export const MAX_APR_THOUSANDTHS = 10_000_000_000
 
-/** The most whole unit-periods a payment may lie from the advance (keeps the exact arithmetic small). */
+/** The most whole unit-periods a payment may lie from the advance. */
 export const MAX_UNIT_PERIODS = 5_000
 
 const UNIT_LIMITS = { MONTH: 12, SEMIMONTH: 1, WEEK: 52, DAY: 366 } as const
 const PER_YEAR = { MONTH: 12, SEMIMONTH: 24, WEEK: 52, DAY: 365 } as const
 
-/** Unit-periods per year of `unit` (Appendix J (b)(5)): 12/k months, 24 semimonths, 52/k weeks, 365/k days. */
+/** Appendix J (b)(5): 12/k months, 24 semimonths, 52/k weeks, 365/k days. */
 export const unitPeriodsPerYear = (unit: UnitPeriod): Ratio => ({ numerator: PER_YEAR[unit.kind], denominator: unit.count })
 
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b))
@@ -102,12 +79,7 @@ const groupByFraction = (payments: readonly TimedPayment[]): readonly FractionGr
   return [...groups.values()].map((g) => ({ fn: g.fn, fd: g.fd, amounts: [...g.amounts].sort(([a], [b]) => a - b) }))
 }
 
-/**
- * Whether the payments' present value at the unit-period rate `p/q` is at least `amountFinanced`,
- * exactly. With `r = q + p` and `T` the latest whole period, each group's `Σ P·(q/r)^t` is
- * `N / r^T` with `N = Σ P·q^t·r^(T−t)` (Horner), and its simple-interest factor is `fd·q / D`
- * with `D = fd·q + fn·p`; multiplying out `r^T` and every `D` leaves integers to compare.
- */
+/** Whether the present value at unit-period rate `p/q` covers `amountFinanced`, with every denominator multiplied out. */
 const presentValueCovers = (groups: readonly FractionGroup[], lastPeriod: number, amountFinanced: bigint, p: bigint, q: bigint): boolean => {
   const r = q + p
   let payments = 0n
@@ -130,12 +102,7 @@ const presentValueCovers = (groups: readonly FractionGroup[], lastPeriod: number
   return payments >= amountFinanced * r ** BigInt(lastPeriod) * denominators
 }
 
-/**
- * The APR of `loan` by Appendix J's actuarial method, in thousandths of a percent, rounded half
- * up from the exact root (see the module comment): one exact comparison against
- * `MAX_APR_THOUSANDTHS`, then a binary search over the integer result of at most 34 more. A
- * zero-interest loan (payments totalling the amount financed) gives 0.
- */
+/** The APR of `loan` in thousandths of a percent: a binary search over exact comparisons at each k − ½. */
 export const annualPercentageRate = (loan: ActuarialLoan): E.Either<AprError, number> => {
   const problem = loanProblem(loan)
   if (problem !== null) return E.left(invalidAprInput(problem))
@@ -149,7 +116,6 @@ export const annualPercentageRate = (loan: ActuarialLoan): E.Either<AprError, nu
   const coversBoundary = (k: number): boolean =>
     presentValueCovers(groups, lastPeriod, loan.amountFinanced, BigInt(2 * k - 1) * BigInt(perYear.denominator), q)
   if (coversBoundary(MAX_APR_THOUSANDTHS + 1)) return E.left(rateAboveLimit())
-  // Invariant: the root is at least lo − ½ (lo = 0: total ≥ amount financed) and below hi − ½.
   let lo = 0
   let hi = MAX_APR_THOUSANDTHS + 1
   while (hi - lo > 1) {
@@ -176,11 +142,7 @@ const parseDate = (text: string): CalendarDate | null => {
 const lastDayOf = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate()
 const dayNumber = (date: CalendarDate): number => Date.UTC(date.y, date.m - 1, date.d) / 86_400_000
 
-/**
- * Appendix J (b)(3)(iv), months counted back from `due`: the same date `months` earlier, where a
- * due date on its month's last day stands for `seriesDay` (a series on the 29th, 30th or 31st
- * falls on the last day of a shorter month), clamped to the target month's last day.
- */
+/** Appendix J (b)(3)(iv): `months` before `due`, a month-end due date standing for `seriesDay`. */
 const monthsBefore = (due: CalendarDate, months: number, seriesDay: number): CalendarDate => {
   const index = due.y * 12 + due.m - 1 - months
   const y = Math.floor(index / 12)
@@ -210,12 +172,8 @@ const parseSchedule = (advanceDate: string, dueDates: readonly string[]): E.Eith
 }
 
 /**
- * The Appendix J times of monthly payments due on `dueDates` after an advance on `advanceDate`
- * (all `YYYY-MM-DD`), for a unit-period of one month: per (b)(5)(ii), the whole months counted
- * back from each due date, and the odd days left between the advance and the first of them, over
- * 30. Per (b)(3)(iv), a series on the 29th, 30th or 31st uses a shorter month's last day (the
- * series' day is the latest day of the month any due date falls on). Due dates must increase and
- * no two may fall in the same monthly unit-period.
+ * Appendix J times of monthly payments: (b)(5)(ii) whole months counted back from each due date
+ * and the odd days before them over 30; (b)(3)(iv) for a series on the 29th–31st.
  */
 export const monthlyPaymentTimes = (advanceDate: string, dueDates: readonly string[]): E.Either<InvalidAprInput, readonly PaymentTime[]> => {
   const parsed = parseSchedule(advanceDate, dueDates)
@@ -229,12 +187,7 @@ export const monthlyPaymentTimes = (advanceDate: string, dueDates: readonly stri
   return E.right(times.map(({ months, oddDays }) => ({ unitPeriods: months, fraction: { numerator: oddDays, denominator: 30 } })))
 }
 
-/**
- * A single payment's unit-period and time, Appendix J (b)(4)(ii) and (b)(5)(v) to (vii): the unit-
- * period is the term, at most a year. A term under a year is one unit-period of its whole months,
- * or else of its days (365/days per year); a longer term counts whole years, plus the remaining
- * months over 12 when they are whole, or else the remaining days over 365.
- */
+/** Appendix J (b)(4)(ii), (b)(5)(v)–(vii): a single payment's unit-period is its term, at most a year. */
 const singlePaymentTiming = (advance: CalendarDate, due: CalendarDate): { unitPeriod: UnitPeriod; time: PaymentTime } => {
   const { months, oddDays } = monthsAndOddDays(advance, due, due.d)
   const once = { unitPeriods: 1, fraction: { numerator: 0, denominator: 1 } }
@@ -250,13 +203,10 @@ const singlePaymentTiming = (advance: CalendarDate, due: CalendarDate): { unitPe
   return { unitPeriod: { kind: 'MONTH', count: 12 }, time: { unitPeriods: years, fraction: remaining } }
 }
 
-/** A payment of `amount` minor units due on `dueDate` (`YYYY-MM-DD`). */
 export type ScheduledPayment = { readonly amount: bigint; readonly dueDate: string }
 
-/** A single-advance loan repaid by monthly payments (or by one payment), for `disclosureFigures`. */
 export type DisclosureTerms = {
   readonly amountFinanced: bigint
-  /** `YYYY-MM-DD`: the day the amount financed is advanced and the term begins. */
   readonly advanceDate: string
   /** In due-date order. */
   readonly payments: readonly ScheduledPayment[]
@@ -264,7 +214,6 @@ export type DisclosureTerms = {
 
 const MONTHLY: UnitPeriod = { kind: 'MONTH', count: 1 }
 
-/** The unit-period and payment times of `terms`: monthly, or the term rule for a single payment. */
 const timingOf = (terms: DisclosureTerms): E.Either<InvalidAprInput, { unitPeriod: UnitPeriod; times: readonly PaymentTime[] }> => {
   const dueDates = terms.payments.map((p) => p.dueDate)
   if (terms.payments.length !== 1) return E.map((times: readonly PaymentTime[]) => ({ unitPeriod: MONTHLY, times }))(monthlyPaymentTimes(terms.advanceDate, dueDates))
@@ -277,7 +226,6 @@ const timingOf = (terms: DisclosureTerms): E.Either<InvalidAprInput, { unitPerio
   )
 }
 
-/** The Truth in Lending figures of a loan, in minor units, and its APR in thousandths of a percent. */
 export type Disclosure = {
   readonly amountFinanced: bigint
   readonly financeCharge: bigint
@@ -285,12 +233,7 @@ export type Disclosure = {
   readonly aprThousandths: number
 }
 
-/**
- * The disclosure figures of a single-advance loan: total of payments = the sum of the payments,
- * finance charge = total of payments − amount financed, and the Appendix J APR. Several payments
- * are timed by `monthlyPaymentTimes` (unit-period one month); a single payment by the term rule
- * of (b)(4)(ii) (its unit-period is the term, at most a year).
- */
+/** Total of payments, finance charge (total − amount financed) and the Appendix J APR. */
 export const disclosureFigures = (terms: DisclosureTerms): E.Either<AprError, Disclosure> => {
   const totalOfPayments = terms.payments.reduce((sum, p) => sum + p.amount, 0n)
   return pipe(

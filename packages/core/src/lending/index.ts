@@ -2,5 +2,14 @@
 
 export { DAY_COUNTS, type DayCount, addDays, calendarDays } from './day-count.js'
 export { type Installment, amortize } from './amortization.js'
-export { type Allocation, type Buckets, DELINQUENCY_BUCKETS, type DelinquencyBucket, type DerivedLoan, type InstallmentPayments, type LoanChange, type LoanEvent, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment, type ServicingCheckpoint, type SettledPayment, chargeOffEntries, delinquencyBucketOf, derivedOn, postChange, replay, resumes, sameFigures, snapshotOf, statusChange } from './loan-servicing.js'
+export { DEFAULT_SERVICING_TERMS, type LateFee, PREPAYMENT_MODES, type PrepaymentMode, type ServicingTerms } from './servicing-terms.js'
+export {
+  type BalanceSnapshot, INSTALLMENT_STATUSES, type InstallmentStatus, type LedgerTransaction, LOAN_STATUSES, type Loan, type LoanDisclosure, type LoanInstallment,
+  type LoanStatus, TRANSACTION_TYPES, type TransactionType,
+} from './loan-records.js'
+export {
+  type Allocation, type Buckets, DELINQUENCY_BUCKETS, type DelinquencyBucket, type DerivedLoan, type InstallmentPayments, type LoanChange, type LoanEvent,
+  type PayoffQuote, type ScheduledInstallment, type ServicedInstallment, type ServicingCheckpoint, type SettledPayment, chargeOffEntries, daysPastDueSince, delinquencyBucketOf,
+  derivedOn, postChange, replay, resumes, sameFigures, snapshotOf, statusChange,
+} from './loan-servicing.js'
 export { disclosureFigures, formatAprThousandths } from './apr.js'

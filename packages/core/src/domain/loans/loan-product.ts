@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { amortize, type Installment } from '../../lending/index.js'
+import { amortize } from '../../lending/index.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
@@ -115,26 +115,15 @@ const PROBE_STARTS: Readonly<Record<LoanProduct['servicing']['dayCount'], readon
 }
 
 /**
- * How far the last installment may stray from the level payment through rounding alone: the
- * level payment and each period's interest are rounded to a minor unit (each at most ½ off), and
- * each such error grows at the loan's rate until maturity, so the bound is Σ_k ∏_{j>k}(1 + r_j),
- * plus one. A tolerance, not an amount of money: floating point is exact enough for it.
+ * Whether the last installment stays within 1% of the level payment plus a minor unit per
+ * installment for the rounding it absorbs: `100 × |last − level| ≤ level + 100 × n`, exactly.
  */
-const roundingDrift = (schedule: readonly Installment[], annualRateBps: number): number => {
-  let factor = 0
-  for (let k = schedule.length - 1; k >= 0; k -= 1) {
-    const i = schedule[k]!
-    const balance = i.balanceAfter + i.principal
-    factor = factor * (1 + (balance === 0 ? annualRateBps / 120_000 : i.interest / balance)) + 1
-  }
-  return Math.ceil(factor) + 1
-}
+const endsLevel = (level: number, last: number, installments: number): boolean => 100 * Math.abs(last - level) <= level + 100 * installments
 
 /**
  * Every loan the product can book must amortize (issue 37, item 7): at its smallest and largest
  * amount, over its shortest and longest term (from each of `PROBE_STARTS`), every installment of the schedule retires
- * principal, the last differs from the level payment only by the rounding it absorbs (no balloon,
- * `roundingDrift`), and the total of payments is a safe integer. `sent` names the fields the
+ * principal, the last stays near the level payment (`endsLevel`: no balloon), and the total of payments is a safe integer. `sent` names the fields the
  * request carried, so the error names one the caller changed.
  */
 export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
@@ -152,9 +141,9 @@ export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.
       const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
       return E.left(invalidRequest(`A loan of ${terms} would not amortize: an installment would retire no principal (the rate is too high for the term, or the amount too small).`, field))
     }
-    if (Math.abs(last.payment - level) > roundingDrift(schedule, p.interestRateBps)) {
+    if (!endsLevel(level, last.payment, schedule.length)) {
       const field = blame('interest_rate_bps', 'max_term_months', 'min_term_months', 'min_amount', 'max_amount', 'day_count')
-      return E.left(invalidRequest(`A loan of ${terms} would end with a balloon installment of ${last.payment} against a level payment of ${level}.`, field))
+      return E.left(invalidRequest(`A loan of ${terms} would end with an installment of ${last.payment} against a level payment of ${level}: more than 1% and a minor unit per installment apart.`, field))
     }
     if (total > BigInt(Number.MAX_SAFE_INTEGER)) {
       const field = blame('max_amount', 'max_term_months', 'interest_rate_bps')

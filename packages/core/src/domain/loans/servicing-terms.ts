@@ -1,37 +1,10 @@
 import * as t from 'io-ts'
 import { withSchema } from '../foundations/codecs.js'
-import { DAY_COUNTS, type DayCount } from '../../lending/index.js'
+import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, type DayCount, type LateFee, type PrepaymentMode, type ServicingTerms } from '../../lending/index.js'
 
-/**
- * How a product's loans are serviced (docs/servicing.md): the day-count convention interest
- * accrues by, what a prepayment does to the rest of the schedule, and the late fee. A product
- * names them; a loan keeps the ones its product had when it was booked.
- */
+/** A product's servicing terms (lending/servicing-terms.ts), their business time zone and how the API shows them. */
 
-export { DAY_COUNTS, type DayCount }
-
-/**
- * What a prepayment does: `REDUCE_TERM` keeps the installment and ends the loan sooner;
- * `REDUCE_INSTALLMENT` keeps the term and lowers the installments left.
- */
-export const PREPAYMENT_MODES = ['REDUCE_TERM', 'REDUCE_INSTALLMENT'] as const
-/** One of `PREPAYMENT_MODES`. */
-export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
-
-/**
- * The late fee assessed once on an installment still unpaid when `graceDays` days after its due
- * date have passed: `flat` minor units plus `bps` basis points of what it still owes.
- */
-export type LateFee = { readonly flat: number; readonly bps: number; readonly graceDays: number }
-
-/**
- * The servicing rules of a product, and of a loan booked on it. `timeZone` (IANA) is the
- * business time zone: the loan's dates (start, due, posting, "today") are calendar dates there.
- */
-export type ServicingTerms = { readonly dayCount: DayCount; readonly prepayment: PrepaymentMode; readonly lateFee: LateFee; readonly timeZone: string }
-
-/** The terms of a product that names none: 30/360, a prepayment shortens the term, no late fee, UTC. */
-export const DEFAULT_SERVICING_TERMS: ServicingTerms = { dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 0, bps: 0, graceDays: 0 }, timeZone: 'UTC' }
+export { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, type DayCount, type LateFee, type PrepaymentMode, type ServicingTerms }
 
 /** The runtime's name for the IANA time zone `name` (its canonical spelling), or null if it knows none by that name. */
 const knownTimeZone = (name: string): string | null => {

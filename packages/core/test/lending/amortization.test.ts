@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { addMonths, amortize, levelPayment, monthlyInterest } from '../src/lending/amortization.js'
+import { addMonths, amortize, levelPayment, monthlyInterest } from '../../src/lending/amortization.js'
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0)
 
