@@ -3,11 +3,11 @@ import { total } from './buckets.js'
 import { chargesLateFees, lateFeeDate, lateFeeOn } from './late-fees.js'
 import { firstOpen, owedOn, type ReplayState, type Rules, type Working } from './replay-state.js'
 
-/** An installment's due date comes: its stretch is cut and, unless it is the last, its interest is final. */
+/** An installment's due date comes: its stretch is cut and its interest is final, unless it is the last and principal is still owed. */
 const reachDueDate = (state: ReplayState, rules: Rules, due: Working): void => {
   accrueTo(state, rules, due.dueDate)
   due.reached = true
-  if (due !== state.installments.at(-1)) due.closed = true
+  if (due !== state.installments.at(-1) || state.principal === 0) due.closed = true
   state.open = firstOpen(state.installments)
 }
 
