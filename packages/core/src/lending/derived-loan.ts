@@ -22,6 +22,8 @@ export type DerivedLoan = {
   /** The next installment's unpaid principal and fees and its interest projected to its due date. */
   readonly nextDueAmount: number | null
   readonly daysPastDue: number
+  /** The due date of the first installment that still owes something (null when none does): what the loan's delinquency is judged from between postings. */
+  readonly oldestUnpaidDueDate: string | null
   readonly allocations: ReadonlyMap<PaymentId, AppliedPayment>
 }
 
@@ -82,6 +84,7 @@ export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: R
     nextDueDate: next?.dueDate ?? null,
     nextDueAmount: next === undefined ? null : unpaidOf(next),
     daysPastDue: daysPastDueSince(pastDue[0]?.dueDate ?? null, asOf),
+    oldestUnpaidDueDate: installments.find((i) => unpaidOf(i) > 0)?.dueDate ?? null,
     allocations,
   }
 }

@@ -64,7 +64,7 @@ export const post = (
   const last = change.transactions[change.transactions.length - 1]
   const snapshot = snapshotOf(change.derived, locked.loan.id, last?.id ?? locked.latest.transactionId, deps.ids(), deps.now)
   const moved = change.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
-  const oldestUnpaidDueDate = change.derived.installments.find((i) => i.status !== 'PAID')?.dueDate ?? null
+  const { oldestUnpaidDueDate } = change.derived
   return {
     change,
     posting: {
