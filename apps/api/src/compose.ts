@@ -23,6 +23,7 @@ import {
   cachedApiKeys,
   DAILY_SERVICING_JOB,
   dailyServicingJob,
+  type LoanFailures,
   deliverDueWebhooks,
   exactAttemptLimiter,
   exactRateLimiter,
@@ -218,7 +219,13 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       stops.unshift(worker.stop)
     }
     if (!scheduledJobs) return
-    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit })
+    const failures: LoanFailures = {
+      loanFailed: ({ job, loanId, reason }) => {
+        logger.error({ job, loanId, reason }, 'a loan could not be serviced; the job goes on and tries it again on its next run')
+        metrics.loanFailed(job)
+      },
+    }
+    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit, failures })
     const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
     const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
       {

@@ -223,20 +223,19 @@ export {
 } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Change, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
   type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
   getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
-  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan,
+  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan, listPaymentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
-export {
-  type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, listPaymentsForPartyLoan,
-  ReversePaymentInput, reverseLoanPayment,
-} from './use-cases/servicing/payments.js'
+export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
+export { type PaymentRefusal, type PaymentOrder, type Replay, type Charge, planPayment } from './use-cases/servicing/plan-payment.js'
+export { ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
 export {
   PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,
 } from './domain/loans/payment-method.js'
@@ -247,9 +246,11 @@ export {
   updatePaymentMethodForPartyLoan,
 } from './use-cases/servicing/payment-methods.js'
 export {
-  type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, ChargeOffInput, chargeOffLoan,
-  addLoanCollateral, attachLoanDocument, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
-} from './use-cases/servicing/operations.js'
+  AccrualQuery, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
+} from './use-cases/servicing/accrue-loans.js'
+export { ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
+export { type OperationsDeps, addLoanCollateral, attachLoanDocument } from './use-cases/servicing/loan-records.js'
+export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export { balanceView, transactionView, installmentView, payoffView } from './domain/loans/servicing-views.js'
 
 // Audit

@@ -12,9 +12,10 @@ import type { Payment } from '../src/domain/loans/payment.js'
 import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
 import type { DayCount, PrepaymentMode, ServicingTerms } from '../src/domain/loans/servicing-terms.js'
 import { getLatestLoanBalanceForParty, getLoanPayoffForParty, listLoanScheduleForParty } from '../src/use-cases/servicing/loans.js'
-import { accrueInterestForLoans } from '../src/use-cases/servicing/operations.js'
+import { accrueInterestForLoans } from '../src/use-cases/servicing/accrue-loans.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
-import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
+import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
+import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { settled } from '../src/use-cases/servicing/posting.js'
 import {
   fakePaymentProcessor,

@@ -73,12 +73,21 @@ export type Loan = {
 
 /**
  * A loan as a list shows it: everything but its servicing checkpoint, which only servicing
- * resumes from (a list of loans reads them without it).
+ * resumes from, and the level payment in force (`levelPaymentOf`).
  */
-export type LoanSummary = Omit<Loan, 'checkpoint'>
+export type LoanSummary = Omit<Loan, 'checkpoint'> & { readonly levelPayment: number }
+
+/**
+ * The level payment in force: the checkpoint's (a prepayment that reduces the installment recasts
+ * it), the booked `paymentAmount` for a loan without one.
+ */
+export const levelPaymentOf = (loan: Loan | LoanSummary): number => ('levelPayment' in loan ? loan.levelPayment : (loan.checkpoint?.level ?? loan.paymentAmount))
 
 /** `loan` as a list shows it, without its checkpoint. */
-export const loanSummary = ({ checkpoint: _checkpoint, ...summary }: Loan): LoanSummary => summary
+export const loanSummary = (loan: Loan): LoanSummary => {
+  const { checkpoint: _checkpoint, ...summary } = loan
+  return { ...summary, levelPayment: levelPaymentOf(loan) }
+}
 
 /**
  * A loan's cost as disclosure laws ask it to be shown (Regulation Z, 12 CFR 1026.18; the
@@ -305,7 +314,7 @@ export const daysPastDue = (loan: Pick<Loan, 'oldestUnpaidDueDate' | 'chargedOff
 }
 
 /** The API's view of a loan on the instant `now` (days past due are counted to its date in the loan's time zone). */
-export const loanView = (l: LoanSummary, now: Date): LoanView => ({
+export const loanView = (l: Loan | LoanSummary, now: Date): LoanView => ({
   loan_id: l.id,
   party_id: l.partyId,
   application_id: l.applicationId,
@@ -315,7 +324,7 @@ export const loanView = (l: LoanSummary, now: Date): LoanView => ({
   principal: l.principal,
   interest_rate_bps: l.interestRateBps,
   term_months: l.termMonths,
-  payment_amount: l.paymentAmount,
+  payment_amount: levelPaymentOf(l),
   origination_fee: l.originationFee,
   disbursed_amount: l.disbursedAmount,
   start_date: l.startDate,

@@ -7,6 +7,7 @@ import { CalendarDate, decode, oneOf, strictObject } from '../../domain/foundati
 import { invalidRequest, invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { CollateralItem } from '../../domain/loans/collateral.js'
 import type { LoanDocument } from '../../domain/loans/loan-document.js'
+import type { Payment } from '../../domain/loans/payment.js'
 import { TRANSACTION_TYPES, type Loan, type LoanSummary } from '../../domain/loans/loan.js'
 import { DELINQUENCY_BUCKETS, addDays, derivedOn, snapshotOf, type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type ServicedInstallment, type SettledPayment } from '../../lending/index.js'
 import { loanToday, settled } from './posting.js'
@@ -295,3 +296,11 @@ export const listCollateralForPartyLoan = (deps: Loans): ((caller: Caller, comma
 /** The documents of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
 export const listDocumentsForPartyLoan = (deps: Loans): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<LoanDocument>>) =>
   listOfOwnLoan((partyId, loanId, page) => deps.loans.listDocuments(partyId, loanId, page))
+
+/**
+ * The payments of the loan `loanId` of the key's party `partyId`, oldest first, a page at a
+ * time, whatever their status: a declined charge (`FAILED`, with its `failureCode`) and a
+ * reversed payment (`REVERSED`) stay listed, each with how it was allocated.
+ */
+export const listPaymentsForPartyLoan = (deps: { readonly loans: Pick<LoanRepository, 'listPayments'> }): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<Payment>>) =>
+  listOfOwnLoan((partyId, loanId, page) => deps.loans.listPayments(partyId, loanId, page))
