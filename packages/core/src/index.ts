@@ -165,10 +165,7 @@ export {
 } from './use-cases/parties/parties.js'
 
 // Loan products
-export {
-  REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput,
-  LoanProductPatch, newLoanProduct, type LoanProductView, loanProductView,
-} from './domain/loans/loan-product.js'
+export { REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput, LoanProductPatch, newLoanProduct } from './domain/loans/loan-product.js'
 export { type LoanProductRepository } from './ports/loan-product-repository.js'
 export {
   type ProductsDeps, listAvailableLoanProductsForParty, ProductActiveFilter, listLoanProducts,
@@ -176,11 +173,7 @@ export {
 } from './use-cases/loan-products/loan-products.js'
 
 // Loan applications and their decisioning
-export {
-  APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication,
-  LoanApplicationInput, LoanApplicationPatch, newLoanApplication, type LoanApplicationView,
-  loanApplicationView,
-} from './domain/loans/loan-application.js'
+export { APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication, LoanApplicationInput, LoanApplicationPatch, newLoanApplication } from './domain/loans/loan-application.js'
 export { type ApplicationFilter, type LoanApplicationRepository } from './ports/loan-application-repository.js'
 export {
   type LoadApplicationError, type CreateApplicationDeps, createLoanApplication, getLoanApplication,
@@ -194,11 +187,7 @@ export {
 } from './use-cases/applications/decisioning.js'
 
 // Servicing: loans, payments, payment methods, operations, views
-export {
-  LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES,
-  type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan,
-  type LoanView, loanView, type SchedulePreview, type LoanDisclosure, disclosureOf, disclosureView, daysPastDue,
-} from './domain/loans/loan.js'
+export { LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, loanSummary, INSTALLMENT_STATUSES, type InstallmentStatus, type LoanInstallment, TRANSACTION_TYPES, type TransactionType, type LedgerTransaction, type BalanceSnapshot, type BookedLoan, bookLoan, type LoanDisclosure, disclosureOf, daysPastDue } from './domain/loans/loan.js'
 export {
   type Ratio, type UnitPeriod, type PaymentTime, type TimedPayment, type ActuarialLoan, type InvalidAprInput,
   type RateBelowZero, type RateAboveLimit, type AprError, annualPercentageRate, formatAprThousandths,
@@ -211,16 +200,11 @@ export {
   type ServicingCheckpoint, type Working, replay, derivedOn, resumes,
   chargeOffEntries,
 } from './lending/loan-servicing.js'
-export {
-  DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
-  DEFAULT_SERVICING_TERMS, TimeZone, dateIn, servicingTermsView, type ServicingTermsView,
-} from './domain/loans/servicing-terms.js'
+export { DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms, DEFAULT_SERVICING_TERMS, TimeZone, dateIn } from './domain/loans/servicing-terms.js'
 export { type DayCounter, dayCounter, interestBetween, calendarDays, addDays } from './lending/day-count.js'
 export { type Installment } from './lending/amortization.js'
-export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/loans/collateral.js'
-export {
-  LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
-} from './domain/loans/loan-document.js'
+export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain/loans/collateral.js'
+export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
   type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Change, type Posting, type PaymentReads,
@@ -231,14 +215,12 @@ export {
   getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
   PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan, listPaymentsForPartyLoan,
 } from './use-cases/servicing/loans.js'
-export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
+export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
 export { type PaymentRefusal, type PaymentOrder, type Replay, type Charge, planPayment } from './use-cases/servicing/plan-payment.js'
 export { ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
-export {
-  PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,
-} from './domain/loans/payment-method.js'
+export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
 export {
@@ -251,7 +233,11 @@ export {
 export { ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
 export { type OperationsDeps, addLoanCollateral, attachLoanDocument } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
-export { balanceView, transactionView, installmentView, payoffView } from './domain/loans/servicing-views.js'
+export {
+  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
+} from './views/loans.js'
+export { paymentView, type PaymentMethodView, paymentMethodView } from './views/loan-payments.js'
+export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview, schedulePreview } from './views/loan-applications.js'
 
 // Audit
 export {
