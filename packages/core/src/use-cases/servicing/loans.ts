@@ -74,8 +74,8 @@ export const readOfOwnLoan =
 export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
   readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
 
-/** What the loan reads need. */
-export type Loans = { readonly loans: LoanRepository }
+/** What a loan read needs: the repository's reads `K` (all of them by default). */
+export type Loans<K extends keyof LoanRepository = keyof LoanRepository> = { readonly loans: Pick<LoanRepository, K> }
 
 /** The filter of `listLoansForParty`: optionally a `delinquency` bucket (`DELINQUENCY_BUCKETS`). */
 export const LoanFilters = queryFilters('LoanFilter', { delinquency: oneOf('DelinquencyBucket', DELINQUENCY_BUCKETS) })
@@ -85,7 +85,7 @@ export const LoanFilters = queryFilters('LoanFilter', { delinquency: oneOf('Deli
  * optionally only those in one `delinquency` bucket today (each loan's today, in its time zone).
  */
 export const listLoansForParty =
-  (deps: Loans & { readonly clock: Clock }) =>
+  (deps: Loans<'listForParty'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanSummary>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
@@ -100,7 +100,7 @@ export const listLoansForParty =
 
 /** The loan `loanId` of the key's party `partyId` (a read of one record: other fields are ignored). */
 export const getLoanForParty =
-  (deps: Loans) =>
+  (deps: Loans<'findForParty'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Loan> =>
     loadOwnLoan(deps.loans)(caller, command)
 
@@ -112,7 +112,7 @@ export type InCurrency<A> = A & { readonly currency: string }
  * one per ledger change, each with the loan's currency.
  */
 export const listLoanBalancesForParty =
-  (deps: Loans) =>
+  (deps: Loans<'listBalances'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<PostedBalance>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, isSequenceId)),
@@ -139,7 +139,7 @@ export const TransactionFilters = queryFilters('TransactionFilter', {
  * of one `type` and within effective dates `from` and `to` (inclusive). Each entry carries the loan's currency.
  */
 export const listTransactionsForPartyLoan =
-  (deps: Loans) =>
+  (deps: Loans<'listTransactions'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
@@ -168,7 +168,7 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
  * was charged off at the latest (nothing accrues on it since).
  */
 const derivedOwnLoan =
-  (deps: Loans & { readonly clock: Clock }) =>
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (
     caller: Caller,
     command: unknown,
@@ -198,7 +198,7 @@ const derivedOwnLoan =
  * its status.
  */
 export const listLoanScheduleForParty =
-  (deps: Loans & { readonly clock: Clock }) =>
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<ScheduledInstallment>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, (id) => /^\d{3}$/.test(id))),
@@ -225,7 +225,7 @@ export const listLoanScheduleForParty =
  * not `ACTIVE` (paid off, charged off) owes nothing more: its latest snapshot as it is.
  */
 export const getLatestLoanBalanceForParty =
-  (deps: Loans & { readonly clock: Clock }) =>
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>
     pipe(
       derivedOwnLoan(deps)(caller, command),
@@ -255,7 +255,7 @@ const PayoffCommand = commandOf(['partyId', 'loanId'], PayoffQuery)
  * further ahead, is `InvalidRequest`; a charged-off loan has no payoff (`InvalidState`).
  */
 export const getLoanPayoffForParty =
-  (deps: Loans & { readonly clock: Clock }) =>
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | InvalidState, PayoffQuote> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
@@ -290,11 +290,11 @@ export const listOfOwnLoan =
     )
 
 /** The collateral of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
-export const listCollateralForPartyLoan = (deps: Loans): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<CollateralItem>>) =>
+export const listCollateralForPartyLoan = (deps: Loans<'listCollateral'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<CollateralItem>>) =>
   listOfOwnLoan((partyId, loanId, page) => deps.loans.listCollateral(partyId, loanId, page))
 
 /** The documents of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
-export const listDocumentsForPartyLoan = (deps: Loans): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<LoanDocument>>) =>
+export const listDocumentsForPartyLoan = (deps: Loans<'listDocuments'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<LoanDocument>>) =>
   listOfOwnLoan((partyId, loanId, page) => deps.loans.listDocuments(partyId, loanId, page))
 
 /**
@@ -302,5 +302,5 @@ export const listDocumentsForPartyLoan = (deps: Loans): ((caller: Caller, comman
  * time, whatever their status: a declined charge (`FAILED`, with its `failureCode`) and a
  * reversed payment (`REVERSED`) stay listed, each with how it was allocated.
  */
-export const listPaymentsForPartyLoan = (deps: { readonly loans: Pick<LoanRepository, 'listPayments'> }): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<Payment>>) =>
+export const listPaymentsForPartyLoan = (deps: Loans<'listPayments'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<Payment>>) =>
   listOfOwnLoan((partyId, loanId, page) => deps.loans.listPayments(partyId, loanId, page))

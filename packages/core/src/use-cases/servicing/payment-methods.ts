@@ -27,8 +27,8 @@ import { newId, type PaymentMethodId } from '../../domain/foundations/ids.js'
 /** What the payment method use cases need. */
 export type PaymentMethodDeps = {
   readonly loans: Pick<LoanRepository, 'findForParty'>
-  readonly paymentMethods: PaymentMethodRepository
-  readonly tokenizer: PaymentTokenizer
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'listForPartyLoan' | 'countForLoan' | 'insert' | 'findForLoan' | 'update'>
+  readonly tokenizer: Pick<PaymentTokenizer, 'tokenizeBankAccount'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }

@@ -16,7 +16,7 @@ import {
 import { newId, type ClientId, type PaymentId } from '../../domain/foundations/ids.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
-import { derivedOn } from '../../lending/index.js'
+import { derivedOn, type Buckets } from '../../lending/index.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LockedLoan } from '../../ports/loan-repository.js'
 import { nothing, post, postingDate, settled, type LoadedLoan } from './posting.js'
@@ -63,7 +63,8 @@ const sameOrder = (found: Payment, locked: LockedLoan, order: PaymentOrder): boo
  * currency; a payment `found` under the key is replayed (or the key is refused as reused); a
  * charged-off loan takes none. The amount may be up to the payoff, or up to the bill (past due
  * and the next installment, its interest projected to its due date) when that is more; what is
- * charged and recorded is at most the payoff, so a final bill paid early settles the loan.
+ * charged and recorded is at most the payoff, so a final bill paid early settles the loan. The
+ * posting is worked out before the money moves, so whatever it finds wrong, it finds before a charge.
  */
 export const planPayment = (
   locked: O.Option<LoadedLoan>,
@@ -80,26 +81,21 @@ export const planPayment = (
   if (O.isSome(found)) return sameOrder(found.value, loaded, order) ? E.right({ _tag: 'Replay', change: { posting: nothing(loaded), result: found.value } }) : E.left(idempotencyKeyReused)
   if (loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
   const date = postingDate(loan, now, loaded.latest)
-  const derived = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
-  const bill = derived.pastDueAmount + (derived.nextDueAmount ?? 0)
-  if (order.amount > Math.max(derived.payoff, bill)) return E.left(overpayment(derived.payoff))
-  const base = {
-    id: newId<PaymentId>(order.ids),
-    loanId: loan.id,
-    clientId: order.clientId,
-    idempotencyKey: order.idempotencyKey,
-    paymentMethodId: method.value.id,
-    amount: Math.min(order.amount, derived.payoff),
-    currency: order.currency,
-    effectiveDate: date,
-    createdAt: now,
-  }
-  // Worked out before the money moves: whatever the posting finds wrong, it finds before a charge.
+  const id = newId<PaymentId>(order.ids)
+  const base = { id, loanId: loan.id, clientId: order.clientId, idempotencyKey: order.idempotencyKey, paymentMethodId: method.value.id, amount: order.amount, currency: order.currency, effectiveDate: date, createdAt: now }
+  // One replay decides: what the waterfall could not place is above the payoff (which is then what it placed).
   const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
   const { allocation, perInstallment, transactionId } = change.allocation!
-  const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+  const placed = sum(allocation.pastDue) + sum(allocation.current)
+  if (placed < order.amount) {
+    const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
+    if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(placed))
+  }
+  const payment: Payment = { ...base, amount: placed, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
   return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment } })
 }
+
+const sum = (b: Buckets): number => b.principal + b.interest + b.fees
 
 /** What a declined charge writes: the payment as `FAILED` with the processor's code, and no balance change. */
 export const declined = (plan: Charge, failureCode: string): Change<Payment> => {
