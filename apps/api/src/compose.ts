@@ -23,7 +23,6 @@ import {
   cachedApiKeys,
   DAILY_SERVICING_JOB,
   dailyServicingJob,
-  type LoanFailures,
   deliverDueWebhooks,
   exactAttemptLimiter,
   exactRateLimiter,
@@ -31,6 +30,7 @@ import {
   syncedRateLimiter,
   type Clock,
 } from '@lendgate/core'
+import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
 import { dailySchedule, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
@@ -219,13 +219,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       stops.unshift(worker.stop)
     }
     if (!scheduledJobs) return
-    const failures: LoanFailures = {
-      loanFailed: ({ job, loanId, reason }) => {
-        logger.error({ job, loanId, reason }, 'a loan could not be serviced; the job goes on and tries it again on its next run')
-        metrics.loanFailed(job)
-      },
-    }
-    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit, failures })
+    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit, failures: loggedLoanFailures(logger, metrics) })
     const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
     const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
       {

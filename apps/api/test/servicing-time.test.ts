@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { httpCodeSender, sandboxPaymentProcessor } from '@lendgate/adapters'
 import type { PaymentProcessor } from '@lendgate/core'
-import type { TestClock } from '@lendgate/core/testing'
+import type { InMemoryLoanRepository, TestClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../src/deps.js'
@@ -85,6 +85,8 @@ const loanHelpers = (shared: Shared) => {
   const payoffPath = (asOf?: string): string => `${state.loan.paths.loan}/payoff${asOf === undefined ? '' : `?as_of=${asOf}`}`
   return {
     state,
+    /** The server the loan is on. */
+    server: (): TestServer => shared.server,
     internal,
     /** A partner GET that must answer 200: its body. */
     get,
@@ -622,6 +624,26 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(reply.body).to.deep.include({ status: 'SUCCEEDED', amount: 1_210_400, allocation: { past_due: NO_PAST_DUE, fees: 0, interest: 10_400, principal: 1_200_000 } })
       expect(await early!.loan()).to.deep.include({ status: 'PAID_OFF' })
       await early!.posted('paid off early')
+    })
+  })
+
+  describe('the accrual run goes on past a loan it cannot service', () => {
+    const [broken, sound] = servicedLoans([{}, {}])
+
+    it('answers 200, accrues the other loan, leaves the broken one as it was, logs it and counts it', async () => {
+      const loans = broken!.server().deps.loans as InMemoryLoanRepository
+      const stored = loans.all().find((l) => l.loan.id === broken!.state.loan.loanId)!
+      // A snapshot that disagrees with the schedule: the engine refuses to post on this loan.
+      loans.book({ ...stored, balance: { ...stored.balance, principalOutstanding: stored.balance.principalOutstanding + 1 } })
+      const ledger = await broken!.ledger()
+      broken!.at('2026-03-20')
+      expect(await broken!.job()).to.deep.equal({ as_of: '2026-03-20', loans_examined: 2, loans_changed: 1, accruals: 1 })
+      expect(await broken!.ledger()).to.deep.equal(ledger)
+      expect((await sound!.ledger('?type=INTEREST_ACCRUAL')).map((e) => [e['effective_date'], e['interest']])).to.deep.equal([['2026-03-20', 4_000]])
+      const metrics = await broken!.server().deps.metrics.registry.metrics()
+      expect(metrics).to.include('lendgate_job_loan_failures_total{job="servicing"} 1')
+      const logged = broken!.server().logs.lines().filter((l) => l['loanId'] === broken!.state.loan.loanId)
+      expect(logged.map((l) => [l['job'], typeof l['reason']])).to.deep.equal([['servicing', 'string']])
     })
   })
 
