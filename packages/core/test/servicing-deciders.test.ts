@@ -8,10 +8,13 @@ import type { Payment } from '../src/domain/loans/payment.js'
 import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
 import { sequentialIds } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
+import { OPERATOR_CONTEXT } from '../src/domain/audit/audit-event.js'
+import { planChargeOff } from '../src/use-cases/servicing/charge-off-loan.js'
 import { declined, planPayment, type Charge, type PaymentOrder } from '../src/use-cases/servicing/plan-payment.js'
+import { planReversal } from '../src/use-cases/servicing/reverse-payment.js'
 import type { LoadedLoan } from '../src/use-cases/servicing/posting.js'
 
-/** `planPayment` decides alone: a locked loan, the payment under the key, the order, the method, the instant. */
+/** The servicing deciders alone: a locked loan and what the change asks, no repository. */
 
 const BOOKED_AT = new Date('2026-01-15T10:00:00.000Z')
 
@@ -138,5 +141,53 @@ describe('planPayment', () => {
       )
       expect(planPayment(O.some(one), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
     })
+  })
+})
+
+describe('planReversal', () => {
+  const twelve = lockedLoan(12)
+  const paid = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded
+  // The loan as the payment's posting left it, with its successful payments (a reversal replays from booking).
+  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, payments: [paid.result] }
+  const reversal = { context: OPERATOR_CONTEXT, reason: 'NSF return', ids: sequentialIds(), now: BOOKED_AT }
+
+  it('undoes the payment: a REVERSAL entry of its amount, the payment REVERSED, the audit event', () => {
+    const planned = planReversal(O.some(afterPayment), O.some(paid.result), reversal)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.equal({ ...paid.result, status: 'REVERSED' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.amount, t.paymentId])).to.deep.equal([['REVERSAL', 50_000, paid.result.id]])
+    expect(planned.right.posting.audit).to.deep.include({ action: 'payment.reversed' })
+  })
+
+  const refusals: readonly [string, () => E.Either<unknown, unknown>, unknown][] = [
+    ['no loan: NotFound loan', () => planReversal(O.none, O.some(paid.result), reversal), notFound('loan')],
+    ['no payment: NotFound payment', () => planReversal(O.some(afterPayment), O.none, reversal), notFound('payment')],
+    ['a payment already reversed: InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'REVERSED' }), reversal), invalidState('payment', 'REVERSED', 'reverse')],
+    [
+      'a charged-off loan: InvalidState',
+      () => planReversal(O.some({ ...afterPayment, loan: { ...afterPayment.loan, status: 'CHARGED_OFF' } }), O.some(paid.result), reversal),
+      invalidState('loan', 'CHARGED_OFF', 'reverse a payment of'),
+    ],
+  ]
+  for (const [name, plan, refusal] of refusals) it(`refuses ${name}`, () => expect(plan()).to.deep.equal(E.left(refusal)))
+})
+
+describe('planChargeOff', () => {
+  const chargeOff = { context: OPERATOR_CONTEXT, reason: null, ids: sequentialIds(), now: new Date('2026-02-15T10:00:00.000Z') }
+
+  it('posts what is owed to today, then writes it all off: nothing outstanding, the loan CHARGED_OFF', () => {
+    const planned = planChargeOff(O.some(lockedLoan(12)), chargeOff)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.include({ status: 'CHARGED_OFF', chargedOffOn: '2026-02-15' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.amount])).to.deep.equal([
+      ['INTEREST_ACCRUAL', 12_000],
+      ['CHARGE_OFF', 1_212_000],
+    ])
+    expect(planned.right.posting.balance).to.deep.include({ payoffAmount: 0, principalOutstanding: 0 })
+  })
+
+  it('refuses a loan that is not ACTIVE, and a missing one', () => {
+    expect(planChargeOff(O.some(lockedLoan(12, { status: 'PAID_OFF' })), chargeOff)).to.deep.equal(E.left(invalidState('loan', 'PAID_OFF', 'charge off')))
+    expect(planChargeOff(O.none, chargeOff)).to.deep.equal(E.left(notFound('loan')))
   })
 })
