@@ -207,7 +207,7 @@ export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain
 export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Change, type Posting, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
 export {
@@ -218,7 +218,6 @@ export {
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
-export { type PaymentRefusal, type PaymentOrder, type Replay, type Charge, planPayment } from './use-cases/servicing/plan-payment.js'
 export { ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
@@ -237,7 +236,7 @@ export {
   balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
 } from './views/loans.js'
 export { paymentView, type PaymentMethodView, paymentMethodView } from './views/loan-payments.js'
-export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview, schedulePreview } from './views/loan-applications.js'
+export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'
 
 // Audit
 export {
