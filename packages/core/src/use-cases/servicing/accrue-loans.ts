@@ -20,10 +20,7 @@ import { loadFor, nothing, post, postingDate, type LoadedLoan } from './posting.
 
 /** The daily servicing job and the operators' accrual run (INTERNAL_API_TOKEN). */
 
-/**
- * What an accrual needs; `failures` is told of each loan skipped because servicing it failed
- * (when left out, such a loan is skipped untold).
- */
+/** What an accrual needs; `failures` is told of each loan skipped because servicing it failed. */
 export type AccrualDeps = {
   readonly loans: Pick<LoanRepository, 'change' | 'activeLoanIds'>
   readonly ids: IdGenerator
@@ -34,10 +31,7 @@ export type AccrualDeps = {
 /** The fields of an accrual run: optionally `as_of` (`YYYY-MM-DD`, not after today in UTC; today when left out). */
 export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
 
-/**
- * The figures of an accrual run: the date accrued to, the active loans read, those that changed,
- * and the ledger entries posted (`INTEREST_ACCRUAL` and `LATE_FEE`).
- */
+/** An accrual run's figures: the date, the active loans read, those changed, the entries posted. */
 export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
 
 /** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
@@ -46,10 +40,7 @@ const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
 /** How many loans the job reads at a time: one step of the scheduled job. */
 const BATCH = 100
 
-/**
- * Where an accrual run stands: its figures so far and the last loan it did (`after`, in id
- * order; null before the first). The scheduled job saves it after every batch (`SteppedJob`).
- */
+/** Where a run stands: its figures so far and the last loan it did (`after`, in id order), saved after every batch. */
 export type AccrualProgress = AccrualRun & { readonly after: LoanId | null }
 
 /** The codec of `AccrualProgress`, as the scheduled job saves it. */
@@ -65,9 +56,8 @@ const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = t.type({
 const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, after: null })
 
 /**
- * One batch of an accrual run: the next `BATCH` active loans after `progress.after`, each
- * accrued to `asOf` (each loan's today when undefined) in its own transaction; done when fewer
- * than a batch were left.
+ * One batch: the next `BATCH` active loans, each accrued to `asOf` (its today when undefined) in
+ * its own transaction; a loan not serviced is told to `failures` and skipped, only the store stops it.
  */
 const accrueBatch =
   (deps: AccrualDeps, asOf: string | undefined) =>
@@ -98,12 +88,9 @@ const accrueBatch =
 const accrualRun = ({ asOf, loansExamined, loansChanged, accruals }: AccrualProgress): AccrualRun => ({ asOf, loansExamined, loansChanged, accruals })
 
 /**
- * Posts, for every active loan, the interest accrued and the late fees assessed up to `as_of`
- * (default: each loan's today in its business time zone; `as_of` is never after it) and not yet
- * in its ledger, each loan in its own transaction under its lock,
- * and writes a snapshot where anything changed (past-due figures included). Idempotent per date:
- * a second run for the same date changes nothing; a date before the loan's latest posting posts
- * nothing. `accruals` counts the entries posted.
+ * Posts, for every active loan, the interest and late fees owed by `as_of` (default and at most:
+ * each loan's today in its time zone) and not yet in its ledger, each loan under its lock, with a
+ * snapshot where anything changed. Idempotent per date.
  */
 export const accrueInterestForLoans =
   (deps: AccrualDeps) =>
@@ -133,10 +120,8 @@ export const accrueInterestForLoans =
 export const DAILY_SERVICING_JOB = 'servicing'
 
 /**
- * The daily servicing job as the scheduler runs it (issue 38), for run `runKey` (the UTC date it
- * runs for): the accrual of `accrueInterestForLoans` with each loan accrued to its own today, in
- * steps of one batch of loans that `runLeasedJob` can resume in another process; when done, the
- * `interest_accrual.completed` audit event with the run's figures, by the system.
+ * The daily servicing job for run `runKey` (its UTC date): `accrueInterestForLoans` to each loan's
+ * today, a batch per step (`runLeasedJob` resumes it elsewhere); then the `interest_accrual.completed` event.
  */
 export const dailyServicingJob =
   (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
@@ -149,13 +134,8 @@ export const dailyServicingJob =
   })
 
 /**
- * The daily servicing job, as operators and schedulers run it: for every active loan, the interest
- * accrued and the late fees assessed up to `as_of` (default today, UTC) and not yet posted, each
- * loan in its own transaction under its lock, with a snapshot where anything changed; then one
- * `interest_accrual.completed` audit event with the run's figures (actor: `context`'s; the system
- * when a scheduler in the process calls it without one). Idempotent: a second run for the same
- * date changes nothing. A run that fails part-way records no event, and each accrual it made is in
- * its loan's ledger, so running it again completes it and records the run.
+ * `accrueInterestForLoans`, then the `interest_accrual.completed` event (actor: `context`'s). A run
+ * that fails part-way records no event; running it again completes it.
  */
 export const runInterestAccrual =
   (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
