@@ -210,11 +210,13 @@ export {
   type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
-export {
-  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty, listLoanBalancesForParty,
-  getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan, listLoanScheduleForParty,
-  PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan, listDocumentsForPartyLoan, listPaymentsForPartyLoan,
-} from './use-cases/servicing/loans.js'
+export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
+export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
+export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
+export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
+export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
+export { PAYOFF_QUOTE_DAYS, PayoffQuery, getLoanPayoffForParty } from './use-cases/servicing/quote-payoff.js'
+export { listPaymentsForPartyLoan } from './use-cases/servicing/list-payments.js'
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
@@ -230,7 +232,7 @@ export {
   AccrualQuery, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
 } from './use-cases/servicing/accrue-loans.js'
 export { ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
-export { type OperationsDeps, addLoanCollateral, attachLoanDocument } from './use-cases/servicing/loan-records.js'
+export { type OperationsDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
   balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,

@@ -16,16 +16,11 @@ import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
 import type { PostedBalance } from '../src/ports/loan-repository.js'
 import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../src/ports/payment-processor.js'
 import type { PaymentTokenizer } from '../src/ports/payment-tokenizer.js'
-import {
-  getLatestLoanBalanceForParty,
-  getLoanForParty,
-  listCollateralForPartyLoan,
-  listDocumentsForPartyLoan,
-  listLoanBalancesForParty,
-  listLoanScheduleForParty,
-  listLoansForParty,
-  listTransactionsForPartyLoan,
-} from '../src/use-cases/servicing/loans.js'
+import { getLatestLoanBalanceForParty, listLoanBalancesForParty } from '../src/use-cases/servicing/read-balances.js'
+import { getLoanForParty, listLoansForParty } from '../src/use-cases/servicing/read-loans.js'
+import { listCollateralForPartyLoan, listDocumentsForPartyLoan } from '../src/use-cases/servicing/loan-records.js'
+import { listLoanScheduleForParty } from '../src/use-cases/servicing/list-schedule.js'
+import { listTransactionsForPartyLoan } from '../src/use-cases/servicing/list-transactions.js'
 import { accrueInterestForLoans, dailyServicingJob } from '../src/use-cases/servicing/accrue-loans.js'
 import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/loan-records.js'
 import { chargeOffLoan } from '../src/use-cases/servicing/charge-off-loan.js'

@@ -11,6 +11,9 @@ import type { Loan } from '../../domain/loans/loan.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import type { Page } from '../../domain/foundations/pagination.js'
+import { listOfOwnLoan, type LoanReadError, type Loans } from './loan-reads.js'
 
 /** Records operators keep on a loan (INTERNAL_API_TOKEN): collateral and documents. */
 
@@ -75,3 +78,11 @@ export const attachLoanDocument =
       ),
     )
 
+
+/** The collateral of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
+export const listCollateralForPartyLoan = (deps: Loans<'listCollateral'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<CollateralItem>>) =>
+  listOfOwnLoan((partyId, loanId, page) => deps.loans.listCollateral(partyId, loanId, page))
+
+/** The documents of the loan `loanId` of the party `partyId`, oldest first, a page at a time. */
+export const listDocumentsForPartyLoan = (deps: Loans<'listDocuments'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Page<LoanDocument>>) =>
+  listOfOwnLoan((partyId, loanId, page) => deps.loans.listDocuments(partyId, loanId, page))
