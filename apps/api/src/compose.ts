@@ -30,6 +30,7 @@ import {
   syncedRateLimiter,
   type Clock,
 } from '@lendgate/core'
+import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
 import { dailySchedule, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
@@ -218,7 +219,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       stops.unshift(worker.stop)
     }
     if (!scheduledJobs) return
-    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit })
+    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit, failures: loggedLoanFailures(logger, metrics) })
     const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
     const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
       {

@@ -18,6 +18,8 @@ export type Metrics = {
   readonly deliveryAttempt: (outcome: AttemptOutcome) => void
   /** One attempt at a scheduled job's run that did something, and how long it took. */
   readonly jobRun: (job: string, outcome: JobRunLabel, seconds: number) => void
+  /** One loan a job skipped because servicing it failed (it is tried again on the next run). */
+  readonly loanFailed: (job: string) => void
   /** Wraps a rate limiter so that each request it refuses is counted by policy. */
   readonly countingRefusals: (limiter: RateLimiter) => RateLimiter
   /** The same for an attempt limiter: each attempt it refuses is counted under its policy. */
@@ -127,6 +129,12 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
     labelNames: ['job', 'outcome'] as const,
     registers,
   })
+  const loanFailures = new Counter({
+    name: 'lendgate_job_loan_failures_total',
+    help: 'Loans a scheduled job skipped because servicing them failed (tried again on the next run), by job.',
+    labelNames: ['job'] as const,
+    registers,
+  })
   const jobDuration = new Histogram({
     name: 'lendgate_job_duration_seconds',
     help: 'Duration of this process\'s attempts at scheduled job runs, by job.',
@@ -140,6 +148,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
   for (const outcome of ['delivered', 'retry', 'failed']) attempts.inc({ outcome }, 0)
   for (const policy of Object.values(RATE_POLICY)) refusals.inc({ policy }, 0)
   for (const job of sources.jobs ?? []) for (const outcome of JOB_RUN_LABELS) jobRuns.inc({ job, outcome }, 0)
+  for (const job of sources.jobs ?? []) loanFailures.inc({ job }, 0)
 
   const { connections, webhookBacklog, jobLag } = sources
   if (connections !== undefined) {
@@ -213,6 +222,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
       jobRuns.inc({ job, outcome })
       jobDuration.observe({ job }, seconds)
     },
+    loanFailed: (job) => loanFailures.inc({ job }),
     countingLookups: (cache) => ({
       ...cache,
       findByIdSegment: (idSegment) => {

@@ -298,6 +298,15 @@ describe('the scheduler', () => {
     }
   })
 
+  it('counts the loans a job skipped, by job, from 0', async () => {
+    const metrics = createMetrics({ jobs: ['servicing'] })
+    const failures = async () => sample(await metrics.registry.metrics(), 'lendgate_job_loan_failures_total{job="servicing"}')
+    expect(await failures()).to.equal(0)
+    metrics.loanFailed('servicing')
+    metrics.loanFailed('servicing')
+    expect(await failures()).to.equal(2)
+  })
+
   it('reports a failed attempt, and the lag since the first run after the last completed one', async () => {
     const leases = inMemoryJobLeases()
     const clock = { now: () => new Date('2026-11-26T06:00:00.000Z') }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { httpCodeSender, sandboxPaymentProcessor } from '@lendgate/adapters'
 import type { PaymentProcessor } from '@lendgate/core'
-import type { TestClock } from '@lendgate/core/testing'
+import type { InMemoryLoanRepository, TestClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../src/deps.js'
@@ -85,6 +85,8 @@ const loanHelpers = (shared: Shared) => {
   const payoffPath = (asOf?: string): string => `${state.loan.paths.loan}/payoff${asOf === undefined ? '' : `?as_of=${asOf}`}`
   return {
     state,
+    /** The server the loan is on. */
+    server: (): TestServer => shared.server,
     internal,
     /** A partner GET that must answer 200: its body. */
     get,
@@ -140,11 +142,12 @@ const loanHelpers = (shared: Shared) => {
     },
     /** Creates the product (CLOCKWORK with `rules`), books the loan on 2026-03-10 and adds a bank account. */
     book: async (rules: Record<string, unknown>, name: string): Promise<void> => {
-      const product = await internal('POST', '/internal/loan-products', { ...CLOCKWORK, ...rules, name })
+      const { term_months: termMonths = 12, ...product_rules } = rules as { readonly term_months?: number }
+      const product = await internal('POST', '/internal/loan-products', { ...CLOCKWORK, ...product_rules, ...(termMonths < CLOCKWORK.min_term_months ? { min_term_months: termMonths } : {}), name })
       expect(product.status, product.text).to.equal(201)
       state.productId = product.body.product_id
-      state.loan = await bookLoan(shared.server, shared.borrower, { product_id: state.productId, amount: PRINCIPAL, term_months: 12 })
-      expect(state.loan.loan).to.deep.include({ start_date: '2026-03-10', first_due_date: '2026-04-10', maturity_date: '2027-03-10', interest_rate_bps: RATE_BPS })
+      state.loan = await bookLoan(shared.server, shared.borrower, { product_id: state.productId, amount: PRINCIPAL, term_months: termMonths })
+      expect(state.loan.loan).to.deep.include({ start_date: '2026-03-10', first_due_date: '2026-04-10', interest_rate_bps: RATE_BPS })
       const method = await request(shared.server.url, state.loan.paths.paymentMethods, {
         method: 'POST',
         headers: bearer(shared.borrower.key.api_key),
@@ -601,6 +604,49 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
     })
   })
 
+  describe('the last bill, above the payoff by the interest projected to its due date, is accepted and settles at the payoff', () => {
+    // 1,200,000 for 1 month at 12%, booked 2026-03-10: the bill is 1,212,000, due 2026-04-10.
+    const [today, early] = servicedLoans([{ term_months: 1 }, { term_months: 1 }])
+
+    it('on the booking day: 201, 1,200,000 charged and recorded, the loan paid off', async () => {
+      expect(await today!.latest()).to.deep.include({ payoff_amount: 1_200_000, next_due_amount: 1_212_000 })
+      const reply = await today!.pay(1_212_000)
+      expect(reply.status, reply.text).to.equal(201)
+      expect(reply.body).to.deep.include({ status: 'SUCCEEDED', amount: 1_200_000, allocation: { past_due: NO_PAST_DUE, fees: 0, interest: 0, principal: 1_200_000 } })
+      expect(await today!.loan()).to.deep.include({ status: 'PAID_OFF' })
+      expect(await today!.latest()).to.deep.include({ payoff_amount: 0, next_due_amount: null })
+    })
+
+    it('five days before the due date: the payoff of that day is charged', async () => {
+      early!.at('2026-04-05')
+      const reply = await early!.pay(1_212_000)
+      expect(reply.status, reply.text).to.equal(201)
+      expect(reply.body).to.deep.include({ status: 'SUCCEEDED', amount: 1_210_400, allocation: { past_due: NO_PAST_DUE, fees: 0, interest: 10_400, principal: 1_200_000 } })
+      expect(await early!.loan()).to.deep.include({ status: 'PAID_OFF' })
+      await early!.posted('paid off early')
+    })
+  })
+
+  describe('the accrual run goes on past a loan it cannot service', () => {
+    const [broken, sound] = servicedLoans([{}, {}])
+
+    it('answers 200, accrues the other loan, leaves the broken one as it was, logs it and counts it', async () => {
+      const loans = broken!.server().deps.loans as InMemoryLoanRepository
+      const stored = loans.all().find((l) => l.loan.id === broken!.state.loan.loanId)!
+      // A snapshot that disagrees with the schedule: the engine refuses to post on this loan.
+      loans.book({ ...stored, balance: { ...stored.balance, principalOutstanding: stored.balance.principalOutstanding + 1 } })
+      const ledger = await broken!.ledger()
+      broken!.at('2026-03-20')
+      expect(await broken!.job()).to.deep.equal({ as_of: '2026-03-20', loans_examined: 2, loans_changed: 1, accruals: 1 })
+      expect(await broken!.ledger()).to.deep.equal(ledger)
+      expect((await sound!.ledger('?type=INTEREST_ACCRUAL')).map((e) => [e['effective_date'], e['interest']])).to.deep.equal([['2026-03-20', 4_000]])
+      const metrics = await broken!.server().deps.metrics.registry.metrics()
+      expect(metrics).to.include('lendgate_job_loan_failures_total{job="servicing"} 1')
+      const logged = broken!.server().logs.lines().filter((l) => l['loanId'] === broken!.state.loan.loanId)
+      expect(logged.map((l) => [l['job'], typeof l['reason']])).to.deep.equal([['servicing', 'string']])
+    })
+  })
+
   describe('a large prepayment recasts the schedule and the bill (REDUCE_TERM and REDUCE_INSTALLMENT)', () => {
     const [term, installment] = servicedLoans([{}, { prepayment: 'REDUCE_INSTALLMENT' }])
 
@@ -645,6 +691,11 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(schedule.slice(1).map((i) => i['principal_due'])).to.deep.equal([52_337, 52_861, 53_389, 53_923, 54_462, 55_007, 55_557, 56_113, 56_674, 57_240, 57_818])
       expect(schedule.slice(1).map((i) => i['interest_due'])).to.deep.equal([6_054, 5_530, 5_002, 4_468, 3_929, 3_384, 2_834, 2_278, 1_717, 1_151, 578])
       expect(await installment!.latest()).to.deep.include({ next_due_date: '2026-05-10', next_due_amount: 58_391 })
+    })
+
+    it('the loan shows the level payment in force: 58,391 after REDUCE_INSTALLMENT, 106,619 after REDUCE_TERM', async () => {
+      expect(await installment!.loan()).to.deep.include({ payment_amount: 58_391 })
+      expect(await term!.loan()).to.deep.include({ payment_amount: 106_619 })
     })
 
     it('REDUCE_INSTALLMENT: the recomputed bill is accepted and pays installment 2 exactly', async () => {

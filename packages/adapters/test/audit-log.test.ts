@@ -196,7 +196,7 @@ for (const database of testDatabases()) {
       expect(await recordedAbout(submitted.id)).to.have.length(1)
 
       const loanId = booked.loan.id
-      const closing = loans.change(loanId, (found) =>
+      const closing = loans.change({ loanId }, (found) =>
         O.isNone(found)
           ? TE.left({ _tag: 'NotFound' as const })
           : TE.right({ posting: { transactions: [], installments: found.value.installments, balance: null, payments: [], loanStatus: 'PAID_OFF' as const, audit: clash }, result: null }),

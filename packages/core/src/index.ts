@@ -167,10 +167,7 @@ export {
 } from './use-cases/parties/parties.js'
 
 // Loan products
-export {
-  REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput,
-  LoanProductPatch, newLoanProduct, type LoanProductView, loanProductView,
-} from './domain/loans/loan-product.js'
+export { REPAYMENT_FREQUENCIES, type RepaymentFrequency, MAX_TERM_MONTHS, type LoanProduct, LoanProductInput, LoanProductPatch, newLoanProduct } from './domain/loans/loan-product.js'
 export { type LoanProductRepository } from './ports/loan-product-repository.js'
 export {
   type ProductsDeps, listAvailableLoanProductsForParty, ProductActiveFilter, listLoanProducts,
@@ -178,11 +175,7 @@ export {
 } from './use-cases/loan-products/loan-products.js'
 
 // Loan applications and their decisioning
-export {
-  APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication,
-  LoanApplicationInput, LoanApplicationPatch, newLoanApplication, type LoanApplicationView,
-  loanApplicationView,
-} from './domain/loans/loan-application.js'
+export { APPLICATION_STATUSES, type ApplicationStatus, type ApplicationDecision, type LoanApplication, LoanApplicationInput, LoanApplicationPatch, newLoanApplication } from './domain/loans/loan-application.js'
 export { type ApplicationFilter, type LoanApplicationRepository } from './ports/loan-application-repository.js'
 export {
   type LoadApplicationError, type CreateApplicationDeps, createLoanApplication, getLoanApplication,
@@ -199,8 +192,7 @@ export {
 export {
   LOAN_STATUSES, type LoanStatus, type Loan, type LoanSummary, INSTALLMENT_STATUSES, type InstallmentStatus,
   type LoanInstallment, TRANSACTION_TYPES, type TransactionType, type LedgerTransaction, type BalanceSnapshot,
-  type BookedLoan, bookLoan, type LoanView, loanView, type SchedulePreview, type LoanDisclosure,
-  disclosureView,
+  type BookedLoan, bookLoan, type LoanDisclosure,
 } from './domain/loans/loan.js'
 export { type Disclosure } from './lending/apr.js'
 export {
@@ -211,32 +203,27 @@ export {
 } from './lending/loan-servicing.js'
 export {
   DAY_COUNTS, type DayCount, PREPAYMENT_MODES, type PrepaymentMode, type LateFee, type ServicingTerms,
-  DEFAULT_SERVICING_TERMS, dateIn, servicingTermsView, type ServicingTermsView,
+  DEFAULT_SERVICING_TERMS, dateIn,
 } from './domain/loans/servicing-terms.js'
-export { COLLATERAL_TYPES, CollateralInput, type CollateralItem, collateralView } from './domain/loans/collateral.js'
-export {
-  LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument, loanDocumentView,
-} from './domain/loans/loan-document.js'
+export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain/loans/collateral.js'
+export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type Posting, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
-export {
-  type LoanReadError, type Loans, type InCurrency, LoanFilters, listLoansForParty, getLoanForParty,
-  listLoanBalancesForParty, getLatestLoanBalanceForParty, TransactionFilters, listTransactionsForPartyLoan,
-  listLoanScheduleForParty, PayoffQuery, getLoanPayoffForParty, listCollateralForPartyLoan,
-  listDocumentsForPartyLoan,
-} from './use-cases/servicing/loans.js'
-export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment, paymentView } from './domain/loans/payment.js'
+export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
+export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
+export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
+export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
+export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
+export { PayoffQuery, getLoanPayoffForParty } from './use-cases/servicing/quote-payoff.js'
+export { listPaymentsForPartyLoan } from './use-cases/servicing/list-payments.js'
+export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
-export {
-  type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan, listPaymentsForPartyLoan,
-  ReversePaymentInput, reverseLoanPayment,
-} from './use-cases/servicing/payments.js'
-export {
-  PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, type PaymentMethodView, paymentMethodView,
-} from './domain/loans/payment-method.js'
+export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
+export { ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
+export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
 export {
@@ -244,10 +231,16 @@ export {
   updatePaymentMethodForPartyLoan,
 } from './use-cases/servicing/payment-methods.js'
 export {
-  type OperationsDeps, AccrualQuery, type AccrualRun, runInterestAccrual, ChargeOffInput, chargeOffLoan,
-  addLoanCollateral, attachLoanDocument, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
-} from './use-cases/servicing/operations.js'
-export { balanceView, transactionView, installmentView, payoffView } from './domain/loans/servicing-views.js'
+  AccrualQuery, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
+} from './use-cases/servicing/accrue-loans.js'
+export { ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
+export { type OperationsDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
+export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
+export {
+  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
+} from './views/loans.js'
+export { paymentView, type PaymentMethodView, paymentMethodView } from './views/loan-payments.js'
+export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'
 
 // Audit
 export {

@@ -28,9 +28,11 @@ import { approveLoanApplication, declineLoanApplication } from '../src/use-cases
 import { listAuditEvents } from '../src/use-cases/audit/list-audit-events.js'
 import { createLoanProduct, updateLoanProduct } from '../src/use-cases/loan-products/loan-products.js'
 import { approveOnboardingSession, rejectOnboardingSession } from '../src/use-cases/onboarding/review.js'
-import { addLoanCollateral, attachLoanDocument, runInterestAccrual } from '../src/use-cases/servicing/operations.js'
+import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/loan-records.js'
+import { runInterestAccrual } from '../src/use-cases/servicing/accrue-loans.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
-import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
+import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
+import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**

@@ -11,7 +11,8 @@ import {
   type LoanApplication,
 } from '../src/domain/loans/loan-application.js'
 import type { LoanProduct } from '../src/domain/loans/loan-product.js'
-import { bookLoan, schedulePreview } from '../src/domain/loans/loan.js'
+import { bookLoan } from '../src/domain/loans/loan.js'
+import { schedulePreview } from '../src/views/loan-applications.js'
 import { encodeCursor } from '../src/domain/foundations/pagination.js'
 import type { Party } from '../src/domain/onboarding/party.js'
 import {

@@ -7,6 +7,8 @@ import type { Caller } from '../src/domain/keys/api-key.js'
 import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/foundations/errors.js'
 import type { LoanApplication } from '../src/domain/loans/loan-application.js'
 import { bookLoan, loanSummary, type BookedLoan } from '../src/domain/loans/loan.js'
+import { loanView } from '../src/views/loans.js'
+import { DEFAULT_SERVICING_TERMS, type ServicingTerms } from '../src/domain/loans/servicing-terms.js'
 import { deriveLoan, ledgerSums, ZERO, type Buckets } from '../src/lending/loan-servicing.js'
 import { settled } from '../src/use-cases/servicing/posting.js'
 import type { Payment } from '../src/domain/loans/payment.js'
@@ -14,20 +16,18 @@ import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
 import type { PostedBalance } from '../src/ports/loan-repository.js'
 import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../src/ports/payment-processor.js'
 import type { PaymentTokenizer } from '../src/ports/payment-tokenizer.js'
-import {
-  getLatestLoanBalanceForParty,
-  getLoanForParty,
-  listCollateralForPartyLoan,
-  listDocumentsForPartyLoan,
-  listLoanBalancesForParty,
-  listLoanScheduleForParty,
-  listLoansForParty,
-  listTransactionsForPartyLoan,
-} from '../src/use-cases/servicing/loans.js'
-import { accrueInterestForLoans, addLoanCollateral, attachLoanDocument, chargeOffLoan, dailyServicingJob } from '../src/use-cases/servicing/operations.js'
+import { getLatestLoanBalanceForParty, listLoanBalancesForParty } from '../src/use-cases/servicing/read-balances.js'
+import { getLoanForParty, listLoansForParty } from '../src/use-cases/servicing/read-loans.js'
+import { listCollateralForPartyLoan, listDocumentsForPartyLoan } from '../src/use-cases/servicing/loan-records.js'
+import { listLoanScheduleForParty } from '../src/use-cases/servicing/list-schedule.js'
+import { listTransactionsForPartyLoan } from '../src/use-cases/servicing/list-transactions.js'
+import { accrueInterestForLoans, dailyServicingJob } from '../src/use-cases/servicing/accrue-loans.js'
+import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/loan-records.js'
+import { chargeOffLoan } from '../src/use-cases/servicing/charge-off-loan.js'
 import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
-import { createPaymentIntentForPartyLoan, reverseLoanPayment } from '../src/use-cases/servicing/payments.js'
+import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
+import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
@@ -107,7 +107,7 @@ const setup = () => {
   const deps = { loans, paymentMethods, processor, tokenizer, ids, clock }
 
   /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
-  const book = (over: Partial<LoanApplication> = {}): BookedLoan => {
+  const book = (over: Partial<LoanApplication> = {}, terms: Partial<ServicingTerms> = {}): BookedLoan => {
     const application: LoanApplication = {
       id: testId(ids.next()),
       partyId: caller.partyId,
@@ -128,7 +128,7 @@ const setup = () => {
       updatedAt: clock.now(),
       ...over,
     }
-    const booked = bookLoan(application, ids, clock.now())
+    const booked = bookLoan(application, ids, clock.now(), { ...DEFAULT_SERVICING_TERMS, ...terms })
     loans.book(booked)
     return booked
   }
@@ -210,6 +210,22 @@ describe('loan servicing use cases (in memory)', () => {
       expect(page1.items).to.deep.equal([booked[0]!.loan, booked[1]!.loan].map(loanSummary))
       expect(page1.nextCursor).to.be.a('string')
       expect(await run(listLoansForParty(deps)(caller, { partyId: caller.partyId, limit: '2', cursor: page1.nextCursor! }))).to.deep.equal({ items: [loanSummary(booked[2]!.loan)], nextCursor: null })
+    })
+
+    it('shows the level payment in force: the recast one after a prepayment that reduces the installment', async () => {
+      const { deps, book, addMethod, pay, clock } = setup()
+      const { loan } = book({}, { prepayment: 'REDUCE_INSTALLMENT' })
+      const reduceTerm = book().loan
+      const method = await addMethod(loan.id)
+      const shown = async (id: string) => loanView(await run(getLoanForParty(deps)(caller, { partyId: caller.partyId, loanId: id })), clock.now()).payment_amount
+      expect(await shown(loan.id)).to.equal(106_619)
+      clock.set(at('2026-02-15'))
+      right(await pay(loan.id, method, 606_619, 'k1'))
+      // 605,381 over the 11 installments left at 1% a month: 58,391.
+      expect(await shown(loan.id)).to.equal(58_391)
+      expect(await shown(reduceTerm.id)).to.equal(106_619)
+      const listed = await run(listLoansForParty(deps)(caller, { partyId: caller.partyId }))
+      expect(listed.items.map((l) => loanView(l, clock.now()).payment_amount)).to.deep.equal([58_391, 106_619])
     })
 
     it('answers NotFound for an unknown loan and InvalidRequest for a malformed id', async () => {
@@ -645,6 +661,48 @@ describe('loan servicing use cases (in memory)', () => {
       await expectConsistent(loan.id)
     })
 
+    describe('when the last installment is billed above the payoff (interest projected to its due date)', () => {
+      // 1,200,000 for 1 month at 12%, booked 2026-01-15: the bill is 1,212,000, due 2026-02-15.
+      const oneMonth = () => {
+        const s = setup()
+        const { loan } = s.book({ termMonths: 1 })
+        return { ...s, loan }
+      }
+
+      it('accepts the bill on the booking day and settles at the payoff: charges 1,200,000 and records it', async () => {
+        const { loan, addMethod, pay, processor, latest, stored, expectConsistent } = oneMonth()
+        const method = await addMethod(loan.id)
+        expect(await latest(loan.id)).to.deep.include({ payoffAmount: 1_200_000, nextDueAmount: 1_212_000 })
+        const payment = right(await pay(loan.id, method, 1_212_000, 'k1'))
+        expect([payment.status, payment.amount]).to.deep.equal(['SUCCEEDED', 1_200_000])
+        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_200_000])
+        expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
+        expect(await latest(loan.id)).to.deep.include({ payoffAmount: 0, nextDueAmount: null })
+        expect(right(await pay(loan.id, method, 1_212_000, 'k1'))).to.deep.equal(payment)
+        expect(processor.charges).to.have.length(1)
+        await expectConsistent(loan.id)
+      })
+
+      it('accepts the bill five days before the due date and charges the payoff of that day', async () => {
+        const { loan, addMethod, pay, processor, clock, stored, expectConsistent } = oneMonth()
+        const method = await addMethod(loan.id)
+        clock.set(at('2026-02-10'))
+        // 26 days of interest: 10,400.
+        const payment = right(await pay(loan.id, method, 1_212_000, 'k1'))
+        expect([payment.status, payment.amount]).to.deep.equal(['SUCCEEDED', 1_210_400])
+        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_210_400])
+        expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
+        await expectConsistent(loan.id)
+      })
+
+      it('refuses more than the bill with Overpayment(payoff)', async () => {
+        const { loan, addMethod, pay, processor } = oneMonth()
+        const method = await addMethod(loan.id)
+        expect(await pay(loan.id, method, 1_212_001, 'k1')).to.deep.equal(E.left(overpayment(1_200_000)))
+        expect(processor.charges).to.deep.equal([])
+      })
+    })
+
     it('requires an Idempotency-Key', async () => {
       const { book, addMethod, pay, processor, written } = setup()
       const { loan } = book()
@@ -924,6 +982,29 @@ describe('loan servicing use cases (in memory)', () => {
       ])
       await expectConsistent(a.id)
       await expectConsistent(b.id)
+    })
+
+    it('goes on past a loan it cannot service: the loan is reported, left as it was, and tried again on the next run', async () => {
+      const { deps, a, b, loans, clock, stored, written, expectConsistent } = twoLoans()
+      // A snapshot that disagrees with the schedule: the engine refuses to post on this loan.
+      const booked = await stored(a.id)
+      loans.book({ ...booked, balance: { ...booked.balance, principalOutstanding: booked.balance.principalOutstanding + 1 } })
+      const before = await written(a.id)
+      const failures: unknown[] = []
+      const audit = inMemoryAuditLog()
+      const leases = inMemoryJobLeases()
+      const jobDeps = { ...deps, audit, failures: { loanFailed: (f: { readonly loanId: string; readonly job: string }) => failures.push([f.job, f.loanId]) } }
+      clock.set(at('2026-03-20'))
+      const request = { runKey: '2026-03-20', holder: 'worker-1', leaseMs: 30_000, stopping: () => false }
+      expect(await run(runLeasedJob({ leases, clock })(dailyServicingJob(jobDeps)('2026-03-20'), request))).to.deep.equal({ _tag: 'Completed', resumed: false })
+      expect(failures).to.deep.equal([['servicing', a.id]])
+      expect(await written(a.id)).to.deep.equal(before)
+      expect((await stored(b.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])).to.deep.equal([['2026-03-20', 9_800]])
+      await expectConsistent(b.id)
+      clock.set(at('2026-03-21'))
+      const next = { ...request, runKey: '2026-03-21' }
+      expect(await run(runLeasedJob({ leases, clock })(dailyServicingJob(jobDeps)('2026-03-21'), next))).to.deep.equal({ _tag: 'Completed', resumed: false })
+      expect(failures).to.deep.equal([['servicing', a.id], ['servicing', a.id]])
     })
 
     it('changes nothing when run twice for the same date', async () => {
@@ -1222,10 +1303,15 @@ describe('loan servicing use cases (in memory)', () => {
                   expect(r.left).to.have.property('_tag', 'Overpayment')
                   expect((r.left as { payoffAmount: number }).payoffAmount).to.be.below(amounts[n]!)
                 } else {
-                  expect([r.right.amount, r.right.status]).to.deep.equal([amounts[n], 'SUCCEEDED'])
+                  expect(r.right.status).to.equal('SUCCEEDED')
+                  // Within the final bill but above the payoff: settled at the payoff, charging only that.
+                  if (r.right.amount !== amounts[n]) expect(r.right.amount).to.be.below(amounts[n]!)
                   answered.push(r.right)
                 }
               })
+              if (answered.some((p, n) => p.amount !== amounts[results.findIndex((r) => E.isRight(r) && r.right.id === p.id)])) {
+                expect((await s.stored(loan.id)).loan.status, 'a payment settled at the payoff pays the loan off').to.equal('PAID_OFF')
+              }
               expect(new Set(answered.map((p) => p.id)).size).to.equal(answered.length)
               const posted = (await s.stored(loan.id)).transactions.slice(ledgerBefore).filter((x) => x.type === 'PAYMENT')
               const succeeded = answered.filter((p) => p.status === 'SUCCEEDED')

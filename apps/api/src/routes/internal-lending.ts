@@ -23,6 +23,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { operatorContext } from '../http/audit-context.js'
 import { routes } from './route.js'
+import { loggedLoanFailures } from '../loan-failures.js'
 
 /** The loan product catalogue, credit decisions and servicing operations (INTERNAL_API_TOKEN only; docs/applications.md, docs/servicing.md). */
 export const internalLendingRoutes = (deps: AppDeps) =>
@@ -43,7 +44,7 @@ export const internalLendingRoutes = (deps: AppDeps) =>
     run: (ctx, command) => pipe(approveLoanApplication(deps)(command, operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan, deps.clock.now()) }))),
   },
   accrueInterest: {
-    run: (ctx, command) => pipe(runInterestAccrual(deps)(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }))),
+    run: (ctx, command) => pipe(runInterestAccrual({ ...deps, failures: loggedLoanFailures(ctx.state.log, deps.metrics) })(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }))),
   },
   addLoanCollateral: {
     run: (ctx, command) => pipe(addLoanCollateral(deps)(command, operatorContext(ctx)), TE.map(collateralView)),

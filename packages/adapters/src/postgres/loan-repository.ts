@@ -1,11 +1,11 @@
-import { DELINQUENCY_DAYS, type BookedLoan, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, type BookedLoan, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
-import { documentColumns, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
+import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
 import { writePosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
@@ -40,9 +40,14 @@ const succeededPayments = (db: Kysely<Database>, loanId: LoanId) =>
     .orderBy('payments.effective_date')
     .orderBy('entry.seq')
 
-/** The loan, its schedule and its latest balance, the loan's row locked until `trx` ends; none for an unknown loan. */
-const readLocked = async (trx: Transaction<Database>, loanId: LoanId): Promise<O.Option<LockedLoan>> => {
-  const loan = await trx.selectFrom('loans').selectAll().where('id', '=', loanId).forUpdate().executeTakeFirst()
+/**
+ * The loan, its schedule and its latest balance, the loan's row locked until `trx` ends; none for
+ * an unknown loan, or one not `partyId`'s when it is given (that loan is left unlocked).
+ */
+const readLocked = async (trx: Transaction<Database>, { loanId, partyId }: LoanKey): Promise<O.Option<LockedLoan>> => {
+  let locking = trx.selectFrom('loans').selectAll().where('id', '=', loanId)
+  if (partyId !== undefined) locking = locking.where('party_id', '=', partyId)
+  const loan = await locking.forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
   const [installments, latest] = await Promise.all([
     trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
@@ -97,7 +102,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     listForParty: (partyId, filter, page) =>
       query(async () => {
-        let q = db.selectFrom('loans').select(LOAN_SUMMARY_COLUMNS).where('party_id', '=', partyId)
+        let q = db.selectFrom('loans').select([...LOAN_SUMMARY_COLUMNS, LEVEL_PAYMENT]).where('party_id', '=', partyId)
         if (filter.delinquency !== undefined) {
           const { least, most } = DELINQUENCY_DAYS[filter.delinquency]
           const days = daysPastDueAt(filter.now)
@@ -171,15 +176,15 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       }),
 
     // A Left from `change` is rolled back and returned as it is.
-    change: (loanId, change) =>
+    change: (key, change) =>
       pipe(
         attempt(
           () =>
             inTransaction(db, async (trx) => {
-              const state = await readLocked(trx, loanId)
+              const state = await readLocked(trx, key)
               const outcome = await change(state, paymentReads(trx))()
               if (E.isLeft(outcome)) return outcome
-              if (O.isSome(state)) await writePosting(trx, loanId, state.value.installments, outcome.right.posting)
+              if (O.isSome(state)) await writePosting(trx, key.loanId, state.value.installments, outcome.right.posting)
               return E.right(outcome.right.result)
             }),
           asStoreUnavailable,

@@ -1,5 +1,5 @@
 import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, LoanSummary, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './schema.js'
 
 /** A loan's rows as the domain's records (`to…`), and the domain's records as rows (`…Columns`). */
@@ -12,7 +12,10 @@ export const LOAN_SUMMARY_COLUMNS = [
   'charged_off_on', 'created_at',
 ] as const
 
-export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint'>>): LoanSummary => ({
+/** The level payment in force (`levelPaymentOf`), as a list reads it from the checkpoint's JSON. */
+export const LEVEL_PAYMENT = sql<number>`coalesce((checkpoint->>'level')::bigint, payment_amount)`.as('level_payment')
+
+export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint'>> & { readonly level_payment: number | string }): LoanSummary => ({
   id: row.id,
   partyId: row.party_id,
   applicationId: row.application_id,
@@ -39,12 +42,13 @@ export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint'>>): 
       ? null
       : { amountFinanced: row.disbursed_amount, financeCharge: row.finance_charge, totalOfPayments: row.total_of_payments, aprThousandths: row.apr_thousandths },
   createdAt: row.created_at,
+  levelPayment: Number(row.level_payment),
 })
 
-export const toLoan = (row: Selectable<LoansTable>): Loan => ({
-  ...toLoanSummary(row),
-  checkpoint: row.checkpoint === null ? null : json<ServicingCheckpoint>(row.checkpoint),
-})
+export const toLoan = (row: Selectable<LoansTable>): Loan => {
+  const { levelPayment: _level, ...loan } = toLoanSummary({ ...row, level_payment: row.payment_amount })
+  return { ...loan, checkpoint: row.checkpoint === null ? null : json<ServicingCheckpoint>(row.checkpoint) }
+}
 
 /** A loan's columns. */
 export const loanColumns = (loan: Loan) => ({

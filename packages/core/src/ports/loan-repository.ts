@@ -57,6 +57,12 @@ export type LockedLoan = {
   readonly installments: readonly ServicedInstallment[]
 }
 
+/** Which loan a change locks: `loanId`, and only if it is `partyId`'s when a party is named. */
+export type LoanKey = { readonly loanId: LoanId; readonly partyId?: PartyId }
+
+/** What a change writes (`posting`) and what it answers (`result`). */
+export type Change<A> = { readonly posting: Posting; readonly result: A }
+
 /** Everything one servicing change writes, in one transaction. */
 export type Posting = {
   /** New ledger entries, in ledger order. */
@@ -121,15 +127,13 @@ export type LoanRepository = {
   /** The latest snapshot (the one with the highest sequence): one indexed read, whatever the length of the ledger. */
   readonly latestBalanceForParty: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PostedBalance>
   /**
-   * Locks the loan (other changes to it wait), reads its state, and writes the posting that
-   * `change` returns, all in one transaction; a Left from `change` writes nothing. A missing
-   * loan reaches `change` as none. `reads` read inside that same transaction (an embedded
-   * database has one connection: a read from outside would wait for the lock it is under).
+   * Locks the loan `key.loanId` (other changes to it wait), reads its state, and writes the
+   * posting `decide` returns, all in one transaction; a Left from `decide` writes nothing. The
+   * locked read is the ownership check: a loan that does not exist, or is not `key.partyId`'s
+   * (when given), reaches `decide` as none. `reads` read inside that same transaction (an
+   * embedded database has one connection: a read from outside would wait for the lock).
    */
-  readonly change: <E, A>(
-    loanId: LoanId,
-    change: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, { readonly posting: Posting; readonly result: A }>,
-  ) => TE.TaskEither<E | StoreUnavailable, A>
+  readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
   /** Active loans' ids after `afterId` in id order (for jobs that visit every loan). */
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Payment reads outside any change. */

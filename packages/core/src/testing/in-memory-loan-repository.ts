@@ -109,9 +109,10 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
       })),
     listBalances: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => ({ currency: s.loan.currency, balances: inMemoryPage(s.balances, page, sequencePosition) })),
     latestBalanceForParty: (partyId, loanId) => TE.right(pipe(ofPartyNow(partyId, loanId), O.chain((s) => O.fromNullable(s.balances.at(-1))))),
-    change: (loanId, change) => () => {
+    change: ({ loanId, partyId }, change) => () => {
       const run = lock.then(async () => {
-        const stored = loans.get(loanId)
+        const found = loans.get(loanId)
+        const stored = partyId === undefined || found?.loan.partyId === partyId ? found : undefined
         const latest = stored?.balances.at(-1)
         const state =
           stored === undefined || latest === undefined

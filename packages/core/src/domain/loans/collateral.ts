@@ -1,7 +1,6 @@
 import type * as t from 'io-ts'
 import { boundedString, integerIn, oneOf, strictObject } from '../foundations/codecs.js'
 import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
-import { instantText } from '../foundations/instant.js'
 import type { LoanId } from '../foundations/ids.js'
 
 /** Collateral securing a loan, recorded by operators and listed to partners. */
@@ -48,16 +47,4 @@ export const newCollateral = (input: CollateralInput, loanId: LoanId, id: string
   currency: input.currency,
   lienPosition: input.lien_position ?? 1,
   createdAt: now,
-})
-
-/** Collateral as the API returns it. */
-export const collateralView = (c: CollateralItem) => ({
-  collateral_id: c.id,
-  loan_id: c.loanId,
-  type: c.type,
-  description: c.description,
-  valuation: c.valuation,
-  currency: c.currency,
-  lien_position: c.lienPosition,
-  created_at: instantText(c.createdAt),
 })

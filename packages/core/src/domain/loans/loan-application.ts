@@ -4,7 +4,6 @@ import { boundedString, integerIn, merged, mergePatch, strictObject } from '../f
 import { invalidRequest, invalidState, type InvalidRequest, type InvalidState } from '../foundations/errors.js'
 import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
 import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
-import { instantText, instantTextOrNull } from '../foundations/instant.js'
 import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } from '../foundations/ids.js'
 
 /**
@@ -164,50 +163,4 @@ export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationP
   termMonths: merged(patch.term_months, a.termMonths),
   purpose: merged(patch.purpose, a.purpose),
   updatedAt: now,
-})
-
-/** An application as the API returns it. */
-export type LoanApplicationView = {
-  readonly application_id: string
-  readonly party_id: string
-  readonly product_id: string
-  readonly status: ApplicationStatus
-  readonly amount: number
-  readonly currency: string
-  readonly term_months: number
-  readonly purpose: string | null
-  readonly interest_rate_bps: number
-  readonly origination_fee_bps: number
-  readonly submitted_at: string | null
-  readonly decision: {
-    readonly decision: 'APPROVED' | 'DECLINED'
-    readonly reason: string | null
-    readonly decided_by: string
-    readonly decided_at: string
-  } | null
-  readonly loan_id: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of an application. */
-export const loanApplicationView = (a: LoanApplication): LoanApplicationView => ({
-  application_id: a.id,
-  party_id: a.partyId,
-  product_id: a.productId,
-  status: a.status,
-  amount: a.amount,
-  currency: a.currency,
-  term_months: a.termMonths,
-  purpose: a.purpose,
-  interest_rate_bps: a.interestRateBps,
-  origination_fee_bps: a.originationFeeBps,
-  submitted_at: instantTextOrNull(a.submittedAt),
-  decision:
-    a.decision === null
-      ? null
-      : { decision: a.decision.decision, reason: a.decision.reason, decided_by: a.decision.decidedBy, decided_at: instantText(a.decision.decidedAt) },
-  loan_id: a.loanId,
-  created_at: instantText(a.createdAt),
-  updated_at: instantText(a.updatedAt),
 })

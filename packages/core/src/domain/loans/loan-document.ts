@@ -2,7 +2,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { boundedString, CalendarDate, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText } from '../foundations/instant.js'
 import type { DocumentId, LoanId } from '../foundations/ids.js'
 
 /** Documents of a loan (statements, notices, disclosures): metadata and a storage reference. */
@@ -74,17 +73,4 @@ export const openingStatement = (loanId: LoanId, startDate: string, id: Document
   fileName: `statement-${startDate}.pdf`,
   contentType: 'application/pdf',
   createdAt: now,
-})
-
-/** A loan document as the API returns it. */
-export const loanDocumentView = (d: LoanDocument) => ({
-  document_id: d.id,
-  loan_id: d.loanId,
-  type: d.type,
-  period_start: d.periodStart,
-  period_end: d.periodEnd,
-  storage_ref: d.storageRef,
-  file_name: d.fileName,
-  content_type: d.contentType,
-  created_at: instantText(d.createdAt),
 })

@@ -5,9 +5,8 @@ import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, merged, mergePatch, oneOf, strictObject } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
 import { BasisPoints, CurrencyCode, NonNegativeMinorUnits, PositiveMinorUnits } from '../foundations/money.js'
-import { instantText } from '../foundations/instant.js'
 import type { ProductId } from '../foundations/ids.js'
-import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, servicingTermsView, TimeZone, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
+import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, TimeZone, type ServicingTerms } from './servicing-terms.js'
 
 /** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
 
@@ -212,41 +211,4 @@ export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: D
   },
   active: merged(patch.active, p.active),
   updatedAt: now,
-})
-
-/** A product as the API returns it. */
-export type LoanProductView = {
-  readonly product_id: string
-  readonly name: string
-  readonly description: string | null
-  readonly currency: string
-  readonly min_amount: number
-  readonly max_amount: number
-  readonly min_term_months: number
-  readonly max_term_months: number
-  readonly interest_rate_bps: number
-  readonly origination_fee_bps: number
-  readonly repayment_frequency: RepaymentFrequency
-  readonly active: boolean
-  readonly created_at: string
-  readonly updated_at: string
-} & ServicingTermsView
-
-/** The API's view of a product. */
-export const loanProductView = (p: LoanProduct): LoanProductView => ({
-  product_id: p.id,
-  name: p.name,
-  description: p.description,
-  currency: p.currency,
-  min_amount: p.minAmount,
-  max_amount: p.maxAmount,
-  min_term_months: p.minTermMonths,
-  max_term_months: p.maxTermMonths,
-  interest_rate_bps: p.interestRateBps,
-  origination_fee_bps: p.originationFeeBps,
-  repayment_frequency: p.repaymentFrequency,
-  ...servicingTermsView(p.servicing),
-  active: p.active,
-  created_at: instantText(p.createdAt),
-  updated_at: instantText(p.updatedAt),
 })

@@ -1,16 +1,15 @@
 import {
-  amortize, daysPastDueSince, delinquencyBucketOf, disclosureFigures, formatAprThousandths, INSTALLMENT_STATUSES, LOAN_STATUSES, replay, snapshotOf, TRANSACTION_TYPES,
-  type BalanceSnapshot, type DelinquencyBucket, type Installment, type InstallmentStatus, type LedgerTransaction, type Loan, type LoanDisclosure, type LoanInstallment,
+  amortize, daysPastDueSince, disclosureFigures, INSTALLMENT_STATUSES, LOAN_STATUSES, replay, snapshotOf, TRANSACTION_TYPES,
+  type BalanceSnapshot, type Installment, type InstallmentStatus, type LedgerTransaction, type Loan, type LoanDisclosure, type LoanInstallment,
   type LoanStatus, type TransactionType,
 } from '../../lending/index.js'
 import type { LoanApplication } from './loan-application.js'
 import { openingStatement, type LoanDocument } from './loan-document.js'
 import { basisPointsOf } from '../foundations/money.js'
 import * as E from 'fp-ts/lib/Either.js'
-import { instantText } from '../foundations/instant.js'
 import { newId, type LoanId } from '../foundations/ids.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import { dateIn, DEFAULT_SERVICING_TERMS, servicingTermsView, type ServicingTerms, type ServicingTermsView } from './servicing-terms.js'
+import { dateIn, DEFAULT_SERVICING_TERMS, type ServicingTerms } from './servicing-terms.js'
 
 export {
   INSTALLMENT_STATUSES, LOAN_STATUSES, TRANSACTION_TYPES, type BalanceSnapshot, type InstallmentStatus, type LedgerTransaction, type Loan, type LoanDisclosure,
@@ -25,12 +24,21 @@ export {
 
 /**
  * A loan as a list shows it: everything but its servicing checkpoint, which only servicing
- * resumes from (a list of loans reads them without it).
+ * resumes from, and the level payment in force (`levelPaymentOf`).
  */
-export type LoanSummary = Omit<Loan, 'checkpoint'>
+export type LoanSummary = Omit<Loan, 'checkpoint'> & { readonly levelPayment: number }
+
+/**
+ * The level payment in force: the checkpoint's (a prepayment that reduces the installment recasts
+ * it), the booked `paymentAmount` for a loan without one.
+ */
+export const levelPaymentOf = (loan: Loan | LoanSummary): number => ('levelPayment' in loan ? loan.levelPayment : (loan.checkpoint?.level ?? loan.paymentAmount))
 
 /** `loan` as a list shows it, without its checkpoint. */
-export const loanSummary = ({ checkpoint: _checkpoint, ...summary }: Loan): LoanSummary => summary
+export const loanSummary = (loan: Loan): LoanSummary => {
+  const { checkpoint: _checkpoint, ...summary } = loan
+  return { ...summary, levelPayment: levelPaymentOf(loan) }
+}
 
 /**
  * The disclosure of a schedule whose proceeds, `amountFinanced`, are advanced on `startDate`;
@@ -47,16 +55,6 @@ export const disclosureOf = (schedule: readonly Installment[], amountFinanced: n
   return { amountFinanced, financeCharge: Number(financeCharge), totalOfPayments: Number(totalOfPayments), aprThousandths }
 }
 
-/** A disclosure as the API shows it: the APR as a percentage with three decimals (`"12.683"`). */
-export const disclosureView = (d: LoanDisclosure | null) =>
-  d === null
-    ? null
-    : {
-        amount_financed: d.amountFinanced,
-        finance_charge: d.financeCharge,
-        total_of_payments: d.totalOfPayments,
-        annual_percentage_rate: formatAprThousandths(d.aprThousandths),
-      }
 
 /** Everything approval writes, in one transaction. */
 export type BookedLoan = {
@@ -69,7 +67,7 @@ export type BookedLoan = {
 }
 
 /** The schedule `application` would have if booked on `startDate`. */
-const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string, terms: ServicingTerms): readonly Installment[] =>
+export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string, terms: ServicingTerms): readonly Installment[] =>
   amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate, dayCount: terms.dayCount })
 
 /**
@@ -140,114 +138,8 @@ export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator,
   return { loan, installments, transactions, balance, documents: [openingStatement(loanId, startDate, newId(idGenerator), now)] }
 }
 
-/** A loan as the API returns it. */
-export type LoanView = {
-  readonly loan_id: string
-  readonly party_id: string
-  readonly application_id: string
-  readonly product_id: string
-  readonly status: LoanStatus
-  readonly currency: string
-  readonly principal: number
-  readonly interest_rate_bps: number
-  readonly term_months: number
-  readonly payment_amount: number
-  readonly origination_fee: number
-  readonly disbursed_amount: number
-  readonly start_date: string
-  readonly first_due_date: string
-  readonly maturity_date: string
-  readonly days_past_due: number
-  readonly delinquency_bucket: DelinquencyBucket
-  readonly charged_off_on: string | null
-  readonly disclosure: ReturnType<typeof disclosureView>
-  readonly created_at: string
-} & ServicingTermsView
-
 /** Days `loan` is past due on `today`: since its oldest unpaid installment fell due (0 if none has). */
 export const daysPastDue = (loan: Pick<Loan, 'oldestUnpaidDueDate' | 'chargedOffOn'>, today: string): number => {
   const asOf = loan.chargedOffOn !== null && loan.chargedOffOn < today ? loan.chargedOffOn : today
   return daysPastDueSince(loan.oldestUnpaidDueDate, asOf)
-}
-
-/** The API's view of a loan on the instant `now` (days past due are counted to its date in the loan's time zone). */
-export const loanView = (l: LoanSummary, now: Date): LoanView => ({
-  loan_id: l.id,
-  party_id: l.partyId,
-  application_id: l.applicationId,
-  product_id: l.productId,
-  status: l.status,
-  currency: l.currency,
-  principal: l.principal,
-  interest_rate_bps: l.interestRateBps,
-  term_months: l.termMonths,
-  payment_amount: l.paymentAmount,
-  origination_fee: l.originationFee,
-  disbursed_amount: l.disbursedAmount,
-  start_date: l.startDate,
-  first_due_date: l.firstDueDate,
-  maturity_date: l.maturityDate,
-  ...servicingTermsView(l),
-  days_past_due: daysPastDue(l, dateIn(l.timeZone, now)),
-  delinquency_bucket: delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, now))),
-  charged_off_on: l.chargedOffOn,
-  disclosure: disclosureView(l.disclosure),
-  created_at: instantText(l.createdAt),
-})
-
-/**
- * The schedule an application's loan would have if booked on `start_date`, with its totals, as
- * the API returns it.
- */
-export type SchedulePreview = {
-  readonly application_id: string
-  readonly currency: string
-  readonly principal: number
-  readonly interest_rate_bps: number
-  readonly term_months: number
-  readonly start_date: string
-  readonly payment_amount: number
-  readonly total_interest: number
-  readonly total_of_payments: number
-  readonly origination_fee: number
-  readonly disbursed_amount: number
-  /** The Truth in Lending figures of this schedule (`LoanDisclosure`); null if Appendix J finds no rate. */
-  readonly disclosure: ReturnType<typeof disclosureView>
-  readonly installments: readonly {
-    readonly number: number
-    readonly due_date: string
-    readonly payment: number
-    readonly principal: number
-    readonly interest: number
-    readonly balance_after: number
-  }[]
-}
-
-/** The schedule preview of an application booked on `startDate`. */
-export const schedulePreview = (a: LoanApplication, startDate: string, terms: ServicingTerms = DEFAULT_SERVICING_TERMS): SchedulePreview => {
-  const schedule = scheduleOf(a, startDate, terms)
-  const fee = basisPointsOf(a.amount, a.originationFeeBps)
-  const totalInterest = schedule.reduce((total, i) => total + i.interest, 0)
-  return {
-    application_id: a.id,
-    currency: a.currency,
-    principal: a.amount,
-    interest_rate_bps: a.interestRateBps,
-    term_months: a.termMonths,
-    start_date: startDate,
-    payment_amount: schedule[0]?.payment ?? 0,
-    total_interest: totalInterest,
-    total_of_payments: a.amount + totalInterest,
-    origination_fee: fee,
-    disbursed_amount: a.amount - fee,
-    disclosure: disclosureView(disclosureOf(schedule, a.amount - fee, startDate)),
-    installments: schedule.map((i) => ({
-      number: i.number,
-      due_date: i.dueDate,
-      payment: i.payment,
-      principal: i.principal,
-      interest: i.interest,
-      balance_after: i.balanceAfter,
-    })),
-  }
 }

@@ -2,7 +2,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strictObject, stringMatching, withSchema } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
-import { instantText } from '../foundations/instant.js'
 import type { LoanId, PaymentMethodId } from '../foundations/ids.js'
 
 /**
@@ -108,39 +107,3 @@ export const checkNotExpired = (input: PaymentMethodInput, today: string): E.Eit
     ? E.left(invalidRequest('The card has expired.', 'exp_year'))
     : E.right(input)
 }
-
-/** A payment method as the API returns it: never the token, never a full number. */
-export type PaymentMethodView = {
-  readonly payment_method_id: string
-  readonly loan_id: string
-  readonly type: 'bank_account' | 'card'
-  readonly nickname: string | null
-  readonly is_default: boolean
-  readonly status: 'active'
-  readonly last4: string
-  readonly account_holder_name: string | null
-  readonly account_type: 'checking' | 'savings' | null
-  readonly brand: string | null
-  readonly exp_month: number | null
-  readonly exp_year: number | null
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-/** The API's view of a payment method: never the token, never a full number. */
-export const paymentMethodView = (m: PaymentMethod): PaymentMethodView => ({
-  payment_method_id: m.id,
-  loan_id: m.loanId,
-  type: m.type,
-  nickname: m.nickname,
-  is_default: m.isDefault,
-  status: m.status,
-  last4: m.last4,
-  account_holder_name: m.accountHolderName,
-  account_type: m.accountType,
-  brand: m.brand,
-  exp_month: m.expMonth,
-  exp_year: m.expYear,
-  created_at: instantText(m.createdAt),
-  updated_at: instantText(m.updatedAt),
-})

@@ -1,8 +1,7 @@
 import type * as t from 'io-ts'
 import { strictObject, stringMatching } from '../foundations/codecs.js'
-import type { Allocation, Buckets, InstallmentPayments } from '../../lending/index.js'
+import type { Allocation, InstallmentPayments } from '../../lending/index.js'
 import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
-import { instantText } from '../foundations/instant.js'
 import { type ClientId, type LoanId, type PaymentId, PaymentMethodId } from '../foundations/ids.js'
 
 /** Borrower payments (docs/servicing.md "Payments"). */
@@ -59,18 +58,3 @@ export type Payment = {
   readonly createdAt: Date
 }
 
-const bucketsView = (b: Buckets) => ({ fees: b.fees, interest: b.interest, principal: b.principal })
-
-/** A payment as the API returns it. */
-export const paymentView = (p: Payment) => ({
-  payment_id: p.id,
-  loan_id: p.loanId,
-  status: p.status,
-  amount: p.amount,
-  currency: p.currency,
-  payment_method_id: p.paymentMethodId,
-  allocation: p.allocation === null ? null : { past_due: bucketsView(p.allocation.pastDue), ...bucketsView(p.allocation.current) },
-  failure_code: p.failureCode,
-  effective_date: p.effectiveDate,
-  created_at: instantText(p.createdAt),
-})

@@ -47,16 +47,3 @@ export const dateIn = (timeZone: string, at: Date): string => {
   }
   return calendar.format(at)
 }
-
-/** Servicing terms as the API shows them, on a product and on a loan. */
-export const servicingTermsView = (terms: ServicingTerms) => ({
-  time_zone: terms.timeZone,
-  day_count: terms.dayCount,
-  prepayment: terms.prepayment,
-  late_fee_flat: terms.lateFee.flat,
-  late_fee_bps: terms.lateFee.bps,
-  late_fee_grace_days: terms.lateFee.graceDays,
-})
-
-/** Servicing terms as the API shows them (`servicingTermsView`). */
-export type ServicingTermsView = ReturnType<typeof servicingTermsView>

@@ -176,7 +176,7 @@ const post = async <A>(
 ): Promise<{ readonly handed: O.Option<LockedLoan>; readonly result: A }> => {
   let handed: O.Option<LockedLoan> = O.none
   const returned = await right(
-    loans.change(loanId, (loan) => {
+    loans.change({ loanId }, (loan) => {
       handed = loan
       return O.isNone(loan) ? TE.left(notFound('loan')) : TE.right({ posting: posting(loan.value), result })
     }),
@@ -434,7 +434,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { payment, posting } = reversed
         let seen: readonly O.Option<Payment>[] = []
         const result = await right(
-          loans.change(booked.loan.id, (_loan, reads: PaymentReads) =>
+          loans.change({ loanId: booked.loan.id }, (_loan, reads: PaymentReads) =>
             pipe(
               TE.sequenceArray([reads.paymentById(paid.payment.id), reads.paymentByKey(clientId, key), reads.paymentByKey(clientId, 'never-used'), reads.paymentById(freshId())]),
               TE.map((found) => {
@@ -502,7 +502,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const { booked, clientId } = await ownLoan()
         const m = await method(booked.loan.id)
         const paid = paymentPosting(bookedLocked(booked), 300_000, at(`${booked.loan.firstDueDate}T10:00:00.000Z`), m.id, clientId, 'refused-1')
-        const outcome = await loans.change<NotFound | Overpayment, Payment>(booked.loan.id, (loan, reads) =>
+        const outcome = await loans.change<NotFound | Overpayment, Payment>({ loanId: booked.loan.id }, (loan, reads) =>
           O.isNone(loan)
             ? TE.left(notFound('loan'))
             : pipe(
@@ -518,7 +518,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
 
       it("writes the loan's new status when the posting carries one; active-loan listings follow it", async () => {
         const { booked } = await ownLoan()
-        const changed = await loans.change<StoreUnavailable, string>(booked.loan.id, (loan) =>
+        const changed = await loans.change<StoreUnavailable, string>({ loanId: booked.loan.id }, (loan) =>
           TE.right({
             posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
             result: 'paid off',
@@ -539,14 +539,29 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
       it('hands a missing loan to the callback as none', async () => {
         const id = freshId()
         let handed: O.Option<LockedLoan> | undefined
-        const outcome = await loans.change<StoreUnavailable, string>(id, (loan) => {
+        const outcome = await loans.change<StoreUnavailable, string>({ loanId: id }, (loan) => {
           handed = loan
           return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
         })()
         expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
-        const refused = await loans.change<NotFound | Overpayment, never>(id, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
+        const refused = await loans.change<NotFound | Overpayment, never>({ loanId: id }, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
         expect(refused).to.deep.equal(E.left(notFound('loan')))
         expect(await right(loans.findById(id))).to.deep.equal(O.none)
+      })
+
+      it("hands a loan of another party as none when a party is named, writes nothing, and the owner's change finds it", async () => {
+        const { booked } = await ownLoan()
+        const other = await borrower()
+        const handed: O.Option<LockedLoan>[] = []
+        const look = (partyId: PartyId) =>
+          loans.change<StoreUnavailable, string>({ loanId: booked.loan.id, partyId }, (loan) => {
+            handed.push(loan)
+            return TE.right({ posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
+          })()
+        expect(await look(other.partyId)).to.deep.equal(E.right('looked'))
+        expect(await look(booked.loan.partyId)).to.deep.equal(E.right('looked'))
+        expect(handed).to.deep.equal([O.none, O.some(bookedLocked(booked))])
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
       })
 
       it('serialises concurrent changes of one loan: each sees the last one, none is lost', async () => {
@@ -558,7 +573,7 @@ export const loanServicingContract = (impl: Implementation<LoanServicingFixtures
         const results = await Promise.all(
           Array.from({ length: N }, (_, k) =>
             right(
-              loans.change(booked.loan.id, (loan, reads) => {
+              loans.change({ loanId: booked.loan.id }, (loan, reads) => {
                 if (O.isNone(loan)) return TE.left(notFound('loan'))
                 const locked = loan.value
                 seen.push(locked.latest.principalOutstanding)

@@ -28,7 +28,7 @@ import {
   type LoanApplication,
 } from '../../domain/loans/loan-application.js'
 import type { LoanProduct } from '../../domain/loans/loan-product.js'
-import { schedulePreview, type SchedulePreview } from '../../domain/loans/loan.js'
+import { schedulePreview, type SchedulePreview } from '../../views/loan-applications.js'
 import { dateIn, DEFAULT_SERVICING_TERMS } from '../../domain/loans/servicing-terms.js'
 import { utcDate } from '../../domain/foundations/instant.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'

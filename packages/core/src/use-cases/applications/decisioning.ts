@@ -4,7 +4,10 @@ import { applicationApprovedEvent, applicationDeclinedEvent, OPERATOR_CONTEXT, t
 import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { applicationTransition, type LoanApplication } from '../../domain/loans/loan-application.js'
-import { bookLoan, type Loan } from '../../domain/loans/loan.js'
+import { bookLoan, type BookedLoan, type Loan } from '../../domain/loans/loan.js'
+import type { LoanProduct } from '../../domain/loans/loan-product.js'
+import type { AuditEvent } from '../../domain/audit/audit-event.js'
+import * as E from 'fp-ts/lib/Either.js'
 import { decodeFilteredPageRequest, pageOf, type Page } from '../../domain/foundations/pagination.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import type { Clock } from '../../ports/clock.js'
@@ -44,45 +47,53 @@ export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | Inval
 const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: ApplicationId) =>
   pipe(deps.applications.findById(applicationId), TE.chainW(TE.fromOption(() => notFound('loan_application'))))
 
+/** Who approves, and when. */
+type ApprovalOrder = { readonly decidedBy: string | undefined; readonly context: AuditContext; readonly ids: IdGenerator; readonly now: Date }
+
+/** What an approval writes: the application `APPROVED`, its loan as booked, and the audit event. */
+type Approval = { readonly approved: LoanApplication; readonly booked: BookedLoan; readonly audit: AuditEvent }
+
+/**
+ * Decides the approval of `a`: a `SUBMITTED` application only; its loan is booked on the terms of
+ * its product (`product`; the default terms when it is gone) as they are at `now`.
+ */
+export const planApproval = (a: LoanApplication, product: O.Option<LoanProduct>, order: ApprovalOrder): E.Either<InvalidState, Approval> =>
+  pipe(
+    applicationTransition(a.status, 'approve'),
+    E.map((status) => {
+      const { now, ids } = order
+      const booked = bookLoan(a, ids, now, O.isSome(product) ? product.value.servicing : DEFAULT_SERVICING_TERMS)
+      const approved: LoanApplication = {
+        ...a,
+        status,
+        loanId: booked.loan.id,
+        decision: { decision: 'APPROVED', reason: null, decidedBy: order.decidedBy ?? DEFAULT_REVIEWER, decidedAt: now },
+        updatedAt: now,
+      }
+      return { approved, booked, audit: applicationApprovedEvent(ids.next(), order.context, approved, booked.loan, now) }
+    }),
+  )
+
 /**
  * Approves a submitted application and books its loan, for operators (any party's application).
- * The command is the `applicationId` and the fields of `ApproveApplicationInput`. In one
- * transaction the application becomes `APPROVED` and the loan, its full schedule, the ledger's
- * opening entries and the first balance snapshot are written (`bookLoan`; the loan keeps its
- * product's servicing rules as they are now), with the
- * `loan_application.approved` audit event (actor: `context`'s, the operator by default).
+ * The command is the `applicationId` and the fields of `ApproveApplicationInput`. Load the
+ * application and its product; decide (`planApproval`); commit in one transaction: the application
+ * `APPROVED`, the loan, its schedule, the ledger's opening entries, the first balance snapshot
+ * and the `loan_application.approved` audit event (actor: `context`'s, the operator by default).
  */
 export const approveLoanApplication =
   (deps: DecisionDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
     pipe(
       TE.fromEither(decode(ApproveCommand)(command)),
-      TE.chainW((cmd) =>
+      TE.bindTo('cmd'),
+      TE.bindW('application', ({ cmd }) => loadAny(deps, cmd.applicationId)),
+      TE.bindW('product', ({ application }) => deps.products.findById(application.productId)),
+      TE.chainEitherKW(({ cmd, application, product }) => planApproval(application, product, { decidedBy: cmd.decided_by, context, ids: deps.ids, now: deps.clock.now() })),
+      TE.chainW(({ approved, booked, audit }) =>
         pipe(
-          loadAny(deps, cmd.applicationId),
-          TE.chainW((a) =>
-            pipe(
-              TE.fromEither(applicationTransition(a.status, 'approve')),
-              TE.chainW((status) => pipe(deps.products.findById(a.productId), TE.map((product) => ({ status, product })))),
-              TE.chainW(({ status, product }) => {
-                const now = deps.clock.now()
-                const terms = O.isSome(product) ? product.value.servicing : DEFAULT_SERVICING_TERMS
-                const booked = bookLoan(a, deps.ids, now, terms)
-                const approved: LoanApplication = {
-                  ...a,
-                  status,
-                  loanId: booked.loan.id,
-                  decision: { decision: 'APPROVED', reason: null, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
-                  updatedAt: now,
-                }
-                const audit = applicationApprovedEvent(deps.ids.next(), context, approved, booked.loan, now)
-                return pipe(
-                  deps.applications.saveApproved(approved, booked, audit),
-                  TE.map((application) => ({ application, loan: booked.loan })),
-                )
-              }),
-            ),
-          ),
+          deps.applications.saveApproved(approved, booked, audit),
+          TE.map((application) => ({ application, loan: booked.loan })),
         ),
       ),
     )

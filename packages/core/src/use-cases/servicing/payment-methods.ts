@@ -19,7 +19,7 @@ import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import type { PaymentTokenizer } from '../../ports/payment-tokenizer.js'
-import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loans.js'
+import { listOfOwnLoan, loadOwnLoan, type LoanReadError } from './loan-reads.js'
 import { newId, type PaymentMethodId } from '../../domain/foundations/ids.js'
 
 /** Payment methods of a party's loan (docs/servicing.md "Payment methods"). */
@@ -27,8 +27,8 @@ import { newId, type PaymentMethodId } from '../../domain/foundations/ids.js'
 /** What the payment method use cases need. */
 export type PaymentMethodDeps = {
   readonly loans: Pick<LoanRepository, 'findForParty'>
-  readonly paymentMethods: PaymentMethodRepository
-  readonly tokenizer: PaymentTokenizer
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'listForPartyLoan' | 'countForLoan' | 'insert' | 'findForLoan' | 'update'>
+  readonly tokenizer: Pick<PaymentTokenizer, 'tokenizeBankAccount'>
   readonly ids: IdGenerator
   readonly clock: Clock
 }

@@ -1,5 +1,7 @@
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
 import type { Payment } from '../../domain/loans/payment.js'
@@ -28,12 +30,29 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
   return date < latest.asOf ? latest.asOf : date
 }
 
+/** A locked loan with its successful payments when a change must replay it from booking (null when it resumes). */
+export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null }
+
 /**
- * The loan's successful payments if `event` on `date` must replay it from booking (a reversal, or
- * a loan without a checkpoint), read in the change's transaction; null when it resumes.
+ * The locked loan with what `event` on `date` replays: its successful payments if it must replay
+ * from booking (a reversal, or a loan without a checkpoint), read in the change's transaction.
  */
-export const paymentsFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, readonly Payment[] | null> =>
-  resumes(locked.loan.checkpoint, event, date) ? TE.right(null) : reads.succeeded(locked.loan.id)
+export const loadFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
+  resumes(locked.loan.checkpoint, event, date)
+    ? TE.right({ ...locked, payments: null })
+    : pipe(
+        reads.succeeded(locked.loan.id),
+        TE.map((payments) => ({ ...locked, payments })),
+      )
+
+/** A posting that writes nothing but (maybe) `payment`. */
+export const nothing = (locked: Pick<LockedLoan, 'installments'>, payment?: Payment): Posting => ({
+  transactions: [],
+  installments: locked.installments,
+  balance: null,
+  audit: NOT_AUDITED,
+  payments: payment === undefined ? [] : [payment],
+})
 
 /** A successful payment as the replay takes it. */
 export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'createdAt'>): SettledPayment => ({

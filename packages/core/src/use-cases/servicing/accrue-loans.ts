@@ -1,0 +1,175 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as t from 'io-ts'
+import { accrualCompletedEvent, SYSTEM_CONTEXT, type AuditContext } from '../../domain/audit/audit-event.js'
+import { CalendarDate, decode, strictObject } from '../../domain/foundations/codecs.js'
+import { invalidRequest, type InvalidRequest, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { LoanId } from '../../domain/foundations/ids.js'
+import { utcDate } from '../../domain/foundations/instant.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
+import { dateIn } from '../../domain/loans/servicing-terms.js'
+import type { AuditLog } from '../../ports/audit-log.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanFailures } from '../../ports/loan-failures.js'
+import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
+import type { JobStep, SteppedJob } from '../jobs/leased-job.js'
+import { loadFor, nothing, post, postingDate, type LoadedLoan } from './posting.js'
+
+/** The daily servicing job and the operators' accrual run (INTERNAL_API_TOKEN). */
+
+/** What an accrual needs; `failures` is told of each loan skipped because servicing it failed. */
+export type AccrualDeps = {
+  readonly loans: Pick<LoanRepository, 'change' | 'activeLoanIds'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+  readonly failures?: LoanFailures
+}
+
+/** The fields of an accrual run: optionally `as_of` (`YYYY-MM-DD`, not after today in UTC; today when left out). */
+export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
+
+/** An accrual run's figures: the date, the active loans read, those changed, the entries posted. */
+export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
+
+/** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
+const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
+
+/** How many loans the job reads at a time: one step of the scheduled job. */
+const BATCH = 100
+
+/** Where a run stands: its figures so far and the last loan it did (`after`, in id order), saved after every batch. */
+export type AccrualProgress = AccrualRun & { readonly after: LoanId | null }
+
+/** The codec of `AccrualProgress`, as the scheduled job saves it. */
+const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = t.type({
+  asOf: t.string,
+  loansExamined: t.number,
+  loansChanged: t.number,
+  accruals: t.number,
+  after: t.union([LoanId, t.null]),
+})
+
+/** A run's start: nothing done yet, figures for `asOf`. */
+const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, after: null })
+
+/**
+ * One batch: the next `BATCH` active loans, each accrued to `asOf` (its today when undefined) in
+ * its own transaction; a loan not serviced is told to `failures` and skipped, only the store stops it.
+ */
+const accrueBatch =
+  (deps: AccrualDeps, asOf: string | undefined) =>
+  (progress: AccrualProgress): TE.TaskEither<StoreUnavailable, JobStep<AccrualProgress>> =>
+  async () => {
+    const ids = await deps.loans.activeLoanIds(progress.after, BATCH)()
+    if (E.isLeft(ids)) return ids
+    let next = progress
+    for (const id of ids.right) {
+      const outcome = await accrueOne(deps, id, asOf)()
+      if (E.isLeft(outcome)) {
+        if (outcome.left._tag === 'StoreUnavailable') return E.left(outcome.left)
+        deps.failures?.loanFailed({ job: DAILY_SERVICING_JOB, loanId: id, reason: outcome.left.reason })
+      }
+      const done = E.isRight(outcome) ? outcome.right : { changed: false, accruals: 0 }
+      next = {
+        asOf: next.asOf,
+        loansExamined: next.loansExamined + 1,
+        loansChanged: next.loansChanged + (done.changed ? 1 : 0),
+        accruals: next.accruals + done.accruals,
+        after: id,
+      }
+    }
+    return E.right({ progress: next, done: ids.right.length < BATCH })
+  }
+
+/** The figures of a finished run. */
+const accrualRun = ({ asOf, loansExamined, loansChanged, accruals }: AccrualProgress): AccrualRun => ({ asOf, loansExamined, loansChanged, accruals })
+
+/**
+ * Posts, for every active loan, the interest and late fees owed by `as_of` (default and at most:
+ * each loan's today in its time zone) and not yet in its ledger, each loan under its lock, with a
+ * snapshot where anything changed. Idempotent per date.
+ */
+export const accrueInterestForLoans =
+  (deps: AccrualDeps) =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+    pipe(
+      TE.fromEither(decode(commandOf([], AccrualQuery))(command)),
+      TE.filterOrElseW(
+        ({ as_of }) => as_of === undefined || as_of <= dateIn(LATEST_TIME_ZONE, deps.clock.now()),
+        () => invalidRequest('as_of must not be after today (in the latest time zone, UTC+14): interest accrues on dates that have come.', 'as_of'),
+      ),
+      TE.chainW(({ as_of }) => {
+        const step = accrueBatch(deps, as_of)
+        const run = async (): Promise<E.Either<StoreUnavailable, AccrualRun>> => {
+          let progress = accrualStart(as_of ?? utcDate(deps.clock.now()))
+          for (;;) {
+            const stepped = await step(progress)()
+            if (E.isLeft(stepped)) return stepped
+            progress = stepped.right.progress
+            if (stepped.right.done) return E.right(accrualRun(progress))
+          }
+        }
+        return run
+      }),
+    )
+
+/** The name of the daily servicing job: its lease's key and its label in metrics. */
+export const DAILY_SERVICING_JOB = 'servicing'
+
+/**
+ * The daily servicing job for run `runKey` (its UTC date): `accrueInterestForLoans` to each loan's
+ * today, a batch per step (`runLeasedJob` resumes it elsewhere); then the `interest_accrual.completed` event.
+ */
+export const dailyServicingJob =
+  (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
+  (runKey: string): SteppedJob<AccrualProgress> => ({
+    name: DAILY_SERVICING_JOB,
+    initial: accrualStart(runKey),
+    progress: AccrualProgressCodec,
+    step: accrueBatch(deps, undefined),
+    finish: (progress) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), SYSTEM_CONTEXT, accrualRun(progress), deps.clock.now())),
+  })
+
+/**
+ * `accrueInterestForLoans`, then the `interest_accrual.completed` event (actor: `context`'s). A run
+ * that fails part-way records no event; running it again completes it.
+ */
+export const runInterestAccrual =
+  (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
+  (command: unknown, context: AuditContext = SYSTEM_CONTEXT): TE.TaskEither<InvalidRequest | StoreUnavailable, AccrualRun> =>
+    pipe(
+      accrueInterestForLoans(deps)(command),
+      TE.chainFirstW((run) => deps.audit.record(accrualCompletedEvent(deps.ids.next(), context, run, deps.clock.now()))),
+    )
+
+/** A loan the engine could not service (an exception or a refusal of its rules): skipped, told, tried again next run. */
+type LoanNotServiced = { readonly _tag: 'LoanNotServiced'; readonly reason: string }
+
+/** What accruing one loan posted. */
+type Accrued = { readonly changed: boolean; readonly accruals: number }
+
+/** Decides one loan's accrual to `asOf`: what is owed by then, posted; nothing for a loan gone or no longer active. */
+const planAccrual = (locked: O.Option<LoadedLoan>, asOf: string | undefined, ids: IdGenerator, now: Date): E.Either<LoanNotServiced, Change<Accrued>> => {
+  if (O.isNone(locked) || locked.value.loan.status !== 'ACTIVE') return E.right({ posting: nothing({ installments: O.isSome(locked) ? locked.value.installments : [] }), result: { changed: false, accruals: 0 } })
+  const loaded = locked.value
+  try {
+    const { posting } = post(loaded, loaded.payments, { type: 'TIME' }, postingDate(loaded.loan, now, loaded.latest, asOf), { ids: () => ids.next(), now })
+    return E.right({ posting, result: { changed: posting.balance !== null, accruals: posting.transactions.length } })
+  } catch (e) {
+    return E.left({ _tag: 'LoanNotServiced', reason: e instanceof Error ? e.message : String(e) })
+  }
+}
+
+/** Posts what loan `loanId` owes by `asOf` (by today in its time zone when left out, and never after it), in its own transaction. */
+const accrueOne = (deps: AccrualDeps, loanId: LoanId, asOf: string | undefined): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> =>
+  deps.loans.change({ loanId }, (found: O.Option<LockedLoan>, reads) => {
+    const now = deps.clock.now()
+    return pipe(
+      found,
+      O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, now, locked.latest, asOf))),
+      TE.chainEitherKW((locked) => planAccrual(locked, asOf, deps.ids, now)),
+    )
+  })

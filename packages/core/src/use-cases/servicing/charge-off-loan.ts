@@ -1,0 +1,74 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { loanChargedOffEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit/audit-event.js'
+import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
+import { invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
+import type { Loan } from '../../domain/loans/loan.js'
+import { chargeOffEntries } from '../../lending/index.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { Change, LoanRepository } from '../../ports/loan-repository.js'
+import { loadFor, post, postingDate, type LoadedLoan } from './posting.js'
+
+/** The fields of a charge-off: optionally a `reason` (1 to 500 characters), kept in the audit event. */
+export const ChargeOffInput = strictObject('ChargeOffInput', {}, { reason: boundedString('Reason', 1, 500) })
+const ChargeOffCommand = commandOf(['loanId'], ChargeOffInput)
+
+/** What a charge-off needs. */
+export type ChargeOffDeps = { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }
+
+/** Who charges off and why, and when. */
+type ChargeOffOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
+
+/**
+ * Decides the charge-off of the locked loan: what is owed to today posted, then a `CHARGE_OFF`
+ * entry writing it off, a snapshot owing nothing, the loan `CHARGED_OFF` and its audit event.
+ * A loan that is not `ACTIVE` is `InvalidState`.
+ */
+export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrder): E.Either<NotFound | InvalidState, Change<Loan>> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  const loaded = locked.value
+  if (loaded.loan.status !== 'ACTIVE') return E.left(invalidState('loan', loaded.loan.status, 'charge off'))
+  const { now } = order
+  const ids = (): string => order.ids.next()
+  const date = postingDate(loaded.loan, now, loaded.latest)
+  const { posting, change } = post(loaded, loaded.payments, { type: 'TIME' }, date, { ids, now })
+  const { transaction, balance } = chargeOffEntries(loaded.loan.id, change.derived.outstanding, date, ids, now)
+  const loan: Loan = {
+    ...loaded.loan,
+    status: 'CHARGED_OFF',
+    chargedOffOn: date,
+    checkpoint: change.checkpoint,
+    ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }),
+  }
+  const audit = loanChargedOffEvent(ids(), order.context, loan, change.derived.outstanding, transaction.id, order.reason, now)
+  return E.right({
+    posting: { ...posting, transactions: [...posting.transactions, transaction], balance, loanStatus: 'CHARGED_OFF', chargedOffOn: date, audit },
+    result: loan,
+  })
+}
+
+/**
+ * Charges off the active loan `loanId` (operators; the rest of the command is `ChargeOffInput`),
+ * in one transaction under the loan's lock (`planChargeOff`): nothing accrues on it after, and it
+ * takes no payment.
+ */
+export const chargeOffLoan =
+  (deps: ChargeOffDeps) =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Loan> =>
+    pipe(
+      TE.fromEither(decode(ChargeOffCommand)(command)),
+      TE.chainW(({ loanId, reason }) =>
+        deps.loans.change({ loanId }, (found, reads) => {
+          const order = { context, reason: reason ?? null, ids: deps.ids, now: deps.clock.now() }
+          return pipe(
+            found,
+            O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
+            TE.chainEitherKW((locked) => planChargeOff(locked, order)),
+          )
+        }),
+      ),
+    )

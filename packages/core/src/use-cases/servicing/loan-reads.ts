@@ -1,0 +1,107 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { decode } from '../../domain/foundations/codecs.js'
+import { notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { Loan } from '../../domain/loans/loan.js'
+import { derivedOn, type DerivedLoan, type SettledPayment } from '../../lending/index.js'
+import { loanToday, settled } from './posting.js'
+import { pathParameters } from '../../domain/foundations/path-parameters.js'
+import { requireCommandParty } from '../api-keys/authorize.js'
+import { decodePageRequest, pageOf, type Page, type PageRequest, type Position } from '../../domain/foundations/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { LoanRepository, OfPartyLoan, ServicingRecord } from '../../ports/loan-repository.js'
+import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
+
+/** Reading one of a party's loans: the party check, one read that is also the ownership check, pages. */
+
+/**
+ * Why a read of one of the party's loans fails: the command's `partyId` is not the key's party
+ * (`PartyMismatch`) or the command is otherwise invalid, the loan is not the party's (`NotFound`
+ * `loan`), or the store.
+ */
+export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
+
+const LoanParams = pathParameters('loanId')
+
+/**
+ * The page a list of a party's loan asks for, once the command's `partyId` is the caller's
+ * party; `isId` says what a row id of the list looks like.
+ */
+export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) => boolean): E.Either<InvalidRequest | PartyMismatch, PageRequest> =>
+  pipe(
+    requireCommandParty(caller, command),
+    E.chainW(() => decodePageRequest(command, ['partyId', 'loanId'], isId)),
+  )
+
+/**
+ * What `read` finds of the caller's party's loan named by the command (`partyId`, `loanId`), in
+ * one read (the repository's `OfPartyLoan` reads): none, for an unknown loan and another
+ * party's alike, is NotFound `loan`. The command's other fields are the use case's to decode.
+ */
+export const readOfOwnLoan =
+  <A>(read: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<A>) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, A> =>
+    pipe(
+      TE.fromEither(requireCommandParty(caller, command)),
+      TE.chainEitherKW(() => decode(LoanParams)(command)),
+      TE.chainW(({ loanId }) => read(caller.partyId, loanId)),
+      TE.chainW(TE.fromOption(() => notFound('loan'))),
+    )
+
+/** The caller's party's loan named by the command (`partyId`, `loanId`). */
+export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
+  readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
+
+/** What a loan read needs: the repository's reads `K` (all of them by default). */
+export type Loans<K extends keyof LoanRepository = keyof LoanRepository> = { readonly loans: Pick<LoanRepository, K> }
+
+/** A record of a loan with the loan's currency, which the record does not store. */
+export type InCurrency<A> = A & { readonly currency: string }
+
+/**
+ * The caller's party's loan named by the command with its today (the date in its business time
+ * zone), derived as of `asOf(today)` (today when left out); a charged-off loan as of the day it
+ * was charged off at the latest (nothing accrues on it since).
+ */
+export const derivedOwnLoan =
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
+  (
+    caller: Caller,
+    command: unknown,
+    asOf: (today: string) => string = (today) => today,
+  ): TE.TaskEither<LoanReadError, { readonly record: ServicingRecord; readonly today: string; readonly derived: DerivedLoan }> =>
+    pipe(
+      readOfOwnLoan((partyId, loanId) => deps.loans.servicing(partyId, loanId))(caller, command),
+      TE.chainW((record) => {
+        const today = loanToday(record.loan, deps.clock.now())
+        const wanted = asOf(today)
+        const { chargedOffOn, checkpoint } = record.loan
+        const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
+        // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.
+        const payments: TE.TaskEither<StoreUnavailable, readonly SettledPayment[] | null> =
+          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(deps.loans.payments.succeeded(record.loan.id), TE.map((ps) => ps.map(settled)))
+        return pipe(
+          payments,
+          TE.map((settledPayments) => ({ record, today, derived: derivedOn(record.loan, settledPayments, date) })),
+        )
+      }),
+    )
+
+/**
+ * A list of records of the caller's party's loan named by the command, oldest first, a page at
+ * a time: `read` gives the page's rows (`limit + 1` of them), none for another party's loan.
+ */
+export const listOfOwnLoan =
+  <A extends Position>(read: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly A[]>) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<A>> =>
+    pipe(
+      TE.fromEither(loanPage(caller, command)),
+      TE.chainW((page) =>
+        pipe(
+          readOfOwnLoan((partyId, loanId) => read(partyId, loanId, page))(caller, command),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )

@@ -1,0 +1,104 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
+import {
+  idempotencyKeyReused,
+  invalidRequest,
+  invalidState,
+  notFound,
+  overpayment,
+  type IdempotencyKeyReused,
+  type InvalidRequest,
+  type InvalidState,
+  type NotFound,
+  type Overpayment,
+} from '../../domain/foundations/errors.js'
+import { newId, type ClientId, type PaymentId } from '../../domain/foundations/ids.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import type { PaymentMethod } from '../../domain/loans/payment-method.js'
+import { derivedOn, type Buckets } from '../../lending/index.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { Change, LockedLoan } from '../../ports/loan-repository.js'
+import { nothing, post, postingDate, settled, type LoadedLoan } from './posting.js'
+
+/** Why a payment is refused before any money moves (docs/servicing.md "Taking a payment"). */
+export type PaymentRefusal = NotFound | InvalidRequest | IdempotencyKeyReused | InvalidState | Overpayment
+
+/** What a payment asks for: its amount, currency and method, and the client's key it is taken under. */
+export type PaymentOrder = {
+  readonly clientId: ClientId
+  readonly idempotencyKey: string
+  readonly amount: number
+  readonly currency: string
+  readonly paymentMethodId: string
+  /** Fresh ids for what a charge writes. */
+  readonly ids: IdGenerator
+}
+
+/** The payment already taken under the order's key: answered as it is. */
+export type Replay = { readonly _tag: 'Replay'; readonly change: Change<Payment> }
+
+/** A charge to make: what to write if the processor accepts it (`succeeded`), and the payment as taken. */
+export type Charge = {
+  readonly _tag: 'Charge'
+  readonly token: string
+  readonly locked: LockedLoan
+  readonly succeeded: Change<Payment>
+}
+
+/**
+ * Whether `found`, taken under the order's key, is this order's payment: same loan, currency and
+ * method, and the same amount, or less when it settled the loan at the payoff (the final bill
+ * rule: the loan is paid off and that payment is its latest posting).
+ */
+const sameOrder = (found: Payment, locked: LockedLoan, order: PaymentOrder): boolean =>
+  found.loanId === locked.loan.id &&
+  found.currency === order.currency &&
+  found.paymentMethodId === order.paymentMethodId &&
+  (found.amount === order.amount ||
+    (found.amount < order.amount && found.status === 'SUCCEEDED' && locked.loan.status === 'PAID_OFF' && found.transactionId === locked.latest.transactionId))
+
+/**
+ * Decides a payment on the locked loan at `now`: none is NotFound `loan`; then the method and the
+ * currency; a payment `found` under the key is replayed (or the key is refused as reused); a
+ * charged-off loan takes none. The amount may be up to the payoff, or up to the bill (past due
+ * and the next installment, its interest projected to its due date) when that is more; what is
+ * charged and recorded is at most the payoff, so a final bill paid early settles the loan. The
+ * posting is worked out before the money moves, so whatever it finds wrong, it finds before a charge.
+ */
+export const planPayment = (
+  locked: O.Option<LoadedLoan>,
+  found: O.Option<Payment>,
+  order: PaymentOrder,
+  method: O.Option<PaymentMethod>,
+  now: Date,
+): E.Either<PaymentRefusal, Replay | Charge> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  const loaded = locked.value
+  const { loan } = loaded
+  if (O.isNone(method)) return E.left(invalidRequest(`payment_method_id ${order.paymentMethodId} is not a payment method of this loan.`, 'payment_method_id'))
+  if (order.currency !== loan.currency) return E.left(invalidRequest(`currency must be ${loan.currency}, the currency of the loan.`, 'currency'))
+  if (O.isSome(found)) return sameOrder(found.value, loaded, order) ? E.right({ _tag: 'Replay', change: { posting: nothing(loaded), result: found.value } }) : E.left(idempotencyKeyReused)
+  if (loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
+  const date = postingDate(loan, now, loaded.latest)
+  const id = newId<PaymentId>(order.ids)
+  const base = { id, loanId: loan.id, clientId: order.clientId, idempotencyKey: order.idempotencyKey, paymentMethodId: method.value.id, amount: order.amount, currency: order.currency, effectiveDate: date, createdAt: now }
+  // One replay decides: what the waterfall could not place is above the payoff (which is then what it placed).
+  const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
+  const { allocation, perInstallment, transactionId } = change.allocation!
+  const placed = sum(allocation.pastDue) + sum(allocation.current)
+  if (placed < order.amount) {
+    const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
+    if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(placed))
+  }
+  const payment: Payment = { ...base, amount: placed, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+  return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment } })
+}
+
+const sum = (b: Buckets): number => b.principal + b.interest + b.fees
+
+/** What a declined charge writes: the payment as `FAILED` with the processor's code, and no balance change. */
+export const declined = (plan: Charge, failureCode: string): Change<Payment> => {
+  const failed: Payment = { ...plan.succeeded.result, status: 'FAILED', failureCode, allocation: null, perInstallment: [], transactionId: null }
+  return { posting: nothing(plan.locked, failed), result: failed }
+}

@@ -1,0 +1,47 @@
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { Caller } from '../../domain/keys/api-key.js'
+import { snapshotOf } from '../../lending/index.js'
+import { isSequenceId, pageBy, sequencePosition, type Page } from '../../domain/foundations/pagination.js'
+import type { Clock } from '../../ports/clock.js'
+import type { PostedBalance } from '../../ports/loan-repository.js'
+import { derivedOwnLoan, loanPage, readOfOwnLoan, type InCurrency, type LoanReadError, type Loans } from './loan-reads.js'
+
+/**
+ * The balance snapshots of the loan `loanId` of the party `partyId`, oldest first, a page at a time:
+ * one per ledger change, each with the loan's currency.
+ */
+export const listLoanBalancesForParty =
+  (deps: Loans<'listBalances'>) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<PostedBalance>>> =>
+    pipe(
+      TE.fromEither(loanPage(caller, command, isSequenceId)),
+      TE.chainW((page) =>
+        pipe(
+          readOfOwnLoan((partyId, loanId) => deps.loans.listBalances(partyId, loanId, page))(caller, command),
+          TE.map(({ currency, balances }) => pageBy(balances.map((b) => ({ ...b, currency })), page.limit, sequencePosition)),
+        ),
+      ),
+    )
+
+/**
+ * The latest balance of the loan `loanId` of the party `partyId`, brought forward to today (in the
+ * loan's business time zone): the latest snapshot's identity (`id`, `transactionId`, `sequence`)
+ * with the figures as of today, interest accrued since the last posting included. A loan that is
+ * not `ACTIVE` (paid off, charged off) owes nothing more: its latest snapshot as it is.
+ */
+export const getLatestLoanBalanceForParty =
+  (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>
+    pipe(
+      derivedOwnLoan(deps)(caller, command),
+      TE.map(({ record, derived }) => ({
+        ...(record.loan.status === 'CHARGED_OFF'
+          ? record.latest
+          : {
+              ...snapshotOf(derived, record.loan.id, record.latest.transactionId, record.latest.id, record.latest.createdAt),
+              sequence: record.latest.sequence,
+            }),
+        currency: record.loan.currency,
+      })),
+    )

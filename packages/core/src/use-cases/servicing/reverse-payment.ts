@@ -1,0 +1,73 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
+import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
+import { invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { Change, LoanRepository } from '../../ports/loan-repository.js'
+import { loadFor, post, postingDate, type LoadedLoan } from './posting.js'
+
+/** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
+export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
+const ReverseCommand = commandOf(['paymentId'], ReversePaymentInput)
+
+/** What a reversal needs. */
+export type ReversalDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
+
+/** Why a reversal is refused. */
+export type ReversalError = InvalidRequest | NotFound | InvalidState | StoreUnavailable
+
+/** What a reversal decides on: the loan (none if gone), the payment as it stands under the lock, who and why. */
+type ReversalOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
+
+/**
+ * Decides the reversal of `current` on the locked loan: a `REVERSAL` entry undoing its
+ * allocation, the replay's re-allocations, the payment `REVERSED` and its audit event. A
+ * charged-off loan, or a payment that is not `SUCCEEDED`, is `InvalidState`.
+ */
+export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: ReversalOrder): E.Either<NotFound | InvalidState, Change<Payment>> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  const loaded = locked.value
+  if (loaded.loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'reverse a payment of'))
+  if (O.isNone(current)) return E.left(notFound('payment'))
+  const paid = current.value
+  if (paid.status !== 'SUCCEEDED' || paid.transactionId === null) return E.left(invalidState('payment', paid.status, 'reverse'))
+  const { now, ids } = order
+  const payment: Payment = { ...paid, status: 'REVERSED' }
+  const { posting, change } = post(loaded, loaded.payments, { type: 'REVERSAL', payment: paid }, postingDate(loaded.loan, now, loaded.latest), { ids: () => ids.next(), now })
+  const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
+  const audit = paymentReversedEvent(ids.next(), order.context, payment, loaded.loan, reversal.id, order.reason, now)
+  return E.right({ posting: { ...posting, payments: [payment, ...posting.payments], audit }, result: payment })
+}
+
+/**
+ * Reverses the successful payment `paymentId` (an operator's correction; the rest of the command
+ * is `ReversePaymentInput`): a `REVERSAL` entry with the opposite signs, the installments' paid
+ * amounts undone exactly, a new snapshot; the payment becomes `REVERSED` and the
+ * `payment.reversed` audit event is written in the same transaction. Nothing is deleted.
+ */
+export const reverseLoanPayment =
+  (deps: ReversalDeps) =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReversalError, Payment> =>
+    pipe(
+      TE.fromEither(decode(ReverseCommand)(command)),
+      TE.bindTo('cmd'),
+      TE.bindW('payment', ({ cmd }) => pipe(deps.loans.payments.paymentById(cmd.paymentId), TE.chainW(TE.fromOption(() => notFound('payment'))))),
+      TE.chainW(({ cmd, payment }) =>
+        deps.loans.change({ loanId: payment.loanId }, (found, reads) => {
+          const order = { context, reason: cmd.reason ?? null, ids: deps.ids, now: deps.clock.now() }
+          return pipe(
+            found,
+            O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'REVERSAL', payment }, postingDate(locked.loan, order.now, locked.latest))),
+            TE.bindTo('locked'),
+            TE.bind('current', () => reads.paymentById(payment.id)),
+            TE.chainEitherKW(({ locked, current }) => planReversal(locked, current, order)),
+          )
+        }),
+      ),
+    )

@@ -1,0 +1,193 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { idempotencyKeyReused, invalidRequest, invalidState, notFound, overpayment } from '../src/domain/foundations/errors.js'
+import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { bookLoan } from '../src/domain/loans/loan.js'
+import type { Payment } from '../src/domain/loans/payment.js'
+import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
+import { sequentialIds } from '../src/testing/index.js'
+import { testId } from '../src/testing/test-ids.js'
+import { OPERATOR_CONTEXT } from '../src/domain/audit/audit-event.js'
+import { planChargeOff } from '../src/use-cases/servicing/charge-off-loan.js'
+import { declined, planPayment, type Charge, type PaymentOrder } from '../src/use-cases/servicing/plan-payment.js'
+import { planReversal } from '../src/use-cases/servicing/reverse-payment.js'
+import type { LoadedLoan } from '../src/use-cases/servicing/posting.js'
+
+/** The servicing deciders alone: a locked loan and what the change asks, no repository. */
+
+const BOOKED_AT = new Date('2026-01-15T10:00:00.000Z')
+
+/** A loan of 1,200,000 at 12% over `termMonths`, as a change locks it on its booking day. */
+const lockedLoan = (termMonths: number, over: Partial<LoadedLoan['loan']> = {}): LoadedLoan => {
+  const application: LoanApplication = {
+    id: testId('app-1'),
+    partyId: testId('party-1'),
+    clientId: testId('client-1'),
+    productId: testId('product-1'),
+    amount: 1_200_000,
+    currency: 'USD',
+    termMonths,
+    purpose: null,
+    interestRateBps: 1_200,
+    originationFeeBps: 0,
+    status: 'APPROVED',
+    submittedAt: BOOKED_AT,
+    decision: null,
+    loanId: null,
+    version: 2,
+    createdAt: BOOKED_AT,
+    updatedAt: BOOKED_AT,
+  }
+  const booked = bookLoan(application, sequentialIds(), BOOKED_AT)
+  return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, payments: null }
+}
+
+const method: PaymentMethod = {
+  id: testId('method-1'),
+  loanId: testId('loan-1'),
+  type: 'bank_account',
+  nickname: null,
+  isDefault: true,
+  status: 'active',
+  token: 'btok_1',
+  last4: '6789',
+  accountHolderName: 'Acme Corp',
+  accountType: 'checking',
+  brand: null,
+  expMonth: null,
+  expYear: null,
+  createdAt: BOOKED_AT,
+  updatedAt: BOOKED_AT,
+}
+
+const order = (amount: number, over: Partial<PaymentOrder> = {}): PaymentOrder => ({
+  clientId: testId('client-1'),
+  idempotencyKey: 'k1',
+  amount,
+  currency: 'USD',
+  paymentMethodId: method.id,
+  ids: sequentialIds(),
+  ...over,
+})
+
+const charge = (plan: E.Either<unknown, unknown>): Charge => {
+  if (E.isLeft(plan) || (plan.right as { _tag: string })._tag !== 'Charge') throw new Error(`expected a Charge, got ${JSON.stringify(plan)}`)
+  return plan.right as Charge
+}
+
+describe('planPayment', () => {
+  const twelve = lockedLoan(12)
+
+  describe('refuses before any money moves', () => {
+    const cases: readonly [string, () => E.Either<unknown, unknown>, unknown][] = [
+      ['no loan (unknown, or not the party’s): NotFound loan', () => planPayment(O.none, O.none, order(1_000), O.some(method), BOOKED_AT), notFound('loan')],
+      [
+        'a method not of the loan: InvalidRequest payment_method_id',
+        () => planPayment(O.some(twelve), O.none, order(1_000), O.none, BOOKED_AT),
+        invalidRequest(`payment_method_id ${method.id} is not a payment method of this loan.`, 'payment_method_id'),
+      ],
+      ['another currency: InvalidRequest currency', () => planPayment(O.some(twelve), O.none, order(1_000, { currency: 'EUR' }), O.some(method), BOOKED_AT), invalidRequest('currency must be USD, the currency of the loan.', 'currency')],
+      ['a charged-off loan: InvalidState', () => planPayment(O.some(lockedLoan(12, { status: 'CHARGED_OFF' })), O.none, order(1_000), O.some(method), BOOKED_AT), invalidState('loan', 'CHARGED_OFF', 'pay')],
+      ['more than the payoff when the bill is less: Overpayment(payoff)', () => planPayment(O.some(twelve), O.none, order(1_200_001), O.some(method), BOOKED_AT), overpayment(1_200_000)],
+      ['more than the final bill: Overpayment(payoff)', () => planPayment(O.some(lockedLoan(1)), O.none, order(1_212_001), O.some(method), BOOKED_AT), overpayment(1_200_000)],
+    ]
+    for (const [name, plan, refusal] of cases) it(name, () => expect(plan()).to.deep.equal(E.left(refusal)))
+  })
+
+  it('charges what is asked within the payoff, and writes the payment with its PAYMENT entry', () => {
+    const plan = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT))
+    expect(plan.token).to.equal('btok_1')
+    expect(plan.succeeded.result).to.deep.include({ amount: 50_000, status: 'SUCCEEDED', effectiveDate: '2026-01-15', paymentMethodId: method.id, idempotencyKey: 'k1' })
+    expect(plan.succeeded.posting.transactions.map((t) => [t.type, t.amount])).to.deep.equal([['PAYMENT', 50_000]])
+    expect(plan.succeeded.posting.payments).to.deep.equal([plan.succeeded.result])
+  })
+
+  it('accepts the final bill above the payoff and settles at the payoff: 1,212,000 asked, 1,200,000 charged', () => {
+    const plan = charge(planPayment(O.some(lockedLoan(1)), O.none, order(1_212_000), O.some(method), BOOKED_AT))
+    expect(plan.succeeded.result.amount).to.equal(1_200_000)
+    expect(plan.succeeded.posting.transactions.map((t) => [t.type, t.amount])).to.deep.equal([['PAYMENT', 1_200_000]])
+    expect(plan.succeeded.posting).to.deep.include({ loanStatus: 'PAID_OFF' })
+  })
+
+  it('writes a declined charge as a FAILED payment that changes no balance', () => {
+    const plan = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT))
+    const failed: Payment = { ...plan.succeeded.result, status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null }
+    expect(declined(plan, 'card_declined')).to.deep.equal({
+      posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [failed] },
+      result: failed,
+    })
+  })
+
+  describe('with a payment already under the key', () => {
+    const taken = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded.result
+
+    it('replays it for the same order, writing nothing', () => {
+      expect(planPayment(O.some(twelve), O.some(taken), order(50_000), O.some(method), BOOKED_AT)).to.deep.equal(
+        E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [] }, result: taken } }),
+      )
+    })
+
+    it('refuses the key for another amount', () => {
+      expect(planPayment(O.some(twelve), O.some(taken), order(50_001), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
+    })
+
+    it('replays a final bill settled at the payoff when the same bill is sent again', () => {
+      const one = lockedLoan(1)
+      const plan = charge(planPayment(O.some(one), O.none, order(1_212_000), O.some(method), BOOKED_AT))
+      const paidOff: LoadedLoan = { ...one, loan: { ...one.loan, status: 'PAID_OFF' }, latest: { ...one.latest, transactionId: plan.succeeded.result.transactionId! } }
+      expect(planPayment(O.some(paidOff), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(
+        E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: one.installments, balance: null, audit: null, payments: [] }, result: plan.succeeded.result } }),
+      )
+      expect(planPayment(O.some(one), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
+    })
+  })
+})
+
+describe('planReversal', () => {
+  const twelve = lockedLoan(12)
+  const paid = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded
+  // The loan as the payment's posting left it, with its successful payments (a reversal replays from booking).
+  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, payments: [paid.result] }
+  const reversal = { context: OPERATOR_CONTEXT, reason: 'NSF return', ids: sequentialIds(), now: BOOKED_AT }
+
+  it('undoes the payment: a REVERSAL entry of its amount, the payment REVERSED, the audit event', () => {
+    const planned = planReversal(O.some(afterPayment), O.some(paid.result), reversal)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.equal({ ...paid.result, status: 'REVERSED' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.amount, t.paymentId])).to.deep.equal([['REVERSAL', 50_000, paid.result.id]])
+    expect(planned.right.posting.audit).to.deep.include({ action: 'payment.reversed' })
+  })
+
+  const refusals: readonly [string, () => E.Either<unknown, unknown>, unknown][] = [
+    ['no loan: NotFound loan', () => planReversal(O.none, O.some(paid.result), reversal), notFound('loan')],
+    ['no payment: NotFound payment', () => planReversal(O.some(afterPayment), O.none, reversal), notFound('payment')],
+    ['a payment already reversed: InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'REVERSED' }), reversal), invalidState('payment', 'REVERSED', 'reverse')],
+    [
+      'a charged-off loan: InvalidState',
+      () => planReversal(O.some({ ...afterPayment, loan: { ...afterPayment.loan, status: 'CHARGED_OFF' } }), O.some(paid.result), reversal),
+      invalidState('loan', 'CHARGED_OFF', 'reverse a payment of'),
+    ],
+  ]
+  for (const [name, plan, refusal] of refusals) it(`refuses ${name}`, () => expect(plan()).to.deep.equal(E.left(refusal)))
+})
+
+describe('planChargeOff', () => {
+  const chargeOff = { context: OPERATOR_CONTEXT, reason: null, ids: sequentialIds(), now: new Date('2026-02-15T10:00:00.000Z') }
+
+  it('posts what is owed to today, then writes it all off: nothing outstanding, the loan CHARGED_OFF', () => {
+    const planned = planChargeOff(O.some(lockedLoan(12)), chargeOff)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.include({ status: 'CHARGED_OFF', chargedOffOn: '2026-02-15' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.amount])).to.deep.equal([
+      ['INTEREST_ACCRUAL', 12_000],
+      ['CHARGE_OFF', 1_212_000],
+    ])
+    expect(planned.right.posting.balance).to.deep.include({ payoffAmount: 0, principalOutstanding: 0 })
+  })
+
+  it('refuses a loan that is not ACTIVE, and a missing one', () => {
+    expect(planChargeOff(O.some(lockedLoan(12, { status: 'PAID_OFF' })), chargeOff)).to.deep.equal(E.left(invalidState('loan', 'PAID_OFF', 'charge off')))
+    expect(planChargeOff(O.none, chargeOff)).to.deep.equal(E.left(notFound('loan')))
+  })
+})
