@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { readBody, requireJsonBody } from '../http/body.js'
+import { readBody } from '../http/body.js'
 import { callerChecks, type CallerChecks } from '../http/caller.js'
 import { requestCommand } from '../http/command.js'
 import type { AppContext, AppState } from '../http/context.js'
@@ -29,14 +29,11 @@ export type RouteTable = {
 }
 
 /**
- * Registers every operation of the table on one @koa/router, named by its operationId (the
- * access line's `operation`): authentication (then, on party paths, the party check; then the
- * scope), and either the real handler (behind the JSON-body check, the reading of the body, and,
- * for every mutating method under /public, idempotency; on a GET, the sealing of list cursors)
- * or the 501 placeholder. A body is read
- * only here, after authentication: nothing a caller without credentials sends is parsed. `PLACEHOLDER_OPERATIONS` forces
- * the placeholder. `HEAD` is served by the `GET` routes, as @koa/router does. `callers` are the
- * checks of who is calling (`http/caller.ts`).
+ * Registers every operation of the table on one @koa/router, named by its operationId (the access
+ * line's `operation`). Each runs who-is-calling's checks for its `auth` (`callers`), then either the
+ * 501 placeholder (`PLACEHOLDER_OPERATIONS`) or: on a write, its body (`readBody`, the only reader of
+ * a body, after authentication) and, under /public, idempotency; on a GET, the sealing of list
+ * cursors; then its command, its `run` and the answer. `HEAD` is served by the `GET` routes.
  */
 export const buildRouter = (
   deps: AppDeps,
@@ -45,14 +42,12 @@ export const buildRouter = (
   callers: CallerChecks = callerChecks(deps, config),
 ): RouteTable => {
   const router = new Router<AppState>()
-  const bodyReader = readBody()
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
     const chain: Middleware<AppState>[] = [...callers.forOperation(op)]
     if (route === undefined) chain.push(placeholder(op))
     else {
-      if (op.jsonBody) chain.push(requireJsonBody)
-      if (op.method !== 'GET') chain.push(bodyReader)
+      if (op.method !== 'GET') chain.push(readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
