@@ -4,13 +4,11 @@ import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
 import { bodyBounds } from './http/body.js'
+import { callerChecks } from './http/caller.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
-import { docsPage } from './http/docs-page.js'
-import { metricsEndpoint, schemaGate } from './http/operational.js'
-import { normalizeVersionPrefix, requestLifecycle } from './http/request-lifecycle.js'
-import { internalAttemptLimit, keylessBudget } from './http/rate-limit.js'
-import { securityHeaders } from './http/security-headers.js'
+import { metricsEndpoint, operational } from './http/operational.js'
+import { requestLifecycle } from './http/request-lifecycle.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { auditEventRoutes } from './routes/audit-events.js'
 import { healthRoutes } from './routes/health.js'
@@ -50,14 +48,12 @@ export type AppOptions = {
 }
 
 /**
- * The Koa application. Order matters: request id, logging, metrics and error mapping wrap everything,
- * and every answer carries the security headers; the body bounds come next (an oversized declared body is refused unread, and a body the answer
- * did not need is dropped before it is written); while the schema is being migrated at start, everything but the
- * probes and the metrics waits for it (up to 30 s, then 503) before any step below touches the database; the version prefix is normalised before CORS,
- * routing and authentication; CORS answers preflights before any key is asked for; a request with no
- * credential at all is counted against its address's keyless budget; `/metrics` answers behind the internal token; each route
- * then runs its own authentication, reads its body, checks and handler; a request no route
- * took ends in the fallback (404, or 405 with `Allow`).
+ * The Koa application; its chain is the whole request path (docs/architecture.md, "How a request
+ * flows"). In order: the request's frame (id, logger, security headers, `/public/v1` prefix, bug
+ * catcher, access line and metrics); the body bounds; the schema gate and `/docs`; CORS, which
+ * answers preflights before any credential is asked for; the keyless budget; the route table, where
+ * each operation checks who is calling, reads its body and runs; then what no route took
+ * (`/metrics`, 404, 405).
  */
 export const createApp = (deps: AppDeps, config: Config, logger: Logger, options: AppOptions = {}): App => {
   const app = new Koa<AppState>()
@@ -66,17 +62,14 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger, options
   // what the outermost trusted proxy saw. Entries further left were written by the client.
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
-  const table = buildRouter(deps, config, allRoutes(deps, config))
+  const callers = callerChecks(deps, config)
+  const table = buildRouter(deps, config, allRoutes(deps, config), callers)
   app.use(requestLifecycle(logger, deps.metrics))
-  app.use(securityHeaders)
   app.use(bodyBounds)
-  app.use(schemaGate(deps.health, options.schemaWaitMs))
-  app.use(docsPage)
-  app.use(normalizeVersionPrefix)
+  app.use(operational(deps.health, options.schemaWaitMs))
   app.use(corsMiddleware(config.corsOrigins))
-  app.use(keylessBudget(deps, config.rateLimits))
-  app.use(metricsEndpoint(deps.metrics, config.internalApiToken, internalAttemptLimit(deps, config.rateLimits)))
+  app.use(callers.keyless)
   app.use(table.routes)
-  app.use(routeFallback)
+  app.use(routeFallback(metricsEndpoint(deps.metrics, callers.internal)))
   return { koa: app, handle: app.callback() }
 }

@@ -11,8 +11,8 @@ import { declaresBody } from './http/body.js'
 import { clientAddress } from './http/client-address.js'
 import { HEALTH_PROBES } from './http/probes.js'
 import type { TooManyConnections, UnreadableRequest } from './http/problems.js'
+import { SECURITY_HEADERS } from './http/request-lifecycle.js'
 import { JSON_CONTENT_TYPE } from './http/respond.js'
-import { SECURITY_HEADERS } from './http/security-headers.js'
 
 export type Listening = {
   readonly url: string

@@ -4,12 +4,11 @@ import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import type { AppDeps } from './deps.js'
+import { internalAuth } from './http/caller.js'
 import type { AppState } from './http/context.js'
 import { metricsEndpoint, readiness } from './http/operational.js'
-import { internalAttemptLimit } from './http/rate-limit.js'
 import { answerProblem } from './http/respond.js'
 import { requestLifecycle } from './http/request-lifecycle.js'
-import { securityHeaders } from './http/security-headers.js'
 
 /** The worker's probes are not partner traffic: its request metrics are not kept. */
 const UNCOUNTED = { requestServed: () => undefined }
@@ -24,8 +23,7 @@ export const createWorkerApp = (deps: Pick<AppDeps, 'health' | 'metrics' | 'atte
   const app = new Koa<AppState>()
   app.silent = true
   app.use(requestLifecycle(logger, UNCOUNTED))
-  app.use(securityHeaders)
-  app.use(metricsEndpoint(deps.metrics, config.internalApiToken, internalAttemptLimit(deps, config.rateLimits)))
+  app.use(metricsEndpoint(deps.metrics, internalAuth(deps, config)))
   app.use(async (ctx) => {
     if (ctx.path !== '/health' && ctx.path !== '/health/ready') return answerProblem(ctx, { _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: ['GET', 'HEAD'] })

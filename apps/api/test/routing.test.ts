@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { SECURITY_HEADERS } from '../src/http/security-headers.js'
+import { SECURITY_HEADERS } from '../src/http/request-lifecycle.js'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { startTestServer, type TestServer } from './support/test-server.js'

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { expect } from 'chai'
 import type { ConnectionLimits } from '../src/config.js'
-import { SECURITY_HEADERS } from '../src/http/security-headers.js'
+import { SECURITY_HEADERS } from '../src/http/request-lifecycle.js'
 import { bearer, mintKey, request } from './support/client.js'
 import { startInMemoryServer, testConfig, type TestServer } from './support/test-server.js'
 

@@ -1,23 +1,14 @@
 import Router from '@koa/router'
-import {
-  answerProblem,
-  createLogger,
-  createMetrics,
-  invalidApiKey,
-  nodeApiKeyMaterial,
-  presentedApiKey,
-  requestLifecycle,
-  securityHeaders,
-} from '@lendgate/api/request-duties'
 import Koa from 'koa'
 import pg from 'pg'
 import { listenOn, requiredEnv } from './listen.js'
+import { answerProblem, createLogger, createMetrics, invalidApiKey, nodeApiKeyMaterial, presentedApiKey, requestLifecycle } from './request-duties.js'
 import { readSession } from './session-read.js'
 
 /**
  * The reference: a bare Koa route doing, besides the API's read, only what every API request
  * must do whatever the code behind it, each by the API's own code: the request id, access
- * line and request metrics (the API's lifecycle middleware, logger and metrics, at `LOG_LEVEL`), the security headers, a
+ * line, request metrics and security headers (the API's lifecycle middleware, logger and metrics, at `LOG_LEVEL`), a
  * partner key taken from the request as the API takes it and compared with its stored SHA-256
  * by the API's own key material (as a cached key is), an unknown key refused through the API's
  * error mapping, and the session read (`readSession`: the session with its addresses, the API's
@@ -40,6 +31,5 @@ router.get('/public/onboarding-sessions/:sessionId', async (ctx) => {
   else ctx.body = session
 })
 app.use(requestLifecycle(createLogger('lendgate-api', process.env['LOG_LEVEL'] ?? 'info'), createMetrics()))
-app.use(securityHeaders)
 app.use(router.routes())
 listenOn(app.callback())

@@ -1,37 +1,54 @@
-export * from './postgres/schema.js'
-export * from './postgres/database.js'
-export * from './postgres/migrate.js'
-export * from './postgres/backup-catalog.js'
-export * from './postgres/backup.js'
-export * from './postgres/restore.js'
-export * from './postgres/store-errors.js'
-export * from './postgres/api-key-repository.js'
-export * from './postgres/onboarding-session-repository.js'
-export * from './postgres/idempotency-store.js'
-export * from './crypto/api-key-material.js'
-export * from './crypto/secrets.js'
-export * from './crypto/ids.js'
-export * from './postgres/verification-challenge-repository.js'
-export * from './crypto/one-time-codes.js'
-export * from './verification/http-code-sender.js'
-export * from './postgres/document-repository.js'
-export * from './postgres/party-repository.js'
-export * from './crypto/webhook-secrets.js'
-export * from './crypto/cursor-seal.js'
-export * from './webhooks/url-guard.js'
-export * from './webhooks/signature.js'
-export * from './postgres/webhook-endpoint-repository.js'
-export * from './postgres/webhook-event-repository.js'
-export * from './postgres/webhook-delivery-queue.js'
-export * from './webhooks/http-sender.js'
-export * from './webhooks/guarded-sender.js'
-export * from './postgres/loan-product-repository.js'
-export * from './postgres/loan-application-repository.js'
-export * from './postgres/loan-repository.js'
-export * from './postgres/payment-method-repository.js'
-export * from './payments/sandbox.js'
-export * from './postgres/key-revocations.js'
-export * from './postgres/rate-limit-store.js'
-export * from './postgres/job-leases.js'
-export * from './postgres/audit-log.js'
-export * from './postgres-core-deps.js'
+/**
+ * The adapters of `@lendgate/core`'s ports: PostgreSQL through Kysely (the pg driver or the embedded
+ * server), node crypto, outbound HTTP for webhooks and verification codes, and the sandbox payment
+ * rails. Test databases are in `@lendgate/adapters/testing`.
+ *
+ * @module @lendgate/adapters
+ */
+
+// The database: opening it, migrations, what a store failure says
+export {
+  type OpenDatabase, type PoolConnections, type QueryLog, DEFAULT_POOL_SIZE, MEMORY_URL, openDatabase, ping, notificationsArrive,
+} from './postgres/database.js'
+export { MIGRATION_NAMES, appliedMigrations, migrateToLatest } from './postgres/migrate.js'
+export { storeFailureKind, loggableDatabaseError } from './postgres/store-errors.js'
+
+// The core's dependencies on a database, wired once
+export {
+  type CoreDepsBase, type PostgresCoreDepsOptions, type PostgresCoreDepsConfiguration, postgresCoreDepsBase, postgresCoreDeps,
+} from './postgres-core-deps.js'
+
+// Repositories and stores the API and tools build on their own
+export { postgresApiKeyRepository } from './postgres/api-key-repository.js'
+export { postgresKeyRevocations } from './postgres/key-revocations.js'
+export { postgresOnboardingSessionRepository } from './postgres/onboarding-session-repository.js'
+export { postgresLoanProductRepository } from './postgres/loan-product-repository.js'
+export { postgresLoanApplicationRepository } from './postgres/loan-application-repository.js'
+export { postgresIdempotencyStore } from './postgres/idempotency-store.js'
+export { postgresRateLimitStore } from './postgres/rate-limit-store.js'
+export { postgresJobLeases } from './postgres/job-leases.js'
+export { postgresWebhookEventRepository } from './postgres/webhook-event-repository.js'
+export { postgresWebhookDeliveryQueue } from './postgres/webhook-delivery-queue.js'
+
+// Backup and restore
+export { backupTables } from './postgres/backup-catalog.js'
+export { backupToFile } from './postgres/backup.js'
+export { type RestoreRefusal, restoreFromFile } from './postgres/restore.js'
+
+// Crypto: keys, secrets, ids, one-time codes, sealed cursors
+export { nodeApiKeyMaterial } from './crypto/api-key-material.js'
+export { secretsEqual, randomSecret } from './crypto/secrets.js'
+export { randomIds } from './crypto/ids.js'
+export { scryptOneTimeCodes } from './crypto/one-time-codes.js'
+export { aesGcmWebhookSecrets } from './crypto/webhook-secrets.js'
+export { type CursorSeal, cursorSeal } from './crypto/cursor-seal.js'
+
+// Outbound HTTP: webhooks and verification codes
+export { webhookUrlGuard } from './webhooks/url-guard.js'
+export { signWebhook } from './webhooks/signature.js'
+export { WEBHOOK_TIMEOUT_MS, httpWebhookSender } from './webhooks/http-sender.js'
+export { guardedSender } from './webhooks/guarded-sender.js'
+export { httpCodeSender } from './verification/http-code-sender.js'
+
+// Payment rails
+export { sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'

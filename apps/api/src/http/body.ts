@@ -101,23 +101,41 @@ export const bodyBounds: Middleware<AppState> = async (ctx, next) => {
   }
 }
 
+/** Reads a JSON body as text, decompressed and held to the limit; `readBody` parses it. */
+const textParser = bodyParser({
+  enableTypes: ['text'],
+  extendTypes: { text: JSON_TYPES },
+  textLimit: `${BODY_LIMIT_BYTES}b`,
+}) as unknown as Middleware<AppState>
+
+/** The parser runs as a step of its own: nothing follows it. */
+const noNext = async (): Promise<void> => undefined
+
 /**
- * A route's body, read only after its caller is authenticated (`buildRouter`): a JSON body
- * (`application/json`, or `application/merge-patch+json`) is read as text by the body parser,
- * which decompresses it and holds it to the limit, then parsed by `parseJsonBody` (nesting
- * depth, integer literals, objects and arrays only); `ctx.request.body` is the result, or `{}`
- * when there is no JSON body. A body that cannot be read answers 400 `invalid_request` (413 when
- * too large) and closes the connection, since the rest of it was not read.
+ * Why a route that takes a JSON body (spec §4) refuses this request before reading it: no body, or
+ * a `Content-Type` other than `application/json` (a PATCH also takes `application/merge-patch+json`).
  */
-export const readBody = (): Middleware<AppState> => {
-  const textParser = bodyParser({
-    enableTypes: ['text'],
-    extendTypes: { text: JSON_TYPES },
-    textLimit: `${BODY_LIMIT_BYTES}b`,
-  }) as unknown as Middleware<AppState>
-  // The parser is run as a step of its own: nothing follows it.
-  const noNext = async (): Promise<void> => undefined
-  return async (ctx, next) => {
+const jsonBodyRefusal = (ctx: ParameterizedContext<AppState>): Problem | undefined => {
+  if (!hasBody(ctx)) return { _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' }
+  if (ctx.method === 'PATCH') {
+    return ctx.is(JSON_TYPES) === false ? { _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` } : undefined
+  }
+  return ctx.is('application/json') !== 'application/json' ? { _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' } : undefined
+}
+
+/**
+ * A route's body, read only after its caller is authenticated (`buildRouter`). Where the route
+ * `requires` a JSON body, a request without one is refused first (`jsonBodyRefusal`). A JSON body is
+ * read by the body parser, then parsed by `parseJsonBody` (nesting depth, integer literals, objects
+ * and arrays only); `ctx.request.body` is the result, or `{}` when there is no JSON body. A body
+ * that cannot be read answers 400 `invalid_request` (413 when too large) and closes the connection,
+ * since the rest of it was not read.
+ */
+export const readBody =
+  (requires: boolean): Middleware<AppState> =>
+  async (ctx, next) => {
+    const refusal = requires ? jsonBodyRefusal(ctx) : undefined
+    if (refusal !== undefined) return answerProblem(ctx, refusal)
     if (!hasBody(ctx) || ctx.is(JSON_TYPES) === false) {
       ctx.request.body = {}
       return next()
@@ -135,21 +153,3 @@ export const readBody = (): Middleware<AppState> => {
     ctx.request.body = body.right
     return next()
   }
-}
-
-/**
- * For routes that take a JSON body (spec §4): anything but `application/json` is a 400; a PATCH
- * also takes `application/merge-patch+json`. Runs before the body is read.
- */
-export const requireJsonBody: Middleware<AppState> = (ctx, next) => {
-  if (!hasBody(ctx)) return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'A JSON body is required (Content-Type: application/json).' })
-  if (ctx.method === 'PATCH') {
-    if (ctx.is(JSON_TYPES) === false) {
-      return answerProblem(ctx, { _tag: 'InvalidRequest', detail: `Content-Type must be application/json or ${MERGE_PATCH_TYPE}.` })
-    }
-  } else if (ctx.is('application/json') !== 'application/json') {
-    return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Content-Type must be application/json.' })
-  }
-  return next()
-}
-

@@ -27,16 +27,16 @@ const hasNextCursor = (body: unknown): body is { readonly next_cursor: string } 
  * Lists hand out sealed cursors (decision 75): the `cursor` a request sends must be one this
  * list handed to this caller with these filters, else 400 `invalid_request` naming `cursor`
  * before anything runs; the handler sees the cursor inside. The `next_cursor` it answers is
- * sealed the same way. On every GET route, after authentication.
+ * sealed the same way. On every GET route, after authentication; the binding is worked out only
+ * when a cursor is sent or answered.
  */
 export const sealedCursors = (seal: CursorSeal, operationId: string): Middleware<AppState> => async (ctx, next) => {
-  const bound = boundTo(ctx, operationId)
   const sent = ctx.query['cursor']
   if (typeof sent === 'string') {
-    const cursor = seal.open(sent, bound)
+    const cursor = seal.open(sent, boundTo(ctx, operationId))
     if (cursor === undefined) return answerProblem(ctx, invalidRequest('cursor is not a cursor returned by this list', 'cursor'))
     ctx.query = { ...ctx.query, cursor }
   }
   await next()
-  if (hasNextCursor(ctx.body)) ctx.body = { ...ctx.body, next_cursor: seal.seal(ctx.body.next_cursor, bound) }
+  if (hasNextCursor(ctx.body)) ctx.body = { ...ctx.body, next_cursor: seal.seal(ctx.body.next_cursor, boundTo(ctx, operationId)) }
 }

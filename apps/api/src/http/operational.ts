@@ -1,12 +1,13 @@
+import { readFileSync } from 'node:fs'
 import type { ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import type { HealthCheck } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Metrics } from '../metrics.js'
-import { internalAuth } from './auth.js'
 import type { AppState } from './context.js'
 import { notReady, type NotReady } from './problems.js'
-import type { AttemptLimit } from './rate-limit.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
 import { answerProblem } from './respond.js'
 
@@ -52,21 +53,74 @@ const schemaCurrentWithin = (health: Pick<HealthCheck, 'whenSchemaCurrent'>, res
  * waiting when the bound passes, or the migration fails, is answered 503 `not_ready`: nothing
  * reaches a table that may not exist yet. Readiness is not held: it answers 503 at once, for fleets.
  */
-export const schemaGate =
+const schemaGate =
   (health: Pick<HealthCheck, 'schemaCurrent' | 'whenSchemaCurrent'>, waitMs: number = SCHEMA_WAIT_MS): Middleware<AppState> =>
   async (ctx, next) => {
     if (health.schemaCurrent() || HEALTH_PROBES.has(ctx.path) || ctx.path === METRICS_PATH) return next()
     return (await schemaCurrentWithin(health, ctx.res, waitMs)) ? next() : answerProblem(ctx, notReady('migrations_pending'))
   }
 
+const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Lendgate API reference</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/reference.js"></script>
+</body>
+</html>
+`
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/public/openapi.json', dom_id: '#reference', deepLinking: true, docExpansion: 'list' })\n`
+
+type Asset = { readonly type: string; readonly body: string | Buffer }
+
+/** Read once, at start. */
+const ASSETS: Readonly<Record<string, Asset>> = {
+  '/docs': { type: 'text/html; charset=utf-8', body: PAGE },
+  '/docs/reference.js': { type: 'text/javascript; charset=utf-8', body: INIT },
+  '/docs/swagger-ui.css': { type: 'text/css; charset=utf-8', body: readFileSync(join(distDir, 'swagger-ui.css')) },
+  '/docs/swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(join(distDir, 'swagger-ui-bundle.js')) },
+}
+
 /**
- * `GET /metrics`: this process's metrics in the Prometheus text format, behind the internal
- * token (`Authorization: Bearer <INTERNAL_API_TOKEN>`, as on `/internal/*`, under the same limit
- * on failed attempts, `limited`). Not part of the partner API: no route table entry, not in the
- * OpenAPI document.
+ * `GET /docs`: the OpenAPI reference rendered by Swagger UI, served from the `swagger-ui-dist`
+ * package (no CDN: the page works offline). Not part of the API: no key, no route table entry.
  */
-export const metricsEndpoint = (metrics: Metrics, internalToken: string | undefined, limited: AttemptLimit): Middleware<AppState> => {
-  const authorized = internalAuth(internalToken, limited)
+const docsPage: Middleware<AppState> = (ctx, next) => {
+  const path = ctx.path
+  const asset = path.startsWith('/docs') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ASSETS[path === '/docs/' ? '/docs' : path] : undefined
+  if (asset === undefined) return next()
+  ctx.status = 200
+  ctx.type = asset.type
+  // The page only reads the public document; scripts come from this origin alone.
+  ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+  if (path !== '/docs' && path !== '/docs/') ctx.set('Cache-Control', 'public, max-age=3600')
+  ctx.body = asset.body
+}
+
+/**
+ * The steps before the API that are not the API: the schema gate, then the reference page (`/docs`),
+ * which no credential or budget concerns.
+ */
+export const operational = (health: Pick<HealthCheck, 'schemaCurrent' | 'whenSchemaCurrent'>, waitMs: number = SCHEMA_WAIT_MS): Middleware<AppState> => {
+  const gate = schemaGate(health, waitMs)
+  return (ctx, next) => gate(ctx, () => docsPage(ctx, next))
+}
+
+/**
+ * `GET /metrics`: this process's metrics in the Prometheus text format, behind `authorized`, the
+ * internal token's check (`http/caller.ts`). Not part of the partner API: no route table entry,
+ * not in the OpenAPI document.
+ */
+export const metricsEndpoint = (metrics: Metrics, authorized: Middleware<AppState>): Middleware<AppState> => {
   return async (ctx, next) => {
     if (ctx.path !== METRICS_PATH) return next()
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerProblem(ctx, { _tag: 'MethodNotAllowed', allowed: ['GET', 'HEAD'] })

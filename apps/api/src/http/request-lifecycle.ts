@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
 import type { Caller } from '@lendgate/core'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
@@ -6,6 +7,26 @@ import type { Metrics } from '../metrics.js'
 import type { AppContext, AppState } from './context.js'
 import { METRICS_PATH } from './probes.js'
 import { answerProblem } from './respond.js'
+
+/**
+ * Headers every API response carries (OWASP's REST guidance): no sniffing, no framing, no
+ * referrer, no caching of account data, no active content in a JSON answer, HTTPS only once a
+ * browser has seen the API over TLS. The reference page (`/docs`) replaces the content policy.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+}
+
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS)
+
+const stampSecurityHeaders = (res: ServerResponse): void => {
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value)
+}
 
 /** An incoming request id is kept only if it is short and plain; otherwise a new one is made. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -70,10 +91,15 @@ export const accessLogOn = (logger: Logger): ((record: AccessRecord) => void) =>
   }
 }
 
+/** Spec §1/§9: `/public/v1/...` is `/public/...`. */
+const withoutVersionPrefix = (path: string): string =>
+  path === '/public/v1' || path.startsWith('/public/v1/') ? `/public${path.slice('/public/v1'.length)}` : path
+
 /**
- * The outermost middleware: assigns the request id, gives the request its logger, turns a
- * thrown exception (a bug: expected outcomes are answered, not thrown) into a logged 500
- * `internal_error`, writes one access log line per request and counts it in the metrics.
+ * The outermost middleware, the frame of every request: assigns the request id and the request's
+ * logger, sets the security headers, rewrites `/public/v1/...` to `/public/...` (spec §1/§9), turns
+ * a thrown exception (a bug) into a logged 500 `internal_error`, and at the end writes the access
+ * line and counts the request in the metrics (not `/metrics` itself).
  */
 export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'requestServed'>): Middleware<AppState> => {
   const accessLog = accessLogOn(logger)
@@ -82,13 +108,16 @@ export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'request
     const requestId = requestIdFor(ctx.get('X-Request-Id'))
     ctx.state = new RequestState(logger, requestId)
     ctx.res.setHeader('X-Request-Id', requestId)
+    stampSecurityHeaders(ctx.res)
+    const path = ctx.path
+    const normal = withoutVersionPrefix(path)
+    if (normal !== path) ctx.path = normal
     try {
       await next()
     } catch (error) {
       ctx.state.log.error({ err: error }, 'unhandled error')
       answerProblem(ctx, { _tag: 'InternalError' })
     } finally {
-      // Prometheus's scrapes are not traffic: counting them would only count the counting.
       if (ctx.path !== METRICS_PATH) metrics.requestServed((ctx as AppContext).routerName, ctx.status, Number(process.hrtime.bigint() - started) / 1e9)
       accessLog({
         requestId,
@@ -101,16 +130,4 @@ export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'request
       })
     }
   }
-}
-
-/** Spec §1/§9: `/public/v1/...` is `/public/...`. */
-export const withoutVersionPrefix = (path: string): string =>
-  path === '/public/v1' || path.startsWith('/public/v1/') ? `/public${path.slice('/public/v1'.length)}` : path
-
-/** Rewrites the version prefix away (`withoutVersionPrefix`) before routing and authentication. */
-export const normalizeVersionPrefix: Middleware<AppState> = (ctx, next) => {
-  const path = ctx.path
-  const normal = withoutVersionPrefix(path)
-  if (normal !== path) ctx.path = normal
-  return next()
 }

@@ -3,14 +3,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { internalAuth, mintAuth, partnerGate } from '../http/auth.js'
-import { readBody, requireJsonBody } from '../http/body.js'
+import { readBody } from '../http/body.js'
+import { callerChecks, type CallerChecks } from '../http/caller.js'
 import { requestCommand } from '../http/command.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
+import { METRICS_PATH } from '../http/probes.js'
 import { answer, answerProblem } from '../http/respond.js'
-import { internalAttemptLimit, keyLookupLimit, limitedBy, limitsFor, mintAttemptLimit, type KeyLookupLimit } from '../http/rate-limit.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
@@ -19,19 +19,6 @@ const placeholder =
   (op: Operation): Middleware<AppState> =>
   (ctx) =>
     answerProblem(ctx, { _tag: 'NotImplemented', operationId: op.operationId })
-
-const authFor = (op: Operation, deps: AppDeps, config: Config, lookups: KeyLookupLimit): Middleware<AppState>[] => {
-  switch (op.auth) {
-    case 'partner':
-      return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, config.rateLimits)), op.scope ?? 'partner:api')]
-    case 'mint':
-      return [mintAuth(config.partnerMintSecret, mintAttemptLimit(deps, config.rateLimits))]
-    case 'internal':
-      return [internalAuth(config.internalApiToken, internalAttemptLimit(deps, config.rateLimits))]
-    case 'none':
-      return []
-  }
-}
 
 /** The route table as Koa middleware, and its layers (for tests that compare it with the OpenAPI document). */
 export type RouteTable = {
@@ -42,30 +29,25 @@ export type RouteTable = {
 }
 
 /**
- * Registers every operation of the table on one @koa/router, named by its operationId (the
- * access line's `operation`): authentication (then, on party paths, the party check; then the
- * scope), and either the real handler (behind the JSON-body check, the reading of the body, and,
- * for every mutating method under /public, idempotency; on a GET, the sealing of list cursors)
- * or the 501 placeholder. A body is read
- * only here, after authentication: nothing a caller without credentials sends is parsed. `PLACEHOLDER_OPERATIONS` forces
- * the placeholder. `HEAD` is served by the `GET` routes, as @koa/router does. `lookups` guards
- * the partner routes' key lookups.
+ * Registers every operation of the table on one @koa/router, named by its operationId (the access
+ * line's `operation`). Each runs who-is-calling's checks for its `auth` (`callers`), then either the
+ * 501 placeholder (`PLACEHOLDER_OPERATIONS`) or: on a write, its body (`readBody`, the only reader of
+ * a body, after authentication) and, under /public, idempotency; on a GET, the sealing of list
+ * cursors; then its command, its `run` and the answer. `HEAD` is served by the `GET` routes.
  */
 export const buildRouter = (
   deps: AppDeps,
   config: Config,
   routes: Routes,
-  lookups: KeyLookupLimit = keyLookupLimit(deps, config.rateLimits),
+  callers: CallerChecks = callerChecks(deps, config),
 ): RouteTable => {
   const router = new Router<AppState>()
-  const bodyReader = readBody()
   for (const op of OPERATIONS) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
-    const chain: Middleware<AppState>[] = authFor(op, deps, config, lookups)
+    const chain: Middleware<AppState>[] = [...callers.forOperation(op)]
     if (route === undefined) chain.push(placeholder(op))
     else {
-      if (op.jsonBody) chain.push(requireJsonBody)
-      if (op.method !== 'GET') chain.push(bodyReader)
+      if (op.method !== 'GET') chain.push(readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
@@ -89,13 +71,14 @@ export const buildRouter = (
 }
 
 /**
- * What happens when no route handled the request: a path that exists under another method is a
- * 405 with `Allow` (an `OPTIONS` request gets 204 and `Allow`), anything else a JSON 404. The
- * last middleware, after the table's routes; the router lists the layers whose path matched
- * (`ctx.matched`), whatever their method.
+ * What the route table did not take: `/metrics` (`metricsPage`, outside the table), a path that
+ * exists under another method (405 with `Allow`; `OPTIONS` gets 204 and `Allow`), anything else a
+ * JSON 404. The last middleware; the router lists the layers whose path matched (`ctx.matched`),
+ * whatever their method.
  */
-export const routeFallback: Middleware<AppState> = (ctx) => {
+export const routeFallback = (metricsPage: Middleware<AppState>): Middleware<AppState> => (ctx, next) => {
   if (ctx.status !== 404 || ctx.body !== undefined) return
+  if (ctx.path === METRICS_PATH) return metricsPage(ctx, next)
   const matched = (ctx as { matched?: readonly { readonly methods: readonly string[] }[] }).matched ?? []
   const allowed = [...new Set(matched.flatMap((layer) => layer.methods))]
   if (allowed.length === 0) return answerProblem(ctx, { _tag: 'RouteNotFound', method: ctx.method, path: ctx.path })

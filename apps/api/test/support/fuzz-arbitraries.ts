@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { jsonSchemaOf, type JsonSchema } from '@lendgate/core'
 import fc from 'fast-check'
-import { SECURITY_HEADERS } from '../../src/http/security-headers.js'
+import { SECURITY_HEADERS } from '../../src/http/request-lifecycle.js'
 import { bodyCodecOf, operationDocOf } from '../../src/openapi/operation-docs.js'
 import type { Operation } from '../../src/routes/operations.js'
 

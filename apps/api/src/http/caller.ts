@@ -1,0 +1,222 @@
+import { secretsEqual } from '@lendgate/adapters'
+import { authenticateApiKey, idSegmentToLookUp, KEY_PREFIX, missingApiKey, requireOwnParty, requireScope, type AuthenticateApiKeyDeps, type KnownScope, type RatePolicy } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import type { Middleware, ParameterizedContext } from 'koa'
+import type { Config, RateLimitSettings } from '../config.js'
+import type { AppDeps } from '../deps.js'
+import type { Operation } from '../routes/operations.js'
+import { declaresBody } from './body.js'
+import { clientAddress } from './client-address.js'
+import type { AppContext, AppState } from './context.js'
+import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
+import { invalidInternalToken, invalidMintKey, serverMisconfigured, type RateLimitExceeded } from './problems.js'
+import { exceeded, limitedBy, limitsFor, policyHeader, setRateLimitHeaders, takeOrWarn, type RequestLimit } from './rate-limit.js'
+import { RATE_POLICY } from './rate-policies.js'
+import { answerProblem } from './respond.js'
+
+/**
+ * Who is calling: the credential a request presents (a partner key, the mint secret, the internal
+ * token, or none), the limits on guessing each, and the keyless budget. The only module that reads
+ * a credential off a request.
+ */
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
+
+const bearerIn = (authorization: string): string | undefined => BEARER.exec(authorization)?.[1]
+
+/**
+ * The partner key of a request (spec §5.2): a Bearer value that starts with the key prefix, else
+ * the `X-Api-Key` header. A Bearer value without the prefix is not a key.
+ */
+export const presentedApiKey = (ctx: Pick<AppContext, 'get'>): string | undefined => {
+  const bearer = bearerIn(ctx.get('Authorization'))
+  if (bearer !== undefined && bearer.startsWith(KEY_PREFIX)) return bearer
+  const header = ctx.get('X-Api-Key').trim()
+  return header === '' ? undefined : header
+}
+
+/** The client address a per-address limit counts under (`clientAddress`). */
+const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(ctx.ip)
+
+/** Runs one attempt at a secret (`check`) under a limit on failed attempts; a Left is the check's failure or the 429. */
+type AttemptLimit = <F>(ctx: ParameterizedContext<AppState>, check: () => E.Either<F, void>) => Promise<E.Either<F | RateLimitExceeded, void>>
+
+/**
+ * Failed attempts at an operator secret per client address (`<prefix>:<client address>`), counted
+ * exactly (decision 109). A right secret never counts; past the limit every attempt is 429, the
+ * right secret included and not compared. A store failure checks without the limit (fail open).
+ */
+const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RatePolicy, prefix: string, secret: string): AttemptLimit => {
+  const policies = policyHeader([policy])
+  return async (ctx, check) => {
+    const attempted = await deps.attemptLimiter.attempt(`${prefix}:${clientAddressOf(ctx)}`, policy, check)()
+    if (E.isLeft(attempted)) {
+      ctx.state.log.warn({ err: attempted.left.cause, policy: policy.name }, `rate limit store unavailable; ${secret} checked without this limit`)
+      return check()
+    }
+    const { decision, outcome } = attempted.right
+    setRateLimitHeaders(ctx, policies, [{ policy, decision }])
+    return O.isSome(outcome) ? outcome.value : E.left(exceeded({ policy, decision }))
+  }
+}
+
+/** Failed mint attempts per client address (`mint:<address>`, policy `mint`, decision 109). */
+const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
+  secretAttemptLimit(deps, { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'mint', 'mint secret')
+
+/**
+ * Failed internal-token attempts per client address (`internal:<address>`, policy `internal`,
+ * decision 112): the mint budget, counted apart, so a mistyped mint secret never locks operators out.
+ */
+const internalAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
+  secretAttemptLimit(deps, { name: RATE_POLICY.internal, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'internal', 'internal token')
+
+/**
+ * The key-lookup limit: a key authentication would look up in the store (format and checksum hold:
+ * `idSegmentToLookUp`) and the key cache does not hold is admitted only while the client address
+ * has lookups left (`lookup:<address>`, policy `key_lookups`, the synced limiter). It bounds what
+ * forged keys with a valid checksum cost the store. A store failure admits the lookup (fail open).
+ */
+const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 'rateLimiter'>, settings: RateLimitSettings) => {
+  const policy: RatePolicy = { name: RATE_POLICY.keyLookups, limit: settings.keyLookups, windowSeconds: settings.windowSeconds }
+  const policies = policyHeader([policy])
+  const toLookUp = idSegmentToLookUp(deps.keyMaterial)
+  return async (ctx: AppContext, presented: string): Promise<E.Either<RateLimitExceeded, void>> => {
+    const idSegment = toLookUp(presented)
+    if (O.isNone(idSegment) || deps.keyCache.held(idSegment.value) !== undefined) return E.right(undefined)
+    const decision = await takeOrWarn(ctx, deps.rateLimiter, `lookup:${clientAddressOf(ctx)}`, policy, 'key looked up')
+    if (decision === undefined || decision.allowed) return E.right(undefined)
+    const taken = { policy, decision }
+    setRateLimitHeaders(ctx, policies, [taken])
+    return E.left(exceeded(taken))
+  }
+}
+
+/**
+ * A partner route's checks, in order: the key present (401 `missing_api_key`); within the
+ * key-lookup limit; authenticated (the caller put on `ctx.state`); the route's limits (`limit`);
+ * on party paths, the key's own party (spec §5.9); the route's scope (spec §5.8).
+ */
+const partnerGate = (
+  deps: AuthenticateApiKeyDeps,
+  lookups: ReturnType<typeof keyLookupLimit>,
+  limit: RequestLimit,
+  scope: KnownScope,
+): Middleware<AppState> => {
+  const authenticate = authenticateApiKey(deps)
+  const hasScope = requireScope(scope)
+  return async (ctx, next) => {
+    const context = ctx as AppContext
+    const presented = presentedApiKey(context)
+    if (presented === undefined) return answerProblem(ctx, missingApiKey)
+    const admitted = await lookups(context, presented)
+    if (E.isLeft(admitted)) return answerProblem(ctx, admitted.left)
+    const authenticated = await authenticate(presented)()
+    if (E.isLeft(authenticated)) return answerProblem(ctx, authenticated.left)
+    const caller = authenticated.right
+    ctx.state.caller = caller
+    const limited = await limit(ctx)
+    if (E.isLeft(limited)) return answerProblem(ctx, limited.left)
+    const partyId = context.params['partyId']
+    if (partyId !== undefined) {
+      const own = requireOwnParty(partyId)(caller)
+      if (E.isLeft(own)) return answerProblem(ctx, own.left)
+    }
+    const scoped = hasScope(caller)
+    if (E.isLeft(scoped)) return answerProblem(ctx, scoped.left)
+    await next()
+  }
+}
+
+/** An operator secret (`X-Partner-Mint-Key` or the internal Bearer token) compared in constant time under `limited`. */
+const secretGate =
+  (secret: string | undefined, setting: string, presentedIn: (ctx: AppContext) => string | undefined, refusal: typeof invalidMintKey | typeof invalidInternalToken, limited: AttemptLimit): Middleware<AppState> =>
+  async (ctx, next) => {
+    if (secret === undefined) return answerProblem(ctx, serverMisconfigured(setting))
+    const presented = presentedIn(ctx as AppContext)
+    const checked = await limited(ctx, () => (presented !== undefined && presented !== '' && secretsEqual(presented, secret) ? E.right(undefined) : E.left(refusal)))
+    if (E.isLeft(checked)) return answerProblem(ctx, checked.left)
+    await next()
+  }
+
+/** `/internal/*` and `/metrics` (the API's and the worker's): only `Authorization: Bearer <INTERNAL_API_TOKEN>` passes; partner keys never do. */
+export const internalAuth = (deps: Pick<AppDeps, 'attemptLimiter'>, config: Pick<Config, 'rateLimits' | 'internalApiToken'>): Middleware<AppState> =>
+  secretGate(config.internalApiToken, 'INTERNAL_API_TOKEN', (ctx) => bearerIn(ctx.get('Authorization')), invalidInternalToken, internalAttemptLimit(deps, config.rateLimits))
+
+/** The mint route: the mint secret in `X-Partner-Mint-Key` (spec §5.7). */
+const mintAuth = (secret: string | undefined, limited: AttemptLimit): Middleware<AppState> =>
+  secretGate(secret, 'PARTNER_MINT_SECRET', (ctx) => ctx.get('X-Partner-Mint-Key'), invalidMintKey, limited)
+
+/**
+ * Whether a request presents a credential worth checking: a partner key whose format and checksum
+ * hold, a Bearer token on an internal route or `/metrics`, or the mint secret on the mint route.
+ * Anything else, junk headers included, is keyless.
+ */
+const presentsCredential =
+  (toLookUp: ReturnType<typeof idSegmentToLookUp>) =>
+  (ctx: AppContext): boolean => {
+    const key = presentedApiKey(ctx)
+    if (key !== undefined && O.isSome(toLookUp(key))) return true
+    if ((ctx.path.startsWith('/internal/') || ctx.path === METRICS_PATH) && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
+    return ctx.method === 'POST' && ctx.path === '/public/partner/api-keys' && ctx.get('X-Partner-Mint-Key') !== ''
+  }
+
+/** Load balancers' probes (without a body) are never refused for what anonymous clients do. */
+const isProbe = (ctx: AppContext): boolean => HEALTH_PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)
+
+/**
+ * The keyless budget, before routing: a request presenting no credential (`presentsCredential`)
+ * counts against its client address (`keyless:<address>`, policy `keyless`, the synced limiter);
+ * past it, 429 and the connection closed after the answer, the body left unread. Health probes are
+ * exempt; CORS preflights are answered before it.
+ */
+const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter' | 'keyMaterial'>, settings: RateLimitSettings): Middleware<AppState> => {
+  const credentialed = presentsCredential(idSegmentToLookUp(deps.keyMaterial))
+  const limit = limitedBy([
+    {
+      limiter: deps.rateLimiter,
+      policy: { name: RATE_POLICY.keyless, limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
+      bucketOf: (ctx) => (credentialed(ctx) || isProbe(ctx) ? undefined : `keyless:${clientAddressOf(ctx)}`),
+    },
+  ])
+  return async (ctx, next) => {
+    const limited = await limit(ctx)
+    if (E.isRight(limited)) return next()
+    ctx.set('Connection', 'close')
+    answerProblem(ctx, limited.left)
+  }
+}
+
+/** Every check of who is calling, built once for an application. */
+export type CallerChecks = {
+  /** The app-level step before routing: the keyless budget. */
+  readonly keyless: Middleware<AppState>
+  /** The internal token and its attempt limit (`/internal/*`, `/metrics`). */
+  readonly internal: Middleware<AppState>
+  /** The checks an operation runs first, by its `auth`. */
+  readonly forOperation: (op: Operation) => readonly Middleware<AppState>[]
+}
+
+export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 'partnerMintSecret' | 'internalApiToken'>): CallerChecks => {
+  const settings = config.rateLimits
+  const lookups = keyLookupLimit(deps, settings)
+  const internal = internalAuth(deps, config)
+  const mint = mintAuth(config.partnerMintSecret, mintAttemptLimit(deps, settings))
+  return {
+    keyless: keylessBudget(deps, settings),
+    internal,
+    forOperation: (op) => {
+      switch (op.auth) {
+        case 'partner':
+          return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, settings)), op.scope ?? 'partner:api')]
+        case 'mint':
+          return [mint]
+        case 'internal':
+          return [internal]
+        case 'none':
+          return []
+      }
+    },
+  }
+}
