@@ -195,6 +195,10 @@ export {
   type BookedLoan, bookLoan, type LoanDisclosure,
 } from './domain/loans/loan.js'
 export { type Disclosure } from './lending/apr.js'
+export { type AppliedPayment } from './lending/apply-payment.js'
+export { type AllocationOrder } from './lending/waterfall.js'
+export { type Bucket } from './lending/buckets.js'
+export { type ServicedLoan } from './lending/loan-records.js'
 export {
   type Buckets, type ServicedInstallment, type ScheduledInstallment, type Allocation,
   type InstallmentPayments, type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket,
@@ -209,7 +213,7 @@ export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain
 export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type Change, type PaymentReads,
   type LoanRepository,
 } from './ports/loan-repository.js'
 export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
@@ -222,7 +226,8 @@ export { listPaymentsForPartyLoan } from './use-cases/servicing/list-payments.js
 export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
-export { ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
+export { type PaymentRefusal } from './use-cases/servicing/plan-payment.js'
+export { type ReversalDeps, type ReversalError, ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
@@ -231,10 +236,10 @@ export {
   updatePaymentMethodForPartyLoan,
 } from './use-cases/servicing/payment-methods.js'
 export {
-  AccrualQuery, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
+  AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
 } from './use-cases/servicing/accrue-loans.js'
-export { ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
-export { type OperationsDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
+export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
+export { type OperationsDeps, type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
   balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,

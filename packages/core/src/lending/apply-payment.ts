@@ -4,10 +4,13 @@ import { recast } from './recast.js'
 import { firstOpen, owedOn, type ReplayState, type Rules, type Working } from './replay-state.js'
 import { allocate, take } from './waterfall.js'
 
+/** What a payment paid: past due first, then the current buckets. */
 export type Allocation = { readonly pastDue: Buckets; readonly current: Buckets }
 
+/** Per installment (by number), what a payment paid on it. */
 export type InstallmentPayments = readonly { readonly number: number; readonly paid: Buckets }[]
 
+/** A payment as the replay applied it: its allocation, in all and per installment. */
 export type AppliedPayment = { readonly allocation: Allocation; readonly perInstallment: InstallmentPayments }
 
 /**

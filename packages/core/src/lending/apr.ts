@@ -226,6 +226,7 @@ const timingOf = (terms: DisclosureTerms): E.Either<InvalidAprInput, { unitPerio
   )
 }
 
+/** The Truth in Lending figures of a schedule: amount financed, finance charge, total of payments, APR. */
 export type Disclosure = {
   readonly amountFinanced: bigint
   readonly financeCharge: bigint

@@ -2,6 +2,7 @@
 
 /** The conventions a product may name: 30/360 (every month 30 days) or Actual/365 Fixed. */
 export const DAY_COUNTS = ['THIRTY_360', 'ACTUAL_365'] as const
+/** One of `DAY_COUNTS`. */
 export type DayCount = (typeof DAY_COUNTS)[number]
 
 const MS_PER_DAY = 86_400_000

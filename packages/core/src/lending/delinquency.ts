@@ -2,6 +2,7 @@ import { calendarDays } from './day-count.js'
 
 /** The delinquency buckets of docs/servicing.md "Delinquency", by days past due. */
 export const DELINQUENCY_BUCKETS = ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const
+/** One of `DELINQUENCY_BUCKETS`. */
 export type DelinquencyBucket = (typeof DELINQUENCY_BUCKETS)[number]
 
 /** The days past due of each bucket (most null: no most): read by the rules, the views and the list filter's SQL. */

@@ -7,8 +7,10 @@ import { daysPastDueSince } from './delinquency.js'
 import type { InstallmentStatus, Loan, LoanInstallment, ServicedLoan } from './loan-records.js'
 import type { ReplayState, Rules } from './replay-state.js'
 
+/** An installment as servicing shows it: what is due, what is paid, whether its interest is final. */
 export type ServicedInstallment = LoanInstallment
 
+/** An installment with its status on the date it was derived for. */
 export type ScheduledInstallment = ServicedInstallment & { readonly status: InstallmentStatus }
 
 /** A loan as derived for `asOf` from its terms and payments. */

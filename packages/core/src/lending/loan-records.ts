@@ -4,6 +4,7 @@ import type { AllocationOrder, DayCount, LateFee, PrepaymentMode } from './servi
 
 /** `ACTIVE` when booked; `PAID_OFF` while nothing is owed; `CHARGED_OFF` (by an operator) is final. */
 export const LOAN_STATUSES = ['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'] as const
+/** One of `LOAN_STATUSES`. */
 export type LoanStatus = (typeof LOAN_STATUSES)[number]
 
 /** A loan's cost as Regulation Z (12 CFR 1026.18) shows it; the APR in thousandths of a percent (12.683% is 12683). */
@@ -58,6 +59,7 @@ export type ServicedLoan = Pick<
 
 /** An installment's statuses, computed by the replay for a date, never stored. */
 export const INSTALLMENT_STATUSES = ['UPCOMING', 'DUE', 'PAID', 'PARTIALLY_PAID', 'LATE'] as const
+/** One of `INSTALLMENT_STATUSES`: computed for a date, never stored. */
 export type InstallmentStatus = (typeof INSTALLMENT_STATUSES)[number]
 
 /** An installment: `interestDue` is accrued plus projected to its due date until it closes (`interestAccrued`). */
@@ -76,6 +78,7 @@ export type LoanInstallment = {
 
 /** The kinds of ledger entry. */
 export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'LATE_FEE', 'PAYMENT', 'REVERSAL', 'REALLOCATION', 'CHARGE_OFF'] as const
+/** One of `TRANSACTION_TYPES`. */
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 
 /** An append-only ledger entry: `amount` its size (≥ 0), the buckets the signed changes it makes to what is owed. */

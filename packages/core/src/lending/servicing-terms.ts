@@ -8,6 +8,7 @@ export { DAY_COUNTS, type DayCount, DEFAULT_ALLOCATION_ORDER, type AllocationOrd
  * `REDUCE_INSTALLMENT` keeps the term and lowers the installments left.
  */
 export const PREPAYMENT_MODES = ['REDUCE_TERM', 'REDUCE_INSTALLMENT'] as const
+/** One of `PREPAYMENT_MODES`. */
 export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
 
 /**

@@ -4,4 +4,7 @@ import type { LoanId } from '../domain/foundations/ids.js'
 export type LoanFailure = { readonly job: string; readonly loanId: LoanId; readonly reason: string }
 
 /** Told of each loan a job skips because servicing it failed; the job goes on with the others. */
-export type LoanFailures = { readonly loanFailed: (failure: LoanFailure) => void }
+export type LoanFailures = {
+  /** Told once per skipped loan, with why. */
+  readonly loanFailed: (failure: LoanFailure) => void
+}

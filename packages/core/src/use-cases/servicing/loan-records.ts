@@ -21,7 +21,7 @@ import { listOfOwnLoan, type LoanReadError, type Loans } from './loan-reads.js'
 export type OperationsDeps = { readonly loans: LoanRepository; readonly ids: IdGenerator; readonly clock: Clock }
 
 /** What adding a record to a loan needs. */
-type RecordDeps = { readonly loans: Pick<LoanRepository, 'findById' | 'addCollateral' | 'addDocument'>; readonly ids: IdGenerator; readonly clock: Clock }
+export type RecordDeps = { readonly loans: Pick<LoanRepository, 'findById' | 'addCollateral' | 'addDocument'>; readonly ids: IdGenerator; readonly clock: Clock }
 
 const CollateralCommand = commandOf(['loanId'], CollateralInput)
 const LoanDocumentCommand = commandOf(['loanId'], LoanDocumentInput)
