@@ -203,7 +203,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(schedule.map((i) => i['interest_accrued'])).to.deep.equal(Array(12).fill(false))
       expect(statuses(schedule)).to.deep.equal(Array(12).fill('UPCOMING'))
       expect(await t.latest()).to.deep.include({ interest_outstanding: 0, payoff_amount: PRINCIPAL, next_due_date: '2026-04-10', next_due_amount: 106_619 })
-      expect(await t.job()).to.deep.equal({ as_of: '2026-03-10', loans_examined: 1, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-03-10', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 })
       expect(await t.balances()).to.have.length(1)
     })
 
@@ -211,7 +211,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       t.at('2026-04-10')
       expect(statuses(await t.schedule())).to.deep.equal(['DUE', ...Array(11).fill('UPCOMING')])
 
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       const ledger = await t.ledger()
       const accrual = ledger[ledger.length - 1]!
       // 2026-03-10 → 2026-04-10: a whole month, 30 days on 1,200,000 = 12,000.
@@ -249,7 +249,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       })
 
       const balances = await t.balances()
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 })
       expect(await t.balances()).to.deep.equal(balances)
       expect(await t.ledger()).to.deep.equal(ledger)
       await t.invariant('after the first accrual')
@@ -258,7 +258,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
     it('the day after, the installment is LATE; the job posts the day of interest accrued to installment 2', async () => {
       t.at('2026-04-11')
       expect(statuses(await t.schedule())).to.deep.equal(['LATE', ...Array(11).fill('UPCOMING')])
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       const ledger = await t.ledger()
       // One day on the 1,200,000 still owed: 400, the open installment's (installment 2).
       expect(entries(ledger.slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2026-04-11', 400, 0, 400, 0]])
@@ -282,7 +282,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
 
     it('two more missed due dates: the whole unpaid principal keeps accruing (paying late raises interest)', async () => {
       t.at('2026-06-11')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-06-11', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-06-11', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       // Nothing was paid, so every month is 12,000 on 1,200,000: installments 1 to 3 owe 12,000
       // each and installment 4 has one day (400). 36,400 in all; 12,400 was posted: 24,000 now.
       const accruals = await t.ledger('?type=INTEREST_ACCRUAL')
@@ -414,7 +414,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
     it('after the payoff, the job skips the loan and nothing accrues', async () => {
       const balances = await t.balances()
       t.at('2027-04-11')
-      expect(await t.job()).to.deep.equal({ as_of: '2027-04-11', loans_examined: 0, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2027-04-11', loans_examined: 0, loans_changed: 0, accruals: 0, loans_failed: 0 })
       expect(await t.balances()).to.deep.equal(balances)
       expect(statuses(await t.schedule())).to.deep.equal(Array(5).fill('PAID'))
       expect(await t.ledger('?type=INTEREST_ACCRUAL&from=2026-07-21')).to.deep.equal([])
@@ -445,13 +445,13 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(statuses(schedule)).to.deep.equal(['PAID', 'PARTIALLY_PAID', ...Array(10).fill('UPCOMING')])
       expect(await t.latest()).to.deep.include({ as_of: '2026-04-15', past_due_amount: 0, interest_outstanding: 0, principal_outstanding: 1_104_381 })
       await t.invariant('after a late payment')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-15', loans_examined: 1, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-15', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 })
     })
 
     it('a job run between events posts a part of the stretch; the next payment completes it, rounded once', async () => {
       t.at('2026-04-18')
       // 3 days on 1,104,381: 1,104.38 → 1,104.
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-18', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-18', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       t.at('2026-04-20')
       // The stretch 2026-04-15 → 2026-04-20 (5 days on 1,104,381): 1,840.64 → 1,841, of which 1,104 is posted: 737.
       const reply = await t.paid(5_000)
@@ -513,7 +513,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
         [ids.later, 'SUCCEEDED', { past_due: { fees: 0, interest: 5_000, principal: 0 }, fees: 0, interest: 0, principal: 0 }],
       ])
       await t.posted('after the reversal')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-22', loans_examined: 1, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-22', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 })
     })
   })
 
@@ -541,10 +541,10 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       t.at('2026-04-11')
       expect((await t.schedule())[0]).to.deep.include({ installment_number: 1, status: 'PAID' })
       // 2026-03-10 → 2026-04-10 (a stretch ended by installment 1's due date): 11,053.81 → 11,054.
-      expect(await t.job('2026-04-10')).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job('2026-04-10')).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2026-04-10', 11_054, 0, 11_054, 0]])
       // One more day on 1,105,381: 368.46 → 368.
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       const schedule = await t.schedule()
       expect(statuses(schedule)).to.deep.equal(['PAID', ...Array(11).fill('UPCOMING')])
       // Installment 2: 11,054 + 368 accrued + 29 days projected on 1,105,381 (10,685.35 → 10,685).
@@ -584,7 +584,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(statuses(schedule)).to.deep.equal(['PAID', ...Array(11).fill('UPCOMING')])
       expect(await t.latest()).to.deep.include({ past_due_amount: 0, next_due_date: '2026-05-10' })
       // 2026-04-05 → 2026-04-10: 4 days on 1,103,781 = 1,471.71 → 1,472; then 1 day: 367.93 → 368.
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-11', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2026-04-11', 1_840, 0, 1_840, 0]])
       await t.posted('the day after the due date')
     })
@@ -637,7 +637,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       loans.book({ ...stored, balance: { ...stored.balance, principalOutstanding: stored.balance.principalOutstanding + 1 } })
       const ledger = await broken!.ledger()
       broken!.at('2026-03-20')
-      expect(await broken!.job()).to.deep.equal({ as_of: '2026-03-20', loans_examined: 2, loans_changed: 1, accruals: 1 })
+      expect(await broken!.job()).to.deep.equal({ as_of: '2026-03-20', loans_examined: 2, loans_changed: 1, accruals: 1, loans_failed: 1 })
       expect(await broken!.ledger()).to.deep.equal(ledger)
       expect((await sound!.ledger('?type=INTEREST_ACCRUAL')).map((e) => [e['effective_date'], e['interest']])).to.deep.equal([['2026-03-20', 4_000]])
       const metrics = await broken!.server().deps.metrics.registry.metrics()
@@ -796,7 +796,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
     it('within the grace period no fee is charged; a quote past it includes the fee', async () => {
       t.at('2026-04-20')
       // 12,000 + 10 days × 400.
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-20', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-20', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(await t.ledger('?type=LATE_FEE')).to.deep.equal([])
       expect(await t.latest()).to.deep.include({ interest_outstanding: 16_000, fees_outstanding: 0, past_due_amount: 106_619 })
       expect(await t.payoff()).to.deep.include({ interest: 16_000, fees: 0, payoff_amount: 1_216_000 })
@@ -806,7 +806,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
 
     it('the first day after the grace period, the job charges one LATE_FEE on the installment', async () => {
       t.at('2026-04-21')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-21', loans_examined: 1, loans_changed: 1, accruals: 2 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-21', loans_examined: 1, loans_changed: 1, accruals: 2, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-2))).to.deep.equal([
         ['INTEREST_ACCRUAL', '2026-04-21', 400, 0, 400, 0],
         ['LATE_FEE', '2026-04-21', 7_831, 0, 0, 7_831],
@@ -816,13 +816,13 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
       expect(schedule[0]!['total_due']).to.equal(114_450)
       expect(schedule.slice(1).map((i) => i['fees_due'])).to.deep.equal(Array(11).fill(0))
       expect(await t.latest()).to.deep.include({ interest_outstanding: 16_400, fees_outstanding: 7_831, payoff_amount: 1_224_231, past_due_amount: 114_450 })
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-21', loans_examined: 1, loans_changed: 0, accruals: 0 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-21', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 })
       await t.posted('after the late fee')
     })
 
     it('is charged once: the next day only interest is posted', async () => {
       t.at('2026-04-22')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-22', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-22', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect((await t.ledger('?type=LATE_FEE')).map((e) => [e['effective_date'], e['fees']])).to.deep.equal([['2026-04-21', 7_831]])
       expect(await t.latest()).to.deep.include({ interest_outstanding: 16_800, fees_outstanding: 7_831 })
     })
@@ -853,7 +853,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
     it('interest keeps accruing on the unpaid principal, to the last installment', async () => {
       t.at('2027-03-25')
       // 15 days on 105,558: 527.79 → 528.
-      expect(await t.job()).to.deep.equal({ as_of: '2027-03-25', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2027-03-25', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2027-03-25', 528, 0, 528, 0]])
       const schedule = await t.schedule()
       expect(schedule).to.have.length(12)
@@ -912,13 +912,13 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
 
     it('the job posts the first period by calendar days, then 10 more days', async () => {
       t.at('2026-04-10')
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-10', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2026-04-10', 12_230, 0, 12_230, 0]])
       expect((await t.schedule())[0]).to.deep.include({ interest_due: 12_230, interest_accrued: true, status: 'DUE' })
       t.at('2026-04-20')
       // 10 days: 1,200,000 × 12% × 10 ÷ 365 = 3,945.21 → 3,945.
       expect(await t.latest()).to.deep.include({ interest_outstanding: 16_175, payoff_amount: 1_216_175 })
-      expect(await t.job()).to.deep.equal({ as_of: '2026-04-20', loans_examined: 1, loans_changed: 1, accruals: 1 })
+      expect(await t.job()).to.deep.equal({ as_of: '2026-04-20', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 })
       expect(entries((await t.ledger()).slice(-1))).to.deep.equal([['INTEREST_ACCRUAL', '2026-04-20', 3_945, 0, 3_945, 0]])
       await t.posted('actual/365')
     })

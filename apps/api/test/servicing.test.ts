@@ -891,9 +891,9 @@ for (const database of testDatabases()) {
         const ledger = await ledgerOf(loan.paths)
         const reply = await internal('POST', '/internal/jobs/accrue-interest')
         expect(reply.status, reply.text).to.equal(200)
-        expect(Object.keys(reply.body).sort()).to.deep.equal(['accruals', 'as_of', 'loans_changed', 'loans_examined'])
+        expect(Object.keys(reply.body).sort()).to.deep.equal(['accruals', 'as_of', 'loans_changed', 'loans_examined', 'loans_failed'])
         expect(reply.body.as_of).to.equal(utcToday())
-        for (const count of ['loans_examined', 'loans_changed', 'accruals']) expect(reply.body[count], count).to.be.a('number').and.at.least(0)
+        for (const count of ['loans_examined', 'loans_changed', 'accruals', 'loans_failed']) expect(reply.body[count], count).to.be.a('number').and.at.least(0)
         expect(reply.body.loans_examined).to.be.at.least(booked.length + 1)
         // Every loan was booked today: nothing is due yet, so nothing accrues for this one.
         expect(await balancesOf(loan.paths)).to.deep.equal(balances)
@@ -901,7 +901,7 @@ for (const database of testDatabases()) {
 
         const again = await internal('POST', `/internal/jobs/accrue-interest?as_of=${utcToday()}`)
         expect(again.status, again.text).to.equal(200)
-        expect(again.body).to.deep.equal({ as_of: utcToday(), loans_examined: again.body.loans_examined, loans_changed: 0, accruals: 0 })
+        expect(again.body).to.deep.equal({ as_of: utcToday(), loans_examined: again.body.loans_examined, loans_changed: 0, accruals: 0, loans_failed: 0 })
         expect(await balancesOf(loan.paths)).to.deep.equal(balances)
         await invariant(loan.paths, 'after the job')
       })

@@ -11,7 +11,7 @@ describe('the sandbox payment rails', () => {
   it('answer every method as the core’s in-memory processor does (sandboxChargeOutcome), whatever the amount', async () => {
     const processor = sandboxPaymentProcessor()
     for (const amount of AMOUNTS) {
-      const answers = await Promise.all(TOKENS.map((token) => processor.charge({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })()))
+      const answers = await Promise.all(TOKENS.map((token) => processor.charge({ idempotencyKey: `client-1/${amount}-${token}`, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })()))
       expect(answers, String(amount)).to.deep.equal(TOKENS.map((token) => E.right(sandboxChargeOutcome(token))))
     }
     expect(TOKENS.map((token) => sandboxChargeOutcome(token).status)).to.deep.equal(['SUCCEEDED', 'FAILED', 'FAILED', 'FAILED', 'FAILED', 'FAILED', 'SUCCEEDED', 'SUCCEEDED'])
@@ -34,7 +34,7 @@ describe('the sandbox payment rails', () => {
     const failing = await sandboxTokenizer().tokenizeBankAccount({ routingNumber: '011000015', accountNumber: SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT })()
     if (E.isLeft(failing)) throw new Error('the sandbox vault refused')
     expect(failing.right.last4).to.equal('1113')
-    expect(await sandboxPaymentProcessor().charge({ paymentId: testId('pay-1'), amount: 50_000, currency: 'USD', token: failing.right.token })()).to.deep.equal(
+    expect(await sandboxPaymentProcessor().charge({ idempotencyKey: 'client-1/k1', paymentId: testId('pay-1'), amount: 50_000, currency: 'USD', token: failing.right.token })()).to.deep.equal(
       E.right({ status: 'FAILED', failureCode: 'insufficient_funds' }),
     )
   })

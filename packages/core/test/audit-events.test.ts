@@ -481,7 +481,7 @@ describe('the audit log (use cases)', () => {
           apiClientId: null,
           partyId: null,
           requestId: null,
-          details: { as_of: '2026-02-20', loans_examined: 1, loans_changed: 1, accruals: 1 },
+          details: { as_of: '2026-02-20', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 },
         },
         {
           occurredAt: new Date('2026-02-20T10:00:00.000Z'),
@@ -491,7 +491,7 @@ describe('the audit log (use cases)', () => {
           apiClientId: null,
           partyId: null,
           requestId: 'req-1',
-          details: { as_of: '2026-02-20', loans_examined: 1, loans_changed: 0, accruals: 0 },
+          details: { as_of: '2026-02-20', loans_examined: 1, loans_changed: 0, accruals: 0, loans_failed: 0 },
         },
       ])
       const refused = await world.recordedBy(() => runInterestAccrual(world.deps)({ as_of: '2026-02-22' })())

@@ -3,8 +3,9 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../src/domain/keys/api-key.js'
-import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/foundations/errors.js'
+import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch, storeUnavailable } from '../src/domain/foundations/errors.js'
 import type { LoanApplication } from '../src/domain/loans/loan-application.js'
 import { bookLoan, loanSummary, type BookedLoan } from '../src/domain/loans/loan.js'
 import { loanView } from '../src/views/loans.js'
@@ -14,7 +15,7 @@ import { settled } from '../src/use-cases/servicing/posting.js'
 import type { Payment } from '../src/domain/loans/payment.js'
 import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
 import type { PostedBalance } from '../src/ports/loan-repository.js'
-import type { ChargeOutcome, PaymentProcessor, ProcessorUnavailable } from '../src/ports/payment-processor.js'
+import type { ProcessorUnavailable } from '../src/ports/payment-processor.js'
 import type { PaymentTokenizer } from '../src/ports/payment-tokenizer.js'
 import { getLatestLoanBalanceForParty, listLoanBalancesForParty } from '../src/use-cases/servicing/read-balances.js'
 import { getLoanForParty, listLoansForParty } from '../src/use-cases/servicing/read-loans.js'
@@ -28,7 +29,7 @@ import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
-import { inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sandboxChargeOutcome, sequentialIds, testClock } from '../src/testing/index.js'
+import { fakePaymentProcessor, inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -48,27 +49,6 @@ const CARD = { type: 'card', card_token: 'tok_visa_4242', last4: '4242', brand: 
 const UNKNOWN_ID = '99999999-9999-4999-8999-999999999999'
 
 const at = (date: string): Date => new Date(`${date}T10:00:00.000Z`)
-
-/** The sandbox rules (the test methods' charges fail, `sandboxChargeOutcome`), every charge recorded; `down` makes it unreachable. */
-const fakeProcessor = () => {
-  const charges: Parameters<PaymentProcessor['charge']>[0][] = []
-  let outage: unknown = null
-  const processor: PaymentProcessor & { readonly charges: typeof charges; readonly down: (cause: unknown) => void; readonly up: () => void } = {
-    charges,
-    down: (cause) => {
-      outage = cause
-    },
-    up: () => {
-      outage = null
-    },
-    charge: (request) => async () => {
-      if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage })
-      charges.push(request)
-      return E.right<ProcessorUnavailable, ChargeOutcome>(sandboxChargeOutcome(request.token))
-    },
-  }
-  return processor
-}
 
 /** Tokens `btok_1`, `btok_2`…; every account it saw recorded. */
 const fakeTokenizer = () => {
@@ -100,7 +80,7 @@ const setup = () => {
   const applications = inMemoryLoanApplicationRepository()
   const loans = applications.loans
   const paymentMethods = inMemoryPaymentMethodRepository(loans)
-  const processor = fakeProcessor()
+  const processor = fakePaymentProcessor()
   const tokenizer = fakeTokenizer()
   const ids = sequentialIds()
   const clock = testClock(at('2026-01-15'))
@@ -543,7 +523,7 @@ describe('loan servicing use cases (in memory)', () => {
           effectiveDate: '2026-01-15',
           createdAt: clock.now(),
         })
-        expect(processor.charges).to.deep.equal([{ paymentId: payment.id, amount: 50_000, currency: 'USD', token: method.token }])
+        expect(processor.charges()).to.deep.equal([{ idempotencyKey: `${caller.clientId}/k1`, paymentId: payment.id, amount: 50_000, currency: 'USD', token: method.token }])
         const after = await stored(loan.id)
         // (`+ 0`: the entry's untouched buckets are negated zeros, -0; the value is what matters.)
         const entry = after.transactions.at(-1)!
@@ -612,7 +592,7 @@ describe('loan servicing use cases (in memory)', () => {
         // The payoff on 20 March: the principal and 64 days of interest (30/360: 2 months and 5 days).
         expect(await pay(loan.id, method, 1_226_001, 'k1')).to.deep.equal(E.left(overpayment(1_226_000)))
         expect(await written(loan.id)).to.deep.equal(before)
-        expect(processor.charges).to.deep.equal([])
+        expect(processor.charges()).to.deep.equal([])
         await expectConsistent(loan.id)
       })
     })
@@ -623,7 +603,7 @@ describe('loan servicing use cases (in memory)', () => {
       const method = await addMethod(loan.id)
       const before = await written(loan.id)
       expect(await pay(loan.id, method, 1_200_001, 'k1')).to.deep.equal(E.left(overpayment(1_200_000)))
-      expect(processor.charges).to.deep.equal([])
+      expect(processor.charges()).to.deep.equal([])
       expect(await written(loan.id)).to.deep.equal(before)
       await expectConsistent(loan.id)
     })
@@ -675,11 +655,11 @@ describe('loan servicing use cases (in memory)', () => {
         expect(await latest(loan.id)).to.deep.include({ payoffAmount: 1_200_000, nextDueAmount: 1_212_000 })
         const payment = right(await pay(loan.id, method, 1_212_000, 'k1'))
         expect([payment.status, payment.amount]).to.deep.equal(['SUCCEEDED', 1_200_000])
-        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_200_000])
+        expect(processor.charges().map((c) => c.amount)).to.deep.equal([1_200_000])
         expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
         expect(await latest(loan.id)).to.deep.include({ payoffAmount: 0, nextDueAmount: null })
         expect(right(await pay(loan.id, method, 1_212_000, 'k1'))).to.deep.equal(payment)
-        expect(processor.charges).to.have.length(1)
+        expect(processor.charges()).to.have.length(1)
         await expectConsistent(loan.id)
       })
 
@@ -690,7 +670,7 @@ describe('loan servicing use cases (in memory)', () => {
         // 26 days of interest: 10,400.
         const payment = right(await pay(loan.id, method, 1_212_000, 'k1'))
         expect([payment.status, payment.amount]).to.deep.equal(['SUCCEEDED', 1_210_400])
-        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_210_400])
+        expect(processor.charges().map((c) => c.amount)).to.deep.equal([1_210_400])
         expect((await stored(loan.id)).loan.status).to.equal('PAID_OFF')
         await expectConsistent(loan.id)
       })
@@ -699,7 +679,7 @@ describe('loan servicing use cases (in memory)', () => {
         const { loan, addMethod, pay, processor } = oneMonth()
         const method = await addMethod(loan.id)
         expect(await pay(loan.id, method, 1_212_001, 'k1')).to.deep.equal(E.left(overpayment(1_200_000)))
-        expect(processor.charges).to.deep.equal([])
+        expect(processor.charges()).to.deep.equal([])
       })
     })
 
@@ -709,7 +689,7 @@ describe('loan servicing use cases (in memory)', () => {
       const method = await addMethod(loan.id)
       const before = await written(loan.id)
       expect(await pay(loan.id, method, 50_000, undefined)).to.deep.equal(E.left(idempotencyKeyRequired))
-      expect(processor.charges).to.deep.equal([])
+      expect(processor.charges()).to.deep.equal([])
       expect(await written(loan.id)).to.deep.equal(before)
     })
 
@@ -723,14 +703,14 @@ describe('loan servicing use cases (in memory)', () => {
       expect(await pay(loan.id, method, 50_000, 'k1')).to.deep.equal(E.right(first))
       // A different payment under the same key is refused, however long after (issue 35).
       expect(await pay(loan.id, method, 70_000, 'k1')).to.deep.equal(E.left({ _tag: 'IdempotencyKeyReused' }))
-      expect(processor.charges.length).to.equal(1)
+      expect(processor.charges().length).to.equal(1)
       expect((await stored(loan.id)).transactions.length).to.equal(ledgerLength)
       expect((await balances(loan.id)).length).to.equal(balanceCount)
       // The key is unique per API client: another client of the party makes its own payment.
       const theirs = right(await pay(loan.id, method, 50_000, 'k1', colleague))
       expect(theirs.id).not.to.equal(first.id)
       expect(theirs.clientId).to.equal(colleague.clientId)
-      expect(processor.charges.length).to.equal(2)
+      expect(processor.charges().length).to.equal(2)
       await expectConsistent(loan.id)
     })
 
@@ -741,7 +721,7 @@ describe('loan servicing use cases (in memory)', () => {
       const results = await Promise.all([1, 2, 3, 4, 5].map(() => pay(loan.id, method, 10_000, 'same')))
       const first = right(results[0]!)
       for (const r of results) expect(r).to.deep.equal(E.right(first))
-      expect(processor.charges.length).to.equal(1)
+      expect(processor.charges().length).to.equal(1)
       expect((await stored(loan.id)).transactions.filter((t) => t.type === 'PAYMENT').length).to.equal(1)
       await expectConsistent(loan.id)
     })
@@ -753,7 +733,7 @@ describe('loan servicing use cases (in memory)', () => {
       const results = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => pay(loan.id, method, 300_000, `k${n}`)))
       expect(results.filter(E.isRight).map((r) => [r.right.amount, r.right.status])).to.deep.equal(Array(4).fill([300_000, 'SUCCEEDED']))
       expect(results.filter(E.isLeft).map((r) => r.left)).to.deep.equal([overpayment(0), overpayment(0)])
-      expect(processor.charges.length).to.equal(4)
+      expect(processor.charges().length).to.equal(4)
       expect((await stored(loan.id)).transactions.filter((t) => t.type === 'PAYMENT').length).to.equal(4)
       expect((await latest(loan.id)).payoffAmount).to.equal(0)
       await expectConsistent(loan.id)
@@ -782,7 +762,7 @@ describe('loan servicing use cases (in memory)', () => {
         const result = await payWith(input)
         expect(E.isLeft(result) && result.left, JSON.stringify(input)).to.deep.include({ _tag: 'InvalidRequest', param })
       }
-      expect(processor.charges).to.deep.equal([])
+      expect(processor.charges()).to.deep.equal([])
       expect(await written(loan.id)).to.deep.equal(before)
     })
 
@@ -821,6 +801,24 @@ describe('loan servicing use cases (in memory)', () => {
       })
     })
 
+    describe('when the commit fails after the charge', () => {
+      it('answers StoreUnavailable and records nothing; the retry under the same key moves no money again', async () => {
+        const { deps, book, addMethod, pay, written, loans, processor, expectConsistent } = setup()
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        const before = await written(loan.id)
+        // The decision and the charge run under the lock; the commit after them fails.
+        const commitFails: typeof loans.change = (target, decide) => loans.change(target, (found, reads) => pipe(decide(found, reads), TE.chainW(() => TE.left(storeUnavailable('connection reset')))))
+        const lost = await createPaymentIntentForPartyLoan({ ...deps, loans: { change: commitFails } })(caller, { partyId: caller.partyId, loanId: loan.id, amount: 50_000, currency: 'USD', payment_method_id: method.id, idempotency_key: 'k1' })()
+        expect(lost).to.deep.equal(E.left(storeUnavailable('connection reset')))
+        expect(await written(loan.id)).to.deep.equal(before)
+        const retried = right(await pay(loan.id, method, 50_000, 'k1'))
+        expect(retried.status).to.equal('SUCCEEDED')
+        expect(processor.charges().map((c) => [c.idempotencyKey, c.amount])).to.deep.equal([[`${caller.clientId}/k1`, 50_000]])
+        await expectConsistent(loan.id)
+      })
+    })
+
     describe('when the processor is unreachable', () => {
       it('answers ProcessorUnavailable and records nothing; a retry with the same key then succeeds', async () => {
         const { book, addMethod, pay, written, loans, processor, expectConsistent } = setup()
@@ -834,7 +832,7 @@ describe('loan servicing use cases (in memory)', () => {
         processor.up()
         const retried = right(await pay(loan.id, method, 50_000, 'k1'))
         expect(retried.status).to.equal('SUCCEEDED')
-        expect(processor.charges.length).to.equal(1)
+        expect(processor.charges().length).to.equal(1)
         await expectConsistent(loan.id)
       })
     })
@@ -941,7 +939,7 @@ describe('loan servicing use cases (in memory)', () => {
     it('posts the interest accrued to today on every active loan, by default', async () => {
       const { deps, a, b, clock, stored, latest, expectConsistent } = twoLoans()
       clock.set(at('2026-03-20'))
-      expect(await run(accrueInterestForLoans(deps)(undefined))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
+      expect(await run(accrueInterestForLoans(deps)(undefined))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2, loansFailed: 0 })
       const accruals = async (id: string) =>
         (await stored(id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])
       // a: 2 months and 5 days (30/360) on 1,200,000 at 12%; b: 1 month and 19 days on 600,000.
@@ -978,10 +976,19 @@ describe('loan servicing use cases (in memory)', () => {
       expect(await accruals(b.id)).to.deep.equal([['2026-03-20', 9_800]])
       const events = audit.all().filter((e) => e.action === 'interest_accrual.completed')
       expect(events.map((e) => [e.actor, e.details])).to.deep.equal([
-        [{ type: 'system' }, { as_of: '2026-03-20', loans_examined: 2, loans_changed: 2, accruals: 2 }],
+        [{ type: 'system' }, { as_of: '2026-03-20', loans_examined: 2, loans_changed: 2, accruals: 2, loans_failed: 0 }],
       ])
       await expectConsistent(a.id)
       await expectConsistent(b.id)
+    })
+
+    it('resumes a run saved before failed loans were counted, as 0 failed', () => {
+      const { deps, a } = twoLoans()
+      const job = dailyServicingJob({ ...deps, audit: inMemoryAuditLog() })('2026-03-20')
+      const saved = { asOf: '2026-03-20', loansExamined: 100, loansChanged: 7, accruals: 9, after: a.id }
+      expect(job.progress.decode(saved)).to.deep.equal(E.right({ ...saved, loansFailed: 0 }))
+      expect(job.progress.is(saved)).to.equal(false)
+      expect(job.progress.decode({ ...saved, loansFailed: 'one' })._tag).to.equal('Left')
     })
 
     it('goes on past a loan it cannot service: the loan is reported, left as it was, and tried again on the next run', async () => {
@@ -1007,12 +1014,31 @@ describe('loan servicing use cases (in memory)', () => {
       expect(failures).to.deep.equal([['servicing', a.id], ['servicing', a.id]])
     })
 
+    it('skips a loan the store refuses while the store answers, and stops when the store is down', async () => {
+      const { deps, a, b, loans, clock, stored } = twoLoans()
+      clock.set(at('2026-03-20'))
+      const refused = storeUnavailable(new Error('value out of range for type bigint'))
+      const refusing = (id: string): typeof loans.change => (target, decide) => (target.loanId === id ? TE.left(refused) : loans.change(target, decide))
+      const failures: unknown[] = []
+      const jobDeps = { ...deps, loans: { activeLoanIds: loans.activeLoanIds, change: refusing(a.id) }, failures: { loanFailed: (f: { readonly loanId: string; readonly reason: string }) => failures.push([f.loanId, f.reason]) } }
+      expect(await run(accrueInterestForLoans(jobDeps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 1, accruals: 1, loansFailed: 1 })
+      expect(failures).to.deep.equal([[a.id, 'the store refused this loan: value out of range for type bigint']])
+      expect((await stored(b.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.effectiveDate)).to.deep.equal(['2026-03-20'])
+      // The store goes down after the batch was read: the first loan's error is the outage's.
+      const down = storeUnavailable(new Error('connection refused'))
+      let reads = 0
+      const listedThenDown: typeof loans.activeLoanIds = (after, limit) => (reads++ === 0 ? loans.activeLoanIds(after, limit) : TE.left(down))
+      const outage = { ...jobDeps, loans: { activeLoanIds: listedThenDown, change: () => TE.left(down) } }
+      expect(await accrueInterestForLoans(outage)({})()).to.deep.equal(E.left(down))
+      expect(failures).to.have.length(1)
+    })
+
     it('changes nothing when run twice for the same date', async () => {
       const { deps, a, b, clock, written, expectConsistent } = twoLoans()
       clock.set(at('2026-03-20'))
       right(await accrueInterestForLoans(deps)({})())
       const before = [await written(a.id), await written(b.id)]
-      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-20' }))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 0, accruals: 0 })
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-20' }))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 0, accruals: 0, loansFailed: 0 })
       expect([await written(a.id), await written(b.id)]).to.deep.equal(before)
       await expectConsistent(a.id)
       await expectConsistent(b.id)
@@ -1021,9 +1047,9 @@ describe('loan servicing use cases (in memory)', () => {
     it('posts only what accrued by an earlier as_of, then the rest; never goes back before a later posting', async () => {
       const { deps, a, b, clock, stored, expectConsistent } = twoLoans()
       clock.set(at('2026-03-20'))
-      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-02-20' }))).to.deep.equal({ asOf: '2026-02-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
-      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2 })
-      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-01' }))).to.deep.equal({ asOf: '2026-03-01', loansExamined: 2, loansChanged: 0, accruals: 0 })
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-02-20' }))).to.deep.equal({ asOf: '2026-02-20', loansExamined: 2, loansChanged: 2, accruals: 2, loansFailed: 0 })
+      expect(await run(accrueInterestForLoans(deps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 2, accruals: 2, loansFailed: 0 })
+      expect(await run(accrueInterestForLoans(deps)({ as_of: '2026-03-01' }))).to.deep.equal({ asOf: '2026-03-01', loansExamined: 2, loansChanged: 0, accruals: 0, loansFailed: 0 })
       // The same total as one run on 20 March: 35 days, then 30 more, on 1,200,000.
       expect((await stored(a.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => [t.effectiveDate, t.interest])).to.deep.equal([
         ['2026-02-20', 14_000],
@@ -1215,7 +1241,7 @@ describe('loan servicing use cases (in memory)', () => {
       for (const [name, result] of results) expect(result, name).to.deep.equal(E.left(notFound('loan')))
       expect(await run(listLoansForParty(deps)(stranger, { partyId: stranger.partyId }))).to.deep.equal({ items: [], nextCursor: null })
       expect(await written(loan.id)).to.deep.equal(before)
-      expect(processor.charges.length).to.equal(1)
+      expect(processor.charges().length).to.equal(1)
       expect(tokenizer.seen.length).to.equal(seen)
       expect(paymentMethods.all()).to.deep.equal([method])
       await expectConsistent(loan.id)

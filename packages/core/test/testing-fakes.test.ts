@@ -6,7 +6,7 @@ import { invalidRequest } from '../src/domain/foundations/errors.js'
 import { RegisterWebhookInput } from '../src/domain/webhooks/webhook.js'
 import { fakePaymentProcessor, fakePaymentTokenizer, fakeWebhookSecrets, fakeWebhookUrlGuard, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, testId } from '../src/testing/index.js'
 
-const charge = (amount: number, token = 'btok_1') => ({ paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })
+const charge = (amount: number, token = 'btok_1', idempotencyKey = `client-1/${amount}-${token}`) => ({ idempotencyKey, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })
 
 describe('fakePaymentProcessor', () => {
   it('answers the sandbox’s test methods, whatever the amount, and records every charge', async () => {
@@ -20,6 +20,16 @@ describe('fakePaymentProcessor', () => {
       E.right({ status: 'FAILED', failureCode: 'card_declined' }),
     ])
     expect(processor.charges()).to.deep.equal(charges)
+  })
+
+  it('moves money once per idempotency key: a repeat answers the first outcome and records nothing', async () => {
+    const processor = fakePaymentProcessor()
+    const first = await processor.charge(charge(50_000, 'btok_1', 'client-1/k1'))()
+    const repeat = await processor.charge({ ...charge(50_000, 'tok_card_declined', 'client-1/k1'), paymentId: testId('pay-again') })()
+    const other = await processor.charge(charge(50_000, 'tok_card_declined', 'client-1/k2'))()
+
+    expect([first, repeat, other]).to.deep.equal([E.right({ status: 'SUCCEEDED' }), E.right({ status: 'SUCCEEDED' }), E.right({ status: 'FAILED', failureCode: 'card_declined' })])
+    expect(processor.charges().map((c) => c.idempotencyKey)).to.deep.equal(['client-1/k1', 'client-1/k2'])
   })
 
   describe('when it is down', () => {

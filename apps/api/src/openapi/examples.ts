@@ -82,7 +82,7 @@ type Sent<C extends t.Mixed> = Wire<t.TypeOf<C>>
 
 type Health = { readonly status: 'ok' }
 type Ready = { readonly status: 'ready'; readonly database: 'up' }
-type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number }
+type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = Wire<ReturnType<typeof reviewView>>
 type BalanceView = Wire<ReturnType<typeof balanceView>>
 type TransactionView = Wire<ReturnType<typeof transactionView>>
@@ -957,7 +957,7 @@ const duplicateRejected: ReviewView = {
   updated_at: '2026-11-02T16:44:51.602Z',
 }
 
-const accrualRun: AccrualRunView = { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1 }
+const accrualRun: AccrualRunView = { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 }
 
 /** The newest five events; `AUDIT_CURSOR` continues with the collateral and the approval. */
 const auditEvents: readonly AuditEventView[] = [
@@ -992,7 +992,7 @@ const auditEvents: readonly AuditEventView[] = [
     api_client_id: null,
     party_id: null,
     request_id: 'de62de3f-5f2f-440c-b734-c5a00e4156ee',
-    details: { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1 },
+    details: { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 },
   },
   {
     audit_event_id: 'aa7d2e43-f9c7-41b7-9e09-8eb47c4275fa',

@@ -149,7 +149,7 @@ const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'other'] as const
 
 type Health = { readonly status: 'ok' }
 type Ready = { readonly status: 'ready'; readonly database: 'up' }
-type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number }
+type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = ReturnType<typeof reviewView>
 type PaymentView = ReturnType<typeof paymentView>
 type Allocation = NonNullable<PaymentView['allocation']>
@@ -599,6 +599,7 @@ const SCHEMAS = {
     loans_examined: count(),
     loans_changed: count(),
     accruals: count('INTEREST_ACCRUAL entries posted'),
+    loans_failed: count('loans skipped because servicing them failed (logged; tried again on the next run)'),
   }),
 
   AuditEvent: objectOf<AuditEventView>()('One entry of the append-only audit log (docs/api.md "Audit log")', {

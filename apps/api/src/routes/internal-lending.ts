@@ -44,7 +44,7 @@ export const internalLendingRoutes = (deps: AppDeps) =>
     run: (ctx, command) => pipe(approveLoanApplication(deps)(command, operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan, deps.clock.now()) }))),
   },
   accrueInterest: {
-    run: (ctx, command) => pipe(runInterestAccrual({ ...deps, failures: loggedLoanFailures(ctx.state.log, deps.metrics) })(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals }))),
+    run: (ctx, command) => pipe(runInterestAccrual({ ...deps, failures: loggedLoanFailures(ctx.state.log, deps.metrics) })(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals, loans_failed: run.loansFailed }))),
   },
   addLoanCollateral: {
     run: (ctx, command) => pipe(addLoanCollateral(deps)(command, operatorContext(ctx)), TE.map(collateralView)),

@@ -7,10 +7,15 @@ export type ProcessorUnavailable = { readonly _tag: 'ProcessorUnavailable'; read
 /** Settled, or failed with the processor's `failureCode`. */
 export type ChargeOutcome = { readonly status: 'SUCCEEDED' } | { readonly status: 'FAILED'; readonly failureCode: string }
 
-/** Debits a tokenised bank account or card, once per `paymentId`. */
+/**
+ * Debits a tokenised bank account or card once per `idempotencyKey`: a request repeating a key
+ * moves nothing more and answers the first request's outcome.
+ */
 export type PaymentProcessor = {
-  /** Debits `amount` from the method behind `token`, once per `paymentId`. */
+  /** Debits `amount` from the method behind `token`, unless a charge under `idempotencyKey` was made. */
   readonly charge: (request: {
+    /** The same for every attempt at one payment: the client's id and its `Idempotency-Key` (`paymentChargeKey`). */
+    readonly idempotencyKey: string
     readonly paymentId: PaymentId
     readonly amount: number
     readonly currency: string

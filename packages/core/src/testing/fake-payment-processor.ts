@@ -6,7 +6,7 @@ export type ChargeRequest = Parameters<PaymentProcessor['charge']>[0]
 
 /** With what it was asked, and a switch to make it unreachable. */
 export type FakePaymentProcessor = PaymentProcessor & {
-  /** Every charge that reached it, in order. */
+  /** Every charge that moved money, in order (a repeated `idempotencyKey` moves none). */
   readonly charges: () => readonly ChargeRequest[]
   /** Every later charge is `ProcessorUnavailable` with `cause`, recording nothing. */
   readonly down: (cause: unknown) => void
@@ -28,9 +28,10 @@ export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
       ? { status: 'FAILED', failureCode: 'card_declined' }
       : { status: 'SUCCEEDED' }
 
-/** Answers as the sandbox does and records every charge. */
+/** Answers as the sandbox does, once per `idempotencyKey` (a repeat answers the first outcome), and records every charge. */
 export const fakePaymentProcessor = (): FakePaymentProcessor => {
   const charges: ChargeRequest[] = []
+  const outcomes = new Map<string, ChargeOutcome>()
   let outage: { readonly cause: unknown } | null = null
   return {
     charges: () => [...charges],
@@ -42,8 +43,12 @@ export const fakePaymentProcessor = (): FakePaymentProcessor => {
     },
     charge: (request) => async () => {
       if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage.cause })
+      const first = outcomes.get(request.idempotencyKey)
+      if (first !== undefined) return E.right(first)
+      const outcome = sandboxChargeOutcome(request.token)
+      outcomes.set(request.idempotencyKey, outcome)
       charges.push(request)
-      return E.right(sandboxChargeOutcome(request.token))
+      return E.right(outcome)
     },
   }
 }

@@ -240,7 +240,7 @@ export const loanChargedOffEvent = (
 export const accrualCompletedEvent = (
   id: string,
   context: AuditContext,
-  run: { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number },
+  run: { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number; readonly loansFailed: number },
   at: Date,
 ): AuditEvent =>
   event(id, context, at, 'interest_accrual.completed', { type: 'interest_accrual_run', id }, { apiClientId: null, partyId: null }, {
@@ -248,4 +248,5 @@ export const accrualCompletedEvent = (
     loans_examined: run.loansExamined,
     loans_changed: run.loansChanged,
     accruals: run.accruals,
+    loans_failed: run.loansFailed,
   })

@@ -31,8 +31,8 @@ export type AccrualDeps = {
 /** The fields of an accrual run: optionally `as_of` (`YYYY-MM-DD`, not after today in UTC; today when left out). */
 export const AccrualQuery = strictObject('AccrualQuery', {}, { as_of: CalendarDate })
 
-/** An accrual run's figures: the date, the active loans read, those changed, the entries posted. */
-export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number }
+/** An accrual run's figures: the date, the active loans read, those changed, the entries posted, the loans skipped as failed. */
+export type AccrualRun = { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number; readonly loansFailed: number }
 
 /** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
 const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
@@ -43,21 +43,28 @@ const BATCH = 100
 /** Where a run stands: its figures so far and the last loan it did (`after`, in id order), saved after every batch. */
 export type AccrualProgress = AccrualRun & { readonly after: LoanId | null }
 
-/** The codec of `AccrualProgress`, as the scheduled job saves it. */
-const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = t.type({
-  asOf: t.string,
-  loansExamined: t.number,
-  loansChanged: t.number,
-  accruals: t.number,
-  after: t.union([LoanId, t.null]),
-})
+/** `AccrualProgress` as the scheduled job saves it; progress saved before `loansFailed` was counted reads as 0 failed. */
+const SavedAccrualProgress = t.intersection([
+  t.type({ asOf: t.string, loansExamined: t.number, loansChanged: t.number, accruals: t.number, after: t.union([LoanId, t.null]) }),
+  t.partial({ loansFailed: t.number }),
+])
+
+/** The codec of `AccrualProgress`, as the scheduled job saves and resumes it. */
+const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = new t.Type(
+  'AccrualProgress',
+  (u): u is AccrualProgress => SavedAccrualProgress.is(u) && typeof u.loansFailed === 'number',
+  (u, c) => pipe(SavedAccrualProgress.validate(u, c), E.map((saved) => ({ ...saved, loansFailed: saved.loansFailed ?? 0 }))),
+  t.identity,
+)
 
 /** A run's start: nothing done yet, figures for `asOf`. */
-const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, after: null })
+const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, loansFailed: 0, after: null })
 
 /**
  * One batch: the next `BATCH` active loans, each accrued to `asOf` (its today when undefined) in
- * its own transaction; a loan not serviced is told to `failures` and skipped, only the store stops it.
+ * its own transaction. A loan not serviced is told to `failures` and skipped. A store error on one
+ * loan stops the run only when the store is down: if a read right after it succeeds, the error
+ * was that loan's (a row the store refuses) and the loan is skipped like any other failure.
  */
 const accrueBatch =
   (deps: AccrualDeps, asOf: string | undefined) =>
@@ -69,8 +76,11 @@ const accrueBatch =
     for (const id of ids.right) {
       const outcome = await accrueOne(deps, id, asOf)()
       if (E.isLeft(outcome)) {
-        if (outcome.left._tag === 'StoreUnavailable') return E.left(outcome.left)
-        deps.failures?.loanFailed({ job: DAILY_SERVICING_JOB, loanId: id, reason: outcome.left.reason })
+        if (outcome.left._tag === 'StoreUnavailable') {
+          const probe = await deps.loans.activeLoanIds(progress.after, 1)()
+          if (E.isLeft(probe)) return E.left(outcome.left)
+        }
+        deps.failures?.loanFailed({ job: DAILY_SERVICING_JOB, loanId: id, reason: failureReason(outcome.left) })
       }
       const done = E.isRight(outcome) ? outcome.right : { changed: false, accruals: 0 }
       next = {
@@ -78,6 +88,7 @@ const accrueBatch =
         loansExamined: next.loansExamined + 1,
         loansChanged: next.loansChanged + (done.changed ? 1 : 0),
         accruals: next.accruals + done.accruals,
+        loansFailed: next.loansFailed + (E.isLeft(outcome) ? 1 : 0),
         after: id,
       }
     }
@@ -85,7 +96,7 @@ const accrueBatch =
   }
 
 /** The figures of a finished run. */
-const accrualRun = ({ asOf, loansExamined, loansChanged, accruals }: AccrualProgress): AccrualRun => ({ asOf, loansExamined, loansChanged, accruals })
+const accrualRun = ({ asOf, loansExamined, loansChanged, accruals, loansFailed }: AccrualProgress): AccrualRun => ({ asOf, loansExamined, loansChanged, accruals, loansFailed })
 
 /**
  * Posts, for every active loan, the interest and late fees owed by `as_of` (default and at most:
@@ -147,6 +158,10 @@ export const runInterestAccrual =
 
 /** A loan the engine could not service (an exception or a refusal of its rules): skipped, told, tried again next run. */
 type LoanNotServiced = { readonly _tag: 'LoanNotServiced'; readonly reason: string }
+
+/** Why a loan was skipped: the engine's message, or the store's error on that loan alone. */
+const failureReason = (failure: LoanNotServiced | StoreUnavailable): string =>
+  failure._tag === 'LoanNotServiced' ? failure.reason : `the store refused this loan: ${failure.cause instanceof Error ? failure.cause.message : String(failure.cause)}`
 
 /** What accruing one loan posted. */
 type Accrued = { readonly changed: boolean; readonly accruals: number }

@@ -39,11 +39,17 @@ const PaymentCommand = commandOf(['partyId', 'loanId'], KeyedPaymentInput)
 const hasKey = (command: unknown): boolean =>
   typeof command === 'object' && command !== null && (command as Record<string, unknown>)['idempotency_key'] !== undefined && (command as Record<string, unknown>)['idempotency_key'] !== null
 
+/**
+ * The processor's idempotency key of a payment: the same for every attempt under one client's
+ * `Idempotency-Key`, so a retry after a charge whose commit failed moves no money twice.
+ */
+const paymentChargeKey = (payment: Pick<Payment, 'clientId' | 'idempotencyKey'>): string => `${payment.clientId}/${payment.idempotencyKey}`
+
 /** Charges the plan's payment: what an accepted charge writes, or a declined one. */
 const charge = (processor: PaymentDeps['processor'], plan: Charge): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
   const { id, amount, currency } = plan.succeeded.result
   return pipe(
-    processor.charge({ paymentId: id, amount, currency, token: plan.token }),
+    processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token }),
     TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode) : plan.succeeded)),
   )
 }
