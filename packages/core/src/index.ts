@@ -22,7 +22,7 @@ export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/foun
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId, newId,
+  LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps } from './core-deps.js'
 export {
