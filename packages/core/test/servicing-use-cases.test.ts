@@ -6,6 +6,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Caller } from '../src/domain/keys/api-key.js'
 import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch } from '../src/domain/foundations/errors.js'
 import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { approvedApplication } from './fixtures/loan-applications.js'
 import { bookLoan, loanSummary, type BookedLoan } from '../src/domain/loans/loan.js'
 import { loanView } from '../src/views/loans.js'
 import { DEFAULT_SERVICING_TERMS, type ServicingTerms } from '../src/domain/loans/servicing-terms.js'
@@ -110,26 +111,11 @@ const setup = () => {
 
   /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
   const book = (over: Partial<LoanApplication> = {}, terms: Partial<ServicingTerms> = {}): BookedLoan => {
-    const application: LoanApplication = {
-      id: testId(ids.next()),
-      partyId: caller.partyId,
-      clientId: caller.clientId,
-      productId: testId(ids.next()),
-      amount: 1_200_000,
-      currency: 'USD',
-      termMonths: 12,
-      purpose: null,
-      interestRateBps: 1_200,
-      originationFeeBps: 0,
-      status: 'APPROVED',
-      submittedAt: clock.now(),
-      decision: null,
-      loanId: null,
-      version: 2,
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-      ...over,
-    }
+    const application = approvedApplication(
+      { id: testId(ids.next()), partyId: caller.partyId, clientId: caller.clientId, productId: testId(ids.next()) },
+      clock.now(),
+      over,
+    )
     const booked = bookLoan(application, ids, clock.now(), { ...DEFAULT_SERVICING_TERMS, ...terms })
     loans.book(booked)
     return booked
