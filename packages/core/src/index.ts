@@ -231,10 +231,10 @@ export { type ReversalDeps, type ReversalError, ReversePaymentInput, reverseLoan
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
-export {
-  type PaymentMethodDeps, listPaymentMethodsForPartyLoan, createPaymentMethodForPartyLoan,
-  updatePaymentMethodForPartyLoan,
-} from './use-cases/servicing/payment-methods.js'
+export { type PaymentMethodDeps } from './use-cases/servicing/payment-method-deps.js'
+export { listPaymentMethodsForPartyLoan } from './use-cases/servicing/list-payment-methods.js'
+export { createPaymentMethodForPartyLoan } from './use-cases/servicing/create-payment-method.js'
+export { updatePaymentMethodForPartyLoan } from './use-cases/servicing/update-payment-method.js'
 export {
   AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
 } from './use-cases/servicing/accrue-loans.js'

@@ -30,7 +30,7 @@ import { createLoanProduct, updateLoanProduct } from '../src/use-cases/loan-prod
 import { approveOnboardingSession, rejectOnboardingSession } from '../src/use-cases/onboarding/review.js'
 import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/loan-records.js'
 import { runInterestAccrual } from '../src/use-cases/servicing/accrue-loans.js'
-import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
+import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { testId } from '../src/testing/test-ids.js'

@@ -15,6 +15,7 @@ import { bookLoan } from '../src/domain/loans/loan.js'
 import { schedulePreview } from '../src/views/loan-applications.js'
 import { encodeCursor } from '../src/domain/foundations/pagination.js'
 import type { Party } from '../src/domain/onboarding/party.js'
+import { acmeParty } from './fixtures/parties.js'
 import {
   createLoanApplication,
   getLoanApplication,
@@ -94,25 +95,8 @@ const STARTER = product({
 })
 const RETIRED = product({ id: testId('5b0c1d2e-0004-4a00-8000-000000000004'), name: 'Retired', active: false })
 
-const party = (id: string): Party => ({
-  id: testId(id),
-  sessionId: testId('11111111-1111-4111-8111-111111111111'),
-  clientId: testId('client-1'),
-  type: 'business',
-  legalName: 'Acme Ltd',
-  tradingName: null,
-  legalForm: null,
-  registrationNumber: null,
-  incorporationDate: null,
-  industryCode: null,
-  website: null,
-  taxId: '12-3456789',
-  countryOfIncorporation: 'US',
-  email: 'a@b.co',
-  phone: '+14155550123',
-  addresses: [],
-  createdAt: new Date('2026-01-01T00:00:00.000Z'),
-})
+const party = (id: string): Party =>
+  acmeParty({ id: testId(id), sessionId: testId('11111111-1111-4111-8111-111111111111'), clientId: testId('client-1'), createdAt: new Date('2026-01-01T00:00:00.000Z') })
 
 const DRAFT_INPUT = { product_id: WORKING_CAPITAL.id, amount: 1_200_000, currency: 'USD', term_months: 12, purpose: 'Inventory' }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { dayCounter } from '../src/lending/day-count.js'
-import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { approvedApplication } from './fixtures/loan-applications.js'
 import { bookLoan, daysPastDue, type Loan } from '../src/domain/loans/loan.js'
 import { loanView } from '../src/views/loans.js'
 import { delinquencyBucketOf, deriveLoan, postChange, replay, type SettledPayment } from '../src/lending/loan-servicing.js'
@@ -13,25 +13,10 @@ import { testId } from '../src/testing/test-ids.js'
  * are in servicing-reference-model.test.ts; the HTTP scenarios in apps/api/test/servicing-time.)
  */
 
-const application: LoanApplication = {
-  id: testId('application-1'),
-  partyId: testId('party-1'),
-  clientId: testId('client-1'),
-  productId: testId('product-1'),
-  amount: 1_200_000,
-  currency: 'USD',
-  termMonths: 12,
-  purpose: null,
-  interestRateBps: 1_200,
-  originationFeeBps: 0,
-  status: 'APPROVED',
-  submittedAt: new Date('2026-01-15T09:00:00.000Z'),
-  decision: null,
-  loanId: null,
-  version: 2,
-  createdAt: new Date('2026-01-15T09:00:00.000Z'),
-  updatedAt: new Date('2026-01-15T09:00:00.000Z'),
-}
+const application = approvedApplication(
+  { id: testId('application-1'), partyId: testId('party-1'), clientId: testId('client-1'), productId: testId('product-1') },
+  new Date('2026-01-15T09:00:00.000Z'),
+)
 
 let counter = 0
 const ids = { next: (): string => `id-${(counter += 1)}` }

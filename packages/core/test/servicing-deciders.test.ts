@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { idempotencyKeyReused, invalidRequest, invalidState, notFound, overpayment } from '../src/domain/foundations/errors.js'
-import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { approvedApplication } from './fixtures/loan-applications.js'
 import { bookLoan } from '../src/domain/loans/loan.js'
 import type { Payment } from '../src/domain/loans/payment.js'
 import type { PaymentMethod } from '../src/domain/loans/payment-method.js'
@@ -20,25 +20,11 @@ const BOOKED_AT = new Date('2026-01-15T10:00:00.000Z')
 
 /** A loan of 1,200,000 at 12% over `termMonths`, as a change locks it on its booking day. */
 const lockedLoan = (termMonths: number, over: Partial<LoadedLoan['loan']> = {}): LoadedLoan => {
-  const application: LoanApplication = {
-    id: testId('app-1'),
-    partyId: testId('party-1'),
-    clientId: testId('client-1'),
-    productId: testId('product-1'),
-    amount: 1_200_000,
-    currency: 'USD',
-    termMonths,
-    purpose: null,
-    interestRateBps: 1_200,
-    originationFeeBps: 0,
-    status: 'APPROVED',
-    submittedAt: BOOKED_AT,
-    decision: null,
-    loanId: null,
-    version: 2,
-    createdAt: BOOKED_AT,
-    updatedAt: BOOKED_AT,
-  }
+  const application = approvedApplication(
+    { id: testId('app-1'), partyId: testId('party-1'), clientId: testId('client-1'), productId: testId('product-1') },
+    BOOKED_AT,
+    { termMonths },
+  )
   const booked = bookLoan(application, sequentialIds(), BOOKED_AT)
   return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, payments: null }
 }

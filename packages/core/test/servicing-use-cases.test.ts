@@ -7,6 +7,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type { Caller } from '../src/domain/keys/api-key.js'
 import { idempotencyKeyRequired, invalidRequest, invalidState, notFound, overpayment, partyMismatch, storeUnavailable } from '../src/domain/foundations/errors.js'
 import type { LoanApplication } from '../src/domain/loans/loan-application.js'
+import { approvedApplication } from './fixtures/loan-applications.js'
 import { bookLoan, loanSummary, type BookedLoan } from '../src/domain/loans/loan.js'
 import { loanView } from '../src/views/loans.js'
 import { DEFAULT_SERVICING_TERMS, type ServicingTerms } from '../src/domain/loans/servicing-terms.js'
@@ -26,7 +27,9 @@ import { accrueInterestForLoans, dailyServicingJob } from '../src/use-cases/serv
 import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicing/loan-records.js'
 import { chargeOffLoan } from '../src/use-cases/servicing/charge-off-loan.js'
 import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
-import { createPaymentMethodForPartyLoan, listPaymentMethodsForPartyLoan, updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/payment-methods.js'
+import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
+import { listPaymentMethodsForPartyLoan } from '../src/use-cases/servicing/list-payment-methods.js'
+import { updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/update-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { fakePaymentProcessor, inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
@@ -88,26 +91,11 @@ const setup = () => {
 
   /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
   const book = (over: Partial<LoanApplication> = {}, terms: Partial<ServicingTerms> = {}): BookedLoan => {
-    const application: LoanApplication = {
-      id: testId(ids.next()),
-      partyId: caller.partyId,
-      clientId: caller.clientId,
-      productId: testId(ids.next()),
-      amount: 1_200_000,
-      currency: 'USD',
-      termMonths: 12,
-      purpose: null,
-      interestRateBps: 1_200,
-      originationFeeBps: 0,
-      status: 'APPROVED',
-      submittedAt: clock.now(),
-      decision: null,
-      loanId: null,
-      version: 2,
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-      ...over,
-    }
+    const application = approvedApplication(
+      { id: testId(ids.next()), partyId: caller.partyId, clientId: caller.clientId, productId: testId(ids.next()) },
+      clock.now(),
+      over,
+    )
     const booked = bookLoan(application, ids, clock.now(), { ...DEFAULT_SERVICING_TERMS, ...terms })
     loans.book(booked)
     return booked

@@ -3,7 +3,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
-import type { Database, LoanProductsTable } from './schema.js'
+import type { Database } from './schema.js'
+import type { LoanProductsTable } from './lending-tables.js'
 import { attempt, asWriteError, query } from './store-errors.js'
 
 const toProduct = (row: Selectable<LoanProductsTable>): LoanProduct => ({

@@ -9,7 +9,8 @@ import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toColl
 import { writePosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
-import type { Database, LoanBalancesTable, LoanInstallmentsTable, LoanTransactionsTable } from './schema.js'
+import type { Database } from './schema.js'
+import type { LoanBalancesTable, LoanInstallmentsTable, LoanTransactionsTable } from './lending-tables.js'
 import { attempt, asStoreUnavailable, query } from './store-errors.js'
 import { inTransaction } from './transactions.js'
 

@@ -1,6 +1,6 @@
 import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, LoanSummary, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
 import { sql, type Selectable } from 'kysely'
-import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './schema.js'
+import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './lending-tables.js'
 
 /** A loan's rows as the domain's records (`to…`), and the domain's records as rows (`…Columns`). */
 

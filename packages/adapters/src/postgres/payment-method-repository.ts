@@ -2,7 +2,8 @@ import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { pageOfPartyLoan } from './of-party-loan.js'
-import type { Database, PaymentMethodsTable } from './schema.js'
+import type { Database } from './schema.js'
+import type { PaymentMethodsTable } from './lending-tables.js'
 import { query } from './store-errors.js'
 
 const toMethod = (row: Selectable<PaymentMethodsTable>): PaymentMethod => ({

@@ -1,10 +1,14 @@
 import type { ColumnType, Generated } from 'kysely'
-import type { AddressId, ApiKeyId, ApplicationId, ClientId, DocumentId, EventId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId } from '@lendgate/core'
+import type { AddressId, ApiKeyId, ClientId, DocumentId, EventId, PartyId, SessionId } from '@lendgate/core'
+import type {
+  LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
+} from './lending-tables.js'
 
 /**
  * Table types. Timestamps are written by the application clock (millisecond precision), never
  * by `now()` in SQL, so cursors built from them compare exactly. `int8` columns come back as
- * JavaScript numbers from both drivers (see database.ts).
+ * JavaScript numbers from both drivers (see database.ts). The lending tables are in
+ * lending-tables.ts.
  */
 
 export type ApiClientsTable = {
@@ -154,187 +158,6 @@ export type WebhookAttemptsTable = {
   duration_ms: number
   status_code: number | null
   error: string | null
-}
-
-export type LoanProductsTable = {
-  id: ProductId
-  name: string
-  description: string | null
-  currency: string
-  min_amount: number
-  max_amount: number
-  min_term_months: number
-  max_term_months: number
-  interest_rate_bps: number
-  origination_fee_bps: number
-  repayment_frequency: 'MONTHLY'
-  active: boolean
-  day_count: 'THIRTY_360' | 'ACTUAL_365'
-  prepayment: 'REDUCE_TERM' | 'REDUCE_INSTALLMENT'
-  late_fee_flat: number
-  late_fee_bps: number
-  late_fee_grace_days: number
-  time_zone: string
-  created_at: Date
-  updated_at: Date
-}
-
-export type LoanApplicationsTable = {
-  id: ApplicationId
-  party_id: PartyId
-  client_id: ClientId
-  product_id: ProductId
-  amount: number
-  currency: string
-  term_months: number
-  purpose: string | null
-  interest_rate_bps: number
-  origination_fee_bps: number
-  status: 'DRAFT' | 'SUBMITTED' | 'APPROVED' | 'DECLINED' | 'WITHDRAWN'
-  submitted_at: Date | null
-  decision: 'APPROVED' | 'DECLINED' | null
-  decision_reason: string | null
-  decided_by: string | null
-  decided_at: Date | null
-  loan_id: LoanId | null
-  version: number
-  created_at: Date
-  updated_at: Date
-}
-
-/** Calendar dates are `date` columns read back as `YYYY-MM-DD` strings (database.ts). */
-export type LoansTable = {
-  id: LoanId
-  party_id: PartyId
-  application_id: ApplicationId
-  product_id: ProductId
-  status: 'ACTIVE' | 'PAID_OFF' | 'CHARGED_OFF'
-  currency: string
-  principal: number
-  interest_rate_bps: number
-  term_months: number
-  payment_amount: number
-  origination_fee: number
-  disbursed_amount: number
-  start_date: string
-  first_due_date: string
-  maturity_date: string
-  day_count: 'THIRTY_360' | 'ACTUAL_365'
-  prepayment: 'REDUCE_TERM' | 'REDUCE_INSTALLMENT'
-  late_fee_flat: number
-  late_fee_bps: number
-  late_fee_grace_days: number
-  total_of_payments: number | null
-  finance_charge: number | null
-  apr_thousandths: number | null
-  time_zone: string
-  oldest_unpaid_due_date: string | null
-  charged_off_on: string | null
-  /** JSON of the servicing replay's checkpoint (`Loan.checkpoint`). */
-  checkpoint: unknown
-  created_at: Date
-}
-
-export type LoanInstallmentsTable = {
-  loan_id: LoanId
-  number: number
-  due_date: string
-  principal_due: number
-  interest_due: number
-  fees_due: number
-  principal_paid: number
-  interest_paid: number
-  fees_paid: number
-  interest_accrued: ColumnType<boolean, boolean | undefined, boolean>
-}
-
-export type LoanTransactionsTable = {
-  id: string
-  loan_id: LoanId
-  type: string
-  effective_date: string
-  amount: number
-  principal: number
-  interest: number
-  fees: number
-  payment_id: PaymentId | null
-  reverses_id: string | null
-  seq: Generated<number>
-  created_at: Date
-}
-
-export type LoanBalancesTable = {
-  id: string
-  loan_id: LoanId
-  transaction_id: string
-  as_of: string
-  principal_outstanding: number
-  interest_outstanding: number
-  fees_outstanding: number
-  payoff_amount: number
-  past_due_amount: number
-  next_due_date: string | null
-  next_due_amount: number | null
-  seq: Generated<number>
-  created_at: Date
-}
-
-export type PaymentMethodsTable = {
-  id: PaymentMethodId
-  loan_id: LoanId
-  type: 'bank_account' | 'card'
-  nickname: string | null
-  is_default: boolean
-  status: 'active'
-  token: string
-  last4: string
-  account_holder_name: string | null
-  account_type: 'checking' | 'savings' | null
-  brand: string | null
-  exp_month: number | null
-  exp_year: number | null
-  created_at: Date
-  updated_at: Date
-}
-
-export type PaymentsTable = {
-  id: PaymentId
-  loan_id: LoanId
-  client_id: ClientId
-  idempotency_key: string
-  payment_method_id: PaymentMethodId
-  amount: number
-  currency: string
-  status: 'SUCCEEDED' | 'FAILED' | 'REVERSED'
-  failure_code: string | null
-  allocation: ColumnType<unknown, string | null, string | null>
-  per_installment: ColumnType<unknown, string, string>
-  transaction_id: string | null
-  effective_date: string
-  created_at: Date
-}
-
-export type CollateralItemsTable = {
-  id: string
-  loan_id: LoanId
-  type: string
-  description: string
-  valuation: number
-  currency: string
-  lien_position: number
-  created_at: Date
-}
-
-export type LoanDocumentsTable = {
-  id: DocumentId
-  loan_id: LoanId
-  type: string
-  period_start: string | null
-  period_end: string | null
-  storage_ref: string
-  file_name: string | null
-  content_type: string | null
-  created_at: Date
 }
 
 /** Request counts per bucket and fixed window (rate limiting, issue 9). */

@@ -39,6 +39,7 @@ import {
   testClock,
   testId,
 } from '../../src/testing/index.js'
+import { acmeParty } from '../fixtures/parties.js'
 import { MS_PER_DAY, type RefAllocation, type RefBuckets, type RefDayCountConvention, type RefPayment, type RefPrepayment, type RefTerms, shiftDays } from './model.js'
 
 /**
@@ -50,25 +51,7 @@ import { MS_PER_DAY, type RefAllocation, type RefBuckets, type RefDayCountConven
 const PARTY = testId('11111111-1111-4111-8111-111111111111')
 export const caller: Caller = { keyId: testId('key-1'), clientId: testId('client-1'), partyId: PARTY, environment: 'live', scopes: ['partner:api'] }
 const BANK = { type: 'bank_account', account_holder_name: 'Acme Corp', routing_number: '021000021', account_number: '000123456789' }
-const party: Party = {
-  id: PARTY,
-  sessionId: testId('22222222-2222-4222-8222-222222222222'),
-  clientId: caller.clientId,
-  type: 'business',
-  legalName: 'Acme Ltd',
-  tradingName: null,
-  legalForm: null,
-  registrationNumber: null,
-  incorporationDate: null,
-  industryCode: null,
-  website: null,
-  taxId: '12-3456789',
-  countryOfIncorporation: 'US',
-  email: 'a@b.co',
-  phone: '+14155550123',
-  addresses: [],
-  createdAt: new Date('2024-01-01T00:00:00.000Z'),
-}
+const party: Party = acmeParty({ id: PARTY, sessionId: testId('22222222-2222-4222-8222-222222222222'), clientId: caller.clientId, createdAt: new Date('2024-01-01T00:00:00.000Z') })
 
 export const right = <A>(r: E.Either<unknown, A>): A => {
   if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)

@@ -1,0 +1,231 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
+import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
+import { utcDate } from '../../domain/foundations/instant.js'
+import type { PageRequest } from '../../domain/foundations/pagination.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import type { LoanRepository, LockedLoan, PaymentReads } from '../../ports/loan-repository.js'
+import { bookedLocked, paymentPosting, post, reversalPosting } from './loan-servicing-postings.js'
+import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
+import { at, freshId, right } from './run.js'
+
+/** The servicing contract's `change`: the locked state it hands over, what it writes (payments too) or leaves, and its serialising per loan. */
+export const loanChangeContract = (suite: ServicingSuite): void => {
+  const { borrower, ownLoan, ofOwn, readsOf, expectOnlyForItsParty, method } = suite
+  let loans: LoanRepository
+  before(() => {
+    loans = suite.loans()
+  })
+
+  describe('change', () => {
+    it('hands the locked state to the callback and writes its posting: entries in order, installments, snapshot, payment', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const state = bookedLocked(booked)
+      const paid = paymentPosting(state, booked.loan.paymentAmount, at(`${booked.loan.firstDueDate}T15:00:00.000Z`), m.id, clientId, 'pay-1')
+      const { handed, result } = await post(loans, booked.loan.id, () => paid.posting, paid.payment)
+      expect(handed).to.deep.equal(O.some(state))
+      expect(result).to.deep.equal(paid.payment)
+      expect(paid.posting.transactions.map((t) => t.type)).to.deep.equal(['INTEREST_ACCRUAL', 'PAYMENT'])
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+        O.some({ ...booked, loan: paid.state.loan, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
+      )
+      const { latest, ...record } = await readsOf(booked.loan).servicing()
+      expect({ ...record, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: paid.state.loan, latest: paid.posting.balance })
+      expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
+      expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
+
+      const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED }), 'nothing')
+      expect(next).to.deep.equal({ handed: O.some(paid.state), result: 'nothing' })
+      expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance, paid.posting.balance])
+    })
+
+    it('updates a payment by its id (a reversal), and reads inside the callback see what earlier changes wrote', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const key = `pay-${freshId()}`
+      const paid = paymentPosting(bookedLocked(booked), 250_000, at(`${booked.loan.startDate}T18:00:00.000Z`), m.id, clientId, key)
+      await post(loans, booked.loan.id, () => paid.posting, null)
+
+      const now = at(`${booked.loan.startDate}T19:00:00.000Z`)
+      const reversed = reversalPosting(paid.state, paid.payment, [paid.payment], now)
+      const { payment, posting } = reversed
+      let seen: readonly O.Option<Payment>[] = []
+      const result = await right(
+        loans.change({ loanId: booked.loan.id }, (_loan, reads: PaymentReads) =>
+          pipe(
+            TE.sequenceArray([reads.paymentById(paid.payment.id), reads.paymentByKey(clientId, key), reads.paymentByKey(clientId, 'never-used'), reads.paymentById(freshId())]),
+            TE.map((found) => {
+              seen = found
+              return { posting, result: payment }
+            }),
+          ),
+        ),
+      )
+      expect(seen).to.deep.equal([O.some(paid.payment), O.some(paid.payment), O.none, O.none])
+      expect(result).to.deep.equal(payment)
+      expect(await right(loans.payments.paymentById(payment.id))).to.deep.equal(O.some(payment))
+      expect(await right(loans.payments.paymentByKey(clientId, key))).to.deep.equal(O.some(payment))
+      expect(reversed.state.installments).to.deep.equal(booked.installments)
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+        O.some({ ...booked, transactions: [...booked.transactions, ...paid.posting.transactions, ...posting.transactions], balance: posting.balance }),
+      )
+    })
+
+    it('records a failed payment without touching the ledger, the schedule or the snapshots', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const now = at(`${booked.loan.startDate}T20:00:00.000Z`)
+      const failed: Payment = {
+        id: freshId(),
+        loanId: booked.loan.id,
+        clientId,
+        idempotencyKey: 'declined-1',
+        paymentMethodId: m.id,
+        amount: 100_014,
+        currency: 'USD',
+        status: 'FAILED',
+        failureCode: 'card_declined',
+        allocation: null,
+        perInstallment: [],
+        transactionId: null,
+        effectiveDate: utcDate(now),
+        createdAt: now,
+      }
+      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [failed], audit: NOT_AUDITED }), null)
+      expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
+      expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+      expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance])
+    })
+
+    it("lists a loan's payments, whatever their status, in (createdAt, id) order, page after page, for its party only", async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const paid = paymentPosting(bookedLocked(booked), 120_000, at(`${booked.loan.startDate}T09:00:00.000Z`), m.id, clientId)
+      await post(loans, booked.loan.id, () => paid.posting, null)
+      const declinedAt = at(`${booked.loan.startDate}T10:00:00.000Z`)
+      const declined: Payment = { ...paid.payment, id: freshId(), idempotencyKey: freshId(), status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null, createdAt: declinedAt }
+      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [declined], audit: NOT_AUDITED }), null)
+      const list = (page: PageRequest) => ofOwn(loans.listPayments(booked.loan.partyId, booked.loan.id, page))
+      expect(await list(firstPage(10))).to.deep.equal([paid.payment, declined])
+      expect(await list(firstPage(1))).to.deep.equal([paid.payment, declined])
+      expect(await list({ limit: 10, after: O.some(paid.payment) })).to.deep.equal([declined])
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listPayments(partyId, loanId, firstPage(10)))
+      const other = await ownLoan()
+      expect(await ofOwn(loans.listPayments(other.booked.loan.partyId, other.booked.loan.id, firstPage(10)))).to.deep.equal([])
+    })
+
+    it('writes nothing when the callback answers a Left, and answers that Left', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const paid = paymentPosting(bookedLocked(booked), 300_000, at(`${booked.loan.firstDueDate}T10:00:00.000Z`), m.id, clientId, 'refused-1')
+      const outcome = await loans.change<NotFound | Overpayment, Payment>({ loanId: booked.loan.id }, (loan, reads) =>
+        O.isNone(loan)
+          ? TE.left(notFound('loan'))
+          : pipe(
+              reads.paymentByKey(clientId, 'refused-1'),
+              TE.chainW(() => TE.left(overpayment(1))),
+            ),
+      )()
+      expect(outcome).to.deep.equal(E.left(overpayment(1)))
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+      expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.none)
+      expect(await right(loans.payments.paymentByKey(clientId, 'refused-1'))).to.deep.equal(O.none)
+    })
+
+    it("writes the loan's new status when the posting carries one; active-loan listings follow it", async () => {
+      const { booked } = await ownLoan()
+      const changed = await loans.change<StoreUnavailable, string>({ loanId: booked.loan.id }, (loan) =>
+        TE.right({
+          posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
+          result: 'paid off',
+        }),
+      )()
+      expect(changed).to.deep.equal(E.right('paid off'))
+      expect(await right(loans.findForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some({ ...booked.loan, status: 'PAID_OFF' }))
+      const active: LoanId[] = []
+      for (let after: LoanId | null = null; ; ) {
+        const page: readonly LoanId[] = await right(loans.activeLoanIds(after, 500))
+        active.push(...page)
+        if (page.length < 500) break
+        after = page[page.length - 1] ?? null
+      }
+      expect(active).to.not.include(booked.loan.id)
+    })
+
+    it('hands a missing loan to the callback as none', async () => {
+      const id = freshId()
+      let handed: O.Option<LockedLoan> | undefined
+      const outcome = await loans.change<StoreUnavailable, string>({ loanId: id }, (loan) => {
+        handed = loan
+        return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
+      })()
+      expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
+      const refused = await loans.change<NotFound | Overpayment, never>({ loanId: id }, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
+      expect(refused).to.deep.equal(E.left(notFound('loan')))
+      expect(await right(loans.findById(id))).to.deep.equal(O.none)
+    })
+
+    it("hands a loan of another party as none when a party is named, writes nothing, and the owner's change finds it", async () => {
+      const { booked } = await ownLoan()
+      const other = await borrower()
+      const handed: O.Option<LockedLoan>[] = []
+      const look = (partyId: PartyId) =>
+        loans.change<StoreUnavailable, string>({ loanId: booked.loan.id, partyId }, (loan) => {
+          handed.push(loan)
+          return TE.right({ posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
+        })()
+      expect(await look(other.partyId)).to.deep.equal(E.right('looked'))
+      expect(await look(booked.loan.partyId)).to.deep.equal(E.right('looked'))
+      expect(handed).to.deep.equal([O.none, O.some(bookedLocked(booked))])
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+    })
+
+    it('serialises concurrent changes of one loan: each sees the last one, none is lost', async () => {
+      const N = 10
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const now = at(`${booked.loan.startDate}T21:00:00.000Z`)
+      const seen: number[] = []
+      const results = await Promise.all(
+        Array.from({ length: N }, (_, k) =>
+          right(
+            loans.change({ loanId: booked.loan.id }, (loan, reads) => {
+              if (O.isNone(loan)) return TE.left(notFound('loan'))
+              const locked = loan.value
+              seen.push(locked.latest.principalOutstanding)
+              return pipe(
+                reads.paymentByKey(clientId, `concurrent-${k}`),
+                TE.chainW(() => TE.fromTask(() => new Promise<void>((resolve) => setTimeout(resolve, 5)))),
+                TE.map(() => {
+                  const paid = paymentPosting(locked, 1, now, m.id, clientId, `concurrent-${k}`)
+                  return { posting: paid.posting, result: { balance: paid.posting.balance!, installments: paid.posting.installments } }
+                }),
+              )
+            }),
+          ),
+        ),
+      )
+      const principal = booked.loan.principal
+      expect([...seen].sort((a, b) => b - a)).to.deep.equal(Array.from({ length: N }, (_, k) => principal - k))
+      const last = results.find((r) => r.balance.principalOutstanding === principal - N)
+      expect(last?.balance.principalOutstanding).to.equal(principal - N)
+      const { sequence: _sequence, ...latest } = await readsOf(booked.loan).latest()
+      expect(latest).to.deep.equal(last!.balance)
+      const stored = await right(loans.findById(booked.loan.id))
+      expect(O.isSome(stored) && stored.value.installments).to.deep.equal(last!.installments)
+      expect(last!.installments[0]!.principalPaid).to.equal(N)
+      const ledger = await readsOf(booked.loan).ledger({ type: 'PAYMENT' }, firstPage(100))
+      expect(ledger.map((t) => [t.amount, t.principal])).to.deep.equal(Array.from({ length: N }, () => [1, -1]))
+      expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(100))).map((b) => b.principalOutstanding)).to.deep.equal(
+        Array.from({ length: N + 1 }, (_, k) => principal - k),
+      )
+    })
+  })
+}

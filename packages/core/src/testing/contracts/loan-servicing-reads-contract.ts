@@ -1,0 +1,159 @@
+import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import { collateralAddedEvent, documentAttachedEvent, OPERATOR_CONTEXT } from '../../domain/audit/audit-event.js'
+import type { CollateralItem } from '../../domain/loans/collateral.js'
+import type { LoanId } from '../../domain/foundations/ids.js'
+import type { LoanDocument } from '../../domain/loans/loan-document.js'
+import { loanSummary } from '../../domain/loans/loan.js'
+import type { LoanRepository } from '../../ports/loan-repository.js'
+import { sequencePosition } from '../../domain/foundations/pagination.js'
+import { testId, type TestId } from '../test-ids.js'
+import { BOOKED_AT } from './loan-servicing-fixtures.js'
+import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
+import { at, freshId, right } from './run.js'
+
+/** The servicing contract's reads: a party's loans (found, listed, by delinquency), active loans' ids, collateral and documents. */
+export const loanReadsContract = (suite: ServicingSuite): void => {
+  const { borrower, bookedLoan, ofOwn, readsOf, expectOnlyForItsParty } = suite
+  let loans: LoanRepository
+  before(() => {
+    loans = suite.loans()
+  })
+
+  describe('reading loans', () => {
+    it('finds a loan for its own party only', async () => {
+      const booked = await bookedLoan()
+      const other = await borrower()
+      expect(await right(loans.findForParty(booked.loan.partyId, booked.loan.id))).to.deep.equal(O.some(booked.loan))
+      expect(await right(loans.findForParty(other.partyId, booked.loan.id))).to.deep.equal(O.none)
+      expect(await right(loans.findForParty(booked.loan.partyId, freshId()))).to.deep.equal(O.none)
+    })
+
+    it("lists a party's loans in (createdAt, id) order, limit + 1 rows, page after page", async () => {
+      const owner = await borrower()
+      const [low, high] = [freshId(), freshId()].sort() as [TestId, TestId]
+      const first = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.000Z') })
+      const tiedHigh = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: high })
+      const tiedLow = await bookedLoan({ borrower: owner, at: at('2026-02-01T08:00:00.001Z'), id: low, status: 'PAID_OFF' })
+      await bookedLoan({ at: at('2026-02-01T08:00:00.000Z') })
+      // Listed without their checkpoints (`LoanSummary`), every other field as booked.
+      const all = [first.loan, tiedLow.loan, tiedHigh.loan].map(loanSummary)
+      expect(first.loan.checkpoint).to.not.equal(null)
+      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
+      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+      const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
+      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
+      expect(await right(loans.listForParty((await borrower()).partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
+    })
+
+    it("reads what servicing derives from (the loan with its checkpoint, its latest snapshot), of the party's loan only", async () => {
+      const booked = await bookedLoan()
+      expect(booked.installments.map((i) => i.number)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+      const { latest, ...rest } = await ofOwn(loans.servicing(booked.loan.partyId, booked.loan.id))
+      expect({ ...rest, latest: withoutSequence([latest])[0] }).to.deep.equal({ loan: booked.loan, latest: booked.balance })
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.servicing(partyId, loanId))
+    })
+
+    it("reads each list of a loan as the party's only: another party's loan and an unknown one are none", async () => {
+      const booked = await bookedLoan()
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listTransactions(partyId, loanId, {}, firstPage(10)))
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listBalances(partyId, loanId, firstPage(10)))
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.latestBalanceForParty(partyId, loanId))
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listCollateral(partyId, loanId, firstPage(10)))
+      await expectOnlyForItsParty(booked.loan, (partyId, loanId) => loans.listDocuments(partyId, loanId, firstPage(10)))
+    })
+
+    it('finds a loan of the party whose list is empty: an empty list, not none', async () => {
+      const booked = await bookedLoan()
+      const { partyId, id } = booked.loan
+      expect(await ofOwn(loans.listCollateral(partyId, id, firstPage(10)))).to.deep.equal([])
+      expect(await ofOwn(loans.listTransactions(partyId, id, { type: 'PAYMENT' }, firstPage(10)))).to.deep.equal({ currency: booked.loan.currency, transactions: [] })
+      const { currency, balances: [newest] } = await ofOwn(loans.listBalances(partyId, id, firstPage(10)))
+      expect(currency).to.equal(booked.loan.currency)
+      expect(await ofOwn(loans.listBalances(partyId, id, { limit: 10, after: O.some(sequencePosition(newest!)) }))).to.deep.equal({ currency, balances: [] })
+    })
+
+    it("filters a party's loans by delinquency bucket on each loan's today", async () => {
+      const owner = await borrower()
+      // Booked 2026-03-10 (UTC): the first installment is due 2026-04-10 and nothing is paid.
+      const booked = await bookedLoan({ borrower: owner })
+      const bucketAt = async (iso: string) => {
+        const found: string[] = []
+        for (const delinquency of ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const) {
+          const rows = await right(loans.listForParty(owner.partyId, { delinquency, now: at(iso) }, firstPage(10)))
+          if (rows.some((l) => l.id === booked.loan.id)) found.push(delinquency)
+        }
+        return found
+      }
+      expect(await bucketAt('2026-04-10T23:59:59.999Z')).to.deep.equal(['CURRENT'])
+      expect(await bucketAt('2026-04-11T00:00:00.000Z')).to.deep.equal(['DPD_1_30'])
+      expect(await bucketAt('2026-05-10T12:00:00.000Z')).to.deep.equal(['DPD_1_30'])
+      expect(await bucketAt('2026-05-11T12:00:00.000Z')).to.deep.equal(['DPD_31_60'])
+      expect(await bucketAt('2026-07-09T12:00:00.000Z')).to.deep.equal(['DPD_61_90'])
+      expect(await bucketAt('2026-07-10T12:00:00.000Z')).to.deep.equal(['DPD_90_PLUS'])
+    })
+
+    it("lists active loans' ids in id order, after an id, at most limit", async () => {
+      const prefix = freshId().slice(0, -3)
+      const [one, two, three, four] = ['001', '002', '003', '004'].map((n) => testId(`${prefix}${n}`)) as [TestId, TestId, TestId, TestId]
+      await bookedLoan({ id: three })
+      await bookedLoan({ id: two, status: 'PAID_OFF' })
+      await bookedLoan({ id: one })
+      await bookedLoan({ id: four, status: 'CHARGED_OFF' })
+      expect(await right(loans.activeLoanIds(testId(`${prefix}000`), 2))).to.deep.equal([one, three])
+      expect(await right(loans.activeLoanIds(one, 1))).to.deep.equal([three])
+      const every = await right(loans.activeLoanIds(null, 1_000_000))
+      expect(every.filter((id) => id.startsWith(prefix))).to.deep.equal([one, three])
+      expect(every).to.deep.equal([...every].sort())
+    })
+  })
+
+  describe('collateral and documents', () => {
+    it("lists a loan's collateral field for field in (createdAt, id) order, page after page", async () => {
+      const booked = await bookedLoan()
+      const other = await bookedLoan()
+      const item = (loanId: LoanId, iso: string, type: CollateralItem['type'], valuation: number): CollateralItem => ({
+        id: freshId(),
+        loanId,
+        type,
+        description: `${type} pledged as security`,
+        valuation,
+        currency: 'USD',
+        lienPosition: 1,
+        createdAt: at(iso),
+      })
+      const [low, high] = [freshId(), freshId()].sort() as [TestId, TestId]
+      const a = item(booked.loan.id, '2026-03-11T10:00:00.000Z', 'equipment', 4_500_000)
+      const tiedHigh = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'receivables', 800_000), id: high }
+      const tiedLow = { ...item(booked.loan.id, '2026-03-11T10:00:00.001Z', 'real_estate', 35_000_000), id: low, lienPosition: 2 }
+      for (const c of [tiedHigh, a, tiedLow, item(other.loan.id, '2026-03-11T09:00:00.000Z', 'cash', 100)]) await right(loans.addCollateral(c, collateralAddedEvent(freshId(), OPERATOR_CONTEXT, c, c.loanId === other.loan.id ? other.loan : booked.loan)))
+      expect(await readsOf(booked.loan).collateral(firstPage(10))).to.deep.equal([a, tiedLow, tiedHigh])
+      expect(await readsOf(booked.loan).collateral(firstPage(1))).to.deep.equal([a, tiedLow])
+      expect(await readsOf(booked.loan).collateral({ limit: 5, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) })).to.deep.equal([tiedHigh])
+    })
+
+    it("lists a loan's documents, the booking's opening statement first, page after page", async () => {
+      const booked = await bookedLoan()
+      const other = await bookedLoan()
+      const [opening] = booked.documents
+      expect(booked.documents).to.have.length(1)
+      const document = (loanId: LoanId, iso: string, type: LoanDocument['type']): LoanDocument => ({
+        id: freshId(),
+        loanId,
+        type,
+        periodStart: type === 'statement' ? '2026-03-10' : null,
+        periodEnd: type === 'statement' ? '2026-04-09' : null,
+        storageRef: `s3://lendgate-docs/${loanId}/${freshId()}.pdf`,
+        fileName: type === 'statement' ? 'statement-2026-04.pdf' : null,
+        contentType: type === 'statement' ? 'application/pdf' : null,
+        createdAt: at(iso),
+      })
+      const notice = document(booked.loan.id, '2026-04-12T08:00:00.000Z', 'notice')
+      const statement = document(booked.loan.id, '2026-04-10T08:00:00.000Z', 'statement')
+      for (const d of [notice, statement, document(other.loan.id, '2026-04-10T08:00:00.000Z', 'other')]) await right(loans.addDocument(d, documentAttachedEvent(freshId(), OPERATOR_CONTEXT, d, d.loanId === other.loan.id ? other.loan : booked.loan)))
+      expect(await readsOf(booked.loan).documents(firstPage(10))).to.deep.equal([opening, statement, notice])
+      expect(await readsOf(booked.loan).documents(firstPage(1))).to.deep.equal([opening, statement])
+      expect(await readsOf(booked.loan).documents({ limit: 1, after: O.some({ createdAt: statement.createdAt, id: statement.id }) })).to.deep.equal([notice])
+    })
+  })
+}
