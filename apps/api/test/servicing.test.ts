@@ -727,6 +727,29 @@ for (const database of testDatabases()) {
         expect((await ledgerOf(other.paths)).filter((t) => t['type'] === 'PAYMENT')).to.deep.equal([])
         expect((await ledgerOf(loan.paths)).filter((t) => t['payment_id'] === paid.body.payment_id)).to.have.length(1)
       })
+
+      it('answers a retry of a final bill settled at the payoff with that payment even after it is reversed (decision 125)', async () => {
+        const settling = await book()
+        const paymentMethodId = (await addMethod(settling.paths))['payment_method_id']
+        const down = await pay(settling.paths, { amount: (await latestOf(settling.paths)).payoff_amount - 100_000, currency: 'USD', payment_method_id: paymentMethodId })
+        expect(down.status, down.text).to.equal(201)
+        const before = await latestOf(settling.paths)
+        expect(before.next_due_amount, 'the final bill is above the payoff').to.be.greaterThan(before.payoff_amount)
+        const key = `bill-${randomUUID()}`
+        const body = { amount: before.next_due_amount, currency: 'USD', payment_method_id: paymentMethodId }
+        const paid = await pay(settling.paths, body, key)
+        expect([paid.status, paid.body.status, paid.body.amount], paid.text).to.deep.equal([201, 'SUCCEEDED', before.payoff_amount])
+        const reversed = await internal('POST', `/internal/payments/${paid.body.payment_id}/reverse`, {})
+        expect(reversed.status, reversed.text).to.equal(200)
+        // A day later the HTTP layer no longer remembers the key: the payment's own record answers.
+        expect(E.isRight(await server.deps.idempotency.purgeExpired(new Date(Date.now() + 25 * 60 * 60 * 1000))())).to.equal(true)
+        const retried = await pay(settling.paths, body, key)
+        expect(retried.status, retried.text).to.equal(201)
+        expect(retried.body).to.deep.equal(reversed.body)
+        const capped = await pay(settling.paths, { ...body, amount: before.payoff_amount }, key)
+        expect([capped.status, capped.body.error]).to.deep.equal([422, 'idempotency_key_reused'])
+        expect((await ledgerOf(settling.paths)).filter((t) => t['payment_id'] === paid.body.payment_id)).to.have.length(2)
+      })
     })
 
     describe('concurrent payments', () => {

@@ -1,10 +1,13 @@
-import { newLoanProduct, type LoanProduct } from '@lendgate/core'
+import { newLoanProduct, NOT_AUDITED, type LoanProduct, type LockedLoan, type Payment, type Posting } from '@lendgate/core'
 import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
+import { expect } from 'chai'
+import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely } from 'kysely'
-import { bookingThrough, loanServicingContract, type LoanBorrower, type LoanServicingFixtures } from '../../core/src/testing/contracts/loan-servicing-contract.js'
+import { bankAccountOf, BOOKED_AT, bookingThrough, loanServicingContract, type LoanBorrower, type LoanServicingFixtures } from '../../core/src/testing/contracts/loan-servicing-contract.js'
 import { paymentMethodRepositoryContract } from '../../core/src/testing/contracts/payment-method-repository-contract.js'
-import { freshId, right } from '../../core/src/testing/contracts/run.js'
+import { freshId, right, type Implementation } from '../../core/src/testing/contracts/run.js'
 import { postgresLoanApplicationRepository } from '../src/postgres/loan-application-repository.js'
 import { postgresLoanProductRepository } from '../src/postgres/loan-product-repository.js'
 import { postgresLoanRepository } from '../src/postgres/loan-repository.js'
@@ -40,6 +43,7 @@ const inMemory = async (): Promise<LoanServicingFixtures> => {
 }
 
 loanServicingContract({ name: 'in memory', make: inMemory })
+requestedAmountRoundTrip({ name: 'in memory', make: inMemory })
 paymentMethodRepositoryContract({
   name: 'in memory',
   make: async () => {
@@ -62,6 +66,7 @@ for (const database of testDatabases()) {
     }
   }
   loanServicingContract({ name: database.name, make: fixtures })
+  requestedAmountRoundTrip({ name: database.name, make: fixtures })
   paymentMethodRepositoryContract({
     name: database.name,
     make: async () => {
@@ -82,4 +87,55 @@ function borrowerMaker(db: Kysely<Database>): () => Promise<LoanBorrower> {
     const party = await parties()
     return { partyId: party.id, clientId: party.clientId }
   }
+}
+
+/**
+ * A payment keeps what its order asked beside what was charged (decision 125): a final bill settled
+ * at the payoff records both; a payment that asked its amount records none (migration 0016's null).
+ */
+function requestedAmountRoundTrip(impl: Implementation<LoanServicingFixtures>): void {
+  describe(`payments' requested amount on ${impl.name}`, () => {
+    it('reads back a payment with the amount its order asked, and one without as asking its amount', async () => {
+      const { loans, methods, borrower, bookedLoan } = await impl.make()
+      const owner = await borrower()
+      const { loan } = await bookedLoan({ borrower: owner })
+      const method = bankAccountOf(loan.id, BOOKED_AT)
+      await right(methods.insert(method))
+      const declined = (amount: number): Payment => ({
+        id: freshId(),
+        loanId: loan.id,
+        clientId: owner.clientId,
+        idempotencyKey: freshId(),
+        paymentMethodId: method.id,
+        amount,
+        currency: loan.currency,
+        status: 'FAILED',
+        failureCode: 'card_declined',
+        allocation: null,
+        perInstallment: [],
+        transactionId: null,
+        effectiveDate: loan.startDate,
+        createdAt: BOOKED_AT,
+      })
+      const capped: Payment = { ...declined(1_200_000), requestedAmount: 1_212_000 }
+      const asked = declined(50_000)
+      const writing = (locked: O.Option<LockedLoan>, payments: readonly Payment[]): Posting => ({
+        transactions: [],
+        installments: O.toNullable(locked)!.installments,
+        balance: null,
+        audit: NOT_AUDITED,
+        payments,
+      })
+      await right(loans.change({ loanId: loan.id }, (locked) => TE.right({ posting: writing(locked, [capped, asked]), result: null })))
+      const read = await right(
+        loans.change({ loanId: loan.id }, (locked, reads) =>
+          pipe(
+            TE.sequenceArray([reads.paymentByKey(owner.clientId, capped.idempotencyKey), reads.paymentById(asked.id)]),
+            TE.map((found) => ({ posting: writing(locked, []), result: found })),
+          ),
+        ),
+      )
+      expect(read).to.deep.equal([O.some(capped), O.some(asked)])
+    })
+  })
 }

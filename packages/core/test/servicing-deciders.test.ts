@@ -91,7 +91,7 @@ describe('planPayment', () => {
 
   it('accepts the final bill above the payoff and settles at the payoff: 1,212,000 asked, 1,200,000 charged', () => {
     const plan = charge(planPayment(O.some(lockedLoan(1)), O.none, order(1_212_000), O.some(method), BOOKED_AT))
-    expect(plan.succeeded.result.amount).to.equal(1_200_000)
+    expect(plan.succeeded.result).to.deep.include({ amount: 1_200_000, requestedAmount: 1_212_000 })
     expect(plan.succeeded.posting.transactions.map((t) => [t.type, t.amount])).to.deep.equal([['PAYMENT', 1_200_000]])
     expect(plan.succeeded.posting).to.deep.include({ loanStatus: 'PAID_OFF' })
   })
@@ -118,14 +118,16 @@ describe('planPayment', () => {
       expect(planPayment(O.some(twelve), O.some(taken), order(50_001), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
     })
 
-    it('replays a final bill settled at the payoff when the same bill is sent again', () => {
+    it('replays a final bill settled at the payoff for the same bill, whatever the loan is now, and refuses the key for the payoff', () => {
       const one = lockedLoan(1)
       const plan = charge(planPayment(O.some(one), O.none, order(1_212_000), O.some(method), BOOKED_AT))
       const paidOff: LoadedLoan = { ...one, loan: { ...one.loan, status: 'PAID_OFF' }, latest: { ...one.latest, transactionId: plan.succeeded.result.transactionId! } }
-      expect(planPayment(O.some(paidOff), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(
-        E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: one.installments, balance: null, audit: null, payments: [] }, result: plan.succeeded.result } }),
-      )
-      expect(planPayment(O.some(one), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
+      const replay = (loan: LoadedLoan) => E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: loan.installments, balance: null, audit: null, payments: [] }, result: plan.succeeded.result } })
+      // Paid off by it, or as before it (its reversal): the same order either way.
+      for (const loan of [paidOff, one]) {
+        expect(planPayment(O.some(loan), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(replay(loan))
+        expect(planPayment(O.some(loan), O.some(plan.succeeded.result), order(1_200_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(idempotencyKeyReused))
+      }
     })
   })
 })

@@ -651,6 +651,29 @@ describe('loan servicing use cases (in memory)', () => {
         await expectConsistent(loan.id)
       })
 
+      it('answers a retry of the settling request with that payment once it is reversed, charging nothing more', async () => {
+        const { loan, addMethod, pay, reverse, processor, stored, expectConsistent } = oneMonth()
+        const method = await addMethod(loan.id)
+        const payment = right(await pay(loan.id, method, 1_212_000, 'k1'))
+        right(await reverse(payment.id))
+        expect((await stored(loan.id)).loan.status).to.equal('ACTIVE')
+        const reversed = right(await pay(loan.id, method, 1_212_000, 'k1'))
+        expect(reversed).to.deep.equal({ ...payment, status: 'REVERSED' })
+        expect(await pay(loan.id, method, 1_200_000, 'k1')).to.deep.equal(E.left({ _tag: 'IdempotencyKeyReused' }))
+        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_200_000])
+        await expectConsistent(loan.id)
+      })
+
+      it('answers a retry of a declined bill with that payment, and refuses the key for the payoff it was capped at', async () => {
+        const { loan, addMethod, pay, stored } = oneMonth()
+        const method = await addMethod(loan.id, { ...CARD, card_token: 'tok_card_declined_1' })
+        const declined = right(await pay(loan.id, method, 1_212_000, 'k1'))
+        expect([declined.status, declined.amount]).to.deep.equal(['FAILED', 1_200_000])
+        expect(right(await pay(loan.id, method, 1_212_000, 'k1'))).to.deep.equal(declined)
+        expect(await pay(loan.id, method, 1_200_000, 'k1')).to.deep.equal(E.left({ _tag: 'IdempotencyKeyReused' }))
+        expect((await stored(loan.id)).loan.status).to.equal('ACTIVE')
+      })
+
       it('accepts the bill five days before the due date and charges the payoff of that day', async () => {
         const { loan, addMethod, pay, processor, clock, stored, expectConsistent } = oneMonth()
         const method = await addMethod(loan.id)

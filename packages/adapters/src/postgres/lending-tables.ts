@@ -154,6 +154,8 @@ export type PaymentsTable = {
   idempotency_key: string
   payment_method_id: PaymentMethodId
   amount: number
+  /** What the order asked, when more than `amount` (migration 0016); null, it asked `amount`. */
+  requested_amount: number | null
   currency: string
   status: 'SUCCEEDED' | 'FAILED' | 'REVERSED'
   failure_code: string | null

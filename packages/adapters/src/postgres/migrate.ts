@@ -15,6 +15,7 @@ import * as auditEvents from './migrations/0012-audit-events.js'
 import * as servicingRules from './migrations/0013-servicing-rules.js'
 import * as jobLeases from './migrations/0014-job-leases.js'
 import * as rateLimitInstances from './migrations/0015-rate-limit-instances.js'
+import * as paymentRequestedAmount from './migrations/0016-payment-requested-amount.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-servicing-rules': servicingRules,
   '0014-job-leases': jobLeases,
   '0015-rate-limit-instances': rateLimitInstances,
+  '0016-payment-requested-amount': paymentRequestedAmount,
 }
 
 /** Names of every migration, in order. */

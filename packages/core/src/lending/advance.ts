@@ -17,10 +17,10 @@ const reachDueDate = (state: ReplayState, rules: Rules, due: Working): void => {
  */
 const chargeLateFee = (state: ReplayState, rules: Rules, late: Working): void => {
   late.feeChecked = true
-  const accruing = state.installments.indexOf(late) === state.open ? accrue(rules.counter, state.principal, rules.rateBps, state.cursor, lateFeeDate(rules.lateFee, late.dueDate), state.owed) : 0
-  const fee = lateFeeOn(rules.lateFee, total(owedOn(late)) + accruing, state.owed + accruing)
+  const accruing = state.installments.indexOf(late) === state.open ? accrue(rules.counter, state.principal, rules.rateBps, state.cursor, lateFeeDate(rules.lateFee, late.dueDate), state.charged) : 0
+  const fee = lateFeeOn(rules.lateFee, total(owedOn(late)) + accruing, state.charged + accruing)
   late.feesDue += fee
-  state.owed += fee
+  state.charged += fee
 }
 
 /** Moves the replay to the start of `date`: due dates and late-fee dates on or before it, in date order (a due date first on a tie). */

@@ -69,7 +69,6 @@ export const applyPayment = (state: ReplayState, rules: Rules, amount: number, d
   }
   state.open = firstOpen(inst)
   state.principal -= pastDue.principal + current.principal
-  state.owed -= amount - left
   const perInstallment = [...paid.entries()].filter(([, b]) => total(b) > 0).sort(([a], [b]) => a - b).map(([number, b]) => ({ number, paid: b }))
   return { allocation: { pastDue, current }, perInstallment }
 }

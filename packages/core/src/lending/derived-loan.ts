@@ -48,17 +48,20 @@ export const installmentStatus = (i: LoanInstallment, asOf: string, settled: boo
  */
 export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: ReplayState, asOf: string, allocations: ReadonlyMap<PaymentId, AppliedPayment>): DerivedLoan => {
   const { installments: inst, open, cursor } = state
-  const pending = accrue(rules.counter, state.principal, rules.rateBps, cursor, asOf, state.owed)
+  const pending = accrue(rules.counter, state.principal, rules.rateBps, cursor, asOf, state.charged)
   const accruedOf = (k: number): number => inst[k]!.interest + (k === open ? pending : 0)
   const outstanding = inst.reduce((sum, i, k) => add(sum, { principal: i.principalDue - i.principalPaid, interest: accruedOf(k) - i.interestPaid, fees: i.feesDue - i.feesPaid }), ZERO)
-  const room = headroom(total(outstanding))
+  // Projections share what is left under the ceiling, in due-date order, so no sum of the schedule passes it.
+  let room = headroom(state.charged + pending)
   const principalFrom: number[] = new Array<number>(inst.length)
   for (let k = inst.length - 1, after = 0; k >= 0; k--) principalFrom[k] = after += inst[k]!.principalDue - inst[k]!.principalPaid
   const projectedOf = (k: number): number => {
     const i = inst[k]!
     if (i.closed || i.dueDate <= asOf || k < open) return 0
     const from = k === open ? (cursor > asOf ? cursor : asOf) : inst[k - 1]!.dueDate
-    return Math.min(interestBetween(rules.counter, principalFrom[k]!, rules.rateBps, from, i.dueDate), room)
+    const projected = Math.min(interestBetween(rules.counter, principalFrom[k]!, rules.rateBps, from, i.dueDate), room)
+    room -= projected
+    return projected
   }
   const installments = inst.map((i, k): ScheduledInstallment => {
     const row: ServicedInstallment = {

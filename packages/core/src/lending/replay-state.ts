@@ -8,14 +8,14 @@ import { DEFAULT_ALLOCATION_ORDER, type AllocationOrder } from './waterfall.js'
 
 export type { ServicingCheckpoint, Working }
 
-/** A replay's working state: a checkpoint's fields and `owed`, the total owed. */
+/** A replay's working state: a checkpoint's fields and `charged`, what the loan was ever charged (paid or not). */
 export type ReplayState = {
   principal: number
   cursor: string
   open: number
   level: number
   installments: Working[]
-  owed: number
+  charged: number
 }
 
 export type Rules = {
@@ -37,8 +37,8 @@ export const rulesOf = (loan: ServicedLoan): Rules => ({
 /** What installment `i` still owes of what has accrued to it. */
 export const owedOn = (i: Working): Buckets => ({ principal: i.principalDue - i.principalPaid, interest: i.interest - i.interestPaid, fees: i.feesDue - i.feesPaid })
 
-const owedIn = (installments: readonly Working[]): number =>
-  installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid + i.interest - i.interestPaid + i.feesDue - i.feesPaid, 0)
+/** Principal lent, and interest and fees accrued, paid or not: what the ceiling bounds (decision 126). */
+const chargedIn = (installments: readonly Working[]): number => installments.reduce((sum, i) => sum + i.principalDue + i.interest + i.feesDue, 0)
 
 /** The state on the day of booking. */
 export const bookedState = (loan: ServicedLoan): ReplayState => {
@@ -46,13 +46,13 @@ export const bookedState = (loan: ServicedLoan): ReplayState => {
   const installments = schedule.map(
     (i): Working => ({ number: i.number, dueDate: i.dueDate, principalDue: i.principal, interest: 0, feesDue: 0, principalPaid: 0, interestPaid: 0, feesPaid: 0, closed: false, reached: false, feeChecked: false }),
   )
-  return { principal: loan.principal, cursor: loan.startDate, open: 0, level: loan.paymentAmount, installments, owed: loan.principal }
+  return { principal: loan.principal, cursor: loan.startDate, open: 0, level: loan.paymentAmount, installments, charged: loan.principal }
 }
 
 /** A copy of the state a checkpoint keeps. */
 export const resumedState = (from: ServicingCheckpoint): ReplayState => {
   const installments = from.installments.map((i) => ({ ...i }))
-  return { principal: from.principal, cursor: from.cursor, open: from.open, level: from.level, installments, owed: owedIn(installments) }
+  return { principal: from.principal, cursor: from.cursor, open: from.open, level: from.level, installments, charged: chargedIn(installments) }
 }
 
 export const checkpointOf = (state: ReplayState, date: string): ServicingCheckpoint => ({

@@ -22,7 +22,7 @@ describe('accrual over a stretch', () => {
     const loan = servicedLoan()
     const state = bookedState(loan)
     accrueTo(state, rulesOf(loan), '2026-02-10')
-    expect([state.installments[0]!.interest, state.cursor, state.owed]).to.deep.equal([10_400, '2026-02-10', 1_210_400])
+    expect([state.installments[0]!.interest, state.cursor, state.charged]).to.deep.equal([10_400, '2026-02-10', 1_210_400])
     accrueTo(state, rulesOf(loan), '2026-02-01')
     expect([state.installments[0]!.interest, state.cursor]).to.deep.equal([10_400, '2026-02-10'])
   })

@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import type { PaymentId } from '../../src/domain/foundations/ids.js'
 import { deriveLoan, postChange } from '../../src/lending/loan-servicing.js'
 import { servicedLoan } from './fixtures.js'
 
@@ -23,6 +24,15 @@ describe('the ceiling on what a loan owes (N2)', () => {
     const posted = change.transactions.reduce((sum, t) => sum + t.principal + t.interest + t.fees, loan.principal)
     expect(posted).to.equal(change.derived.payoff)
     expect(change.derived.payoff).to.equal(Number.MAX_SAFE_INTEGER)
+  })
+
+  it('payments do not reopen it: charged in all (paid or not) stays 2^53 − 1, so every schedule figure and sum is safe (decision 126)', () => {
+    const paid = (id: string, date: string) => ({ id: id as PaymentId, amount: 5_000_000_000_000_000, effectiveDate: date, createdAt: new Date(`${date}T12:00:00.000Z`) })
+    const derived = deriveLoan(loan, [paid('p1', '2028-02-15')], '2032-02-15')
+    const charged = derived.installments.reduce((sum, i) => sum + i.principalDue + i.interestDue + i.feesDue, 0)
+    expect(charged).to.equal(Number.MAX_SAFE_INTEGER)
+    expect(derived.installments.every((i) => Number.isSafeInteger(i.interestDue) && Number.isSafeInteger(i.interestPaid))).to.equal(true)
+    expect(derived.payoff).to.equal(Number.MAX_SAFE_INTEGER - 5_000_000_000_000_000)
   })
 
   it('below the ceiling nothing changes: the first month of interest to the unit', () => {

@@ -42,7 +42,13 @@ export type Payment = {
   readonly clientId: ClientId
   readonly idempotencyKey: string
   readonly paymentMethodId: PaymentMethodId
+  /** What was charged (or declined) and posted: at most the payoff. */
   readonly amount: number
+  /**
+   * What the order asked, when more than `amount` (a final bill settled at the payoff); absent, it
+   * asked `amount`. A retry under the key is compared with this, never with the loan's state.
+   */
+  readonly requestedAmount?: number
   readonly currency: string
   readonly status: PaymentStatus
   /** The processor's reason, for a `FAILED` payment. */

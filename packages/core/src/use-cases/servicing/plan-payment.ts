@@ -13,7 +13,7 @@ import {
   type NotFound,
   type Overpayment,
 } from '../../domain/foundations/errors.js'
-import { newId, type ClientId, type PaymentId } from '../../domain/foundations/ids.js'
+import { newId, type ClientId, type LoanId, type PaymentId } from '../../domain/foundations/ids.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import { derivedOn, type Buckets } from '../../lending/index.js'
@@ -47,16 +47,15 @@ export type Charge = {
 }
 
 /**
- * Whether `found`, taken under the order's key, is this order's payment: same loan, currency and
- * method, and the same amount, or less when it settled the loan at the payoff (the final bill
- * rule: the loan is paid off and that payment is its latest posting).
+ * Whether `found`, taken under the order's key, is this order's payment: same loan, currency,
+ * method and the amount it asked (its `requestedAmount`, or its `amount` when it asked that).
+ * Compared with what was asked alone, so a retry is answered alike whatever was posted since.
  */
-const sameOrder = (found: Payment, locked: LockedLoan, order: PaymentOrder): boolean =>
-  found.loanId === locked.loan.id &&
-  found.currency === order.currency &&
-  found.paymentMethodId === order.paymentMethodId &&
-  (found.amount === order.amount ||
-    (found.amount < order.amount && found.status === 'SUCCEEDED' && locked.loan.status === 'PAID_OFF' && found.transactionId === locked.latest.transactionId))
+const sameOrder = (found: Payment, loanId: LoanId, order: PaymentOrder): boolean =>
+  found.loanId === loanId && found.currency === order.currency && found.paymentMethodId === order.paymentMethodId && requested(found) === order.amount
+
+/** What a payment's order asked: its `requestedAmount`, or its `amount` when it records none. */
+const requested = (payment: Payment): number => payment.requestedAmount ?? payment.amount
 
 /**
  * Decides a payment on the locked loan at `now`: none is NotFound `loan`; then the method and the
@@ -78,7 +77,7 @@ export const planPayment = (
   const { loan } = loaded
   if (O.isNone(method)) return E.left(invalidRequest(`payment_method_id ${order.paymentMethodId} is not a payment method of this loan.`, 'payment_method_id'))
   if (order.currency !== loan.currency) return E.left(invalidRequest(`currency must be ${loan.currency}, the currency of the loan.`, 'currency'))
-  if (O.isSome(found)) return sameOrder(found.value, loaded, order) ? E.right({ _tag: 'Replay', change: { posting: nothing(loaded), result: found.value } }) : E.left(idempotencyKeyReused)
+  if (O.isSome(found)) return sameOrder(found.value, loan.id, order) ? E.right({ _tag: 'Replay', change: { posting: nothing(loaded), result: found.value } }) : E.left(idempotencyKeyReused)
   if (loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
   const date = postingDate(loan, now, loaded.latest)
   const id = newId<PaymentId>(order.ids)
@@ -91,7 +90,8 @@ export const planPayment = (
     const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
     if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(placed))
   }
-  const payment: Payment = { ...base, amount: placed, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
+  const asked = placed < order.amount ? { requestedAmount: order.amount } : {}
+  const payment: Payment = { ...base, amount: placed, ...asked, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
   return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment } })
 }
 
