@@ -22,9 +22,8 @@ import type { WebhookSecrets } from './ports/webhook-secrets.js'
 import type { WebhookUrlGuard } from './ports/webhook-url-guard.js'
 
 /**
- * Every dependency of core's use cases in one record; each use case reads only what its deps type
- * names. Built by `inMemoryCoreDeps` or `postgresCoreDeps`. What only the HTTP edge uses, and the
- * delivery worker's deps (`DeliverDueWebhooksDeps`), are not in it.
+ * Every dependency of core's use cases (`inMemoryCoreDeps`, `postgresCoreDeps`); not what only the
+ * HTTP edge uses, nor the delivery worker's `DeliverDueWebhooksDeps`.
  */
 export type CoreDeps = {
   readonly apiKeys: ApiKeyRepository

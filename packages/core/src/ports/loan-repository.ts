@@ -18,22 +18,13 @@ export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
 /** Which of a party's loans `listForParty` returns: optionally one delinquency bucket, judged at `now`. */
 export type LoanFilter = { readonly delinquency?: DelinquencyBucket; readonly now: Date }
 
-/**
- * Which ledger entries `listTransactions` returns: of one `type`, with an effective date from
- * `from` and up to `to` (inclusive, `YYYY-MM-DD`); each optional.
- */
+/** Which ledger entries `listTransactions` returns: of `type`, effective `from`..`to` (inclusive, `YYYY-MM-DD`). */
 export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
 
-/**
- * A read of one of a party's loans: none when loan `loanId` is not `partyId`'s (or does not
- * exist), so whether the loan is the party's and what is read of it come back from one read.
- */
+/** A read of one of a party's loans, none when the loan is not the party's: ownership and data in one read. */
 export type OfPartyLoan<A> = TE.TaskEither<StoreUnavailable, O.Option<A>>
 
-/**
- * What a read of a loan's state derives it from (loan-servicing.ts `replay`): the loan (with its
- * checkpoint) and its latest snapshot, whose figures are the ledger's sums.
- */
+/** What a read derives a loan's state from (`replay`): the loan with its checkpoint, and its latest snapshot. */
 export type ServicingRecord = {
   readonly loan: Loan
   readonly latest: PostedBalance
@@ -45,15 +36,10 @@ export type PartyLoanBalances = { readonly currency: string; readonly balances: 
 /** A page of a loan's ledger and the loan's currency, which the entries do not store. */
 export type PartyLoanLedger = { readonly currency: string; readonly transactions: readonly PostedTransaction[] }
 
-/**
- * A loan as servicing changes it, read under the loan's lock: the loan (with its checkpoint), its
- * latest snapshot and its schedule as stored. A change that must replay from booking reads the
- * loan's payments with `PaymentReads.succeeded`, in the same transaction.
- */
+/** A loan read under its lock: loan, latest snapshot and stored schedule (by number); payments via `PaymentReads`. */
 export type LockedLoan = {
   readonly loan: Loan
   readonly latest: BalanceSnapshot
-  /** The schedule as the last change wrote it, by number. */
   readonly installments: readonly ServicedInstallment[]
 }
 
@@ -65,26 +51,19 @@ export type Change<A> = { readonly posting: Posting; readonly result: A }
 
 /** Everything one servicing change writes, in one transaction. */
 export type Posting = {
-  /** New ledger entries, in ledger order. */
   readonly transactions: readonly LedgerTransaction[]
-  /** The whole schedule after the change (rows that did not change are left alone; rows past its end are deleted). */
+  /** The whole schedule after the change; rows past its end are deleted. */
   readonly installments: readonly ServicedInstallment[]
   /** The snapshot after the change, or null when nothing changed. */
   readonly balance: BalanceSnapshot | null
-  /** Payments to insert, or (same id) to update: the change's own and those a replay re-allocated. */
+  /** Payments to insert or (same id) update, including those a replay re-allocated. */
   readonly payments: readonly Payment[]
-  /** The loan's status after the change, when it changes (`PAID_OFF` once nothing is owed). */
+  // The fields below are set only when the change changes them.
   readonly loanStatus?: LoanStatus
-  /** The loan's checkpoint after the change (`Loan.checkpoint`). */
   readonly checkpoint?: ServicingCheckpoint
-  /** The loan's oldest unpaid due date after the change, when it changes (`Loan.oldestUnpaidDueDate`). */
   readonly oldestUnpaidDueDate?: string | null
-  /** The date the loan is charged off, for a charge-off. */
   readonly chargedOffOn?: string
-  /**
-   * The audit event of the change (an operator's correction), written with it; null for a
-   * change that is not an audited action (a borrower's payment, one loan's accrual; decision 45).
-   */
+  /** An operator correction's audit event; null for payments and accrual (decision 45). */
   readonly audit: AuditEvent | null
 }
 
@@ -92,60 +71,46 @@ export type Posting = {
 export type PaymentReads = {
   /** A payment by the API client's Idempotency-Key. */
   readonly paymentByKey: (clientId: ClientId, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
-  /** A payment by its id, whoever took it. */
+  /** Whoever took it. */
   readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
-  /**
-   * The loan's `SUCCEEDED` payments by effective date, those of one date in the order they were
-   * taken (what a replay from booking takes).
-   */
+  /** `SUCCEEDED` payments by effective date, then in the order taken (what a replay takes). */
   readonly succeeded: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }
 
-/**
- * Booked loans and their servicing records (written first by
- * LoanApplicationRepository.saveApproved). Reads never lock; `change` does.
- */
+/** Booked loans and their servicing records (first written by `saveApproved`); only `change` locks. */
 export type LoanRepository = {
-  /** The loan as booked: schedule (by number), ledger (in order) and latest balance snapshot. */
+  /** The loan with schedule (by number), ledger (in order) and latest snapshot. */
   readonly findById: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
-  /** The loan if it belongs to `partyId`; another party's is none. */
+  /** The loan if it is `partyId`'s. */
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
-  /**
-   * One page of the party's loans in `(createdAt, id)` order, at most `page.limit + 1`, without
-   * their checkpoints (`LoanSummary`: a list does not replay them); with a
-   * `delinquency`, only those in that bucket at the instant `now` (`daysPastDue` on each loan's
-   * today in its time zone).
-   */
+  /** A page in `(createdAt, id)` order without checkpoints; `delinquency` is judged on each loan's local today. */
   readonly listForParty: (partyId: PartyId, filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
-  // The reads below are of one of the party's loans (`OfPartyLoan`); pages hold at most `page.limit + 1` rows.
-  /** What the loan's state is derived from: the loan, its successful payments and its latest snapshot. */
+  // Pages hold at most `page.limit + 1` rows, in `(createdAt, id)` order unless said.
+  /** What the loan's state is derived from. */
   readonly servicing: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<ServicingRecord>
-  /** One page of the ledger in `(createdAt, sequence)` order (the cursor's id is the zero-padded sequence). */
+  /** In `(createdAt, sequence)` order; the cursor's id is the zero-padded sequence. */
   readonly listTransactions: (partyId: PartyId, loanId: LoanId, filter: TransactionFilter, page: PageRequest) => OfPartyLoan<PartyLoanLedger>
-  /** One page of snapshots in `(createdAt, sequence)` order. */
+  /** In `(createdAt, sequence)` order. */
   readonly listBalances: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<PartyLoanBalances>
-  /** The latest snapshot (the one with the highest sequence): one indexed read, whatever the length of the ledger. */
+  /** The snapshot with the highest sequence: one indexed read. */
   readonly latestBalanceForParty: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<PostedBalance>
   /**
-   * Locks the loan `key.loanId` (other changes to it wait), reads its state, and writes the
-   * posting `decide` returns, all in one transaction; a Left from `decide` writes nothing. The
-   * locked read is the ownership check: a loan that does not exist, or is not `key.partyId`'s
-   * (when given), reaches `decide` as none. `reads` read inside that same transaction (an
-   * embedded database has one connection: a read from outside would wait for the lock).
+   * In one transaction: locks the loan, reads it (none when missing or not `key.partyId`'s) and writes the
+   * posting `decide` returns (nothing on Left). Read with `reads`: the embedded database has one connection.
    */
   readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
-  /** Active loans' ids after `afterId` in id order (for jobs that visit every loan). */
+  /** Active loans' ids after `afterId`, in id order. */
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
-  /** Payment reads outside any change. */
+  /** Outside any change. */
   readonly payments: PaymentReads
-  /** One page of the loan's payments, whatever their status, in `(createdAt, id)` order. */
+  /** Whatever their status. */
   readonly listPayments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly Payment[]>
-  /** Stores the item and its `audit` event in one transaction (so for `addDocument`). */
+  /** Stores the item and its `audit` event in one transaction (so does `addDocument`). */
   readonly addCollateral: (item: CollateralItem, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  /** One page of collateral in `(createdAt, id)` order. */
+  /** One page of collateral. */
   readonly listCollateral: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly CollateralItem[]>
-  /** Stores the document's metadata and its `audit` event in one transaction. */
+  /** Stores the document's metadata and its `audit` event. */
   readonly addDocument: (document: LoanDocument, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
-  /** One page of documents in `(createdAt, id)` order. */
+  /** One page of documents. */
   readonly listDocuments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly LoanDocument[]>
 }

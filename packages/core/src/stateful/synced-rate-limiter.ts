@@ -41,12 +41,7 @@ const pairKey = (bucket: string, window: RateWindow): string => `${window.start.
 /** One instance's share of what `limit` leaves beyond `known`, rounded up; all of it when alone. */
 export const shareOf = (limit: number, known: number, instances: number): number => Math.max(0, Math.ceil((limit - known) / instances))
 
-/**
- * The hot-path limiter: decides from memory, admitting while its own count since the total it
- * last learned is below its share (`shareOf`); each `sync` pushes counts and learns totals. A
- * window admits at most `limit + (instances - 1) * ceil(limit / instances)` (decision 112). With
- * the store down, each instance enforces its shares alone and pushes its counts later.
- */
+/** Decides from memory within its `shareOf` (bound: decision 112); with the store down, enforces its shares alone. */
 export const syncedRateLimiter = (deps: SyncedRateLimiterDeps): SyncedRateLimiter => {
   const counters = new Map<string, Counter>()
   let counted = 0

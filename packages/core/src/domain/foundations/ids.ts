@@ -3,10 +3,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
 import { jsonSchemaOf, stringMatching, Uuid, withSchema } from './codecs.js'
 
-/**
- * One branded id type per kind of record (decision 78), so swapping two ids does not compile. An
- * id comes from its codec (UUIDs decode to lower case), `newId`, or an adapter reading its store.
- */
+// One branded id type per kind of record (decision 78); ids come from codecs (UUIDs lower-cased), `newId` or adapters.
 
 declare const kind: unique symbol
 

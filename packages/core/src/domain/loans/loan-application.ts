@@ -6,18 +6,7 @@ import { MAX_TERM_MONTHS, type LoanProduct } from './loan-product.js'
 import { CurrencyCode, PositiveMinorUnits } from '../foundations/money.js'
 import { type ApplicationId, type ClientId, type LoanId, PartyId, ProductId } from '../foundations/ids.js'
 
-/**
- * Loan applications and their state machine (docs/applications.md), as pure functions.
- *
- * `DRAFT` → `SUBMITTED` → `APPROVED` | `DECLINED`; `DRAFT` or `SUBMITTED` → `WITHDRAWN`. Only a
- * draft can be edited. Pricing (rate and fee) is copied from the product on every change of
- * a draft and at submission, and frozen from then on.
- */
-
-/**
- * An application's statuses: `DRAFT` → `SUBMITTED` → `APPROVED` | `DECLINED`; `DRAFT` or
- * `SUBMITTED` → `WITHDRAWN`. Only a draft can be edited.
- */
+/** An application's statuses: docs/applications.md "State machine" (`ALLOWED_FROM` below). */
 export const APPLICATION_STATUSES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const
 /** One of `APPLICATION_STATUSES`. */
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number]
@@ -30,31 +19,24 @@ export type ApplicationDecision = {
   readonly decidedAt: Date
 }
 
-/**
- * A party's application for a loan under a product (docs/applications.md). The rate and fee are
- * copied from the product on every change of a draft and at submission, and frozen from then on.
- */
+/** A party's application for a loan; rate and fee are copied from the product until submission, then frozen. */
 export type LoanApplication = {
   readonly id: ApplicationId
   readonly partyId: PartyId
-  /** The API client whose key created it (for audit; access is by party). */
+  /** For audit; access is by party. */
   readonly clientId: ClientId
   readonly productId: ProductId
-  /** Principal asked for, in minor units of `currency`. */
   readonly amount: number
   readonly currency: string
   readonly termMonths: number
   readonly purpose: string | null
-  /** Yearly interest rate in basis points, from the product. */
   readonly interestRateBps: number
-  /** Origination fee in basis points of the amount, from the product. */
   readonly originationFeeBps: number
   readonly status: ApplicationStatus
   readonly submittedAt: Date | null
   readonly decision: ApplicationDecision | null
-  /** The loan its approval booked. */
   readonly loanId: LoanId | null
-  /** Bumped by every save; a save based on an older version is refused (optimistic locking). */
+  /** Optimistic locking: bumped by every save; a save of an older version is refused. */
   readonly version: number
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -87,10 +69,7 @@ const TermMonths = integerIn('TermMonths', 1, MAX_TERM_MONTHS)
 const terms = { product_id: ProductId, amount: PositiveMinorUnits, currency: CurrencyCode, term_months: TermMonths }
 const Purpose = boundedString('Purpose', 1, 500)
 
-/**
- * A new application: `product_id`, `amount` (minor units), `currency` and `term_months` required;
- * `purpose` optional; `party_id`, if given, must be the caller's party.
- */
+/** A new application; `party_id`, if given, must be the caller's party. */
 export const LoanApplicationInput = strictObject('LoanApplicationInput', terms, { purpose: Purpose, party_id: PartyId })
 /** A decoded `LoanApplicationInput`. */
 export type LoanApplicationInput = t.TypeOf<typeof LoanApplicationInput>
@@ -124,10 +103,7 @@ export const pricedBy = (a: LoanApplication, product: LoanProduct): LoanApplicat
   originationFeeBps: product.originationFeeBps,
 })
 
-/**
- * A new draft of `owner` priced by `product`. The terms are not checked against the product here:
- * the use case does that first.
- */
+/** A new draft priced by `product`; the use case checks the terms (`fitsProduct`) first. */
 export const newLoanApplication = (
   input: LoanApplicationInput,
   owner: { readonly partyId: PartyId; readonly clientId: ClientId },
@@ -154,7 +130,7 @@ export const newLoanApplication = (
   updatedAt: now,
 })
 
-/** The draft with the patch applied (pricing is refreshed separately, from the product). */
+/** The draft with the patch applied; pricing is refreshed separately (`pricedBy`). */
 export const patchLoanApplication = (a: LoanApplication, patch: LoanApplicationPatch, now: Date): LoanApplication => ({
   ...a,
   productId: merged(patch.product_id, a.productId),

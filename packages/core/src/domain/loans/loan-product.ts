@@ -8,20 +8,15 @@ import { BasisPoints, CurrencyCode, NonNegativeMinorUnits, PositiveMinorUnits } 
 import type { ProductId } from '../foundations/ids.js'
 import { DAY_COUNTS, DEFAULT_SERVICING_TERMS, PREPAYMENT_MODES, TimeZone, type ServicingTerms } from './servicing-terms.js'
 
-/** The catalogue of loans partners can apply for (docs/applications.md "Loan products"). */
-
 /** How often a product's loans are repaid; monthly only, today. */
 export const REPAYMENT_FREQUENCIES = ['MONTHLY'] as const
 /** One of `REPAYMENT_FREQUENCIES`. */
 export type RepaymentFrequency = (typeof REPAYMENT_FREQUENCIES)[number]
 
-/** The longest term a product may offer: 40 years. */
+/** The longest term a product may offer. */
 export const MAX_TERM_MONTHS = 480
 
-/**
- * A product of the catalogue partners apply for (docs/applications.md "Loan products"): the
- * amounts, terms and price an application must fit. Amounts are minor units of `currency`.
- */
+/** A catalogue product (docs/applications.md "Loan products"): the amounts, terms and price an application must fit. */
 export type LoanProduct = {
   readonly id: ProductId
   readonly name: string
@@ -31,14 +26,12 @@ export type LoanProduct = {
   readonly maxAmount: number
   readonly minTermMonths: number
   readonly maxTermMonths: number
-  /** Yearly interest rate, in basis points. */
   readonly interestRateBps: number
-  /** Fee taken from the principal at booking, in basis points. */
+  /** Taken from the principal at booking. */
   readonly originationFeeBps: number
   readonly repaymentFrequency: RepaymentFrequency
   /** How its loans are serviced (frozen on each loan at booking). */
   readonly servicing: ServicingTerms
-  /** Whether partners can see it and apply for it. */
   readonly active: boolean
   readonly createdAt: Date
   readonly updatedAt: Date
@@ -68,14 +61,7 @@ const settableOptional = {
 }
 const emptiable = { description: boundedString('Description', 1, 500) }
 
-/**
- * A new product: `name`, `currency`, `min_amount`, `max_amount` (minor units), `min_term_months`,
- * `max_term_months` (1 to 480) and `interest_rate_bps` required; `origination_fee_bps` (0),
- * `repayment_frequency` (`MONTHLY`), the servicing rules `day_count` (`THIRTY_360`), `prepayment`
- * (`REDUCE_TERM`), `late_fee_flat` (0), `late_fee_bps` (0), `late_fee_grace_days` (0) and the
- * business `time_zone` (`UTC`),
- * `active` (true) and `description` optional.
- */
+/** A new product; fields and defaults: docs/applications.md "Loan products". */
 export const LoanProductInput = strictObject('LoanProductInput', required, { ...settableOptional, ...emptiable })
 /** A decoded `LoanProductInput`. */
 export type LoanProductInput = t.TypeOf<typeof LoanProductInput>
@@ -85,10 +71,7 @@ export const LoanProductPatch = mergePatch('LoanProductPatch', { ...required, ..
 /** A decoded `LoanProductPatch`. */
 export type LoanProductPatch = t.TypeOf<typeof LoanProductPatch>
 
-/**
- * The ranges of a product must be ordered: min ≤ max for amounts and terms. `sent` names the
- * fields the request carried, so the error names the one the caller changed.
- */
+/** Min ≤ max for amounts and terms; the error names a field of `sent` (the request's) where it can. */
 export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
   const blame = (min: string, max: string): string => (sent.includes(max) && !sent.includes(min) ? max : min)
   if (p.minAmount > p.maxAmount) {
@@ -102,29 +85,15 @@ export const checkRanges = (p: LoanProduct, sent: readonly string[] = []): E.Eit
   return E.right(p)
 }
 
-/**
- * The start dates `checkAmortizes` books its test schedules on. Under 30/360 every month is 30
- * days, so one will do; under Actual/365 the periods' lengths depend on the start, so it tries a
- * month end (February short), the first of a 31-day month and the first of March (the 31-day
- * months come first).
- */
+// Under Actual/365 period lengths depend on the start: a month end, the first of a 31-day month, March 1st.
 const PROBE_STARTS: Readonly<Record<LoanProduct['servicing']['dayCount'], readonly string[]>> = {
   THIRTY_360: ['2026-01-31'],
   ACTUAL_365: ['2026-01-31', '2026-01-01', '2026-03-01'],
 }
 
-/**
- * Whether the last installment stays within 1% of the level payment plus a minor unit per
- * installment for the rounding it absorbs: `100 × |last − level| ≤ level + 100 × n`, exactly.
- */
 const endsLevel = (level: number, last: number, installments: number): boolean => 100 * Math.abs(last - level) <= level + 100 * installments
 
-/**
- * Every loan the product can book must amortize (issue 37, item 7): at its smallest and largest
- * amount, over its shortest and longest term (from each of `PROBE_STARTS`), every installment of the schedule retires
- * principal, the last stays near the level payment (`endsLevel`: no balloon), and the total of payments is a safe integer. `sent` names the fields the
- * request carried, so the error names one the caller changed.
- */
+/** Every loan the product can book must amortize: docs/applications.md "Loan products" (decisions 84, 118). */
 export const checkAmortizes = (p: LoanProduct, sent: readonly string[] = []): E.Either<InvalidRequest, LoanProduct> => {
   const blame = (...fields: readonly string[]): string => fields.find((f) => sent.includes(f)) ?? fields[0]!
   const probes = [p.minAmount, p.maxAmount].flatMap((amount) =>
@@ -159,7 +128,7 @@ export const checkProduct = (p: LoanProduct, sent: readonly string[] = []): E.Ei
     E.chain((checked) => checkAmortizes(checked, sent)),
   )
 
-/** A new product from decoded input, with the defaults filled in. Does not check that min ≤ max. */
+/** A new product from decoded input, with the defaults filled in; unchecked (`checkProduct`). */
 export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date): LoanProduct => ({
   id,
   name: input.name,

@@ -16,22 +16,12 @@ export {
   type LoanInstallment, type LoanStatus, type TransactionType,
 }
 
-/**
- * A booked loan and what booking writes with it: the full schedule, the ledger's opening
- * entries and the first balance snapshot (docs/applications.md "Decisioning"). Pure: the same
- * `amortize` answers the schedule preview and the booking.
- */
+// Booking a loan (docs/applications.md "Decisioning"); the same `amortize` answers the schedule preview.
 
-/**
- * A loan as a list shows it: everything but its servicing checkpoint, which only servicing
- * resumes from, and the level payment in force (`levelPaymentOf`).
- */
+/** A loan as a list shows it: without its servicing checkpoint, with the level payment in force. */
 export type LoanSummary = Omit<Loan, 'checkpoint'> & { readonly levelPayment: number }
 
-/**
- * The level payment in force: the checkpoint's (a prepayment that reduces the installment recasts
- * it), the booked `paymentAmount` for a loan without one.
- */
+/** The level payment in force: the checkpoint's (recast by a prepayment), else the booked `paymentAmount`. */
 export const levelPaymentOf = (loan: Loan | LoanSummary): number => ('levelPayment' in loan ? loan.levelPayment : (loan.checkpoint?.level ?? loan.paymentAmount))
 
 /** `loan` as a list shows it, without its checkpoint. */
@@ -40,10 +30,7 @@ export const loanSummary = (loan: Loan): LoanSummary => {
   return { ...summary, levelPayment: levelPaymentOf(loan) }
 }
 
-/**
- * The disclosure of a schedule whose proceeds, `amountFinanced`, are advanced on `startDate`;
- * null if Appendix J finds no rate (a schedule that repays less than it advances).
- */
+/** The disclosure of a schedule advancing `amountFinanced` on `startDate`; null if Appendix J finds no rate. */
 export const disclosureOf = (schedule: readonly Installment[], amountFinanced: number, startDate: string): LoanDisclosure | null => {
   const figures = disclosureFigures({
     amountFinanced: BigInt(amountFinanced),
@@ -70,13 +57,7 @@ export type BookedLoan = {
 export const scheduleOf = (a: Pick<LoanApplication, 'amount' | 'interestRateBps' | 'termMonths'>, startDate: string, terms: ServicingTerms): readonly Installment[] =>
   amortize({ principal: a.amount, annualRateBps: a.interestRateBps, termMonths: a.termMonths, startDate, dayCount: terms.dayCount })
 
-/**
- * Books the approved application as a loan starting on the date of `now` in the product's
- * business time zone (`terms.timeZone`): the schedule by
- * level-payment amortization, the opening ledger entries (disbursement, and the origination fee
- * charged and withheld), the first balance snapshot and the opening statement. Pure; `idGenerator`
- * gives each new record its id.
- */
+/** Books the application as a loan starting on `now`'s date in `terms.timeZone`: docs/applications.md "Decisioning". */
 export const bookLoan = (application: LoanApplication, idGenerator: IdGenerator, now: Date, terms: ServicingTerms = DEFAULT_SERVICING_TERMS): BookedLoan => {
   const ids = (): string => idGenerator.next()
   const startDate = dateIn(terms.timeZone, now)

@@ -4,10 +4,7 @@ import { Bool, boundedString, integerIn, jsonSchemaOf, mergePatch, oneOf, strict
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
 import type { LoanId, PaymentMethodId } from '../foundations/ids.js'
 
-/**
- * Payment methods of a loan (docs/servicing.md): bank accounts and card tokens. Account
- * numbers never stay here: the PaymentTokenizer port turns them into a token and `last4`.
- */
+// Payment methods of a loan (docs/servicing.md "Payment methods"); account numbers become a token and `last4`.
 
 /** The ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 const isAbaRoutingNumber = (value: string): boolean => {
@@ -49,12 +46,7 @@ const CardInput = strictObject(
   { ...common, brand: oneOf('Brand', ['visa', 'mastercard', 'amex', 'discover', 'other']) },
 )
 
-/**
- * A new payment method, by `type`: a `bank_account` (`account_holder_name`, `routing_number` (ABA,
- * checksum checked), `account_number`, optionally `account_type`) or a `card` token from the
- * partner's card vault (`card_token`, `last4`, `exp_month`, `exp_year`, optionally `brand`); both
- * take optional `nickname` and `is_default`. The codec is chosen by `type`, so an error names the right fields.
- */
+/** A new payment method (docs/servicing.md "Payment methods"), decoded by the codec its `type` picks, so errors name its fields. */
 export const PaymentMethodInput = withSchema(new t.Type<t.TypeOf<typeof BankAccountInput> | t.TypeOf<typeof CardInput>, unknown, unknown>(
   'PaymentMethodInput',
   (_u): _u is never => false,
@@ -75,10 +67,7 @@ export const PaymentMethodPatch = mergePatch('PaymentMethodPatch', { is_default:
 /** A decoded `PaymentMethodPatch`. */
 export type PaymentMethodPatch = t.TypeOf<typeof PaymentMethodPatch>
 
-/**
- * A payment method of a loan (docs/servicing.md): a tokenised bank account or a card token. No
- * account or card number is ever kept, only `last4`.
- */
+/** A loan's payment method: a tokenised bank account or a card token; no account or card number is kept, only `last4`. */
 export type PaymentMethod = {
   readonly id: PaymentMethodId
   readonly loanId: LoanId

@@ -30,12 +30,7 @@ export const TimeZone = withSchema(
   { type: 'string', maxLength: 64, description: 'an IANA time zone name, such as America/New_York, or UTC', examples: ['America/New_York'] },
 )
 
-/**
- * The calendar of each time zone `dateIn` has been asked about, made on first use: making an
- * `Intl.DateTimeFormat` costs far more than formatting with it does (docs/benchmarks.md,
- * "Reads on a large book"), and a list of loans asks for every loan's today. Bounded by the IANA
- * zones, a few hundred, and only valid names reach it (`TimeZone`).
- */
+// One calendar per time zone, kept (docs/benchmarks.md "Reads on a large book"); only valid `TimeZone`s reach it.
 const calendars = new Map<string, Intl.DateTimeFormat>()
 
 /** The calendar date (`YYYY-MM-DD`, the `en-CA` format) of the instant `at` in the time zone `timeZone`. */

@@ -3,10 +3,7 @@ import * as t from 'io-ts'
 import { strictObject, stringMatching, withSchema } from '../foundations/codecs.js'
 import type { SessionId } from '../foundations/ids.js'
 
-/**
- * One-time codes proving control of a phone or email: 6 digits, 10 minutes, 5 tries, 30 s
- * between sends; only the hash is stored and a new code closes the previous one.
- */
+/** One-time codes for a phone or email: 6 digits, 10 minutes, 5 tries, 30 s between sends; hash stored, a new code closes the last. */
 export const CODE_LENGTH = 6
 const CODE_TTL_MS = 10 * 60 * 1000
 export const MAX_CODE_ATTEMPTS = 5

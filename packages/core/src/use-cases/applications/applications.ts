@@ -42,22 +42,15 @@ import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
 import { newId } from '../../domain/foundations/ids.js'
 
-/**
- * Loan applications as the borrower's party sees them (spec §4.4, docs/applications.md). The
- * party is always the key's; another party's application is `NotFound`.
- */
+// Applications of the key's party (spec §4.4, docs/applications.md "Applications"); another party's is `NotFound`.
 
-/**
- * Why an application use case cannot load its application: an `applicationId` that is not a UUID,
- * an application missing or of another party (`NotFound`), or the store.
- */
+/** Why an application use case cannot load its application: `applicationId` not a UUID, missing or another party's. */
 export type LoadApplicationError = InvalidRequest | NotFound | StoreUnavailable
 
 const ApplicationParams = pathParameters('applicationId')
 const ApplicationCommand = commandOf(['applicationId'], EmptyInput)
 const UpdateApplicationCommand = commandOf(['applicationId'], LoanApplicationPatch)
 
-/** The caller's party's application named by the command's `applicationId` (its other fields are the use case's to decode). */
 const loadOwnApplication =
   (applications: Pick<LoanApplicationRepository, 'findForParty'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
@@ -67,7 +60,6 @@ const loadOwnApplication =
       TE.chainW(TE.fromOption(() => notFound('loan_application'))),
     )
 
-/** The product an application names, checked against the application's terms. */
 const productFor =
   (products: Pick<LoanProductRepository, 'findById'>) =>
   (terms: Pick<LoanApplication, 'productId' | 'amount' | 'currency' | 'termMonths'>): TE.TaskEither<InvalidRequest | StoreUnavailable, LoanProduct> =>
@@ -86,11 +78,7 @@ export type CreateApplicationDeps = {
   readonly clock: Clock
 }
 
-/**
- * A `DRAFT` application of the key's party (the command is `LoanApplicationInput`), validated
- * against its product and priced by it. `NotFound` when the key's party is not a borrower; a
- * `party_id` other than the key's is `PartyMismatch`. Not idempotent: each call creates a draft.
- */
+/** A new `DRAFT` application, validated and priced by its product; not idempotent; `NotFound` for a non-borrower party. */
 export const createLoanApplication =
   (deps: CreateApplicationDeps) =>
   (
@@ -113,7 +101,7 @@ export const createLoanApplication =
       TE.chainFirstW(deps.applications.insert),
     )
 
-/** The application `applicationId` of the key's party (a read of one record: other fields are ignored). */
+/** The key's party's application `applicationId`. */
 export const getLoanApplication =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
@@ -125,16 +113,10 @@ export type ChangeApplicationDeps = {
   readonly products: Pick<LoanProductRepository, 'findById'>
   readonly clock: Clock
 }
-/**
- * Why an application change fails: the application cannot be loaded, the command is invalid or no
- * longer fits the product, its status forbids the change (`InvalidState`), or a concurrent change won.
- */
+/** Why an application change fails. */
 export type ChangeApplicationError = LoadApplicationError | InvalidState | ConcurrentUpdate
 
-/**
- * Edits the draft `applicationId` by the merge patch in the rest of the command
- * (`LoanApplicationPatch`: `null` clears `purpose`), re-validated and re-priced by the product.
- */
+/** Edits a draft by merge patch (`null` clears `purpose`), re-validated and re-priced by the product. */
 export const updateLoanApplication =
   (deps: ChangeApplicationDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
@@ -151,7 +133,6 @@ export const updateLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/** The caller's application for an action that takes nothing else (submit, withdraw), after checking the command names nothing else. */
 const loadForAction = (
   deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> },
   caller: Caller,
@@ -162,10 +143,7 @@ const loadForAction = (
     TE.chainW(() => loadOwnApplication(deps.applications)(caller, command)),
   )
 
-/**
- * `DRAFT` → `SUBMITTED` for the application `applicationId` (the command's only field):
- * re-validated against the product as it is now and priced by it; the terms are frozen from here on.
- */
+/** `DRAFT` → `SUBMITTED`, re-validated and re-priced by the product as it is now; the terms are frozen from here on. */
 export const submitLoanApplication =
   (deps: ChangeApplicationDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
@@ -188,7 +166,7 @@ export const submitLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final, for the application `applicationId` (the command's only field). */
+/** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
 export const withdrawLoanApplication =
   (deps: Omit<ChangeApplicationDeps, 'products'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<ChangeApplicationError, LoanApplication> =>
@@ -203,18 +181,10 @@ export const withdrawLoanApplication =
       TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
-/**
- * The fields of a schedule preview: optionally `start_date` (`YYYY-MM-DD`; today in the
- * product's business time zone when left out).
- */
+/** The fields of a schedule preview: optional `start_date`. */
 export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })
 
-/**
- * The schedule the loan of the application `applicationId` would have if booked on `start_date`
- * (default: today in the product's business time zone), in any status, by the product's servicing
- * rules as they are now (the ones a loan booked today would keep), with its disclosure figures.
- * Computes only; stores nothing.
- */
+/** The schedule and disclosures the application's loan would have if booked on `start_date`: docs/applications.md "Schedule preview". */
 export const previewLoanApplicationSchedule =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly products: Pick<LoanProductRepository, 'findById'>; readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
@@ -236,13 +206,10 @@ export const previewLoanApplicationSchedule =
       ),
     )
 
-/** The filter of application lists: optionally one `status`. */
+/** The filter of application lists. */
 export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { status: oneOf('ApplicationStatus', APPLICATION_STATUSES) })
 
-/**
- * The applications of the key's party `partyId`, optionally of one `status`, oldest first, a page
- * at a time (`limit`, `cursor`).
- */
+/** The key's party's applications, oldest first, a page at a time. */
 export const listPartyApplications =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanApplication>> =>

@@ -22,9 +22,9 @@ import type { ApplicationId } from '../../domain/foundations/ids.js'
 
 /** Internal credit decisions on submitted applications (CONTRACT.md, pinned routes). */
 
-/** The fields of an approval: optionally `decided_by` (1 to 100 characters; `internal` when left out). */
+/** The fields of an approval: optional `decided_by` (`internal` when left out). */
 export const ApproveApplicationInput = strictObject('ApproveApplicationInput', {}, { decided_by: boundedString('DecidedBy', 1, 100) })
-/** The fields of a decline: `reason` (1 to 500 characters) and optionally `decided_by`. */
+/** The fields of a decline. */
 export const DeclineApplicationInput = strictObject('DeclineApplicationInput', { reason: boundedString('Reason', 1, 500) }, { decided_by: boundedString('DecidedBy', 1, 100) })
 
 const ApproveCommand = commandOf(['applicationId'], ApproveApplicationInput)
@@ -38,25 +38,17 @@ export type DecisionDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
-/**
- * Why a decision fails: an invalid command, an application that does not exist, one that is not
- * `SUBMITTED` (`InvalidState`: deciding twice included), a concurrent change, or the store.
- */
+/** Why a decision fails; deciding twice is `InvalidState`. */
 export type DecisionError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
 const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: ApplicationId) =>
   pipe(deps.applications.findById(applicationId), TE.chainW(TE.fromOption(() => notFound('loan_application'))))
 
-/** Who approves, and when. */
 type ApprovalOrder = { readonly decidedBy: string | undefined; readonly context: AuditContext; readonly ids: IdGenerator; readonly now: Date }
 
-/** What an approval writes: the application `APPROVED`, its loan as booked, and the audit event. */
 type Approval = { readonly approved: LoanApplication; readonly booked: BookedLoan; readonly audit: AuditEvent }
 
-/**
- * Decides the approval of `a`: a `SUBMITTED` application only; its loan is booked on the terms of
- * its product (`product`; the default terms when it is gone) as they are at `now`.
- */
+/** Approves a `SUBMITTED` application, booking its loan on its product's current terms (the defaults when it is gone). */
 export const planApproval = (a: LoanApplication, product: O.Option<LoanProduct>, order: ApprovalOrder): E.Either<InvalidState, Approval> =>
   pipe(
     applicationTransition(a.status, 'approve'),
@@ -74,13 +66,7 @@ export const planApproval = (a: LoanApplication, product: O.Option<LoanProduct>,
     }),
   )
 
-/**
- * Approves a submitted application and books its loan, for operators (any party's application).
- * The command is the `applicationId` and the fields of `ApproveApplicationInput`. Load the
- * application and its product; decide (`planApproval`); commit in one transaction: the application
- * `APPROVED`, the loan, its schedule, the ledger's opening entries, the first balance snapshot
- * and the `loan_application.approved` audit event (actor: `context`'s, the operator by default).
- */
+/** Approves any party's submitted application and books its loan, with its audit event, in one transaction. */
 export const approveLoanApplication =
   (deps: DecisionDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, { readonly application: LoanApplication; readonly loan: Loan }> =>
@@ -98,10 +84,7 @@ export const approveLoanApplication =
       ),
     )
 
-/**
- * Declines a submitted application, for operators. The command is the `applicationId` and the
- * fields of `DeclineApplicationInput`; the `loan_application.declined` audit event is written with the reason.
- */
+/** Declines a submitted application; the `loan_application.declined` audit event carries the reason. */
 export const declineLoanApplication =
   (deps: DecisionDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<DecisionError, LoanApplication> =>
@@ -129,10 +112,7 @@ export const declineLoanApplication =
       ),
     )
 
-/**
- * Every party's applications, optionally of one `status`, oldest first, a page at a time: the
- * credit team's work list. For operators.
- */
+/** Every party's applications, oldest first, a page at a time: the credit team's work list. */
 export const listLoanApplicationsForReview =
   (deps: { readonly applications: Pick<LoanApplicationRepository, 'list'> }) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<LoanApplication>> =>

@@ -23,11 +23,7 @@ export type ChargeOffDeps = { readonly loans: Pick<LoanRepository, 'change'>; re
 /** Who charges off and why, and when. */
 type ChargeOffOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
 
-/**
- * Decides the charge-off of the locked loan: what is owed to today posted, then a `CHARGE_OFF`
- * entry writing it off, a snapshot owing nothing, the loan `CHARGED_OFF` and its audit event.
- * A loan that is not `ACTIVE` is `InvalidState`.
- */
+/** Posts what is owed to today, then a `CHARGE_OFF` entry, a zero snapshot, the loan `CHARGED_OFF` and its audit event. */
 export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrder): E.Either<NotFound | InvalidState, Change<Loan>> => {
   if (O.isNone(locked)) return E.left(notFound('loan'))
   const loaded = locked.value
@@ -51,11 +47,7 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
   })
 }
 
-/**
- * Charges off the active loan `loanId` (operators; the rest of the command is `ChargeOffInput`),
- * in one transaction under the loan's lock (`planChargeOff`): nothing accrues on it after, and it
- * takes no payment.
- */
+/** Charges off an active loan under its lock: docs/servicing.md "Delinquency". */
 export const chargeOffLoan =
   (deps: ChargeOffDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Loan> =>

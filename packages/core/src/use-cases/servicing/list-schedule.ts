@@ -13,12 +13,7 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
   id: String(i.number).padStart(3, '0'),
 })
 
-/**
- * The schedule of the loan `loanId` of the party `partyId` as it stands today (in the loan's
- * business time zone), in due-date order, a page at a time: each installment with what is due
- * (interest accrued to today, and projected to its due date while it is open), what is paid and
- * its status.
- */
+/** The schedule as of the loan's today, a page at a time: docs/servicing.md "Schedule". */
 export const listLoanScheduleForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<ScheduledInstallment>>> =>

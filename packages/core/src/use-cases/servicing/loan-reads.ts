@@ -16,30 +16,19 @@ import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
 
 /** Reading one of a party's loans: the party check, one read that is also the ownership check, pages. */
 
-/**
- * Why a read of one of the party's loans fails: the command's `partyId` is not the key's party
- * (`PartyMismatch`) or the command is otherwise invalid, the loan is not the party's (`NotFound`
- * `loan`), or the store.
- */
+/** Why a read of one of the party's loans fails: another party's loan is `NotFound` `loan`. */
 export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUnavailable
 
 const LoanParams = pathParameters('loanId')
 
-/**
- * The page a list of a party's loan asks for, once the command's `partyId` is the caller's
- * party; `isId` says what a row id of the list looks like.
- */
+/** The page a list of a party's loan asks for, once `partyId` is the caller's; `isId` checks the cursor's row id. */
 export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) => boolean): E.Either<InvalidRequest | PartyMismatch, PageRequest> =>
   pipe(
     requireCommandParty(caller, command),
     E.chainW(() => decodePageRequest(command, ['partyId', 'loanId'], isId)),
   )
 
-/**
- * What `read` finds of the caller's party's loan named by the command (`partyId`, `loanId`), in
- * one read (the repository's `OfPartyLoan` reads): none, for an unknown loan and another
- * party's alike, is NotFound `loan`. The command's other fields are the use case's to decode.
- */
+/** What `read` (an `OfPartyLoan` read) finds of the caller's loan; none, unknown or another party's, is NotFound `loan`. */
 export const readOfOwnLoan =
   <A>(read: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<A>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, A> =>
@@ -57,14 +46,10 @@ export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((call
 /** What a loan read needs: the repository's reads `K` (all of them by default). */
 export type Loans<K extends keyof LoanRepository = keyof LoanRepository> = { readonly loans: Pick<LoanRepository, K> }
 
-/** A record of a loan with the loan's currency, which the record does not store. */
+/** A loan's record with the loan's currency, which the record does not store. */
 export type InCurrency<A> = A & { readonly currency: string }
 
-/**
- * The caller's party's loan named by the command with its today (the date in its business time
- * zone), derived as of `asOf(today)` (today when left out); a charged-off loan as of the day it
- * was charged off at the latest (nothing accrues on it since).
- */
+/** The caller's loan with its local today, derived as of `asOf(today)`, a charged-off loan at most to its charge-off day. */
 export const derivedOwnLoan =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (
@@ -89,10 +74,7 @@ export const derivedOwnLoan =
       }),
     )
 
-/**
- * A list of records of the caller's party's loan named by the command, oldest first, a page at
- * a time: `read` gives the page's rows (`limit + 1` of them), none for another party's loan.
- */
+/** A list of the caller's loan's records, oldest first, a page at a time (`read` gives `limit + 1` rows). */
 export const listOfOwnLoan =
   <A extends Position>(read: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly A[]>) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<A>> =>

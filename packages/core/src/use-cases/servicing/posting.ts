@@ -20,10 +20,7 @@ export const ledgerOf = (latest: BalanceSnapshot): Buckets => ({
 /** Today for `loan` at the instant `now`: the date in its business time zone. */
 export const loanToday = (loan: Pick<Loan, 'timeZone'>, now: Date): string => dateIn(loan.timeZone, now)
 
-/**
- * The date a change on `now` posts on: `wanted` (today when left out, never after today in the
- * loan's time zone), never before the loan's latest posting.
- */
+/** The date a change posts on: `wanted` or the loan's today, never after today nor before the latest posting. */
 export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: BalanceSnapshot, wanted?: string): string => {
   const today = loanToday(loan, now)
   const date = wanted === undefined || wanted > today ? today : wanted
@@ -33,10 +30,7 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
 /** A locked loan with its successful payments when a change must replay it from booking (null when it resumes). */
 export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null }
 
-/**
- * The locked loan with what `event` on `date` replays: its successful payments if it must replay
- * from booking (a reversal, or a loan without a checkpoint), read in the change's transaction.
- */
+/** The locked loan with its successful payments when `event` must replay from booking (reversal, no checkpoint). */
 export const loadFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
   resumes(locked.loan.checkpoint, event, date)
     ? TE.right({ ...locked, payments: null })
@@ -63,12 +57,8 @@ export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'cr
 })
 
 /**
- * Posts `event` on the locked loan as of `date` (`payments`: its successful payments, which a
- * replay from booking needs, or null when it resumes from the loan's checkpoint: `paymentsFor`):
- * the entries that bring its ledger to the derived
- * state, the schedule as derived, a snapshot (when an entry was posted or a figure moved), the
- * payments whose allocation the replay changed (the caller adds the event's own payment), and the
- * loan's status when it moves.
+ * Posts `event` as of `date` (`payments` null resumes from the checkpoint): entries to the derived state, the
+ * schedule, a snapshot when something moved, re-allocated payments (not the event's own) and a status change.
  */
 export const post = (
   locked: LockedLoan,

@@ -16,13 +16,7 @@ export const PAYOFF_QUOTE_DAYS = 60
 export const PayoffQuery = strictObject('PayoffQuery', {}, { as_of: CalendarDate })
 const PayoffCommand = commandOf(['partyId', 'loanId'], PayoffQuery)
 
-/**
- * The payoff quote of the loan `loanId` of the party `partyId` on `as_of` (today in the loan's
- * business time zone by default; up to `PAYOFF_QUOTE_DAYS` ahead as a good-through quote):
- * principal, interest accrued to that date and fees assessed by it, assuming no payment before
- * then. A payment of exactly the quote on that date pays the loan off. A date before today, or
- * further ahead, is `InvalidRequest`; a charged-off loan has no payoff (`InvalidState`).
- */
+/** The payoff quote on `as_of` (up to `PAYOFF_QUOTE_DAYS` ahead): docs/servicing.md "Payoff quote"; none once charged off. */
 export const getLoanPayoffForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | InvalidState, PayoffQuote> =>

@@ -24,12 +24,7 @@ export const listLoanBalancesForParty =
       ),
     )
 
-/**
- * The latest balance of the loan `loanId` of the party `partyId`, brought forward to today (in the
- * loan's business time zone): the latest snapshot's identity (`id`, `transactionId`, `sequence`)
- * with the figures as of today, interest accrued since the last posting included. A loan that is
- * not `ACTIVE` (paid off, charged off) owes nothing more: its latest snapshot as it is.
- */
+/** The latest snapshot with its figures brought forward to the loan's today; as stored once the loan is not `ACTIVE`. */
 export const getLatestLoanBalanceForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>

@@ -25,11 +25,7 @@ export type ReversalError = InvalidRequest | NotFound | InvalidState | StoreUnav
 /** What a reversal decides on: the loan (none if gone), the payment as it stands under the lock, who and why. */
 type ReversalOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
 
-/**
- * Decides the reversal of `current` on the locked loan: a `REVERSAL` entry undoing its
- * allocation, the replay's re-allocations, the payment `REVERSED` and its audit event. A
- * charged-off loan, or a payment that is not `SUCCEEDED`, is `InvalidState`.
- */
+/** A `REVERSAL` entry undoing the allocation, the replay's re-allocations, the payment `REVERSED`; `SUCCEEDED` on an uncharged-off loan only. */
 export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: ReversalOrder): E.Either<NotFound | InvalidState, Change<Payment>> => {
   if (O.isNone(locked)) return E.left(notFound('loan'))
   const loaded = locked.value
@@ -45,12 +41,7 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
   return E.right({ posting: { ...posting, payments: [payment, ...posting.payments], audit }, result: payment })
 }
 
-/**
- * Reverses the successful payment `paymentId` (an operator's correction; the rest of the command
- * is `ReversePaymentInput`): a `REVERSAL` entry with the opposite signs, the installments' paid
- * amounts undone exactly, a new snapshot; the payment becomes `REVERSED` and the
- * `payment.reversed` audit event is written in the same transaction. Nothing is deleted.
- */
+/** Reverses a successful payment (`planReversal`) with its `payment.reversed` audit event, in one transaction; nothing is deleted. */
 export const reverseLoanPayment =
   (deps: ReversalDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReversalError, Payment> =>
