@@ -660,7 +660,7 @@ describe('loan servicing use cases (in memory)', () => {
         const reversed = right(await pay(loan.id, method, 1_212_000, 'k1'))
         expect(reversed).to.deep.equal({ ...payment, status: 'REVERSED' })
         expect(await pay(loan.id, method, 1_200_000, 'k1')).to.deep.equal(E.left({ _tag: 'IdempotencyKeyReused' }))
-        expect(processor.charges.map((c) => c.amount)).to.deep.equal([1_200_000])
+        expect(processor.charges().map((c) => c.amount)).to.deep.equal([1_200_000])
         await expectConsistent(loan.id)
       })
 
