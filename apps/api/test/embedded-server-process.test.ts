@@ -199,6 +199,24 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
       expect(await exits(restarted, 60_000), `the API still stops the server it started again\n${processState(restarted)}\n${api.stdout()}${api.stderr()}`).to.equal(true)
     })
 
+    it('stops the server it is starting again when it is stopped mid-restart', async () => {
+      const api = start('src/main.ts')
+      await within(60_000, api.url)
+      const postmaster = postmasterOf(dataDir)!
+      process.kill(postmaster, 'SIGKILL')
+      expect(await exits(postmaster)).to.equal(true)
+      // Stopped the moment the restarted server has written its pid: the restart is still taking its share of it.
+      let restarted: number | undefined
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 5))) {
+        restarted = postmasterOf(dataDir)
+        if (restarted !== undefined && restarted !== postmaster && alive(restarted)) break
+      }
+      expect(restarted, api.stdout()).to.be.a('number').and.not.equal(postmaster)
+      await stop(api)
+      expect(await exits(restarted!, 60_000), `the API stops the server it was starting again\n${processState(restarted!)}\n${api.stdout()}${api.stderr()}`).to.equal(true)
+      expect(serversOn(dataDir)).to.equal(0)
+    })
+
     it('exits 1 with a fatal line when the server cannot be started again, for a supervisor to restart it', async () => {
       const api = start('src/main.ts')
       await within(60_000, api.url)

@@ -311,13 +311,15 @@ export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServer
     }
   }
   let released = false
-  const restart = async (): Promise<void> => {
+  /** The restart under way, if any: leaving waits for it, so a server it starts is never left behind. */
+  let restarting: Promise<void> | null = null
+  const restartOnce = async (): Promise<void> => {
     let failure: unknown
     for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt++) {
       await pause(RESTART_BACKOFF_MS * attempt)
       if (released) return
       try {
-        const taken = await take(() => void restart())
+        const taken = await take(restart)
         if (released) await leave(taken.use)
         else current = taken.use
         return
@@ -328,7 +330,13 @@ export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServer
     const reason = failure instanceof Error ? failure.message : String(failure)
     options.onLost?.(new Error(`The embedded PostgreSQL at ${path} stopped, and ${RESTART_ATTEMPTS} attempts to start it again failed: ${reason}`))
   }
-  const first = await take(() => void restart())
+  const restart = (): void => {
+    const run: Promise<void> = restartOnce().finally(() => {
+      if (restarting === run) restarting = null
+    })
+    restarting = run
+  }
+  const first = await take(restart)
   let current = first.use
   return {
     path,
@@ -337,6 +345,8 @@ export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServer
     started: first.started,
     release: async () => {
       released = true
+      // A restart that is taking the server again leaves it itself once it has it.
+      await restarting
       await leave(current)
     },
   }
