@@ -195,7 +195,6 @@ describe('the embedded PostgreSQL server beside the processes that use it (issue
       const restarted = postmasterOf(dataDir)!
       expect([restarted !== postmaster, alive(restarted), serversOn(dataDir)]).to.deep.equal([true, true, 1])
       await stop(api)
-      // A server restarted after a crash shuts down with a checkpoint that a busy disk can hold for a while.
       expect(await exits(restarted, 60_000), `the API still stops the server it started again\n${processState(restarted)}\n${api.stdout()}${api.stderr()}`).to.equal(true)
     })
 
