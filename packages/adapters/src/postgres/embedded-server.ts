@@ -38,7 +38,7 @@ export type EmbeddedServer = {
   readonly url: (database: string, role?: string) => string
   /** Whether this process started the server (false: it was running, and this process joined it). */
   readonly started: boolean
-  /** Leaves the server: stops it when no other process uses it. */
+  /** Leaves the server: stops it when no other process uses it, a server a restart under way is starting included. */
   readonly release: () => Promise<void>
 }
 
@@ -345,8 +345,8 @@ export const useEmbeddedServer = async (dataDir: string, options: EmbeddedServer
     started: first.started,
     release: async () => {
       released = true
-      // A restart that is taking the server again leaves it itself once it has it.
-      await restarting
+      // A restart that is taking the server again leaves it itself once it has it; its new session may end and start another.
+      while (restarting !== null) await restarting
       await leave(current)
     },
   }

@@ -1,0 +1,38 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { alive, pause } from '../src/postgres/embedded-binaries.js'
+import { useEmbeddedServer } from '../src/postgres/embedded-server.js'
+
+describe('the embedded server started again after its postmaster is killed', () => {
+  let root = ''
+  before(() => {
+    // Open to others to pass through, as a home directory is: the data directory is inside.
+    root = mkdtempSync(join(tmpdir(), 'lendgate-restart-test-'))
+    chmodSync(root, 0o755)
+  })
+  after(() => rmSync(root, { recursive: true, force: true }))
+
+  it('is stopped by a release that comes while the restart is starting it, before the release returns', async function () {
+    this.timeout(120_000)
+    const server = await useEmbeddedServer(join(root, 'data'))
+    const pidFile = join(server.path, 'postmaster.pid')
+    const postmaster = (): number | undefined => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined)
+    const killed = postmaster()!
+    process.kill(killed, 'SIGKILL')
+    // The killed server leaves its postmaster.pid: the restart's server is the one that replaces it.
+    let restarted: number | undefined
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await pause(10)) {
+      restarted = postmaster()
+      if (restarted !== undefined && restarted !== killed && alive(restarted)) break
+    }
+    expect(restarted, 'the server started again').to.not.equal(killed)
+
+    // The restart has not yet taken this process's share of its server (it waits for it to be ready).
+    await server.release()
+    expect(postmaster(), 'postmaster.pid of a server left running').to.equal(undefined)
+    for (const deadline = Date.now() + 15_000; alive(restarted!) && Date.now() < deadline; ) await pause(100)
+    expect(alive(restarted!), 'the restarted postmaster exits').to.equal(false)
+  })
+})
