@@ -67,7 +67,7 @@ export const bookingThrough =
     return result
   }
 
-/** A bank account of `loanId` (payments reference a stored method). */
+/** A tokenised bank account of `loanId`, as stored (payments reference a stored method). */
 export const bankAccountOf = (loanId: LoanId, now: Date, isDefault = true): PaymentMethod => ({
   id: freshId(),
   loanId,
@@ -75,7 +75,7 @@ export const bankAccountOf = (loanId: LoanId, now: Date, isDefault = true): Paym
   nickname: 'Operating account',
   isDefault,
   status: 'active',
-  token: `tok_${freshId().replace(/-/g, '')}`,
+  token: `btok_${freshId().replace(/-/g, '')}`,
   last4: '6789',
   accountHolderName: 'Acme Widgets LLC',
   accountType: 'checking',

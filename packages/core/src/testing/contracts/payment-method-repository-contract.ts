@@ -6,28 +6,13 @@ import type { PageRequest } from '../../domain/foundations/pagination.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
+import { bankAccountOf } from './loan-servicing-fixtures.js'
 import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
 import { type TestId } from '../test-ids.js'
 
 const firstPage = (limit: number): PageRequest => ({ limit, after: O.none })
 
-const bankAccount = (loanId: LoanId, iso: string, isDefault: boolean): PaymentMethod => ({
-  id: freshId(),
-  loanId,
-  type: 'bank_account',
-  nickname: 'Operating account',
-  isDefault,
-  status: 'active',
-  token: `btok_${freshId().replace(/-/g, '')}`,
-  last4: '6789',
-  accountHolderName: 'Acme Widgets LLC',
-  accountType: 'checking',
-  brand: null,
-  expMonth: null,
-  expYear: null,
-  createdAt: at(iso),
-  updatedAt: at(iso),
-})
+const bankAccount = (loanId: LoanId, iso: string, isDefault: boolean): PaymentMethod => bankAccountOf(loanId, at(iso), isDefault)
 
 const card = (loanId: LoanId, iso: string, isDefault: boolean): PaymentMethod => ({
   id: freshId(),
