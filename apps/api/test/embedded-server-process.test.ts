@@ -18,10 +18,11 @@ import { bearer, mintKey } from './support/client.js'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** The postmaster's pid, from the cluster's `postmaster.pid`; undefined when no server runs. */
+/** The postmaster's pid, from the cluster's `postmaster.pid`; undefined when no server runs, or its file is not written yet (read empty, it would give pid 0: this process group). */
 const postmasterOf = (dataDir: string): number | undefined => {
   const file = join(dataDir, 'pgdata', 'postmaster.pid')
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined
+  const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : Number.NaN
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
 }
 
 const alive = (pid: number): boolean => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,7 +19,11 @@ describe('the embedded server started again after its postmaster is killed', () 
     this.timeout(120_000)
     const server = await useEmbeddedServer(join(root, 'data'))
     const pidFile = join(server.path, 'postmaster.pid')
-    const postmaster = (): number | undefined => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : undefined)
+    // A server writes the file after creating it: read empty, it names no process yet (and pid 0 would be this process group).
+    const postmaster = (): number | undefined => {
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : Number.NaN
+      return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+    }
     const killed = postmaster()!
     process.kill(killed, 'SIGKILL')
     // The killed server leaves its postmaster.pid: the restart's server is the one that replaces it.
@@ -27,12 +32,13 @@ describe('the embedded server started again after its postmaster is killed', () 
       restarted = postmaster()
       if (restarted !== undefined && restarted !== killed && alive(restarted)) break
     }
-    expect(restarted, 'the server started again').to.not.equal(killed)
+    expect(restarted, 'the server started again').to.be.a('number').and.not.equal(killed)
 
     // The restart has not yet taken this process's share of its server (it waits for it to be ready).
     await server.release()
     expect(postmaster(), 'postmaster.pid of a server left running').to.equal(undefined)
     for (const deadline = Date.now() + 15_000; alive(restarted!) && Date.now() < deadline; ) await pause(100)
-    expect(alive(restarted!), 'the restarted postmaster exits').to.equal(false)
+    const state = spawnSync('ps', ['-o', 'pid,ppid,stat,user,args', '-p', String(restarted)], { encoding: 'utf8' }).stdout.trim()
+    expect(alive(restarted!), `the restarted postmaster exits\n${state}`).to.equal(false)
   })
 })
