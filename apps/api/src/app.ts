@@ -63,7 +63,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger, options
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
   const callers = callerChecks(deps, config)
-  const table = buildRouter(deps, config, allRoutes(deps, config), callers)
+  const table = buildRouter(deps, config, (world) => allRoutes(world, config), callers)
   app.use(requestLifecycle(logger, deps.metrics))
   app.use(bodyBounds)
   app.use(operational(deps.health, options.schemaWaitMs))

@@ -12,6 +12,8 @@ import {
   postgresIdempotencyStore,
   postgresWebhookDeliveryQueue,
   postgresJobLeases,
+  postgresWorldDeps,
+  worldDb,
   httpWebhookSender,
   guardedSender,
   signWebhook,
@@ -21,14 +23,16 @@ import {
 } from '@lendgate/adapters'
 import {
   cachedApiKeys,
-  DAILY_SERVICING_JOB,
   dailyServicingJob,
   deliverDueWebhooks,
   exactAttemptLimiter,
   exactRateLimiter,
   runLeasedJob,
+  servicingJobName,
   syncedRateLimiter,
+  WORLDS,
   type Clock,
+  type World,
 } from '@lendgate/core'
 import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
@@ -37,7 +41,7 @@ import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
-import type { AppDeps } from './deps.js'
+import { inWorld, type AppDeps, type AppWorldDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
@@ -118,7 +122,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ttlMs: KEY_CACHE_TTL_MS,
     clock: systemClock,
   })
-  const queue = postgresWebhookDeliveryQueue(database.db)
+  // Each world's webhook outbox (decision 128).
+  const queues = { live: postgresWebhookDeliveryQueue(database.db), test: postgresWebhookDeliveryQueue(worldDb(database.db, 'test')) }
   const jobLeases = postgresJobLeases(database.db)
   // Set once the scheduler runs: the metrics read its lag.
   let scheduler: Scheduler | undefined
@@ -129,15 +134,17 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ...(config.runJobs
       ? {
           webhookBacklog: async () => {
-            const backlog = await queue.backlog(systemClock.now())()
+            const backlog = await queues.live.backlog(systemClock.now())()
             return E.isRight(backlog) ? backlog.right : undefined
           },
         }
       : {}),
-    ...(scheduledJobs ? { jobs: [DAILY_SERVICING_JOB], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
+    ...(scheduledJobs ? { jobs: WORLDS.map(servicingJobName), jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
   const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
+  const testDb = worldDb(database.db, 'test')
+  const testWorld: AppWorldDeps = { ...postgresWorldDeps(testDb), idempotency: postgresIdempotencyStore(testDb) }
   // The core's adapters, wired in one place (postgres-core-deps.ts), behind the key cache.
   const core = postgresCoreDepsBase(database, {
     apiKeys,
@@ -178,6 +185,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           ? undefined
           : loggingCodeSender(logger),
     metrics,
+    testWorld,
   }
 
   /** `start` once called (it runs once), and whether `close` was: a start that ends after a close starts nothing. */
@@ -189,8 +197,10 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     stops.push(
       every(config.keyUsageFlushMs, () => core.usage.flush()),
       every(IDEMPOTENCY_PURGE_MS, async () => {
-        const purged = await idempotencyStore.purgeExpired(systemClock.now())()
-        if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
+        for (const store of [idempotencyStore, testWorld.idempotency]) {
+          const purged = await store.purgeExpired(systemClock.now())()
+          if (E.isLeft(purged)) logger.warn({ err: purged.left.cause }, 'could not purge expired idempotency keys')
+        }
       }),
       every(config.rateLimits.syncMs, () => rateLimiter.sync()),
       every(RATE_LIMIT_PURGE_MS, async () => {
@@ -203,31 +213,32 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     if (webhookSecrets === undefined) {
       logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'webhook delivery does not run without WEBHOOK_SECRET_KEY')
     } else {
-      const worker = startWebhookWorker(
-        deliverDueWebhooks({
-          queue,
-          sender: guardedSender(deps.urlGuard, httpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
-          sign: signWebhook,
-          webhookSecrets,
-          clock: systemClock,
-          schedule: config.webhookRetrySchedule,
-          random: Math.random,
-        }),
-        logger,
-        metrics,
-      )
-      stops.unshift(worker.stop)
+      for (const world of WORLDS) {
+        const worker = startWebhookWorker(
+          deliverDueWebhooks({
+            queue: queues[world],
+            sender: guardedSender(deps.urlGuard, httpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
+            sign: signWebhook,
+            webhookSecrets,
+            clock: systemClock,
+            schedule: config.webhookRetrySchedule,
+            random: Math.random,
+          }),
+          logger,
+          metrics,
+        )
+        stops.unshift(worker.stop)
+      }
     }
     if (!scheduledJobs) return
-    const servicing = dailyServicingJob({ loans: core.loans, ids: core.ids, clock: systemClock, audit: core.audit, failures: loggedLoanFailures(logger, metrics) })
     const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
-    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [
-      {
-        name: DAILY_SERVICING_JOB,
-        schedule: dailySchedule(config.servicingJobAtMinute),
-        attempt: (request) => runJob(servicing(request.runKey), request),
-      },
-    ])
+    /** `world`'s daily servicing job, on its own stores and lease. */
+    const servicingOf = (world: World) => {
+      const { loans, audit } = inWorld(deps, world)
+      const servicing = dailyServicingJob({ loans, ids: core.ids, clock: systemClock, audit, failures: loggedLoanFailures(logger, metrics) }, world)
+      return { name: servicingJobName(world), schedule: dailySchedule(config.servicingJobAtMinute), attempt: (request: Parameters<typeof runJob>[1]) => runJob(servicing(request.runKey), request) }
+    }
+    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, WORLDS.map(servicingOf))
     scheduler = running
     stops.unshift(running.stop)
   }

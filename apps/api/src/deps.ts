@@ -8,6 +8,8 @@ import type {
   RateLimiter,
   VerificationCodeSender,
   WebhookSecrets,
+  World,
+  WorldDeps,
 } from '@lendgate/core'
 import type { Metrics } from './metrics.js'
 
@@ -39,4 +41,12 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
   readonly cursors: CursorSeal
   /** This process's metrics, served at `/metrics`. */
   readonly metrics: Metrics
+  /** The test world's stores (decision 128): a request acting on the test world uses them in place of the live ones (`inWorld`). */
+  readonly testWorld: AppWorldDeps
 }
+
+/** One world's stores as the routes use them: the core's (`WorldDeps`) and the idempotency records. */
+export type AppWorldDeps = WorldDeps & { readonly idempotency: IdempotencyStore }
+
+/** `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put its own stores in their place. */
+export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })

@@ -210,10 +210,13 @@ for (const database of testDatabases()) {
       it("answers 200 with exactly the listing fields of the caller's client's keys and never the secret", async () => {
         const partyId = randomUUID()
         const first = await mintKey(server.url, { party_id: partyId, client_name: 'lister' })
-        const second = await mintKey(server.url, { party_id: partyId, client_name: 'lister', environment: 'test', scopes: ['partner:api'] })
+        const second = await mintKey(server.url, { party_id: partyId, client_name: 'lister', scopes: ['partner:api'] })
+        const inTest = await mintKey(server.url, { party_id: partyId, client_name: 'lister', environment: 'test' })
         const reply = await list(server.url, first.api_key)
         expect(reply.status).to.equal(200)
         expect(reply.body).to.deep.equal({ data: inListOrder([first, second]).map(listingOf), next_cursor: null })
+        // The client's test key lists its test keys only, and a live key lists none of them (decision 128).
+        expect((await list(server.url, inTest.api_key)).body).to.deep.equal({ data: [listingOf(inTest)], next_cursor: null })
         for (const record of reply.body.data) {
           expect(Object.keys(record)).to.have.members(['api_key_id', 'key_prefix', 'status', 'created_at', 'revoked_at', 'last_used_at', 'scopes', 'environment'])
         }

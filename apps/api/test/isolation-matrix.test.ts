@@ -28,7 +28,8 @@ import { testId } from '@lendgate/core/testing'
  * forgotten: for every route with an identifier, another party's or another API client's key is
  * refused (403 `party_mismatch` on party paths, 404 `not_found` elsewhere: CONTRACT.md
  * "Errors"), exactly as for an id that does not exist, with none of the owner's data in the
- * answer and nothing of the owner's changed; a key without the route's scope gets 403
+ * answer and nothing of the owner's changed; so is a key of the owner's own client and party in
+ * the other world (decision 128), both ways; a key without the route's scope gets 403
  * `insufficient_scope`; internal routes and the mint route refuse every partner key.
  */
 
@@ -117,9 +118,18 @@ for (const database of testDatabases()) {
     const scopeless = new Map<string, { readonly partner: MintedKey; readonly borrower: MintedKey }>()
     /** Everything A could observe of its records: before the first test, then as each test left them. */
     let observedBefore: Record<string, unknown>
+    /** A subject of the test world (decision 128), and keys of the other world for the clients and parties of A and of T, holding every scope. */
+    let t: Subject
+    let aInTest: { readonly partner: MintedKey; readonly borrower: MintedKey }
+    let tInLive: { readonly partner: MintedKey; readonly borrower: MintedKey }
 
-    const mintFor = (key: MintedKey, scopes: string[], clientName = key.client_name): Promise<MintedKey> =>
-      mintKey(server.url, { party_id: key.party_id, client_name: clientName, scopes })
+    const mintFor = (key: MintedKey, scopes: string[], clientName = key.client_name, environment = key.environment): Promise<MintedKey> =>
+      mintKey(server.url, { party_id: key.party_id, client_name: clientName, scopes, environment })
+    /** Keys of `s`'s own two clients (so of its parties too) in the other world. */
+    const otherWorldKeys = async (s: Subject) => {
+      const other = s.partnerKey.environment === 'live' ? 'test' : 'live'
+      return { partner: await mintFor(s.partnerKey, ['*'], s.partnerKey.client_name, other), borrower: await mintFor(s.borrowerKey, ['*'], s.borrowerKey.client_name, other) }
+    }
 
     /** A's key for what `op`'s path names: its partner client for client-owned records, its borrower's party for the rest. */
     const ownerKey = (s: Subject, op: Operation): MintedKey => (ownerOfPath(op) === 'client' ? s.partnerKey : s.borrowerKey)
@@ -179,7 +189,8 @@ for (const database of testDatabases()) {
       ids: IdMap,
       kept: ReadonlySet<FixtureKey>,
       key: MintedKey,
-      expected: 'party_mismatch' | 'not_found',
+      expected: 'party_mismatch' | 'not_found' | 'as_unknown',
+      owner: Subject = a,
     ): Promise<boolean> => {
       const label = `${op.operationId} ${op.method} ${fillPath(op, ids)} with ${key.key_prefix}`
       const reply = await attempt(problems, label, () => callOperation(server, op, ids, bearer(key.api_key)))
@@ -187,21 +198,21 @@ for (const database of testDatabases()) {
       if (reply === undefined || stranger === undefined) return false
       if (expected === 'party_mismatch') {
         if (!isDeepStrictEqual(answer(reply), { status: 403, body: PARTY_MISMATCH })) problems.push(`${label}: expected 403 party_mismatch, got ${reply.status} ${reply.text}`)
-      } else if (reply.status !== 404 || reply.body?.error !== 'not_found' || Object.keys(reply.body).sort().join() !== 'detail,error') {
+      } else if (expected === 'not_found' && (reply.status !== 404 || reply.body?.error !== 'not_found' || Object.keys(reply.body).sort().join() !== 'detail,error')) {
         problems.push(`${label}: expected 404 not_found, got ${reply.status} ${reply.text}`)
       }
       if (!isDeepStrictEqual(answer(reply), answer(stranger))) {
         problems.push(`${label}: answers differently for ids that exist (${reply.status} ${reply.text}) and ids that do not (${stranger.status} ${stranger.text})`)
       }
-      const leaked = leakedSecrets(reply, a.secrets)
+      const leaked = leakedSecrets(reply, owner.secrets)
       if (leaked.length > 0) problems.push(`${label}: the answer shows ${leaked.join(', ')}`)
       return true
     }
 
-    /** A's records of one operation, once per distinct path (the two sessions share every record but their own). */
-    const rowsOf = (op: Operation): IdMap[] => {
+    /** `s`'s records of one operation, once per distinct path (the two sessions share every record but their own). */
+    const rowsOf = (op: Operation, s: Subject = a): IdMap[] => {
       const rows = new Map<string, IdMap>()
-      for (const ids of [a.worlds.approved, a.worlds.open]) rows.set(fillPath(op, ids), ids)
+      for (const ids of [s.worlds.approved, s.worlds.open]) rows.set(fillPath(op, ids), ids)
       return [...rows.values()]
     }
 
@@ -213,6 +224,9 @@ for (const database of testDatabases()) {
       bPartner = await mintFor(b.partnerKey, ['*'])
       bBorrower = await mintFor(b.borrowerKey, ['*'])
       aSibling = await mintFor(a.partnerKey, ['*'], 'isolation-sibling')
+      t = await buildSubject(server, receiver, 'T', 3, 'test')
+      aInTest = await otherWorldKeys(a)
+      tInLive = await otherWorldKeys(t)
       for (const scope of KNOWN_SCOPES) {
         scopeless.set(scope, { partner: await mintFor(a.partnerKey, everythingBut(scope)), borrower: await mintFor(a.borrowerKey, everythingBut(scope)) })
       }
@@ -285,6 +299,57 @@ for (const database of testDatabases()) {
       expect([...covered].sort(), 'client-owned operations').to.deep.equal(
         idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId')))),
       )
+      await expectAUnchanged()
+    })
+
+    it("answers keys of the test world for A's own client and party, and keys of the live world for T's, on every route with an identifier as for records that do not exist (the party being the key's own), showing and changing nothing", async () => {
+      const problems: string[] = []
+      const tBefore = await observe(t)
+      for (const [owner, keys] of [[a, aInTest], [t, tInLive]] as const) {
+        const covered = new Set<string>()
+        for (const op of WITH_IDENTIFIER.filter((o) => ownerOfPath(o) !== 'none')) {
+          const key = ownerOfPath(op) === 'client' ? keys.partner : keys.borrower
+          // A path naming only the party lists the key's own party's records: none, in that world.
+          const expected = pathParams(op.path).length === 1 && op.path.includes(':partyId') ? 'as_unknown' : 'not_found'
+          for (const ids of rowsOf(op, owner)) if (await expectRefused(problems, op, ids, new Set(['partyId']), key, expected, owner)) covered.add(op.operationId)
+        }
+        expect([...covered].sort(), `operations with an identifier, ${owner.label}`).to.deep.equal(idsOf(WITH_IDENTIFIER.filter((o) => ownerOfPath(o) !== 'none')))
+      }
+      expectNoProblems(problems)
+      await expectAUnchanged()
+      expect(await observe(t)).to.deep.equal(tBefore)
+    })
+
+    it("shows none of A's records in the test world, nor T's in the live world, on any route without an identifier, and never replays the other world's answers", async () => {
+      const problems: string[] = []
+      for (const [owner, keys] of [[a, aInTest], [t, tInLive]] as const) {
+        for (const op of PARTNER_OPERATIONS.filter((o) => o.method === 'GET' && pathParams(o.path).length === 0)) {
+          for (const key of [keys.partner, keys.borrower]) {
+            const reply = await attempt(problems, `${op.operationId} with ${key.key_prefix}`, () => callOperation(server, op, owner.worlds.approved, bearer(key.api_key)))
+            if (reply === undefined) continue
+            if (reply.status !== op.successStatus) problems.push(`${op.operationId} with ${key.key_prefix}: ${reply.status} ${reply.text}`)
+            const leaked = leakedSecrets(reply, owner.secrets.filter((secret) => secret !== owner.partnerKey.client_id && secret !== owner.borrowerKey.client_id))
+            if (leaked.length > 0) problems.push(`${op.operationId} with ${key.key_prefix}: the answer shows ${leaked.join(', ')}`)
+          }
+        }
+        for (const sent of owner.idempotent) {
+          const key = sent.path.startsWith('/public/parties/') ? keys.borrower : keys.partner
+          const label = `${sent.method} ${sent.path} with Idempotency-Key ${sent.key} and ${key.key_prefix}`
+          const reply = await attempt(problems, label, () => request(server.url, sent.path, { method: sent.method, headers: { ...bearer(key.api_key), 'Idempotency-Key': sent.key }, json: sent.json }))
+          if (reply === undefined) continue
+          if (reply.status !== 404 || reply.headers.get('idempotent-replayed') !== null) problems.push(`${label}: expected a fresh 404, got ${reply.status} ${reply.text}`)
+        }
+      }
+      expectNoProblems(problems)
+      await expectAUnchanged()
+    })
+
+    it('says which world each key acts on: the keys of the other world list only their own world\'s keys', async () => {
+      const listed = await request(server.url, '/public/partner/api-keys', { headers: bearer(aInTest.partner.api_key) })
+      expect(listed.status, listed.text).to.equal(200)
+      expect((listed.body.data as { api_key_id: string }[]).map((k) => k.api_key_id)).to.deep.equal([aInTest.partner.api_key_id])
+      const revoke = await request(server.url, `/public/partner/api-keys/${a.worlds.approved.apiKeyId}`, { method: 'DELETE', headers: bearer(aInTest.partner.api_key) })
+      expect(revoke.status, revoke.text).to.equal(404)
       await expectAUnchanged()
     })
 

@@ -15,8 +15,9 @@ export { storeFailureKind, loggableDatabaseError } from './postgres/store-errors
 
 // The core's dependencies on a database, wired once
 export {
-  type CoreDepsBase, type PostgresCoreDepsOptions, type PostgresCoreDepsConfiguration, postgresCoreDepsBase, postgresCoreDeps,
+  type CoreDepsBase, type PostgresCoreDepsOptions, type PostgresCoreDepsConfiguration, postgresCoreDepsBase, postgresCoreDeps, postgresWorldDeps,
 } from './postgres-core-deps.js'
+export { TEST_WORLD_SCHEMA, WORLD_TABLES, worldDb } from './postgres/worlds.js'
 
 // Repositories and stores the API and tools build on their own
 export { postgresApiKeyRepository } from './postgres/api-key-repository.js'

@@ -1,4 +1,5 @@
-import { batchedKeyUsage, type ApiKeyRepository, type Clock, type CoreDeps, type VerificationCodeSender } from '@lendgate/core'
+import { batchedKeyUsage, type ApiKeyRepository, type Clock, type CoreDeps, type VerificationCodeSender, type WorldDeps } from '@lendgate/core'
+import type { Kysely } from 'kysely'
 import { nodeApiKeyMaterial } from './crypto/api-key-material.js'
 import { randomIds } from './crypto/ids.js'
 import { scryptOneTimeCodes } from './crypto/one-time-codes.js'
@@ -17,6 +18,7 @@ import { postgresPaymentMethodRepository } from './postgres/payment-method-repos
 import { postgresVerificationChallengeRepository } from './postgres/verification-challenge-repository.js'
 import { postgresWebhookEndpointRepository } from './postgres/webhook-endpoint-repository.js'
 import { postgresWebhookEventRepository } from './postgres/webhook-event-repository.js'
+import type { Database } from './postgres/schema.js'
 import { webhookUrlGuard, type UrlGuardOptions } from './webhooks/url-guard.js'
 
 /**
@@ -55,34 +57,43 @@ export type PostgresCoreDepsConfiguration = PostgresCoreDepsOptions & {
 const systemClock: Clock = { now: () => new Date() }
 
 /**
- * The one place that builds the core's adapters on a database: a Kysely repository for every
- * store, node crypto for ids, key material and one-time codes (scrypt), the guarded webhook URL
- * check and the sandbox payment rails. `usage` buffers key uses: call `usage.flush()` on a timer
- * and before closing the database. Nothing is started (no timer, no listener), so closing the
- * database is all the clean-up it needs.
+ * One world's stores (decision 128) on `db`, bound to that world's tables (`worldDb`): a Kysely
+ * repository for each, with the sandbox payment rails.
+ */
+export const postgresWorldDeps = (db: Kysely<Database>): WorldDeps => ({
+  sessions: postgresOnboardingSessionRepository(db),
+  documents: postgresDocumentRepository(db),
+  parties: postgresPartyRepository(db),
+  challenges: postgresVerificationChallengeRepository(db),
+  webhooks: postgresWebhookEndpointRepository(db),
+  events: postgresWebhookEventRepository(db),
+  applications: postgresLoanApplicationRepository(db),
+  loans: postgresLoanRepository(db),
+  paymentMethods: postgresPaymentMethodRepository(db),
+  processor: sandboxPaymentProcessor(),
+  tokenizer: sandboxTokenizer(),
+  audit: postgresAuditLog(db),
+})
+
+/**
+ * The one place that builds the core's adapters on a database: the live world's stores
+ * (`postgresWorldDeps`; the test world's are `postgresWorldDeps(worldDb(db, 'test'))`), and the
+ * shared ones: a Kysely repository for keys and products, node crypto for ids, key material and
+ * one-time codes (scrypt), the guarded webhook URL check. `usage` buffers key uses: call
+ * `usage.flush()` on a timer and before closing the database. Nothing is started (no timer, no
+ * listener), so closing the database is all the clean-up it needs.
  */
 export const postgresCoreDepsBase = (database: OpenDatabase, options: PostgresCoreDepsOptions = {}): CoreDepsBase => {
   const { db } = database
   const apiKeys = options.apiKeys ?? postgresApiKeyRepository(db)
   return {
+    ...postgresWorldDeps(db),
     apiKeys,
     keyMaterial: nodeApiKeyMaterial(),
     usage: batchedKeyUsage({ apiKeys, onFlushError: options.onKeyUsageFlushError ?? (() => undefined) }),
-    sessions: postgresOnboardingSessionRepository(db),
-    documents: postgresDocumentRepository(db),
-    parties: postgresPartyRepository(db),
-    challenges: postgresVerificationChallengeRepository(db),
     codes: scryptOneTimeCodes(),
-    webhooks: postgresWebhookEndpointRepository(db),
-    events: postgresWebhookEventRepository(db),
     urlGuard: webhookUrlGuard(options.webhookUrls ?? { allowHttp: false, allowPrivateNetworks: false }),
     products: postgresLoanProductRepository(db),
-    applications: postgresLoanApplicationRepository(db),
-    loans: postgresLoanRepository(db),
-    paymentMethods: postgresPaymentMethodRepository(db),
-    processor: sandboxPaymentProcessor(),
-    tokenizer: sandboxTokenizer(),
-    audit: postgresAuditLog(db),
     ids: randomIds(),
     clock: options.clock ?? systemClock,
   }

@@ -143,12 +143,12 @@ for (const database of testDatabases()) {
 
       const minted = await right(keys.mint(record(), (m) => fresh(m.key.id)))
       expect(await recordedAbout(minted.key.id)).to.have.length(1)
-      expect(isStoreUnavailable(await keys.revoke(minted.client.id, minted.key.id, new Date(), () => clash)())).to.equal(true)
-      expect((await some(keys.findForClient(minted.client.id, minted.key.id))).status).to.equal('active')
+      expect(isStoreUnavailable(await keys.revoke(minted.key, minted.key.id, new Date(), () => clash)())).to.equal(true)
+      expect((await some(keys.findForClient(minted.key, minted.key.id))).status).to.equal('active')
 
       const revoke = fresh(minted.key.id)
-      await right(keys.revoke(minted.client.id, minted.key.id, new Date(), () => revoke))
-      await right(keys.revoke(minted.client.id, minted.key.id, new Date(), () => fresh(minted.key.id)))
+      await right(keys.revoke(minted.key, minted.key.id, new Date(), () => revoke))
+      await right(keys.revoke(minted.key, minted.key.id, new Date(), () => fresh(minted.key.id)))
       expect((await recordedAbout(minted.key.id)).filter((id) => id === revoke.id)).to.deep.equal([revoke.id])
       expect(await recordedAbout(minted.key.id)).to.have.length(2)
     })

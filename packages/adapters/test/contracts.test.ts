@@ -33,7 +33,7 @@ import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpo
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
-import { testDatabases } from '../src/testing/test-databases.js'
+import { testDatabases, testWorlds } from '../src/testing/test-databases.js'
 import { clientOwner, partyMaker, sessionMaker } from './support/database-fixtures.js'
 
 /** Each port's contract suite, run over every implementation: in memory, embedded, real server. */
@@ -71,46 +71,49 @@ partyRepositoryContract({
 
 for (const database of testDatabases()) {
   apiKeyRepositoryContract({ name: database.name, make: async () => postgresApiKeyRepository((await database.open()).db) })
+  loanProductRepositoryContract({ name: database.name, make: async () => postgresLoanProductRepository((await database.open()).db) })
+}
+
+for (const database of testWorlds()) {
   verificationChallengeRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
-      return { repo: postgresVerificationChallengeRepository(db), session: sessionMaker(db) }
+      const { db, world } = await database.open()
+      return { repo: postgresVerificationChallengeRepository(world), session: sessionMaker(db, world) }
     },
   })
   webhookEndpointRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
-      return { repo: postgresWebhookEndpointRepository(db), session: sessionMaker(db) }
+      const { db, world } = await database.open()
+      return { repo: postgresWebhookEndpointRepository(world), session: sessionMaker(db, world) }
     },
   })
   documentRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
-      return { repo: postgresDocumentRepository(db), session: sessionMaker(db) }
+      const { db, world } = await database.open()
+      return { repo: postgresDocumentRepository(world), session: sessionMaker(db, world) }
     },
   })
   onboardingSessionRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
+      const { db, world } = await database.open()
       const owner = clientOwner(db)
-      return { repo: postgresOnboardingSessionRepository(db), parties: postgresPartyRepository(db), events: postgresWebhookEventRepository(db), owner }
+      return { repo: postgresOnboardingSessionRepository(world), parties: postgresPartyRepository(world), events: postgresWebhookEventRepository(world), owner }
     },
   })
-  idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).db) })
-  loanProductRepositoryContract({ name: database.name, make: async () => postgresLoanProductRepository((await database.open()).db) })
+  idempotencyStoreContract({ name: database.name, make: async () => postgresIdempotencyStore((await database.open()).world) })
   loanApplicationRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
-      const parties = partyMaker(postgresOnboardingSessionRepository(db), clientOwner(db))
+      const { db, world } = await database.open()
+      const parties = partyMaker(postgresOnboardingSessionRepository(world), clientOwner(db))
       const products = postgresLoanProductRepository(db)
       return {
-        repo: postgresLoanApplicationRepository(db),
-        loans: postgresLoanRepository(db),
+        repo: postgresLoanApplicationRepository(world),
+        loans: postgresLoanRepository(world),
         borrower: async () => {
           const party = await parties()
           return { partyId: party.id, clientId: party.clientId }
@@ -126,8 +129,8 @@ for (const database of testDatabases()) {
   partyRepositoryContract({
     name: database.name,
     make: async () => {
-      const { db } = await database.open()
-      return { repo: postgresPartyRepository(db), party: partyMaker(postgresOnboardingSessionRepository(db), clientOwner(db)) }
+      const { db, world } = await database.open()
+      return { repo: postgresPartyRepository(world), party: partyMaker(postgresOnboardingSessionRepository(world), clientOwner(db)) }
     },
   })
 }

@@ -14,7 +14,7 @@ import { postgresLoanRepository } from '../src/postgres/loan-repository.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresPaymentMethodRepository } from '../src/postgres/payment-method-repository.js'
 import type { Database } from '../src/postgres/schema.js'
-import { testDatabases } from '../src/testing/test-databases.js'
+import { testWorlds } from '../src/testing/test-databases.js'
 import { clientOwner, partyMaker } from './support/database-fixtures.js'
 
 /** The servicing ports' contract suites, run over every implementation: in memory, embedded, real server. */
@@ -52,17 +52,17 @@ paymentMethodRepositoryContract({
   },
 })
 
-for (const database of testDatabases()) {
+for (const database of testWorlds()) {
   const fixtures = async (): Promise<LoanServicingFixtures> => {
-    const { db } = await database.open()
+    const { db, world } = await database.open()
     const product = O.toNullable(await right(postgresLoanProductRepository(db).findById(WORKING_CAPITAL_ID)))
     if (product === null) throw new Error(`the seeded product ${WORKING_CAPITAL_ID} is missing`)
-    const borrower = borrowerMaker(db)
+    const borrower = borrowerMaker(db, world)
     return {
-      loans: postgresLoanRepository(db),
-      methods: postgresPaymentMethodRepository(db),
+      loans: postgresLoanRepository(world),
+      methods: postgresPaymentMethodRepository(world),
       borrower,
-      bookedLoan: bookingThrough(postgresLoanApplicationRepository(db), product satisfies LoanProduct, borrower),
+      bookedLoan: bookingThrough(postgresLoanApplicationRepository(world), product satisfies LoanProduct, borrower),
     }
   }
   loanServicingContract({ name: database.name, make: fixtures })
@@ -77,12 +77,12 @@ for (const database of testDatabases()) {
 }
 
 /**
- * Stored borrowers: an API client, and a submitted onboarding session approved into a party.
- * Loans reference the party; payments reference the client.
+ * Stored borrowers: an API client (shared, through `db`), and a submitted onboarding session
+ * approved into a party in the world of `world`. Loans reference the party; payments the client.
  */
-function borrowerMaker(db: Kysely<Database>): () => Promise<LoanBorrower> {
+function borrowerMaker(db: Kysely<Database>, world: Kysely<Database>): () => Promise<LoanBorrower> {
   const owner = clientOwner(db)
-  const parties = partyMaker(postgresOnboardingSessionRepository(db), owner)
+  const parties = partyMaker(postgresOnboardingSessionRepository(world), owner)
   return async () => {
     const party = await parties()
     return { partyId: party.id, clientId: party.clientId }

@@ -20,6 +20,7 @@ import type { WebhookEndpointRepository } from './ports/webhook-endpoint-reposit
 import type { WebhookEventRepository } from './ports/webhook-event-repository.js'
 import type { WebhookSecrets } from './ports/webhook-secrets.js'
 import type { WebhookUrlGuard } from './ports/webhook-url-guard.js'
+import { KEY_ENVIRONMENTS, type KeyEnvironment } from './domain/keys/api-key.js'
 
 /**
  * Every dependency of core's use cases (`inMemoryCoreDeps`, `postgresCoreDeps`); not what only the
@@ -52,3 +53,19 @@ export type CoreDeps = {
   readonly ids: IdGenerator
   readonly clock: Clock
 }
+
+/** The two worlds (decision 128): a key's environment names the world its requests act on. */
+export type World = KeyEnvironment
+
+/** Both worlds, live first. */
+export const WORLDS: readonly World[] = KEY_ENVIRONMENTS
+
+/**
+ * The members of `CoreDeps` each world has its own of (decision 128): the stores of partner
+ * objects, their audit trail and the rails that move their money. Keys, products, crypto, the
+ * code sender and the clock are shared.
+ */
+export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit'] as const
+
+/** What one world adds to the shared dependencies. */
+export type WorldDeps = Pick<CoreDeps, (typeof WORLD_MEMBERS)[number]>

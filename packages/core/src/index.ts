@@ -24,7 +24,7 @@ export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
   LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId,
 } from './domain/foundations/ids.js'
-export { type CoreDeps } from './core-deps.js'
+export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
 } from './domain/foundations/pagination.js'
@@ -45,7 +45,7 @@ export {
 export { type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView } from './views/keys.js'
 export { KNOWN_SCOPES, type KnownScope } from './domain/keys/scopes.js'
 export { type GeneratedKey, type ApiKeyMaterial } from './ports/api-key-material.js'
-export { type MintRecord, type ApiKeyRepository } from './ports/api-key-repository.js'
+export { type MintRecord, type ApiKeyRepository, type KeyOwner } from './ports/api-key-repository.js'
 export { type KeyUsageRecorder } from './ports/key-usage-recorder.js'
 export {
   MintApiKeyInput, type MintApiKeyDeps, type MintApiKeyError, type MintedKey, mintApiKey,
@@ -236,7 +236,7 @@ export { listPaymentMethodsForPartyLoan } from './use-cases/servicing/list-payme
 export { createPaymentMethodForPartyLoan } from './use-cases/servicing/create-payment-method.js'
 export { updatePaymentMethodForPartyLoan } from './use-cases/servicing/update-payment-method.js'
 export {
-  AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, dailyServicingJob,
+  AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, servicingJobName, dailyServicingJob,
 } from './use-cases/servicing/accrue-loans.js'
 export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
 export { type OperationsDeps, type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'

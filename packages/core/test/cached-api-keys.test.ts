@@ -90,7 +90,7 @@ describe('cachedApiKeys', () => {
     const { cache, mint } = await setup()
     const key = await mint(2)
     await run(cache.findByIdSegment(key.idSegment))
-    await run(cache.revoke(key.clientId, key.id, new Date('2026-03-01T00:00:01.000Z'), (revoked) => keyRevokedEvent('00000000-0000-4000-8000-b00000000001', OPERATOR_CONTEXT, revoked, new Date('2026-03-01T00:00:01.000Z'))))
+    await run(cache.revoke(key, key.id, new Date('2026-03-01T00:00:01.000Z'), (revoked) => keyRevokedEvent('00000000-0000-4000-8000-b00000000001', OPERATOR_CONTEXT, revoked, new Date('2026-03-01T00:00:01.000Z'))))
     const after = await run(cache.findByIdSegment(key.idSegment))
     expect(O.map((k: ApiKey) => k.status)(after)).to.deep.equal(O.some('revoked'))
   })

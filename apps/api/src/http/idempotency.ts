@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { IdempotencyKey, idempotencyKeyRequired, type Clock, type IdempotencyKeyRef, type IdempotencyStore } from '@lendgate/core'
+import { IdempotencyKey, idempotencyKeyRequired, type Clock, type IdempotencyKeyRef, type IdempotencyStore, type World } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { AppState } from './context.js'
@@ -23,7 +23,8 @@ const keptForReplay = (status: number, body: unknown): boolean =>
   status < 500 && status !== 429 && !(typeof body === 'object' && body !== null && OF_OTHER_REQUESTS.has((body as { error?: unknown }).error))
 
 export type IdempotencyOptions = {
-  readonly store: IdempotencyStore
+  /** The records of the world the request acts on (`ctx.state.world`; decision 128). */
+  readonly store: (world: World) => IdempotencyStore
   readonly clock: Clock
   /**
    * What is kept for replay. Defaults to the body as sent; the mint route drops the secret key
@@ -59,7 +60,8 @@ export const idempotency =
     const target = ctx.querystring === '' ? ctx.path : `${ctx.path}?${ctx.querystring}`
     const fingerprint = createHash('sha256').update(`${ctx.method} ${target}\n`).update(raw).digest('hex')
 
-    const claim = await options.store.claim(ref, fingerprint, options.clock.now())()
+    const store = options.store(ctx.state.world ?? 'live')
+    const claim = await store.claim(ref, fingerprint, options.clock.now())()
     if (E.isLeft(claim)) return answerProblem(ctx, claim.left)
     switch (claim.right._tag) {
       case 'Mismatch':
@@ -89,10 +91,10 @@ export const idempotency =
     }
     if (outcome !== undefined && keptForReplay(outcome.status, outcome.body)) {
       const kept = options.forReplay === undefined || outcome.status >= 300 ? outcome.body : options.forReplay(outcome.body)
-      const done = await options.store.complete(ref, { status: outcome.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
+      const done = await store.complete(ref, { status: outcome.status, body: JSON.stringify(kept ?? null) }, options.clock.now())()
       if (E.isLeft(done)) ctx.state.log.error({ err: done.left.cause }, 'could not record the idempotent response')
     } else {
-      const released = await options.store.release(ref)()
+      const released = await store.release(ref)()
       if (E.isLeft(released)) ctx.state.log.error({ err: released.left.cause }, 'could not release an idempotency key')
     }
     if (thrown !== undefined) throw thrown

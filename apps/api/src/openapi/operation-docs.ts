@@ -214,15 +214,15 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   listApiKeys: doc(
     'keys',
     "List the API client's keys",
-    'Every key of the caller\'s API client, active and revoked, oldest first: the prefix, scopes and dates, never the secret nor its hash. Needs the `keys:manage` scope.',
+    'Every key of the caller\'s API client in the caller\'s environment (a test key lists test keys only), active and revoked, oldest first: the prefix, scopes and dates, never the secret nor its hash. Needs the `keys:manage` scope.',
     { list: true },
   ),
   revokeApiKey: doc(
     'keys',
     'Revoke a key of the API client',
-    'Revokes a key of the caller\'s API client (the caller\'s own included): every instance refuses it within a second. Revoking a revoked key answers the same record and changes nothing. ' +
+    'Revokes a key of the caller\'s API client in the caller\'s environment (the caller\'s own included; a test key cannot revoke a live one): every instance refuses it within a second. Revoking a revoked key answers the same record and changes nothing. ' +
       'Needs the `keys:manage` scope; writes an `api_key.revoked` audit event.',
-    { errors: [notFound('api_key', 'No key with this id belongs to the API client.')] },
+    { errors: [notFound('api_key', 'No key with this id belongs to the API client in this environment.')] },
   ),
 
   createOnboardingSession: doc(

@@ -2,7 +2,8 @@ import Router, { type RouterMiddleware } from '@koa/router'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
-import type { AppDeps } from '../deps.js'
+import { WORLDS } from '@lendgate/core'
+import { inWorld, type AppDeps } from '../deps.js'
 import { readBody } from '../http/body.js'
 import { callerChecks, type CallerChecks } from '../http/caller.js'
 import { requestCommand } from '../http/command.js'
@@ -19,6 +20,27 @@ const placeholder =
   (op: Operation): Middleware<AppState> =>
   (ctx) =>
     answerProblem(ctx, { _tag: 'NotImplemented', operationId: op.operationId })
+
+/** The header an internal request names the world it acts on with (`live`, the default, or `test`). */
+export const MODE_HEADER = 'Lendgate-Mode'
+
+/**
+ * Sets the world the request acts on (decision 128): a partner key's environment; on an internal
+ * route, `MODE_HEADER` (live without it); live on the rest (minting, probes).
+ */
+const worldOf =
+  (op: Operation): Middleware<AppState> =>
+  (ctx, next) => {
+    if (op.auth === 'partner') ctx.state.world = ctx.state.caller?.environment ?? 'live'
+    else if (op.auth === 'internal') {
+      const mode = ctx.get(MODE_HEADER)
+      if (mode !== '' && !(WORLDS as readonly string[]).includes(mode)) {
+        return answerProblem(ctx, { _tag: 'InvalidRequest', detail: `${MODE_HEADER} must be live or test.`, param: MODE_HEADER })
+      }
+      ctx.state.world = mode === 'test' ? 'test' : 'live'
+    } else ctx.state.world = 'live'
+    return next()
+  }
 
 /** The route table as Koa middleware, and its layers (for tests that compare it with the OpenAPI document). */
 export type RouteTable = {
@@ -38,21 +60,25 @@ export type RouteTable = {
 export const buildRouter = (
   deps: AppDeps,
   config: Config,
-  routes: Routes,
+  routesOf: (deps: AppDeps) => Routes,
   callers: CallerChecks = callerChecks(deps, config),
 ): RouteTable => {
   const router = new Router<AppState>()
+  // Each world's handlers are built on its own stores, so a handler reaches one world only (decision 128).
+  const worlds = { live: deps, test: inWorld(deps, 'test') }
+  const handlers = { live: routesOf(worlds.live), test: routesOf(worlds.test) }
   for (const op of OPERATIONS) {
-    const route = config.placeholderOperations.has(op.operationId) ? undefined : routes[op.operationId]
+    const route = config.placeholderOperations.has(op.operationId) ? undefined : handlers.live[op.operationId]
     const chain: Middleware<AppState>[] = [...callers.forOperation(op)]
     if (route === undefined) chain.push(placeholder(op))
     else {
+      chain.push(worldOf(op))
       if (op.method !== 'GET') chain.push(readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
           idempotency({
-            store: deps.idempotency,
+            store: (world) => worlds[world].idempotency,
             clock: deps.clock,
             required: op.idempotencyKeyRequired === true,
             ...(route.forReplay ? { forReplay: route.forReplay } : {}),
@@ -62,7 +88,8 @@ export const buildRouter = (
       const sources = { idempotencyKey: op.idempotencyKeyRequired === true, fieldsInQuery: op.fieldsInQuery === true }
       chain.push((ctx) => {
         const command = requestCommand(ctx as AppContext, sources)
-        return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, route.run(ctx as AppContext, command.right))
+        const run = handlers[ctx.state.world ?? 'live'][op.operationId].run
+        return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }
     router.register(op.path, [op.method], chain as RouterMiddleware<AppState>[], { name: op.operationId })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Borrower } from './borrower.js'
 import { bearer, request, type Reply } from './client.js'
-import { INTERNAL_TOKEN, type TestServer } from './test-server.js'
+import { INTERNAL_TOKEN, operatorHeaders, type TestServer } from './test-server.js'
 
 /** The seeded Working Capital Term Loan (docs/applications.md "Loan products"): 1199 bps, fee 200 bps. */
 export const WORKING_CAPITAL = '5b0c1d2e-0001-4a00-8000-000000000001'
@@ -100,7 +100,7 @@ export const bookLoan = async (server: TestServer, borrower: Borrower, terms: Pa
   await asBorrower('POST', `/public/applications/${applicationId}/submit`, {}, 200)
   const approved = await request(server.url, `/internal/applications/${applicationId}/approve`, {
     method: 'POST',
-    headers: bearer(INTERNAL_TOKEN),
+    headers: operatorHeaders(borrower.key.environment),
     json: { decided_by: 'credit@lendgate' },
   })
   expect(approved.status, `approve: ${approved.text}`).to.equal(200)

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './client.js'
 import type { startCodeReceiver } from './code-receiver.js'
-import { INTERNAL_TOKEN, type TestServer } from './test-server.js'
+import { operatorHeaders, type TestServer } from './test-server.js'
 
 export type CodeReceiver = Awaited<ReturnType<typeof startCodeReceiver>>
 
@@ -41,6 +41,8 @@ export type SessionOptions = {
   readonly extraAddresses?: readonly Record<string, unknown>[]
   /** Registered before submission (`PUT …/webhook`). */
   readonly webhook?: { readonly webhook_url: string; readonly webhook_secret?: string }
+  /** The world the borrower is onboarded in (decision 128): its keys' environment; default live. */
+  readonly world?: 'live' | 'test'
 }
 
 /**
@@ -80,16 +82,17 @@ export const submittedSession = async (server: TestServer, receiver: CodeReceive
  * key is minted for the new party.
  */
 export const onboardBorrower = async (server: TestServer, receiver: CodeReceiver, options: SessionOptions = {}): Promise<Borrower> => {
-  const partnerKey = await mintKey(server.url)
+  const environment = options.world ?? 'live'
+  const partnerKey = await mintKey(server.url, { environment })
   const sessionId = await submittedSession(server, receiver, partnerKey, options)
 
   const approved = await request(server.url, `/internal/onboarding-sessions/${sessionId}/approve`, {
     method: 'POST',
-    headers: bearer(INTERNAL_TOKEN),
+    headers: operatorHeaders(environment),
     json: {},
   })
   expect(approved.status, `approve: ${approved.text}`).to.equal(200)
   const party = approved.body.party as Borrower['party']
-  const key = await mintKey(server.url, { party_id: party.party_id })
+  const key = await mintKey(server.url, { party_id: party.party_id, environment })
   return { partyId: party.party_id, key, partnerKey, sessionId, party }
 }

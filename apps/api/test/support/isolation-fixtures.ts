@@ -160,10 +160,11 @@ export type IdempotentRequest = { readonly method: string; readonly path: string
  * Builds a subject through the public API (and the internal routes an operator would use).
  * `n` (1–9) makes its contact details differ from every other subject's.
  */
-export const buildSubject = async (server: TestServer, receiver: CodeReceiver, label: string, n: number): Promise<Subject> => {
+export const buildSubject = async (server: TestServer, receiver: CodeReceiver, label: string, n: number, world: 'live' | 'test' = 'live'): Promise<Subject> => {
   const tag = `${label}-${randomUUID().slice(0, 8)}`
   const borrower = await onboardBorrower(server, receiver, {
     extraAddresses: [{ type: 'mailing', line1: `${tag} Mailing Way 7`, city: 'Springfield', postal_code: '62701', country: 'US' }],
+    world,
   })
   const as =
     (key: string) =>
@@ -174,7 +175,8 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     }
   const partner = as(borrower.partnerKey.api_key)
   const owner = as(borrower.key.api_key)
-  const operator = as(INTERNAL_TOKEN)
+  const operator = (method: string, path: string, json: unknown, expected: number): Promise<Reply['body']> =>
+    as(INTERNAL_TOKEN)(method, path, json, expected, { 'Lendgate-Mode': world })
   const once = (call: ReturnType<typeof as>, sent: IdempotentRequest, expected: number) =>
     call(sent.method, sent.path, sent.json, expected, { 'Idempotency-Key': sent.key })
 
@@ -220,7 +222,7 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
   await operator('POST', loan.paths.internalCollateral, { type: 'equipment', description: `${tag} lathe`, valuation: 850_000, currency: 'USD', lien_position: 1 }, 201)
   const draft = await owner('POST', '/public/applications', { product_id: WORKING_CAPITAL, amount: 2_400_000, currency: 'USD', term_months: 24, purpose: `${tag} expansion` }, 201)
   // The key the matrix tries to revoke: a second key of the partner's client, which owns every client-owned record.
-  const spare = await mintKey(server.url, { party_id: borrower.partnerKey.party_id, client_name: borrower.partnerKey.client_name })
+  const spare = await mintKey(server.url, { party_id: borrower.partnerKey.party_id, client_name: borrower.partnerKey.client_name, environment: world })
 
   const approved: IdMap = {
     sessionId: borrower.sessionId,

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { exactAttemptLimiter, exactRateLimiter } from '@lendgate/core'
-import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore } from '@lendgate/core/testing'
+import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryWorld } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createMetrics } from '../../src/metrics.js'
 import { createApp } from '../../src/app.js'
@@ -79,6 +79,9 @@ export type TestServer = {
   readonly stop: () => Promise<void>
 }
 
+/** The operator's headers on an internal route acting on `world` (decision 128; live without the header). */
+export const operatorHeaders = (world: 'live' | 'test' = 'live'): Record<string, string> => ({ Authorization: `Bearer ${INTERNAL_TOKEN}`, 'Lendgate-Mode': world })
+
 /** The real service (compose + Koa + a real socket) over a shared test database. */
 export const startTestServer = async (database: TestDatabase, overrides: Partial<Config> = {}): Promise<TestServer> => {
   const { stream, capture } = captureLogs()
@@ -116,6 +119,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     attemptLimiter: exactAttemptLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     metrics: createMetrics(),
+    testWorld: { ...inMemoryWorld(), processor: sandboxPaymentProcessor(), tokenizer: sandboxTokenizer(), idempotency: inMemoryIdempotencyStore() },
   }
   return { ...base, ...override(base) }
 }

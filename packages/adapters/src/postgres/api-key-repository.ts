@@ -73,37 +73,38 @@ export const postgresApiKeyRepository = (db: Kysely<Database>): ApiKeyRepository
       O.map(toApiKey)(O.fromNullable(await db.selectFrom('api_keys').selectAll().where('id_segment', '=', idSegment).executeTakeFirst())),
     ),
 
-  findForClient: (clientId, keyId) =>
+  findForClient: (owner, keyId) =>
     query(async () =>
       O.map(toApiKey)(
         O.fromNullable(
-          await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst(),
+          await db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', owner.clientId).where('environment', '=', owner.environment).executeTakeFirst(),
         ),
       ),
     ),
 
-  listForClient: (clientId, page) =>
+  listForClient: (owner, page) =>
     query(async () => {
-      const q = db.selectFrom('api_keys').selectAll().where('client_id', '=', clientId)
+      const q = db.selectFrom('api_keys').selectAll().where('client_id', '=', owner.clientId).where('environment', '=', owner.environment)
       const rows = await inPage(q, page).execute()
       return rows.map(toApiKey)
     }),
 
   // The revocation and its news go out together: NOTIFY is delivered at commit (key caches of
   // other instances evict the key when they hear it).
-  revoke: (clientId, keyId, at, audit) =>
+  revoke: (owner, keyId, at, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
         const revoked = await trx
           .updateTable('api_keys')
           .set({ status: 'revoked', revoked_at: at })
           .where('id', '=', keyId)
-          .where('client_id', '=', clientId)
+          .where('client_id', '=', owner.clientId)
+          .where('environment', '=', owner.environment)
           .where('status', '=', 'active')
           .returning('id_segment')
           .executeTakeFirst()
         if (revoked !== undefined) await sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${revoked.id_segment})`.execute(trx)
-        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', clientId).executeTakeFirst()
+        const row = await trx.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('client_id', '=', owner.clientId).where('environment', '=', owner.environment).executeTakeFirst()
         const key = O.map(toApiKey)(O.fromNullable(row))
         // Only the call that revoked the key records it; a repeat changes nothing and records nothing.
         if (revoked !== undefined && O.isSome(key)) await insertAuditEvent(trx, audit(key.value))

@@ -16,6 +16,7 @@ import * as servicingRules from './migrations/0013-servicing-rules.js'
 import * as jobLeases from './migrations/0014-job-leases.js'
 import * as rateLimitInstances from './migrations/0015-rate-limit-instances.js'
 import * as paymentRequestedAmount from './migrations/0016-payment-requested-amount.js'
+import * as testWorld from './migrations/0017-test-world.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-job-leases': jobLeases,
   '0015-rate-limit-instances': rateLimitInstances,
   '0016-payment-requested-amount': paymentRequestedAmount,
+  '0017-test-world': testWorld,
 }
 
 /** Names of every migration, in order. */

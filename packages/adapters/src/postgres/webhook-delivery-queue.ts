@@ -1,5 +1,5 @@
 import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '@lendgate/core'
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Selectable } from 'kysely'
 import type { Database, WebhookEventsTable } from './schema.js'
 import { query } from './store-errors.js'
@@ -28,19 +28,26 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
   claimDue: (now, limit, leaseMs) =>
     query(async () => {
       const lockedUntil = new Date(now.getTime() + leaseMs)
-      const { rows } = await sql<ClaimedRow>`
-        update webhook_events e set locked_until = ${lockedUntil}
-        from (
-          select ev.id, w.url, w.sealed_secret, ev.locked_until as previous_lease
-          from webhook_events ev join webhook_endpoints w on w.session_id = ev.session_id
-          where ev.status = 'pending' and ev.next_attempt_at <= ${now}
-            and (ev.locked_until is null or ev.locked_until < ${now})
-          order by ev.next_attempt_at, ev.id
-          limit ${limit}
-          for update of ev skip locked
-        ) due
-        where e.id = due.id
-        returning e.*, due.url, due.sealed_secret, due.previous_lease`.execute(db)
+      const due = db
+        .selectFrom('webhook_events as ev')
+        .innerJoin('webhook_endpoints as w', 'w.session_id', 'ev.session_id')
+        .select(['ev.id', 'w.url', 'w.sealed_secret', 'ev.locked_until as previous_lease'])
+        .where('ev.status', '=', 'pending')
+        .where('ev.next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('ev.locked_until', 'is', null), eb('ev.locked_until', '<', now)]))
+        .orderBy('ev.next_attempt_at')
+        .orderBy('ev.id')
+        .limit(limit)
+        .forUpdate('ev')
+        .skipLocked()
+      const rows: ClaimedRow[] = await db
+        .updateTable('webhook_events as e')
+        .from(due.as('due'))
+        .set({ locked_until: lockedUntil })
+        .whereRef('e.id', '=', 'due.id')
+        .returningAll('e')
+        .returning(['due.url', 'due.sealed_secret', 'due.previous_lease'])
+        .execute()
       return rows.map(
         (row): DueDelivery => ({ event: toWebhookEvent(row), url: row.url, sealedSecret: row.sealed_secret, interruptedLeaseEnd: row.previous_lease }),
       )
@@ -77,14 +84,17 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
   // Over the partial index of pending events (`webhook_events_due_idx`), joined to endpoints as `claimDue` is.
   backlog: (now) =>
     query(async () => {
-      const { rows } = await sql<{ due: number; scheduled: number; awaiting_endpoint: number; oldest_due: Date | null }>`
-        select
-          count(*) filter (where w.session_id is not null and e.next_attempt_at <= ${now})::int8 as due,
-          count(*) filter (where w.session_id is not null and e.next_attempt_at > ${now})::int8 as scheduled,
-          count(*) filter (where w.session_id is null)::int8 as awaiting_endpoint,
-          min(e.next_attempt_at) filter (where w.session_id is not null and e.next_attempt_at <= ${now}) as oldest_due
-        from webhook_events e left join webhook_endpoints w on w.session_id = e.session_id
-        where e.status = 'pending'`.execute(db)
+      const rows = await db
+        .selectFrom('webhook_events as e')
+        .leftJoin('webhook_endpoints as w', 'w.session_id', 'e.session_id')
+        .select((eb) => [
+          eb.fn.countAll<number>().filterWhere('w.session_id', 'is not', null).filterWhere('e.next_attempt_at', '<=', now).as('due'),
+          eb.fn.countAll<number>().filterWhere('w.session_id', 'is not', null).filterWhere('e.next_attempt_at', '>', now).as('scheduled'),
+          eb.fn.countAll<number>().filterWhere('w.session_id', 'is', null).as('awaiting_endpoint'),
+          eb.fn.min('e.next_attempt_at').filterWhere('w.session_id', 'is not', null).filterWhere('e.next_attempt_at', '<=', now).as('oldest_due'),
+        ])
+        .where('e.status', '=', 'pending')
+        .execute()
       const row = rows[0]
       return { due: row?.due ?? 0, scheduled: row?.scheduled ?? 0, awaitingEndpoint: row?.awaiting_endpoint ?? 0, oldestDueAt: row?.oldest_due ?? null }
     }),

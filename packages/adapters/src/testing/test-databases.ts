@@ -7,6 +7,10 @@ import { openDatabase, type DatabaseKind, type OpenDatabase, type QueryLog } fro
 import { useEmbeddedServer } from '../postgres/embedded-server.js'
 import { THROWAWAY_SETTINGS } from '../postgres/throwaway-data-dir.js'
 import { migrateToLatest } from '../postgres/migrate.js'
+import type { Kysely } from 'kysely'
+import type { World } from '@lendgate/core'
+import type { Database } from '../postgres/schema.js'
+import { worldDb } from '../postgres/worlds.js'
 
 /**
  * Databases for tests, on two servers: the embedded PostgreSQL server always, and the server at
@@ -156,6 +160,28 @@ export const testDatabases = (): readonly TestDatabase[] => [
   { name: 'embedded PostgreSQL', kind: 'embedded', open: () => openShared('embedded') },
   ...(realDatabaseUrl() === undefined ? [] : [{ name: 'PostgreSQL server', kind: 'postgres' as const, open: () => openShared('postgres') }]),
 ]
+
+/** A test database seen from one world (decision 128): `db` reaches the shared tables, `world` the world's own. */
+export type WorldDatabase = {
+  readonly name: string
+  readonly open: () => Promise<{ readonly db: Kysely<Database>; readonly world: Kysely<Database> }>
+}
+
+/**
+ * Every test database in the live world, and the last of them (the server, when
+ * `TEST_DATABASE_URL` is set) in the test world too: what the repositories' contract suites run on.
+ */
+export const testWorlds = (): readonly WorldDatabase[] => {
+  const databases = testDatabases()
+  const inWorld = (database: TestDatabase, world: World): WorldDatabase => ({
+    name: `${database.name}, ${world} world`,
+    open: async () => {
+      const { db } = await database.open()
+      return { db, world: worldDb(db, world) }
+    },
+  })
+  return [...databases.map((database) => inWorld(database, 'live')), inWorld(databases.at(-1)!, 'test')]
+}
 
 /** Drops the run's shared databases and templates, and leaves the servers; called once after the whole run. */
 export const closeTestDatabases = async (): Promise<void> => {

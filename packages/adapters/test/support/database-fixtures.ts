@@ -70,9 +70,9 @@ export function partyMaker(sessions: OnboardingSessionRepository, owner: () => P
   }
 }
 
-/** Creates sessions on demand (challenges and documents reference their session). */
-export function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0]): () => Promise<SessionId> {
-  const sessions = postgresOnboardingSessionRepository(db)
+/** Creates sessions on demand in the world of `world` (challenges and documents reference their session), their clients through `db`. */
+export function sessionMaker(db: Parameters<typeof postgresApiKeyRepository>[0], world = db): () => Promise<SessionId> {
+  const sessions = postgresOnboardingSessionRepository(world)
   const owner = clientOwner(db)
   return async () => {
     const s = newOnboardingSession({ country_of_incorporation: 'US', locale: 'en-US' }, testId(await owner()), freshId(), new Date())

@@ -82,9 +82,9 @@ export const cachedApiKeys = (
           return found
         }),
       ),
-    revoke: (clientId, keyId, at, audit) =>
+    revoke: (owner, keyId, at, audit) =>
       pipe(
-        repo.revoke(clientId, keyId, at, audit),
+        repo.revoke(owner, keyId, at, audit),
         TE.map((revoked) => {
           if (O.isSome(revoked)) evict(revoked.value.idSegment)
           return revoked

@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ApiClient, ApiKey } from '../domain/keys/api-key.js'
-import type { ApiKeyRepository } from '../ports/api-key-repository.js'
+import type { ApiKeyRepository, KeyOwner } from '../ports/api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
@@ -13,6 +13,8 @@ export type InMemoryApiKeyRepository = ApiKeyRepository & {
   readonly keys: () => readonly ApiKey[]
   readonly audit: InMemoryAuditLog
 }
+
+const owns = (owner: KeyOwner, key: ApiKey): boolean => key.clientId === owner.clientId && key.environment === owner.environment
 
 /** The PostgreSQL repository's semantics; audited writes append to `audit`. */
 export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryApiKeyRepository => {
@@ -33,19 +35,18 @@ export const inMemoryApiKeyRepository = (audit: InMemoryAuditLog = inMemoryAudit
         return { client: owner, key: stored }
       }),
     findByIdSegment: (idSegment) => TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.idSegment === idSegment))),
-    findForClient: (clientId, keyId) =>
-      TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.id === keyId && k.clientId === clientId))),
-    listForClient: (clientId, page) =>
+    findForClient: (owner, keyId) => TE.fromIO(() => O.fromNullable([...keys.values()].find((k) => k.id === keyId && owns(owner, k)))),
+    listForClient: (owner, page) =>
       TE.fromIO(() =>
         inMemoryPage(
-          [...keys.values()].filter((k) => k.clientId === clientId),
+          [...keys.values()].filter((k) => owns(owner, k)),
           page,
         ),
       ),
-    revoke: (clientId, keyId, at, event) =>
+    revoke: (owner, keyId, at, event) =>
       TE.fromIO(() => {
         const key = keys.get(keyId)
-        if (key === undefined || key.clientId !== clientId) return O.none
+        if (key === undefined || !owns(owner, key)) return O.none
         if (key.status === 'revoked') return O.some(key)
         const revoked: ApiKey = { ...key, status: 'revoked', revokedAt: at }
         keys.set(keyId, revoked)

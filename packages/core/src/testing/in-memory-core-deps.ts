@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../core-deps.js'
+import type { CoreDeps, WorldDeps } from '../core-deps.js'
 import { batchedKeyUsage } from '../stateful/batched-key-usage.js'
 import { fakeKeyMaterial } from './fake-key-material.js'
 import { fakeOneTimeCodes } from './fake-one-time-codes.js'
@@ -28,21 +28,46 @@ export type InMemoryCoreDepsOptions = {
   readonly urlGuard?: FakeWebhookUrlGuardOptions
 }
 
-/** `CoreDeps` typed as each member is, so tests reach the handles (`clock.set`, `sender.sent()`, `all()`, …). */
-export type InMemoryCoreDeps = CoreDeps & {
-  readonly clock: TestClock
-  readonly sender: RecordingCodeSender
+/** One world's in-memory stores (`WorldDeps`), typed as each is, so tests reach their handles (`all()`, `sent()`, …). */
+export type InMemoryWorld = WorldDeps & {
   readonly processor: FakePaymentProcessor
   readonly tokenizer: FakePaymentTokenizer
   readonly audit: InMemoryAuditLog
-  readonly apiKeys: InMemoryApiKeyRepository
   readonly sessions: ReturnType<typeof inMemoryOnboardingSessionRepository>
   readonly events: ReturnType<typeof inMemoryOnboardingSessionRepository>['events']
   readonly challenges: ReturnType<typeof inMemoryVerificationChallengeRepository>
-  readonly products: ReturnType<typeof inMemoryLoanProductRepository>
   readonly applications: ReturnType<typeof inMemoryLoanApplicationRepository>
   readonly loans: InMemoryLoanRepository
   readonly paymentMethods: ReturnType<typeof inMemoryPaymentMethodRepository>
+}
+
+/** `CoreDeps` typed as each member is, so tests reach the handles (`clock.set`, `sender.sent()`, `all()`, …). */
+export type InMemoryCoreDeps = CoreDeps &
+  InMemoryWorld & {
+    readonly clock: TestClock
+    readonly sender: RecordingCodeSender
+    readonly apiKeys: InMemoryApiKeyRepository
+    readonly products: ReturnType<typeof inMemoryLoanProductRepository>
+  }
+
+/** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail. */
+export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryWorld => {
+  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
+  const applications = inMemoryLoanApplicationRepository(audit)
+  return {
+    sessions,
+    documents: inMemoryDocumentRepository(),
+    parties: sessions.parties,
+    challenges: inMemoryVerificationChallengeRepository(),
+    webhooks: inMemoryWebhookEndpointRepository(),
+    events: sessions.events,
+    applications,
+    loans: applications.loans,
+    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
+    processor: fakePaymentProcessor(),
+    tokenizer: fakePaymentTokenizer(),
+    audit,
+  }
 }
 
 /**
@@ -52,29 +77,16 @@ export type InMemoryCoreDeps = CoreDeps & {
 export const inMemoryCoreDeps = (options: InMemoryCoreDepsOptions = {}): InMemoryCoreDeps => {
   const audit = inMemoryAuditLog()
   const apiKeys = inMemoryApiKeyRepository(audit)
-  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
-  const applications = inMemoryLoanApplicationRepository(audit)
   return {
+    ...inMemoryWorld(audit),
     apiKeys,
     keyMaterial: fakeKeyMaterial(),
     usage: batchedKeyUsage({ apiKeys, onFlushError: () => undefined }),
-    sessions,
-    documents: inMemoryDocumentRepository(),
-    parties: sessions.parties,
-    challenges: inMemoryVerificationChallengeRepository(),
     codes: fakeOneTimeCodes(),
     sender: recordingCodeSender(),
-    webhooks: inMemoryWebhookEndpointRepository(),
-    events: sessions.events,
     webhookSecrets: fakeWebhookSecrets(),
     urlGuard: fakeWebhookUrlGuard(options.urlGuard),
     products: inMemoryLoanProductRepository([], audit),
-    applications,
-    loans: applications.loans,
-    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
-    processor: fakePaymentProcessor(),
-    tokenizer: fakePaymentTokenizer(),
-    audit,
     ids: sequentialIds(),
     clock: testClock(options.start),
   }

@@ -6,7 +6,7 @@
  */
 
 // Every dependency at once
-export { type InMemoryCoreDepsOptions, type InMemoryCoreDeps, inMemoryCoreDeps } from './in-memory-core-deps.js'
+export { type InMemoryCoreDepsOptions, type InMemoryCoreDeps, type InMemoryWorld, inMemoryCoreDeps, inMemoryWorld } from './in-memory-core-deps.js'
 
 // Clock and ids
 export { type TestClock, testClock } from './fixed-clock.js'

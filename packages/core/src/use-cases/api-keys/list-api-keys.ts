@@ -10,7 +10,7 @@ export type ListApiKeysDeps = { readonly apiKeys: Pick<ApiKeyRepository, 'listFo
 /** A bad page, or the store. */
 export type ListApiKeysError = InvalidRequest | StoreUnavailable
 
-/** The caller's client's keys, active and revoked, oldest first. */
+/** The caller's client's keys of its environment, active and revoked, oldest first. */
 export const listApiKeys =
   (deps: ListApiKeysDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<ListApiKeysError, Page<ApiKey>> =>
@@ -18,7 +18,7 @@ export const listApiKeys =
       TE.fromEither(decodePageRequest(command)),
       TE.chainW((page) =>
         pipe(
-          deps.apiKeys.listForClient(caller.clientId, page),
+          deps.apiKeys.listForClient(caller, page),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

@@ -29,7 +29,7 @@ export const revokeApiKey =
       TE.chainW(({ apiKeyId }) => {
         const now = deps.clock.now()
         const auditId = deps.ids.next()
-        return deps.apiKeys.revoke(caller.clientId, apiKeyId, now, (revoked) => keyRevokedEvent(auditId, context, revoked, now))
+        return deps.apiKeys.revoke(caller, apiKeyId, now, (revoked) => keyRevokedEvent(auditId, context, revoked, now))
       }),
       TE.chainW(TE.fromOption(() => notFound('api_key'))),
     )

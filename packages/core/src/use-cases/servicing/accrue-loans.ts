@@ -10,6 +10,7 @@ import { LoanId } from '../../domain/foundations/ids.js'
 import { utcDate } from '../../domain/foundations/instant.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
+import type { World } from '../../core-deps.js'
 import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -130,14 +131,18 @@ export const accrueInterestForLoans =
 /** The name of the daily servicing job: its lease's key and its label in metrics. */
 export const DAILY_SERVICING_JOB = 'servicing'
 
+/** The name of `world`'s daily servicing job (decision 128): `DAILY_SERVICING_JOB` for the live world, with the world's name after it for the test world. */
+export const servicingJobName = (world: World): string => (world === 'live' ? DAILY_SERVICING_JOB : `${DAILY_SERVICING_JOB}:${world}`)
+
 /**
- * The daily servicing job for run `runKey` (its UTC date): `accrueInterestForLoans` to each loan's
- * today, a batch per step (`runLeasedJob` resumes it elsewhere); then the `interest_accrual.completed` event.
+ * The daily servicing job of `world` (whose stores `deps` are) for run `runKey` (its UTC date):
+ * `accrueInterestForLoans` to each loan's today, a batch per step (`runLeasedJob` resumes it
+ * elsewhere); then the `interest_accrual.completed` event.
  */
 export const dailyServicingJob =
-  (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }) =>
+  (deps: AccrualDeps & { readonly audit: Pick<AuditLog, 'record'> }, world: World = 'live') =>
   (runKey: string): SteppedJob<AccrualProgress> => ({
-    name: DAILY_SERVICING_JOB,
+    name: servicingJobName(world),
     initial: accrualStart(runKey),
     progress: AccrualProgressCodec,
     step: accrueBatch(deps, undefined),

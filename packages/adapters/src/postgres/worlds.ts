@@ -1,0 +1,27 @@
+import type { World } from '@lendgate/core'
+import type { Kysely } from 'kysely'
+import { WORLD_TABLES_0017 } from './migrations/0017-test-world.js'
+import type { Database } from './schema.js'
+
+/**
+ * The schema of the test world's tables (decision 128). The live world's are in the schema the
+ * migrations run in (`current_schema()`, usually `public`), with the tables both worlds share.
+ */
+export const TEST_WORLD_SCHEMA = 'lendgate_test'
+
+/**
+ * The tables each world has its own copy of: a partner's objects, their audit trail and the
+ * outbox of their webhooks. The rest are shared: API clients and keys, loan products, rate
+ * limits, job leases and the migrator's.
+ */
+export const WORLD_TABLES = [...WORLD_TABLES_0017] as const satisfies readonly (keyof Database)[]
+
+/** The tables both worlds share, in the live world's schema: every other table is a world table. */
+export const SHARED_TABLES = ['api_clients', 'api_keys', 'loan_products', 'rate_limits', 'rate_limit_instances', 'job_leases', 'kysely_migration', 'kysely_migration_lock'] as const
+
+/**
+ * `db` bound to `world`'s tables: every query built on it names the world's schema for each table
+ * it reads or writes (Kysely's `withSchema`), so no statement of a test-world repository can reach
+ * a live table, through a pooler in transaction mode too. The live world's is `db` itself.
+ */
+export const worldDb = (db: Kysely<Database>, world: World): Kysely<Database> => (world === 'live' ? db : db.withSchema(TEST_WORLD_SCHEMA))
