@@ -30,6 +30,7 @@ import {
   runLeasedJob,
   servicingJobName,
   syncedRateLimiter,
+  testModeVerification,
   WORLDS,
   type Clock,
   type World,
@@ -41,7 +42,7 @@ import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
-import { inWorld, type AppDeps, type AppWorldDeps } from './deps.js'
+import { inWorld, type AppDeps, type TestWorldDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
@@ -143,8 +144,6 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   })
   const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
-  const testDb = worldDb(database.db, 'test')
-  const testWorld: AppWorldDeps = { ...postgresWorldDeps(testDb), idempotency: postgresIdempotencyStore(testDb) }
   // The core's adapters, wired in one place (postgres-core-deps.ts), behind the key cache.
   const core = postgresCoreDepsBase(database, {
     apiKeys,
@@ -152,6 +151,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
+  const testDb = worldDb(database.db, 'test')
+  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb) }
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
   const rateLimitClock = options.rateLimitClock ?? systemClock

@@ -42,11 +42,14 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
   /** This process's metrics, served at `/metrics`. */
   readonly metrics: Metrics
   /** The test world's stores (decision 128): a request acting on the test world uses them in place of the live ones (`inWorld`). */
-  readonly testWorld: AppWorldDeps
+  readonly testWorld: TestWorldDeps
 }
 
 /** One world's stores as the routes use them: the core's (`WorldDeps`) and the idempotency records. */
 export type AppWorldDeps = WorldDeps & { readonly idempotency: IdempotencyStore }
+
+/** The test world's: its stores, and its verification (`testModeVerification`: the code is always 000000, and nothing is sent). */
+export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'>
 
 /** `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put its own stores in their place. */
 export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })

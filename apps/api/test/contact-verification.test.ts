@@ -1,5 +1,5 @@
 import { testDatabases } from '@lendgate/adapters/testing'
-import type { VerificationMessage } from '@lendgate/core'
+import { TEST_VERIFICATION_CODE, type VerificationMessage } from '@lendgate/core'
 import type { recordingCodeSender, TestClock } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
@@ -100,6 +100,27 @@ for (const database of testDatabases()) {
       expect(resend.status).to.equal(409)
       expect(resend.body).to.deep.equal(refusal)
       expect((await call('GET', '')).body).to.deep.equal(before.body)
+    })
+
+    it('verifies a test-mode session with the code 000000, sending nothing, even while delivery is down; a wrong code still counts', async () => {
+      receiver.answerWith(500)
+      const testKey = await mintKey(server.url, { environment: 'test' })
+      const testSession = await newSession(server.url, testKey)
+      const inTest = (path: string, json: unknown): Promise<Reply> =>
+        request(server.url, `/public/onboarding-sessions/${testSession}${path}`, { method: 'POST', headers: bearer(testKey.api_key), json })
+      const received = receiver.received.length
+      expect((await inTest('/contact/phone', { phone: '+14155550123' })).status).to.equal(201)
+      expect((await inTest('/contact/email', { email: 'jane@example.com' })).status).to.equal(201)
+      const wrong = await inTest('/contact/phone/verify', { code: '123456' })
+      expect([wrong.status, wrong.body.attempts_remaining]).to.deep.equal([422, 4])
+      expect((await inTest('/contact/phone/verify', { code: TEST_VERIFICATION_CODE })).body.current_step).to.equal('EMAIL_VERIFICATION')
+      expect((await inTest('/contact/email/verify', { code: TEST_VERIFICATION_CODE })).status).to.equal(200)
+      expect(receiver.received.length, 'messages delivered for a test session').to.equal(received)
+      // A live session's code is a random one, delivered: 000000 is no master key there.
+      receiver.answerWith(202)
+      await call('POST', '/contact/phone', { phone: '+14155550123' })
+      expect(receiver.received.length).to.equal(received + 1)
+      if (lastCode() !== TEST_VERIFICATION_CODE) expect((await call('POST', '/contact/phone/verify', { code: TEST_VERIFICATION_CODE })).status).to.equal(422)
     })
 
     it('answers 502 verification_delivery_failed when delivery fails, and leaves no code behind', async () => {

@@ -25,6 +25,7 @@ export {
   LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
+export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
 } from './domain/foundations/pagination.js'

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
-import { exactAttemptLimiter, exactRateLimiter } from '@lendgate/core'
+import { exactAttemptLimiter, exactRateLimiter, testModeVerification } from '@lendgate/core'
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryWorld } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createMetrics } from '../../src/metrics.js'
@@ -119,7 +119,13 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     attemptLimiter: exactAttemptLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     metrics: createMetrics(),
-    testWorld: { ...inMemoryWorld(), processor: sandboxPaymentProcessor(), tokenizer: sandboxTokenizer(), idempotency: inMemoryIdempotencyStore() },
+    testWorld: {
+      ...inMemoryWorld(),
+      ...testModeVerification(scryptOneTimeCodes()),
+      processor: sandboxPaymentProcessor(),
+      tokenizer: sandboxTokenizer(),
+      idempotency: inMemoryIdempotencyStore(),
+    },
   }
   return { ...base, ...override(base) }
 }
