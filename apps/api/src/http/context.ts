@@ -1,4 +1,4 @@
-import type { Caller } from '@lendgate/core'
+import type { Caller, KeyEnvironment } from '@lendgate/core'
 import type { RouterContext } from '@koa/router'
 import type { Logger } from 'pino'
 
@@ -10,6 +10,8 @@ export type AppState = {
   caller?: Caller
   /** The request's `Idempotency-Key`, set by the idempotency middleware when it carries one. */
   idempotencyKey?: string
+  /** The world the request acts on: the caller key's environment on partner routes, live (or the operator's choice) on internal ones; set by the router. */
+  world?: KeyEnvironment
 }
 
 export type AppContext = RouterContext<AppState>
