@@ -11,7 +11,7 @@ const LIVE_KEY = /^lgk_live_[0-9A-Za-z]{16}_[0-9A-Za-z]{38}$/
 const KEYS = '/public/partner/api-keys'
 const SESSION_INPUT = { type: 'business', country_of_incorporation: 'US', entry_channel: 'partner_portal', locale: 'en-US' }
 
-const MINTED_FIELDS = ['api_key', 'api_key_id', 'key_prefix', 'party_id', 'client_id', 'client_name', 'environment', 'scopes', 'status', 'created_at']
+const MINTED_FIELDS = ['api_key', 'api_key_id', 'key_prefix', 'party_id', 'client_id', 'client_name', 'environment', 'livemode', 'scopes', 'status', 'created_at']
 
 const invalidMintKeyBody = { error: 'invalid_mint_key', detail: 'X-Partner-Mint-Key is missing or wrong.' }
 const invalidApiKeyBody = { error: 'invalid_api_key', detail: 'The API key is not valid: it is malformed, unknown or revoked.' }
@@ -52,6 +52,7 @@ for (const database of testDatabases()) {
           party_id: partyId,
           client_name: 'acme-backend',
           environment: 'live',
+          livemode: true,
           scopes: ['partner:api', 'keys:manage'],
           status: 'active',
         })
@@ -78,6 +79,7 @@ for (const database of testDatabases()) {
           party_id: partyId,
           client_name: 'default',
           environment: 'live',
+          livemode: true,
           scopes: ['partner:api', 'keys:manage'],
           status: 'active',
         })
@@ -88,6 +90,7 @@ for (const database of testDatabases()) {
         const reply = await mint(server.url, { party_id: randomUUID(), environment: 'test' })
         expect(reply.status).to.equal(201)
         expect(reply.body.environment).to.equal('test')
+        expect(reply.body.livemode).to.equal(false)
         expect(reply.body.api_key).to.match(/^lgk_test_[0-9A-Za-z]{16}_[0-9A-Za-z]{38}$/)
         expect(reply.body.key_prefix).to.match(/^lgk_test_[0-9A-Za-z]{16}$/)
       })
@@ -218,7 +221,7 @@ for (const database of testDatabases()) {
         // The client's test key lists its test keys only, and a live key lists none of them (decision 128).
         expect((await list(server.url, inTest.api_key)).body).to.deep.equal({ data: [listingOf(inTest)], next_cursor: null })
         for (const record of reply.body.data) {
-          expect(Object.keys(record)).to.have.members(['api_key_id', 'key_prefix', 'status', 'created_at', 'revoked_at', 'last_used_at', 'scopes', 'environment'])
+          expect(Object.keys(record)).to.have.members(['api_key_id', 'key_prefix', 'status', 'created_at', 'revoked_at', 'last_used_at', 'scopes', 'environment', 'livemode'])
         }
         expect(reply.text).not.to.contain(first.api_key)
         expect(reply.text).not.to.contain(second.api_key)

@@ -108,6 +108,7 @@ for (const database of testDatabases()) {
         expect(reply.status).to.equal(201)
         const { application_id, created_at, updated_at, ...rest } = reply.body
         expect(rest).to.deep.equal({
+          livemode: true,
           party_id: borrower.partyId,
           product_id: WORKING_CAPITAL,
           status: 'DRAFT',
@@ -450,6 +451,7 @@ for (const database of testDatabases()) {
           ['2027-01-31', 105_558, 1_055, 0],
         ] as const
         expect(reply.body).to.deep.equal({
+          livemode: true,
           application_id: draft.application_id,
           currency: 'USD',
           principal: 1_200_000,
@@ -478,6 +480,7 @@ for (const database of testDatabases()) {
         const reply = await apps('GET', `/${draft.application_id}/schedule-preview?start_date=2028-11-30`)
         expect(reply.status).to.equal(200)
         expect(reply.body).to.deep.equal({
+          livemode: true,
           application_id: draft.application_id,
           currency: 'USD',
           principal: 100_150,
@@ -655,6 +658,7 @@ for (const database of testDatabases()) {
 
         const { loan_id: loanId, start_date, first_due_date, maturity_date, payment_amount, created_at, ...loanRest } = loan
         expect(loanRest).to.deep.equal({
+          livemode: true,
           party_id: borrower.partyId,
           application_id: sub.application_id,
           product_id: WORKING_CAPITAL,

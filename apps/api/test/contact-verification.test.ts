@@ -40,7 +40,7 @@ for (const database of testDatabases()) {
       const submitted = await call('POST', '/contact/phone', { phone: '+14155550123' })
       expect(submitted.status).to.equal(201)
       const { expires_at, resend_available_at, ...rest } = submitted.body
-      expect(rest).to.deep.equal({ session_id: sessionId, channel: 'phone', destination: '+14155550123', status: 'pending', current_step: 'PHONE_VERIFICATION' })
+      expect(rest).to.deep.equal({ session_id: sessionId, channel: 'phone', destination: '+14155550123', status: 'pending', current_step: 'PHONE_VERIFICATION', livemode: true })
       expect(expires_at).to.match(ISO_MS)
       expect(resend_available_at).to.match(ISO_MS)
       const message = receiver.received[receiver.received.length - 1]!

@@ -42,6 +42,7 @@ for (const database of testDatabases()) {
         expect(reply.status).to.equal(201)
         const { api_key, api_key_id, key_prefix, client_id, created_at, ...rest } = reply.body
         expect(rest).to.deep.equal({
+          livemode: true,
           party_id: partyId,
           client_name: 'acme-backend',
           environment: 'live',
@@ -197,7 +198,7 @@ for (const database of testDatabases()) {
         const created = await request(server.url, '/public/v1/onboarding-sessions', { method: 'POST', headers: bearer(key.api_key), json: SESSION_INPUT })
         expect(created.status).to.equal(201)
         const { session_id, created_at, updated_at, ...rest } = created.body
-        expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION' })
+        expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION', livemode: true })
         expect(session_id).to.match(UUID)
         expect(created_at).to.match(ISO_MS)
         expect(updated_at).to.equal(created_at)
@@ -291,6 +292,7 @@ for (const database of testDatabases()) {
         const all = await request(server.url, '/public/partner/api-keys', { headers: bearer(keys[0]!.api_key) })
         expect(all.body.next_cursor).to.equal(null)
         expect(all.body.data[0]).to.deep.equal({
+          livemode: true,
           api_key_id: keys[0]!.api_key_id,
           key_prefix: keys[0]!.key_prefix,
           status: 'active',

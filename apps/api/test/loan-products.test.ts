@@ -14,9 +14,10 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const SEEDED_AT = '2026-11-22T00:00:00.000Z'
 
-/** The catalogue of a fresh database (docs/applications.md "Loan products", migration 0009). */
+/** The catalogue of a fresh database (docs/applications.md "Loan products", migration 0009), as the live world answers it. */
 export const SEEDED_PRODUCTS = [
   {
+    livemode: true,
     product_id: '5b0c1d2e-0001-4a00-8000-000000000001',
     name: 'Working Capital Term Loan',
     description: 'Fixed-rate term loan for inventory, payroll and day-to-day operations.',
@@ -34,6 +35,7 @@ export const SEEDED_PRODUCTS = [
     updated_at: SEEDED_AT,
   },
   {
+    livemode: true,
     product_id: '5b0c1d2e-0002-4a00-8000-000000000002',
     name: 'Equipment Financing',
     description: 'Fixed-rate loan for machinery, vehicles and other equipment.',
@@ -51,6 +53,7 @@ export const SEEDED_PRODUCTS = [
     updated_at: SEEDED_AT,
   },
   {
+    livemode: true,
     product_id: '5b0c1d2e-0003-4a00-8000-000000000003',
     name: 'Interest-Free Starter Loan',
     description: 'Small interest-free loan for new borrowers; a one-time origination fee applies.',
@@ -199,6 +202,7 @@ for (const database of testDatabases()) {
           repayment_frequency: 'MONTHLY',
           ...SERVICING_DEFAULTS,
           active: true,
+          livemode: true,
         })
         expect(product_id).to.match(UUID)
         expect(created_at).to.match(ISO_MS)
@@ -220,7 +224,7 @@ for (const database of testDatabases()) {
         const reply = await internal('POST', '', full)
         expect(reply.status).to.equal(201)
         const { product_id: _id, created_at: _c, updated_at: _u, ...rest } = reply.body
-        expect(rest).to.deep.equal(full)
+        expect(rest).to.deep.equal({ ...full, livemode: true })
         expect((await everything(available)).map((p) => p.product_id)).not.to.include(reply.body.product_id)
         expect(await catalogue()).to.deep.include(reply.body)
         expect(await catalogue('&active=false')).to.deep.include(reply.body)

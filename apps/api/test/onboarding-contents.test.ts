@@ -44,6 +44,7 @@ for (const database of testDatabases()) {
         expect(first.status).to.equal(200)
         const { updated_at, ...rest } = first.body
         expect(rest).to.deep.equal({
+          livemode: true,
           legal_name: 'Acme Widgets LLC',
           trading_name: null,
           legal_form: 'llc',
@@ -104,7 +105,7 @@ for (const database of testDatabases()) {
         const created = await call('POST', '/addresses', REGISTERED)
         expect(created.status).to.equal(201)
         const { address_id, created_at, updated_at, ...rest } = created.body
-        expect(rest).to.deep.equal({ ...REGISTERED, line2: null })
+        expect(rest).to.deep.equal({ ...REGISTERED, line2: null, livemode: true })
         expect(created_at).to.match(ISO_MS)
         expect(updated_at).to.equal(created_at)
         const mailing = await call('POST', '/addresses', { ...REGISTERED, type: 'mailing', line1: 'PO Box 9' })
@@ -202,6 +203,7 @@ for (const database of testDatabases()) {
         expect(first.status).to.equal(201)
         const { document_id, created_at, ...rest } = first.body
         expect(rest).to.deep.equal({
+          livemode: true,
           type: 'certificate_of_incorporation',
           storage_ref: 's3://acme/coi.pdf',
           file_name: null,
@@ -236,10 +238,10 @@ for (const database of testDatabases()) {
         expect(before.status).to.equal(200)
         expect(before.body).to.deep.equal({
           data: [
-            { code: 'phone_missing', step: 'PHONE_VERIFICATION', description: "Submit the applicant's phone number." },
-            { code: 'email_missing', step: 'EMAIL_VERIFICATION', description: "Submit the applicant's email address." },
-            { code: 'applicant_profile_missing', step: 'APPLICANT_PROFILE', description: 'Submit the applicant profile (at least the legal name).' },
-            { code: 'registered_address_missing', step: 'ADDRESSES', description: 'Add the registered address of the business.' },
+            { code: 'phone_missing', step: 'PHONE_VERIFICATION', description: "Submit the applicant's phone number.", livemode: true },
+            { code: 'email_missing', step: 'EMAIL_VERIFICATION', description: "Submit the applicant's email address.", livemode: true },
+            { code: 'applicant_profile_missing', step: 'APPLICANT_PROFILE', description: 'Submit the applicant profile (at least the legal name).', livemode: true },
+            { code: 'registered_address_missing', step: 'ADDRESSES', description: 'Add the registered address of the business.', livemode: true },
           ],
           next_cursor: null,
         })

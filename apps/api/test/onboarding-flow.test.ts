@@ -72,6 +72,7 @@ for (const database of testDatabases()) {
       expect(party.body).to.deep.equal(approved.body.party)
       const { party_id, created_at, addresses, ...rest } = party.body
       expect(rest).to.deep.equal({
+        livemode: true,
         session_id: id,
         type: 'business',
         legal_name: 'Acme Widgets LLC',

@@ -137,7 +137,7 @@ for (const database of testDatabases()) {
         expect(reply.status).to.equal(201)
         expect(reply.headers.get('content-type')).to.match(/^application\/json/)
         const { session_id, created_at, updated_at, ...rest } = reply.body
-        expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION' })
+        expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION', livemode: true })
         expect(session_id).to.match(UUID)
         expect(created_at).to.match(ISO_MS)
         expect(updated_at).to.equal(created_at)
@@ -150,7 +150,7 @@ for (const database of testDatabases()) {
         const reply = await createSession(server.url, bearer(key.api_key), input)
         expect(reply.status).to.equal(201)
         const { session_id: _id, created_at: _c, updated_at: _u, ...rest } = reply.body
-        expect(rest).to.deep.equal({ ...input, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION' })
+        expect(rest).to.deep.equal({ ...input, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION', livemode: true })
       })
 
       it('creates a new session for every request without an Idempotency-Key', async () => {

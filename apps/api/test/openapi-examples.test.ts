@@ -189,7 +189,7 @@ describe('OpenAPI examples', () => {
 
     it('the loan is the application as approval books it, with the disclosure and installment of the schedule preview', () => {
       const { loan: bookedLoan } = booked()
-      expect({ ...loanView(bookedLoan, new Date(loan.created_at)), loan_id: loan.loan_id }).to.deep.equal(loan)
+      expect({ ...loanView(bookedLoan, new Date(loan.created_at)), loan_id: loan.loan_id, livemode: true }).to.deep.equal(loan)
       expect(preview.disclosure).to.deep.equal(loan.disclosure)
       expect(preview.payment_amount).to.equal(loan.payment_amount)
     })
@@ -211,7 +211,7 @@ describe('OpenAPI examples', () => {
       const { allocation } = derived.allocations.get(payment.payment_id as PaymentId)!
       expect(payment.allocation).to.deep.equal({ past_due: allocation.pastDue, ...allocation.current })
       expect((SUCCESS_EXAMPLES.listLoanScheduleForParty as { data: unknown }).data).to.deep.equal(
-        derived.installments.map((i) => installmentView({ ...i, currency: loan.currency })),
+        derived.installments.map((i) => ({ ...installmentView({ ...i, currency: loan.currency }), livemode: true })),
       )
       const latest = SUCCESS_EXAMPLES.getLatestLoanBalanceForParty as ReturnType<typeof balanceView>
       expect(latest).to.include({
@@ -232,6 +232,7 @@ describe('OpenAPI examples', () => {
         interest: derived.outstanding.interest,
         fees: derived.outstanding.fees,
         payoff_amount: derived.payoff,
+        livemode: true,
       })
     })
 

@@ -12,6 +12,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const PARTY_MISMATCH = { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' }
 const NO_SUCH_PARTY = { error: 'not_found', detail: 'No such party.' }
 const NO_SUCH_ADDRESS = { error: 'not_found', detail: 'No such party address.' }
+
+/** An address as the address routes answer it: a resource of its own, with `livemode`. */
+const answered = (address: Record<string, unknown>): Record<string, unknown> => ({ ...address, livemode: true })
+/** An address as the party carries it: within the party, without a `livemode` of its own. */
+const nested = ({ livemode: _livemode, ...address }: Record<string, unknown>): Record<string, unknown> => address
 const EMPTY_PATCH = { error: 'invalid_request', detail: 'Send at least one field to update.' }
 const OPERATING = { type: 'operating', line1: '200 Factory Rd', line2: 'Unit 4', city: 'Peoria', region: 'IL', postal_code: '61602', country: 'US' }
 
@@ -43,6 +48,7 @@ for (const database of testDatabases()) {
         expect(reply.body).to.deep.equal(borrower.party)
         const { created_at, addresses, ...rest } = reply.body
         expect(rest).to.deep.equal({
+          livemode: true,
           party_id: borrower.partyId,
           session_id: borrower.sessionId,
           type: 'business',
@@ -104,7 +110,7 @@ for (const database of testDatabases()) {
           paged.push(...page.body.data)
           cursor = page.body.next_cursor
         } while (cursor !== null)
-        expect(paged).to.deep.equal(reply.body.addresses)
+        expect(paged).to.deep.equal(reply.body.addresses.map(answered))
         // The party is one body (docs/applications.md "Parties"): the approval answers it too.
         expect(several.party.addresses.map((a) => a['address_id'])).to.deep.equal(reply.body.addresses.map((a: { address_id: string }) => a.address_id))
         expect(several.party).to.deep.equal(reply.body)
@@ -153,7 +159,7 @@ for (const database of testDatabases()) {
 
       before(async () => {
         owner = await onboardBorrower(server, receiver)
-        registered = owner.party.addresses[0]!
+        registered = answered(owner.party.addresses[0]!)
       })
 
       it('lists the addresses copied at approval (200), oldest first', async () => {
@@ -166,7 +172,7 @@ for (const database of testDatabases()) {
         const created = await party(owner, 'POST', '/addresses', OPERATING)
         expect(created.status).to.equal(201)
         const { address_id, created_at, updated_at, ...rest } = created.body
-        expect(rest).to.deep.equal(OPERATING)
+        expect(rest).to.deep.equal({ ...OPERATING, livemode: true })
         expect(address_id).to.match(UUID)
         expect(created_at).to.match(ISO_MS)
         expect(updated_at).to.equal(created_at)
@@ -181,7 +187,7 @@ for (const database of testDatabases()) {
         expect(second.body).to.deep.equal({ data: [created.body], next_cursor: null })
 
         const got = await party(owner, 'GET', '')
-        expect(got.body.addresses).to.deep.equal([registered, created.body])
+        expect(got.body.addresses).to.deep.equal([registered, created.body].map(nested))
       })
 
       it('updates an address partially (200), keeping the other fields and created_at', async () => {
@@ -219,7 +225,7 @@ for (const database of testDatabases()) {
         const { updated_at: _before, ...unchanged } = registered
         expect(rest).to.deep.equal({ ...unchanged, line1: '2 Main St' })
         registered = patched.body
-        expect((await party(owner, 'GET', '')).body.addresses[0]).to.deep.equal(patched.body)
+        expect((await party(owner, 'GET', '')).body.addresses[0]).to.deep.equal(nested(patched.body))
       })
 
       it('keeps one registered address per party: a second (POST or PATCH) is 400 naming type', async () => {
@@ -261,7 +267,7 @@ for (const database of testDatabases()) {
         const empty = await party(owner, 'PATCH', `/addresses/${id}`, {})
         expect(empty.status).to.equal(400)
         expect(empty.body).to.deep.equal(EMPTY_PATCH)
-        expect((await party(owner, 'GET', '')).body.addresses[0]).to.deep.equal(registered)
+        expect((await party(owner, 'GET', '')).body.addresses[0]).to.deep.equal(nested(registered))
       })
 
       it('answers 400 for a malformed address id and 404 for an unknown address or one of another party', async () => {
@@ -273,7 +279,7 @@ for (const database of testDatabases()) {
         const foreign = await party(owner, 'PATCH', `/addresses/${theirs}`, { city: 'X' })
         expect(foreign.status).to.equal(404)
         expect(foreign.body).to.deep.equal(NO_SUCH_ADDRESS)
-        expect((await party(borrower, 'GET', '/addresses')).body.data).to.deep.equal(borrower.party.addresses)
+        expect((await party(borrower, 'GET', '/addresses')).body.data).to.deep.equal(borrower.party.addresses.map(answered))
       })
 
       it('refuses bad list parameters with 400 naming them', async () => {

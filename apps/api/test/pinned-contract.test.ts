@@ -66,8 +66,8 @@ const BANK_ACCOUNT_KEYS = ['type', 'account_holder_name', 'routing_number', 'acc
 const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
 const PAYMENT_KEYS = ['amount', 'currency', 'payment_method_id']
 
-const MINT_FIELDS = ['api_key', 'api_key_id', 'key_prefix', 'party_id', 'client_id', 'client_name', 'environment', 'scopes', 'status', 'created_at']
-const LISTING_FIELDS = ['api_key_id', 'key_prefix', 'status', 'created_at', 'revoked_at', 'last_used_at', 'scopes', 'environment']
+const MINT_FIELDS = ['api_key', 'api_key_id', 'key_prefix', 'party_id', 'client_id', 'client_name', 'environment', 'livemode', 'scopes', 'status', 'created_at']
+const LISTING_FIELDS = ['api_key_id', 'key_prefix', 'status', 'created_at', 'revoked_at', 'last_used_at', 'scopes', 'environment', 'livemode']
 const PRODUCT_FIELDS = ['product_id', 'name', 'currency', 'min_amount', 'max_amount', 'min_term_months', 'max_term_months', 'interest_rate_bps']
 
 /** What every row can build on: one server per database, with a borrower and a booked loan made by the fixtures. */

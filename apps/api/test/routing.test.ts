@@ -45,7 +45,7 @@ for (const database of testDatabases()) {
         for (const reply of [versioned, plain]) {
           expect(reply.status).to.equal(201)
           const { session_id, created_at, updated_at, ...rest } = reply.body
-          expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION' })
+          expect(rest).to.deep.equal({ ...SESSION_INPUT, status: 'IN_PROGRESS', current_step: 'PHONE_VERIFICATION', livemode: true })
           expect(session_id).to.match(UUID)
           expect(created_at).to.match(ISO_MS)
           expect(updated_at).to.equal(created_at)

@@ -914,7 +914,7 @@ for (const database of testDatabases()) {
         const ledger = await ledgerOf(loan.paths)
         const reply = await internal('POST', '/internal/jobs/accrue-interest')
         expect(reply.status, reply.text).to.equal(200)
-        expect(Object.keys(reply.body).sort()).to.deep.equal(['accruals', 'as_of', 'loans_changed', 'loans_examined', 'loans_failed'])
+        expect(Object.keys(reply.body).sort()).to.deep.equal(['accruals', 'as_of', 'livemode', 'loans_changed', 'loans_examined', 'loans_failed'])
         expect(reply.body.as_of).to.equal(utcToday())
         for (const count of ['loans_examined', 'loans_changed', 'accruals', 'loans_failed']) expect(reply.body[count], count).to.be.a('number').and.at.least(0)
         expect(reply.body.loans_examined).to.be.at.least(booked.length + 1)
@@ -924,7 +924,7 @@ for (const database of testDatabases()) {
 
         const again = await internal('POST', `/internal/jobs/accrue-interest?as_of=${utcToday()}`)
         expect(again.status, again.text).to.equal(200)
-        expect(again.body).to.deep.equal({ as_of: utcToday(), loans_examined: again.body.loans_examined, loans_changed: 0, accruals: 0, loans_failed: 0 })
+        expect(again.body).to.deep.equal({ as_of: utcToday(), loans_examined: again.body.loans_examined, loans_changed: 0, accruals: 0, loans_failed: 0, livemode: true })
         expect(await balancesOf(loan.paths)).to.deep.equal(balances)
         await invariant(loan.paths, 'after the job')
       })
@@ -1029,8 +1029,10 @@ for (const database of testDatabases()) {
 
     describe('response shapes', () => {
       /** Exactly the fields docs/servicing.md gives: no more, no fewer. */
+      /** The documented fields, and the `livemode` every resource carries (docs/api.md "Live and test mode"). */
       const expectFields = (resource: keyof typeof DOCUMENTED_FIELDS, body: Record<string, unknown>): void => {
-        expect(Object.keys(body).sort(), `${resource} fields`).to.deep.equal([...DOCUMENTED_FIELDS[resource]].sort())
+        expect(Object.keys(body).sort(), `${resource} fields`).to.deep.equal([...DOCUMENTED_FIELDS[resource], 'livemode'].sort())
+        expect(body['livemode'], `${resource} livemode`).to.equal(true)
       }
       let loan: BookedLoan
       let payment: Reply

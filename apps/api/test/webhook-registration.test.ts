@@ -26,14 +26,14 @@ for (const database of testDatabases()) {
       const first = await register(server.url, key, id, { webhook_url: 'https://93.184.216.34/hooks/lendgate' })
       expect(first.status).to.equal(200)
       const { webhook_secret, created_at, updated_at, ...rest } = first.body
-      expect(rest).to.deep.equal({ session_id: id, webhook_url: 'https://93.184.216.34/hooks/lendgate' })
+      expect(rest).to.deep.equal({ session_id: id, webhook_url: 'https://93.184.216.34/hooks/lendgate', livemode: true })
       expect(webhook_secret).to.match(/^whsec_[A-Za-z0-9+/]{32}$/)
       expect(created_at).to.match(ISO_MS)
       expect(server.logs.raw()).not.to.contain(webhook_secret)
 
       const replaced = await register(server.url, key, id, { webhook_url: 'https://93.184.216.35/v2', webhook_secret: 'partner-chosen-secret-1234' })
       expect(replaced.status).to.equal(200)
-      expect(replaced.body).to.deep.equal({ session_id: id, webhook_url: 'https://93.184.216.35/v2', created_at, updated_at: replaced.body.updated_at })
+      expect(replaced.body).to.deep.equal({ session_id: id, webhook_url: 'https://93.184.216.35/v2', created_at, updated_at: replaced.body.updated_at, livemode: true })
       expect(replaced.text).not.to.contain('partner-chosen-secret-1234')
     })
 

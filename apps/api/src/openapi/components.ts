@@ -1,4 +1,5 @@
 import { SUCCESS_EXAMPLES } from './examples.js'
+import { WEBHOOK_PARTY } from './responses.js'
 
 /** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the party.ready webhook. */
 
@@ -81,11 +82,13 @@ export const HEADERS = {
   },
 }
 
+const { livemode: _livemode, ...approvedParty } = SUCCESS_EXAMPLES.getPartyBySessionId as { readonly created_at: string; readonly livemode: boolean }
+
 /** A `party.ready` event, sent as the party was created. */
 const PARTY_READY_EXAMPLE = {
   type: 'party.ready',
-  timestamp: (SUCCESS_EXAMPLES.getPartyBySessionId as { readonly created_at: string }).created_at,
-  data: SUCCESS_EXAMPLES.getPartyBySessionId,
+  timestamp: approvedParty.created_at,
+  data: approvedParty,
 }
 
 /** The `party.ready` webhook: what the partner's endpoint receives. */
@@ -143,6 +146,6 @@ export const PARTY_READY_EVENT = {
   properties: {
     type: { type: 'string', const: 'party.ready' },
     timestamp: { type: 'string', format: 'date-time' },
-    data: { $ref: '#/components/schemas/Party', description: 'The body of getPartyBySessionId as of approval' },
+    data: { ...WEBHOOK_PARTY, description: 'The body of getPartyBySessionId as of approval, without its `livemode`' },
   },
 }

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '@lendgate/core'
 import { toHttpError } from '../http/error-mapper.js'
 import type { Problem } from '../http/problems.js'
+import { REQUIREMENT } from './responses.js'
 
 /**
  * The error answers of the OpenAPI documents (issue 39): one named schema per `error` code, and
@@ -111,7 +112,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
   },
   requirements_outstanding: {
     why: 'The session still has outstanding requirements',
-    fields: { requirements: { type: 'array', items: { $ref: '#/components/schemas/Requirement' }, minItems: 1 } },
+    fields: { requirements: { type: 'array', items: REQUIREMENT, minItems: 1 } },
     required: ['requirements'],
   },
   verification_not_pending: {

@@ -54,7 +54,8 @@ import type {
   WebhookEventView,
 } from '@lendgate/core'
 import type * as t from 'io-ts'
-import type { OperationId } from '../routes/operations.js'
+import { withLivemode } from '../http/livemode.js'
+import { operation, type OperationId } from '../routes/operations.js'
 import type { RequestBodyName } from './operation-docs.js'
 
 /**
@@ -148,6 +149,7 @@ const mintedKey: MintedKeyView = {
   client_id: PARTNER_CLIENT_ID,
   client_name: 'acme-backend',
   environment: 'live',
+  livemode: true,
   scopes: ['partner:api', 'keys:manage'],
   status: 'active',
   created_at: '2026-11-02T14:03:12.418Z',
@@ -159,6 +161,7 @@ const revokedKey: ApiKeyView = {
   key_prefix: 'lgk_live_olDm969D7viLo7XG',
   status: 'revoked',
   environment: 'live',
+  livemode: true,
   scopes: ['partner:api', 'keys:manage'],
   created_at: '2026-11-02T14:03:12.418Z',
   revoked_at: '2026-11-30T16:20:13.484Z',
@@ -170,6 +173,7 @@ const rotatedKey: ApiKeyView = {
   key_prefix: 'lgk_live_45OwDowtCIC4osXR',
   status: 'active',
   environment: 'live',
+  livemode: true,
   scopes: ['partner:api', 'keys:manage'],
   created_at: '2026-11-30T16:05:41.309Z',
   revoked_at: null,
@@ -1021,8 +1025,8 @@ const AUDIT_CURSOR = 'WyIyMDI2LTExLTAzVDE5OjA3OjQ0LjAxOVoiLCJkODc2YjY1Ny01N2UyLT
 
 // ---- by operation ----------------------------------------------------------------------------
 
-/** The body every operation of the route table answers on success, by operationId. */
-export const SUCCESS_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
+/** The body every operation of the route table answers on success, by operationId, but its resources' `livemode`. */
+const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   health: { status: 'ok' } satisfies Health,
   healthReady: { status: 'ready', database: 'up' } satisfies Ready,
   getOpenApiDocument: { openapi: '3.1.0', info: { title: 'Lendgate partner lending API', version: '1.0.0' }, paths: {} },
@@ -1098,6 +1102,11 @@ export const SUCCESS_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   updateLoanProduct: product,
   listAuditEvents: { data: auditEvents, next_cursor: AUDIT_CURSOR },
 }
+
+/** The body every operation of the route table answers on success, by operationId: the story is the live world's. */
+export const SUCCESS_EXAMPLES: Readonly<Record<OperationId, unknown>> = Object.fromEntries(
+  Object.entries(SUCCESS_BODY_EXAMPLES).map(([id, body]) => [id, withLivemode(operation(id as OperationId).livemode ?? 'body', true, body)]),
+) as Record<OperationId, unknown>
 
 const emptyRequest: Sent<typeof EmptyInput> = {}
 

@@ -133,6 +133,12 @@ const termMonths: JsonSchema = integer('months', { minimum: 1, maximum: MAX_TERM
 const SCOPE_VALUES = [...KNOWN_SCOPES, '*', ...[...new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[0]))].map((ns) => `${ns}:*`)]
 const scopes: JsonSchema = { type: 'array', items: enumOf(SCOPE_VALUES), minItems: 1, maxItems: 20, uniqueItems: true }
 const keyStatus = enumOf(['active', 'revoked'])
+const livemode: JsonSchema = {
+  type: 'boolean',
+  description: 'true for an object of the live world, false for one of the test world (test-mode keys); see Testing.',
+}
+/** An API key's `livemode`: its own world, whichever key lists or mints it. */
+const keyLivemode: JsonSchema = { ...livemode, description: 'The key\'s own world: true for a live key, false for a test key' }
 const keyPrefix: JsonSchema = { type: 'string', pattern: '^lgk_(live|test)_[0-9A-Za-z]{16}$', description: 'lgk_<environment>_<id>: not secret' }
 
 const REQUIREMENT_CODES = [
@@ -189,6 +195,27 @@ const DISCLOSURE = orNull(
   }),
 )
 
+/** An address; also within a party, where it carries no `livemode` of its own. */
+const ADDRESS = objectOf<AddressView>()('A postal address of a session or a party', {
+  address_id: uuid,
+  type: enumOf(ADDRESS_TYPES),
+  line1: string,
+  line2: nullableString,
+  city: string,
+  region: nullableString,
+  postal_code: string,
+  country,
+  created_at: timestamp,
+  updated_at: timestamp,
+})
+
+/** An outstanding requirement; also within a `requirements_outstanding` error, where it carries no `livemode`. */
+export const REQUIREMENT = objectOf<Requirement>()('An outstanding requirement of a session', {
+  code: enumOf(REQUIREMENT_CODES),
+  step: enumOf(ONBOARDING_STEPS),
+  description: string,
+})
+
 const SCHEMAS = {
   Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
   Ready: objectOf<Ready>()('Readiness: the database answers', { status: { type: 'string', const: 'ready' }, database: { type: 'string', const: 'up' } }),
@@ -203,6 +230,7 @@ const SCHEMAS = {
       client_id: uuid,
       client_name: string,
       environment: enumOf(KEY_ENVIRONMENTS),
+      livemode: keyLivemode,
       scopes,
       status: keyStatus,
       created_at: timestamp,
@@ -214,6 +242,7 @@ const SCHEMAS = {
     key_prefix: keyPrefix,
     status: keyStatus,
     environment: enumOf(KEY_ENVIRONMENTS),
+    livemode: keyLivemode,
     scopes,
     created_at: timestamp,
     revoked_at: nullableTimestamp,
@@ -231,18 +260,7 @@ const SCHEMAS = {
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  Address: objectOf<AddressView>()('A postal address of a session or a party', {
-    address_id: uuid,
-    type: enumOf(ADDRESS_TYPES),
-    line1: string,
-    line2: nullableString,
-    city: string,
-    region: nullableString,
-    postal_code: string,
-    country,
-    created_at: timestamp,
-    updated_at: timestamp,
-  }),
+  Address: ADDRESS,
   ApplicantProfile: objectOf<ApplicantProfileView>()('The business applicant; the tax id is only ever shown masked', {
     ...PROFILE_FIELDS,
     updated_at: timestamp,
@@ -265,11 +283,7 @@ const SCHEMAS = {
       { type: 'object', required: ['status'], properties: { status: { const: 'verified' }, expires_at: { type: 'null' }, resend_available_at: { type: 'null' } } },
     ],
   },
-  Requirement: objectOf<Requirement>()('An outstanding requirement of a session', {
-    code: enumOf(REQUIREMENT_CODES),
-    step: enumOf(ONBOARDING_STEPS),
-    description: string,
-  }),
+  Requirement: REQUIREMENT,
   Document: objectOf<DocumentView>()('Document metadata of an onboarding session (Lendgate stores where the file is, not the file)', {
     document_id: uuid,
     type: enumOf(DOCUMENT_TYPES),
@@ -287,7 +301,7 @@ const SCHEMAS = {
     country_of_incorporation: country,
     email: { type: ['string', 'null'], format: 'email' },
     phone: { type: ['string', 'null'], pattern: '^\\+[1-9]\\d{7,14}$', description: 'E.164' },
-    addresses: { type: 'array', items: { $ref: '#/components/schemas/Address' } },
+    addresses: { type: 'array', items: ADDRESS },
     created_at: timestamp,
   }),
 
@@ -628,6 +642,26 @@ const SCHEMAS = {
 
 export type ResponseSchemaName = keyof typeof SCHEMAS
 
+/** The schemas of no world: the probes' bodies. Every other schema is of a resource. */
+const WORLDLESS: readonly ResponseSchemaName[] = ['Health', 'Ready']
+
+/**
+ * `schema` with the required `livemode` every resource of a success body carries (the routes
+ * add it: http/livemode.ts); an API key's schema names it already, with its own description.
+ */
+const withLivemode = (schema: JsonSchema): JsonSchema => {
+  const { required, properties } = schema as { readonly required: readonly string[]; readonly properties: Readonly<Record<string, JsonSchema>> }
+  return { ...schema, required: [...new Set([...required, 'livemode'])], properties: { ...properties, livemode: properties['livemode'] ?? livemode } }
+}
+
+/** The component schemas as the responses carry them: each resource's with `livemode`. */
+const RESOURCE_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([name, schema]) => [name, WORLDLESS.includes(name as ResponseSchemaName) ? schema : withLivemode(schema)]),
+)
+
+/** The party as the `party.ready` webhook carries it: without `livemode`, which only responses carry. */
+export const WEBHOOK_PARTY: JsonSchema = SCHEMAS.Party
+
 // ---- success bodies by operation ---------------------------------------------------------
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -698,7 +732,7 @@ const PAIRS: Readonly<Record<string, JsonSchema>> = {
 }
 
 /** The named response schemas, for `components.schemas`. */
-export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = { ...SCHEMAS, ...PAGES, ...PAIRS }
+export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = { ...RESOURCE_SCHEMAS, ...PAGES, ...PAIRS }
 
 /** The success body of every operation of the route table, by operationId: a named schema each. */
 export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {

@@ -1,4 +1,5 @@
 import type { KnownScope } from '@lendgate/core'
+import type { LivemodePlacement } from '../http/livemode.js'
 
 /**
  * Every route of the service, in one table: its operationId (spec §4), method, path (Koa
@@ -36,6 +37,8 @@ export type Operation<Id extends string = string> = {
    * `as_of`). Any other write refuses query parameters (decision 77).
    */
   readonly fieldsInQuery?: boolean
+  /** Where the success body's resources are, for their `livemode`; `body` unless said. */
+  readonly livemode?: Exclude<LivemodePlacement, 'body'>
 }
 
 type PartnerOptions = {
@@ -63,7 +66,7 @@ const other = <const Id extends string>(
   path: string,
   successStatus: number,
   auth: Exclude<AuthKind, 'partner'>,
-  options: { readonly jsonBody?: boolean; readonly fieldsInQuery?: boolean } = {},
+  options: { readonly jsonBody?: boolean; readonly fieldsInQuery?: boolean; readonly livemode?: Exclude<LivemodePlacement, 'body'> } = {},
 ): Operation<Id> => ({
   operationId,
   method,
@@ -72,9 +75,12 @@ const other = <const Id extends string>(
   auth,
   jsonBody: options.jsonBody ?? false,
   ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
+  ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
 })
 
 const json = { jsonBody: true } as const
+/** A body of no world (a probe's, a document): no `livemode`. */
+const worldless = { livemode: 'none' } as const
 /** Sends or checks a verification code: a delivery or an scrypt hash, limited per key on top. */
 const code = { jsonBody: true, extraLimit: 'verification' } as const
 const S = '/public/onboarding-sessions/:sessionId'
@@ -82,9 +88,9 @@ const P = '/public/parties/:partyId'
 const L = `${P}/loans/:loanId`
 
 export const OPERATIONS = [
-  other('health', 'GET', '/health', 200, 'none'),
-  other('healthReady', 'GET', '/health/ready', 200, 'none'),
-  other('getOpenApiDocument', 'GET', '/public/openapi.json', 200, 'none'),
+  other('health', 'GET', '/health', 200, 'none', worldless),
+  other('healthReady', 'GET', '/health/ready', 200, 'none', worldless),
+  other('getOpenApiDocument', 'GET', '/public/openapi.json', 200, 'none', worldless),
 
   // §4.1 key management (CONTRACT.md "Keys")
   other('mintApiKey', 'POST', '/public/partner/api-keys', 201, 'mint', { jsonBody: true }),
@@ -147,10 +153,10 @@ export const OPERATIONS = [
 
   // Internal review and decisioning (CONTRACT.md, pinned)
   other('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'internal'),
-  other('approveOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/approve', 200, 'internal'),
+  other('approveOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/approve', 200, 'internal', { livemode: 'members' }),
   other('rejectOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/reject', 200, 'internal', { jsonBody: true }),
   other('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'internal'),
-  other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal'),
+  other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal', { livemode: 'members' }),
   other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
   other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal', { fieldsInQuery: true }),
   other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
@@ -161,7 +167,7 @@ export const OPERATIONS = [
   other('createLoanProduct', 'POST', '/internal/loan-products', 201, 'internal', { jsonBody: true }),
   other('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'internal', { jsonBody: true }),
   other('listAuditEvents', 'GET', '/internal/audit-events', 200, 'internal'),
-  other('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'internal'),
+  other('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'internal', worldless),
 ] as const
 
 /** The operationId of an operation of the table: a handler or a lookup named otherwise does not compile. */

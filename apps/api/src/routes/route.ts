@@ -1,8 +1,9 @@
-import type * as TE from 'fp-ts/lib/TaskEither.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { RequestCommand } from '../http/command.js'
 import type { AppContext } from '../http/context.js'
+import { livemodeOf, withLivemode } from '../http/livemode.js'
 import type { Problem } from '../http/problems.js'
-import type { OperationId } from './operations.js'
+import { operation, type OperationId } from './operations.js'
 
 /** The real handler of an operation of the table in operations.ts. */
 export type Route = {
@@ -18,8 +19,20 @@ export type Route = {
 /** Handlers by operationId: `Routes` names every operation, so a missing or misspelt one does not compile. */
 export type Routes<Id extends OperationId = OperationId> = { readonly [K in Id]: Route }
 
-/** A group of handlers, its operationIds checked against the table and kept for `Routes`. */
-export const routes = <Id extends OperationId>(handlers: Routes<Id>): Routes<Id> => handlers
+/**
+ * A group of handlers, its operationIds checked against the table and kept for `Routes`. Each
+ * success body gets `livemode` on its resources where its operation places them
+ * (`Operation.livemode`, `withLivemode`) from the request's world, so that an idempotent replay,
+ * which keeps the body as answered, says it too.
+ */
+export const routes = <Id extends OperationId>(handlers: Routes<Id>): Routes<Id> =>
+  Object.fromEntries(
+    Object.entries<Route>(handlers).map(([id, route]) => {
+      const placement = operation(id as OperationId).livemode ?? 'body'
+      const run: Route['run'] = (ctx, command) => TE.map((body) => withLivemode(placement, livemodeOf(ctx.state), body))(route.run(ctx, command))
+      return [id, { ...route, run }]
+    }),
+  ) as Routes<Id>
 
 /** The caller set by partner authentication; routes of partner operations always have one. */
 export const callerOf = (ctx: AppContext) => {

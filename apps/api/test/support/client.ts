@@ -77,4 +77,5 @@ export const listingOf = (key: MintedKey) => ({
   last_used_at: null,
   scopes: key.scopes,
   environment: key.environment,
+  livemode: key.environment === 'live',
 })

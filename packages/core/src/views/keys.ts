@@ -7,6 +7,8 @@ export type ApiKeyView = {
   readonly key_prefix: string
   readonly status: KeyStatus
   readonly environment: KeyEnvironment
+  /** The key's own world (its environment is live), whichever key lists or mints it. */
+  readonly livemode: boolean
   readonly scopes: readonly string[]
   readonly created_at: string
   readonly revoked_at: string | null
@@ -19,6 +21,7 @@ export const apiKeyView = (key: ApiKey): ApiKeyView => ({
   key_prefix: key.prefix,
   status: key.status,
   environment: key.environment,
+  livemode: key.environment === 'live',
   scopes: key.scopes,
   created_at: instantText(key.createdAt),
   revoked_at: instantTextOrNull(key.revokedAt),
@@ -34,6 +37,8 @@ export type MintedKeyView = {
   readonly client_id: string
   readonly client_name: string
   readonly environment: KeyEnvironment
+  /** The key's own world (its environment is live). */
+  readonly livemode: boolean
   readonly scopes: readonly string[]
   readonly status: KeyStatus
   readonly created_at: string
@@ -48,6 +53,7 @@ export const mintedKeyView = (client: ApiClient, key: ApiKey, plaintext: string)
   client_id: client.id,
   client_name: client.name,
   environment: key.environment,
+  livemode: key.environment === 'live',
   scopes: key.scopes,
   status: key.status,
   created_at: instantText(key.createdAt),
