@@ -17,6 +17,7 @@ import { internalLendingRoutes } from './routes/internal-lending.js'
 import { partyRoutes } from './routes/parties.js'
 import { applicationRoutes } from './routes/applications.js'
 import { servicingRoutes } from './routes/servicing.js'
+import { testHelperRoutes } from './routes/test-helpers.js'
 import { referenceRoutes } from './routes/reference.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
@@ -32,6 +33,7 @@ export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
   ...servicingRoutes(deps),
+  ...testHelperRoutes(deps),
   ...auditEventRoutes(deps),
   ...referenceRoutes(config),
 })

@@ -22,6 +22,7 @@ import {
   type OpenDatabase,
 } from '@lendgate/adapters'
 import {
+  advanceClaimedClock,
   cachedApiKeys,
   dailyServicingJob,
   deliverDueWebhooks,
@@ -39,6 +40,7 @@ import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
 import { dailySchedule, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
+import { startClockAdvancer, type ClockAdvancer } from './clock-advancer.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -128,6 +130,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   const jobLeases = postgresJobLeases(database.db)
   // Set once the scheduler runs: the metrics read its lag.
   let scheduler: Scheduler | undefined
+  // Set once background work runs with RUN_JOBS: an advance asked for here starts at once.
+  let clockAdvancer: ClockAdvancer | undefined
   const scheduledJobs = config.runJobs && (options.scheduledJobs ?? true)
   const metrics = createMetrics({
     connections: database.connections,
@@ -187,6 +191,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           : loggingCodeSender(logger),
     metrics,
     testWorld,
+    clockAdvances: { wake: () => clockAdvancer?.wake() },
   }
 
   /** `start` once called (it runs once), and whether `close` was: a start that ends after a close starts nothing. */
@@ -210,6 +215,11 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       }),
     )
     if (!config.runJobs) return
+    clockAdvancer = startClockAdvancer(
+      advanceClaimedClock({ testClocks: testWorld.testClocks, loans: testWorld.loans, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }),
+      logger,
+    )
+    stops.unshift(clockAdvancer.stop)
     const webhookSecrets = deps.webhookSecrets
     if (webhookSecrets === undefined) {
       logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'webhook delivery does not run without WEBHOOK_SECRET_KEY')

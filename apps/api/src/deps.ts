@@ -41,6 +41,8 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
   readonly cursors: CursorSeal
   /** This process's metrics, served at `/metrics`. */
   readonly metrics: Metrics
+  /** Wakes this process's worker of test clock advances (decision 131) at once; where none runs (without RUN_JOBS), another process's polls find the advance. */
+  readonly clockAdvances: { readonly wake: () => void }
   /** The test world's stores (decision 128): a request acting on the test world uses them in place of the live ones (`inWorld`). */
   readonly testWorld: TestWorldDeps
 }

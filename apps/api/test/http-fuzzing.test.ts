@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import fc from 'fast-check'
@@ -78,6 +79,9 @@ for (const database of testDatabases()) {
       // revokeApiKey to revoke, so the fuzzing keys themselves stay valid.
       const borrowerKey = await mintKey(server.url, { party_id: borrower.partyId, client_name: 'fuzz-borrower', scopes: ['*'] })
       const partnerKey = await mintKey(server.url, { party_id: borrower.partnerKey.party_id, client_name: borrower.partnerKey.client_name, scopes: ['*'] })
+      // The same party and client in the test world, for the test helpers (live keys are refused before any body is read).
+      const testBorrowerKey = await mintKey(server.url, { party_id: borrower.partyId, client_name: 'fuzz-borrower', scopes: ['*'], environment: 'test' })
+      const testPartnerKey = await mintKey(server.url, { party_id: borrower.partnerKey.party_id, client_name: borrower.partnerKey.client_name, scopes: ['*'], environment: 'test' })
       const spares = [
         await mintKey(server.url, { party_id: borrower.partyId, client_name: 'fuzz-borrower' }),
         await mintKey(server.url, { party_id: borrower.partnerKey.party_id, client_name: borrower.partnerKey.client_name }),
@@ -118,11 +122,16 @@ for (const database of testDatabases()) {
           apiKeyId: spares.map((k) => k.api_key_id),
           // Only a product of this suite: fuzzing the seeded ones would change what other suites see.
           productId: [product],
+          // The live borrower has no clock: a well-formed id reaches the lookup.
+          clockId: [randomUUID()],
           product_id: [WORKING_CAPITAL, product],
           payment_method_id: [method],
           party_id: [borrower.partyId],
         },
-        partnerKeys: (op) => (op.path.startsWith('/public/onboarding-sessions') ? [partnerKey.api_key, borrowerKey.api_key] : [borrowerKey.api_key, partnerKey.api_key]),
+        partnerKeys: (op) =>
+          op.testOnly === true
+            ? op.path.includes('/onboarding-sessions/') ? [testPartnerKey.api_key, testBorrowerKey.api_key] : [testBorrowerKey.api_key, testPartnerKey.api_key]
+            : op.path.startsWith('/public/onboarding-sessions') ? [partnerKey.api_key, borrowerKey.api_key] : [borrowerKey.api_key, partnerKey.api_key],
         mintSecret: MINT_SECRET,
         internalToken: INTERNAL_TOKEN,
       }
@@ -135,6 +144,8 @@ for (const database of testDatabases()) {
         'spare-key-2': spares[1]!.api_key,
         'borrower-setup-key': borrower.key.api_key,
         'partner-setup-key': borrower.partnerKey.api_key,
+        'test-borrower-key': testBorrowerKey.api_key,
+        'test-partner-key': testPartnerKey.api_key,
       }
     })
 
@@ -270,6 +281,19 @@ for (const database of testDatabases()) {
           return { ...TERM_LOAN_PRODUCT, name: 'Fuzz Strings Loan' }
         case 'updateLoanProduct':
           return { description: 'Fuzzed' }
+        case 'simulateOnboardingApproval':
+          return { reviewed_by: 'ops' }
+        case 'simulateOnboardingRejection':
+        case 'simulateApplicationDecline':
+          return { reason: 'Fuzzing' }
+        case 'simulateApplicationApproval':
+          return { decided_by: 'ops' }
+        case 'createTestClock':
+          return { name: 'Fuzz clock' }
+        case 'advanceTestClock':
+          return { frozen_time: '2030-01-01T00:00:00Z' }
+        case 'simulatePaymentReturn':
+          return { return_code: 'R01' }
         default:
           return undefined
       }

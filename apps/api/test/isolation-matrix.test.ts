@@ -42,6 +42,9 @@ const INVALID_MINT_KEY = { error: 'invalid_mint_key', detail: 'X-Partner-Mint-Ke
 
 const PARTNER_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'partner')
 const WITH_IDENTIFIER = PARTNER_OPERATIONS.filter((op) => pathParams(op.path).length > 0)
+/** The test helpers take test keys only (403 `test_mode_only`): their isolation is checked in the test world. */
+const IN_BOTH_WORLDS = WITH_IDENTIFIER.filter((op) => op.testOnly !== true)
+const TEST_HELPERS = WITH_IDENTIFIER.filter((op) => op.testOnly === true)
 const INTERNAL_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'internal')
 const MINT_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'mint')
 
@@ -141,7 +144,8 @@ for (const database of testDatabases()) {
      */
     const observe = async (s: Subject): Promise<Record<string, unknown>> => {
       const seen: Record<string, unknown> = {}
-      for (const op of PARTNER_OPERATIONS.filter((o) => o.method === 'GET')) {
+      // Test helpers take test keys only: a live subject's are not readable.
+      for (const op of PARTNER_OPERATIONS.filter((o) => o.method === 'GET' && (o.testOnly !== true || s.partnerKey.environment === 'test'))) {
         const keys = ownerOfPath(op) === 'none' ? [s.partnerKey, s.borrowerKey] : [ownerKey(s, op)]
         for (const path of new Set([fillPath(op, s.worlds.approved), fillPath(op, s.worlds.open)])) {
           for (const key of keys) {
@@ -256,21 +260,21 @@ for (const database of testDatabases()) {
     it("refuses another party's keys on every route with an identifier (403 party_mismatch on party paths, else 404), as for ids that do not exist, showing and changing nothing", async () => {
       const problems: string[] = []
       const covered = new Set<string>()
-      for (const op of WITH_IDENTIFIER) {
+      for (const op of IN_BOTH_WORLDS) {
         const expected = op.path.includes(':partyId') ? 'party_mismatch' : 'not_found'
         for (const ids of rowsOf(op)) {
           for (const key of [bPartner, bBorrower]) if (await expectRefused(problems, op, ids, new Set(), key, expected)) covered.add(op.operationId)
         }
       }
       expectNoProblems(problems)
-      expect([...covered].sort(), 'operations with an identifier').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.path.includes('/:'))))
+      expect([...covered].sort(), 'operations with an identifier').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.path.includes('/:') && op.testOnly !== true)))
       await expectAUnchanged()
     })
 
     it("answers 404 to another party naming its own party or session with A's records below it, as for records that do not exist", async () => {
       const problems: string[] = []
       const covered = new Set<string>()
-      for (const op of WITH_IDENTIFIER) {
+      for (const op of IN_BOTH_WORLDS) {
         const keys = fixtureKeysOf(op)
         for (const ids of rowsOf(op)) {
           // The first `n` parameters are B's own records (its session still in progress, so an
@@ -284,20 +288,20 @@ for (const database of testDatabases()) {
         }
       }
       expectNoProblems(problems)
-      expect([...covered].sort(), 'operations with nested identifiers').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && /\/:.*\/:/.test(op.path))))
+      expect([...covered].sort(), 'operations with nested identifiers').to.deep.equal(idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && /\/:.*\/:/.test(op.path) && op.testOnly !== true)))
       await expectAUnchanged()
     })
 
     it("refuses another API client of the same party with 404 on every route naming a client's record", async () => {
       const problems: string[] = []
       const covered = new Set<string>()
-      for (const op of WITH_IDENTIFIER.filter((o) => ownerOfPath(o) === 'client')) {
+      for (const op of IN_BOTH_WORLDS.filter((o) => ownerOfPath(o) === 'client')) {
         for (const ids of rowsOf(op)) if (await expectRefused(problems, op, ids, new Set(), aSibling, 'not_found')) covered.add(op.operationId)
       }
       expectNoProblems(problems)
       // Every session route with an identifier, and key revocation.
       expect([...covered].sort(), 'client-owned operations').to.deep.equal(
-        idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId')))),
+        idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.testOnly !== true && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId')))),
       )
       await expectAUnchanged()
     })
@@ -309,8 +313,9 @@ for (const database of testDatabases()) {
         const covered = new Set<string>()
         for (const op of WITH_IDENTIFIER.filter((o) => ownerOfPath(o) !== 'none')) {
           const key = ownerOfPath(op) === 'client' ? keys.partner : keys.borrower
-          // A path naming only the party lists the key's own party's records: none, in that world.
-          const expected = pathParams(op.path).length === 1 && op.path.includes(':partyId') ? 'as_unknown' : 'not_found'
+          // A path naming only the party lists the key's own party's records: none, in that world;
+          // a test helper refuses a live key whatever the ids (403 test_mode_only).
+          const expected = (pathParams(op.path).length === 1 && op.path.includes(':partyId')) || (op.testOnly === true && key.environment === 'live') ? 'as_unknown' : 'not_found'
           for (const ids of rowsOf(op, owner)) if (await expectRefused(problems, op, ids, new Set(['partyId']), key, expected, owner)) covered.add(op.operationId)
         }
         expect([...covered].sort(), `operations with an identifier, ${owner.label}`).to.deep.equal(idsOf(WITH_IDENTIFIER.filter((o) => ownerOfPath(o) !== 'none')))
@@ -350,6 +355,29 @@ for (const database of testDatabases()) {
       expect((listed.body.data as { api_key_id: string }[]).map((k) => k.api_key_id)).to.deep.equal([aInTest.partner.api_key_id])
       const revoke = await request(server.url, `/public/partner/api-keys/${a.worlds.approved.apiKeyId}`, { method: 'DELETE', headers: bearer(aInTest.partner.api_key) })
       expect(revoke.status, revoke.text).to.equal(404)
+      await expectAUnchanged()
+    })
+
+    it("refuses another party's and another client's test keys on every test helper (403 party_mismatch on party paths, else 404) as for records that do not exist, and keys without the scope, changing nothing of T's", async () => {
+      const problems: string[] = []
+      const covered = new Set<string>()
+      const tSibling = await mintFor(t.partnerKey, ['*'], 'isolation-sibling')
+      const unscoped = { partner: await mintFor(t.partnerKey, everythingBut('partner:api')), borrower: await mintFor(t.borrowerKey, everythingBut('partner:api')) }
+      const tBefore = await observe(t)
+      for (const op of TEST_HELPERS) {
+        const expected = op.path.includes(':partyId') ? 'party_mismatch' : 'not_found'
+        for (const ids of rowsOf(op, t)) {
+          for (const key of [aInTest.partner, aInTest.borrower]) if (await expectRefused(problems, op, ids, new Set(), key, expected, t)) covered.add(op.operationId)
+          if (ownerOfPath(op) === 'client') await expectRefused(problems, op, ids, new Set(), tSibling, 'not_found', t)
+          const key = ownerOfPath(op) === 'client' ? unscoped.partner : unscoped.borrower
+          const reply = await attempt(problems, `${op.operationId} without partner:api`, () => callOperation(server, op, ids, bearer(key.api_key)))
+          if (reply !== undefined && reply.body?.error !== 'insufficient_scope') problems.push(`${op.operationId} without partner:api: ${reply.status} ${reply.text}`)
+        }
+      }
+      expectNoProblems(problems)
+      expect([...covered].sort(), 'test helpers').to.deep.equal(idsOf(TEST_HELPERS))
+      const tAfter = await observe(t)
+      expectNoProblems(Object.keys({ ...tBefore, ...tAfter }).filter((k) => !isDeepStrictEqual(tAfter[k], tBefore[k])).map((k) => `changed: ${k}: ${JSON.stringify(tBefore[k])} → ${JSON.stringify(tAfter[k])}`))
       await expectAUnchanged()
     })
 
@@ -419,7 +447,7 @@ for (const database of testDatabases()) {
     it("refuses a key of A's own client without the route's scope with 403 insufficient_scope on every partner route", async () => {
       const problems: string[] = []
       const covered = new Set<string>()
-      for (const op of PARTNER_OPERATIONS) {
+      for (const op of PARTNER_OPERATIONS.filter((o) => o.testOnly !== true)) {
         const scope = op.scope ?? 'partner:api'
         const keys = scopeless.get(scope)
         if (keys === undefined) {
@@ -436,7 +464,7 @@ for (const database of testDatabases()) {
         if (!isDeepStrictEqual(answer(reply), expected)) problems.push(`${label}: expected 403 insufficient_scope, got ${reply.status} ${reply.text}`)
       }
       expectNoProblems(problems)
-      expect([...covered].sort()).to.deep.equal(idsOf(PARTNER_OPERATIONS))
+      expect([...covered].sort()).to.deep.equal(idsOf(PARTNER_OPERATIONS.filter((o) => o.testOnly !== true)))
       await expectAUnchanged()
     })
 

@@ -4,7 +4,7 @@ import type { Caller } from '@lendgate/core'
 import { expect } from 'chai'
 import { livemodeOf, withLivemode } from '../src/http/livemode.js'
 import { BORROWER_REGISTERED_ADDRESS } from './support/borrower.js'
-import { bearer, mintKey, request } from './support/client.js'
+import { bearer, mintKey, request, type MintedKey } from './support/client.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
 const SESSIONS = '/public/onboarding-sessions'
@@ -99,14 +99,16 @@ for (const database of testDatabases()) {
       })
     }
 
-    it('gives a minted and a listed key the livemode of its own environment, whichever key lists it', async () => {
+    it('gives a minted and a listed key the livemode of its own environment', async () => {
       const partyId = randomUUID()
       const live = await mintKey(server.url, { party_id: partyId, client_name: 'both' })
       const test = await mintKey(server.url, { party_id: partyId, client_name: 'both', environment: 'test' })
       expect([live.livemode, test.livemode]).to.deep.equal([true, false])
-      const listed = await request(server.url, '/public/partner/api-keys', { headers: bearer(test.api_key) })
-      const byId = new Map(listed.body.data.map((k: { api_key_id: string; livemode: boolean }) => [k.api_key_id, k.livemode]))
-      expect([byId.get(live.api_key_id), byId.get(test.api_key_id)]).to.deep.equal([true, false])
+      // Each key lists its own environment's keys (decision 128).
+      const listedBy = async (key: MintedKey) =>
+        (await request(server.url, '/public/partner/api-keys', { headers: bearer(key.api_key) })).body.data.map((k: { api_key_id: string; livemode: boolean }) => [k.api_key_id, k.livemode])
+      expect(await listedBy(live)).to.deep.equal([[live.api_key_id, true]])
+      expect(await listedBy(test)).to.deep.equal([[test.api_key_id, false]])
     })
 
     it('says livemode true on internal routes, which act on the live world', async () => {

@@ -8,7 +8,7 @@ import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { bookLoan, WORKING_CAPITAL } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower, type CodeReceiver } from './support/borrower.js'
-import { bearer, request, type Reply } from './support/client.js'
+import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, testConfig, type TestServer } from './support/test-server.js'
 
@@ -57,6 +57,7 @@ const withParameters = (op: Operation, values: Readonly<Record<string, string>>)
 const VALID_BODIES: Readonly<Record<string, (ids: Readonly<Record<string, string>>) => unknown>> = {
   createPaymentMethodForPartyLoan: () => ({ type: 'bank_account', account_holder_name: 'Acme', routing_number: '011000015', account_number: '000123456789' }),
   createPaymentIntentForPartyLoan: (ids) => ({ amount: 100, currency: 'USD', payment_method_id: ids['paymentMethodId'] }),
+  advanceTestClock: () => ({ frozen_time: '2030-01-01T00:00:00Z' }),
   rejectOnboardingSession: () => ({ reason: 'checking the path' }),
   declineLoanApplication: () => ({ reason: 'checking the path' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'a press', valuation: 100, currency: 'USD' }),
@@ -69,6 +70,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
   let borrower: Borrower
   /** A real id for every path parameter: each route is reached with its enclosing resources present. */
   let ids: Record<string, string>
+  /** Test-world keys of the borrower's two clients, for the test helpers (their path is decoded before anything is looked up). */
+  let inTest: { readonly partner: string; readonly borrower: string }
   const withParams = OPERATIONS.filter((op) => op.path.includes(':'))
 
   before(async () => {
@@ -90,6 +93,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
     const payment = await asBorrower(loan.paths.payments, { amount: 100, currency: 'USD', payment_method_id: paymentMethodId }, { 'Idempotency-Key': randomUUID() })
     const address = await asBorrower(`/public/parties/${borrower.partyId}/addresses`, { line1: '2 Side St', city: 'Springfield', postal_code: '62701', country: 'US' })
     const events = await request(server.url, `/public/onboarding-sessions/${borrower.sessionId}/webhook/deliveries`, { headers: bearer(borrower.partnerKey.api_key) })
+    const testKey = async (key: MintedKey): Promise<string> => (await mintKey(server.url, { party_id: key.party_id, client_name: key.client_name, environment: 'test' })).api_key
+    inTest = { partner: await testKey(borrower.partnerKey), borrower: await testKey(borrower.key) }
     ids = {
       apiKeyId: borrower.key.api_key_id,
       sessionId: borrower.sessionId,
@@ -101,6 +106,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
       paymentMethodId,
       paymentId: payment.body.payment_id,
       productId: WORKING_CAPITAL,
+      // The borrower's party is a live one: it has no clock, and the path is decoded before the lookup.
+      clockId: randomUUID(),
     }
   })
   after(async () => {
@@ -109,7 +116,11 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
   })
 
   const keyFor = (op: Operation): string =>
-    op.auth === 'internal' ? INTERNAL_TOKEN : op.path.startsWith('/public/onboarding-sessions') ? borrower.partnerKey.api_key : borrower.key.api_key
+    op.auth === 'internal'
+      ? INTERNAL_TOKEN
+      : op.testOnly === true
+        ? op.path.includes('/onboarding-sessions/') ? inTest.partner : inTest.borrower
+        : op.path.startsWith('/public/onboarding-sessions') ? borrower.partnerKey.api_key : borrower.key.api_key
 
   const send = (op: Operation, values: Readonly<Record<string, string>>): Promise<Reply> =>
     request(server.url, withParameters(op, values), {

@@ -15,6 +15,7 @@ import { postgresLoanRepository } from './postgres/loan-repository.js'
 import { postgresOnboardingSessionRepository } from './postgres/onboarding-session-repository.js'
 import { postgresPartyRepository } from './postgres/party-repository.js'
 import { postgresPaymentMethodRepository } from './postgres/payment-method-repository.js'
+import { postgresTestClockRepository } from './postgres/test-clock-repository.js'
 import { postgresVerificationChallengeRepository } from './postgres/verification-challenge-repository.js'
 import { postgresWebhookEndpointRepository } from './postgres/webhook-endpoint-repository.js'
 import { postgresWebhookEventRepository } from './postgres/webhook-event-repository.js'
@@ -73,6 +74,7 @@ export const postgresWorldDeps = (db: Kysely<Database>): WorldDeps => ({
   processor: sandboxPaymentProcessor(),
   tokenizer: sandboxTokenizer(),
   audit: postgresAuditLog(db),
+  testClocks: postgresTestClockRepository(db),
 })
 
 /**

@@ -8,6 +8,7 @@ import {
   onboardingSessionRepositoryContract,
   partyRepositoryContract,
   right,
+  testClockRepositoryContract,
   verificationChallengeRepositoryContract,
   webhookEndpointRepositoryContract,
 } from '@lendgate/core/testing/contracts'
@@ -19,6 +20,7 @@ import {
   inMemoryLoanApplicationRepository,
   inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
+  inMemoryTestClockRepository,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
 } from '@lendgate/core/testing'
@@ -33,6 +35,7 @@ import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpo
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
+import { postgresTestClockRepository } from '../src/postgres/test-clock-repository.js'
 import { testDatabases, testWorlds } from '../src/testing/test-databases.js'
 import { clientOwner, partyMaker, sessionMaker } from './support/database-fixtures.js'
 
@@ -68,6 +71,8 @@ partyRepositoryContract({
     return { repo: sessions.parties, party: partyMaker(sessions, async () => freshId()) }
   },
 })
+
+testClockRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMemoryTestClockRepository(), party: async () => freshId() }) })
 
 for (const database of testDatabases()) {
   apiKeyRepositoryContract({ name: database.name, make: async () => postgresApiKeyRepository((await database.open()).db) })
@@ -131,6 +136,14 @@ for (const database of testWorlds()) {
     make: async () => {
       const { db, world } = await database.open()
       return { repo: postgresPartyRepository(world), party: partyMaker(postgresOnboardingSessionRepository(world), clientOwner(db)) }
+    },
+  })
+  testClockRepositoryContract({
+    name: database.name,
+    make: async () => {
+      const { db, world } = await database.open()
+      const parties = partyMaker(postgresOnboardingSessionRepository(world), clientOwner(db))
+      return { repo: postgresTestClockRepository(world), party: async () => (await parties()).id }
     },
   })
 }

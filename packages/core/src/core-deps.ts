@@ -14,6 +14,7 @@ import type { PartyRepository } from './ports/party-repository.js'
 import type { PaymentMethodRepository } from './ports/payment-method-repository.js'
 import type { PaymentProcessor } from './ports/payment-processor.js'
 import type { PaymentTokenizer } from './ports/payment-tokenizer.js'
+import type { TestClockRepository } from './ports/test-clock-repository.js'
 import type { VerificationChallengeRepository } from './ports/verification-challenge-repository.js'
 import type { VerificationCodeSender } from './ports/verification-code-sender.js'
 import type { WebhookEndpointRepository } from './ports/webhook-endpoint-repository.js'
@@ -50,6 +51,8 @@ export type CoreDeps = {
   readonly processor: PaymentProcessor
   readonly tokenizer: PaymentTokenizer
   readonly audit: AuditLog
+  /** The test world's clocks (decision 131); the live world's store has none. */
+  readonly testClocks: TestClockRepository
   readonly ids: IdGenerator
   readonly clock: Clock
 }
@@ -65,7 +68,7 @@ export const WORLDS: readonly World[] = KEY_ENVIRONMENTS
  * objects, their audit trail and the rails that move their money. Keys, products, crypto, the
  * code sender and the clock are shared.
  */
-export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit'] as const
+export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit', 'testClocks'] as const
 
 /** What one world adds to the shared dependencies. */
 export type WorldDeps = Pick<CoreDeps, (typeof WORLD_MEMBERS)[number]>

@@ -22,10 +22,21 @@ export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/foun
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, isWebhookEventId,
+  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
+export {
+  type TestClock, type TestClockStatus, clockStatus, MAX_ADVANCE_DAYS, MAX_START_AHEAD_DAYS, CreateTestClockInput, AdvanceTestClockInput, newTestClock, advanceTo, nextStep,
+} from './domain/testing/test-clock.js'
+export { type TestClockRepository } from './ports/test-clock-repository.js'
+export { type TestClockView, testClockView } from './views/test-clocks.js'
+export {
+  type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
+} from './use-cases/testing/test-clocks.js'
+export {
+  RETURN_CODES, type ReturnCode, ReturnPaymentInput, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
+} from './use-cases/testing/simulations.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
 } from './domain/foundations/pagination.js'

@@ -78,6 +78,7 @@ const MEMBERS: Record<keyof CoreDeps, true> = {
   challenges: true,
   codes: true,
   sender: true,
+  testClocks: true,
   webhooks: true,
   events: true,
   webhookSecrets: true,

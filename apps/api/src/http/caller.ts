@@ -10,7 +10,7 @@ import { declaresBody } from './body.js'
 import { clientAddress } from './client-address.js'
 import type { AppContext, AppState } from './context.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
-import { invalidInternalToken, invalidMintKey, serverMisconfigured, type RateLimitExceeded } from './problems.js'
+import { invalidInternalToken, invalidMintKey, serverMisconfigured, testModeOnly, type RateLimitExceeded } from './problems.js'
 import { exceeded, limitedBy, limitsFor, policyHeader, setRateLimitHeaders, takeOrWarn, type RequestLimit } from './rate-limit.js'
 import { RATE_POLICY } from './rate-policies.js'
 import { answerProblem } from './respond.js'
@@ -96,13 +96,15 @@ const keyLookupLimit = (deps: Pick<AppDeps, 'keyCache' | 'keyMaterial' | 'rateLi
 /**
  * A partner route's checks, in order: the key present (401 `missing_api_key`); within the
  * key-lookup limit; authenticated (the caller put on `ctx.state`); the route's limits (`limit`);
- * on party paths, the key's own party (spec §5.9); the route's scope (spec §5.8).
+ * on a test helper (`testOnly`), a test key (403 `test_mode_only`); on party paths, the key's
+ * own party (spec §5.9); the route's scope (spec §5.8).
  */
 const partnerGate = (
   deps: AuthenticateApiKeyDeps,
   lookups: ReturnType<typeof keyLookupLimit>,
   limit: RequestLimit,
   scope: KnownScope,
+  testOnly: boolean,
 ): Middleware<AppState> => {
   const authenticate = authenticateApiKey(deps)
   const hasScope = requireScope(scope)
@@ -118,6 +120,7 @@ const partnerGate = (
     ctx.state.caller = caller
     const limited = await limit(ctx)
     if (E.isLeft(limited)) return answerProblem(ctx, limited.left)
+    if (testOnly && caller.environment !== 'test') return answerProblem(ctx, testModeOnly)
     const partyId = context.params['partyId']
     if (partyId !== undefined) {
       const own = requireOwnParty(partyId)(caller)
@@ -209,7 +212,7 @@ export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 
     forOperation: (op) => {
       switch (op.auth) {
         case 'partner':
-          return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, settings)), op.scope ?? 'partner:api')]
+          return [partnerGate(deps, lookups, limitedBy(limitsFor(op, deps, settings)), op.scope ?? 'partner:api', op.testOnly === true)]
         case 'mint':
           return [mint]
         case 'internal':

@@ -12,6 +12,8 @@ export type AppState = {
   idempotencyKey?: string
   /** The world the request acts on: the caller key's environment on partner routes, live (or the operator's choice) on internal ones; set by the router. */
   world?: World
+  /** The time of the caller's party's test clock (decision 131), which the request reads as now; set by the router. */
+  frozenAt?: Date
 }
 
 export type AppContext = RouterContext<AppState>

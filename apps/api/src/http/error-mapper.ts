@@ -52,6 +52,8 @@ export const toHttpError = (problem: Problem): HttpError => {
       }
     case 'InsufficientScope':
       return { status: 403, body: { error: 'insufficient_scope', detail: `This API key lacks the scope ${problem.scope}.`, scope: problem.scope } }
+    case 'TestModeOnly':
+      return { status: 403, body: { error: 'test_mode_only', detail: 'Test helpers act on the test world: call them with a test key (lgk_test_…).' } }
     case 'PartyMismatch':
       return { status: 403, body: { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' } }
     case 'NotFound':

@@ -33,6 +33,10 @@ export const invalidMintKey: InvalidMintKey = { _tag: 'InvalidMintKey' }
 export type InvalidInternalToken = { readonly _tag: 'InvalidInternalToken' }
 export const invalidInternalToken: InvalidInternalToken = { _tag: 'InvalidInternalToken' }
 
+/** A test helper called with a live key (decision 130). */
+export type TestModeOnly = { readonly _tag: 'TestModeOnly' }
+export const testModeOnly: TestModeOnly = { _tag: 'TestModeOnly' }
+
 /** A setting the request needs is missing (production only; see CONTRACT.md "Running"). */
 export type ServerMisconfigured = { readonly _tag: 'ServerMisconfigured'; readonly setting: string }
 export const serverMisconfigured = (setting: string): ServerMisconfigured => ({ _tag: 'ServerMisconfigured', setting })
@@ -84,6 +88,7 @@ export type Problem =
   | PartyMismatch
   | InvalidMintKey
   | InvalidInternalToken
+  | TestModeOnly
   | ServerMisconfigured
   | RouteNotFound
   | NotReady

@@ -74,6 +74,7 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
     case 'partner':
       problems.push(sample('MissingApiKey'), sample('InvalidApiKey'), documented({ _tag: 'InsufficientScope', scope: op.scope ?? 'partner:api' }, `The key lacks the \`${op.scope ?? 'partner:api'}\` scope.`))
       if (op.path.includes(':partyId') || op.operationId === 'createLoanApplication') problems.push(sample('PartyMismatch'))
+      if (op.testOnly === true) problems.push(sample('TestModeOnly'))
       problems.push(
         op.extraLimit === undefined
           ? rateLimited(RATE_POLICY.default, limits.requests, limits.windowSeconds, 'The key\'s `default` policy (or the client address\'s `key_lookups`) is spent; wait `Retry-After` seconds.')

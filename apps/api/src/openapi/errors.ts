@@ -41,6 +41,7 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   InvalidApiKey: { _tag: 'InvalidApiKey' },
   InsufficientScope: { _tag: 'InsufficientScope', scope: 'keys:manage' },
   PartyMismatch: { _tag: 'PartyMismatch' },
+  TestModeOnly: { _tag: 'TestModeOnly' },
   InvalidMintKey: { _tag: 'InvalidMintKey' },
   InvalidInternalToken: { _tag: 'InvalidInternalToken' },
   ServerMisconfigured: { _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' },
@@ -103,6 +104,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
     required: ['scope'],
   },
   party_mismatch: { why: 'The party in the path or body is not the party of the API key' },
+  test_mode_only: { why: 'A test helper was called with a live key: test helpers act on the test world only' },
   not_found: { why: 'The resource does not exist, or belongs to another API client or party' },
   conflict: { why: 'The resource already exists, or a concurrent request changed it first (retry)' },
   invalid_state: {

@@ -46,8 +46,12 @@ import type {
   RejectSessionInput,
   Requirement,
   ReversePaymentInput,
+  ReturnPaymentInput,
+  CreateTestClockInput,
+  AdvanceTestClockInput,
   reviewView,
   SchedulePreview,
+  testClockView,
   transactionView,
   WebhookDeliveryView,
   WebhookEndpointView,
@@ -76,8 +80,8 @@ import type { RequestBodyName } from './operation-docs.js'
  * apps/api/test/openapi-examples.test.ts checks every example against its schema and codec.
  */
 
-/** A value as JSON carries it: branded identifiers are plain strings there. */
-type Wire<V> = V extends AnyId ? string : V extends readonly (infer I)[] ? readonly Wire<I>[] : V extends object ? { readonly [K in keyof V]: Wire<V[K]> } : V
+/** A value as JSON carries it: branded identifiers and instants are plain strings there. */
+type Wire<V> = V extends AnyId | Date ? string : V extends readonly (infer I)[] ? readonly Wire<I>[] : V extends object ? { readonly [K in keyof V]: Wire<V[K]> } : V
 /** A request body as a partner sends it: what the codec decodes, on the wire. */
 type Sent<C extends t.Mixed> = Wire<t.TypeOf<C>>
 
@@ -85,6 +89,7 @@ type Health = { readonly status: 'ok' }
 type Ready = { readonly status: 'ready'; readonly database: 'up' }
 type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = Wire<ReturnType<typeof reviewView>>
+type TestClockView = Wire<ReturnType<typeof testClockView>>
 type BalanceView = Wire<ReturnType<typeof balanceView>>
 type TransactionView = Wire<ReturnType<typeof transactionView>>
 type InstallmentView = Wire<ReturnType<typeof installmentView>>
@@ -112,6 +117,7 @@ const BANK_STATEMENT_ID = '2d65df1c-2b3f-45f5-8170-74dc0e92e8d6'
 const EVENT_ID = 'evt_81145dfa4cd54d8190dc9f4006711a9b'
 
 const PARTY_ID = '7d205940-6904-4566-870b-ec517ba63568'
+const TEST_CLOCK_ID = '0c5e2b7a-3d41-4f6e-9a8b-2c7d1e5f9a03'
 const PARTY_REGISTERED_ADDRESS_ID = '63af7362-d125-46f0-a497-69a992b3d0ed'
 const PARTY_OPERATING_ADDRESS_ID = '5dc00658-6126-4970-9e85-648e2754155f'
 
@@ -867,6 +873,19 @@ const collateral: CollateralView = {
   created_at: '2026-11-03T19:06:12.580Z',
 }
 
+const testClock: TestClockView = {
+  test_clock_id: TEST_CLOCK_ID,
+  party_id: PARTY_ID,
+  name: 'Late payment walkthrough',
+  frozen_time: '2026-12-01T09:00:00.000Z',
+  status: 'ready',
+  advancing_to: null,
+  created_at: '2026-11-28T15:02:44.118Z',
+}
+const testClockAdvancing: TestClockView = { ...testClock, status: 'advancing', advancing_to: '2027-03-01T09:00:00.000Z' }
+const createTestClockRequest: Sent<typeof CreateTestClockInput> = { frozen_time: '2026-12-01T09:00:00Z', name: 'Late payment walkthrough' }
+const advanceTestClockRequest: Sent<typeof AdvanceTestClockInput> = { frozen_time: '2027-03-01T09:00:00Z' }
+
 const loanDocumentRequest: Sent<typeof LoanDocumentInput> = {
   type: 'agreement',
   storage_ref: 's3://lender-loan-docs/acme-supplies/loan-agreement-signed.pdf',
@@ -910,6 +929,7 @@ const declineApplicationRequest: Sent<typeof DeclineApplicationInput> = {
   decided_by: CREDIT_DESK,
 }
 const reversePaymentRequest: Sent<typeof ReversePaymentInput> = { reason: 'ACH return R01: insufficient funds' }
+const returnPaymentRequest: Sent<typeof ReturnPaymentInput> = { return_code: 'R01' }
 const chargeOffRequest: Sent<typeof ChargeOffInput> = { reason: 'Borrower ceased trading' }
 
 const sessionUnderReview: ReviewView = {
@@ -1086,6 +1106,15 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   listTransactionsForPartyLoan: { data: transactions, next_cursor: null },
   listDocumentsForPartyLoan: { data: [openingStatement, loanAgreement], next_cursor: null },
 
+  simulateOnboardingApproval: { session: sessionReviewed, party },
+  simulateOnboardingRejection: duplicateRejected,
+  simulateApplicationApproval: { application, loan },
+  simulateApplicationDecline: declinedApplication,
+  simulatePaymentReturn: reversedPayment,
+  createTestClock: testClock,
+  getTestClock: testClock,
+  advanceTestClock: testClockAdvancing,
+
   listOnboardingSessionsForReview: { data: [sessionUnderReview, duplicateUnderReview], next_cursor: null },
   approveOnboardingSession: { session: sessionReviewed, party },
   rejectOnboardingSession: duplicateRejected,
@@ -1135,6 +1164,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   CollateralInput: collateralRequest,
   LoanDocumentInput: loanDocumentRequest,
   ReversePaymentInput: reversePaymentRequest,
+  ReturnPaymentInput: returnPaymentRequest,
+  CreateTestClockInput: createTestClockRequest,
+  AdvanceTestClockInput: advanceTestClockRequest,
   ChargeOffInput: chargeOffRequest,
   LoanProductInput: productRequest,
   LoanProductPatch: productPatch,
@@ -1155,4 +1187,5 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   paymentMethodId: BANK_ACCOUNT_ID,
   paymentId: PAYMENT_ID,
   productId: PRODUCT_ID,
+  clockId: TEST_CLOCK_ID,
 }

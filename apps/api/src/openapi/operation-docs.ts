@@ -30,8 +30,11 @@ import {
   ProductActiveFilter,
   RegisterWebhookInput,
   RejectSessionInput,
+  ReturnPaymentInput,
   ReversePaymentInput,
   SchedulePreviewQuery,
+  CreateTestClockInput,
+  AdvanceTestClockInput,
   SessionStatusFilter,
   TransactionFilters,
 } from '@lendgate/core'
@@ -71,6 +74,9 @@ export const REQUEST_BODIES = {
   CollateralInput,
   LoanDocumentInput,
   ReversePaymentInput,
+  ReturnPaymentInput,
+  CreateTestClockInput,
+  AdvanceTestClockInput,
   ChargeOffInput,
   LoanProductInput,
   LoanProductPatch,
@@ -86,6 +92,8 @@ export const PARTNER_TAGS = {
   parties: 'An approved borrower (a party): its record, addresses, applications and the products it can apply for.',
   applications: 'Loan applications: draft, update, preview the schedule, submit for decisioning, withdraw.',
   servicing: 'Booked loans: schedule, balances, payoff, ledger, collateral, documents, payment methods and payments.',
+  testing:
+    'Test helpers (test keys only): take the decisions an operator would and the returns a bank would, on your own test records, so a test-mode integration runs end to end without Lendgate. See the Testing guide.',
   reference: 'This document.',
 } as const
 
@@ -505,6 +513,63 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     list: true,
     errors: [LOAN_NOT_FOUND],
   }),
+
+  simulateOnboardingApproval: doc(
+    'testing',
+    'Approve your submitted test session',
+    'Test mode only. Approves a submitted session of your API client as a reviewer would, with the same effects: the party is created and `party.ready` is queued. The audit log names your key.',
+    { body: 'ApproveSessionInput', errors: [notFound('onboarding_session', 'No session with this id belongs to the API client in the test world.'), SUBMITTED_ONLY('onboarding_session', 'session', 'approve')] },
+  ),
+  simulateOnboardingRejection: doc('testing', 'Reject your submitted test session', 'Test mode only. Rejects a submitted session of your API client as a reviewer would, with its reason.', {
+    body: 'RejectSessionInput',
+    errors: [notFound('onboarding_session', 'No session with this id belongs to the API client in the test world.'), SUBMITTED_ONLY('onboarding_session', 'session', 'reject')],
+  }),
+  simulateApplicationApproval: doc(
+    'testing',
+    "Approve your party's submitted test application",
+    "Test mode only. Approves a submitted application of the key's party as a credit officer would, booking its loan with its schedule and opening ledger entries.",
+    { body: 'ApproveApplicationInput', errors: [notFound('loan_application', "No application with this id belongs to the key's party in the test world."), SUBMITTED_ONLY('loan_application', 'application', 'approve')] },
+  ),
+  simulateApplicationDecline: doc('testing', "Decline your party's submitted test application", "Test mode only. Declines a submitted application of the key's party as a credit officer would, with its reason.", {
+    body: 'DeclineApplicationInput',
+    errors: [notFound('loan_application', "No application with this id belongs to the key's party in the test world."), SUBMITTED_ONLY('loan_application', 'application', 'decline')],
+  }),
+  createTestClock: doc(
+    'testing',
+    "Put the key's party on a test clock",
+    "Test mode only. Freezes the time of the key's party (a test-world party; one clock each) at `frozen_time`, now by default, at most a year ahead: " +
+      "from then on the party's requests read that time as now (a loan booked is booked on that day, a payment is made on it), and its loans no longer follow the calendar, only the clock.",
+    { body: 'CreateTestClockInput', errors: [notFound('party', "The key's party does not exist in the test world."), documented({ _tag: 'AlreadyExists', entity: 'test_clock' }, 'The party has a clock already.')] },
+  ),
+  getTestClock: doc('testing', "Read the party's test clock", 'Test mode only. The clock, `advancing` while an advance is under way (poll until `ready`).', {
+    errors: [notFound('test_clock', "No clock with this id belongs to the key's party.")],
+  }),
+  advanceTestClock: doc(
+    'testing',
+    'Advance the test clock',
+    'Test mode only. Moves the clock forward to `frozen_time` (at most two years at a time) and answers at once, `advancing`: for each day crossed, in order, ' +
+      "the party's loans are serviced as the daily job services them (interest, due dates, late fees, delinquency), then `frozen_time` moves to that day. " +
+      'Poll the clock until it is `ready`. Asking again for the advance under way answers the clock as it is.',
+    {
+      body: 'AdvanceTestClockInput',
+      errors: [
+        notFound('test_clock', "No clock with this id belongs to the key's party."),
+        invalidState('test_clock', 'ADVANCING', 'advance', 'The clock is advancing to another time: wait until it is `ready`.'),
+      ],
+    },
+  ),
+  simulatePaymentReturn: doc(
+    'testing',
+    'Return a test payment as the bank would',
+    'Test mode only. The borrower\'s bank returns a succeeded payment with a NACHA `return_code` (R01 insufficient funds by default; R02, R03, R04, R10, R29): the payment becomes `REVERSED` and what it paid is owed again, as an operator\'s reversal does.',
+    {
+      body: 'ReturnPaymentInput',
+      errors: [
+        notFound('payment', 'No payment with this id belongs to this loan.'),
+        invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be returned, and none of a charged-off loan.'),
+      ],
+    },
+  ),
 
   listOnboardingSessionsForReview: doc('review', 'List sessions for review', 'The sessions of every API client, oldest first, optionally of one status (`SUBMITTED` for the queue).', {
     list: true,

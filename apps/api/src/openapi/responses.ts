@@ -49,6 +49,7 @@ import {
   type WebhookDeliveryView,
   type WebhookEndpointView,
   type WebhookEventView,
+  type TestClockView,
 } from '@lendgate/core'
 import type { OperationId } from '../routes/operations.js'
 
@@ -512,6 +513,18 @@ const SCHEMAS = {
     interest_accrued: boolean,
     status: enumOf(INSTALLMENT_STATUSES),
   }),
+  TestClock: objectOf<TestClockView>()(
+    "A test-world party's own time (test mode): its requests read `frozen_time` as now, and an advance services its loans for each day it crosses",
+    {
+      test_clock_id: uuid,
+      party_id: uuid,
+      name: nullableString,
+      frozen_time: { ...timestamp, description: "The party's now (ISO 8601 UTC with milliseconds)" },
+      status: enumOf(['ready', 'advancing'], '`advancing` while an advance is under way: `frozen_time` moves a day at a time to `advancing_to`'),
+      advancing_to: nullableTimestamp,
+      created_at: timestamp,
+    },
+  ),
   Collateral: objectOf<ReturnType<typeof collateralView>>()('A collateral item securing a loan', {
     collateral_id: uuid,
     loan_id: uuid,
@@ -795,6 +808,15 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   listTransactionsForPartyLoan: page('Transaction'),
   listDocumentsForPartyLoan: page('LoanDocument'),
 
+  simulateOnboardingApproval: ref('SessionApproval'),
+  simulateOnboardingRejection: ref('ReviewRecord'),
+  simulateApplicationApproval: ref('LoanApproval'),
+  simulateApplicationDecline: ref('LoanApplication'),
+  simulatePaymentReturn: ref('Payment'),
+  createTestClock: ref('TestClock'),
+  getTestClock: ref('TestClock'),
+  advanceTestClock: ref('TestClock'),
+
   listOnboardingSessionsForReview: page('ReviewRecord'),
   approveOnboardingSession: ref('SessionApproval'),
   rejectOnboardingSession: ref('ReviewRecord'),
@@ -822,6 +844,17 @@ const pin = (says: string, properties: Record<string, JsonSchema>): { readonly s
  * it always fills), as a schema the body must also match. The document says it in the success
  * response's description; the HTTP suites check every success body against it.
  */
+const APPROVED_SESSION = pin('The session is `APPROVED`, with its `party_id` and `review`.', {
+  session: { properties: { status: { const: 'APPROVED' }, party_id: { type: 'string' }, review: { type: 'object' } } },
+})
+const REJECTED_SESSION = pin('The session is `REJECTED`, with its `review`.', { status: { const: 'REJECTED' }, review: { type: 'object' } })
+const APPROVED_APPLICATION = pin('The application is `APPROVED` with its `decision` and `loan_id`; the loan is `ACTIVE`.', {
+  application: { properties: { status: { const: 'APPROVED' }, decision: { type: 'object' }, loan_id: { type: 'string' } } },
+  loan: { properties: { status: { const: 'ACTIVE' } } },
+})
+const DECLINED_APPLICATION = pin('The application is `DECLINED`, with its `decision`.', { status: { const: 'DECLINED' }, decision: { type: 'object' } })
+const REVERSED_PAYMENT = pin('The payment is `REVERSED`.', { status: { const: 'REVERSED' } })
+
 export const SUCCESS_PINS: Readonly<Partial<Record<OperationId, { readonly says: string; readonly schema: JsonSchema }>>> = {
   mintApiKey: pin('The key is `active`.', { status: { const: 'active' } }),
   revokeApiKey: pin('The key is `revoked`, with `revoked_at`.', { status: { const: 'revoked' }, revoked_at: { type: 'string' } }),
@@ -848,5 +881,6 @@ export const SUCCESS_PINS: Readonly<Partial<Record<OperationId, { readonly says:
     loan: { properties: { status: { const: 'ACTIVE' } } },
   }),
   declineLoanApplication: pin('The application is `DECLINED`, with its `decision`.', { status: { const: 'DECLINED' }, decision: { type: 'object' } }),
+  createTestClock: pin('The clock is `ready`.', { status: { const: 'ready' } }),
   reverseLoanPayment: pin('The payment is `REVERSED`.', { status: { const: 'REVERSED' } }),
 }

@@ -32,6 +32,8 @@ export type Operation<Id extends string = string> = {
   readonly extraLimit?: ExtraLimit
   /** A request without an `Idempotency-Key` is refused (400 `idempotency_key_required`): payments. */
   readonly idempotencyKeyRequired?: boolean
+  /** A test helper (decision 130): live keys are refused with 403 `test_mode_only`. */
+  readonly testOnly?: boolean
   /**
    * A write that takes its fields from the query string rather than a body (the accrual job's
    * `as_of`). Any other write refuses query parameters (decision 77).
@@ -42,10 +44,12 @@ export type Operation<Id extends string = string> = {
 }
 
 type PartnerOptions = {
+  readonly testOnly?: boolean
   readonly scope?: KnownScope
   readonly jsonBody?: boolean
   readonly extraLimit?: ExtraLimit
   readonly idempotencyKeyRequired?: boolean
+  readonly livemode?: Exclude<LivemodePlacement, 'body'>
 }
 
 const partner = <const Id extends string>(operationId: Id, method: HttpMethod, path: string, successStatus: number, options: PartnerOptions = {}): Operation<Id> => ({
@@ -58,6 +62,8 @@ const partner = <const Id extends string>(operationId: Id, method: HttpMethod, p
   jsonBody: options.jsonBody ?? false,
   ...(options.extraLimit === undefined ? {} : { extraLimit: options.extraLimit }),
   ...(options.idempotencyKeyRequired === true ? { idempotencyKeyRequired: true } : {}),
+  ...(options.testOnly === true ? { testOnly: true } : {}),
+  ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
 })
 
 const other = <const Id extends string>(
@@ -86,6 +92,9 @@ const code = { jsonBody: true, extraLimit: 'verification' } as const
 const S = '/public/onboarding-sessions/:sessionId'
 const P = '/public/parties/:partyId'
 const L = `${P}/loans/:loanId`
+const T = '/public/test-helpers'
+/** A test helper: a test key's simulation of what an operator or a bank would do. */
+const helper = { testOnly: true } as const
 
 export const OPERATIONS = [
   other('health', 'GET', '/health', 200, 'none', worldless),
@@ -150,6 +159,16 @@ export const OPERATIONS = [
   partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
   partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),
   partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),
+
+  // Test helpers (decision 130)
+  partner('simulateOnboardingApproval', 'POST', `${T}/onboarding-sessions/:sessionId/approve`, 200, { ...helper, livemode: 'members' }),
+  partner('simulateOnboardingRejection', 'POST', `${T}/onboarding-sessions/:sessionId/reject`, 200, { ...helper, jsonBody: true }),
+  partner('simulateApplicationApproval', 'POST', `${T}/applications/:applicationId/approve`, 200, { ...helper, livemode: 'members' }),
+  partner('simulateApplicationDecline', 'POST', `${T}/applications/:applicationId/decline`, 200, { ...helper, jsonBody: true }),
+  partner('createTestClock', 'POST', `${T}/clocks`, 201, { ...helper, jsonBody: true }),
+  partner('getTestClock', 'GET', `${T}/clocks/:clockId`, 200, helper),
+  partner('advanceTestClock', 'POST', `${T}/clocks/:clockId/advance`, 200, { ...helper, jsonBody: true }),
+  partner('simulatePaymentReturn', 'POST', `${T}/parties/:partyId/loans/:loanId/payments/:paymentId/return`, 200, { ...helper, jsonBody: true }),
 
   // Internal review and decisioning (CONTRACT.md, pinned)
   other('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'internal'),

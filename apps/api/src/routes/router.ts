@@ -2,7 +2,8 @@ import Router, { type RouterMiddleware } from '@koa/router'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Middleware } from 'koa'
 import type { Config } from '../config.js'
-import { WORLDS } from '@lendgate/core'
+import { WORLDS, type TestClockRepository } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
 import { inWorld, type AppDeps } from '../deps.js'
 import { readBody } from '../http/body.js'
 import { callerChecks, type CallerChecks } from '../http/caller.js'
@@ -42,6 +43,22 @@ const worldOf =
     return next()
   }
 
+/**
+ * On a test-world partner request, the caller's party's test clock, if it has one (decision 131):
+ * the request reads its frozen time as now. One read by an index; a live request reads nothing.
+ */
+const testClockOf =
+  (clocks: Pick<TestClockRepository, 'findForParty'>): Middleware<AppState> =>
+  async (ctx, next) => {
+    const caller = ctx.state.caller
+    if (ctx.state.world === 'test' && caller !== undefined) {
+      const found = await clocks.findForParty(caller.partyId)()
+      if (E.isLeft(found)) return answerProblem(ctx, found.left)
+      if (O.isSome(found.right)) ctx.state.frozenAt = found.right.value.frozenTime
+    }
+    return next()
+  }
+
 /** The route table as Koa middleware, and its layers (for tests that compare it with the OpenAPI document). */
 export type RouteTable = {
   /** Runs the route a request matches; a request no route takes goes on to `next`. */
@@ -73,6 +90,7 @@ export const buildRouter = (
     if (route === undefined) chain.push(placeholder(op))
     else {
       chain.push(worldOf(op))
+      if (op.auth === 'partner') chain.push(testClockOf(worlds.test.testClocks))
       if (op.method !== 'GET') chain.push(readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
@@ -88,7 +106,9 @@ export const buildRouter = (
       const sources = { idempotencyKey: op.idempotencyKeyRequired === true, fieldsInQuery: op.fieldsInQuery === true }
       chain.push((ctx) => {
         const command = requestCommand(ctx as AppContext, sources)
-        const run = handlers[ctx.state.world ?? 'live'][op.operationId].run
+        const frozenAt = ctx.state.frozenAt
+        // A party on a test clock: the test world's handlers, built on the clock's time.
+        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, clock: { now: () => frozenAt } }))[op.operationId].run
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }

@@ -29,6 +29,7 @@ export const FIXTURE_KEYS = [
   'paymentMethodId',
   'paymentId',
   'productId',
+  'clockId',
 ] as const
 export type FixtureKey = (typeof FIXTURE_KEYS)[number]
 
@@ -52,6 +53,7 @@ export const OWNER_OF: Readonly<Record<FixtureKey, 'client' | 'party' | 'catalog
   paymentMethodId: 'party',
   paymentId: 'party',
   productId: 'catalogue',
+  clockId: 'party',
 }
 
 const isFixtureKey = (key: string): key is FixtureKey => (FIXTURE_KEYS as readonly string[]).includes(key)
@@ -112,8 +114,12 @@ const BODIES: Readonly<Record<string, (ids: IdMap) => unknown>> = {
   createPaymentMethodForPartyLoan: () => BANK_ACCOUNT,
   updatePaymentMethodForPartyLoan: () => ({ nickname: 'intruder' }),
   createPaymentIntentForPartyLoan: (ids) => ({ amount: 10_000, currency: 'USD', payment_method_id: ids.paymentMethodId }),
+  advanceTestClock: () => ({ frozen_time: new Date(Date.now() + 86_400_000).toISOString() }),
+  createTestClock: () => ({}),
   rejectOnboardingSession: () => ({ reason: 'intruder' }),
   declineLoanApplication: () => ({ reason: 'intruder' }),
+  simulateOnboardingRejection: () => ({ reason: 'intruder' }),
+  simulateApplicationDecline: () => ({ reason: 'intruder' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'Intruder lathe', valuation: 1_000, currency: 'USD', lien_position: 1 }),
   attachLoanDocument: () => ({ type: 'other', storage_ref: 's3://intruder/doc.pdf' }),
 }
@@ -236,6 +242,8 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     paymentMethodId: method.payment_method_id as string,
     paymentId: payment.payment_id as string,
     productId: WORKING_CAPITAL,
+    // A test-world party's clock, frozen at its creation; the live world has none (decision 131).
+    clockId: world === 'test' ? ((await owner('POST', '/public/test-helpers/clocks', { name: `${tag} clock` }, 201)).test_clock_id as string) : unknownIdFor('clockId'),
   }
   const open: IdMap = { ...approved, sessionId: openId, sessionAddressId: openAddressId }
   const keys = [borrower.partnerKey, borrower.key, spare]

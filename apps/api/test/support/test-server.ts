@@ -119,6 +119,8 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     exactRateLimiter: exactRateLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     attemptLimiter: exactAttemptLimiter({ store: rateLimits, clock: { now: () => new Date() } }),
     metrics: createMetrics(),
+    // No advancer runs in memory: a test clock is advanced on a database (compose.ts).
+    clockAdvances: { wake: () => undefined },
     testWorld: {
       ...inMemoryWorld(),
       ...testModeVerification(scryptOneTimeCodes()),

@@ -195,7 +195,12 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
 
     activeLoanIds: (afterId, limit) =>
       query(async () => {
-        let q = db.selectFrom('loans').select('id').where('status', '=', 'ACTIVE')
+        // A loan of a party on a test clock moves only with its clock (decision 131).
+        let q = db
+          .selectFrom('loans')
+          .select('id')
+          .where('status', '=', 'ACTIVE')
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('test_clocks').select('test_clocks.id').whereRef('test_clocks.party_id', '=', 'loans.party_id'))))
         if (afterId !== null) q = q.where('id', '>', afterId)
         return (await q.orderBy('id').limit(limit).execute()).map((r) => r.id)
       }),

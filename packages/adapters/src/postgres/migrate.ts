@@ -17,6 +17,7 @@ import * as jobLeases from './migrations/0014-job-leases.js'
 import * as rateLimitInstances from './migrations/0015-rate-limit-instances.js'
 import * as paymentRequestedAmount from './migrations/0016-payment-requested-amount.js'
 import * as testWorld from './migrations/0017-test-world.js'
+import * as testClocks from './migrations/0018-test-clocks.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-rate-limit-instances': rateLimitInstances,
   '0016-payment-requested-amount': paymentRequestedAmount,
   '0017-test-world': testWorld,
+  '0018-test-clocks': testClocks,
 }
 
 /** Names of every migration, in order. */

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely'
-import type { AddressId, ApiKeyId, ClientId, DocumentId, EventId, PartyId, SessionId } from '@lendgate/core'
+import type { AddressId, ApiKeyId, ClientId, DocumentId, EventId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
 } from './lending-tables.js'
@@ -185,6 +185,17 @@ export type JobLeasesTable = {
   completed_at: Date | null
 }
 
+/** Test clocks (migration 0018, decision 131). */
+export type TestClocksTable = {
+  id: TestClockId
+  party_id: PartyId
+  name: string | null
+  frozen_time: Date
+  advancing_to: Date | null
+  leased_until: Date | null
+  created_at: Date
+}
+
 /** The append-only audit log (migration 0012). `details` is JSON written as text, read back parsed. */
 export type AuditEventsTable = {
   id: string
@@ -227,4 +238,5 @@ export type Database = {
   rate_limit_instances: RateLimitInstancesTable
   audit_events: AuditEventsTable
   job_leases: JobLeasesTable
+  test_clocks: TestClocksTable
 }

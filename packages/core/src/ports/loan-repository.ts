@@ -99,7 +99,7 @@ export type LoanRepository = {
    * posting `decide` returns (nothing on Left). Read with `reads`: the embedded database has one connection.
    */
   readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
-  /** Active loans' ids after `afterId`, in id order. */
+  /** Ids after `afterId`, in id order, of the active loans that follow the calendar: none of a party on a test clock, which moves only with its clock (decision 131). */
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Outside any change. */
   readonly payments: PaymentReads

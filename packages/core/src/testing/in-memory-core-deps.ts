@@ -16,6 +16,7 @@ import type { InMemoryLoanRepository } from './in-memory-loan-repository.js'
 import { inMemoryOnboardingSessionRepository } from './in-memory-onboarding-session-repository.js'
 import { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
 import { inMemoryVerificationChallengeRepository } from './in-memory-verification-challenge-repository.js'
+import { inMemoryTestClockRepository, type InMemoryTestClockRepository } from './in-memory-test-clock-repository.js'
 import { inMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-repository.js'
 import { recordingCodeSender, type RecordingCodeSender } from './recording-code-sender.js'
 import { sequentialIds } from './sequential-ids.js'
@@ -39,6 +40,7 @@ export type InMemoryWorld = WorldDeps & {
   readonly applications: ReturnType<typeof inMemoryLoanApplicationRepository>
   readonly loans: InMemoryLoanRepository
   readonly paymentMethods: ReturnType<typeof inMemoryPaymentMethodRepository>
+  readonly testClocks: InMemoryTestClockRepository
 }
 
 /** `CoreDeps` typed as each member is, so tests reach the handles (`clock.set`, `sender.sent()`, `all()`, …). */
@@ -53,7 +55,8 @@ export type InMemoryCoreDeps = CoreDeps &
 /** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail. */
 export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryWorld => {
   const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
-  const applications = inMemoryLoanApplicationRepository(audit)
+  const testClocks = inMemoryTestClockRepository()
+  const applications = inMemoryLoanApplicationRepository(audit, testClocks.onTestClock)
   return {
     sessions,
     documents: inMemoryDocumentRepository(),
@@ -67,6 +70,7 @@ export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog()): InM
     processor: fakePaymentProcessor(),
     tokenizer: fakePaymentTokenizer(),
     audit,
+    testClocks,
   }
 }
 

@@ -3,14 +3,16 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/foundations/errors.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
 import type { LoanApplication } from '../domain/loans/loan-application.js'
+import type { PartyId } from '../domain/foundations/ids.js'
 import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
 import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-/** Applications in memory and the loans approval books (`loans`); the PostgreSQL repositories' semantics. */
+/** Applications in memory and the loans approval books (`loans`; `onTestClock` as `inMemoryLoanRepository` takes it); the PostgreSQL repositories' semantics. */
 export const inMemoryLoanApplicationRepository = (
   audit: InMemoryAuditLog = inMemoryAuditLog(),
+  onTestClock: (partyId: PartyId) => boolean = () => false,
 ): LoanApplicationRepository & {
   /** Every application, as stored. */
   readonly all: () => readonly LoanApplication[]
@@ -18,7 +20,7 @@ export const inMemoryLoanApplicationRepository = (
   readonly audit: InMemoryAuditLog
 } => {
   const applications = new Map<string, LoanApplication>()
-  const loans = inMemoryLoanRepository(audit)
+  const loans = inMemoryLoanRepository(audit, onTestClock)
   const save = (a: LoanApplication, event: AuditEvent | null) => {
     const stored = applications.get(a.id)
     if (stored === undefined || stored.version !== a.version) return TE.left(concurrentUpdate('loan_application'))

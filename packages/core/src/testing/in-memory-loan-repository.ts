@@ -31,8 +31,11 @@ export type InMemoryLoanRepository = LoanRepository & {
   readonly book: (booked: BookedLoan) => void
 }
 
-/** Loans in memory. `change` runs one at a time per repository, like the row lock it stands for. */
-export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryLoanRepository => {
+/**
+ * Loans in memory. `change` runs one at a time per repository, like the row lock it stands for.
+ * `onTestClock` tells which parties a test clock moves (their loans are left out of `activeLoanIds`).
+ */
+export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLog(), onTestClock: (partyId: PartyId) => boolean = () => false): InMemoryLoanRepository => {
   const loans = new Map<string, Stored>()
   const payments = new Map<string, Payment>()
   let sequence = 0
@@ -145,7 +148,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
     activeLoanIds: (afterId, limit) =>
       TE.right(
         [...loans.values()]
-          .filter((s) => s.loan.status === 'ACTIVE' && (afterId === null || s.loan.id > afterId))
+          .filter((s) => s.loan.status === 'ACTIVE' && !onTestClock(s.loan.partyId) && (afterId === null || s.loan.id > afterId))
           .map((s) => s.loan.id)
           .sort()
           .slice(0, limit),

@@ -42,3 +42,4 @@ export { type FakeWebhookUrlGuardOptions, fakeWebhookUrlGuard } from './fake-web
 // Rate limits
 export { inMemoryRateLimitStore } from './in-memory-rate-limit-store.js'
 export { inMemoryJobLeases } from './in-memory-job-leases.js'
+export { type InMemoryTestClockRepository, inMemoryTestClockRepository } from './in-memory-test-clock-repository.js'

@@ -231,6 +231,20 @@ export const Bool = withSchema(new t.Type<boolean, boolean, unknown>(
   t.identity,
 ), { type: 'boolean' })
 
+const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
+
+/** An instant in RFC 3339 UTC (`2026-12-01T09:30:00Z`, milliseconds optional), from year 1 to 9999, decoded to a `Date`. */
+export const Instant = withSchema(new t.Type<Date, Date, unknown>(
+  'Instant',
+  (u): u is Date => u instanceof Date,
+  (u, c) => {
+    const at = typeof u === 'string' && INSTANT_PATTERN.test(u) && !u.startsWith('0000') ? new Date(u) : undefined
+    // A date that rolled over (February 30th) is not the one written.
+    return at !== undefined && !Number.isNaN(at.getTime()) && utcDate(at) === (u as string).slice(0, 10) ? t.success(at) : t.failure(u, c, 'must be an instant in UTC, as 2026-12-01T09:30:00Z')
+  },
+  t.identity,
+), { type: 'string', format: 'date-time' })
+
 /** A real date `YYYY-MM-DD` from 0001-01-01 to 9999-12-31 (PostgreSQL's `date` has no year 0). */
 export const CalendarDate = withSchema(new t.Type<string, string, unknown>(
   'CalendarDate',

@@ -76,6 +76,11 @@ export type PaymentId = Id<'PaymentId'>
 /** Decodes a UUID to a `PaymentId`. */
 export const PaymentId = idOf('PaymentId', Uuid)
 
+/** A test clock's id (decision 131). */
+export type TestClockId = Id<'TestClockId'>
+/** Decodes a UUID to a `TestClockId`. */
+export const TestClockId = idOf('TestClockId', Uuid)
+
 const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
 
 /** `evt_` and 32 lower-case hex digits. */
@@ -89,7 +94,7 @@ export type EventId = Id<'EventId'>
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any id above. */
-export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId
+export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */
 export const newId = <I extends Exclude<AnyId, EventId>>(ids: { readonly next: () => string }): I => ids.next() as I

@@ -162,14 +162,14 @@ export const runInterestAccrual =
     )
 
 /** A loan the engine could not service (an exception or a refusal of its rules): skipped, told, tried again next run. */
-type LoanNotServiced = { readonly _tag: 'LoanNotServiced'; readonly reason: string }
+export type LoanNotServiced = { readonly _tag: 'LoanNotServiced'; readonly reason: string }
 
 /** Why a loan was skipped: the engine's message, or the store's error on that loan alone. */
 const failureReason = (failure: LoanNotServiced | StoreUnavailable): string =>
   failure._tag === 'LoanNotServiced' ? failure.reason : `the store refused this loan: ${failure.cause instanceof Error ? failure.cause.message : String(failure.cause)}`
 
 /** What accruing one loan posted. */
-type Accrued = { readonly changed: boolean; readonly accruals: number }
+export type Accrued = { readonly changed: boolean; readonly accruals: number }
 
 /** Decides one loan's accrual to `asOf`: what is owed by then, posted; nothing for a loan gone or no longer active. */
 const planAccrual = (locked: O.Option<LoadedLoan>, asOf: string | undefined, ids: IdGenerator, now: Date): E.Either<LoanNotServiced, Change<Accrued>> => {
@@ -184,7 +184,10 @@ const planAccrual = (locked: O.Option<LoadedLoan>, asOf: string | undefined, ids
 }
 
 /** Posts what loan `loanId` owes by `asOf` (by today in its time zone when left out, and never after it), in its own transaction. */
-const accrueOne = (deps: AccrualDeps, loanId: LoanId, asOf: string | undefined): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> =>
+/** What the daily job does to one loan, at `deps.clock`'s now: interest and late fees to the loan's today, under its lock (a test clock's advance runs it at each day it crosses). */
+export const serviceLoan = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> => accrueOne(deps, loanId, undefined)
+
+const accrueOne = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId, asOf: string | undefined): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> =>
   deps.loans.change({ loanId }, (found: O.Option<LockedLoan>, reads) => {
     const now = deps.clock.now()
     return pipe(
