@@ -156,7 +156,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
   const testDb = worldDb(database.db, 'test')
-  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb) }
+  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb, 'test'), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb) }
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
   const rateLimitClock = options.rateLimitClock ?? systemClock

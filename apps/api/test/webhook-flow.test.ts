@@ -1,3 +1,4 @@
+import { TEST_VERIFICATION_CODE } from '@lendgate/core'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { testDatabases } from '@lendgate/adapters/testing'
@@ -45,7 +46,8 @@ for (const database of testDatabases()) {
     let key: MintedKey
     const partner = (method: string, path: string, json?: unknown): Promise<Reply> =>
       request(server.url, `/public/onboarding-sessions${path}`, { method, headers: bearer(key.api_key), ...(json === undefined ? {} : { json }) })
-    const lastCode = (): string => codes.received[codes.received.length - 1]!['code'] as string
+    // A test-world session's code is always 000000 (decision 130), and nothing is delivered.
+    const lastCode = (): string => (key.environment === 'test' ? TEST_VERIFICATION_CODE : (codes.received[codes.received.length - 1]!['code'] as string))
 
     const submittedSession = async (): Promise<string> => {
       const id = (await partner('POST', '', { country_of_incorporation: 'US', locale: 'en-US' })).body.session_id as string
@@ -100,11 +102,25 @@ for (const database of testDatabases()) {
       expect((await approve(id)).status).to.equal(200)
       const party = (await partner('GET', `/${id}/party`)).body
       const delivery = await waitFor(() => hooks.received.find((r) => r.body.includes(party.party_id)))
-      const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: unknown; timestamp: string }
-      expect(event.type).to.equal('party.ready')
+      const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; livemode: boolean; data: unknown; timestamp: string }
+      expect([event.type, event.livemode]).to.deep.equal(['party.ready', true])
       const { livemode: _livemode, ...approved } = party
       expect(event.data).to.deep.equal(approved)
       expect(delivery.headers['webhook-id']).to.match(/^evt_[0-9a-f]{32}$/)
+    })
+
+    it('delivers the test world\'s party.ready too, saying livemode false, from its own outbox (decision 128)', async () => {
+      key = await mintKey(server.url, { environment: 'test' })
+      const id = await submittedSession()
+      const registered = await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url })
+      expect(registered.status).to.equal(200)
+      const approved = await request(server.url, `/public/test-helpers/onboarding-sessions/${id}/approve`, { method: 'POST', headers: bearer(key.api_key), json: {} })
+      expect(approved.status, approved.text).to.equal(200)
+      const party = (await partner('GET', `/${id}/party`)).body
+      const delivery = await waitFor(() => hooks.received.find((r) => r.body.includes(party.party_id)))
+      const event = new Webhook(registered.body.webhook_secret as string).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; livemode: boolean }
+      expect([event.type, event.livemode]).to.deep.equal(['party.ready', false])
+      expect((await waitForLog(id, (d) => d.status === 'delivered')).status).to.equal('delivered')
     })
 
     it(`limits manual retries to ${MANUAL_RETRIES} per event per window: past it 429 webhook_retry, other events unaffected (issue 35)`, async () => {

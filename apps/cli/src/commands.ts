@@ -33,6 +33,7 @@ import {
   type LoanProductRepository,
   type OnboardingSessionRepository,
   type WebhookEventRepository,
+  type World,
 } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -62,6 +63,8 @@ export type CliDeps = {
   readonly products: Pick<LoanProductRepository, 'findById'>
   readonly ids: IdGenerator
   readonly clock: Clock
+  /** The world the operator's commands act on: the live world (decision 128). */
+  readonly world: World
 }
 
 export type Options = Readonly<Record<string, string | undefined>>

@@ -33,6 +33,7 @@ const status = await runCli(
       apiKeys: postgresApiKeyRepository(database.db),
       keyMaterial: nodeApiKeyMaterial(),
       sessions: postgresOnboardingSessionRepository(database.db),
+      world: 'live',
       events: postgresWebhookEventRepository(database.db),
       applications: postgresLoanApplicationRepository(database.db),
       products: postgresLoanProductRepository(database.db),

@@ -44,6 +44,7 @@ const setup = () => {
     products: inMemoryLoanProductRepository(),
     ids: sequentialIds(),
     clock,
+    world: 'live',
   }
   const run = async (...argv: string[]) => {
     let out = ''

@@ -1,4 +1,4 @@
-import { batchedKeyUsage, type ApiKeyRepository, type Clock, type CoreDeps, type VerificationCodeSender, type WorldDeps } from '@lendgate/core'
+import { batchedKeyUsage, type ApiKeyRepository, type Clock, type CoreDeps, type VerificationCodeSender, type World, type WorldDeps } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import { nodeApiKeyMaterial } from './crypto/api-key-material.js'
 import { randomIds } from './crypto/ids.js'
@@ -58,10 +58,10 @@ export type PostgresCoreDepsConfiguration = PostgresCoreDepsOptions & {
 const systemClock: Clock = { now: () => new Date() }
 
 /**
- * One world's stores (decision 128) on `db`, bound to that world's tables (`worldDb`): a Kysely
+ * The stores of `world` (decision 128) on `db`, bound to that world's tables (`worldDb`): a Kysely
  * repository for each, with the sandbox payment rails.
  */
-export const postgresWorldDeps = (db: Kysely<Database>): WorldDeps => ({
+export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps => ({
   sessions: postgresOnboardingSessionRepository(db),
   documents: postgresDocumentRepository(db),
   parties: postgresPartyRepository(db),
@@ -75,11 +75,12 @@ export const postgresWorldDeps = (db: Kysely<Database>): WorldDeps => ({
   tokenizer: sandboxTokenizer(),
   audit: postgresAuditLog(db),
   testClocks: postgresTestClockRepository(db),
+  world,
 })
 
 /**
  * The one place that builds the core's adapters on a database: the live world's stores
- * (`postgresWorldDeps`; the test world's are `postgresWorldDeps(worldDb(db, 'test'))`), and the
+ * (`postgresWorldDeps`; the test world's are `postgresWorldDeps(worldDb(db, 'test'), 'test')`), and the
  * shared ones: a Kysely repository for keys and products, node crypto for ids, key material and
  * one-time codes (scrypt), the guarded webhook URL check. `usage` buffers key uses: call
  * `usage.flush()` on a timer and before closing the database. Nothing is started (no timer, no
@@ -89,7 +90,7 @@ export const postgresCoreDepsBase = (database: OpenDatabase, options: PostgresCo
   const { db } = database
   const apiKeys = options.apiKeys ?? postgresApiKeyRepository(db)
   return {
-    ...postgresWorldDeps(db),
+    ...postgresWorldDeps(db, 'live'),
     apiKeys,
     keyMaterial: nodeApiKeyMaterial(),
     usage: batchedKeyUsage({ apiKeys, onFlushError: options.onKeyUsageFlushError ?? (() => undefined) }),

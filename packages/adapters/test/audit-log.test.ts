@@ -161,13 +161,13 @@ for (const database of testDatabases()) {
       await right(sessions.insert(submitted))
       const { approved, party } = approvalOf(submitted, now)
       const clash = await taken()
-      expect(isStoreUnavailable(await sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now), clash)())).to.equal(true)
+      expect(isStoreUnavailable(await sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now, 'live'), clash)())).to.equal(true)
       expect(isStoreUnavailable(await sessions.save({ ...submitted, status: 'REJECTED' }, clash)())).to.equal(true)
       expect((await some(sessions.findById(submitted.id))).status).to.equal('SUBMITTED')
       expect(await right(postgresPartyRepository(db).findById(party.id))).to.deep.equal(O.none)
 
       const audit = fresh(submitted.id)
-      await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now), audit))
+      await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now, 'live'), audit))
       expect(await recordedAbout(submitted.id)).to.deep.equal([audit.id])
     })
 

@@ -88,7 +88,7 @@ for (const database of testDatabases()) {
         if (withEndpoint) {
           await right(endpoints.upsert({ sessionId: session.id, url: receiver.url, sealedSecret: secrets.seal(SECRET), createdAt: new Date(), updatedAt: new Date() }))
         }
-        const event = partyReadyEvent(freshId(), session.id, { party_id: freshId() } as never, clock.now())
+        const event = partyReadyEvent(freshId(), session.id, { party_id: freshId() } as never, clock.now(), 'live')
         await db.transaction().execute((trx) => insertWebhookEvent(trx, event))
         sessions.set(event.id, session.id)
         return event.id

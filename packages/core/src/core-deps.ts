@@ -53,6 +53,8 @@ export type CoreDeps = {
   readonly audit: AuditLog
   /** The test world's clocks (decision 131); the live world's store has none. */
   readonly testClocks: TestClockRepository
+  /** The world these stores are of (decision 128): what an event written in it says (`livemode`). */
+  readonly world: World
   readonly ids: IdGenerator
   readonly clock: Clock
 }
@@ -68,7 +70,7 @@ export const WORLDS: readonly World[] = KEY_ENVIRONMENTS
  * objects, their audit trail and the rails that move their money. Keys, products, crypto, the
  * code sender and the clock are shared.
  */
-export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit', 'testClocks'] as const
+export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit', 'testClocks', 'world'] as const
 
 /** What one world adds to the shared dependencies. */
 export type WorldDeps = Pick<CoreDeps, (typeof WORLD_MEMBERS)[number]>

@@ -63,6 +63,7 @@ const setup = () => {
   const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
   const clock = testClock(NOW)
   const deps = {
+    world: 'live' as const,
     audit,
     apiKeys: inMemoryApiKeyRepository(audit),
     keyMaterial: fakeKeyMaterial(),

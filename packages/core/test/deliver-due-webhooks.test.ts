@@ -13,7 +13,7 @@ import type { PartyView } from '../src/views/onboarding.js'
 
 const now = new Date('2026-10-01T00:00:00.000Z')
 const due = (n: number): DueDelivery => ({
-  event: partyReadyEvent(`00000000-0000-4000-8000-00000000000${n}`, `ses_${n}` as SessionId, {} as PartyView, now),
+  event: partyReadyEvent(`00000000-0000-4000-8000-00000000000${n}`, `ses_${n}` as SessionId, {} as PartyView, now, 'live'),
   url: `https://partner.example/hook/${n}`,
   sealedSecret: 'sealed',
   interruptedLeaseEnd: null,

@@ -79,6 +79,7 @@ const MEMBERS: Record<keyof CoreDeps, true> = {
   codes: true,
   sender: true,
   testClocks: true,
+  world: true,
   webhooks: true,
   events: true,
   webhookSecrets: true,

@@ -38,6 +38,7 @@ const setup = async () => {
   const sender = recordingCodeSender()
   const challenges = inMemoryVerificationChallengeRepository()
   const deps = {
+    world: 'live' as const,
     sessions,
     parties: sessions.parties,
     challenges,
@@ -179,7 +180,7 @@ describe('onboarding use cases (in memory)', () => {
     const [event] = deps.sessions.events.all()
     expect(event).to.deep.include({ sessionId: params.sessionId, type: 'party.ready', status: 'pending', attempts: 0, nextAttemptAt: deps.clock.now() })
     expect(event!.id).to.match(/^evt_[0-9a-f]{32}$/)
-    expect(JSON.parse(event!.body)).to.deep.equal({ type: 'party.ready', timestamp: deps.clock.now().toISOString(), data: partyView(party) })
+    expect(JSON.parse(event!.body)).to.deep.equal({ type: 'party.ready', livemode: true, timestamp: deps.clock.now().toISOString(), data: partyView(party) })
     expect(await rejectOnboardingSession(deps)({ ...params, reason: 'x' })()).to.deep.equal(E.left(invalidState('onboarding_session', 'APPROVED', 'reject')))
   })
 

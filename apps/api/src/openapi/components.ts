@@ -87,6 +87,7 @@ const { livemode: _livemode, ...approvedParty } = SUCCESS_EXAMPLES.getPartyBySes
 /** A `party.ready` event, sent as the party was created. */
 const PARTY_READY_EXAMPLE = {
   type: 'party.ready',
+  livemode: true,
   timestamp: approvedParty.created_at,
   data: approvedParty,
 }
@@ -141,10 +142,11 @@ export const PARTY_READY_WEBHOOK = {
 export const PARTY_READY_EVENT = {
   type: 'object',
   description: 'The body of the `party.ready` webhook',
-  required: ['type', 'timestamp', 'data'],
+  required: ['type', 'livemode', 'timestamp', 'data'],
   additionalProperties: false,
   properties: {
     type: { type: 'string', const: 'party.ready' },
+    livemode: { type: 'boolean', description: 'true for a party of the live world, false for one of the test world (a session created with a test key)' },
     timestamp: { type: 'string', format: 'date-time' },
     data: { ...WEBHOOK_PARTY, description: 'The body of getPartyBySessionId as of approval, without its `livemode`' },
   },

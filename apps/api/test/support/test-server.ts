@@ -122,7 +122,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     // No advancer runs in memory: a test clock is advanced on a database (compose.ts).
     clockAdvances: { wake: () => undefined },
     testWorld: {
-      ...inMemoryWorld(),
+      ...inMemoryWorld(undefined, 'test'),
       ...testModeVerification(scryptOneTimeCodes()),
       processor: sandboxPaymentProcessor(),
       tokenizer: sandboxTokenizer(),

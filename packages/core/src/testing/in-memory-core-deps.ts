@@ -1,4 +1,4 @@
-import type { CoreDeps, WorldDeps } from '../core-deps.js'
+import type { CoreDeps, World, WorldDeps } from '../core-deps.js'
 import { batchedKeyUsage } from '../stateful/batched-key-usage.js'
 import { fakeKeyMaterial } from './fake-key-material.js'
 import { fakeOneTimeCodes } from './fake-one-time-codes.js'
@@ -52,8 +52,8 @@ export type InMemoryCoreDeps = CoreDeps &
     readonly products: ReturnType<typeof inMemoryLoanProductRepository>
   }
 
-/** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail. */
-export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryWorld => {
+/** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail, `world` which world it is. */
+export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog(), world: World = 'live'): InMemoryWorld => {
   const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
   const testClocks = inMemoryTestClockRepository()
   const applications = inMemoryLoanApplicationRepository(audit, testClocks.onTestClock)
@@ -71,6 +71,7 @@ export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog()): InM
     tokenizer: fakePaymentTokenizer(),
     audit,
     testClocks,
+    world,
   }
 }
 

@@ -1,3 +1,4 @@
+import type { World } from '../../core-deps.js'
 import type { PartyView } from '../../views/onboarding.js'
 import { instantText } from '../foundations/instant.js'
 import type { EventId, SessionId } from '../foundations/ids.js'
@@ -22,11 +23,11 @@ export type WebhookEvent = {
 const webhookEventId = (uuid: string): EventId => `evt_${uuid.replace(/-/g, '')}` as EventId
 
 /** The body is the getPartyBySessionId answer as of approval. */
-export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: PartyView, now: Date): WebhookEvent => ({
+export const partyReadyEvent = (eventUuid: string, sessionId: SessionId, party: PartyView, now: Date, world: World): WebhookEvent => ({
   id: webhookEventId(eventUuid),
   sessionId,
   type: 'party.ready',
-  body: JSON.stringify({ type: 'party.ready', timestamp: instantText(now), data: party }),
+  body: JSON.stringify({ type: 'party.ready', livemode: world === 'live', timestamp: instantText(now), data: party }),
   status: 'pending',
   attempts: 0,
   nextAttemptAt: now,

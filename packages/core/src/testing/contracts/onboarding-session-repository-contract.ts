@@ -167,7 +167,7 @@ export const onboardingSessionRepositoryContract = (
         review: { decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: now },
         updatedAt: now,
       }
-      const event = partyReadyEvent(freshId(), s.id, partyView(party), now)
+      const event = partyReadyEvent(freshId(), s.id, partyView(party), now, 'live')
       const saved = await right(repo.saveApproved(approved, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, event.id, event.createdAt)))
       expect(saved).to.deep.equal({ ...approved, version: stored.value.version + 1 })
       expect(await right(repo.findById(s.id))).to.deep.equal(O.some(saved))
@@ -195,7 +195,7 @@ export const onboardingSessionRepositoryContract = (
         registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: null,
         countryOfIncorporation: 'DE', email: null, phone: null, addresses: [], createdAt: at('2026-04-02T09:00:00.000Z'),
       }
-      const event = partyReadyEvent(freshId(), s.id, partyView(party), party.createdAt)
+      const event = partyReadyEvent(freshId(), s.id, partyView(party), party.createdAt, 'live')
       expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, { ...s, status: 'APPROVED', partyId: party.id }, event.id, event.createdAt))()).to.deep.equal(
         E.left(concurrentUpdate('onboarding_session')),
       )

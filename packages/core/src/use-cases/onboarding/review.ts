@@ -14,6 +14,7 @@ import { partyFromSession, type Party } from '../../domain/onboarding/party.js'
 import { partyView } from '../../views/onboarding.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { partyReadyEvent } from '../../domain/webhooks/webhook-event.js'
+import type { World } from '../../core-deps.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -57,6 +58,8 @@ export const DEFAULT_REVIEWER = 'internal'
 /** What the review use cases need. */
 export type ReviewDeps = {
   readonly sessions: Pick<OnboardingSessionRepository, 'findById' | 'save' | 'saveApproved'>
+  /** The world of the sessions: the `party.ready` event says it. */
+  readonly world: World
   readonly ids: IdGenerator
   readonly clock: Clock
 }
@@ -94,7 +97,7 @@ export const approveOnboardingSession =
                   review: { decision: 'APPROVED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: null, decidedAt: now },
                   updatedAt: now,
                 }
-                const event = partyReadyEvent(deps.ids.next(), session.id, partyView(party), now)
+                const event = partyReadyEvent(deps.ids.next(), session.id, partyView(party), now, deps.world)
                 const audit = sessionApprovedEvent(deps.ids.next(), context, approved, event.id, now)
                 return pipe(
                   deps.sessions.saveApproved(approved, party, event, audit),
