@@ -119,6 +119,47 @@ describe('a fleet of two APIs and two workers behind PgBouncer', function () {
     for (const api of fleet.apis) expect(api.served(), `answers from ${api.name}`).to.be.greaterThan(tally.journeys)
   })
 
+  it('runs a test-mode borrower to 90 days past due through PgBouncer, its clock advanced by a worker, and keeps it out of the live world', async function () {
+    this.timeout(120_000)
+    const [apiA, apiB] = fleet.apis
+    const onA = strictCall(() => apiA)
+    const onB = strictCall(() => apiB)
+    const mintTest = async (partyId: string, clientName: string): Promise<string> =>
+      (await onA('POST', '/public/partner/api-keys', { headers: { 'x-partner-mint-key': fleet.ops.mintSecret }, json: { party_id: partyId, client_name: clientName, environment: 'test' }, expect: 201 })).body.api_key as string
+    // The test world: codes are 000000 and nothing is sent; the test helpers decide in the operator's place.
+    const partner = bearer(await mintTest(randomUUID(), 'fleet-test-mode'))
+    const session = (await onA('POST', '/public/onboarding-sessions', { headers: partner, json: { country_of_incorporation: 'US', locale: 'en-US' }, expect: 201 })).body.session_id as string
+    const on = `/public/onboarding-sessions/${session}`
+    await onB('POST', `${on}/contact/phone`, { headers: partner, json: { phone: '+14155550123' }, expect: 201 })
+    await onA('POST', `${on}/contact/phone/verify`, { headers: partner, json: { code: '000000' }, expect: 200 })
+    await onB('POST', `${on}/contact/email`, { headers: partner, json: { email: 'jane@acme.example' }, expect: 201 })
+    await onA('POST', `${on}/contact/email/verify`, { headers: partner, json: { code: '000000' }, expect: 200 })
+    await onB('PUT', `${on}/applicant-profile`, { headers: partner, json: { legal_name: 'Acme Widgets LLC', tax_id: '12-3456789' }, expect: 200 })
+    await onA('POST', `${on}/addresses`, { headers: partner, json: { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' }, expect: 201 })
+    await onB('POST', `${on}/submit`, { headers: partner, json: {}, expect: 201 })
+    const partyId = (await onA('POST', `/public/test-helpers/onboarding-sessions/${session}/approve`, { headers: partner, json: {}, expect: 200 })).body.party.party_id as string
+    const borrower = bearer(await mintTest(partyId, 'fleet-test-borrower'))
+    const clock = (await onB('POST', '/public/test-helpers/clocks', { headers: borrower, json: {}, expect: 201 })).body as { test_clock_id: string; frozen_time: string }
+    const application = (await onA('POST', '/public/applications', { headers: borrower, json: { product_id: '5b0c1d2e-0001-4a00-8000-000000000001', amount: 1_200_000, currency: 'USD', term_months: 12 }, expect: 201 })).body.application_id as string
+    await onB('POST', `/public/applications/${application}/submit`, { headers: borrower, expect: 200 })
+    const loanId = (await onA('POST', `/public/test-helpers/applications/${application}/approve`, { headers: borrower, json: {}, expect: 200 })).body.loan.loan_id as string
+    const target = new Date(Date.parse(clock.frozen_time) + 130 * 86_400_000).toISOString()
+    await onB('POST', `/public/test-helpers/clocks/${clock.test_clock_id}/advance`, { headers: borrower, json: { frozen_time: target }, expect: 200 })
+    // The APIs run no jobs here: a worker claims the advance.
+    let ready: Record<string, unknown> | undefined
+    for (const deadline = Date.now() + 60_000; ready === undefined && Date.now() < deadline; await sleep(100)) {
+      const read = await onA('GET', `/public/test-helpers/clocks/${clock.test_clock_id}`, { headers: borrower, expect: 200 })
+      if (read.body.status === 'ready') ready = read.body as Record<string, unknown>
+    }
+    expect(ready?.['frozen_time'], 'the clock advanced within a minute').to.equal(target)
+    const loan = (await onB('GET', `/public/parties/${partyId}/loans/${loanId}`, { headers: borrower, expect: 200 })).body
+    expect([loan.livemode, loan.delinquency_bucket]).to.deep.equal([false, 'DPD_90_PLUS'])
+    note(`test-mode loan ${loan.days_past_due as number} days past due after a 130-day advance`)
+    // The same party and client in the live world see none of it.
+    const liveBorrower = await mintKey(onA, fleet.ops, partyId, 'fleet-test-borrower')
+    expect((await onB('GET', `/public/parties/${partyId}/loans`, { headers: bearer(liveBorrower.apiKey), expect: 200 })).body.data).to.deep.equal([])
+  })
+
   it('refuses a key revoked through API A on API B within a second', async function () {
     const [apiA, apiB] = fleet.apis
     const client = { partyId: randomUUID(), clientName: 'fleet-revocation' }
