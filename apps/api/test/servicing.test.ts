@@ -40,8 +40,8 @@ const BANK_ACCOUNT = {
   nickname: 'Operating',
 }
 
-/** The sandbox's test methods (docs/servicing.md "Sandbox payment methods"): their charges fail, whatever the amount. */
-const INSUFFICIENT_FUNDS_ACCOUNT = { ...BANK_ACCOUNT, account_number: '000111111113', nickname: 'Empty account' }
+/** The sandbox's test methods (docs/testing.md "Magic values"): their charges fail at any amount that triggers nothing. */
+const INSUFFICIENT_FUNDS_ACCOUNT = { ...BANK_ACCOUNT, account_number: '000222222227', nickname: 'Empty account' }
 const DECLINED_CARD = { type: 'card', card_token: 'tok_card_declined_1', last4: '0002', exp_month: 12, exp_year: 2099 }
 
 const NO_PAST_DUE = { fees: 0, interest: 0, principal: 0 }

@@ -52,4 +52,4 @@ export { guardedSender } from './webhooks/guarded-sender.js'
 export { httpCodeSender } from './verification/http-code-sender.js'
 
 // Payment rails
-export { sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
+export { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, type SandboxFailureCode, sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'

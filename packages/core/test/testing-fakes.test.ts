@@ -61,7 +61,7 @@ describe('fakePaymentTokenizer', () => {
 
   it('marks the token of the sandbox’s failing test account, so its charges fail', async () => {
     const token = await fakePaymentTokenizer().tokenizeBankAccount({ routingNumber: '011000015', accountNumber: SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT })()
-    expect(token).to.deep.equal(E.right({ token: 'btok_insufficient_funds_1', last4: '1113' }))
+    expect(token).to.deep.equal(E.right({ token: 'btok_insufficient_funds_1', last4: '2227' }))
   })
 })
 

@@ -14,12 +14,14 @@ export type FakePaymentProcessor = PaymentProcessor & {
   readonly up: () => void
 }
 
-/** The account number the sandbox's test methods make fail with `insufficient_funds` (docs/servicing.md). */
-export const SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT = '000111111113'
+/** The test account number whose charges fail with `insufficient_funds` (docs/testing.md "Magic values"). */
+export const SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT = '000222222227'
 
 /**
- * The sandbox's outcome, chosen by the method's token, never the amount: `btok_`/`tok_insufficient_funds`
- * and `tok_card_declined` fail so; others settle. The adapters' `sandboxPaymentProcessor` follows it.
+ * A subset of the sandbox rails, chosen by the method's token alone: `btok_`/`tok_insufficient_funds`
+ * and `tok_card_declined` fail so; others settle. The adapters' `sandboxPaymentProcessor` answers
+ * these tokens the same and adds the rest of docs/testing.md's magic values (other failing
+ * accounts, amount triggers).
  */
 export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
   token.startsWith('btok_insufficient_funds') || token.startsWith('tok_insufficient_funds')

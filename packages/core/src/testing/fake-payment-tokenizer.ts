@@ -11,7 +11,7 @@ export type FakePaymentTokenizer = PaymentTokenizer & {
   readonly seen: () => readonly BankAccount[]
 }
 
-/** Tokens `btok_1`, …; the sandbox's failing account gets `btok_insufficient_funds_1`, … */
+/** Tokens `btok_1`, …; the insufficient-funds test account (`SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT`) gets `btok_insufficient_funds_1`, … */
 export const fakePaymentTokenizer = (): FakePaymentTokenizer => {
   const seen: BankAccount[] = []
   return {
