@@ -1,5 +1,6 @@
 import { SUCCESS_EXAMPLES } from './examples.js'
 import { WEBHOOK_PARTY } from './responses.js'
+import { testingGuide } from './testing-guide.js'
 
 /** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the party.ready webhook. */
 
@@ -16,7 +17,8 @@ export const INFO = {
       '- **Errors** are `{"error": "<stable_code>", "detail": "<text>"}` with the fields a code documents; each operation lists its codes and why. ' +
       'A request Node\'s HTTP parser cannot read (headers too large, malformed, too slow) is answered 400, 431 or 408 before it reaches an operation.\n' +
       '- **Versions**: every path under `/public` is also served under `/public/v1`, the same operation.\n' +
-      '- Every answer carries `X-Request-Id`; quote it to support.',
+      '- Every answer carries `X-Request-Id`; quote it to support.\n\n' +
+      testingGuide(),
   },
   operator: {
     title: 'Lendgate operator API',
