@@ -123,6 +123,32 @@ for (const database of testDatabases()) {
       }
     })
 
+    it('lets an operator act on the test world with Lendgate-Mode: test, and refuses any other mode by name', async () => {
+      const partner = await mintKey(server.url, { environment: 'test' })
+      const sessionId = await submitted(partner)
+      const review = (mode: string, cursor?: string) =>
+        request(server.url, `/internal/onboarding-sessions?status=SUBMITTED&limit=100${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, {
+          headers: { ...operatorHeaders('live'), 'Lendgate-Mode': mode },
+        })
+      /** Every submitted session the operator sees in `mode`'s world, page after page. */
+      const everySubmitted = async (mode: string): Promise<{ session_id: string; livemode: boolean }[]> => {
+        const seen: { session_id: string; livemode: boolean }[] = []
+        for (let cursor: string | undefined, page = 0; page === 0 || cursor !== undefined; page++) {
+          const reply = await review(mode, cursor)
+          expect(reply.status, reply.text).to.equal(200)
+          seen.push(...(reply.body.data as { session_id: string; livemode: boolean }[]))
+          cursor = (reply.body.next_cursor as string | null) ?? undefined
+        }
+        return seen
+      }
+      const inTest = await everySubmitted('test')
+      expect(inTest.map((s) => s.session_id)).to.include(sessionId)
+      expect(inTest.every((s) => s.livemode === false)).to.equal(true)
+      expect((await everySubmitted('live')).map((s) => s.session_id)).to.not.include(sessionId)
+      const wrong = await review('sandbox')
+      expect([wrong.status, wrong.body.param]).to.deep.equal([400, 'Lendgate-Mode'])
+    })
+
     it("answers 404 for another client's session and another party's application in the test world", async () => {
       const owner = await mintKey(server.url, { environment: 'test' })
       const sessionId = await submitted(owner)

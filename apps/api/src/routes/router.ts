@@ -23,7 +23,7 @@ const placeholder =
     answerProblem(ctx, { _tag: 'NotImplemented', operationId: op.operationId })
 
 /** The header an internal request names the world it acts on with (`live`, the default, or `test`). */
-export const MODE_HEADER = 'Lendgate-Mode'
+const MODE_HEADER = 'Lendgate-Mode'
 
 /**
  * Sets the world the request acts on (decision 128): a partner key's environment; on an internal
