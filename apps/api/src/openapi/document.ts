@@ -203,6 +203,16 @@ const idempotencyText = (op: Operation): string => {
   return 'Not idempotent by key: operator routes take no `Idempotency-Key`; check the result before repeating it.'
 }
 
+/** The world an operator's request acts on (decision 128), a header of every internal operation. */
+const LENDGATE_MODE: JsonSchema = {
+  name: 'Lendgate-Mode',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', enum: ['live', 'test'], default: 'live' },
+  example: 'test',
+  description: 'The world the request acts on: `live` (the default) or `test`, the world of test keys (docs/testing.md). Any other value is 400 `invalid_request`',
+}
+
 const operationObject = (op: Operation, options: DocumentOptions): JsonSchema => {
   const d = OPERATION_DOCS[op.operationId as keyof typeof OPERATION_DOCS]
   const parameters: JsonSchema[] = [
@@ -210,6 +220,7 @@ const operationObject = (op: Operation, options: DocumentOptions): JsonSchema =>
     ...(d.query === undefined ? [] : queryParameters(d.query)),
     ...(d.list === true ? queryParameters(PageQuery) : []),
   ]
+  if (op.auth === 'internal') parameters.push(LENDGATE_MODE)
   if (idempotent(op)) {
     parameters.push(
       op.idempotencyKeyRequired === true ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },
