@@ -109,8 +109,18 @@ export const backupToFile = async (db: AnyDb, path: string, options: Omit<Backup
     }
     return { ...summary, file: path, bytes: (await stat(path)).size }
   } catch (error) {
-    stream?.destroy()
+    // A failure can come before the stream has opened its file: the file is removed once the
+    // stream has closed, else an open still under way would create it after the removal.
+    if (stream !== undefined) await destroyed(stream)
     await rm(partial, { force: true })
     throw error
   }
 }
+
+/** Destroys `stream` and resolves once it has closed (its file, if it opened one, closed too). */
+const destroyed = (stream: WriteStream): Promise<void> =>
+  new Promise((resolve) => {
+    if (stream.closed) return resolve()
+    stream.once('close', () => resolve())
+    stream.destroy()
+  })
