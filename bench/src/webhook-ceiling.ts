@@ -67,7 +67,7 @@ export const captureDelivery = async (url: string): Promise<CapturedDelivery> =>
     const [claim, ...record] = logged
     const eventId = record.flatMap((s) => s.parameters).find((p): p is string => typeof p === 'string' && p.startsWith('evt_'))
     const leaseEnd = claim?.parameters.find((p): p is Date => p instanceof Date && p.getTime() !== at)?.getTime()
-    if (claim === undefined || !/for update of ev skip locked/.test(claim.sql) || !record.some((s) => /insert into "webhook_attempts"/.test(s.sql)))
+    if (claim === undefined || !/for update of "?ev"? skip locked/.test(claim.sql) || !record.some((s) => /insert into "webhook_attempts"/.test(s.sql)))
       throw new Error(`capturing a delivery: unexpected statements ${JSON.stringify(logged.map((s) => s.sql))}`)
     if (eventId === undefined || leaseEnd === undefined) throw new Error('capturing a delivery: the event id or the lease was not among the parameters')
     return { claim, record, eventId, at, leaseEnd }
