@@ -125,8 +125,9 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ttlMs: KEY_CACHE_TTL_MS,
     clock: systemClock,
   })
-  // Each world's webhook outbox (decision 128).
-  const queues = { live: postgresWebhookDeliveryQueue(database.db), test: postgresWebhookDeliveryQueue(worldDb(database.db, 'test')) }
+  // The test world's tables (decision 128), and each world's webhook outbox.
+  const testDb = worldDb(database.db, 'test')
+  const queues = { live: postgresWebhookDeliveryQueue(database.db), test: postgresWebhookDeliveryQueue(testDb) }
   const jobLeases = postgresJobLeases(database.db)
   // Set once the scheduler runs: the metrics read its lag.
   let scheduler: Scheduler | undefined
@@ -155,7 +156,6 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
-  const testDb = worldDb(database.db, 'test')
   const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb, 'test'), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb) }
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
