@@ -10,6 +10,7 @@ import {
   postgresKeyRevocations,
   postgresRateLimitStore,
   postgresIdempotencyStore,
+  postgresTestData,
   postgresWebhookDeliveryQueue,
   postgresJobLeases,
   postgresWorldDeps,
@@ -156,7 +157,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
-  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb, 'test'), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb) }
+  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb, 'test'), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb), testData: postgresTestData(database.db) }
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
   const rateLimitClock = options.rateLimitClock ?? systemClock

@@ -6,6 +6,7 @@ import type {
   HealthCheck,
   IdempotencyStore,
   RateLimiter,
+  TestData,
   VerificationCodeSender,
   WebhookSecrets,
   World,
@@ -50,8 +51,11 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
 /** One world's stores as the routes use them: the core's (`WorldDeps`) and the idempotency records. */
 export type AppWorldDeps = WorldDeps & { readonly idempotency: IdempotencyStore }
 
-/** The test world's: its stores, and its verification (`testModeVerification`: the code is always 000000, and nothing is sent). */
-export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'>
+/**
+ * The test world's: its stores, its verification (`testModeVerification`: the code is always
+ * 000000, and nothing is sent), and the wipe of a partner's test data, which only it has.
+ */
+export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & { readonly testData: TestData }
 
 /** `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put its own stores in their place. */
 export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })

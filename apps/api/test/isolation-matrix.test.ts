@@ -7,6 +7,7 @@ import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import {
+  answersOf,
   buildSubject,
   callOperation,
   FIXTURE_KEYS,
@@ -61,14 +62,6 @@ const expectNoProblems = (problems: readonly string[]): void => {
 
 /** The answer as the matrix compares it: status and body. */
 const answer = (reply: Reply) => ({ status: reply.status, body: reply.body as unknown })
-
-/** `body` without `last_used_at` anywhere: reading with a key marks it used, which is not a change. */
-const withoutUsage = (body: unknown): unknown =>
-  Array.isArray(body)
-    ? body.map(withoutUsage)
-    : typeof body === 'object' && body !== null
-      ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'last_used_at').map(([k, v]) => [k, withoutUsage(v)]))
-      : body
 
 /**
  * Scopes that together grant everything except `scope`: every other known scope and every
@@ -135,25 +128,12 @@ for (const database of testDatabases()) {
     }
 
     /** A's key for what `op`'s path names: its partner client for client-owned records, its borrower's party for the rest. */
-    const ownerKey = (s: Subject, op: Operation): MintedKey => (ownerOfPath(op) === 'client' ? s.partnerKey : s.borrowerKey)
-
     /**
-     * Every answer A gets from every partner GET on its records (both sessions), with the key
-     * that owns each, plus what no route shows: its sessions' webhook registrations and how many
-     * verification codes were sent for them.
+     * Every answer `s` gets from every partner GET on its records (`answersOf`), plus what no route
+     * shows: its sessions' webhook registrations and how many verification codes were sent for them.
      */
     const observe = async (s: Subject): Promise<Record<string, unknown>> => {
-      const seen: Record<string, unknown> = {}
-      // Test helpers take test keys only: a live subject's are not readable.
-      for (const op of PARTNER_OPERATIONS.filter((o) => o.method === 'GET' && (o.testOnly !== true || s.partnerKey.environment === 'test'))) {
-        const keys = ownerOfPath(op) === 'none' ? [s.partnerKey, s.borrowerKey] : [ownerKey(s, op)]
-        for (const path of new Set([fillPath(op, s.worlds.approved), fillPath(op, s.worlds.open)])) {
-          for (const key of keys) {
-            const reply = await request(server.url, path, { headers: bearer(key.api_key) })
-            seen[`${op.operationId} ${path} as ${key.key_prefix}`] = { status: reply.status, body: withoutUsage(reply.body) }
-          }
-        }
-      }
+      const seen: Record<string, unknown> = await answersOf(server, s)
       const sessions = [s.worlds.approved.sessionId, s.worlds.open.sessionId]
       for (const sessionId of sessions) {
         const endpoint = await server.deps.webhooks.findBySession(testId(sessionId))()

@@ -30,6 +30,9 @@ export {
   type TestClock, type TestClockStatus, clockStatus, MAX_ADVANCE_DAYS, MAX_START_AHEAD_DAYS, CreateTestClockInput, AdvanceTestClockInput, newTestClock, advanceTo, nextStep,
 } from './domain/testing/test-clock.js'
 export { type TestClockRepository } from './ports/test-clock-repository.js'
+export { type TestData, type WipedTestData } from './ports/test-data.js'
+export { type WipedTestDataView, wipedTestDataView } from './views/test-data.js'
+export { type WipeTestDataDeps, wipeTestData } from './use-cases/testing/wipe-test-data.js'
 export { type TestClockView, testClockView } from './views/test-clocks.js'
 export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,

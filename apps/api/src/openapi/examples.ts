@@ -1114,6 +1114,7 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   createTestClock: testClock,
   getTestClock: testClock,
   advanceTestClock: testClockAdvancing,
+  wipeTestData: { deleted: { onboarding_sessions: 3, parties: 2, loan_applications: 2, loans: 1, payments: 4, webhook_events: 2, test_clocks: 1 } },
 
   listOnboardingSessionsForReview: { data: [sessionUnderReview, duplicateUnderReview], next_cursor: null },
   approveOnboardingSession: { session: sessionReviewed, party },

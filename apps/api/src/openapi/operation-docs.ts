@@ -570,6 +570,13 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       ],
     },
   ),
+  wipeTestData: doc(
+    'testing',
+    "Delete your API client's test data",
+    "Test mode only, with `keys:manage`. Deletes at once every test-world record of the key's API client: its onboarding sessions, the parties they made, every application and loan of those parties " +
+      "with their schedules, ledgers, payments, payment methods, collateral and documents, their test clocks, webhook events and audit trail, and the client's idempotency records. " +
+      "API keys stay: a key of a deleted party finds nothing of it any more (404). Nothing of the live world is touched. The answer counts what went.",
+  ),
 
   listOnboardingSessionsForReview: doc('review', 'List sessions for review', 'The sessions of every API client, oldest first, optionally of one status (`SUBMITTED` for the queue).', {
     list: true,

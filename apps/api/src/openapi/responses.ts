@@ -50,6 +50,7 @@ import {
   type WebhookEndpointView,
   type WebhookEventView,
   type TestClockView,
+  type WipedTestDataView,
 } from '@lendgate/core'
 import type { OperationId } from '../routes/operations.js'
 
@@ -525,6 +526,17 @@ const SCHEMAS = {
       created_at: timestamp,
     },
   ),
+  TestDataWipe: objectOf<{ readonly deleted: WipedTestDataView }>()("What a wipe of the API client's test world deleted (test mode)", {
+    deleted: objectOf<WipedTestDataView>()('How many records of each kind were deleted, with everything that hangs off them (addresses, documents, schedules, ledgers, payment methods, collateral)', {
+      onboarding_sessions: count(),
+      parties: count(),
+      loan_applications: count(),
+      loans: count(),
+      payments: count(),
+      webhook_events: count(),
+      test_clocks: count(),
+    }),
+  }),
   Collateral: objectOf<ReturnType<typeof collateralView>>()('A collateral item securing a loan', {
     collateral_id: uuid,
     loan_id: uuid,
@@ -816,6 +828,7 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   createTestClock: ref('TestClock'),
   getTestClock: ref('TestClock'),
   advanceTestClock: ref('TestClock'),
+  wipeTestData: ref('TestDataWipe'),
 
   listOnboardingSessionsForReview: page('ReviewRecord'),
   approveOnboardingSession: ref('SessionApproval'),

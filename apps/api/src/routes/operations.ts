@@ -169,6 +169,7 @@ export const OPERATIONS = [
   partner('getTestClock', 'GET', `${T}/clocks/:clockId`, 200, helper),
   partner('advanceTestClock', 'POST', `${T}/clocks/:clockId/advance`, 200, { ...helper, jsonBody: true }),
   partner('simulatePaymentReturn', 'POST', `${T}/parties/:partyId/loans/:loanId/payments/:paymentId/return`, 200, { ...helper, jsonBody: true }),
+  partner('wipeTestData', 'DELETE', `${T}/data`, 200, { ...helper, scope: 'keys:manage' }),
 
   // Internal review and decisioning (CONTRACT.md, pinned)
   other('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'internal'),

@@ -13,6 +13,8 @@ import {
   getTestClock,
   advanceTestClock,
   testClockView,
+  wipeTestData,
+  wipedTestDataView,
 } from '@lendgate/core'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -20,7 +22,11 @@ import type { AppDeps } from '../deps.js'
 import { partnerContext } from '../http/audit-context.js'
 import { callerOf, routes } from './route.js'
 
-/** The test helpers (decisions 130, 131; docs/testing.md): a test key's simulations of the operator's decisions and the bank's returns, and its party's test clock. */
+/**
+ * The test helpers (decisions 130–132; docs/testing.md): a test key's simulations of the
+ * operator's decisions and the bank's returns, its party's test clock, and the wipe of its
+ * client's test data (which only the test world has: `deps.testWorld.testData`).
+ */
 export const testHelperRoutes = (deps: AppDeps) =>
   routes({
     simulateOnboardingApproval: {
@@ -61,5 +67,8 @@ export const testHelperRoutes = (deps: AppDeps) =>
     },
     simulatePaymentReturn: {
       run: (ctx, command) => pipe(simulatePaymentReturn(deps)(callerOf(ctx), command, partnerContext(ctx)), TE.map(paymentView)),
+    },
+    wipeTestData: {
+      run: (ctx, command) => pipe(wipeTestData({ ...deps, testData: deps.testWorld.testData })(callerOf(ctx), command, partnerContext(ctx)), TE.map((wiped) => ({ deleted: wipedTestDataView(wiped) }))),
     },
   })

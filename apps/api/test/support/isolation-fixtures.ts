@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { expect } from 'chai'
-import type { Operation } from '../../src/routes/operations.js'
+import { OPERATIONS, type Operation } from '../../src/routes/operations.js'
 import { bookLoan, WORKING_CAPITAL, type BookedLoan } from './booked-loan.js'
 import { BORROWER_EMAIL, BORROWER_PHONE, BORROWER_PROFILE, onboardBorrower, type Borrower, type CodeReceiver } from './borrower.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './client.js'
@@ -274,4 +274,32 @@ export const leakedSecrets = (reply: Reply, secrets: readonly string[]): string[
   reply.headers.forEach((value, name) => headers.push(`${name}: ${value}`))
   const text = `${reply.text}\n${headers.join('\n')}`.toLowerCase()
   return secrets.filter((secret) => text.includes(secret.toLowerCase()))
+}
+
+/** `body` without `last_used_at` anywhere: reading with a key marks it used, which is not a change. */
+const withoutUsage = (body: unknown): unknown =>
+  Array.isArray(body)
+    ? body.map(withoutUsage)
+    : typeof body === 'object' && body !== null
+      ? Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'last_used_at').map(([k, v]) => [k, withoutUsage(v)]))
+      : body
+
+/**
+ * Every answer `s` gets from every partner GET on its records (both sessions), with the key that
+ * owns each (`last_used_at` left out): what a change to its records would show. Test helpers take
+ * test keys only: a live subject's are not read.
+ */
+export const answersOf = async (server: TestServer, s: Subject): Promise<Record<string, unknown>> => {
+  const seen: Record<string, unknown> = {}
+  const ownerKey = (op: Operation): MintedKey => (ownerOfPath(op) === 'client' ? s.partnerKey : s.borrowerKey)
+  for (const op of OPERATIONS.filter((o) => o.auth === 'partner' && o.method === 'GET' && (o.testOnly !== true || s.partnerKey.environment === 'test'))) {
+    const keys = ownerOfPath(op) === 'none' ? [s.partnerKey, s.borrowerKey] : [ownerKey(op)]
+    for (const path of new Set([fillPath(op, s.worlds.approved), fillPath(op, s.worlds.open)])) {
+      for (const key of keys) {
+        const reply = await request(server.url, path, { headers: bearer(key.api_key) })
+        seen[`${op.operationId} ${path} as ${key.key_prefix}`] = { status: reply.status, body: withoutUsage(reply.body) }
+      }
+    }
+  }
+  return seen
 }

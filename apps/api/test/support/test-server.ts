@@ -2,12 +2,12 @@ import { Writable } from 'node:stream'
 import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { exactAttemptLimiter, exactRateLimiter, testModeVerification } from '@lendgate/core'
-import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryWorld } from '@lendgate/core/testing'
+import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryTestData, inMemoryWorld } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createMetrics } from '../../src/metrics.js'
 import { createApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
-import type { AppDeps } from '../../src/deps.js'
+import type { AppDeps, TestWorldDeps } from '../../src/deps.js'
 import { createLogger } from '../../src/logger.js'
 import { listen, startServer } from '../../src/server.js'
 import { rememberLog, rememberSecret } from './secret-scan.js'
@@ -91,6 +91,20 @@ export const startTestServer = async (database: TestDatabase, overrides: Partial
   return { url: server.url, deps: server.deps, logs: capture, stop: () => server.stop(1_000) }
 }
 
+/** The test world in memory: its stores, its verification, the sandbox rails, and the wipe over them. */
+const inMemoryTestWorld = (): TestWorldDeps => {
+  const world = inMemoryWorld(undefined, 'test')
+  const idempotency = inMemoryIdempotencyStore()
+  return {
+    ...world,
+    ...testModeVerification(scryptOneTimeCodes()),
+    processor: sandboxPaymentProcessor(),
+    tokenizer: sandboxTokenizer(),
+    idempotency,
+    testData: inMemoryTestData(world, idempotency),
+  }
+}
+
 /**
  * The service's dependencies over in-memory adapters, with any of them replaced: the core's
  * from `inMemoryCoreDeps` (its clock starting now), with the node adapters in place of its fakes
@@ -121,13 +135,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     metrics: createMetrics(),
     // No advancer runs in memory: a test clock is advanced on a database (compose.ts).
     clockAdvances: { wake: () => undefined },
-    testWorld: {
-      ...inMemoryWorld(undefined, 'test'),
-      ...testModeVerification(scryptOneTimeCodes()),
-      processor: sandboxPaymentProcessor(),
-      tokenizer: sandboxTokenizer(),
-      idempotency: inMemoryIdempotencyStore(),
-    },
+    testWorld: inMemoryTestWorld(),
   }
   return { ...base, ...override(base) }
 }

@@ -33,8 +33,13 @@ const isDatabaseError = (error: unknown): error is DatabaseError => {
  */
 const REFUSED_VALUE = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05'])
 
-/** SQLSTATEs of a statement that lost to another at the same moment: a unique violation, a serialization failure, a deadlock. */
-const LOST_RACE = new Set([UNIQUE_VIOLATION, '40001', '40P01'])
+/**
+ * SQLSTATEs of a statement that lost to another at the same moment: a unique violation, a
+ * foreign key violation (a write naming a record that a wipe of the test world deleted
+ * meanwhile, decision 132; every other write names records it has just read), a serialization
+ * failure, a deadlock.
+ */
+const LOST_RACE = new Set([UNIQUE_VIOLATION, '23503', '40001', '40P01'])
 
 /**
  * What a store failure's `cause` says about the request (`StoreUnavailable.cause`, for the HTTP

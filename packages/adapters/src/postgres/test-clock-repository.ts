@@ -68,7 +68,7 @@ export const postgresTestClockRepository = (db: Kysely<Database>): TestClockRepo
         }))
         .where('id', '=', id)
         .returningAll()
-        .executeTakeFirstOrThrow()
-      return toClock(row)
+        .executeTakeFirst()
+      return O.map(toClock)(O.fromNullable(row))
     }),
 })

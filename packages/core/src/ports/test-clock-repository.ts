@@ -18,6 +18,6 @@ export type TestClockRepository = {
   readonly startAdvance: (id: TestClockId, to: Date) => TE.TaskEither<StoreUnavailable, O.Option<TestClock>>
   /** An advancing clock whose lease is free or ran out by `now`, leased until `leaseUntil`; none when there is no such clock. */
   readonly claimAdvancing: (now: Date, leaseUntil: Date) => TE.TaskEither<StoreUnavailable, O.Option<TestClock>>
-  /** Moves a claimed clock to `frozenTime`, keeping its lease until `leaseUntil`; there, it is ready again and its lease released. */
-  readonly moveTo: (id: TestClockId, frozenTime: Date, leaseUntil: Date) => TE.TaskEither<StoreUnavailable, TestClock>
+  /** Moves a claimed clock to `frozenTime`, keeping its lease until `leaseUntil`; there, it is ready again and its lease released. None when the clock is gone (its test data was wiped). */
+  readonly moveTo: (id: TestClockId, frozenTime: Date, leaseUntil: Date) => TE.TaskEither<StoreUnavailable, O.Option<TestClock>>
 }

@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
 import { isAfter } from '../domain/foundations/pagination.js'
 import type { AuditLog } from '../ports/audit-log.js'
+import type { ClientId, PartyId } from '../domain/foundations/ids.js'
 import { auditPosition } from '../use-cases/audit/list-audit-events.js'
 
 /** An `AuditLog` in-memory repositories append to. */
@@ -11,6 +12,8 @@ export type InMemoryAuditLog = AuditLog & {
   readonly all: () => readonly AuditEvent[]
   /** Records an event inside an in-memory repository's write. */
   readonly append: (event: AuditEvent) => void
+  /** Deletes the events of client `clientId` and of parties `partyIds` (a wipe of the test world: only its trail is not append-only). */
+  readonly forget: (clientId: ClientId, partyIds: ReadonlySet<PartyId>) => void
 }
 
 /** The audit log in memory; in-memory repositories given it append to it with their changes. */
@@ -22,6 +25,9 @@ export const inMemoryAuditLog = (): InMemoryAuditLog => {
   return {
     all: () => [...events],
     append,
+    forget: (clientId, partyIds) => {
+      events.splice(0, events.length, ...events.filter((e) => e.apiClientId !== clientId && (e.partyId === null || !partyIds.has(e.partyId))))
+    },
     record: (event) => TE.fromIO(() => append(event)),
     list: (filter, page) =>
       TE.right(

@@ -37,6 +37,8 @@ export type InMemoryWorld = WorldDeps & {
   readonly sessions: ReturnType<typeof inMemoryOnboardingSessionRepository>
   readonly events: ReturnType<typeof inMemoryOnboardingSessionRepository>['events']
   readonly challenges: ReturnType<typeof inMemoryVerificationChallengeRepository>
+  readonly documents: ReturnType<typeof inMemoryDocumentRepository>
+  readonly webhooks: ReturnType<typeof inMemoryWebhookEndpointRepository>
   readonly applications: ReturnType<typeof inMemoryLoanApplicationRepository>
   readonly loans: InMemoryLoanRepository
   readonly paymentMethods: ReturnType<typeof inMemoryPaymentMethodRepository>

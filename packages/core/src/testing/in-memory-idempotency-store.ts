@@ -5,10 +5,19 @@ type Entry = { fingerprint: string; claimedAt: Date; response: StoredResponse | 
 
 const id = (ref: IdempotencyKeyRef): string => `${ref.scope}\u0000${ref.key}`
 
+/** An in-memory `IdempotencyStore`, which can also forget a scope's records. */
+export type InMemoryIdempotencyStore = IdempotencyStore & {
+  /** Deletes every record of `scope` (a wipe of the test world). */
+  readonly forgetScope: (scope: string) => void
+}
+
 /** Same semantics as the PostgreSQL store, for use-case tests and embedders without a database. */
-export const inMemoryIdempotencyStore = (): IdempotencyStore => {
+export const inMemoryIdempotencyStore = (): InMemoryIdempotencyStore => {
   const entries = new Map<string, Entry>()
   return {
+    forgetScope: (scope) => {
+      for (const k of [...entries.keys()]) if (k.startsWith(`${scope}\u0000`)) entries.delete(k)
+    },
     claim: (ref, fingerprint, now) =>
       TE.fromIO((): IdempotencyClaim => {
         const entry = entries.get(id(ref))

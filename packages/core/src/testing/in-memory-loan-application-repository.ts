@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { alreadyExists, concurrentUpdate } from '../domain/foundations/errors.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
 import type { LoanApplication } from '../domain/loans/loan-application.js'
-import type { PartyId } from '../domain/foundations/ids.js'
+import type { ApplicationId, ClientId, LoanId, PartyId } from '../domain/foundations/ids.js'
 import type { LoanApplicationRepository } from '../ports/loan-application-repository.js'
 import { inMemoryLoanRepository, type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
@@ -18,6 +18,8 @@ export const inMemoryLoanApplicationRepository = (
   readonly all: () => readonly LoanApplication[]
   readonly loans: InMemoryLoanRepository
   readonly audit: InMemoryAuditLog
+  /** Deletes the applications of client `clientId` or of parties `partyIds`, and their parties' loans (a wipe of the test world); what went. */
+  readonly forget: (clientId: ClientId, partyIds: ReadonlySet<PartyId>) => { readonly applications: number; readonly loanIds: ReadonlySet<LoanId>; readonly payments: number }
 } => {
   const applications = new Map<string, LoanApplication>()
   const loans = inMemoryLoanRepository(audit, onTestClock)
@@ -31,6 +33,12 @@ export const inMemoryLoanApplicationRepository = (
   }
   return {
     all: () => [...applications.values()],
+    forget: (clientId, partyIds) => {
+      const gone = new Set<ApplicationId>([...applications.values()].filter((a) => a.clientId === clientId || partyIds.has(a.partyId)).map((a) => a.id))
+      const { loanIds, payments } = loans.forget(partyIds, gone)
+      for (const id of gone) applications.delete(id)
+      return { applications: gone.size, loanIds, payments }
+    },
     loans,
     audit,
     insert: (a) => {

@@ -12,7 +12,7 @@ import type { Payment } from '../domain/loans/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
-import type { LoanId, PartyId } from '../domain/foundations/ids.js'
+import type { ApplicationId, LoanId, PartyId } from '../domain/foundations/ids.js'
 
 type Stored = {
   loan: Loan
@@ -29,6 +29,8 @@ export type InMemoryLoanRepository = LoanRepository & {
   readonly all: () => readonly BookedLoan[]
   /** Stores a booked loan (what LoanApplicationRepository.saveApproved writes). */
   readonly book: (booked: BookedLoan) => void
+  /** Deletes the loans of parties `partyIds` or applications `applicationIds`, with their payments (a wipe of the test world); what went. */
+  readonly forget: (partyIds: ReadonlySet<PartyId>, applicationIds: ReadonlySet<ApplicationId>) => { readonly loanIds: ReadonlySet<LoanId>; readonly payments: number }
 }
 
 /**
@@ -72,6 +74,13 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
 
   return {
     all: () => [...loans.values()].map(booked),
+    forget: (partyIds, applicationIds) => {
+      const loanIds = new Set([...loans.values()].filter(({ loan }) => partyIds.has(loan.partyId) || applicationIds.has(loan.applicationId)).map(({ loan }) => loan.id))
+      const gone = [...payments.values()].filter((p) => loanIds.has(p.loanId))
+      for (const p of gone) payments.delete(p.id)
+      for (const id of loanIds) loans.delete(id)
+      return { loanIds, payments: gone.length }
+    },
     book: (b) => {
       loans.set(b.loan.id, {
         loan: b.loan,

@@ -12,7 +12,7 @@ import type { WebhookEventRepository } from '../ports/webhook-event-repository.j
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
-import type { PartyId } from '../domain/foundations/ids.js'
+import type { ClientId, PartyId, SessionId } from '../domain/foundations/ids.js'
 
 /** Sessions in memory with the parties and outbox approval fills; the PostgreSQL repositories' semantics. */
 export const inMemoryOnboardingSessionRepository = (
@@ -27,6 +27,8 @@ export const inMemoryOnboardingSessionRepository = (
     /** Every event queued, in order. */
     readonly all: () => readonly WebhookEvent[]
   }
+  /** Deletes client `clientId`'s sessions, the parties they made and their events (a wipe of the test world); what went. */
+  readonly forgetClient: (clientId: ClientId) => { readonly sessionIds: ReadonlySet<SessionId>; readonly partyIds: ReadonlySet<PartyId>; readonly events: number }
 } => {
   const sessions = new Map<string, OnboardingSession>()
   const events: WebhookEvent[] = []
@@ -107,6 +109,16 @@ export const inMemoryOnboardingSessionRepository = (
         ),
       ),
     all: () => [...sessions.values()],
+    forgetClient: (clientId) => {
+      const sessionIds = new Set([...sessions.values()].filter((s) => s.clientId === clientId).map((s) => s.id))
+      const partyIds = new Set([...parties.values()].filter((p) => p.clientId === clientId).map((p) => p.id))
+      const kept = events.filter((e) => !sessionIds.has(e.sessionId))
+      const gone = events.length - kept.length
+      events.splice(0, events.length, ...kept)
+      for (const id of sessionIds) sessions.delete(id)
+      for (const id of partyIds) parties.delete(id)
+      return { sessionIds, partyIds, events: gone }
+    },
     insert: (session) => {
       if (sessions.has(session.id)) return TE.left(alreadyExists('onboarding_session'))
       sessions.set(session.id, session)

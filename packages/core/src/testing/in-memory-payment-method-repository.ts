@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import type { LoanRepository } from '../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
+import type { LoanId } from '../domain/foundations/ids.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 /** Methods in memory; `loans` says which party's loan a method list belongs to (`listForPartyLoan`). */
@@ -12,6 +13,8 @@ export const inMemoryPaymentMethodRepository = (
 ): PaymentMethodRepository & {
   /** Every method stored. */
   readonly all: () => readonly PaymentMethod[]
+  /** Deletes the methods of loans `loanIds` (a wipe of the test world). */
+  readonly forgetLoans: (loanIds: ReadonlySet<LoanId>) => void
 } => {
   const methods = new Map<string, PaymentMethod>()
   const write = (method: PaymentMethod, replace: boolean) =>
@@ -25,6 +28,9 @@ export const inMemoryPaymentMethodRepository = (
     })
   return {
     all: () => [...methods.values()],
+    forgetLoans: (loanIds) => {
+      for (const m of [...methods.values()]) if (loanIds.has(m.loanId)) methods.delete(m.id)
+    },
     insert: (method) => write(method, false),
     update: (method) => write(method, true),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),

@@ -10,6 +10,8 @@ import type { TestClockRepository } from '../ports/test-clock-repository.js'
 export type InMemoryTestClockRepository = TestClockRepository & {
   /** Whether `partyId` has a clock. */
   readonly onTestClock: (partyId: PartyId) => boolean
+  /** Deletes the clocks of parties `partyIds` (a wipe of the test world); how many went. */
+  readonly forgetParties: (partyIds: ReadonlySet<PartyId>) => number
 }
 
 /** The PostgreSQL repository's semantics, for use-case tests and embedders running one process. */
@@ -17,6 +19,11 @@ export const inMemoryTestClockRepository = (): InMemoryTestClockRepository => {
   const clocks = new Map<string, { clock: TestClock; leasedUntil: number | null }>()
   return {
     onTestClock: (partyId) => [...clocks.values()].some((row) => row.clock.partyId === partyId),
+    forgetParties: (partyIds) => {
+      const gone = [...clocks.values()].filter((row) => partyIds.has(row.clock.partyId))
+      for (const row of gone) clocks.delete(row.clock.id)
+      return gone.length
+    },
     insert: (clock) => async () => {
       if ([...clocks.values()].some((row) => row.clock.partyId === clock.partyId)) return E.left(alreadyExists('test_clock'))
       clocks.set(clock.id, { clock, leasedUntil: null })
@@ -39,11 +46,12 @@ export const inMemoryTestClockRepository = (): InMemoryTestClockRepository => {
       }),
     moveTo: (id, frozenTime, leaseUntil) =>
       TE.fromIO(() => {
-        const row = clocks.get(id)!
+        const row = clocks.get(id)
+        if (row === undefined) return O.none
         const arrived = row.clock.advancingTo === null || frozenTime.getTime() >= row.clock.advancingTo.getTime()
         row.clock = { ...row.clock, frozenTime, advancingTo: arrived ? null : row.clock.advancingTo }
         row.leasedUntil = arrived ? null : leaseUntil.getTime()
-        return row.clock
+        return O.some(row.clock)
       }),
   }
 }

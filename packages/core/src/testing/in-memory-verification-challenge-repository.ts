@@ -2,15 +2,21 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { VerificationChallenge } from '../domain/onboarding/verification.js'
 import type { VerificationChallengeRepository } from '../ports/verification-challenge-repository.js'
+import type { SessionId } from '../domain/foundations/ids.js'
 
 /** Verification challenges in memory, with the same semantics as the PostgreSQL repository. */
 export const inMemoryVerificationChallengeRepository = (): VerificationChallengeRepository & {
   /** Every challenge issued, in order, as it stands now. */
   readonly all: () => readonly VerificationChallenge[]
+  /** Deletes the challenges of sessions `sessionIds` (a wipe of the test world). */
+  readonly forgetSessions: (sessionIds: ReadonlySet<SessionId>) => void
 } => {
   const challenges: VerificationChallenge[] = []
   return {
     all: () => challenges,
+    forgetSessions: (sessionIds) => {
+      challenges.splice(0, challenges.length, ...challenges.filter((c) => !sessionIds.has(c.sessionId)))
+    },
     issue: (challenge) =>
       TE.fromIO(() => {
         challenges.forEach((c, i) => {

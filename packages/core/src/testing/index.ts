@@ -17,7 +17,8 @@ export { type TestId, testId } from './test-ids.js'
 export { fakeKeyMaterial } from './fake-key-material.js'
 export { type InMemoryApiKeyRepository, inMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
 export { type InMemoryAuditLog, inMemoryAuditLog } from './in-memory-audit-log.js'
-export { inMemoryIdempotencyStore } from './in-memory-idempotency-store.js'
+export { type InMemoryIdempotencyStore, inMemoryIdempotencyStore } from './in-memory-idempotency-store.js'
+export { inMemoryTestData } from './in-memory-test-data.js'
 
 // Onboarding and webhooks
 export { inMemoryOnboardingSessionRepository } from './in-memory-onboarding-session-repository.js'

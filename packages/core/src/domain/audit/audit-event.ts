@@ -4,6 +4,8 @@ import type { LoanApplication } from '../loans/loan-application.js'
 import type { LoanDocument } from '../loans/loan-document.js'
 import type { LoanProduct } from '../loans/loan-product.js'
 import { loanProductView } from '../../views/loan-applications.js'
+import { wipedTestDataView } from '../../views/test-data.js'
+import type { WipedTestData } from '../../ports/test-data.js'
 import type { Loan } from '../loans/loan.js'
 import type { OnboardingSession } from '../onboarding/onboarding-session.js'
 import type { Payment } from '../loans/payment.js'
@@ -28,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'payment.reversed',
   'loan.charged_off',
   'interest_accrual.completed',
+  'test_data.wiped',
 ] as const
 /** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -43,6 +46,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'payment',
   'loan',
   'interest_accrual_run',
+  'api_client',
 ] as const
 /** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
@@ -250,3 +254,8 @@ export const accrualCompletedEvent = (
     accruals: run.accruals,
     loans_failed: run.loansFailed,
   })
+
+/** A partner wiped its API client's test world (decision 132): how many of each record went. */
+export const testDataWipedEvent = (id: string, context: AuditContext, clientId: ClientId, wiped: WipedTestData, at: Date): AuditEvent =>
+  event(id, context, at, 'test_data.wiped', { type: 'api_client', id: clientId }, { apiClientId: clientId, partyId: null }, wipedTestDataView(wiped))
+

@@ -60,11 +60,15 @@ export const testClockRepositoryContract = (impl: Implementation<TestClockFixtur
       expect(await claimUntilMine(new Date(now.getTime() + 31_000)), 'once the lease ran out').to.deep.equal({ ...clock, advancingTo: to })
 
       const day = at('2026-12-02T15:00:00.000Z')
-      expect(await right(fixtures.repo.moveTo(clock.id, day, new Date(now.getTime() + 60_000)))).to.deep.equal({ ...clock, frozenTime: day, advancingTo: to })
-      const arrived = await right(fixtures.repo.moveTo(clock.id, to, new Date(now.getTime() + 60_000)))
-      expect(arrived).to.deep.equal({ ...clock, frozenTime: to, advancingTo: null })
+      expect(await right(fixtures.repo.moveTo(clock.id, day, new Date(now.getTime() + 60_000)))).to.deep.equal(O.some({ ...clock, frozenTime: day, advancingTo: to }))
+      const arrived = { ...clock, frozenTime: to, advancingTo: null }
+      expect(await right(fixtures.repo.moveTo(clock.id, to, new Date(now.getTime() + 60_000)))).to.deep.equal(O.some(arrived))
       expect(await right(fixtures.repo.findForParty(clock.partyId))).to.deep.equal(O.some(arrived))
       expect(await claimUntilMine(new Date(now.getTime() + 120_000)), 'a ready clock is nobody\'s work').to.equal(undefined)
+    })
+
+    it('moves no clock that is gone (its test data was wiped mid-advance)', async () => {
+      expect(await right(fixtures.repo.moveTo(freshId(), at('2026-12-02T15:00:00.000Z'), at('2026-12-02T15:01:00.000Z')))).to.deep.equal(O.none)
     })
   })
 }

@@ -121,7 +121,7 @@ const activeLoansOf = (loans: Pick<LoanRepository, 'listForParty'>, partyId: Tes
  * (`serviceLoan`, the clock's time as now), then the clock is moved to that day, so a process
  * killed mid-way leaves a clock another process resumes from the last day done. A loan the engine
  * cannot service is told to `failures` and skipped. Resolves to the clock as it ended, or none
- * when no clock was waiting.
+ * when no clock was waiting or the clock was wiped mid-way.
  */
 export const advanceClaimedClock =
   (deps: AdvanceClockDeps) =>
@@ -144,8 +144,8 @@ export const advanceClaimedClock =
         }
       }
       const moved = await deps.testClocks.moveTo(clock.id, at, lease())()
-      if (E.isLeft(moved)) return moved
-      clock = moved.right
+      if (E.isLeft(moved) || O.isNone(moved.right)) return moved
+      clock = moved.right.value
     }
     return E.right(O.some(clock))
   }

@@ -1,0 +1,78 @@
+import type { ClientId, TestData, WipedTestData } from '@lendgate/core'
+import type { Kysely, Transaction } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
+import type { Database } from './schema.js'
+import { query } from './store-errors.js'
+import { worldDb } from './worlds.js'
+
+/** The rows a statement deleted. */
+const deleted = (result: { readonly numDeletedRows: bigint }): number => Number(result.numDeletedRows)
+
+/**
+ * Deletes API client `clientId`'s records from the test world's tables (`TestData.wipe`), children
+ * before parents. The sets are subqueries re-read by each statement: a set whose rows are gone
+ * is read only after its dependents are deleted.
+ */
+const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promise<WipedTestData> => {
+  const sessions = trx.selectFrom('onboarding_sessions').select('id').where('client_id', '=', clientId)
+  const parties = trx.selectFrom('parties').select('id').where('client_id', '=', clientId)
+  const applications = trx
+    .selectFrom('loan_applications')
+    .select('id')
+    .where((eb) => eb.or([eb('client_id', '=', clientId), eb('party_id', 'in', parties)]))
+  const loans = trx
+    .selectFrom('loans')
+    .select('id')
+    .where((eb) => eb.or([eb('party_id', 'in', parties), eb('application_id', 'in', applications)]))
+
+  // The loans first, under their locks: a payment or a servicing step on one of them waits, then finds it gone.
+  await trx.selectFrom('loans').select('id').where('id', 'in', loans).forUpdate().execute()
+  await trx.deleteFrom('loan_balances').where('loan_id', 'in', loans).execute()
+  await trx.deleteFrom('loan_transactions').where('loan_id', 'in', loans).execute()
+  const payments = deleted(await trx.deleteFrom('payments').where('loan_id', 'in', loans).executeTakeFirst())
+  for (const table of ['payment_methods', 'collateral_items', 'loan_documents', 'loan_installments'] as const) {
+    await trx.deleteFrom(table).where('loan_id', 'in', loans).execute()
+  }
+  // An application names its loan by a deferred key: its loan may go first.
+  const loanCount = deleted(await trx.deleteFrom('loans').where('id', 'in', loans).executeTakeFirst())
+  const loanApplications = deleted(await trx.deleteFrom('loan_applications').where('id', 'in', applications).executeTakeFirst())
+
+  const testClocks = deleted(await trx.deleteFrom('test_clocks').where('party_id', 'in', parties).executeTakeFirst())
+  await trx.deleteFrom('party_addresses').where('party_id', 'in', parties).execute()
+  await trx
+    .deleteFrom('audit_events')
+    .where((eb) => eb.or([eb('api_client_id', '=', clientId), eb('party_id', 'in', parties)]))
+    .execute()
+  // A session and the party it made name each other: the session lets go of its party first.
+  await trx.updateTable('onboarding_sessions').set({ party_id: null }).where('client_id', '=', clientId).where('party_id', 'is not', null).execute()
+  const partyCount = deleted(await trx.deleteFrom('parties').where('client_id', '=', clientId).executeTakeFirst())
+
+  const events = trx.selectFrom('webhook_events').select('id').where('session_id', 'in', sessions)
+  await trx.deleteFrom('webhook_attempts').where('event_id', 'in', events).execute()
+  const webhookEvents = deleted(await trx.deleteFrom('webhook_events').where('session_id', 'in', sessions).executeTakeFirst())
+  for (const table of ['webhook_endpoints', 'verification_challenges', 'onboarding_addresses', 'documents'] as const) {
+    await trx.deleteFrom(table).where('session_id', 'in', sessions).execute()
+  }
+  const onboardingSessions = deleted(await trx.deleteFrom('onboarding_sessions').where('client_id', '=', clientId).executeTakeFirst())
+  await trx.deleteFrom('idempotency_keys').where('scope', '=', clientId).execute()
+  return { onboardingSessions, parties: partyCount, loanApplications, loans: loanCount, payments, webhookEvents, testClocks }
+}
+
+/**
+ * The test world's records of each API client (decision 132). It binds the test world's tables
+ * itself (`worldDb(db, 'test')`): given the live world's `db`, as every caller has, it still
+ * cannot delete a live row.
+ */
+export const postgresTestData = (db: Kysely<Database>): TestData => {
+  const test = worldDb(db, 'test')
+  return {
+    wipe: (clientId, audited) =>
+      query(() =>
+        test.transaction().execute(async (trx) => {
+          const wiped = await wipeClient(trx, clientId)
+          await insertAuditEvent(trx, audited(wiped))
+          return wiped
+        }),
+      ),
+  }
+}
