@@ -27,7 +27,7 @@ export {
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
 export {
-  type TestClock, type TestClockStatus, clockStatus, MAX_ADVANCE_DAYS, MAX_START_AHEAD_DAYS, CreateTestClockInput, AdvanceTestClockInput, newTestClock, advanceTo, nextStep,
+  type TestClock, type TestClockStatus, MAX_ADVANCE_DAYS, CreateTestClockInput, AdvanceTestClockInput, newTestClock, advanceTo, nextStep,
 } from './domain/testing/test-clock.js'
 export { type TestClockRepository } from './ports/test-clock-repository.js'
 export { type TestData, type WipedTestData } from './ports/test-data.js'
@@ -38,7 +38,7 @@ export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
 } from './use-cases/testing/test-clocks.js'
 export {
-  RETURN_CODES, type ReturnCode, ReturnPaymentInput, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
+  ReturnPaymentInput, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
 } from './use-cases/testing/simulations.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
@@ -251,10 +251,10 @@ export { listPaymentMethodsForPartyLoan } from './use-cases/servicing/list-payme
 export { createPaymentMethodForPartyLoan } from './use-cases/servicing/create-payment-method.js'
 export { updatePaymentMethodForPartyLoan } from './use-cases/servicing/update-payment-method.js'
 export {
-  AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, DAILY_SERVICING_JOB, servicingJobName, dailyServicingJob,
+  AccrualQuery, type AccrualDeps, type AccrualRun, runInterestAccrual, type AccrualProgress, servicingJobName, dailyServicingJob,
 } from './use-cases/servicing/accrue-loans.js'
 export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/servicing/charge-off-loan.js'
-export { type OperationsDeps, type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
+export { type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
   balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
