@@ -24,7 +24,7 @@ export const magicValuesTable = (): string =>
 
 /**
  * The "Testing" guide of the partner document (docs/testing.md in short): the two worlds, the
- * verification code, the test helpers and clocks, and the magic values.
+ * verification code, the test helpers and clocks, the wipe, and the magic values.
  */
 export const testingGuide = (): string =>
   [
@@ -39,6 +39,7 @@ export const testingGuide = (): string =>
     '- **Test clocks**: a key of a test-world party puts it on a clock (`POST /public/test-helpers/clocks`); its requests then read the clock\'s `frozen_time` as now. ' +
       '`…/advance` moves it forward (at most 731 days a call) and answers `advancing`: for each day crossed the party\'s loans are serviced as the daily job would (interest, due dates, late fees, delinquency). ' +
       'Poll the clock until `ready`: a loan 90 days past due takes seconds.',
+    "- **Starting afresh**: `DELETE /public/test-helpers/data` (a test key with `keys:manage`) deletes all of your API client's test data at once and counts what went; keys and the live world stay.",
     '',
     '### Magic values',
     '',
