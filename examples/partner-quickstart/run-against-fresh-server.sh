@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Starts a fresh Lendgate server (embedded database, in a temporary directory) configured for this example,
-# generates the typed client from its OpenAPI document, type-checks the example and runs the
-# whole journey. Used by .ci/run; handy locally too. Run from anywhere.
+# generates the typed client from its partner OpenAPI document, type-checks the example and runs
+# the whole journey in test mode (test keys and the mint secret only: no internal token, no
+# verification delivery; the server may POST webhooks to the example's local http receiver).
+# Used by .ci/run; handy locally too. Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 PORT="${QUICKSTART_SERVER_PORT:-3100}"
 RECEIVER_PORT="${RECEIVER_PORT:-4100}"
 export PARTNER_MINT_SECRET="quickstart-mint-$(node -e "process.stdout.write(require('crypto').randomBytes(16).toString('hex'))")"
-export INTERNAL_API_TOKEN="quickstart-internal-$(node -e "process.stdout.write(require('crypto').randomBytes(16).toString('hex'))")"
 export LENDGATE_URL="http://127.0.0.1:${PORT}" RECEIVER_PORT
 DATA_DIR="$(mktemp -d)"
 
 PORT="$PORT" DATA_DIR="$DATA_DIR" LOG_LEVEL=warn \
   WEBHOOK_SECRET_KEY="$(node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))")" \
-  VERIFICATION_DELIVERY_URL="http://127.0.0.1:${RECEIVER_PORT}/codes" \
   WEBHOOK_ALLOW_HTTP=true WEBHOOK_ALLOW_PRIVATE_NETWORKS=true \
   node_modules/.bin/tsx --conditions=@lendgate/source apps/api/src/main.ts &
 SERVER=$!

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { freePort } from '../fleet-test/support/free-port.js'
-import { INTERNAL_TOKEN, MINT_SECRET } from '../test/support/test-server.js'
+import { MINT_SECRET } from '../test/support/test-server.js'
 import { nameOf, operationsOf, requestFor } from './support/document-requests.js'
 import { startExchangeRecorder } from './support/exchange-recorder.js'
 import { atLeast, summary, totals, type Finding } from './support/findings.js'
@@ -126,10 +126,7 @@ describe('third-party OpenAPI tools on the served documents', function () {
         run = await runQuickstart(
           {
             LENDGATE_URL: recorder.url,
-            // The operator's approvals are not in the partner document: straight to the server.
-            LENDGATE_INTERNAL_URL: api!.url,
             PARTNER_MINT_SECRET: MINT_SECRET,
-            INTERNAL_API_TOKEN: INTERNAL_TOKEN,
             RECEIVER_PORT: String(receiverPort),
           },
           QUICKSTART_MS,
@@ -156,7 +153,11 @@ describe('third-party OpenAPI tools on the served documents', function () {
         /^POST \/public\/onboarding-sessions\/[^/]+\/contact\/phone\/verify$/,
         /^PUT \/public\/onboarding-sessions\/[^/]+\/webhook$/,
         /^POST \/public\/onboarding-sessions\/[^/]+\/submit$/,
+        /^POST \/public\/test-helpers\/onboarding-sessions\/[^/]+\/approve$/,
         /^POST \/public\/applications$/,
+        /^POST \/public\/test-helpers\/applications\/[^/]+\/approve$/,
+        /^POST \/public\/test-helpers\/clocks\/[^/]+\/advance$/,
+        /^GET \/public\/test-helpers\/clocks\/[^/]+$/,
         /^POST \/public\/parties\/[^/]+\/loans\/[^/]+\/payments$/,
         /^GET \/public\/parties\/[^/]+\/loans\/[^/]+\/balances\/latest$/,
       ]) {

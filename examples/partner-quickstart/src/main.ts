@@ -2,31 +2,29 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import createClient from 'openapi-fetch'
 import { Webhook } from 'standardwebhooks'
 import type { paths } from './lendgate-api.js'
-import type { paths as operatorPaths } from './lendgate-operator-api.js'
 
 /**
- * A partner's whole journey against a running Lendgate server, step by step, through a client
- * typed from the server's own OpenAPI document (`pnpm generate`):
- * mint a key → onboard a business (codes arrive at a local receiver) → register the webhook →
- * the operator approves → verify the signed party.ready → apply → the operator approves → add a
- * bank account → pay with an Idempotency-Key → read the balance.
+ * A partner's whole journey in test mode, step by step, through a client typed from the server's
+ * own partner OpenAPI document (`pnpm generate`), with test keys and the mint secret only:
+ * mint a test key → onboard a business (code 000000) → register the webhook → the test helper
+ * approves → verify the signed party.ready → apply → the test helper approves → add a magic test
+ * bank account → put the party on a test clock and advance it 130 days without paying → the loan
+ * is 90+ days past due → pay it off with an Idempotency-Key → read the balance.
  *
- * The server must send verification codes to `${RECEIVER}/codes` (VERIFICATION_DELIVERY_URL)
- * and may deliver webhooks to a local http address (WEBHOOK_ALLOW_HTTP=true,
- * WEBHOOK_ALLOW_PRIVATE_NETWORKS=true); see this example's README.
+ * The server may deliver webhooks to a local http address (WEBHOOK_ALLOW_HTTP=true,
+ * WEBHOOK_ALLOW_PRIVATE_NETWORKS=true); see this example's README and docs/testing.md.
  */
 
 const BASE_URL = process.env['LENDGATE_URL'] ?? 'http://127.0.0.1:3000'
-/**
- * Where the operator's calls (the approvals under /internal) go: the server itself. It differs
- * from LENDGATE_URL when the partner's calls pass through something that knows only the partner
- * document, such as the validating proxy of `pnpm test:openapi-tools`.
- */
-const INTERNAL_URL = process.env['LENDGATE_INTERNAL_URL'] ?? BASE_URL
 const MINT_SECRET = required('PARTNER_MINT_SECRET')
-const INTERNAL_TOKEN = required('INTERNAL_API_TOKEN')
 const RECEIVER_PORT = Number(process.env['RECEIVER_PORT'] ?? '4100')
 const RECEIVER = `http://127.0.0.1:${RECEIVER_PORT}`
+/** Every phone and email verification code in the test world (docs/testing.md). */
+const TEST_CODE = '000000'
+/** A bank account of the magic table that settles every charge; any ABA-valid routing number works. */
+const SETTLING_ACCOUNT = { routing_number: '110000000', account_number: '000123456789' }
+const DAY_MS = 86_400_000
+const ADVANCE_DAYS = 130
 
 function required(name: string): string {
   const value = process.env[name]
@@ -46,67 +44,57 @@ const ok = <T>(label: string, result: { data?: T; error?: unknown; response: Res
   return result.data
 }
 
-// A local receiver: verification codes and webhook deliveries arrive here.
-const codes: { session_id: string; destination: string; code: string }[] = []
+// A local receiver: webhook deliveries arrive here.
 const deliveries: { body: string; headers: IncomingHttpHeaders }[] = []
 const receiver = createServer((req, res) => {
   let body = ''
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
   req.on('end', () => {
-    if (req.url === '/codes') codes.push(JSON.parse(body) as (typeof codes)[number])
     if (req.url === '/webhooks') deliveries.push({ body, headers: req.headers })
     res.writeHead(204).end()
   })
 })
 await new Promise<void>((resolve) => receiver.listen(RECEIVER_PORT, '127.0.0.1', resolve))
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
 const waitFor = async <T>(what: string, find: () => T | undefined, seconds = 15): Promise<T> => {
   for (let i = 0; i < seconds * 10; i += 1) {
     const found = find()
     if (found !== undefined) return found
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await sleep(100)
   }
   throw new Error(`no ${what} within ${seconds} s`)
 }
 
 const api = createClient<paths>({ baseUrl: BASE_URL })
-const operator = createClient<operatorPaths>({ baseUrl: INTERNAL_URL })
-const internal = { Authorization: `Bearer ${INTERNAL_TOKEN}` }
 
 try {
-  // 1. Keys: the partner's backend mints its key with the root mint secret.
+  // 1. Keys: the partner's backend mints a test key with the root mint secret.
   const partnerKey = ok(
     'mint',
     await api.POST('/public/partner/api-keys', {
       headers: { 'X-Partner-Mint-Key': MINT_SECRET },
-      body: { party_id: crypto.randomUUID(), client_name: 'quickstart' },
+      body: { party_id: crypto.randomUUID(), client_name: 'quickstart', environment: 'test' },
     }),
   )
-  step('minted a partner key', partnerKey.key_prefix)
+  step('minted a test key', partnerKey.key_prefix)
   const partner = { Authorization: `Bearer ${partnerKey.api_key}` }
 
-  // 2. Onboarding.
+  // 2. Onboarding: in the test world every verification code is 000000 and nothing is sent.
   const session = ok(
     'create session',
     await api.POST('/public/onboarding-sessions', { headers: partner, body: { country_of_incorporation: 'US', locale: 'en-US' } }),
   )
   const sessionId = session.session_id
-  step('opened an onboarding session', { session_id: sessionId, current_step: session.current_step })
+  step('opened an onboarding session', { session_id: sessionId, livemode: session.livemode })
   const path = { params: { path: { sessionId } }, headers: partner }
 
-  for (const [channel, destination] of [
-    ['phone', '+14155550123'],
-    ['email', 'jane@acme.example'],
-  ] as const) {
-    if (channel === 'phone') ok('submit phone', await api.POST('/public/onboarding-sessions/{sessionId}/contact/phone', { ...path, body: { phone: destination } }))
-    else ok('submit email', await api.POST('/public/onboarding-sessions/{sessionId}/contact/email', { ...path, body: { email: destination } }))
-    const code = await waitFor(`${channel} code`, () => codes.find((c) => c.session_id === sessionId && c.destination === destination)?.code)
-    const verified =
-      channel === 'phone'
-        ? ok('verify phone', await api.POST('/public/onboarding-sessions/{sessionId}/contact/phone/verify', { ...path, body: { code } }))
-        : ok('verify email', await api.POST('/public/onboarding-sessions/{sessionId}/contact/email/verify', { ...path, body: { code } }))
-    step(`verified the ${channel} with the code the receiver got`, { current_step: verified.current_step })
-  }
+  ok('submit phone', await api.POST('/public/onboarding-sessions/{sessionId}/contact/phone', { ...path, body: { phone: '+14155550123' } }))
+  ok('verify phone', await api.POST('/public/onboarding-sessions/{sessionId}/contact/phone/verify', { ...path, body: { code: TEST_CODE } }))
+  ok('submit email', await api.POST('/public/onboarding-sessions/{sessionId}/contact/email', { ...path, body: { email: 'jane@acme.example' } }))
+  const verified = ok('verify email', await api.POST('/public/onboarding-sessions/{sessionId}/contact/email/verify', { ...path, body: { code: TEST_CODE } }))
+  step(`verified the phone and the email with the test code ${TEST_CODE}`, { current_step: verified.current_step })
   ok(
     'profile',
     await api.PUT('/public/onboarding-sessions/{sessionId}/applicant-profile', {
@@ -136,23 +124,26 @@ try {
   const submitted = ok('submit', await api.POST('/public/onboarding-sessions/{sessionId}/submit', { ...path, body: {} }))
   step('submitted the session for review', { status: submitted.status })
 
-  // 4. The operator approves; the signed party.ready arrives and is verified.
-  const approval = ok('approve session', await operator.POST('/internal/onboarding-sessions/{sessionId}/approve', { params: { path: { sessionId } }, headers: internal }))
+  // 4. The test helper approves in the operator's place; the signed party.ready arrives and is verified.
+  const approval = ok('approve session', await api.POST('/public/test-helpers/onboarding-sessions/{sessionId}/approve', path))
   const partyId = approval.party.party_id
-  step('the operator approved the session', { party_id: partyId })
+  step('the test helper approved the session', { party_id: partyId })
   const delivery = await waitFor('party.ready delivery', () => deliveries[0])
   const event = new Webhook(secret).verify(delivery.body, {
     'webhook-id': String(delivery.headers['webhook-id']),
     'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
     'webhook-signature': String(delivery.headers['webhook-signature']),
-  }) as { type: string; data: { party_id: string } }
+  }) as { type: string; livemode: boolean; data: { party_id: string } }
   if (event.data.party_id !== partyId) throw new Error('party.ready names another party')
-  step('received party.ready and verified its signature (standardwebhooks)', { type: event.type, webhook_id: delivery.headers['webhook-id'] })
+  step('received party.ready and verified its signature (standardwebhooks)', { type: event.type, livemode: event.livemode })
 
-  // 5. A key for the borrower's party, then apply.
+  // 5. A test key for the borrower's party, then apply; the test helper approves and books the loan.
   const borrowerKey = ok(
     'mint borrower key',
-    await api.POST('/public/partner/api-keys', { headers: { 'X-Partner-Mint-Key': MINT_SECRET }, body: { party_id: partyId, client_name: 'quickstart-borrower' } }),
+    await api.POST('/public/partner/api-keys', {
+      headers: { 'X-Partner-Mint-Key': MINT_SECRET },
+      body: { party_id: partyId, client_name: 'quickstart-borrower', environment: 'test' },
+    }),
   )
   const borrower = { Authorization: `Bearer ${borrowerKey.api_key}` }
   const products = ok('products', await api.GET('/public/parties/{partyId}/available-loan-products', { params: { path: { partyId } }, headers: borrower }))
@@ -167,36 +158,61 @@ try {
     }),
   )
   const applicationId = application.application_id
-  const preview = ok('preview', await api.GET('/public/applications/{applicationId}/schedule-preview', { params: { path: { applicationId } }, headers: borrower }))
+  const applicationPath = { params: { path: { applicationId } }, headers: borrower }
+  const preview = ok('preview', await api.GET('/public/applications/{applicationId}/schedule-preview', applicationPath))
   step('applied and previewed the schedule', { amount: application.amount, payment_amount: preview.payment_amount, installments: preview.installments.length })
-  ok('submit application', await api.POST('/public/applications/{applicationId}/submit', { params: { path: { applicationId } }, headers: borrower }))
-  const booked = ok('approve application', await operator.POST('/internal/applications/{applicationId}/approve', { params: { path: { applicationId } }, headers: internal }))
+  ok('submit application', await api.POST('/public/applications/{applicationId}/submit', applicationPath))
+  const booked = ok('approve application', await api.POST('/public/test-helpers/applications/{applicationId}/approve', applicationPath))
   const loanId = booked.loan.loan_id
-  step('the operator approved the application: the loan is booked', { loan_id: loanId, disbursed_amount: booked.loan.disbursed_amount })
+  step('the test helper approved the application: the loan is booked', { loan_id: loanId, disbursed_amount: booked.loan.disbursed_amount })
 
-  // 6. Servicing: a bank account, a payment with an Idempotency-Key, the balance.
+  // 6. A bank account from the magic table: its charges settle.
   const loanPath = { params: { path: { partyId, loanId } }, headers: borrower }
   const method = ok(
     'bank account',
     await api.POST('/public/parties/{partyId}/loans/{loanId}/payment-methods', {
       ...loanPath,
-      body: { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' },
+      body: { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', ...SETTLING_ACCOUNT },
     }),
   )
-  step('added a bank account', { last4: method.last4, is_default: method.is_default })
+  step('added a test bank account', { last4: method.last4, is_default: method.is_default })
+
+  // 7. A test clock for the borrower's party, advanced without paying: the daily servicing runs for each day crossed.
+  const clock = ok('create clock', await api.POST('/public/test-helpers/clocks', { headers: borrower, body: { name: 'quickstart' } }))
+  const clockPath = { params: { path: { clockId: clock.test_clock_id } }, headers: borrower }
+  step('put the party on a test clock', { test_clock_id: clock.test_clock_id, frozen_time: clock.frozen_time })
+  const target = new Date(Date.parse(clock.frozen_time) + ADVANCE_DAYS * DAY_MS).toISOString()
+  const advancing = ok('advance clock', await api.POST('/public/test-helpers/clocks/{clockId}/advance', { ...clockPath, body: { frozen_time: target } }))
+  step(`advanced it ${ADVANCE_DAYS} days`, { status: advancing.status, advancing_to: advancing.advancing_to })
+  const started = Date.now()
+  let current = advancing
+  while (current.status !== 'ready') {
+    if (Date.now() - started > 120_000) throw new Error(`the test clock is still advancing after 120 s: ${JSON.stringify(current)}`)
+    await sleep(200)
+    current = ok('get clock', await api.GET('/public/test-helpers/clocks/{clockId}', clockPath))
+  }
+  step('the clock is ready', { frozen_time: current.frozen_time, seconds: Math.round((Date.now() - started) / 100) / 10 })
+
+  const late = ok('loan', await api.GET('/public/parties/{partyId}/loans/{loanId}', loanPath))
+  if (late.days_past_due < 90) throw new Error(`the loan is only ${late.days_past_due} days past due after ${ADVANCE_DAYS} days unpaid`)
+  step('the unpaid loan is delinquent', { status: late.status, days_past_due: late.days_past_due, delinquency_bucket: late.delinquency_bucket })
+
+  // 8. Pay off the loan at the clock's time, with an Idempotency-Key, then read the balance.
+  const payoff = ok('payoff', await api.GET('/public/parties/{partyId}/loans/{loanId}/payoff', loanPath))
   const payment = ok(
     'pay',
     await api.POST('/public/parties/{partyId}/loans/{loanId}/payments', {
-      params: { path: { partyId, loanId }, header: { 'Idempotency-Key': `first-payment-${loanId}` } },
+      params: { path: { partyId, loanId }, header: { 'Idempotency-Key': `payoff-${loanId}` } },
       headers: borrower,
-      body: { amount: 50_000, currency: booked.loan.currency, payment_method_id: method.payment_method_id },
+      body: { amount: payoff.payoff_amount, currency: booked.loan.currency, payment_method_id: method.payment_method_id },
     }),
   )
   if (payment.status === 'FAILED') throw new Error(`the payment failed: ${payment.failure_code}`)
-  step('paid with an Idempotency-Key', { status: payment.status, allocation: payment.allocation })
+  step('paid the payoff quote with an Idempotency-Key', { amount: payment.amount, status: payment.status })
   const balance = ok('balance', await api.GET('/public/parties/{partyId}/loans/{loanId}/balances/latest', loanPath))
-  step('read the latest balance', { principal_outstanding: balance.principal_outstanding, next_due_date: balance.next_due_date })
-  console.log('\nThe whole journey worked.')
+  const paidOff = ok('loan', await api.GET('/public/parties/{partyId}/loans/{loanId}', loanPath))
+  step('read the latest balance', { loan_status: paidOff.status, principal_outstanding: balance.principal_outstanding })
+  console.log('\nThe whole journey worked, in test mode.')
 } finally {
   receiver.close()
 }

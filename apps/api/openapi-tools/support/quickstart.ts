@@ -4,17 +4,15 @@ import { REPO_ROOT } from './tools.js'
 
 /**
  * The partner quick-start (examples/partner-quickstart/src/main.ts) run as a partner would run it,
- * with its own tsx. Its partner calls go to `LENDGATE_URL`, its operator approvals to
- * `LENDGATE_INTERNAL_URL`; it listens for codes and webhooks on `RECEIVER_PORT`.
+ * with its own tsx, in test mode: every call it makes (the test helpers' approvals and clock
+ * included) goes to `LENDGATE_URL`; it listens for webhooks on `RECEIVER_PORT`.
  */
 
 const QUICKSTART_DIR = join(REPO_ROOT, 'examples', 'partner-quickstart')
 
 export type QuickstartEnv = {
   readonly LENDGATE_URL: string
-  readonly LENDGATE_INTERNAL_URL: string
   readonly PARTNER_MINT_SECRET: string
-  readonly INTERNAL_API_TOKEN: string
   readonly RECEIVER_PORT: string
 }
 
