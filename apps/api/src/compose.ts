@@ -217,7 +217,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     )
     if (!config.runJobs) return
     clockAdvancer = startClockAdvancer(
-      advanceClaimedClock({ testClocks: testWorld.testClocks, loans: testWorld.loans, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }),
+      advanceClaimedClock({ testClocks: testWorld.testClocks, loans: testWorld.loans, audit: testWorld.audit, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }),
       logger,
     )
     stops.unshift(clockAdvancer.stop)

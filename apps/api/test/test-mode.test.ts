@@ -221,6 +221,14 @@ for (const database of testDatabases()) {
       expect(delinquent.data.map((l: { loan_id: string }) => l.loan_id)).to.deep.equal([loan.loan_id])
       const ledger = await ok(borrower, 'GET', `${loanPath}/transactions?limit=100`, undefined, 200)
       expect(ledger.data.filter((t: { type: string }) => t.type === 'INTEREST_ACCRUAL').length, 'interest accrued as the days went by').to.be.greaterThan(3)
+      // Each day crossed is audited as the daily job's run is, as the party's, in the test world only.
+      const runs = await request(server.url, `/internal/audit-events?party_id=${late.party_id as string}&action=interest_accrual.completed&limit=100`, { headers: operatorHeaders('test') })
+      expect(runs.status, runs.text).to.equal(200)
+      const days = (runs.body.data as { details: { as_of: string; loans_examined: number } }[]).map((e) => [e.details.as_of, e.details.loans_examined])
+      const expectedDays = Array.from({ length: 100 }, (_, n) => [new Date(target.getTime() - n * DAY_MS).toISOString().slice(0, 10), 1])
+      expect(days, 'the newest 100 runs, one a day back from the destination').to.deep.equal(expectedDays)
+      const live = await request(server.url, `/internal/audit-events?party_id=${late.party_id as string}&action=interest_accrual.completed`, { headers: operatorHeaders('live') })
+      expect(live.body.data).to.deep.equal([])
 
       // Paid off at the clock's time: the payoff quote then a payment of it.
       const payoff = await ok(borrower, 'GET', `${loanPath}/payoff`, undefined, 200)

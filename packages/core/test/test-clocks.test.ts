@@ -70,6 +70,10 @@ describe('advancing a test clock in memory', () => {
     expect(E.isRight(started) && started.right.advancingTo).to.deep.equal(later(3))
     const worked = await advanceClaimedClock(deps)()()
     expect(worked).to.deep.equal(E.right(O.some({ ...created, partyId, frozenTime: later(3), advancingTo: null })))
+    // One audited run a day crossed, as the party's.
+    expect(deps.audit.all().map((e) => [e.action, e.partyId, e.details['as_of'], e.details['loans_examined']])).to.deep.equal(
+      [1, 2, 3].map((n) => ['interest_accrual.completed', partyId, later(n).toISOString().slice(0, 10), 0]),
+    )
     expect(await advanceClaimedClock(deps)()()).to.deep.equal(E.right(O.none))
   })
 })

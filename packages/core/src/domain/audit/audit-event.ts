@@ -240,14 +240,15 @@ export const loanChargedOffEvent = (
     reason,
   })
 
-/** One run of the interest accrual job (the ledger holds what it posted on each loan). */
+/** One run of the interest accrual job (the ledger holds what it posted on each loan): of every loan, or of one party's on its test clock (`partyId`). */
 export const accrualCompletedEvent = (
   id: string,
   context: AuditContext,
   run: { readonly asOf: string; readonly loansExamined: number; readonly loansChanged: number; readonly accruals: number; readonly loansFailed: number },
   at: Date,
+  partyId: PartyId | null = null,
 ): AuditEvent =>
-  event(id, context, at, 'interest_accrual.completed', { type: 'interest_accrual_run', id }, { apiClientId: null, partyId: null }, {
+  event(id, context, at, 'interest_accrual.completed', { type: 'interest_accrual_run', id }, { apiClientId: null, partyId }, {
     as_of: run.asOf,
     loans_examined: run.loansExamined,
     loans_changed: run.loansChanged,

@@ -8,6 +8,9 @@ import { newId, type LoanId, type TestClockId } from '../../domain/foundations/i
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import type { Caller } from '../../domain/keys/api-key.js'
 import { AdvanceTestClockInput, advanceTo, CreateTestClockInput, newTestClock, nextStep, type TestClock } from '../../domain/testing/test-clock.js'
+import { accrualCompletedEvent, SYSTEM_CONTEXT } from '../../domain/audit/audit-event.js'
+import { utcDate } from '../../domain/foundations/instant.js'
+import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
@@ -88,10 +91,11 @@ export const advanceTestClock =
       ),
     )
 
-/** What working an advance needs: the world's clocks and loans, and how to tell of a loan the servicing skipped. */
+/** What working an advance needs: the world's clocks, loans and audit trail, and how to tell of a loan the servicing skipped. */
 export type AdvanceClockDeps = {
   readonly testClocks: Pick<TestClockRepository, 'claimAdvancing' | 'moveTo'>
   readonly loans: Pick<LoanRepository, 'listForParty' | 'change'>
+  readonly audit: Pick<AuditLog, 'record'>
   readonly ids: IdGenerator
   /** The real time: leases are judged by it. */
   readonly clock: Clock
@@ -118,9 +122,10 @@ const activeLoansOf = (loans: Pick<LoanRepository, 'listForParty'>, partyId: Tes
 /**
  * Claims one advancing clock, if any, and works its advance to the end: for each day it crosses,
  * in order, the party's active loans are serviced at that day as the daily job would service them
- * (`serviceLoan`, the clock's time as now), then the clock is moved to that day, so a process
- * killed mid-way leaves a clock another process resumes from the last day done. A loan the engine
- * cannot service is told to `failures` and skipped. Resolves to the clock as it ended, or none
+ * (`serviceLoan`, the clock's time as now) and the day's run is audited as the party's
+ * (`interest_accrual.completed`), then the clock is moved to that day, so a process killed mid-way
+ * leaves a clock another process resumes from the last day done. A loan the engine cannot service
+ * is told to `failures` and skipped. Resolves to the clock as it ended, or none
  * when no clock was waiting or the clock was wiped mid-way.
  */
 export const advanceClaimedClock =
@@ -136,13 +141,21 @@ export const advanceClaimedClock =
       const frozen: Clock = { now: () => at }
       const loans = await activeLoansOf(deps.loans, clock.partyId, at)()
       if (E.isLeft(loans)) return loans
+      const run = { asOf: utcDate(at), loansExamined: loans.right.length, loansChanged: 0, accruals: 0, loansFailed: 0 }
       for (const loanId of loans.right) {
         const serviced = await serviceLoan({ loans: deps.loans, ids: deps.ids, clock: frozen }, loanId)()
-        if (E.isLeft(serviced)) {
+        if (E.isRight(serviced)) {
+          run.loansChanged += serviced.right.changed ? 1 : 0
+          run.accruals += serviced.right.accruals
+        } else {
           if (serviced.left._tag === 'StoreUnavailable') return E.left(serviced.left)
+          run.loansFailed += 1
           deps.failures?.loanFailed({ job: 'test_clock', loanId, reason: serviced.left.reason })
         }
       }
+      // The day's run is audited as the daily job's is, as the party's: a wipe takes it with the party.
+      const audited = await deps.audit.record(accrualCompletedEvent(deps.ids.next(), SYSTEM_CONTEXT, run, at, clock.partyId))()
+      if (E.isLeft(audited)) return audited
       const moved = await deps.testClocks.moveTo(clock.id, at, lease())()
       if (E.isLeft(moved) || O.isNone(moved.right)) return moved
       clock = moved.right.value
