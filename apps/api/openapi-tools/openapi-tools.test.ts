@@ -46,7 +46,7 @@ describe('third-party OpenAPI tools on the served documents', function () {
     dir = mkdtempSync(join(tmpdir(), 'lendgate-openapi-tools-'))
     receiverPort = await freePort()
     const started = Date.now()
-    api = await startServedApi(`http://127.0.0.1:${receiverPort}/codes`)
+    api = await startServedApi()
     documents = await fetchServedDocuments(api.url, dir)
     note(`API started from source at ${api.url} on ${api.database} in ${Date.now() - started} ms`)
   })

@@ -20,10 +20,10 @@ export type ServedApi = {
 
 const START_MS = 90_000
 
-export const startServedApi = async (verificationDeliveryUrl: string): Promise<ServedApi> => {
+export const startServedApi = async (): Promise<ServedApi> => {
   const kind = durableDatabases().at(-1)!
   const database = await kind.create()
-  const api = startFromSource('src/main.ts', { PORT: '0', HOST: '127.0.0.1', ...processEnv(verificationDeliveryUrl), ...database.env })
+  const api = startFromSource('src/main.ts', { PORT: '0', HOST: '127.0.0.1', ...processEnv(), ...database.env })
   const output = (): string => `${api.stdout()}${api.stderr()}`
   const stop = async (): Promise<void> => {
     if (api.child.exitCode === null && api.child.signalCode === null) {

@@ -15,14 +15,14 @@ export const FROM_SOURCE = ['--import', 'tsx', '--conditions=@lendgate/source'] 
 /** How long a start may take: a fresh embedded database is created and migrated on the first one. */
 const START_TIMEOUT_MS = 60_000
 
-/** The settings every API process of the crash tests runs with (the same secrets as `testConfig`). */
-export const processEnv = (verificationDeliveryUrl: string): Record<string, string> => ({
+/** The settings every API process of the crash tests runs with (the same secrets as `testConfig`); live codes go to `verificationDeliveryUrl` when one is given. */
+export const processEnv = (verificationDeliveryUrl?: string): Record<string, string> => ({
   PARTNER_MINT_SECRET: MINT_SECRET,
   INTERNAL_API_TOKEN: INTERNAL_TOKEN,
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   WEBHOOK_ALLOW_HTTP: 'true',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  VERIFICATION_DELIVERY_URL: verificationDeliveryUrl,
+  ...(verificationDeliveryUrl === undefined ? {} : { VERIFICATION_DELIVERY_URL: verificationDeliveryUrl }),
   LOG_LEVEL: 'info',
   // Far above what these tests send: being throttled is another suite's subject.
   RATE_LIMIT_REQUESTS: '1000000000',
