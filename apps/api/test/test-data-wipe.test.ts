@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
-import { inMemoryLoanProductRepository } from '@lendgate/core/testing'
+import { inMemoryLoanProductRepository, SEEDED_LOAN_PRODUCTS } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import { OPERATIONS } from '../src/routes/operations.js'
-import { WORKING_CAPITAL_PRODUCT } from './support/booked-loan.js'
 import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { answersOf, buildSubject, ownerOfPath, type Subject } from './support/isolation-fixtures.js'
@@ -23,7 +22,7 @@ type Target = { readonly name: string; readonly start: (deliveryUrl: string) => 
 
 const TARGETS: readonly Target[] = [
   ...testDatabases().map((database): Target => ({ name: database.name, start: (url) => startTestServer(database, { verificationDeliveryUrl: url }), live: true })),
-  { name: 'in-memory adapters', start: () => startInMemoryServer(() => ({ products: inMemoryLoanProductRepository([WORKING_CAPITAL_PRODUCT]) })), live: false },
+  { name: 'in-memory adapters', start: () => startInMemoryServer(() => ({ products: inMemoryLoanProductRepository([...SEEDED_LOAN_PRODUCTS]) })), live: false },
 ]
 
 /** Whether an answer shows a record: a 200 with a body that is not an empty page. */

@@ -1,4 +1,3 @@
-import { DEFAULT_SERVICING_TERMS, type LoanProduct } from '@lendgate/core'
 import { right } from '@lendgate/core/testing/contracts'
 import { expect } from 'chai'
 import * as O from 'fp-ts/lib/Option.js'
@@ -7,56 +6,7 @@ import { postgresLoanProductRepository } from '../src/postgres/loan-product-repo
 import { migrateToLatest } from '../src/postgres/migrate.js'
 import type { Database } from '../src/postgres/schema.js'
 import { scratchDatabase, testDatabases } from '../src/testing/test-databases.js'
-import { testId } from '@lendgate/core/testing'
-
-const SEEDED_AT = new Date('2026-11-22T00:00:00.000Z')
-
-const seeded = (p: Omit<LoanProduct, 'currency' | 'repaymentFrequency' | 'servicing' | 'active' | 'createdAt' | 'updatedAt'>): LoanProduct => ({
-  ...p,
-  currency: 'USD',
-  repaymentFrequency: 'MONTHLY',
-  servicing: DEFAULT_SERVICING_TERMS,
-  active: true,
-  createdAt: SEEDED_AT,
-  updatedAt: SEEDED_AT,
-})
-
-/** The catalogue of a fresh database (docs/applications.md "Loan products"), in list order. */
-const SEEDED_PRODUCTS: readonly LoanProduct[] = [
-  seeded({
-    id: testId('5b0c1d2e-0001-4a00-8000-000000000001'),
-    name: 'Working Capital Term Loan',
-    description: 'Fixed-rate term loan for inventory, payroll and day-to-day operations.',
-    minAmount: 500_000,
-    maxAmount: 25_000_000,
-    minTermMonths: 6,
-    maxTermMonths: 36,
-    interestRateBps: 1199,
-    originationFeeBps: 200,
-  }),
-  seeded({
-    id: testId('5b0c1d2e-0002-4a00-8000-000000000002'),
-    name: 'Equipment Financing',
-    description: 'Fixed-rate loan for machinery, vehicles and other equipment.',
-    minAmount: 1_000_000,
-    maxAmount: 50_000_000,
-    minTermMonths: 12,
-    maxTermMonths: 60,
-    interestRateBps: 899,
-    originationFeeBps: 100,
-  }),
-  seeded({
-    id: testId('5b0c1d2e-0003-4a00-8000-000000000003'),
-    name: 'Interest-Free Starter Loan',
-    description: 'Small interest-free loan for new borrowers; a one-time origination fee applies.',
-    minAmount: 100_000,
-    maxAmount: 1_000_000,
-    minTermMonths: 3,
-    maxTermMonths: 12,
-    interestRateBps: 0,
-    originationFeeBps: 300,
-  }),
-]
+import { SEEDED_LOAN_PRODUCTS as SEEDED_PRODUCTS } from '@lendgate/core/testing'
 
 for (const database of testDatabases()) {
   describe(`Loan migration on ${database.name}`, function () {

@@ -1,31 +1,10 @@
 import { expect } from 'chai'
-import { DEFAULT_SERVICING_TERMS, type LoanProduct } from '@lendgate/core'
-import { testId } from '@lendgate/core/testing'
 import type { Borrower } from './borrower.js'
 import { bearer, request, type Reply } from './client.js'
 import { INTERNAL_TOKEN, operatorHeaders, type TestServer } from './test-server.js'
 
 /** The seeded Working Capital Term Loan (docs/applications.md "Loan products"): 1199 bps, fee 200 bps. */
 export const WORKING_CAPITAL = '5b0c1d2e-0001-4a00-8000-000000000001'
-
-/** The seeded Working Capital product as core holds it (migration 0009), for an in-memory catalogue. */
-export const WORKING_CAPITAL_PRODUCT: LoanProduct = {
-  id: testId(WORKING_CAPITAL),
-  name: 'Working Capital Term Loan',
-  description: 'Fixed-rate term loan for inventory, payroll and day-to-day operations.',
-  currency: 'USD',
-  minAmount: 500_000,
-  maxAmount: 25_000_000,
-  minTermMonths: 6,
-  maxTermMonths: 36,
-  interestRateBps: 1199,
-  originationFeeBps: 200,
-  repaymentFrequency: 'MONTHLY',
-  servicing: DEFAULT_SERVICING_TERMS,
-  active: true,
-  createdAt: new Date('2026-11-22T00:00:00.000Z'),
-  updatedAt: new Date('2026-11-22T00:00:00.000Z'),
-}
 
 export type LoanTerms = {
   readonly product_id: string

@@ -30,6 +30,7 @@ export { inMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint-
 
 // Lending: products, applications and the loans they book, payment methods
 export { inMemoryLoanProductRepository } from './in-memory-loan-product-repository.js'
+export { SEEDED_LOAN_PRODUCTS } from './seeded-loan-products.js'
 export { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
 export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
