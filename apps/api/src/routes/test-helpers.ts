@@ -27,8 +27,9 @@ import { callerOf, routes } from './route.js'
  * operator's decisions and the bank's returns, its party's test clock, and the wipe of its
  * client's test data (which only the test world has: `deps.testWorld.testData`).
  */
-export const testHelperRoutes = (deps: AppDeps) =>
-  routes({
+export const testHelperRoutes = (deps: AppDeps) => {
+  const wipe = wipeTestData({ testData: deps.testWorld.testData, ids: deps.ids, clock: deps.clock })
+  return routes({
     simulateOnboardingApproval: {
       run: (ctx, command) =>
         pipe(
@@ -69,6 +70,7 @@ export const testHelperRoutes = (deps: AppDeps) =>
       run: (ctx, command) => pipe(simulatePaymentReturn(deps)(callerOf(ctx), command, partnerContext(ctx)), TE.map(paymentView)),
     },
     wipeTestData: {
-      run: (ctx, command) => pipe(wipeTestData({ ...deps, testData: deps.testWorld.testData })(callerOf(ctx), command, partnerContext(ctx)), TE.map((wiped) => ({ deleted: wipedTestDataView(wiped) }))),
+      run: (ctx, command) => pipe(wipe(callerOf(ctx), command, partnerContext(ctx)), TE.map((wiped) => ({ deleted: wipedTestDataView(wiped) }))),
     },
   })
+}
