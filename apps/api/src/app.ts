@@ -11,6 +11,7 @@ import { metricsEndpoint, operational } from './http/operational.js'
 import { requestLifecycle } from './http/request-lifecycle.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
 import { auditEventRoutes } from './routes/audit-events.js'
+import { eventRoutes } from './routes/events.js'
 import { healthRoutes } from './routes/health.js'
 import { internalReviewRoutes } from './routes/internal-review.js'
 import { internalLendingRoutes } from './routes/internal-lending.js'
@@ -33,6 +34,7 @@ export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
   ...servicingRoutes(deps),
+  ...eventRoutes(deps),
   ...testHelperRoutes(deps),
   ...auditEventRoutes(deps),
   ...referenceRoutes(config),

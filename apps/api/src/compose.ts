@@ -12,6 +12,7 @@ import {
   postgresIdempotencyStore,
   postgresTestData,
   postgresWebhookDeliveryQueue,
+  postgresEventDeliveryQueue,
   postgresJobLeases,
   postgresWorldDeps,
   worldDb,
@@ -26,6 +27,8 @@ import {
   advanceClaimedClock,
   cachedApiKeys,
   dailyServicingJob,
+  eventRetentionJob,
+  eventRetentionJobName,
   deliverDueWebhooks,
   exactAttemptLimiter,
   exactRateLimiter,
@@ -129,6 +132,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   // The test world's tables (decision 128), and each world's webhook outbox.
   const testDb = worldDb(database.db, 'test')
   const queues = { live: postgresWebhookDeliveryQueue(database.db), test: postgresWebhookDeliveryQueue(testDb) }
+  // Each world's deliveries of events to partners' endpoints (docs/events.md).
+  const endpointQueues = { live: postgresEventDeliveryQueue(database.db, 'live'), test: postgresEventDeliveryQueue(testDb, 'test') }
   const jobLeases = postgresJobLeases(database.db)
   // Set once the scheduler runs: the metrics read its lag.
   let scheduler: Scheduler | undefined
@@ -146,7 +151,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           },
         }
       : {}),
-    ...(scheduledJobs ? { jobs: WORLDS.map(servicingJobName), jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
+    ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName)], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
   const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
@@ -225,10 +230,10 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     if (webhookSecrets === undefined) {
       logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'webhook delivery does not run without WEBHOOK_SECRET_KEY')
     } else {
-      for (const world of WORLDS) {
+      for (const queue of WORLDS.flatMap((world) => [queues[world], endpointQueues[world]])) {
         const worker = startWebhookWorker(
           deliverDueWebhooks({
-            queue: queues[world],
+            queue,
             sender: guardedSender(deps.urlGuard, httpWebhookSender({ allowPrivateNetworks: config.webhookAllowPrivateNetworks })),
             sign: signWebhook,
             webhookSecrets,
@@ -250,7 +255,16 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       const servicing = dailyServicingJob({ loans, ids: core.ids, clock: systemClock, audit, failures: loggedLoanFailures(logger, metrics) }, world)
       return { name: servicingJobName(world), schedule: dailySchedule(config.servicingJobAtMinute), attempt: (request: Parameters<typeof runJob>[1]) => runJob(servicing(request.runKey), request) }
     }
-    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, WORLDS.map(servicingOf))
+    /** `world`'s event retention job (docs/events.md), an hour after the servicing job. */
+    const retentionOf = (world: World) => {
+      const retention = eventRetentionJob({ eventLog: inWorld(deps, world).eventLog, clock: systemClock }, world)
+      return {
+        name: eventRetentionJobName(world),
+        schedule: dailySchedule((config.servicingJobAtMinute + 60) % 1440),
+        attempt: (request: Parameters<typeof runJob>[1]) => runJob(retention(request.runKey), request),
+      }
+    }
+    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [...WORLDS.map(servicingOf), ...WORLDS.map(retentionOf)])
     scheduler = running
     stops.unshift(running.stop)
   }

@@ -279,9 +279,9 @@ for (const database of testDatabases()) {
         for (const ids of rowsOf(op)) if (await expectRefused(problems, op, ids, new Set(), aSibling, 'not_found')) covered.add(op.operationId)
       }
       expectNoProblems(problems)
-      // Every session route with an identifier, and key revocation.
+      // Every session route with an identifier, key revocation, and every webhook endpoint route.
       expect([...covered].sort(), 'client-owned operations').to.deep.equal(
-        idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.testOnly !== true && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId')))),
+        idsOf(OPERATIONS.filter((op) => op.auth === 'partner' && op.testOnly !== true && (op.path.includes(':sessionId') || op.path.includes(':apiKeyId') || op.path.includes(':endpointId')))),
       )
       await expectAUnchanged()
     })

@@ -58,6 +58,8 @@ const VALID_BODIES: Readonly<Record<string, (ids: Readonly<Record<string, string
   createPaymentMethodForPartyLoan: () => ({ type: 'bank_account', account_holder_name: 'Acme', routing_number: '011000015', account_number: '000123456789' }),
   createPaymentIntentForPartyLoan: (ids) => ({ amount: 100, currency: 'USD', payment_method_id: ids['paymentMethodId'] }),
   advanceTestClock: () => ({ frozen_time: '2030-01-01T00:00:00Z' }),
+  updateWebhookEndpoint: () => ({ description: 'checking the path' }),
+  recoverWebhookEvents: () => ({ since: '2026-01-01T00:00:00Z' }),
   rejectOnboardingSession: () => ({ reason: 'checking the path' }),
   declineLoanApplication: () => ({ reason: 'checking the path' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'a press', valuation: 100, currency: 'USD' }),
@@ -93,6 +95,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
     const payment = await asBorrower(loan.paths.payments, { amount: 100, currency: 'USD', payment_method_id: paymentMethodId }, { 'Idempotency-Key': randomUUID() })
     const address = await asBorrower(`/public/parties/${borrower.partyId}/addresses`, { line1: '2 Side St', city: 'Springfield', postal_code: '62701', country: 'US' })
     const events = await request(server.url, `/public/onboarding-sessions/${borrower.sessionId}/webhook/deliveries`, { headers: bearer(borrower.partnerKey.api_key) })
+    // An IP address literal: a public host without a DNS lookup.
+    const endpoint = await asBorrower('/public/webhook-endpoints', { url: 'https://93.184.216.34/hooks', enabled_events: ['*'] })
     const testKey = async (key: MintedKey): Promise<string> => (await mintKey(server.url, { party_id: key.party_id, client_name: key.client_name, environment: 'test' })).api_key
     inTest = { partner: await testKey(borrower.partnerKey), borrower: await testKey(borrower.key) }
     ids = {
@@ -108,6 +112,7 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
       productId: WORKING_CAPITAL,
       // The borrower's party is a live one: it has no clock, and the path is decoded before the lookup.
       clockId: randomUUID(),
+      endpointId: endpoint.body.webhook_endpoint_id,
     }
   })
   after(async () => {

@@ -99,6 +99,8 @@ for (const database of testDatabases()) {
       const partner = await mintKey(server.url, { party_id: book.partnerPartyId, client_name: BOOK_PARTNER_CLIENT })
       const borrower = await mintKey(server.url, { party_id: book.partyId, client_name: BOOK_BORROWER_CLIENT })
       const records = await bookRecords(scratch.database, book)
+      const endpoint = await request(server.url, '/public/webhook-endpoints', { method: 'POST', headers: bearer(partner.api_key), json: { url: 'https://93.184.216.34/hooks/book', enabled_events: ['*'] } })
+      expect(endpoint.status, endpoint.text).to.equal(201)
       const world = async (sessionId: string, loanId: string): Promise<IdMap> => ({
         sessionId,
         sessionAddressId: await records.sessionAddressId(sessionId),
@@ -113,6 +115,7 @@ for (const database of testDatabases()) {
         paymentId: await records.paymentId(loanId),
         productId: WORKING_CAPITAL,
         clockId: randomUUID(),
+        endpointId: endpoint.body.webhook_endpoint_id as string,
       })
       const worlds = [await world(book.approvedSessionId, book.seasonedLoanId), await world(book.openSessionId, book.longLedgerLoanId)]
       const keysFor = (op: Operation): MintedKey[] => {

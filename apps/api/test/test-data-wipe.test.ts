@@ -17,6 +17,11 @@ import { operatorHeaders, startInMemoryServer, startTestServer, type TestServer 
  */
 
 const WIPE = '/public/test-helpers/data'
+/**
+ * The events of a wiped subject (docs/events.md): party.ready, the booked application's
+ * submitted and decided, loan.booked and one payment.succeeded.
+ */
+const EVENTS = 5
 
 type Target = { readonly name: string; readonly start: (deliveryUrl: string) => Promise<TestServer>; readonly live: boolean }
 
@@ -101,7 +106,7 @@ for (const target of TARGETS) {
       // booked application and a draft of the party (applied for by its borrower's own client),
       // the loan, its payment, the party.ready event and the party's clock.
       expect(wiped.body).to.deep.equal({
-        deleted: { onboarding_sessions: 3, parties: 1, loan_applications: 2, loans: 1, payments: 1, webhook_events: 1, test_clocks: 1 },
+        deleted: { onboarding_sessions: 3, parties: 1, loan_applications: 2, loans: 1, payments: 1, events: EVENTS, webhook_events: 1, test_clocks: 1 },
         livemode: false,
       })
 
@@ -135,7 +140,7 @@ for (const target of TARGETS) {
       expect(events[0]).to.deep.include({
         actor: { type: 'api_key', id: w.partnerKey.api_key_id },
         subject: { type: 'api_client', id: w.partnerKey.client_id },
-        details: { onboarding_sessions: 3, parties: 1, loan_applications: 2, loans: 1, payments: 1, webhook_events: 1, test_clocks: 1 },
+        details: { onboarding_sessions: 3, parties: 1, loan_applications: 2, loans: 1, payments: 1, events: EVENTS, webhook_events: 1, test_clocks: 1 },
       })
       const party = await request(server.url, `/internal/audit-events?party_id=${w.borrower.partyId}`, { headers: operatorHeaders('test') })
       expect(party.body.data, "the party's events").to.deep.equal([])
@@ -146,7 +151,7 @@ for (const target of TARGETS) {
       expect(reused.status, reused.text).to.equal(201)
       expect(reused.body).to.deep.include({ country_of_incorporation: 'GB', livemode: false })
       const again = await call(w.partnerKey, 'DELETE', WIPE)
-      expect(again.body.deleted).to.deep.equal({ onboarding_sessions: 1, parties: 0, loan_applications: 0, loans: 0, payments: 0, webhook_events: 0, test_clocks: 0 })
+      expect(again.body.deleted).to.deep.equal({ onboarding_sessions: 1, parties: 0, loan_applications: 0, loans: 0, payments: 0, events: 0, webhook_events: 0, test_clocks: 0 })
     })
   })
 }

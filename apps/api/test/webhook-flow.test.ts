@@ -94,7 +94,7 @@ for (const database of testDatabases()) {
       key = await mintKey(server.url)
     })
 
-    it('delivers a signed party.ready whose data is the getPartyBySessionId body, without its livemode', async () => {
+    it('delivers a signed party.ready whose data is the getPartyBySessionId body, the event as the event list shows it', async () => {
       const id = await submittedSession()
       const registered = await partner('PUT', `/${id}/webhook`, { webhook_url: hooks.url })
       expect(registered.status).to.equal(200)
@@ -102,11 +102,14 @@ for (const database of testDatabases()) {
       expect((await approve(id)).status).to.equal(200)
       const party = (await partner('GET', `/${id}/party`)).body
       const delivery = await waitFor(() => hooks.received.find((r) => r.body.includes(party.party_id)))
-      const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; livemode: boolean; data: unknown; timestamp: string }
+      const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { id: string; type: string; livemode: boolean; data: unknown; timestamp: string }
       expect([event.type, event.livemode]).to.deep.equal(['party.ready', true])
-      const { livemode: _livemode, ...approved } = party
-      expect(event.data).to.deep.equal(approved)
+      expect(event.data).to.deep.equal(party)
       expect(delivery.headers['webhook-id']).to.match(/^evt_[0-9a-f]{32}$/)
+      expect(event.id).to.equal(delivery.headers['webhook-id'])
+      // The same event, byte for byte, is in the partner's event list.
+      const listed = (await request(server.url, '/public/events?type=party.ready&limit=100', { headers: bearer(key.api_key) })).body.data as { id: string }[]
+      expect(listed.find((e) => e.id === event.id)).to.deep.equal(JSON.parse(delivery.body))
     })
 
     it('delivers the test world\'s party.ready too, saying livemode false, from its own outbox (decision 128)', async () => {

@@ -30,6 +30,7 @@ export { postgresRateLimitStore } from './postgres/rate-limit-store.js'
 export { postgresJobLeases } from './postgres/job-leases.js'
 export { postgresWebhookEventRepository } from './postgres/webhook-event-repository.js'
 export { postgresWebhookDeliveryQueue } from './postgres/webhook-delivery-queue.js'
+export { postgresEventDeliveryQueue } from './postgres/event-delivery-queue.js'
 export { postgresTestData } from './postgres/test-data.js'
 
 // Backup and restore

@@ -1,3 +1,5 @@
+import { postgresEventEndpointRepository } from './postgres/event-endpoint-repository.js'
+import { postgresEventLog } from './postgres/event-log.js'
 import { batchedKeyUsage, type ApiKeyRepository, type Clock, type CoreDeps, type VerificationCodeSender, type World, type WorldDeps } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import { nodeApiKeyMaterial } from './crypto/api-key-material.js'
@@ -74,6 +76,8 @@ export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps
   processor: sandboxPaymentProcessor(),
   tokenizer: sandboxTokenizer(),
   audit: postgresAuditLog(db),
+  eventLog: postgresEventLog(db),
+  eventEndpoints: postgresEventEndpointRepository(db),
   testClocks: postgresTestClockRepository(db),
   world,
 })

@@ -4,7 +4,7 @@ import {
   newLoanProduct,
   NOT_AUDITED,
   OPERATOR,
-  partyReadyEvent,
+  partyReady,
   partyView,
   type AuditEvent,
   type LoanApplication,
@@ -161,13 +161,13 @@ for (const database of testDatabases()) {
       await right(sessions.insert(submitted))
       const { approved, party } = approvalOf(submitted, now)
       const clash = await taken()
-      expect(isStoreUnavailable(await sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now, 'live'), clash)())).to.equal(true)
+      expect(isStoreUnavailable(await sessions.saveApproved(approved, party, partyReady(freshId(), submitted.id, partyView(party), now, 'live'), clash)())).to.equal(true)
       expect(isStoreUnavailable(await sessions.save({ ...submitted, status: 'REJECTED' }, clash)())).to.equal(true)
       expect((await some(sessions.findById(submitted.id))).status).to.equal('SUBMITTED')
       expect(await right(postgresPartyRepository(db).findById(party.id))).to.deep.equal(O.none)
 
       const audit = fresh(submitted.id)
-      await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now, 'live'), audit))
+      await right(sessions.saveApproved(approved, party, partyReady(freshId(), submitted.id, partyView(party), now, 'live'), audit))
       expect(await recordedAbout(submitted.id)).to.deep.equal([audit.id])
     })
 
@@ -179,7 +179,7 @@ for (const database of testDatabases()) {
       const now = new Date()
       const draft = newLoanApplication({ product_id: product.id, amount: 1_200_000, currency: 'USD', term_months: 12 }, { partyId: party.id, clientId: party.clientId }, product, freshId(), now)
       await right(applications.insert(draft))
-      const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now }, NOT_AUDITED))
+      const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now }, NOT_AUDITED, []))
       const booked = bookLoan(submitted, { next: freshId }, now)
       const approved: LoanApplication = {
         ...submitted,
@@ -188,18 +188,18 @@ for (const database of testDatabases()) {
         decision: { decision: 'APPROVED', reason: null, decidedBy: 'ops', decidedAt: now },
       }
       const clash = await taken()
-      expect(isStoreUnavailable(await applications.saveApproved(approved, booked, clash)())).to.equal(true)
-      expect(isStoreUnavailable(await applications.save({ ...submitted, status: 'DECLINED' }, clash)())).to.equal(true)
+      expect(isStoreUnavailable(await applications.saveApproved(approved, booked, clash, [])())).to.equal(true)
+      expect(isStoreUnavailable(await applications.save({ ...submitted, status: 'DECLINED' }, clash, [])())).to.equal(true)
       expect((await some(applications.findById(submitted.id))).status).to.equal('SUBMITTED')
       expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.none)
-      await right(applications.saveApproved(approved, booked, fresh(submitted.id)))
+      await right(applications.saveApproved(approved, booked, fresh(submitted.id), []))
       expect(await recordedAbout(submitted.id)).to.have.length(1)
 
       const loanId = booked.loan.id
       const closing = loans.change({ loanId }, (found) =>
         O.isNone(found)
           ? TE.left({ _tag: 'NotFound' as const })
-          : TE.right({ posting: { transactions: [], installments: found.value.installments, balance: null, payments: [], loanStatus: 'PAID_OFF' as const, audit: clash }, result: null }),
+          : TE.right({ posting: { transactions: [], installments: found.value.installments, balance: null, payments: [], loanStatus: 'PAID_OFF' as const, audit: clash, events: [] }, result: null }),
       )
       expect(isStoreUnavailable(await closing())).to.equal(true)
       expect((await some(loans.findById(loanId))).loan.status).to.equal('ACTIVE')

@@ -125,6 +125,7 @@ function requestedAmountRoundTrip(impl: Implementation<LoanServicingFixtures>): 
         balance: null,
         audit: NOT_AUDITED,
         payments,
+        events: [],
       })
       await right(loans.change({ loanId: loan.id }, (locked) => TE.right({ posting: writing(locked, [capped, asked]), result: null })))
       const read = await right(

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReadyEvent, type DeliverDueWebhooksDeps, type WebhookBacklog } from '@lendgate/core'
+import { deliverDueWebhooks, INTERRUPTED_ATTEMPT, keyMintedEvent, newOnboardingSession, OPERATOR_CONTEXT, partyReady, type DeliverDueWebhooksDeps, type WebhookBacklog } from '@lendgate/core'
 import { freshId, right } from '@lendgate/core/testing/contracts'
 import { testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
@@ -88,7 +88,7 @@ for (const database of testDatabases()) {
         if (withEndpoint) {
           await right(endpoints.upsert({ sessionId: session.id, url: receiver.url, sealedSecret: secrets.seal(SECRET), createdAt: new Date(), updatedAt: new Date() }))
         }
-        const event = partyReadyEvent(freshId(), session.id, { party_id: freshId() } as never, clock.now(), 'live')
+        const event = partyReady(freshId(), session.id, { party_id: freshId() } as never, clock.now(), 'live').queued
         await db.transaction().execute((trx) => insertWebhookEvent(trx, event))
         sessions.set(event.id, session.id)
         return event.id
@@ -159,7 +159,7 @@ for (const database of testDatabases()) {
       await round()
       deps.clock.advance(61_000)
       // The third and last attempt of the schedule is claimed, and its worker dies.
-      expect((await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))).map((d) => d.event.id)).to.include(id)
+      expect((await right(deps.queue.claimDue(deps.clock.now(), 50, 60_000))).map((d) => d.eventId)).to.include(id)
       deps.clock.advance(61_000)
       await round()
       expect(forEvent(id)).to.have.length(2)
@@ -210,10 +210,10 @@ for (const database of testDatabases()) {
       const id = await queueEvent()
       // A worker claims the event and sends it…
       const claimedAt = deps.clock.now()
-      const claimed = (await right(deps.queue.claimDue(claimedAt, 50, 60_000))).find((d) => d.event.id === id)!
+      const claimed = (await right(deps.queue.claimDue(claimedAt, 50, 60_000))).find((d) => d.eventId === id)!
       expect(claimed.interruptedLeaseEnd).to.equal(null)
-      const headers = signWebhook(SECRET, claimed.event.id, deps.clock.now(), claimed.event.body)
-      expect((await deps.sender.send({ url: claimed.url, headers, body: claimed.event.body })()).statusCode).to.equal(200)
+      const headers = signWebhook(SECRET, claimed.eventId, deps.clock.now(), claimed.body)
+      expect((await deps.sender.send({ url: claimed.url, headers, body: claimed.body })()).statusCode).to.equal(200)
       // …and dies before recording the attempt. While its lease holds, no other worker sends again…
       await round()
       expect(forEvent(id)).to.have.length(1)

@@ -75,7 +75,7 @@ describe('webhookUrlGuard', () => {
   }
   const guard = (allowHttp = false, allowPrivateNetworks = false) =>
     webhookUrlGuard({ allowHttp, allowPrivateNetworks, resolve: async (host) => dns[host] ?? [] })
-  const check = async (url: string, g = guard()) => (await g.check(url)()) as E.Either<{ detail: string; param: string }, void>
+  const check = async (url: string, g = guard()) => (await g.check(url, 'webhook_url')()) as E.Either<{ detail: string; param: string }, void>
 
   it('accepts https URLs whose host resolves only to public addresses', async () => {
     expect(await check('https://public.example/hooks/lendgate')).to.deep.equal(E.right(undefined))
@@ -147,7 +147,7 @@ describe('guardedSender', () => {
     resolved = ['10.0.0.7']
     expect(await sender.send({ url: 'https://rebind.example/h', headers: {}, body: '{}' })()).to.deep.equal({
       statusCode: null,
-      error: 'refused: webhook_url must not point to a loopback, private, link-local or reserved address',
+      error: 'refused: the URL must not point to a loopback, private, link-local or reserved address',
       durationMs: 0,
     })
     expect(sent).to.deep.equal(['https://rebind.example/h'])

@@ -3,6 +3,8 @@ import type { ApiKeyRepository } from './ports/api-key-repository.js'
 import type { AuditLog } from './ports/audit-log.js'
 import type { Clock } from './ports/clock.js'
 import type { DocumentRepository } from './ports/document-repository.js'
+import type { EventEndpointRepository } from './ports/event-endpoint-repository.js'
+import type { EventLog } from './ports/event-log.js'
 import type { IdGenerator } from './ports/id-generator.js'
 import type { KeyUsageRecorder } from './ports/key-usage-recorder.js'
 import type { LoanApplicationRepository } from './ports/loan-application-repository.js'
@@ -51,6 +53,10 @@ export type CoreDeps = {
   readonly processor: PaymentProcessor
   readonly tokenizer: PaymentTokenizer
   readonly audit: AuditLog
+  /** What partners are told happened (docs/events.md); written by the stores whose changes cause it. */
+  readonly eventLog: EventLog
+  /** Partners' webhook endpoints; their deliveries are queued with the events. */
+  readonly eventEndpoints: EventEndpointRepository
   /** The test world's clocks (decision 131); the live world's store has none. */
   readonly testClocks: TestClockRepository
   /** The world these stores are of (decision 128): what an event written in it says (`livemode`). */
@@ -70,7 +76,7 @@ export const WORLDS: readonly World[] = KEY_ENVIRONMENTS
  * objects, their audit trail and the rails that move their money. Keys, products, crypto, the
  * code sender and the clock are shared.
  */
-export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit', 'testClocks', 'world'] as const
+export const WORLD_MEMBERS = ['sessions', 'documents', 'parties', 'challenges', 'webhooks', 'events', 'applications', 'loans', 'paymentMethods', 'processor', 'tokenizer', 'audit', 'eventLog', 'eventEndpoints', 'testClocks', 'world'] as const
 
 /** What one world adds to the shared dependencies. */
 export type WorldDeps = Pick<CoreDeps, (typeof WORLD_MEMBERS)[number]>

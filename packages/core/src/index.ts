@@ -18,11 +18,11 @@ export {
   type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState,
   type Overpayment, type IdempotencyKeyRequired, idempotencyKeyRequired, type IdempotencyKeyReused,
 } from './domain/foundations/errors.js'
-export { type JsonSchema, jsonSchemaOf, EmptyInput, decode } from './domain/foundations/codecs.js'
+export { type JsonSchema, jsonSchemaOf, EmptyInput, decode, isUuid } from './domain/foundations/codecs.js'
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, isWebhookEventId,
+  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
@@ -157,7 +157,7 @@ export {
   type RegisterWebhookDeps, type RegisteredWebhook, registerOnboardingSessionWebhook,
 } from './use-cases/onboarding/register-webhook.js'
 export {
-  type WebhookEvent, partyReadyEvent, type WebhookAttempt, type WebhookDelivery,
+  type WebhookEvent, partyReady, type PartyReady, type WebhookAttempt, type WebhookDelivery,
 } from './domain/webhooks/webhook-event.js'
 export { type WebhookEventRepository } from './ports/webhook-event-repository.js'
 export { type AttemptResult, type AttemptOutcome } from './domain/webhooks/webhook-delivery.js'
@@ -171,6 +171,22 @@ export {
 export {
   type WebhookDeliveriesDeps, listOnboardingSessionWebhookDeliveries, retryWebhookDelivery,
 } from './use-cases/webhooks/webhook-deliveries.js'
+
+// Events
+export { EVENT_TYPES, type EventType, type EventDraft, type LoggedEvent, type EventView, type EventSubject, eventView } from './domain/events/event.js'
+export { type EventLog, type EventAudience, type EventFilter } from './ports/event-log.js'
+export { EventFilters, listEvents } from './use-cases/events/list-events.js'
+export { EVENT_RETENTION_DAYS, eventRetentionJob, eventRetentionJobName } from './use-cases/events/prune-events.js'
+export {
+  ENDPOINT_STATUSES, type EndpointStatus, type EventEndpoint, type EndpointDelivery, CreateEndpointInput, UpdateEndpointInput,
+  RotateSecretInput, RecoverInput, DEFAULT_SECRET_GRACE_SECONDS, enables, signingSecrets,
+} from './domain/webhooks/event-endpoint.js'
+export { type EventEndpointRepository } from './ports/event-endpoint-repository.js'
+export {
+  type EventEndpointDeps, type EndpointWithSecret, type EndpointError, createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint,
+  updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookEndpointSecret, resendWebhookEvent, recoverWebhookEvents,
+} from './use-cases/webhooks/event-endpoints.js'
+export { type EventEndpointView, eventEndpointView, type EndpointDeliveryView, endpointDeliveryView } from './views/event-endpoints.js'
 
 // Parties
 export { type Party, partyFromSession } from './domain/onboarding/party.js'

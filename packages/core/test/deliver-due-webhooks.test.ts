@@ -5,19 +5,17 @@ import * as T from 'fp-ts/lib/Task.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storeUnavailable } from '../src/domain/foundations/errors.js'
 import type { SessionId } from '../src/domain/foundations/ids.js'
-import { partyReadyEvent } from '../src/domain/webhooks/webhook-event.js'
+import { partyReady } from '../src/domain/webhooks/webhook-event.js'
 import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '../src/ports/webhook-delivery-queue.js'
 import { testClock } from '../src/testing/fixed-clock.js'
 import { deliverDueWebhooks, type DeliverDueWebhooksDeps } from '../src/use-cases/webhooks/deliver-due-webhooks.js'
 import type { PartyView } from '../src/views/onboarding.js'
 
 const now = new Date('2026-10-01T00:00:00.000Z')
-const due = (n: number): DueDelivery => ({
-  event: partyReadyEvent(`00000000-0000-4000-8000-00000000000${n}`, `ses_${n}` as SessionId, {} as PartyView, now, 'live'),
-  url: `https://partner.example/hook/${n}`,
-  sealedSecret: 'sealed',
-  interruptedLeaseEnd: null,
-})
+const due = (n: number): DueDelivery => {
+  const event = partyReady(`00000000-0000-4000-8000-00000000000${n}`, `ses_${n}` as SessionId, {} as PartyView, now, 'live').queued
+  return { deliveryId: event.id, eventId: event.id, body: event.body, attempts: 0, url: `https://partner.example/hook/${n}`, sealedSecrets: ['sealed'], interruptedLeaseEnd: null }
+}
 
 const queueOf = (claimed: readonly DueDelivery[], failRecordFor: string | null) => {
   const recorded: DeliveryAttempt[] = []
@@ -59,6 +57,25 @@ describe('deliverDueWebhooks', () => {
       const { queue } = queueOf([due(1), due(2)], null)
       const result = await deliverDueWebhooks(depsWith(queue, () => ({})))(10)
       expect(result).to.deep.equal(E.right([{ _tag: 'Delivered' }, { _tag: 'Delivered' }]))
+    })
+  })
+
+  describe('when a delivery has two secrets (an endpoint in its rotation\'s grace period)', () => {
+    it('signs with each and sends both signatures in one webhook-signature, the current one first', async () => {
+      const { queue } = queueOf([{ ...due(1), sealedSecrets: ['sealed-new', 'sealed-old'] }], null)
+      const sent: Readonly<Record<string, string>>[] = []
+      const deps: DeliverDueWebhooksDeps = {
+        ...depsWith(queue, (secret, id) => ({ 'webhook-id': id, 'webhook-signature': `v1,${secret}` })),
+        webhookSecrets: { open: (sealed) => O.some(sealed.replace('sealed-', '')) },
+        sender: {
+          send: (request) => {
+            sent.push(request.headers)
+            return T.of({ statusCode: 200, error: null, durationMs: 5 })
+          },
+        },
+      }
+      expect(await deliverDueWebhooks(deps)(10)).to.deep.equal(E.right([{ _tag: 'Delivered' }]))
+      expect(sent).to.deep.equal([{ 'webhook-id': due(1).eventId, 'webhook-signature': 'v1,new v1,old' }])
     })
   })
 

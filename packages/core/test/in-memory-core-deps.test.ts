@@ -73,6 +73,8 @@ const MEMBERS: Record<keyof CoreDeps, true> = {
   keyMaterial: true,
   usage: true,
   sessions: true,
+  eventLog: true,
+  eventEndpoints: true,
   documents: true,
   parties: true,
   challenges: true,

@@ -6,6 +6,9 @@ import { invalidRequest, notFound } from '../src/domain/foundations/errors.js'
 import { newOnboardingSession, type OnboardingSession } from '../src/domain/onboarding/onboarding-session.js'
 import { invalidState } from '../src/domain/foundations/errors.js'
 import { partyView } from '../src/views/onboarding.js'
+import { eventView } from '../src/domain/events/event.js'
+import type { Party } from '../src/domain/onboarding/party.js'
+import { inMemoryAuditLog, inMemoryEventLog } from '../src/testing/index.js'
 import { createOnboardingAddress, updateOnboardingAddress, listOnboardingAddresses } from '../src/use-cases/onboarding/onboarding-addresses.js'
 import { submitContact, retryContactVerification, verifyContact } from '../src/use-cases/onboarding/contact-verification.js'
 import { createOnboardingDocumentMetadata, listDocumentsForOnboardingSession } from '../src/use-cases/onboarding/onboarding-documents.js'
@@ -34,12 +37,15 @@ const stranger: Caller = { ...caller, clientId: testId('client-2') }
 const REGISTERED = { type: 'registered', line1: '1 Main St', city: 'Springfield', postal_code: '62701', country: 'US' }
 
 const setup = async () => {
-  const sessions = inMemoryOnboardingSessionRepository()
+  const parties = new Map<string, Party>()
+  const eventLog = inMemoryEventLog((partyId) => parties.get(partyId)?.clientId ?? null)
+  const sessions = inMemoryOnboardingSessionRepository(parties, inMemoryAuditLog(), eventLog)
   const sender = recordingCodeSender()
   const challenges = inMemoryVerificationChallengeRepository()
   const deps = {
     world: 'live' as const,
     sessions,
+    eventLog,
     parties: sessions.parties,
     challenges,
     codes: fakeOneTimeCodes(),
@@ -180,7 +186,12 @@ describe('onboarding use cases (in memory)', () => {
     const [event] = deps.sessions.events.all()
     expect(event).to.deep.include({ sessionId: params.sessionId, type: 'party.ready', status: 'pending', attempts: 0, nextAttemptAt: deps.clock.now() })
     expect(event!.id).to.match(/^evt_[0-9a-f]{32}$/)
-    expect(JSON.parse(event!.body)).to.deep.equal({ type: 'party.ready', livemode: true, timestamp: deps.clock.now().toISOString(), data: partyView(party) })
+    const at = deps.clock.now().toISOString()
+    expect(JSON.parse(event!.body)).to.deep.equal({ id: event!.id, type: 'party.ready', livemode: true, timestamp: at, occurred_at: at, data: { ...partyView(party), livemode: true } })
+    // The same event, with the same id and body, is in the event log.
+    const logged = deps.eventLog.all()
+    expect(logged.map((e) => [e.id, e.type, e.partyId, e.resourceId, e.sequence])).to.deep.equal([[event!.id, 'party.ready', party.id, party.id, null]])
+    expect(JSON.stringify(eventView(logged[0]!, 'live'))).to.equal(event!.body)
     expect(await rejectOnboardingSession(deps)({ ...params, reason: 'x' })()).to.deep.equal(E.left(invalidState('onboarding_session', 'APPROVED', 'reject')))
   })
 

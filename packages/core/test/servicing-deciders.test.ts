@@ -99,8 +99,11 @@ describe('planPayment', () => {
   it('writes a declined charge as a FAILED payment that changes no balance', () => {
     const plan = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT))
     const failed: Payment = { ...plan.succeeded.result, status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null }
-    expect(declined(plan, 'card_declined')).to.deep.equal({
-      posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [failed] },
+    const ids = sequentialIds()
+    const { posting } = declined(plan, 'card_declined', ids)
+    expect(posting.events.map((e) => [e.type, e.resourceId, e.loanId])).to.deep.equal([['payment.failed', failed.id, failed.loanId]])
+    expect(declined(plan, 'card_declined', sequentialIds())).to.deep.equal({
+      posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [failed], events: posting.events },
       result: failed,
     })
   })
@@ -110,7 +113,7 @@ describe('planPayment', () => {
 
     it('replays it for the same order, writing nothing', () => {
       expect(planPayment(O.some(twelve), O.some(taken), order(50_000), O.some(method), BOOKED_AT)).to.deep.equal(
-        E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [] }, result: taken } }),
+        E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [], events: [] }, result: taken } }),
       )
     })
 
@@ -122,7 +125,7 @@ describe('planPayment', () => {
       const one = lockedLoan(1)
       const plan = charge(planPayment(O.some(one), O.none, order(1_212_000), O.some(method), BOOKED_AT))
       const paidOff: LoadedLoan = { ...one, loan: { ...one.loan, status: 'PAID_OFF' }, latest: { ...one.latest, transactionId: plan.succeeded.result.transactionId! } }
-      const replay = (loan: LoadedLoan) => E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: loan.installments, balance: null, audit: null, payments: [] }, result: plan.succeeded.result } })
+      const replay = (loan: LoadedLoan) => E.right({ _tag: 'Replay', change: { posting: { transactions: [], installments: loan.installments, balance: null, audit: null, payments: [], events: [] }, result: plan.succeeded.result } })
       // Paid off by it, or as before it (its reversal): the same order either way.
       for (const loan of [paidOff, one]) {
         expect(planPayment(O.some(loan), O.some(plan.succeeded.result), order(1_212_000), O.some(method), BOOKED_AT)).to.deep.equal(replay(loan))

@@ -88,12 +88,12 @@ describe('fakeWebhookUrlGuard', () => {
   const refusal = (reason: string) => E.left(invalidRequest(`webhook_url ${reason}`, 'webhook_url'))
 
   it('accepts https URLs on hosts it is not told are private', async () => {
-    expect(await fakeWebhookUrlGuard().check('https://hooks.partner.example/lendgate?x=1')()).to.deep.equal(E.right(undefined))
+    expect(await fakeWebhookUrlGuard().check('https://hooks.partner.example/lendgate?x=1', 'webhook_url')()).to.deep.equal(E.right(undefined))
   })
 
   it('refuses what the adapter refuses on the URL itself, in its words', async () => {
     const guard = fakeWebhookUrlGuard()
-    const answers = await Promise.all(['hooks.partner.example/path', 'http://hooks.partner.example', 'https://user:pw@hooks.partner.example'].map((url) => guard.check(url)()))
+    const answers = await Promise.all(['hooks.partner.example/path', 'http://hooks.partner.example', 'https://user:pw@hooks.partner.example'].map((url) => guard.check(url, 'webhook_url')()))
 
     expect(answers).to.deep.equal([refusal('must be an absolute URL'), refusal('must use https'), refusal('must not contain credentials')])
   })
@@ -101,7 +101,7 @@ describe('fakeWebhookUrlGuard', () => {
   it('accepts http when allowed, and refuses the hosts named private (ports and IPv6 brackets aside)', async () => {
     const guard = fakeWebhookUrlGuard({ allowHttp: true, privateHosts: ['internal.partner.example', '::1'] })
     const answers = await Promise.all(
-      ['http://hooks.partner.example', 'https://internal.partner.example:8443/x', 'https://[::1]:443/'].map((url) => guard.check(url)()),
+      ['http://hooks.partner.example', 'https://internal.partner.example:8443/x', 'https://[::1]:443/'].map((url) => guard.check(url, 'webhook_url')()),
     )
 
     expect(answers).to.deep.equal([E.right(undefined), refusal('must not point to a loopback, private, link-local or reserved address'), refusal('must not point to a loopback, private, link-local or reserved address')])

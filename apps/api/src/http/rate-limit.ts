@@ -1,4 +1,4 @@
-import { isWebhookEventId, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
+import { isUuid, isWebhookEventId, type RateDecision, type RateLimiter, type RatePolicy } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { ParameterizedContext } from 'koa'
 import type { RateLimitSettings } from '../config.js'
@@ -99,8 +99,8 @@ const keyBucket =
 /**
  * The limits of an operation (docs/decisions.md): every partner route counts against its API
  * key (`key:<apiKeyId>`, the synced limiter: no database round trip per request); the
- * verification routes also against `verify:<apiKeyId>`, a manual webhook retry against
- * `retry:<apiClientId>:<eventId>`, both exactly (one upsert per request). Partner limits go
+ * verification routes also against `verify:<apiKeyId>`, a manual webhook retry or resend against
+ * `retry:<apiClientId>:<eventId>` and a recovery against `recover:<apiClientId>:<endpointId>`, each exactly (one upsert per request). Partner limits go
  * right after authentication. The mint and internal routes count failed attempts instead
  * (`http/caller.ts`); unauthenticated routes are not limited.
  */
@@ -117,12 +117,16 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
       const webhookRetry: RouteLimit = {
         limiter: deps.exactRateLimiter,
         policy: { name: RATE_POLICY.webhookRetry, limit: settings.webhookRetries, windowSeconds: w },
-        // Per event and API client, so no one else can use up an event's retries; a malformed
-        // event id is refused 400 without being counted (or stored as a bucket).
+        // Per event and API client, so no one else can use up an event's retries (a recovery,
+        // which names no event, per endpoint); a malformed id is refused 400 without being
+        // counted (or stored as a bucket).
         bucketOf: (ctx) => {
           const eventId = ctx.params['eventId']
+          const endpointId = ctx.params['endpointId']
           const clientId = ctx.state.caller?.clientId
-          return eventId !== undefined && clientId !== undefined && isWebhookEventId(eventId) ? `retry:${clientId}:${eventId}` : undefined
+          if (clientId === undefined) return undefined
+          if (eventId !== undefined) return isWebhookEventId(eventId) ? `retry:${clientId}:${eventId}` : undefined
+          return endpointId !== undefined && isUuid(endpointId) ? `recover:${clientId}:${endpointId}` : undefined
         },
       }
       switch (op.extraLimit) {

@@ -1,5 +1,5 @@
-import { SUCCESS_EXAMPLES } from './examples.js'
-import { WEBHOOK_PARTY } from './responses.js'
+import { PARTY_READY_EVENT_EXAMPLE } from './examples.js'
+import { PARTY_READY_EVENT as PARTY_READY_EVENT_SCHEMA } from './responses.js'
 import { testingGuide } from './testing-guide.js'
 
 /** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the party.ready webhook. */
@@ -84,15 +84,8 @@ export const HEADERS = {
   },
 }
 
-const { livemode: _livemode, ...approvedParty } = SUCCESS_EXAMPLES.getPartyBySessionId as { readonly created_at: string; readonly livemode: boolean }
-
-/** A `party.ready` event, sent as the party was created. */
-const PARTY_READY_EXAMPLE = {
-  type: 'party.ready',
-  livemode: true,
-  timestamp: approvedParty.created_at,
-  data: approvedParty,
-}
+/** A `party.ready` event, sent as the party was created: the event as the event list shows it. */
+const PARTY_READY_EXAMPLE = PARTY_READY_EVENT_EXAMPLE
 
 /** The `party.ready` webhook: what the partner's endpoint receives. */
 export const PARTY_READY_WEBHOOK = {
@@ -103,11 +96,12 @@ export const PARTY_READY_WEBHOOK = {
       'POSTed to the `webhook_url` registered on the session when an operator approves it, signed by the Standard Webhooks scheme with the session\'s `webhook_secret`. ' +
       'Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before trusting the body, and refuse a timestamp more than 5 minutes away. ' +
       'Retried with backoff until a 2xx (the same `webhook-id` each time, so deduplicate by it) or until the retry schedule runs out, when the event becomes `failed` ' +
-      '(the retry route delivers it again); a 410 stops the retries. The request carries no credential: the signature is the proof.',
+      '(the retry route delivers it again); a 410 stops the retries. The request carries no credential: the signature is the proof. ' +
+      'The body is the `party.ready` event as listEvents lists it: its `id` is the `webhook-id`, and `data` the party as getPartyBySessionId answers it.',
     tags: ['webhooks'],
     security: [],
     parameters: [
-      { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, example: 'evt_5f0c6a2e9d7b4c1f8e3a2b6d9c0f1e47', description: 'The same for every retry of one event' },
+      { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, example: PARTY_READY_EXAMPLE.id, description: "The event's `id`: the same for every retry of one event" },
       {
         name: 'webhook-timestamp',
         in: 'header',
@@ -141,15 +135,5 @@ export const PARTY_READY_WEBHOOK = {
   },
 }
 
-export const PARTY_READY_EVENT = {
-  type: 'object',
-  description: 'The body of the `party.ready` webhook',
-  required: ['type', 'livemode', 'timestamp', 'data'],
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', const: 'party.ready' },
-    livemode: { type: 'boolean', description: 'true for a party of the live world, false for one of the test world (a session created with a test key)' },
-    timestamp: { type: 'string', format: 'date-time' },
-    data: { ...WEBHOOK_PARTY, description: 'The body of getPartyBySessionId as of approval, without its `livemode`' },
-  },
-}
+/** The body of the `party.ready` webhook (the `PartyReadyEvent` component): the event as eventView shows it, with no `sequence` nor `previous_attributes`. */
+export const PARTY_READY_EVENT = PARTY_READY_EVENT_SCHEMA

@@ -15,12 +15,17 @@ import type {
   CollateralInput,
   collateralView,
   ContactVerificationView,
+  CreateEndpointInput,
   CreateOnboardingSessionInput,
   DeclineApplicationInput,
   DocumentInput,
   DocumentView,
   EmailInput,
   EmptyInput,
+  EndpointDeliveryView,
+  EventDraft,
+  EventEndpointView,
+  EventView,
   installmentView,
   LoanApplicationInput,
   LoanApplicationPatch,
@@ -42,21 +47,25 @@ import type {
   paymentView,
   payoffView,
   PhoneInput,
+  RecoverInput,
   RegisterWebhookInput,
   RejectSessionInput,
   Requirement,
   ReversePaymentInput,
   ReturnPaymentInput,
+  RotateSecretInput,
   CreateTestClockInput,
   AdvanceTestClockInput,
   reviewView,
   SchedulePreview,
   testClockView,
   transactionView,
+  UpdateEndpointInput,
   WebhookDeliveryView,
   WebhookEndpointView,
   WebhookEventView,
 } from '@lendgate/core'
+import { eventView } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { withLivemode } from '../http/livemode.js'
 import { operation, type OperationId } from '../routes/operations.js'
@@ -115,6 +124,9 @@ const SESSION_ADDRESS_ID = '8e629ec9-63a7-48bb-92e6-79b9c9e124be'
 const CERTIFICATE_ID = 'cb356a05-affb-4982-a532-6f29df226d34'
 const BANK_STATEMENT_ID = '2d65df1c-2b3f-45f5-8170-74dc0e92e8d6'
 const EVENT_ID = 'evt_81145dfa4cd54d8190dc9f4006711a9b'
+/** The partner's webhook endpoint for the events of its borrowers, and the staging one it replaced. */
+const ENDPOINT_ID = '4be0c7d2-96a1-4f38-8e5d-2a7c1b90f6e3'
+const STAGING_ENDPOINT_ID = 'a91f3e58-0d6b-4c27-b4e9-73c5d8a2f104'
 
 const PARTY_ID = '7d205940-6904-4566-870b-ec517ba63568'
 const TEST_CLOCK_ID = '0c5e2b7a-3d41-4f6e-9a8b-2c7d1e5f9a03'
@@ -1043,6 +1055,119 @@ const auditEvents: readonly AuditEventView[] = [
 ]
 const AUDIT_CURSOR = 'WyIyMDI2LTExLTAzVDE5OjA3OjQ0LjAxOVoiLCJkODc2YjY1Ny01N2UyLTQ5MGYtYjZmYy1kNzQ1YTA1MDE5NTgiXQa7huUZG3T1ScETw7L59Irw'
 
+// ---- events ----------------------------------------------------------------------------------
+
+/**
+ * An event of the story as the event list shows it and a webhook delivers it: `eventView` of the
+ * event written at `at` about `data` (the resource as its route answered it then), in the live world.
+ */
+const storyEvent = (
+  id: string,
+  type: EventDraft['type'],
+  at: string,
+  about: { readonly loanId: string | null; readonly resourceId: string },
+  data: object,
+  more: { readonly sequence?: number; readonly previous?: Readonly<Record<string, unknown>> } = {},
+): EventView =>
+  eventView(
+    {
+      id: id as EventDraft['id'],
+      type,
+      partyId: PARTY_ID as EventDraft['partyId'],
+      loanId: about.loanId as EventDraft['loanId'],
+      resourceId: about.resourceId,
+      occurredAt: new Date(at),
+      data,
+      previous: more.previous ?? null,
+      sequence: more.sequence ?? null,
+    },
+    'live',
+  )
+
+/** `party.ready` at approval: the event the session's webhook delivered (`EVENT_ID`, its webhook-id). */
+const partyReadyEvent = storyEvent(EVENT_ID, 'party.ready', party.created_at, { loanId: null, resourceId: PARTY_ID }, party)
+
+/**
+ * What the partner's backend lists: the borrower approved, its application submitted and
+ * decided, the loan booked (the loan's first event) and the payment of 2026-11-16 (its second).
+ */
+const events: readonly EventView[] = [
+  partyReadyEvent,
+  storyEvent('evt_4c0e8f1a27d94b6e8a35f0c2d9b71e64', 'application.submitted', applicationSubmitted.updated_at, { loanId: null, resourceId: APPLICATION_ID }, applicationSubmitted, {
+    previous: { status: 'DRAFT' },
+  }),
+  storyEvent('evt_9b2d6e0f13a84c7fb5e1d8a0c46f2b93', 'application.decided', application.updated_at, { loanId: null, resourceId: APPLICATION_ID }, application, {
+    previous: { status: 'SUBMITTED' },
+  }),
+  storyEvent('evt_e57a1c3d9f024b68a0d4c7e2f1b8a536', 'loan.booked', loan.created_at, { loanId: LOAN_ID, resourceId: LOAN_ID }, loan, { sequence: 1 }),
+  storyEvent('evt_2f8c4a6e0b1d4e97a3c5f7d9e1b0a248', 'payment.succeeded', payment.created_at, { loanId: LOAN_ID, resourceId: PAYMENT_ID }, payment, { sequence: 2 }),
+]
+
+// ---- webhook endpoints ------------------------------------------------------------------------
+
+/**
+ * The partner's backend registers an endpoint for the events of its borrowers before the first
+ * approval (the server generates the secret), adds the delinquency and payoff events later,
+ * rotates the secret on 2026-11-30 with the default grace period, resends `party.ready` and
+ * recovers the day of the payment. A staging endpoint registered first is deleted.
+ */
+const endpointRequest: Sent<typeof CreateEndpointInput> = {
+  url: 'https://api.acme-partner.example/webhooks/lendgate/events',
+  enabled_events: ['party.ready', 'application.decided', 'loan.booked', 'payment.succeeded', 'payment.failed', 'payment.reversed'],
+  description: 'Borrower and loan events for the servicing ledger sync',
+}
+const endpointPatch: Sent<typeof UpdateEndpointInput> = {
+  enabled_events: [...endpointRequest.enabled_events, 'loan.delinquency_changed', 'loan.paid_off', 'loan.charged_off'],
+}
+const rotateRequest: Sent<typeof RotateSecretInput> = { grace_period_seconds: 86_400 }
+const recoverRequest: Sent<typeof RecoverInput> = { since: '2026-11-16T00:00:00.000Z', until: '2026-11-17T00:00:00.000Z' }
+
+/** The secret is a placeholder of the generated form (`whsec_` and base64 of 24 bytes). */
+const endpointCreated: EventEndpointView = {
+  webhook_endpoint_id: ENDPOINT_ID,
+  url: endpointRequest.url,
+  description: endpointRequest.description ?? null,
+  enabled_events: endpointRequest.enabled_events,
+  status: 'enabled',
+  secret: 'whsec_EXAMPLEexampleEXAMPLEexample1111',
+  previous_secret_expires_at: null,
+  created_at: '2026-11-02T14:20:31.207Z',
+  updated_at: '2026-11-02T14:20:31.207Z',
+}
+const { secret: _createdSecret, ...endpointAsCreated } = endpointCreated
+const endpointUpdated: EventEndpointView = { ...endpointAsCreated, enabled_events: endpointPatch.enabled_events ?? [], updated_at: '2026-11-19T15:02:47.388Z' }
+/** The rotation: a new generated secret (a placeholder), the old one signing beside it for 24 hours. */
+const endpointRotated: EventEndpointView = {
+  ...endpointUpdated,
+  secret: 'whsec_ROTATEDrotatedROTATEDrotated0000',
+  previous_secret_expires_at: '2026-12-01T16:24:08.913Z',
+  updated_at: '2026-11-30T16:24:08.913Z',
+}
+const { secret: _rotatedSecret, ...endpoint } = endpointRotated
+
+const stagingEndpoint: EventEndpointView = {
+  webhook_endpoint_id: STAGING_ENDPOINT_ID,
+  url: 'https://staging.acme-partner.example/webhooks/lendgate/events',
+  description: 'Staging',
+  enabled_events: ['*'],
+  status: 'disabled',
+  previous_secret_expires_at: null,
+  created_at: '2026-11-02T14:18:56.640Z',
+  updated_at: '2026-11-02T14:21:09.152Z',
+}
+
+/** `party.ready` resent to the endpoint after its first, delivered attempt: due now. */
+const resentDelivery: Wire<EndpointDeliveryView> = {
+  webhook_endpoint_id: ENDPOINT_ID,
+  event_id: EVENT_ID,
+  type: 'party.ready',
+  status: 'pending',
+  attempts: 1,
+  next_attempt_at: '2026-11-30T16:31:45.020Z',
+  last_error: null,
+  created_at: '2026-11-02T16:42:05.129Z',
+}
+
 // ---- by operation ----------------------------------------------------------------------------
 
 /** The body every operation of the route table answers on success, by operationId, but its resources' `livemode`. */
@@ -1106,6 +1231,16 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   listTransactionsForPartyLoan: { data: transactions, next_cursor: null },
   listDocumentsForPartyLoan: { data: [openingStatement, loanAgreement], next_cursor: null },
 
+  listEvents: { data: events, next_cursor: null },
+  createWebhookEndpoint: endpointCreated,
+  listWebhookEndpoints: { data: [stagingEndpoint, endpoint], next_cursor: null },
+  getWebhookEndpoint: endpoint,
+  updateWebhookEndpoint: endpointUpdated,
+  deleteWebhookEndpoint: { ...stagingEndpoint, deleted: true } satisfies EventEndpointView & { readonly deleted: true },
+  rotateWebhookEndpointSecret: endpointRotated,
+  resendWebhookEvent: resentDelivery,
+  recoverWebhookEvents: { recovered: 1 },
+
   simulateOnboardingApproval: { session: sessionReviewed, party },
   simulateOnboardingRejection: duplicateRejected,
   simulateApplicationApproval: { application, loan },
@@ -1114,7 +1249,7 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   createTestClock: testClock,
   getTestClock: testClock,
   advanceTestClock: testClockAdvancing,
-  wipeTestData: { deleted: { onboarding_sessions: 3, parties: 2, loan_applications: 2, loans: 1, payments: 4, webhook_events: 2, test_clocks: 1 } },
+  wipeTestData: { deleted: { onboarding_sessions: 3, parties: 2, loan_applications: 2, loans: 1, payments: 4, events: 17, webhook_events: 2, test_clocks: 1 } },
 
   listOnboardingSessionsForReview: { data: [sessionUnderReview, duplicateUnderReview], next_cursor: null },
   approveOnboardingSession: { session: sessionReviewed, party },
@@ -1171,7 +1306,14 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   ChargeOffInput: chargeOffRequest,
   LoanProductInput: productRequest,
   LoanProductPatch: productPatch,
+  CreateWebhookEndpointInput: endpointRequest,
+  UpdateWebhookEndpointInput: endpointPatch,
+  RotateWebhookSecretInput: rotateRequest,
+  RecoverWebhookEventsInput: recoverRequest,
 }
+
+/** The `party.ready` event of the story, as the session's webhook delivered it. */
+export const PARTY_READY_EVENT_EXAMPLE: EventView = partyReadyEvent
 
 /** The other branch of `PaymentMethodInput`: a card token from the partner's card vault. */
 export const CARD_PAYMENT_METHOD_EXAMPLE: Sent<typeof PaymentMethodInput> = cardRequest
@@ -1189,4 +1331,5 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   paymentId: PAYMENT_ID,
   productId: PRODUCT_ID,
   clockId: TEST_CLOCK_ID,
+  endpointId: ENDPOINT_ID,
 }

@@ -10,11 +10,13 @@ import {
   ChargeOffInput,
   CodeInput,
   CollateralInput,
+  CreateEndpointInput,
   CreateOnboardingSessionInput,
   DeclineApplicationInput,
   DocumentInput,
   EmailInput,
   EmptyInput,
+  EventFilters,
   LoanApplicationInput,
   LoanApplicationPatch,
   LoanDocumentInput,
@@ -28,15 +30,18 @@ import {
   PayoffQuery,
   PhoneInput,
   ProductActiveFilter,
+  RecoverInput,
   RegisterWebhookInput,
   RejectSessionInput,
   ReturnPaymentInput,
   ReversePaymentInput,
+  RotateSecretInput,
   SchedulePreviewQuery,
   CreateTestClockInput,
   AdvanceTestClockInput,
   SessionStatusFilter,
   TransactionFilters,
+  UpdateEndpointInput,
 } from '@lendgate/core'
 import type * as t from 'io-ts'
 import type { OperationId } from '../routes/operations.js'
@@ -80,6 +85,10 @@ export const REQUEST_BODIES = {
   ChargeOffInput,
   LoanProductInput,
   LoanProductPatch,
+  CreateWebhookEndpointInput: CreateEndpointInput,
+  UpdateWebhookEndpointInput: UpdateEndpointInput,
+  RotateWebhookSecretInput: RotateSecretInput,
+  RecoverWebhookEventsInput: RecoverInput,
 } as const satisfies Readonly<Record<string, t.Mixed>>
 
 export type RequestBodyName = keyof typeof REQUEST_BODIES
@@ -92,6 +101,9 @@ export const PARTNER_TAGS = {
   parties: 'An approved borrower (a party): its record, addresses, applications and the products it can apply for.',
   applications: 'Loan applications: draft, update, preview the schedule, submit for decisioning, withdraw.',
   servicing: 'Booked loans: schedule, balances, payoff, ledger, collateral, documents, payment methods and payments.',
+  events:
+    'The event log: what happened to the borrowers the partner onboarded and to their applications, loans and payments, each event with the resource as its route answers it; ' +
+    'and the webhook endpoints that receive those events as they are written, signed, with type filters, secret rotation, resend and recovery.',
   testing:
     'Test helpers (test keys only): take the decisions an operator would and the returns a bank would, on your own test records, so a test-mode integration runs end to end without Lendgate. See the Testing guide.',
   reference: 'This document.',
@@ -174,6 +186,17 @@ const verifyProblems = (channel: 'phone' | 'email'): readonly DocumentedProblem[
 const CHARGED_OFF = invalidState('loan', 'CHARGED_OFF', 'pay', 'The loan is charged off: it takes no payments.')
 const SUBMITTED_ONLY = (resource: string, what: string, action: string): DocumentedProblem =>
   invalidState(resource, 'APPROVED', action, `Only a \`SUBMITTED\` ${what} can be decided; this one was decided already or is not submitted.`)
+
+const ENDPOINT_NOT_FOUND = notFound('webhook_endpoint', "No webhook endpoint with this id belongs to the caller's API client (another client's is not found either).")
+const URL_REFUSED = invalidRequest(
+  'url must be an https URL of a public host',
+  'url',
+  'The URL is not https, or resolves to a private, loopback or link-local address (`param` is `url`).',
+)
+const noSealing = (what: string): DocumentedProblem =>
+  documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, `Production without WEBHOOK_SECRET_KEY: ${what}.`)
+const SHOWN_ONCE =
+  'the server generates one (`whsec_` and 24 random bytes) and answers it once, in `secret` of this response only: an idempotent replay answers without it, and no read shows it again'
 
 const doc = (tag: Tag, summary: string, description: string, extra: Omit<OperationDoc, 'tag' | 'summary' | 'description'> = {}): OperationDoc => ({
   tag,
@@ -513,6 +536,100 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     list: true,
     errors: [LOAN_NOT_FOUND],
   }),
+
+  listEvents: doc(
+    'events',
+    'List events',
+    'The events the caller sees, oldest first (in the order they were written): those of the parties its API client onboarded (the parties its onboarding sessions made) ' +
+      "and those of the key's own party, and no other. Borrowers approved (`party.ready`), applications submitted and decided, " +
+      'loans booked, moved between delinquency buckets, paid off and charged off, late fees charged, payments settled, declined and reversed. ' +
+      'Each event\'s `data` is the resource as its own route answers it, as of the change; `previous_attributes` holds the fields of `data` the change moved, as they were.\n\n' +
+      'The events of a loan (`loan.*` and `payment.*`) carry `sequence`, which only grows per loan (1 for its first event, then one more for each, with no gap): ' +
+      'keep the highest `sequence` applied per loan and drop an event with a lower one, it is stale. Events of no loan have none; order them by `occurred_at`.\n\n' +
+      'Filters, each optional: `type` (one type of the catalogue), `resource_id` (the id of `data`: a party, application, loan, payment or ledger entry), ' +
+      '`since` (inclusive) and `until` (exclusive), instants in UTC; `since` must be before `until`. ' +
+      'Events are kept at least 30 days. Two changes committing at the same moment can be listed in either order: to reconcile, read recent windows again with an overlapping `since` and deduplicate on `id`.',
+    {
+      list: true,
+      query: EventFilters,
+      errors: [invalidRequest('since must be before until.', 'until', '`since` is not before `until`.')],
+    },
+  ),
+  createWebhookEndpoint: doc(
+    'events',
+    'Create a webhook endpoint',
+    "Registers an endpoint of the caller's API client, `enabled`, that receives the events the client sees (those listEvents lists) of the types in `enabled_events` " +
+      '(`*` for all; duplicates removed), each POSTed as listEvents shows it, with the Standard Webhooks headers: `webhook-id` (the event\'s `id`), `webhook-timestamp` and ' +
+      '`webhook-signature`. Deliveries are queued as events are written, from now on: recoverWebhookEvents queues earlier ones. ' +
+      `Without \`secret\` ${SHOWN_ONCE}; a \`secret\` you send is never shown. ` +
+      'The URL must be https and resolve only to public addresses unless the server allows otherwise; it is checked again before every attempt.',
+    {
+      body: 'CreateWebhookEndpointInput',
+      errors: [URL_REFUSED, noSealing('signing secrets cannot be stored')],
+    },
+  ),
+  listWebhookEndpoints: doc('events', 'List webhook endpoints', "The caller's API client's endpoints, oldest first, never with a secret.", { list: true }),
+  getWebhookEndpoint: doc('events', 'Get a webhook endpoint', "One endpoint of the caller's API client, never with its secret.", { errors: [ENDPOINT_NOT_FOUND] }),
+  updateWebhookEndpoint: doc(
+    'events',
+    'Update a webhook endpoint',
+    'Changes the endpoint\'s `url` (checked as at creation), `enabled_events`, `status` (`enabled` or `disabled`) or `description` (`null` clears it); the secret changes only by rotation. ' +
+      'A `disabled` endpoint is sent nothing, and no delivery is queued for it while it is: enable it again and recover the window it missed with recoverWebhookEvents. ' +
+      MERGE_PATCH,
+    {
+      body: 'UpdateWebhookEndpointInput',
+      errors: [ENDPOINT_NOT_FOUND, URL_REFUSED, noSealing('endpoints cannot be changed')],
+    },
+  ),
+  deleteWebhookEndpoint: doc(
+    'events',
+    'Delete a webhook endpoint',
+    'Deletes the endpoint with its pending deliveries: nothing more is sent to it. Answers the endpoint as it was, with `deleted: true`; a second delete is 404.',
+    { errors: [ENDPOINT_NOT_FOUND] },
+  ),
+  rotateWebhookEndpointSecret: doc(
+    'events',
+    "Rotate a webhook endpoint's signing secret",
+    `Gives the endpoint a new signing secret: \`secret\`, or without it ${SHOWN_ONCE}. The new secret signs at once; the old one keeps signing beside it for ` +
+      '`grace_period_seconds` (0 to 604800, default 86400), until `previous_secret_expires_at`. Meanwhile every delivery carries two signatures in `webhook-signature`, ' +
+      'space-separated, and either secret verifies it, so the receiver can switch at its own pace. `0` retires the old secret at once (`previous_secret_expires_at` is null); ' +
+      'a rotation during a grace period retires the secret the previous rotation kept at once. The body is optional.',
+    {
+      body: 'RotateWebhookSecretInput',
+      errors: [ENDPOINT_NOT_FOUND, noSealing('signing secrets cannot be stored')],
+    },
+  ),
+  resendWebhookEvent: doc(
+    'events',
+    'Send an event to a webhook endpoint again, now',
+    "Queues the event for the endpoint again, due now, whatever its type, if the endpoint's API client sees it: a worker delivers it within seconds, with the same `webhook-id`. " +
+      'A delivery already under way finishes first. Answers the delivery, `pending`. Limited per event by the `webhook_retry` policy, as the session webhook\'s retry is.',
+    {
+      body: 'EmptyInput',
+      errors: [
+        ENDPOINT_NOT_FOUND,
+        notFound('event', "No event with this id is one the endpoint's API client sees: it does not exist, is past retention (30 days), or is another partner's."),
+      ],
+    },
+  ),
+  recoverWebhookEvents: doc(
+    'events',
+    'Recover the events a webhook endpoint missed',
+    'Queues again, due now, every event written in [`since`, `until`) (`until` defaults to now) that the endpoint takes (its `enabled_events`, among the events its API client sees) ' +
+      'and has not had delivered: after it was down, failed for good, or was disabled. Answers how many were queued (`recovered`); recovering the same window again queues only what is still undelivered. ' +
+      'Events are kept 30 days. Limited per endpoint by the `webhook_retry` policy.',
+    {
+      body: 'RecoverWebhookEventsInput',
+      errors: [
+        ENDPOINT_NOT_FOUND,
+        invalidRequest(
+          'since must be before until (default: now).',
+          'until',
+          '`since` is not before `until` (`param` is `until`) or, without `until`, not before now (`param` is `since`).',
+        ),
+      ],
+    },
+  ),
 
   simulateOnboardingApproval: doc(
     'testing',

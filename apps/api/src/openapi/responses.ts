@@ -19,6 +19,8 @@ import {
   REPAYMENT_FREQUENCIES,
   DAY_COUNTS,
   DELINQUENCY_BUCKETS,
+  ENDPOINT_STATUSES,
+  EVENT_TYPES,
   PREPAYMENT_MODES,
   SESSION_TYPES,
   TRANSACTION_TYPES,
@@ -31,6 +33,10 @@ import {
   type collateralView,
   type ContactVerificationView,
   type DocumentView,
+  type EndpointDeliveryView,
+  type EventEndpointView,
+  type EventType,
+  type EventView,
   type installmentView,
   type JsonSchema,
   type loanDocumentView,
@@ -197,6 +203,21 @@ const DISCLOSURE = orNull(
   }),
 )
 
+/** A ledger entry's fields but its place in the ledger (`sequence`) and `created_at`: a Transaction's, and a LedgerEntry's. */
+const ENTRY_FIELDS = {
+  transaction_id: uuid,
+  loan_id: uuid,
+  type: enumOf(TRANSACTION_TYPES),
+  effective_date: date,
+  amount: minor('minor units, ≥ 0', 0),
+  currency,
+  principal: minor('signed change, minor units'),
+  interest: minor('signed change, minor units'),
+  fees: minor('signed change, minor units'),
+  payment_id: { ...nullableUuid, description: 'The payment a PAYMENT entry records, or that a REVERSAL undoes' },
+  reverses_transaction_id: { ...nullableUuid, description: 'The entry a REVERSAL reverses' },
+} as const
+
 /** An address; also within a party, where it carries no `livemode` of its own. */
 const ADDRESS = objectOf<AddressView>()('A postal address of a session or a party', {
   address_id: uuid,
@@ -217,6 +238,28 @@ export const REQUIREMENT = objectOf<Requirement>()('An outstanding requirement o
   step: enumOf(ONBOARDING_STEPS),
   description: string,
 })
+
+/** What a webhook endpoint shows of itself (`EventEndpointView` but its one-time `secret`). */
+const ENDPOINT_FIELDS = {
+  webhook_endpoint_id: uuid,
+  url: { type: 'string', description: 'The https URL the events are POSTed to' },
+  description: { ...nullableString, description: "For the partner's own records" },
+  enabled_events: {
+    type: 'array',
+    items: enumOf(['*', ...EVENT_TYPES]),
+    minItems: 1,
+    maxItems: EVENT_TYPES.length + 1,
+    uniqueItems: true,
+    description: 'The event types the endpoint takes; `*` for all',
+  },
+  status: enumOf(ENDPOINT_STATUSES, '`enabled` receives; `disabled` is sent nothing, and no delivery is queued for it while it is (recover the window afterwards)'),
+  previous_secret_expires_at: {
+    ...nullableTimestamp,
+    description: 'Until when the secret the last rotation replaced signs beside the current one (two signatures per delivery); null when no rotation kept one',
+  },
+  created_at: timestamp,
+  updated_at: timestamp,
+} as const
 
 const SCHEMAS = {
   Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
@@ -343,6 +386,30 @@ const SCHEMAS = {
         error: nullableString,
       }),
     },
+  }),
+
+  EventEndpoint: objectOf<EventEndpointView>()(
+    "A webhook endpoint of the partner's API client (docs/events.md \"Webhook endpoints\"): where the events the client sees are POSTed, of the types it enables. " +
+      'Never its secret, but `secret` in the answer that made one (a creation or rotation without `secret`), in that answer only (not in an idempotent replay)',
+    { ...ENDPOINT_FIELDS, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret the server generated, shown once: in this answer only' } },
+    ['secret'],
+  ),
+  DeletedEventEndpoint: objectOf<Omit<EventEndpointView, 'secret'> & { readonly deleted: true }>()(
+    'A webhook endpoint as it was when deleted: nothing more is sent to it, and its pending deliveries are gone',
+    { ...ENDPOINT_FIELDS, deleted: { type: 'boolean', const: true } },
+  ),
+  EndpointDelivery: objectOf<EndpointDeliveryView>()('The delivery of an event to a webhook endpoint', {
+    webhook_endpoint_id: uuid,
+    event_id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: "The event's `id`: the `webhook-id` of every attempt" },
+    type: enumOf(EVENT_TYPES),
+    status: enumOf(['pending', 'delivered', 'failed'], '`pending` until an attempt gets a 2xx (`delivered`) or the retry schedule runs out or the receiver answers 410 (`failed`)'),
+    attempts: count('Attempts made so far'),
+    next_attempt_at: { ...nullableTimestamp, description: 'When the next attempt is due while `pending`; null once delivered or failed' },
+    last_error: { ...nullableString, description: 'Why the last attempt failed: `HTTP <status>` of the receiver, or the connection error; null when none was made or the last succeeded' },
+    created_at: { ...timestamp, description: 'When the delivery was queued: as the event was written, or by a recovery' },
+  }),
+  EventRecovery: objectOf<{ readonly recovered: number }>()('What a recovery queued again', {
+    recovered: count('How many events of the window were queued again for the endpoint (0 when none was left undelivered)'),
   }),
 
   ReviewRecord: objectOf<ReviewView>()('What reviewers see of an onboarding session', {
@@ -484,18 +551,15 @@ const SCHEMAS = {
   Transaction: objectOf<ReturnType<typeof transactionView>>()(
     'An append-only ledger entry: `amount` is its size; `principal`, `interest` and `fees` the signed changes it makes to what is outstanding',
     {
-      transaction_id: uuid,
-      loan_id: uuid,
-      type: enumOf(TRANSACTION_TYPES),
-      effective_date: date,
-      amount: minor('minor units, ≥ 0', 0),
-      currency,
-      principal: minor('signed change, minor units'),
-      interest: minor('signed change, minor units'),
-      fees: minor('signed change, minor units'),
-      payment_id: { ...nullableUuid, description: 'The payment a PAYMENT entry records, or that a REVERSAL undoes' },
-      reverses_transaction_id: { ...nullableUuid, description: 'The entry a REVERSAL reverses' },
+      ...ENTRY_FIELDS,
       sequence: integer('Orders the whole ledger (entries written together share created_at)'),
+      created_at: timestamp,
+    },
+  ),
+  LedgerEntry: objectOf<Omit<ReturnType<typeof transactionView>, 'sequence'>>()(
+    'A ledger entry as an event shows it (`loan.late_fee_assessed`): a Transaction without `sequence`, its place in the ledger, given on write',
+    {
+      ...ENTRY_FIELDS,
       created_at: timestamp,
     },
   ),
@@ -533,6 +597,7 @@ const SCHEMAS = {
       loan_applications: count(),
       loans: count(),
       payments: count(),
+      events: count(),
       webhook_events: count(),
       test_clocks: count(),
     }),
@@ -665,10 +730,10 @@ const SCHEMAS = {
   }),
 } as const satisfies Record<string, JsonSchema>
 
-export type ResponseSchemaName = keyof typeof SCHEMAS
+export type ResponseSchemaName = keyof typeof SCHEMAS | keyof typeof EVENT_SCHEMAS
 
 /** The schemas of no world: the probes' bodies. Every other schema is of a resource. */
-const WORLDLESS: readonly ResponseSchemaName[] = ['Health', 'Ready']
+const WORLDLESS: readonly (keyof typeof SCHEMAS)[] = ['Health', 'Ready']
 
 /**
  * `schema` with the required `livemode` every resource of a success body carries (the routes
@@ -681,15 +746,141 @@ const withLivemode = (schema: JsonSchema): JsonSchema => {
 
 /** The component schemas as the responses carry them: each resource's with `livemode`. */
 const RESOURCE_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.fromEntries(
-  Object.entries(SCHEMAS).map(([name, schema]) => [name, WORLDLESS.includes(name as ResponseSchemaName) ? schema : withLivemode(schema)]),
+  Object.entries(SCHEMAS).map(([name, schema]) => [name, WORLDLESS.includes(name as keyof typeof SCHEMAS) ? schema : withLivemode(schema)]),
 )
-
-/** The party as the `party.ready` webhook carries it: without `livemode`, which only responses carry. */
-export const WEBHOOK_PARTY: JsonSchema = SCHEMAS.Party
 
 // ---- success bodies by operation ---------------------------------------------------------
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+// ---- events ----------------------------------------------------------------------------------
+
+/**
+ * An event with the optional fields of `EventView` that `Has` names: `sequence` (events of a
+ * loan) and `previous_attributes` (events of a change that moved fields of `data`).
+ */
+type EventOf<Has extends 'sequence' | 'previous_attributes' = never> = Omit<EventView, Exclude<'sequence' | 'previous_attributes', Has>>
+
+/** The fields every event has, before `sequence` and `data`. */
+const eventHead = (type: EventType) => ({
+  id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: 'The event\'s id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`)' },
+  type: { type: 'string', const: type },
+  livemode: { ...livemode, description: 'The event\'s world: true for the live world, false for the test world (as `data.livemode`)' },
+  timestamp: { ...timestamp, description: 'When the change happened, ISO 8601 UTC with milliseconds (the Standard Webhooks name of `occurred_at`)' },
+  occurred_at: { ...timestamp, description: 'When the change happened: the same instant as `timestamp`' },
+})
+
+/** `sequence` of an event of a loan (`loan.*`, `payment.*`). */
+const LOAN_SEQUENCE = integer(
+  "The event's place among its loan's events: 1 for the first, then one more for each, with no gap. Keep the highest applied per loan and drop an event with a lower one: it is stale",
+  { minimum: 1 },
+)
+
+/** `previous_attributes` of an event that moved `status`, from `from`. */
+const previousStatus = (from: string): JsonSchema =>
+  objectOf<{ readonly status: string }>()('The fields of `data` the change moved, as they were before it', { status: { type: 'string', const: from } })
+
+/** The schema of each event type (docs/events.md "The catalogue"), by its component name. */
+const EVENT_TYPE_SCHEMAS = {
+  PartyReadyEvent: objectOf<EventOf>()(
+    '`party.ready`: an onboarding session was approved and its party created. `data` is the party as getPartyBySessionId answers it (with `livemode`). Also the body of the `party.ready` webhook',
+    { ...eventHead('party.ready'), data: ref('Party') },
+  ),
+  ApplicationSubmittedEvent: objectOf<EventOf<'previous_attributes'>>()('`application.submitted`: a loan application was submitted for decisioning. `data` is the application', {
+    ...eventHead('application.submitted'),
+    data: ref('LoanApplication'),
+    previous_attributes: previousStatus('DRAFT'),
+  }),
+  ApplicationDecidedEvent: objectOf<EventOf<'previous_attributes'>>()(
+    '`application.decided`: a loan application was approved or declined. `data` is the application, its `decision` inside',
+    { ...eventHead('application.decided'), data: ref('LoanApplication'), previous_attributes: previousStatus('SUBMITTED') },
+  ),
+  LoanBookedEvent: objectOf<EventOf<'sequence'>>()('`loan.booked`: approval booked the loan. `data` is the loan', {
+    ...eventHead('loan.booked'),
+    sequence: LOAN_SEQUENCE,
+    data: ref('Loan'),
+  }),
+  PaymentSucceededEvent: objectOf<EventOf<'sequence'>>()('`payment.succeeded`: a payment settled. `data` is the payment, with its allocation', {
+    ...eventHead('payment.succeeded'),
+    sequence: LOAN_SEQUENCE,
+    data: ref('Payment'),
+  }),
+  PaymentFailedEvent: objectOf<EventOf<'sequence'>>()('`payment.failed`: the processor declined a payment. `data` is the payment, with its `failure_code`', {
+    ...eventHead('payment.failed'),
+    sequence: LOAN_SEQUENCE,
+    data: ref('Payment'),
+  }),
+  PaymentReversedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
+    '`payment.reversed`: an operator reversed a payment, or a test-mode return did. `data` is the payment, `REVERSED`',
+    { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('Payment'), previous_attributes: previousStatus('SUCCEEDED') },
+  ),
+  LoanLateFeeAssessedEvent: objectOf<EventOf<'sequence'>>()(
+    '`loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence`',
+    { ...eventHead('loan.late_fee_assessed'), sequence: LOAN_SEQUENCE, data: ref('LedgerEntry') },
+  ),
+  LoanDelinquencyChangedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
+    "`loan.delinquency_changed`: the loan's delinquency bucket moved, in or out. `data` is the loan",
+    {
+      ...eventHead('loan.delinquency_changed'),
+      sequence: LOAN_SEQUENCE,
+      data: ref('Loan'),
+      previous_attributes: objectOf<Pick<LoanView, 'days_past_due' | 'delinquency_bucket'>>()('Where the loan stood at its previous posting', {
+        days_past_due: integer(undefined, { minimum: 0 }),
+        delinquency_bucket: enumOf(DELINQUENCY_BUCKETS),
+      }),
+    },
+  ),
+  LoanPaidOffEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()('`loan.paid_off`: nothing is owed on the loan any more. `data` is the loan, `PAID_OFF`', {
+    ...eventHead('loan.paid_off'),
+    sequence: LOAN_SEQUENCE,
+    data: ref('Loan'),
+    previous_attributes: previousStatus('ACTIVE'),
+  }),
+  LoanChargedOffEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()('`loan.charged_off`: an operator charged the loan off. `data` is the loan, `CHARGED_OFF`', {
+    ...eventHead('loan.charged_off'),
+    sequence: LOAN_SEQUENCE,
+    data: ref('Loan'),
+    previous_attributes: previousStatus('ACTIVE'),
+  }),
+} as const satisfies Record<string, JsonSchema>
+
+/** The schema of each event type, by the type: every type of the catalogue has one. */
+const EVENT_SCHEMA_OF: { readonly [T in EventType]: keyof typeof EVENT_TYPE_SCHEMAS } = {
+  'party.ready': 'PartyReadyEvent',
+  'application.submitted': 'ApplicationSubmittedEvent',
+  'application.decided': 'ApplicationDecidedEvent',
+  'loan.booked': 'LoanBookedEvent',
+  'payment.succeeded': 'PaymentSucceededEvent',
+  'payment.failed': 'PaymentFailedEvent',
+  'payment.reversed': 'PaymentReversedEvent',
+  'loan.late_fee_assessed': 'LoanLateFeeAssessedEvent',
+  'loan.delinquency_changed': 'LoanDelinquencyChangedEvent',
+  'loan.paid_off': 'LoanPaidOffEvent',
+  'loan.charged_off': 'LoanChargedOffEvent',
+}
+
+/**
+ * The event schemas: one per type, and `Event`, any of them by `type`. Each carries its own
+ * `livemode` (the event's world) and its `data` the resource's schema with its `livemode`, so
+ * none goes through `withLivemode`.
+ */
+const EVENT_SCHEMAS = {
+  ...EVENT_TYPE_SCHEMAS,
+  Event: {
+    type: 'object',
+    description:
+      'Something that happened to a resource of the partner: `data` is the resource as its own route answers it, as of the change; ' +
+      '`previous_attributes` the fields of `data` the change moved, as they were; `sequence` orders the events of one loan. One schema per `type`',
+    oneOf: EVENT_TYPES.map((type) => ref(EVENT_SCHEMA_OF[type])),
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${EVENT_SCHEMA_OF[type]}`])),
+    },
+  },
+} as const satisfies Record<string, JsonSchema>
+
+/** The body of the `party.ready` webhook: the event as the event list shows it. */
+export const PARTY_READY_EVENT: JsonSchema = EVENT_SCHEMAS.PartyReadyEvent
 
 /** The items of every list route, by the name of their schema; each list's body is `<name>Page`. */
 const LISTED = [
@@ -710,6 +901,8 @@ const LISTED = [
   'LoanDocument',
   'ReviewRecord',
   'AuditEvent',
+  'Event',
+  'EventEndpoint',
 ] as const satisfies readonly ResponseSchemaName[]
 
 /** The list envelope of every list route, named `<items>Page`. */
@@ -757,7 +950,7 @@ const PAIRS: Readonly<Record<string, JsonSchema>> = {
 }
 
 /** The named response schemas, for `components.schemas`. */
-export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = { ...RESOURCE_SCHEMAS, ...PAGES, ...PAIRS }
+export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = { ...RESOURCE_SCHEMAS, ...EVENT_SCHEMAS, ...PAGES, ...PAIRS }
 
 /** The success body of every operation of the route table, by operationId: a named schema each. */
 export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
@@ -819,6 +1012,16 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   listLoanScheduleForParty: page('Installment'),
   listTransactionsForPartyLoan: page('Transaction'),
   listDocumentsForPartyLoan: page('LoanDocument'),
+
+  listEvents: page('Event'),
+  createWebhookEndpoint: ref('EventEndpoint'),
+  listWebhookEndpoints: page('EventEndpoint'),
+  getWebhookEndpoint: ref('EventEndpoint'),
+  updateWebhookEndpoint: ref('EventEndpoint'),
+  deleteWebhookEndpoint: ref('DeletedEventEndpoint'),
+  rotateWebhookEndpointSecret: ref('EventEndpoint'),
+  resendWebhookEvent: ref('EndpointDelivery'),
+  recoverWebhookEvents: ref('EventRecovery'),
 
   simulateOnboardingApproval: ref('SessionApproval'),
   simulateOnboardingRejection: ref('ReviewRecord'),
@@ -895,5 +1098,7 @@ export const SUCCESS_PINS: Readonly<Partial<Record<OperationId, { readonly says:
   }),
   declineLoanApplication: pin('The application is `DECLINED`, with its `decision`.', { status: { const: 'DECLINED' }, decision: { type: 'object' } }),
   createTestClock: pin('The clock is `ready`.', { status: { const: 'ready' } }),
+  createWebhookEndpoint: pin('The endpoint is `enabled`.', { status: { const: 'enabled' } }),
+  resendWebhookEvent: pin('The delivery is `pending`, due now.', { status: { const: 'pending' } }),
   reverseLoanPayment: pin('The payment is `REVERSED`.', { status: { const: 'REVERSED' } }),
 }

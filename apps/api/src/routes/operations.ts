@@ -93,6 +93,7 @@ const S = '/public/onboarding-sessions/:sessionId'
 const P = '/public/parties/:partyId'
 const L = `${P}/loans/:loanId`
 const T = '/public/test-helpers'
+const W = '/public/webhook-endpoints'
 /** A test helper: a test key's simulation of what an operator or a bank would do. */
 const helper = { testOnly: true } as const
 
@@ -159,6 +160,17 @@ export const OPERATIONS = [
   partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
   partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),
   partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),
+
+  // Events and webhook endpoints (docs/events.md)
+  partner('listEvents', 'GET', '/public/events', 200),
+  partner('createWebhookEndpoint', 'POST', W, 201, json),
+  partner('listWebhookEndpoints', 'GET', W, 200),
+  partner('getWebhookEndpoint', 'GET', `${W}/:endpointId`, 200),
+  partner('updateWebhookEndpoint', 'PATCH', `${W}/:endpointId`, 200, json),
+  partner('deleteWebhookEndpoint', 'DELETE', `${W}/:endpointId`, 200),
+  partner('rotateWebhookEndpointSecret', 'POST', `${W}/:endpointId/rotate-secret`, 200),
+  partner('resendWebhookEvent', 'POST', `${W}/:endpointId/resend/:eventId`, 200, { extraLimit: 'webhook_retry' }),
+  partner('recoverWebhookEvents', 'POST', `${W}/:endpointId/recover`, 200, { jsonBody: true, extraLimit: 'webhook_retry' }),
 
   // Test helpers (decision 130)
   partner('simulateOnboardingApproval', 'POST', `${T}/onboarding-sessions/:sessionId/approve`, 200, { ...helper, livemode: 'members' }),

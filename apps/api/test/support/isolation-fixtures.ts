@@ -30,6 +30,7 @@ export const FIXTURE_KEYS = [
   'paymentId',
   'productId',
   'clockId',
+  'endpointId',
 ] as const
 export type FixtureKey = (typeof FIXTURE_KEYS)[number]
 
@@ -54,6 +55,7 @@ export const OWNER_OF: Readonly<Record<FixtureKey, 'client' | 'party' | 'catalog
   paymentId: 'party',
   productId: 'catalogue',
   clockId: 'party',
+  endpointId: 'client',
 }
 
 const isFixtureKey = (key: string): key is FixtureKey => (FIXTURE_KEYS as readonly string[]).includes(key)
@@ -122,6 +124,9 @@ const BODIES: Readonly<Record<string, (ids: IdMap) => unknown>> = {
   simulateApplicationDecline: () => ({ reason: 'intruder' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'Intruder lathe', valuation: 1_000, currency: 'USD', lien_position: 1 }),
   attachLoanDocument: () => ({ type: 'other', storage_ref: 's3://intruder/doc.pdf' }),
+  createWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder', enabled_events: ['*'] }),
+  updateWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder' }),
+  recoverWebhookEvents: () => ({ since: new Date(Date.now() - 86_400_000).toISOString() }),
 }
 
 /**
@@ -190,6 +195,7 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
   const sessionAddressId = (await partner('GET', `${approvedSession}/addresses`, undefined, 200)).data[0].address_id as string
   const approvedHook = await partner('PUT', `${approvedSession}/webhook`, { webhook_url: `https://93.184.216.34/hooks/${tag}` }, 200)
   const eventId = (await partner('GET', `${approvedSession}/webhook/deliveries`, undefined, 200)).data[0].event_id as string
+  const endpoint = await partner('POST', '/public/webhook-endpoints', { url: `https://93.184.216.34/hooks/${tag}/events`, enabled_events: ['*'], description: `${tag} events` }, 201)
 
   const phone = `+1202555010${n}`
   const email = `subject-${n}@${tag.toLowerCase()}.example`
@@ -244,6 +250,7 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     productId: WORKING_CAPITAL,
     // A test-world party's clock, frozen at its creation; the live world has none (decision 131).
     clockId: world === 'test' ? ((await owner('POST', '/public/test-helpers/clocks', { name: `${tag} clock` }, 201)).test_clock_id as string) : unknownIdFor('clockId'),
+    endpointId: endpoint.webhook_endpoint_id as string,
   }
   const open: IdMap = { ...approved, sessionId: openId, sessionAddressId: openAddressId }
   const keys = [borrower.partnerKey, borrower.key, spare]
@@ -260,6 +267,7 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     ...keys.flatMap((k) => [k.api_key, k.api_key_id, k.key_prefix, k.client_id]),
     approvedHook.webhook_secret as string,
     openHook.webhook_secret as string,
+    endpoint.secret as string,
     BORROWER_PROFILE.legal_name,
     BORROWER_PROFILE.tax_id,
     BORROWER_EMAIL,

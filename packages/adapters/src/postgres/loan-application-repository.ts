@@ -1,3 +1,4 @@
+import { insertEvents } from './event-log.js'
 import {
   concurrentUpdate,
   type ConcurrentUpdate,
@@ -109,15 +110,17 @@ export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApp
       return row === undefined ? O.none : O.some(toApplication(row))
     }),
 
-  save: (a, audit) =>
+  save: (a, audit, events) =>
     saveWith(db, a, async (trx) => {
       await insertAuditEvent(trx, audit)
+      await insertEvents(trx, events)
     }),
 
-  saveApproved: (a, booked, audit) =>
+  saveApproved: (a, booked, audit, events) =>
     saveWith(db, a, async (trx) => {
       await insertBooked(trx, booked)
       await insertAuditEvent(trx, audit)
+      await insertEvents(trx, events)
     }),
 
   list: (filter, page) =>

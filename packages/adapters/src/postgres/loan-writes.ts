@@ -1,6 +1,7 @@
 import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanId } from '@lendgate/core'
 import { sql, type OperationNodeSource, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
+import { deliveriesInsert, eventInsert } from './event-log.js'
 import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
 
@@ -71,8 +72,8 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 /**
  * Writes a posting in one statement, each write a data-modifying CTE: the payments, the ledger
  * entries (in order, see entryWrites), the installments that changed (added, updated, or dropped
- * past the schedule's end), the snapshot, the loan's status, delinquency and charge-off date, and
- * the audit event: one round trip
+ * past the schedule's end), the snapshot, the loan's status, delinquency and charge-off date, the
+ * audit event, the events and their deliveries: one round trip
  * under the loan's lock instead of one per row.
  */
 export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
@@ -124,5 +125,9 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
   }
   if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
   if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
+  if (posting.events.length > 0) {
+    writes.push(write('logged_events', eventInsert(trx, posting.events).returning('seq')))
+    writes.push(write('event_fanout', deliveriesInsert(trx, posting.events).returning('id')))
+  }
   await writeTogether(trx, writes)
 }

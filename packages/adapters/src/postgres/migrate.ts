@@ -18,6 +18,8 @@ import * as rateLimitInstances from './migrations/0015-rate-limit-instances.js'
 import * as paymentRequestedAmount from './migrations/0016-payment-requested-amount.js'
 import * as testWorld from './migrations/0017-test-world.js'
 import * as testClocks from './migrations/0018-test-clocks.js'
+import * as events from './migrations/0019-events.js'
+import * as eventEndpoints from './migrations/0020-event-endpoints.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -42,6 +44,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-payment-requested-amount': paymentRequestedAmount,
   '0017-test-world': testWorld,
   '0018-test-clocks': testClocks,
+  '0019-events': events,
+  '0020-event-endpoints': eventEndpoints,
 }
 
 /** Names of every migration, in order. */

@@ -1,3 +1,4 @@
+import { insertEvents } from './event-log.js'
 import { concurrentUpdate, type Address, type ApplicantProfile, type ConcurrentUpdate, type OnboardingSession, type OnboardingSessionRepository, type Party, type StoreUnavailable, type PartyId, type SessionId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -226,11 +227,11 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
 
     save: (session, audit) => saveWith(db, session, audit === null ? undefined : (trx) => insertAuditEvent(trx, audit)),
 
-    saveApproved: (session, party, event, audit) =>
+    saveApproved: (session, party, ready, audit) =>
       saveWith(db, session, async (trx) => {
         await insertAuditEvent(trx, audit)
         // The outbox write: the event exists if and only if the approval does.
-        await insertWebhookEvent(trx, event)
+        await insertWebhookEvent(trx, ready.queued)
         await trx.insertInto('parties').values(partyColumns(party)).execute()
         if (party.addresses.length > 0) {
           await trx
@@ -238,6 +239,7 @@ export const postgresOnboardingSessionRepository = (db: Kysely<Database>): Onboa
             .values(party.addresses.map((a) => partyAddressColumns(party.id, a)))
             .execute()
         }
+        await insertEvents(trx, [ready.logged])
       }),
 
     findById: (id) =>

@@ -1,5 +1,5 @@
-import type { ColumnType, Generated } from 'kysely'
-import type { AddressId, ApiKeyId, ClientId, DocumentId, EventId, PartyId, SessionId, TestClockId } from '@lendgate/core'
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
+import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
 } from './lending-tables.js'
@@ -196,6 +196,62 @@ export type TestClocksTable = {
   created_at: Date
 }
 
+/** The event log (migration 0019): `data` and `previous` are JSON text, kept as written. */
+export type EventsTable = {
+  seq: GeneratedAlways<number>
+  id: EventId
+  type: string
+  party_id: PartyId
+  client_id: ClientId | null
+  loan_id: LoanId | null
+  loan_sequence: number | null
+  resource_id: string
+  data: string
+  previous: string | null
+  created_at: Date
+}
+
+/** Partners' webhook endpoints (migration 0020): the secrets only sealed. */
+export type EventEndpointsTable = {
+  id: EndpointId
+  client_id: ClientId
+  party_id: PartyId
+  url: string
+  description: string | null
+  enabled_events: string[]
+  status: 'enabled' | 'disabled'
+  sealed_secret: string
+  previous_sealed_secret: string | null
+  previous_secret_expires_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+/** One event for one endpoint (migration 0020), leased by delivery workers. */
+export type EventDeliveriesTable = {
+  id: GeneratedAlways<number>
+  endpoint_id: EndpointId
+  event_id: EventId
+  status: 'pending' | 'delivered' | 'failed'
+  attempts: ColumnType<number, number | undefined, number>
+  next_attempt_at: Date
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>
+  last_error: ColumnType<string | null, string | null | undefined, string | null>
+  created_at: Date
+}
+
+/** Every attempt of a delivery to an endpoint (migration 0020). */
+export type EventDeliveryAttemptsTable = {
+  id: GeneratedAlways<number>
+  delivery_id: number
+  attempt_number: number
+  url: string
+  started_at: Date
+  duration_ms: number
+  status_code: number | null
+  error: string | null
+}
+
 /** The append-only audit log (migration 0012). `details` is JSON written as text, read back parsed. */
 export type AuditEventsTable = {
   id: string
@@ -239,4 +295,8 @@ export type Database = {
   audit_events: AuditEventsTable
   job_leases: JobLeasesTable
   test_clocks: TestClocksTable
+  events: EventsTable
+  event_endpoints: EventEndpointsTable
+  event_deliveries: EventDeliveriesTable
+  event_delivery_attempts: EventDeliveryAttemptsTable
 }

@@ -1,5 +1,5 @@
 import type { ClientId, TestData, WipedTestData } from '@lendgate/core'
-import type { Kysely, Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import type { Database } from './schema.js'
 import { query } from './store-errors.js'
@@ -27,6 +27,19 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
 
   // The loans first, under their locks: a payment or a servicing step on one of them waits, then finds it gone.
   await trx.selectFrom('loans').select('id').where('id', 'in', loans).forUpdate().execute()
+  await trx.deleteFrom('event_endpoints').where('client_id', '=', clientId).execute()
+  const events = deleted(
+    await trx
+      .deleteFrom('events')
+      .where((eb) =>
+        eb.or([
+          eb('party_id', 'in', parties),
+          eb('loan_id', 'in', loans),
+          eb('resource_id', 'in', applications.clearSelect().select(sql<string>`id::text`.as('id'))),
+        ]),
+      )
+      .executeTakeFirst(),
+  )
   await trx.deleteFrom('loan_balances').where('loan_id', 'in', loans).execute()
   await trx.deleteFrom('loan_transactions').where('loan_id', 'in', loans).execute()
   const payments = deleted(await trx.deleteFrom('payments').where('loan_id', 'in', loans).executeTakeFirst())
@@ -47,15 +60,15 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
   await trx.updateTable('onboarding_sessions').set({ party_id: null }).where('client_id', '=', clientId).where('party_id', 'is not', null).execute()
   const partyCount = deleted(await trx.deleteFrom('parties').where('client_id', '=', clientId).executeTakeFirst())
 
-  const events = trx.selectFrom('webhook_events').select('id').where('session_id', 'in', sessions)
-  await trx.deleteFrom('webhook_attempts').where('event_id', 'in', events).execute()
+  const queued = trx.selectFrom('webhook_events').select('id').where('session_id', 'in', sessions)
+  await trx.deleteFrom('webhook_attempts').where('event_id', 'in', queued).execute()
   const webhookEvents = deleted(await trx.deleteFrom('webhook_events').where('session_id', 'in', sessions).executeTakeFirst())
   for (const table of ['webhook_endpoints', 'verification_challenges', 'onboarding_addresses', 'documents'] as const) {
     await trx.deleteFrom(table).where('session_id', 'in', sessions).execute()
   }
   const onboardingSessions = deleted(await trx.deleteFrom('onboarding_sessions').where('client_id', '=', clientId).executeTakeFirst())
   await trx.deleteFrom('idempotency_keys').where('scope', '=', clientId).execute()
-  return { onboardingSessions, parties: partyCount, loanApplications, loans: loanCount, payments, webhookEvents, testClocks }
+  return { onboardingSessions, parties: partyCount, loanApplications, loans: loanCount, payments, events, webhookEvents, testClocks }
 }
 
 /**

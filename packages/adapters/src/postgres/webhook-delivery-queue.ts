@@ -1,14 +1,13 @@
-import type { DeliveryAttempt, DueDelivery, WebhookDeliveryQueue } from '@lendgate/core'
+import type { DeliveryAttempt, DueDelivery, EventId, WebhookDeliveryQueue } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import type { Selectable } from 'kysely'
 import type { Database, WebhookEventsTable } from './schema.js'
 import { query } from './store-errors.js'
-import { toWebhookEvent } from './webhook-event-repository.js'
 
 type ClaimedRow = Selectable<WebhookEventsTable> & { url: string; sealed_secret: string; previous_lease: Date | null }
 
 const attemptValues = (attempt: DeliveryAttempt) => ({
-  event_id: attempt.eventId,
+  event_id: attempt.deliveryId as EventId,
   attempt_number: attempt.attemptNumber,
   url: attempt.url,
   started_at: attempt.startedAt,
@@ -18,7 +17,7 @@ const attemptValues = (attempt: DeliveryAttempt) => ({
 })
 
 /**
- * The outbox for delivery workers. A claim is one statement: due rows are picked with
+ * The sessions' outbox (`party.ready`) for delivery workers; a delivery's id is its event's. A claim is one statement: due rows are picked with
  * `FOR UPDATE SKIP LOCKED` (so concurrent workers on any instance skip each other's rows) and
  * leased by setting `locked_until`; an expired lease makes the row claimable again, and is
  * handed to the new claimant (`interruptedLeaseEnd`: recording an attempt clears the lease, so
@@ -49,7 +48,15 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
         .returning(['due.url', 'due.sealed_secret', 'due.previous_lease'])
         .execute()
       return rows.map(
-        (row): DueDelivery => ({ event: toWebhookEvent(row), url: row.url, sealedSecret: row.sealed_secret, interruptedLeaseEnd: row.previous_lease }),
+        (row): DueDelivery => ({
+          deliveryId: row.id,
+          eventId: row.id,
+          body: row.body,
+          attempts: row.attempts,
+          url: row.url,
+          sealedSecrets: [row.sealed_secret],
+          interruptedLeaseEnd: row.previous_lease,
+        }),
       )
     }),
 
@@ -67,7 +74,7 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
           locked_until: null,
           last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
         })
-        .where('id', '=', attempt.eventId)
+        .where('id', '=', attempt.deliveryId as EventId)
         .execute()
     }),
 
@@ -77,7 +84,7 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
         .with('attempt', (db) => db.insertInto('webhook_attempts').values(attemptValues(attempt)))
         .updateTable('webhook_events')
         .set({ attempts: attempt.attemptNumber, last_error: attempt.error })
-        .where('id', '=', attempt.eventId)
+        .where('id', '=', attempt.deliveryId as EventId)
         .execute()
     }),
 

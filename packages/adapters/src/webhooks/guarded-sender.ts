@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
  */
 export const guardedSender = (guard: WebhookUrlGuard, sender: WebhookSender): WebhookSender => ({
   send: (request) => async () => {
-    const allowed = await guard.check(request.url)()
+    const allowed = await guard.check(request.url, 'the URL')()
     if (E.isLeft(allowed)) return { statusCode: null, error: `refused: ${allowed.left.detail}`, durationMs: 0 }
     return sender.send(request)()
   },

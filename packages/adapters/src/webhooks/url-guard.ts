@@ -32,7 +32,7 @@ export const isPublicAddress = (address: string): boolean => {
   return ipaddr.process(address).range() === 'unicast'
 }
 
-const refuse = (reason: string) => TE.left(invalidRequest(`webhook_url ${reason}`, 'webhook_url'))
+const refuse = (field: string, reason: string) => TE.left(invalidRequest(`${field} ${reason}`, field))
 
 /**
  * CONTRACT.md "Webhooks": https only and never a loopback, private or link-local target unless
@@ -42,26 +42,26 @@ const refuse = (reason: string) => TE.left(invalidRequest(`webhook_url ${reason}
 export const webhookUrlGuard = (options: UrlGuardOptions): WebhookUrlGuard => {
   const resolve = options.resolve ?? systemResolve
   return {
-    check: (raw) => {
+    check: (raw, field) => {
       let url: URL
       try {
         url = new URL(raw)
       } catch {
-        return refuse('must be an absolute URL')
+        return refuse(field, 'must be an absolute URL')
       }
-      if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) return refuse('must use https')
-      if (url.username !== '' || url.password !== '') return refuse('must not contain credentials')
+      if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) return refuse(field, 'must use https')
+      if (url.username !== '' || url.password !== '') return refuse(field, 'must not contain credentials')
       if (options.allowPrivateNetworks) return TE.right(undefined)
       const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
       return pipe(
         TE.tryCatch(
           async () => (ipaddr.isValid(host) ? [host] : await resolve(host)),
-          () => invalidRequest('webhook_url host could not be resolved', 'webhook_url'),
+          () => invalidRequest(`${field} host could not be resolved`, field),
         ),
         TE.chainW((addresses) =>
           addresses.length > 0 && addresses.every(isPublicAddress)
             ? TE.right(undefined)
-            : refuse('must not point to a loopback, private, link-local or reserved address'),
+            : refuse(field, 'must not point to a loopback, private, link-local or reserved address'),
         ),
       )
     },

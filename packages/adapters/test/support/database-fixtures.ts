@@ -3,7 +3,7 @@ import {
   newOnboardingSession,
   OPERATOR_CONTEXT,
   partyFromSession,
-  partyReadyEvent,
+  partyReady,
   partyView,
   sessionApprovedEvent,
   type OnboardingSession,
@@ -65,7 +65,7 @@ export function partyMaker(sessions: OnboardingSessionRepository, owner: () => P
     const submitted = submittedSession(await owner(), now)
     await right(sessions.insert(submitted))
     const { approved, party } = approvalOf(submitted, now)
-    await right(sessions.saveApproved(approved, party, partyReadyEvent(freshId(), submitted.id, partyView(party), now, 'live'), sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, freshId(), now)))
+    await right(sessions.saveApproved(approved, party, partyReady(freshId(), submitted.id, partyView(party), now, 'live'), sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, freshId(), now)))
     return party
   }
 }

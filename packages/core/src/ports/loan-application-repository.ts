@@ -1,6 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { EventDraft } from '../domain/events/event.js'
 import type { AlreadyExists, ConcurrentUpdate, StoreUnavailable } from '../domain/foundations/errors.js'
 import type { ApplicationStatus, LoanApplication } from '../domain/loans/loan-application.js'
 import type { BookedLoan } from '../domain/loans/loan.js'
@@ -18,10 +19,10 @@ export type LoanApplicationRepository = {
   readonly findById: (id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
   /** Another party's is none. */
   readonly findForParty: (partyId: PartyId, id: ApplicationId) => TE.TaskEither<StoreUnavailable, O.Option<LoanApplication>>
-  /** If the stored version is still the application's. */
-  readonly save: (application: LoanApplication, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
-  /** The approved application and everything `booked` holds, in one transaction. */
-  readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit: AuditEvent) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  /** If the stored version is still the application's; with its `events`. */
+  readonly save: (application: LoanApplication, audit: AuditEvent | null, events: readonly EventDraft[]) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
+  /** The approved application, everything `booked` holds and the `events`, in one transaction. */
+  readonly saveApproved: (application: LoanApplication, booked: BookedLoan, audit: AuditEvent, events: readonly EventDraft[]) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, LoanApplication>
   /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly list: (filter: ApplicationFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanApplication[]>
 }

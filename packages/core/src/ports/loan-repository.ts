@@ -1,6 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
+import type { EventDraft } from '../domain/events/event.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
 import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { LoanDocument } from '../domain/loans/loan-document.js'
@@ -65,6 +66,8 @@ export type Posting = {
   readonly chargedOffOn?: string
   /** An operator correction's audit event; null for payments and accrual (decision 45). */
   readonly audit: AuditEvent | null
+  /** What partners are told of the change, in order (docs/events.md); numbered per loan on write. */
+  readonly events: readonly EventDraft[]
 }
 
 /** Reads of payments. */

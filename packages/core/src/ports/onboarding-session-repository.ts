@@ -6,7 +6,7 @@ import type { OnboardingSession } from '../domain/onboarding/onboarding-session.
 import type { OnboardingStatus } from '../domain/onboarding/onboarding-state.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { Party } from '../domain/onboarding/party.js'
-import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
+import type { PartyReady } from '../domain/webhooks/webhook-event.js'
 import type { ClientId, SessionId } from '../domain/foundations/ids.js'
 
 /** Sessions with contacts, profile and addresses; partner reads are scoped to the owning client. */
@@ -17,11 +17,11 @@ export type OnboardingSessionRepository = {
   readonly findForClient: (clientId: ClientId, id: SessionId) => TE.TaskEither<StoreUnavailable, O.Option<OnboardingSession>>
   /** Writes the whole session if the stored version is still `session.version`, else `ConcurrentUpdate`; `audit` in the same transaction. */
   readonly save: (session: OnboardingSession, audit: AuditEvent | null) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
-  /** Like `save`, also storing `party` and queueing `event`, all in one transaction (approval). */
+  /** Like `save`, also storing `party`, logging `ready` and queueing it for the session's endpoint, all in one transaction (approval). */
   readonly saveApproved: (
     session: OnboardingSession,
     party: Party,
-    event: WebhookEvent,
+    ready: PartyReady,
     audit: AuditEvent,
   ) => TE.TaskEither<StoreUnavailable | ConcurrentUpdate, OnboardingSession>
   /** Any client's session: internal review only. */

@@ -10,6 +10,9 @@ export type WipedTestData = {
   readonly loanApplications: number
   readonly loans: number
   readonly payments: number
+  /** Of the event log. */
+  readonly events: number
+  /** Queued for the sessions' own endpoints. */
   readonly webhookEvents: number
   readonly testClocks: number
 }
@@ -23,8 +26,9 @@ export type TestData = {
    * Deletes every test-world record of API client `clientId`, at once: its onboarding sessions
    * with their addresses, documents, challenges and webhooks; the parties they made with their
    * addresses and clocks; every application and loan of those parties or made by the client's
-   * keys, with their schedules, ledgers, payments, methods, collateral and documents; the audit
-   * events and idempotency records of the client and its parties. Then appends `audited(wiped)`.
+   * keys, with their schedules, ledgers, payments, methods, collateral and documents; the events
+   * of all of these, and the client's webhook endpoints; the audit events and idempotency records
+   * of the client and its parties. Then appends `audited(wiped)`.
    * Keys and the live world are untouched.
    */
   readonly wipe: (clientId: ClientId, audited: (wiped: WipedTestData) => AuditEvent) => TE.TaskEither<StoreUnavailable, WipedTestData>

@@ -2,20 +2,28 @@ import type * as T from 'fp-ts/lib/Task.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { AttemptOutcome, AttemptResult } from '../domain/webhooks/webhook-delivery.js'
-import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
 import type { EventId } from '../domain/foundations/ids.js'
 
-/** `interruptedLeaseEnd`: an earlier lease ran out with no attempt recorded (a crash mid-attempt). */
+/**
+ * One delivery due: an event's `body` for `url`, signed with each of `sealedSecrets` (an
+ * endpoint's rotated-out secret signs too during its grace period) under `webhook-id` `eventId`.
+ * `deliveryId` names it to `record`; `interruptedLeaseEnd`: an earlier lease ran out with no
+ * attempt recorded (a crash mid-attempt).
+ */
 export type DueDelivery = {
-  readonly event: WebhookEvent
+  readonly deliveryId: string
+  readonly eventId: EventId
+  readonly body: string
+  /** Attempts so far. */
+  readonly attempts: number
   readonly url: string
-  readonly sealedSecret: string
+  readonly sealedSecrets: readonly string[]
   readonly interruptedLeaseEnd: Date | null
 }
 
-/** An attempt's result, event, number (1 first), URL and start. */
+/** An attempt's result, delivery, number (1 first), URL and start. */
 export type DeliveryAttempt = AttemptResult & {
-  readonly eventId: EventId
+  readonly deliveryId: string
   readonly attemptNumber: number
   readonly url: string
   readonly startedAt: Date

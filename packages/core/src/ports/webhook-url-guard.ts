@@ -3,6 +3,6 @@ import type { InvalidRequest } from '../domain/foundations/errors.js'
 
 /** A webhook URL must be https with a host resolving only to public addresses, unless the deployment allows otherwise. */
 export type WebhookUrlGuard = {
-  /** Else `InvalidRequest` naming `webhook_url` and why. */
-  readonly check: (url: string) => TE.TaskEither<InvalidRequest, void>
+  /** Else `InvalidRequest` naming `field` (the request's field that carried `url`) and why. */
+  readonly check: (url: string, field: string) => TE.TaskEither<InvalidRequest, void>
 }

@@ -12,7 +12,7 @@ export type FakeWebhookUrlGuardOptions = {
 
 const ABSOLUTE_URL = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i
 
-const refuse = (reason: string) => TE.left(invalidRequest(`webhook_url ${reason}`, 'webhook_url'))
+const refuse = (field: string, reason: string) => TE.left(invalidRequest(`${field} ${reason}`, field))
 
 const hostOf = (authority: string): string => {
   const host = authority.slice(authority.lastIndexOf('@') + 1)
@@ -21,15 +21,15 @@ const hostOf = (authority: string): string => {
 
 /** A `WebhookUrlGuard` without DNS: the adapter's URL rules, hosts judged by name only (`privateHosts`). */
 export const fakeWebhookUrlGuard = (options: FakeWebhookUrlGuardOptions = {}): WebhookUrlGuard => ({
-  check: (url) => {
+  check: (url, field) => {
     const parts = ABSOLUTE_URL.exec(url)
-    if (parts === null || parts[2] === '') return refuse('must be an absolute URL')
+    if (parts === null || parts[2] === '') return refuse(field, 'must be an absolute URL')
     const scheme = parts[1]!.toLowerCase()
-    if (scheme !== 'https' && !(options.allowHttp === true && scheme === 'http')) return refuse('must use https')
+    if (scheme !== 'https' && !(options.allowHttp === true && scheme === 'http')) return refuse(field, 'must use https')
     const authority = parts[2]!
-    if (authority.includes('@')) return refuse('must not contain credentials')
+    if (authority.includes('@')) return refuse(field, 'must not contain credentials')
     if (options.privateHosts?.includes(hostOf(authority).toLowerCase()) === true) {
-      return refuse('must not point to a loopback, private, link-local or reserved address')
+      return refuse(field, 'must not point to a loopback, private, link-local or reserved address')
     }
     return TE.right(undefined)
   },

@@ -1,4 +1,5 @@
 import type { CoreDeps, World, WorldDeps } from '../core-deps.js'
+import type { Party } from '../domain/onboarding/party.js'
 import { batchedKeyUsage } from '../stateful/batched-key-usage.js'
 import { fakeKeyMaterial } from './fake-key-material.js'
 import { fakeOneTimeCodes } from './fake-one-time-codes.js'
@@ -10,6 +11,7 @@ import { testClock, type TestClock } from './fixed-clock.js'
 import { inMemoryApiKeyRepository, type InMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryDocumentRepository } from './in-memory-document-repository.js'
+import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
 import { inMemoryLoanProductRepository } from './in-memory-loan-product-repository.js'
 import type { InMemoryLoanRepository } from './in-memory-loan-repository.js'
@@ -34,6 +36,8 @@ export type InMemoryWorld = WorldDeps & {
   readonly processor: FakePaymentProcessor
   readonly tokenizer: FakePaymentTokenizer
   readonly audit: InMemoryAuditLog
+  readonly eventLog: InMemoryEventLog
+  readonly eventEndpoints: InMemoryEventLog['endpoints']
   readonly sessions: ReturnType<typeof inMemoryOnboardingSessionRepository>
   readonly events: ReturnType<typeof inMemoryOnboardingSessionRepository>['events']
   readonly challenges: ReturnType<typeof inMemoryVerificationChallengeRepository>
@@ -56,9 +60,11 @@ export type InMemoryCoreDeps = CoreDeps &
 
 /** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail, `world` which world it is. */
 export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog(), world: World = 'live'): InMemoryWorld => {
-  const sessions = inMemoryOnboardingSessionRepository(new Map(), audit)
+  const parties = new Map<string, Party>()
+  const eventLog = inMemoryEventLog((partyId) => parties.get(partyId)?.clientId ?? null)
+  const sessions = inMemoryOnboardingSessionRepository(parties, audit, eventLog)
   const testClocks = inMemoryTestClockRepository()
-  const applications = inMemoryLoanApplicationRepository(audit, testClocks.onTestClock)
+  const applications = inMemoryLoanApplicationRepository(audit, testClocks.onTestClock, eventLog)
   return {
     sessions,
     documents: inMemoryDocumentRepository(),
@@ -72,6 +78,8 @@ export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog(), worl
     processor: fakePaymentProcessor(),
     tokenizer: fakePaymentTokenizer(),
     audit,
+    eventLog,
+    eventEndpoints: eventLog.endpoints,
     testClocks,
     world,
   }

@@ -11,6 +11,7 @@ import { sequencePosition } from '../domain/foundations/pagination.js'
 import type { Payment } from '../domain/loans/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
+import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 import type { ApplicationId, LoanId, PartyId } from '../domain/foundations/ids.js'
 
@@ -37,7 +38,11 @@ export type InMemoryLoanRepository = LoanRepository & {
  * Loans in memory. `change` runs one at a time per repository, like the row lock it stands for.
  * `onTestClock` tells which parties a test clock moves (their loans are left out of `activeLoanIds`).
  */
-export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLog(), onTestClock: (partyId: PartyId) => boolean = () => false): InMemoryLoanRepository => {
+export const inMemoryLoanRepository = (
+  audit: InMemoryAuditLog = inMemoryAuditLog(),
+  onTestClock: (partyId: PartyId) => boolean = () => false,
+  eventLog: InMemoryEventLog = inMemoryEventLog(),
+): InMemoryLoanRepository => {
   const loans = new Map<string, Stored>()
   const payments = new Map<string, Payment>()
   let sequence = 0
@@ -148,6 +153,7 @@ export const inMemoryLoanRepository = (audit: InMemoryAuditLog = inMemoryAuditLo
           if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
           if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
           if (posting.audit !== null) audit.append(posting.audit)
+          eventLog.append(posting.events)
         }
         return E.right(result)
       })

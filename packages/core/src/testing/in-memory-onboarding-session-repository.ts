@@ -11,6 +11,7 @@ import type { WebhookEvent } from '../domain/webhooks/webhook-event.js'
 import type { WebhookEventRepository } from '../ports/webhook-event-repository.js'
 import type { OnboardingSessionRepository } from '../ports/onboarding-session-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
+import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 import type { ClientId, PartyId, SessionId } from '../domain/foundations/ids.js'
 
@@ -18,6 +19,7 @@ import type { ClientId, PartyId, SessionId } from '../domain/foundations/ids.js'
 export const inMemoryOnboardingSessionRepository = (
   parties: Map<string, Party> = new Map(),
   audit: InMemoryAuditLog = inMemoryAuditLog(),
+  eventLog: InMemoryEventLog = inMemoryEventLog(),
 ): OnboardingSessionRepository & {
   /** Every session, as stored. */
   readonly all: () => readonly OnboardingSession[]
@@ -94,10 +96,11 @@ export const inMemoryOnboardingSessionRepository = (
           })
         }),
     },
-    saveApproved: (session, party, event, auditEvent) =>
+    saveApproved: (session, party, ready, auditEvent) =>
       TE.map((saved: OnboardingSession) => {
         parties.set(party.id, party)
-        events.push(event)
+        eventLog.append([ready.logged])
+        events.push(ready.queued)
         return saved
       })(save(session, auditEvent)),
     findById: (id) => TE.right(O.fromNullable(sessions.get(id))),

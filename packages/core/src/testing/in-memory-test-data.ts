@@ -7,8 +7,9 @@ import type { InMemoryWorld } from './in-memory-core-deps.js'
 export const inMemoryTestData = (world: InMemoryWorld, idempotency: InMemoryIdempotencyStore): TestData => ({
   wipe: (clientId, audited) =>
     TE.fromIO(() => {
-      const { sessionIds, partyIds, events } = world.sessions.forgetClient(clientId)
-      const { applications, loanIds, payments } = world.applications.forget(clientId, partyIds)
+      const { sessionIds, partyIds, events: webhookEvents } = world.sessions.forgetClient(clientId)
+      const { applications, loanIds, payments, applicationIds } = world.applications.forget(clientId, partyIds)
+      const events = world.eventLog.forget(clientId, partyIds, loanIds, applicationIds)
       world.paymentMethods.forgetLoans(loanIds)
       const testClocks = world.testClocks.forgetParties(partyIds)
       for (const store of [world.documents, world.challenges, world.webhooks]) store.forgetSessions(sessionIds)
@@ -20,7 +21,8 @@ export const inMemoryTestData = (world: InMemoryWorld, idempotency: InMemoryIdem
         loanApplications: applications,
         loans: loanIds.size,
         payments,
-        webhookEvents: events,
+        events,
+        webhookEvents,
         testClocks,
       }
       world.audit.append(audited(wiped))

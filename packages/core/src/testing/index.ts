@@ -17,6 +17,7 @@ export { type TestId, testId } from './test-ids.js'
 export { fakeKeyMaterial } from './fake-key-material.js'
 export { type InMemoryApiKeyRepository, inMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
 export { type InMemoryAuditLog, inMemoryAuditLog } from './in-memory-audit-log.js'
+export { type InMemoryEventLog, inMemoryEventLog } from './in-memory-event-log.js'
 export { type InMemoryIdempotencyStore, inMemoryIdempotencyStore } from './in-memory-idempotency-store.js'
 export { inMemoryTestData } from './in-memory-test-data.js'
 

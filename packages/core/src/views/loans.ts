@@ -58,7 +58,10 @@ export type LoanView = {
 } & ServicingTermsView
 
 /** The API's view of a loan on the instant `now` (days past due are counted to its date in the loan's time zone). */
-export const loanView = (l: Loan | LoanSummary, now: Date): LoanView => ({
+export const loanView = (l: Loan | LoanSummary, now: Date): LoanView => loanViewOn(l, dateIn(l.timeZone, now))
+
+/** The API's view of a loan on its date `today` (`YYYY-MM-DD`). */
+export const loanViewOn = (l: Loan | LoanSummary, today: string): LoanView => ({
   loan_id: l.id,
   party_id: l.partyId,
   application_id: l.applicationId,
@@ -75,8 +78,8 @@ export const loanView = (l: Loan | LoanSummary, now: Date): LoanView => ({
   first_due_date: l.firstDueDate,
   maturity_date: l.maturityDate,
   ...servicingTermsView(l),
-  days_past_due: daysPastDue(l, dateIn(l.timeZone, now)),
-  delinquency_bucket: delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, now))),
+  days_past_due: daysPastDue(l, today),
+  delinquency_bucket: delinquencyBucketOf(daysPastDue(l, today)),
   charged_off_on: l.chargedOffOn,
   disclosure: disclosureView(l.disclosure),
   created_at: instantText(l.createdAt),
@@ -126,19 +129,24 @@ export const balanceView = (b: BalanceSnapshot & { readonly sequence: number; re
 })
 
 /** A ledger entry as partners see it, with the loan's currency. */
-export const transactionView = (t: LedgerTransaction & { readonly sequence: number; readonly currency: string }) => ({
+export const transactionView = (t: LedgerTransaction & { readonly sequence: number; readonly currency: string }) => {
+  const { created_at, ...entry } = entryView(t, t.currency)
+  return { ...entry, sequence: t.sequence, created_at }
+}
+
+/** A ledger entry as partners see it before the ledger numbers it: `transactionView` without `sequence`. */
+export const entryView = (t: LedgerTransaction, currency: string) => ({
   transaction_id: t.id,
   loan_id: t.loanId,
   type: t.type,
   effective_date: t.effectiveDate,
   amount: t.amount,
-  currency: t.currency,
+  currency,
   principal: t.principal,
   interest: t.interest,
   fees: t.fees,
   payment_id: t.paymentId,
   reverses_transaction_id: t.reversesId,
-  sequence: t.sequence,
   created_at: instantText(t.createdAt),
 })
 

@@ -7,6 +7,7 @@ export type WipedTestDataView = {
   readonly loan_applications: number
   readonly loans: number
   readonly payments: number
+  readonly events: number
   readonly webhook_events: number
   readonly test_clocks: number
 }
@@ -18,6 +19,7 @@ export const wipedTestDataView = (wiped: WipedTestData): WipedTestDataView => ({
   loan_applications: wiped.loanApplications,
   loans: wiped.loans,
   payments: wiped.payments,
+  events: wiped.events,
   webhook_events: wiped.webhookEvents,
   test_clocks: wiped.testClocks,
 })

@@ -81,6 +81,11 @@ export type TestClockId = Id<'TestClockId'>
 /** Decodes a UUID to a `TestClockId`. */
 export const TestClockId = idOf('TestClockId', Uuid)
 
+/** A partner's webhook endpoint's id (docs/events.md). */
+export type EndpointId = Id<'EndpointId'>
+/** Decodes a UUID to an `EndpointId`. */
+export const EndpointId = idOf('EndpointId', Uuid)
+
 const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
 
 /** `evt_` and 32 lower-case hex digits. */
@@ -94,7 +99,7 @@ export type EventId = Id<'EventId'>
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any id above. */
-export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId
+export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */
 export const newId = <I extends Exclude<AnyId, EventId>>(ids: { readonly next: () => string }): I => ids.next() as I

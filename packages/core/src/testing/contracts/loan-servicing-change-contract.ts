@@ -40,7 +40,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
       expect(await right(loans.payments.paymentByKey(clientId, 'pay-1'))).to.deep.equal(O.some(paid.payment))
 
-      const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED }), 'nothing')
+      const next = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }), 'nothing')
       expect(next).to.deep.equal({ handed: O.some(paid.state), result: 'nothing' })
       expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance, paid.posting.balance])
     })
@@ -97,7 +97,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
         effectiveDate: utcDate(now),
         createdAt: now,
       }
-      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [failed], audit: NOT_AUDITED }), null)
+      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [failed], audit: NOT_AUDITED, events: [] }), null)
       expect(await right(loans.payments.paymentById(failed.id))).to.deep.equal(O.some(failed))
       expect(await right(loans.payments.paymentByKey(clientId, 'declined-1'))).to.deep.equal(O.some(failed))
       expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
@@ -111,7 +111,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       await post(loans, booked.loan.id, () => paid.posting, null)
       const declinedAt = at(`${booked.loan.startDate}T10:00:00.000Z`)
       const declined: Payment = { ...paid.payment, id: freshId(), idempotencyKey: freshId(), status: 'FAILED', failureCode: 'card_declined', allocation: null, perInstallment: [], transactionId: null, createdAt: declinedAt }
-      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [declined], audit: NOT_AUDITED }), null)
+      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [declined], audit: NOT_AUDITED, events: [] }), null)
       const list = (page: PageRequest) => ofOwn(loans.listPayments(booked.loan.partyId, booked.loan.id, page))
       expect(await list(firstPage(10))).to.deep.equal([paid.payment, declined])
       expect(await list(firstPage(1))).to.deep.equal([paid.payment, declined])
@@ -143,7 +143,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       const { booked } = await ownLoan()
       const changed = await loans.change<StoreUnavailable, string>({ loanId: booked.loan.id }, (loan) =>
         TE.right({
-          posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], loanStatus: 'PAID_OFF', audit: NOT_AUDITED },
+          posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], loanStatus: 'PAID_OFF', audit: NOT_AUDITED, events: [] },
           result: 'paid off',
         }),
       )()
@@ -164,7 +164,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       let handed: O.Option<LockedLoan> | undefined
       const outcome = await loans.change<StoreUnavailable, string>({ loanId: id }, (loan) => {
         handed = loan
-        return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
+        return TE.right({ posting: { transactions: [], installments: [], balance: null, payments: [], audit: NOT_AUDITED, events: [] }, result: 'looked' })
       })()
       expect({ handed, outcome }).to.deep.equal({ handed: O.none, outcome: E.right('looked') })
       const refused = await loans.change<NotFound | Overpayment, never>({ loanId: id }, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.left(overpayment(0))))()
@@ -179,7 +179,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       const look = (partyId: PartyId) =>
         loans.change<StoreUnavailable, string>({ loanId: booked.loan.id, partyId }, (loan) => {
           handed.push(loan)
-          return TE.right({ posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED }, result: 'looked' })
+          return TE.right({ posting: { transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED, events: [] }, result: 'looked' })
         })()
       expect(await look(other.partyId)).to.deep.equal(E.right('looked'))
       expect(await look(booked.loan.partyId)).to.deep.equal(E.right('looked'))

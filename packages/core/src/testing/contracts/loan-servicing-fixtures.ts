@@ -46,7 +46,7 @@ export const bookingThrough =
     const input = { product_id: product.id, amount: 1_200_000, currency: product.currency, term_months: 12, purpose: 'Working capital' }
     const draft = newLoanApplication(input, owner, product, freshId(), now)
     await right(applications.insert(draft))
-    const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }, NOT_AUDITED))
+    const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }, NOT_AUDITED, []))
     let loanId = options.id
     const ids = (): string => {
       const id = loanId ?? freshId()
@@ -63,7 +63,7 @@ export const bookingThrough =
       updatedAt: now,
     }
     const result = { ...booked, loan }
-    await right(applications.saveApproved(approved, result, applicationApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, loan, now)))
+    await right(applications.saveApproved(approved, result, applicationApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, loan, now), []))
     return result
   }
 

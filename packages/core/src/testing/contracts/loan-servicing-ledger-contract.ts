@@ -88,7 +88,7 @@ export const loanLedgerContract = (suite: ServicingSuite): void => {
       const ledger = await readsOf(booked.loan).ledger({}, firstPage(10))
       expect(withoutSequence(ledger)).to.deep.equal([...skewed.transactions, ...booked.transactions])
       expect(await readsOf(booked.loan).ledger({}, { limit: 10, after: O.some(sequencePosition(ledger[0]!)) })).to.deep.equal(ledger.slice(1))
-      const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED }), null)
+      const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }), null)
       expect(locked.handed).to.deep.equal(O.some({ ...accrued.state, latest: skewed.balance! }))
     })
   })

@@ -7,7 +7,7 @@ import type { OnboardingSession } from '../../domain/onboarding/onboarding-sessi
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { Party } from '../../domain/onboarding/party.js'
 import { partyView } from '../../views/onboarding.js'
-import { partyReadyEvent } from '../../domain/webhooks/webhook-event.js'
+import { partyReady } from '../../domain/webhooks/webhook-event.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'
@@ -167,8 +167,9 @@ export const onboardingSessionRepositoryContract = (
         review: { decision: 'APPROVED', reviewedBy: 'ops', reason: null, decidedAt: now },
         updatedAt: now,
       }
-      const event = partyReadyEvent(freshId(), s.id, partyView(party), now, 'live')
-      const saved = await right(repo.saveApproved(approved, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, event.id, event.createdAt)))
+      const ready = partyReady(freshId(), s.id, partyView(party), now, 'live')
+      const event = ready.queued
+      const saved = await right(repo.saveApproved(approved, party, ready, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, approved, event.id, event.createdAt)))
       expect(saved).to.deep.equal({ ...approved, version: stored.value.version + 1 })
       expect(await right(repo.findById(s.id))).to.deep.equal(O.some(saved))
       expect(await right(parties.findById(party.id))).to.deep.equal(O.some(party))
@@ -195,8 +196,9 @@ export const onboardingSessionRepositoryContract = (
         registrationNumber: null, incorporationDate: null, industryCode: null, website: null, taxId: null,
         countryOfIncorporation: 'DE', email: null, phone: null, addresses: [], createdAt: at('2026-04-02T09:00:00.000Z'),
       }
-      const event = partyReadyEvent(freshId(), s.id, partyView(party), party.createdAt, 'live')
-      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, event, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, { ...s, status: 'APPROVED', partyId: party.id }, event.id, event.createdAt))()).to.deep.equal(
+      const ready = partyReady(freshId(), s.id, partyView(party), party.createdAt, 'live')
+      const event = ready.queued
+      expect(await repo.saveApproved({ ...s, status: 'APPROVED', partyId: party.id }, party, ready, sessionApprovedEvent(freshId(), OPERATOR_CONTEXT, { ...s, status: 'APPROVED', partyId: party.id }, event.id, event.createdAt))()).to.deep.equal(
         E.left(concurrentUpdate('onboarding_session')),
       )
       expect(await right(parties.findById(party.id))).to.deep.equal(O.none)

@@ -41,6 +41,7 @@ import type { LoanProductRepository } from '../../ports/loan-product-repository.
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { loadCallerParty } from '../parties/parties.js'
 import { newId } from '../../domain/foundations/ids.js'
+import { applicationEvent } from '../../views/events.js'
 
 // Applications of the key's party (spec §4.4, docs/applications.md "Applications"); another party's is `NotFound`.
 
@@ -111,6 +112,8 @@ export const getLoanApplication =
 export type ChangeApplicationDeps = {
   readonly applications: Pick<LoanApplicationRepository, 'findForParty' | 'save'>
   readonly products: Pick<LoanProductRepository, 'findById'>
+  /** For the events a change writes. */
+  readonly ids: IdGenerator
   readonly clock: Clock
 }
 /** Why an application change fails. */
@@ -130,7 +133,7 @@ export const updateLoanApplication =
         ),
       ),
       TE.chainW((patched) => pipe(productFor(deps.products)(patched), TE.map((product) => pricedBy(patched, product)))),
-      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
+      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED, [])),
     )
 
 const loadForAction = (
@@ -155,15 +158,15 @@ export const submitLoanApplication =
           TE.chainW((status) =>
             pipe(
               productFor(deps.products)(a),
-              TE.map((product): LoanApplication => {
+              TE.chainW((product) => {
                 const now = deps.clock.now()
-                return { ...pricedBy(a, product), status, submittedAt: now, updatedAt: now }
+                const submitted: LoanApplication = { ...pricedBy(a, product), status, submittedAt: now, updatedAt: now }
+                return deps.applications.save(submitted, NOT_AUDITED, [applicationEvent(deps.ids.next(), 'application.submitted', submitted, a, now)])
               }),
             ),
           ),
         ),
       ),
-      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
     )
 
 /** `DRAFT` or `SUBMITTED` → `WITHDRAWN`, final. */
@@ -178,7 +181,7 @@ export const withdrawLoanApplication =
           TE.map((status): LoanApplication => ({ ...a, status, updatedAt: deps.clock.now() })),
         ),
       ),
-      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED)),
+      TE.chainW((application) => deps.applications.save(application, NOT_AUDITED, [])),
     )
 
 /** The fields of a schedule preview: optional `start_date`. */

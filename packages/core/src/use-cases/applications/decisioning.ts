@@ -7,6 +7,8 @@ import { applicationTransition, type LoanApplication } from '../../domain/loans/
 import { bookLoan, type BookedLoan, type Loan } from '../../domain/loans/loan.js'
 import type { LoanProduct } from '../../domain/loans/loan-product.js'
 import type { AuditEvent } from '../../domain/audit/audit-event.js'
+import type { EventDraft } from '../../domain/events/event.js'
+import { applicationEvent, loanEvent } from '../../views/events.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { decodeFilteredPageRequest, pageOf, type Page } from '../../domain/foundations/pagination.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
@@ -46,7 +48,7 @@ const loadAny = (deps: Pick<DecisionDeps, 'applications'>, applicationId: Applic
 
 type ApprovalOrder = { readonly decidedBy: string | undefined; readonly context: AuditContext; readonly ids: IdGenerator; readonly now: Date }
 
-type Approval = { readonly approved: LoanApplication; readonly booked: BookedLoan; readonly audit: AuditEvent }
+type Approval = { readonly approved: LoanApplication; readonly booked: BookedLoan; readonly audit: AuditEvent; readonly events: readonly EventDraft[] }
 
 /** Approves a `SUBMITTED` application, booking its loan on its product's current terms (the defaults when it is gone). */
 export const planApproval = (a: LoanApplication, product: O.Option<LoanProduct>, order: ApprovalOrder): E.Either<InvalidState, Approval> =>
@@ -62,7 +64,11 @@ export const planApproval = (a: LoanApplication, product: O.Option<LoanProduct>,
         decision: { decision: 'APPROVED', reason: null, decidedBy: order.decidedBy ?? DEFAULT_REVIEWER, decidedAt: now },
         updatedAt: now,
       }
-      return { approved, booked, audit: applicationApprovedEvent(ids.next(), order.context, approved, booked.loan, now) }
+      const events = [
+        applicationEvent(ids.next(), 'application.decided', approved, a, now),
+        loanEvent(ids.next(), 'loan.booked', booked.loan, booked.loan.startDate, now),
+      ]
+      return { approved, booked, audit: applicationApprovedEvent(ids.next(), order.context, approved, booked.loan, now), events }
     }),
   )
 
@@ -76,9 +82,9 @@ export const approveLoanApplication =
       TE.bindW('application', ({ cmd }) => loadAny(deps, cmd.applicationId)),
       TE.bindW('product', ({ application }) => deps.products.findById(application.productId)),
       TE.chainEitherKW(({ cmd, application, product }) => planApproval(application, product, { decidedBy: cmd.decided_by, context, ids: deps.ids, now: deps.clock.now() })),
-      TE.chainW(({ approved, booked, audit }) =>
+      TE.chainW(({ approved, booked, audit, events }) =>
         pipe(
-          deps.applications.saveApproved(approved, booked, audit),
+          deps.applications.saveApproved(approved, booked, audit, events),
           TE.map((application) => ({ application, loan: booked.loan })),
         ),
       ),
@@ -104,7 +110,9 @@ export const declineLoanApplication =
                   decision: { decision: 'DECLINED', reason: cmd.reason, decidedBy: cmd.decided_by ?? DEFAULT_REVIEWER, decidedAt: now },
                   updatedAt: now,
                 }
-                return deps.applications.save(declined, applicationDeclinedEvent(deps.ids.next(), context, declined, now))
+                return deps.applications.save(declined, applicationDeclinedEvent(deps.ids.next(), context, declined, now), [
+                  applicationEvent(deps.ids.next(), 'application.decided', declined, a, now),
+                ])
               }),
             ),
           ),

@@ -44,7 +44,7 @@ export const registerOnboardingSessionWebhook =
       TE.chainW((session) =>
         pipe(
           TE.fromEither(decode(RegisterWebhookCommand)(command)),
-          TE.chainFirstW((cmd) => deps.urlGuard.check(cmd.webhook_url)),
+          TE.chainFirstW((cmd) => deps.urlGuard.check(cmd.webhook_url, 'webhook_url')),
           TE.chainW((cmd) => {
             const generatedSecret = cmd.webhook_secret === undefined ? deps.webhookSecrets.generate() : undefined
             const now = deps.clock.now()

@@ -13,7 +13,7 @@ import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../.
 import { partyFromSession, type Party } from '../../domain/onboarding/party.js'
 import { partyView } from '../../views/onboarding.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
-import { partyReadyEvent } from '../../domain/webhooks/webhook-event.js'
+import { partyReady } from '../../domain/webhooks/webhook-event.js'
 import type { World } from '../../core-deps.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -97,10 +97,10 @@ export const approveOnboardingSession =
                   review: { decision: 'APPROVED', reviewedBy: cmd.reviewed_by ?? DEFAULT_REVIEWER, reason: null, decidedAt: now },
                   updatedAt: now,
                 }
-                const event = partyReadyEvent(deps.ids.next(), session.id, partyView(party), now, deps.world)
-                const audit = sessionApprovedEvent(deps.ids.next(), context, approved, event.id, now)
+                const ready = partyReady(deps.ids.next(), session.id, partyView(party), now, deps.world)
+                const audit = sessionApprovedEvent(deps.ids.next(), context, approved, ready.logged.id, now)
                 return pipe(
-                  deps.sessions.saveApproved(approved, party, event, audit),
+                  deps.sessions.saveApproved(approved, party, ready, audit),
                   TE.map((saved) => ({ session: saved, party })),
                 )
               }),

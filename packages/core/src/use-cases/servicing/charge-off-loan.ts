@@ -11,6 +11,7 @@ import { chargeOffEntries } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
+import { loanEvent } from '../../views/events.js'
 import { loadFor, post, postingDate, type LoadedLoan } from './posting.js'
 
 /** The fields of a charge-off: optionally a `reason` (1 to 500 characters), kept in the audit event. */
@@ -42,7 +43,15 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
   }
   const audit = loanChargedOffEvent(ids(), order.context, loan, change.derived.outstanding, transaction.id, order.reason, now)
   return E.right({
-    posting: { ...posting, transactions: [...posting.transactions, transaction], balance, loanStatus: 'CHARGED_OFF', chargedOffOn: date, audit },
+    posting: {
+      ...posting,
+      transactions: [...posting.transactions, transaction],
+      balance,
+      loanStatus: 'CHARGED_OFF',
+      chargedOffOn: date,
+      audit,
+      events: [...posting.events, loanEvent(ids(), 'loan.charged_off', loan, date, now, { status: loaded.loan.status })],
+    },
     result: loan,
   })
 }

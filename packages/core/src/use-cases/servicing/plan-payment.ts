@@ -19,7 +19,8 @@ import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import { derivedOn, type Buckets } from '../../lending/index.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LockedLoan } from '../../ports/loan-repository.js'
-import { nothing, post, postingDate, settled, type LoadedLoan } from './posting.js'
+import { paymentEvent } from '../../views/events.js'
+import { causedBy, nothing, post, postingDate, settled, type LoadedLoan } from './posting.js'
 
 /** Why a payment is refused before any money moves (docs/servicing.md "Taking a payment"). */
 export type PaymentRefusal = NotFound | InvalidRequest | IdempotencyKeyReused | InvalidState | Overpayment
@@ -92,13 +93,14 @@ export const planPayment = (
   }
   const asked = placed < order.amount ? { requestedAmount: order.amount } : {}
   const payment: Payment = { ...base, amount: placed, ...asked, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
-  return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, result: payment } })
+  const succeeded = causedBy({ ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, paymentEvent(order.ids.next(), 'payment.succeeded', payment, loan, now))
+  return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: succeeded, result: payment } })
 }
 
 const sum = (b: Buckets): number => b.principal + b.interest + b.fees
 
-/** What a declined charge writes: the payment as `FAILED` with the processor's code, and no balance change. */
-export const declined = (plan: Charge, failureCode: string): Change<Payment> => {
+/** What a declined charge writes: the payment as `FAILED` with the processor's code and its `payment.failed` event, and no balance change. */
+export const declined = (plan: Charge, failureCode: string, ids: IdGenerator): Change<Payment> => {
   const failed: Payment = { ...plan.succeeded.result, status: 'FAILED', failureCode, allocation: null, perInstallment: [], transactionId: null }
-  return { posting: nothing(plan.locked, failed), result: failed }
+  return { posting: { ...nothing(plan.locked, failed), events: [paymentEvent(ids.next(), 'payment.failed', failed, plan.locked.loan, failed.createdAt)] }, result: failed }
 }

@@ -3,9 +3,11 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
-import { postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
+import { delinquencyBucketOf, postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
+import type { EventDraft } from '../../domain/events/event.js'
 import type { Payment } from '../../domain/loans/payment.js'
-import type { BalanceSnapshot, Loan } from '../../domain/loans/loan.js'
+import { daysPastDue, type BalanceSnapshot, type LedgerTransaction, type Loan } from '../../domain/loans/loan.js'
+import { lateFeeEvent, loanEvent } from '../../views/events.js'
 import type { LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 
 /** How a servicing change becomes a posting: shared by payments, reversals and the daily job. */
@@ -46,7 +48,34 @@ export const nothing = (locked: Pick<LockedLoan, 'installments'>, payment?: Paym
   balance: null,
   audit: NOT_AUDITED,
   payments: payment === undefined ? [] : [payment],
+  events: [],
 })
+
+/** A loan's days past due and delinquency bucket on `date`. */
+const delinquencyOn = (loan: Loan, date: string) => {
+  const days = daysPastDue(loan, date)
+  return { days_past_due: days, delinquency_bucket: delinquencyBucketOf(days) }
+}
+
+/**
+ * The events a change causes by itself, in order: each late fee it charged, the delinquency
+ * bucket moved (from where the loan stood at its last posting), the loan paid off.
+ */
+const changeEvents = (locked: LockedLoan, after: Loan, transactions: readonly LedgerTransaction[], date: string, deps: { readonly ids: () => string; readonly now: Date }): EventDraft[] => {
+  const before = locked.loan
+  const { now } = deps
+  const fees = transactions.filter((t) => t.type === 'LATE_FEE' && t.fees > 0).map((t) => lateFeeEvent(deps.ids(), t, before, now))
+  const was = delinquencyOn(before, before.checkpoint?.date ?? locked.latest.asOf)
+  const moved = was.delinquency_bucket === delinquencyOn(after, date).delinquency_bucket ? [] : [loanEvent(deps.ids(), 'loan.delinquency_changed', after, date, now, was)]
+  const paidOff = after.status === 'PAID_OFF' && before.status !== 'PAID_OFF' ? [loanEvent(deps.ids(), 'loan.paid_off', after, date, now, { status: before.status })] : []
+  return [...fees, ...moved, ...paidOff]
+}
+
+/** `posting` with the event of its `cause` (a payment taken or reversed): after the late fees posted before it, before what it moved. */
+export const causedBy = (posting: Posting, cause: EventDraft): Posting => {
+  const fees = posting.events.filter((e) => e.type === 'loan.late_fee_assessed')
+  return { ...posting, events: [...fees, cause, ...posting.events.filter((e) => e.type !== 'loan.late_fee_assessed')] }
+}
 
 /** A successful payment as the replay takes it. */
 export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'createdAt'>): SettledPayment => ({
@@ -74,6 +103,8 @@ export const post = (
   const snapshot = snapshotOf(change.derived, locked.loan.id, last?.id ?? locked.latest.transactionId, deps.ids(), deps.now)
   const moved = change.transactions.length > 0 || !sameFigures(snapshot, locked.latest)
   const { oldestUnpaidDueDate } = change.derived
+  const status = statusChange(locked.loan, change.derived)
+  const after: Loan = { ...locked.loan, status: status.loanStatus ?? locked.loan.status, oldestUnpaidDueDate, checkpoint: change.checkpoint }
   return {
     change,
     posting: {
@@ -81,10 +112,11 @@ export const post = (
       installments: change.derived.installments.map(({ status: _status, ...i }) => i),
       balance: moved ? snapshot : null,
       payments: reallocated,
-      ...statusChange(locked.loan, change.derived),
+      ...status,
       checkpoint: change.checkpoint,
       ...(oldestUnpaidDueDate === locked.loan.oldestUnpaidDueDate ? {} : { oldestUnpaidDueDate }),
       audit: null,
+      events: changeEvents(locked, after, change.transactions, date, deps),
     },
   }
 }

@@ -10,7 +10,8 @@ import type { Payment } from '../../domain/loans/payment.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
-import { loadFor, post, postingDate, type LoadedLoan } from './posting.js'
+import { paymentEvent } from '../../views/events.js'
+import { causedBy, loadFor, post, postingDate, type LoadedLoan } from './posting.js'
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
@@ -38,7 +39,8 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
   const { posting, change } = post(loaded, loaded.payments, { type: 'REVERSAL', payment: paid }, postingDate(loaded.loan, now, loaded.latest), { ids: () => ids.next(), now })
   const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
   const audit = paymentReversedEvent(ids.next(), order.context, payment, loaded.loan, reversal.id, order.reason, now)
-  return E.right({ posting: { ...posting, payments: [payment, ...posting.payments], audit }, result: payment })
+  const reversed = causedBy({ ...posting, payments: [payment, ...posting.payments], audit }, paymentEvent(ids.next(), 'payment.reversed', payment, loaded.loan, now, { status: paid.status }))
+  return E.right({ posting: reversed, result: payment })
 }
 
 /** Reverses a successful payment (`planReversal`) with its `payment.reversed` audit event, in one transaction; nothing is deleted. */

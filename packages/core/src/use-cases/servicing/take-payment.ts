@@ -46,11 +46,11 @@ const hasKey = (command: unknown): boolean =>
 const paymentChargeKey = (payment: Pick<Payment, 'clientId' | 'idempotencyKey'>): string => `${payment.clientId}/${payment.idempotencyKey}`
 
 /** Charges the plan's payment: what an accepted charge writes, or a declined one. */
-const charge = (processor: PaymentDeps['processor'], plan: Charge): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
+const charge = (processor: PaymentDeps['processor'], plan: Charge, ids: IdGenerator): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
   const { id, amount, currency } = plan.succeeded.result
   return pipe(
     processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token }),
-    TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode) : plan.succeeded)),
+    TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode, ids) : plan.succeeded)),
   )
 }
 
@@ -69,7 +69,7 @@ const takePayment =
       TE.bindTo('locked'),
       TE.bind('taken', () => reads.paymentByKey(caller.clientId, cmd.idempotency_key)),
       TE.chainEitherKW(({ locked, taken }) => planPayment(locked, taken, order, method, now)),
-      TE.chainW((plan) => (plan._tag === 'Replay' ? TE.right(plan.change) : charge(deps.processor, plan))),
+      TE.chainW((plan) => (plan._tag === 'Replay' ? TE.right(plan.change) : charge(deps.processor, plan, deps.ids))),
     )
   }
 

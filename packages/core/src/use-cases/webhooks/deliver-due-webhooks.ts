@@ -33,8 +33,8 @@ const interruptedAttempt = (due: DueDelivery): O.Option<DeliveryAttempt> =>
   due.interruptedLeaseEnd === null
     ? O.none
     : O.some({
-        eventId: due.event.id,
-        attemptNumber: due.event.attempts + 1,
+        deliveryId: due.deliveryId,
+        attemptNumber: due.attempts + 1,
         url: due.url,
         startedAt: new Date(due.interruptedLeaseEnd.getTime() - DELIVERY_LEASE_MS),
         statusCode: null,
@@ -49,20 +49,27 @@ const recordCut = (deps: DeliverDueWebhooksDeps, cut: DeliveryAttempt): TE.TaskE
   return pipe(recorded, TE.map(() => outcome))
 }
 
+/**
+ * The headers of a delivery signed with each secret: Standard Webhooks puts the signatures in
+ * one `webhook-signature`, space-separated, and a receiver accepts any that verifies.
+ */
+const signedWithEach = (sign: WebhookSigner, secrets: readonly string[], due: DueDelivery, at: Date): Readonly<Record<string, string>> => {
+  const [first, ...others] = secrets.map((secret) => sign(secret, due.eventId, at, due.body))
+  return others.length === 0 ? first! : { ...first, 'webhook-signature': [first!, ...others].map((headers) => headers['webhook-signature']).join(' ') }
+}
+
 const attempt = (deps: DeliverDueWebhooksDeps, due: DueDelivery, attemptNumber: number): TE.TaskEither<StoreUnavailable, AttemptOutcome> => {
   const startedAt = deps.clock.now()
-  const secret = deps.webhookSecrets.open(due.sealedSecret)
-  const send = O.isNone(secret)
+  const secrets = O.sequenceArray(due.sealedSecrets.map(deps.webhookSecrets.open))
+  const send = O.isNone(secrets)
     ? TE.right<StoreUnavailable, AttemptResult>({ statusCode: null, error: 'the signing secret cannot be unsealed (WEBHOOK_SECRET_KEY changed?)', durationMs: 0 })
-    : TE.rightTask<StoreUnavailable, AttemptResult>(
-        deps.sender.send({ url: due.url, headers: deps.sign(secret.value, due.event.id, startedAt, due.event.body), body: due.event.body }),
-      )
+    : TE.rightTask<StoreUnavailable, AttemptResult>(deps.sender.send({ url: due.url, headers: signedWithEach(deps.sign, secrets.value, due, startedAt), body: due.body }))
   return pipe(
     send,
     TE.chain((result) => {
       const outcome = afterAttempt(result, attemptNumber, deps.schedule, deps.clock.now(), deps.random())
       return pipe(
-        deps.queue.record({ ...result, eventId: due.event.id, attemptNumber, url: due.url, startedAt }, outcome),
+        deps.queue.record({ ...result, deliveryId: due.deliveryId, attemptNumber, url: due.url, startedAt }, outcome),
         TE.map(() => outcome),
       )
     }),
@@ -73,7 +80,7 @@ const deliverOne = (deps: DeliverDueWebhooksDeps, due: DueDelivery): TE.TaskEith
   pipe(
     interruptedAttempt(due),
     O.match(
-      () => attempt(deps, due, due.event.attempts + 1),
+      () => attempt(deps, due, due.attempts + 1),
       (cut) =>
         pipe(
           recordCut(deps, cut),

@@ -1,0 +1,122 @@
+import type { EndpointDelivery, EndpointId, EventEndpoint, EventEndpointRepository, EventType } from '@lendgate/core'
+import * as O from 'fp-ts/lib/Option.js'
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
+import { inPage } from './paging.js'
+import type { Database, EventDeliveriesTable, EventEndpointsTable } from './schema.js'
+import { query } from './store-errors.js'
+
+const toEndpoint = (row: Selectable<EventEndpointsTable>): EventEndpoint => ({
+  id: row.id,
+  clientId: row.client_id,
+  partyId: row.party_id,
+  url: row.url,
+  description: row.description,
+  enabledEvents: row.enabled_events,
+  status: row.status,
+  sealedSecret: row.sealed_secret,
+  previousSealedSecret: row.previous_sealed_secret,
+  previousSecretExpiresAt: row.previous_secret_expires_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+})
+
+const endpointColumns = (e: EventEndpoint) => ({
+  id: e.id,
+  client_id: e.clientId,
+  party_id: e.partyId,
+  url: e.url,
+  description: e.description,
+  enabled_events: [...e.enabledEvents],
+  status: e.status,
+  sealed_secret: e.sealedSecret,
+  previous_sealed_secret: e.previousSealedSecret,
+  previous_secret_expires_at: e.previousSecretExpiresAt,
+  created_at: e.createdAt,
+  updated_at: e.updatedAt,
+})
+
+const toDelivery = (row: Selectable<EventDeliveriesTable> & { type: string }): EndpointDelivery => ({
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  eventType: row.type as EventType,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at,
+  lastError: row.last_error,
+  createdAt: row.created_at,
+})
+
+/** The events `endpoint`'s owner sees: of the parties its client onboarded, and of its own party. */
+const seenBy =
+  (endpoint: EventEndpoint) =>
+  (eb: ExpressionBuilder<Database, 'events'>) =>
+    eb.or([eb('events.client_id', '=', endpoint.clientId), eb('events.party_id', '=', endpoint.partyId)])
+
+/** Partners' webhook endpoints of one world: `db` bound to it (`worldDb`). */
+export const postgresEventEndpointRepository = (db: Kysely<Database>): EventEndpointRepository => ({
+  insert: (endpoint) =>
+    query(async () => {
+      await db.insertInto('event_endpoints').values(endpointColumns(endpoint)).execute()
+    }),
+
+  findForClient: (clientId, id) =>
+    query(async () =>
+      O.map(toEndpoint)(O.fromNullable(await db.selectFrom('event_endpoints').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst())),
+    ),
+
+  listForClient: (clientId, page) =>
+    query(async () => (await inPage(db.selectFrom('event_endpoints').selectAll().where('client_id', '=', clientId), page).execute()).map(toEndpoint)),
+
+  update: (endpoint) =>
+    query(async () => {
+      const { id: _id, client_id: _client, party_id: _party, created_at: _created, ...changes } = endpointColumns(endpoint)
+      const row = await db.updateTable('event_endpoints').set(changes).where('id', '=', endpoint.id).returningAll().executeTakeFirst()
+      return O.map(toEndpoint)(O.fromNullable(row))
+    }),
+
+  remove: (clientId, id) =>
+    query(async () => O.map(toEndpoint)(O.fromNullable(await db.deleteFrom('event_endpoints').where('id', '=', id).where('client_id', '=', clientId).returningAll().executeTakeFirst()))),
+
+  // A delivery under way keeps its lease: the event is sent again once that attempt ends, never twice at once.
+  resend: (endpoint, eventId, now) =>
+    query(async () => {
+      const event = await db.selectFrom('events').select(['id', 'type']).where('id', '=', eventId).where(seenBy(endpoint)).executeTakeFirst()
+      if (event === undefined) return O.none
+      const row = await db
+        .insertInto('event_deliveries')
+        .values({ endpoint_id: endpoint.id, event_id: eventId, status: 'pending', next_attempt_at: now, created_at: now })
+        .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doUpdateSet({ status: 'pending', next_attempt_at: now }))
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      return O.some(toDelivery({ ...row, type: event.type }))
+    }),
+
+  recover: (endpoint, since, until, now) =>
+    query(async () => {
+      const missed = db
+        .selectFrom('events')
+        .select([
+          sql<EndpointId>`${endpoint.id}::uuid`.as('endpoint_id'),
+          'events.id as event_id',
+          sql<'pending'>`'pending'`.as('status'),
+          sql<Date>`${now}::timestamptz`.as('next_attempt_at'),
+          sql<Date>`${now}::timestamptz`.as('created_at'),
+        ])
+        .where(seenBy(endpoint))
+        .where('events.created_at', '>=', since)
+        .where('events.created_at', '<', until)
+        .where((eb) => eb.or([eb(sql.val<string>('*'), '=', eb.fn.any(sql<string[]>`${[...endpoint.enabledEvents]}::text[]`)), eb('events.type', '=', eb.fn.any(sql<string[]>`${[...endpoint.enabledEvents]}::text[]`))]))
+      const result = await db
+        .insertInto('event_deliveries')
+        .columns(['endpoint_id', 'event_id', 'status', 'next_attempt_at', 'created_at'])
+        .expression(missed)
+        .onConflict((oc) =>
+          oc
+            .columns(['endpoint_id', 'event_id'])
+            .doUpdateSet({ status: 'pending', next_attempt_at: now })
+            .where('event_deliveries.status', '<>', 'delivered'),
+        )
+        .executeTakeFirst()
+      return Number(result.numInsertedOrUpdatedRows ?? 0n)
+    }),
+})

@@ -1,0 +1,22 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { ClientId, PartyId } from '../domain/foundations/ids.js'
+import type { PageRequest } from '../domain/foundations/pagination.js'
+import type { EventType, LoggedEvent } from '../domain/events/event.js'
+
+/** Who reads: an event is seen by the API client that onboarded its party and by the keys of that party (docs/events.md). */
+export type EventAudience = { readonly clientId: ClientId; readonly partyId: PartyId }
+
+/** Which events `list` returns: optionally of one `type`, about one resource, written in `[from, to)`. */
+export type EventFilter = { readonly type?: EventType; readonly resourceId?: string; readonly from?: Date; readonly to?: Date }
+
+/**
+ * The event log. Events are written by the repositories whose changes cause them, in the same
+ * transaction (`Posting.events`, the application and onboarding saves); this port reads and prunes.
+ */
+export type EventLog = {
+  /** In `(occurredAt, seq)` order, at most `page.limit + 1`; the cursor's id is the zero-padded `seq`. */
+  readonly list: (audience: EventAudience, filter: EventFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoggedEvent[]>
+  /** Deletes up to `limit` events written before `before`; answers how many went. */
+  readonly prune: (before: Date, limit: number) => TE.TaskEither<StoreUnavailable, number>
+}

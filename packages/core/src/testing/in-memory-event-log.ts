@@ -1,0 +1,119 @@
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { EventDraft, EventType, LoggedEvent } from '../domain/events/event.js'
+import type { ApplicationId, ClientId, LoanId, PartyId } from '../domain/foundations/ids.js'
+import { enables, type EndpointDelivery, type EventEndpoint } from '../domain/webhooks/event-endpoint.js'
+import type { EventEndpointRepository } from '../ports/event-endpoint-repository.js'
+import type { EventLog } from '../ports/event-log.js'
+import { eventPosition } from '../use-cases/events/list-events.js'
+import { inMemoryPage } from './in-memory-paging.js'
+
+/** The in-memory event log, with what the stores that write to it call. */
+export type InMemoryEventLog = EventLog & {
+  /** Writes `events` as the database does: each loan's numbered after its last. */
+  readonly append: (events: readonly EventDraft[]) => void
+  /** Every event, in the log's order. */
+  readonly all: () => readonly LoggedEvent[]
+  /** Deletes the events of parties `partyIds`, loans `loanIds` and applications `applicationIds`, and client `clientId`'s endpoints (a wipe of the test world); how many events went. */
+  readonly forget: (clientId: ClientId, partyIds: ReadonlySet<PartyId>, loanIds: ReadonlySet<LoanId>, applicationIds: ReadonlySet<ApplicationId>) => number
+  /** The partners' endpoints, whose deliveries `append` queues. */
+  readonly endpoints: EventEndpointRepository & {
+    /** Every delivery queued, in order. */
+    readonly deliveries: () => readonly EndpointDelivery[]
+  }
+}
+
+/** The event log in memory, the PostgreSQL adapter's semantics; `onboarderOf` names the API client that onboarded a party (who sees its events). */
+export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | null = () => null): InMemoryEventLog => {
+  type Stored = LoggedEvent & { readonly clientId: ClientId | null }
+  let events: Stored[] = []
+  let seq = 0
+  let endpoints: EventEndpoint[] = []
+  let deliveries: EndpointDelivery[] = []
+  const seenBy = (endpoint: EventEndpoint) => (e: Stored) => e.clientId === endpoint.clientId || e.partyId === endpoint.partyId
+  /** Queues `event` for `endpoint` at `now`, or queues again one that was not delivered. */
+  const queue = (endpoint: EventEndpoint, event: Stored, now: Date, again: boolean): EndpointDelivery | undefined => {
+    const at = deliveries.findIndex((d) => d.endpointId === endpoint.id && d.eventId === event.id)
+    const fresh: EndpointDelivery = { endpointId: endpoint.id, eventId: event.id, eventType: event.type as EventType, status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null, createdAt: now }
+    if (at === -1) {
+      deliveries.push(fresh)
+      return fresh
+    }
+    const existing = deliveries[at]!
+    if (!again) return undefined
+    deliveries[at] = { ...existing, status: 'pending', nextAttemptAt: now }
+    return deliveries[at]
+  }
+  return {
+    append: (drafts) => {
+      for (const draft of drafts) {
+        const last = draft.loanId === null ? null : Math.max(0, ...events.filter((e) => e.loanId === draft.loanId).map((e) => e.sequence ?? 0))
+        const event: Stored = { ...draft, sequence: last === null ? null : last + 1, seq: (seq += 1), clientId: onboarderOf(draft.partyId) }
+        events.push(event)
+        for (const endpoint of endpoints) {
+          if (endpoint.status === 'enabled' && enables(endpoint, event.type) && seenBy(endpoint)(event)) queue(endpoint, event, event.occurredAt, false)
+        }
+      }
+    },
+    all: () => events.map(({ clientId: _c, ...e }) => e),
+    forget: (clientId, partyIds, loanIds, applicationIds) => {
+      const before = events.length
+      events = events.filter((e) => !partyIds.has(e.partyId) && (e.loanId === null || !loanIds.has(e.loanId)) && !applicationIds.has(e.resourceId as ApplicationId))
+      endpoints = endpoints.filter((e) => e.clientId !== clientId)
+      deliveries = deliveries.filter((d) => endpoints.some((e) => e.id === d.endpointId) && events.some((e) => e.id === d.eventId))
+      return before - events.length
+    },
+    endpoints: {
+      deliveries: () => [...deliveries],
+      insert: (endpoint) => TE.fromIO(() => void endpoints.push(endpoint)),
+      findForClient: (clientId, id) => TE.right(O.fromNullable(endpoints.find((e) => e.id === id && e.clientId === clientId))),
+      listForClient: (clientId, page) => TE.right(inMemoryPage(endpoints.filter((e) => e.clientId === clientId), page)),
+      update: (endpoint) =>
+        TE.fromIO(() => {
+          const at = endpoints.findIndex((e) => e.id === endpoint.id)
+          if (at === -1) return O.none
+          endpoints[at] = endpoint
+          return O.some(endpoint)
+        }),
+      remove: (clientId, id) =>
+        TE.fromIO(() => {
+          const gone = endpoints.find((e) => e.id === id && e.clientId === clientId)
+          if (gone === undefined) return O.none
+          endpoints = endpoints.filter((e) => e !== gone)
+          deliveries = deliveries.filter((d) => d.endpointId !== id)
+          return O.some(gone)
+        }),
+      resend: (endpoint, eventId, now) =>
+        TE.fromIO(() => {
+          const event = events.find((e) => e.id === eventId && seenBy(endpoint)(e))
+          return event === undefined ? O.none : O.fromNullable(queue(endpoint, event, now, true))
+        }),
+      recover: (endpoint, since, until, now) =>
+        TE.fromIO(() => {
+          const missed = events.filter((e) => seenBy(endpoint)(e) && enables(endpoint, e.type) && e.occurredAt >= since && e.occurredAt < until)
+          const undelivered = missed.filter((e) => !deliveries.some((d) => d.endpointId === endpoint.id && d.eventId === e.id && d.status === 'delivered'))
+          for (const event of undelivered) queue(endpoint, event, now, true)
+          return undelivered.length
+        }),
+    },
+    list: (audience, filter, page) =>
+      TE.right(
+        inMemoryPage(
+          events
+            .filter((e) => e.clientId === audience.clientId || e.partyId === audience.partyId)
+            .filter((e) => filter.type === undefined || e.type === filter.type)
+            .filter((e) => filter.resourceId === undefined || e.resourceId === filter.resourceId)
+            .filter((e) => filter.from === undefined || e.occurredAt >= filter.from)
+            .filter((e) => filter.to === undefined || e.occurredAt < filter.to),
+          page,
+          eventPosition,
+        ).map(({ clientId: _c, ...e }) => e),
+      ),
+    prune: (before, limit) =>
+      TE.fromIO(() => {
+        const doomed = new Set(events.filter((e) => e.occurredAt < before).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime()).slice(0, limit).map((e) => e.seq))
+        events = events.filter((e) => !doomed.has(e.seq))
+        return doomed.size
+      }),
+  }
+}

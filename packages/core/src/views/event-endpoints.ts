@@ -1,0 +1,44 @@
+import { instantText } from '../domain/foundations/instant.js'
+import type { EndpointDelivery, EndpointStatus, EventEndpoint } from '../domain/webhooks/event-endpoint.js'
+
+/** A webhook endpoint as the API returns it: never a secret, but the one an answer made (`secret`, that answer only). */
+export type EventEndpointView = {
+  readonly webhook_endpoint_id: string
+  readonly url: string
+  readonly description: string | null
+  readonly enabled_events: readonly string[]
+  readonly status: EndpointStatus
+  readonly secret?: string
+  /** Until when the secret a rotation replaced still signs; null when none does. */
+  readonly previous_secret_expires_at: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** `secret` is shown only in the answer that made it (creation, rotation). */
+export const eventEndpointView = (e: EventEndpoint, secret?: string): EventEndpointView => ({
+  webhook_endpoint_id: e.id,
+  url: e.url,
+  description: e.description,
+  enabled_events: e.enabledEvents,
+  status: e.status,
+  ...(secret === undefined ? {} : { secret }),
+  previous_secret_expires_at: e.previousSecretExpiresAt === null ? null : instantText(e.previousSecretExpiresAt),
+  created_at: instantText(e.createdAt),
+  updated_at: instantText(e.updatedAt),
+})
+
+/** A delivery of an event to an endpoint, as the API returns it. */
+export const endpointDeliveryView = (d: EndpointDelivery) => ({
+  webhook_endpoint_id: d.endpointId,
+  event_id: d.eventId,
+  type: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  next_attempt_at: d.status === 'pending' ? instantText(d.nextAttemptAt) : null,
+  last_error: d.lastError,
+  created_at: instantText(d.createdAt),
+})
+
+/** What a delivery shows (`endpointDeliveryView`). */
+export type EndpointDeliveryView = ReturnType<typeof endpointDeliveryView>
