@@ -233,7 +233,7 @@ const Environment = t.type({
     'must be true or false',
     boolean,
     () => true,
-    byDefault('true', 'Run the background jobs (webhook delivery, the daily servicing job) in the API process. false leaves them to worker processes, on a PostgreSQL server.'),
+    byDefault('true', 'Run the background jobs (webhook delivery, the daily servicing and event retention jobs) in the API process. false leaves them to worker processes, on a PostgreSQL server.'),
   ),
   WEBHOOK_WORKER: renamed('WEBHOOK_WORKER', 'RUN_JOBS'),
   WORKER_PORT: bounded('WORKER_PORT', 0, 65535, 3001, "A worker's port for /health, /health/ready and /metrics (on HOST)."),

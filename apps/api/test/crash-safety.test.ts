@@ -70,6 +70,9 @@ for (const kind of durableDatabases()) {
     let database: DurableDatabase
     let codes: CodeReceiver
     let hooks: WebhookReceiver
+    /** The borrower's webhook endpoint for payment.succeeded (docs/events.md), up throughout. */
+    let endpointHooks: WebhookReceiver
+    let endpointSecret: string
     let api: ApiProcess
     /** The output of every process started. */
     const outputs: (() => string)[] = []
@@ -131,6 +134,7 @@ for (const kind of durableDatabases()) {
     before(async () => {
       codes = await startCodeReceiver()
       hooks = await startWebhookReceiver({ holdFirst: true })
+      endpointHooks = await startWebhookReceiver()
       database = await kind.create()
       await start()
       // The approval queues party.ready; it waits for the session's webhook.
@@ -140,6 +144,9 @@ for (const kind of durableDatabases()) {
       expect(method.status, method.text).to.equal(201)
       methodId = method.body.payment_method_id as string
       payoffBefore = (await request(api.url, loan.paths.latestBalance, { headers: asBorrower() })).body.payoff_amount as number
+      const endpoint = await request(api.url, '/public/webhook-endpoints', { method: 'POST', headers: asBorrower(), json: { url: endpointHooks.url, enabled_events: ['payment.succeeded'] } })
+      expect(endpoint.status, endpoint.text).to.equal(201)
+      endpointSecret = endpoint.body.secret as string
 
       for (const [n, point] of KILL_POINTS.entries()) {
         const last = n === KILL_POINTS.length - 1
@@ -180,6 +187,7 @@ for (const kind of durableDatabases()) {
       await api?.crash()
       await database?.dispose()
       await hooks?.close()
+      await endpointHooks?.close()
       await codes?.close()
     })
 
@@ -242,6 +250,22 @@ for (const kind of durableDatabases()) {
       expect(latest['payoff_amount']).to.equal(payoffBefore - PAYMENT_AMOUNT * paid.length)
     })
 
+    it('writes one payment.succeeded per payment across the crashes, numbered in the loan\'s order, and delivers each to the endpoint under its id', async () => {
+      const paid = [...completed, ...finals.map((f) => f.body.payment_id as string)].sort()
+      const events = await allPages(overHttp(api), borrower.key.api_key, '/public/events?type=payment.succeeded')
+      expect(events.map((e) => (e['data'] as { payment_id: string }).payment_id).sort(), 'one event per payment, none for a payment that was not made').to.deep.equal(paid)
+      const sequences = events.map((e) => e['sequence'] as number)
+      expect(new Set(sequences).size, 'no sequence twice').to.equal(sequences.length)
+      expect([...sequences].sort((a, b) => a - b), 'in list order').to.deep.equal(sequences)
+      // Delivered at least once each (a crash mid-send sends again, with the same webhook-id), and nothing else.
+      const ids = new Set(events.map((e) => e['id'] as string))
+      const until = Date.now() + 15_000
+      const delivered = () => new Set(endpointHooks.received.map((r) => r.headers['webhook-id'] as string))
+      while ([...ids].some((id) => !delivered().has(id)) && Date.now() < until) await sleep(50)
+      expect([...delivered()].sort()).to.deep.equal([...ids].sort())
+      for (const r of endpointHooks.received) expect(() => new Webhook(endpointSecret).verify(r.body, r.headers as Record<string, string>)).to.not.throw()
+    })
+
     it('leaves a key mint a crash interrupted whole or absent: an API client with its key, or neither', async () => {
       const listed = async (apiKey: string): Promise<string[]> => {
         const listing = await request(api.url, '/public/partner/api-keys', { headers: bearer(apiKey) })
@@ -272,6 +296,7 @@ for (const kind of durableDatabases()) {
         borrower.key.api_key,
         borrower.partnerKey.api_key,
         webhookSecret,
+        endpointSecret,
         ...rounds.flatMap((r) => (r.mint.reply === undefined ? [] : [r.mint.reply.body.api_key as string])),
       ]
       for (const output of outputs) for (const secret of secrets) expect(output().includes(secret), `${secret.slice(0, 8)}… in the output`).to.equal(false)

@@ -109,6 +109,12 @@ for (const database of testDatabases()) {
         'product',
       ).body.product_id as string
       products.add(product)
+      // An IP address literal: a public host without a DNS lookup.
+      const endpoint = expectStatus(
+        await as(borrowerKey, 'POST', '/public/webhook-endpoints', { url: 'https://93.184.216.34/hooks/fuzz', enabled_events: ['*'] }),
+        201,
+        'webhook endpoint',
+      ).body.webhook_endpoint_id as string
 
       target = {
         ids: {
@@ -124,6 +130,7 @@ for (const database of testDatabases()) {
           productId: [product],
           // The live borrower has no clock: a well-formed id reaches the lookup.
           clockId: [randomUUID()],
+          endpointId: [endpoint],
           product_id: [WORKING_CAPITAL, product],
           payment_method_id: [method],
           party_id: [borrower.partyId],
@@ -294,6 +301,14 @@ for (const database of testDatabases()) {
           return { frozen_time: '2030-01-01T00:00:00Z' }
         case 'simulatePaymentReturn':
           return { return_code: 'R01' }
+        case 'createWebhookEndpoint':
+          return { url: 'https://93.184.216.34/hooks/fuzz', enabled_events: ['*'], description: 'Fuzzing' }
+        case 'updateWebhookEndpoint':
+          return { description: 'Fuzzed' }
+        case 'rotateWebhookEndpointSecret':
+          return { secret: 'a-fuzzing-secret-of-32-characters!!', grace_period_seconds: 60 }
+        case 'recoverWebhookEvents':
+          return { since: '2026-01-01T00:00:00Z' }
         default:
           return undefined
       }

@@ -22,7 +22,8 @@ import addFormats from 'ajv-formats'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from '../src/openapi/examples.js'
+import { Webhook } from 'standardwebhooks'
+import { CARD_PAYMENT_METHOD_EXAMPLE, EVENT_EXAMPLES, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from '../src/openapi/examples.js'
 import { OPERATION_DOCS, REQUEST_BODIES } from '../src/openapi/operation-docs.js'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { bothDocuments } from './support/openapi-documents.js'
@@ -247,6 +248,139 @@ describe('OpenAPI examples', () => {
         expect([balance.principal_outstanding, balance.interest_outstanding, balance.fees_outstanding], `balance ${balance.sequence}`).to.deep.equal([sums.principal, sums.interest, sums.fees])
         expect(balance.payoff_amount).to.equal(sums.principal + sums.interest + sums.fees)
       }
+    })
+  })
+})
+
+describe('the webhooks of the partner document', () => {
+  type WebhookOperation = {
+    readonly operationId: string
+    readonly summary: string
+    readonly description: string
+    readonly parameters: readonly (ParameterObject & { readonly required: boolean; readonly example: string; readonly description: string })[]
+    readonly requestBody: { readonly content: { readonly 'application/json': { readonly schema: { readonly $ref: string }; readonly example: core.EventView } } }
+    readonly responses: Record<string, { readonly description: string }>
+  }
+  const [partner, operator] = documents as [Json, Json]
+  const webhooks = partner['webhooks'] as Record<string, { readonly post: WebhookOperation }>
+  const secretOf = (id: 'createWebhookEndpoint' | 'rotateWebhookEndpointSecret'): string => (SUCCESS_EXAMPLES[id] as { secret: string }).secret
+  const rotated = SUCCESS_EXAMPLES.rotateWebhookEndpointSecret as { updated_at: string; previous_secret_expires_at: string }
+
+  it('lists every event type of the catalogue, each a POST of its own schema; the operator document has none', () => {
+    expect(Object.keys(webhooks)).to.deep.equal([...core.EVENT_TYPES])
+    expect(operator['webhooks']).to.equal(undefined)
+    const schemas = (partner['components'] as { schemas: Record<string, unknown> }).schemas
+    const ids = new Set<string>()
+    for (const type of core.EVENT_TYPES) {
+      expect(Object.keys(webhooks[type]!), type).to.deep.equal(['post'])
+      const { post } = webhooks[type]!
+      ids.add(post.operationId)
+      const { schema, example } = post.requestBody.content['application/json']
+      const name = /^#\/components\/schemas\/(\w+Event)$/.exec(schema.$ref)?.[1]
+      expect(name, type).to.be.a('string')
+      expect(schemas[name!], type).to.be.an('object')
+      expect(((schemas['Event'] as { discriminator: { mapping: Record<string, string> } }).discriminator.mapping)[type], type).to.equal(schema.$ref)
+      expect(example, type).to.deep.equal(EVENT_EXAMPLES[type])
+      expect(post.summary.length, type).to.be.greaterThan(10)
+      expect(Object.keys(post.responses).sort(), type).to.deep.equal(['200', '410', 'default'])
+    }
+    const operationIds = new Set(OPERATIONS.map((op) => op.operationId as string))
+    expect(ids.size).to.equal(core.EVENT_TYPES.length)
+    expect([...ids].filter((id) => operationIds.has(id))).to.deep.equal([])
+  })
+
+  it('each carries the three Standard Webhooks headers, their examples those of the example event', () => {
+    for (const type of core.EVENT_TYPES) {
+      const { post } = webhooks[type]!
+      const example = post.requestBody.content['application/json'].example
+      const headers = Object.fromEntries(post.parameters.map((p) => [p.name, p]))
+      expect(post.parameters.map((p) => [p.in, p.required]), type).to.deep.equal([['header', true], ['header', true], ['header', true]])
+      expect(headers['webhook-id']?.example, type).to.equal(example.id)
+      expect(headers['webhook-timestamp']?.example, type).to.equal(String(Math.floor(Date.parse(example.timestamp) / 1000)))
+      expect(headers['webhook-signature']?.description, type).to.match(/two during an endpoint secret rotation's grace period, and either verifying/)
+    }
+  })
+
+  it("an endpoint's signature examples are the HMACs of the endpoint's secrets of the moment, both during the rotation's grace period", () => {
+    const [before, after] = [secretOf('createWebhookEndpoint'), secretOf('rotateWebhookEndpointSecret')]
+    let doubled = 0
+    for (const type of core.EVENT_TYPES.filter((type) => type !== 'party.ready')) {
+      const { post } = webhooks[type]!
+      const event = post.requestBody.content['application/json'].example
+      const at = new Date(Number(post.parameters.find((p) => p.name === 'webhook-timestamp')!.example) * 1000)
+      const signatures = post.parameters.find((p) => p.name === 'webhook-signature')!.example.split(' ')
+      const instant = Date.parse(event.timestamp)
+      const secrets = instant < Date.parse(rotated.updated_at) ? [before] : instant < Date.parse(rotated.previous_secret_expires_at) ? [after, before] : [after]
+      if (secrets.length === 2) doubled += 1
+      expect(signatures, type).to.deep.equal(secrets.map((secret) => new Webhook(secret).sign(event.id, at, JSON.stringify(event))))
+    }
+    expect(doubled, 'an example signed during the grace period').to.be.greaterThan(0)
+  })
+
+  it('each says when it is sent, what `data` is, how to verify it and what an answer does, naming no operator setting', () => {
+    for (const type of core.EVENT_TYPES) {
+      const { post } = webhooks[type]!
+      const text = [post.summary, post.description, ...post.parameters.map((p) => p.description), ...Object.values(post.responses).map((r) => r.description)].join('\n')
+      expect(post.description, type).to.match(/^Sent when /)
+      expect(post.description, type).to.include('`data`')
+      expect(post.description, type).to.include('createWebhookEndpoint')
+      expect(post.description, type).to.include('`whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes')
+      expect(post.description, type).to.include('two space-separated signatures')
+      expect(post.description, type).to.include('eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter')
+      expect(post.description, type).to.match(/2xx/)
+      expect(post.description, type).to.match(/410 stops/)
+      expect(post.description, type).to.include(EVENT_EXAMPLES[type].sequence === undefined ? 'has no `sequence`' : 'Keep the highest `sequence` applied per loan')
+      expect(text, type).not.to.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b(?<!LATE_FEE|PAID_OFF|CHARGED_OFF|HMAC_SHA256)/)
+    }
+    expect(webhooks['party.ready']!.post.description).to.include('registerOnboardingSessionWebhook')
+    expect(webhooks['party.ready']!.post.description).to.include('the same `webhook-id` and body')
+  })
+
+  describe('the example events tell the story', () => {
+    const loanId = PARAMETER_EXAMPLES['loanId']
+    const loan = SUCCESS_EXAMPLES.getLoanForParty as LoanView
+
+    it('one per type, each of its type, in the live world, with a distinct id; the listed ones are those of listEvents', () => {
+      const listed = (SUCCESS_EXAMPLES.listEvents as { data: readonly core.EventView[] }).data
+      for (const event of listed) expect(EVENT_EXAMPLES[event.type]).to.deep.equal(event)
+      expect(EVENT_EXAMPLES['party.ready'].id).to.equal(PARAMETER_EXAMPLES['eventId'])
+      const all = core.EVENT_TYPES.map((type) => EVENT_EXAMPLES[type])
+      expect(all.map((e) => e.type)).to.deep.equal([...core.EVENT_TYPES])
+      expect(new Set(all.map((e) => e.id)).size).to.equal(all.length)
+      for (const event of all) {
+        expect([event.livemode, (event.data as { livemode: boolean }).livemode], event.type).to.deep.equal([true, true])
+        expect(event.occurred_at, event.type).to.equal(event.timestamp)
+      }
+    })
+
+    it("a loan's events carry `sequence` and are about the story's loan; the others carry none", () => {
+      for (const type of core.EVENT_TYPES) {
+        const event = EVENT_EXAMPLES[type]
+        const data = event.data as { loan_id?: string }
+        if (type.startsWith('loan.') || type.startsWith('payment.')) {
+          expect(event.sequence, type).to.be.a('number')
+          expect(data.loan_id, type).to.equal(loanId)
+        } else expect(event, type).not.to.have.property('sequence')
+      }
+      expect(EVENT_EXAMPLES['loan.booked'].sequence).to.equal(1)
+      expect(EVENT_EXAMPLES['payment.succeeded'].sequence).to.equal(2)
+      // Each ending follows the loan's first two events: returned (3, 4, 5), late (3, 4), paid off (4, after its payment's 3).
+      expect(['payment.reversed', 'payment.failed', 'loan.charged_off'].map((type) => EVENT_EXAMPLES[type as core.EventType].sequence)).to.deep.equal([3, 4, 5])
+      expect(['loan.delinquency_changed', 'loan.late_fee_assessed'].map((type) => EVENT_EXAMPLES[type as core.EventType].sequence)).to.deep.equal([3, 4])
+      expect(EVENT_EXAMPLES['loan.paid_off'].sequence).to.equal(4)
+    })
+
+    it('the delinquency and the late fee are those of installment 1 left unpaid', () => {
+      const installment = (SUCCESS_EXAMPLES.listLoanScheduleForParty as { data: readonly ReturnType<typeof installmentView>[] }).data[0]!
+      const moved = EVENT_EXAMPLES['loan.delinquency_changed']
+      const days = (Date.parse(moved.occurred_at.slice(0, 10)) - Date.parse(installment.due_date)) / 86_400_000
+      expect(moved.data).to.include({ days_past_due: days, delinquency_bucket: 'DPD_1_30' })
+      expect(moved.previous_attributes).to.deep.equal({ days_past_due: 0, delinquency_bucket: 'CURRENT' })
+      const fee = EVENT_EXAMPLES['loan.late_fee_assessed'].data as ReturnType<typeof core.transactionView>
+      const unpaid = installment.total_due - installment.total_paid
+      expect(fee.amount).to.equal(loan.late_fee_flat + Math.round((unpaid * loan.late_fee_bps) / 10_000))
+      expect(fee).to.include({ type: 'LATE_FEE', fees: fee.amount, principal: 0, interest: 0, effective_date: new Date(Date.parse(installment.due_date) + (loan.late_fee_grace_days + 1) * 86_400_000).toISOString().slice(0, 10) })
+      expect(fee).not.to.have.property('sequence')
     })
   })
 })

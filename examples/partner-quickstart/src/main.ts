@@ -6,10 +6,13 @@ import type { paths } from './lendgate-api.js'
 /**
  * A partner's whole journey in test mode, step by step, through a client typed from the server's
  * own partner OpenAPI document (`pnpm generate`), with test keys and the mint secret only:
- * mint a test key → onboard a business (code 000000) → register the webhook → the test helper
- * approves → verify the signed party.ready → apply → the test helper approves → add a magic test
- * bank account → put the party on a test clock and advance it 130 days without paying → the loan
- * is 90+ days past due → pay it off with an Idempotency-Key → read the balance.
+ * mint a test key → register a webhook endpoint for loan.booked, payment.succeeded and
+ * loan.paid_off → onboard a business (code 000000) → register the session's webhook → the test
+ * helper approves → verify the signed party.ready → apply → take the endpoint down while the
+ * test helper approves (loan.booked is missed) → bring it back and recover what it missed →
+ * add a magic test bank account → put the party on a test clock and advance it 130 days without
+ * paying → the loan is 90+ days past due → pay it off with an Idempotency-Key → read the
+ * balance → verify payment.succeeded and loan.paid_off, in their loan's order.
  *
  * The server may deliver webhooks to a local http address (WEBHOOK_ALLOW_HTTP=true,
  * WEBHOOK_ALLOW_PRIVATE_NETWORKS=true); see this example's README and docs/testing.md.
@@ -44,13 +47,16 @@ const ok = <T>(label: string, result: { data?: T; error?: unknown; response: Res
   return result.data
 }
 
-// A local receiver: webhook deliveries arrive here.
-const deliveries: { body: string; headers: IncomingHttpHeaders }[] = []
+// A local receiver: the session's webhook arrives at /webhooks, the endpoint's events at /events.
+type Delivery = { body: string; headers: IncomingHttpHeaders }
+const deliveries: Delivery[] = []
+const endpointDeliveries: Delivery[] = []
 const receiver = createServer((req, res) => {
   let body = ''
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
   req.on('end', () => {
     if (req.url === '/webhooks') deliveries.push({ body, headers: req.headers })
+    if (req.url === '/events') endpointDeliveries.push({ body, headers: req.headers })
     res.writeHead(204).end()
   })
 })
@@ -69,6 +75,19 @@ const waitFor = async <T>(what: string, find: () => T | undefined, seconds = 15)
 
 const api = createClient<paths>({ baseUrl: BASE_URL })
 
+type LoanEvent = { id: string; type: string; sequence: number; data: { loan_id: string; status: string } }
+
+/** A delivery's event, its Standard Webhooks signature verified with `secret` (throws if it does not verify). */
+const verifiedEvent = (secret: string, delivery: Delivery): LoanEvent =>
+  new Webhook(secret).verify(delivery.body, {
+    'webhook-id': String(delivery.headers['webhook-id']),
+    'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+    'webhook-signature': String(delivery.headers['webhook-signature']),
+  }) as LoanEvent
+
+/** The verified events of `type` the endpoint has received. */
+const receivedOfType = (secret: string, type: string): LoanEvent[] => endpointDeliveries.map((d) => verifiedEvent(secret, d)).filter((e) => e.type === type)
+
 try {
   // 1. Keys: the partner's backend mints a test key with the root mint secret.
   const partnerKey = ok(
@@ -80,6 +99,19 @@ try {
   )
   step('minted a test key', partnerKey.key_prefix)
   const partner = { Authorization: `Bearer ${partnerKey.api_key}` }
+
+  // A webhook endpoint of the partner's own: the loan events it wants, from every borrower it onboards.
+  const endpoint = ok(
+    'create endpoint',
+    await api.POST('/public/webhook-endpoints', {
+      headers: partner,
+      body: { url: `${RECEIVER}/events`, enabled_events: ['loan.booked', 'payment.succeeded', 'loan.paid_off'], description: 'quick-start backend' },
+    }),
+  )
+  const endpointSecret = endpoint.secret
+  if (endpointSecret === undefined) throw new Error('the endpoint was created without showing its generated secret')
+  const endpointPath = { params: { path: { endpointId: endpoint.webhook_endpoint_id } }, headers: partner }
+  step('registered a webhook endpoint', { enabled_events: endpoint.enabled_events, status: endpoint.status })
 
   // 2. Onboarding: in the test world every verification code is 000000 and nothing is sent.
   const session = ok(
@@ -162,9 +194,22 @@ try {
   const preview = ok('preview', await api.GET('/public/applications/{applicationId}/schedule-preview', applicationPath))
   step('applied and previewed the schedule', { amount: application.amount, payment_amount: preview.payment_amount, installments: preview.installments.length })
   ok('submit application', await api.POST('/public/applications/{applicationId}/submit', applicationPath))
+
+  // The endpoint goes down for maintenance just as the loan is booked: it misses loan.booked.
+  ok('disable endpoint', await api.PATCH('/public/webhook-endpoints/{endpointId}', { ...endpointPath, body: { status: 'disabled' } }))
+  const down = new Date().toISOString()
   const booked = ok('approve application', await api.POST('/public/test-helpers/applications/{applicationId}/approve', applicationPath))
   const loanId = booked.loan.loan_id
-  step('the test helper approved the application: the loan is booked', { loan_id: loanId, disbursed_amount: booked.loan.disbursed_amount })
+  step('the test helper approved the application while our endpoint was disabled: the loan is booked', { loan_id: loanId, disbursed_amount: booked.loan.disbursed_amount })
+  const missed = ok('list events', await api.GET('/public/events', { params: { query: { type: 'loan.booked', resource_id: loanId } }, headers: partner }))
+  step('the event list has the loan.booked the endpoint missed', missed.data.map((e) => e.id))
+
+  // Back up: enable it and recover everything it missed since it went down.
+  ok('enable endpoint', await api.PATCH('/public/webhook-endpoints/{endpointId}', { ...endpointPath, body: { status: 'enabled' } }))
+  const recovery = ok('recover', await api.POST('/public/webhook-endpoints/{endpointId}/recover', { ...endpointPath, body: { since: down } }))
+  const bookedEvent = await waitFor('the recovered loan.booked', () => receivedOfType(endpointSecret, 'loan.booked')[0])
+  if (bookedEvent.data.loan_id !== loanId || bookedEvent.sequence !== 1) throw new Error(`loan.booked is not the loan's first event: ${JSON.stringify(bookedEvent)}`)
+  step('enabled the endpoint again and recovered what it missed; loan.booked arrived, signature verified', { recovered: recovery.recovered, sequence: bookedEvent.sequence })
 
   // 6. A bank account from the magic table: its charges settle.
   const loanPath = { params: { path: { partyId, loanId } }, headers: borrower }
@@ -212,6 +257,16 @@ try {
   const balance = ok('balance', await api.GET('/public/parties/{partyId}/loans/{loanId}/balances/latest', loanPath))
   const paidOff = ok('loan', await api.GET('/public/parties/{partyId}/loans/{loanId}', loanPath))
   step('read the latest balance', { loan_status: paidOff.status, principal_outstanding: balance.principal_outstanding })
+
+  // The endpoint was up: payment.succeeded and loan.paid_off arrive by themselves, signed. They may
+  // arrive in any order; a loan's `sequence` orders its events.
+  const paidOffEvent = await waitFor('loan.paid_off', () => receivedOfType(endpointSecret, 'loan.paid_off')[0])
+  const paymentEvent = await waitFor('payment.succeeded', () => receivedOfType(endpointSecret, 'payment.succeeded')[0])
+  if (paymentEvent.data.status !== 'SUCCEEDED' || paidOffEvent.data.status !== 'PAID_OFF') throw new Error('the payment and payoff events do not show what happened')
+  if (!(bookedEvent.sequence < paymentEvent.sequence && paymentEvent.sequence < paidOffEvent.sequence)) throw new Error('the loan events are not numbered in the order they happened')
+  const unwanted = endpointDeliveries.map((d) => verifiedEvent(endpointSecret, d)).filter((e) => !['loan.booked', 'payment.succeeded', 'loan.paid_off'].includes(e.type))
+  if (unwanted.length > 0) throw new Error(`the endpoint received types it did not enable: ${unwanted.map((e) => e.type).join(', ')}`)
+  step('received payment.succeeded and loan.paid_off at the endpoint, signatures verified, in sequence', [bookedEvent, paymentEvent, paidOffEvent].map((e) => `${e.sequence}:${e.type}`))
   console.log('\nThe whole journey worked, in test mode.')
 } finally {
   receiver.close()

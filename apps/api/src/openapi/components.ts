@@ -1,14 +1,15 @@
-import { PARTY_READY_EVENT_EXAMPLE } from './examples.js'
-import { PARTY_READY_EVENT as PARTY_READY_EVENT_SCHEMA } from './responses.js'
+import { EVENT_TYPES, type EventType } from '@lendgate/core'
+import { endpointDeliveryHeaders, EVENT_EXAMPLES, PARTY_READY_EVENT_EXAMPLE, type DeliveryHeadersExample } from './examples.js'
+import { EVENT_SCHEMA_OF, PARTY_READY_EVENT as PARTY_READY_EVENT_SCHEMA } from './responses.js'
 import { testingGuide } from './testing-guide.js'
 
-/** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the party.ready webhook. */
+/** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the webhooks (one per event type). */
 
 export const INFO = {
   partner: {
     title: 'Lendgate partner lending API',
     description:
-      'Onboard business borrowers, receive the signed `party.ready` webhook, apply for loans and service them.\n\n' +
+      'Onboard business borrowers, receive the signed `party.ready` webhook, apply for loans and service them; receive every event of the catalogue, signed, at your webhook endpoints (the `webhooks` section documents each type).\n\n' +
       '- **Keys**: a key belongs to one party and carries scopes; send it as `Authorization: Bearer lgk_…` or `X-Api-Key`. ' +
       'Operators and partner backends mint keys with the root mint secret (`X-Partner-Mint-Key`).\n' +
       '- **Money** is integer minor units (`int64`) with an ISO 4217 currency; dates are `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds.\n' +
@@ -87,38 +88,92 @@ export const HEADERS = {
 /** A `party.ready` event, sent as the party was created: the event as the event list shows it. */
 const PARTY_READY_EXAMPLE = PARTY_READY_EVENT_EXAMPLE
 
-/** The `party.ready` webhook: what the partner's endpoint receives. */
+// ---- what every webhook says ------------------------------------------------------------------------
+
+/** How a delivery is signed and verified (docs/events.md "Verifying a delivery"). */
+const VERIFICATION =
+  'Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. ' +
+  'The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. ' +
+  'During the grace period of an endpoint\'s secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret\'s and the old one\'s: accept the delivery when either verifies. ' +
+  'The request carries no credential: the signature is the proof.'
+
+/** The retry schedule, as partners see it (the default; an operator can configure another). */
+const RETRY_SCHEDULE =
+  'The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter.'
+
+/** What a webhook endpoint's delivery is answered with, and what follows. */
+const ENDPOINT_RETRIES =
+  'Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. ' +
+  `${RETRY_SCHEDULE} Every attempt carries the same \`webhook-id\`, so deduplicate by it. ` +
+  'When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.'
+
+/** The `sequence` rule of a loan's events, or the order of the others. */
+const ORDERING = {
+  loan: 'The event is one of its loan\'s: `sequence` numbers the loan\'s events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale.',
+  none: 'The event is of no loan: it has no `sequence`; order such events by `occurred_at`.',
+} as const
+
+/** The three Standard Webhooks headers of a delivery, with `example`'s values. */
+const deliveryHeaders = (example: DeliveryHeadersExample) => [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+    example: example['webhook-id'],
+    description: "The event's `id`: the same for every attempt and every resend of one event, so process each once",
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+$' },
+    example: example['webhook-timestamp'],
+    description: 'Unix seconds of this attempt',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    example: example['webhook-signature'],
+    description:
+      'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation\'s grace period, and either verifying accepts the delivery. ' +
+      'The key is the base64 after `whsec_` for a `whsec_` secret, else the secret\'s UTF-8 bytes',
+  },
+]
+
+/** The answers a delivery can get. */
+const DELIVERY_RESPONSES = {
+  '200': { description: 'Any 2xx acknowledges the event' },
+  '410': { description: 'Gone: stop retrying this event' },
+  default: { description: 'Anything else, or no answer, is retried on the retry schedule until it runs out' },
+}
+
+// ---- the webhooks ------------------------------------------------------------------------------
+
+/** The `party.ready` webhook: what the partner's endpoint receives, by the session's webhook and by its webhook endpoints. */
 export const PARTY_READY_WEBHOOK = {
   post: {
     operationId: 'partyReady',
     summary: 'A borrower was approved: the party exists',
     description:
-      'POSTed to the `webhook_url` registered on the session when an operator approves it, signed by the Standard Webhooks scheme with the session\'s `webhook_secret`. ' +
-      'Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before trusting the body, and refuse a timestamp more than 5 minutes away. ' +
+      'Sent when an operator approves an onboarding session, two ways, with the same event (the same `webhook-id` and body): ' +
+      'POSTed to the `webhook_url` registered on the session (registerOnboardingSessionWebhook), signed by the Standard Webhooks scheme with the session\'s `webhook_secret`; ' +
+      'and POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) of the API client that onboarded the party whose `enabled_events` include `party.ready` or `*`, signed with the endpoint\'s `secret`. ' +
+      `${VERIFICATION} ` +
       'Retried with backoff until a 2xx (the same `webhook-id` each time, so deduplicate by it) or until the retry schedule runs out, when the event becomes `failed` ' +
-      '(the retry route delivers it again); a 410 stops the retries. The request carries no credential: the signature is the proof. ' +
-      'The body is the `party.ready` event as listEvents lists it: its `id` is the `webhook-id`, and `data` the party as getPartyBySessionId answers it.',
-    tags: ['webhooks'],
+      '(for the session\'s webhook the retry route delivers it again; for an endpoint resendWebhookEvent or recoverWebhookEvents); a 410 stops the retries. ' +
+      `${RETRY_SCHEDULE} ` +
+      'The body is the `party.ready` event as listEvents lists it: its `id` is the `webhook-id`, and `data` the party as getPartyBySessionId answers it. ' +
+      ORDERING.none,
+    tags: ['webhooks', 'events'],
     security: [],
-    parameters: [
-      { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, example: PARTY_READY_EXAMPLE.id, description: "The event's `id`: the same for every retry of one event" },
-      {
-        name: 'webhook-timestamp',
-        in: 'header',
-        required: true,
-        schema: { type: 'string', pattern: '^\\d+$' },
-        example: String(Math.floor(Date.parse(PARTY_READY_EXAMPLE.timestamp) / 1000)),
-        description: 'Unix seconds of this attempt',
-      },
-      {
-        name: 'webhook-signature',
-        in: 'header',
-        required: true,
-        schema: { type: 'string' },
-        example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-        description: 'v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks)',
-      },
-    ],
+    parameters: deliveryHeaders({
+      'webhook-id': PARTY_READY_EXAMPLE.id,
+      'webhook-timestamp': String(Math.floor(Date.parse(PARTY_READY_EXAMPLE.timestamp) / 1000)),
+      'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    }),
     requestBody: {
       required: true,
       content: {
@@ -128,12 +183,103 @@ export const PARTY_READY_WEBHOOK = {
         },
       },
     },
-    responses: {
-      '200': { description: 'Any 2xx acknowledges the event' },
-      '410': { description: 'Gone: stop retrying this event' },
-    },
+    responses: DELIVERY_RESPONSES,
   },
 }
+
+/** What each event type documents as a webhook: when it is sent and what `data` is (docs/events.md "The catalogue"). */
+const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: { readonly operationId: string; readonly summary: string; readonly when: string; readonly data: string } } = {
+  'application.submitted': {
+    operationId: 'applicationSubmitted',
+    summary: 'A loan application was submitted',
+    when: 'a loan application is submitted for decisioning (submitLoanApplication)',
+    data: 'the application as getLoanApplication answers it, `SUBMITTED`; `previous_attributes` is `{"status": "DRAFT"}`',
+  },
+  'application.decided': {
+    operationId: 'applicationDecided',
+    summary: 'A loan application was approved or declined',
+    when: 'a loan application is approved (which books its loan, told by `loan.booked`) or declined',
+    data: 'the application as getLoanApplication answers it, its `decision` inside; `previous_attributes` is `{"status": "SUBMITTED"}`',
+  },
+  'loan.booked': {
+    operationId: 'loanBooked',
+    summary: 'A loan was booked',
+    when: 'the approval of an application books its loan',
+    data: "the loan as getLoanForParty answers it; its `sequence` is 1, the loan's first event",
+  },
+  'payment.succeeded': {
+    operationId: 'paymentSucceeded',
+    summary: 'A payment settled',
+    when: 'a charge settles',
+    data: 'the payment as createPaymentIntentForPartyLoan answers it, with its allocation',
+  },
+  'payment.failed': {
+    operationId: 'paymentFailed',
+    summary: 'A payment was declined',
+    when: 'the processor declines a charge',
+    data: 'the payment, `FAILED`, with no allocation and its `failure_code` set',
+  },
+  'payment.reversed': {
+    operationId: 'paymentReversed',
+    summary: 'A payment was reversed',
+    when: 'an operator reverses a payment, or a test-mode return (simulatePaymentReturn) does',
+    data: 'the payment, `REVERSED`; `previous_attributes` is `{"status": "SUCCEEDED"}`',
+  },
+  'loan.late_fee_assessed': {
+    operationId: 'loanLateFeeAssessed',
+    summary: 'A late fee was charged',
+    when: "servicing charges a late fee: the first day after an installment's grace days, on what it still owes",
+    data: 'the `LATE_FEE` ledger entry as listTransactionsForPartyLoan shows it, without `sequence` (its place in the ledger, given on write)',
+  },
+  'loan.delinquency_changed': {
+    operationId: 'loanDelinquencyChanged',
+    summary: "A loan's delinquency bucket moved",
+    when: "the loan's delinquency bucket moves, in or out: told once, by the posting that crosses it (the daily job, a payment, a reversal)",
+    data: 'the loan as getLoanForParty answers it; `previous_attributes` holds `days_past_due` and `delinquency_bucket` as they were at its previous posting',
+  },
+  'loan.paid_off': {
+    operationId: 'loanPaidOff',
+    summary: 'A loan was paid off',
+    when: 'nothing is owed on the loan any more (told after the payment that paid it off)',
+    data: 'the loan, `PAID_OFF`; `previous_attributes` is `{"status": "ACTIVE"}`',
+  },
+  'loan.charged_off': {
+    operationId: 'loanChargedOff',
+    summary: 'A loan was charged off',
+    when: 'an operator charges the loan off',
+    data: 'the loan, `CHARGED_OFF`; `previous_attributes` is `{"status": "ACTIVE"}`',
+  },
+}
+
+/** The webhook of an event type other than `party.ready`: what a webhook endpoint that enables it receives. */
+const eventWebhook = (type: Exclude<EventType, 'party.ready'>) => {
+  const doc = EVENT_WEBHOOK_DOCS[type]
+  const example = EVENT_EXAMPLES[type]
+  return {
+    post: {
+      operationId: doc.operationId,
+      summary: doc.summary,
+      description:
+        `Sent when ${doc.when}. \`data\` (as of the change, with \`livemode\`) is ${doc.data}. ` +
+        `POSTed to every \`enabled\` webhook endpoint (createWebhookEndpoint) whose \`enabled_events\` include \`${type}\` or \`*\`, of the API client that onboarded the event's party; ` +
+        `signed by the Standard Webhooks scheme with the endpoint's \`secret\`. The body is the event as listEvents lists it: its \`id\` is the \`webhook-id\`. ` +
+        `${example.sequence === undefined ? ORDERING.none : ORDERING.loan} ${VERIFICATION} ${ENDPOINT_RETRIES}`,
+      tags: ['events'],
+      security: [],
+      parameters: deliveryHeaders(endpointDeliveryHeaders(example)),
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${EVENT_SCHEMA_OF[type]}` }, example } },
+      },
+      responses: DELIVERY_RESPONSES,
+    },
+  }
+}
+
+/** The partner document's `webhooks`: one entry per event type of the catalogue, by the type. */
+export const WEBHOOKS: Readonly<Record<EventType, unknown>> = Object.fromEntries(
+  EVENT_TYPES.map((type) => [type, type === 'party.ready' ? PARTY_READY_WEBHOOK : eventWebhook(type)]),
+) as Record<EventType, unknown>
 
 /** The body of the `party.ready` webhook (the `PartyReadyEvent` component): the event as eventView shows it, with no `sequence` nor `previous_attributes`. */
 export const PARTY_READY_EVENT = PARTY_READY_EVENT_SCHEMA

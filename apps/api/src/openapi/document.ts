@@ -8,7 +8,7 @@ import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuse
 import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
 import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
 import { RESPONSE_SCHEMAS, SUCCESS_BODIES, SUCCESS_PINS } from './responses.js'
-import { HEADERS, INFO, PARAMETERS, PARTY_READY_EVENT, PARTY_READY_WEBHOOK, SECURITY_SCHEMES } from './components.js'
+import { HEADERS, INFO, PARAMETERS, PARTY_READY_EVENT, SECURITY_SCHEMES, WEBHOOKS } from './components.js'
 
 /**
  * The OpenAPI 3.1 documents of the service (issues 7 and 39): the partner document
@@ -305,7 +305,7 @@ const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema
     const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, options) }
   }
-  const webhooks = audience === 'partner' ? { 'party.ready': PARTY_READY_WEBHOOK } : undefined
+  const webhooks = audience === 'partner' ? WEBHOOKS : undefined
   const tags = audience === 'partner' ? PARTNER_TAGS : OPERATOR_TAGS
   const components = {
     securitySchemes: SECURITY_SCHEMES[audience],

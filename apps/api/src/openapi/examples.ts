@@ -65,6 +65,7 @@ import type {
   WebhookEndpointView,
   WebhookEventView,
 } from '@lendgate/core'
+import { createHmac } from 'node:crypto'
 import { eventView } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { withLivemode } from '../http/livemode.js'
@@ -1091,17 +1092,106 @@ const partyReadyEvent = storyEvent(EVENT_ID, 'party.ready', party.created_at, { 
  * What the partner's backend lists: the borrower approved, its application submitted and
  * decided, the loan booked (the loan's first event) and the payment of 2026-11-16 (its second).
  */
-const events: readonly EventView[] = [
-  partyReadyEvent,
-  storyEvent('evt_4c0e8f1a27d94b6e8a35f0c2d9b71e64', 'application.submitted', applicationSubmitted.updated_at, { loanId: null, resourceId: APPLICATION_ID }, applicationSubmitted, {
-    previous: { status: 'DRAFT' },
+const applicationSubmittedEvent = storyEvent('evt_4c0e8f1a27d94b6e8a35f0c2d9b71e64', 'application.submitted', applicationSubmitted.updated_at, { loanId: null, resourceId: APPLICATION_ID }, applicationSubmitted, {
+  previous: { status: 'DRAFT' },
+})
+const applicationDecidedEvent = storyEvent('evt_9b2d6e0f13a84c7fb5e1d8a0c46f2b93', 'application.decided', application.updated_at, { loanId: null, resourceId: APPLICATION_ID }, application, {
+  previous: { status: 'SUBMITTED' },
+})
+const loanBookedEvent = storyEvent('evt_e57a1c3d9f024b68a0d4c7e2f1b8a536', 'loan.booked', loan.created_at, { loanId: LOAN_ID, resourceId: LOAN_ID }, loan, { sequence: 1 })
+const paymentSucceededEvent = storyEvent('evt_2f8c4a6e0b1d4e97a3c5f7d9e1b0a248', 'payment.succeeded', payment.created_at, { loanId: LOAN_ID, resourceId: PAYMENT_ID }, payment, { sequence: 2 })
+const events: readonly EventView[] = [partyReadyEvent, applicationSubmittedEvent, applicationDecidedEvent, loanBookedEvent, paymentSucceededEvent]
+
+/** The failed payment of the returned-payment ending (below): the borrower's card, declined. */
+const FAILED_PAYMENT_ID = 'b4d2e8f1-6a3c-4e57-9b0d-2f8a1c6e4d93'
+/** The late fee of the late ending (below). */
+const LATE_FEE_ID = '9e3b7a15-c2d8-4f60-a4e1-58b0d6f2c37a'
+
+/** The card payment of 2026-11-20, declined by the processor: no allocation, its `failure_code` set. */
+const failedPayment: PaymentView = {
+  payment_id: FAILED_PAYMENT_ID,
+  loan_id: LOAN_ID,
+  status: 'FAILED',
+  amount: 50_000,
+  currency: 'USD',
+  payment_method_id: CARD_ID,
+  allocation: null,
+  failure_code: 'card_declined',
+  effective_date: '2026-11-20',
+  created_at: '2026-11-20T16:05:12.874Z',
+}
+
+/** Installment 1 unpaid on 2026-12-04, the day after its due date: one day past due. */
+const delinquentLoan: LoanView = { ...loan, days_past_due: 1, delinquency_bucket: 'DPD_1_30' }
+
+/**
+ * The late fee of installment 1, charged by the daily job on 2026-12-14 (the first day after its
+ * 10 grace days): 2,500 flat plus 500 bps of the 56,365 it still owes (2,818), as the ledger shows it.
+ */
+const lateFeeEntry: Omit<TransactionView, 'sequence'> = {
+  transaction_id: LATE_FEE_ID,
+  loan_id: LOAN_ID,
+  type: 'LATE_FEE',
+  effective_date: '2026-12-14',
+  amount: 5_318,
+  currency: 'USD',
+  principal: 0,
+  interest: 0,
+  fees: 5_318,
+  payment_id: null,
+  reverses_transaction_id: null,
+  created_at: '2026-12-14T06:00:01.873Z',
+}
+
+/** The loan paid off on 2026-11-30 with the payoff quote of that day (1,160,591). */
+const paidOffLoan: LoanView = { ...loan, status: 'PAID_OFF' }
+
+/**
+ * One event of every type, as a webhook endpoint receives it (the body of each entry of the
+ * partner document's `webhooks`). The first five are the events listEvents lists. The loan's
+ * later events come from three endings of the story, each numbered after the loan's first two
+ * events (booked 1, the payment of 2026-11-16 2), as the reversal and the charge-off above are
+ * alternatives:
+ * - returned: the payment of 2026-11-16 is reversed on 2026-11-19 (an ACH return, 3), a card
+ *   payment is declined on 2026-11-20 (4) and the loan is charged off on 2026-11-30 (5);
+ * - late: installment 1 is left unpaid, so the daily job moves the loan to `DPD_1_30` on
+ *   2026-12-04 (3) and charges its late fee on 2026-12-14 (4);
+ * - paid off: the borrower pays the payoff quote of 2026-11-30 (`payment.succeeded`, 3) and the
+ *   loan is paid off by the same posting (4).
+ */
+const EVENT_EXAMPLES_BY_TYPE: { readonly [T in EventDraft['type']]: EventView } = {
+  'party.ready': partyReadyEvent,
+  'application.submitted': applicationSubmittedEvent,
+  'application.decided': applicationDecidedEvent,
+  'loan.booked': loanBookedEvent,
+  'payment.succeeded': paymentSucceededEvent,
+  'payment.reversed': storyEvent('evt_c81f4d2a9e6b4307a5d1f8c3e2b9a064', 'payment.reversed', '2026-11-19T15:40:27.316Z', { loanId: LOAN_ID, resourceId: PAYMENT_ID }, reversedPayment, {
+    sequence: 3,
+    previous: { status: 'SUCCEEDED' },
   }),
-  storyEvent('evt_9b2d6e0f13a84c7fb5e1d8a0c46f2b93', 'application.decided', application.updated_at, { loanId: null, resourceId: APPLICATION_ID }, application, {
-    previous: { status: 'SUBMITTED' },
+  'payment.failed': storyEvent('evt_5d9a0e7c3b1f4a68be2c6d4f8a0e1b75', 'payment.failed', failedPayment.created_at, { loanId: LOAN_ID, resourceId: FAILED_PAYMENT_ID }, failedPayment, {
+    sequence: 4,
   }),
-  storyEvent('evt_e57a1c3d9f024b68a0d4c7e2f1b8a536', 'loan.booked', loan.created_at, { loanId: LOAN_ID, resourceId: LOAN_ID }, loan, { sequence: 1 }),
-  storyEvent('evt_2f8c4a6e0b1d4e97a3c5f7d9e1b0a248', 'payment.succeeded', payment.created_at, { loanId: LOAN_ID, resourceId: PAYMENT_ID }, payment, { sequence: 2 }),
-]
+  'loan.charged_off': storyEvent('evt_0a6e3c9f5d2b48e1a7c4f9b2d6e8a351', 'loan.charged_off', '2026-11-30T18:12:36.450Z', { loanId: LOAN_ID, resourceId: LOAN_ID }, chargedOffLoan, {
+    sequence: 5,
+    previous: { status: 'ACTIVE' },
+  }),
+  'loan.delinquency_changed': storyEvent(
+    'evt_f27b8d4e1c0a4695b3e8d7a2c5f1e904',
+    'loan.delinquency_changed',
+    '2026-12-04T06:00:02.305Z',
+    { loanId: LOAN_ID, resourceId: LOAN_ID },
+    delinquentLoan,
+    { sequence: 3, previous: { days_past_due: 0, delinquency_bucket: 'CURRENT' } },
+  ),
+  'loan.late_fee_assessed': storyEvent('evt_3e8c1b6f0d4a4b29a9f5e2d7c8b0a613', 'loan.late_fee_assessed', lateFeeEntry.created_at, { loanId: LOAN_ID, resourceId: LATE_FEE_ID }, lateFeeEntry, {
+    sequence: 4,
+  }),
+  'loan.paid_off': storyEvent('evt_a4f9e2c7b5d14e80b6a3c1f8d0e7b259', 'loan.paid_off', '2026-11-30T17:45:19.208Z', { loanId: LOAN_ID, resourceId: LOAN_ID }, paidOffLoan, {
+    sequence: 4,
+    previous: { status: 'ACTIVE' },
+  }),
+}
 
 // ---- webhook endpoints ------------------------------------------------------------------------
 
@@ -1166,6 +1256,30 @@ const resentDelivery: Wire<EndpointDeliveryView> = {
   next_attempt_at: '2026-11-30T16:31:45.020Z',
   last_error: null,
   created_at: '2026-11-02T16:42:05.129Z',
+}
+
+/** The HMAC key of a webhook secret: the base64 after `whsec_` for such a secret, else its UTF-8 bytes. */
+const signingKey = (secret: string): Buffer => (secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8'))
+
+/** The Standard Webhooks headers of one delivery attempt. */
+export type DeliveryHeadersExample = { readonly 'webhook-id': string; readonly 'webhook-timestamp': string; readonly 'webhook-signature': string }
+
+/**
+ * The headers of the first attempt of `event` to the partner's endpoint (had it enabled the type),
+ * at the event's instant, over the event's JSON: signed with the endpoint's secret of that
+ * moment, and during the rotation's grace period (2026-11-30 16:24 to 2026-12-01 16:24) with the
+ * new secret and the old one, space-separated.
+ */
+export const endpointDeliveryHeaders = (event: EventView): DeliveryHeadersExample => {
+  const at = Date.parse(event.timestamp)
+  const seconds = String(Math.floor(at / 1000))
+  const [before, after] = [endpointCreated.secret!, endpointRotated.secret!]
+  const rotatedAt = Date.parse(endpointRotated.updated_at)
+  const graceEnds = Date.parse(endpointRotated.previous_secret_expires_at!)
+  const secrets = at < rotatedAt ? [before] : at < graceEnds ? [after, before] : [after]
+  const body = JSON.stringify(event)
+  const signature = secrets.map((secret) => `v1,${createHmac('sha256', signingKey(secret)).update(`${event.id}.${seconds}.${body}`).digest('base64')}`).join(' ')
+  return { 'webhook-id': event.id, 'webhook-timestamp': seconds, 'webhook-signature': signature }
 }
 
 // ---- by operation ----------------------------------------------------------------------------
@@ -1314,6 +1428,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
 
 /** The `party.ready` event of the story, as the session's webhook delivered it. */
 export const PARTY_READY_EVENT_EXAMPLE: EventView = partyReadyEvent
+
+/** One event of every type of the catalogue, as a webhook endpoint receives it, by its type. */
+export const EVENT_EXAMPLES: { readonly [T in EventDraft['type']]: EventView } = EVENT_EXAMPLES_BY_TYPE
 
 /** The other branch of `PaymentMethodInput`: a card token from the partner's card vault. */
 export const CARD_PAYMENT_METHOD_EXAMPLE: Sent<typeof PaymentMethodInput> = cardRequest

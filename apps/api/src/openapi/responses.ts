@@ -845,7 +845,7 @@ const EVENT_TYPE_SCHEMAS = {
 } as const satisfies Record<string, JsonSchema>
 
 /** The schema of each event type, by the type: every type of the catalogue has one. */
-const EVENT_SCHEMA_OF: { readonly [T in EventType]: keyof typeof EVENT_TYPE_SCHEMAS } = {
+export const EVENT_SCHEMA_OF: { readonly [T in EventType]: keyof typeof EVENT_TYPE_SCHEMAS } = {
   'party.ready': 'PartyReadyEvent',
   'application.submitted': 'ApplicationSubmittedEvent',
   'application.decided': 'ApplicationDecidedEvent',
