@@ -39,6 +39,7 @@ import {
   WORLDS,
   type Clock,
   type World,
+  type WebhookBacklog,
 } from '@lendgate/core'
 import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
@@ -107,6 +108,14 @@ const every = (ms: number, task: () => Promise<unknown>): (() => void) => {
   return () => clearInterval(timer)
 }
 
+/** Two backlogs as one: their counts added, the older of their oldest due. */
+const addedBacklogs = (a: WebhookBacklog, b: WebhookBacklog): WebhookBacklog => ({
+  due: a.due + b.due,
+  scheduled: a.scheduled + b.scheduled,
+  awaitingEndpoint: a.awaitingEndpoint + b.awaitingEndpoint,
+  oldestDueAt: a.oldestDueAt === null ? b.oldestDueAt : b.oldestDueAt === null || a.oldestDueAt < b.oldestDueAt ? a.oldestDueAt : b.oldestDueAt,
+})
+
 /**
  * The only place that builds adapters and wires them to the use cases. `database` may be
  * given (tests share one, already migrated); otherwise it is opened from the configuration and
@@ -145,9 +154,11 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     processMetrics: options.processMetrics ?? false,
     ...(config.runJobs
       ? {
+          // The live world's deliveries waiting, to sessions' webhooks and to partners' endpoints together.
           webhookBacklog: async () => {
-            const backlog = await queues.live.backlog(systemClock.now())()
-            return E.isRight(backlog) ? backlog.right : undefined
+            const now = systemClock.now()
+            const [sessions, endpoints] = await Promise.all([queues.live.backlog(now)(), endpointQueues.live.backlog(now)()])
+            return E.isRight(sessions) && E.isRight(endpoints) ? addedBacklogs(sessions.right, endpoints.right) : undefined
           },
         }
       : {}),

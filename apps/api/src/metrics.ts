@@ -177,7 +177,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
     const backlog = sharedFor(SCRAPE_MS, webhookBacklog)
     new Gauge({
       name: 'lendgate_webhook_events_pending',
-      help: 'Webhook events not yet delivered (fleet-wide), by what they wait for: due (a worker), scheduled (a retry\'s time), awaiting_endpoint (the partner to register one).',
+      help: 'Webhook deliveries not yet made (fleet-wide, to sessions\' webhooks and partners\' endpoints), by what they wait for: due (a worker), scheduled (a retry\'s time), awaiting_endpoint (the partner to register a session\'s webhook, or to enable a disabled endpoint).',
       labelNames: ['state'] as const,
       registers,
       async collect() {

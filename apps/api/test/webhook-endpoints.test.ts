@@ -145,6 +145,9 @@ for (const database of testDatabases()) {
       const again = await ok(partner, 'POST', `${W}/${id}/rotate-secret`, { secret: yours, grace_period_seconds: 0 }, 200)
       expect(again).to.not.have.property('secret')
       expect(again.previous_secret_expires_at).to.equal(null)
+      // Changing its settings afterwards keeps the rotated secret (a settings change never writes secrets).
+      const patched = await ok(partner, 'PATCH', `${W}/${id}`, { description: 'rotated' }, 200)
+      expect(patched).to.deep.include({ description: 'rotated', previous_secret_expires_at: null })
       await loan.pay(50_000)
       const after = await waitFor('a delivery after the rotation', () => at('/rotating')[1])
       // A secret without the whsec_ prefix: its UTF-8 bytes are the key (docs/events.md).

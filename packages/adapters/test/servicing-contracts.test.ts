@@ -1,5 +1,5 @@
-import { newLoanProduct, NOT_AUDITED, type LoanProduct, type LockedLoan, type Payment, type Posting } from '@lendgate/core'
-import { inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
+import { eventDraft, newLoanProduct, NOT_AUDITED, type EventDraft, type EventLog, type LoanProduct, type LockedLoan, type Payment, type Posting } from '@lendgate/core'
+import { inMemoryAuditLog, inMemoryEventLog, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely'
 import { bankAccountOf, BOOKED_AT, bookingThrough, loanServicingContract, type LoanBorrower, type LoanServicingFixtures } from '../../core/src/testing/contracts/loan-servicing-contract.js'
 import { paymentMethodRepositoryContract } from '../../core/src/testing/contracts/payment-method-repository-contract.js'
 import { freshId, right, type Implementation } from '../../core/src/testing/contracts/run.js'
+import { postgresEventLog } from '../src/postgres/event-log.js'
 import { postgresLoanApplicationRepository } from '../src/postgres/loan-application-repository.js'
 import { postgresLoanProductRepository } from '../src/postgres/loan-product-repository.js'
 import { postgresLoanRepository } from '../src/postgres/loan-repository.js'
@@ -22,8 +23,9 @@ import { clientOwner, partyMaker } from './support/database-fixtures.js'
 /** The seeded Working Capital Term Loan (migration 0009): 1199 bps, 200 bps fee, USD. */
 const WORKING_CAPITAL_ID = testId('5b0c1d2e-0001-4a00-8000-000000000001')
 
-const inMemory = async (): Promise<LoanServicingFixtures> => {
-  const applications = inMemoryLoanApplicationRepository()
+const inMemory = async (): Promise<LoanServicingFixtures & { readonly eventLog: EventLog }> => {
+  const eventLog = inMemoryEventLog()
+  const applications = inMemoryLoanApplicationRepository(inMemoryAuditLog(), () => false, eventLog)
   const product = newLoanProduct(
     {
       name: 'Working Capital Term Loan',
@@ -39,11 +41,12 @@ const inMemory = async (): Promise<LoanServicingFixtures> => {
     new Date(),
   )
   const borrower = async (): Promise<LoanBorrower> => ({ partyId: freshId(), clientId: freshId() })
-  return { loans: applications.loans, methods: inMemoryPaymentMethodRepository(applications.loans), borrower, bookedLoan: bookingThrough(applications, product, borrower) }
+  return { loans: applications.loans, methods: inMemoryPaymentMethodRepository(applications.loans), borrower, bookedLoan: bookingThrough(applications, product, borrower), eventLog }
 }
 
 loanServicingContract({ name: 'in memory', make: inMemory })
 requestedAmountRoundTrip({ name: 'in memory', make: inMemory })
+eventSequenceAcrossPruning({ name: 'in memory', make: inMemory })
 paymentMethodRepositoryContract({
   name: 'in memory',
   make: async () => {
@@ -53,7 +56,7 @@ paymentMethodRepositoryContract({
 })
 
 for (const database of testWorlds()) {
-  const fixtures = async (): Promise<LoanServicingFixtures> => {
+  const fixtures = async (): Promise<LoanServicingFixtures & { readonly eventLog: EventLog }> => {
     const { db, world } = await database.open()
     const product = O.toNullable(await right(postgresLoanProductRepository(db).findById(WORKING_CAPITAL_ID)))
     if (product === null) throw new Error(`the seeded product ${WORKING_CAPITAL_ID} is missing`)
@@ -63,10 +66,12 @@ for (const database of testWorlds()) {
       methods: postgresPaymentMethodRepository(world),
       borrower,
       bookedLoan: bookingThrough(postgresLoanApplicationRepository(world), product satisfies LoanProduct, borrower),
+      eventLog: postgresEventLog(world),
     }
   }
   loanServicingContract({ name: database.name, make: fixtures })
   requestedAmountRoundTrip({ name: database.name, make: fixtures })
+  eventSequenceAcrossPruning({ name: database.name, make: fixtures })
   paymentMethodRepositoryContract({
     name: database.name,
     make: async () => {
@@ -87,6 +92,31 @@ function borrowerMaker(db: Kysely<Database>, world: Kysely<Database>): () => Pro
     const party = await parties()
     return { partyId: party.id, clientId: party.clientId }
   }
+}
+
+/**
+ * A loan's events are numbered by the loan's own count (decision 133): pruning the log of every
+ * earlier event of the loan does not start its numbers again, which would make a receiver that
+ * drops lower sequences drop every later event.
+ */
+function eventSequenceAcrossPruning(impl: Implementation<LoanServicingFixtures & { readonly eventLog: EventLog }>): void {
+  describe(`a loan's event sequence on ${impl.name}`, () => {
+    it('numbers 1, 2, then 3 after the first two were pruned, three events of one change in order', async () => {
+      const { loans, borrower, bookedLoan, eventLog } = await impl.make()
+      const owner = await borrower()
+      const { loan } = await bookedLoan({ borrower: owner })
+      const events = (n: number) => Array.from({ length: n }, () => eventDraft(freshId(), 'loan.delinquency_changed', { partyId: loan.partyId, loanId: loan.id, resourceId: loan.id }, { loan_id: loan.id }, BOOKED_AT))
+      const posting = (locked: O.Option<LockedLoan>, drafts: readonly EventDraft[]): Posting => ({ transactions: [], installments: O.toNullable(locked)!.installments, balance: null, audit: NOT_AUDITED, payments: [], events: drafts })
+      const post = (drafts: readonly EventDraft[]) => right(loans.change({ loanId: loan.id }, (locked) => TE.right({ posting: posting(locked, drafts), result: null })))
+      const sequences = async () => (await right(eventLog.list(owner, { resourceId: loan.id }, { limit: 100, after: O.none }))).map((e) => e.sequence)
+      await post(events(2))
+      expect(await sequences()).to.deep.equal([1, 2])
+      expect(await right(eventLog.prune(new Date(BOOKED_AT.getTime() + 1), 1_000))).to.be.at.least(2)
+      expect(await sequences()).to.deep.equal([])
+      await post(events(3))
+      expect(await sequences()).to.deep.equal([3, 4, 5])
+    })
+  })
 }
 
 /**

@@ -157,8 +157,9 @@ export {
   type RegisterWebhookDeps, type RegisteredWebhook, registerOnboardingSessionWebhook,
 } from './use-cases/onboarding/register-webhook.js'
 export {
-  type WebhookEvent, partyReady, type PartyReady, type WebhookAttempt, type WebhookDelivery,
+  type WebhookEvent, type PartyReady, type WebhookAttempt, type WebhookDelivery,
 } from './domain/webhooks/webhook-event.js'
+export { partyReady } from './views/events.js'
 export { type WebhookEventRepository } from './ports/webhook-event-repository.js'
 export { type AttemptResult, type AttemptOutcome } from './domain/webhooks/webhook-delivery.js'
 export {
@@ -173,7 +174,7 @@ export {
 } from './use-cases/webhooks/webhook-deliveries.js'
 
 // Events
-export { EVENT_TYPES, type EventType, type EventDraft, type LoggedEvent, type EventView, type EventSubject, eventView } from './domain/events/event.js'
+export { EVENT_TYPES, type EventType, type EventDraft, type LoggedEvent, type EventView, type EventSubject, eventView, eventDraft } from './domain/events/event.js'
 export { type EventLog, type EventAudience, type EventFilter } from './ports/event-log.js'
 export { EventFilters, listEvents } from './use-cases/events/list-events.js'
 export { EVENT_RETENTION_DAYS, eventRetentionJob, eventRetentionJobName } from './use-cases/events/prune-events.js'

@@ -578,7 +578,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       MERGE_PATCH,
     {
       body: 'UpdateWebhookEndpointInput',
-      errors: [ENDPOINT_NOT_FOUND, URL_REFUSED, noSealing('endpoints cannot be changed')],
+      errors: [ENDPOINT_NOT_FOUND, URL_REFUSED],
     },
   ),
   deleteWebhookEndpoint: doc(
@@ -603,7 +603,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'events',
     'Send an event to a webhook endpoint again, now',
     "Queues the event for the endpoint again, due now, whatever its type, if the endpoint's API client sees it: a worker delivers it within seconds, with the same `webhook-id`. " +
-      'A delivery already under way finishes first. Answers the delivery, `pending`. Limited per event by the `webhook_retry` policy, as the session webhook\'s retry is.',
+      'Asked for while an attempt of the same delivery is under way, it joins that attempt, whose outcome stands (resend again if it failed). Answers the delivery, `pending`. Limited per event by the `webhook_retry` policy, as the session webhook\'s retry is.',
     {
       body: 'EmptyInput',
       errors: [

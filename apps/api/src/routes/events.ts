@@ -49,10 +49,7 @@ export const eventRoutes = (deps: AppDeps) => {
       run: (ctx, command) => pipe(getWebhookEndpoint(deps)(callerOf(ctx), command), TE.map((e) => eventEndpointView(e))),
     },
     updateWebhookEndpoint: {
-      run: (ctx, command) =>
-        sealing === undefined
-          ? TE.left(serverMisconfigured('WEBHOOK_SECRET_KEY'))
-          : pipe(updateWebhookEndpoint(sealing)(callerOf(ctx), command), TE.map((e) => eventEndpointView(e))),
+      run: (ctx, command) => pipe(updateWebhookEndpoint(deps)(callerOf(ctx), command), TE.map((e) => eventEndpointView(e))),
     },
     deleteWebhookEndpoint: {
       run: (ctx, command) => pipe(deleteWebhookEndpoint(deps)(callerOf(ctx), command), TE.map((e) => ({ ...eventEndpointView(e), deleted: true }))),

@@ -69,15 +69,33 @@ export const postgresEventEndpointRepository = (db: Kysely<Database>): EventEndp
 
   update: (endpoint) =>
     query(async () => {
-      const { id: _id, client_id: _client, party_id: _party, created_at: _created, ...changes } = endpointColumns(endpoint)
-      const row = await db.updateTable('event_endpoints').set(changes).where('id', '=', endpoint.id).returningAll().executeTakeFirst()
+      const { url, description, enabled_events, status, updated_at } = endpointColumns(endpoint)
+      const row = await db.updateTable('event_endpoints').set({ url, description, enabled_events, status, updated_at }).where('id', '=', endpoint.id).returningAll().executeTakeFirst()
+      return O.map(toEndpoint)(O.fromNullable(row))
+    }),
+
+  // One statement: a concurrent settings change cannot write an older secret back.
+  rotateSecret: (clientId, id, sealedSecret, previousExpiresAt, now) =>
+    query(async () => {
+      const row = await db
+        .updateTable('event_endpoints')
+        .set((eb) => ({
+          sealed_secret: sealedSecret,
+          previous_sealed_secret: previousExpiresAt === null ? null : eb.ref('sealed_secret'),
+          previous_secret_expires_at: previousExpiresAt,
+          updated_at: now,
+        }))
+        .where('id', '=', id)
+        .where('client_id', '=', clientId)
+        .returningAll()
+        .executeTakeFirst()
       return O.map(toEndpoint)(O.fromNullable(row))
     }),
 
   remove: (clientId, id) =>
     query(async () => O.map(toEndpoint)(O.fromNullable(await db.deleteFrom('event_endpoints').where('id', '=', id).where('client_id', '=', clientId).returningAll().executeTakeFirst()))),
 
-  // A delivery under way keeps its lease: the event is sent again once that attempt ends, never twice at once.
+  // A delivery under way keeps its lease, and its outcome, when recorded, stands: never two sends at once.
   resend: (endpoint, eventId, now) =>
     query(async () => {
       const event = await db.selectFrom('events').select(['id', 'type']).where('id', '=', eventId).where(seenBy(endpoint)).executeTakeFirst()

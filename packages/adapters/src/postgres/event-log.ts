@@ -1,8 +1,9 @@
-import type { EventDraft, EventId, EventLog, EventType, LoggedEvent } from '@lendgate/core'
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import type { EventDraft, EventId, EventLog, EventType, LoanId, LoggedEvent } from '@lendgate/core'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely'
 import { inSequencePage } from './paging.js'
 import type { Database, EventsTable } from './schema.js'
 import { query } from './store-errors.js'
+import { write, writeTogether, type Write } from './together.js'
 
 export const toLoggedEvent = (row: Selectable<EventsTable>): LoggedEvent => ({
   id: row.id,
@@ -17,11 +18,25 @@ export const toLoggedEvent = (row: Selectable<EventsTable>): LoggedEvent => ({
   seq: row.seq,
 })
 
+/** How many of `events` each loan has. */
+const countedByLoan = (events: readonly EventDraft[]): ReadonlyMap<LoanId, number> => {
+  const counts = new Map<LoanId, number>()
+  for (const e of events) if (e.loanId !== null) counts.set(e.loanId, (counts.get(e.loanId) ?? 0) + 1)
+  return counts
+}
+
+/** A loan's count of events raised by the `n` being written: its column's new value, for the loan's update. */
+export const eventSequenceRaisedBy = (n: number) => sql<number>`event_sequence + ${n}`
+
+/** How many of `events` are of loan `loanId`. */
+export const eventsOfLoan = (events: readonly EventDraft[], loanId: LoanId): number => countedByLoan(events).get(loanId) ?? 0
+
 /**
- * The insert of `events` (none when empty), to run in the transaction of the change that caused
- * them, alone or as a part of a larger statement. A loan's events are numbered after the loan's
- * last (the caller holds the loan's lock, or the loan is new), in the order given; each event
- * carries the API client that onboarded its party (the party's `client_id`).
+ * The insert of `events` (at least one), to run in the transaction of the change that caused
+ * them, as a part of the statement that also raises each loan's count (`eventSequenceRaisedBy`).
+ * A loan's events are numbered after its count (the caller holds the loan's lock, or the loan is
+ * new), in the order given; each event carries the API client that onboarded its party (the
+ * party's `client_id`).
  */
 export const eventInsert = (trx: Transaction<Database>, events: readonly EventDraft[]) => {
   const perLoan = new Map<string, number>()
@@ -38,7 +53,7 @@ export const eventInsert = (trx: Transaction<Database>, events: readonly EventDr
         loan_sequence: (eb) =>
           e.loanId === null
             ? eb.val(null)
-            : sql<number>`coalesce((${eb.selectFrom('events').select((s) => s.fn.max('loan_sequence').as('last')).where('loan_id', '=', e.loanId)}), 0) + ${nth}`,
+            : sql<number>`(${eb.selectFrom('loans').select('event_sequence').where('id', '=', e.loanId)}) + ${nth}`,
         resource_id: e.resourceId,
         data: JSON.stringify(e.data),
         previous: e.previous === null ? null : JSON.stringify(e.previous),
@@ -75,26 +90,44 @@ export const deliveriesInsert = (trx: Transaction<Database>, events: readonly Ev
   return trx.insertInto('event_deliveries').columns(['endpoint_id', 'event_id', 'status', 'next_attempt_at', 'created_at']).expression(selected)
 }
 
-/** Writes `events` in `trx` with their deliveries (nothing when there are none). */
-export const insertEvents = async (trx: Transaction<Database>, events: readonly EventDraft[]): Promise<void> => {
-  if (events.length === 0) return
-  await eventInsert(trx, events).execute()
-  await deliveriesInsert(trx, events).execute()
-}
+/**
+ * The writes of `events` (none when there are none), to run in one statement: the events, their
+ * deliveries, and each loan's count raised, unless `counted` says the statement's own update of
+ * that loan raises it (a posting updates its loan once).
+ */
+export const eventWrites = (trx: Transaction<Database>, events: readonly EventDraft[], counted: LoanId | null = null): Write[] =>
+  events.length === 0
+    ? []
+    : [
+        write('logged_events', eventInsert(trx, events).returning('seq')),
+        write('event_fanout', deliveriesInsert(trx, events).returning('id')),
+        ...[...countedByLoan(events)]
+          .filter(([loanId]) => loanId !== counted)
+          .map(([loanId, n], k) => write(`event_count_${k}`, trx.updateTable('loans').set({ event_sequence: eventSequenceRaisedBy(n) }).where('id', '=', loanId).returning('id'))),
+      ]
+
+/** Writes `events` in `trx` with their deliveries and loan counts, in one statement (nothing when there are none). */
+export const insertEvents = (trx: Transaction<Database>, events: readonly EventDraft[]): Promise<void> => writeTogether(trx, eventWrites(trx, events))
 
 /** The event log of one world: `db` bound to it (`worldDb`). */
 export const postgresEventLog = (db: Kysely<Database>): EventLog => ({
+  // The audience is two index ranges (`client_id`, and the party's events its client did not
+  // onboard), each read in list order up to the page's end and merged: no sort of a client's
+  // whole log, however long.
   list: (audience, filter, page) =>
     query(async () => {
-      let q = db
-        .selectFrom('events')
-        .selectAll()
-        .where((eb) => eb.or([eb('client_id', '=', audience.clientId), eb('party_id', '=', audience.partyId)]))
-      if (filter.type !== undefined) q = q.where('type', '=', filter.type)
-      if (filter.resourceId !== undefined) q = q.where('resource_id', '=', filter.resourceId)
-      if (filter.from !== undefined) q = q.where('created_at', '>=', filter.from)
-      if (filter.to !== undefined) q = q.where('created_at', '<', filter.to)
-      return (await inSequencePage(q, page).execute()).map(toLoggedEvent)
+      const branch = (seen: (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>) => {
+        let q = db.selectFrom('events').selectAll().where(seen)
+        if (filter.type !== undefined) q = q.where('type', '=', filter.type)
+        if (filter.resourceId !== undefined) q = q.where('resource_id', '=', filter.resourceId)
+        if (filter.from !== undefined) q = q.where('created_at', '>=', filter.from)
+        if (filter.to !== undefined) q = q.where('created_at', '<', filter.to)
+        return db.selectFrom(inSequencePage(q, page).as('branch')).selectAll()
+      }
+      const onboarded = branch((eb) => eb('client_id', '=', audience.clientId))
+      const own = branch((eb) => eb.and([eb('party_id', '=', audience.partyId), eb.or([eb('client_id', 'is', null), eb('client_id', '<>', audience.clientId)])]))
+      const rows = await db.selectFrom(onboarded.unionAll(own).as('seen')).selectAll().orderBy('created_at').orderBy('seq').limit(page.limit + 1).execute()
+      return rows.map(toLoggedEvent)
     }),
 
   prune: (before, limit) =>

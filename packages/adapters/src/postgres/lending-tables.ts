@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely'
+import type { ColumnType, Generated, RawBuilder } from 'kysely'
 import type { ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId } from '@lendgate/core'
 
 /**
@@ -54,6 +54,8 @@ export type LoanApplicationsTable = {
 
 /** Calendar dates are `date` columns read back as `YYYY-MM-DD` strings (database.ts). */
 export type LoansTable = {
+  /** How many events the loan has had (migration 0019): the last one's `loan_sequence`. */
+  event_sequence: ColumnType<number, number | undefined, number | RawBuilder<number>>
   id: LoanId
   party_id: PartyId
   application_id: ApplicationId

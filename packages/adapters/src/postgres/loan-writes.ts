@@ -1,19 +1,15 @@
 import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanId } from '@lendgate/core'
 import { sql, type OperationNodeSource, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
-import { deliveriesInsert, eventInsert } from './event-log.js'
+import { eventSequenceRaisedBy, eventsOfLoan, eventWrites } from './event-log.js'
 import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
+import { write, writeTogether, type Write } from './together.js'
 
 /**
  * A booking and a payment's posting, each written as one statement of data-modifying CTEs: one
  * round trip under the loan's lock, however many rows.
  */
-
-/** One write of a booking or a posting: a data-modifying statement, named to be a CTE of the statement that carries them all. */
-type LoanWrite = { readonly name: string; readonly query: OperationNodeSource }
-
-const write = (name: string, query: OperationNodeSource): LoanWrite => ({ name, query })
 
 /**
  * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
@@ -21,8 +17,8 @@ const write = (name: string, query: OperationNodeSource): LoanWrite => ({ name, 
  * entry's output runs after it, so the identity column still numbers the entries in ledger
  * order.
  */
-const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): LoanWrite[] =>
-  transactions.map((t, k): LoanWrite => {
+const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): Write[] =>
+  transactions.map((t, k): Write => {
     const columns = transactionColumns(t)
     if (k === 0) return write('entry_0', trx.insertInto('loan_transactions').values(columns).returning('id'))
     const names = Object.keys(columns) as (keyof typeof columns)[]
@@ -37,20 +33,10 @@ const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTr
     )
   })
 
-/**
- * Runs writes as one statement, each a data-modifying CTE: one round trip, however many rows.
- * Foreign keys are checked at the end of the statement, so a row may reference another written
- * in the same statement; no two writes may touch the same row.
- */
-const writeTogether = async (trx: Transaction<Database>, writes: readonly LoanWrite[]): Promise<void> => {
-  if (writes.length === 0) return
-  await sql`with ${sql.join(writes.map(({ name, query }) => sql`${sql.table(name)} as (${query})`))} select 1`.execute(trx)
-}
-
 /** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
   const { loan } = booked
-  const writes: LoanWrite[] = [
+  const writes: Write[] = [
     write('loan', trx.insertInto('loans').values(loanColumns(loan)).returning('id')),
     write('schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')),
     ...entryWrites(trx, booked.transactions),
@@ -77,7 +63,7 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
  * under the loan's lock instead of one per row.
  */
 export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
-  const writes: LoanWrite[] = []
+  const writes: Write[] = []
   if (posting.payments.length > 0) {
     const rows = posting.payments.map(paymentColumns)
     writes.push(
@@ -122,12 +108,10 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
     ...(posting.chargedOffOn === undefined ? {} : { charged_off_on: posting.chargedOffOn }),
     ...(posting.checkpoint === undefined ? {} : { checkpoint: JSON.stringify(posting.checkpoint) }),
+    ...(eventsOfLoan(posting.events, loanId) === 0 ? {} : { event_sequence: eventSequenceRaisedBy(eventsOfLoan(posting.events, loanId)) }),
   }
   if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
   if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
-  if (posting.events.length > 0) {
-    writes.push(write('logged_events', eventInsert(trx, posting.events).returning('seq')))
-    writes.push(write('event_fanout', deliveriesInsert(trx, posting.events).returning('id')))
-  }
+  writes.push(...eventWrites(trx, posting.events, loanId))
   await writeTogether(trx, writes)
 }

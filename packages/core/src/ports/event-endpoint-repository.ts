@@ -17,13 +17,19 @@ export type EventEndpointRepository = {
   readonly findForClient: (clientId: ClientId, id: EndpointId) => TE.TaskEither<StoreUnavailable, O.Option<EventEndpoint>>
   /** In `(createdAt, id)` order, at most `page.limit + 1`. */
   readonly listForClient: (clientId: ClientId, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly EventEndpoint[]>
-  /** Writes the endpoint as given (the last write wins); none when it is gone. */
+  /** Writes the endpoint's settings as given (URL, description, event types, status: the last write wins), never its secrets; none when it is gone. */
   readonly update: (endpoint: EventEndpoint) => TE.TaskEither<StoreUnavailable, O.Option<EventEndpoint>>
+  /**
+   * In one step, makes `sealedSecret` the endpoint's secret and the one it replaces its previous
+   * secret until `previousExpiresAt` (none kept when null); none when it is missing or another client's.
+   */
+  readonly rotateSecret: (clientId: ClientId, id: EndpointId, sealedSecret: string, previousExpiresAt: Date | null, now: Date) => TE.TaskEither<StoreUnavailable, O.Option<EventEndpoint>>
   /** Deletes the endpoint with its deliveries; none when missing or another client's. */
   readonly remove: (clientId: ClientId, id: EndpointId) => TE.TaskEither<StoreUnavailable, O.Option<EventEndpoint>>
   /**
    * Queues event `eventId` for `endpoint` again, due at `now`, whatever its type, if the
-   * endpoint's owner sees the event; none if not. A delivery already under way finishes first.
+   * endpoint's owner sees the event; none if not. Asked for while an attempt holds the delivery's
+   * lease, it is folded into that attempt: the attempt's outcome stands (never two sends at once).
    */
   readonly resend: (endpoint: EventEndpoint, eventId: EventId, now: Date) => TE.TaskEither<StoreUnavailable, O.Option<EndpointDelivery>>
   /** Queues, due at `now`, every event written in `[since, until)` that the endpoint takes and has not been delivered; how many. */

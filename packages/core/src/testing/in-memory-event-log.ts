@@ -28,6 +28,8 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
   type Stored = LoggedEvent & { readonly clientId: ClientId | null }
   let events: Stored[] = []
   let seq = 0
+  /** Each loan's count of events, which pruning does not lower (the database keeps it on the loan). */
+  const counts = new Map<LoanId, number>()
   let endpoints: EventEndpoint[] = []
   let deliveries: EndpointDelivery[] = []
   const seenBy = (endpoint: EventEndpoint) => (e: Stored) => e.clientId === endpoint.clientId || e.partyId === endpoint.partyId
@@ -47,8 +49,9 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
   return {
     append: (drafts) => {
       for (const draft of drafts) {
-        const last = draft.loanId === null ? null : Math.max(0, ...events.filter((e) => e.loanId === draft.loanId).map((e) => e.sequence ?? 0))
-        const event: Stored = { ...draft, sequence: last === null ? null : last + 1, seq: (seq += 1), clientId: onboarderOf(draft.partyId) }
+        const sequence = draft.loanId === null ? null : (counts.get(draft.loanId) ?? 0) + 1
+        if (draft.loanId !== null && sequence !== null) counts.set(draft.loanId, sequence)
+        const event: Stored = { ...draft, sequence, seq: (seq += 1), clientId: onboarderOf(draft.partyId) }
         events.push(event)
         for (const endpoint of endpoints) {
           if (endpoint.status === 'enabled' && enables(endpoint, event.type) && seenBy(endpoint)(event)) queue(endpoint, event, event.occurredAt, false)
@@ -59,6 +62,7 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
     forget: (clientId, partyIds, loanIds, applicationIds) => {
       const before = events.length
       events = events.filter((e) => !partyIds.has(e.partyId) && (e.loanId === null || !loanIds.has(e.loanId)) && !applicationIds.has(e.resourceId as ApplicationId))
+      for (const loanId of loanIds) counts.delete(loanId)
       endpoints = endpoints.filter((e) => e.clientId !== clientId)
       deliveries = deliveries.filter((d) => endpoints.some((e) => e.id === d.endpointId) && events.some((e) => e.id === d.eventId))
       return before - events.length
@@ -72,8 +76,23 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
         TE.fromIO(() => {
           const at = endpoints.findIndex((e) => e.id === endpoint.id)
           if (at === -1) return O.none
-          endpoints[at] = endpoint
-          return O.some(endpoint)
+          const { url, description, enabledEvents, status, updatedAt } = endpoint
+          endpoints[at] = { ...endpoints[at]!, url, description, enabledEvents, status, updatedAt }
+          return O.some(endpoints[at]!)
+        }),
+      rotateSecret: (clientId, id, sealedSecret, previousExpiresAt, now) =>
+        TE.fromIO(() => {
+          const at = endpoints.findIndex((e) => e.id === id && e.clientId === clientId)
+          if (at === -1) return O.none
+          const current = endpoints[at]!
+          endpoints[at] = {
+            ...current,
+            sealedSecret,
+            previousSealedSecret: previousExpiresAt === null ? null : current.sealedSecret,
+            previousSecretExpiresAt: previousExpiresAt,
+            updatedAt: now,
+          }
+          return O.some(endpoints[at]!)
         }),
       remove: (clientId, id) =>
         TE.fromIO(() => {

@@ -1,4 +1,7 @@
-import { eventDraft, type EventDraft, type EventType } from '../domain/events/event.js'
+import type { World } from '../core-deps.js'
+import { eventDraft, eventView, type EventDraft, type EventType } from '../domain/events/event.js'
+import type { SessionId } from '../domain/foundations/ids.js'
+import type { PartyReady } from '../domain/webhooks/webhook-event.js'
 import type { PartyId } from '../domain/foundations/ids.js'
 import type { LedgerTransaction, Loan } from '../domain/loans/loan.js'
 import type { LoanApplication } from '../domain/loans/loan-application.js'
@@ -41,3 +44,21 @@ export const paymentEvent = (
 /** `loan.late_fee_assessed`: the `LATE_FEE` ledger entry as the ledger route returns it, without its place in the ledger. */
 export const lateFeeEvent = (uuid: string, entry: LedgerTransaction, loan: Pick<Loan, 'partyId' | 'currency'>, now: Date): EventDraft =>
   eventDraft(uuid, 'loan.late_fee_assessed', { partyId: loan.partyId, loanId: entry.loanId, resourceId: entry.id }, entryView(entry, loan.currency), now)
+
+/** The `party.ready` of the party `party` of the session `sessionId`, approved at `now` in `world`. */
+export const partyReady = (uuid: string, sessionId: SessionId, party: PartyView, now: Date, world: World): PartyReady => {
+  const logged = partyReadyDraft(uuid, party, now)
+  return {
+    logged,
+    queued: {
+      id: logged.id,
+      sessionId,
+      type: 'party.ready',
+      body: JSON.stringify(eventView({ ...logged, sequence: null }, world)),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    },
+  }
+}

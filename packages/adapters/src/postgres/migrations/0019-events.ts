@@ -5,7 +5,8 @@ const WORLDS = [undefined, 'lendgate_test'] as const
 
 /**
  * The event log (docs/events.md), a world table, so in both worlds. `seq` orders the log; a loan's
- * events are numbered per loan (`loan_sequence`, unique). `client_id` is the API client that
+ * events are numbered per loan (`loan_sequence`, unique), from the loan's own count of them
+ * (`loans.event_sequence`), which pruning the log does not lower. `client_id` is the API client that
  * onboarded the event's party, copied when the event is written: with `party_id` it says who
  * sees the event. `data` and `previous` are JSON text, kept as written so a redelivery signs the
  * same bytes. Listing reads by audience in `(created_at, seq)` order; pruning by `created_at`.
@@ -33,9 +34,14 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     await world.schema.createIndex('events_party_position_idx').on('events').columns(['party_id', 'created_at', 'seq']).execute()
     await world.schema.createIndex('events_resource_idx').on('events').columns(['resource_id', 'created_at', 'seq']).execute()
     await world.schema.createIndex('events_created_idx').on('events').column('created_at').execute()
+    await world.schema.alterTable('loans').addColumn('event_sequence', 'integer', (c) => c.notNull().defaultTo(0)).execute()
   }
 }
 
 export const down = async (db: Kysely<unknown>): Promise<void> => {
-  for (const schema of WORLDS) await (schema === undefined ? db : db.withSchema(schema)).schema.dropTable('events').execute()
+  for (const schema of WORLDS) {
+    const world = schema === undefined ? db : db.withSchema(schema)
+    await world.schema.dropTable('events').execute()
+    await world.schema.alterTable('loans').dropColumn('event_sequence').execute()
+  }
 }

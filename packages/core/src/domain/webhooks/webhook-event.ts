@@ -1,7 +1,4 @@
-import type { World } from '../../core-deps.js'
-import { partyReadyDraft } from '../../views/events.js'
-import type { PartyView } from '../../views/onboarding.js'
-import { eventView, type EventDraft } from '../events/event.js'
+import type { EventDraft } from '../events/event.js'
 import type { EventId, SessionId } from '../foundations/ids.js'
 
 /**
@@ -22,24 +19,6 @@ export type WebhookEvent = {
 
 /** `party.ready` twice over, with one id: in the event log (`logged`) and queued for the session's own endpoint (`queued`, its body the event as the log shows it). */
 export type PartyReady = { readonly logged: EventDraft; readonly queued: WebhookEvent }
-
-/** The `party.ready` of the party `party` of the session `sessionId`, approved at `now` in `world`. */
-export const partyReady = (uuid: string, sessionId: SessionId, party: PartyView, now: Date, world: World): PartyReady => {
-  const logged = partyReadyDraft(uuid, party, now)
-  return {
-    logged,
-    queued: {
-      id: logged.id,
-      sessionId,
-      type: 'party.ready',
-      body: JSON.stringify(eventView({ ...logged, sequence: null }, world)),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-    },
-  }
-}
 
 /** One recorded delivery attempt. */
 export type WebhookAttempt = {

@@ -7,7 +7,7 @@ import type { OnboardingSession } from '../../domain/onboarding/onboarding-sessi
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
 import type { Party } from '../../domain/onboarding/party.js'
 import { partyView } from '../../views/onboarding.js'
-import { partyReady } from '../../domain/webhooks/webhook-event.js'
+import { partyReady } from '../../views/events.js'
 import type { WebhookEventRepository } from '../../ports/webhook-event-repository.js'
 import type { PartyRepository } from '../../ports/party-repository.js'
 import { at, freshId, right, type Implementation } from './run.js'

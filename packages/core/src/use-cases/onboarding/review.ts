@@ -13,7 +13,7 @@ import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../.
 import { partyFromSession, type Party } from '../../domain/onboarding/party.js'
 import { partyView } from '../../views/onboarding.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
-import { partyReady } from '../../domain/webhooks/webhook-event.js'
+import { partyReady } from '../../views/events.js'
 import type { World } from '../../core-deps.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'

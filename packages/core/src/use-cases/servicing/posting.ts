@@ -65,7 +65,9 @@ const changeEvents = (locked: LockedLoan, after: Loan, transactions: readonly Le
   const before = locked.loan
   const { now } = deps
   const fees = transactions.filter((t) => t.type === 'LATE_FEE' && t.fees > 0).map((t) => lateFeeEvent(deps.ids(), t, before, now))
-  const was = delinquencyOn(before, before.checkpoint?.date ?? locked.latest.asOf)
+  // Where the loan stood at its last posting, or on `date` when this one is dated earlier (an operator's run for a past date).
+  const last = before.checkpoint?.date ?? locked.latest.asOf
+  const was = delinquencyOn(before, last < date ? last : date)
   const moved = was.delinquency_bucket === delinquencyOn(after, date).delinquency_bucket ? [] : [loanEvent(deps.ids(), 'loan.delinquency_changed', after, date, now, was)]
   const paidOff = after.status === 'PAID_OFF' && before.status !== 'PAID_OFF' ? [loanEvent(deps.ids(), 'loan.paid_off', after, date, now, { status: before.status })] : []
   return [...fees, ...moved, ...paidOff]

@@ -105,7 +105,7 @@ const UpdateCommand = commandOf(['endpointId'], UpdateEndpointInput)
 
 /** Changes an endpoint by merge patch: its URL (checked as at creation), event types, status, description. */
 export const updateWebhookEndpoint =
-  (deps: EventEndpointDeps) =>
+  (deps: Pick<EventEndpointDeps, 'eventEndpoints' | 'urlGuard' | 'clock'>) =>
   (caller: Caller, command: unknown): TE.TaskEither<EndpointError, EventEndpoint> =>
     pipe(
       TE.fromEither(decode(UpdateCommand)(command)),
@@ -159,14 +159,9 @@ export const rotateWebhookEndpointSecret =
             const now = deps.clock.now()
             const generated = input.secret === undefined ? deps.webhookSecrets.generate() : undefined
             const grace = input.grace_period_seconds ?? DEFAULT_SECRET_GRACE_SECONDS
+            const sealed = deps.webhookSecrets.seal(input.secret ?? (generated as string))
             return pipe(
-              deps.eventEndpoints.update({
-                ...endpoint,
-                sealedSecret: deps.webhookSecrets.seal(input.secret ?? (generated as string)),
-                previousSealedSecret: grace === 0 ? null : endpoint.sealedSecret,
-                previousSecretExpiresAt: grace === 0 ? null : new Date(now.getTime() + grace * 1000),
-                updatedAt: now,
-              }),
+              deps.eventEndpoints.rotateSecret(endpoint.clientId, endpoint.id, sealed, grace === 0 ? null : new Date(now.getTime() + grace * 1000), now),
               TE.chainW(TE.fromOption(() => notFound('webhook_endpoint'))),
               TE.map((rotated) => ({ endpoint: rotated, secret: generated })),
             )
