@@ -120,6 +120,11 @@ for (const database of testDatabases()) {
         expect([reply.status, reply.body.error, reply.body.param], JSON.stringify(json)).to.deep.equal([400, 'invalid_request', param])
       }
       expect((await ok(partner, 'GET', W, undefined, 200)).data).to.have.length(1)
+      // Sixteen at most: each is a delivery written with every event it takes.
+      for (let n = 1; n < 16; n += 1) await endpoint(partner, `/many-${n}`, ['loan.booked'])
+      const seventeenth = await call(partner, 'POST', W, { url: `${receiver.base}/one-too-many`, enabled_events: ['*'] })
+      expect([seventeenth.status, seventeenth.body.error]).to.deep.equal([400, 'invalid_request'])
+      expect((await ok(partner, 'GET', W, undefined, 200)).data).to.have.length(16)
       const patched = await ok(partner, 'PATCH', `${W}/${id}`, { enabled_events: ['*'], description: null, status: 'disabled' }, 200)
       expect(patched).to.deep.include({ enabled_events: ['*'], description: null, status: 'disabled' })
       const deleted = await ok(partner, 'DELETE', `${W}/${id}`, undefined, 200)

@@ -184,7 +184,7 @@ export {
 } from './domain/webhooks/event-endpoint.js'
 export { type EventEndpointRepository } from './ports/event-endpoint-repository.js'
 export {
-  type EventEndpointDeps, type EndpointWithSecret, type EndpointError, createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint,
+  type EventEndpointDeps, type EndpointWithSecret, type EndpointError, MAX_ENDPOINTS_PER_CLIENT, createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint,
   updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookEndpointSecret, resendWebhookEvent, recoverWebhookEvents,
 } from './use-cases/webhooks/event-endpoints.js'
 export { type EventEndpointView, eventEndpointView, type EndpointDeliveryView, endpointDeliveryView } from './views/event-endpoints.js'

@@ -1,5 +1,6 @@
 import {
   AccrualQuery,
+  MAX_ENDPOINTS_PER_CLIENT,
   AddressInput,
   AddressPatch,
   ApplicantProfileInput,
@@ -192,6 +193,10 @@ const URL_REFUSED = invalidRequest(
   'url must be an https URL of a public host',
   'url',
   'The URL is not https, or resolves to a private, loopback or link-local address (`param` is `url`).',
+)
+const ENDPOINTS_FULL = documented(
+  { _tag: 'InvalidRequest', detail: `An API client has at most ${MAX_ENDPOINTS_PER_CLIENT} webhook endpoints: delete one, or widen the enabled_events of one you have.` },
+  `The API client already has ${MAX_ENDPOINTS_PER_CLIENT} endpoints.`,
 )
 const noSealing = (what: string): DocumentedProblem =>
   documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, `Production without WEBHOOK_SECRET_KEY: ${what}.`)
@@ -565,7 +570,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       'The URL must be https and resolve only to public addresses unless the server allows otherwise; it is checked again before every attempt.',
     {
       body: 'CreateWebhookEndpointInput',
-      errors: [URL_REFUSED, noSealing('signing secrets cannot be stored')],
+      errors: [URL_REFUSED, ENDPOINTS_FULL, noSealing('signing secrets cannot be stored')],
     },
   ),
   listWebhookEndpoints: doc('events', 'List webhook endpoints', "The caller's API client's endpoints, oldest first, never with a secret.", { list: true }),

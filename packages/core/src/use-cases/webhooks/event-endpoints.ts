@@ -1,3 +1,4 @@
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { decode, EmptyInput, merged } from '../../domain/foundations/codecs.js'
@@ -50,13 +51,28 @@ const loadOwnEndpoint =
       TE.chainW(TE.fromOption(() => notFound('webhook_endpoint'))),
     )
 
-/** Creates an endpoint for the caller's API client, enabled; without `secret` the server generates one (shown in this answer only). */
+/** How many endpoints an API client may have: each is a delivery in every transaction that writes an event it takes. */
+export const MAX_ENDPOINTS_PER_CLIENT = 16
+
+/** The caller's client has room for another endpoint. */
+const roomForOneMore = (deps: Pick<EventEndpointDeps, 'eventEndpoints'>, caller: Caller): TE.TaskEither<EndpointError, void> =>
+  pipe(
+    deps.eventEndpoints.listForClient(caller.clientId, { limit: MAX_ENDPOINTS_PER_CLIENT, after: O.none }),
+    TE.chainW((existing) =>
+      existing.length < MAX_ENDPOINTS_PER_CLIENT
+        ? TE.right(undefined)
+        : TE.left(invalidRequest(`An API client has at most ${MAX_ENDPOINTS_PER_CLIENT} webhook endpoints: delete one, or widen the enabled_events of one you have.`)),
+    ),
+  )
+
+/** Creates an endpoint for the caller's API client, enabled; without `secret` the server generates one (shown in this answer only). At most `MAX_ENDPOINTS_PER_CLIENT` a client. */
 export const createWebhookEndpoint =
   (deps: EventEndpointDeps) =>
   (caller: Caller, command: unknown): TE.TaskEither<EndpointError, EndpointWithSecret> =>
     pipe(
       TE.fromEither(decode(CreateEndpointInput)(command)),
       TE.chainFirstW((input) => deps.urlGuard.check(input.url, 'url')),
+      TE.chainFirstW(() => roomForOneMore(deps, caller)),
       TE.chainW((input) => {
         const now = deps.clock.now()
         const generated = input.secret === undefined ? deps.webhookSecrets.generate() : undefined
