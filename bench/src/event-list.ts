@@ -1,5 +1,5 @@
 /**
- * `pnpm bench:events [--quick]`: issue 57's done-criterion, the event list paging through 10,000
+ * `pnpm bench:events [--quick] [--noise <n>]`: issue 57's done-criterion, the event list paging through 10,000
  * events on the embedded default, each page's p99 against 50 ms on a small machine.
  *
  * - **The API**: the compiled API (`apps/api/dist/main.js`) on a fresh `DATA_DIR`, `DATABASE_URL`
@@ -7,7 +7,7 @@
  *   partner onboards a borrower (the test helper approves it), the borrower's loan is applied
  *   for, submitted, approved by the helper and paid once, so real events exist (`party.ready`,
  *   `application.*`, `loan.booked`, `payment.succeeded`). Three other partners do the same: the
- *   noise the audience filter must skip.
+ *   noise the audience filter must skip (10,000 events, or `--noise`).
  * - **The seed**, in SQL on the API's own server (its socket under `DATA_DIR`): 10,000 copies of
  *   the loan's real `payment.succeeded` and `loan.booked` rows (three to one) with new ids,
  *   increasing `loan_sequence` and `created_at` spread over the last 29 days, two events at each
@@ -17,15 +17,17 @@
  *   `next_cursor` to the end; the same with `type=payment.succeeded` and with
  *   `resource_id=<loan id>`; and every event the borrower's own key sees (its party). Each page's
  *   latency is recorded, in `ROUNDS` rounds after one warm-up walk.
- * - **The baselines, in the same run**: the same page statements (the SQL `event-log.ts` sends,
- *   the same parameters and cursor positions) run with `pg` on one connection over the server's
+ * - **The baselines, in the same run**: the same page statements (the SQL `event-log.ts` sends:
+ *   two ordered index ranges merged; the same parameters and cursor positions) run with `pg` on one connection over the server's
  *   socket as the API's role: the SQL ceiling; and `GET /health` as many times as the partner's
  *   walk has pages: the HTTP floor.
  *
  * Every walk of every round is checked: each event exactly once, in `(created_at, seq)` order as
  * the database orders it, as many as were written, every answer a 200. Nothing about time fails
- * the run. Prints the table, the `EXPLAIN (ANALYZE, BUFFERS)` of the partner's first page and
- * of a page half-way down; writes the table into docs/benchmarks.md without `--quick`.
+ * the run. Prints the table and the `EXPLAIN (ANALYZE, BUFFERS)` of each walk's first page and of
+ * a page half-way down (summarised in the table: the plan's nodes, the rows its filters read
+ * and dropped, its buffers and time); writes them into docs/benchmarks.md on a full run at the
+ * default noise (not with `--quick` or `--noise`).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -41,12 +43,15 @@ import { apiEnvironment, freePort, REPO_ROOT } from './processes.js'
 import { writeInto } from './report.js'
 import { runSecrets, type Secrets } from './seed.js'
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, noise: { type: 'string', default: '10000' } } })
 const quick = flags.quick === true
 const ROUNDS = quick ? 2 : 5
-/** Events seeded for the partner's borrower, and for the other partners' borrowers. */
+/** Events seeded for the partner's borrower, and for the other partners' borrowers (`--noise`, to see how a page's cost follows the rest of the world's events). */
 const SEEDED = 10_000
-const NOISE = 10_000
+const NOISE = Number(flags.noise)
+if (!Number.isSafeInteger(NOISE) || NOISE < 0) throw new Error(`--noise takes a count of events, not ${flags.noise}`)
+/** Only a full run at the default noise writes its table into docs/benchmarks.md. */
+const writes = !quick && NOISE === 10_000
 const NOISE_PARTNERS = 3
 const LIMIT = 100
 const SPREAD_DAYS = 29
@@ -161,20 +166,25 @@ const journey = async (api: Api, secrets: Secrets, label: string): Promise<Journ
  */
 const seedEvents = async (admin: pg.Client, loanId: string, count: number): Promise<void> => {
   const { rowCount } = await admin.query(
-    `insert into ${EVENTS} (id, type, party_id, client_id, loan_id, loan_sequence, resource_id, data, previous, created_at)
+    // The two templates are read once, before the insert: a lookup of the table for each new row would
+    // scan the rows inserted so far too (invisible to the statement, but in the heap), quadratic in `count`.
+    `with templates as materialized (
+       select distinct on (type) * from ${EVENTS} where loan_id = $1 and type in ('loan.booked', 'payment.succeeded') order by type, seq),
+     last as materialized (select max(loan_sequence) as n from ${EVENTS} where loan_id = $1)
+     insert into ${EVENTS} (id, type, party_id, client_id, loan_id, loan_sequence, resource_id, data, previous, created_at)
      select 'evt_' || replace(gen_random_uuid()::text, '-', ''), t.type, t.party_id, t.client_id, t.loan_id, last.n + g.n,
             case when t.type = 'payment.succeeded' then gen_random_uuid()::text else t.resource_id end,
             t.data, t.previous,
             date_trunc('milliseconds', now() - interval '${SPREAD_DAYS} days' + (g.n / 2) * (interval '${SPREAD_DAYS} days' / ($2::int / 2 + 1)))
      from generate_series(1, $2::int) as g(n)
-     cross join (select max(loan_sequence) as n from ${EVENTS} where loan_id = $1) as last
-     cross join lateral (
-       select * from ${EVENTS} e
-       where e.loan_id = $1 and e.type = (case when g.n % 4 = 0 then 'loan.booked' else 'payment.succeeded' end)
-       order by e.seq limit 1) as t`,
+     cross join last
+     join templates t on t.type = (case when g.n % 4 = 0 then 'loan.booked' else 'payment.succeeded' end)`,
     [loanId, count],
   )
   if (rowCount !== count) throw new Error(`seeded ${rowCount} events of loan ${loanId}, not ${count}`)
+  // Where the loan keeps its own count of events (the next one's `loan_sequence` follows it), it counts the seeded ones too.
+  const { rowCount: counted } = await admin.query(`select 1 from information_schema.columns where table_schema = 'lendgate_test' and table_name = 'loans' and column_name = 'event_sequence'`)
+  if (counted === 1) await admin.query(`update lendgate_test.loans set event_sequence = (select max(loan_sequence) from ${EVENTS} where loan_id = $1) where id = $1`, [loanId])
 }
 
 /** A walk: who reads (audience: the key's client and party) and with which filter. */
@@ -188,15 +198,25 @@ type Walk = {
   readonly expected: number
 }
 
-/** The statement `postgresEventLog.list` sends (Kysely's compiled text) for `walk`, after `after` or from the start, and its parameters. */
+/**
+ * The statement `postgresEventLog.list` sends (Kysely's compiled text, as of the list that merges
+ * two ordered index ranges) for `walk`, after `after` or from the start, and its parameters: the
+ * events of the parties the client onboarded, and its own party's that it did not, each read in
+ * list order up to the page's end, merged.
+ */
 const pageStatement = (walk: Walk, after: { readonly createdAt: Date; readonly seq: string } | undefined): { readonly text: string; readonly values: unknown[] } => {
-  const values: unknown[] = [walk.clientId, walk.partyId]
-  let text = `select * from "lendgate_test"."events" where ("client_id" = $1 or "party_id" = $2)`
-  if (walk.filter.type !== undefined) text += ` and "type" = $${values.push(walk.filter.type)}`
-  if (walk.filter.resourceId !== undefined) text += ` and "resource_id" = $${values.push(walk.filter.resourceId)}`
-  if (after !== undefined) text += ` and (created_at, seq) > ($${values.push(after.createdAt)}, $${values.push(after.seq)})`
-  text += ` order by created_at, seq limit $${values.push(LIMIT + 1)}`
-  return { text, values }
+  const values: unknown[] = []
+  const $ = (value: unknown) => `$${values.push(value)}`
+  const branch = (seen: () => string) => {
+    let text = `select * from "lendgate_test"."events" where ${seen()}`
+    if (walk.filter.type !== undefined) text += ` and "type" = ${$(walk.filter.type)}`
+    if (walk.filter.resourceId !== undefined) text += ` and "resource_id" = ${$(walk.filter.resourceId)}`
+    if (after !== undefined) text += ` and (created_at, seq) > (${$(after.createdAt)}, ${$(after.seq)})`
+    return `select * from (${text} order by created_at, seq limit ${$(LIMIT + 1)}) as "branch"`
+  }
+  const onboarded = branch(() => `"client_id" = ${$(walk.clientId)}`)
+  const own = branch(() => `("party_id" = ${$(walk.partyId)} and ("client_id" is null or "client_id" <> ${$(walk.clientId)}))`)
+  return { text: `select * from (${onboarded} union all ${own}) as "seen" order by "created_at", "seq" limit ${$(LIMIT + 1)}`, values }
 }
 
 /** What one walk read: the ids in order, their `occurred_at` (the API's) and each page's latency in ms. */
@@ -283,11 +303,16 @@ const healthFloor = async (url: string, times: number): Promise<number[]> => {
   return latencies
 }
 
-/** The summary of an `EXPLAIN (ANALYZE, BUFFERS)`: its nodes (without their costs) and its timings. */
-const planSummary = (lines: readonly string[]): string[] =>
-  lines
-    .filter((line) => /->|^\S|Sort Method|Buffers: shared|Execution Time|Planning Time|Index Cond|Recheck Cond|Filter:|Rows Removed/.test(line))
-    .map((line) => line.replace(/\s+\(cost=[^)]*\)/, '').replace(/\s+$/, ''))
+/** The summary of an `EXPLAIN (ANALYZE, BUFFERS)`: its nodes, the rows its filters dropped, its buffers and its execution time. */
+const planSummary = (lines: readonly string[]): { readonly nodes: string; readonly removed: number; readonly buffers: string; readonly executionMs: string } => ({
+  nodes: lines
+    .filter((line, i) => i === 0 || line.includes('->'))
+    .map((line) => line.replace('->', '').replace(/\s+\((cost|actual)=.*$/, '').trim())
+    .join(' → '),
+  removed: lines.reduce((sum, line) => sum + Number(/Rows Removed by (?:Filter|Index Recheck): (\d+)/.exec(line)?.[1] ?? 0), 0),
+  buffers: /Buffers: (.*)$/.exec(lines.find((line) => line.includes('Buffers:')) ?? '')?.[1] ?? '',
+  executionMs: /Execution Time: ([\d.]+) ms/.exec(lines.find((line) => line.includes('Execution Time')) ?? '')?.[1] ?? '?',
+})
 
 const base = mkdtempSync(join(tmpdir(), 'lendgate-bench-events-'))
 // Open to pass through, as a checkout is: run as root, the embedded server's user must reach the data directory.
@@ -344,7 +369,7 @@ try {
   const audiences: readonly Walk[] = [
     { name: 'partner: every event', key: main.partnerKey, clientId: partnerClient, partyId: main.partnerPartyId, filter: {}, expected: partnerReal + SEEDED },
     {
-      name: 'partner: type=payment.succeeded',
+      name: 'partner: `type=payment.succeeded`',
       key: main.partnerKey,
       clientId: partnerClient,
       partyId: main.partnerPartyId,
@@ -352,7 +377,7 @@ try {
       expected: paymentsReal + seededPayments,
     },
     {
-      name: 'partner: resource_id=<loan id>',
+      name: 'partner: `resource_id=<loan id>`',
       key: main.partnerKey,
       clientId: partnerClient,
       partyId: main.partnerPartyId,
@@ -365,9 +390,12 @@ try {
   const sqlClient = await connect(ROLE)
   const truths = new Map<string, readonly string[]>()
   for (const walk of audiences) {
-    const { text, values } = pageStatement(walk, undefined)
-    const all = text.replace(/ limit \$\d+$/, '')
-    truths.set(walk.name, (await admin.query<{ id: string }>(all, values.slice(0, -1))).rows.map((r) => r.id))
+    // The whole audience, in list order, read without the list's statement.
+    const { rows } = await admin.query<{ id: string }>(
+      `select id from ${EVENTS} where (client_id = $1 or party_id = $2) and ($3::text is null or type = $3) and ($4::text is null or resource_id = $4) order by created_at, seq`,
+      [walk.clientId, walk.partyId, walk.filter.type ?? null, walk.filter.resourceId ?? null],
+    )
+    truths.set(walk.name, rows.map((r) => r.id))
   }
 
   type Samples = { api: number[]; sql: number[]; firstApi: number[]; lastApi: number[]; pages: number; walkMs: number[]; sqlWalkMs: number[] }
@@ -401,20 +429,23 @@ try {
     }
   }
 
-  say('EXPLAIN (ANALYZE, BUFFERS) of the partner walk: first page and a page half-way down')
-  const partnerWalk = audiences[0]!
-  const truth = truths.get(partnerWalk.name)!
-  const middleIndex = Math.floor(truth.length / LIMIT / 2) * LIMIT - 1
-  const { rows: middleRow } = await admin.query<{ created_at: Date; seq: string }>(`select created_at, seq from ${EVENTS} where id = $1`, [truth[middleIndex]])
-  const explain = async (after: { createdAt: Date; seq: string } | undefined): Promise<string[]> => {
-    const { text, values } = pageStatement(partnerWalk, after)
+  say("EXPLAIN (ANALYZE, BUFFERS) of each walk's first page and a page half-way down")
+  const explain = async (walk: Walk, after: { createdAt: Date; seq: string } | undefined): Promise<string[]> => {
+    const { text, values } = pageStatement(walk, after)
     const { rows } = await sqlClient.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`, values)
     return rows.map((r) => r['QUERY PLAN'])
   }
-  const firstPlan = await explain(undefined)
-  const middlePlan = await explain({ createdAt: middleRow[0]!.created_at, seq: middleRow[0]!.seq })
-  const middlePage = (middleIndex + 1) / LIMIT + 1
-  process.stdout.write(`\nEXPLAIN (ANALYZE, BUFFERS), partner, page 1:\n${firstPlan.join('\n')}\n\nEXPLAIN (ANALYZE, BUFFERS), partner, page ${middlePage}:\n${middlePlan.join('\n')}\n\n`)
+  const plans: { readonly walk: Walk; readonly page: number; readonly lines: readonly string[] }[] = []
+  for (const walk of audiences) {
+    const truth = truths.get(walk.name)!
+    plans.push({ walk, page: 1, lines: await explain(walk, undefined) })
+    // The last event of the page before the middle one: where the middle page's cursor points.
+    const before = Math.max(1, Math.floor(Math.ceil(truth.length / LIMIT) / 2)) * LIMIT - 1
+    const { rows: at } = await admin.query<{ created_at: Date; seq: string }>(`select created_at, seq from ${EVENTS} where id = $1`, [truth[before]])
+    plans.push({ walk, page: (before + 1) / LIMIT + 1, lines: await explain(walk, { createdAt: at[0]!.created_at, seq: at[0]!.seq }) })
+  }
+  for (const plan of plans) process.stdout.write(`\nEXPLAIN (ANALYZE, BUFFERS), ${plan.walk.name}, page ${plan.page}:\n${plan.lines.join('\n')}\n`)
+  process.stdout.write('\n')
 
   const { rows: version } = await admin.query<{ server_version: string }>('show server_version')
   const ms = (n: number) => n.toFixed(2)
@@ -428,7 +459,7 @@ try {
     return { walk, s, apiP50, apiP99, apiMax: api.at(-1)!, sqlP50, sqlP99, met: apiP99 < 50 }
   })
   const table = [
-    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${quick ? ' (--quick)' : ''}. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${quick ? ' (--quick)' : ''}${NOISE === 10_000 ? '' : ` (--noise ${NOISE})`}. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ` +
       `${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, embedded PostgreSQL ${version[0]?.server_version ?? '?'}; nothing pinned (the API, its server and this process share the cores).`,
     '',
     `Data: ${total} events in the test world: ${partnerReal} written through the API for the partner's borrower and ${SEEDED} seeded for its loan; ` +
@@ -445,14 +476,14 @@ try {
     ),
     `| HTTP floor: \`GET /health\`, as many as the partner's pages | | ${Math.ceil(audiences[0]!.expected / LIMIT)} | ${ms(percentile(healthSorted, 0.5))} | ${ms(percentile(healthSorted, 0.99))} | ${ms(healthSorted.at(-1)!)} | | | | | | | | |`,
     '',
-    `Plans (\`EXPLAIN (ANALYZE, BUFFERS)\` of the partner's statement, after the run):`,
+    `The page statements' plans (\`EXPLAIN (ANALYZE, BUFFERS)\` after the rounds, as the API's role; a page half-way down is read after the cursor of the page before it):`,
     '',
-    '```text',
-    `page 1:`,
-    ...planSummary(firstPlan),
-    `page ${middlePage}:`,
-    ...planSummary(middlePlan),
-    '```',
+    '| walk | page | plan | rows its filters dropped | buffers | execution ms |',
+    '|---|---:|---|---:|---|---:|',
+    ...plans.map((p) => {
+      const summary = planSummary(p.lines)
+      return `| ${p.walk.name} | ${p.page} | ${summary.nodes} | ${summary.removed} | ${summary.buffers} | ${summary.executionMs} |`
+    }),
   ].join('\n')
   process.stdout.write(`${table}\n`)
   const slowest = rows.reduce((a, b) => (b.apiP99 > a.apiP99 ? b : a))
@@ -460,7 +491,7 @@ try {
     `every walk's page p99 ${rows.every((r) => r.met) ? 'is' : 'is NOT'} under 50 ms (highest: ${ms(slowest.apiP99)} ms, ${slowest.walk.name}); ` +
       `the partner's pages cost ${ratio(rows[0]!.apiP50, rows[0]!.sqlP50)} their SQL at the median, ${ms(rows[0]!.apiP50 - percentile(healthSorted, 0.5))} ms over the HTTP floor`,
   )
-  if (!quick) writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), table, 'bench-events')
+  if (writes) writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), table, 'bench-events')
 
   for (const client of clients.splice(0)) await client.end()
   await server.stop()
