@@ -126,7 +126,14 @@ const partnerGets = async (api: Api): Promise<Route[]> => {
 type Case = { readonly name: string; readonly path: (side: Side) => string; readonly key: 'partner' | 'borrower' }
 
 /** One API and what it was set up with. */
-type Side = { readonly label: 'fresh' | 'large'; readonly child: Child; readonly keys: { readonly partner: string; readonly borrower: string }; readonly deep: Map<string, string> }
+type Side = {
+  readonly label: 'fresh' | 'large'
+  readonly child: Child
+  readonly keys: { readonly partner: string; readonly borrower: string }
+  readonly deep: Map<string, string>
+  /** A webhook endpoint of the borrower's client, made through this side's API (its client is minted there). */
+  readonly endpointId: string
+}
 
 /**
  * The cursor of the page that starts about half-way down a list (but at most `maxPages` pages of
@@ -177,22 +184,32 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
       const child = await startChild(`api (${label})`, 'apps/api/dist/main.js', environment(url), join(logDir, `api-${label}.log`))
       children.push(child)
       const api = apiAt(child.url)
+      const borrower = await mintKey(api, secrets, subject.partyId, BOOK_BORROWER_CLIENT)
+      // An IP address literal: a public host without a DNS lookup.
+      const endpoint = (await api.call('POST', '/public/webhook-endpoints', {
+        headers: bearer(borrower),
+        json: { url: 'https://93.184.216.34/hooks/scale', enabled_events: ['payment.succeeded'] },
+        expect: 201,
+      })) as { webhook_endpoint_id: string }
       sides.push({
         label,
         child,
-        keys: {
-          partner: await mintKey(api, secrets, subject.partnerPartyId, BOOK_PARTNER_CLIENT),
-          borrower: await mintKey(api, secrets, subject.partyId, BOOK_BORROWER_CLIENT),
-        },
+        keys: { partner: await mintKey(api, secrets, subject.partnerPartyId, BOOK_PARTNER_CLIENT), borrower },
         deep: new Map(),
+        endpointId: endpoint.webhook_endpoint_id,
       })
     }
     const routes = await partnerGets(apiAt(sides[0]!.child.url))
     const keyOf = (path: string): 'partner' | 'borrower' => (path.startsWith('/public/onboarding-sessions/') || path.startsWith('/public/partner/') ? 'partner' : 'borrower')
     const cases: Case[] = []
     for (const route of routes) {
-      const path = fill(route.path)
       const key = keyOf(route.path)
+      if (route.path.includes('{endpointId}')) {
+        // Each side's own endpoint: its client was minted on that side.
+        cases.push({ name: route.operationId, path: (side) => fill(route.path.replace('{endpointId}', side.endpointId)), key })
+        continue
+      }
+      const path = fill(route.path)
       cases.push({ name: route.operationId, path: () => path, key })
       if (!route.list) continue
       let skipped = 0
