@@ -27,7 +27,8 @@ import { paymentBody } from './seed.js'
  *   (`\set n random(1, count)`, then one `select … from bench_payment_loans where n = :n \gset`,
  *   the only statement the API does not run: it picks the loan and makes ids in the process);
  * - the Idempotency-Key (the claim's and the payment's) and every id the core generated for the
- *   payment (payment, ledger entry, snapshot): fresh `gen_random_uuid()` values from that select;
+ *   payment (payment, ledger entry, snapshot, events): fresh `gen_random_uuid()` values from that
+ *   select, an event's id as `evt_` and the hex digits of one;
  * - every other parameter (party, client, amounts, dates, JSON columns, the response body kept
  *   for replay): the captured value, passed with `-D`;
  * - a NULL parameter: the literal `NULL` in its place (pgbench has no NULL variable), the only
@@ -129,11 +130,16 @@ export type PgbenchScript = {
 
 /** `captured` as a pgbench script over the first `loans` loans of `HELPER_TABLE`; see the module's comment. */
 export const pgbenchScript = (captured: CapturedPayment, loans: number): PgbenchScript => {
+  // Fresh values: the generated ids, and an event's id made from one (`evt_` and its hex digits).
+  const generated: [string, string, string][] = [
+    [captured.key, 'idempotency_key', 'gen_random_uuid()'],
+    ...captured.generatedIds.map((id, i): [string, string, string] => [id, `new_id_${i + 1}`, 'gen_random_uuid()']),
+    ...captured.generatedIds.map((id, i): [string, string, string] => [`evt_${id.replace(/-/g, '')}`, `new_event_id_${i + 1}`, "'evt_' || replace(gen_random_uuid()::text, '-', '')"]),
+  ]
   const fresh = new Map<string, string>([
     [captured.loan.loanId, 'loan_id'],
     [captured.loan.paymentMethodId, 'method_id'],
-    [captured.key, 'idempotency_key'],
-    ...captured.generatedIds.map((id, i): [string, string] => [id, `new_id_${i + 1}`]),
+    ...generated.map(([value, name]): [string, string] => [value, name]),
   ])
   const variables: Record<string, string> = {}
   const lines = captured.statements.map((statement, s) => {
@@ -151,7 +157,7 @@ export const pgbenchScript = (captured: CapturedPayment, loans: number): Pgbench
     })
     return `${sql};`
   })
-  const picked = [...fresh.values()].slice(2).map((name) => `gen_random_uuid() as ${name}`)
+  const picked = generated.map(([, name, expression]) => `${expression} as ${name}`)
   return {
     text: [
       `\\set n random(1, ${loans})`,
