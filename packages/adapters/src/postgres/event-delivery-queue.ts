@@ -1,6 +1,7 @@
 import { eventView, signingSecrets, type DeliveryAttempt, type DueDelivery, type WebhookDeliveryQueue, type World } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import { toLoggedEvent } from './event-log.js'
+import { outcomeColumns } from './webhook-delivery-queue.js'
 import type { Database } from './schema.js'
 import { query } from './store-errors.js'
 
@@ -71,13 +72,7 @@ export const postgresEventDeliveryQueue = (db: Kysely<Database>, world: World): 
       await db
         .with('attempt', (db) => db.insertInto('event_delivery_attempts').values(attemptValues(attempt)))
         .updateTable('event_deliveries')
-        .set({
-          attempts: attempt.attemptNumber,
-          status: outcome._tag === 'Delivered' ? 'delivered' : outcome._tag === 'Failed' ? 'failed' : 'pending',
-          ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
-          locked_until: null,
-          last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
-        })
+        .set(outcomeColumns(attempt, outcome))
         .where('id', '=', Number(attempt.deliveryId))
         .execute()
     }),

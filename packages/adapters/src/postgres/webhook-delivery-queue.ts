@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, DueDelivery, EventId, WebhookDeliveryQueue } from '@lendgate/core'
+import type { AttemptOutcome, DeliveryAttempt, DueDelivery, EventId, WebhookDeliveryQueue } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import type { Selectable } from 'kysely'
 import type { Database, WebhookEventsTable } from './schema.js'
@@ -14,6 +14,19 @@ const attemptValues = (attempt: DeliveryAttempt) => ({
   duration_ms: Math.round(attempt.durationMs),
   status_code: attempt.statusCode,
   error: attempt.error,
+})
+
+/**
+ * What an attempt's outcome writes on its delivery, in either queue (the session outbox's events,
+ * the endpoints' deliveries: the same columns): the count, the status, the next attempt's time
+ * for a retry, the lease released, and the last error.
+ */
+export const outcomeColumns = (attempt: DeliveryAttempt, outcome: AttemptOutcome) => ({
+  attempts: attempt.attemptNumber,
+  status: outcome._tag === 'Delivered' ? ('delivered' as const) : outcome._tag === 'Failed' ? ('failed' as const) : ('pending' as const),
+  ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
+  locked_until: null,
+  last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
 })
 
 /**
@@ -67,13 +80,7 @@ export const postgresWebhookDeliveryQueue = (db: Kysely<Database>): WebhookDeliv
       await db
         .with('attempt', (db) => db.insertInto('webhook_attempts').values(attemptValues(attempt)))
         .updateTable('webhook_events')
-        .set({
-          attempts: attempt.attemptNumber,
-          status: outcome._tag === 'Delivered' ? 'delivered' : outcome._tag === 'Failed' ? 'failed' : 'pending',
-          ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
-          locked_until: null,
-          last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
-        })
+        .set(outcomeColumns(attempt, outcome))
         .where('id', '=', attempt.deliveryId as EventId)
         .execute()
     }),
