@@ -49,11 +49,19 @@ const processState = (pid: number): string => {
   }
 }
 
-/** How many PostgreSQL servers run on the cluster of `dataDir` (postmasters only: their command line names it). */
-const serversOn = (dataDir: string): number =>
-  execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+/**
+ * How many PostgreSQL servers run on the cluster of `dataDir`: processes whose command line names
+ * it, less their own children (a backend the moment after its fork still shows its postmaster's
+ * command line).
+ */
+const serversOn = (dataDir: string): number => {
+  const named = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => /\/bin\/postgres -D /.test(line) && `${line} `.includes(`-D ${join(dataDir, 'pgdata')} `)).length
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null && /\/bin\/postgres -D /.test(match[3]!) && `${match[3]} `.includes(`-D ${join(dataDir, 'pgdata')} `))
+  const pids = new Set(named.map((match) => match[1]))
+  return named.filter((match) => !pids.has(match[2])).length
+}
 
 describe('the embedded PostgreSQL server beside the processes that use it (issue 41)', function () {
   this.timeout(120_000)
