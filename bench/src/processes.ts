@@ -265,6 +265,7 @@ export const startChild = async (
  */
 export const apiEnvironment = (databaseUrl: string | undefined, secrets: Secrets, receiverUrl: string): Record<string, string> => ({
   NODE_ENV: 'production',
+  PUBLIC_BASE_URL: 'https://api.lendgate.example',
   ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
   PARTNER_MINT_SECRET: secrets.mint,
   INTERNAL_API_TOKEN: secrets.internal,

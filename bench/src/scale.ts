@@ -109,7 +109,7 @@ const prepare = async (baseUrl: string, names: { readonly fresh: string; readonl
 
 type OpenApiDocument = { readonly paths: Record<string, Record<string, { readonly operationId: string; readonly security?: unknown[]; readonly parameters?: readonly { readonly name: string; readonly in: string }[] }>> }
 
-/** A partner GET route, from the API's partner OpenAPI document. */
+/** A partner GET route, from the API's partner OpenAPI document: its path under `/public/v1`, the document's server. */
 type Route = { readonly operationId: string; readonly path: string; readonly list: boolean }
 
 const partnerGets = async (api: Api): Promise<Route[]> => {
@@ -117,8 +117,8 @@ const partnerGets = async (api: Api): Promise<Route[]> => {
   return Object.entries(document.paths).flatMap(([path, operations]) => {
     const get = operations['get']
     // The books are live: test helpers take test keys only (docs/testing.md).
-    if (get === undefined || (get.security !== undefined && get.security.length === 0) || path.startsWith('/public/test-helpers/')) return []
-    return [{ operationId: get.operationId, path, list: (get.parameters ?? []).some((p) => p.in === 'query' && p.name === 'cursor') }]
+    if (get === undefined || (get.security !== undefined && get.security.length === 0) || path.startsWith('/test-helpers/')) return []
+    return [{ operationId: get.operationId, path: `/public/v1${path}`, list: (get.parameters ?? []).some((p) => p.in === 'query' && p.name === 'cursor') }]
   })
 }
 
@@ -173,7 +173,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
     const ids = await routeIds(fresh, subject)
     const fill = (path: string): string =>
       path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
-        const id = name === 'addressId' ? (path.startsWith('/public/onboarding-sessions/') ? ids.sessionAddressId : ids.partyAddressId) : ids[name]
+        const id = name === 'addressId' ? (path.startsWith('/public/v1/onboarding-sessions/') ? ids.sessionAddressId : ids.partyAddressId) : ids[name]
         if (id === undefined) throw new Error(`the scale benchmark knows no record for {${name}} of ${path}`)
         return id
       })
@@ -200,7 +200,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
       })
     }
     const routes = await partnerGets(apiAt(sides[0]!.child.url))
-    const keyOf = (path: string): 'partner' | 'borrower' => (path.startsWith('/public/onboarding-sessions/') || path.startsWith('/public/partner/') ? 'partner' : 'borrower')
+    const keyOf = (path: string): 'partner' | 'borrower' => (path.startsWith('/public/v1/onboarding-sessions/') || path.startsWith('/public/v1/partner/') ? 'partner' : 'borrower')
     const cases: Case[] = []
     for (const route of routes) {
       const key = keyOf(route.path)

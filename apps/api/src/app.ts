@@ -22,10 +22,15 @@ import { testHelperRoutes } from './routes/test-helpers.js'
 import { referenceRoutes } from './routes/reference.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
 import type { Routes } from './routes/route.js'
+import { OPERATIONS, type Operation } from './routes/operations.js'
 import { buildRouter, routeFallback } from './routes/router.js'
 
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
-export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations' | 'rateLimits'>): Routes => ({
+export const allRoutes = (
+  deps: AppDeps,
+  config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations' | 'rateLimits'>,
+  operations: readonly Operation[] = OPERATIONS,
+): Routes => ({
   ...healthRoutes(deps),
   ...apiKeyRoutes(deps),
   ...onboardingSessionRoutes(deps),
@@ -37,7 +42,7 @@ export const allRoutes = (deps: AppDeps, config: Pick<Config, 'publicBaseUrl' | 
   ...eventRoutes(deps),
   ...testHelperRoutes(deps),
   ...auditEventRoutes(deps),
-  ...referenceRoutes(config),
+  ...referenceRoutes(config, operations),
 })
 
 /** The application, and the request listener a server runs (the application's own). */
@@ -49,6 +54,8 @@ export type App = {
 export type AppOptions = {
   /** How long a request waits for the schema while the process migrates at start; default `SCHEMA_WAIT_MS` (30 s). Tests shorten it. */
   readonly schemaWaitMs?: number
+  /** The route table, and the documents' operations; `OPERATIONS` unless said (tests mark one deprecated). */
+  readonly operations?: readonly Operation[]
 }
 
 /**
@@ -67,7 +74,8 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger, options
   app.proxy = config.trustedProxyHops > 0
   app.maxIpsCount = config.trustedProxyHops
   const callers = callerChecks(deps, config)
-  const table = buildRouter(deps, config, (world) => allRoutes(world, config), callers)
+  const operations = options.operations ?? OPERATIONS
+  const table = buildRouter(deps, config, (world) => allRoutes(world, config, operations), callers, operations)
   app.use(requestLifecycle(logger, deps.metrics))
   app.use(bodyBounds)
   app.use(operational(deps.health, options.schemaWaitMs))

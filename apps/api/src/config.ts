@@ -28,7 +28,7 @@ export type Config = {
   readonly webhookRetrySchedule: readonly number[]
   readonly verificationDeliveryUrl: string | undefined
   readonly placeholderOperations: ReadonlySet<string>
-  /** Where partners reach the API (PUBLIC_BASE_URL): the OpenAPI documents' `servers`; unset, the address a request reached. */
+  /** Where partners reach the API (PUBLIC_BASE_URL, required in production): the partner OpenAPI document's `servers`; unset, the address a request reached. */
   readonly publicBaseUrl: string | undefined
   /** Exact origins allowed to call the API from a browser; `*` allows any. Empty: none. */
   readonly corsOrigins: readonly string[]
@@ -202,7 +202,7 @@ const Environment = t.type({
     'must be an http(s) URL without credentials, query or fragment, not ending in /public, such as https://api.example.com',
     baseUrl,
     none,
-    otherwise('unset: the address each request reached', 'Where partners reach the API (a path allowed; https in production): the server of the partner OpenAPI document.'),
+    otherwise('unset: the address each request reached (required in production)', 'Where partners reach the API (a path allowed; required, and https, in production): the partner OpenAPI document names `<it>/public/v1` as its server.'),
   ),
   CORS_ORIGINS: setting(
     'CORS_ORIGINS',
@@ -225,7 +225,7 @@ const Environment = t.type({
     none,
     otherwise(
       'unset',
-      'production turns off generated secrets (a missing secret makes its routes answer 500 server_misconfigured) and requires an https PUBLIC_BASE_URL.',
+      'production turns off generated secrets (a missing secret makes its routes answer 500 server_misconfigured) and requires PUBLIC_BASE_URL, an https URL.',
     ),
   ),
   RUN_JOBS: setting(
@@ -293,8 +293,8 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
     Environment.decode(env),
     E.mapLeft((errors) => errors.map((e) => `${e.context.map((c) => c.key).filter((k) => k !== '').join('.')} ${e.message ?? 'is invalid'}`)),
     E.filterOrElse(
-      (v) => v.NODE_ENV !== 'production' || v.PUBLIC_BASE_URL === undefined || v.PUBLIC_BASE_URL.startsWith('https://'),
-      (): readonly string[] => ['PUBLIC_BASE_URL must be an https URL in production: partners send their keys to it'],
+      (v) => v.NODE_ENV !== 'production' || (v.PUBLIC_BASE_URL !== undefined && v.PUBLIC_BASE_URL.startsWith('https://')),
+      (): readonly string[] => ['PUBLIC_BASE_URL must be set to an https URL in production: partners send their keys to it, and the partner OpenAPI document names it as its server'],
     ),
     E.filterOrElse(
       (v) => v.DATABASE_DIRECT_URL === undefined || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),

@@ -204,7 +204,7 @@ for (const database of testDatabases()) {
         expect(reply.status).to.equal(500)
         expect(reply.body).to.deep.equal({
           error: 'server_misconfigured',
-          detail: 'The server is missing a setting this request needs (PARTNER_MINT_SECRET).',
+          detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it).",
         })
       })
     })

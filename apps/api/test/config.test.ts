@@ -120,14 +120,16 @@ describe('loadConfig', () => {
     expect(E.isRight(config) && config.right.databaseUrl).to.equal('pglite://memory')
   })
 
-  it('takes a public base URL with a path, normalised, and refuses credentials, a query, a fragment, /public or plain http in production', () => {
+  it('takes a public base URL with a path, normalised, and refuses credentials, a query, a fragment, /public, or plain http or none in production', () => {
     const base = (PUBLIC_BASE_URL: string, NODE_ENV = 'development') => E.map((c: { publicBaseUrl: string | undefined }) => c.publicBaseUrl)(loadConfig({ PUBLIC_BASE_URL, NODE_ENV }))
     expect(base('HTTPS://API.Lendgate.example:443/lending/')).to.deep.equal(E.right('https://api.lendgate.example/lending'))
     expect(base('http://127.0.0.1:3000')).to.deep.equal(E.right('http://127.0.0.1:3000'))
     for (const refused of ['https://user:pw@api.example.com', 'https://api.example.com/?env=prod', 'https://api.example.com/#top', 'https://api.example.com/public', 'ftp://api.example.com', 'api.example.com']) {
       expect(E.isLeft(base(refused)), refused).to.equal(true)
     }
-    expect(base('http://api.example.com', 'production')).to.deep.equal(E.left(['PUBLIC_BASE_URL must be an https URL in production: partners send their keys to it']))
+    const refusedInProduction = E.left(['PUBLIC_BASE_URL must be set to an https URL in production: partners send their keys to it, and the partner OpenAPI document names it as its server'])
+    expect(base('http://api.example.com', 'production')).to.deep.equal(refusedInProduction)
+    expect(E.map((c: { publicBaseUrl: string | undefined }) => c.publicBaseUrl)(loadConfig({ NODE_ENV: 'production' })), 'unset in production').to.deep.equal(refusedInProduction)
     expect(base('https://api.example.com', 'production')).to.deep.equal(E.right('https://api.example.com'))
   })
 

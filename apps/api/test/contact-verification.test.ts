@@ -265,7 +265,7 @@ describe('contact verification with a controllable clock', () => {
       expect(reply.status).to.equal(500)
       expect(reply.body).to.deep.equal({
         error: 'server_misconfigured',
-        detail: 'The server is missing a setting this request needs (VERIFICATION_DELIVERY_URL).',
+        detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it).",
       })
     } finally {
       await bare.stop()

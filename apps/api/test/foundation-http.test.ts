@@ -543,7 +543,7 @@ describe('HTTP behaviour that needs a failing or configured dependency', () => {
     try {
       const minted = await mint(server.url, { party_id: randomUUID() })
       expect(minted.status).to.equal(500)
-      expect(minted.body).to.deep.equal({ error: 'server_misconfigured', detail: 'The server is missing a setting this request needs (PARTNER_MINT_SECRET).' })
+      expect(minted.body).to.deep.equal({ error: 'server_misconfigured', detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it)." })
       const internal = await request(server.url, `/internal/applications/${randomUUID()}/approve`, { method: 'POST', headers: bearer('whatever') })
       expect(internal.status).to.equal(500)
       expect(internal.body.error).to.equal('server_misconfigured')

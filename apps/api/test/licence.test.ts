@@ -60,14 +60,14 @@ describe('the licence', () => {
     })
     after(async () => server.stop())
 
-    it('is the info.license of the partner and the operator documents, by its SPDX identifier', async () => {
+    it('is the info.license of the partner and the operator documents, by its name and its text\'s URL (Spectral\'s license-url; 3.1 takes an identifier or a URL, not both)', async () => {
       const partner = await request(server.url, '/public/openapi.json')
       const operator = await request(server.url, '/internal/openapi.json', { headers: bearer(INTERNAL_TOKEN) })
       expect([partner.status, operator.status]).to.deep.equal([200, 200])
       const licenseOf = (document: unknown): unknown => (document as { info: { license: unknown } }).info.license
       expect([licenseOf(partner.body), licenseOf(operator.body)]).to.deep.equal([
-        { name: 'Apache 2.0', identifier: 'Apache-2.0' },
-        { name: 'Apache 2.0', identifier: 'Apache-2.0' },
+        { name: 'Apache 2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
+        { name: 'Apache 2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       ])
     })
   })

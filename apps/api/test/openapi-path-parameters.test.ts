@@ -29,8 +29,7 @@ const ajv = new Ajv2020({ strict: false })
 addFormats.default(ajv)
 
 const operationObject = (op: Operation): OperationObject => {
-  const template = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
-  const found = document.paths[template]?.[op.method.toLowerCase()]
+  const found = document.paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')]?.[op.method.toLowerCase()]
   if (found === undefined) throw new Error(`${op.operationId} is not in the document`)
   return found
 }

@@ -38,8 +38,9 @@ type Document = {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete']
 
-const routesOf = (document: Document): string[] =>
-  Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+/** `METHOD /path` of each operation, its path under `prefix` (the partner document's are relative to `/public/v1`, or `/public`). */
+const routesOf = (document: Document, prefix = ''): string[] =>
+  Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${prefix}${path}`))
 
 describe('the OpenAPI documents', () => {
   let server: TestServer
@@ -72,20 +73,24 @@ describe('the OpenAPI documents', () => {
   })
 
   it('keeps the audiences apart: partner routes in one, /internal routes and the probes in the other, each with its own credential', () => {
-    expect(routesOf(partner).filter((route) => !route.includes(' /public/'))).to.deep.equal([])
+    // Partner paths are relative to the server's /public/v1: none names a prefix of its own.
+    expect(routesOf(partner).filter((route) => / \/(public|internal|health)(\/|$)/.test(route))).to.deep.equal([])
     expect(routesOf(operator).filter((route) => !/ \/(internal|health)(\/|$)/.test(route))).to.deep.equal([])
     expect(Object.keys((partner.components as { securitySchemes?: object }).securitySchemes ?? {}).sort()).to.deep.equal(['bearerApiKey', 'headerApiKey', 'mintKey'])
     expect(Object.keys((operator.components as { securitySchemes?: object }).securitySchemes ?? {})).to.deep.equal(['internalToken'])
     expect(JSON.stringify(partner)).to.not.include('/internal/')
   })
 
-  it('names as server the address the request reached, or the configured public base URL', async () => {
-    expect(partner.servers).to.deep.equal([{ url: server.url, description: 'This server' }])
+  it('names as servers version 1 at the address the request reached, or at the configured public base URL; the same with and without the version segment', async () => {
+    expect(partner.servers.map((s) => s.url)).to.deep.equal([`${server.url}/public/v1`, `${server.url}/public`])
     expect(operator.servers.map((s) => s.url)).to.deep.equal([server.url])
+    const versioned = await request(server.url, '/public/v1/openapi.json')
+    expect(versioned.status).to.equal(200)
+    expect(versioned.text).to.equal((await request(server.url, '/public/openapi.json')).text)
     const configured = await startInMemoryServer(undefined, { publicBaseUrl: 'https://api.lendgate.example/lending' })
     try {
       const reply = await request(configured.url, '/public/openapi.json')
-      expect((reply.body as Document).servers.map((s) => s.url)).to.deep.equal(['https://api.lendgate.example/lending'])
+      expect((reply.body as Document).servers.map((s) => s.url)).to.deep.equal(['https://api.lendgate.example/lending/public/v1', 'https://api.lendgate.example/lending/public'])
       // Operator routes are not served where partners are: their document keeps the address it was asked at.
       const internal = await request(configured.url, '/internal/openapi.json', { headers: bearer(INTERNAL_TOKEN) })
       expect((internal.body as Document).servers.map((s) => s.url)).to.deep.equal([configured.url])
@@ -94,12 +99,12 @@ describe('the OpenAPI documents', () => {
     }
   })
 
-  it('names no server a Host header could forge: no trusted proxy, no forwarded scheme or host; a host no URL can carry gives "/"', async () => {
+  it('names no server a Host header could forge: no trusted proxy, no forwarded scheme or host; a host no URL can carry gives paths on this host', async () => {
     const forwarded = await request(server.url, '/public/openapi.json', { headers: { 'X-Forwarded-Proto': 'javascript', 'X-Forwarded-Host': 'evil.example' } })
-    expect((forwarded.body as Document).servers.map((s) => s.url)).to.deep.equal([server.url])
+    expect((forwarded.body as Document).servers.map((s) => s.url)).to.deep.equal([`${server.url}/public/v1`, `${server.url}/public`])
     const odd = await sendRaw(server.url, { method: 'GET', path: '/public/openapi.json', headers: [['Host', 'evil.example/"x']] })
     expect(odd.status).to.equal(200)
-    expect((JSON.parse(odd.text) as Document).servers.map((s) => s.url)).to.deep.equal(['/'])
+    expect((JSON.parse(odd.text) as Document).servers.map((s) => s.url)).to.deep.equal(['/public/v1', '/public'])
   })
 
   it('both pass a standard OpenAPI 3.1 validator', async () => {
@@ -120,7 +125,7 @@ describe('the OpenAPI documents', () => {
       .layers()
       .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:([A-Za-z]+)/g, '{$1}')}`))
       .sort()
-    expect([...routesOf(partner), ...routesOf(operator)].sort()).to.deep.equal(served)
+    expect([...routesOf(partner, '/public'), ...routesOf(operator)].sort()).to.deep.equal(served)
     const ids = [partner, operator].flatMap((document) => Object.values(document.paths).flatMap((item) => Object.values(item).map((o) => o.operationId))).sort()
     expect(ids).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort())
     expect(Object.keys(OPERATION_DOCS).sort()).to.deep.equal(OPERATIONS.map((op) => op.operationId).sort())
@@ -223,7 +228,10 @@ describe('the OpenAPI documents', () => {
             if (schema === undefined) continue
             const name = /^#\/components\/schemas\/(\w+)$/.exec(schema.$ref)?.[1]
             expect(name, operation.operationId).to.be.a('string')
-            expect(() => ajv.compile(document.components.schemas[name!]!), operation.operationId).to.not.throw()
+            // Compiled with the document's schemas around it: a body of several shapes refers to a named schema per shape.
+            const root = { $id: `urn:lendgate:${document === partner ? 'partner' : 'operator'}:${operation.operationId}`, components: { schemas: document.components.schemas }, $ref: schema.$ref }
+            expect(document.components.schemas[name!], operation.operationId).to.be.an('object')
+            expect(() => ajv.compile(root), operation.operationId).to.not.throw()
             bodies += 1
           }
         }

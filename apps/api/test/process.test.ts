@@ -113,7 +113,7 @@ describe('the API process (main.ts)', function () {
   })
 
   it('in production generates nothing: minting answers 500 server_misconfigured and the log says why', async () => {
-    const run = startMain({ DATA_DIR: dataDir, NODE_ENV: 'production' })
+    const run = startMain({ DATA_DIR: dataDir, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://api.lendgate.example' })
     const url = await within(30_000, run.url)
     const minted = await request(url, '/public/partner/api-keys', {
       method: 'POST',
@@ -123,7 +123,7 @@ describe('the API process (main.ts)', function () {
     expect(minted.status).to.equal(500)
     expect(minted.body).to.deep.equal({
       error: 'server_misconfigured',
-      detail: 'The server is missing a setting this request needs (PARTNER_MINT_SECRET).',
+      detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it).",
     })
     expect(run.stdout()).to.contain('"setting":"PARTNER_MINT_SECRET"')
     run.child.kill('SIGTERM')

@@ -104,7 +104,7 @@ describe('PUT …/webhook with host names (in-memory server with its own resolve
       expect(reply.status).to.equal(500)
       expect(reply.body).to.deep.equal({
         error: 'server_misconfigured',
-        detail: 'The server is missing a setting this request needs (WEBHOOK_SECRET_KEY).',
+        detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it).",
       })
     } finally {
       await bare.stop()

@@ -95,6 +95,7 @@ export const startFleet = async (run: Resources): Promise<Fleet> => {
   }
   const shared = {
     NODE_ENV: 'production',
+    PUBLIC_BASE_URL: 'https://api.lendgate.example',
     DATABASE_URL: pgbouncer.urlOf(database.name),
     DATABASE_DIRECT_URL: database.directUrl,
     DATA_DIR: join(run.dir, 'data'),

@@ -69,7 +69,3 @@ export const summary = (title: string, findings: readonly Finding[], placesShown
   }
   return lines.join('\n')
 }
-
-/** The findings of `severity` or worse (`warning` includes the errors). */
-export const atLeast = (findings: readonly Finding[], severity: 'error' | 'warning'): Finding[] =>
-  findings.filter((f) => f.severity === 'error' || (severity === 'warning' && f.severity === 'warning'))

@@ -18,11 +18,11 @@ type SpectralResult = { readonly code: string | number; readonly path: readonly 
 const SPECTRAL_SEVERITY: readonly Severity[] = ['error', 'warning', 'info', 'hint']
 
 /**
- * `spectral lint` with the ruleset file and `--fail-severity=warn`: exit 0 only with no error and
- * no warning. Exit 2 (a broken ruleset or document it cannot read) is a failure of the run.
+ * `spectral lint` with the ruleset file (every rule) and `--fail-severity=hint`: exit 0 only with no
+ * finding at all. Exit 2 (a broken ruleset or document it cannot read) is a failure of the run.
  */
 export const spectralLint = async (documentFile: string): Promise<LintReport> => {
-  const run = await runTool('spectral', ['lint', documentFile, '--ruleset', SPECTRAL_RULESET, '--fail-severity=warn', '--format', 'json', '--quiet'], LINT_TIMEOUT_MS)
+  const run = await runTool('spectral', ['lint', documentFile, '--ruleset', SPECTRAL_RULESET, '--fail-severity=hint', '--format', 'json', '--quiet'], LINT_TIMEOUT_MS)
   if (run.code !== 0 && run.code !== 1) throw unreadable('spectral', run, 'unexpected exit status')
   let results: SpectralResult[]
   try {

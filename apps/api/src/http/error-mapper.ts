@@ -162,7 +162,8 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'StoreUnavailable':
       return { status: 500, body: { error: 'store_unavailable', detail: 'The data store is unavailable. Retry later; with an Idempotency-Key a retry is safe.' } }
     case 'ServerMisconfigured':
-      return { status: 500, body: { error: 'server_misconfigured', detail: `The server is missing a setting this request needs (${problem.setting}).` } }
+      // The setting's name is for operators (answerProblem logs it), not for whoever called.
+      return { status: 500, body: { error: 'server_misconfigured', detail: "The server is missing a setting this request needs; its operators must set it (the server's log names it)." } }
     case 'InternalError':
       return { status: 500, body: { error: 'internal_error', detail: 'An unexpected error occurred. Quote the X-Request-Id header when you contact support.' } }
     case 'Overpayment':

@@ -68,17 +68,18 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Lendgate API reference</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="stylesheet" href="docs/swagger-ui.css">
 </head>
 <body>
 <div id="reference"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/reference.js"></script>
+<script src="docs/swagger-ui-bundle.js"></script>
+<script src="docs/reference.js"></script>
 </body>
 </html>
 `
 
-const INIT = `window.ui = SwaggerUIBundle({ url: '/public/openapi.json', dom_id: '#reference', deepLinking: true, docExpansion: 'list' })\n`
+/** The document's URL relative to the page's, so that the page works behind a gateway's path prefix. */
+const INIT = `window.ui = SwaggerUIBundle({ url: new URL('public/openapi.json', document.baseURI).href, dom_id: '#reference', deepLinking: true, docExpansion: 'list' })\n`
 
 type Asset = { readonly type: string; readonly body: string | Buffer }
 
@@ -96,7 +97,13 @@ const ASSETS: Readonly<Record<string, Asset>> = {
  */
 const docsPage: Middleware<AppState> = (ctx, next) => {
   const path = ctx.path
-  const asset = path.startsWith('/docs') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ASSETS[path === '/docs/' ? '/docs' : path] : undefined
+  const asset = path.startsWith('/docs') && (ctx.method === 'GET' || ctx.method === 'HEAD') ? ASSETS[path] : undefined
+  if (path === '/docs/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    // The page's URLs are relative to `/docs` (no slash), where a gateway's prefix is kept.
+    ctx.status = 301
+    ctx.redirect('../docs')
+    return
+  }
   if (asset === undefined) return next()
   ctx.status = 200
   ctx.type = asset.type

@@ -46,6 +46,7 @@ const judgedStoreFailure = (ctx: ParameterizedContext<AppState>, problem: StoreU
 export const answerProblem = (ctx: ParameterizedContext<AppState>, given: Problem): void => {
   const problem = given._tag === 'StoreUnavailable' ? judgedStoreFailure(ctx, given) : given
   if (problem._tag === 'VerificationDeliveryFailed') ctx.state.log.warn({ reason: problem.reason }, 'verification delivery failed')
+  if (problem._tag === 'ServerMisconfigured') ctx.state.log.error({ setting: problem.setting }, `${problem.setting} is not set: the request cannot be served`)
   const { status, body, headers } = toHttpError(problem)
   sendJson(ctx, status, body)
   if (headers !== undefined) for (const [name, value] of Object.entries(headers)) ctx.set(name, value)

@@ -1,7 +1,6 @@
 import { EVENT_TYPES, type EventType } from '@lendgate/core'
 import { endpointDeliveryHeaders, EVENT_EXAMPLES, PARTY_READY_EVENT_EXAMPLE, type DeliveryHeadersExample } from './examples.js'
 import { EVENT_SCHEMA_OF, PARTY_READY_EVENT as PARTY_READY_EVENT_SCHEMA } from './responses.js'
-import { testingGuide } from './testing-guide.js'
 
 /** The fixed parts of the OpenAPI documents: info, security schemes, shared parameters and headers, the webhooks (one per event type). */
 
@@ -10,16 +9,8 @@ export const INFO = {
     title: 'Lendgate partner lending API',
     description:
       'Onboard business borrowers, receive the signed `party.ready` webhook, apply for loans and service them; receive every event of the catalogue, signed, at your webhook endpoints (the `webhooks` section documents each type).\n\n' +
-      '- **Keys**: a key belongs to one party and carries scopes; send it as `Authorization: Bearer lgk_…` or `X-Api-Key`. ' +
-      'Operators and partner backends mint keys with the root mint secret (`X-Partner-Mint-Key`).\n' +
-      '- **Money** is integer minor units (`int64`) with an ISO 4217 currency; dates are `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds.\n' +
-      '- **Lists** take `limit` (1–100, default 20) and `cursor` (the previous page\'s `next_cursor`) and answer `{data, next_cursor}`.\n' +
-      '- **Writes** accept an `Idempotency-Key`; a payment requires one.\n' +
-      '- **Errors** are `{"error": "<stable_code>", "detail": "<text>"}` with the fields a code documents; each operation lists its codes and why. ' +
-      'A request Node\'s HTTP parser cannot read (headers too large, malformed, too slow) is answered 400, 431 or 408 before it reaches an operation.\n' +
-      '- **Versions**: every path under `/public` is also served under `/public/v1`, the same operation.\n' +
-      '- Every answer carries `X-Request-Id`; quote it to support.\n\n' +
-      testingGuide(),
+      'Use the first server: `/public/v1` is version 1 of the API (see Versioning). Money is integer minor units (`int64`) with an ISO 4217 currency; dates are `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. ' +
+      'The guides below come first; then every operation, its errors and examples, grouped by tag.',
   },
   operator: {
     title: 'Lendgate operator API',
@@ -34,7 +25,7 @@ export const SECURITY_SCHEMES = {
   partner: {
     bearerApiKey: { type: 'http', scheme: 'bearer', description: 'A partner API key: `Authorization: Bearer lgk_…`' },
     headerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'A partner API key in `X-Api-Key`, for clients that cannot set Authorization' },
-    mintKey: { type: 'apiKey', in: 'header', name: 'X-Partner-Mint-Key', description: 'The root mint secret (PARTNER_MINT_SECRET): operators and partner backends only' },
+    mintKey: { type: 'apiKey', in: 'header', name: 'X-Partner-Mint-Key', description: "The root mint secret: held by the lender's operators and the partner's backend only, never by a borrower's app" },
   },
   operator: {
     internalToken: { type: 'http', scheme: 'bearer', description: 'The operator token: `Authorization: Bearer <INTERNAL_API_TOKEN>`. Partner keys are refused' },
@@ -77,6 +68,21 @@ export const HEADERS = {
     description: 'true when this answer replays the first answer to the same Idempotency-Key',
     schema: { type: 'string', const: 'true' },
     example: 'true',
+  },
+  Deprecation: {
+    description: 'On a deprecated operation (see the Versioning guide): when it was deprecated, an RFC 9745 structured date (`@` and Unix seconds)',
+    schema: { type: 'string', pattern: '^@-?[0-9]+$' },
+    example: '@1796083200',
+  },
+  Sunset: {
+    description: 'On a deprecated operation: the HTTP date after which it may stop answering (RFC 8594), at least 12 months after `Deprecation`',
+    schema: { type: 'string' },
+    example: 'Sun, 01 Apr 2029 00:00:00 GMT',
+  },
+  Link: {
+    description: 'On a deprecated operation: where its replacement is described (`rel="deprecation"`, RFC 9745)',
+    schema: { type: 'string' },
+    example: '<https://lendgate.example/docs/changelog>; rel="deprecation"; type="text/html"',
   },
   'WWW-Authenticate': {
     description: 'Bearer (RFC 6750); `error="invalid_token"` for a key that is unknown, malformed or revoked',
@@ -250,6 +256,12 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
     data: 'the loan, `CHARGED_OFF`; `previous_attributes` is `{"status": "ACTIVE"}`',
   },
 }
+
+/** Every event type and when it is sent, for the Webhooks guide's table. */
+export const EVENT_TYPE_ROWS: readonly { readonly type: EventType; readonly when: string }[] = EVENT_TYPES.map((type) => ({
+  type,
+  when: type === 'party.ready' ? 'an onboarding session is approved: the borrower is a party, and can apply for loans' : EVENT_WEBHOOK_DOCS[type].when,
+}))
 
 /** The webhook of an event type other than `party.ready`: what a webhook endpoint that enables it receives. */
 const eventWebhook = (type: Exclude<EventType, 'party.ready'>) => {

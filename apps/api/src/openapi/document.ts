@@ -1,13 +1,16 @@
 import { jsonSchemaOf, PageQuery, PATH_PARAMETERS, type JsonSchema } from '@lendgate/core'
 import type * as t from 'io-ts'
-import type { RateLimitSettings } from '../config.js'
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type RateLimitSettings } from '../config.js'
 import { notReady } from '../http/problems.js'
 import { RATE_POLICY } from '../http/rate-policies.js'
-import { OPERATIONS, type Operation } from '../routes/operations.js'
+import { OPERATIONS, type Deprecation, type Operation } from '../routes/operations.js'
 import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuses, sample, SAMPLE_PROBLEMS, sentence, type DocumentedProblem } from './errors.js'
 import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
 import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
 import { RESPONSE_SCHEMAS, SUCCESS_BODIES, SUCCESS_PINS } from './responses.js'
+import { PATH_PARAMETER_DESCRIPTIONS } from './parameters.js'
+import { partnerGuides, partnerApiVersion } from './guides.js'
+import { QUERY_DESCRIPTIONS } from './query-descriptions.js'
 import { HEADERS, INFO, PARAMETERS, PARTY_READY_EVENT, SECURITY_SCHEMES, WEBHOOKS } from './components.js'
 
 /**
@@ -17,7 +20,10 @@ import { HEADERS, INFO, PARAMETERS, PARTY_READY_EVENT, SECURITY_SCHEMES, WEBHOOK
  * from the route table (method, path, auth, scope, success status), the io-ts codecs that
  * validate each request (their JSON Schemas), the schemas of the views that shape each success
  * body (responses.ts), each operation's documentation and problems (operation-docs.ts) and the
- * error mapper (errors.ts); `servers` is added per request (`withServer`).
+ * error mapper (errors.ts); `servers` is added per base URL (`withServer`).
+ *
+ * The partner document's paths are relative to its server, `<base URL>/public/v1` (decision 134):
+ * the major version is in the path, and `/public` without it serves the same version 1 routes.
  */
 
 export type Audience = 'partner' | 'operator'
@@ -25,11 +31,29 @@ export type Audience = 'partner' | 'operator'
 /** The operator document holds the `/internal` routes and the probes; the partner document every other route. */
 export const audienceOf = (op: Operation): Audience => (op.auth === 'internal' || op.path.startsWith('/health') ? 'operator' : 'partner')
 
+/** Where the partner routes of version 1 are, under the base URL: the partner document's paths follow it. */
+export const PARTNER_VERSION_PATH = '/public/v1'
+/** The partner routes without the version segment (spec: `/public/v1/...` is `/public/...`), the same version 1 routes. */
+const PARTNER_PATH = '/public'
+
+/**
+ * Where `op` is in its document: its route-table path as an OpenAPI template, partner paths
+ * relative to their server (`PARTNER_VERSION_PATH`).
+ */
+export const documentPath = (op: Operation): string => {
+  const template = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
+  return audienceOf(op) === 'partner' ? template.slice(PARTNER_PATH.length) : template
+}
+
 export type DocumentOptions = {
   /** The configured rate limits, which the 429 examples quote. */
   readonly rateLimits: RateLimitSettings
   /** Operations configured to answer the 501 placeholder (PLACEHOLDER_OPERATIONS). */
   readonly placeholderOperations?: ReadonlySet<string>
+  /** The route table; `OPERATIONS` unless said. */
+  readonly operations?: readonly Operation[]
+  /** The webhook retry schedule, which the Webhooks guide states; the default unless said. */
+  readonly webhookRetrySchedule?: readonly number[]
 }
 
 // ---- the problems of each kind of operation ------------------------------------------------------
@@ -90,7 +114,7 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
       problems.push(
         sample('InvalidMintKey'),
         rateLimited(RATE_POLICY.mint, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed mint attempts (`mint` policy: wrong or empty secrets; a right one never counts); every attempt is refused until the window ends. Wait `Retry-After` seconds.'),
-        documented({ _tag: 'ServerMisconfigured', setting: 'PARTNER_MINT_SECRET' }, 'Production without PARTNER_MINT_SECRET: nobody can mint.'),
+        documented({ _tag: 'ServerMisconfigured', setting: 'PARTNER_MINT_SECRET' }, 'The server has no mint secret configured: nobody can mint.'),
       )
       break
     case 'internal':
@@ -135,6 +159,7 @@ const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${na
 /** The headers an answer of `op` with `status` may carry (docs/api.md "Response headers"). */
 const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
   'X-Request-Id': header('X-Request-Id'),
+  ...(op.deprecated === undefined ? {} : { Deprecation: header('Deprecation'), Sunset: header('Sunset'), Link: header('Link') }),
   ...(carriesRateLimit(op) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),
@@ -157,14 +182,16 @@ const requestExamples = (name: RequestBodyName): JsonSchema =>
     ? { examples: { bank_account: { summary: 'A bank account', value: REQUEST_EXAMPLES[name] }, card: { summary: 'A card token', value: CARD_PAYMENT_METHOD_EXAMPLE } } }
     : { example: REQUEST_EXAMPLES[name] }
 
-/** Query parameters from a strict object codec: one parameter per property. */
+/** Query parameters from a strict object codec: one parameter per property, described by `QUERY_DESCRIPTIONS` and the codec. */
 const queryParameters = (codec: t.Mixed): readonly JsonSchema[] => {
   const schema = jsonSchemaOf(codec) as { properties?: Record<string, JsonSchema> }
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     // Optional properties allow null in a body; a query value is a string or absent.
     const { description, ...value } = ((property as { anyOf?: readonly JsonSchema[] }).anyOf?.[0] ?? property) as { description?: string }
+    const described = [QUERY_DESCRIPTIONS.get(codec)?.[name], description].filter((text): text is string => typeof text === 'string')
+    if (described.length === 0) throw new Error(`query parameter ${name} has no description (openapi/query-descriptions.ts)`)
     // No example: "Try it out" would fill the optional filters in, and list a filtered page by default.
-    return { name, in: 'query', required: false, ...(typeof description === 'string' ? { description } : {}), schema: value }
+    return { name, in: 'query', required: false, description: described.join('; '), schema: value }
   })
 }
 
@@ -172,7 +199,8 @@ const queryParameters = (codec: t.Mixed): readonly JsonSchema[] => {
 const pathParameter = (name: string): JsonSchema => {
   const codec = (PATH_PARAMETERS as Readonly<Record<string, t.Mixed>>)[name]
   if (codec === undefined) throw new Error(`path parameter ${name} has no codec in PATH_PARAMETERS`)
-  return { name, in: 'path', required: true, schema: jsonSchemaOf(codec), example: exampleOf(PARAMETER_EXAMPLES, name) }
+  const description = PATH_PARAMETER_DESCRIPTIONS[name as keyof typeof PATH_PARAMETERS]
+  return { name, in: 'path', required: true, description, schema: jsonSchemaOf(codec), example: exampleOf(PARAMETER_EXAMPLES, name) }
 }
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -203,6 +231,10 @@ const idempotencyText = (op: Operation): string => {
   return 'Not idempotent by key: operator routes take no `Idempotency-Key`; check the result before repeating it.'
 }
 
+/** What a deprecated operation's description starts with. */
+const deprecationText = (deprecation: Deprecation): string =>
+  `**Deprecated** since ${deprecation.since}: it may stop answering after ${deprecation.sunset}. Its answers carry \`Deprecation\`, \`Sunset\` and \`Link\` (${deprecation.link}).`
+
 /** The world an operator's request acts on (decision 128), a header of every internal operation. */
 const LENDGATE_MODE: JsonSchema = {
   name: 'Lendgate-Mode',
@@ -230,6 +262,7 @@ const operationObject = (op: Operation, options: DocumentOptions): JsonSchema =>
   const errors = errorStatuses(problems)
   const pin = SUCCESS_PINS[op.operationId as keyof typeof SUCCESS_PINS]
   const description = [
+    ...(op.deprecated === undefined ? [] : [deprecationText(op.deprecated)]),
     d.description,
     idempotencyText(op),
     `**Errors**\n\n${errors
@@ -241,6 +274,7 @@ const operationObject = (op: Operation, options: DocumentOptions): JsonSchema =>
     summary: d.summary,
     description,
     tags: [d.tag],
+    ...(op.deprecated === undefined ? {} : { deprecated: true }),
     security: securityOf(op),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(d.body === undefined ? {} : { requestBody: { required: op.jsonBody, content: bodyContent(op, { schema: schemaRef(d.body), ...requestExamples(d.body) }) } }),
@@ -296,13 +330,35 @@ const usedComponents = (roots: unknown, components: Readonly<Record<string, Read
   )
 }
 
+/**
+ * Request bodies that are one of several shapes told apart by `type`, and the name of each shape's
+ * schema, so generated clients get a named type per branch and tools a discriminator.
+ */
+const REQUEST_BRANCHES: Partial<Record<RequestBodyName, Readonly<Record<string, string>>>> = {
+  PaymentMethodInput: { bank_account: 'BankAccountPaymentMethodInput', card: 'CardPaymentMethodInput' },
+}
+
+/** The schema of every request body, the branches of those in `REQUEST_BRANCHES` named apart. */
 const requestSchemas = (): Record<string, JsonSchema> =>
-  Object.fromEntries(Object.entries(REQUEST_BODIES).map(([name, codec]) => [name, jsonSchemaOf(codec)]))
+  Object.fromEntries(
+    Object.entries(REQUEST_BODIES).flatMap(([name, codec]): (readonly [string, JsonSchema])[] => {
+      const schema = jsonSchemaOf(codec)
+      const names = REQUEST_BRANCHES[name as RequestBodyName]
+      if (names === undefined) return [[name, schema]]
+      const branches = (schema as { oneOf: readonly { properties: { type: { enum: readonly [string] } } }[] }).oneOf.map((branch) => {
+        const branchName = names[branch.properties.type.enum[0]]
+        if (branchName === undefined) throw new Error(`request body ${name} has a branch of type ${branch.properties.type.enum[0]} without a name`)
+        return [branchName, branch as JsonSchema] as const
+      })
+      const mapping = Object.fromEntries(Object.entries(names).map(([type, branchName]) => [type, `#/components/schemas/${branchName}`]))
+      return [[name, { oneOf: branches.map(([branchName]) => schemaRef(branchName)), discriminator: { propertyName: 'type', mapping } }], ...branches]
+    }),
+  )
 
 const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema => {
   const paths: Record<string, Record<string, JsonSchema>> = {}
-  for (const op of OPERATIONS.filter((o) => audienceOf(o) === audience)) {
-    const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}')
+  for (const op of (options.operations ?? OPERATIONS).filter((o) => audienceOf(o) === audience)) {
+    const path = documentPath(op)
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: operationObject(op, options) }
   }
   const webhooks = audience === 'partner' ? WEBHOOKS : undefined
@@ -318,12 +374,17 @@ const buildDocument = (audience: Audience, options: DocumentOptions): JsonSchema
     openapi: '3.1.0',
     info: {
       ...INFO[audience],
-      version: '1.0.0',
+      ...(audience === 'partner'
+        ? { description: [INFO.partner.description, ...partnerGuides({ rateLimits: options.rateLimits, webhookRetrySchedule: options.webhookRetrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE })].join('\n\n') }
+        : {}),
+      version: partnerApiVersion(),
       contact: { name: 'Lendgate API support', email: 'api-support@lendgate.example', url: 'https://lendgate.example/support' },
-      // An SPDX identifier (OpenAPI 3.1), which excludes `url`: LICENSE at the repository's root holds the text.
-      license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
+      license: { name: 'Apache 2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
     },
-    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    // In alphabetical order, as readers of a long list look for them (Spectral's openapi-tags-alphabetical).
+    tags: Object.entries(tags)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, description]) => ({ name, description })),
     paths,
     ...(webhooks === undefined ? {} : { webhooks }),
     components: { ...usedComponents(roots, components), securitySchemes: components.securitySchemes },
@@ -336,10 +397,20 @@ export const openApiDocuments = (options: DocumentOptions): Readonly<Record<Audi
   return { partner: buildDocument('partner', options), operator: buildDocument('operator', options) }
 }
 
-/** `document` served from `baseUrl` (the configured public base URL, or the address the request reached). */
-export const withServer = ({ openapi, info, ...rest }: JsonSchema, baseUrl: string): JsonSchema => ({
+/**
+ * `document` served from `baseUrl` (the configured public base URL, or the address the request
+ * reached, or empty for this server's own host): the partner document's servers are version 1 with and without its path segment, the
+ * operator document's the base URL itself.
+ */
+export const withServer = ({ openapi, info, ...rest }: JsonSchema, audience: Audience, baseUrl: string): JsonSchema => ({
   openapi,
   info,
-  servers: [{ url: baseUrl, description: 'This server' }],
+  servers:
+    audience === 'partner'
+      ? [
+          { url: `${baseUrl}${PARTNER_VERSION_PATH}`, description: 'Version 1 of the partner API (use this)' },
+          { url: `${baseUrl}${PARTNER_PATH}`, description: 'The same version 1 routes without the version segment' },
+        ]
+      : [{ url: baseUrl === '' ? '/' : baseUrl, description: 'This server' }],
   ...rest,
 })

@@ -153,7 +153,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
   server_misconfigured: { why: 'The server lacks a setting the operation needs (an operator must set it)' },
   internal_error: { why: 'An unexpected error (a bug); quote the X-Request-Id to support' },
   not_implemented: {
-    why: 'The operation is configured as a placeholder (PLACEHOLDER_OPERATIONS)',
+    why: 'The operation is switched off on this server: it answers a placeholder',
     fields: { operation_id: string },
     required: ['operation_id'],
     withoutDetail: true,
@@ -161,6 +161,54 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
   method_not_allowed: { why: 'The path does not answer this method (the Allow header lists those it does)' },
   headers_too_large: { why: 'The request headers are over the server limit' },
   request_timeout: { why: 'The request was not received in time' },
+}
+
+/** The codes only operator routes answer: the partner catalogue leaves them out. */
+const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token'])
+
+/** When a request answered with a code is worth sending again; the others need a change first. */
+const RETRY_ADVICE: Readonly<Record<string, string>> = {
+  conflict: 'after reading the resource again',
+  rate_limited: 'after `Retry-After` seconds',
+  idempotency_key_in_use: 'after `Retry-After` seconds',
+  code_expired: 'with a new code (the retry route)',
+  too_many_attempts: 'with a new code (the retry route)',
+  verification_delivery_failed: 'later',
+  payment_processor_unavailable: 'with the same `Idempotency-Key`',
+  not_ready: 'after `Retry-After` seconds',
+  store_unavailable: 'later, with the same `Idempotency-Key`',
+  internal_error: 'later, with the same `Idempotency-Key`; quote `X-Request-Id` to support',
+  request_timeout: 'at once',
+}
+
+/** Every problem's sample and the parser's refusals: what gives each code its statuses. */
+const ALL_SAMPLES: readonly Problem[] = [
+  ...Object.values(SAMPLE_PROBLEMS),
+  { _tag: 'UnreadableRequest', reason: 'headers_too_large' },
+  { _tag: 'UnreadableRequest', reason: 'timeout' },
+  { _tag: 'NotReady', reason: 'migrations_pending' },
+]
+
+/**
+ * The partner Errors guide's catalogue (a generated block, see guides.ts): every code a partner
+ * route answers, with the statuses `toHttpError` gives it, when to retry, what it means and the
+ * fields its body carries besides `error` and `detail`.
+ */
+export const partnerErrorCatalogue = (): string => {
+  const statuses = new Map<string, Set<number>>()
+  for (const problem of ALL_SAMPLES) {
+    const { status, body } = toHttpError(problem)
+    statuses.set(body.error, (statuses.get(body.error) ?? new Set<number>()).add(status))
+  }
+  const rows = Object.entries(ERROR_CODES)
+    .filter(([code]) => !OPERATOR_CODES.has(code))
+    .map(([code, { why, fields = {} }]) => {
+      const answered = [...(statuses.get(code) ?? [])].sort((a, b) => a - b)
+      if (answered.length === 0) throw new Error(`no problem answers ${code}`)
+      const extra = Object.keys(fields).map((name) => `\`${name}\``).join(', ')
+      return `| \`${code}\` | ${answered.join(', ')} | ${RETRY_ADVICE[code] ?? 'no: change the request first'} | ${sentence(why).replaceAll('|', '\\|')} | ${extra === '' ? '—' : extra} |`
+    })
+  return ['| Code | Status | Retry | Meaning | Other fields |', '| --- | --- | --- | --- | --- |', ...rows].join('\n')
 }
 
 /** `invalid_request` → `InvalidRequestError`. */

@@ -78,8 +78,10 @@ import type { RequestBodyName } from './operation-docs.js'
  *
  * They tell one story. The partner's backend (API client `acme-backend`) onboards Acme Supplies
  * LLC of Springfield, Illinois; an operator approves it, and the party applies for the
- * "Working capital 12-month" product: USD 12,000.00 (1,200,000 minor units) over 12 months at
- * 1,200 bps with a 200 bps origination fee, booked on 2026-11-03 (America/Chicago) under 30/360.
+ * "Working Capital Term Loan", a product every fresh server is seeded with, which an operator
+ * has set to 1,200 bps, America/Chicago and late fees (`LoanProductPatch`): USD 12,000.00
+ * (1,200,000 minor units) over 12 months at 1,200 bps with a 200 bps origination fee, booked on
+ * 2026-11-03 (America/Chicago) under 30/360.
  * The borrower pays USD 500.00 on 2026-11-16 and the daily job accrues interest to 2026-11-30,
  * the day the servicing reads are taken. The schedule, disclosure, balances, ledger, payoff and
  * payment allocation are the figures the service computes for that loan. The reversal and the
@@ -134,7 +136,13 @@ const TEST_CLOCK_ID = '0c5e2b7a-3d41-4f6e-9a8b-2c7d1e5f9a03'
 const PARTY_REGISTERED_ADDRESS_ID = '63af7362-d125-46f0-a497-69a992b3d0ed'
 const PARTY_OPERATING_ADDRESS_ID = '5dc00658-6126-4970-9e85-648e2754155f'
 
-const PRODUCT_ID = '265f3984-945e-4f5b-8c12-779ace5cfa2b'
+/**
+ * The product the story's applications are for: the seeded "Working Capital Term Loan" (the
+ * catalogue of a fresh database), so the application examples work on a fresh server.
+ */
+const PRODUCT_ID = '5b0c1d2e-0001-4a00-8000-000000000001'
+/** A product an operator adds to the catalogue (`createLoanProduct`). */
+const CREATED_PRODUCT_ID = '265f3984-945e-4f5b-8c12-779ace5cfa2b'
 const APPLICATION_ID = '3872feeb-f7ab-4373-ba03-35a068589ef0'
 const WITHDRAWN_APPLICATION_ID = '1465e435-4f1d-447a-aeaa-9d0d57eb0209'
 const DECLINED_APPLICATION_ID = 'fd332147-323c-44ea-b803-1d2a8046a352'
@@ -435,10 +443,17 @@ const productRequest: Sent<typeof LoanProductInput> = {
   time_zone: 'America/Chicago',
   active: true,
 }
-const productPatch: Sent<typeof LoanProductPatch> = { description: 'Unsecured working capital for US small businesses: 6 to 12 months, repaid monthly.' }
+/** The seeded working capital product, priced and serviced as the story's loan is. */
+const productPatch: Sent<typeof LoanProductPatch> = {
+  interest_rate_bps: 1200,
+  time_zone: 'America/Chicago',
+  late_fee_flat: 2_500,
+  late_fee_bps: 500,
+  late_fee_grace_days: 10,
+}
 
 const productAsCreated: LoanProductView = {
-  product_id: PRODUCT_ID,
+  product_id: CREATED_PRODUCT_ID,
   name: 'Working capital 12-month',
   description: 'Unsecured working capital for US small businesses, repaid monthly.',
   currency: 'USD',
@@ -459,9 +474,15 @@ const productAsCreated: LoanProductView = {
   created_at: '2026-11-02T09:14:37.182Z',
   updated_at: '2026-11-02T09:14:37.182Z',
 }
+/** The seeded "Working Capital Term Loan" after `productPatch`: the product of the story's applications. */
 const product: LoanProductView = {
   ...productAsCreated,
-  description: 'Unsecured working capital for US small businesses: 6 to 12 months, repaid monthly.',
+  product_id: PRODUCT_ID,
+  name: 'Working Capital Term Loan',
+  description: 'Fixed-rate term loan for inventory, payroll and day-to-day operations.',
+  max_amount: 25_000_000,
+  max_term_months: 36,
+  created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-02T09:21:05.640Z',
 }
 
@@ -890,13 +911,14 @@ const testClock: TestClockView = {
   test_clock_id: TEST_CLOCK_ID,
   party_id: PARTY_ID,
   name: 'Late payment walkthrough',
-  frozen_time: '2026-12-01T09:00:00.000Z',
+  frozen_time: '2026-11-28T15:02:44.118Z',
   status: 'ready',
   advancing_to: null,
   created_at: '2026-11-28T15:02:44.118Z',
 }
 const testClockAdvancing: TestClockView = { ...testClock, status: 'advancing', advancing_to: '2027-03-01T09:00:00.000Z' }
-const createTestClockRequest: Sent<typeof CreateTestClockInput> = { frozen_time: '2026-12-01T09:00:00Z', name: 'Late payment walkthrough' }
+/** Without `frozen_time`, the clock starts now: a fixed time would be refused once it is in the past. */
+const createTestClockRequest: Sent<typeof CreateTestClockInput> = { name: 'Late payment walkthrough' }
 const advanceTestClockRequest: Sent<typeof AdvanceTestClockInput> = { frozen_time: '2027-03-01T09:00:00Z' }
 
 const loanDocumentRequest: Sent<typeof LoanDocumentInput> = {

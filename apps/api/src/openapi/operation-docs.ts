@@ -164,7 +164,7 @@ const SECOND_REGISTERED = invalidRequest(
   'A second `registered` address, or a 21st address, is refused: update the first instead.',
 )
 const ADDRESS_RACE = documented({ _tag: 'AlreadyExists', entity: 'registered_address' }, 'A concurrent request added the registered address first.')
-const NO_SENDER = documented({ _tag: 'ServerMisconfigured', setting: 'VERIFICATION_DELIVERY_URL' }, 'Production without VERIFICATION_DELIVERY_URL: codes cannot be sent or checked.')
+const NO_SENDER = documented({ _tag: 'ServerMisconfigured', setting: 'VERIFICATION_DELIVERY_URL' }, 'The server has no way to deliver verification codes configured: codes cannot be sent or checked.')
 const DELIVERY_PROBLEMS: readonly DocumentedProblem[] = [
   SESSION_NOT_FOUND,
   sessionClosed('send a code for'),
@@ -199,7 +199,7 @@ const ENDPOINTS_FULL = documented(
   `The API client already has ${MAX_ENDPOINTS_PER_CLIENT} endpoints.`,
 )
 const noSealing = (what: string): DocumentedProblem =>
-  documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, `Production without WEBHOOK_SECRET_KEY: ${what}.`)
+  documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, `The server has no key to seal webhook secrets with configured: ${what}.`)
 const SHOWN_ONCE =
   'the server generates one (`whsec_` and 24 random bytes) and answers it once, in `secret` of this response only: an idempotent replay answers without it, and no read shows it again'
 
@@ -231,12 +231,12 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   getOpenApiDocument: doc(
     'reference',
     'This OpenAPI document',
-    'The partner document, served without a key. `servers` is the configured public base URL (PUBLIC_BASE_URL) or, when none is set, the address the request reached.',
+    'The partner document, served without a key (under `/public/v1` and `/public` alike). Its `servers` are version 1 of the API at its public address, with and without the version segment; its paths are relative to them.',
   ),
   getOperatorOpenApiDocument: doc(
     'reference',
     'This OpenAPI document',
-    'The operator document: the `/internal` routes and the probes. `servers` is the configured public base URL (PUBLIC_BASE_URL) or, when none is set, the address the request reached.',
+    'The operator document: the `/internal` routes and the probes. `servers` is the address the request reached.',
   ),
 
   mintApiKey: doc(
@@ -362,7 +362,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       errors: [
         SESSION_NOT_FOUND,
         invalidRequest('webhook_url must be an https URL of a public host', 'webhook_url', 'The URL is not https, or resolves to a private, loopback or link-local address.'),
-        documented({ _tag: 'ServerMisconfigured', setting: 'WEBHOOK_SECRET_KEY' }, 'Production without WEBHOOK_SECRET_KEY: secrets cannot be stored.'),
+        noSealing('secrets cannot be stored'),
       ],
     },
   ),

@@ -137,6 +137,18 @@ const count = (description?: string): JsonSchema => integer(description, { minim
 const basisPoints = (description: string): JsonSchema => integer(description, { minimum: 0, maximum: 10_000 })
 const termMonths: JsonSchema = integer('months', { minimum: 1, maximum: MAX_TERM_MONTHS })
 
+/**
+ * A union of named schemas told apart by `property`: a `oneOf` of references with an OpenAPI
+ * `discriminator` mapping each value of `property` to its branch. Each branch is a whole object
+ * schema whose `property` is a `const`, so exactly one branch takes a body.
+ */
+const unionOf = (description: string, property: string, branches: Readonly<Record<string, string>>): JsonSchema => ({
+  type: 'object',
+  description,
+  oneOf: [...new Set(Object.values(branches))].map((name) => ({ $ref: `#/components/schemas/${name}` })),
+  discriminator: { propertyName: property, mapping: Object.fromEntries(Object.entries(branches).map(([value, name]) => [value, `#/components/schemas/${name}`])) },
+})
+
 /** Every scope a key can hold: the known scopes, `*`, and `<namespace>:*` of their namespaces. */
 const SCOPE_VALUES = [...KNOWN_SCOPES, '*', ...[...new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[0]))].map((ns) => `${ns}:*`)]
 const scopes: JsonSchema = { type: 'array', items: enumOf(SCOPE_VALUES), minItems: 1, maxItems: 20, uniqueItems: true }
@@ -168,6 +180,54 @@ type ReviewView = ReturnType<typeof reviewView>
 type PaymentView = ReturnType<typeof paymentView>
 type Allocation = NonNullable<PaymentView['allocation']>
 
+/** The fields of a payment method that depend on its type: a bank account's or a card's, the other's null. */
+type PaymentMethodBranchFields = { readonly [K in 'account_holder_name' | 'account_type' | 'brand' | 'exp_month' | 'exp_year']: JsonSchema }
+
+/** The payment method of `type`: every field of the view, those of the other type null. */
+const paymentMethodOf = (type: PaymentMethodView['type'], description: string, fields: PaymentMethodBranchFields): JsonSchema =>
+  objectOf<PaymentMethodView>()(description, {
+    payment_method_id: uuid,
+    loan_id: uuid,
+    type: { type: 'string', const: type },
+    nickname: nullableString,
+    is_default: { ...boolean, description: 'Exactly one payment method of a loan is its default' },
+    status: { type: 'string', const: 'active' },
+    last4: { type: 'string', pattern: '^\\d{4}$' },
+    ...fields,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+
+/** What a payment paid: past due first, then the current buckets (minor units). */
+const ALLOCATION: JsonSchema = objectOf<Allocation>()('What the payment paid: past due first, then the current buckets (minor units)', {
+  past_due: objectOf<Allocation['past_due']>()('Paid on installments past due', {
+    fees: minor('minor units', 0),
+    interest: minor('minor units', 0),
+    principal: minor('minor units', 0),
+  }),
+  fees: minor('minor units', 0),
+  interest: minor('minor units', 0),
+  principal: minor('minor units', 0),
+})
+
+/** The payment of `status`: every field of the view, `allocation` and `failure_code` as that status has them. */
+const paymentOf = (
+  status: (typeof PAYMENT_STATUSES)[number],
+  description: string,
+  fields: { readonly allocation: JsonSchema; readonly failure_code: JsonSchema },
+): JsonSchema =>
+  objectOf<PaymentView>()(description, {
+    payment_id: uuid,
+    loan_id: uuid,
+    status: { type: 'string', const: status },
+    amount: minor('minor units', 1),
+    currency,
+    payment_method_id: uuid,
+    ...fields,
+    effective_date: date,
+    created_at: timestamp,
+  })
+
 // ---- component schemas ----------------------------------------------------------------------
 
 
@@ -185,7 +245,7 @@ const PROFILE_FIELDS = {
 
 /** The servicing rules of a product, frozen on each loan at booking (docs/servicing.md). */
 const SERVICING_TERMS = {
-  day_count: { ...enumOf(DAY_COUNTS), description: 'The day-count convention interest accrues by (docs/servicing.md "Interest")' },
+  day_count: { ...enumOf(DAY_COUNTS), description: 'The day-count convention interest accrues by: `ACTUAL_365` counts calendar days in a 365-day year; `THIRTY_360` a 360-day year of twelve 30-day months' },
   prepayment: { ...enumOf(PREPAYMENT_MODES), description: 'What a prepayment does: REDUCE_TERM keeps the installment, REDUCE_INSTALLMENT keeps the term' },
   late_fee_flat: minor('minor units charged once on an installment still unpaid after the grace period', 0),
   late_fee_bps: basisPoints('basis points of what the late installment still owes, added to late_fee_flat'),
@@ -195,7 +255,7 @@ const SERVICING_TERMS = {
 
 /** The Truth in Lending figures of a schedule (docs/servicing.md "Disclosure"). */
 const DISCLOSURE = orNull(
-  objectOf<NonNullable<LoanView['disclosure']>>()('The Truth in Lending figures of the schedule (Regulation Z; docs/servicing.md "Disclosure")', {
+  objectOf<NonNullable<LoanView['disclosure']>>()('The Truth in Lending figures of the schedule (Regulation Z): the amount financed, the finance charge, the total of payments and the APR', {
     amount_financed: minor('principal − origination fee (a prepaid finance charge)'),
     finance_charge: minor('total_of_payments − amount_financed: interest and the origination fee'),
     total_of_payments: minor('the sum of the scheduled payments'),
@@ -291,7 +351,7 @@ const SCHEMAS = {
     scopes,
     created_at: timestamp,
     revoked_at: nullableTimestamp,
-    last_used_at: { ...nullableTimestamp, description: 'Written in batches (KEY_USAGE_FLUSH_MS), not per request' },
+    last_used_at: { ...nullableTimestamp, description: 'Written in batches every few seconds, not per request' },
   }),
 
   OnboardingSession: objectOf<OnboardingSessionView>()('An onboarding session as its partner sees it', {
@@ -389,7 +449,7 @@ const SCHEMAS = {
   }),
 
   EventEndpoint: objectOf<EventEndpointView>()(
-    "A webhook endpoint of the partner's API client (docs/events.md \"Webhook endpoints\"): where the events the client sees are POSTed, of the types it enables. " +
+    "A webhook endpoint of the partner's API client (see the Webhooks guide): where the events the client sees are POSTed, of the types it enables. " +
       'Never its secret, but `secret` in the answer that made one (a creation or rotation without `secret`), in that answer only (not in an idempotent replay)',
     { ...ENDPOINT_FIELDS, secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret the server generated, shown once: in this answer only' } },
     ['secret'],
@@ -623,81 +683,41 @@ const SCHEMAS = {
     content_type: nullableString,
     created_at: timestamp,
   }),
-  PaymentMethod: {
-    ...objectOf<PaymentMethodView>()('A bank account or card of a loan: never a full number, routing number or token', {
-      payment_method_id: uuid,
-      loan_id: uuid,
-      type: enumOf(['bank_account', 'card']),
-      nickname: nullableString,
-      is_default: boolean,
-      status: { type: 'string', const: 'active' },
-      last4: { type: 'string', pattern: '^\\d{4}$' },
-      account_holder_name: { type: ['string', 'null'], description: 'Bank accounts only' },
-      account_type: nullableEnumOf(['checking', 'savings'], 'Bank accounts only'),
-      brand: nullableEnumOf(CARD_BRANDS, 'Cards only'),
-      exp_month: nullableInteger('Cards only', { minimum: 1, maximum: 12 }),
-      exp_year: nullableInteger('Cards only', { minimum: 2000, maximum: 2100 }),
-      created_at: timestamp,
-      updated_at: timestamp,
-    }),
-    oneOf: [
-      {
-        type: 'object',
-        required: ['type'],
-        properties: {
-          type: { const: 'bank_account' },
-          account_holder_name: { type: 'string' },
-          account_type: { type: 'string' },
-          brand: { type: 'null' },
-          exp_month: { type: 'null' },
-          exp_year: { type: 'null' },
-        },
-      },
-      {
-        type: 'object',
-        required: ['type'],
-        properties: {
-          type: { const: 'card' },
-          account_holder_name: { type: 'null' },
-          account_type: { type: 'null' },
-          exp_month: { type: 'integer' },
-          exp_year: { type: 'integer' },
-        },
-      },
-    ],
-  },
-  Payment: {
-    ...objectOf<PaymentView>()(
-      'A borrower payment: `allocation` and no `failure_code` when it succeeded (and after its reversal); `failure_code` and no allocation when it failed',
-      {
-        payment_id: uuid,
-        loan_id: uuid,
-        status: enumOf(PAYMENT_STATUSES),
-        amount: minor('minor units', 1),
-        currency,
-        payment_method_id: uuid,
-        allocation: orNull(
-          objectOf<Allocation>()('What the payment paid: past due first, then the current buckets (minor units)', {
-            past_due: objectOf<Allocation['past_due']>()('Paid on installments past due', {
-              fees: minor('minor units', 0),
-              interest: minor('minor units', 0),
-              principal: minor('minor units', 0),
-            }),
-            fees: minor('minor units', 0),
-            interest: minor('minor units', 0),
-            principal: minor('minor units', 0),
-          }),
-        ),
-        failure_code: { type: ['string', 'null'], description: 'Why the processor refused it, such as insufficient_funds' },
-        effective_date: date,
-        created_at: timestamp,
-      },
-    ),
-    oneOf: [
-      { type: 'object', required: ['status'], properties: { status: { enum: ['SUCCEEDED', 'REVERSED'] }, allocation: { type: 'object' }, failure_code: { type: 'null' } } },
-      { type: 'object', required: ['status'], properties: { status: { const: 'FAILED' }, allocation: { type: 'null' }, failure_code: { type: 'string' } } },
-    ],
-  },
+  // Each union of a success body is a `oneOf` of named, mutually exclusive branches (a `const`
+  // discriminator and every field of the view), so a generator (Prism's dynamic mock) fills one
+  // branch in whole rather than mixing the fields of two (issue 58).
+  PaymentMethod: unionOf('A bank account or card of a loan, by its `type`: never a full number, routing number or token', 'type', {
+    bank_account: 'BankAccountPaymentMethod',
+    card: 'CardPaymentMethod',
+  } satisfies Record<PaymentMethodView['type'], string>),
+  BankAccountPaymentMethod: paymentMethodOf('bank_account', 'A bank account of a loan: only the last four digits of its number, never its routing number or token', {
+    account_holder_name: string,
+    account_type: enumOf(['checking', 'savings']),
+    brand: { type: 'null', description: 'Cards only' },
+    exp_month: { type: 'null', description: 'Cards only' },
+    exp_year: { type: 'null', description: 'Cards only' },
+  }),
+  CardPaymentMethod: paymentMethodOf('card', "A card of a loan, by the token of the partner's card vault: only its last four digits, never the token", {
+    account_holder_name: { type: 'null', description: 'Bank accounts only' },
+    account_type: { type: 'null', description: 'Bank accounts only' },
+    brand: nullableEnumOf(CARD_BRANDS, 'null when the partner did not say'),
+    exp_month: integer(undefined, { minimum: 1, maximum: 12 }),
+    exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
+  }),
+  Payment: unionOf(
+    'A borrower payment, by its `status`: `allocation` and no `failure_code` when it succeeded (and after its reversal); `failure_code` and no allocation when it failed',
+    'status',
+    { SUCCEEDED: 'SucceededPayment', REVERSED: 'ReversedPayment', FAILED: 'FailedPayment' } satisfies Record<PaymentView['status'], string>,
+  ),
+  SucceededPayment: paymentOf('SUCCEEDED', 'A payment that settled: `allocation` says what it paid', { allocation: ALLOCATION, failure_code: { type: 'null' } }),
+  ReversedPayment: paymentOf('REVERSED', 'A payment that settled and was then reversed (by an operator, or a test-mode return): `allocation` is what it had paid', {
+    allocation: ALLOCATION,
+    failure_code: { type: 'null' },
+  }),
+  FailedPayment: paymentOf('FAILED', 'A payment the processor refused: `failure_code` says why, and it paid nothing', {
+    allocation: { type: 'null' },
+    failure_code: { type: 'string', description: 'Why the processor refused it, such as insufficient_funds' },
+  }),
   AccrualRun: objectOf<AccrualRunView>()('What a run of the interest accrual job did', {
     as_of: date,
     loans_examined: count(),
@@ -740,6 +760,8 @@ const WORLDLESS: readonly (keyof typeof SCHEMAS)[] = ['Health', 'Ready']
  * add it: http/livemode.ts); an API key's schema names it already, with its own description.
  */
 const withLivemode = (schema: JsonSchema): JsonSchema => {
+  // A union (`unionOf`) has no fields of its own: each of its branches is a resource schema.
+  if (schema['properties'] === undefined) return schema
   const { required, properties } = schema as { readonly required: readonly string[]; readonly properties: Readonly<Record<string, JsonSchema>> }
   return { ...schema, required: [...new Set([...required, 'livemode'])], properties: { ...properties, livemode: properties['livemode'] ?? livemode } }
 }
@@ -803,16 +825,16 @@ const EVENT_TYPE_SCHEMAS = {
   PaymentSucceededEvent: objectOf<EventOf<'sequence'>>()('`payment.succeeded`: a payment settled. `data` is the payment, with its allocation', {
     ...eventHead('payment.succeeded'),
     sequence: LOAN_SEQUENCE,
-    data: ref('Payment'),
+    data: ref('SucceededPayment'),
   }),
   PaymentFailedEvent: objectOf<EventOf<'sequence'>>()('`payment.failed`: the processor declined a payment. `data` is the payment, with its `failure_code`', {
     ...eventHead('payment.failed'),
     sequence: LOAN_SEQUENCE,
-    data: ref('Payment'),
+    data: ref('FailedPayment'),
   }),
   PaymentReversedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
     '`payment.reversed`: an operator reversed a payment, or a test-mode return did. `data` is the payment, `REVERSED`',
-    { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('Payment'), previous_attributes: previousStatus('SUCCEEDED') },
+    { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('ReversedPayment'), previous_attributes: previousStatus('SUCCEEDED') },
   ),
   LoanLateFeeAssessedEvent: objectOf<EventOf<'sequence'>>()(
     '`loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence`',

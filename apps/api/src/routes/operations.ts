@@ -15,6 +15,20 @@ export type AuthKind = 'partner' | 'mint' | 'internal' | 'none'
 
 export type ExtraLimit = 'verification' | 'webhook_retry'
 
+/**
+ * A route announced for removal (decision 134, the partner Versioning guide): from `since` its
+ * answers carry `Deprecation` (RFC 9745) and `Sunset` (RFC 8594), at least 12 months before
+ * `sunset`; the OpenAPI document marks it deprecated.
+ */
+export type Deprecation = {
+  /** The day it was announced, `YYYY-MM-DD` (UTC). */
+  readonly since: string
+  /** The day after which it may stop answering, `YYYY-MM-DD` (UTC). */
+  readonly sunset: string
+  /** Where its replacement is described, sent as `Link: <…>; rel="deprecation"`. */
+  readonly link: string
+}
+
 export type Operation<Id extends string = string> = {
   readonly operationId: Id
   readonly method: HttpMethod
@@ -41,6 +55,8 @@ export type Operation<Id extends string = string> = {
   readonly fieldsInQuery?: boolean
   /** Where the success body's resources are, for their `livemode`; `body` unless said. */
   readonly livemode?: Exclude<LivemodePlacement, 'body'>
+  /** Announced for removal: see `Deprecation`. */
+  readonly deprecated?: Deprecation
 }
 
 type PartnerOptions = {

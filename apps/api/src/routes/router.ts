@@ -7,6 +7,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import { inWorld, type AppDeps } from '../deps.js'
 import { readBody } from '../http/body.js'
 import { callerChecks, type CallerChecks } from '../http/caller.js'
+import { announceDeprecation } from '../http/deprecation.js'
 import { requestCommand } from '../http/command.js'
 import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
@@ -72,21 +73,24 @@ export type RouteTable = {
  * line's `operation`). Each runs who-is-calling's checks for its `auth` (`callers`), then either the
  * 501 placeholder (`PLACEHOLDER_OPERATIONS`) or: on a write, its body (`readBody`, the only reader of
  * a body, after authentication) and, under /public, idempotency; on a GET, the sealing of list
- * cursors; then its command, its `run` and the answer. `HEAD` is served by the `GET` routes.
+ * cursors; then its command, its `run` and the answer. A deprecated operation announces it first
+ * (`announceDeprecation`). `HEAD` is served by the `GET` routes. `operations` is the route table
+ * (tests mark one deprecated).
  */
 export const buildRouter = (
   deps: AppDeps,
   config: Config,
   routesOf: (deps: AppDeps) => Routes,
   callers: CallerChecks = callerChecks(deps, config),
+  operations: readonly Operation[] = OPERATIONS,
 ): RouteTable => {
   const router = new Router<AppState>()
   // Each world's handlers are built on its own stores, so a handler reaches one world only (decision 128).
   const worlds = { live: deps, test: inWorld(deps, 'test') }
   const handlers = { live: routesOf(worlds.live), test: routesOf(worlds.test) }
-  for (const op of OPERATIONS) {
-    const route = config.placeholderOperations.has(op.operationId) ? undefined : handlers.live[op.operationId]
-    const chain: Middleware<AppState>[] = [...callers.forOperation(op)]
+  for (const op of operations) {
+    const route = config.placeholderOperations.has(op.operationId) ? undefined : handlers.live[op.operationId as keyof Routes]
+    const chain: Middleware<AppState>[] = [...(op.deprecated === undefined ? [] : [announceDeprecation(op.deprecated)]), ...callers.forOperation(op)]
     if (route === undefined) chain.push(placeholder(op))
     else {
       chain.push(worldOf(op))
@@ -108,7 +112,7 @@ export const buildRouter = (
         const command = requestCommand(ctx as AppContext, sources)
         const frozenAt = ctx.state.frozenAt
         // A party on a test clock: the test world's handlers, built on the clock's time.
-        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, clock: { now: () => frozenAt } }))[op.operationId].run
+        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, clock: { now: () => frozenAt } }))[op.operationId as keyof Routes].run
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }

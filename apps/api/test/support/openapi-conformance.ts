@@ -49,7 +49,7 @@ const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete'])
 const isServicePath = (path: string): boolean => /^\/(public|internal|health)(\/|$)/.test(path)
 
 /** The headers the API itself sets (not HTTP's own, CORS or the security headers): each must be declared. */
-const API_HEADERS = ['x-request-id', 'idempotent-replayed', 'retry-after', 'www-authenticate', 'allow', 'ratelimit', 'ratelimit-policy']
+const API_HEADERS = ['x-request-id', 'idempotent-replayed', 'retry-after', 'www-authenticate', 'allow', 'ratelimit', 'ratelimit-policy', 'deprecation', 'sunset']
 
 /** The first of the API's headers in `headers` that `response` does not declare, or undefined. */
 const undeclaredHeader = (response: Json, headers: Headers): string | undefined => {

@@ -6,7 +6,11 @@ type Json = Record<string, unknown>
 /** The partner and operator documents, and both as one document with every `$ref` resolvable. */
 export type BothDocuments = {
   readonly documents: readonly Json[]
-  /** Both documents as one: they share no path, and a component of the same name is the same schema. */
+  /**
+   * Both documents as one, by the paths the server serves (the partner document's relative to
+   * `/public`, its unversioned server): they share no path, and a component of the same name is
+   * the same schema.
+   */
   readonly combined: Json
   /** `node` with every local `$ref` replaced by what it points at in `combined` (the documents have no cycles). */
   readonly resolved: (node: unknown) => unknown
@@ -14,10 +18,11 @@ export type BothDocuments = {
 
 /** Both documents, with the tests' configuration unless `options` says otherwise. */
 export const bothDocuments = (options: DocumentOptions = { rateLimits: testConfig().rateLimits }): BothDocuments => {
-  const documents = Object.values(openApiDocuments(options)) as Json[]
+  const { partner, operator } = openApiDocuments(options) as Record<'partner' | 'operator', Json>
+  const documents = [partner, operator]
   const merged = (part: (document: Json) => unknown): Json => Object.assign({}, ...documents.map(part))
   const combined: Json = {
-    paths: merged((d) => d['paths']),
+    paths: { ...Object.fromEntries(Object.entries(partner['paths'] as Json).map(([path, item]) => [`/public${path}`, item])), ...(operator['paths'] as Json) },
     webhooks: merged((d) => d['webhooks'] ?? {}),
     components: Object.fromEntries(['schemas', 'headers', 'parameters'].map((kind) => [kind, merged((d) => (d['components'] as Json)[kind])])),
   }

@@ -5,7 +5,7 @@ import { exactAttemptLimiter, exactRateLimiter, testModeVerification } from '@le
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryTestData, inMemoryWorld } from '@lendgate/core/testing'
 import * as E from 'fp-ts/lib/Either.js'
 import { createMetrics } from '../../src/metrics.js'
-import { createApp } from '../../src/app.js'
+import { createApp, type AppOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { AppDeps, TestWorldDeps } from '../../src/deps.js'
 import { createLogger } from '../../src/logger.js'
@@ -147,10 +147,11 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
 export const startInMemoryServer = async (
   override: (deps: AppDeps) => Partial<AppDeps> = () => ({}),
   configOverrides: Partial<Config> = {},
+  appOptions: AppOptions = {},
 ): Promise<TestServer> => {
   const { stream, capture } = captureLogs()
   const config = testConfig(configOverrides)
   const deps = inMemoryDeps(override)
-  const server = await listen(createApp(deps, config, createLogger('lendgate-api', config.logLevel, stream)).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, async () => undefined)
+  const server = await listen(createApp(deps, config, createLogger('lendgate-api', config.logLevel, stream), appOptions).handle, { host: '127.0.0.1', port: 0, limits: config.connections }, async () => undefined)
   return { url: server.url, deps, logs: capture, stop: () => server.stop(1_000) }
 }

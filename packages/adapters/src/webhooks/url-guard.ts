@@ -59,9 +59,11 @@ export const webhookUrlGuard = (options: UrlGuardOptions): WebhookUrlGuard => {
           () => invalidRequest(`${field} host could not be resolved`, field),
         ),
         TE.chainW((addresses) =>
-          addresses.length > 0 && addresses.every(isPublicAddress)
-            ? TE.right(undefined)
-            : refuse(field, 'must not point to a loopback, private, link-local or reserved address'),
+          addresses.length === 0
+            ? refuse(field, 'host could not be resolved')
+            : addresses.every(isPublicAddress)
+              ? TE.right(undefined)
+              : refuse(field, 'must not point to a loopback, private, link-local or reserved address'),
         ),
       )
     },
