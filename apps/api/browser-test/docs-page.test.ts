@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { expect } from 'chai'
 import { webhookUrlGuard } from '@lendgate/adapters'
 import { chromium, type Browser, type Page, type Request as BrowserRequest } from 'playwright-core'
+import { GUIDES, guideFile } from '../src/openapi/guides.js'
 import { mintKey } from '../test/support/client.js'
 import { MINT_SECRET, startInMemoryServer, TEST_DNS, type TestServer } from '../test/support/test-server.js'
 
@@ -153,6 +154,17 @@ describe('the reference page and CORS, in Chromium', function () {
     await api?.stop()
     await allowed?.close()
     await refused?.close()
+  })
+
+  it('shows the partner guides above the operations, each under its title', async () => {
+    const page = await browser.newPage()
+    await page.goto(`${api.url}/docs`)
+    await page.waitForSelector('.info h1', { timeout: 30_000 })
+    // The document's title, then each guide's.
+    const [title, ...guides] = await page.locator('.info h1').allTextContents()
+    expect(title).to.contain('Lendgate partner lending API')
+    expect(guides).to.deep.equal(GUIDES.map((name) => /^# (.+)$/m.exec(guideFile(name))![1]!))
+    await page.close()
   })
 
   it('renders every operation of the document at /docs, from assets of this origin only', async () => {

@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { expect } from 'chai'
 import { freePort } from '../fleet-test/support/free-port.js'
 import { MINT_SECRET } from '../test/support/test-server.js'
 import { nameOf, operationsOf, requestFor } from './support/document-requests.js'
 import { startExchangeRecorder } from './support/exchange-recorder.js'
 import { summary, totals, type Finding } from './support/findings.js'
-import { redoclyLint, spectralLint } from './support/linters.js'
+import { GUIDES, guideFile } from '../src/openapi/guides.js'
+import { redoclyBuildDocs, redoclyLint, spectralLint } from './support/linters.js'
 import { checkMockAnswer, proxyFindings } from './support/prism-checks.js'
 import { runQuickstart } from './support/quickstart.js'
 import { responseBodyChecker } from './support/response-schemas.js'
@@ -16,12 +17,13 @@ import { prismViolationLines, startPrism } from './support/tools.js'
 
 /**
  * Third-party OpenAPI tools on the documents the API serves (`pnpm test:openapi-tools`, issue 39):
- * Spectral (`spectral:oas`, no error and no warning) and Redocly (`recommended`, no error) lint
+ * Spectral (every rule of `spectral:oas`) and Redocly (`recommended-strict`), with no finding, lint
  * the partner document (`GET /public/openapi.json`) and the operator document
  * (`GET /internal/openapi.json`, internal token); Prism mocks the partner document and must answer
  * every operation, asked with a request built from the document's own examples, with a 2xx whose
- * body matches the success schema; and the partner quick-start runs through Prism's validating
- * proxy (`--errors`) in front of the API with no violation. The tools are the root
+ * body matches the success schema, and its dynamic mock 20 times each with bodies drawn from the
+ * schemas; Redocly's build-docs renders every partner guide; and the partner quick-start runs
+ * through Prism's validating proxy (`--errors`) in front of the API with no violation. The tools are the root
  * devDependencies' bins; `.spectral.yaml` and `redocly.yaml` at the root are their rulesets.
  */
 
@@ -89,6 +91,17 @@ describe('third-party OpenAPI tools on the served documents', function () {
       })
     })
   }
+
+  it("renders every partner guide as a section of the reference Redocly builds (build-docs)", async () => {
+    const { file } = served('partner')
+    const page = join(dirname(file), 'reference.html')
+    const built = await redoclyBuildDocs(file, page)
+    const html = readFileSync(page, 'utf8')
+    const titles = GUIDES.map((name) => /^# (.+)$/m.exec(guideFile(name))![1]!)
+    note(`Redocly build-docs: ${Math.round(html.length / 1024)} KiB in ${built.ms} ms`)
+    expect(titles.filter((title) => !html.includes(title)), 'guide titles missing from the page').to.deep.equal([])
+    expect(titles).to.have.length(GUIDES.length)
+  })
 
   describe('Prism on the partner document', function () {
     it("gets a 2xx matching the success schema from Prism's mock for every partner operation, asked with the document's own examples", async function () {

@@ -168,7 +168,7 @@ describe('the systemd units (deploy/systemd)', () => {
       }
     }
 
-    it('the API and the worker become ready with .env.example and the secrets, and stop on SIGTERM with status 0, the embedded server with them', async () => {
+    it('the API and the worker become ready with .env.example, the secrets and the public base URL, and stop on SIGTERM with status 0, the embedded server with them', async () => {
       const user = serviceUser()
       const dataDir = join(scratch, 'state')
       mkdirSync(dataDir, { mode: 0o700 })
@@ -182,6 +182,8 @@ describe('the systemd units (deploy/systemd)', () => {
           `PARTNER_MINT_SECRET=${Buffer.alloc(24, 1).toString('base64')}`,
           `INTERNAL_API_TOKEN=${Buffer.alloc(24, 2).toString('base64')}`,
           `WEBHOOK_SECRET_KEY=${Buffer.alloc(32, 3).toString('base64')}`,
+          // Production requires it (decision 134): where partners reach the API.
+          'PUBLIC_BASE_URL=https://api.lendgate.example',
           `PORT=${apiPort}`,
           `WORKER_PORT=${workerPort}`,
           '',

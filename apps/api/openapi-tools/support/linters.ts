@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { place, pointerSegments, type Finding, type Severity } from './findings.js'
 import { REPO_ROOT, runTool } from './tools.js'
 
-/** The rulesets, at the repository root: Spectral's `extends: ["spectral:oas"]`, Redocly's `extends: [recommended]`. */
+/** The rulesets, at the repository root: every rule of Spectral's `spectral:oas`, Redocly's `recommended-strict`. */
 export const SPECTRAL_RULESET = join(REPO_ROOT, '.spectral.yaml')
 export const REDOCLY_CONFIG = join(REPO_ROOT, 'redocly.yaml')
 
@@ -37,7 +37,7 @@ export const spectralLint = async (documentFile: string): Promise<LintReport> =>
 type RedoclyProblem = { readonly ruleId: string; readonly severity: 'error' | 'warn'; readonly message: string; readonly location: readonly { readonly pointer?: string }[] }
 type RedoclyReport = { readonly totals: { readonly errors: number; readonly warnings: number }; readonly problems: readonly RedoclyProblem[] }
 
-/** `redocly lint` with the config file (`extends: [recommended]`); exit 1 on any error. Telemetry is off (TOOL_ENV). */
+/** `redocly lint` with the config file (`extends: [recommended-strict]`); exit 1 on any problem. Telemetry is off (TOOL_ENV). */
 export const redoclyLint = async (documentFile: string): Promise<LintReport> => {
   const run = await runTool('redocly', ['lint', documentFile, '--config', REDOCLY_CONFIG, '--format', 'json', '--max-problems', '100000'], LINT_TIMEOUT_MS)
   if (run.code !== 0 && run.code !== 1) throw unreadable('redocly', run, 'unexpected exit status')
@@ -55,4 +55,11 @@ export const redoclyLint = async (documentFile: string): Promise<LintReport> => 
   }))
   if (findings.length !== report.totals.errors + report.totals.warnings) throw unreadable('redocly', run, `${findings.length} problems listed, totals say ${report.totals.errors + report.totals.warnings}`)
   return { findings, exitCode: run.code, ms: run.ms }
+}
+
+/** `redocly build-docs`: the reference as one HTML page (Redoc, bundled with the CLI: nothing is downloaded), at `outFile`. */
+export const redoclyBuildDocs = async (documentFile: string, outFile: string): Promise<{ readonly ms: number }> => {
+  const run = await runTool('redocly', ['build-docs', documentFile, '--config', REDOCLY_CONFIG, '-o', outFile], LINT_TIMEOUT_MS)
+  if (run.code !== 0) throw unreadable('redocly build-docs', run, 'it did not build')
+  return { ms: run.ms }
 }
