@@ -69,6 +69,20 @@ describe('the partner guides (issue 58)', () => {
     for (const guide of refreshedGuideFiles()) expect(operatorTextIn(guide.now), guide.path).to.deep.equal([])
   })
 
+  it("call only the document's operations in their examples: every `curl` to `$base/…` is a method and path of it", () => {
+    const paths = (served as unknown as { paths: Record<string, Record<string, unknown>> }).paths
+    /** `/parties/{partyId}/loans` → a pattern any value of each parameter matches. */
+    const routes = Object.entries(paths).flatMap(([template, item]) =>
+      Object.keys(item).map((method) => ({ method: method.toUpperCase(), pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
+    )
+    const calls = refreshedGuideFiles().flatMap((guide) =>
+      [...guide.now.matchAll(/curl ([^\n"]*)"\$base(\/[^"?\s]*)/g)].map((m) => ({ guide: guide.name, method: /-X (\w+)/.exec(m[1]!)?.[1] ?? 'GET', path: m[2]! })),
+    )
+    expect(calls.length, 'curl examples in the guides').to.be.greaterThan(15)
+    const unknown = calls.filter((call) => !routes.some((route) => route.method === call.method && route.pattern.test(call.path)))
+    expect(unknown.map((call) => `${call.guide}: ${call.method} ${call.path}`)).to.deep.equal([])
+  })
+
   it('the scan finds what it looks for (it is not vacuous)', () => {
     expect(operatorTextIn('set VERIFICATION_DELIVERY_URL first; see docs/servicing.md "Interest"')).to.have.length(2)
     expect(operatorTextIn('a storage_ref such as docs/acme/agreement.pdf, and PUBLIC_BASE_URLS')).to.deep.equal([])
