@@ -107,6 +107,16 @@ describe('the OpenAPI documents', () => {
     expect((JSON.parse(odd.text) as Document).servers.map((s) => s.url)).to.deep.equal(['/public/v1', '/public'])
   })
 
+  it('serves each address the document it names, however many addresses ask in turn (one serialisation kept per address)', async () => {
+    const hosts = Array.from({ length: 12 }, (_, i) => `host-${i}.lendgate.example:${8000 + i}`)
+    for (const round of [1, 2]) {
+      for (const host of hosts) {
+        const reply = await sendRaw(server.url, { method: 'GET', path: '/public/openapi.json', headers: [['Host', host]] })
+        expect((JSON.parse(reply.text) as Document).servers.map((s) => s.url), `round ${round}`).to.deep.equal([`http://${host}/public/v1`, `http://${host}/public`])
+      }
+    }
+  })
+
   it('both pass a standard OpenAPI 3.1 validator', async () => {
     for (const document of [partner, operator]) {
       const validator = new Validator()
