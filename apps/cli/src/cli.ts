@@ -72,6 +72,13 @@ const failureBody = (failure: unknown): Record<string, unknown> => {
   return { error: _tag.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase(), ...fields }
 }
 
+/** What a command that opens no database is given in place of its dependencies: reading one is a bug, and says so. */
+const NO_DATABASE: CliDeps = new Proxy({} as CliDeps, {
+  get: (_target, key) => {
+    throw new Error(`a command that opens no database read its dependency ${String(key)}`)
+  },
+})
+
 /**
  * Runs one command line, on the dependencies `deps` builds for its command, and answers the
  * exit status: 0 done, 1 refused (the reason as JSON on standard error), 2 a usage error (found
@@ -88,7 +95,7 @@ export const runCli = async (argv: readonly string[], deps: (command: Command) =
     return 0
   }
   const { name, command, args, options } = line.right
-  const outcome = await command.run(await deps(command), args, options)()
+  const outcome = await command.run(command.opensNoDatabase === true ? NO_DATABASE : await deps(command), args, options)()
   if (E.isRight(outcome)) {
     io.out(`${JSON.stringify(outcome.right, null, 2)}\n`)
     return 0

@@ -38,6 +38,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
+import { inspectAchFile } from './ach-inspect.js'
 
 /**
  * The operator commands (issue 7): each calls a use case of core directly, on the configured
@@ -90,6 +91,8 @@ export type Command = {
    * as its backup needs).
    */
   readonly schemaAsFound?: true
+  /** The command works on files alone: no database is opened, and `run` must not read its dependencies. */
+  readonly opensNoDatabase?: true
 }
 
 /** `keys revoke <apiKeyId> --client-id <uuid>`: a command's name, arguments and options; optional ones in brackets. */
@@ -278,5 +281,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
         TE.map(webhookEventView),
       ),
+  },
+  'ach inspect': {
+    summary: 'Check a NACHA file (gzipped or not) and print its batches, counts and totals; opens no database',
+    args: ['file'],
+    options: {},
+    opensNoDatabase: true,
+    run: (_deps, args) => inspectAchFile(args[0] ?? ''),
   },
 }

@@ -1,0 +1,9 @@
+/**
+ * `@lendgate/nacha`: an exact NACHA (ACH) file writer and parser. Amounts are integer cents,
+ * every control is computed by the writer and checked by the parser, and the parser answers the
+ * first problem of a file (its line, record type and field) instead of throwing.
+ */
+export * from './model.js'
+export { parseNachaFile, RECORD_LENGTH, SEC_CODES } from './parse.js'
+export { NachaFieldError, writeNachaFile, type WritableBatch, type WritableNachaFile } from './write.js'
+export { buildNachaFile, type BuildInput, type DebitBatchInput, type DebitInput } from './build.js'
