@@ -2,8 +2,15 @@ import type { Addenda05, BatchHeader, EntryDetail, ParseResult } from './model.j
 import { parseNachaFile } from './parse.js'
 import { NachaFieldError, writeNachaFile, type WritableBatch, type WritableNachaFile } from './write.js'
 
-/** One debit to collect: from whom, how much (integer cents) and, optionally, an addenda 05. */
+/** One debit to collect: from whom, how much (integer cents), its trace number and, optionally, an addenda 05. */
 export type DebitInput = {
+  /**
+   * 15 digits: the ODFI's 8-digit routing identification (the first 8 digits of
+   * `originator.odfiRoutingNumber`) and a 7-digit sequence the caller assigns from its own counter,
+   * so that a return or notification of change, in any later file, names this debit alone.
+   * Unique in the file, ascending within each batch (NACHA sorts a batch's entries by trace).
+   */
+  readonly traceNumber: string
   /** The receiver's 9-digit routing number (check digit included). */
   readonly routingNumber: string
   readonly accountNumber: string
@@ -27,6 +34,29 @@ export type DebitBatchInput = {
   /** YYMMDD. */
   readonly effectiveEntryDate: string
   readonly debits: readonly DebitInput[]
+}
+
+/**
+ * Refuses (a `NachaFieldError` on field `trace number`) a trace number that is not 15 digits, does
+ * not begin with the ODFI's 8 digits, repeats one before it in the file, or does not ascend within
+ * its batch.
+ */
+const checkTraceNumbers = (odfi: string, batches: readonly DebitBatchInput[]): void => {
+  const seen = new Map<string, string>()
+  batches.forEach((b, bi) => {
+    let previous = ''
+    b.debits.forEach((debit, di) => {
+      const where = `batch ${bi + 1}, debit ${di + 1}`
+      const trace: unknown = debit.traceNumber
+      if (typeof trace !== 'string' || !/^[0-9]{15}$/.test(trace)) throw new NachaFieldError('trace number', `${where}: ${JSON.stringify(trace)} is not 15 digits`)
+      if (!trace.startsWith(odfi)) throw new NachaFieldError('trace number', `${where}: ${trace} does not begin with the ODFI's routing identification ${odfi}`)
+      const first = seen.get(trace)
+      if (first !== undefined) throw new NachaFieldError('trace number', `${where}: ${trace} is already the trace number of ${first}`)
+      if (trace <= previous) throw new NachaFieldError('trace number', `${where}: ${trace} after ${previous}: trace numbers must ascend within a batch`)
+      seen.set(trace, where)
+      previous = trace
+    })
+  })
 }
 
 /** What `buildNachaFile` needs: the originator, where the file goes, when it was made, and the batches. */
@@ -53,14 +83,15 @@ export type BuildInput = {
 
 /**
  * A file of debit batches (service class 225; transaction code 27 checking, 37 savings), batch
- * numbers from 1, trace numbers the ODFI's 8 digits and a 7-digit sequence from 1 through the
- * file. The file is written and read back, so every rule the parser checks holds: the file, or
- * the first problem (`record` 0 when a value does not fit its field at all).
+ * numbers from 1, each debit with the trace number its caller gave. The file is written and read
+ * back, so every rule the parser checks holds: the file, or the first problem (`record` 0 when a
+ * value does not fit its field at all, or a trace number is refused: field `trace number`, the
+ * reason naming the batch and debit, 1-based).
  */
 export const buildNachaFile = (input: BuildInput): ParseResult => {
   try {
     const odfi = input.originator.odfiRoutingNumber.slice(0, 8)
-    let sequence = 0
+    checkTraceNumbers(odfi, input.batches)
     const batches: WritableBatch[] = input.batches.map((b, index) => {
       const header: BatchHeader = {
         serviceClassCode: 225,
@@ -77,7 +108,7 @@ export const buildNachaFile = (input: BuildInput): ParseResult => {
         batchNumber: index + 1,
       }
       const entries: EntryDetail[] = b.debits.map((debit) => {
-        sequence += 1
+        const sequence = Number(debit.traceNumber.slice(8))
         const addenda: Addenda05[] =
           debit.paymentRelatedInformation === undefined ? [] : [{ typeCode: '05', paymentRelatedInformation: debit.paymentRelatedInformation, sequenceNumber: 1, entryDetailSequenceNumber: sequence }]
         return {
@@ -90,7 +121,7 @@ export const buildNachaFile = (input: BuildInput): ParseResult => {
           name: debit.name,
           discretionaryData: b.secCode === 'WEB' ? (debit.paymentType ?? 'S') : '',
           addendaRecordIndicator: addenda.length > 0 ? 1 : 0,
-          traceNumber: `${odfi}${String(sequence).padStart(7, '0')}`,
+          traceNumber: debit.traceNumber,
           addenda,
         }
       })

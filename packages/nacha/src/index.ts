@@ -7,3 +7,17 @@ export * from './model.js'
 export { parseNachaFile, RECORD_LENGTH, SEC_CODES } from './parse.js'
 export { NachaFieldError, writeNachaFile, type WritableBatch, type WritableNachaFile } from './write.js'
 export { buildNachaFile, type BuildInput, type DebitBatchInput, type DebitInput } from './build.js'
+export {
+  accountKindOf,
+  entriesWithoutAddendaOf,
+  noticesOf,
+  parseCorrectedData,
+  returnsOf,
+  SUPPORTED_CHANGE_CODES,
+  type AccountKind,
+  type Correction,
+  type CorrectionResult,
+  type InboundEntry,
+  type NoticeOfChange,
+  type ReturnEntry,
+} from './inbound.js'

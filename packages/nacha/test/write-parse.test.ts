@@ -23,8 +23,8 @@ const INPUT: BuildInput = {
       entryDescription: 'LOAN PMT',
       effectiveEntryDate: '260601',
       debits: [
-        { routingNumber: '231380104', accountNumber: '12345678', accountType: 'checking', amount: 1, name: 'JANE DOE' },
-        { routingNumber: '091400606', accountNumber: '987654321', accountType: 'savings', amount: 99, name: 'JOHN ROE', identificationNumber: 'LOAN-42' },
+        { traceNumber: '121042880000001', routingNumber: '231380104', accountNumber: '12345678', accountType: 'checking', amount: 1, name: 'JANE DOE' },
+        { traceNumber: '121042880000002', routingNumber: '091400606', accountNumber: '987654321', accountType: 'savings', amount: 99, name: 'JOHN ROE', identificationNumber: 'LOAN-42' },
       ],
     },
     {
@@ -32,15 +32,15 @@ const INPUT: BuildInput = {
       entryDescription: 'LOAN PMT',
       effectiveEntryDate: '260601',
       debits: [
-        { routingNumber: '121042882', accountNumber: '555', accountType: 'checking', amount: 100, name: 'ACME WIDGETS LLC', paymentRelatedInformation: 'INV 1001' },
-        { routingNumber: '031300012', accountNumber: '777', accountType: 'checking', amount: 9_999_999_999, name: 'BIG CO' },
+        { traceNumber: '121042880000003', routingNumber: '121042882', accountNumber: '555', accountType: 'checking', amount: 100, name: 'ACME WIDGETS LLC', paymentRelatedInformation: 'INV 1001' },
+        { traceNumber: '121042880000004', routingNumber: '031300012', accountNumber: '777', accountType: 'checking', amount: 9_999_999_999, name: 'BIG CO' },
       ],
     },
     {
       secCode: 'WEB',
       entryDescription: 'LOAN PMT',
       effectiveEntryDate: '260602',
-      debits: [{ routingNumber: '081000032', accountNumber: '42', accountType: 'checking', amount: 12_345, name: 'ANN SMITH', paymentType: 'R' }],
+      debits: [{ traceNumber: '121042880000005', routingNumber: '081000032', accountNumber: '42', accountType: 'checking', amount: 12_345, name: 'ANN SMITH', paymentType: 'R' }],
     },
   ],
 }
@@ -99,7 +99,7 @@ describe('the NACHA writer', () => {
     const many = ok(
       buildNachaFile({
         ...INPUT,
-        batches: [{ secCode: 'CCD', entryDescription: 'X', effectiveEntryDate: '260601', debits: Array.from({ length: 200 }, (_, i) => ({ routingNumber: '999999992', accountNumber: `A${i}`, accountType: 'checking' as const, amount: [1, 99, 100, 9_999_999_999][i % 4] ?? 0, name: 'N' })) }],
+        batches: [{ secCode: 'CCD', entryDescription: 'X', effectiveEntryDate: '260601', debits: Array.from({ length: 200 }, (_, i) => ({ traceNumber: `12104288${String(i + 1).padStart(7, '0')}`, routingNumber: '999999992', accountNumber: `A${i}`, accountType: 'checking' as const, amount: [1, 99, 100, 9_999_999_999][i % 4] ?? 0, name: 'N' })) }],
       }),
     )
     expect(many.control.entryHash).to.equal(9_999_999_800)
@@ -113,7 +113,7 @@ describe('the NACHA writer', () => {
     expect(text.split('\n').filter((l) => l.startsWith('6')).map((l) => l.slice(29, 39)).slice(0, 4)).to.deep.equal(['0000000001', '0000000099', '0000000100', '9999999999'])
   })
 
-  it('builds trace numbers from the ODFI and a sequence through the file, WEB payment types and addenda 05', () => {
+  it('keeps the trace numbers given, and builds WEB payment types and addenda 05', () => {
     const entries = file.batches.flatMap((b) => b.entries)
     expect(entries.map((e) => e.traceNumber)).to.deep.equal(['121042880000001', '121042880000002', '121042880000003', '121042880000004', '121042880000005'])
     expect(entries.map((e) => e.transactionCode)).to.deep.equal([27, 37, 27, 27, 27])
@@ -130,6 +130,66 @@ describe('the NACHA writer', () => {
     expect(one({ routingNumber: '231380105' })).to.deep.nested.include({ ok: false, 'error.record': 3, 'error.field': 'check digit' })
     expect(one({ name: 'X'.repeat(23) })).to.deep.nested.include({ ok: false, 'error.field': 'name' })
     expect(() => writeNachaFile({ ...file, batches: [{ ...file.batches[0]!, entries: [{ ...file.batches[0]!.entries[0]!, amount: 0.1 }] }] })).to.throw(NachaFieldError, 'amount')
+  })
+})
+
+describe('trace numbers given by the caller', () => {
+  const debit = (traceNumber: string, amount: number, paymentRelatedInformation?: string) => ({
+    traceNumber,
+    routingNumber: '231380104',
+    accountNumber: `ACCT${amount}`,
+    accountType: 'checking' as const,
+    amount,
+    name: 'JANE DOE',
+    ...(paymentRelatedInformation === undefined ? {} : { paymentRelatedInformation }),
+  })
+  const withTraces = (ppd: readonly string[], ccd: readonly string[]): BuildInput => ({
+    ...INPUT,
+    batches: [
+      { secCode: 'PPD', entryDescription: 'LOAN PMT', effectiveEntryDate: '260601', debits: ppd.map((t, i) => debit(t, 100 + i)) },
+      { secCode: 'CCD', entryDescription: 'LOAN PMT', effectiveEntryDate: '260601', debits: ccd.map((t, i) => debit(t, 200 + i, `PAYMENT ${i}`)) },
+    ],
+  })
+
+  it('a file with traces 7, 9 and 12 keeps them and round-trips byte for byte', () => {
+    const built = ok(buildNachaFile(withTraces(['121042880000007', '121042880000009'], ['121042880000012'])))
+    expect(built.batches.flatMap((b) => b.entries.map((e) => e.traceNumber))).to.deep.equal(['121042880000007', '121042880000009', '121042880000012'])
+    // The addenda 05 names its entry by the trace's last 7 digits.
+    expect(built.batches[1]?.entries[0]?.addenda).to.deep.equal([{ typeCode: '05', paymentRelatedInformation: 'PAYMENT 0', sequenceNumber: 1, entryDetailSequenceNumber: 12 }])
+    const written = writeNachaFile(built)
+    const lines = written.split('\n')
+    expect(lines.filter((l) => l.startsWith('6')).map((l) => l.slice(79, 94))).to.deep.equal(['121042880000007', '121042880000009', '121042880000012'])
+    expect(lines.filter((l) => l.startsWith('7')).map((l) => l.slice(87, 94))).to.deep.equal(['0000012'])
+    const reread = ok(parseNachaFile(written))
+    expect(reread).to.deep.equal(built)
+    expect(writeNachaFile(reread)).to.equal(written)
+  })
+
+  const refusal = (ppd: readonly string[], ccd: readonly string[], reason: string) => {
+    expect(buildNachaFile(withTraces(ppd, ccd))).to.deep.equal({ ok: false, error: { record: 0, recordType: '', field: 'trace number', reason } })
+  }
+
+  it("refuses a trace number with another ODFI's prefix", () => {
+    refusal(['121042880000007', '091000010000009'], [], "batch 1, debit 2: 091000010000009 does not begin with the ODFI's routing identification 12104288")
+  })
+
+  it('refuses a trace number twice in the file, in one batch or two', () => {
+    refusal(['121042880000007'], ['121042880000007'], 'batch 2, debit 1: 121042880000007 is already the trace number of batch 1, debit 1')
+    refusal(['121042880000007', '121042880000007'], [], 'batch 1, debit 2: 121042880000007 is already the trace number of batch 1, debit 1')
+  })
+
+  it('refuses a trace number that is not 15 digits, or missing, or out of order in its batch', () => {
+    refusal(['12104288000007'], [], 'batch 1, debit 1: "12104288000007" is not 15 digits')
+    refusal(['12104288000000A'], [], 'batch 1, debit 1: "12104288000000A" is not 15 digits')
+    refusal(['121042880000009', '121042880000007'], [], 'batch 1, debit 2: 121042880000007 after 121042880000009: trace numbers must ascend within a batch')
+    const { traceNumber: _, ...untraced } = debit('121042880000007', 1)
+    const missing = { ...INPUT, batches: [{ secCode: 'PPD', entryDescription: 'X', effectiveEntryDate: '260601', debits: [untraced] }] } as unknown as BuildInput
+    expect(buildNachaFile(missing)).to.deep.equal({ ok: false, error: { record: 0, recordType: '', field: 'trace number', reason: 'batch 1, debit 1: undefined is not 15 digits' } })
+  })
+
+  it('takes traces that skip numbers and batches whose traces interleave, so long as each batch ascends', () => {
+    const built = ok(buildNachaFile(withTraces(['121042880000001', '121042889999999'], ['121042880000002'])))
+    expect(built.batches.map((b) => b.entries.map((e) => e.traceNumber))).to.deep.equal([['121042880000001', '121042889999999'], ['121042880000002']])
   })
 })
 
