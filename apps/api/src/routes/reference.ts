@@ -19,8 +19,8 @@ const servedFrom = (ctx: AppContext): string => (/^https?$/.test(ctx.protocol) &
 const KEPT_BASE_URLS = 8
 
 /**
- * `document` serialised with the servers of each base URL, once per base URL: the most recent
- * `KEPT_BASE_URLS` are kept (a request's Host chooses the key, so the cache must not grow with it).
+ * `document` serialised with the servers of each base URL, once per base URL: the last
+ * `KEPT_BASE_URLS` added are kept, the first added dropped first (a request's Host chooses the key, so the cache must not grow with it).
  */
 const serialisedPerBaseUrl = (document: Readonly<Record<string, unknown>>, audience: Audience): ((baseUrl: string) => string) => {
   const kept = new Map<string, string>()
