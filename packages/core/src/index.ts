@@ -255,7 +255,7 @@ export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/se
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
 export { PayoffQuery, getLoanPayoffForParty } from './use-cases/servicing/quote-payoff.js'
 export { listPaymentsForPartyLoan } from './use-cases/servicing/list-payments.js'
-export { PaymentInput, IdempotencyKey, type PaymentStatus, type Payment } from './domain/loans/payment.js'
+export { PaymentInput, IdempotencyKey, PAYMENT_STATUSES, POSTED_PAYMENT_STATUSES, REVERSIBLE_PAYMENT_STATUSES, isPosted, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
 export { type PaymentRefusal } from './use-cases/servicing/plan-payment.js'

@@ -10,7 +10,7 @@ import { sequentialIds } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 import { OPERATOR_CONTEXT } from '../src/domain/audit/audit-event.js'
 import { planChargeOff } from '../src/use-cases/servicing/charge-off-loan.js'
-import { declined, planPayment, type Charge, type PaymentOrder } from '../src/use-cases/servicing/plan-payment.js'
+import { accepted, declined, planPayment, type Charge, type PaymentOrder } from '../src/use-cases/servicing/plan-payment.js'
 import { planReversal } from '../src/use-cases/servicing/reverse-payment.js'
 import type { LoadedLoan } from '../src/use-cases/servicing/posting.js'
 
@@ -26,7 +26,7 @@ const lockedLoan = (termMonths: number, over: Partial<LoadedLoan['loan']> = {}):
     { termMonths },
   )
   const booked = bookLoan(application, sequentialIds(), BOOKED_AT)
-  return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, payments: null }
+  return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, pendingAmount: 0, payments: null }
 }
 
 const method: PaymentMethod = {
@@ -108,6 +108,32 @@ describe('planPayment', () => {
     })
   })
 
+  it('writes a charge the rail debits later as a PENDING payment: nothing posted, no event', () => {
+    const plan = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT))
+    const pending: Payment = { ...plan.succeeded.result, status: 'PENDING', allocation: null, perInstallment: [], transactionId: null }
+    expect(accepted(plan)).to.deep.equal({
+      posting: { transactions: [], installments: twelve.installments, balance: null, audit: null, payments: [pending], events: [] },
+      result: pending,
+    })
+  })
+
+  describe('with payments still pending on the loan', () => {
+    // Booking day: the payoff is the principal, 1,200,000; the bill (the first installment) is less.
+    const withPending = (pendingAmount: number): LoadedLoan => ({ ...twelve, pendingAmount })
+    it('takes what, with them, stays within the payoff', () => {
+      const plan = charge(planPayment(O.some(withPending(1_000_000)), O.none, order(200_000), O.some(method), BOOKED_AT))
+      expect(plan.succeeded.result).to.deep.include({ amount: 200_000, status: 'SUCCEEDED' })
+    })
+    it('refuses what, with them, passes the payoff and the bill: Overpayment(payoff, pending)', () => {
+      expect(planPayment(O.some(withPending(1_000_000)), O.none, order(200_001), O.some(method), BOOKED_AT)).to.deep.equal(E.left(overpayment(1_200_000, 1_000_000)))
+    })
+    it('still takes what is within the bill when that is more than the payoff: 1,212,000 less 12,000 pending', () => {
+      const plan = charge(planPayment(O.some({ ...lockedLoan(1), pendingAmount: 12_000 }), O.none, order(1_200_000), O.some(method), BOOKED_AT))
+      expect(plan.succeeded.result).to.deep.include({ amount: 1_200_000 })
+      expect(planPayment(O.some({ ...lockedLoan(1), pendingAmount: 12_001 }), O.none, order(1_200_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(overpayment(1_200_000, 12_001)))
+    })
+  })
+
   describe('with a payment already under the key', () => {
     const taken = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded.result
 
@@ -139,7 +165,7 @@ describe('planReversal', () => {
   const twelve = lockedLoan(12)
   const paid = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded
   // The loan as the payment's posting left it, with its successful payments (a reversal replays from booking).
-  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, payments: [paid.result] }
+  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, pendingAmount: 0, payments: [paid.result] }
   const reversal = { context: OPERATOR_CONTEXT, reason: 'NSF return', ids: sequentialIds(), now: BOOKED_AT }
 
   it('undoes the payment: a REVERSAL entry of its amount, the payment REVERSED, the audit event', () => {
@@ -150,10 +176,22 @@ describe('planReversal', () => {
     expect(planned.right.posting.audit).to.deep.include({ action: 'payment.reversed' })
   })
 
+  it('reverses a settled bank debit alike, its event naming the status it left', () => {
+    const settledDebit: Payment = { ...paid.result, status: 'SETTLED' }
+    const planned = planReversal(O.some({ ...afterPayment, payments: [settledDebit] }), O.some(settledDebit), reversal)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.equal({ ...paid.result, status: 'REVERSED' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.amount, t.paymentId])).to.deep.equal([['REVERSAL', 50_000, paid.result.id]])
+    expect(planned.right.posting.events.map((e) => [e.type, e.previous])).to.deep.equal([['payment.reversed', { status: 'SETTLED' }]])
+  })
+
   const refusals: readonly [string, () => E.Either<unknown, unknown>, unknown][] = [
     ['no loan: NotFound loan', () => planReversal(O.none, O.some(paid.result), reversal), notFound('loan')],
     ['no payment: NotFound payment', () => planReversal(O.some(afterPayment), O.none, reversal), notFound('payment')],
     ['a payment already reversed: InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'REVERSED' }), reversal), invalidState('payment', 'REVERSED', 'reverse')],
+    ['a bank debit still returnable (SUBMITTED): InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'SUBMITTED' }), reversal), invalidState('payment', 'SUBMITTED', 'reverse')],
+    ['a bank debit returned: InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'RETURNED' }), reversal), invalidState('payment', 'RETURNED', 'reverse')],
+    ['a bank debit not yet posted (PENDING): InvalidState', () => planReversal(O.some(afterPayment), O.some({ ...paid.result, status: 'PENDING' }), reversal), invalidState('payment', 'PENDING', 'reverse')],
     [
       'a charged-off loan: InvalidState',
       () => planReversal(O.some({ ...afterPayment, loan: { ...afterPayment.loan, status: 'CHARGED_OFF' } }), O.some(paid.result), reversal),

@@ -32,7 +32,7 @@ import { listPaymentMethodsForPartyLoan } from '../src/use-cases/servicing/list-
 import { updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/update-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
-import { fakePaymentProcessor, inMemoryAuditLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
+import { fakePaymentProcessor, inMemoryAuditLog, inMemoryEventLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -79,11 +79,11 @@ const some = async <A>(te: TE.TaskEither<unknown, O.Option<A>>): Promise<A> => {
   return o.value
 }
 
-const setup = () => {
-  const applications = inMemoryLoanApplicationRepository()
+const setup = (processor = fakePaymentProcessor()) => {
+  const eventLog = inMemoryEventLog()
+  const applications = inMemoryLoanApplicationRepository(undefined, undefined, eventLog)
   const loans = applications.loans
   const paymentMethods = inMemoryPaymentMethodRepository(loans)
-  const processor = fakePaymentProcessor()
   const tokenizer = fakeTokenizer()
   const ids = sequentialIds()
   const clock = testClock(at('2026-01-15'))
@@ -108,8 +108,8 @@ const setup = () => {
     createPaymentIntentForPartyLoan(deps)(who, { partyId: who.partyId, loanId, amount, currency: 'USD', payment_method_id: method.id, idempotency_key: key })()
   const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId, ...(input as object) })()
 
-  /** The loan's successful payments, as the replay takes them. */
-  const succeeded = async (loanId: string) => (await run(loans.payments.succeeded(testId(loanId)))).map(settled)
+  /** The loan's posted payments, as the replay takes them. */
+  const posted = async (loanId: string) => (await run(loans.payments.posted(testId(loanId)))).map(settled)
 
   /**
    * The ledger's bucket sums = the latest snapshot's outstanding figures = the state the rules
@@ -125,7 +125,7 @@ const setup = () => {
       expect(owed).to.deep.equal(ZERO)
       return snapshot
     }
-    const derived = deriveLoan(booked.loan, await succeeded(loanId), snapshot.asOf)
+    const derived = deriveLoan(booked.loan, await posted(loanId), snapshot.asOf)
     expect(derived.outstanding, 'latest balance = derived').to.deep.equal(owed)
     const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
     expect({ pastDueAmount, nextDueDate, nextDueAmount }, 'due figures = derived').to.deep.equal({
@@ -141,7 +141,7 @@ const setup = () => {
   /** What a refused or failed change must leave as it was: the loan, its schedule, ledger and snapshots. */
   const written = async (loanId: string) => ({ booked: await stored(loanId), balances: await balances(loanId) })
 
-  return { deps, applications, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
+  return { deps, applications, eventLog, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
 }
 
 /** Drops a snapshot's identity, so its figures can be compared whole. */
@@ -808,6 +808,59 @@ describe('loan servicing use cases (in memory)', () => {
         expect([declined.status, declined.failureCode]).to.deep.equal(['FAILED', 'card_declined'])
         // Replaying the key answers the failed payment again, without a second charge.
         expect(await pay(loan.id, method, 100_000, 'k1')).to.deep.equal(E.right(payment))
+        await expectConsistent(loan.id)
+      })
+    })
+
+    describe('when the rail debits later (a bank debit waiting for its file)', () => {
+      const debitsLater = () => fakePaymentProcessor((request) => (request.token.startsWith('btok_') ? { status: 'PENDING' } : { status: 'SUCCEEDED' }))
+
+      it('records a PENDING payment that posts nothing and sends no event; a retry answers it without a second charge', async () => {
+        const { book, addMethod, pay, written, loans, eventLog, clock, processor, expectConsistent } = setup(debitsLater())
+        const { loan } = book()
+        const method = await addMethod(loan.id)
+        clock.set(at('2026-03-20'))
+        const before = await written(loan.id)
+        const eventsBefore = eventLog.all().length
+        const payment = right(await pay(loan.id, method, 100_000, 'k1'))
+        expect(payment).to.deep.equal({
+          id: payment.id,
+          loanId: loan.id,
+          clientId: caller.clientId,
+          idempotencyKey: 'k1',
+          paymentMethodId: method.id,
+          amount: 100_000,
+          currency: 'USD',
+          status: 'PENDING',
+          failureCode: null,
+          allocation: null,
+          perInstallment: [],
+          transactionId: null,
+          effectiveDate: '2026-03-20',
+          createdAt: clock.now(),
+        })
+        expect(await written(loan.id)).to.deep.equal(before)
+        expect(eventLog.all().length).to.equal(eventsBefore)
+        expect(await run(loans.payments.pending(loan.id))).to.deep.equal([payment])
+        expect(await run(loans.payments.posted(loan.id))).to.deep.equal([])
+        expect(await pay(loan.id, method, 100_000, 'k1')).to.deep.equal(E.right(payment))
+        expect(processor.charges().length).to.equal(1)
+        await expectConsistent(loan.id)
+      })
+
+      it('counts what is pending against the payoff: a card payment that would pass it with the debit is refused, naming both', async () => {
+        const { book, addMethod, pay, written, clock, expectConsistent } = setup(debitsLater())
+        const { loan } = book()
+        const bank = await addMethod(loan.id)
+        const card = await addMethod(loan.id, CARD)
+        clock.set(at('2026-03-20'))
+        const payoff = deriveLoan(loan, [], '2026-03-20').payoff
+        right(await pay(loan.id, bank, 100_000, 'debit'))
+        const before = await written(loan.id)
+        expect(await pay(loan.id, card, payoff - 100_000 + 1, 'card-1')).to.deep.equal(E.left(overpayment(payoff, 100_000)))
+        expect(await written(loan.id)).to.deep.equal(before)
+        const paid = right(await pay(loan.id, card, payoff - 100_000, 'card-2'))
+        expect([paid.status, paid.amount]).to.deep.equal(['SUCCEEDED', payoff - 100_000])
         await expectConsistent(loan.id)
       })
     })

@@ -169,7 +169,14 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'Overpayment':
       return {
         status: 422,
-        body: { error: 'overpayment', detail: `The amount exceeds the payoff amount (${problem.payoffAmount}).`, payoff_amount: problem.payoffAmount },
+        body: {
+          error: 'overpayment',
+          detail:
+            problem.pendingAmount === 0
+              ? `The amount exceeds the payoff amount (${problem.payoffAmount}).`
+              : `The amount with the payments still pending (${problem.pendingAmount}) exceeds the payoff amount (${problem.payoffAmount}).`,
+          payoff_amount: problem.payoffAmount,
+        },
       }
     case 'IdempotencyKeyRequired':
       return {

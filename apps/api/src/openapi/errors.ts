@@ -56,7 +56,7 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   RateLimitExceeded: { _tag: 'RateLimitExceeded', policy: 'default', limit: 600, windowSeconds: 60, retryAfterSeconds: 17 },
   TooManyConnections: { _tag: 'TooManyConnections', limit: 100 },
   InternalError: { _tag: 'InternalError' },
-  Overpayment: { _tag: 'Overpayment', payoffAmount: 1_143_209 },
+  Overpayment: { _tag: 'Overpayment', payoffAmount: 1_143_209, pendingAmount: 0 },
   IdempotencyKeyRequired: { _tag: 'IdempotencyKeyRequired' },
   ProcessorUnavailable: { _tag: 'ProcessorUnavailable', cause: undefined },
 }

@@ -170,7 +170,7 @@ const REQUIREMENT_CODES = [
   'registered_address_missing',
 ] as const satisfies readonly Requirement['code'][]
 
-const PAYMENT_STATUSES = ['SUCCEEDED', 'FAILED', 'REVERSED'] as const satisfies readonly ReturnType<typeof paymentView>['status'][]
+const PAYMENT_STATUSES = ['SUCCEEDED', 'PENDING', 'SUBMITTED', 'SETTLED', 'RETURNED', 'FAILED', 'REVERSED'] as const satisfies readonly ReturnType<typeof paymentView>['status'][]
 const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'other'] as const
 
 type Health = { readonly status: 'ok' }
@@ -705,11 +705,32 @@ const SCHEMAS = {
     exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
   }),
   Payment: unionOf(
-    'A borrower payment, by its `status`: `allocation` and no `failure_code` when it succeeded (and after its reversal); `failure_code` and no allocation when it failed',
+    'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH), which are not open yet: today every payment is `SUCCEEDED`, `FAILED` or `REVERSED`',
     'status',
-    { SUCCEEDED: 'SucceededPayment', REVERSED: 'ReversedPayment', FAILED: 'FailedPayment' } satisfies Record<PaymentView['status'], string>,
+    {
+      SUCCEEDED: 'SucceededPayment',
+      PENDING: 'PendingPayment',
+      SUBMITTED: 'SubmittedPayment',
+      SETTLED: 'SettledPayment',
+      RETURNED: 'ReturnedPayment',
+      REVERSED: 'ReversedPayment',
+      FAILED: 'FailedPayment',
+    } satisfies Record<PaymentView['status'], string>,
   ),
   SucceededPayment: paymentOf('SUCCEEDED', 'A payment that settled: `allocation` says what it paid', { allocation: ALLOCATION, failure_code: { type: 'null' } }),
+  PendingPayment: paymentOf('PENDING', 'A bank debit accepted and waiting for its file: nothing is posted yet, so it has no `allocation`', {
+    allocation: { type: 'null' },
+    failure_code: { type: 'null' },
+  }),
+  SubmittedPayment: paymentOf('SUBMITTED', "A bank debit sent to the borrower's bank and posted on its `effective_date`: `allocation` says what it paid. Its bank may still return it", {
+    allocation: ALLOCATION,
+    failure_code: { type: 'null' },
+  }),
+  SettledPayment: paymentOf('SETTLED', 'A bank debit whose return window has passed: `allocation` says what it paid', { allocation: ALLOCATION, failure_code: { type: 'null' } }),
+  ReturnedPayment: paymentOf('RETURNED', "A bank debit the borrower's bank returned: `allocation` is what it had paid, owed again since", {
+    allocation: ALLOCATION,
+    failure_code: { type: 'null' },
+  }),
   ReversedPayment: paymentOf('REVERSED', 'A payment that settled and was then reversed (by an operator, or a test-mode return): `allocation` is what it had paid', {
     allocation: ALLOCATION,
     failure_code: { type: 'null' },

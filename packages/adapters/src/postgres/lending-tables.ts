@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, RawBuilder } from 'kysely'
-import type { ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId } from '@lendgate/core'
+import type { ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, PaymentStatus, ProductId } from '@lendgate/core'
 
 /**
  * The lending tables: products, applications, the loans they book and what servicing records on
@@ -159,7 +159,7 @@ export type PaymentsTable = {
   /** What the order asked, when more than `amount` (migration 0016); null, it asked `amount`. */
   requested_amount: number | null
   currency: string
-  status: 'SUCCEEDED' | 'FAILED' | 'REVERSED'
+  status: PaymentStatus
   failure_code: string | null
   allocation: ColumnType<unknown, string | null, string | null>
   per_installment: ColumnType<unknown, string, string>

@@ -1,4 +1,4 @@
-import { DELINQUENCY_DAYS, type BookedLoan, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, POSTED_PAYMENT_STATUSES, type BookedLoan, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -27,26 +27,42 @@ const latestBalanceOf = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('loan_balances').selectAll().where('loan_id', '=', loanId).orderBy('seq', 'desc').limit(1)
 
 /**
- * A loan's successful payments in the order the replay takes them: by effective date, then in
- * the order they were taken, which is the order of their `PAYMENT` entries in the ledger (the
- * partial index `payments_loan_succeeded_idx` finds them).
+ * A loan's posted payments in the order the replay takes them: by effective date, then in the
+ * order of their `PAYMENT` entries in the ledger (the partial index `payments_loan_posted_idx`
+ * finds them).
  */
-const succeededPayments = (db: Kysely<Database>, loanId: LoanId) =>
+const postedPayments = (db: Kysely<Database>, loanId: LoanId) =>
   db
     .selectFrom('payments')
     .innerJoin('loan_transactions as entry', 'entry.id', 'payments.transaction_id')
     .selectAll('payments')
     .where('payments.loan_id', '=', loanId)
-    .where('payments.status', '=', 'SUCCEEDED')
+    .where('payments.status', 'in', POSTED_PAYMENT_STATUSES)
     .orderBy('payments.effective_date')
     .orderBy('entry.seq')
 
+/** A loan's `PENDING` payments in the order taken (`payments_loan_pending_idx`). */
+const pendingPayments = (db: Kysely<Database>, loanId: LoanId) =>
+  db.selectFrom('payments').selectAll().where('loan_id', '=', loanId).where('status', '=', 'PENDING').orderBy('created_at').orderBy('id')
+
 /**
- * The loan, its schedule and its latest balance, the loan's row locked until `trx` ends; none for
- * an unknown loan, or one not `partyId`'s when it is given (that loan is left unlocked).
+ * The loan with the sum of its `PENDING` payments, its schedule and its latest balance, the loan's
+ * row locked until `trx` ends; none for an unknown loan, or one not `partyId`'s when it is given
+ * (that loan is left unlocked).
  */
 const readLocked = async (trx: Transaction<Database>, { loanId, partyId }: LoanKey): Promise<O.Option<LockedLoan>> => {
-  let locking = trx.selectFrom('loans').selectAll().where('id', '=', loanId)
+  let locking = trx
+    .selectFrom('loans')
+    .selectAll('loans')
+    .select((eb) =>
+      eb
+        .selectFrom('payments as pending')
+        .select(sql<string>`coalesce(sum(pending.amount), 0)`.as('total'))
+        .whereRef('pending.loan_id', '=', 'loans.id')
+        .where('pending.status', '=', 'PENDING')
+        .as('pending_amount'),
+    )
+    .where('id', '=', loanId)
   if (partyId !== undefined) locking = locking.where('party_id', '=', partyId)
   const loan = await locking.forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
@@ -55,7 +71,7 @@ const readLocked = async (trx: Transaction<Database>, { loanId, partyId }: LoanK
     latestBalanceOf(trx, loanId).executeTakeFirst(),
   ])
   if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
-  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(latest)) })
+  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(latest)), pendingAmount: Number(loan.pending_amount) })
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */
@@ -70,7 +86,8 @@ const paymentReads = (db: Kysely<Database>): PaymentReads => ({
       const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
       return row === undefined ? O.none : O.some(toPayment(row))
     }),
-  succeeded: (loanId) => query(async () => (await succeededPayments(db, loanId).execute()).map(toPayment)),
+  posted: (loanId) => query(async () => (await postedPayments(db, loanId).execute()).map(toPayment)),
+  pending: (loanId) => query(async () => (await pendingPayments(db, loanId).execute()).map(toPayment)),
 })
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {

@@ -20,6 +20,7 @@ import * as testWorld from './migrations/0017-test-world.js'
 import * as testClocks from './migrations/0018-test-clocks.js'
 import * as events from './migrations/0019-events.js'
 import * as eventEndpoints from './migrations/0020-event-endpoints.js'
+import * as achPaymentStates from './migrations/0021-ach-payment-states.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-test-clocks': testClocks,
   '0019-events': events,
   '0020-event-endpoints': eventEndpoints,
+  '0021-ach-payment-states': achPaymentStates,
 }
 
 /** Names of every migration, in order. */

@@ -3871,8 +3871,8 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
-        /** @description A borrower payment, by its `status`: `allocation` and no `failure_code` when it succeeded (and after its reversal); `failure_code` and no allocation when it failed */
-        Payment: components["schemas"]["SucceededPayment"] | components["schemas"]["ReversedPayment"] | components["schemas"]["FailedPayment"];
+        /** @description A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH), which are not open yet: today every payment is `SUCCEEDED`, `FAILED` or `REVERSED` */
+        Payment: components["schemas"]["SucceededPayment"] | components["schemas"]["PendingPayment"] | components["schemas"]["SubmittedPayment"] | components["schemas"]["SettledPayment"] | components["schemas"]["ReturnedPayment"] | components["schemas"]["ReversedPayment"] | components["schemas"]["FailedPayment"];
         /** @description A payment that settled: `allocation` says what it paid */
         SucceededPayment: {
             /** Format: uuid */
@@ -3884,6 +3884,239 @@ export interface components {
              * @enum {string}
              */
             status: "SUCCEEDED";
+            /**
+             * Format: int64
+             * @description minor units
+             */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** Format: uuid */
+            payment_method_id: string;
+            /** @description What the payment paid: past due first, then the current buckets (minor units) */
+            allocation: {
+                /** @description Paid on installments past due */
+                past_due: {
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    fees: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    interest: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    principal: number;
+                };
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                interest: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                principal: number;
+            };
+            failure_code: null;
+            /** Format: date */
+            effective_date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
+            livemode: boolean;
+        };
+        /** @description A bank debit accepted and waiting for its file: nothing is posted yet, so it has no `allocation` */
+        PendingPayment: {
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            loan_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "PENDING";
+            /**
+             * Format: int64
+             * @description minor units
+             */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** Format: uuid */
+            payment_method_id: string;
+            allocation: null;
+            failure_code: null;
+            /** Format: date */
+            effective_date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
+            livemode: boolean;
+        };
+        /** @description A bank debit sent to the borrower's bank and posted on its `effective_date`: `allocation` says what it paid. Its bank may still return it */
+        SubmittedPayment: {
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            loan_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "SUBMITTED";
+            /**
+             * Format: int64
+             * @description minor units
+             */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** Format: uuid */
+            payment_method_id: string;
+            /** @description What the payment paid: past due first, then the current buckets (minor units) */
+            allocation: {
+                /** @description Paid on installments past due */
+                past_due: {
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    fees: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    interest: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    principal: number;
+                };
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                interest: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                principal: number;
+            };
+            failure_code: null;
+            /** Format: date */
+            effective_date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
+            livemode: boolean;
+        };
+        /** @description A bank debit whose return window has passed: `allocation` says what it paid */
+        SettledPayment: {
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            loan_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "SETTLED";
+            /**
+             * Format: int64
+             * @description minor units
+             */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** Format: uuid */
+            payment_method_id: string;
+            /** @description What the payment paid: past due first, then the current buckets (minor units) */
+            allocation: {
+                /** @description Paid on installments past due */
+                past_due: {
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    fees: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    interest: number;
+                    /**
+                     * Format: int64
+                     * @description minor units
+                     */
+                    principal: number;
+                };
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                interest: number;
+                /**
+                 * Format: int64
+                 * @description minor units
+                 */
+                principal: number;
+            };
+            failure_code: null;
+            /** Format: date */
+            effective_date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
+            livemode: boolean;
+        };
+        /** @description A bank debit the borrower's bank returned: `allocation` is what it had paid, owed again since */
+        ReturnedPayment: {
+            /** Format: uuid */
+            payment_id: string;
+            /** Format: uuid */
+            loan_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "RETURNED";
             /**
              * Format: int64
              * @description minor units

@@ -42,6 +42,8 @@ export type LockedLoan = {
   readonly loan: Loan
   readonly latest: BalanceSnapshot
   readonly installments: readonly ServicedInstallment[]
+  /** What its `PENDING` payments add up to: accepted, not yet posted. */
+  readonly pendingAmount: number
 }
 
 /** Which loan a change locks: `loanId`, and only if it is `partyId`'s when a party is named. */
@@ -76,8 +78,10 @@ export type PaymentReads = {
   readonly paymentByKey: (clientId: ClientId, idempotencyKey: string) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
   /** Whoever took it. */
   readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
-  /** `SUCCEEDED` payments by effective date, then in the order taken (what a replay takes). */
-  readonly succeeded: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
+  /** Posted payments (`POSTED_PAYMENT_STATUSES`) by effective date, then in the order posted (what a replay takes). */
+  readonly posted: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
+  /** `PENDING` payments in the order taken: accepted, not yet posted. */
+  readonly pending: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }
 
 /** Booked loans and their servicing records (first written by `saveApproved`); only `change` locks. */

@@ -4,15 +4,19 @@ import type { PaymentId } from '../domain/foundations/ids.js'
 /** Nothing is known to have moved. */
 export type ProcessorUnavailable = { readonly _tag: 'ProcessorUnavailable'; readonly cause: unknown }
 
-/** Settled, or failed with the processor's `failureCode`. */
-export type ChargeOutcome = { readonly status: 'SUCCEEDED' } | { readonly status: 'FAILED'; readonly failureCode: string }
+/**
+ * Settled (`SUCCEEDED`), failed with the processor's `failureCode`, or accepted for a rail that
+ * moves the money later (`PENDING`: a bank debit waiting for its file; nothing is posted until it
+ * is submitted).
+ */
+export type ChargeOutcome = { readonly status: 'SUCCEEDED' } | { readonly status: 'PENDING' } | { readonly status: 'FAILED'; readonly failureCode: string }
 
 /**
  * Debits a tokenised bank account or card once per `idempotencyKey`: a request repeating a key
  * moves nothing more and answers the first request's outcome.
  */
 export type PaymentProcessor = {
-  /** Debits `amount` from the method behind `token`, unless a charge under `idempotencyKey` was made. */
+  /** Debits (or accepts to debit) `amount` from the method behind `token`, unless a charge under `idempotencyKey` was made. */
   readonly charge: (request: {
     /** The same for every attempt at one payment: the client's id and its `Idempotency-Key` (`paymentChargeKey`). */
     readonly idempotencyKey: string

@@ -30,8 +30,11 @@ export const sandboxChargeOutcome = (token: string): ChargeOutcome =>
       ? { status: 'FAILED', failureCode: 'card_declined' }
       : { status: 'SUCCEEDED' }
 
-/** Answers as the sandbox does, once per `idempotencyKey` (a repeat answers the first outcome), and records every charge. */
-export const fakePaymentProcessor = (): FakePaymentProcessor => {
+/**
+ * Answers `outcomeOf` each charge (by default as the sandbox does), once per `idempotencyKey` (a
+ * repeat answers the first outcome), and records every charge.
+ */
+export const fakePaymentProcessor = (outcomeOf: (request: ChargeRequest) => ChargeOutcome = (request) => sandboxChargeOutcome(request.token)): FakePaymentProcessor => {
   const charges: ChargeRequest[] = []
   const outcomes = new Map<string, ChargeOutcome>()
   let outage: { readonly cause: unknown } | null = null
@@ -47,7 +50,7 @@ export const fakePaymentProcessor = (): FakePaymentProcessor => {
       if (outage !== null) return E.left<ProcessorUnavailable, ChargeOutcome>({ _tag: 'ProcessorUnavailable', cause: outage.cause })
       const first = outcomes.get(request.idempotencyKey)
       if (first !== undefined) return E.right(first)
-      const outcome = sandboxChargeOutcome(request.token)
+      const outcome = outcomeOf(request)
       outcomes.set(request.idempotencyKey, outcome)
       charges.push(request)
       return E.right(outcome)

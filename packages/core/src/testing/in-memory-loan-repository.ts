@@ -8,7 +8,7 @@ import { daysPastDue, loanSummary, type BookedLoan, type Loan } from '../domain/
 import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
 import { sequencePosition } from '../domain/foundations/pagination.js'
-import type { Payment } from '../domain/loans/payment.js'
+import { isPosted, type Payment } from '../domain/loans/payment.js'
 import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
@@ -51,14 +51,24 @@ export const inMemoryLoanRepository = (
   const reads: PaymentReads = {
     paymentByKey: (clientId, key) => TE.right(O.fromNullable([...payments.values()].find((p) => p.clientId === clientId && p.idempotencyKey === key))),
     paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
-    succeeded: (loanId) => TE.right(succeeded(loanId)),
+    posted: (loanId) => TE.right(posted(loanId)),
+    pending: (loanId) => TE.right(pendingOf(loanId)),
   }
 
-  /** The loan's successful payments by effective date, those of one date in the order they were taken (stored). */
-  const succeeded = (loanId: LoanId): readonly Payment[] =>
+  /** The loan's posted payments by effective date, those of one date in the order of their `PAYMENT` entries. */
+  const posted = (loanId: LoanId): readonly Payment[] => {
+    const ledger = loans.get(loanId)?.transactions ?? []
+    const place = (p: Payment): number => ledger.findIndex((t) => t.id === p.transactionId)
+    return [...payments.values()]
+      .filter((p) => p.loanId === loanId && isPosted(p))
+      .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : place(a) - place(b)))
+  }
+
+  /** The loan's `PENDING` payments in the order taken: by `createdAt`, then id. */
+  const pendingOf = (loanId: LoanId): readonly Payment[] =>
     [...payments.values()]
-      .filter((p) => p.loanId === loanId && p.status === 'SUCCEEDED')
-      .sort((a, b) => (a.effectiveDate < b.effectiveDate ? -1 : a.effectiveDate > b.effectiveDate ? 1 : 0))
+      .filter((p) => p.loanId === loanId && p.status === 'PENDING')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
   /** Loan `loanId` if it is `partyId`'s. */
   const ofPartyNow = (partyId: PartyId, loanId: LoanId): O.Option<Stored> =>
@@ -138,6 +148,7 @@ export const inMemoryLoanRepository = (
                 loan: stored.loan,
                 installments: stored.installments,
                 latest: (({ sequence: _s, ...b }) => b)(latest),
+                pendingAmount: pendingOf(loanId).reduce((sum, p) => sum + p.amount, 0),
               })
         const outcome = await change(state, reads)()
         if (E.isLeft(outcome)) return outcome

@@ -63,7 +63,7 @@ const expectNothingNegative = (figures: readonly (readonly [string, number])[]):
 const expectRefused = async (h: ServicedLoan, amount: number, payoff: number): Promise<void> => {
   const before = (await h.transactions()).length
   const result = await h.pay(amount)
-  same(E.isLeft(result) ? result.left : result.right, { _tag: 'Overpayment', payoffAmount: payoff }, `a payment of ${amount} above the payoff ${payoff}`)
+  same(E.isLeft(result) ? result.left : result.right, { _tag: 'Overpayment', payoffAmount: payoff, pendingAmount: 0 }, `a payment of ${amount} above the payoff ${payoff}`)
   expect((await h.transactions()).length, 'entries after a refused payment').to.equal(before)
 }
 

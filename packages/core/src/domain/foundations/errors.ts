@@ -58,9 +58,9 @@ export const invalidState = (resource: string, status: string, action: string): 
   action,
 })
 
-/** A payment above everything owed (`payoffAmount`). */
-export type Overpayment = { readonly _tag: 'Overpayment'; readonly payoffAmount: number }
-export const overpayment = (payoffAmount: number): Overpayment => ({ _tag: 'Overpayment', payoffAmount })
+/** A payment above everything owed (`payoffAmount`) less what payments accepted and not yet posted will debit (`pendingAmount`). */
+export type Overpayment = { readonly _tag: 'Overpayment'; readonly payoffAmount: number; readonly pendingAmount: number }
+export const overpayment = (payoffAmount: number, pendingAmount = 0): Overpayment => ({ _tag: 'Overpayment', payoffAmount, pendingAmount })
 
 /** A command that moves money came without an idempotency key. */
 export type IdempotencyKeyRequired = { readonly _tag: 'IdempotencyKeyRequired' }

@@ -27,9 +27,27 @@ export const IdempotencyKey = stringMatching('IdempotencyKey', /^[\x21-\x7e]{1,2
 export const KeyedPaymentInput = strictObject('KeyedPaymentInput', { ...PAYMENT_FIELDS, idempotency_key: IdempotencyKey }, {})
 
 /**
- * `SUCCEEDED` (posted), `FAILED` (the processor declined; no balance changed) or `REVERSED` (undone by an operator).
+ * A payment's statuses (docs/servicing.md "Payment states"): `SUCCEEDED` (charged and posted at
+ * once: card and sandbox rails), `PENDING` (a bank debit accepted, waiting for its file; nothing
+ * posted), `SUBMITTED` (in a file, posted on its effective entry date), `SETTLED` (its return
+ * window has passed), `RETURNED` (the borrower's bank sent it back; undone), `FAILED` (declined,
+ * or failed before submission; nothing posted) and `REVERSED` (undone by an operator).
  */
-export type PaymentStatus = 'SUCCEEDED' | 'FAILED' | 'REVERSED'
+export const PAYMENT_STATUSES = ['SUCCEEDED', 'PENDING', 'SUBMITTED', 'SETTLED', 'RETURNED', 'FAILED', 'REVERSED'] as const
+/** One of `PAYMENT_STATUSES`. */
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/** The statuses whose payment is in the ledger: what a loan's replay applies. */
+export const POSTED_PAYMENT_STATUSES = ['SUCCEEDED', 'SUBMITTED', 'SETTLED'] as const satisfies readonly PaymentStatus[]
+
+/** Whether `payment` is in the ledger (one of `POSTED_PAYMENT_STATUSES`). */
+export const isPosted = (payment: Pick<Payment, 'status'>): boolean => (POSTED_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(payment.status)
+
+/**
+ * The statuses an operator may reverse: posted and settled. A `SUBMITTED` debit's money is still
+ * in flight (its bank may return it), so it waits for its return or its settlement.
+ */
+export const REVERSIBLE_PAYMENT_STATUSES = ['SUCCEEDED', 'SETTLED'] as const satisfies readonly PaymentStatus[]
 
 /**
  * A borrower's payment (docs/servicing.md "Payments"), recorded whether the charge succeeded or
@@ -42,7 +60,7 @@ export type Payment = {
   readonly clientId: ClientId
   readonly idempotencyKey: string
   readonly paymentMethodId: PaymentMethodId
-  /** What was charged (or declined) and posted: at most the payoff. */
+  /** What was charged (or declined, or is waiting to be debited) and posted: at most the payoff. */
   readonly amount: number
   /**
    * What the order asked, when more than `amount` (a final bill settled at the payoff); absent, it
@@ -53,13 +71,13 @@ export type Payment = {
   readonly status: PaymentStatus
   /** The processor's reason, for a `FAILED` payment. */
   readonly failureCode: string | null
-  /** How a successful payment was applied by the waterfall; null for a failed one. */
+  /** How a posted payment was applied by the waterfall; null for one never posted (`PENDING`, `FAILED`). */
   readonly allocation: Allocation | null
   /** What it paid on each installment, so a reversal can undo exactly that. */
   readonly perInstallment: InstallmentPayments
-  /** Its `PAYMENT` ledger entry (successful payments only). */
+  /** Its `PAYMENT` ledger entry (posted payments, and those undone since, only). */
   readonly transactionId: string | null
-  /** The UTC date it was taken, `YYYY-MM-DD`. */
+  /** The date it is posted on, in the loan's business time zone (`YYYY-MM-DD`): the day it was taken, or a bank debit's effective entry date. */
   readonly effectiveDate: string
   readonly createdAt: Date
 }

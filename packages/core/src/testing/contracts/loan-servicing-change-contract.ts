@@ -104,6 +104,51 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(withoutSequence(await readsOf(booked.loan).balances(firstPage(10)))).to.deep.equal([booked.balance])
     })
 
+    it('records PENDING payments with nothing posted and sums them in the lock; reads posted payments (SUCCEEDED, SUBMITTED, SETTLED) in ledger order', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const day = booked.loan.startDate
+      const pendingAt = (hour: number, amount: number): Payment => ({
+        id: freshId(),
+        loanId: booked.loan.id,
+        clientId,
+        idempotencyKey: freshId(),
+        paymentMethodId: m.id,
+        amount,
+        currency: 'USD',
+        status: 'PENDING',
+        failureCode: null,
+        allocation: null,
+        perInstallment: [],
+        transactionId: null,
+        effectiveDate: day,
+        createdAt: at(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`),
+      })
+      const [first, second] = [pendingAt(9, 100_014), pendingAt(10, 2_000)]
+      const record = (payments: readonly Payment[]) => post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments, audit: NOT_AUDITED, events: [] }), null)
+      await record([second])
+      await record([first])
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+      expect(await right(loans.payments.pending(booked.loan.id))).to.deep.equal([first, second])
+      expect(await right(loans.payments.posted(booked.loan.id))).to.deep.equal([])
+      const locked = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }), null)
+      expect(locked.handed).to.deep.equal(O.some({ ...bookedLocked(booked), pendingAmount: 102_014 }))
+
+      // Posted under the other posted statuses: a SETTLED payment, then a SUBMITTED one the same day; the first PENDING one canceled.
+      const settled = paymentPosting({ ...bookedLocked(booked), pendingAmount: 102_014 }, 50_000, at(`${day}T11:00:00.000Z`), m.id, clientId)
+      const asSettled: Payment = { ...settled.payment, status: 'SETTLED' }
+      await post(loans, booked.loan.id, () => ({ ...settled.posting, payments: [asSettled] }), null)
+      const submitted = paymentPosting(settled.state, 40_000, at(`${day}T12:00:00.000Z`), m.id, clientId)
+      const asSubmitted: Payment = { ...submitted.payment, status: 'SUBMITTED' }
+      await post(loans, booked.loan.id, () => ({ ...submitted.posting, payments: [asSubmitted] }), null)
+      const canceled: Payment = { ...first, status: 'FAILED', failureCode: 'canceled' }
+      await record([canceled])
+      expect(await right(loans.payments.posted(booked.loan.id))).to.deep.equal([asSettled, asSubmitted])
+      expect(await right(loans.payments.pending(booked.loan.id))).to.deep.equal([second])
+      const after = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }), null)
+      expect(O.map((l: LockedLoan) => l.pendingAmount)(after.handed)).to.deep.equal(O.some(2_000))
+    })
+
     it("lists a loan's payments, whatever their status, in (createdAt, id) order, page after page, for its party only", async () => {
       const { booked, clientId } = await ownLoan()
       const m = await method(booked.loan.id)

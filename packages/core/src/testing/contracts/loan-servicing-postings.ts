@@ -11,9 +11,9 @@ import { freshId, right } from './run.js'
 import type { ClientId, LoanId, PaymentMethodId } from '../../domain/foundations/ids.js'
 
 /** What `change` hands its callback for a just-booked loan. */
-export const bookedLocked = (booked: BookedLoan): LockedLoan => ({ loan: booked.loan, installments: booked.installments, latest: booked.balance })
+export const bookedLocked = (booked: BookedLoan): LockedLoan => ({ loan: booked.loan, installments: booked.installments, latest: booked.balance, pendingAmount: 0 })
 
-/** The locked loan after `posting` is written on `locked`. */
+/** The locked loan after `posting` is written on `locked`; the `PENDING` payments it writes are new ones. */
 export const afterPosting = (locked: LockedLoan, posting: Posting): LockedLoan => {
   return {
     loan: {
@@ -25,6 +25,7 @@ export const afterPosting = (locked: LockedLoan, posting: Posting): LockedLoan =
     },
     installments: posting.installments,
     latest: posting.balance ?? locked.latest,
+    pendingAmount: posting.payments.filter((p) => p.status === 'PENDING').reduce((sum, p) => sum + p.amount, locked.pendingAmount),
   }
 }
 

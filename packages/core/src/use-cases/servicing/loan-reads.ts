@@ -66,7 +66,7 @@ export const derivedOwnLoan =
         const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
         // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.
         const payments: TE.TaskEither<StoreUnavailable, readonly SettledPayment[] | null> =
-          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(deps.loans.payments.succeeded(record.loan.id), TE.map((ps) => ps.map(settled)))
+          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(deps.loans.payments.posted(record.loan.id), TE.map((ps) => ps.map(settled)))
         return pipe(
           payments,
           TE.map((settledPayments) => ({ record, today, derived: derivedOn(record.loan, settledPayments, date) })),

@@ -39,7 +39,7 @@ export type PaymentOrder = {
 /** The payment already taken under the order's key: answered as it is. */
 export type Replay = { readonly _tag: 'Replay'; readonly change: Change<Payment> }
 
-/** A charge to make: what to write if the processor accepts it (`succeeded`), and the payment as taken. */
+/** A charge to make: what to write if the processor settles it (`succeeded`), and the payment as taken. */
 export type Charge = {
   readonly _tag: 'Charge'
   readonly token: string
@@ -61,8 +61,9 @@ const requested = (payment: Payment): number => payment.requestedAmount ?? payme
 /**
  * Decides a payment on the locked loan at `now`: none is NotFound `loan`; then the method and the
  * currency; a payment `found` under the key is replayed (or the key is refused as reused); a
- * charged-off loan takes none. The amount may be up to the payoff, or up to the bill (past due
- * and the next installment, its interest projected to its due date) when that is more; what is
+ * charged-off loan takes none. The amount, with the loan's payments still pending, may be up to
+ * the payoff, or up to the bill (past due and the next installment, its interest projected to
+ * its due date) when that is more; what is
  * charged and recorded is at most the payoff, so a final bill paid early settles the loan. The
  * posting is worked out before the money moves, so whatever it finds wrong, it finds before a charge.
  */
@@ -87,9 +88,11 @@ export const planPayment = (
   const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
   const { allocation, perInstallment, transactionId } = change.allocation!
   const placed = sum(allocation.pastDue) + sum(allocation.current)
-  if (placed < order.amount) {
+  const payoff = placed + change.derived.payoff
+  const { pendingAmount } = loaded
+  if (order.amount + pendingAmount > payoff) {
     const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
-    if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(placed))
+    if (order.amount + pendingAmount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(payoff, pendingAmount))
   }
   const asked = placed < order.amount ? { requestedAmount: order.amount } : {}
   const payment: Payment = { ...base, amount: placed, ...asked, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
@@ -98,6 +101,12 @@ export const planPayment = (
 }
 
 const sum = (b: Buckets): number => b.principal + b.interest + b.fees
+
+/** What a charge the rail accepts to debit later writes: the payment `PENDING`, nothing posted and no event (the answer is the record). */
+export const accepted = (plan: Charge): Change<Payment> => {
+  const pending: Payment = { ...plan.succeeded.result, status: 'PENDING', allocation: null, perInstallment: [], transactionId: null }
+  return { posting: nothing(plan.locked, pending), result: pending }
+}
 
 /** What a declined charge writes: the payment as `FAILED` with the processor's code and its `payment.failed` event, and no balance change. */
 export const declined = (plan: Charge, failureCode: string, ids: IdGenerator): Change<Payment> => {

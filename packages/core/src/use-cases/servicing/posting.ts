@@ -29,15 +29,15 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
   return date < latest.asOf ? latest.asOf : date
 }
 
-/** A locked loan with its successful payments when a change must replay it from booking (null when it resumes). */
+/** A locked loan with its posted payments when a change must replay it from booking (null when it resumes). */
 export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null }
 
-/** The locked loan with its successful payments when `event` must replay from booking (reversal, no checkpoint). */
+/** The locked loan with its posted payments when `event` must replay from booking (reversal, no checkpoint). */
 export const loadFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
   resumes(locked.loan.checkpoint, event, date)
     ? TE.right({ ...locked, payments: null })
     : pipe(
-        reads.succeeded(locked.loan.id),
+        reads.posted(locked.loan.id),
         TE.map((payments) => ({ ...locked, payments })),
       )
 
@@ -79,7 +79,7 @@ export const causedBy = (posting: Posting, cause: EventDraft): Posting => {
   return { ...posting, events: [...fees, cause, ...posting.events.filter((e) => e.type !== 'loan.late_fee_assessed')] }
 }
 
-/** A successful payment as the replay takes it. */
+/** A posted payment as the replay takes it. */
 export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'createdAt'>): SettledPayment => ({
   id: p.id,
   amount: p.amount,

@@ -6,7 +6,7 @@ import { OPERATOR_CONTEXT, paymentReversedEvent, type AuditContext } from '../..
 import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
 import { invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
-import type { Payment } from '../../domain/loans/payment.js'
+import { REVERSIBLE_PAYMENT_STATUSES, type Payment, type PaymentStatus } from '../../domain/loans/payment.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
@@ -26,14 +26,17 @@ export type ReversalError = InvalidRequest | NotFound | InvalidState | StoreUnav
 /** What a reversal decides on: the loan (none if gone), the payment as it stands under the lock, who and why. */
 type ReversalOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
 
-/** A `REVERSAL` entry undoing the allocation, the replay's re-allocations, the payment `REVERSED`; `SUCCEEDED` on an uncharged-off loan only. */
+/**
+ * A `REVERSAL` entry undoing the allocation, the replay's re-allocations, the payment `REVERSED`;
+ * a `SUCCEEDED` or `SETTLED` payment (`REVERSIBLE_PAYMENT_STATUSES`) of a loan not charged off only.
+ */
 export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: ReversalOrder): E.Either<NotFound | InvalidState, Change<Payment>> => {
   if (O.isNone(locked)) return E.left(notFound('loan'))
   const loaded = locked.value
   if (loaded.loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'reverse a payment of'))
   if (O.isNone(current)) return E.left(notFound('payment'))
   const paid = current.value
-  if (paid.status !== 'SUCCEEDED' || paid.transactionId === null) return E.left(invalidState('payment', paid.status, 'reverse'))
+  if (!(REVERSIBLE_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(paid.status) || paid.transactionId === null) return E.left(invalidState('payment', paid.status, 'reverse'))
   const { now, ids } = order
   const payment: Payment = { ...paid, status: 'REVERSED' }
   const { posting, change } = post(loaded, loaded.payments, { type: 'REVERSAL', payment: paid }, postingDate(loaded.loan, now, loaded.latest), { ids: () => ids.next(), now })
@@ -43,7 +46,7 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
   return E.right({ posting: reversed, result: payment })
 }
 
-/** Reverses a successful payment (`planReversal`) with its `payment.reversed` audit event, in one transaction; nothing is deleted. */
+/** Reverses a posted, settled payment (`planReversal`) with its `payment.reversed` audit event, in one transaction; nothing is deleted. */
 export const reverseLoanPayment =
   (deps: ReversalDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReversalError, Payment> =>

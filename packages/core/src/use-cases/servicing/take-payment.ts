@@ -14,7 +14,7 @@ import type { Change, LoanRepository, LockedLoan, PaymentReads } from '../../por
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { PaymentProcessor, ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
-import { declined, planPayment, type Charge, type PaymentRefusal } from './plan-payment.js'
+import { accepted, declined, planPayment, type Charge, type PaymentRefusal } from './plan-payment.js'
 import { loadFor, postingDate } from './posting.js'
 
 /** What taking a payment needs. */
@@ -45,12 +45,12 @@ const hasKey = (command: unknown): boolean =>
  */
 const paymentChargeKey = (payment: Pick<Payment, 'clientId' | 'idempotencyKey'>): string => `${payment.clientId}/${payment.idempotencyKey}`
 
-/** Charges the plan's payment: what an accepted charge writes, or a declined one. */
+/** Charges the plan's payment: what a settled charge writes, a charge the rail debits later (`PENDING`), or a declined one. */
 const charge = (processor: PaymentDeps['processor'], plan: Charge, ids: IdGenerator): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
   const { id, amount, currency } = plan.succeeded.result
   return pipe(
     processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token }),
-    TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode, ids) : plan.succeeded)),
+    TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode, ids) : outcome.status === 'PENDING' ? accepted(plan) : plan.succeeded)),
   )
 }
 
@@ -78,7 +78,7 @@ const takePayment =
  * `PaymentInput` and the `idempotency_key`. Load: the loan under its lock (none if not the
  * party's), the payment already under the key, the method. Decide: `planPayment`. Then charge,
  * and commit in the same transaction: a declined charge is a `FAILED` payment that changes no
- * balance. Idempotent: the same client and key always give the same payment.
+ * balance, a charge the rail debits later a `PENDING` one. Idempotent: the same client and key always give the same payment.
  */
 export const createPaymentIntentForPartyLoan =
   (deps: PaymentDeps) =>
