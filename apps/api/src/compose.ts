@@ -19,6 +19,7 @@ import {
   httpWebhookSender,
   guardedSender,
   signWebhook,
+  aesGcmAccountSeal,
   aesGcmWebhookSecrets,
   httpCodeSender,
   type OpenDatabase,
@@ -194,6 +195,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     idempotency: idempotencyStore,
     health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent, whenSchemaCurrent: () => schemaSettled },
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
+    accountSeal: config.webhookSecretKey === undefined ? undefined : aesGcmAccountSeal(config.webhookSecretKey),
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),

@@ -166,7 +166,7 @@ const Environment = t.type({
     'must be 32 bytes, base64-encoded',
     base64Key,
     none,
-    secret('32 bytes, base64: seals webhook signing secrets at rest and keys the MAC of list cursors. Every API instance and worker must have the same one.', OPENSSL_KEY),
+    secret('32 bytes, base64: seals webhook signing secrets and bank account numbers at rest and keys the MAC of list cursors. Every API instance and worker must have the same one.', OPENSSL_KEY),
   ),
   WEBHOOK_ALLOW_HTTP: setting('WEBHOOK_ALLOW_HTTP', 'must be true or false', boolean, () => false, byDefault('false', 'Allow plain-http webhook URLs.')),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: setting(

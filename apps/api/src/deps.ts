@@ -1,5 +1,6 @@
 import type { CursorSeal } from '@lendgate/adapters'
 import type {
+  AccountSeal,
   AttemptLimiter,
   CachedApiKeys,
   CoreDeps,
@@ -20,11 +21,13 @@ import type { Metrics } from './metrics.js'
  * the webhook secrets come from configuration a deployment may not have: here, unlike in
  * `CoreDeps`, they may be undefined, and the routes that need them answer `server_misconfigured`.
  */
-export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets'> & {
+export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets' | 'accountSeal'> & {
   /** Undefined in production when VERIFICATION_DELIVERY_URL is not set: code routes answer server_misconfigured. */
   readonly sender: VerificationCodeSender | undefined
   /** Undefined when WEBHOOK_SECRET_KEY is not set (production): registration answers server_misconfigured. */
   readonly webhookSecrets: WebhookSecrets | undefined
+  /** Undefined when WEBHOOK_SECRET_KEY is not set (production): bank accounts are added without keeping their numbers. */
+  readonly accountSeal: AccountSeal | undefined
   /**
    * The keys `apiKeys` answers from memory (the key cache): a key it holds costs no store read
    * and never counts against the key-lookup limit. Without a cache, `held` holds nothing.

@@ -1,6 +1,12 @@
+import { bankAccountOf, type PaymentMethodId } from '@lendgate/core'
+import { tablesHoldingText, testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { testDatabases } from '@lendgate/adapters/testing'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { bookLoan } from './support/booked-loan.js'
+import { onboardBorrower } from './support/borrower.js'
 import { bearer, mintKey, request } from './support/client.js'
+import { startCodeReceiver } from './support/code-receiver.js'
 import { findLeaks, rememberHeaderSecrets, rememberResponseSecrets, scanTotals } from './support/secret-scan.js'
 import { INTERNAL_TOKEN, MINT_SECRET, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -45,6 +51,50 @@ for (const database of testDatabases()) {
       await request(server.url, '/internal/onboarding-sessions', { headers: bearer(key.api_key) })
       expect(server.logs.lines().length).to.be.greaterThan(5)
       expect(findLeaks([server.logs.raw()], [key.api_key, forged, MINT_SECRET, `${MINT_SECRET}x`, INTERNAL_TOKEN])).to.deep.equal([])
+    })
+  })
+}
+
+/** An account number no other test uses, so finding it anywhere means this test put it there. */
+const ACCOUNT_NUMBER = '49172630588214'
+
+for (const database of testDatabases()) {
+  describe(`Bank account numbers at rest on ${database.name}`, () => {
+    let server: TestServer
+    let receiver: Awaited<ReturnType<typeof startCodeReceiver>>
+    before(async () => {
+      receiver = await startCodeReceiver()
+      server = await startTestServer(database, { verificationDeliveryUrl: receiver.url })
+    })
+    after(async () => {
+      await server.stop()
+      await receiver.close()
+    })
+
+    it('keeps the account number only sealed: in no table as text, no answer, no log, and it opens for its own method only', async () => {
+      const borrower = await onboardBorrower(server, receiver)
+      const { paths } = await bookLoan(server, borrower)
+      const body = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: ACCOUNT_NUMBER }
+      const added = await request(server.url, paths.paymentMethods, { method: 'POST', headers: bearer(borrower.key.api_key), json: body })
+      expect(added.status, added.text).to.equal(201)
+      const listed = await request(server.url, paths.paymentMethods, { headers: bearer(borrower.key.api_key) })
+      expect(added.text + listed.text).to.not.include(ACCOUNT_NUMBER)
+      expect(added.body).to.include({ last4: '8214' })
+      expect(findLeaks([server.logs.raw()], [ACCOUNT_NUMBER])).to.deep.equal([])
+
+      // Every row of every table of both worlds, as text.
+      const { db } = await database.open()
+      expect(await tablesHoldingText(db, ACCOUNT_NUMBER)).to.deep.equal([])
+      expect(await tablesHoldingText(db, added.body.payment_method_id as string)).to.include.members(['public.payment_methods', 'public.bank_account_secrets'])
+
+      const methodId = added.body.payment_method_id as PaymentMethodId
+      const open = bankAccountOf({ paymentMethods: server.deps.paymentMethods, accountSeal: server.deps.accountSeal! })
+      expect(await open(methodId)()).to.deep.equal(E.right(O.some({ routingNumber: '011000015', accountNumber: ACCOUNT_NUMBER })))
+      // Its sealed value copied onto another method opens to nothing.
+      const other = await request(server.url, paths.paymentMethods, { method: 'POST', headers: bearer(borrower.key.api_key), json: { ...body, account_number: '000123456789' } })
+      const sealed = await server.deps.paymentMethods.sealedAccount(methodId)()
+      if (E.isLeft(sealed) || O.isNone(sealed.right)) throw new Error('no sealed numbers stored')
+      expect(server.deps.accountSeal!.open(other.body.payment_method_id as PaymentMethodId, sealed.right.value)).to.deep.equal(O.none)
     })
   })
 }

@@ -44,6 +44,7 @@ export { secretsEqual, randomSecret } from './crypto/secrets.js'
 export { randomIds } from './crypto/ids.js'
 export { scryptOneTimeCodes } from './crypto/one-time-codes.js'
 export { aesGcmWebhookSecrets } from './crypto/webhook-secrets.js'
+export { aesGcmAccountSeal } from './crypto/account-seal.js'
 export { type CursorSeal, cursorSeal } from './crypto/cursor-seal.js'
 
 // Outbound HTTP: webhooks and verification codes

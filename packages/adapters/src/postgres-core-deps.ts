@@ -6,6 +6,7 @@ import { nodeApiKeyMaterial } from './crypto/api-key-material.js'
 import { randomIds } from './crypto/ids.js'
 import { scryptOneTimeCodes } from './crypto/one-time-codes.js'
 import { aesGcmWebhookSecrets } from './crypto/webhook-secrets.js'
+import { aesGcmAccountSeal } from './crypto/account-seal.js'
 import { sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
 import { postgresApiKeyRepository } from './postgres/api-key-repository.js'
 import { postgresAuditLog } from './postgres/audit-log.js'
@@ -29,7 +30,7 @@ import { webhookUrlGuard, type UrlGuardOptions } from './webhooks/url-guard.js'
  * deployment may lack: the verification-code sender and the webhook secrets (sealed under
  * a key). The HTTP app runs on this plus whichever of the two it has.
  */
-export type CoreDepsBase = Omit<CoreDeps, 'sender' | 'webhookSecrets'>
+export type CoreDepsBase = Omit<CoreDeps, 'sender' | 'webhookSecrets' | 'accountSeal'>
 
 /** What `postgresCoreDepsBase` may be told; every member has a default. */
 export type PostgresCoreDepsOptions = {
@@ -51,7 +52,7 @@ export type PostgresCoreDepsOptions = {
 
 /** What `postgresCoreDeps` needs from outside besides the database: the two configured dependencies. */
 export type PostgresCoreDepsConfiguration = PostgresCoreDepsOptions & {
-  /** 32 bytes: seals webhook signing secrets at rest with AES-256-GCM (WEBHOOK_SECRET_KEY). Never log it. */
+  /** 32 bytes: seals webhook signing secrets and (under a key derived from it) bank account numbers at rest with AES-256-GCM (WEBHOOK_SECRET_KEY). Never log it. */
   readonly webhookSecretKey: Uint8Array
   /** Delivers verification codes: `httpCodeSender(url)`, or a service's own adapter. */
   readonly sender: VerificationCodeSender
@@ -108,11 +109,12 @@ export const postgresCoreDepsBase = (database: OpenDatabase, options: PostgresCo
 
 /**
  * Every dependency of the core's use cases on a database (`postgresCoreDepsBase`), with the
- * code sender given and webhook secrets sealed under `webhookSecretKey`: what a service that
+ * code sender given and webhook secrets and bank account numbers sealed under `webhookSecretKey`: what a service that
  * embeds the core hands to its use cases. The database must be migrated (`migrateToLatest`).
  */
 export const postgresCoreDeps = (database: OpenDatabase, configuration: PostgresCoreDepsConfiguration): CoreDeps => ({
   ...postgresCoreDepsBase(database, configuration),
   sender: configuration.sender,
   webhookSecrets: aesGcmWebhookSecrets(configuration.webhookSecretKey),
+  accountSeal: aesGcmAccountSeal(configuration.webhookSecretKey),
 })

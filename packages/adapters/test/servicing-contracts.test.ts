@@ -130,7 +130,7 @@ function requestedAmountRoundTrip(impl: Implementation<LoanServicingFixtures>): 
       const owner = await borrower()
       const { loan } = await bookedLoan({ borrower: owner })
       const method = bankAccountOf(loan.id, BOOKED_AT)
-      await right(methods.insert(method))
+      await right(methods.insert(method, null))
       const declined = (amount: number): Payment => ({
         id: freshId(),
         loanId: loan.id,

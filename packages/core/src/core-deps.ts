@@ -16,6 +16,7 @@ import type { PartyRepository } from './ports/party-repository.js'
 import type { PaymentMethodRepository } from './ports/payment-method-repository.js'
 import type { PaymentProcessor } from './ports/payment-processor.js'
 import type { PaymentTokenizer } from './ports/payment-tokenizer.js'
+import type { AccountSeal } from './ports/account-seal.js'
 import type { TestClockRepository } from './ports/test-clock-repository.js'
 import type { VerificationChallengeRepository } from './ports/verification-challenge-repository.js'
 import type { VerificationCodeSender } from './ports/verification-code-sender.js'
@@ -52,6 +53,8 @@ export type CoreDeps = {
   readonly paymentMethods: PaymentMethodRepository
   readonly processor: PaymentProcessor
   readonly tokenizer: PaymentTokenizer
+  /** Seals bank account numbers kept for bank files; shared by both worlds, like the webhook secrets. */
+  readonly accountSeal: AccountSeal
   readonly audit: AuditLog
   /** What partners are told happened (docs/events.md); written by the stores whose changes cause it. */
   readonly eventLog: EventLog

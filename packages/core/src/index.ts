@@ -263,6 +263,8 @@ export { type ReversalDeps, type ReversalError, ReversePaymentInput, reverseLoan
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
+export { type AccountSeal, type BankAccountNumbers } from './ports/account-seal.js'
+export { type AccountUnreadable, type BankAccountDeps, bankAccountOf } from './use-cases/ach/bank-account.js'
 export { type PaymentMethodDeps } from './use-cases/servicing/payment-method-deps.js'
 export { listPaymentMethodsForPartyLoan } from './use-cases/servicing/list-payment-methods.js'
 export { createPaymentMethodForPartyLoan } from './use-cases/servicing/create-payment-method.js'

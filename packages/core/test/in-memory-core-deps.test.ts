@@ -85,6 +85,7 @@ const MEMBERS: Record<keyof CoreDeps, true> = {
   webhooks: true,
   events: true,
   webhookSecrets: true,
+  accountSeal: true,
   urlGuard: true,
   products: true,
   applications: true,

@@ -28,11 +28,12 @@ import { addLoanCollateral, attachLoanDocument } from '../src/use-cases/servicin
 import { chargeOffLoan } from '../src/use-cases/servicing/charge-off-loan.js'
 import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
+import { bankAccountOf } from '../src/use-cases/ach/bank-account.js'
 import { listPaymentMethodsForPartyLoan } from '../src/use-cases/servicing/list-payment-methods.js'
 import { updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/update-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
-import { fakePaymentProcessor, inMemoryAuditLog, inMemoryEventLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
+import { fakeAccountSeal, fakePaymentProcessor, inMemoryAuditLog, inMemoryEventLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 
 /**
@@ -386,6 +387,23 @@ describe('loan servicing use cases (in memory)', () => {
       })
       expect(paymentMethods.all()).to.deep.equal([method])
       expect(JSON.stringify(paymentMethods.all())).not.to.include('000123456789').and.not.to.include('021000021')
+    })
+
+    it("keeps a bank account's numbers sealed apart from the method when a seal is configured, opened for that method only", async () => {
+      const { deps, book, paymentMethods } = setup()
+      const { loan } = book()
+      const seal = fakeAccountSeal()
+      const create = (input: object) => run(createPaymentMethodForPartyLoan({ ...deps, accountSeal: seal })(caller, { partyId: caller.partyId, loanId: loan.id, ...input }))
+      const account = await create(BANK)
+      const visa = await create(CARD)
+      const reveal = bankAccountOf({ paymentMethods, accountSeal: seal })
+      expect(await reveal(account.id)()).to.deep.equal(E.right(O.some({ routingNumber: '021000021', accountNumber: '000123456789' })))
+      expect(await reveal(visa.id)()).to.deep.equal(E.right(O.none))
+      expect(JSON.stringify(paymentMethods.all())).not.to.include('000123456789')
+      // Without a seal the numbers are not kept; under another key they do not open.
+      const unsealed = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId: loan.id, ...BANK }))
+      expect(await reveal(unsealed.id)()).to.deep.equal(E.right(O.none))
+      expect(await bankAccountOf({ paymentMethods, accountSeal: fakeAccountSeal('another-key') })(account.id)()).to.deep.equal(E.left({ _tag: 'AccountUnreadable', paymentMethodId: account.id }))
     })
 
     it('refuses a routing number failing the ABA checksum, naming routing_number, and tokenises nothing', async () => {

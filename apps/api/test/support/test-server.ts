@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
+import { aesGcmAccountSeal, aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { exactAttemptLimiter, exactRateLimiter, testModeVerification } from '@lendgate/core'
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryTestData, inMemoryWorld } from '@lendgate/core/testing'
@@ -120,6 +120,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     ids: randomIds(),
     codes: scryptOneTimeCodes(),
     webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
+    accountSeal: aesGcmAccountSeal(new Uint8Array(32).fill(7)),
     // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.
     urlGuard: webhookUrlGuard({ allowHttp: false, allowPrivateNetworks: false, resolve: async (host) => TEST_DNS[host] ?? [] }),
     processor: sandboxPaymentProcessor(),

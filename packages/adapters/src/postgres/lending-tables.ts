@@ -149,6 +149,13 @@ export type PaymentMethodsTable = {
   updated_at: Date
 }
 
+/** A bank account's numbers, sealed (`AccountSeal`) and kept apart from its payment method's row (migration 0022). */
+export type BankAccountSecretsTable = {
+  payment_method_id: PaymentMethodId
+  sealed: string
+  created_at: Date
+}
+
 export type PaymentsTable = {
   id: PaymentId
   loan_id: LoanId

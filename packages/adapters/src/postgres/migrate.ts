@@ -21,6 +21,7 @@ import * as testClocks from './migrations/0018-test-clocks.js'
 import * as events from './migrations/0019-events.js'
 import * as eventEndpoints from './migrations/0020-event-endpoints.js'
 import * as achPaymentStates from './migrations/0021-ach-payment-states.js'
+import * as bankAccountSecrets from './migrations/0022-bank-account-secrets.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-events': events,
   '0020-event-endpoints': eventEndpoints,
   '0021-ach-payment-states': achPaymentStates,
+  '0022-bank-account-secrets': bankAccountSecrets,
 }
 
 /** Names of every migration, in order. */

@@ -62,8 +62,16 @@ const underLoanLock = (db: Kysely<Database>, method: PaymentMethod, write: (trx:
 
 export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMethodRepository => {
   return {
-    insert: (m) =>
-      underLoanLock(db, m, (trx) => trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()),
+    insert: (m, sealedAccount) =>
+      underLoanLock(db, m, async (trx) => {
+        await trx.insertInto('payment_methods').values({ id: m.id, loan_id: m.loanId, created_at: m.createdAt, ...columns(m) }).execute()
+        if (sealedAccount !== null) await trx.insertInto('bank_account_secrets').values({ payment_method_id: m.id, sealed: sealedAccount, created_at: m.createdAt }).execute()
+      }),
+    sealedAccount: (id) =>
+      query(async () => {
+        const row = await db.selectFrom('bank_account_secrets').select('sealed').where('payment_method_id', '=', id).executeTakeFirst()
+        return row === undefined ? O.none : O.some(row.sealed)
+      }),
     update: (m) =>
       underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
     findForLoan: (loanId, id) =>

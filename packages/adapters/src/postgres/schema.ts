@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
-  LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
+  LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
 } from './lending-tables.js'
 
 /**
@@ -287,6 +287,7 @@ export type Database = {
   loan_transactions: LoanTransactionsTable
   loan_balances: LoanBalancesTable
   payment_methods: PaymentMethodsTable
+  bank_account_secrets: BankAccountSecretsTable
   payments: PaymentsTable
   collateral_items: CollateralItemsTable
   loan_documents: LoanDocumentsTable

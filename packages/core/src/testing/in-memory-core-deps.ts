@@ -5,6 +5,7 @@ import { fakeKeyMaterial } from './fake-key-material.js'
 import { fakeOneTimeCodes } from './fake-one-time-codes.js'
 import { fakePaymentProcessor, type FakePaymentProcessor } from './fake-payment-processor.js'
 import { fakePaymentTokenizer, type FakePaymentTokenizer } from './fake-payment-tokenizer.js'
+import { fakeAccountSeal } from './fake-account-seal.js'
 import { fakeWebhookSecrets } from './fake-webhook-secrets.js'
 import { fakeWebhookUrlGuard, type FakeWebhookUrlGuardOptions } from './fake-webhook-url-guard.js'
 import { testClock, type TestClock } from './fixed-clock.js'
@@ -100,6 +101,7 @@ export const inMemoryCoreDeps = (options: InMemoryCoreDepsOptions = {}): InMemor
     codes: fakeOneTimeCodes(),
     sender: recordingCodeSender(),
     webhookSecrets: fakeWebhookSecrets(),
+    accountSeal: fakeAccountSeal(),
     urlGuard: fakeWebhookUrlGuard(options.urlGuard),
     products: inMemoryLoanProductRepository([], audit),
     ids: sequentialIds(),

@@ -17,6 +17,7 @@ export const inMemoryPaymentMethodRepository = (
   readonly forgetLoans: (loanIds: ReadonlySet<LoanId>) => void
 } => {
   const methods = new Map<string, PaymentMethod>()
+  const sealed = new Map<string, string>()
   const write = (method: PaymentMethod, replace: boolean) =>
     TE.fromIO(() => {
       // Like the database: an update of an unknown method changes nothing.
@@ -29,9 +30,20 @@ export const inMemoryPaymentMethodRepository = (
   return {
     all: () => [...methods.values()],
     forgetLoans: (loanIds) => {
-      for (const m of [...methods.values()]) if (loanIds.has(m.loanId)) methods.delete(m.id)
+      for (const m of [...methods.values()]) {
+        if (!loanIds.has(m.loanId)) continue
+        methods.delete(m.id)
+        sealed.delete(m.id)
+      }
     },
-    insert: (method) => write(method, false),
+    insert: (method, sealedAccount) =>
+      pipe(
+        write(method, false),
+        TE.map(() => {
+          if (sealedAccount !== null) sealed.set(method.id, sealedAccount)
+        }),
+      ),
+    sealedAccount: (id) => TE.right(O.fromNullable(sealed.get(id))),
     update: (method) => write(method, true),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
     listForPartyLoan: (partyId, loanId, page) =>

@@ -40,6 +40,7 @@ export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repo
 export { type ChargeRequest, type FakePaymentProcessor, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'
 export { type BankAccount, type FakePaymentTokenizer, fakePaymentTokenizer } from './fake-payment-tokenizer.js'
 export { fakeWebhookSecrets } from './fake-webhook-secrets.js'
+export { fakeAccountSeal } from './fake-account-seal.js'
 export { type FakeWebhookUrlGuardOptions, fakeWebhookUrlGuard } from './fake-webhook-url-guard.js'
 
 // Rate limits

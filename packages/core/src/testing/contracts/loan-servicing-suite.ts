@@ -59,7 +59,7 @@ export const servicingSuite = (fixtures: () => LoanServicingFixtures) => {
   /** A stored default bank account of `loanId`. */
   const method = async (loanId: LoanId, now = BOOKED_AT): Promise<PaymentMethod> => {
     const m = bankAccountOf(loanId, now)
-    await right(fixtures().methods.insert(m))
+    await right(fixtures().methods.insert(m, null))
     return m
   }
 

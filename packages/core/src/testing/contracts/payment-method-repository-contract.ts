@@ -67,12 +67,27 @@ export const paymentMethodRepositoryContract = (
       const loanId = await loan()
       const account = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
       const visa = card(loanId, '2026-03-10T10:00:01.000Z', false)
-      await right(repo.insert(account))
-      await right(repo.insert(visa))
+      await right(repo.insert(account, null))
+      await right(repo.insert(visa, null))
       expect(await right(repo.findForLoan(loanId, account.id))).to.deep.equal(O.some(account))
       expect(await right(repo.findForLoan(loanId, visa.id))).to.deep.equal(O.some(visa))
       expect(await right(repo.findForLoan(await loan(), account.id))).to.deep.equal(O.none)
       expect(await right(repo.findForLoan(loanId, freshId()))).to.deep.equal(O.none)
+    })
+
+    it("keeps a bank account's sealed numbers apart from its row, found by the method's id only", async () => {
+      const loanId = await loan()
+      const account = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
+      const unsealed = bankAccount(loanId, '2026-03-10T10:00:01.000Z', false)
+      await right(repo.insert(account, 'sealed-numbers-of-the-account'))
+      await right(repo.insert(unsealed, null))
+      expect(await right(repo.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-of-the-account'))
+      expect(await right(repo.sealedAccount(unsealed.id))).to.deep.equal(O.none)
+      expect(await right(repo.sealedAccount(freshId()))).to.deep.equal(O.none)
+      expect(await right(repo.findForLoan(loanId, account.id))).to.deep.equal(O.some(account))
+      // Updating the method (its default flag, its nickname) leaves its sealed numbers alone.
+      await right(repo.update({ ...account, nickname: 'Operating account', updatedAt: at('2026-03-11T10:00:00.000Z') }))
+      expect(await right(repo.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-of-the-account'))
     })
 
     it("lists a loan's methods in (createdAt, id) order, limit + 1 rows, page after page, and counts them", async () => {
@@ -82,7 +97,7 @@ export const paymentMethodRepositoryContract = (
       const first = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
       const tiedHigh = { ...card(loanId, '2026-03-10T10:00:00.001Z', false), id: high }
       const tiedLow = { ...bankAccount(loanId, '2026-03-10T10:00:00.001Z', false), id: low, accountType: 'savings' as const, nickname: 'Reserve' }
-      for (const m of [tiedHigh, first, tiedLow, bankAccount(other, '2026-03-10T09:00:00.000Z', true)]) await right(repo.insert(m))
+      for (const m of [tiedHigh, first, tiedLow, bankAccount(other, '2026-03-10T09:00:00.000Z', true)]) await right(repo.insert(m, null))
       expect(await list(loanId)).to.deep.equal([first, tiedLow, tiedHigh])
       expect(await listPage(loanId, firstPage(1))).to.deep.equal([first, tiedLow])
       expect(await listPage(loanId, { limit: 1, after: O.some({ createdAt: tiedLow.createdAt, id: tiedLow.id }) })).to.deep.equal([tiedHigh])
@@ -97,7 +112,7 @@ export const paymentMethodRepositoryContract = (
       const loanId = await loan()
       const other = await loan()
       const method = card(loanId, '2026-03-10T10:00:00.000Z', true)
-      await right(repo.insert(method))
+      await right(repo.insert(method, null))
       const listed = (partyId: PartyId, id: LoanId) => right(repo.listForPartyLoan(partyId, id, firstPage(10)))
       expect(await listed(partyOf.get(loanId) as PartyId, loanId)).to.deep.equal(O.some([method]))
       expect(await listed(partyOf.get(other) as PartyId, loanId)).to.deep.equal(O.none)
@@ -111,9 +126,9 @@ export const paymentMethodRepositoryContract = (
       const old = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
       const plain = card(loanId, '2026-03-10T10:00:01.000Z', false)
       const theirs = bankAccount(other, '2026-03-10T10:00:00.000Z', true)
-      for (const m of [old, plain, theirs]) await right(repo.insert(m))
+      for (const m of [old, plain, theirs]) await right(repo.insert(m, null))
       const fresh = card(loanId, '2026-03-11T12:00:00.000Z', true)
-      await right(repo.insert(fresh))
+      await right(repo.insert(fresh, null))
       expect(await list(loanId)).to.deep.equal([{ ...old, isDefault: false, updatedAt: fresh.updatedAt }, plain, fresh])
       expect(await list(other)).to.deep.equal([theirs])
     })
@@ -124,7 +139,7 @@ export const paymentMethodRepositoryContract = (
       const first = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
       const second = card(loanId, '2026-03-10T10:00:01.000Z', false)
       const theirs = bankAccount(other, '2026-03-10T10:00:00.000Z', true)
-      for (const m of [first, second, theirs]) await right(repo.insert(m))
+      for (const m of [first, second, theirs]) await right(repo.insert(m, null))
 
       const renamed = { ...second, nickname: 'Company card', updatedAt: at('2026-03-12T08:00:00.000Z') }
       await right(repo.update(renamed))
@@ -148,7 +163,7 @@ export const paymentMethodRepositoryContract = (
         const current = bankAccount(loanId, '2026-03-10T10:00:00.000Z', true)
         const one = card(loanId, '2026-03-10T10:00:01.000Z', false)
         const two = bankAccount(loanId, '2026-03-10T10:00:02.000Z', false)
-        for (const m of [current, one, two]) await right(repo.insert(m))
+        for (const m of [current, one, two]) await right(repo.insert(m, null))
         const now = at('2026-03-15T09:00:00.000Z')
         const results = await Promise.all([repo.update({ ...one, isDefault: true, updatedAt: now })(), repo.update({ ...two, isDefault: true, updatedAt: now })()])
         expect(results).to.deep.equal([E.right(undefined), E.right(undefined)])

@@ -12,11 +12,15 @@ import type { PaymentMethodDeps } from './payment-method-deps.js'
 
 const CreateMethodCommand = commandOf(['partyId', 'loanId'], PaymentMethodInput)
 
+/** A new method, with its account's numbers sealed when it is a bank account and a seal is configured. */
+type Sealed = { readonly method: PaymentMethod; readonly sealedAccount: string | null }
+
 /**
  * Registers a payment method on the loan `loanId` of the party `partyId`; the rest of the command
- * is `PaymentMethodInput`. A bank account is tokenised at once (only the token and last four are
- * kept; `ProcessorUnavailable` if the tokenizer cannot be reached); an expired card is refused. The
- * loan's first method is its default. Not idempotent: each call adds a method.
+ * is `PaymentMethodInput`. A bank account is tokenised at once (the method keeps the token and last
+ * four; `ProcessorUnavailable` if the tokenizer cannot be reached), and its numbers are kept only
+ * sealed (`AccountSeal`), apart from the method, when a seal is configured; an expired card is
+ * refused. The loan's first method is its default. Not idempotent: each call adds a method.
  */
 export const createPaymentMethodForPartyLoan =
   (deps: PaymentMethodDeps) =>
@@ -34,7 +38,7 @@ export const createPaymentMethodForPartyLoan =
                 const now = deps.clock.now()
                 const base = { id: newId<PaymentMethodId>(deps.ids), loanId: loan.id, nickname: cmd.nickname ?? null, isDefault: count === 0 || cmd.is_default === true, status: 'active' as const, createdAt: now, updatedAt: now }
                 if (cmd.type === 'card') {
-                  return TE.right<ProcessorUnavailable, PaymentMethod>({
+                  const card: PaymentMethod = {
                     ...base,
                     type: 'card',
                     token: cmd.card_token,
@@ -44,12 +48,14 @@ export const createPaymentMethodForPartyLoan =
                     brand: cmd.brand ?? null,
                     expMonth: cmd.exp_month,
                     expYear: cmd.exp_year,
-                  })
+                  }
+                  return TE.right<ProcessorUnavailable, Sealed>({ method: card, sealedAccount: null })
                 }
+                const account = { routingNumber: cmd.routing_number, accountNumber: cmd.account_number }
                 return pipe(
-                  deps.tokenizer.tokenizeBankAccount({ routingNumber: cmd.routing_number, accountNumber: cmd.account_number }),
-                  TE.map(
-                    ({ token, last4 }): PaymentMethod => ({
+                  deps.tokenizer.tokenizeBankAccount(account),
+                  TE.map(({ token, last4 }): Sealed => {
+                    const bankAccount: PaymentMethod = {
                       ...base,
                       type: 'bank_account',
                       token,
@@ -59,13 +65,15 @@ export const createPaymentMethodForPartyLoan =
                       brand: null,
                       expMonth: null,
                       expYear: null,
-                    }),
-                  ),
+                    }
+                    return { method: bankAccount, sealedAccount: deps.accountSeal === undefined ? null : deps.accountSeal.seal(base.id, account) }
+                  }),
                 )
               }),
             ),
           ),
-          TE.chainFirstW(deps.paymentMethods.insert),
+          TE.chainFirstW(({ method, sealedAccount }) => deps.paymentMethods.insert(method, sealedAccount)),
+          TE.map(({ method }) => method),
         ),
       ),
     )
