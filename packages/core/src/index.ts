@@ -305,3 +305,4 @@ export { type ExactRateLimiterDeps, exactAttemptLimiter, exactRateLimiter } from
 export {
   type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,
 } from './stateful/synced-rate-limiter.js'
+export { type BankClosure, type BankingCalendar, bankingCalendar, federalReserveClosures } from './domain/ach/banking-days.js'
