@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
@@ -13,16 +13,24 @@ describe('the embedded server started again after its postmaster is killed', () 
     root = mkdtempSync(join(tmpdir(), 'lendgate-restart-test-'))
     chmodSync(root, 0o755)
   })
-  after(() => rmSync(root, { recursive: true, force: true }))
+  // A server still stopping may write into its folder while it is removed: try again a few times.
+  after(() => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }))
 
   it('is stopped by a release that comes while the restart is starting it, before the release returns', async function () {
     this.timeout(120_000)
     const server = await useEmbeddedServer(join(root, 'data'))
     const pidFile = join(server.path, 'postmaster.pid')
     // A server writes the file after creating it: read empty, it names no process yet (and pid 0 would be this process group).
+    // The file may also go between two reads (a server removes it as it stops): gone, it names none.
     const postmaster = (): number | undefined => {
-      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : Number.NaN
-      return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+      let text = ''
+      try {
+        text = readFileSync(pidFile, 'utf8')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
+      const pid = Number(text.split('\n')[0])
+      return text !== '' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
     }
     const killed = postmaster()!
     process.kill(killed, 'SIGKILL')
