@@ -22,11 +22,17 @@ const REDACT = [
   '*.secret',
   '*.token',
   '*.password',
+  '*.account_number',
+  '*.accountNumber',
+  '*.sealed',
   'api_key',
   'webhook_secret',
   'secret',
   'token',
   'password',
+  'account_number',
+  'accountNumber',
+  'sealed',
 ]
 
 /** How long a log line may wait in the buffer when traffic is light. */

@@ -169,6 +169,15 @@ describe('the buffered log destination', () => {
     expect(written()).to.equal(lines.join(''))
   })
 
+  it('redacts bank account numbers and sealed values wherever a line carries them, at the top or one level down', () => {
+    const lines: string[] = []
+    const logger = createLogger('lendgate-api', 'info', { write: (line: string) => lines.push(line) })
+    logger.info({ account_number: '49172630588214', method: { accountNumber: '49172630588215', sealed: 'v1.sealed-value' } }, 'a careless line')
+    expect(lines).to.have.length(1)
+    expect(lines[0]).to.not.include('4917263058821').and.not.include('v1.sealed-value')
+    expect(JSON.parse(lines[0]!)).to.deep.include({ account_number: '[redacted]', method: { accountNumber: '[redacted]', sealed: '[redacted]' } })
+  })
+
   it('carries a logger\'s lines as pino wrote them', async () => {
     const logger = createLogger('lendgate-api', 'info', bufferedDestination(fd))
     logger.info({ path: '/public/loans/ü' }, 'request')

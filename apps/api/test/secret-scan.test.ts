@@ -92,6 +92,7 @@ for (const database of testDatabases()) {
       expect(await open(methodId)()).to.deep.equal(E.right(O.some({ routingNumber: '011000015', accountNumber: ACCOUNT_NUMBER })))
       // Its sealed value copied onto another method opens to nothing.
       const other = await request(server.url, paths.paymentMethods, { method: 'POST', headers: bearer(borrower.key.api_key), json: { ...body, account_number: '000123456789' } })
+      expect(other.status, other.text).to.equal(201)
       const sealed = await server.deps.paymentMethods.sealedAccount(methodId)()
       if (E.isLeft(sealed) || O.isNone(sealed.right)) throw new Error('no sealed numbers stored')
       expect(server.deps.accountSeal!.open(other.body.payment_method_id as PaymentMethodId, sealed.right.value)).to.deep.equal(O.none)

@@ -20,6 +20,12 @@ describe('aesGcmAccountSeal', () => {
     expect(seal.open(METHOD, twice)).to.deep.equal(O.some(ACCOUNT))
   })
 
+  it('seals every account number, 4 to 17 digits, to the same length', () => {
+    const lengths = new Set(['0123', '012345678', '01234567890123456'].map((accountNumber) => seal.seal(METHOD, { ...ACCOUNT, accountNumber }).length))
+    expect([...lengths]).to.have.length(1)
+    expect(seal.open(METHOD, seal.seal(METHOD, { ...ACCOUNT, accountNumber: '0123' }))).to.deep.equal(O.some({ ...ACCOUNT, accountNumber: '0123' }))
+  })
+
   it('shows neither number in the sealed text', () => {
     const sealed = seal.seal(METHOD, ACCOUNT)
     expect(sealed).to.match(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)

@@ -127,10 +127,12 @@ describe('planPayment', () => {
     it('refuses what, with them, passes the payoff and the bill: Overpayment(payoff, pending)', () => {
       expect(planPayment(O.some(withPending(1_000_000)), O.none, order(200_001), O.some(method), BOOKED_AT)).to.deep.equal(E.left(overpayment(1_200_000, 1_000_000)))
     })
-    it('still takes what is within the bill when that is more than the payoff: 1,212,000 less 12,000 pending', () => {
-      const plan = charge(planPayment(O.some({ ...lockedLoan(1), pendingAmount: 12_000 }), O.none, order(1_200_000), O.some(method), BOOKED_AT))
-      expect(plan.succeeded.result).to.deep.include({ amount: 1_200_000 })
-      expect(planPayment(O.some({ ...lockedLoan(1), pendingAmount: 12_001 }), O.none, order(1_200_000), O.some(method), BOOKED_AT)).to.deep.equal(E.left(overpayment(1_200_000, 12_001)))
+    it('takes no more than the payoff with them, even when the bill is more: the final bill of 1,212,000 is refused with 12,000 pending', () => {
+      const oneMonth = (pendingAmount: number): LoadedLoan => ({ ...lockedLoan(1), pendingAmount })
+      expect(planPayment(O.some(oneMonth(12_000)), O.none, order(1_188_001), O.some(method), BOOKED_AT)).to.deep.equal(E.left(overpayment(1_200_000, 12_000)))
+      expect(charge(planPayment(O.some(oneMonth(12_000)), O.none, order(1_188_000), O.some(method), BOOKED_AT)).succeeded.result).to.deep.include({ amount: 1_188_000 })
+      // With nothing pending the same bill is taken, settling at the payoff.
+      expect(charge(planPayment(O.some(oneMonth(0)), O.none, order(1_212_000), O.some(method), BOOKED_AT)).succeeded.result).to.deep.include({ amount: 1_200_000 })
     })
   })
 

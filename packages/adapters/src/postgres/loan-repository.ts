@@ -46,32 +46,29 @@ const pendingPayments = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('payments').selectAll().where('loan_id', '=', loanId).where('status', '=', 'PENDING').orderBy('created_at').orderBy('id')
 
 /**
- * The loan with the sum of its `PENDING` payments, its schedule and its latest balance, the loan's
- * row locked until `trx` ends; none for an unknown loan, or one not `partyId`'s when it is given
- * (that loan is left unlocked).
+ * The loan, its schedule, its latest balance and the sum of its `PENDING` payments, the loan's row
+ * locked until `trx` ends; none for an unknown loan, or one not `partyId`'s when it is given (that
+ * loan is left unlocked). What follows the lock is read by statements after it (the pending sum
+ * with the latest balance): a statement sees what was committed when it began, so the locking one,
+ * which may wait, would not see what the holder it waited for wrote (a payment recorded `PENDING`
+ * changes no loan row).
  */
 const readLocked = async (trx: Transaction<Database>, { loanId, partyId }: LoanKey): Promise<O.Option<LockedLoan>> => {
-  let locking = trx
-    .selectFrom('loans')
-    .selectAll('loans')
-    .select((eb) =>
-      eb
-        .selectFrom('payments as pending')
-        .select(sql<string>`coalesce(sum(pending.amount), 0)`.as('total'))
-        .whereRef('pending.loan_id', '=', 'loans.id')
-        .where('pending.status', '=', 'PENDING')
-        .as('pending_amount'),
-    )
-    .where('id', '=', loanId)
+  let locking = trx.selectFrom('loans').selectAll().where('id', '=', loanId)
   if (partyId !== undefined) locking = locking.where('party_id', '=', partyId)
   const loan = await locking.forUpdate().executeTakeFirst()
   if (loan === undefined) return O.none
   const [installments, latest] = await Promise.all([
     trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
-    latestBalanceOf(trx, loanId).executeTakeFirst(),
+    latestBalanceOf(trx, loanId)
+      .select((eb) =>
+        eb.selectFrom('payments').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).where('payments.loan_id', '=', loanId).where('payments.status', '=', 'PENDING').as('pending_amount'),
+      )
+      .executeTakeFirst(),
   ])
   if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
-  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(latest)), pendingAmount: Number(loan.pending_amount) })
+  const { pending_amount: pendingAmount, ...balance } = latest
+  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(balance)), pendingAmount: Number(pendingAmount) })
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */

@@ -5,7 +5,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/foundations/errors.js'
-import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
+import type { ClientId, LoanId, PartyId, PaymentMethodId } from '../../domain/foundations/ids.js'
 import { utcDate } from '../../domain/foundations/instant.js'
 import type { PageRequest } from '../../domain/foundations/pagination.js'
 import type { Payment } from '../../domain/loans/payment.js'
@@ -23,6 +23,24 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
   })
 
   describe('change', () => {
+    /** A payment of `loan` accepted and not yet posted, dated its `createdAt`. */
+    const pendingPayment = (loan: { readonly id: LoanId; readonly currency: string }, clientId: ClientId, methodId: PaymentMethodId, amount: number, createdAt: Date): Payment => ({
+      id: freshId(),
+      loanId: loan.id,
+      clientId,
+      idempotencyKey: freshId(),
+      paymentMethodId: methodId,
+      amount,
+      currency: loan.currency,
+      status: 'PENDING',
+      failureCode: null,
+      allocation: null,
+      perInstallment: [],
+      transactionId: null,
+      effectiveDate: utcDate(createdAt),
+      createdAt,
+    })
+
     it('hands the locked state to the callback and writes its posting: entries in order, installments, snapshot, payment', async () => {
       const { booked, clientId } = await ownLoan()
       const m = await method(booked.loan.id)
@@ -108,22 +126,7 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       const { booked, clientId } = await ownLoan()
       const m = await method(booked.loan.id)
       const day = booked.loan.startDate
-      const pendingAt = (hour: number, amount: number): Payment => ({
-        id: freshId(),
-        loanId: booked.loan.id,
-        clientId,
-        idempotencyKey: freshId(),
-        paymentMethodId: m.id,
-        amount,
-        currency: 'USD',
-        status: 'PENDING',
-        failureCode: null,
-        allocation: null,
-        perInstallment: [],
-        transactionId: null,
-        effectiveDate: day,
-        createdAt: at(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`),
-      })
+      const pendingAt = (hour: number, amount: number): Payment => pendingPayment(booked.loan, clientId, m.id, amount, at(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`))
       const [first, second] = [pendingAt(9, 100_014), pendingAt(10, 2_000)]
       const record = (payments: readonly Payment[]) => post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments, audit: NOT_AUDITED, events: [] }), null)
       await record([second])
@@ -147,6 +150,32 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(await right(loans.payments.pending(booked.loan.id))).to.deep.equal([second])
       const after = await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }), null)
       expect(O.map((l: LockedLoan) => l.pendingAmount)(after.handed)).to.deep.equal(O.some(2_000))
+    })
+
+    it('hands a change that waited for the lock the pending sum its holder committed', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const pending = pendingPayment(booked.loan, clientId, m.id, 70_000, at(`${booked.loan.startDate}T09:00:00.000Z`))
+      let release: () => void = () => undefined
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let holding: () => void = () => undefined
+      const held = new Promise<void>((resolve) => (holding = resolve))
+      const first = loans.change({ loanId: booked.loan.id }, (loan) => async () => {
+        holding()
+        await released
+        return O.isNone(loan) ? E.left(notFound('loan')) : E.right({ posting: { transactions: [], installments: loan.value.installments, balance: null, payments: [pending], audit: NOT_AUDITED, events: [] }, result: 'first' })
+      })()
+      await held
+      let seen: O.Option<LockedLoan> = O.none
+      const second = loans.change({ loanId: booked.loan.id }, (loan) => {
+        seen = loan
+        return O.isNone(loan) ? TE.left(notFound('loan')) : TE.right({ posting: { transactions: [], installments: loan.value.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] }, result: 'second' })
+      })()
+      // The second change is waiting for the loan (its lock, or the one connection) while the first holds it.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      release()
+      expect([await first, await second]).to.deep.equal([E.right('first'), E.right('second')])
+      expect(O.map((l: LockedLoan) => l.pendingAmount)(seen)).to.deep.equal(O.some(70_000))
     })
 
     it("lists a loan's payments, whatever their status, in (createdAt, id) order, page after page, for its party only", async () => {

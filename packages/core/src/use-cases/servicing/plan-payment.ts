@@ -61,9 +61,9 @@ const requested = (payment: Payment): number => payment.requestedAmount ?? payme
 /**
  * Decides a payment on the locked loan at `now`: none is NotFound `loan`; then the method and the
  * currency; a payment `found` under the key is replayed (or the key is refused as reused); a
- * charged-off loan takes none. The amount, with the loan's payments still pending, may be up to
- * the payoff, or up to the bill (past due and the next installment, its interest projected to
- * its due date) when that is more; what is
+ * charged-off loan takes none. The amount may be up to the payoff, or up to the bill (past due
+ * and the next installment, its interest projected to its due date) when that is more; while the
+ * loan has payments pending, the amount and their sum may be up to the payoff only. What is
  * charged and recorded is at most the payoff, so a final bill paid early settles the loan. The
  * posting is worked out before the money moves, so whatever it finds wrong, it finds before a charge.
  */
@@ -91,8 +91,10 @@ export const planPayment = (
   const payoff = placed + change.derived.payoff
   const { pendingAmount } = loaded
   if (order.amount + pendingAmount > payoff) {
+    // With payments pending, no debit may take the loan's debits past the payoff; with none, a final bill is taken up to the bill.
+    if (pendingAmount > 0) return E.left(overpayment(payoff, pendingAmount))
     const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
-    if (order.amount + pendingAmount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(payoff, pendingAmount))
+    if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(payoff))
   }
   const asked = placed < order.amount ? { requestedAmount: order.amount } : {}
   const payment: Payment = { ...base, amount: placed, ...asked, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
