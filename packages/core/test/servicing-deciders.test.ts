@@ -10,6 +10,7 @@ import { sequentialIds } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
 import { OPERATOR_CONTEXT } from '../src/domain/audit/audit-event.js'
 import { planChargeOff } from '../src/use-cases/servicing/charge-off-loan.js'
+import { planSubmission } from '../src/use-cases/ach/submission.js'
 import { accepted, declined, planPayment, type Charge, type PaymentOrder } from '../src/use-cases/servicing/plan-payment.js'
 import { planReversal } from '../src/use-cases/servicing/reverse-payment.js'
 import type { LoadedLoan } from '../src/use-cases/servicing/posting.js'
@@ -201,6 +202,28 @@ describe('planReversal', () => {
     ],
   ]
   for (const [name, plan, refusal] of refusals) it(`refuses ${name}`, () => expect(plan()).to.deep.equal(E.left(refusal)))
+})
+
+describe('planSubmission', () => {
+  const order = { ids: sequentialIds(), now: BOOKED_AT }
+  const one = lockedLoan(1)
+  const paidOff = charge(planPayment(O.some(one), O.none, { clientId: testId('client-1'), idempotencyKey: 'payoff', amount: 1_200_000, currency: 'USD', paymentMethodId: method.id, ids: sequentialIds() }, O.some(method), BOOKED_AT)).succeeded
+  const afterPayoff: LoadedLoan = { loan: { ...one.loan, status: 'PAID_OFF', checkpoint: paidOff.posting.checkpoint! }, installments: paidOff.posting.installments, latest: paidOff.posting.balance!, pendingAmount: 10_000, payments: null }
+  const pending: Payment = { ...paidOff.result, id: testId('pending-1'), idempotencyKey: 'debit', amount: 10_000, status: 'PENDING', allocation: null, perInstallment: [], transactionId: null }
+
+  it('fails a debit with nothing left to take (the loan paid off since): FAILED overpayment, nothing posted', () => {
+    const planned = planSubmission(O.some(afterPayoff), O.some(pending), '2026-01-16', order)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.include({ status: 'FAILED', failureCode: 'overpayment', allocation: null, transactionId: null })
+    expect(planned.right.posting.transactions).to.deep.equal([])
+    expect(planned.right.posting.events.map((e) => e.type)).to.deep.equal(['payment.failed'])
+  })
+
+  it('refuses a payment that is not PENDING, and a loan that is not there', () => {
+    expect(planSubmission(O.some(afterPayoff), O.some({ ...pending, status: 'SUBMITTED' }), '2026-01-16', order)).to.deep.equal(E.left(invalidState('payment', 'SUBMITTED', 'submit')))
+    expect(planSubmission(O.some(afterPayoff), O.none, '2026-01-16', order)).to.deep.equal(E.left(notFound('payment')))
+    expect(planSubmission(O.none, O.some(pending), '2026-01-16', order)).to.deep.equal(E.left(notFound('loan')))
+  })
 })
 
 describe('planChargeOff', () => {

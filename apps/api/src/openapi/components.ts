@@ -229,7 +229,19 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
     operationId: 'paymentReversed',
     summary: 'A payment was reversed',
     when: 'an operator reverses a payment, or a test-mode return (simulatePaymentReturn) does',
-    data: 'the payment, `REVERSED`; `previous_attributes` is `{"status": "SUCCEEDED"}`',
+    data: 'the payment, `REVERSED`; `previous_attributes` is `{"status": "SUCCEEDED"}` (or `"SETTLED"` for a bank debit)',
+  },
+  'payment.submitted': {
+    operationId: 'paymentSubmitted',
+    summary: 'A bank debit was sent',
+    when: "a bank debit goes to the borrower's bank in a file (bank debits are not open yet)",
+    data: 'the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`',
+  },
+  'payment.settled': {
+    operationId: 'paymentSettled',
+    summary: 'A bank debit settled',
+    when: "a bank debit's return window passes with no return (bank debits are not open yet)",
+    data: 'the payment, `SETTLED`; `previous_attributes` is `{"status": "SUBMITTED"}`',
   },
   'loan.late_fee_assessed': {
     operationId: 'loanLateFeeAssessed',

@@ -1143,6 +1143,25 @@ const failedPayment: PaymentView = {
   created_at: '2026-11-20T16:05:12.874Z',
 }
 
+/** The bank debit of the debit ending: accepted 2026-11-27, in the file cut on 2026-11-30, effective 2026-12-01. */
+const DEBIT_PAYMENT_ID = 'e7a41c9d-3b2f-4d86-a05e-91c4b7f2d638'
+
+/** USD 500.00 debited effective 2026-12-01: the 5,776 of interest over 15 days on 1,155,200, then 44,224 of principal. */
+const submittedDebit: PaymentView = {
+  payment_id: DEBIT_PAYMENT_ID,
+  loan_id: LOAN_ID,
+  status: 'SUBMITTED',
+  amount: 50_000,
+  currency: 'USD',
+  payment_method_id: BANK_ACCOUNT_ID,
+  allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_776, principal: 44_224 },
+  failure_code: null,
+  effective_date: '2026-12-01',
+  created_at: '2026-11-27T15:20:41.118Z',
+}
+/** The same debit two banking days after its effective date: no return came. */
+const settledDebit: PaymentView = { ...submittedDebit, status: 'SETTLED' }
+
 /** Installment 1 unpaid on 2026-12-04, the day after its due date: one day past due. */
 const delinquentLoan: LoanView = { ...loan, days_past_due: 1, delinquency_bucket: 'DPD_1_30' }
 
@@ -1179,9 +1198,19 @@ const paidOffLoan: LoanView = { ...loan, status: 'PAID_OFF' }
  * - late: installment 1 is left unpaid, so the daily job moves the loan to `DPD_1_30` on
  *   2026-12-04 (3) and charges its late fee on 2026-12-14 (4);
  * - paid off: the borrower pays the payoff quote of 2026-11-30 (`payment.succeeded`, 3) and the
- *   loan is paid off by the same posting (4).
+ *   loan is paid off by the same posting (4);
+ * - debit: a bank debit accepted on 2026-11-27 goes out in the file of 2026-11-30, effective
+ *   2026-12-01 (`payment.submitted`, 3), and settles two banking days later (`payment.settled`, 4).
  */
 const EVENT_EXAMPLES_BY_TYPE: { readonly [T in EventDraft['type']]: EventView } = {
+  'payment.submitted': storyEvent('evt_6b2d9f4a8c1e4f37b5a0d3e7c9f1a284', 'payment.submitted', '2026-11-30T21:00:03.410Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, submittedDebit, {
+    sequence: 3,
+    previous: { status: 'PENDING' },
+  }),
+  'payment.settled': storyEvent('evt_1f7c3a9e5d2b4068a4e6c8b0d2f4a719', 'payment.settled', '2026-12-04T02:00:05.902Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, settledDebit, {
+    sequence: 4,
+    previous: { status: 'SUBMITTED' },
+  }),
   'party.ready': partyReadyEvent,
   'application.submitted': applicationSubmittedEvent,
   'application.decided': applicationDecidedEvent,

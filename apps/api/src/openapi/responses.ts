@@ -820,8 +820,8 @@ const LOAN_SEQUENCE = integer(
 )
 
 /** `previous_attributes` of an event that moved `status`, from `from`. */
-const previousStatus = (from: string): JsonSchema =>
-  objectOf<{ readonly status: string }>()('The fields of `data` the change moved, as they were before it', { status: { type: 'string', const: from } })
+const previousStatus = (...from: readonly [string, ...string[]]): JsonSchema =>
+  objectOf<{ readonly status: string }>()('The fields of `data` the change moved, as they were before it', { status: from.length === 1 ? { type: 'string', const: from[0] } : enumOf(from) })
 
 /** The schema of each event type (docs/events.md "The catalogue"), by its component name. */
 const EVENT_TYPE_SCHEMAS = {
@@ -855,7 +855,15 @@ const EVENT_TYPE_SCHEMAS = {
   }),
   PaymentReversedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
     '`payment.reversed`: an operator reversed a payment, or a test-mode return did. `data` is the payment, `REVERSED`',
-    { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('ReversedPayment'), previous_attributes: previousStatus('SUCCEEDED') },
+    { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('ReversedPayment'), previous_attributes: previousStatus('SUCCEEDED', 'SETTLED') },
+  ),
+  PaymentSubmittedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
+    "`payment.submitted`: a bank debit went to the borrower's bank in a file and is posted on its effective date. `data` is the payment, `SUBMITTED`, with its allocation",
+    { ...eventHead('payment.submitted'), sequence: LOAN_SEQUENCE, data: ref('SubmittedPayment'), previous_attributes: previousStatus('PENDING') },
+  ),
+  PaymentSettledEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
+    '`payment.settled`: a bank debit\'s return window passed. `data` is the payment, `SETTLED`',
+    { ...eventHead('payment.settled'), sequence: LOAN_SEQUENCE, data: ref('SettledPayment'), previous_attributes: previousStatus('SUBMITTED') },
   ),
   LoanLateFeeAssessedEvent: objectOf<EventOf<'sequence'>>()(
     '`loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence`',
@@ -896,6 +904,8 @@ export const EVENT_SCHEMA_OF: { readonly [T in EventType]: keyof typeof EVENT_TY
   'payment.succeeded': 'PaymentSucceededEvent',
   'payment.failed': 'PaymentFailedEvent',
   'payment.reversed': 'PaymentReversedEvent',
+  'payment.submitted': 'PaymentSubmittedEvent',
+  'payment.settled': 'PaymentSettledEvent',
   'loan.late_fee_assessed': 'LoanLateFeeAssessedEvent',
   'loan.delinquency_changed': 'LoanDelinquencyChangedEvent',
   'loan.paid_off': 'LoanPaidOffEvent',

@@ -2548,9 +2548,49 @@ export interface webhooks {
         put?: never;
         /**
          * A payment was reversed
-         * @description Sent when an operator reverses a payment, or a test-mode return (simulatePaymentReturn) does. `data` (as of the change, with `livemode`) is the payment, `REVERSED`; `previous_attributes` is `{"status": "SUCCEEDED"}`. POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.reversed` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
+         * @description Sent when an operator reverses a payment, or a test-mode return (simulatePaymentReturn) does. `data` (as of the change, with `livemode`) is the payment, `REVERSED`; `previous_attributes` is `{"status": "SUCCEEDED"}` (or `"SETTLED"` for a bank debit). POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.reversed` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
          */
         post: operations["paymentReversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank debit was sent
+         * @description Sent when a bank debit goes to the borrower's bank in a file (bank debits are not open yet). `data` (as of the change, with `livemode`) is the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`. POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.submitted` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
+         */
+        post: operations["paymentSubmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank debit settled
+         * @description Sent when a bank debit's return window passes with no return (bank debits are not open yet). `data` (as of the change, with `livemode`) is the payment, `SETTLED`; `previous_attributes` is `{"status": "SUBMITTED"}`. POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.settled` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
+         */
+        post: operations["paymentSettled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2980,7 +3020,7 @@ export interface components {
             /** @description For the partner's own records */
             description: string | null;
             /** @description The event types the endpoint takes; `*` for all */
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /**
              * @description `enabled` receives; `disabled` is sent nothing, and no delivery is queued for it while it is (recover the window afterwards)
              * @enum {string}
@@ -3015,7 +3055,7 @@ export interface components {
             /** @description For the partner's own records */
             description: string | null;
             /** @description The event types the endpoint takes; `*` for all */
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /**
              * @description `enabled` receives; `disabled` is sent nothing, and no delivery is queued for it while it is (recover the window afterwards)
              * @enum {string}
@@ -3048,7 +3088,7 @@ export interface components {
             /** @description The event's `id`: the `webhook-id` of every attempt */
             event_id: string;
             /** @enum {string} */
-            type: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
+            type: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
             /**
              * @description `pending` until an attempt gets a 2xx (`delivered`) or the retry schedule runs out or the receiver answers 410 (`failed`)
              * @enum {string}
@@ -4453,8 +4493,68 @@ export interface components {
             data: components["schemas"]["ReversedPayment"];
             /** @description The fields of `data` the change moved, as they were before it */
             previous_attributes: {
+                /** @enum {string} */
+                status: "SUCCEEDED" | "SETTLED";
+            };
+        };
+        /** @description `payment.submitted`: a bank debit went to the borrower's bank in a file and is posted on its effective date. `data` is the payment, `SUBMITTED`, with its allocation */
+        PaymentSubmittedEvent: {
+            /** @description The event's id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`) */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.submitted";
+            /** @description The event's world: true for the live world, false for the test world (as `data.livemode`) */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened, ISO 8601 UTC with milliseconds (the Standard Webhooks name of `occurred_at`)
+             */
+            timestamp: string;
+            /**
+             * Format: date-time
+             * @description When the change happened: the same instant as `timestamp`
+             */
+            occurred_at: string;
+            /** @description The event's place among its loan's events: 1 for the first, then one more for each, with no gap. Keep the highest applied per loan and drop an event with a lower one: it is stale */
+            sequence: number;
+            data: components["schemas"]["SubmittedPayment"];
+            /** @description The fields of `data` the change moved, as they were before it */
+            previous_attributes: {
                 /** @constant */
-                status: "SUCCEEDED";
+                status: "PENDING";
+            };
+        };
+        /** @description `payment.settled`: a bank debit's return window passed. `data` is the payment, `SETTLED` */
+        PaymentSettledEvent: {
+            /** @description The event's id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`) */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.settled";
+            /** @description The event's world: true for the live world, false for the test world (as `data.livemode`) */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened, ISO 8601 UTC with milliseconds (the Standard Webhooks name of `occurred_at`)
+             */
+            timestamp: string;
+            /**
+             * Format: date-time
+             * @description When the change happened: the same instant as `timestamp`
+             */
+            occurred_at: string;
+            /** @description The event's place among its loan's events: 1 for the first, then one more for each, with no gap. Keep the highest applied per loan and drop an event with a lower one: it is stale */
+            sequence: number;
+            data: components["schemas"]["SettledPayment"];
+            /** @description The fields of `data` the change moved, as they were before it */
+            previous_attributes: {
+                /** @constant */
+                status: "SUBMITTED";
             };
         };
         /** @description `loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence` */
@@ -4574,7 +4674,7 @@ export interface components {
             };
         };
         /** @description Something that happened to a resource of the partner: `data` is the resource as its own route answers it, as of the change; `previous_attributes` the fields of `data` the change moved, as they were; `sequence` orders the events of one loan. One schema per `type` */
-        Event: components["schemas"]["PartyReadyEvent"] | components["schemas"]["ApplicationSubmittedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["LoanBookedEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentReversedEvent"] | components["schemas"]["LoanLateFeeAssessedEvent"] | components["schemas"]["LoanDelinquencyChangedEvent"] | components["schemas"]["LoanPaidOffEvent"] | components["schemas"]["LoanChargedOffEvent"];
+        Event: components["schemas"]["PartyReadyEvent"] | components["schemas"]["ApplicationSubmittedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["LoanBookedEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentReversedEvent"] | components["schemas"]["PaymentSubmittedEvent"] | components["schemas"]["PaymentSettledEvent"] | components["schemas"]["LoanLateFeeAssessedEvent"] | components["schemas"]["LoanDelinquencyChangedEvent"] | components["schemas"]["LoanPaidOffEvent"] | components["schemas"]["LoanChargedOffEvent"];
         /** @description A page of ApiKey records: `next_cursor` asks for the next page, and is null on the last */
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -4877,7 +4977,7 @@ export interface components {
         CreateWebhookEndpointInput: {
             /** @description must be an https URL of at most 2048 characters */
             url: string;
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             description?: string | null;
             secret?: string | null;
         };
@@ -4885,7 +4985,7 @@ export interface components {
         UpdateWebhookEndpointInput: {
             /** @description must be an https URL of at most 2048 characters */
             url?: string;
-            enabled_events?: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events?: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /** @enum {string} */
             status?: "enabled" | "disabled";
             description?: string | null;
@@ -14467,7 +14567,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the events of this type */
-                type?: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
+                type?: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
                 /** @description Only the events about this resource (the id of what `data` shows); leading and trailing spaces are trimmed */
                 resource_id?: string;
                 /** @description Only the events written at or after this instant (UTC) */
@@ -18571,6 +18671,180 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop retrying this event */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer, is retried on the retry schedule until it runs out */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentSubmitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same for every attempt and every resend of one event, so process each once
+                 * @example evt_6b2d9f4a8c1e4f37b5a0d3e7c9f1a284
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt
+                 * @example 1796072403
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
+                 * @example v1,rfJSAQvMukBHArTbYFFMHpx8AWcgr42In7MFsh9uWZc= v1,Vh6z3Kfx0Fe+fd9aJDjuIcP1HeO0PAss4j0GUY+iv6U=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_6b2d9f4a8c1e4f37b5a0d3e7c9f1a284",
+                 *       "type": "payment.submitted",
+                 *       "livemode": true,
+                 *       "timestamp": "2026-11-30T21:00:03.410Z",
+                 *       "occurred_at": "2026-11-30T21:00:03.410Z",
+                 *       "sequence": 3,
+                 *       "data": {
+                 *         "payment_id": "e7a41c9d-3b2f-4d86-a05e-91c4b7f2d638",
+                 *         "loan_id": "0999dd5b-ddad-480e-8d12-497e3520278c",
+                 *         "status": "SUBMITTED",
+                 *         "amount": 50000,
+                 *         "currency": "USD",
+                 *         "payment_method_id": "08159839-2f40-44d4-8188-e08df2282b00",
+                 *         "allocation": {
+                 *           "past_due": {
+                 *             "fees": 0,
+                 *             "interest": 0,
+                 *             "principal": 0
+                 *           },
+                 *           "fees": 0,
+                 *           "interest": 5776,
+                 *           "principal": 44224
+                 *         },
+                 *         "failure_code": null,
+                 *         "effective_date": "2026-12-01",
+                 *         "created_at": "2026-11-27T15:20:41.118Z",
+                 *         "livemode": true
+                 *       },
+                 *       "previous_attributes": {
+                 *         "status": "PENDING"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentSubmittedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop retrying this event */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer, is retried on the retry schedule until it runs out */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentSettled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same for every attempt and every resend of one event, so process each once
+                 * @example evt_1f7c3a9e5d2b4068a4e6c8b0d2f4a719
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt
+                 * @example 1796349605
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
+                 * @example v1,KGLDnATWjBLYy7yKopfRq9zQnYiCwWa1KrL+sHz6//s=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1f7c3a9e5d2b4068a4e6c8b0d2f4a719",
+                 *       "type": "payment.settled",
+                 *       "livemode": true,
+                 *       "timestamp": "2026-12-04T02:00:05.902Z",
+                 *       "occurred_at": "2026-12-04T02:00:05.902Z",
+                 *       "sequence": 4,
+                 *       "data": {
+                 *         "payment_id": "e7a41c9d-3b2f-4d86-a05e-91c4b7f2d638",
+                 *         "loan_id": "0999dd5b-ddad-480e-8d12-497e3520278c",
+                 *         "status": "SETTLED",
+                 *         "amount": 50000,
+                 *         "currency": "USD",
+                 *         "payment_method_id": "08159839-2f40-44d4-8188-e08df2282b00",
+                 *         "allocation": {
+                 *           "past_due": {
+                 *             "fees": 0,
+                 *             "interest": 0,
+                 *             "principal": 0
+                 *           },
+                 *           "fees": 0,
+                 *           "interest": 5776,
+                 *           "principal": 44224
+                 *         },
+                 *         "failure_code": null,
+                 *         "effective_date": "2026-12-01",
+                 *         "created_at": "2026-11-27T15:20:41.118Z",
+                 *         "livemode": true
+                 *       },
+                 *       "previous_attributes": {
+                 *         "status": "SUBMITTED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentSettledEvent"];
             };
         };
         responses: {

@@ -19,16 +19,20 @@ import {
   loanView,
   type Page,
   type Party,
+  type PaymentId,
   type Caller,
   paymentView,
   payoffView,
   reverseLoanPayment,
   runInterestAccrual,
+  settleSubmittedPayment,
   submitLoanApplication,
+  submitPendingPayment,
   transactionView,
 } from '../../src/index.js'
 import {
   fakePaymentProcessor,
+  sandboxChargeOutcome,
   fakePaymentTokenizer,
   inMemoryAuditLog,
   inMemoryLoanApplicationRepository,
@@ -154,7 +158,10 @@ export const servicedLoan = async (spec: LoanSpec) => {
   const clock = testClock(localInstant(spec.start, spec.msOfDay, zone))
   const ids = sequentialIds()
   const parties = inMemoryOnboardingSessionRepository(new Map([[PARTY, party]]), audit).parties
-  const deps = { audit, products, applications, loans, parties, paymentMethods: inMemoryPaymentMethodRepository(loans), processor: fakePaymentProcessor(), tokenizer: fakePaymentTokenizer(), ids, clock }
+  // The tokens of the loan's second bank account, whose debits go out in bank files (`debit`): their charges are PENDING.
+  const debitTokens = new Set<string>()
+  const processor = fakePaymentProcessor((request) => (debitTokens.has(request.token) ? { status: 'PENDING' } : sandboxChargeOutcome(request.token)))
+  const deps = { audit, products, applications, loans, parties, paymentMethods: inMemoryPaymentMethodRepository(loans), processor, tokenizer: fakePaymentTokenizer(), ids, clock }
   const p = spec.product
   const created = await createLoanProduct(deps)({
     name: 'Generated',
@@ -178,6 +185,8 @@ export const servicedLoan = async (spec: LoanSpec) => {
   const { loan } = await run(approveLoanApplication(deps)({ applicationId: draft.id }))
   const [partyId, loanId] = [PARTY, loan.id]
   const method = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId, loanId, ...BANK }))
+  const debitMethod = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId, loanId, ...BANK, account_number: '000987654321' }))
+  debitTokens.add(debitMethod.token)
   const ofLoan = { partyId, loanId }
   let key = 0
   return {
@@ -185,6 +194,8 @@ export const servicedLoan = async (spec: LoanSpec) => {
     booked: loanView(loan, clock.now()),
     /** The loan's today: the clock's date in its zone. */
     today: (): string => localDate(clock.now(), zone),
+    /** The date the loan is read on: its today, or a later date a bank debit posted on (docs/ach.md "Posting ahead"). */
+    current: async (): Promise<string> => balanceView(await run(getLatestLoanBalanceForParty(deps)(caller, ofLoan))).as_of,
     /** Moves the clock `days` local days on, to `msOfDay` into that day. */
     moveDays: (days: number, msOfDay: number): void => clock.set(localInstant(shiftDays(localDate(clock.now(), zone), days), msOfDay, zone)),
     /** Sets the clock to `msOfDay` (10:00 by default) into the local day `date`. */
@@ -192,6 +203,13 @@ export const servicedLoan = async (spec: LoanSpec) => {
     pay: async (amount: number) =>
       E.map(paymentView)(await createPaymentIntentForPartyLoan(deps)(caller, { ...ofLoan, amount, currency: 'USD', payment_method_id: method.id, idempotency_key: `k${(key += 1)}` })()),
     reverse: async (paymentId: string) => E.map(paymentView)(await reverseLoanPayment(deps)({ paymentId, reason: 'returned by the bank' })()),
+    /** A bank debit of `amount`, accepted (`PENDING`) and at once submitted in a file effective on `effectiveDate`; settled too when `settle`. */
+    debit: async (amount: number, effectiveDate: string, settle: boolean) => {
+      const pending = paymentView(await run(createPaymentIntentForPartyLoan(deps)(caller, { ...ofLoan, amount, currency: 'USD', payment_method_id: debitMethod.id, idempotency_key: `k${(key += 1)}` })))
+      same([pending.status, pending.allocation], ['PENDING', null], 'a bank debit accepted')
+      const submitted = await run(submitPendingPayment(deps)(pending.payment_id as PaymentId, effectiveDate))
+      return paymentView(settle ? await run(settleSubmittedPayment(deps)(submitted.id)) : submitted)
+    },
     accrue: (asOf?: string) => run(runInterestAccrual(deps)(asOf === undefined ? {} : { as_of: asOf })),
     payoff: async (asOf?: string) => payoffView(await run(getLoanPayoffForParty(deps)(caller, { ...ofLoan, ...(asOf === undefined ? {} : { as_of: asOf }) }))),
     latestBalance: async () => balanceView(await run(getLatestLoanBalanceForParty(deps)(caller, ofLoan))),
@@ -214,16 +232,25 @@ export const bookedOrSkip = async (spec: LoanSpec, pre: (ok: boolean) => void): 
 /** The loan `spec` books, which the guardrail must accept. */
 export const booked = async (spec: LoanSpec): Promise<ServicedLoan> => bookedOrSkip(spec, (ok) => expect(ok, 'the product is accepted').to.equal(true))
 
-/** A payment the test took, in the order it was taken (`seq`), and whether it has been reversed since. */
-export type Taken = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number; reversed: boolean }
+/** A payment the test took, in the order it was posted (`seq`), its status as listed, and whether it has been reversed since. */
+export type Taken = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number; readonly status: 'SUCCEEDED' | 'SUBMITTED' | 'SETTLED'; reversed: boolean }
 export const inForce = (taken: readonly Taken[]): readonly RefPayment[] => taken.filter((p) => !p.reversed)
 
-/** Takes a payment of `amount` today, which must succeed, and records it. */
+/** Takes a payment of `amount` today (posted on the loan's current date), which must succeed, and records it. */
 export const takePayment = async (h: ServicedLoan, taken: Taken[], amount: number): Promise<string> => {
+  const current = await h.current()
   const payment = right(await h.pay(amount))
-  same([payment.status, payment.amount, payment.effective_date], ['SUCCEEDED', amount, h.today()], 'a payment taken today')
-  taken.push({ id: payment.payment_id, amount, date: payment.effective_date, seq: taken.length + 1, reversed: false })
+  same([payment.status, payment.amount, payment.effective_date], ['SUCCEEDED', amount, current], 'a payment taken today')
+  taken.push({ id: payment.payment_id, amount, date: payment.effective_date, seq: taken.length + 1, status: 'SUCCEEDED', reversed: false })
   return payment.payment_id
+}
+
+/** Debits `amount` in a bank file effective on `effectiveDate`, which must be submitted (and settled when `settle`), and records it. */
+export const takeDebit = async (h: ServicedLoan, taken: Taken[], amount: number, effectiveDate: string, settle: boolean): Promise<void> => {
+  const debit = await h.debit(amount, effectiveDate, settle)
+  const status = settle ? 'SETTLED' : 'SUBMITTED'
+  same([debit.status, debit.amount, debit.effective_date], [status, amount, effectiveDate], 'a bank debit submitted')
+  taken.push({ id: debit.payment_id, amount, date: debit.effective_date, seq: taken.length + 1, status, reversed: false })
 }
 
 /** What the ledger's entries sum to, by bucket. */

@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { loanSpec, msOfDay, share } from './arbitraries.js'
-import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, right, same, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
-import { refDaysPastDue, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefTerms } from './model.js'
+import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, right, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
+import { calendar, owedOf, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefState, type RefTerms } from './model.js'
 
 /**
  * Loan servicing through core's use cases against the independent model (`model.ts`): random
@@ -22,6 +22,7 @@ type Step = { readonly ahead: number } & (
   | { readonly kind: 'pay-quoted'; readonly days: number; readonly less: boolean }
   | { readonly kind: 'reverse'; readonly pick: number }
   | { readonly kind: 'accrue'; readonly back: number }
+  | { readonly kind: 'debit'; readonly share: number; readonly days: number; readonly settle: boolean }
 )
 const ahead = fc.integer({ min: 0, max: 60 })
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -39,6 +40,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('pay-quoted' as const), days: fc.integer({ min: 1, max: 60 }), less: fc.boolean(), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat(), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('accrue' as const), back: fc.nat({ max: 60 }), ahead }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('debit' as const), share, days: fc.integer({ min: 0, max: 4 }), settle: fc.boolean(), ahead }) },
 )
 const steps = fc.array(step, { minLength: 1, maxLength: 40, size: 'max' })
 
@@ -72,19 +74,30 @@ const expectPaidOffBy = async (h: ServicedLoan, less: boolean): Promise<void> =>
   same([(await h.loan()).status, (await h.payoff()).payoff_amount], less ? ['ACTIVE', 1] : ['PAID_OFF', 0], less ? 'paying one minor unit less than the quote' : 'paying exactly the quote')
 }
 
+/**
+ * Days past due on `today` of the loan in `state` (derived on its latest posting's date, which a
+ * bank debit may put after today): since the due date of its oldest installment still owing, when
+ * that is before today.
+ */
+const daysPastDueOn = (state: RefState, today: string): number => {
+  const oldest = state.installments.find((i) => owedOf(i) > 0)
+  return oldest === undefined || oldest.dueDate >= today ? 0 : calendar(oldest.dueDate, today)
+}
+
 /** Everything partners read of the loan = the model, with the invariants above. */
 const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonly Taken[], aheadDays: number): Promise<void> => {
-  const today = h.today()
+  // Read on its today, or on the later date a bank debit posted on.
+  const today = await h.current()
   const payments = inForce(taken)
   const now = refDerive(terms, payments, today)
 
   const listed = await h.payments()
   same(
     listed.map((p) => [p.payment_id, p.status, p.effective_date]),
-    taken.map((p) => [p.id, p.reversed ? 'REVERSED' : 'SUCCEEDED', p.date]),
+    taken.map((p) => [p.id, p.reversed ? 'REVERSED' : p.status, p.date]),
     'payments listed',
   )
-  for (const p of listed.filter((x) => x.status === 'SUCCEEDED')) {
+  for (const p of listed.filter((x) => x.status !== 'REVERSED')) {
     const a = p.allocation!
     expect(a.past_due.fees + a.past_due.interest + a.past_due.principal + a.fees + a.interest + a.principal, `allocation of ${p.payment_id} sums to its amount`).to.equal(p.amount)
     same(a, allocationJson(now.allocations.get(p.payment_id)!), `allocation of payment ${p.payment_id} (${p.amount} on ${p.effective_date}) = model`)
@@ -98,16 +111,16 @@ const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonl
     `latest snapshot (as of ${latest.as_of}) = model`,
   )
   const loan = await h.loan()
-  const dpd = refDaysPastDue(now)
+  const dpd = daysPastDueOn(now, h.today())
   same([loan.status, loan.days_past_due, loan.delinquency_bucket], [atSnapshot.payoff === 0 ? 'PAID_OFF' : 'ACTIVE', dpd, refDelinquencyBucket(dpd)], `loan status and delinquency on ${today} = model`)
 
   const quote = await h.payoff()
-  const later = shiftDays(today, aheadDays)
+  const later = shiftDays(h.today(), aheadDays)
   const goodThrough = await h.payoff(later)
   const modelLater = refDerive(terms, payments, later)
   const quoted = (q: typeof quote) => [q.as_of, q.principal, q.interest, q.fees, q.payoff_amount]
   same(quoted(quote), [today, now.outstanding.principal, now.outstanding.interest, now.outstanding.fees, now.payoff], 'payoff quote today = model')
-  same(quoted(goodThrough), [later, modelLater.outstanding.principal, modelLater.outstanding.interest, modelLater.outstanding.fees, modelLater.payoff], `payoff quote ${aheadDays} days ahead = model`)
+  same(quoted(goodThrough), [later, modelLater.outstanding.principal, modelLater.outstanding.interest, modelLater.outstanding.fees, modelLater.payoff], `payoff quote ${aheadDays} days after today = model`)
   const balance = await h.latestBalance()
   same(
     [balance.principal_outstanding, balance.interest_outstanding, balance.fees_outstanding, balance.payoff_amount],
@@ -164,7 +177,8 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         break
       }
       case 'reverse': {
-        const candidates = taken.filter((p) => !p.reversed)
+        // A debit still in its return window (SUBMITTED) cannot be reversed.
+        const candidates = taken.filter((p) => !p.reversed && p.status !== 'SUBMITTED')
         const chosen = candidates[st.pick % Math.max(1, candidates.length)]
         if (chosen === undefined) break
         expect(right(await h.reverse(chosen.id)).status).to.equal('REVERSED')
@@ -172,7 +186,9 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         break
       }
       case 'pay': {
-        const bill = (await h.latestBalance()).next_due_amount ?? 0
+        // The bill: what is past due and the next installment (docs/servicing.md "Taking a payment"); above it and the payoff is an over-payment.
+        const latest = await h.latestBalance()
+        const bill = latest.past_due_amount + (latest.next_due_amount ?? 0)
         if (st.how === 'over' || payoff === 0) {
           await expectRefused(h, Math.max(payoff, bill) + 1 + Math.floor(payoff * st.share), payoff)
           break
@@ -187,9 +203,20 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         await takePayment(h, taken, amount)
         break
       }
+      case 'debit': {
+        if (payoff === 0) break
+        const amount = Math.min(payoff, Math.max(1, Math.floor(payoff * st.share)))
+        // Effective on or after the loan's current date, at most a week after its today.
+        const effective = [shiftDays(await h.current(), st.days), shiftDays(today, 7)].sort()[0]!
+        await takeDebit(h, taken, amount, effective, st.settle)
+        break
+      }
       case 'pay-quoted': {
-        const quote = (await h.payoff(shiftDays(today, st.days))).payoff_amount
-        h.moveDays(st.days, 43_200_000)
+        // A quote for a date before a debit's effective date would leave the debit out: quote on or after it.
+        const current = await h.current()
+        const on = [shiftDays(today, st.days), current].sort()[1]!
+        const quote = (await h.payoff(on)).payoff_amount
+        h.moveTo(on, 43_200_000)
         if (quote === 0) {
           await expectRefused(h, 1, 0)
           break

@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'payment.succeeded',
   'payment.failed',
   'payment.reversed',
+  'payment.submitted',
+  'payment.settled',
   'loan.late_fee_assessed',
   'loan.delinquency_changed',
   'loan.paid_off',

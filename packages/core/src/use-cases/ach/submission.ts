@@ -1,0 +1,126 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
+import { invalidState, notFound, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { PaymentId } from '../../domain/foundations/ids.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import { addDays, derivedOn, type Buckets } from '../../lending/index.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
+import { paymentEvent } from '../../views/events.js'
+import { causedBy, loadFor, loanToday, nothing, post, postingDate, settled, type LoadedLoan } from '../servicing/posting.js'
+
+/** A bank debit's life after acceptance (docs/ach.md "States"): submitted in a file, settled, or failed before it went. */
+
+/** How far after the loan's today a submission may post: a file's effective entry date is at most a long weekend away. */
+export const SUBMISSION_DAYS_AHEAD = 7
+
+/** Why a `PENDING` payment fails at submission, as its `failure_code`. */
+export type SubmissionFailure = 'loan_not_payable' | 'overpayment' | 'invalid_effective_date'
+
+/** What a submission, a settlement or a failure acts with. */
+type Order = { readonly ids: IdGenerator; readonly now: Date }
+
+const sum = (b: Buckets): number => b.principal + b.interest + b.fees
+
+/** The payment `current` if it is `status`: NotFound without it, InvalidState in another status. */
+const inStatus = (current: O.Option<Payment>, status: Payment['status'], action: string): E.Either<NotFound | InvalidState, Payment> =>
+  O.isNone(current) ? E.left(notFound('payment')) : current.value.status === status ? E.right(current.value) : E.left(invalidState('payment', current.value.status, action))
+
+/** The `PENDING` payment `pending` as `FAILED` with `failureCode`, and its `payment.failed` (shaped as a declined charge's: no `previous_attributes`): nothing posted. */
+const failed = (locked: LockedLoan, pending: Payment, failureCode: string, order: Order): Change<Payment> => {
+  const payment: Payment = { ...pending, status: 'FAILED', failureCode }
+  return { posting: { ...nothing(locked, payment), events: [paymentEvent(order.ids.next(), 'payment.failed', payment, locked.loan, order.now)] }, result: payment }
+}
+
+/**
+ * Submits the `PENDING` payment `current` in a bank file whose effective entry date is `effectiveDate`
+ * (E): the payment is posted as a payment taken on E would be (`postingDate` ahead: E, or the
+ * latest posting's date when that is later), and becomes `SUBMITTED` with its allocation and its
+ * `payment.submitted`. What it asked is capped at the payoff on E, as a payment's is. It becomes
+ * `FAILED` instead (`payment.failed`, nothing posted) when the loan is charged off
+ * (`loan_not_payable`), when E is more than `SUBMISSION_DAYS_AHEAD` days after the loan's today or
+ * before it (`invalid_effective_date`), or when it is above both the payoff and the bill on E
+ * (`overpayment`: a loan paid off since has nothing to take).
+ */
+export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, effectiveDate: string, order: Order): E.Either<NotFound | InvalidState, Change<Payment>> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  const loaded = locked.value
+  const { loan } = loaded
+  return pipe(
+    inStatus(current, 'PENDING', 'submit'),
+    E.map((pending) => {
+      if (loan.status === 'CHARGED_OFF') return failed(loaded, pending, 'loan_not_payable', order)
+      const today = loanToday(loan, order.now)
+      if (effectiveDate < today || effectiveDate > addDays(today, SUBMISSION_DAYS_AHEAD)) return failed(loaded, pending, 'invalid_effective_date', order)
+      const date = postingDate(loan, order.now, loaded.latest, effectiveDate, { ahead: true })
+      const asked = pending.requestedAmount ?? pending.amount
+      const base = { ...pending, amount: asked, effectiveDate: date }
+      const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now: order.now })
+      const { allocation, perInstallment, transactionId } = change.allocation!
+      const placed = sum(allocation.pastDue) + sum(allocation.current)
+      if (placed < asked) {
+        const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
+        if (placed === 0 || asked > before.pastDueAmount + (before.nextDueAmount ?? 0)) return failed(loaded, pending, 'overpayment', order)
+      }
+      const { requestedAmount: _asked, ...rest } = base
+      const submitted: Payment = { ...rest, amount: placed, ...(placed < asked ? { requestedAmount: asked } : {}), status: 'SUBMITTED', allocation, perInstallment, transactionId }
+      const event = paymentEvent(order.ids.next(), 'payment.submitted', submitted, loan, order.now, { status: 'PENDING' })
+      return { posting: causedBy({ ...posting, payments: [submitted, ...posting.payments], audit: NOT_AUDITED }, event), result: submitted }
+    }),
+  )
+}
+
+/** The `SUBMITTED` payment `current` as `SETTLED` (its return window has passed), with its `payment.settled`: nothing posted. */
+export const planSettlement = (locked: O.Option<LockedLoan>, current: O.Option<Payment>, order: Order): E.Either<NotFound | InvalidState, Change<Payment>> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  return pipe(
+    inStatus(current, 'SUBMITTED', 'settle'),
+    E.map((submitted) => {
+      const payment: Payment = { ...submitted, status: 'SETTLED' }
+      return { posting: { ...nothing(locked.value, payment), events: [paymentEvent(order.ids.next(), 'payment.settled', payment, locked.value.loan, order.now, { status: 'SUBMITTED' })] }, result: payment }
+    }),
+  )
+}
+
+/** What submitting and settling need. */
+export type SubmissionDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
+
+/** Runs `plan` on payment `paymentId` under its loan's lock, with the loan loaded for `event` on `date(locked)`. */
+const underLoanLock = <A>(
+  deps: SubmissionDeps,
+  paymentId: PaymentId,
+  plan: (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: Order) => E.Either<NotFound | InvalidState, Change<A>>,
+  date: (locked: LockedLoan, now: Date) => string,
+): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, A> =>
+  pipe(
+    deps.loans.payments.paymentById(paymentId),
+    TE.chainW(TE.fromOption(() => notFound('payment'))),
+    TE.chainW((payment) =>
+      deps.loans.change({ loanId: payment.loanId }, (found, reads) => {
+        const order = { ids: deps.ids, now: deps.clock.now() }
+        return pipe(
+          found,
+          O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'PAYMENT', payment: settled({ ...payment, effectiveDate: date(locked, order.now) }) }, date(locked, order.now))),
+          TE.bindTo('locked'),
+          TE.bind('current', () => reads.paymentById(paymentId)),
+          TE.chainEitherKW(({ locked, current }) => plan(locked, current, order)),
+        )
+      }),
+    ),
+  )
+
+/** Submits `PENDING` payment `paymentId` in a file effective on `effectiveDate` (`planSubmission`), in one transaction under its loan's lock. */
+export const submitPendingPayment =
+  (deps: SubmissionDeps) =>
+  (paymentId: PaymentId, effectiveDate: string): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
+    underLoanLock(deps, paymentId, (locked, current, order) => planSubmission(locked, current, effectiveDate, order), (locked, now) => postingDate(locked.loan, now, locked.latest, effectiveDate, { ahead: true }))
+
+/** Settles `SUBMITTED` payment `paymentId` (`planSettlement`), in one transaction under its loan's lock. */
+export const settleSubmittedPayment =
+  (deps: SubmissionDeps) =>
+  (paymentId: PaymentId): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
+    underLoanLock(deps, paymentId, planSettlement, (locked, now) => postingDate(locked.loan, now, locked.latest))
