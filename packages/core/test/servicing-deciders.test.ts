@@ -219,6 +219,33 @@ describe('planSubmission', () => {
     expect(planned.right.posting.events.map((e) => e.type)).to.deep.equal(['payment.failed'])
   })
 
+  const twelve = lockedLoan(12)
+  const debit = (amount: number): Payment => ({ ...pending, loanId: twelve.loan.id, amount })
+
+  it('posts a PENDING debit today, whatever its effective entry date: SUBMITTED with its allocation and payment.submitted', () => {
+    const planned = planSubmission(O.some(twelve), O.some(debit(50_000)), '2026-01-20', order)
+    if (E.isLeft(planned)) throw new Error(JSON.stringify(planned.left))
+    expect(planned.right.result).to.deep.include({ status: 'SUBMITTED', amount: 50_000, effectiveDate: '2026-01-15' })
+    expect(planned.right.posting.transactions.map((t) => [t.type, t.effectiveDate, t.amount])).to.deep.equal([['PAYMENT', '2026-01-15', 50_000]])
+    expect(planned.right.posting.payments[0]).to.deep.equal(planned.right.result)
+    expect(planned.right.posting.events.map((e) => [e.type, e.previous])).to.deep.equal([['payment.submitted', { status: 'PENDING' }]])
+  })
+
+  it('fails a debit above both the payoff and the bill (FAILED overpayment), and caps one within the bill at the payoff', () => {
+    const over = planSubmission(O.some(twelve), O.some(debit(1_300_000)), '2026-01-20', order)
+    expect(E.isRight(over) && [over.right.result.status, over.right.result.failureCode, over.right.posting.transactions.length]).to.deep.equal(['FAILED', 'overpayment', 0])
+    const capped = planSubmission(O.some(one), O.some({ ...debit(1_200_000), loanId: one.loan.id, requestedAmount: 1_212_000 }), '2026-01-20', order)
+    expect(E.isRight(capped) && capped.right.result).to.deep.include({ status: 'SUBMITTED', amount: 1_200_000, requestedAmount: 1_212_000 })
+  })
+
+  it('fails a debit whose effective entry date is before today or more than 7 days after it', () => {
+    for (const date of ['2026-01-14', '2026-01-23']) {
+      const planned = planSubmission(O.some(twelve), O.some(debit(50_000)), date, order)
+      expect(E.isRight(planned) && [planned.right.result.failureCode, planned.right.posting.transactions.length], date).to.deep.equal(['invalid_effective_date', 0])
+    }
+    expect(E.isRight(planSubmission(O.some(twelve), O.some(debit(50_000)), '2026-01-22', order))).to.equal(true)
+  })
+
   it('refuses a payment that is not PENDING, and a loan that is not there', () => {
     expect(planSubmission(O.some(afterPayoff), O.some({ ...pending, status: 'SUBMITTED' }), '2026-01-16', order)).to.deep.equal(E.left(invalidState('payment', 'SUBMITTED', 'submit')))
     expect(planSubmission(O.some(afterPayoff), O.none, '2026-01-16', order)).to.deep.equal(E.left(notFound('payment')))

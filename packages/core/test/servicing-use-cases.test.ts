@@ -30,7 +30,6 @@ import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
 import { bankAccountOf } from '../src/use-cases/ach/bank-account.js'
 import { settleSubmittedPayment, submitPendingPayment } from '../src/use-cases/ach/submission.js'
-import { getLoanPayoffForParty } from '../src/use-cases/servicing/quote-payoff.js'
 import { listPaymentMethodsForPartyLoan } from '../src/use-cases/servicing/list-payment-methods.js'
 import { updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/update-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
@@ -885,59 +884,46 @@ describe('loan servicing use cases (in memory)', () => {
       })
     })
 
-    describe('a bank debit submitted in a file effective days ahead (docs/ach.md "Posting ahead")', () => {
+    describe('a bank debit submitted in a file (docs/servicing.md "Submission and settlement")', () => {
       const debitsLater = () => fakePaymentProcessor((request) => (request.token.startsWith('btok_') ? { status: 'PENDING' } : { status: 'SUCCEEDED' }))
 
-      it('posts on its effective date: reads before it show the loan as of that date, the days between post nothing, and it settles', async () => {
-        const { deps, book, addMethod, pay, reverse, stored, latest, loans, eventLog, clock, expectConsistent } = setup(debitsLater())
+      it('posts on the day its file is cut, never ahead, then settles; reversible once settled only', async () => {
+        const { deps, book, addMethod, pay, reverse, stored, latest, eventLog, clock, expectConsistent } = setup(debitsLater())
         const { loan } = book()
         const bank = await addMethod(loan.id)
-        const card = await addMethod(loan.id, CARD)
-        // Friday 2026-01-16: accepted, then cut into the file effective Tuesday 2026-01-20.
-        clock.set(at('2026-01-16'))
+        // Accepted on Thursday 2026-01-15, cut into Friday's file effective Tuesday 2026-01-20.
         const pending = right(await pay(loan.id, bank, 100_000, 'debit-1'))
+        clock.set(at('2026-01-16'))
         const submitted = await run(submitPendingPayment(deps)(pending.id, '2026-01-20'))
-        expect(submitted).to.deep.include({ id: pending.id, status: 'SUBMITTED', amount: 100_000, effectiveDate: '2026-01-20' })
-        // Five days of interest on 1,200,000 at 12% (400 a day) to the effective date, then principal.
-        expect(submitted.allocation).to.deep.equal({ pastDue: ZERO, current: { principal: 98_000, interest: 2_000, fees: 0 } })
+        expect(submitted).to.deep.include({ id: pending.id, status: 'SUBMITTED', amount: 100_000, effectiveDate: '2026-01-16' })
+        // One day of interest on 1,200,000 at 12% (400), then principal.
+        expect(submitted.allocation).to.deep.equal({ pastDue: ZERO, current: { principal: 99_600, interest: 400, fees: 0 } })
         const ledger = (await stored(loan.id)).transactions.slice(-2)
         expect(ledger.map((t) => [t.type, t.effectiveDate, t.amount])).to.deep.equal([
-          ['INTEREST_ACCRUAL', '2026-01-20', 2_000],
-          ['PAYMENT', '2026-01-20', 100_000],
+          ['INTEREST_ACCRUAL', '2026-01-16', 400],
+          ['PAYMENT', '2026-01-16', 100_000],
         ])
+        expect((await latest(loan.id)).asOf).to.equal('2026-01-16')
         expect(eventLog.all().at(-1)).to.deep.include({ type: 'payment.submitted', resourceId: pending.id, previous: { status: 'PENDING' } })
         expect(await reverse(pending.id)).to.deep.equal(E.left(invalidState('payment', 'SUBMITTED', 'reverse')))
         expect(await submitPendingPayment(deps)(pending.id, '2026-01-20')()).to.deep.equal(E.left(invalidState('payment', 'SUBMITTED', 'submit')))
-
-        // Saturday: the balance, the payoff quote and the daily job all stand on Tuesday.
+        // The days to its effective date accrue as any other days do.
         clock.set(at('2026-01-17'))
-        const before = (await stored(loan.id)).transactions.length
-        expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 0, accruals: 0 })
-        expect((await stored(loan.id)).transactions.length).to.equal(before)
-        const balance = await run(getLatestLoanBalanceForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
-        expect([balance.asOf, balance.principalOutstanding, balance.interestOutstanding]).to.deep.equal(['2026-01-20', 1_102_000, 0])
-        const quote = await run(getLoanPayoffForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
-        expect([quote.asOf, quote.payoff]).to.deep.equal(['2026-01-20', 1_102_000])
-        // A card payment on Sunday posts on Tuesday too, after the debit.
-        clock.set(at('2026-01-18'))
-        const paid = right(await pay(loan.id, card, 2_000, 'card-1'))
-        expect([paid.status, paid.effectiveDate]).to.deep.equal(['SUCCEEDED', '2026-01-20'])
+        expect(await run(accrueInterestForLoans(deps)({}))).to.deep.include({ loansChanged: 1, accruals: 1 })
         await expectConsistent(loan.id)
 
-        // Two banking days after Tuesday the return window has passed; an operator may reverse it then.
+        // Two banking days after Tuesday the settlement job settles it; an operator may reverse it then.
         clock.set(at('2026-01-22'))
         const settled = await run(settleSubmittedPayment(deps)(pending.id))
         expect(settled).to.deep.equal({ ...submitted, status: 'SETTLED' })
         expect(eventLog.all().at(-1)).to.deep.include({ type: 'payment.settled', previous: { status: 'SUBMITTED' } })
         expect(await settleSubmittedPayment(deps)(pending.id)()).to.deep.equal(E.left(invalidState('payment', 'SETTLED', 'settle')))
         expect(right(await reverse(pending.id)).status).to.equal('REVERSED')
-        // Without the debit, the card's 2,000 paid the interest to Tuesday: the whole principal is owed again.
         expect((await latest(loan.id)).principalOutstanding).to.equal(1_200_000)
         await expectConsistent(loan.id)
-        expect(await run(loans.payments.posted(loan.id))).to.have.length(1)
       })
 
-      it('fails, posting nothing, when the loan is charged off or the date is out of reach; caps a final bill at the payoff of its date', async () => {
+      it('fails, posting nothing, when the loan is charged off or the date is out of reach; caps a final bill at the payoff', async () => {
         const { deps, book, addMethod, pay, written, stored, eventLog, clock, expectConsistent } = setup(debitsLater())
         const { loan } = book()
         const bank = await addMethod(loan.id)
@@ -958,12 +944,12 @@ describe('loan servicing use cases (in memory)', () => {
         await run(chargeOffLoan(deps)({ loanId: loan.id, reason: 'fraud' }))
         expect(await failedOn(afterChargeOff.id, '2026-01-19')).to.deep.equal(['FAILED', 'loan_not_payable', null])
 
-        // A final bill debited on the booking day: charged at the payoff of its effective date (three days of interest on), the bill kept as asked.
+        // A final bill debited on the booking day: charged at the payoff of the day its file is cut, the bill kept as asked.
         const other = book({ termMonths: 1 }).loan
         const bill = right(await pay(other.id, await addMethod(other.id), 1_212_000, 'final-bill'))
         expect([bill.status, bill.amount, bill.requestedAmount]).to.deep.equal(['PENDING', 1_200_000, 1_212_000])
         const submitted = await run(submitPendingPayment(deps)(bill.id, '2026-01-19'))
-        expect([submitted.status, submitted.amount, submitted.requestedAmount]).to.deep.equal(['SUBMITTED', 1_201_200, 1_212_000])
+        expect([submitted.status, submitted.amount, submitted.requestedAmount]).to.deep.equal(['SUBMITTED', 1_200_000, 1_212_000])
         expect((await stored(other.id)).loan.status).to.equal('PAID_OFF')
         await expectConsistent(other.id)
         await expectConsistent(loan.id)

@@ -235,7 +235,7 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
     operationId: 'paymentSubmitted',
     summary: 'A bank debit was sent',
     when: "a bank debit goes to the borrower's bank in a file (bank debits are not open yet)",
-    data: 'the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`',
+    data: 'the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, the day of its file, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`',
   },
   'payment.settled': {
     operationId: 'paymentSettled',

@@ -1146,7 +1146,7 @@ const failedPayment: PaymentView = {
 /** The bank debit of the debit ending: accepted 2026-11-27, in the file cut on 2026-11-30, effective 2026-12-01. */
 const DEBIT_PAYMENT_ID = 'e7a41c9d-3b2f-4d86-a05e-91c4b7f2d638'
 
-/** USD 500.00 debited effective 2026-12-01: the 5,776 of interest over 15 days on 1,155,200, then 44,224 of principal. */
+/** USD 500.00 debited in the file cut on 2026-11-30 (effective 2026-12-01), posted that day: the 5,391 of interest over 14 days on 1,155,200, then 44,609 of principal. */
 const submittedDebit: PaymentView = {
   payment_id: DEBIT_PAYMENT_ID,
   loan_id: LOAN_ID,
@@ -1154,12 +1154,12 @@ const submittedDebit: PaymentView = {
   amount: 50_000,
   currency: 'USD',
   payment_method_id: BANK_ACCOUNT_ID,
-  allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_776, principal: 44_224 },
+  allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_391, principal: 44_609 },
   failure_code: null,
-  effective_date: '2026-12-01',
+  effective_date: '2026-11-30',
   created_at: '2026-11-27T15:20:41.118Z',
 }
-/** The same debit two banking days after its effective date: no return came. */
+/** The same debit two banking days after its file's effective entry date: no return came. */
 const settledDebit: PaymentView = { ...submittedDebit, status: 'SETTLED' }
 
 /** Installment 1 unpaid on 2026-12-04, the day after its due date: one day past due. */
@@ -1200,7 +1200,8 @@ const paidOffLoan: LoanView = { ...loan, status: 'PAID_OFF' }
  * - paid off: the borrower pays the payoff quote of 2026-11-30 (`payment.succeeded`, 3) and the
  *   loan is paid off by the same posting (4);
  * - debit: a bank debit accepted on 2026-11-27 goes out in the file of 2026-11-30, effective
- *   2026-12-01 (`payment.submitted`, 3), and settles two banking days later (`payment.settled`, 4).
+ *   2026-12-01, posted on the file's day (`payment.submitted`, 3), and settles two banking days
+ *   after its effective entry date (`payment.settled`, 4).
  */
 const EVENT_EXAMPLES_BY_TYPE: { readonly [T in EventDraft['type']]: EventView } = {
   'payment.submitted': storyEvent('evt_6b2d9f4a8c1e4f37b5a0d3e7c9f1a284', 'payment.submitted', '2026-11-30T21:00:03.410Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, submittedDebit, {

@@ -722,7 +722,7 @@ const SCHEMAS = {
     allocation: { type: 'null' },
     failure_code: { type: 'null' },
   }),
-  SubmittedPayment: paymentOf('SUBMITTED', "A bank debit sent to the borrower's bank and posted on its `effective_date`: `allocation` says what it paid. Its bank may still return it", {
+  SubmittedPayment: paymentOf('SUBMITTED', "A bank debit sent to the borrower's bank in a file and posted on its `effective_date`, the day of the file: `allocation` says what it paid. Its bank may still return it", {
     allocation: ALLOCATION,
     failure_code: { type: 'null' },
   }),
@@ -858,7 +858,7 @@ const EVENT_TYPE_SCHEMAS = {
     { ...eventHead('payment.reversed'), sequence: LOAN_SEQUENCE, data: ref('ReversedPayment'), previous_attributes: previousStatus('SUCCEEDED', 'SETTLED') },
   ),
   PaymentSubmittedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
-    "`payment.submitted`: a bank debit went to the borrower's bank in a file and is posted on its effective date. `data` is the payment, `SUBMITTED`, with its allocation",
+    "`payment.submitted`: a bank debit went to the borrower's bank in a file and is posted, dated the day of the file. `data` is the payment, `SUBMITTED`, with its allocation",
     { ...eventHead('payment.submitted'), sequence: LOAN_SEQUENCE, data: ref('SubmittedPayment'), previous_attributes: previousStatus('PENDING') },
   ),
   PaymentSettledEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(

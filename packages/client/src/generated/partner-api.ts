@@ -2568,7 +2568,7 @@ export interface webhooks {
         put?: never;
         /**
          * A bank debit was sent
-         * @description Sent when a bank debit goes to the borrower's bank in a file (bank debits are not open yet). `data` (as of the change, with `livemode`) is the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`. POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.submitted` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
+         * @description Sent when a bank debit goes to the borrower's bank in a file (bank debits are not open yet). `data` (as of the change, with `livemode`) is the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, the day of its file, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`. POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.submitted` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
          */
         post: operations["paymentSubmitted"];
         delete?: never;
@@ -4012,7 +4012,7 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
-        /** @description A bank debit sent to the borrower's bank and posted on its `effective_date`: `allocation` says what it paid. Its bank may still return it */
+        /** @description A bank debit sent to the borrower's bank in a file and posted on its `effective_date`, the day of the file: `allocation` says what it paid. Its bank may still return it */
         SubmittedPayment: {
             /** Format: uuid */
             payment_id: string;
@@ -4497,7 +4497,7 @@ export interface components {
                 status: "SUCCEEDED" | "SETTLED";
             };
         };
-        /** @description `payment.submitted`: a bank debit went to the borrower's bank in a file and is posted on its effective date. `data` is the payment, `SUBMITTED`, with its allocation */
+        /** @description `payment.submitted`: a bank debit went to the borrower's bank in a file and is posted, dated the day of the file. `data` is the payment, `SUBMITTED`, with its allocation */
         PaymentSubmittedEvent: {
             /** @description The event's id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`) */
             id: string;
@@ -18713,7 +18713,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,rfJSAQvMukBHArTbYFFMHpx8AWcgr42In7MFsh9uWZc= v1,Vh6z3Kfx0Fe+fd9aJDjuIcP1HeO0PAss4j0GUY+iv6U=
+                 * @example v1,YQf/EqM1L7O4Cd21deu7XEMOSToy1qdbn/qA4nZRIJA= v1,Kq7vcR4L3J344mOCU2B5/wutfzrNj8LlL7NArCd2YEs=
                  */
                 "webhook-signature": string;
             };
@@ -18744,11 +18744,11 @@ export interface operations {
                  *             "principal": 0
                  *           },
                  *           "fees": 0,
-                 *           "interest": 5776,
-                 *           "principal": 44224
+                 *           "interest": 5391,
+                 *           "principal": 44609
                  *         },
                  *         "failure_code": null,
-                 *         "effective_date": "2026-12-01",
+                 *         "effective_date": "2026-11-30",
                  *         "created_at": "2026-11-27T15:20:41.118Z",
                  *         "livemode": true
                  *       },
@@ -18800,7 +18800,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,KGLDnATWjBLYy7yKopfRq9zQnYiCwWa1KrL+sHz6//s=
+                 * @example v1,4aK98pjju9uixQuWPxjJoo1buL4k7NU7x5u92nS4eq4=
                  */
                 "webhook-signature": string;
             };
@@ -18831,11 +18831,11 @@ export interface operations {
                  *             "principal": 0
                  *           },
                  *           "fees": 0,
-                 *           "interest": 5776,
-                 *           "principal": 44224
+                 *           "interest": 5391,
+                 *           "principal": 44609
                  *         },
                  *         "failure_code": null,
-                 *         "effective_date": "2026-12-01",
+                 *         "effective_date": "2026-11-30",
                  *         "created_at": "2026-11-27T15:20:41.118Z",
                  *         "livemode": true
                  *       },

@@ -32,13 +32,13 @@ import {
 } from '../../src/index.js'
 import {
   fakePaymentProcessor,
-  sandboxChargeOutcome,
   fakePaymentTokenizer,
   inMemoryAuditLog,
   inMemoryLoanApplicationRepository,
   inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
   inMemoryPaymentMethodRepository,
+  sandboxChargeOutcome,
   sequentialIds,
   testClock,
   testId,
@@ -194,8 +194,6 @@ export const servicedLoan = async (spec: LoanSpec) => {
     booked: loanView(loan, clock.now()),
     /** The loan's today: the clock's date in its zone. */
     today: (): string => localDate(clock.now(), zone),
-    /** The date the loan is read on: its today, or a later date a bank debit posted on (docs/ach.md "Posting ahead"). */
-    current: async (): Promise<string> => balanceView(await run(getLatestLoanBalanceForParty(deps)(caller, ofLoan))).as_of,
     /** Moves the clock `days` local days on, to `msOfDay` into that day. */
     moveDays: (days: number, msOfDay: number): void => clock.set(localInstant(shiftDays(localDate(clock.now(), zone), days), msOfDay, zone)),
     /** Sets the clock to `msOfDay` (10:00 by default) into the local day `date`. */
@@ -236,20 +234,19 @@ export const booked = async (spec: LoanSpec): Promise<ServicedLoan> => bookedOrS
 export type Taken = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number; readonly status: 'SUCCEEDED' | 'SUBMITTED' | 'SETTLED'; reversed: boolean }
 export const inForce = (taken: readonly Taken[]): readonly RefPayment[] => taken.filter((p) => !p.reversed)
 
-/** Takes a payment of `amount` today (posted on the loan's current date), which must succeed, and records it. */
+/** Takes a payment of `amount` today, which must succeed, and records it. */
 export const takePayment = async (h: ServicedLoan, taken: Taken[], amount: number): Promise<string> => {
-  const current = await h.current()
   const payment = right(await h.pay(amount))
-  same([payment.status, payment.amount, payment.effective_date], ['SUCCEEDED', amount, current], 'a payment taken today')
+  same([payment.status, payment.amount, payment.effective_date], ['SUCCEEDED', amount, h.today()], 'a payment taken today')
   taken.push({ id: payment.payment_id, amount, date: payment.effective_date, seq: taken.length + 1, status: 'SUCCEEDED', reversed: false })
   return payment.payment_id
 }
 
-/** Debits `amount` in a bank file effective on `effectiveDate`, which must be submitted (and settled when `settle`), and records it. */
+/** Debits `amount` in a bank file effective on `effectiveDate`, which must be submitted today (and settled when `settle`), and records it. */
 export const takeDebit = async (h: ServicedLoan, taken: Taken[], amount: number, effectiveDate: string, settle: boolean): Promise<void> => {
   const debit = await h.debit(amount, effectiveDate, settle)
   const status = settle ? 'SETTLED' : 'SUBMITTED'
-  same([debit.status, debit.amount, debit.effective_date], [status, amount, effectiveDate], 'a bank debit submitted')
+  same([debit.status, debit.amount, debit.effective_date], [status, amount, h.today()], 'a bank debit submitted today')
   taken.push({ id: debit.payment_id, amount, date: debit.effective_date, seq: taken.length + 1, status, reversed: false })
 }
 

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { loanSpec, msOfDay, share } from './arbitraries.js'
 import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, right, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
-import { calendar, owedOf, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefState, type RefTerms } from './model.js'
+import { refDaysPastDue, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefTerms } from './model.js'
 
 /**
  * Loan servicing through core's use cases against the independent model (`model.ts`): random
@@ -74,20 +74,9 @@ const expectPaidOffBy = async (h: ServicedLoan, less: boolean): Promise<void> =>
   same([(await h.loan()).status, (await h.payoff()).payoff_amount], less ? ['ACTIVE', 1] : ['PAID_OFF', 0], less ? 'paying one minor unit less than the quote' : 'paying exactly the quote')
 }
 
-/**
- * Days past due on `today` of the loan in `state` (derived on its latest posting's date, which a
- * bank debit may put after today): since the due date of its oldest installment still owing, when
- * that is before today.
- */
-const daysPastDueOn = (state: RefState, today: string): number => {
-  const oldest = state.installments.find((i) => owedOf(i) > 0)
-  return oldest === undefined || oldest.dueDate >= today ? 0 : calendar(oldest.dueDate, today)
-}
-
 /** Everything partners read of the loan = the model, with the invariants above. */
 const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonly Taken[], aheadDays: number): Promise<void> => {
-  // Read on its today, or on the later date a bank debit posted on.
-  const today = await h.current()
+  const today = h.today()
   const payments = inForce(taken)
   const now = refDerive(terms, payments, today)
 
@@ -111,16 +100,16 @@ const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonl
     `latest snapshot (as of ${latest.as_of}) = model`,
   )
   const loan = await h.loan()
-  const dpd = daysPastDueOn(now, h.today())
+  const dpd = refDaysPastDue(now)
   same([loan.status, loan.days_past_due, loan.delinquency_bucket], [atSnapshot.payoff === 0 ? 'PAID_OFF' : 'ACTIVE', dpd, refDelinquencyBucket(dpd)], `loan status and delinquency on ${today} = model`)
 
   const quote = await h.payoff()
-  const later = shiftDays(h.today(), aheadDays)
+  const later = shiftDays(today, aheadDays)
   const goodThrough = await h.payoff(later)
   const modelLater = refDerive(terms, payments, later)
   const quoted = (q: typeof quote) => [q.as_of, q.principal, q.interest, q.fees, q.payoff_amount]
   same(quoted(quote), [today, now.outstanding.principal, now.outstanding.interest, now.outstanding.fees, now.payoff], 'payoff quote today = model')
-  same(quoted(goodThrough), [later, modelLater.outstanding.principal, modelLater.outstanding.interest, modelLater.outstanding.fees, modelLater.payoff], `payoff quote ${aheadDays} days after today = model`)
+  same(quoted(goodThrough), [later, modelLater.outstanding.principal, modelLater.outstanding.interest, modelLater.outstanding.fees, modelLater.payoff], `payoff quote ${aheadDays} days ahead = model`)
   const balance = await h.latestBalance()
   same(
     [balance.principal_outstanding, balance.interest_outstanding, balance.fees_outstanding, balance.payoff_amount],
@@ -206,17 +195,13 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
       case 'debit': {
         if (payoff === 0) break
         const amount = Math.min(payoff, Math.max(1, Math.floor(payoff * st.share)))
-        // Effective on or after the loan's current date, at most a week after its today.
-        const effective = [shiftDays(await h.current(), st.days), shiftDays(today, 7)].sort()[0]!
-        await takeDebit(h, taken, amount, effective, st.settle)
+        // Its file effective up to four days on: posted today all the same.
+        await takeDebit(h, taken, amount, shiftDays(today, st.days), st.settle)
         break
       }
       case 'pay-quoted': {
-        // A quote for a date before a debit's effective date would leave the debit out: quote on or after it.
-        const current = await h.current()
-        const on = [shiftDays(today, st.days), current].sort()[1]!
-        const quote = (await h.payoff(on)).payoff_amount
-        h.moveTo(on, 43_200_000)
+        const quote = (await h.payoff(shiftDays(today, st.days))).payoff_amount
+        h.moveDays(st.days, 43_200_000)
         if (quote === 0) {
           await expectRefused(h, 1, 0)
           break

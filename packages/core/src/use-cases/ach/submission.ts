@@ -15,7 +15,7 @@ import { causedBy, loadFor, loanToday, nothing, post, postingDate, settled, type
 
 /** A bank debit's life after acceptance (docs/ach.md "States"): submitted in a file, settled, or failed before it went. */
 
-/** How far after the loan's today a submission may post: a file's effective entry date is at most a long weekend away. */
+/** How far after the loan's today a file's effective entry date may be: at most a long weekend away. */
 export const SUBMISSION_DAYS_AHEAD = 7
 
 /** Why a `PENDING` payment fails at submission, as its `failure_code`. */
@@ -38,12 +38,12 @@ const failed = (locked: LockedLoan, pending: Payment, failureCode: string, order
 
 /**
  * Submits the `PENDING` payment `current` in a bank file whose effective entry date is `effectiveDate`
- * (E): the payment is posted as a payment taken on E would be (`postingDate` ahead: E, or the
- * latest posting's date when that is later), and becomes `SUBMITTED` with its allocation and its
- * `payment.submitted`. What it asked is capped at the payoff on E, as a payment's is. It becomes
+ * (E): the payment is posted as a payment taken today (the day its file is cut) would be, never
+ * dated ahead of today (decision 139), and becomes `SUBMITTED` with its allocation and its
+ * `payment.submitted`. What it asked is capped at the payoff, as a payment's is. It becomes
  * `FAILED` instead (`payment.failed`, nothing posted) when the loan is charged off
- * (`loan_not_payable`), when E is more than `SUBMISSION_DAYS_AHEAD` days after the loan's today or
- * before it (`invalid_effective_date`), or when it is above both the payoff and the bill on E
+ * (`loan_not_payable`), when E is before the loan's today or more than `SUBMISSION_DAYS_AHEAD`
+ * days after it (`invalid_effective_date`), or when it is above both the payoff and the bill
  * (`overpayment`: a loan paid off since has nothing to take).
  */
 export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, effectiveDate: string, order: Order): E.Either<NotFound | InvalidState, Change<Payment>> => {
@@ -56,7 +56,7 @@ export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<P
       if (loan.status === 'CHARGED_OFF') return failed(loaded, pending, 'loan_not_payable', order)
       const today = loanToday(loan, order.now)
       if (effectiveDate < today || effectiveDate > addDays(today, SUBMISSION_DAYS_AHEAD)) return failed(loaded, pending, 'invalid_effective_date', order)
-      const date = postingDate(loan, order.now, loaded.latest, effectiveDate, { ahead: true })
+      const date = postingDate(loan, order.now, loaded.latest)
       const asked = pending.requestedAmount ?? pending.amount
       const base = { ...pending, amount: asked, effectiveDate: date }
       const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now: order.now })
@@ -74,7 +74,7 @@ export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<P
   )
 }
 
-/** The `SUBMITTED` payment `current` as `SETTLED` (its return window has passed), with its `payment.settled`: nothing posted. */
+/** The `SUBMITTED` payment `current` as `SETTLED`, with its `payment.settled`: nothing posted (the caller judges the return window). */
 export const planSettlement = (locked: O.Option<LockedLoan>, current: O.Option<Payment>, order: Order): E.Either<NotFound | InvalidState, Change<Payment>> => {
   if (O.isNone(locked)) return E.left(notFound('loan'))
   return pipe(
@@ -89,12 +89,11 @@ export const planSettlement = (locked: O.Option<LockedLoan>, current: O.Option<P
 /** What submitting and settling need. */
 export type SubmissionDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
 
-/** Runs `plan` on payment `paymentId` under its loan's lock, with the loan loaded for `event` on `date(locked)`. */
+/** Runs `plan` on payment `paymentId` under its loan's lock, the loan loaded for a posting of the payment today. */
 const underLoanLock = <A>(
   deps: SubmissionDeps,
   paymentId: PaymentId,
   plan: (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: Order) => E.Either<NotFound | InvalidState, Change<A>>,
-  date: (locked: LockedLoan, now: Date) => string,
 ): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, A> =>
   pipe(
     deps.loans.payments.paymentById(paymentId),
@@ -104,7 +103,10 @@ const underLoanLock = <A>(
         const order = { ids: deps.ids, now: deps.clock.now() }
         return pipe(
           found,
-          O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'PAYMENT', payment: settled({ ...payment, effectiveDate: date(locked, order.now) }) }, date(locked, order.now))),
+          O.traverse(TE.ApplicativeSeq)((locked) => {
+            const date = postingDate(locked.loan, order.now, locked.latest)
+            return loadFor(locked, reads, { type: 'PAYMENT', payment: settled({ ...payment, effectiveDate: date }) }, date)
+          }),
           TE.bindTo('locked'),
           TE.bind('current', () => reads.paymentById(paymentId)),
           TE.chainEitherKW(({ locked, current }) => plan(locked, current, order)),
@@ -113,14 +115,22 @@ const underLoanLock = <A>(
     ),
   )
 
-/** Submits `PENDING` payment `paymentId` in a file effective on `effectiveDate` (`planSubmission`), in one transaction under its loan's lock. */
+/**
+ * Submits `PENDING` payment `paymentId` in a file effective on `effectiveDate` (`planSubmission`), in
+ * one transaction under its loan's lock. A payment no longer `PENDING` is InvalidState: the
+ * origination job skips it (it was submitted, or failed, by an earlier run).
+ */
 export const submitPendingPayment =
   (deps: SubmissionDeps) =>
   (paymentId: PaymentId, effectiveDate: string): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
-    underLoanLock(deps, paymentId, (locked, current, order) => planSubmission(locked, current, effectiveDate, order), (locked, now) => postingDate(locked.loan, now, locked.latest, effectiveDate, { ahead: true }))
+    underLoanLock(deps, paymentId, (locked, current, order) => planSubmission(locked, current, effectiveDate, order))
 
-/** Settles `SUBMITTED` payment `paymentId` (`planSettlement`), in one transaction under its loan's lock. */
+/**
+ * Settles `SUBMITTED` payment `paymentId` (`planSettlement`), in one transaction under its loan's
+ * lock. The caller (the settlement job of docs/ach.md) decides that its return window has passed:
+ * the payment does not hold its file's effective entry date.
+ */
 export const settleSubmittedPayment =
   (deps: SubmissionDeps) =>
   (paymentId: PaymentId): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
-    underLoanLock(deps, paymentId, planSettlement, (locked, now) => postingDate(locked.loan, now, locked.latest))
+    underLoanLock(deps, paymentId, planSettlement)

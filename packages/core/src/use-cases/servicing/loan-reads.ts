@@ -6,7 +6,7 @@ import { decode } from '../../domain/foundations/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Loan } from '../../domain/loans/loan.js'
 import { derivedOn, type DerivedLoan, type SettledPayment } from '../../lending/index.js'
-import { currentDate, loanToday, settled } from './posting.js'
+import { loanToday, settled } from './posting.js'
 import { pathParameters } from '../../domain/foundations/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import { decodePageRequest, pageOf, type Page, type PageRequest, type Position } from '../../domain/foundations/pagination.js'
@@ -49,24 +49,19 @@ export type Loans<K extends keyof LoanRepository = keyof LoanRepository> = { rea
 /** A loan's record with the loan's currency, which the record does not store. */
 export type InCurrency<A> = A & { readonly currency: string }
 
-/**
- * The caller's loan with its local today, derived as of `asOf(current)`, a charged-off loan at
- * most to its charge-off day. `current` is the loan's today, or its latest posting's date when a
- * bank debit posted ahead of today (docs/ach.md "Posting ahead").
- */
+/** The caller's loan with its local today, derived as of `asOf(today)`, a charged-off loan at most to its charge-off day. */
 export const derivedOwnLoan =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (
     caller: Caller,
     command: unknown,
-    asOf: (current: string) => string = (current) => current,
+    asOf: (today: string) => string = (today) => today,
   ): TE.TaskEither<LoanReadError, { readonly record: ServicingRecord; readonly today: string; readonly derived: DerivedLoan }> =>
     pipe(
       readOfOwnLoan((partyId, loanId) => deps.loans.servicing(partyId, loanId))(caller, command),
       TE.chainW((record) => {
-        const now = deps.clock.now()
-        const today = loanToday(record.loan, now)
-        const wanted = asOf(currentDate(record.loan, now, record.latest))
+        const today = loanToday(record.loan, deps.clock.now())
+        const wanted = asOf(today)
         const { chargedOffOn, checkpoint } = record.loan
         const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
         // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.

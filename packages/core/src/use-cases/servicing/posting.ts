@@ -22,20 +22,11 @@ export const ledgerOf = (latest: BalanceSnapshot): Buckets => ({
 /** Today for `loan` at the instant `now`: the date in its business time zone. */
 export const loanToday = (loan: Pick<Loan, 'timeZone'>, now: Date): string => dateIn(loan.timeZone, now)
 
-/**
- * The date a change posts on: `wanted` or the loan's today, never before the latest posting, and
- * never after today unless `ahead` (a bank debit's submission, posted on its effective entry date).
- */
-export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: BalanceSnapshot, wanted?: string, options: { readonly ahead?: boolean } = {}): string => {
+/** The date a change posts on: `wanted` or the loan's today, never after today nor before the latest posting. */
+export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: BalanceSnapshot, wanted?: string): string => {
   const today = loanToday(loan, now)
-  const date = wanted === undefined || (wanted > today && options.ahead !== true) ? today : wanted
+  const date = wanted === undefined || wanted > today ? today : wanted
   return date < latest.asOf ? latest.asOf : date
-}
-
-/** The date a loan is read on: its today, or its latest posting's date when a submission posted ahead of today. */
-export const currentDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Pick<BalanceSnapshot, 'asOf'>): string => {
-  const today = loanToday(loan, now)
-  return latest.asOf > today ? latest.asOf : today
 }
 
 /** A locked loan with its posted payments when a change must replay it from booking (null when it resumes). */

@@ -23,7 +23,7 @@ export const getLoanPayoffForParty =
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decode(PayoffCommand)(command)),
-      TE.chainW(({ as_of }) => derivedOwnLoan(deps)(caller, command, (current) => as_of ?? current)),
+      TE.chainW(({ as_of }) => derivedOwnLoan(deps)(caller, command, (today) => as_of ?? today)),
       TE.filterOrElseW(
         ({ record }) => record.loan.status !== 'CHARGED_OFF',
         ({ record }): LoanReadError | InvalidState => invalidState('loan', record.loan.status, 'quote a payoff for'),
