@@ -56,3 +56,4 @@ export { httpCodeSender } from './verification/http-code-sender.js'
 
 // Payment rails
 export { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, type SandboxFailureCode, sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
+export { folderSink } from './ach/folder-sink.js'
