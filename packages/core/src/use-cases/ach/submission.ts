@@ -31,7 +31,7 @@ const inStatus = (current: O.Option<Payment>, status: Payment['status'], action:
   O.isNone(current) ? E.left(notFound('payment')) : current.value.status === status ? E.right(current.value) : E.left(invalidState('payment', current.value.status, action))
 
 /** The `PENDING` payment `pending` as `FAILED` with `failureCode`, and its `payment.failed` (shaped as a declined charge's: no `previous_attributes`): nothing posted. */
-const failed = (locked: LockedLoan, pending: Payment, failureCode: string, order: Order): Change<Payment> => {
+const failed = (locked: LockedLoan, pending: Payment, failureCode: SubmissionFailure, order: Order): Change<Payment> => {
   const payment: Payment = { ...pending, status: 'FAILED', failureCode }
   return { posting: { ...nothing(locked, payment), events: [paymentEvent(order.ids.next(), 'payment.failed', payment, locked.loan, order.now)] }, result: payment }
 }
