@@ -306,5 +306,5 @@ export {
   type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,
 } from './stateful/synced-rate-limiter.js'
 export { type BankClosure, type BankingCalendar, bankingCalendar, federalReserveClosures } from './domain/ach/banking-days.js'
-export { SUBMISSION_DAYS_AHEAD, type SubmissionDeps, type SubmissionFailure, planSettlement, planSubmission, settleSubmittedPayment, submitPendingPayment } from './use-cases/ach/submission.js'
+export { SUBMISSION_DAYS_AHEAD, type SubmissionDeps, type SubmissionFailure, settleSubmittedPayment, submitPendingPayment } from './use-cases/ach/submission.js'
 export { type AchFileSink, type FileNameTaken, type SinkUnavailable } from './ports/ach-file-sink.js'

@@ -10,6 +10,7 @@ export type BankAccountNumbers = { readonly routingNumber: string; readonly acco
  * another method's row. Opened only to write a bank file.
  */
 export type AccountSeal = {
+  /** `account` sealed for the method `methodId`: opens only for that method, under this key. */
   readonly seal: (methodId: PaymentMethodId, account: BankAccountNumbers) => string
   /** None when the value was tampered with, sealed for another method, or sealed under another key. */
   readonly open: (methodId: PaymentMethodId, sealed: string) => O.Option<BankAccountNumbers>

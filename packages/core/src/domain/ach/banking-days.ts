@@ -57,6 +57,7 @@ export const federalReserveClosures = (year: number): readonly BankClosure[] => 
 
 /** Banking days: weekdays that are neither a Federal Reserve closure nor one of the operator's `extraClosures`. */
 export type BankingCalendar = {
+  /** Whether the ACH network settles on `date`. */
   readonly isBankingDay: (date: string) => boolean
   /** The first banking day after `date`. */
   readonly nextBankingDay: (date: string) => string
