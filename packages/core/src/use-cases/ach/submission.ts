@@ -6,12 +6,13 @@ import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import { invalidState, notFound, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { PaymentId } from '../../domain/foundations/ids.js'
 import type { Payment } from '../../domain/loans/payment.js'
-import { addDays, derivedOn, type Buckets } from '../../lending/index.js'
+import { addDays, allocated, derivedOn, total } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
-import { causedBy, loadFor, loanToday, nothing, post, postingDate, settled, type LoadedLoan } from '../servicing/posting.js'
+import { failedPayment } from '../servicing/plan-payment.js'
+import { causedBy, changeOfPayment, loadFor, loanToday, nothing, post, postingDate, settled, type LoadedLoan } from '../servicing/posting.js'
 
 /** A bank debit's life after acceptance (docs/ach.md "States"): submitted in a file, settled, or failed before it went. */
 
@@ -24,17 +25,12 @@ export type SubmissionFailure = 'loan_not_payable' | 'overpayment' | 'invalid_ef
 /** What a submission, a settlement or a failure acts with. */
 type Order = { readonly ids: IdGenerator; readonly now: Date }
 
-const sum = (b: Buckets): number => b.principal + b.interest + b.fees
-
 /** The payment `current` if it is `status`: NotFound without it, InvalidState in another status. */
 const inStatus = (current: O.Option<Payment>, status: Payment['status'], action: string): E.Either<NotFound | InvalidState, Payment> =>
   O.isNone(current) ? E.left(notFound('payment')) : current.value.status === status ? E.right(current.value) : E.left(invalidState('payment', current.value.status, action))
 
-/** The `PENDING` payment `pending` as `FAILED` with `failureCode`, and its `payment.failed` (shaped as a declined charge's: no `previous_attributes`): nothing posted. */
-const failed = (locked: LockedLoan, pending: Payment, failureCode: SubmissionFailure, order: Order): Change<Payment> => {
-  const payment: Payment = { ...pending, status: 'FAILED', failureCode }
-  return { posting: { ...nothing(locked, payment), events: [paymentEvent(order.ids.next(), 'payment.failed', payment, locked.loan, order.now)] }, result: payment }
-}
+/** The `PENDING` payment `pending` as `FAILED` with `failureCode`, its `payment.failed` shaped as a declined charge's: nothing posted. */
+const failed = (locked: LockedLoan, pending: Payment, failureCode: SubmissionFailure, order: Order): Change<Payment> => failedPayment(locked, pending, failureCode, order.ids, order.now)
 
 /**
  * Submits the `PENDING` payment `current` in a bank file whose effective entry date is `effectiveDate`
@@ -61,7 +57,7 @@ export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<P
       const base = { ...pending, amount: asked, effectiveDate: date }
       const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now: order.now })
       const { allocation, perInstallment, transactionId } = change.allocation!
-      const placed = sum(allocation.pastDue) + sum(allocation.current)
+      const placed = total(allocated(allocation))
       if (placed < asked) {
         const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
         if (placed === 0 || asked > before.pastDueAmount + (before.nextDueAmount ?? 0)) return failed(loaded, pending, 'overpayment', order)
@@ -89,32 +85,6 @@ export const planSettlement = (locked: O.Option<LockedLoan>, current: O.Option<P
 /** What submitting and settling need. */
 export type SubmissionDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
 
-/** Runs `plan` on payment `paymentId` under its loan's lock, the loan loaded for a posting of the payment today. */
-const underLoanLock = <A>(
-  deps: SubmissionDeps,
-  paymentId: PaymentId,
-  plan: (locked: O.Option<LoadedLoan>, current: O.Option<Payment>, order: Order) => E.Either<NotFound | InvalidState, Change<A>>,
-): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, A> =>
-  pipe(
-    deps.loans.payments.paymentById(paymentId),
-    TE.chainW(TE.fromOption(() => notFound('payment'))),
-    TE.chainW((payment) =>
-      deps.loans.change({ loanId: payment.loanId }, (found, reads) => {
-        const order = { ids: deps.ids, now: deps.clock.now() }
-        return pipe(
-          found,
-          O.traverse(TE.ApplicativeSeq)((locked) => {
-            const date = postingDate(locked.loan, order.now, locked.latest)
-            return loadFor(locked, reads, { type: 'PAYMENT', payment: settled({ ...payment, effectiveDate: date }) }, date)
-          }),
-          TE.bindTo('locked'),
-          TE.bind('current', () => reads.paymentById(paymentId)),
-          TE.chainEitherKW(({ locked, current }) => plan(locked, current, order)),
-        )
-      }),
-    ),
-  )
-
 /**
  * Submits `PENDING` payment `paymentId` in a file effective on `effectiveDate` (`planSubmission`), in
  * one transaction under its loan's lock. A payment no longer `PENDING` is InvalidState: the
@@ -123,7 +93,15 @@ const underLoanLock = <A>(
 export const submitPendingPayment =
   (deps: SubmissionDeps) =>
   (paymentId: PaymentId, effectiveDate: string): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
-    underLoanLock(deps, paymentId, (locked, current, order) => planSubmission(locked, current, effectiveDate, order))
+    changeOfPayment(deps.loans, paymentId, (found, current, reads) => {
+      const order = { ids: deps.ids, now: deps.clock.now() }
+      return pipe(
+        found,
+        // Loaded as for a posting today: resumed from its checkpoint, or with its posted payments when it has none.
+        O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
+        TE.chainEitherKW((loaded) => planSubmission(loaded, current, effectiveDate, order)),
+      )
+    })
 
 /**
  * Settles `SUBMITTED` payment `paymentId` (`planSettlement`), in one transaction under its loan's
@@ -133,4 +111,4 @@ export const submitPendingPayment =
 export const settleSubmittedPayment =
   (deps: SubmissionDeps) =>
   (paymentId: PaymentId): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
-    underLoanLock(deps, paymentId, planSettlement)
+    changeOfPayment(deps.loans, paymentId, (found, current) => TE.fromEither(planSettlement(found, current, { ids: deps.ids, now: deps.clock.now() })))

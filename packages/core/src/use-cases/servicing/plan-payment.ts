@@ -16,7 +16,7 @@ import {
 import { newId, type ClientId, type LoanId, type PaymentId } from '../../domain/foundations/ids.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
-import { derivedOn, type Buckets } from '../../lending/index.js'
+import { allocated, derivedOn, total } from '../../lending/index.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LockedLoan } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
@@ -87,7 +87,7 @@ export const planPayment = (
   // One replay decides: what the waterfall could not place is above the payoff (which is then what it placed).
   const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
   const { allocation, perInstallment, transactionId } = change.allocation!
-  const placed = sum(allocation.pastDue) + sum(allocation.current)
+  const placed = total(allocated(allocation))
   const payoff = placed + change.derived.payoff
   const { pendingAmount } = loaded
   if (order.amount + pendingAmount > payoff) {
@@ -102,16 +102,17 @@ export const planPayment = (
   return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: succeeded, result: payment } })
 }
 
-const sum = (b: Buckets): number => b.principal + b.interest + b.fees
-
 /** What a charge the rail accepts to debit later writes: the payment `PENDING`, nothing posted and no event (the answer is the record). */
 export const accepted = (plan: Charge): Change<Payment> => {
   const pending: Payment = { ...plan.succeeded.result, status: 'PENDING', allocation: null, perInstallment: [], transactionId: null }
   return { posting: nothing(plan.locked, pending), result: pending }
 }
 
-/** What a declined charge writes: the payment as `FAILED` with the processor's code and its `payment.failed` event, and no balance change. */
-export const declined = (plan: Charge, failureCode: string, ids: IdGenerator): Change<Payment> => {
-  const failed: Payment = { ...plan.succeeded.result, status: 'FAILED', failureCode, allocation: null, perInstallment: [], transactionId: null }
-  return { posting: { ...nothing(plan.locked, failed), events: [paymentEvent(ids.next(), 'payment.failed', failed, plan.locked.loan, failed.createdAt)] }, result: failed }
+/** What a payment that fails writes: the payment as `FAILED` with `failureCode` and its `payment.failed` event (at `at`), and no balance change. */
+export const failedPayment = (locked: LockedLoan, payment: Payment, failureCode: string, ids: IdGenerator, at: Date): Change<Payment> => {
+  const failed: Payment = { ...payment, status: 'FAILED', failureCode, allocation: null, perInstallment: [], transactionId: null }
+  return { posting: { ...nothing(locked, failed), events: [paymentEvent(ids.next(), 'payment.failed', failed, locked.loan, at)] }, result: failed }
 }
+
+/** What a declined charge writes (`failedPayment`, with the processor's code). */
+export const declined = (plan: Charge, failureCode: string, ids: IdGenerator): Change<Payment> => failedPayment(plan.locked, plan.succeeded.result, failureCode, ids, plan.succeeded.result.createdAt)

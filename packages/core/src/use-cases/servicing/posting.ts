@@ -2,13 +2,15 @@ import { dateIn } from '../../domain/loans/servicing-terms.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
-import type { StoreUnavailable } from '../../domain/foundations/errors.js'
+import { notFound, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { PaymentId } from '../../domain/foundations/ids.js'
+import * as O from 'fp-ts/lib/Option.js'
 import { delinquencyBucketOf, postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
 import type { EventDraft } from '../../domain/events/event.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import { daysPastDue, type BalanceSnapshot, type LedgerTransaction, type Loan } from '../../domain/loans/loan.js'
 import { lateFeeEvent, loanEvent } from '../../views/events.js'
-import type { LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
+import type { Change, LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
 
 /** How a servicing change becomes a posting: shared by payments, reversals and the daily job. */
 
@@ -32,14 +34,39 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
 /** A locked loan with its posted payments when a change must replay it from booking (null when it resumes). */
 export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null }
 
+/** The locked loan with its posted payments: what a replay from booking needs. */
+export const loadFromBooking = (locked: LockedLoan, reads: PaymentReads): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
+  pipe(
+    reads.posted(locked.loan.id),
+    TE.map((payments) => ({ ...locked, payments })),
+  )
+
 /** The locked loan with its posted payments when `event` must replay from booking (reversal, no checkpoint). */
 export const loadFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
-  resumes(locked.loan.checkpoint, event, date)
-    ? TE.right({ ...locked, payments: null })
-    : pipe(
-        reads.posted(locked.loan.id),
-        TE.map((payments) => ({ ...locked, payments })),
-      )
+  resumes(locked.loan.checkpoint, event, date) ? TE.right({ ...locked, payments: null }) : loadFromBooking(locked, reads)
+
+/**
+ * Runs `decide` under the lock of payment `paymentId`'s loan, handing it the payment as it stands
+ * under that lock (an earlier change may have moved it since it was found); NotFound `payment`
+ * when there is none.
+ */
+export const changeOfPayment = <E, A>(
+  loans: Pick<LoanRepository, 'change' | 'payments'>,
+  paymentId: PaymentId,
+  decide: (found: O.Option<LockedLoan>, current: O.Option<Payment>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>,
+): TE.TaskEither<E | NotFound | StoreUnavailable, A> =>
+  pipe(
+    loans.payments.paymentById(paymentId),
+    TE.chainW(TE.fromOption(() => notFound('payment'))),
+    TE.chainW((payment) =>
+      loans.change({ loanId: payment.loanId }, (found, reads) =>
+        pipe(
+          reads.paymentById(paymentId),
+          TE.chainW((current) => decide(found, current, reads)),
+        ),
+      ),
+    ),
+  )
 
 /** A posting that writes nothing but (maybe) `payment`. */
 export const nothing = (locked: Pick<LockedLoan, 'installments'>, payment?: Payment): Posting => ({

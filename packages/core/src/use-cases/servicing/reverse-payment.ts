@@ -11,7 +11,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
-import { causedBy, loadFor, post, postingDate, type LoadedLoan } from './posting.js'
+import { causedBy, changeOfPayment, loadFromBooking, post, postingDate, type LoadedLoan } from './posting.js'
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
 export const ReversePaymentInput = strictObject('ReversePaymentInput', {}, { reason: boundedString('Reason', 1, 500) })
@@ -52,17 +52,14 @@ export const reverseLoanPayment =
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReversalError, Payment> =>
     pipe(
       TE.fromEither(decode(ReverseCommand)(command)),
-      TE.bindTo('cmd'),
-      TE.bindW('payment', ({ cmd }) => pipe(deps.loans.payments.paymentById(cmd.paymentId), TE.chainW(TE.fromOption(() => notFound('payment'))))),
-      TE.chainW(({ cmd, payment }) =>
-        deps.loans.change({ loanId: payment.loanId }, (found, reads) => {
+      TE.chainW((cmd) =>
+        changeOfPayment(deps.loans, cmd.paymentId, (found, current, reads) => {
           const order = { context, reason: cmd.reason ?? null, ids: deps.ids, now: deps.clock.now() }
           return pipe(
             found,
-            O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'REVERSAL', payment }, postingDate(locked.loan, order.now, locked.latest))),
-            TE.bindTo('locked'),
-            TE.bind('current', () => reads.paymentById(payment.id)),
-            TE.chainEitherKW(({ locked, current }) => planReversal(locked, current, order)),
+            // A reversal replays from booking.
+            O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
+            TE.chainEitherKW((loaded) => planReversal(loaded, current, order)),
           )
         }),
       ),
