@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import { accessSync, constants, mkdirSync } from 'node:fs'
 import {
   cursorSeal,
   migrateToLatest,
@@ -21,11 +23,24 @@ import {
   signWebhook,
   aesGcmAccountSeal,
   aesGcmWebhookSecrets,
+  achPaymentProcessor,
+  folderSink,
+  nachaFileFormat,
+  postgresAchOriginations,
+  railsProcessor,
+  sandboxPaymentProcessor,
   httpCodeSender,
   type OpenDatabase,
 } from '@lendgate/adapters'
 import {
+  achOriginationJob,
+  achOriginationJobName,
+  originateAchFileNow,
+  achSettlementJob,
+  achSettlementJobName,
   advanceClaimedClock,
+  bankingCalendar,
+  cutoffSchedule,
   cachedApiKeys,
   dailyServicingJob,
   eventRetentionJob,
@@ -39,21 +54,31 @@ import {
   testModeVerification,
   WORLDS,
   type Clock,
+  type OriginationDeps,
   type World,
   type WebhookBacklog,
 } from '@lendgate/core'
 import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
-import { dailySchedule, startScheduler, type Scheduler } from './scheduler.js'
+import { cutoffRuns, dailySchedule, JOB_LEASE_MS, startScheduler, type ScheduledJob, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
 import { startClockAdvancer, type ClockAdvancer } from './clock-advancer.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
-import type { Config } from './config.js'
+import type { AchSettings, Config } from './config.js'
 import { inWorld, type AppDeps, type TestWorldDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
+
+/** The live world's ACH rails: the origination deps with the NACHA format, the outbox (made if missing) and the banks' calendar. */
+const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar'>) => {
+  mkdirSync(settings.outboxDir, { recursive: true, mode: 0o700 })
+  // A folder the process cannot write is refused at start, not at the first cut-off.
+  accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
+  const stores: OriginationDeps = { ...deps, calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
+  return { settings, stores }
+}
 
 /** Keys kept in the in-process key cache, and how long an entry is trusted without news. */
 const KEY_CACHE_ENTRIES = 10_000
@@ -163,7 +188,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           },
         }
       : {}),
-    ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName)], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
+    ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName), ...(config.ach === undefined ? [] : [achOriginationJobName('live'), achSettlementJobName('live')])], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
   const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
@@ -189,13 +214,26 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     onSyncError: (err) => logger.warn({ err }, 'could not sync rate-limit counts; limiting on local counts until it can'),
   })
 
+  const accountSeal = config.webhookSecretKey === undefined ? undefined : aesGcmAccountSeal(config.webhookSecretKey)
+  // The live world's ACH rails (docs/ach.md), with ACH_ENABLED: they need the sealed account numbers.
+  if (config.ach !== undefined && accountSeal === undefined) logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'ACH files are not cut without WEBHOOK_SECRET_KEY: it seals the account numbers they need')
+  const ach =
+    config.ach === undefined || accountSeal === undefined
+      ? undefined
+      : achRails(config.ach, { loans: core.loans, paymentMethods: core.paymentMethods, accountSeal, originations: postgresAchOriginations(database.db), ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) })
   const deps: AppDeps = {
     ...core,
+    // With ACH_ENABLED, the live world debits bank accounts in NACHA files (docs/ach.md); cards stay on the sandbox rails.
+    ...(ach === undefined ? {} : { processor: railsProcessor({ bank: achPaymentProcessor(), card: sandboxPaymentProcessor() }) }),
     keyCache: apiKeys,
     idempotency: idempotencyStore,
     health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent, whenSchemaCurrent: () => schemaSettled },
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
-    accountSeal: config.webhookSecretKey === undefined ? undefined : aesGcmAccountSeal(config.webhookSecretKey),
+    accountSeal,
+    ach:
+      ach === undefined
+        ? undefined
+        : { originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command) },
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
@@ -268,6 +306,16 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       const servicing = dailyServicingJob({ loans, ids: core.ids, clock: systemClock, audit, failures: loggedLoanFailures(logger, metrics) }, world)
       return { name: servicingJobName(world), schedule: dailySchedule(config.servicingJobAtMinute), attempt: (request: Parameters<typeof runJob>[1]) => runJob(servicing(request.runKey), request) }
     }
+    /** The live world's ACH jobs (docs/ach.md), with ACH_ENABLED: a file per cut-off, and the day's settlement. */
+    const achJobs = (): ScheduledJob[] => {
+      if (ach === undefined) return []
+      const origination = achOriginationJob(ach.stores, 'live')
+      const settlement = achSettlementJob(ach.stores, 'live')
+      return [
+        { name: achOriginationJobName('live'), schedule: cutoffRuns(cutoffSchedule(ach.stores.calendar, ach.settings.cutoffs)), attempt: (request) => runJob(origination(request.runKey), request) },
+        { name: achSettlementJobName('live'), schedule: cutoffRuns(cutoffSchedule(ach.stores.calendar, [ach.settings.settlementAt])), attempt: (request) => runJob(settlement(request.runKey), request) },
+      ]
+    }
     /** `world`'s event retention job (docs/events.md), an hour after the servicing job. */
     const retentionOf = (world: World) => {
       const retention = eventRetentionJob({ eventLog: inWorld(deps, world).eventLog, clock: systemClock }, world)
@@ -277,7 +325,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         attempt: (request: Parameters<typeof runJob>[1]) => runJob(retention(request.runKey), request),
       }
     }
-    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [...WORLDS.map(servicingOf), ...WORLDS.map(retentionOf)])
+    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [...WORLDS.map(servicingOf), ...WORLDS.map(retentionOf), ...achJobs()])
     scheduler = running
     stops.unshift(running.stop)
   }

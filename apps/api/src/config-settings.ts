@@ -84,6 +84,25 @@ export const timeOfDay = (raw: string): number | undefined => {
   return match === null ? undefined : Number(match[1]) * 60 + Number(match[2])
 }
 
+/** `HH:MM` times of day, comma-separated, at least one: kept as written, sorted, each once. */
+export const timesOfDay = (raw: string): string[] | undefined => {
+  const times = list(raw)
+  return times.length > 0 && times.every((time) => timeOfDay(time) !== undefined) ? [...new Set(times)].sort() : undefined
+}
+
+/** `YYYY-MM-DD` dates that exist, comma-separated. */
+export const dates = (raw: string): string[] | undefined => {
+  const values = list(raw)
+  const exists = (d: string): boolean => {
+    const at = Date.parse(`${d}T00:00:00Z`)
+    return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(at) && new Date(at).toISOString().startsWith(d)
+  }
+  return values.every(exists) ? values : undefined
+}
+
+/** Text a NACHA field holds: printable ASCII, 1 to `max` characters. */
+export const nachaText = (max: number) => (raw: string): string | undefined => (raw.length <= max && /^[\x20-\x7e]+$/.test(raw) ? raw : undefined)
+
 /** A setting that was renamed: any value is refused with the new name, so nobody runs on a setting that is ignored. */
 export const renamed = (name: string, to: string): Setting<undefined> =>
   decoder(name, `was renamed ${to}`, () => undefined, none)

@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as t from 'io-ts'
-import { base64Key, baseUrl, boolean, bounded, byDefault, type Env, integer, integerRule, limit, list, none, OPENSSL_KEY, operationIds, origins, otherwise, renamed, schedule, secret, serverUrl, setting, type SettingDoc, text, timeOfDay } from './config-settings.js'
+import type { AchOriginator } from '@lendgate/adapters'
+import { isAbaRoutingNumber } from '@lendgate/core'
+import { base64Key, baseUrl, boolean, bounded, byDefault, dates, type Env, integer, integerRule, limit, list, nachaText, none, OPENSSL_KEY, operationIds, origins, otherwise, renamed, schedule, secret, serverUrl, setting, type SettingDoc, text, timeOfDay, timesOfDay } from './config-settings.js'
 
 /**
  * Configuration (CONTRACT.md "Running"), read from the environment once at start and
@@ -50,6 +52,20 @@ export type Config = {
    */
   readonly trustedProxyHops: number
   readonly connections: ConnectionLimits
+  /** Bank debits on the ACH rails (`ACH_ENABLED`); undefined: bank accounts are charged on the sandbox rails. */
+  readonly ach: AchSettings | undefined
+}
+
+/** The ACH rails (docs/ach.md, docs/configuration.md "ACH"): who originates (the ODFI and company), when files are cut, where they go. */
+export type AchSettings = AchOriginator & {
+  /** `HH:MM`, New York time, sorted: a file per cut-off of each banking day. */
+  readonly cutoffs: readonly string[]
+  /** `HH:MM`, New York time: when debits past their return window are settled, each banking day. */
+  readonly settlementAt: string
+  /** `YYYY-MM-DD`: days the network is closed besides the Federal Reserve's holidays. */
+  readonly extraClosures: readonly string[]
+  /** The folder files are written to, for the bank or its connector to collect. */
+  readonly outboxDir: string
 }
 
 /**
@@ -281,7 +297,76 @@ const Environment = t.type({
       'Open connections of one client address per instance; past it, 429 and the connection closed.',
     ),
   ),
+  ACH_ENABLED: setting(
+    'ACH_ENABLED',
+    'must be true or false',
+    boolean,
+    () => false,
+    byDefault('false', "Collect repayments from bank accounts by ACH debit: accepted PENDING, sent in a NACHA file at the next cut-off. Needs the ACH_ODFI_* and ACH_COMPANY_* settings; false charges bank accounts on the sandbox rails."),
+  ),
+  ACH_ODFI_ROUTING_NUMBER: setting(
+    'ACH_ODFI_ROUTING_NUMBER',
+    'must be a 9-digit ABA routing number with a valid checksum',
+    (raw) => (isAbaRoutingNumber(raw) ? raw : undefined),
+    none,
+    otherwise('unset (required with ACH_ENABLED)', "Your bank's (the ODFI's) routing number: the files' origin; its first 8 digits begin every trace number."),
+  ),
+  ACH_ODFI_NAME: setting('ACH_ODFI_NAME', 'must be 1 to 23 printable ASCII characters', nachaText(23), none, otherwise('unset (required with ACH_ENABLED)', "Your bank's name, as the files' header names their origin.")),
+  ACH_COMPANY_ID: setting('ACH_COMPANY_ID', 'must be 1 to 10 printable ASCII characters', nachaText(10), none, otherwise('unset (required with ACH_ENABLED)', 'The company identification your bank assigned to the lender.')),
+  ACH_COMPANY_NAME: setting('ACH_COMPANY_NAME', 'must be 1 to 16 printable ASCII characters', nachaText(16), none, otherwise('unset (required with ACH_ENABLED)', "The lender's name as borrowers' bank statements show it.")),
+  ACH_DESTINATION_ROUTING_NUMBER: setting(
+    'ACH_DESTINATION_ROUTING_NUMBER',
+    'must be a 9-digit ABA routing number with a valid checksum',
+    (raw) => (isAbaRoutingNumber(raw) ? raw : undefined),
+    none,
+    otherwise('unset: ACH_ODFI_ROUTING_NUMBER', "Where the files go (their immediate destination): your bank, or the ACH operator it names."),
+  ),
+  ACH_DESTINATION_NAME: setting('ACH_DESTINATION_NAME', 'must be 1 to 23 printable ASCII characters', nachaText(23), none, otherwise('unset: ACH_ODFI_NAME', 'The name of the files\' immediate destination.')),
+  ACH_CUTOFFS: setting(
+    'ACH_CUTOFFS',
+    'must be times of day, HH:MM, comma-separated',
+    timesOfDay,
+    () => ['15:30'],
+    byDefault('15:30', 'When files are cut on each banking day, HH:MM New York time, comma-separated: the payments taken before each go in its file, effective the next banking day.'),
+  ),
+  ACH_SETTLEMENT_AT: setting(
+    'ACH_SETTLEMENT_AT',
+    'must be a time of day, HH:MM',
+    (raw) => (timeOfDay(raw) === undefined ? undefined : raw),
+    () => '21:00',
+    byDefault('21:00', 'When debits whose return window (2 banking days) has passed are settled, each banking day, HH:MM New York time.'),
+  ),
+  ACH_EXTRA_CLOSURES: setting(
+    'ACH_EXTRA_CLOSURES',
+    'must be dates, YYYY-MM-DD, comma-separated',
+    dates,
+    () => [],
+    { ...byDefault('', 'Days the ACH network is closed besides the Federal Reserve holidays (a closure declared at short notice), YYYY-MM-DD, comma-separated.'), shown: 'empty' },
+  ),
+  ACH_OUTBOX_DIR: setting('ACH_OUTBOX_DIR', 'must be a path', text, none, otherwise('unset: DATA_DIR/ach-outbox', 'The folder NACHA files are written to, for your bank or its connector to collect (made 0700 if missing). Every instance must see the same folder.')),
 })
+
+/** The ACH settings, or the names of those missing, when `ACH_ENABLED`. */
+const achSettings = (v: t.TypeOf<typeof Environment>): E.Either<readonly string[], AchSettings | undefined> => {
+  if (!v.ACH_ENABLED) return E.right(undefined)
+  const { ACH_ODFI_ROUTING_NUMBER: routing, ACH_ODFI_NAME: odfiName, ACH_COMPANY_ID: companyId, ACH_COMPANY_NAME: companyName } = v
+  if (routing === undefined || odfiName === undefined || companyId === undefined || companyName === undefined) {
+    const missing = Object.entries({ ACH_ODFI_ROUTING_NUMBER: routing, ACH_ODFI_NAME: odfiName, ACH_COMPANY_ID: companyId, ACH_COMPANY_NAME: companyName }).filter(([, value]) => value === undefined)
+    return E.left(missing.map(([name]) => `${name} must be set when ACH_ENABLED is true`))
+  }
+  return E.right({
+    odfiRoutingNumber: routing,
+    odfiName,
+    companyIdentification: companyId,
+    companyName,
+    destinationRoutingNumber: v.ACH_DESTINATION_ROUTING_NUMBER ?? routing,
+    destinationName: v.ACH_DESTINATION_NAME ?? odfiName,
+    cutoffs: v.ACH_CUTOFFS,
+    settlementAt: v.ACH_SETTLEMENT_AT,
+    extraClosures: v.ACH_EXTRA_CLOSURES,
+    outboxDir: v.ACH_OUTBOX_DIR ?? `${v.DATA_DIR.replace(/\/+$/, '')}/ach-outbox`,
+  })
+}
 
 /** Every setting people may set, in the order of `Environment`, with its rule and documentation; a renamed setting is not one. */
 export const documentedSettings = (): readonly { readonly name: string; readonly expected: string; readonly doc: SettingDoc }[] =>
@@ -300,8 +385,14 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
       (v) => v.DATABASE_DIRECT_URL === undefined || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),
       (): readonly string[] => ['DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'],
     ),
+    E.filterOrElse(
+      (v) => !v.ACH_ENABLED || !(v.NODE_ENV === 'production') || v.WEBHOOK_SECRET_KEY !== undefined,
+      (): readonly string[] => ['ACH_ENABLED needs WEBHOOK_SECRET_KEY in production: it seals the bank account numbers the files debit'],
+    ),
+    E.bindTo('v'),
+    E.bind('ach', ({ v }) => achSettings(v)),
     E.map(
-      (v): Config => ({
+      ({ v, ach }): Config => ({
         port: v.PORT,
         host: v.HOST,
         databaseUrl: v.DATABASE_URL,
@@ -343,6 +434,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
           maxConnections: v.HTTP_MAX_CONNECTIONS,
           maxConnectionsPerAddress: v.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? defaultConnectionsPerAddress(v.HTTP_MAX_CONNECTIONS, v.TRUSTED_PROXY_HOPS),
         },
+        ach,
       }),
     ),
   )

@@ -1,6 +1,9 @@
 import type { CursorSeal } from '@lendgate/adapters'
 import type {
   AccountSeal,
+  AchOriginationRun,
+  InvalidRequest,
+  StoreUnavailable,
   AttemptLimiter,
   CachedApiKeys,
   CoreDeps,
@@ -13,6 +16,7 @@ import type {
   World,
   WorldDeps,
 } from '@lendgate/core'
+import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Metrics } from './metrics.js'
 
 /**
@@ -28,6 +32,8 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets' | 'accountSeal'
   readonly webhookSecrets: WebhookSecrets | undefined
   /** Undefined when WEBHOOK_SECRET_KEY is not set (production): bank accounts are added without keeping their numbers. */
   readonly accountSeal: AccountSeal | undefined
+  /** The live world's ACH rails (ACH_ENABLED, docs/ach.md); undefined when they are off. */
+  readonly ach: AchRails | undefined
   /**
    * The keys `apiKeys` answers from memory (the key cache): a key it holds costs no store read
    * and never counts against the key-lookup limit. Without a cache, `held` holds nothing.
@@ -62,3 +68,9 @@ export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & 
 
 /** `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put its own stores in their place. */
 export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })
+
+/** What operators can do on the ACH rails over HTTP. */
+export type AchRails = {
+  /** Cuts a file now (`originateAchFileNow`). */
+  readonly originateNow: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, AchOriginationRun>
+}

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
-import type { Clock, CompletedRun, JobRunOutcome, JobRunRequest, StoreUnavailable } from '@lendgate/core'
+import { cutoffOf, cutoffRunKey, type Clock, type CompletedRun, type CutoffSchedule, type JobRunOutcome, type JobRunRequest, type StoreUnavailable } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -35,6 +35,19 @@ export const dailySchedule = (minute: number): Schedule => ({
     return { runKey: dueAt.toISOString().slice(0, 10), dueAt }
   },
 })
+
+/** Runs at the cut-offs of `cutoffs` (banking days, New York time), named `YYYY-MM-DDTHH:MM`. */
+export const cutoffRuns = (cutoffs: CutoffSchedule): Schedule => {
+  const due = (cutoff: Parameters<CutoffSchedule['instant']>[0]): DueRun => ({ runKey: cutoffRunKey(cutoff), dueAt: cutoffs.instant(cutoff) })
+  return {
+    latest: (now) => due(cutoffs.latest(now)),
+    after: (runKey) => {
+      const cutoff = cutoffOf(runKey)
+      if (cutoff === undefined) throw new Error(`cutoffRuns: ${runKey} is not a cut-off's run key`)
+      return due(cutoffs.after(cutoff))
+    },
+  }
+}
 
 /**
  * A job the scheduler runs: its name (as in `SteppedJob`), when its runs are due, and how a run

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
         rateLimits: { requests: 600, windowSeconds: 60, verificationRequests: 30, mintRequests: 10, keyLookups: 300, keylessRequests: 300, webhookRetries: 5, syncMs: 200, instances: 1 },
         trustedProxyHops: 0,
         connections: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000, maxConnectionsPerAddress: 100 },
+        ach: undefined,
       }),
     )
   })
@@ -100,6 +101,7 @@ describe('loadConfig', () => {
         rateLimits: { requests: 1200, windowSeconds: 10, verificationRequests: 5, mintRequests: 2, keyLookups: 40, keylessRequests: 30, webhookRetries: 3, syncMs: 50, instances: 3 },
         trustedProxyHops: 2,
         connections: { headersTimeoutMs: 4_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 7_000, maxConnections: 500, maxConnectionsPerAddress: 50 },
+        ach: undefined,
       }),
     )
   })
@@ -190,6 +192,62 @@ describe('loadConfig', () => {
       ]),
     )
   })
+  describe('ACH (docs/configuration.md "ACH")', () => {
+    const ACH = { ACH_ENABLED: 'true', ACH_ODFI_ROUTING_NUMBER: '121042882', ACH_ODFI_NAME: 'Wells Fargo', ACH_COMPANY_ID: '1234567890', ACH_COMPANY_NAME: 'Lendgate Capital' }
+    const achOf = (env: Record<string, string>) => {
+      const loaded = loadConfig(env)
+      return E.isRight(loaded) ? E.right(loaded.right.ach) : loaded
+    }
+
+    it('is off by default, and off with settings but without ACH_ENABLED', () => {
+      expect(achOf({})).to.deep.equal(E.right(undefined))
+      expect(achOf({ ...ACH, ACH_ENABLED: 'false' })).to.deep.equal(E.right(undefined))
+    })
+
+    it('reads the originator, the destination (the ODFI by default), the cut-offs sorted, the closures and the outbox (under DATA_DIR by default)', () => {
+      expect(achOf({ ...ACH, DATA_DIR: '/srv/lendgate/' })).to.deep.equal(
+        E.right({
+          odfiRoutingNumber: '121042882',
+          odfiName: 'Wells Fargo',
+          companyIdentification: '1234567890',
+          companyName: 'Lendgate Capital',
+          destinationRoutingNumber: '121042882',
+          destinationName: 'Wells Fargo',
+          cutoffs: ['15:30'],
+          settlementAt: '21:00',
+          extraClosures: [],
+          outboxDir: '/srv/lendgate/ach-outbox',
+        }),
+      )
+      expect(
+        achOf({ ...ACH, ACH_DESTINATION_ROUTING_NUMBER: '011000015', ACH_DESTINATION_NAME: 'Federal Reserve', ACH_CUTOFFS: '16:45, 09:00,16:45', ACH_SETTLEMENT_AT: '20:15', ACH_EXTRA_CLOSURES: '2026-12-24,2027-01-02', ACH_OUTBOX_DIR: '/mnt/bank' }),
+      ).to.deep.include({ right: { ...(achOf(ACH) as E.Right<object>).right, destinationRoutingNumber: '011000015', destinationName: 'Federal Reserve', cutoffs: ['09:00', '16:45'], settlementAt: '20:15', extraClosures: ['2026-12-24', '2027-01-02'], outboxDir: '/mnt/bank' } })
+    })
+
+    it('names each required setting missing, and refuses values a NACHA file cannot hold', () => {
+      expect(achOf({ ACH_ENABLED: 'true', ACH_ODFI_NAME: 'Wells Fargo' })).to.deep.equal(
+        E.left(['ACH_ODFI_ROUTING_NUMBER must be set when ACH_ENABLED is true', 'ACH_COMPANY_ID must be set when ACH_ENABLED is true', 'ACH_COMPANY_NAME must be set when ACH_ENABLED is true']),
+      )
+      expect(
+        achOf({ ...ACH, ACH_ODFI_ROUTING_NUMBER: '121042883', ACH_COMPANY_NAME: 'Lendgate Capital Partners', ACH_ODFI_NAME: 'Banque Générale', ACH_CUTOFFS: '15:30,25:00', ACH_EXTRA_CLOSURES: '2026-02-30' }),
+      ).to.deep.equal(
+        E.left([
+          'ACH_ODFI_ROUTING_NUMBER must be a 9-digit ABA routing number with a valid checksum',
+          'ACH_ODFI_NAME must be 1 to 23 printable ASCII characters',
+          'ACH_COMPANY_NAME must be 1 to 16 printable ASCII characters',
+          'ACH_CUTOFFS must be times of day, HH:MM, comma-separated',
+          'ACH_EXTRA_CLOSURES must be dates, YYYY-MM-DD, comma-separated',
+        ]),
+      )
+    })
+
+    it('needs WEBHOOK_SECRET_KEY in production: it seals the account numbers the files debit', () => {
+      const production = { ...ACH, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://api.example.com' }
+      expect(achOf(production)).to.deep.equal(E.left(['ACH_ENABLED needs WEBHOOK_SECRET_KEY in production: it seals the bank account numbers the files debit']))
+      expect(E.isRight(achOf({ ...production, WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') }))).to.equal(true)
+    })
+  })
+
   it('refuses a direct URL without a server to go around (issue 38)', () => {
     const message = 'DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'
     expect(loadConfig({ DATABASE_DIRECT_URL: 'postgres://db:5432/lendgate' })).to.deep.equal(E.left([message]))

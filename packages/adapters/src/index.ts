@@ -57,3 +57,6 @@ export { httpCodeSender } from './verification/http-code-sender.js'
 // Payment rails
 export { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, type SandboxFailureCode, sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
 export { folderSink } from './ach/folder-sink.js'
+export { postgresAchOriginations } from './postgres/ach-originations.js'
+export { type AchOriginator, ENTRY_DESCRIPTION, nachaFileFormat } from './ach/nacha-format.js'
+export { achPaymentProcessor, railsProcessor } from './payments/rails.js'

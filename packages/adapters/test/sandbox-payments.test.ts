@@ -7,7 +7,7 @@ import { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, sandboxPaymentProcessor
 const TOKENS = ['btok_x', 'btok_insufficient_funds_x', 'tok_insufficient_funds', 'tok_insufficient_funds_42', 'tok_card_declined', 'tok_card_declined_x', 'card_vault_1', 'tok_visa']
 const AMOUNTS = [1, 13, 14, 5_500, 5_504, 50_000, 50_013, 50_014, 99_999_913]
 
-const chargeOf = (amount: number, token: string) => sandboxPaymentProcessor().charge({ idempotencyKey: `client-1/${amount}-${token}`, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })()
+const chargeOf = (amount: number, token: string) => sandboxPaymentProcessor().charge({ idempotencyKey: `client-1/${amount}-${token}`, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token, methodType: token.startsWith('btok_') ? 'bank_account' : 'card' })()
 
 const tokenOf = async (accountNumber: string): Promise<string> => {
   const tokenized = await sandboxTokenizer().tokenizeBankAccount({ routingNumber: '011000015', accountNumber })()

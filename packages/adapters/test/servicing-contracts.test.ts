@@ -1,13 +1,15 @@
 import { eventDraft, newLoanProduct, NOT_AUDITED, type EventDraft, type EventLog, type LoanProduct, type LockedLoan, type Payment, type Posting } from '@lendgate/core'
-import { inMemoryAuditLog, inMemoryEventLog, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
+import { inMemoryAchOriginations, inMemoryAuditLog, inMemoryEventLog, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Kysely } from 'kysely'
+import { achOriginationsContract, type AchWorldFixtures } from '../../core/src/testing/contracts/ach-originations-contract.js'
 import { bankAccountOf, BOOKED_AT, bookingThrough, loanServicingContract, type LoanBorrower, type LoanServicingFixtures } from '../../core/src/testing/contracts/loan-servicing-contract.js'
 import { paymentMethodRepositoryContract } from '../../core/src/testing/contracts/payment-method-repository-contract.js'
 import { freshId, right, type Implementation } from '../../core/src/testing/contracts/run.js'
+import { postgresAchOriginations } from '../src/postgres/ach-originations.js'
 import { postgresEventLog } from '../src/postgres/event-log.js'
 import { postgresLoanApplicationRepository } from '../src/postgres/loan-application-repository.js'
 import { postgresLoanProductRepository } from '../src/postgres/loan-product-repository.js'
@@ -15,6 +17,7 @@ import { postgresLoanRepository } from '../src/postgres/loan-repository.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import { postgresPaymentMethodRepository } from '../src/postgres/payment-method-repository.js'
 import type { Database } from '../src/postgres/schema.js'
+import { worldDb } from '../src/postgres/worlds.js'
 import { testWorlds } from '../src/testing/test-databases.js'
 import { clientOwner, partyMaker } from './support/database-fixtures.js'
 
@@ -23,7 +26,7 @@ import { clientOwner, partyMaker } from './support/database-fixtures.js'
 /** The seeded Working Capital Term Loan (migration 0009): 1199 bps, 200 bps fee, USD. */
 const WORKING_CAPITAL_ID = testId('5b0c1d2e-0001-4a00-8000-000000000001')
 
-const inMemory = async (): Promise<LoanServicingFixtures & { readonly eventLog: EventLog }> => {
+const inMemory = async (): Promise<AchWorldFixtures & { readonly eventLog: EventLog; readonly counter: { next: number } }> => {
   const eventLog = inMemoryEventLog()
   const applications = inMemoryLoanApplicationRepository(inMemoryAuditLog(), () => false, eventLog)
   const product = newLoanProduct(
@@ -41,12 +44,35 @@ const inMemory = async (): Promise<LoanServicingFixtures & { readonly eventLog: 
     new Date(),
   )
   const borrower = async (): Promise<LoanBorrower> => ({ partyId: freshId(), clientId: freshId() })
-  return { loans: applications.loans, methods: inMemoryPaymentMethodRepository(applications.loans), borrower, bookedLoan: bookingThrough(applications, product, borrower), eventLog }
+  const methods = inMemoryPaymentMethodRepository(applications.loans)
+  const counter = { next: 1 }
+  return {
+    counter,
+    loans: applications.loans,
+    methods,
+    borrower,
+    bookedLoan: bookingThrough(applications, product, borrower),
+    eventLog,
+    originations: inMemoryAchOriginations(applications.loans.allPayments, methods, counter),
+  }
 }
 
 loanServicingContract({ name: 'in memory', make: inMemory })
 requestedAmountRoundTrip({ name: 'in memory', make: inMemory })
 eventSequenceAcrossPruning({ name: 'in memory', make: inMemory })
+achOriginationsContract({
+  name: 'in memory',
+  make: async () => {
+    const world = await inMemory()
+    const setNextTrace = async (next: number) => {
+      const was = world.counter.next
+      world.counter.next = next
+      return was
+    }
+    // In memory, each world is a store of its own.
+    return { ...world, otherWorld: await inMemory(), setNextTrace }
+  },
+})
 paymentMethodRepositoryContract({
   name: 'in memory',
   make: async () => {
@@ -56,8 +82,8 @@ paymentMethodRepositoryContract({
 })
 
 for (const database of testWorlds()) {
-  const fixtures = async (): Promise<LoanServicingFixtures & { readonly eventLog: EventLog }> => {
-    const { db, world } = await database.open()
+  /** The servicing fixtures of the world `world` reaches; `db` reaches the shared tables. */
+  const inWorld = async (db: Kysely<Database>, world: Kysely<Database>): Promise<AchWorldFixtures & { readonly eventLog: EventLog }> => {
     const product = O.toNullable(await right(postgresLoanProductRepository(db).findById(WORKING_CAPITAL_ID)))
     if (product === null) throw new Error(`the seeded product ${WORKING_CAPITAL_ID} is missing`)
     const borrower = borrowerMaker(db, world)
@@ -67,11 +93,32 @@ for (const database of testWorlds()) {
       borrower,
       bookedLoan: bookingThrough(postgresLoanApplicationRepository(world), product satisfies LoanProduct, borrower),
       eventLog: postgresEventLog(world),
+      originations: postgresAchOriginations(world),
     }
+  }
+  const fixtures = async (): Promise<AchWorldFixtures & { readonly eventLog: EventLog }> => {
+    const { db, world } = await database.open()
+    return inWorld(db, world)
   }
   loanServicingContract({ name: database.name, make: fixtures })
   requestedAmountRoundTrip({ name: database.name, make: fixtures })
   eventSequenceAcrossPruning({ name: database.name, make: fixtures })
+  achOriginationsContract({
+    name: database.name,
+    make: async () => {
+      const { db, world } = await database.open()
+      return {
+        ...(await inWorld(db, world)),
+        // `worldDb` answers `db` itself for the live world.
+        otherWorld: await inWorld(db, world === db ? worldDb(db, 'test') : db),
+        setNextTrace: async (next) => {
+          const { next_trace: was } = await world.selectFrom('ach_trace_counter').select('next_trace').executeTakeFirstOrThrow()
+          await world.updateTable('ach_trace_counter').set({ next_trace: next }).execute()
+          return was
+        },
+      }
+    },
+  })
   paymentMethodRepositoryContract({
     name: database.name,
     make: async () => {

@@ -15,7 +15,7 @@
 export {
   type InvalidRequest, invalidRequest, type NotFound, notFound, type StoreUnavailable, storeUnavailable,
   type AlreadyExists, alreadyExists, type MissingApiKey, missingApiKey, type InvalidApiKey, invalidApiKey,
-  type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState,
+  type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState, invalidState,
   type Overpayment, type IdempotencyKeyRequired, idempotencyKeyRequired, type IdempotencyKeyReused,
 } from './domain/foundations/errors.js'
 export { type JsonSchema, jsonSchemaOf, EmptyInput, decode, isUuid } from './domain/foundations/codecs.js'
@@ -34,6 +34,7 @@ export { type TestData, type WipedTestData } from './ports/test-data.js'
 export { type WipedTestDataView, wipedTestDataView } from './views/test-data.js'
 export { type WipeTestDataDeps, wipeTestData } from './use-cases/testing/wipe-test-data.js'
 export { type TestClockView, testClockView } from './views/test-clocks.js'
+export { type AchFileView, type AchOriginationRunView, type AchRunOutcome, achFileView, achOriginationRunView } from './views/ach.js'
 export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
 } from './use-cases/testing/test-clocks.js'
@@ -260,7 +261,7 @@ export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } 
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
 export { type PaymentRefusal } from './use-cases/servicing/plan-payment.js'
 export { type ReversalDeps, type ReversalError, ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
-export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod } from './domain/loans/payment-method.js'
+export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, isAbaRoutingNumber } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
 export { type AccountSeal, type BankAccountNumbers } from './ports/account-seal.js'
@@ -306,5 +307,14 @@ export {
   type SyncedRateLimiterDeps, type SyncedRateLimiter, syncedRateLimiter,
 } from './stateful/synced-rate-limiter.js'
 export { type BankClosure, type BankingCalendar, bankingCalendar, federalReserveClosures } from './domain/ach/banking-days.js'
-export { SUBMISSION_DAYS_AHEAD, type SubmissionDeps, type SubmissionFailure, settleSubmittedPayment, submitPendingPayment } from './use-cases/ach/submission.js'
+export { SUBMISSION_DAYS_AHEAD, type SubmissionDeps, type SubmissionFailure, failPendingPayment, settleSubmittedPayment, submitPendingPayment } from './use-cases/ach/submission.js'
+export {
+  ACH_TIME_ZONE, type Cutoff, type CutoffSchedule, cutoffOf, cutoffRunKey, cutoffSchedule, instantIn, isTimeOfDay, timeIn,
+} from './domain/ach/cutoffs.js'
+export { type AchDebit, type AchFileContents, type AchFileFormat, type AchFileRefused, type FormattedAchFile } from './ports/ach-file-format.js'
+export { type AchOriginationRun, type OriginationDeps, achOriginationJob, achOriginationJobName, originateAchFileNow } from './use-cases/ach/origination.js'
+export { RETURN_WINDOW_BANKING_DAYS, type SettlementDeps, achSettlementJob, achSettlementJobName } from './use-cases/ach/settlement.js'
 export { type AchFileSink, type FileNameTaken, type SinkUnavailable } from './ports/ach-file-sink.js'
+export {
+  type AchFileStatus, type AchFile, ACH_FILE_ID_MODIFIERS, type BuiltAchFile, type NewAchFile, type AchEntryStatus, type AchEntry, type AchEntryCursor, type AchDebitRow, type AchOriginations,
+} from './ports/ach-originations.js'

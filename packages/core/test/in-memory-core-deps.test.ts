@@ -272,7 +272,7 @@ describe('inMemoryCoreDeps', () => {
       // The loan as booked, its servicing checkpoint moved on by the payment.
       expect(deps.loans.all().map((booked) => ({ ...booked.loan, checkpoint: null }))).to.deep.equal([{ ...loan, checkpoint: null }])
       expect(method.token).to.equal('btok_1')
-      expect(deps.processor.charges()).to.deep.equal([{ idempotencyKey: `${borrower.clientId}/first`, paymentId: payment.id, amount: 50_000, currency: 'USD', token: 'btok_1' }])
+      expect(deps.processor.charges()).to.deep.equal([{ idempotencyKey: `${borrower.clientId}/first`, paymentId: payment.id, amount: 50_000, currency: 'USD', token: 'btok_1', methodType: 'bank_account' }])
       expect({ status: payment.status, principalOutstanding: balance.principalOutstanding }).to.deep.equal({ status: 'SUCCEEDED', principalOutstanding: 1_150_000 })
     })
   })

@@ -36,123 +36,13 @@ import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { fakeAccountSeal, fakePaymentProcessor, inMemoryAuditLog, inMemoryEventLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
+import { at, BANK, caller, CARD, colleague, figures, right, run, setup, some, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
 
 /**
  * Loan servicing use cases (docs/servicing.md) against the in-memory adapters, with tiny fakes
  * of the payment rails. After every scenario the ledger's bucket sums must equal the latest
  * snapshot and the schedule's totals still owed.
  */
-
-const caller: Caller = { keyId: testId('key-1'), clientId: testId('client-1'), partyId: testId('11111111-1111-4111-8111-111111111111'), environment: 'live', scopes: ['partner:api'] }
-/** Another API client of the same party. */
-const colleague: Caller = { ...caller, keyId: testId('key-3'), clientId: testId('client-3') }
-/** A key of another party. */
-const stranger: Caller = { keyId: testId('key-2'), clientId: testId('client-2'), partyId: testId('22222222-2222-4222-8222-222222222222'), environment: 'live', scopes: ['partner:api'] }
-
-const BANK = { type: 'bank_account', account_holder_name: 'Acme Corp', routing_number: '021000021', account_number: '000123456789' }
-const CARD = { type: 'card', card_token: 'tok_visa_4242', last4: '4242', brand: 'visa', exp_month: 12, exp_year: 2030 }
-const UNKNOWN_ID = '99999999-9999-4999-8999-999999999999'
-
-const at = (date: string): Date => new Date(`${date}T10:00:00.000Z`)
-
-/** Tokens `btok_1`, `btok_2`…; every account it saw recorded. */
-const fakeTokenizer = () => {
-  const seen: Parameters<PaymentTokenizer['tokenizeBankAccount']>[0][] = []
-  const tokenizer: PaymentTokenizer & { readonly seen: typeof seen } = {
-    seen,
-    tokenizeBankAccount: (account) =>
-      TE.fromIO(() => {
-        seen.push(account)
-        return { token: `btok_${seen.length}`, last4: account.accountNumber.slice(-4) }
-      }),
-  }
-  return tokenizer
-}
-
-const run = async <A>(te: TE.TaskEither<unknown, A>): Promise<A> => {
-  const r = await te()
-  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
-  return r.right
-}
-
-const some = async <A>(te: TE.TaskEither<unknown, O.Option<A>>): Promise<A> => {
-  const o = await run(te)
-  if (O.isNone(o)) throw new Error('expected Some')
-  return o.value
-}
-
-const setup = (processor = fakePaymentProcessor()) => {
-  const eventLog = inMemoryEventLog()
-  const applications = inMemoryLoanApplicationRepository(undefined, undefined, eventLog)
-  const loans = applications.loans
-  const paymentMethods = inMemoryPaymentMethodRepository(loans)
-  const tokenizer = fakeTokenizer()
-  const ids = sequentialIds()
-  const clock = testClock(at('2026-01-15'))
-  const deps = { loans, paymentMethods, processor, tokenizer, ids, clock }
-
-  /** Books a loan as approval would, today, for `caller`'s party unless told otherwise. */
-  const book = (over: Partial<LoanApplication> = {}, terms: Partial<ServicingTerms> = {}): BookedLoan => {
-    const application = approvedApplication(
-      { id: testId(ids.next()), partyId: caller.partyId, clientId: caller.clientId, productId: testId(ids.next()) },
-      clock.now(),
-      over,
-    )
-    const booked = bookLoan(application, ids, clock.now(), { ...DEFAULT_SERVICING_TERMS, ...terms })
-    loans.book(booked)
-    return booked
-  }
-  const stored = (loanId: string) => some(loans.findById(testId(loanId)))
-  const latest = async (loanId: string) => some(loans.latestBalanceForParty((await stored(loanId)).loan.partyId, testId(loanId)))
-  const balances = async (loanId: string) => (await run(listLoanBalancesForParty(deps)(caller, { partyId: caller.partyId, loanId, limit: '100' }))).items
-  const addMethod = (loanId: string, input: object = BANK) => run(createPaymentMethodForPartyLoan(deps)(caller, { partyId: caller.partyId, loanId, ...input }))
-  const pay = (loanId: string, method: PaymentMethod, amount: number, key: string | undefined, who: Caller = caller) =>
-    createPaymentIntentForPartyLoan(deps)(who, { partyId: who.partyId, loanId, amount, currency: 'USD', payment_method_id: method.id, idempotency_key: key })()
-  const reverse = (paymentId: string, input: unknown = { reason: 'returned by the bank' }) => reverseLoanPayment(deps)({ paymentId, ...(input as object) })()
-
-  /** The loan's posted payments, as the replay takes them. */
-  const posted = async (loanId: string) => (await run(loans.payments.posted(testId(loanId)))).map(settled)
-
-  /**
-   * The ledger's bucket sums = the latest snapshot's outstanding figures = the state the rules
-   * derive for its date from the loan's payments; the stored schedule owes its principal.
-   */
-  const expectConsistent = async (loanId: string) => {
-    const booked = await stored(loanId)
-    const snapshot = await latest(loanId)
-    const owed: Buckets = { principal: snapshot.principalOutstanding, interest: snapshot.interestOutstanding, fees: snapshot.feesOutstanding }
-    expect(ledgerSums(booked.transactions), 'ledger = latest balance').to.deep.equal(owed)
-    // A charged-off loan was written off: it owes nothing, whatever the rules would derive.
-    if (booked.loan.status === 'CHARGED_OFF') {
-      expect(owed).to.deep.equal(ZERO)
-      return snapshot
-    }
-    const derived = deriveLoan(booked.loan, await posted(loanId), snapshot.asOf)
-    expect(derived.outstanding, 'latest balance = derived').to.deep.equal(owed)
-    const { pastDueAmount, nextDueDate, nextDueAmount } = snapshot
-    expect({ pastDueAmount, nextDueDate, nextDueAmount }, 'due figures = derived').to.deep.equal({
-      pastDueAmount: derived.pastDueAmount,
-      nextDueDate: derived.nextDueDate,
-      nextDueAmount: derived.nextDueAmount,
-    })
-    const principalOwed = booked.installments.reduce((sum, i) => sum + i.principalDue - i.principalPaid, 0)
-    expect(principalOwed, 'stored schedule = principal outstanding').to.equal(owed.principal)
-    expect(snapshot.payoffAmount).to.equal(owed.principal + owed.interest + owed.fees)
-    return snapshot
-  }
-  /** What a refused or failed change must leave as it was: the loan, its schedule, ledger and snapshots. */
-  const written = async (loanId: string) => ({ booked: await stored(loanId), balances: await balances(loanId) })
-
-  return { deps, applications, eventLog, loans, paymentMethods, processor, tokenizer, clock, ids, book, stored, latest, balances, addMethod, pay, reverse, expectConsistent, written }
-}
-
-/** Drops a snapshot's identity, so its figures can be compared whole. */
-const figures = ({ id: _id, sequence: _sequence, createdAt: _createdAt, transactionId: _transactionId, currency: _currency, ...rest }: PostedBalance & { readonly currency?: string }) => rest
-
-const right = <A>(r: E.Either<unknown, A>): A => {
-  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
-  return r.right
-}
 
 // The schedule of 1,200,000 at 12.00% over 12 months, booked 2026-01-15 (amortize):
 // payment 106,619; installment 1 = 94,619 principal + 12,000 interest; 2 = 95,565 + 11,054 (projected);
@@ -530,7 +420,7 @@ describe('loan servicing use cases (in memory)', () => {
           effectiveDate: '2026-01-15',
           createdAt: clock.now(),
         })
-        expect(processor.charges()).to.deep.equal([{ idempotencyKey: `${caller.clientId}/k1`, paymentId: payment.id, amount: 50_000, currency: 'USD', token: method.token }])
+        expect(processor.charges()).to.deep.equal([{ idempotencyKey: `${caller.clientId}/k1`, paymentId: payment.id, amount: 50_000, currency: 'USD', token: method.token, methodType: 'bank_account' }])
         const after = await stored(loan.id)
         // (`+ 0`: the entry's untouched buckets are negated zeros, -0; the value is what matters.)
         const entry = after.transactions.at(-1)!

@@ -6,7 +6,7 @@ import { invalidRequest } from '../src/domain/foundations/errors.js'
 import { RegisterWebhookInput } from '../src/domain/webhooks/webhook.js'
 import { fakePaymentProcessor, fakePaymentTokenizer, fakeWebhookSecrets, fakeWebhookUrlGuard, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, testId } from '../src/testing/index.js'
 
-const charge = (amount: number, token = 'btok_1', idempotencyKey = `client-1/${amount}-${token}`) => ({ idempotencyKey, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token })
+const charge = (amount: number, token = 'btok_1', idempotencyKey = `client-1/${amount}-${token}`) => ({ idempotencyKey, paymentId: testId(`pay-${amount}`), amount, currency: 'USD', token, methodType: token.startsWith('btok_') ? ('bank_account' as const) : ('card' as const) })
 
 describe('fakePaymentProcessor', () => {
   it('answers the sandbox’s test methods, whatever the amount, and records every charge', async () => {

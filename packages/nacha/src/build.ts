@@ -1,4 +1,4 @@
-import type { Addenda05, BatchHeader, EntryDetail, ParseResult } from './model.js'
+import type { Addenda05, BatchHeader, EntryDetail, NachaError, NachaFile } from './model.js'
 import { parseNachaFile } from './parse.js'
 import { NachaFieldError, writeNachaFile, type WritableBatch, type WritableNachaFile } from './write.js'
 
@@ -81,6 +81,9 @@ export type BuildInput = {
   readonly batches: readonly DebitBatchInput[]
 }
 
+/** A built file: as read back (`file`) and as written (`text`, the bytes to send), or the first problem. */
+export type BuildResult = { readonly ok: true; readonly file: NachaFile; readonly text: string } | { readonly ok: false; readonly error: NachaError }
+
 /**
  * A file of debit batches (service class 225; transaction code 27 checking, 37 savings), batch
  * numbers from 1, each debit with the trace number its caller gave. The file is written and read
@@ -88,7 +91,7 @@ export type BuildInput = {
  * value does not fit its field at all, or a trace number is refused: field `trace number`, the
  * reason naming the batch and debit, 1-based).
  */
-export const buildNachaFile = (input: BuildInput): ParseResult => {
+export const buildNachaFile = (input: BuildInput): BuildResult => {
   try {
     const odfi = input.originator.odfiRoutingNumber.slice(0, 8)
     checkTraceNumbers(odfi, input.batches)
@@ -141,7 +144,9 @@ export const buildNachaFile = (input: BuildInput): ParseResult => {
       },
       batches,
     }
-    return parseNachaFile(writeNachaFile(file))
+    const text = writeNachaFile(file)
+    const read = parseNachaFile(text)
+    return read.ok ? { ok: true, file: read.file, text } : read
   } catch (error) {
     if (error instanceof NachaFieldError) return { ok: false, error: { record: 0, recordType: '', field: error.field, reason: error.reason } }
     return { ok: false, error: { record: 0, recordType: '', field: 'input', reason: error instanceof Error ? error.message : String(error) } }

@@ -234,13 +234,13 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
   'payment.submitted': {
     operationId: 'paymentSubmitted',
     summary: 'A bank debit was sent',
-    when: "a bank debit goes to the borrower's bank in a file (bank debits are not open yet)",
+    when: "a bank debit goes to the borrower's bank in the lender's file (live mode, where the lender collects by ACH)",
     data: 'the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, the day of its file, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`',
   },
   'payment.settled': {
     operationId: 'paymentSettled',
     summary: 'A bank debit settled',
-    when: "a bank debit's return window passes with no return (bank debits are not open yet)",
+    when: "a bank debit's return window passes with no return (two banking days after its effective date)",
     data: 'the payment, `SETTLED`; `previous_attributes` is `{"status": "SUBMITTED"}`',
   },
   'loan.late_fee_assessed': {

@@ -1,4 +1,5 @@
 import type {
+  AchOriginationRunView,
   AddressInput,
   AddressPatch,
   AddressView,
@@ -1018,6 +1019,25 @@ const duplicateRejected: ReviewView = {
 
 const accrualRun: AccrualRunView = { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 }
 
+/** A file cut at 15:29:41 on Monday (the run of the end of that minute): the example debit, effective Tuesday. */
+const achOriginationRun: AchOriginationRunView = {
+  run_key: '2026-11-30T15:30',
+  outcome: 'completed',
+  file: {
+    ach_file_id: '6f0c2b1e-5d4a-4c3b-9a2e-1f0e9d8c7b6a',
+    run_key: '2026-11-30T15:30',
+    status: 'written',
+    name: '121042882-261130-A.ach',
+    effective_entry_date: '2026-12-01',
+    entry_count: 1,
+    debit_total: 50_000,
+    entry_hash: 2_100_002,
+    sha256: '9c1b5f0e3a7d2c8b4e6f1a0d9c8b7a6e5f4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b',
+    created_at: '2026-11-30T20:29:41.412Z',
+    written_at: '2026-11-30T20:29:42.087Z',
+  },
+}
+
 /** The newest five events; `AUDIT_CURSOR` continues with the collateral and the approval. */
 const auditEvents: readonly AuditEventView[] = [
   {
@@ -1424,6 +1444,7 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   approveLoanApplication: { application, loan },
   declineLoanApplication: declinedApplication,
   accrueInterest: accrualRun,
+  originateAchFile: achOriginationRun,
   addLoanCollateral: collateral,
   attachLoanDocument: loanAgreement,
   reverseLoanPayment: reversedPayment,

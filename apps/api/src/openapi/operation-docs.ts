@@ -735,6 +735,14 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       'A second run to the same date posts nothing more.',
     { query: AccrualQuery },
   ),
+  originateAchFile: doc(
+    'jobs',
+    'Cut an ACH file now',
+    'Runs the ACH origination job for a cut-off at the end of this minute, New York time, as the scheduler does at each configured cut-off of a banking day: ' +
+      'the bank-account payments accepted `PENDING` until now are submitted (posted today, `payment.submitted`) or failed, and written in one NACHA file to the outbox, effective the next banking day. ' +
+      'A file an earlier run left unfinished is finished first. Asked again in the same minute, it answers that run\'s file (`not_due`). Account numbers are never in the answer.',
+    { errors: [invalidState('ach_origination', 'disabled', 'cut a file', 'The ACH rails are off on this deployment: bank accounts are charged on the sandbox rails.')] },
+  ),
   addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
     body: 'CollateralInput',
     errors: [notFound('loan', 'No loan with this id.')],

@@ -1,4 +1,6 @@
 import {
+  type AchFileView,
+  type AchOriginationRunView,
   ADDRESS_TYPES,
   AUDIT_ACTIONS,
   AUDIT_SUBJECT_TYPES,
@@ -175,6 +177,21 @@ const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover', 'other'] as const
 
 type Health = { readonly status: 'ok' }
 type Ready = { readonly status: 'ready'; readonly database: 'up' }
+/** A bank file of an origination run (inlined: the run is its only container). */
+const ACH_FILE: JsonSchema = objectOf<AchFileView>()('A bank file of debits (NACHA): its figures once built; account numbers are never shown', {
+  ach_file_id: uuid,
+  run_key: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$', description: 'The cut-off it was made for, YYYY-MM-DDTHH:MM New York time' },
+  status: enumOf(['claiming', 'posting', 'built', 'written', 'empty'], '`written`: in the outbox for the bank; `empty`: nothing was left to send; the others: being made'),
+  name: { ...nullableString, description: 'The file name in the outbox, once built' },
+  effective_entry_date: { ...date, description: 'The banking day the debits settle' },
+  entry_count: nullableInteger('debit entries, once built', { minimum: 1 }),
+  debit_total: { ...nullableInteger('the debits\' total in cents, once built', { minimum: 1 }), format: 'int64' },
+  entry_hash: nullableInteger("the file control's entry hash, once built", { minimum: 0 }),
+  sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$', description: "The file's SHA-256, hex, once built" },
+  created_at: timestamp,
+  written_at: nullableTimestamp,
+})
+
 type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = ReturnType<typeof reviewView>
 type PaymentView = ReturnType<typeof paymentView>
@@ -705,7 +722,7 @@ const SCHEMAS = {
     exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
   }),
   Payment: unionOf(
-    'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH), which are not open yet: today every payment is `SUCCEEDED`, `FAILED` or `REVERSED`',
+    'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender\'s next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date; `RETURNED` is not used yet. Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once',
     'status',
     {
       SUCCEEDED: 'SucceededPayment',
@@ -745,6 +762,11 @@ const SCHEMAS = {
     loans_changed: count(),
     accruals: count('INTEREST_ACCRUAL entries posted'),
     loans_failed: count('loans skipped because servicing them failed (logged; tried again on the next run)'),
+  }),
+  AchOriginationRun: objectOf<AchOriginationRunView>()('An operator\'s origination run: the cut-off of the minute it was asked, and its file', {
+    run_key: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$', description: 'YYYY-MM-DDTHH:MM, New York time' },
+    outcome: enumOf(['completed', 'not_due', 'stopped', 'lease_lost'], '`completed`: this request made the file; `not_due`: the run of this minute was already made, or another process is making it'),
+    file: { ...orNull(ACH_FILE), description: 'None while another process is still finishing an earlier run' },
   }),
 
   AuditEvent: objectOf<AuditEventView>()('One entry of the append-only audit log (docs/api.md "Audit log")', {
@@ -1093,6 +1115,7 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   approveLoanApplication: ref('LoanApproval'),
   declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),
+  originateAchFile: ref('AchOriginationRun'),
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),
   reverseLoanPayment: ref('Payment'),

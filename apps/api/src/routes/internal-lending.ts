@@ -1,4 +1,6 @@
 import {
+  achOriginationRunView,
+  invalidState,
   addLoanCollateral,
   attachLoanDocument,
   collateralView,
@@ -45,6 +47,10 @@ export const internalLendingRoutes = (deps: AppDeps) =>
   },
   accrueInterest: {
     run: (ctx, command) => pipe(runInterestAccrual({ ...deps, failures: loggedLoanFailures(ctx.state.log, deps.metrics) })(command, operatorContext(ctx)), TE.map((run) => ({ as_of: run.asOf, loans_examined: run.loansExamined, loans_changed: run.loansChanged, accruals: run.accruals, loans_failed: run.loansFailed }))),
+  },
+  originateAchFile: {
+    run: (_ctx, command) =>
+      deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'cut a file')) : pipe(deps.ach.originateNow(command), TE.map(achOriginationRunView)),
   },
   addLoanCollateral: {
     run: (ctx, command) => pipe(addLoanCollateral(deps)(command, operatorContext(ctx)), TE.map(collateralView)),

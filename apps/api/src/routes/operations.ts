@@ -207,6 +207,7 @@ export const OPERATIONS = [
   other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal', { livemode: 'members' }),
   other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
   other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal', { fieldsInQuery: true }),
+  other('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'internal'),
   other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
   other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
   other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),

@@ -115,6 +115,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
   const core = inMemoryCoreDeps({ start: new Date() })
   const rateLimits = inMemoryRateLimitStore()
   const base: AppDeps = {
+    ach: undefined,
     ...core,
     keyMaterial: nodeApiKeyMaterial(),
     ids: randomIds(),

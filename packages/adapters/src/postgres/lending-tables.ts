@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, RawBuilder } from 'kysely'
-import type { ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, PaymentStatus, ProductId } from '@lendgate/core'
+import type { AchEntryStatus, AchFileStatus, ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, PaymentStatus, ProductId } from '@lendgate/core'
 
 /**
  * The lending tables: products, applications, the loans they book and what servicing records on
@@ -173,6 +173,43 @@ export type PaymentsTable = {
   transaction_id: string | null
   effective_date: string
   created_at: Date
+}
+
+/** A bank file of debits, one per cut-off (migration 0023). */
+export type AchFilesTable = {
+  id: string
+  run_key: string
+  cutoff_at: Date
+  effective_entry_date: string
+  creation_date: string
+  creation_time: string
+  status: AchFileStatus
+  file_id_modifier: string | null
+  name: string | null
+  sha256: string | null
+  entry_count: number | null
+  debit_total: number | null
+  entry_hash: number | null
+  created_at: Date
+  written_at: Date | null
+}
+
+/** A payment's entry in a bank file (migration 0023): one at most per payment. */
+export type AchEntriesTable = {
+  payment_id: PaymentId
+  file_id: string
+  payment_method_id: PaymentMethodId
+  client_id: ClientId
+  trace_number: string
+  status: AchEntryStatus
+  amount: number | null
+  submitted_on: string | null
+}
+
+/** The world's next 7-digit trace number (migration 0023): one row, `id` true. */
+export type AchTraceCounterTable = {
+  id: ColumnType<boolean, boolean | undefined, never>
+  next_trace: number
 }
 
 export type CollateralItemsTable = {

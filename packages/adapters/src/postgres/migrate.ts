@@ -22,6 +22,7 @@ import * as events from './migrations/0019-events.js'
 import * as eventEndpoints from './migrations/0020-event-endpoints.js'
 import * as achPaymentStates from './migrations/0021-ach-payment-states.js'
 import * as bankAccountSecrets from './migrations/0022-bank-account-secrets.js'
+import * as achOriginations from './migrations/0023-ach-originations.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-event-endpoints': eventEndpoints,
   '0021-ach-payment-states': achPaymentStates,
   '0022-bank-account-secrets': bankAccountSecrets,
+  '0023-ach-originations': achOriginations,
 }
 
 /** Names of every migration, in order. */

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
+  AchFilesTable, AchEntriesTable, AchTraceCounterTable,
 } from './lending-tables.js'
 
 /**
@@ -300,4 +301,7 @@ export type Database = {
   event_endpoints: EventEndpointsTable
   event_deliveries: EventDeliveriesTable
   event_delivery_attempts: EventDeliveryAttemptsTable
+  ach_files: AchFilesTable
+  ach_entries: AchEntriesTable
+  ach_trace_counter: AchTraceCounterTable
 }

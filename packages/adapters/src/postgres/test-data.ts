@@ -42,6 +42,11 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
   )
   await trx.deleteFrom('loan_balances').where('loan_id', 'in', loans).execute()
   await trx.deleteFrom('loan_transactions').where('loan_id', 'in', loans).execute()
+  // A payment's place in a bank file goes with it; the file stays, holding other clients' entries too.
+  await trx
+    .deleteFrom('ach_entries')
+    .where('payment_id', 'in', trx.selectFrom('payments').select('id').where('loan_id', 'in', loans))
+    .execute()
   const payments = deleted(await trx.deleteFrom('payments').where('loan_id', 'in', loans).executeTakeFirst())
   for (const table of ['payment_methods', 'collateral_items', 'loan_documents', 'loan_installments'] as const) {
     await trx.deleteFrom(table).where('loan_id', 'in', loans).execute()

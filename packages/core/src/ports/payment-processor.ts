@@ -24,5 +24,7 @@ export type PaymentProcessor = {
     readonly amount: number
     readonly currency: string
     readonly token: string
+    /** What the token stands for: a rail is chosen by it (bank debits and cards move differently). */
+    readonly methodType: 'bank_account' | 'card'
   }) => TE.TaskEither<ProcessorUnavailable, ChargeOutcome>
 }

@@ -28,6 +28,8 @@ type Stored = {
 export type InMemoryLoanRepository = LoanRepository & {
   /** Every loan as booked and serviced since: schedule, ledger and latest balance. */
   readonly all: () => readonly BookedLoan[]
+  /** Every payment of every loan, as last written: what the origination records claim from (`inMemoryAchOriginations`). */
+  readonly allPayments: () => readonly Payment[]
   /** Stores a booked loan (what LoanApplicationRepository.saveApproved writes). */
   readonly book: (booked: BookedLoan) => void
   /** Deletes the loans of parties `partyIds` or applications `applicationIds`, with their payments (a wipe of the test world); what went. */
@@ -89,6 +91,7 @@ export const inMemoryLoanRepository = (
 
   return {
     all: () => [...loans.values()].map(booked),
+    allPayments: () => [...payments.values()],
     forget: (partyIds, applicationIds) => {
       const loanIds = new Set([...loans.values()].filter(({ loan }) => partyIds.has(loan.partyId) || applicationIds.has(loan.applicationId)).map(({ loan }) => loan.id))
       const gone = [...payments.values()].filter((p) => loanIds.has(p.loanId))

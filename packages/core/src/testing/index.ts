@@ -35,6 +35,7 @@ export { SEEDED_LOAN_PRODUCTS } from './seeded-loan-products.js'
 export { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
 export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
+export { inMemoryAchOriginations } from './in-memory-ach-originations.js'
 
 // Payments and webhooks: fakes of the services a deployment plugs in
 export { type ChargeRequest, type FakePaymentProcessor, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'

@@ -51,6 +51,7 @@ export type InvalidState = {
   readonly status: string
   readonly action: string
 }
+/** `resource` is in `status`, which does not allow `action` (409 `invalid_state`). */
 export const invalidState = (resource: string, status: string, action: string): InvalidState => ({
   _tag: 'InvalidState',
   resource,

@@ -7,7 +7,7 @@ import type { LoanId, PaymentMethodId } from '../foundations/ids.js'
 // Payment methods of a loan (docs/servicing.md "Payment methods"); account numbers become a token and `last4`.
 
 /** The ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
-const isAbaRoutingNumber = (value: string): boolean => {
+export const isAbaRoutingNumber = (value: string): boolean => {
   if (!/^\d{9}$/.test(value)) return false
   const d = [...value].map(Number)
   const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!)

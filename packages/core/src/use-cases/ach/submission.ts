@@ -19,8 +19,12 @@ import { causedBy, changeOfPayment, loadFor, loanToday, nothing, post, postingDa
 /** How far after the loan's today a file's effective entry date may be: at most a long weekend away. */
 export const SUBMISSION_DAYS_AHEAD = 7
 
-/** Why a `PENDING` payment fails at submission, as its `failure_code`. */
-export type SubmissionFailure = 'loan_not_payable' | 'overpayment' | 'invalid_effective_date'
+/**
+ * Why a `PENDING` payment fails at submission, as its `failure_code`; `payment_method_unusable`:
+ * its account's numbers cannot be read (added before they were kept sealed, or sealed under
+ * another key), so no file can debit it.
+ */
+export type SubmissionFailure = 'loan_not_payable' | 'overpayment' | 'invalid_effective_date' | 'payment_method_unusable'
 
 /** What a submission, a settlement or a failure acts with. */
 type Order = { readonly ids: IdGenerator; readonly now: Date }
@@ -82,6 +86,15 @@ export const planSettlement = (locked: O.Option<LockedLoan>, current: O.Option<P
   )
 }
 
+/** The `PENDING` payment `current` as `FAILED` with `failureCode` (`payment.failed`, nothing posted). */
+const planFailure = (locked: O.Option<LockedLoan>, current: O.Option<Payment>, failureCode: SubmissionFailure, order: Order): E.Either<NotFound | InvalidState, Change<Payment>> => {
+  if (O.isNone(locked)) return E.left(notFound('loan'))
+  return pipe(
+    inStatus(current, 'PENDING', 'fail'),
+    E.map((pending) => failed(locked.value, pending, failureCode, order)),
+  )
+}
+
 /** What submitting and settling need. */
 export type SubmissionDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
 
@@ -102,6 +115,15 @@ export const submitPendingPayment =
         TE.chainEitherKW((loaded) => planSubmission(loaded, current, effectiveDate, order)),
       )
     })
+
+/**
+ * Fails `PENDING` payment `paymentId` with `failureCode` before any file holds it (`payment.failed`,
+ * nothing posted), in one transaction under its loan's lock; InvalidState when it is no longer `PENDING`.
+ */
+export const failPendingPayment =
+  (deps: SubmissionDeps) =>
+  (paymentId: PaymentId, failureCode: SubmissionFailure): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Payment> =>
+    changeOfPayment(deps.loans, paymentId, (found, current) => TE.fromEither(planFailure(found, current, failureCode, { ids: deps.ids, now: deps.clock.now() })))
 
 /**
  * Settles `SUBMITTED` payment `paymentId` (`planSettlement`), in one transaction under its loan's

@@ -165,7 +165,7 @@ export const runInterestAccrual =
 export type LoanNotServiced = { readonly _tag: 'LoanNotServiced'; readonly reason: string }
 
 /** Why a loan was skipped: the engine's message, or the store's error on that loan alone. */
-const failureReason = (failure: LoanNotServiced | StoreUnavailable): string =>
+export const failureReason = (failure: LoanNotServiced | StoreUnavailable): string =>
   failure._tag === 'LoanNotServiced' ? failure.reason : `the store refused this loan: ${failure.cause instanceof Error ? failure.cause.message : String(failure.cause)}`
 
 /** What accruing one loan posted. */

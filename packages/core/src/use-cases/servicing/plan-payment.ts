@@ -43,6 +43,7 @@ export type Replay = { readonly _tag: 'Replay'; readonly change: Change<Payment>
 export type Charge = {
   readonly _tag: 'Charge'
   readonly token: string
+  readonly methodType: PaymentMethod['type']
   readonly locked: LockedLoan
   readonly succeeded: Change<Payment>
 }
@@ -99,7 +100,7 @@ export const planPayment = (
   const asked = placed < order.amount ? { requestedAmount: order.amount } : {}
   const payment: Payment = { ...base, amount: placed, ...asked, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
   const succeeded = causedBy({ ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }, paymentEvent(order.ids.next(), 'payment.succeeded', payment, loan, now))
-  return E.right({ _tag: 'Charge', token: method.value.token, locked: loaded, succeeded: { posting: succeeded, result: payment } })
+  return E.right({ _tag: 'Charge', token: method.value.token, methodType: method.value.type, locked: loaded, succeeded: { posting: succeeded, result: payment } })
 }
 
 /** What a charge the rail accepts to debit later writes: the payment `PENDING`, nothing posted and no event (the answer is the record). */

@@ -49,7 +49,7 @@ const paymentChargeKey = (payment: Pick<Payment, 'clientId' | 'idempotencyKey'>)
 const charge = (processor: PaymentDeps['processor'], plan: Charge, ids: IdGenerator): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
   const { id, amount, currency } = plan.succeeded.result
   return pipe(
-    processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token }),
+    processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token, methodType: plan.methodType }),
     TE.map((outcome) => (outcome.status === 'FAILED' ? declined(plan, outcome.failureCode, ids) : outcome.status === 'PENDING' ? accepted(plan) : plan.succeeded)),
   )
 }

@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto'
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { bankingCalendar } from '../src/domain/ach/banking-days.js'
+import type { Payment } from '../src/domain/loans/payment.js'
+import type { AchFileContents, AchFileFormat } from '../src/ports/ach-file-format.js'
+import type { AchFileSink } from '../src/ports/ach-file-sink.js'
+import type { AchOriginations } from '../src/ports/ach-originations.js'
+import { achOriginationJob, type OriginationDeps } from '../src/use-cases/ach/origination.js'
+import { achSettlementJob } from '../src/use-cases/ach/settlement.js'
+import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-cases/jobs/leased-job.js'
+import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
+import { fakeAccountSeal, fakePaymentProcessor, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
+import { BANK, caller, right, run, setup } from './fixtures/servicing.js'
+
+/**
+ * The origination and settlement jobs (docs/ach.md "Origination job", "Settlement job") over the
+ * in-memory stores: which payments go in which file, the file's contents, and a run interrupted at
+ * every point finishing the same file once.
+ */
+
+/** Bank accounts debit later (`PENDING`); cards settle at once. */
+const debitsLater = () => fakePaymentProcessor((request) => (request.methodType === 'bank_account' ? { status: 'PENDING' } : { status: 'SUCCEEDED' }))
+
+/** A format that writes the contents as JSON: the same contents, the same bytes. */
+const jsonFormat: AchFileFormat = {
+  tracePrefix: '12345678',
+  format: (contents) => {
+    const bytes = new TextEncoder().encode(JSON.stringify(contents))
+    return E.right({
+      name: `f-${contents.creationDate}-${contents.fileIdModifier}.ach`,
+      bytes,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      entryCount: contents.debits.length,
+      debitTotal: contents.debits.reduce((sum, d) => sum + d.amount, 0),
+      entryHash: 0,
+    })
+  },
+}
+
+/** A sink in memory that records every put, and can be made to fail the next ones. */
+const recordingSink = () => {
+  const files = new Map<string, Uint8Array>()
+  const puts: { readonly name: string; readonly bytes: Uint8Array }[] = []
+  let failures = 0
+  const sink: AchFileSink = {
+    put: (name, bytes) => () => {
+      puts.push({ name, bytes })
+      if (failures > 0) {
+        failures -= 1
+        return Promise.resolve(E.left({ _tag: 'SinkUnavailable', cause: new Error('disk full') }))
+      }
+      const there = files.get(name)
+      if (there !== undefined && Buffer.compare(there, bytes) !== 0) return Promise.resolve(E.left({ _tag: 'FileNameTaken', name }))
+      files.set(name, bytes)
+      return Promise.resolve(E.right(undefined))
+    },
+  }
+  return { sink, files, puts, failNext: (n: number) => void (failures = n) }
+}
+
+/** What a written file holds. */
+const contentsOf = (bytes: Uint8Array): AchFileContents => JSON.parse(new TextDecoder().decode(bytes)) as AchFileContents
+
+/** 2026: Monday 19 January is Martin Luther King Jr. Day. */
+const calendar = bankingCalendar()
+
+const bench = (options: { readonly originations?: (store: AchOriginations) => AchOriginations } = {}) => {
+  const seal = fakeAccountSeal()
+  const servicing = setup(debitsLater(), { accountSeal: seal })
+  const store = inMemoryAchOriginations(() => servicing.loans.allPayments(), servicing.paymentMethods)
+  const originations = options.originations?.(store) ?? store
+  const output = recordingSink()
+  const deps: OriginationDeps = { ...servicing.deps, accountSeal: seal, originations, format: jsonFormat, sink: output.sink, calendar }
+  const leases = inMemoryJobLeases()
+  const runJob = runLeasedJob({ leases, clock: servicing.clock })
+  /** Runs `job` to its end, or stops it before step `stopAfter + 1`. */
+  const attempt = <P>(job: SteppedJob<P>, runKey: string, stopAfter = Infinity) => {
+    let steps = 0
+    const request: JobRunRequest = { runKey, holder: 'test', leaseMs: 60_000, stopping: () => steps++ >= stopAfter }
+    return runJob(job, request)()
+  }
+  /** The run's outcome, or why it failed. */
+  const originate = async (runKey: string, stopAfter?: number) => {
+    const outcome = await attempt(achOriginationJob(deps)(runKey), runKey, stopAfter)
+    return E.isRight(outcome) ? outcome.right : outcome.left
+  }
+  const settle = (runKey: string) => attempt(achSettlementJob({ ...deps, originations: store })(runKey), runKey)
+  const payment = async (id: Payment['id']) => {
+    const found = await run(servicing.loans.payments.paymentById(id))
+    if (O.isNone(found)) throw new Error(`payment ${id} is gone`)
+    return found.value
+  }
+  return { ...servicing, seal, store, output, originate, settle, payment }
+}
+
+describe('ACH origination (docs/ach.md "Origination job")', () => {
+  it('puts the payments taken before a cut-off in its file, effective the next banking day; later ones in the next file', async () => {
+    const { book, addMethod, pay, clock, originate, output, payment, store, eventLog, expectConsistent } = bench()
+    const { loan } = book()
+    const bank = await addMethod(loan.id)
+    // Thursday 15 January 2026, 05:00 in New York: before the 15:30 cut-off.
+    const early = right(await pay(loan.id, bank, 100_000, 'debit-1'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    const late = right(await pay(loan.id, bank, 50_000, 'debit-2'))
+
+    expect(await originate('2026-01-15T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect([...output.files.keys()]).to.deep.equal(['f-2026-01-15-A.ach'])
+    expect(contentsOf(output.files.get('f-2026-01-15-A.ach')!)).to.deep.equal({
+      effectiveEntryDate: '2026-01-16',
+      creationDate: '2026-01-15',
+      creationTime: '1530',
+      fileIdModifier: 'A',
+      debits: [{ paymentId: early.id, traceNumber: '123456780000001', secCode: 'CCD', routingNumber: BANK.routing_number, accountNumber: BANK.account_number, accountType: 'checking', amount: 100_000, name: 'Acme Corp' }],
+    })
+    // Posted the day its file was cut (decision 139), with its event.
+    expect(await payment(early.id)).to.deep.include({ status: 'SUBMITTED', amount: 100_000, effectiveDate: '2026-01-15' })
+    expect(eventLog.all().filter((e) => e.type === 'payment.submitted').map((e) => e.resourceId)).to.deep.equal([early.id])
+    expect((await payment(late.id)).status).to.equal('PENDING')
+
+    // Friday's file: effective Tuesday, Monday being a holiday.
+    clock.set(new Date('2026-01-16T21:00:00.000Z'))
+    expect(await originate('2026-01-16T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const friday = contentsOf(output.files.get('f-2026-01-16-A.ach')!)
+    expect([friday.effectiveEntryDate, friday.debits.map((d) => [d.paymentId, d.traceNumber, d.amount])]).to.deep.equal(['2026-01-20', [[late.id, '123456780000002', 50_000]]])
+    expect((await payment(late.id)).status).to.equal('SUBMITTED')
+    const entries = await Promise.all([early.id, late.id].map(async (id) => (await run(store.unsettled('2026-12-31', O.none, 10))).find((e) => e.paymentId === id)))
+    expect(entries.map((e) => [e?.status, e?.submittedOn, e?.amount])).to.deep.equal([
+      ['sent', '2026-01-16', 100_000],
+      ['sent', '2026-01-20', 50_000],
+    ])
+    await expectConsistent(loan.id)
+  })
+
+  it('writes nothing for a cut-off with nothing to send, and a run repeated does nothing more', async () => {
+    const { book, addMethod, pay, originate, output, payment } = bench()
+    const { loan } = book()
+    expect(await originate('2026-01-15T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(output.puts).to.deep.equal([])
+    const debit = right(await pay(loan.id, await addMethod(loan.id), 20_000, 'debit'))
+    // Run key 2026-01-15T15:30 is complete: the payment waits for the next cut-off.
+    expect(await originate('2026-01-15T15:30')).to.deep.equal({ _tag: 'NotDue' })
+    expect((await payment(debit.id)).status).to.equal('PENDING')
+  })
+
+  it('fails, before any file, a debit whose account cannot be read, and leaves it out', async () => {
+    const { book, pay, originate, output, payment, eventLog, ...servicing } = bench()
+    const { loan } = book()
+    // Added while no seal was configured: its numbers were never kept.
+    const unsealed = await run(createPaymentMethodForPartyLoan({ ...servicing.deps, accountSeal: undefined })(caller, { partyId: caller.partyId, loanId: loan.id, ...BANK }))
+    const debit = right(await pay(loan.id, unsealed, 20_000, 'debit'))
+    expect(await originate('2026-01-15T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(await payment(debit.id)).to.deep.include({ status: 'FAILED', failureCode: 'payment_method_unusable', allocation: null })
+    expect(eventLog.all().at(-1)).to.deep.include({ type: 'payment.failed', resourceId: debit.id })
+    expect(output.puts).to.deep.equal([])
+  })
+
+  it('finishes the same file once, with the same bytes, however often the run is interrupted', async () => {
+    const uninterrupted = async (stops: readonly number[]) => {
+      const { book, addMethod, pay, clock, originate, output, payment } = bench()
+      const { loan } = book()
+      const bank = await addMethod(loan.id)
+      const payments = [right(await pay(loan.id, bank, 10_000, 'a')), right(await pay(loan.id, bank, 20_000, 'b')), right(await pay(loan.id, bank, 30_000, 'c'))]
+      clock.set(new Date('2026-01-15T21:00:00.000Z'))
+      for (const stopAfter of stops) expect(await originate('2026-01-15T15:30', stopAfter), `stopped after ${stopAfter}`).to.deep.equal({ _tag: 'Stopped' })
+      expect(await originate('2026-01-15T15:30')).to.deep.include({ _tag: 'Completed' })
+      return { files: [...output.files.entries()].map(([name, bytes]) => [name, new TextDecoder().decode(bytes)]), statuses: await Promise.all(payments.map(async (p) => (await payment(p.id)).status)) }
+    }
+    const once = await uninterrupted([])
+    expect(once.statuses).to.deep.equal(['SUBMITTED', 'SUBMITTED', 'SUBMITTED'])
+    expect(contentsOf(new TextEncoder().encode(once.files[0]![1]!)).debits.map((d) => d.amount)).to.deep.equal([10_000, 20_000, 30_000])
+    // Stopped before each step in turn (open, claim, submit, build, write), and resumed.
+    for (let stopAfter = 0; stopAfter <= 5; stopAfter += 1) {
+      expect(await uninterrupted([stopAfter]), `stopped after ${stopAfter} steps`).to.deep.equal(once)
+    }
+    // Stopped after every step, each attempt resuming where the one before stopped.
+    expect(await uninterrupted([1, 1, 1, 1, 1])).to.deep.equal(once)
+  })
+
+  it('resumes after a failed write or a failed record, writing one file and posting each payment once', async () => {
+    let failMarkSent = 1
+    const { book, addMethod, pay, clock, originate, output, payment, loans, expectConsistent } = bench({
+      originations: (store) => ({
+        ...store,
+        markSent: (...args) => (failMarkSent-- > 0 ? TE.left({ _tag: 'StoreUnavailable', cause: new Error('connection reset') }) : store.markSent(...args)),
+      }),
+    })
+    const { loan } = book()
+    const debit = right(await pay(loan.id, await addMethod(loan.id), 40_000, 'debit'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    // The payment is submitted, then recording its entry fails: the run stops, to be resumed.
+    expect(await originate('2026-01-15T15:30')).to.deep.include({ _tag: 'StoreUnavailable' })
+    expect((await payment(debit.id)).status).to.equal('SUBMITTED')
+    output.failNext(1)
+    expect(await originate('2026-01-15T15:30')).to.deep.include({ _tag: 'StoreUnavailable' })
+    expect(await originate('2026-01-15T15:30')).to.deep.equal({ _tag: 'Completed', resumed: true })
+    expect(output.puts.length).to.equal(2)
+    expect(Buffer.compare(output.puts[0]!.bytes, output.puts[1]!.bytes)).to.equal(0)
+    expect(contentsOf(output.puts[1]!.bytes).debits.map((d) => [d.paymentId, d.amount])).to.deep.equal([[debit.id, 40_000]])
+    expect((await run(loans.findById(loan.id)).then((found) => (O.isSome(found) ? found.value.transactions : []))).filter((t) => t.type === 'PAYMENT')).to.have.length(1)
+    await expectConsistent(loan.id)
+  })
+
+  it('sends in its own file a payment an unfinished earlier run submitted but did not record, when the next cut-off finishes that file', async () => {
+    let failMarkSent = 1
+    const { book, addMethod, pay, clock, originate, output, payment } = bench({
+      originations: (store) => ({
+        ...store,
+        markSent: (...args) => (failMarkSent-- > 0 ? TE.left({ _tag: 'StoreUnavailable', cause: new Error('connection reset') }) : store.markSent(...args)),
+      }),
+    })
+    const { loan } = book()
+    const bank = await addMethod(loan.id)
+    const first = right(await pay(loan.id, bank, 40_000, 'first'))
+    const second = right(await pay(loan.id, bank, 15_000, 'second'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    // The first is submitted, then recording it fails; that run is never resumed as its own.
+    expect(await originate('2026-01-15T15:30')).to.deep.include({ _tag: 'StoreUnavailable' })
+    expect([(await payment(first.id)).status, (await payment(second.id)).status]).to.deep.equal(['SUBMITTED', 'PENDING'])
+    clock.set(new Date('2026-01-16T21:00:00.000Z'))
+    expect(await originate('2026-01-16T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    // Thursday's file goes out with the debit it posted; the one still PENDING goes in Friday's.
+    expect([...output.files.keys()].sort()).to.deep.equal(['f-2026-01-15-A.ach', 'f-2026-01-16-A.ach'])
+    expect(contentsOf(output.files.get('f-2026-01-15-A.ach')!).debits.map((d) => [d.paymentId, d.amount])).to.deep.equal([[first.id, 40_000]])
+    expect(contentsOf(output.files.get('f-2026-01-16-A.ach')!).debits.map((d) => [d.paymentId, d.amount])).to.deep.equal([[second.id, 15_000]])
+    expect([(await payment(first.id)).status, (await payment(second.id)).status]).to.deep.equal(['SUBMITTED', 'SUBMITTED'])
+  })
+
+  it('releases what an unfinished earlier run claimed into the next file', async () => {
+    const { book, addMethod, pay, clock, originate, output, payment, store } = bench()
+    const { loan } = book()
+    const debit = right(await pay(loan.id, await addMethod(loan.id), 25_000, 'debit'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    // Stopped after its claim; the process dies, and the next cut-off is the one due.
+    expect(await originate('2026-01-15T15:30', 2)).to.deep.equal({ _tag: 'Stopped' })
+    clock.set(new Date('2026-01-16T21:00:00.000Z'))
+    expect(await originate('2026-01-16T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect([...output.files.keys()]).to.deep.equal(['f-2026-01-16-A.ach'])
+    expect(contentsOf(output.files.get('f-2026-01-16-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([debit.id])
+    expect(await payment(debit.id)).to.deep.include({ status: 'SUBMITTED', effectiveDate: '2026-01-16' })
+    const earlier = await run(store.unfinishedBefore('2026-01-16T15:30'))
+    expect(earlier).to.deep.equal(O.none)
+  })
+})
+
+describe('ACH settlement (docs/ach.md "Settlement job")', () => {
+  it('settles a debit at the end of the second banking day after its effective date, once', async () => {
+    const { book, addMethod, pay, clock, originate, settle, payment, eventLog } = bench()
+    const { loan } = book()
+    const debit = right(await pay(loan.id, await addMethod(loan.id), 30_000, 'debit'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    await originate('2026-01-15T15:30')
+    // Effective Friday 16 January; Monday 19 is a holiday: returns may come until Wednesday 21 opens.
+    for (const day of ['2026-01-16', '2026-01-19', '2026-01-20']) {
+      clock.set(new Date(`${day}T23:00:00.000Z`))
+      expect(right(await settle(`${day}T21:00`))).to.deep.include({ _tag: 'Completed' })
+      expect((await payment(debit.id)).status, day).to.equal('SUBMITTED')
+    }
+    clock.set(new Date('2026-01-21T23:00:00.000Z'))
+    expect(right(await settle('2026-01-21T21:00'))).to.deep.include({ _tag: 'Completed' })
+    expect((await payment(debit.id)).status).to.equal('SETTLED')
+    expect(eventLog.all().filter((e) => e.type === 'payment.settled').map((e) => e.resourceId)).to.deep.equal([debit.id])
+    clock.set(new Date('2026-01-22T23:00:00.000Z'))
+    expect(right(await settle('2026-01-22T21:00'))).to.deep.include({ _tag: 'Completed' })
+    expect(eventLog.all().filter((e) => e.type === 'payment.settled')).to.have.length(1)
+  })
+
+  it('never settles a debit whose file was not written: it has not left', async () => {
+    const { book, addMethod, pay, clock, originate, settle, payment, output } = bench()
+    const { loan } = book()
+    const debit = right(await pay(loan.id, await addMethod(loan.id), 30_000, 'debit'))
+    clock.set(new Date('2026-01-15T21:00:00.000Z'))
+    output.failNext(1_000)
+    expect(await originate('2026-01-15T15:30')).to.deep.include({ _tag: 'StoreUnavailable' })
+    clock.set(new Date('2026-01-23T23:00:00.000Z'))
+    expect(right(await settle('2026-01-23T21:00'))).to.deep.include({ _tag: 'Completed' })
+    expect((await payment(debit.id)).status).to.equal('SUBMITTED')
+  })
+})
