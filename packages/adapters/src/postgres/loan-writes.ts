@@ -73,7 +73,12 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
           .insertInto('payments')
           .values(rows)
           .onConflict((oc) =>
+            // A payment written again takes what the later change decided: a bank debit submitted
+            // days after it was accepted is posted on its file's day, for what the payoff allows then.
             oc.column('id').doUpdateSet((eb) => ({
+              amount: eb.ref('excluded.amount'),
+              requested_amount: eb.ref('excluded.requested_amount'),
+              effective_date: eb.ref('excluded.effective_date'),
               status: eb.ref('excluded.status'),
               failure_code: eb.ref('excluded.failure_code'),
               allocation: eb.ref('excluded.allocation'),

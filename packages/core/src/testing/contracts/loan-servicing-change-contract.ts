@@ -152,6 +152,22 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(O.map((l: LockedLoan) => l.pendingAmount)(after.handed)).to.deep.equal(O.some(2_000))
     })
 
+    it('writes what a submission decided over its PENDING payment: the amount placed, the amount asked and the day it was posted', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const day = booked.loan.startDate
+      const pending = pendingPayment(booked.loan, clientId, m.id, 70_000, at(`${day}T09:00:00.000Z`))
+      await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [pending], audit: NOT_AUDITED, events: [] }), null)
+      // Cut into a file two days later, for less than it asked.
+      const later = utcDate(new Date(Date.parse(`${day}T10:00:00.000Z`) + 2 * 86_400_000))
+      const submitted = paymentPosting({ ...bookedLocked(booked), pendingAmount: 70_000 }, 60_000, at(`${later}T10:00:00.000Z`), m.id, clientId, pending.idempotencyKey, pending)
+      const asSubmitted: Payment = { ...submitted.payment, status: 'SUBMITTED', requestedAmount: 70_000 }
+      expect([asSubmitted.id, asSubmitted.amount, asSubmitted.effectiveDate]).to.deep.equal([pending.id, 60_000, later])
+      await post(loans, booked.loan.id, () => ({ ...submitted.posting, payments: [asSubmitted] }), null)
+      expect(await right(loans.payments.posted(booked.loan.id))).to.deep.equal([asSubmitted])
+      expect(await right(loans.payments.paymentById(pending.id))).to.deep.equal(O.some(asSubmitted))
+    })
+
     it('hands a change that waited for the lock the pending sum its holder committed', async () => {
       const { booked, clientId } = await ownLoan()
       const m = await method(booked.loan.id)

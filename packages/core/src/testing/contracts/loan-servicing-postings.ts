@@ -37,9 +37,10 @@ export const paymentPosting = (
   methodId: PaymentMethodId,
   clientId: ClientId,
   idempotencyKey: string = freshId(),
+  taken: { readonly id: Payment['id']; readonly createdAt: Date } = { id: freshId(), createdAt: now },
 ): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
   const today = utcDate(now)
-  const base = { id: freshId(), loanId: locked.loan.id, clientId, idempotencyKey, paymentMethodId: methodId, amount, currency: locked.loan.currency, effectiveDate: today, createdAt: now }
+  const base = { id: taken.id, loanId: locked.loan.id, clientId, idempotencyKey, paymentMethodId: methodId, amount, currency: locked.loan.currency, effectiveDate: today, createdAt: taken.createdAt }
   const { posting, change } = postEvent(locked, null, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
   const { allocation, perInstallment, transactionId } = change.allocation!
   const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
