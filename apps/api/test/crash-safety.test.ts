@@ -123,6 +123,9 @@ for (const kind of durableDatabases()) {
         // 60 s, for an Idempotency-Key: 409 idempotency_key_in_use meanwhile). End them now rather
         // than wait a minute.
         await db.updateTable('webhook_events').set({ locked_until: new Date(Date.now() - 1_000) }).where('id', '=', testId(eventId)).execute()
+        // The same for the deliveries of events to the partner's endpoint a dead process was sending
+        // (its attempt is recorded as interrupted when taken over), due again at once.
+        await db.updateTable('event_deliveries').set({ locked_until: new Date(Date.now() - 1_000), next_attempt_at: new Date() }).where('status', '=', 'pending').execute()
         await db
           .updateTable('idempotency_keys')
           .set({ claimed_at: new Date(Date.now() - IDEMPOTENCY_LEASE_MS - 1_000) })

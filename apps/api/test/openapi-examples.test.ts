@@ -233,6 +233,8 @@ describe('OpenAPI examples', () => {
         interest: derived.outstanding.interest,
         fees: derived.outstanding.fees,
         payoff_amount: derived.payoff,
+        // The example's payment succeeded at once: no bank debit is pending.
+        pending_amount: 0,
         livemode: true,
       })
     })

@@ -377,6 +377,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
         interest: 2_992,
         fees: 0,
         payoff_amount: 900_471,
+        pending_amount: 0,
         livemode: true,
       })
       const over = await t.pay(900_472)
@@ -754,6 +755,7 @@ describe('loan servicing over time (in-memory server, controllable clock)', () =
         interest: 10_436,
         fees: 0,
         payoff_amount: 1_170_036,
+        pending_amount: 0,
         livemode: true,
       })
       expect(await exact!.latest()).to.deep.include({ payoff_amount: 1_170_036 })

@@ -254,7 +254,7 @@ export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/ser
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
-export { PayoffQuery, getLoanPayoffForParty } from './use-cases/servicing/quote-payoff.js'
+export { type PartyPayoffQuote, PayoffQuery, getLoanPayoffForParty } from './use-cases/servicing/quote-payoff.js'
 export { listPaymentsForPartyLoan } from './use-cases/servicing/list-payments.js'
 export { PaymentInput, IdempotencyKey, PAYMENT_STATUSES, POSTED_PAYMENT_STATUSES, REVERSIBLE_PAYMENT_STATUSES, isPosted, type PaymentStatus, type Payment } from './domain/loans/payment.js'
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'

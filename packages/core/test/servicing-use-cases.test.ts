@@ -33,6 +33,7 @@ import { settleSubmittedPayment, submitPendingPayment } from '../src/use-cases/a
 import { listPaymentMethodsForPartyLoan } from '../src/use-cases/servicing/list-payment-methods.js'
 import { updatePaymentMethodForPartyLoan } from '../src/use-cases/servicing/update-payment-method.js'
 import { createPaymentIntentForPartyLoan } from '../src/use-cases/servicing/take-payment.js'
+import { getLoanPayoffForParty } from '../src/use-cases/servicing/quote-payoff.js'
 import { reverseLoanPayment } from '../src/use-cases/servicing/reverse-payment.js'
 import { fakeAccountSeal, fakePaymentProcessor, inMemoryAuditLog, inMemoryEventLog, inMemoryJobLeases, inMemoryLoanApplicationRepository, inMemoryPaymentMethodRepository, sequentialIds, testClock } from '../src/testing/index.js'
 import { testId } from '../src/testing/test-ids.js'
@@ -758,13 +759,16 @@ describe('loan servicing use cases (in memory)', () => {
       })
 
       it('counts what is pending against the payoff: a card payment that would pass it with the debit is refused, naming both', async () => {
-        const { book, addMethod, pay, written, clock, expectConsistent } = setup(debitsLater())
+        const { deps, book, addMethod, pay, written, clock, expectConsistent } = setup(debitsLater())
         const { loan } = book()
         const bank = await addMethod(loan.id)
         const card = await addMethod(loan.id, CARD)
         clock.set(at('2026-03-20'))
         const payoff = deriveLoan(loan, [], '2026-03-20').payoff
         right(await pay(loan.id, bank, 100_000, 'debit'))
+        // The quote says what is pending against it.
+        const quote = await run(getLoanPayoffForParty(deps)(caller, { partyId: caller.partyId, loanId: loan.id }))
+        expect([quote.payoff, quote.pendingAmount]).to.deep.equal([payoff, 100_000])
         const before = await written(loan.id)
         expect(await pay(loan.id, card, payoff - 100_000 + 1, 'card-1')).to.deep.equal(E.left(overpayment(payoff, 100_000)))
         expect(await written(loan.id)).to.deep.equal(before)

@@ -869,7 +869,7 @@ const latestBalance: BalanceView = {
 const balances: readonly BalanceView[] = [balanceAtBooking, balanceAfterPayment, latestBalance]
 
 /** On 2026-11-30: principal after the payment and 14 days of interest on it (the latest balance). */
-const payoff: PayoffView = { loan_id: LOAN_ID, as_of: '2026-11-30', currency: 'USD', principal: 1_155_200, interest: 5_391, fees: 0, payoff_amount: 1_160_591 }
+const payoff: PayoffView = { loan_id: LOAN_ID, as_of: '2026-11-30', currency: 'USD', principal: 1_155_200, interest: 5_391, fees: 0, payoff_amount: 1_160_591, pending_amount: 0 }
 
 /**
  * The schedule on 2026-11-30. Installment 1 is partly paid; its interest is the 5,200 paid, the

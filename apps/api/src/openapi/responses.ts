@@ -624,6 +624,7 @@ const SCHEMAS = {
     interest: minor('interest accrued to as_of, unpaid'),
     fees: minor('fees assessed by as_of, unpaid'),
     payoff_amount: minor('principal + interest + fees: a payment of exactly this on as_of pays the loan off'),
+    pending_amount: minor('bank debits accepted and not yet sent (`PENDING`), 0 when none: they count against the payoff, so while they are pending a payment of more than payoff_amount − pending_amount is refused (422 overpayment)', 0),
   }),
   Transaction: objectOf<ReturnType<typeof transactionView>>()(
     'An append-only ledger entry: `amount` is its size; `principal`, `interest` and `fees` the signed changes it makes to what is outstanding',

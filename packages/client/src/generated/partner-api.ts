@@ -3577,6 +3577,11 @@ export interface components {
              * @description principal + interest + fees: a payment of exactly this on as_of pays the loan off
              */
             payoff_amount: number;
+            /**
+             * Format: int64
+             * @description bank debits accepted and not yet sent (`PENDING`), 0 when none: they count against the payoff, so while they are pending a payment of more than payoff_amount − pending_amount is refused (422 overpayment)
+             */
+            pending_amount: number;
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
@@ -13094,6 +13099,7 @@ export interface operations {
                      *       "interest": 5391,
                      *       "fees": 0,
                      *       "payoff_amount": 1160591,
+                     *       "pending_amount": 0,
                      *       "livemode": true
                      *     }
                      */

@@ -1,4 +1,4 @@
-import type { PayoffQuote } from '../lending/index.js'
+import type { PartyPayoffQuote } from '../use-cases/servicing/quote-payoff.js'
 import { formatAprThousandths } from '../lending/index.js'
 import { instantText } from '../domain/foundations/instant.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
@@ -167,8 +167,8 @@ export const installmentView = (i: LoanInstallment & { readonly status: Installm
   status: i.status,
 })
 
-/** A payoff quote as partners see it: what pays the loan off on `as_of`, by bucket. */
-export const payoffView = (q: PayoffQuote) => ({
+/** A payoff quote as partners see it: what pays the loan off on `as_of`, by bucket, and the bank debits pending against it. */
+export const payoffView = (q: PartyPayoffQuote) => ({
   loan_id: q.loan.id,
   as_of: q.asOf,
   currency: q.loan.currency,
@@ -176,4 +176,5 @@ export const payoffView = (q: PayoffQuote) => ({
   interest: q.outstanding.interest,
   fees: q.outstanding.fees,
   payoff_amount: q.payoff,
+  pending_amount: q.pendingAmount,
 })

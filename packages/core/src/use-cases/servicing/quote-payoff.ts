@@ -16,10 +16,13 @@ export const PAYOFF_QUOTE_DAYS = 60
 export const PayoffQuery = strictObject('PayoffQuery', {}, { as_of: CalendarDate })
 const PayoffCommand = commandOf(['partyId', 'loanId'], PayoffQuery)
 
+/** A payoff quote and the bank debits still waiting for their file (`PENDING`), which count against it. */
+export type PartyPayoffQuote = PayoffQuote & { readonly pendingAmount: number }
+
 /** The payoff quote on `as_of` (up to `PAYOFF_QUOTE_DAYS` ahead): docs/servicing.md "Payoff quote"; none once charged off. */
 export const getLoanPayoffForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | InvalidState, PayoffQuote> =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError | InvalidState, PartyPayoffQuote> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decode(PayoffCommand)(command)),
@@ -32,5 +35,10 @@ export const getLoanPayoffForParty =
         ({ derived, today }) => derived.asOf >= today && derived.asOf <= addDays(today, PAYOFF_QUOTE_DAYS),
         ({ today }) => invalidRequest(`as_of must be from today (${today}) to ${PAYOFF_QUOTE_DAYS} days ahead.`, 'as_of'),
       ),
-      TE.map(({ record, derived }) => ({ loan: record.loan, asOf: derived.asOf, outstanding: derived.outstanding, payoff: derived.payoff })),
+      TE.chainW(({ record, derived }) =>
+        pipe(
+          deps.loans.payments.pending(record.loan.id),
+          TE.map((pending) => ({ loan: record.loan, asOf: derived.asOf, outstanding: derived.outstanding, payoff: derived.payoff, pendingAmount: pending.reduce((sum, p) => sum + p.amount, 0) })),
+        ),
+      ),
     )
