@@ -6,7 +6,7 @@ import * as t from 'io-ts'
 import type { World } from '../../core-deps.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { cutoffOf, cutoffRunKey, instantIn, timeIn, ACH_TIME_ZONE, type Cutoff } from '../../domain/ach/cutoffs.js'
-import { decode, strictObject } from '../../domain/foundations/codecs.js'
+import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import type { JobLeases } from '../../ports/job-leases.js'
@@ -21,7 +21,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
-import { runLeasedJob, type JobRunOutcome, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
+import { runLeasedJob, worldJobName, type JobRunOutcome, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
 import { bankAccountOf } from './bank-account.js'
 import { failureReason } from '../servicing/accrue-loans.js'
 import { failPendingPayment, submitPendingPayment, type SubmissionDeps } from './submission.js'
@@ -42,7 +42,7 @@ export type OriginationDeps = SubmissionDeps & {
 const ORIGINATION_JOB = 'ach-origination'
 
 /** The name of the origination job of `world`: its lease's key and its label in metrics. */
-export const achOriginationJobName = (world: World): string => (world === 'live' ? ORIGINATION_JOB : `${ORIGINATION_JOB}:${world}`)
+export const achOriginationJobName = (world: World): string => worldJobName(ORIGINATION_JOB, world)
 
 /** How many payments a step claims into a file, and how many it submits. */
 const CLAIM_BATCH = 1_000
@@ -117,12 +117,11 @@ const debitOf = (deps: OriginationDeps, row: AchDebitRow): E.Either<StoreUnavail
   })
 }
 
-/** The file `file` as the format writes it from its sent entries; the modifier must be taken. */
-const formatted = (deps: OriginationDeps, file: AchFile, modifier: string): TE.TaskEither<StoreUnavailable, FormattedAchFile> =>
+/** The file `file` as the format writes it from `rows`, its debits; the modifier must be taken. */
+const formatted = (deps: OriginationDeps, file: AchFile, modifier: string, rows: readonly AchDebitRow[]): E.Either<StoreUnavailable, FormattedAchFile> =>
   pipe(
-    deps.originations.debitsOf(file.id),
-    TE.chainEitherK((rows) => pipe(rows.map((row) => debitOf(deps, row)), E.sequenceArray)),
-    TE.chainEitherK((debits) =>
+    E.sequenceArray(rows.map((row) => debitOf(deps, row))),
+    E.chain((debits) =>
       pipe(
         deps.format.format({ effectiveEntryDate: file.effectiveEntryDate, creationDate: file.creationDate, creationTime: file.creationTime, fileIdModifier: modifier, debits }),
         E.mapLeft((refused) => halted(`file ${file.runKey} cannot be written: ${refused.reason}`)),
@@ -140,7 +139,7 @@ const build = (deps: OriginationDeps, file: AchFile): TE.TaskEither<StoreUnavail
         : pipe(
             deps.originations.takeModifier(file.id),
             TE.chainW(TE.fromOption(() => halted(`no file id modifier is left for ${file.creationDate}: 36 files were made that day`))),
-            TE.chain((modifier) => formatted(deps, file, modifier)),
+            TE.chainEitherK((modifier) => formatted(deps, file, modifier, rows)),
             TE.chain(({ name, sha256, entryCount, debitTotal, entryHash }) => deps.originations.recordBuilt(file.id, { name, sha256, entryCount, debitTotal, entryHash })),
           ),
     ),
@@ -149,7 +148,8 @@ const build = (deps: OriginationDeps, file: AchFile): TE.TaskEither<StoreUnavail
 /** Writes a built file: rebuilt from its rows, checked against the recorded hash, put in the sink, recorded `written`. */
 const write = (deps: OriginationDeps, file: AchFile): TE.TaskEither<StoreUnavailable, void> =>
   pipe(
-    formatted(deps, file, file.fileIdModifier ?? ''),
+    deps.originations.debitsOf(file.id),
+    TE.chainEitherK((rows) => formatted(deps, file, file.fileIdModifier ?? '', rows)),
     TE.filterOrElse(
       (built) => built.sha256 === file.sha256 && built.name === file.name,
       () => halted(`file ${file.name} rebuilt differs from what was recorded: its rows or the originator settings changed since it was built`),
@@ -200,8 +200,9 @@ const cutoffOfRun = (runKey: string): E.Either<StoreUnavailable, Cutoff> => pipe
 
 /**
  * The origination job of `world` for run `runKey` (a cut-off, `YYYY-MM-DDTHH:MM` New York time):
- * first the files earlier runs left unfinished (their claimed payments are released, what was
- * submitted is built and written); then its own file. Claim the `PENDING` payments taken up to
+ * first the files earlier runs left unfinished (each claimed entry reconciled with its payment:
+ * what was posted stays in, what is still `PENDING` is released; then built and written); then
+ * its own file. Claim the `PENDING` payments taken up to
  * the cut-off, submit each (`submitPendingPayment`, effective the next banking day, E), record the
  * file built from what was submitted, then write it (`AchFileSink`). Every step can be repeated:
  * a run resumed after a crash finishes the same file with the same bytes.
@@ -257,7 +258,7 @@ export const achOriginationJob =
 export type AchOriginationRun = { readonly runKey: string; readonly outcome: JobRunOutcome; readonly file: AchFile | null }
 
 /** An operator's origination run takes no fields. */
-const OriginationCommand = commandOf([], strictObject('AchOriginationInput', {}, {}))
+const OriginationCommand = commandOf([], EmptyInput)
 
 /**
  * Cuts a file now (an operator's run, `POST /internal/jobs/ach-origination`): the origination job

@@ -11,7 +11,7 @@ import { PaymentId } from '../../domain/foundations/ids.js'
 import { addDays } from '../../lending/index.js'
 import type { AchEntry, AchOriginations } from '../../ports/ach-originations.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
-import type { JobStep, SteppedJob } from '../jobs/leased-job.js'
+import { worldJobName, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
 import { failureReason } from '../servicing/accrue-loans.js'
 import { settleSubmittedPayment, type SubmissionDeps } from './submission.js'
 
@@ -34,7 +34,7 @@ export type SettlementDeps = SubmissionDeps & {
 const SETTLEMENT_JOB = 'ach-settlement'
 
 /** The name of the settlement job of `world`: its lease's key and its label in metrics. */
-export const achSettlementJobName = (world: World): string => (world === 'live' ? SETTLEMENT_JOB : `${SETTLEMENT_JOB}:${world}`)
+export const achSettlementJobName = (world: World): string => worldJobName(SETTLEMENT_JOB, world)
 
 /** How many entries a step reads. */
 const BATCH = 100

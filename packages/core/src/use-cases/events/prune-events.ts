@@ -4,7 +4,7 @@ import * as t from 'io-ts'
 import type { World } from '../../core-deps.js'
 import type { Clock } from '../../ports/clock.js'
 import type { EventLog } from '../../ports/event-log.js'
-import type { SteppedJob } from '../jobs/leased-job.js'
+import { worldJobName, type SteppedJob } from '../jobs/leased-job.js'
 
 /** How long the event log keeps an event (docs/events.md): 30 days, then the retention job deletes it with its deliveries. */
 export const EVENT_RETENTION_DAYS = 30
@@ -13,7 +13,7 @@ export const EVENT_RETENTION_DAYS = 30
 const PRUNE_BATCH = 1_000
 
 /** The name of `world`'s event retention job: its lease's key and its label in metrics. */
-export const eventRetentionJobName = (world: World): string => (world === 'live' ? 'event-retention' : `event-retention:${world}`)
+export const eventRetentionJobName = (world: World): string => worldJobName('event-retention', world)
 
 /** A retention run's progress: the events it has deleted. */
 const PruneProgress = t.type({ deleted: t.number })

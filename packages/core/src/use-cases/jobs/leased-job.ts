@@ -6,7 +6,11 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Clock } from '../../ports/clock.js'
+import type { World } from '../../core-deps.js'
 import type { JobLease, JobLeases } from '../../ports/job-leases.js'
+
+/** The name of job `job` of `world` (decision 128): the job's own for the live world, with the world's after it for the test world. */
+export const worldJobName = (job: string, world: World): string => (world === 'live' ? job : `${job}:${world}`)
 
 /** Where the run stands after a step, and whether it is done. */
 export type JobStep<P> = { readonly progress: P; readonly done: boolean }

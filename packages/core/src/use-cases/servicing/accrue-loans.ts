@@ -16,7 +16,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
 import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
-import type { JobStep, SteppedJob } from '../jobs/leased-job.js'
+import { worldJobName, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
 import { loadFor, nothing, post, postingDate, type LoadedLoan } from './posting.js'
 
 /** The daily servicing job and the operators' accrual run (INTERNAL_API_TOKEN). */
@@ -132,7 +132,7 @@ export const accrueInterestForLoans =
 export const DAILY_SERVICING_JOB = 'servicing'
 
 /** The name of `world`'s daily servicing job (decision 128): `DAILY_SERVICING_JOB` for the live world, with the world's name after it for the test world. */
-export const servicingJobName = (world: World): string => (world === 'live' ? DAILY_SERVICING_JOB : `${DAILY_SERVICING_JOB}:${world}`)
+export const servicingJobName = (world: World): string => worldJobName(DAILY_SERVICING_JOB, world)
 
 /**
  * The daily servicing job of `world` (whose stores `deps` are) for run `runKey` (its UTC date):
