@@ -27,6 +27,8 @@ import {
   folderSink,
   nachaFileFormat,
   postgresAchOriginations,
+  postgresAchInbound,
+  nachaInboundFormat,
   railsProcessor,
   sandboxPaymentProcessor,
   httpCodeSender,
@@ -36,6 +38,11 @@ import {
   achOriginationJob,
   achOriginationJobName,
   originateAchFileNow,
+  ingestAchFile,
+  findAchInboundFile,
+  type AchInbound,
+  type IngestionDeps,
+  type PaymentMethodRepository,
   achSettlementJob,
   achSettlementJobName,
   advanceClaimedClock,
@@ -71,13 +78,14 @@ import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 
-/** The live world's ACH rails: the origination deps with the NACHA format, the outbox (made if missing) and the banks' calendar. */
-const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar'>) => {
+/** The live world's ACH rails: the origination deps with the NACHA format, the outbox (made if missing) and the banks' calendar; the ingestion deps with the inbound records. */
+const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods'> & { readonly paymentMethods: Pick<PaymentMethodRepository, 'sealedAccount' | 'block'> }, inbound: AchInbound) => {
   mkdirSync(settings.outboxDir, { recursive: true, mode: 0o700 })
   // A folder the process cannot write is refused at start, not at the first cut-off.
   accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
   const stores: OriginationDeps = { ...deps, calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
-  return { settings, stores }
+  const ingestion: IngestionDeps = { ...stores, paymentMethods: deps.paymentMethods, inbound, inboundFormat: nachaInboundFormat }
+  return { settings, stores, ingestion }
 }
 
 /** Keys kept in the in-process key cache, and how long an entry is trusted without news. */
@@ -220,7 +228,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   const ach =
     config.ach === undefined || accountSeal === undefined
       ? undefined
-      : achRails(config.ach, { loans: core.loans, paymentMethods: core.paymentMethods, accountSeal, originations: postgresAchOriginations(database.db), ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) })
+      : achRails(config.ach, { loans: core.loans, paymentMethods: core.paymentMethods, accountSeal, originations: postgresAchOriginations(database.db), ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }, postgresAchInbound(database.db))
   const deps: AppDeps = {
     ...core,
     // With ACH_ENABLED, the live world debits bank accounts in NACHA files (docs/ach.md); cards stay on the sandbox rails.
@@ -233,7 +241,11 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     ach:
       ach === undefined
         ? undefined
-        : { originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command) },
+        : {
+            originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command),
+            ingest: (file, context) => ingestAchFile(ach.ingestion)(file, context),
+            inboundFile: (id) => findAchInboundFile(ach.ingestion)(id),
+          },
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),

@@ -1,8 +1,13 @@
 import type { CursorSeal } from '@lendgate/adapters'
 import type {
   AccountSeal,
+  AchInboundFileRecord,
   AchOriginationRun,
+  AuditContext,
+  InboundFileId,
+  IngestionError,
   InvalidRequest,
+  NotFound,
   StoreUnavailable,
   AttemptLimiter,
   CachedApiKeys,
@@ -66,11 +71,18 @@ export type AppWorldDeps = WorldDeps & { readonly idempotency: IdempotencyStore 
  */
 export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & { readonly testData: TestData }
 
-/** `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put its own stores in their place. */
-export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })
+/**
+ * `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put
+ * its own stores in their place, and have no ACH rails (the sandbox bank is docs/ach.md step 6).
+ */
+export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld, ach: undefined })
 
 /** What operators can do on the ACH rails over HTTP. */
 export type AchRails = {
   /** Cuts a file now (`originateAchFileNow`). */
   readonly originateNow: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, AchOriginationRun>
+  /** Ingests a file the bank sent back (`ingestAchFile`), as `context`'s operator. */
+  readonly ingest: (file: Uint8Array, context: AuditContext) => TE.TaskEither<IngestionError, AchInboundFileRecord>
+  /** An inbound file as recorded (`findAchInboundFile`). */
+  readonly inboundFile: (id: InboundFileId) => TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord>
 }

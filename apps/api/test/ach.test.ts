@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { parseNachaFile } from '@lendgate/nacha'
 import { expect } from 'chai'
-import type { AchSettings } from '../src/config.js'
+import { achSettings as settings } from './support/ach-settings.js'
 import { bookLoan, type BookedLoan } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, request, type Reply } from './support/client.js'
@@ -23,18 +23,6 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test
 const ACCOUNT_NUMBER = '59013374620087'
 const ROUTING_NUMBER = '011000015'
 
-const settings = (outboxDir: string): AchSettings => ({
-  odfiRoutingNumber: '121042882',
-  odfiName: 'WELLS FARGO BANK',
-  companyIdentification: '1234567890',
-  companyName: 'LENDGATE CAPITAL',
-  destinationRoutingNumber: '121042882',
-  destinationName: 'WELLS FARGO BANK',
-  cutoffs: ['15:30'],
-  settlementAt: '21:00',
-  extraClosures: [],
-  outboxDir,
-})
 
 for (const database of testDatabases()) {
   describe(`ACH debits over HTTP on ${database.name}`, () => {

@@ -112,6 +112,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
       // The borrower's party is a live one: it has no clock, and the path is decoded before the lookup.
       clockId: randomUUID(),
       endpointId: endpoint.body.webhook_endpoint_id,
+      // This server has no ACH rails: the path is decoded before they are asked (409).
+      inboundFileId: randomUUID(),
     }
   })
   after(async () => {

@@ -116,6 +116,7 @@ for (const database of testDatabases()) {
         productId: WORKING_CAPITAL,
         clockId: randomUUID(),
         endpointId: endpoint.body.webhook_endpoint_id as string,
+        inboundFileId: randomUUID(),
       })
       const worlds = [await world(book.approvedSessionId, book.seasonedLoanId), await world(book.openSessionId, book.longLedgerLoanId)]
       const keysFor = (op: Operation): MintedKey[] => {

@@ -542,6 +542,7 @@ for (const database of testDatabases()) {
           payment_method_id: method['payment_method_id'],
           allocation: { past_due: NO_PAST_DUE, fees: 0, interest: 0, principal: 100_000 },
           failure_code: null,
+          return_code: null,
           created_at: first.body.created_at,
         })
 
@@ -621,6 +622,7 @@ for (const database of testDatabases()) {
           payment_method_id: empty['payment_method_id'],
           allocation: null,
           failure_code: 'insufficient_funds',
+          return_code: null,
           created_at: reply.body.created_at,
         })
         const declined = await pay(loan.paths, { amount: 50_000, currency: 'USD', payment_method_id: declining['payment_method_id'] })

@@ -47,12 +47,22 @@ export const achSummary = (file: NachaFile): AchSummary => ({
 /** The text of a file: gunzipped when it begins with the gzip magic bytes 1f 8b; one character a byte (NACHA is ASCII). */
 const textOf = (bytes: Buffer): string => (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('latin1')
 
+/** The bytes of the file at `path`, or why it cannot be read. */
+export const readFileBytes = (path: string): TE.TaskEither<AchInspectFailure, Buffer> =>
+  TE.tryCatch(
+    () => readFile(path),
+    (error): AchInspectFailure => ({ _tag: 'FileUnreadable', file: path, detail: error instanceof Error ? error.message : String(error) }),
+  )
+
 /** `ach inspect <file>`: reads a NACHA file (gzipped or not) and answers its summary, or why it is refused. */
 export const inspectAchFile = (path: string): TE.TaskEither<AchInspectFailure, AchSummary> =>
   pipe(
-    TE.tryCatch(
-      async () => textOf(await readFile(path)),
-      (error): AchInspectFailure => ({ _tag: 'FileUnreadable', file: path, detail: error instanceof Error ? error.message : String(error) }),
+    readFileBytes(path),
+    TE.chainW((bytes) =>
+      TE.tryCatch(
+        async () => textOf(bytes),
+        (error): AchInspectFailure => ({ _tag: 'FileUnreadable', file: path, detail: error instanceof Error ? error.message : String(error) }),
+      ),
     ),
     TE.chainEitherKW((text): E.Either<AchInspectFailure, AchSummary> => {
       const parsed = parseNachaFile(text)

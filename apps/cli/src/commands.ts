@@ -1,4 +1,8 @@
 import {
+  OPERATOR_CONTEXT,
+  achInboundFileView,
+  ingestAchFile,
+  type IngestionDeps,
   ApiKeyId,
   apiKeyView,
   ClientId,
@@ -38,7 +42,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { inspectAchFile } from './ach-inspect.js'
+import { inspectAchFile, readFileBytes } from './ach-inspect.js'
 
 /**
  * The operator commands (issue 7): each calls a use case of core directly, on the configured
@@ -62,6 +66,11 @@ export type CliDeps = {
   readonly events: WebhookEventRepository
   readonly applications: LoanApplicationRepository
   readonly products: Pick<LoanProductRepository, 'findById'>
+  /**
+   * What `ach ingest` applies returns with: the live world's stores, the NACHA reader and the banks'
+   * calendar; a usage error when the calendar's settings (`ACH_EXTRA_CLOSURES`) are malformed.
+   */
+  readonly ingestion: E.Either<{ readonly _tag: 'Usage'; readonly detail: string }, IngestionDeps>
   readonly ids: IdGenerator
   readonly clock: Clock
   /** The world the operator's commands act on: the live world (decision 128). */
@@ -280,6 +289,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         sessionClient(deps, args[0]),
         TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
         TE.map(webhookEventView),
+      ),
+  },
+  'ach ingest': {
+    summary: 'Apply a return file from the bank (gzipped or not) and print what became of each return; a file ingested before changes nothing',
+    args: ['file'],
+    options: {},
+    run: (deps, args) =>
+      pipe(
+        TE.fromEither(deps.ingestion),
+        TE.chainW((ingestion) => pipe(readFileBytes(args[0] ?? ''), TE.chainW((bytes) => ingestAchFile(ingestion)(bytes, OPERATOR_CONTEXT)))),
+        TE.map(achInboundFileView),
       ),
   },
   'ach inspect': {

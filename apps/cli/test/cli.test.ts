@@ -4,14 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
+  bankingCalendar,
   bookLoan,
   newLoanApplication,
   newLoanProduct,
   newOnboardingSession,
+  type Clock,
   type LoanApplication,
   type OnboardingSession,
 } from '@lendgate/core'
-import { fakeKeyMaterial, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
+import { nachaInboundFormat } from '@lendgate/adapters'
+import { fakeKeyMaterial, inMemoryAchInbound, inMemoryAchOriginations, inMemoryPaymentMethodRepository, type InMemoryLoanRepository, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -24,6 +27,21 @@ const right = async <A>(task: () => Promise<E.Either<unknown, A>>): Promise<A> =
   const r = await task()
   if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
   return r.right
+}
+
+/** `ach ingest`'s dependencies on in-memory stores around `loans`, reading files with the real NACHA reader. */
+const ingestionOn = (loans: InMemoryLoanRepository, clock: Clock): CliDeps['ingestion'] => {
+  const paymentMethods = inMemoryPaymentMethodRepository(loans)
+  return E.right({
+    loans,
+    originations: inMemoryAchOriginations(loans.allPayments, paymentMethods),
+    inbound: inMemoryAchInbound(),
+    inboundFormat: nachaInboundFormat,
+    paymentMethods,
+    calendar: bankingCalendar(),
+    ids: sequentialIds(),
+    clock,
+  })
 }
 
 const setup = () => {
@@ -42,6 +60,7 @@ const setup = () => {
     events: sessions.events,
     applications,
     products: inMemoryLoanProductRepository(),
+    ingestion: ingestionOn(applications.loans, clock),
     ids: sequentialIds(),
     clock,
     world: 'live',
@@ -209,6 +228,28 @@ describe('the operator CLI', () => {
     expect(approved.json?.['loan']).to.deep.include({ principal: 1_200_000, term_months: 12, payment_amount: expected.loan.paymentAmount, start_date: '2026-03-10' })
     const declined = await run('applications', 'decline', toDecline.id, '--reason', 'debt service coverage below 1.25')
     expect(declined.json).to.deep.include({ application_id: toDecline.id, status: 'DECLINED' })
+  })
+
+  it('ingests a return file: each return reported (unmatched here: no debit of ours), the same file again changes nothing', async () => {
+    const { run } = setup()
+    const file = fileURLToPath(new URL('../../../packages/nacha/test/fixtures/moov-io/return-WEB.ach', import.meta.url))
+    const first = await run('ach', 'ingest', file)
+    expect(first.status, first.err).to.equal(0)
+    expect(first.json?.['status']).to.equal('ingested')
+    expect(first.json?.['returns']).to.have.length.above(0)
+    for (const r of first.json?.['returns'] as Record<string, unknown>[]) expect(r).to.deep.include({ outcome: 'unmatched', payment_id: null, late: false })
+    const again = await run('ach', 'ingest', file)
+    expect(again.json).to.deep.equal(first.json)
+  })
+
+  it('refuses to ingest a file that does not parse, naming its record (exit status 1), and one that cannot be read', async () => {
+    const { run } = setup()
+    const refused = await run('ach', 'ingest', fileURLToPath(new URL('../../../packages/nacha/test/fixtures/moov-io/ppd-debit-invalid-entryDetail-checkDigit.ach', import.meta.url)))
+    expect(refused.status).to.equal(1)
+    expect(JSON.parse(refused.err)).to.deep.include({ error: 'invalid_request', param: 'file' })
+    expect(refused.err).to.match(/record \d+/)
+    const missing = await run('ach', 'ingest', '/nonexistent/returns.ach')
+    expect(missing.status).to.equal(1)
   })
 
   it('runs as a program on an embedded database of its own (pnpm lendgate), and stops the server it started', function () {

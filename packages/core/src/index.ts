@@ -18,11 +18,11 @@ export {
   type InsufficientScope, type PartyMismatch, type ConcurrentUpdate, concurrentUpdate, type InvalidState, invalidState,
   type Overpayment, type IdempotencyKeyRequired, idempotencyKeyRequired, type IdempotencyKeyReused,
 } from './domain/foundations/errors.js'
-export { type JsonSchema, jsonSchemaOf, EmptyInput, decode, isUuid } from './domain/foundations/codecs.js'
+export { type JsonSchema, jsonSchemaOf, CalendarDate, EmptyInput, decode, isUuid } from './domain/foundations/codecs.js'
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, isWebhookEventId,
+  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, InboundFileId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
@@ -34,7 +34,9 @@ export { type TestData, type WipedTestData } from './ports/test-data.js'
 export { type WipedTestDataView, wipedTestDataView } from './views/test-data.js'
 export { type WipeTestDataDeps, wipeTestData } from './use-cases/testing/wipe-test-data.js'
 export { type TestClockView, testClockView } from './views/test-clocks.js'
-export { type AchFileView, type AchOriginationRunView, type AchRunOutcome, achFileView, achOriginationRunView } from './views/ach.js'
+export {
+  type AchFileView, type AchInboundFileView, type AchOriginationRunView, type AchReturnView, type AchRunOutcome, achFileView, achInboundFileView, achOriginationRunView,
+} from './views/ach.js'
 export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
 } from './use-cases/testing/test-clocks.js'
@@ -318,3 +320,9 @@ export { type AchFileSink, type FileNameTaken, type SinkUnavailable } from './po
 export {
   type AchFileStatus, type AchFile, ACH_FILE_ID_MODIFIERS, type BuiltAchFile, type NewAchFile, type AchEntryStatus, type AchEntry, type AchEntryCursor, type AchDebitRow, type AchOriginations,
 } from './ports/ach-originations.js'
+export { type ReturnCategory, EXTENDED_RETURN_DAYS, blocksMethod, hasExtendedWindow, returnCategoryOf } from './domain/ach/return-codes.js'
+export {
+  type AccountCorrection, type AchFileUnreadable, type AchInbound, type AchInboundFileRecord, type AchInboundFormat, type AchIngestReport, type AchNoticeRecord,
+  type AchReturnRecord, type InboundAchFile, type InboundNotice, type InboundOther, type InboundReturn, type NoticeOutcome, type ReturnOutcome,
+} from './ports/ach-inbound.js'
+export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile, isLateReturn } from './use-cases/ach/returns.js'

@@ -1,18 +1,18 @@
-import { createHash } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { bankingCalendar } from '../src/domain/ach/banking-days.js'
 import type { Payment } from '../src/domain/loans/payment.js'
-import type { AchFileContents, AchFileFormat } from '../src/ports/ach-file-format.js'
+import type { AchFileContents } from '../src/ports/ach-file-format.js'
 import type { AchFileSink } from '../src/ports/ach-file-sink.js'
 import type { AchOriginations } from '../src/ports/ach-originations.js'
 import { achOriginationJob, type OriginationDeps } from '../src/use-cases/ach/origination.js'
 import { achSettlementJob } from '../src/use-cases/ach/settlement.js'
 import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-cases/jobs/leased-job.js'
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
-import { fakeAccountSeal, fakePaymentProcessor, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
+import { fakeAccountSeal, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
+import { debitsLater, jsonFormat } from './fixtures/ach.js'
 import { BANK, caller, right, run, setup } from './fixtures/servicing.js'
 
 /**
@@ -20,25 +20,6 @@ import { BANK, caller, right, run, setup } from './fixtures/servicing.js'
  * in-memory stores: which payments go in which file, the file's contents, and a run interrupted at
  * every point finishing the same file once.
  */
-
-/** Bank accounts debit later (`PENDING`); cards settle at once. */
-const debitsLater = () => fakePaymentProcessor((request) => (request.methodType === 'bank_account' ? { status: 'PENDING' } : { status: 'SUCCEEDED' }))
-
-/** A format that writes the contents as JSON: the same contents, the same bytes. */
-const jsonFormat: AchFileFormat = {
-  tracePrefix: '12345678',
-  format: (contents) => {
-    const bytes = new TextEncoder().encode(JSON.stringify(contents))
-    return E.right({
-      name: `f-${contents.creationDate}-${contents.fileIdModifier}.ach`,
-      bytes,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      entryCount: contents.debits.length,
-      debitTotal: contents.debits.reduce((sum, d) => sum + d.amount, 0),
-      entryHash: 0,
-    })
-  },
-}
 
 /** A sink in memory that records every put, and can be made to fail the next ones. */
 const recordingSink = () => {

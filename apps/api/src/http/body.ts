@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { finished } from 'node:stream/promises'
 import bodyParser from 'koa-bodyparser'
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import type { Context, Middleware, ParameterizedContext } from 'koa'
 import type { AppState } from './context.js'
 import { parseJsonBody } from './json-body.js'
@@ -124,6 +125,38 @@ const jsonBodyRefusal = (ctx: ParameterizedContext<AppState>): Problem | undefin
 }
 
 /**
+ * The body's text, decompressed and held to the limit (the parser leaves it as `rawBody`); or the
+ * problem that stopped reading it, the connection then closed after the answer (the rest was not read).
+ */
+const bodyText = async (ctx: ParameterizedContext<AppState>): Promise<E.Either<Problem, string>> => {
+  try {
+    await textParser(ctx, noNext)
+  } catch (error) {
+    closeAfterAnswer(ctx)
+    return E.left(bodyProblem(error))
+  }
+  const text = ctx.request.rawBody
+  return E.right(typeof text === 'string' ? text : '')
+}
+
+/** The field of the command a file body is given as (`readFileBody`). */
+export const FILE_FIELD = 'file'
+
+/**
+ * The body of a route that takes a file (an inbound bank file): required, `Content-Type:
+ * text/plain` (a NACHA file is ASCII text), read decompressed and held to the body limit like a
+ * JSON body, and given to the command as its `file` field (`FILE_FIELD`), the text as sent.
+ */
+export const readFileBody: Middleware<AppState> = async (ctx, next) => {
+  if (!hasBody(ctx)) return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'The file is required as the request body (Content-Type: text/plain).' })
+  if (ctx.is('text/plain') !== 'text/plain') return answerProblem(ctx, { _tag: 'InvalidRequest', detail: 'Content-Type must be text/plain.' })
+  const text = await bodyText(ctx)
+  if (E.isLeft(text)) return answerProblem(ctx, text.left)
+  ctx.request.body = { [FILE_FIELD]: text.right }
+  return next()
+}
+
+/**
  * A route's body, read only after its caller is authenticated (`buildRouter`). Where the route
  * `requires` a JSON body, a request without one is refused first (`jsonBodyRefusal`). A JSON body is
  * read by the body parser, then parsed by `parseJsonBody` (nesting depth, integer literals, objects
@@ -140,15 +173,7 @@ export const readBody =
       ctx.request.body = {}
       return next()
     }
-    try {
-      await textParser(ctx, noNext)
-    } catch (error) {
-      closeAfterAnswer(ctx)
-      return answerProblem(ctx, bodyProblem(error))
-    }
-    // In text mode the parser leaves the body's text as `rawBody`.
-    const text = ctx.request.rawBody
-    const body = parseJsonBody(typeof text === 'string' ? text : '')
+    const body = pipe(await bodyText(ctx), E.chainW(parseJsonBody))
     if (E.isLeft(body)) return answerProblem(ctx, body.left)
     ctx.request.body = body.right
     return next()

@@ -243,6 +243,12 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
     when: "a bank debit's return window passes with no return (two banking days after its effective date)",
     data: 'the payment, `SETTLED`; `previous_attributes` is `{"status": "SUBMITTED"}`',
   },
+  'payment.returned': {
+    operationId: 'paymentReturned',
+    summary: 'A bank debit was returned',
+    when: "the borrower's bank returns a bank debit (insufficient funds, account closed, not authorized, …), up to two banking days after its effective date, or 60 days for an unauthorized consumer debit",
+    data: 'the payment, `RETURNED`, with its `return_code`: what it paid is owed again, so its installment can be past due again; `previous_attributes` is `{"status": "SUBMITTED"}` (or `"SETTLED"`)',
+  },
   'loan.late_fee_assessed': {
     operationId: 'loanLateFeeAssessed',
     summary: 'A late fee was charged',

@@ -5,7 +5,7 @@ import { notReady } from '../http/problems.js'
 import { RATE_POLICY } from '../http/rate-policies.js'
 import { OPERATIONS, type Deprecation, type Operation } from '../routes/operations.js'
 import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuses, sample, SAMPLE_PROBLEMS, sentence, type DocumentedProblem } from './errors.js'
-import { CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
+import { ACH_RETURN_FILE_EXAMPLE, CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
 import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
 import { RESPONSE_SCHEMAS, SUCCESS_BODIES, SUCCESS_PINS } from './responses.js'
 import { PATH_PARAMETER_DESCRIPTIONS } from './parameters.js'
@@ -63,6 +63,13 @@ const idempotent = (op: Operation): boolean => op.path.startsWith('/public/') &&
 const isProbe = (op: Operation): boolean => op.path.startsWith('/health')
 const isDocument = (op: Operation): boolean => op.path.endsWith('/openapi.json')
 const takesBody = (op: Operation, d: OperationDoc): boolean => d.body !== undefined || op.jsonBody
+
+/** The request body of a route that takes a file (`Operation.fileBody`): a NACHA file's text. */
+const FILE_BODY: JsonSchema = {
+  required: true,
+  description: 'The file as the bank sent it: NACHA records of 94 characters, one per line (gzip it with `Content-Encoding: gzip` if you like)',
+  content: { 'text/plain': { schema: { type: 'string', minLength: 94 }, example: ACH_RETURN_FILE_EXAMPLE } },
+}
 const pathParametersOf = (op: Operation): readonly string[] => [...op.path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]!)
 
 /** Why this operation can answer `invalid_request`: what it reads from the request. */
@@ -72,6 +79,7 @@ const inputWhy = (op: Operation, d: OperationDoc): string | undefined => {
     ...(d.query !== undefined || d.list === true ? ['a query parameter is unknown or malformed'] : op.method === 'GET' ? [] : ['the request carries a query parameter (a write takes none)']),
     ...(takesBody(op, d) ? ['the body is not a JSON object of the documented fields (`param` names the first field at fault)'] : []),
     ...(op.method === 'PATCH' || op.jsonBody ? ['the Content-Type is not JSON'] : []),
+    ...(op.fileBody === true ? ['the body is missing or its Content-Type is not text/plain'] : []),
   ]
   return reasons.length === 0 ? undefined : `${reasons.join('; ')}.`.replace(/^./, (c) => c.toUpperCase())
 }
@@ -278,6 +286,7 @@ const operationObject = (op: Operation, options: DocumentOptions): JsonSchema =>
     security: securityOf(op),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(d.body === undefined ? {} : { requestBody: { required: op.jsonBody, content: bodyContent(op, { schema: schemaRef(d.body), ...requestExamples(d.body) }) } }),
+    ...(op.fileBody === true ? { requestBody: FILE_BODY } : {}),
     responses: {
       [String(op.successStatus)]: {
         description: pin === undefined ? 'Success' : `Success. ${pin.says}`,

@@ -1,4 +1,5 @@
 import type {
+  AchInboundFileView,
   AchOriginationRunView,
   AddressInput,
   AddressPatch,
@@ -67,6 +68,7 @@ import type {
   WebhookEventView,
 } from '@lendgate/core'
 import { createHmac } from 'node:crypto'
+import { writeNachaFile } from '@lendgate/nacha'
 import { eventView } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { withLivemode } from '../http/livemode.js'
@@ -131,6 +133,7 @@ const EVENT_ID = 'evt_81145dfa4cd54d8190dc9f4006711a9b'
 /** The partner's webhook endpoint for the events of its borrowers, and the staging one it replaced. */
 const ENDPOINT_ID = '4be0c7d2-96a1-4f38-8e5d-2a7c1b90f6e3'
 const STAGING_ENDPOINT_ID = 'a91f3e58-0d6b-4c27-b4e9-73c5d8a2f104'
+const INBOUND_FILE_ID = '5c0e9a27-4d3b-4f81-9a6c-e2b7d1f04a58'
 
 const PARTY_ID = '7d205940-6904-4566-870b-ec517ba63568'
 const TEST_CLOCK_ID = '0c5e2b7a-3d41-4f6e-9a8b-2c7d1e5f9a03'
@@ -713,6 +716,7 @@ const payment: PaymentView = {
   payment_method_id: BANK_ACCOUNT_ID,
   allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_200, principal: 44_800 },
   failure_code: null,
+  return_code: null,
   effective_date: '2026-11-16',
   created_at: '2026-11-16T17:30:04.552Z',
 }
@@ -1159,6 +1163,7 @@ const failedPayment: PaymentView = {
   payment_method_id: CARD_ID,
   allocation: null,
   failure_code: 'card_declined',
+  return_code: null,
   effective_date: '2026-11-20',
   created_at: '2026-11-20T16:05:12.874Z',
 }
@@ -1176,11 +1181,81 @@ const submittedDebit: PaymentView = {
   payment_method_id: BANK_ACCOUNT_ID,
   allocation: { past_due: { fees: 0, interest: 0, principal: 0 }, fees: 0, interest: 5_391, principal: 44_609 },
   failure_code: null,
+  return_code: null,
   effective_date: '2026-11-30',
   created_at: '2026-11-27T15:20:41.118Z',
 }
 /** The same debit two banking days after its file's effective entry date: no return came. */
 const settledDebit: PaymentView = { ...submittedDebit, status: 'SETTLED' }
+/** The same debit returned instead, on 2026-12-03, for insufficient funds: what it paid is owed again. */
+const returnedDebit: PaymentView = { ...submittedDebit, status: 'RETURNED', return_code: 'R01' }
+
+/**
+ * The bank's return file of 2026-12-03 as the bank sends it (the body of ingestAchInboundFile):
+ * the example debit (trace 121042880000001) returned R01, in a CCD return batch; written by
+ * `@lendgate/nacha` so its controls are right. The account number is a made-up one.
+ */
+export const ACH_RETURN_FILE_EXAMPLE: string = writeNachaFile({
+  header: {
+    priorityCode: '01',
+    immediateDestination: '121042882',
+    immediateOrigin: '011000015',
+    fileCreationDate: '261203',
+    fileCreationTime: '0700',
+    fileIdModifier: 'A',
+    immediateDestinationName: 'WELLS FARGO BANK',
+    immediateOriginName: 'FEDERAL RESERVE BANK',
+    referenceCode: '',
+  },
+  batches: [
+    {
+      header: {
+        serviceClassCode: 225,
+        companyName: 'LENDGATE CAPITAL',
+        companyDiscretionaryData: '',
+        companyIdentification: '1234567890',
+        secCode: 'CCD',
+        companyEntryDescription: 'LOAN PMT',
+        companyDescriptiveDate: '',
+        effectiveEntryDate: '261201',
+        settlementDate: '',
+        originatorStatusCode: '1',
+        odfiIdentification: '01100001',
+        batchNumber: 1,
+      },
+      entries: [
+        {
+          transactionCode: 26,
+          rdfiIdentification: '12104288',
+          checkDigit: 2,
+          dfiAccountNumber: '000123456789',
+          amount: 50_000,
+          identificationNumber: '',
+          name: 'ACME WIDGETS LLC',
+          discretionaryData: '',
+          addendaRecordIndicator: 1,
+          traceNumber: '011000010000001',
+          addenda: [
+            { typeCode: '99', returnReasonCode: 'R01', originalTraceNumber: '121042880000001', dateOfDeath: '', originalRdfiIdentification: '01100001', addendaInformation: '', traceNumber: '011000010000001' },
+          ],
+        },
+      ],
+    },
+  ],
+})
+
+/** The bank's return file of 2026-12-03: the example debit returned for insufficient funds, and a return of a debit that is not ours. */
+const achInboundFile: AchInboundFileView = {
+  inbound_file_id: INBOUND_FILE_ID,
+  sha256: '3b8e1f0a7c2d4e6f9a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e1f',
+  status: 'ingested',
+  received_at: '2026-12-03T14:05:18.990Z',
+  returns: [
+    { record: 3, original_trace: '121042880000001', return_code: 'R01', amount: 50_000, payment_id: DEBIT_PAYMENT_ID, outcome: 'applied', late: false },
+    { record: 5, original_trace: '121042880009999', return_code: 'R03', amount: 12_500, payment_id: null, outcome: 'unmatched', late: false },
+  ],
+  others: [],
+}
 
 /** Installment 1 unpaid on 2026-12-04, the day after its due date: one day past due. */
 const delinquentLoan: LoanView = { ...loan, days_past_due: 1, delinquency_bucket: 'DPD_1_30' }
@@ -1221,7 +1296,8 @@ const paidOffLoan: LoanView = { ...loan, status: 'PAID_OFF' }
  *   loan is paid off by the same posting (4);
  * - debit: a bank debit accepted on 2026-11-27 goes out in the file of 2026-11-30, effective
  *   2026-12-01, posted on the file's day (`payment.submitted`, 3), and settles two banking days
- *   after its effective entry date (`payment.settled`, 4).
+ *   after its effective entry date (`payment.settled`, 4), or is returned for insufficient funds
+ *   on 2026-12-03 instead (`payment.returned`, 4).
  */
 const EVENT_EXAMPLES_BY_TYPE: { readonly [T in EventDraft['type']]: EventView } = {
   'payment.submitted': storyEvent('evt_6b2d9f4a8c1e4f37b5a0d3e7c9f1a284', 'payment.submitted', '2026-11-30T21:00:03.410Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, submittedDebit, {
@@ -1229,6 +1305,10 @@ const EVENT_EXAMPLES_BY_TYPE: { readonly [T in EventDraft['type']]: EventView } 
     previous: { status: 'PENDING' },
   }),
   'payment.settled': storyEvent('evt_1f7c3a9e5d2b4068a4e6c8b0d2f4a719', 'payment.settled', '2026-12-04T02:00:05.902Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, settledDebit, {
+    sequence: 4,
+    previous: { status: 'SUBMITTED' },
+  }),
+  'payment.returned': storyEvent('evt_8d4b2f6a0c9e4173a5b1e7d3c2f9a046', 'payment.returned', '2026-12-03T14:05:19.227Z', { loanId: LOAN_ID, resourceId: DEBIT_PAYMENT_ID }, returnedDebit, {
     sequence: 4,
     previous: { status: 'SUBMITTED' },
   }),
@@ -1445,6 +1525,8 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   declineLoanApplication: declinedApplication,
   accrueInterest: accrualRun,
   originateAchFile: achOriginationRun,
+  ingestAchInboundFile: achInboundFile,
+  getAchInboundFile: achInboundFile,
   addLoanCollateral: collateral,
   attachLoanDocument: loanAgreement,
   reverseLoanPayment: reversedPayment,
@@ -1522,4 +1604,5 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   productId: PRODUCT_ID,
   clockId: TEST_CLOCK_ID,
   endpointId: ENDPOINT_ID,
+  inboundFileId: INBOUND_FILE_ID,
 }

@@ -20,4 +20,5 @@ export const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<keyof typeof PATH_PARA
   productId: "The loan product's id (`product_id` in the product list, or in the answer that created the product).",
   clockId: "The test clock's id (`test_clock_id` in the answer that created the clock).",
   endpointId: "The webhook endpoint's id (`webhook_endpoint_id` in the answer that created the endpoint, or in the endpoint list).",
+  inboundFileId: "The inbound bank file's id (`inbound_file_id` in the answer that ingested it).",
 }

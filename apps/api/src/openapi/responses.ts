@@ -1,6 +1,8 @@
 import {
   type AchFileView,
+  type AchInboundFileView,
   type AchOriginationRunView,
+  type AchReturnView,
   ADDRESS_TYPES,
   AUDIT_ACTIONS,
   AUDIT_SUBJECT_TYPES,
@@ -208,7 +210,7 @@ const paymentMethodOf = (type: PaymentMethodView['type'], description: string, f
     type: { type: 'string', const: type },
     nickname: nullableString,
     is_default: { ...boolean, description: 'Exactly one payment method of a loan is its default' },
-    status: { type: 'string', const: 'active' },
+    status: enumOf(['active', 'blocked'], "`blocked`: the borrower's bank returned a debit with a code that forbids another (account closed, not authorized, …); it takes no payment. Add the account again with a new authorization"),
     last4: { type: 'string', pattern: '^\\d{4}$' },
     ...fields,
     created_at: timestamp,
@@ -241,6 +243,10 @@ const paymentOf = (
     currency,
     payment_method_id: uuid,
     ...fields,
+    return_code:
+      status === 'RETURNED'
+        ? { type: 'string', pattern: '^R[0-9A-Z]{2}$', description: "The NACHA return reason code the borrower's bank gave, such as R01 (insufficient funds) or R02 (account closed)" }
+        : { type: 'null', description: 'Set on a `RETURNED` bank debit only' },
     effective_date: date,
     created_at: timestamp,
   })
@@ -723,7 +729,7 @@ const SCHEMAS = {
     exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
   }),
   Payment: unionOf(
-    'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender\'s next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date; `RETURNED` is not used yet. Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once',
+    'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender\'s next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date, or `RETURNED` when the borrower\'s bank sends it back (`return_code` says why). Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once',
     'status',
     {
       SUCCEEDED: 'SucceededPayment',
@@ -745,7 +751,7 @@ const SCHEMAS = {
     failure_code: { type: 'null' },
   }),
   SettledPayment: paymentOf('SETTLED', 'A bank debit whose return window has passed: `allocation` says what it paid', { allocation: ALLOCATION, failure_code: { type: 'null' } }),
-  ReturnedPayment: paymentOf('RETURNED', "A bank debit the borrower's bank returned: `allocation` is what it had paid, owed again since", {
+  ReturnedPayment: paymentOf('RETURNED', "A bank debit the borrower's bank returned (`return_code` says why): `allocation` is what it had paid, owed again since", {
     allocation: ALLOCATION,
     failure_code: { type: 'null' },
   }),
@@ -768,6 +774,41 @@ const SCHEMAS = {
     run_key: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$', description: 'YYYY-MM-DDTHH:MM, New York time' },
     outcome: enumOf(['completed', 'not_due', 'stopped', 'lease_lost'], '`completed`: this request made the file; `not_due`: the run of this minute was already made, or another process is making it'),
     file: { ...orNull(ACH_FILE), description: 'None while another process is still finishing an earlier run' },
+  }),
+  AchInboundFile: objectOf<AchInboundFileView>()('A file the bank sent back, as ingested: what became of each return. Account numbers are never shown', {
+    inbound_file_id: uuid,
+    sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The SHA-256 of the file's text (hex): the same file sent again is this one" },
+    status: enumOf(['ingesting', 'ingested'], '`ingesting`: a run stopped half-way; send the file again to finish it'),
+    received_at: timestamp,
+    returns: {
+      ...orNull({
+        type: 'array',
+        items: objectOf<AchReturnView>()('A return of the file, in file order', {
+          record: integer('its entry detail record, 1-based line in the file', { minimum: 1 }),
+          original_trace: { type: 'string', pattern: '^\\d{15}$', description: 'The trace number of the debit returned' },
+          return_code: { type: 'string', description: 'R01, R02, … as the file has it' },
+          amount: minor('cents, as the return entry has it', 0),
+          payment_id: { ...orNull(uuid), description: 'The payment of the debit it matched; null when unmatched' },
+          outcome: enumOf(
+            ['applied', 'loan_charged_off', 'already_reversed', 'duplicate', 'not_sent', 'unmatched'],
+            '`applied`: the payment is `RETURNED`; `loan_charged_off`: `RETURNED`, nothing posted (the loan is written off); `already_reversed`: an operator had reversed it; `duplicate`: applied before, from this file or another; `not_sent`: the debit never went in a file; `unmatched`: no debit of ours has this trace number',
+          ),
+          late: { ...boolean, description: "Received after its code's return window: applied all the same, to be looked at with the bank" },
+        }),
+      }),
+      description: 'null while ingesting',
+    },
+    others: {
+      ...orNull({
+        type: 'array',
+        items: objectOf<NonNullable<AchInboundFileView['others']>[number]>()('An entry that is neither a return nor a notice: reported, not applied', {
+          record: integer(undefined, { minimum: 1 }),
+          trace_number: { type: 'string', pattern: '^\\d{15}$' },
+          amount: minor('cents', 0),
+        }),
+      }),
+      description: 'null while ingesting',
+    },
   }),
 
   AuditEvent: objectOf<AuditEventView>()('One entry of the append-only audit log (docs/api.md "Audit log")', {
@@ -888,6 +929,10 @@ const EVENT_TYPE_SCHEMAS = {
     '`payment.settled`: a bank debit\'s return window passed. `data` is the payment, `SETTLED`',
     { ...eventHead('payment.settled'), sequence: LOAN_SEQUENCE, data: ref('SettledPayment'), previous_attributes: previousStatus('SUBMITTED') },
   ),
+  PaymentReturnedEvent: objectOf<EventOf<'sequence' | 'previous_attributes'>>()(
+    "`payment.returned`: the borrower's bank returned a bank debit; what it paid is owed again. `data` is the payment, `RETURNED`, with its `return_code`",
+    { ...eventHead('payment.returned'), sequence: LOAN_SEQUENCE, data: ref('ReturnedPayment'), previous_attributes: previousStatus('SUBMITTED', 'SETTLED') },
+  ),
   LoanLateFeeAssessedEvent: objectOf<EventOf<'sequence'>>()(
     '`loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence`',
     { ...eventHead('loan.late_fee_assessed'), sequence: LOAN_SEQUENCE, data: ref('LedgerEntry') },
@@ -929,6 +974,7 @@ export const EVENT_SCHEMA_OF: { readonly [T in EventType]: keyof typeof EVENT_TY
   'payment.reversed': 'PaymentReversedEvent',
   'payment.submitted': 'PaymentSubmittedEvent',
   'payment.settled': 'PaymentSettledEvent',
+  'payment.returned': 'PaymentReturnedEvent',
   'loan.late_fee_assessed': 'LoanLateFeeAssessedEvent',
   'loan.delinquency_changed': 'LoanDelinquencyChangedEvent',
   'loan.paid_off': 'LoanPaidOffEvent',
@@ -1117,6 +1163,8 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),
   originateAchFile: ref('AchOriginationRun'),
+  ingestAchInboundFile: ref('AchInboundFile'),
+  getAchInboundFile: ref('AchInboundFile'),
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),
   reverseLoanPayment: ref('Payment'),

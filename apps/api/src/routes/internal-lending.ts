@@ -1,4 +1,7 @@
 import {
+  InboundFileCommand,
+  decode,
+  achInboundFileView,
   achOriginationRunView,
   invalidState,
   addLoanCollateral,
@@ -19,11 +22,16 @@ import {
   loanProductView,
   loanView,
   updateLoanProduct,
+  type AchInboundFileRecord,
+  type InvalidState,
+  type NotFound,
+  type StoreUnavailable,
 } from '@lendgate/core'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
 import { operatorContext } from '../http/audit-context.js'
+import { FILE_FIELD } from '../http/body.js'
 import { routes } from './route.js'
 import { loggedLoanFailures } from '../loan-failures.js'
 
@@ -51,6 +59,23 @@ export const internalLendingRoutes = (deps: AppDeps) =>
   originateAchFile: {
     run: (_ctx, command) =>
       deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'cut a file')) : pipe(deps.ach.originateNow(command), TE.map(achOriginationRunView)),
+  },
+  ingestAchInboundFile: {
+    run: (ctx, command) => {
+      if (deps.ach === undefined) return TE.left(invalidState('ach_origination', 'disabled', 'ingest a bank file'))
+      const file = command[FILE_FIELD]
+      return pipe(deps.ach.ingest(Buffer.from(typeof file === 'string' ? file : '', 'utf8'), operatorContext(ctx)), TE.map(achInboundFileView))
+    },
+  },
+  getAchInboundFile: {
+    run: (_ctx, command) =>
+      pipe(
+        TE.fromEither(decode(InboundFileCommand)(command)),
+        TE.chainW((cmd): TE.TaskEither<InvalidState | NotFound | StoreUnavailable, AchInboundFileRecord> =>
+          deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read a bank file')) : deps.ach.inboundFile(cmd.inboundFileId),
+        ),
+        TE.map(achInboundFileView),
+      ),
   },
   addLoanCollateral: {
     run: (ctx, command) => pipe(addLoanCollateral(deps)(command, operatorContext(ctx)), TE.map(collateralView)),

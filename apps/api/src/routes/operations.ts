@@ -39,6 +39,8 @@ export type Operation<Id extends string = string> = {
   readonly scope?: KnownScope
   /** The request must carry a JSON body (spec §4: onboarding and party POST/PUT/PATCH; key minting). */
   readonly jsonBody: boolean
+  /** The request's body is a file (`text/plain`), not JSON: the command's `file` field (`readFileBody`). */
+  readonly fileBody?: boolean
   /**
    * A limit counted on top of the partner key's own: `verification` on the routes that send or
    * check codes (per key), `webhook_retry` on a manual webhook retry (per event).
@@ -88,7 +90,7 @@ const other = <const Id extends string>(
   path: string,
   successStatus: number,
   auth: Exclude<AuthKind, 'partner'>,
-  options: { readonly jsonBody?: boolean; readonly fieldsInQuery?: boolean; readonly livemode?: Exclude<LivemodePlacement, 'body'> } = {},
+  options: { readonly jsonBody?: boolean; readonly fileBody?: boolean; readonly fieldsInQuery?: boolean; readonly livemode?: Exclude<LivemodePlacement, 'body'> } = {},
 ): Operation<Id> => ({
   operationId,
   method,
@@ -96,6 +98,7 @@ const other = <const Id extends string>(
   successStatus,
   auth,
   jsonBody: options.jsonBody ?? false,
+  ...(options.fileBody === true ? { fileBody: true } : {}),
   ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
   ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
 })
@@ -208,6 +211,8 @@ export const OPERATIONS = [
   other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
   other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal', { fieldsInQuery: true }),
   other('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'internal'),
+  other('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'internal', { fileBody: true }),
+  other('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'internal'),
   other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
   other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
   other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),

@@ -5,7 +5,7 @@ import type { Config } from '../config.js'
 import { WORLDS, type TestClockRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import { inWorld, type AppDeps } from '../deps.js'
-import { readBody } from '../http/body.js'
+import { readBody, readFileBody } from '../http/body.js'
 import { callerChecks, type CallerChecks } from '../http/caller.js'
 import { announceDeprecation } from '../http/deprecation.js'
 import { requestCommand } from '../http/command.js'
@@ -95,7 +95,7 @@ export const buildRouter = (
     else {
       chain.push(worldOf(op))
       if (op.auth === 'partner') chain.push(testClockOf(worlds.test.testClocks))
-      if (op.method !== 'GET') chain.push(readBody(op.jsonBody))
+      if (op.method !== 'GET') chain.push(op.fileBody === true ? readFileBody : readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(

@@ -142,7 +142,7 @@ export const DOCUMENTED_FIELDS = {
     'interest_accrued',
     'status',
   ],
-  payment: ['payment_id', 'loan_id', 'status', 'amount', 'currency', 'payment_method_id', 'allocation', 'failure_code', 'effective_date', 'created_at'],
+  payment: ['payment_id', 'loan_id', 'status', 'amount', 'currency', 'payment_method_id', 'allocation', 'failure_code', 'return_code', 'effective_date', 'created_at'],
   paymentMethod: [
     'payment_method_id',
     'loan_id',

@@ -31,6 +31,7 @@ export const FIXTURE_KEYS = [
   'productId',
   'clockId',
   'endpointId',
+  'inboundFileId',
 ] as const
 export type FixtureKey = (typeof FIXTURE_KEYS)[number]
 
@@ -56,6 +57,7 @@ export const OWNER_OF: Readonly<Record<FixtureKey, 'client' | 'party' | 'catalog
   productId: 'catalogue',
   clockId: 'party',
   endpointId: 'client',
+  inboundFileId: 'catalogue',
 }
 
 const isFixtureKey = (key: string): key is FixtureKey => (FIXTURE_KEYS as readonly string[]).includes(key)
@@ -251,6 +253,8 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     // A test-world party's clock, frozen at its creation; the live world has none (decision 131).
     clockId: world === 'test' ? ((await owner('POST', '/public/test-helpers/clocks', { name: `${tag} clock` }, 201)).test_clock_id as string) : unknownIdFor('clockId'),
     endpointId: endpoint.webhook_endpoint_id as string,
+    // An operator's record, owned by no partner: no partner route names one.
+    inboundFileId: unknownIdFor('inboundFileId'),
   }
   const open: IdMap = { ...approved, sessionId: openId, sessionAddressId: openAddressId }
   const keys = [borrower.partnerKey, borrower.key, spare]

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { AchDebit, AchFileFormat, AchFileRefused, FormattedAchFile } from '@lendgate/core'
-import { buildNachaFile, type DebitBatchInput } from '@lendgate/nacha'
+import { gunzipSync } from 'node:zlib'
+import type { AccountCorrection, AchDebit, AchFileFormat, AchFileRefused, AchInboundFormat, FormattedAchFile } from '@lendgate/core'
+import { buildNachaFile, entriesWithoutAddendaOf, noticesOf, parseNachaFile, returnsOf, type AccountKind, type CorrectionResult, type DebitBatchInput } from '@lendgate/nacha'
 import * as E from 'fp-ts/lib/Either.js'
 
 /** Who originates the debits and where the files go: the deployment's ODFI and company (docs/configuration.md "ACH"). */
@@ -86,3 +87,50 @@ export const nachaFileFormat = (originator: AchOriginator): AchFileFormat => ({
     })
   },
 })
+
+/** Text a NACHA reason may quote from the file, replaced: corrected data can hold an account number, and reasons reach reports and logs. */
+const unquoted = (reason: string): string => reason.replace(/"(?:[^"\\]|\\.)*"/g, '(not quoted)')
+
+/** The account type of a corrected transaction code: checking or savings, the only accounts a loan's debit takes. */
+const accountTypeOf = (kind: AccountKind): E.Either<string, 'checking' | 'savings'> =>
+  kind === 'checking' || kind === 'savings' ? E.right(kind) : E.left(`a ${kind} account cannot be debited for a loan payment`)
+
+/** A notice's correction as core takes it, or why it is not applied. */
+const correctionOf = (corrected: CorrectionResult): E.Either<string, AccountCorrection> => {
+  if (!corrected.ok) return E.left(unquoted(corrected.reason))
+  const c = corrected.correction
+  const fields = {
+    ...('routingNumber' in c ? { routingNumber: c.routingNumber } : {}),
+    ...('accountNumber' in c ? { accountNumber: c.accountNumber } : {}),
+  }
+  if (!('accountType' in c)) return E.right(fields)
+  return E.map((accountType: 'checking' | 'savings') => ({ ...fields, accountType }))(accountTypeOf(c.accountType))
+}
+
+/** The most a gzipped inbound file may decompress to: 64 MiB, some 700,000 records, far above any return file. */
+export const INBOUND_TEXT_LIMIT_BYTES = 64 * 1024 * 1024
+
+/**
+ * Files the bank sends back, read as NACHA (`@lendgate/nacha`): gunzipped first when they begin
+ * with gzip's magic bytes; the SHA-256 is of the file's text, so a file gzipped or not is one file.
+ * A refusal names the record and field, never quoting the file (a record can hold an account number).
+ */
+export const nachaInboundFormat: AchInboundFormat = {
+  read: (bytes) => {
+    let text: string
+    try {
+      text = Buffer.from(bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: INBOUND_TEXT_LIMIT_BYTES }) : bytes).toString('latin1')
+    } catch {
+      return E.left({ _tag: 'AchFileUnreadable', record: 0, field: 'file', reason: `it begins as gzip but does not decompress to at most ${INBOUND_TEXT_LIMIT_BYTES} bytes` })
+    }
+    const parsed = parseNachaFile(text)
+    if (!parsed.ok) return E.left({ _tag: 'AchFileUnreadable', record: parsed.error.record, field: parsed.error.field, reason: unquoted(parsed.error.reason) })
+    const { file } = parsed
+    return E.right({
+      sha256: createHash('sha256').update(text, 'latin1').digest('hex'),
+      returns: returnsOf(file).map((r) => ({ record: r.record, originalTrace: r.originalTraceNumber, returnCode: r.returnReasonCode, amount: r.amount })),
+      notices: noticesOf(file).map((n) => ({ record: n.record, originalTrace: n.originalTraceNumber, changeCode: n.changeCode, correction: correctionOf(n.corrected) })),
+      others: entriesWithoutAddendaOf(file).map((o) => ({ record: o.record, traceNumber: o.traceNumber, amount: o.amount })),
+    })
+  },
+}

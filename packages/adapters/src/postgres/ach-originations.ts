@@ -163,7 +163,7 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
           .selectAll('e')
           .select(['m.account_holder_name', 'm.account_type', 's.sealed'])
           .where('e.file_id', '=', fileId)
-          .where('e.status', 'in', ['sent', 'settled'])
+          .where('e.status', 'in', ['sent', 'settled', 'returned'])
           .orderBy('e.trace_number')
           .execute()
         return rows.map(({ account_holder_name, account_type, sealed, ...entry }): AchDebitRow => ({ ...toEntry(entry), accountHolderName: account_holder_name, accountType: account_type, sealedAccount: sealed }))
@@ -225,6 +225,11 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
     markSettled: (paymentId) =>
       query(async () => {
         await moveEntry(paymentId, 'sent').set({ status: 'settled' }).execute()
+      }),
+    entryByTrace: (trace) => query(async () => O.map(toEntry)(O.fromNullable(await db.selectFrom('ach_entries').selectAll().where('trace_number', '=', trace).executeTakeFirst()))),
+    markReturned: (paymentId) =>
+      query(async () => {
+        await db.updateTable('ach_entries').where('payment_id', '=', paymentId).where('status', 'in', ['sent', 'settled']).set({ status: 'returned' }).execute()
       }),
   }
 }

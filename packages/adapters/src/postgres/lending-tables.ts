@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, RawBuilder } from 'kysely'
-import type { AchEntryStatus, AchFileStatus, ApplicationId, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, PaymentStatus, ProductId } from '@lendgate/core'
+import type { AchEntryStatus, AchFileStatus, ApplicationId, InboundFileId, NoticeOutcome, ReturnCategory, ReturnOutcome, ClientId, DocumentId, LoanId, PartyId, PaymentId, PaymentMethodId, PaymentStatus, ProductId } from '@lendgate/core'
 
 /**
  * The lending tables: products, applications, the loans they book and what servicing records on
@@ -137,7 +137,7 @@ export type PaymentMethodsTable = {
   type: 'bank_account' | 'card'
   nickname: string | null
   is_default: boolean
-  status: 'active'
+  status: 'active' | 'blocked'
   token: string
   last4: string
   account_holder_name: string | null
@@ -172,6 +172,9 @@ export type PaymentsTable = {
   per_installment: ColumnType<unknown, string, string>
   transaction_id: string | null
   effective_date: string
+  /** A `RETURNED` debit's return code and the day it was applied (migration 0024); null otherwise. */
+  return_code: ColumnType<string | null, string | null | undefined, string | null>
+  returned_on: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Date
 }
 
@@ -204,6 +207,44 @@ export type AchEntriesTable = {
   status: AchEntryStatus
   amount: number | null
   submitted_on: string | null
+}
+
+/** A file the bank sent back (migration 0024): one per SHA-256; `report` once ingested. */
+export type AchInboundFilesTable = {
+  id: InboundFileId
+  sha256: string
+  received_at: Date
+  status: 'ingesting' | 'ingested'
+  report: ColumnType<unknown, string | null, string | null>
+}
+
+/** A return as recorded (migration 0024): one per original trace number. */
+export type AchReturnsTable = {
+  id: string
+  inbound_file_id: InboundFileId
+  record: number
+  original_trace: string
+  return_code: string
+  category: ReturnCategory
+  amount: number
+  payment_id: PaymentId | null
+  client_id: ClientId | null
+  received_on: string
+  outcome: ReturnOutcome
+  late: boolean
+}
+
+/** A notice of change as recorded (migration 0024): one per original trace number, never its corrected data. */
+export type AchNoticesTable = {
+  id: string
+  inbound_file_id: InboundFileId
+  record: number
+  original_trace: string
+  change_code: string
+  payment_method_id: PaymentMethodId | null
+  received_on: string
+  outcome: NoticeOutcome
+  detail: string | null
 }
 
 /** The world's next 7-digit trace number (migration 0023): one row, `id` true. */

@@ -143,6 +143,8 @@ export const toPayment = (row: Selectable<PaymentsTable>): Payment => ({
   perInstallment: json(row.per_installment),
   transactionId: row.transaction_id,
   effectiveDate: row.effective_date,
+  ...(row.return_code == null ? {} : { returnCode: row.return_code }),
+  ...(row.returned_on == null ? {} : { returnedOn: row.returned_on }),
   createdAt: row.created_at,
 })
 
@@ -240,5 +242,7 @@ export const paymentColumns = (p: Payment) => ({
   per_installment: JSON.stringify(p.perInstallment),
   transaction_id: p.transactionId,
   effective_date: p.effectiveDate,
+  return_code: p.returnCode ?? null,
+  returned_on: p.returnedOn ?? null,
   created_at: p.createdAt,
 })

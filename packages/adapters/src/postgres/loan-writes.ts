@@ -84,6 +84,8 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
               allocation: eb.ref('excluded.allocation'),
               per_installment: eb.ref('excluded.per_installment'),
               transaction_id: eb.ref('excluded.transaction_id'),
+              return_code: eb.ref('excluded.return_code'),
+              returned_on: eb.ref('excluded.returned_on'),
             })),
           )
           .returning('id'),

@@ -23,6 +23,7 @@ import * as eventEndpoints from './migrations/0020-event-endpoints.js'
 import * as achPaymentStates from './migrations/0021-ach-payment-states.js'
 import * as bankAccountSecrets from './migrations/0022-bank-account-secrets.js'
 import * as achOriginations from './migrations/0023-ach-originations.js'
+import * as achReturns from './migrations/0024-ach-returns.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-ach-payment-states': achPaymentStates,
   '0022-bank-account-secrets': bankAccountSecrets,
   '0023-ach-originations': achOriginations,
+  '0024-ach-returns': achReturns,
 }
 
 /** Names of every migration, in order. */

@@ -69,11 +69,24 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
       }),
     sealedAccount: (id) =>
       query(async () => {
-        const row = await db.selectFrom('bank_account_secrets').select('sealed').where('payment_method_id', '=', id).executeTakeFirst()
+        const row = await db
+          .selectFrom('bank_account_secrets as s')
+          .innerJoin('payment_methods as m', 'm.id', 's.payment_method_id')
+          .select('s.sealed')
+          .where('s.payment_method_id', '=', id)
+          .where('m.status', '=', 'active')
+          .executeTakeFirst()
         return row === undefined ? O.none : O.some(row.sealed)
       }),
+    // Nickname and default flag only: a method blocked meanwhile stays blocked.
     update: (m) =>
-      underLoanLock(db, m, (trx) => trx.updateTable('payment_methods').set(columns(m)).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute()),
+      underLoanLock(db, m, (trx) =>
+        trx.updateTable('payment_methods').set({ nickname: m.nickname, is_default: m.isDefault, updated_at: m.updatedAt }).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute(),
+      ),
+    block: (id, at) =>
+      query(async () => {
+        await db.updateTable('payment_methods').set({ status: 'blocked', updated_at: at }).where('id', '=', id).where('status', '=', 'active').execute()
+      }),
     findForLoan: (loanId, id) =>
       query(async () => {
         const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('loan_id', '=', loanId).executeTakeFirst()

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
-  AchFilesTable, AchEntriesTable, AchTraceCounterTable,
+  AchFilesTable, AchEntriesTable, AchTraceCounterTable, AchInboundFilesTable, AchReturnsTable, AchNoticesTable,
 } from './lending-tables.js'
 
 /**
@@ -304,4 +304,7 @@ export type Database = {
   ach_files: AchFilesTable
   ach_entries: AchEntriesTable
   ach_trace_counter: AchTraceCounterTable
+  ach_inbound_files: AchInboundFilesTable
+  ach_returns: AchReturnsTable
+  ach_notices: AchNoticesTable
 }

@@ -42,11 +42,12 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
   )
   await trx.deleteFrom('loan_balances').where('loan_id', 'in', loans).execute()
   await trx.deleteFrom('loan_transactions').where('loan_id', 'in', loans).execute()
-  // A payment's place in a bank file goes with it; the file stays, holding other clients' entries too.
-  await trx
-    .deleteFrom('ach_entries')
-    .where('payment_id', 'in', trx.selectFrom('payments').select('id').where('loan_id', 'in', loans))
-    .execute()
+  // A payment's place in a bank file, and the returns and notices of change that named it, go with
+  // it; the files stay, holding other clients' entries too.
+  const ofLoans = trx.selectFrom('payments').select('id').where('loan_id', 'in', loans)
+  await trx.deleteFrom('ach_returns').where('payment_id', 'in', ofLoans).execute()
+  await trx.deleteFrom('ach_notices').where('payment_method_id', 'in', trx.selectFrom('payment_methods').select('id').where('loan_id', 'in', loans)).execute()
+  await trx.deleteFrom('ach_entries').where('payment_id', 'in', ofLoans).execute()
   const payments = deleted(await trx.deleteFrom('payments').where('loan_id', 'in', loans).executeTakeFirst())
   for (const table of ['payment_methods', 'collateral_items', 'loan_documents', 'loan_installments'] as const) {
     await trx.deleteFrom(table).where('loan_id', 'in', loans).execute()

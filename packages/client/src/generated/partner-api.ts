@@ -2597,6 +2597,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bank debit was returned
+         * @description Sent when the borrower's bank returns a bank debit (insufficient funds, account closed, not authorized, …), up to two banking days after its effective date, or 60 days for an unauthorized consumer debit. `data` (as of the change, with `livemode`) is the payment, `RETURNED`, with its `return_code`: what it paid is owed again, so its installment can be past due again; `previous_attributes` is `{"status": "SUBMITTED"}` (or `"SETTLED"`). POSTed to every `enabled` webhook endpoint (createWebhookEndpoint) whose `enabled_events` include `payment.returned` or `*`, of the API client that onboarded the event's party; signed by the Standard Webhooks scheme with the endpoint's `secret`. The body is the event as listEvents lists it: its `id` is the `webhook-id`. The event is one of its loan's: `sequence` numbers the loan's events from 1, with no gap. Keep the highest `sequence` applied per loan and drop an event with a lower one: it is stale. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` (the raw body bytes, before parsing them) before trusting the body, and refuse a timestamp more than 5 minutes away. The HMAC-SHA256 key of a secret starting `whsec_` is the base64-decoded bytes after the prefix; the key of any other secret is its UTF-8 bytes. During the grace period of an endpoint's secret rotation (rotateWebhookEndpointSecret) `webhook-signature` carries two space-separated signatures, the new secret's and the old one's: accept the delivery when either verifies. The request carries no credential: the signature is the proof. Any 2xx acknowledges the delivery; a 410 stops it (it becomes `failed`, with no further attempt); anything else (another status, no answer in time, a refused connection) is retried. The retry schedule is, by default, eight attempts in all: after 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay plus up to 10% jitter. Every attempt carries the same `webhook-id`, so deduplicate by it. When the schedule runs out the delivery becomes `failed`: resendWebhookEvent delivers the event again, recoverWebhookEvents every event of a time window the endpoint missed.
+         */
+        post: operations["paymentReturned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "loan.late_fee_assessed": {
         parameters: {
             query?: never;
@@ -3020,7 +3040,7 @@ export interface components {
             /** @description For the partner's own records */
             description: string | null;
             /** @description The event types the endpoint takes; `*` for all */
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /**
              * @description `enabled` receives; `disabled` is sent nothing, and no delivery is queued for it while it is (recover the window afterwards)
              * @enum {string}
@@ -3055,7 +3075,7 @@ export interface components {
             /** @description For the partner's own records */
             description: string | null;
             /** @description The event types the endpoint takes; `*` for all */
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /**
              * @description `enabled` receives; `disabled` is sent nothing, and no delivery is queued for it while it is (recover the window afterwards)
              * @enum {string}
@@ -3088,7 +3108,7 @@ export interface components {
             /** @description The event's `id`: the `webhook-id` of every attempt */
             event_id: string;
             /** @enum {string} */
-            type: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
+            type: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
             /**
              * @description `pending` until an attempt gets a 2xx (`delivered`) or the retry schedule runs out or the receiver answers 410 (`failed`)
              * @enum {string}
@@ -3850,8 +3870,11 @@ export interface components {
             nickname: string | null;
             /** @description Exactly one payment method of a loan is its default */
             is_default: boolean;
-            /** @constant */
-            status: "active";
+            /**
+             * @description `blocked`: the borrower's bank returned a debit with a code that forbids another (account closed, not authorized, …); it takes no payment. Add the account again with a new authorization
+             * @enum {string}
+             */
+            status: "active" | "blocked";
             last4: string;
             account_holder_name: string;
             /** @enum {string} */
@@ -3889,8 +3912,11 @@ export interface components {
             nickname: string | null;
             /** @description Exactly one payment method of a loan is its default */
             is_default: boolean;
-            /** @constant */
-            status: "active";
+            /**
+             * @description `blocked`: the borrower's bank returned a debit with a code that forbids another (account closed, not authorized, …); it takes no payment. Add the account again with a new authorization
+             * @enum {string}
+             */
+            status: "active" | "blocked";
             last4: string;
             /** @description Bank accounts only */
             account_holder_name: null;
@@ -3916,7 +3942,7 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
-        /** @description A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender's next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date; `RETURNED` is not used yet. Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once */
+        /** @description A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender's next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date, or `RETURNED` when the borrower's bank sends it back (`return_code` says why). Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once */
         Payment: components["schemas"]["SucceededPayment"] | components["schemas"]["PendingPayment"] | components["schemas"]["SubmittedPayment"] | components["schemas"]["SettledPayment"] | components["schemas"]["ReturnedPayment"] | components["schemas"]["ReversedPayment"] | components["schemas"]["FailedPayment"];
         /** @description A payment that settled: `allocation` says what it paid */
         SucceededPayment: {
@@ -3975,6 +4001,8 @@ export interface components {
                 principal: number;
             };
             failure_code: null;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4007,6 +4035,8 @@ export interface components {
             payment_method_id: string;
             allocation: null;
             failure_code: null;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4074,6 +4104,8 @@ export interface components {
                 principal: number;
             };
             failure_code: null;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4141,6 +4173,8 @@ export interface components {
                 principal: number;
             };
             failure_code: null;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4151,7 +4185,7 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
-        /** @description A bank debit the borrower's bank returned: `allocation` is what it had paid, owed again since */
+        /** @description A bank debit the borrower's bank returned (`return_code` says why): `allocation` is what it had paid, owed again since */
         ReturnedPayment: {
             /** Format: uuid */
             payment_id: string;
@@ -4208,6 +4242,8 @@ export interface components {
                 principal: number;
             };
             failure_code: null;
+            /** @description The NACHA return reason code the borrower's bank gave, such as R01 (insufficient funds) or R02 (account closed) */
+            return_code: string;
             /** Format: date */
             effective_date: string;
             /**
@@ -4275,6 +4311,8 @@ export interface components {
                 principal: number;
             };
             failure_code: null;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4308,6 +4346,8 @@ export interface components {
             allocation: null;
             /** @description Why the processor refused it, such as insufficient_funds */
             failure_code: string;
+            /** @description Set on a `RETURNED` bank debit only */
+            return_code: null;
             /** Format: date */
             effective_date: string;
             /**
@@ -4562,6 +4602,36 @@ export interface components {
                 status: "SUBMITTED";
             };
         };
+        /** @description `payment.returned`: the borrower's bank returned a bank debit; what it paid is owed again. `data` is the payment, `RETURNED`, with its `return_code` */
+        PaymentReturnedEvent: {
+            /** @description The event's id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`) */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.returned";
+            /** @description The event's world: true for the live world, false for the test world (as `data.livemode`) */
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description When the change happened, ISO 8601 UTC with milliseconds (the Standard Webhooks name of `occurred_at`)
+             */
+            timestamp: string;
+            /**
+             * Format: date-time
+             * @description When the change happened: the same instant as `timestamp`
+             */
+            occurred_at: string;
+            /** @description The event's place among its loan's events: 1 for the first, then one more for each, with no gap. Keep the highest applied per loan and drop an event with a lower one: it is stale */
+            sequence: number;
+            data: components["schemas"]["ReturnedPayment"];
+            /** @description The fields of `data` the change moved, as they were before it */
+            previous_attributes: {
+                /** @enum {string} */
+                status: "SUBMITTED" | "SETTLED";
+            };
+        };
         /** @description `loan.late_fee_assessed`: servicing charged a late fee. `data` is the `LATE_FEE` ledger entry as the transactions route shows it, without `sequence` */
         LoanLateFeeAssessedEvent: {
             /** @description The event's id: deduplicate by it (a webhook delivery of the event carries it as `webhook-id`) */
@@ -4679,7 +4749,7 @@ export interface components {
             };
         };
         /** @description Something that happened to a resource of the partner: `data` is the resource as its own route answers it, as of the change; `previous_attributes` the fields of `data` the change moved, as they were; `sequence` orders the events of one loan. One schema per `type` */
-        Event: components["schemas"]["PartyReadyEvent"] | components["schemas"]["ApplicationSubmittedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["LoanBookedEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentReversedEvent"] | components["schemas"]["PaymentSubmittedEvent"] | components["schemas"]["PaymentSettledEvent"] | components["schemas"]["LoanLateFeeAssessedEvent"] | components["schemas"]["LoanDelinquencyChangedEvent"] | components["schemas"]["LoanPaidOffEvent"] | components["schemas"]["LoanChargedOffEvent"];
+        Event: components["schemas"]["PartyReadyEvent"] | components["schemas"]["ApplicationSubmittedEvent"] | components["schemas"]["ApplicationDecidedEvent"] | components["schemas"]["LoanBookedEvent"] | components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentReversedEvent"] | components["schemas"]["PaymentSubmittedEvent"] | components["schemas"]["PaymentSettledEvent"] | components["schemas"]["PaymentReturnedEvent"] | components["schemas"]["LoanLateFeeAssessedEvent"] | components["schemas"]["LoanDelinquencyChangedEvent"] | components["schemas"]["LoanPaidOffEvent"] | components["schemas"]["LoanChargedOffEvent"];
         /** @description A page of ApiKey records: `next_cursor` asks for the next page, and is null on the last */
         ApiKeyPage: {
             data: components["schemas"]["ApiKey"][];
@@ -4982,7 +5052,7 @@ export interface components {
         CreateWebhookEndpointInput: {
             /** @description must be an https URL of at most 2048 characters */
             url: string;
-            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             description?: string | null;
             secret?: string | null;
         };
@@ -4990,7 +5060,7 @@ export interface components {
         UpdateWebhookEndpointInput: {
             /** @description must be an https URL of at most 2048 characters */
             url?: string;
-            enabled_events?: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
+            enabled_events?: ("*" | "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off")[];
             /** @enum {string} */
             status?: "enabled" | "disabled";
             description?: string | null;
@@ -12727,6 +12797,7 @@ export interface operations {
                      *             "principal": 44800
                      *           },
                      *           "failure_code": null,
+                     *           "return_code": null,
                      *           "effective_date": "2026-11-16",
                      *           "created_at": "2026-11-16T17:30:04.552Z",
                      *           "livemode": true
@@ -12905,6 +12976,7 @@ export interface operations {
                      *         "principal": 44800
                      *       },
                      *       "failure_code": null,
+                     *       "return_code": null,
                      *       "effective_date": "2026-11-16",
                      *       "created_at": "2026-11-16T17:30:04.552Z",
                      *       "livemode": true
@@ -14573,7 +14645,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the events of this type */
-                type?: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
+                type?: "party.ready" | "application.submitted" | "application.decided" | "loan.booked" | "payment.succeeded" | "payment.failed" | "payment.reversed" | "payment.submitted" | "payment.settled" | "payment.returned" | "loan.late_fee_assessed" | "loan.delinquency_changed" | "loan.paid_off" | "loan.charged_off";
                 /** @description Only the events about this resource (the id of what `data` shows); leading and trailing spaces are trimmed */
                 resource_id?: string;
                 /** @description Only the events written at or after this instant (UTC) */
@@ -14770,6 +14842,7 @@ export interface operations {
                      *               "principal": 44800
                      *             },
                      *             "failure_code": null,
+                     *             "return_code": null,
                      *             "effective_date": "2026-11-16",
                      *             "created_at": "2026-11-16T17:30:04.552Z",
                      *             "livemode": true
@@ -17795,6 +17868,7 @@ export interface operations {
                      *         "principal": 44800
                      *       },
                      *       "failure_code": null,
+                     *       "return_code": null,
                      *       "effective_date": "2026-11-16",
                      *       "created_at": "2026-11-16T17:30:04.552Z",
                      *       "livemode": true
@@ -18473,7 +18547,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,PwOmKd+TnOEZThczzRLnFlbdul7omrymjoiXbMSV5EI=
+                 * @example v1,ds06RMDCzl9MyQrcpIHjw5ItzHGFDKLXJ7C5R+yOQXM=
                  */
                 "webhook-signature": string;
             };
@@ -18508,6 +18582,7 @@ export interface operations {
                  *           "principal": 44800
                  *         },
                  *         "failure_code": null,
+                 *         "return_code": null,
                  *         "effective_date": "2026-11-16",
                  *         "created_at": "2026-11-16T17:30:04.552Z",
                  *         "livemode": true
@@ -18557,7 +18632,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,V0WwBpjFN8EiT4sLTnew2Ysud8jK6dST3XNAM+N5G3Q=
+                 * @example v1,rw/u+bBSUtXpyYZU0trsJVE7rVMg5RWV3QbEHblSvVs=
                  */
                 "webhook-signature": string;
             };
@@ -18583,6 +18658,7 @@ export interface operations {
                  *         "payment_method_id": "c998bc93-8b87-4f14-b877-d775bd19cb5b",
                  *         "allocation": null,
                  *         "failure_code": "card_declined",
+                 *         "return_code": null,
                  *         "effective_date": "2026-11-20",
                  *         "created_at": "2026-11-20T16:05:12.874Z",
                  *         "livemode": true
@@ -18632,7 +18708,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,eJjl1H3MMp9M2rRQXZM8nEj9u9hluFoWqZzw/OrXJmA=
+                 * @example v1,AX+1RmmSHIe1xKLXcTJ5VEDFgkbs5oTA/jC4I89Xie0=
                  */
                 "webhook-signature": string;
             };
@@ -18667,6 +18743,7 @@ export interface operations {
                  *           "principal": 44800
                  *         },
                  *         "failure_code": null,
+                 *         "return_code": null,
                  *         "effective_date": "2026-11-16",
                  *         "created_at": "2026-11-16T17:30:04.552Z",
                  *         "livemode": true
@@ -18719,7 +18796,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,YQf/EqM1L7O4Cd21deu7XEMOSToy1qdbn/qA4nZRIJA= v1,Kq7vcR4L3J344mOCU2B5/wutfzrNj8LlL7NArCd2YEs=
+                 * @example v1,+y/fZZ2df6JMcWP0V76BFMIgzS0XE4kp9z/aySACc18= v1,flppo4cuhvvYh25CLxw8H4+BBYess9FbB0sI/SgJsZE=
                  */
                 "webhook-signature": string;
             };
@@ -18754,6 +18831,7 @@ export interface operations {
                  *           "principal": 44609
                  *         },
                  *         "failure_code": null,
+                 *         "return_code": null,
                  *         "effective_date": "2026-11-30",
                  *         "created_at": "2026-11-27T15:20:41.118Z",
                  *         "livemode": true
@@ -18806,7 +18884,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,4aK98pjju9uixQuWPxjJoo1buL4k7NU7x5u92nS4eq4=
+                 * @example v1,VohRwbT4p80kaefmv78e2Vrc8lS8U6f82OwQQlQP+oU=
                  */
                 "webhook-signature": string;
             };
@@ -18841,6 +18919,7 @@ export interface operations {
                  *           "principal": 44609
                  *         },
                  *         "failure_code": null,
+                 *         "return_code": null,
                  *         "effective_date": "2026-11-30",
                  *         "created_at": "2026-11-27T15:20:41.118Z",
                  *         "livemode": true
@@ -18851,6 +18930,94 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentSettledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop retrying this event */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer, is retried on the retry schedule until it runs out */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentReturned: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's `id`: the same for every attempt and every resend of one event, so process each once
+                 * @example evt_8d4b2f6a0c9e4173a5b1e7d3c2f9a046
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds of this attempt
+                 * @example 1796306719
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
+                 * @example v1,O8eiFmILVwWifILkb+6Tzc8EWoMHQEvMgGITzJAIzmw=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_8d4b2f6a0c9e4173a5b1e7d3c2f9a046",
+                 *       "type": "payment.returned",
+                 *       "livemode": true,
+                 *       "timestamp": "2026-12-03T14:05:19.227Z",
+                 *       "occurred_at": "2026-12-03T14:05:19.227Z",
+                 *       "sequence": 4,
+                 *       "data": {
+                 *         "payment_id": "e7a41c9d-3b2f-4d86-a05e-91c4b7f2d638",
+                 *         "loan_id": "0999dd5b-ddad-480e-8d12-497e3520278c",
+                 *         "status": "RETURNED",
+                 *         "amount": 50000,
+                 *         "currency": "USD",
+                 *         "payment_method_id": "08159839-2f40-44d4-8188-e08df2282b00",
+                 *         "allocation": {
+                 *           "past_due": {
+                 *             "fees": 0,
+                 *             "interest": 0,
+                 *             "principal": 0
+                 *           },
+                 *           "fees": 0,
+                 *           "interest": 5391,
+                 *           "principal": 44609
+                 *         },
+                 *         "failure_code": null,
+                 *         "return_code": "R01",
+                 *         "effective_date": "2026-11-30",
+                 *         "created_at": "2026-11-27T15:20:41.118Z",
+                 *         "livemode": true
+                 *       },
+                 *       "previous_attributes": {
+                 *         "status": "SUBMITTED"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentReturnedEvent"];
             };
         };
         responses: {

@@ -85,3 +85,21 @@ export const chargeOffEntries = (
   }
   return { transaction, balance }
 }
+
+/**
+ * A payment of a charged-off loan undone: a `REVERSAL` of what it paid (`paid`, owed again), then
+ * a `CHARGE_OFF` of the same, so the loan still owes nothing and what was written off grows by it;
+ * with the zero snapshot that follows.
+ */
+export const writtenOffReversal = (
+  loanId: LoanId,
+  payment: { readonly id: PaymentId; readonly transactionId: string | null },
+  paid: Buckets,
+  date: string,
+  ids: () => string,
+  now: Date,
+): { readonly transactions: readonly LedgerTransaction[]; readonly balance: BalanceSnapshot } => {
+  const reversal = entry(loanId, 'REVERSAL', paid, total(paid), date, ids(), now, { paymentId: payment.id, ...(payment.transactionId === null ? {} : { reversesId: payment.transactionId }) })
+  const { transaction, balance } = chargeOffEntries(loanId, paid, date, ids, now)
+  return { transactions: [reversal, transaction], balance }
+}

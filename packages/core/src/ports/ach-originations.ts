@@ -50,10 +50,10 @@ export type BuiltAchFile = {
 /**
  * A payment's place in a file: `claimed` by its file's cut-off, then `sent` (the payment was
  * submitted: in the file for `amount`) or `dropped` (it failed at submission: not in the file);
- * a `sent` one is `settled` when its return window has passed. A payment has one entry at most,
- * so it is never in two files.
+ * a `sent` one is `settled` when its return window has passed, or `returned` when its bank sent it
+ * back (even once settled). A payment has one entry at most, so it is never in two files.
  */
-export type AchEntryStatus = 'claimed' | 'sent' | 'settled' | 'dropped'
+export type AchEntryStatus = 'claimed' | 'sent' | 'settled' | 'returned' | 'dropped'
 
 /** A payment's entry in a bank file. */
 export type AchEntry = {
@@ -105,7 +105,7 @@ export type AchOriginations = {
    * its entry): the payment waits for a later cut-off.
    */
   readonly release: (paymentId: PaymentId) => TE.TaskEither<StoreUnavailable, void>
-  /** What the file debits: its `sent` (or since `settled`) entries in trace order, each with what its debit needs from its payment method. */
+  /** What the file debits: its `sent` (or since `settled` or `returned`) entries in trace order, each with what its debit needs from its payment method. */
   readonly debitsOf: (fileId: string) => TE.TaskEither<StoreUnavailable, readonly AchDebitRow[]>
   /** The earliest file of a run before `runKey` that is neither `written` nor `empty`: a run that stopped and was never resumed. */
   readonly unfinishedBefore: (runKey: string) => TE.TaskEither<StoreUnavailable, O.Option<AchFile>>
@@ -128,6 +128,10 @@ export type AchOriginations = {
   readonly unsettled: (submittedOnOrBefore: string, after: O.Option<AchEntryCursor>, limit: number) => TE.TaskEither<StoreUnavailable, readonly AchEntry[]>
   /** The entry of payment `paymentId` `settled`, if it is `sent`. */
   readonly markSettled: (paymentId: PaymentId) => TE.TaskEither<StoreUnavailable, void>
+  /** The entry whose trace number is `traceNumber` (15 digits), whatever its status: what a return or a notice of change names. */
+  readonly entryByTrace: (traceNumber: string) => TE.TaskEither<StoreUnavailable, O.Option<AchEntry>>
+  /** The entry of payment `paymentId` `returned`, if it is `sent` or `settled`: it is never settled again. */
+  readonly markReturned: (paymentId: PaymentId) => TE.TaskEither<StoreUnavailable, void>
 }
 
 /** An entry a file debits, with its payment method's holder name, account type and sealed numbers (null: none were kept). */

@@ -14,8 +14,18 @@ import type { LoanId, PartyId, PaymentMethodId } from '../domain/foundations/ids
 export type PaymentMethodRepository = {
   /** Unmarks the others if it is the default; keeps `sealedAccount` (a bank account's sealed numbers) with it, in the same transaction. */
   readonly insert: (method: PaymentMethod, sealedAccount: string | null) => TE.TaskEither<StoreUnavailable, void>
-  /** The sealed numbers kept with the method; none for a card, or a bank account added while no seal was configured. */
+  /**
+   * The sealed numbers a new debit of the method may use: none for a card, a bank account added
+   * while no seal was configured, or a `blocked` method. (A file being built reads those of its
+   * entries with `AchOriginations.debitsOf`, whatever became of the method since.)
+   */
   readonly sealedAccount: (id: PaymentMethodId) => TE.TaskEither<StoreUnavailable, O.Option<string>>
+  /**
+   * Marks the method `blocked` (updated `at`): no new debit may use the account (`sealedAccount`
+   * answers none), and the borrower gives a new authorization by adding it again. Its sealed numbers
+   * stay for the files that hold its debits already. Repeatable: a blocked method is left as it is.
+   */
+  readonly block: (id: PaymentMethodId, at: Date) => TE.TaskEither<StoreUnavailable, void>
   /** Nickname and default flag. */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   /** None if not the loan's. */

@@ -4,7 +4,6 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storeUnavailable, type StoreUnavailable } from '../domain/foundations/errors.js'
 import type { Payment } from '../domain/loans/payment.js'
 import type { PaymentMethod } from '../domain/loans/payment-method.js'
-import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
 import { ACH_FILE_ID_MODIFIERS, type AchDebitRow, type AchEntry, type AchEntryStatus, type AchFile, type AchFileStatus, type AchOriginations } from '../ports/ach-originations.js'
 
 /** The last trace number a world's counter gives: 7 digits. */
@@ -25,7 +24,7 @@ const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
  */
 export const inMemoryAchOriginations = (
   payments: () => readonly Payment[],
-  methods: { readonly all: () => readonly PaymentMethod[] } & Pick<PaymentMethodRepository, 'sealedAccount'>,
+  methods: { readonly all: () => readonly PaymentMethod[]; readonly sealedNumbers: (id: string) => string | undefined },
   counter: { next: number } = { next: 1 },
 ): AchOriginations => {
   const files = new Map<string, AchFile>()
@@ -90,16 +89,15 @@ export const inMemoryAchOriginations = (
         const pending = payments().some((p) => p.id === paymentId && p.status === 'PENDING')
         if (pending && entries.get(paymentId)?.status === 'claimed') entries.delete(paymentId)
       }),
-    debitsOf: (fileId) => async () => {
-      const debits: AchDebitRow[] = []
-      for (const entry of [...ofFile(fileId, 'sent'), ...ofFile(fileId, 'settled')].sort((a, b) => byString(a.traceNumber, b.traceNumber))) {
-        const method = methods.all().find((m) => m.id === entry.paymentMethodId)
-        const sealed = await methods.sealedAccount(entry.paymentMethodId)()
-        if (E.isLeft(sealed)) return sealed
-        debits.push({ ...entry, accountHolderName: method?.accountHolderName ?? null, accountType: method?.accountType ?? null, sealedAccount: O.toNullable(sealed.right) })
-      }
-      return E.right(debits)
-    },
+    debitsOf: (fileId) =>
+      TE.fromIO(() =>
+        [...ofFile(fileId, 'sent'), ...ofFile(fileId, 'settled'), ...ofFile(fileId, 'returned')]
+          .sort((a, b) => byString(a.traceNumber, b.traceNumber))
+          .map((entry): AchDebitRow => {
+            const method = methods.all().find((m) => m.id === entry.paymentMethodId)
+            return { ...entry, accountHolderName: method?.accountHolderName ?? null, accountType: method?.accountType ?? null, sealedAccount: methods.sealedNumbers(entry.paymentMethodId) ?? null }
+          }),
+      ),
     unfinishedBefore: (runKey) =>
       TE.fromIO(() => O.fromNullable([...files.values()].filter((f) => f.runKey < runKey && f.status !== 'written' && f.status !== 'empty').sort((a, b) => byString(a.runKey, b.runKey))[0])),
     takeModifier: (fileId) =>
@@ -126,5 +124,11 @@ export const inMemoryAchOriginations = (
           .slice(0, Math.max(limit, 0)),
       ),
     markSettled: (paymentId) => moveEntry(paymentId, 'sent', { status: 'settled' }),
+    entryByTrace: (traceNumber) => TE.fromIO(() => O.fromNullable([...entries.values()].find((e) => e.traceNumber === traceNumber))),
+    markReturned: (paymentId) =>
+      TE.fromIO(() => {
+        const entry = entries.get(paymentId)
+        if (entry?.status === 'sent' || entry?.status === 'settled') entries.set(paymentId, { ...entry, status: 'returned' })
+      }),
   }
 }

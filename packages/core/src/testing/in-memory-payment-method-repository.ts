@@ -13,6 +13,8 @@ export const inMemoryPaymentMethodRepository = (
 ): PaymentMethodRepository & {
   /** Every method stored. */
   readonly all: () => readonly PaymentMethod[]
+  /** The sealed numbers kept with method `id`, whatever its status: what a bank file holding its debits reads. */
+  readonly sealedNumbers: (id: string) => string | undefined
   /** Deletes the methods of loans `loanIds` (a wipe of the test world). */
   readonly forgetLoans: (loanIds: ReadonlySet<LoanId>) => void
 } => {
@@ -29,6 +31,7 @@ export const inMemoryPaymentMethodRepository = (
     })
   return {
     all: () => [...methods.values()],
+    sealedNumbers: (id) => sealed.get(id),
     forgetLoans: (loanIds) => {
       for (const m of [...methods.values()]) {
         if (!loanIds.has(m.loanId)) continue
@@ -43,8 +46,15 @@ export const inMemoryPaymentMethodRepository = (
           if (sealedAccount !== null) sealed.set(method.id, sealedAccount)
         }),
       ),
-    sealedAccount: (id) => TE.right(O.fromNullable(sealed.get(id))),
-    update: (method) => write(method, true),
+    sealedAccount: (id) => TE.right(methods.get(id)?.status === 'blocked' ? O.none : O.fromNullable(sealed.get(id))),
+    block: (id, at) =>
+      TE.fromIO(() => {
+        const method = methods.get(id)
+        if (method === undefined || method.status === 'blocked') return
+        methods.set(id, { ...method, status: 'blocked', updatedAt: at })
+      }),
+    // Nickname and default flag only: a method blocked meanwhile stays blocked.
+    update: (method) => write({ ...method, status: methods.get(method.id)?.status ?? method.status }, true),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
     listForPartyLoan: (partyId, loanId, page) =>
       pipe(

@@ -36,6 +36,7 @@ export { inMemoryLoanApplicationRepository } from './in-memory-loan-application-
 export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
 export { inMemoryAchOriginations } from './in-memory-ach-originations.js'
+export { inMemoryAchInbound } from './in-memory-ach-inbound.js'
 
 // Payments and webhooks: fakes of the services a deployment plugs in
 export { type ChargeRequest, type FakePaymentProcessor, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'

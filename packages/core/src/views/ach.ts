@@ -1,4 +1,5 @@
 import { instantText, instantTextOrNull } from '../domain/foundations/instant.js'
+import type { AchInboundFileRecord, ReturnOutcome } from '../ports/ach-inbound.js'
 import type { AchFile, AchFileStatus } from '../ports/ach-originations.js'
 import type { AchOriginationRun } from '../use-cases/ach/origination.js'
 
@@ -45,4 +46,36 @@ export const achOriginationRunView = (run: AchOriginationRun): AchOriginationRun
   run_key: run.runKey,
   outcome: OUTCOMES[run.outcome._tag],
   file: run.file === null ? null : achFileView(run.file),
+})
+
+/** A return as an inbound file's report shows it. */
+export type AchReturnView = {
+  readonly record: number
+  readonly original_trace: string
+  readonly return_code: string
+  readonly amount: number
+  readonly payment_id: string | null
+  readonly outcome: ReturnOutcome
+  readonly late: boolean
+}
+
+/** An inbound file as operators see it: what became of each return, and the entries that were neither returns nor notices. */
+export type AchInboundFileView = {
+  readonly inbound_file_id: string
+  readonly sha256: string
+  readonly status: AchInboundFileRecord['status']
+  readonly received_at: string
+  readonly returns: readonly AchReturnView[] | null
+  readonly others: readonly { readonly record: number; readonly trace_number: string; readonly amount: number }[] | null
+}
+
+/** `file` as the internal API and the CLI answer it; `returns` and `others` are null while it is being ingested. */
+export const achInboundFileView = (file: AchInboundFileRecord): AchInboundFileView => ({
+  inbound_file_id: file.id,
+  sha256: file.sha256,
+  status: file.status,
+  received_at: instantText(file.receivedAt),
+  returns:
+    file.report?.returns.map((r) => ({ record: r.record, original_trace: r.originalTrace, return_code: r.returnCode, amount: r.amount, payment_id: r.paymentId, outcome: r.outcome, late: r.late })) ?? null,
+  others: file.report?.others.map((o) => ({ record: o.record, trace_number: o.traceNumber, amount: o.amount })) ?? null,
 })

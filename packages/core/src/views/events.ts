@@ -34,7 +34,7 @@ export const loanEvent = (
 /** A payment event of `loan`'s: the payment as its route returns it; `previous` its status before, for a change of one. */
 export const paymentEvent = (
   uuid: string,
-  type: Extract<EventType, 'payment.succeeded' | 'payment.failed' | 'payment.reversed' | 'payment.submitted' | 'payment.settled'>,
+  type: Extract<EventType, 'payment.succeeded' | 'payment.failed' | 'payment.reversed' | 'payment.submitted' | 'payment.settled' | 'payment.returned'>,
   payment: Payment,
   loan: Pick<Loan, 'partyId'>,
   now: Date,

@@ -17,6 +17,7 @@ export const paymentView = (p: Payment) => ({
   payment_method_id: p.paymentMethodId,
   allocation: p.allocation === null ? null : { past_due: bucketsView(p.allocation.pastDue), ...bucketsView(p.allocation.current) },
   failure_code: p.failureCode,
+  return_code: p.returnCode ?? null,
   effective_date: p.effectiveDate,
   created_at: instantText(p.createdAt),
 })
@@ -28,7 +29,7 @@ export type PaymentMethodView = {
   readonly type: 'bank_account' | 'card'
   readonly nickname: string | null
   readonly is_default: boolean
-  readonly status: 'active'
+  readonly status: 'active' | 'blocked'
   readonly last4: string
   readonly account_holder_name: string | null
   readonly account_type: 'checking' | 'savings' | null

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'loan_collateral.added',
   'loan_document.attached',
   'payment.reversed',
+  'payment.returned',
   'loan.charged_off',
   'interest_accrual.completed',
   'test_data.wiped',
@@ -218,6 +219,28 @@ export const paymentReversedEvent = (
     currency: payment.currency,
     reversal_transaction_id: reversalTransactionId,
     reason,
+  })
+
+/**
+ * A bank debit returned by the borrower's bank, applied from an inbound file: its code, the file,
+ * and the ledger entry that reversed it.
+ */
+export const paymentReturnedEvent = (
+  id: string,
+  context: AuditContext,
+  payment: Payment,
+  loan: Loan,
+  reversalTransactionId: string,
+  inboundFileId: string,
+  at: Date,
+): AuditEvent =>
+  event(id, context, at, 'payment.returned', { type: 'payment', id: payment.id }, { apiClientId: payment.clientId, partyId: loan.partyId }, {
+    loan_id: loan.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    return_code: payment.returnCode ?? null,
+    inbound_file_id: inboundFileId,
+    reversal_transaction_id: reversalTransactionId,
   })
 
 /** A loan written off: what it owed when it was charged off, and the ledger entry that wrote it off. */

@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'payment.reversed',
   'payment.submitted',
   'payment.settled',
+  'payment.returned',
   'loan.late_fee_assessed',
   'loan.delinquency_changed',
   'loan.paid_off',

@@ -81,6 +81,11 @@ export type TestClockId = Id<'TestClockId'>
 /** Decodes a UUID to a `TestClockId`. */
 export const TestClockId = idOf('TestClockId', Uuid)
 
+/** A file the bank sent back, as recorded (docs/ach.md "Returns and notices of change"). */
+export type InboundFileId = Id<'InboundFileId'>
+/** Decodes a UUID to an `InboundFileId`. */
+export const InboundFileId = idOf('InboundFileId', Uuid)
+
 /** A partner's webhook endpoint's id (docs/events.md). */
 export type EndpointId = Id<'EndpointId'>
 /** Decodes a UUID to an `EndpointId`. */
@@ -99,7 +104,7 @@ export type EventId = Id<'EventId'>
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any id above. */
-export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId
+export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId | InboundFileId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */
 export const newId = <I extends Exclude<AnyId, EventId>>(ids: { readonly next: () => string }): I => ids.next() as I

@@ -75,7 +75,8 @@ export type PaymentMethod = {
   readonly nickname: string | null
   /** Exactly one method of a loan is its default. */
   readonly isDefault: boolean
-  readonly status: 'active'
+  /** `blocked` once its bank returned a debit with a code that forbids another (`blocksMethod`): no debit of it is taken or sent. */
+  readonly status: 'active' | 'blocked'
   /** The tokenizer's token (bank account) or the card vault's token: never shown to anyone. */
   readonly token: string
   readonly last4: string

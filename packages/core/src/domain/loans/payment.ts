@@ -77,6 +77,9 @@ export type Payment = {
   readonly perInstallment: InstallmentPayments
   /** Its `PAYMENT` ledger entry (posted payments, and those undone since, only). */
   readonly transactionId: string | null
+  /** A `RETURNED` bank debit's return reason code (`R01`, …) and the day the return was applied (the loan's business date); absent otherwise. */
+  readonly returnCode?: string
+  readonly returnedOn?: string
   /** The date it is posted on, in the loan's business time zone (`YYYY-MM-DD`): the day it was taken, or a bank debit's effective entry date. */
   readonly effectiveDate: string
   readonly createdAt: Date

@@ -82,6 +82,7 @@ export const planPayment = (
   if (order.currency !== loan.currency) return E.left(invalidRequest(`currency must be ${loan.currency}, the currency of the loan.`, 'currency'))
   if (O.isSome(found)) return sameOrder(found.value, loan.id, order) ? E.right({ _tag: 'Replay', change: { posting: nothing(loaded), result: found.value } }) : E.left(idempotencyKeyReused)
   if (loan.status === 'CHARGED_OFF') return E.left(invalidState('loan', 'CHARGED_OFF', 'pay'))
+  if (method.value.status === 'blocked') return E.left(invalidState('payment_method', 'blocked', 'charge'))
   const date = postingDate(loan, now, loaded.latest)
   const id = newId<PaymentId>(order.ids)
   const base = { id, loanId: loan.id, clientId: order.clientId, idempotencyKey: order.idempotencyKey, paymentMethodId: method.value.id, amount: order.amount, currency: order.currency, effectiveDate: date, createdAt: now }

@@ -1,0 +1,186 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type * as t from 'io-ts'
+import { OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit/audit-event.js'
+import type { BankingCalendar } from '../../domain/ach/banking-days.js'
+import { ACH_TIME_ZONE } from '../../domain/ach/cutoffs.js'
+import { blocksMethod, EXTENDED_RETURN_DAYS, hasExtendedWindow, returnCategoryOf } from '../../domain/ach/return-codes.js'
+import { EmptyInput } from '../../domain/foundations/codecs.js'
+import { newId, type InboundFileId } from '../../domain/foundations/ids.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
+import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { dateIn } from '../../domain/loans/servicing-terms.js'
+import { addDays } from '../../lending/index.js'
+import type { AchInbound, AchInboundFileRecord, AchInboundFormat, AchIngestReport, AchReturnRecord, InboundReturn, ReturnOutcome } from '../../ports/ach-inbound.js'
+import type { AchEntry, AchOriginations } from '../../ports/ach-originations.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { LoanRepository } from '../../ports/loan-repository.js'
+import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
+import { changeOfPayment, loadFromBooking } from '../servicing/posting.js'
+import { planReturn, type AppliedReturn } from '../servicing/reverse-payment.js'
+import { RETURN_WINDOW_BANKING_DAYS } from './settlement.js'
+
+/** Inbound files (docs/ach.md "Returns and notices of change"): returns matched to our entries by trace number and applied once. */
+
+/** What ingesting a file needs. */
+export type IngestionDeps = {
+  readonly loans: Pick<LoanRepository, 'change' | 'payments'>
+  readonly originations: Pick<AchOriginations, 'entryByTrace' | 'markReturned'>
+  readonly inbound: AchInbound
+  readonly inboundFormat: AchInboundFormat
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'block'>
+  readonly calendar: BankingCalendar
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/**
+ * Whether a return with `code` received on `receivedOn` is late for a debit effective on
+ * `effectiveOn`: after the second banking day after it, or for the extended (unauthorized
+ * consumer) codes after the banking day that follows its 60th calendar day.
+ */
+export const isLateReturn = (calendar: BankingCalendar, code: string, effectiveOn: string, receivedOn: string): boolean =>
+  receivedOn > (hasExtendedWindow(code) ? calendar.nextBankingDay(addDays(effectiveOn, EXTENDED_RETURN_DAYS)) : calendar.addBankingDays(effectiveOn, RETURN_WINDOW_BANKING_DAYS))
+
+/** What a file's ingestion acts with: the file, who ingests it, the day (New York) and the instant. */
+type Ingestion = { readonly fileId: InboundFileId; readonly context: AuditContext; readonly receivedOn: string; readonly now: Date }
+
+/**
+ * The entry a return matched (none: unmatched), what applying it did, and the code the return
+ * that undid its payment carries: this one, or an earlier one's (`already_returned`); null when
+ * its payment was not returned (never sent, or reversed by an operator).
+ */
+type Matched = { readonly entry: O.Option<AchEntry>; readonly outcome: ReturnOutcome | 'already_returned'; readonly appliedCode: string | null }
+
+/**
+ * The return of entry `entry`'s payment, applied under its loan's lock (`planReturn`); an entry
+ * never sent is not applied. With the code the payment is returned with: this one, or the one an
+ * earlier return applied (`already_returned`).
+ */
+const applyToEntry = (deps: IngestionDeps, entry: AchEntry, code: string, ingestion: Ingestion): TE.TaskEither<NotFound | StoreUnavailable, Matched> => {
+  if (entry.status === 'claimed' || entry.status === 'dropped') return TE.right({ entry: O.some(entry), outcome: 'not_sent', appliedCode: null })
+  const order = { context: ingestion.context, ids: deps.ids, now: ingestion.now, returnCode: code, inboundFileId: ingestion.fileId }
+  return pipe(
+    changeOfPayment(deps.loans, entry.paymentId, (found, current, reads) =>
+      pipe(
+        found,
+        // A return undoes a payment as a reversal does: replayed from booking.
+        O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
+        TE.chainEitherKW((loaded) => planReturn(loaded, current, order)),
+      ),
+    ),
+    TE.map((applied): Matched => ({ entry: O.some(entry), outcome: applied.outcome, appliedCode: applied.payment.returnCode ?? null })),
+  )
+}
+
+/**
+ * Applies the return `item` and records it. Matched by its original trace number to one of our
+ * entries, its payment is returned (`planReturn`: once, whatever runs, by the payment's status
+ * under its loan's lock); then the return is recorded, once per trace number. A return this file
+ * recorded before (a run of it stopped, or ran at the same time) is answered as recorded; one
+ * another file recorded is a `duplicate`, and changes nothing more. For this file's, the entry is
+ * then `returned` and the method blocked when the code that undid the payment (or, on a payment an
+ * operator had reversed, this one) forbids another debit (`blocksMethod`): both repeatable.
+ * Unmatched, a return is recorded all the same.
+ */
+const ingestReturn =
+  (deps: IngestionDeps, ingestion: Ingestion) =>
+  (item: InboundReturn): TE.TaskEither<NotFound | StoreUnavailable, AchReturnRecord> =>
+    pipe(
+      deps.originations.entryByTrace(item.originalTrace),
+      TE.chainW(
+        O.match(
+          (): TE.TaskEither<NotFound | StoreUnavailable, Matched> => TE.right({ entry: O.none, outcome: 'unmatched', appliedCode: null }),
+          (entry) => applyToEntry(deps, entry, item.returnCode, ingestion),
+        ),
+      ),
+      TE.chainW(({ entry, outcome, appliedCode }) => {
+        const matched = O.toNullable(entry)
+        const record: AchReturnRecord = {
+          id: deps.ids.next(),
+          inboundFileId: ingestion.fileId,
+          record: item.record,
+          originalTrace: item.originalTrace,
+          returnCode: item.returnCode,
+          category: returnCategoryOf(item.returnCode),
+          amount: item.amount,
+          paymentId: matched?.paymentId ?? null,
+          clientId: matched?.clientId ?? null,
+          receivedOn: ingestion.receivedOn,
+          // Returned before this record was written: by a run of this file that stopped.
+          outcome: outcome === 'already_returned' ? 'applied' : outcome,
+          late: matched?.submittedOn == null ? false : isLateReturn(deps.calendar, item.returnCode, matched.submittedOn, ingestion.receivedOn),
+        }
+        return pipe(
+          deps.inbound.recordReturn(record),
+          TE.chain((recorded) => {
+            if (recorded.inboundFileId !== record.inboundFileId) return TE.right<StoreUnavailable, AchReturnRecord>({ ...record, outcome: 'duplicate' })
+            if (matched === null) return TE.right(recorded)
+            const blockedBy = appliedCode ?? (outcome === 'already_reversed' ? item.returnCode : null)
+            return pipe(
+              appliedCode === null ? TE.right(undefined) : deps.originations.markReturned(matched.paymentId),
+              TE.chain(() => (blockedBy !== null && blocksMethod(blockedBy) ? deps.paymentMethods.block(matched.paymentMethodId, ingestion.now) : TE.right(undefined))),
+              TE.map(() => recorded),
+            )
+          }),
+        )
+      }),
+    )
+
+/** Why a file is refused before anything of it is applied. */
+export type IngestionError = InvalidRequest | NotFound | StoreUnavailable
+
+/** What the report says of a return: the record less what the file already says. */
+const reported = ({ id: _id, inboundFileId: _file, category: _category, receivedOn: _on, ...rest }: AchReturnRecord): AchIngestReport['returns'][number] => rest
+
+/**
+ * Ingests a file the bank sent back (docs/ach.md "Returns and notices of change"): it is read
+ * whole first (a file the format refuses changes nothing: InvalidRequest naming the record and
+ * field), then recorded by its SHA-256; a file ingested before answers its record as it was,
+ * changing nothing. Each return is applied in order (`ingestReturn`), then the file is `ingested`
+ * with its report, and its record as stored answered. A run that stops half-way is finished by
+ * ingesting the same file again, and runs of one file at once agree: what was applied is recorded once. Notices of change are not applied yet: a file holding one is refused.
+ */
+export const ingestAchFile =
+  (deps: IngestionDeps) =>
+  (bytes: Uint8Array, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<IngestionError, AchInboundFileRecord> => {
+    const now = deps.clock.now()
+    return pipe(
+      deps.inboundFormat.read(bytes),
+      E.mapLeft((unreadable): InvalidRequest => invalidRequest(`The file is refused at record ${unreadable.record}, ${unreadable.field}: ${unreadable.reason}. Nothing was applied.`, 'file')),
+      E.chain((file) => {
+        const notice = file.notices[0]
+        return notice === undefined ? E.right(file) : E.left(invalidRequest(`Record ${notice.record} is a notice of change (${notice.changeCode}): notices of change are not applied yet. Nothing was applied.`, 'file'))
+      }),
+      TE.fromEither,
+      TE.chainW((file) =>
+        pipe(
+          deps.inbound.openFile({ id: newId<InboundFileId>(deps.ids), sha256: file.sha256, receivedAt: now }),
+          TE.chainW((record) => {
+            if (record.status === 'ingested') return TE.right(record)
+            const ingestion = { fileId: record.id, context, receivedOn: dateIn(ACH_TIME_ZONE, now), now }
+            return pipe(
+              file.returns,
+              TE.traverseSeqArray(ingestReturn(deps, ingestion)),
+              TE.map((returns): AchIngestReport => ({ returns: returns.map(reported), notices: [], others: file.others })),
+              TE.chainW((report) => deps.inbound.finish(record.id, report)),
+              // The record as stored: of runs of one file at once, the first to finish wrote it.
+              TE.chainW(() => findAchInboundFile(deps)(record.id)),
+            )
+          }),
+        ),
+      ),
+    )
+  }
+
+/** The command that names an inbound file: its `inboundFileId`, and nothing else. */
+export const InboundFileCommand: t.Type<{ readonly inboundFileId: InboundFileId }, { readonly inboundFileId: InboundFileId }, unknown> = commandOf(['inboundFileId'], EmptyInput)
+
+/** The inbound file `id` as recorded, with its report once ingested. */
+export const findAchInboundFile =
+  (deps: Pick<IngestionDeps, 'inbound'>) =>
+  (id: InboundFileId): TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord> =>
+    pipe(deps.inbound.findFile(id), TE.chainW(TE.fromOption(() => notFound('ach_inbound_file'))))
