@@ -676,6 +676,7 @@ for (const database of testDatabases()) {
           late_fee_flat: 0,
           late_fee_bps: 0,
           late_fee_grace_days: 0,
+          returned_payment_fee: 0,
           days_past_due: 0,
           delinquency_bucket: 'CURRENT',
           charged_off_on: null,

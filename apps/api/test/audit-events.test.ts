@@ -253,6 +253,7 @@ for (const database of testDatabases()) {
           late_fee_flat: 0,
           late_fee_bps: 0,
           late_fee_grace_days: 0,
+          returned_payment_fee: 0,
           time_zone: 'UTC',
         })
         expect({ occurred_at: created.occurred_at, party_id: created.party_id, api_client_id: created.api_client_id }).to.deep.equal({

@@ -8,7 +8,7 @@ import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
 /** The servicing rules of a product that names none (docs/servicing.md). */
-const SERVICING_DEFAULTS = { time_zone: 'UTC', day_count: 'THIRTY_360', prepayment: 'REDUCE_TERM', late_fee_flat: 0, late_fee_bps: 0, late_fee_grace_days: 0 }
+const SERVICING_DEFAULTS = { time_zone: 'UTC', day_count: 'THIRTY_360', prepayment: 'REDUCE_TERM', late_fee_flat: 0, late_fee_bps: 0, late_fee_grace_days: 0, returned_payment_fee: 0 }
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/

@@ -236,7 +236,7 @@ export { type Bucket } from './lending/buckets.js'
 export { type ServicedLoan } from './lending/loan-records.js'
 export {
   type Buckets, type ServicedInstallment, type ScheduledInstallment, type Allocation,
-  type InstallmentPayments, type SettledPayment, DELINQUENCY_BUCKETS, type DelinquencyBucket,
+  type InstallmentPayments, type SettledPayment, type ReturnFee, type ReplayInputs, DELINQUENCY_BUCKETS, type DelinquencyBucket,
   type DerivedLoan, deriveLoan, type PayoffQuote, ledgerSums, type PostedPayment, type LoanEvent,
   type LoanChange, postChange, type ServicingCheckpoint, type Working, replay, resumes, DELINQUENCY_DAYS,
 } from './lending/loan-servicing.js'
@@ -262,7 +262,7 @@ export { PaymentInput, IdempotencyKey, PAYMENT_STATUSES, POSTED_PAYMENT_STATUSES
 export { type ProcessorUnavailable, type ChargeOutcome, type PaymentProcessor } from './ports/payment-processor.js'
 export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } from './use-cases/servicing/take-payment.js'
 export { type PaymentRefusal } from './use-cases/servicing/plan-payment.js'
-export { type ReversalDeps, type ReversalError, ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
+export { type AppliedReturn, type ReturnOrder, type ReversalDeps, type ReversalError, type ReversalOrder, ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, isAbaRoutingNumber } from './domain/loans/payment-method.js'
 export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
@@ -325,4 +325,4 @@ export {
   type AccountCorrection, type AchFileUnreadable, type AchInbound, type AchInboundFileRecord, type AchInboundFormat, type AchIngestReport, type AchNoticeRecord,
   type AchReturnRecord, type InboundAchFile, type InboundNotice, type InboundOther, type InboundReturn, type NoticeOutcome, type ReturnOutcome,
 } from './ports/ach-inbound.js'
-export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile, isLateReturn } from './use-cases/ach/returns.js'
+export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile, isLateReturn, returnBankDebit } from './use-cases/ach/returns.js'

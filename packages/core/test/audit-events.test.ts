@@ -368,6 +368,7 @@ describe('the audit log (use cases)', () => {
             late_fee_flat: 0,
             late_fee_bps: 0,
             late_fee_grace_days: 0,
+            returned_payment_fee: 0,
             time_zone: 'UTC',
             active: true,
           },

@@ -27,7 +27,7 @@ const lockedLoan = (termMonths: number, over: Partial<LoadedLoan['loan']> = {}):
     { termMonths },
   )
   const booked = bookLoan(application, sequentialIds(), BOOKED_AT)
-  return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, pendingAmount: 0, payments: null }
+  return { loan: { ...booked.loan, ...over }, installments: booked.installments, latest: booked.balance, pendingAmount: 0, payments: null, returned: null }
 }
 
 const method: PaymentMethod = {
@@ -168,7 +168,7 @@ describe('planReversal', () => {
   const twelve = lockedLoan(12)
   const paid = charge(planPayment(O.some(twelve), O.none, order(50_000), O.some(method), BOOKED_AT)).succeeded
   // The loan as the payment's posting left it, with its successful payments (a reversal replays from booking).
-  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, pendingAmount: 0, payments: [paid.result] }
+  const afterPayment: LoadedLoan = { loan: { ...twelve.loan, checkpoint: paid.posting.checkpoint! }, installments: paid.posting.installments, latest: paid.posting.balance!, pendingAmount: 0, payments: [paid.result], returned: [] }
   const reversal = { context: OPERATOR_CONTEXT, reason: 'NSF return', ids: sequentialIds(), now: BOOKED_AT }
 
   it('undoes the payment: a REVERSAL entry of its amount, the payment REVERSED, the audit event', () => {
@@ -208,7 +208,7 @@ describe('planSubmission', () => {
   const order = { ids: sequentialIds(), now: BOOKED_AT }
   const one = lockedLoan(1)
   const paidOff = charge(planPayment(O.some(one), O.none, { clientId: testId('client-1'), idempotencyKey: 'payoff', amount: 1_200_000, currency: 'USD', paymentMethodId: method.id, ids: sequentialIds() }, O.some(method), BOOKED_AT)).succeeded
-  const afterPayoff: LoadedLoan = { loan: { ...one.loan, status: 'PAID_OFF', checkpoint: paidOff.posting.checkpoint! }, installments: paidOff.posting.installments, latest: paidOff.posting.balance!, pendingAmount: 10_000, payments: null }
+  const afterPayoff: LoadedLoan = { loan: { ...one.loan, status: 'PAID_OFF', checkpoint: paidOff.posting.checkpoint! }, installments: paidOff.posting.installments, latest: paidOff.posting.balance!, pendingAmount: 10_000, payments: null, returned: null }
   const pending: Payment = { ...paidOff.result, id: testId('pending-1'), idempotencyKey: 'debit', amount: 10_000, status: 'PENDING', allocation: null, perInstallment: [], transactionId: null }
 
   it('fails a debit with nothing left to take (the loan paid off since): FAILED overpayment, nothing posted', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { booked, inForce, ledgerBuckets, same, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './properties/harness.js'
+import { booked, inForce, ledgerBuckets, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './properties/harness.js'
 import { refDaysPastDue, refDerive, refSchedule, refStatus, type RefState, type RefTerms } from './properties/model.js'
 
 /**
@@ -89,7 +89,7 @@ describe('the servicing reference model (hand-computed examples)', () => {
 
 const UTC_TEN = 36_000_000
 const oneMonth: LoanSpec = {
-  product: { rateBps: 1_200, termMonths: 1, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 2_500, bps: 500, graceDays: 10 }, timeZone: 'UTC' },
+  product: { rateBps: 1_200, termMonths: 1, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 2_500, bps: 500, graceDays: 10 }, returnedPaymentFee: 2_500, timeZone: 'UTC' },
   amount: 1_200_000,
   start: '2026-01-15',
   msOfDay: UTC_TEN,
@@ -110,6 +110,30 @@ describe('cases the properties found (hand-computed, = the model)', () => {
       await h.accrue()
       same(outstandingOf(await h.payoff()), expected, 'payoff quote on 2026-02-26')
       same(ledgerBuckets(await h.transactions()), expected, 'ledger on 2026-02-26')
+    })
+  })
+
+  describe('a bank debit returned, with the returned-payment fee (docs/servicing.md "Returns")', () => {
+    it('owes again what the debit paid, the interest since maturity and the 2,500 fee, charged the day of the return', async () => {
+      // The debit of 1,212,000 submitted on the due date 2026-02-15 pays the loan off; its bank
+      // returns it on 2026-02-17: principal 1,200,000, interest 12,000 + 2 days of 400 after
+      // maturity (30/360), and the fee of 2,500 on installment 1, the oldest owing anything.
+      const h = await booked(oneMonth)
+      h.moveTo('2026-02-15')
+      const taken: Taken[] = []
+      await takeDebit(h, taken, 1_212_000, '2026-02-16', false)
+      same((await h.loan()).status, 'PAID_OFF', 'paid off by the debit')
+      h.moveTo('2026-02-17')
+      const returned = await h.returnDebit(taken[0]!.id, 'R01')
+      same([returned.status, returned.return_code], ['RETURNED', 'R01'], 'the debit returned')
+      const expected = { principal: 1_200_000, interest: 12_800, fees: 2_500 }
+      same(refDerive(termsOf(oneMonth), [], '2026-02-17', [{ id: taken[0]!.id, amount: 2_500, date: '2026-02-17', seq: 1 }]).outstanding, expected, 'model')
+      same(outstandingOf(await h.payoff()), expected, 'payoff quote on 2026-02-17')
+      same(ledgerBuckets(await h.transactions()), expected, 'ledger on 2026-02-17')
+      const fee = (await h.transactions()).filter((t) => t.type === 'RETURN_FEE')
+      same(fee.map((t) => [t.amount, t.fees, t.payment_id, t.effective_date]), [[2_500, 2_500, taken[0]!.id, '2026-02-17']], 'the RETURN_FEE entry')
+      const loan = await h.loan()
+      same([loan.status, loan.days_past_due], ['ACTIVE', 2], 'the loan owes again, two days past due')
     })
   })
 
@@ -138,7 +162,7 @@ describe('cases the properties found (hand-computed, = the model)', () => {
       // (due 2026-03-15, 60 days: 56,400 of interest) gets no principal, installment 3 gets
       // 45,804 − 28,200 = 17,604. The same day 17,604 pays installment 3 in full.
       const spec: LoanSpec = {
-        product: { rateBps: 3_600, termMonths: 36, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 1_000, bps: 100, graceDays: 0 }, timeZone: 'UTC' },
+        product: { rateBps: 3_600, termMonths: 36, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_TERM', lateFee: { flat: 1_000, bps: 100, graceDays: 0 }, returnedPaymentFee: 0, timeZone: 'UTC' },
         amount: 1_000_000,
         start: '2026-01-15',
         msOfDay: UTC_TEN,
@@ -166,7 +190,7 @@ describe('cases the properties found (hand-computed, = the model)', () => {
   // principal, recast over the installments left with a level payment of 0 or 1.
   const afterResidual = async (termMonths: number) => {
     const spec: LoanSpec = {
-      product: { rateBps: 1, termMonths, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_INSTALLMENT', lateFee: { flat: 0, bps: 0, graceDays: 0 }, timeZone: 'UTC' },
+      product: { rateBps: 1, termMonths, originationFeeBps: 0, dayCount: 'THIRTY_360', prepayment: 'REDUCE_INSTALLMENT', lateFee: { flat: 0, bps: 0, graceDays: 0 }, returnedPaymentFee: 0, timeZone: 'UTC' },
       amount: 1_000,
       start: '2024-01-29',
       msOfDay: UTC_TEN,

@@ -273,6 +273,7 @@ const SERVICING_TERMS = {
   late_fee_flat: minor('minor units charged once on an installment still unpaid after the grace period', 0),
   late_fee_bps: basisPoints('basis points of what the late installment still owes, added to late_fee_flat'),
   late_fee_grace_days: integer('days after the due date before the late fee', { minimum: 0, maximum: 365 }),
+  returned_payment_fee: minor("minor units charged when the borrower's bank returns a bank debit (a `RETURN_FEE` ledger entry; 0: none)", 0),
   time_zone: { type: 'string', description: 'The business time zone (IANA): start, due and posting dates and "today" are calendar dates there' },
 } as const
 

@@ -24,6 +24,8 @@ export type LoanProductsTable = {
   late_fee_flat: number
   late_fee_bps: number
   late_fee_grace_days: number
+  /** Migration 0025: 0 when none. */
+  returned_payment_fee: ColumnType<number, number | undefined, number>
   time_zone: string
   created_at: Date
   updated_at: Date
@@ -76,6 +78,8 @@ export type LoansTable = {
   late_fee_flat: number
   late_fee_bps: number
   late_fee_grace_days: number
+  /** Migration 0025: 0 when none. */
+  returned_payment_fee: ColumnType<number, number | undefined, number>
   total_of_payments: number | null
   finance_charge: number | null
   apr_thousandths: number | null
@@ -175,6 +179,8 @@ export type PaymentsTable = {
   /** A `RETURNED` debit's return code and the day it was applied (migration 0024); null otherwise. */
   return_code: ColumnType<string | null, string | null | undefined, string | null>
   returned_on: ColumnType<string | null, string | null | undefined, string | null>
+  /** The fee a `RETURNED` payment's return charged (migration 0025); 0 otherwise. */
+  return_fee: ColumnType<number, number | undefined, number>
   created_at: Date
 }
 

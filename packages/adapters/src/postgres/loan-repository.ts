@@ -41,6 +41,10 @@ const postedPayments = (db: Kysely<Database>, loanId: LoanId) =>
     .orderBy('payments.effective_date')
     .orderBy('entry.seq')
 
+/** A loan's `RETURNED` payments that charged a fee, by the day returned, then in the order taken (a loan's payments by `payments_loan_position_idx`). */
+const returnedWithFee = (db: Kysely<Database>, loanId: LoanId) =>
+  db.selectFrom('payments').selectAll().where('loan_id', '=', loanId).where('status', '=', 'RETURNED').where('return_fee', '>', 0).orderBy('returned_on').orderBy('created_at').orderBy('id')
+
 /** A loan's `PENDING` payments in the order taken (`payments_loan_pending_idx`). */
 const pendingPayments = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('payments').selectAll().where('loan_id', '=', loanId).where('status', '=', 'PENDING').orderBy('created_at').orderBy('id')
@@ -85,6 +89,7 @@ const paymentReads = (db: Kysely<Database>): PaymentReads => ({
     }),
   posted: (loanId) => query(async () => (await postedPayments(db, loanId).execute()).map(toPayment)),
   pending: (loanId) => query(async () => (await pendingPayments(db, loanId).execute()).map(toPayment)),
+  returnedWithFee: (loanId) => query(async () => (await returnedWithFee(db, loanId).execute()).map(toPayment)),
 })
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {

@@ -8,7 +8,7 @@ import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanI
 export const LOAN_SUMMARY_COLUMNS = [
   'id', 'party_id', 'application_id', 'product_id', 'status', 'currency', 'principal', 'interest_rate_bps', 'term_months', 'payment_amount',
   'origination_fee', 'disbursed_amount', 'start_date', 'first_due_date', 'maturity_date', 'day_count', 'prepayment', 'late_fee_flat',
-  'late_fee_bps', 'late_fee_grace_days', 'total_of_payments', 'finance_charge', 'apr_thousandths', 'time_zone', 'oldest_unpaid_due_date',
+  'late_fee_bps', 'late_fee_grace_days', 'returned_payment_fee', 'total_of_payments', 'finance_charge', 'apr_thousandths', 'time_zone', 'oldest_unpaid_due_date',
   'charged_off_on', 'created_at',
 ] as const
 
@@ -34,6 +34,7 @@ export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'e
   dayCount: row.day_count,
   prepayment: row.prepayment,
   lateFee: { flat: row.late_fee_flat, bps: row.late_fee_bps, graceDays: row.late_fee_grace_days },
+  ...(row.returned_payment_fee === 0 ? {} : { returnedPaymentFee: row.returned_payment_fee }),
   timeZone: row.time_zone,
   oldestUnpaidDueDate: row.oldest_unpaid_due_date,
   chargedOffOn: row.charged_off_on,
@@ -72,6 +73,7 @@ export const loanColumns = (loan: Loan) => ({
   late_fee_flat: loan.lateFee.flat,
   late_fee_bps: loan.lateFee.bps,
   late_fee_grace_days: loan.lateFee.graceDays,
+  returned_payment_fee: loan.returnedPaymentFee ?? 0,
   total_of_payments: loan.disclosure?.totalOfPayments ?? null,
   finance_charge: loan.disclosure?.financeCharge ?? null,
   apr_thousandths: loan.disclosure?.aprThousandths ?? null,
@@ -145,6 +147,7 @@ export const toPayment = (row: Selectable<PaymentsTable>): Payment => ({
   effectiveDate: row.effective_date,
   ...(row.return_code == null ? {} : { returnCode: row.return_code }),
   ...(row.returned_on == null ? {} : { returnedOn: row.returned_on }),
+  ...(row.return_fee == null || row.return_fee === 0 ? {} : { returnFee: row.return_fee }),
   createdAt: row.created_at,
 })
 
@@ -244,5 +247,6 @@ export const paymentColumns = (p: Payment) => ({
   effective_date: p.effectiveDate,
   return_code: p.returnCode ?? null,
   returned_on: p.returnedOn ?? null,
+  return_fee: p.returnFee ?? 0,
   created_at: p.createdAt,
 })

@@ -86,6 +86,7 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
               transaction_id: eb.ref('excluded.transaction_id'),
               return_code: eb.ref('excluded.return_code'),
               returned_on: eb.ref('excluded.returned_on'),
+              return_fee: eb.ref('excluded.return_fee'),
             })),
           )
           .returning('id'),

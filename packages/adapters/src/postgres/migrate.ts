@@ -24,6 +24,7 @@ import * as achPaymentStates from './migrations/0021-ach-payment-states.js'
 import * as bankAccountSecrets from './migrations/0022-bank-account-secrets.js'
 import * as achOriginations from './migrations/0023-ach-originations.js'
 import * as achReturns from './migrations/0024-ach-returns.js'
+import * as returnedPaymentFee from './migrations/0025-returned-payment-fee.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-bank-account-secrets': bankAccountSecrets,
   '0023-ach-originations': achOriginations,
   '0024-ach-returns': achReturns,
+  '0025-returned-payment-fee': returnedPaymentFee,
 }
 
 /** Names of every migration, in order. */

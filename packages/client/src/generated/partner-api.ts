@@ -3235,6 +3235,11 @@ export interface components {
             late_fee_bps: number;
             /** @description days after the due date before the late fee */
             late_fee_grace_days: number;
+            /**
+             * Format: int64
+             * @description minor units charged when the borrower's bank returns a bank debit (a `RETURN_FEE` ledger entry; 0: none)
+             */
+            returned_payment_fee: number;
             /** @description The business time zone (IANA): start, due and posting dates and "today" are calendar dates there */
             time_zone: string;
             active: boolean;
@@ -3468,6 +3473,11 @@ export interface components {
             late_fee_bps: number;
             /** @description days after the due date before the late fee */
             late_fee_grace_days: number;
+            /**
+             * Format: int64
+             * @description minor units charged when the borrower's bank returns a bank debit (a `RETURN_FEE` ledger entry; 0: none)
+             */
+            returned_payment_fee: number;
             /** @description The business time zone (IANA): start, due and posting dates and "today" are calendar dates there */
             time_zone: string;
             /** @description days since the oldest unpaid installment fell due, as of today in time_zone (0 when none is past due) */
@@ -3612,7 +3622,7 @@ export interface components {
             /** Format: uuid */
             loan_id: string;
             /** @enum {string} */
-            type: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF";
+            type: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF" | "RETURN_FEE";
             /** Format: date */
             effective_date: string;
             /**
@@ -3664,7 +3674,7 @@ export interface components {
             /** Format: uuid */
             loan_id: string;
             /** @enum {string} */
-            type: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF";
+            type: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF" | "RETURN_FEE";
             /** Format: date */
             effective_date: string;
             /**
@@ -10619,6 +10629,7 @@ export interface operations {
                      *           "late_fee_flat": 2500,
                      *           "late_fee_bps": 500,
                      *           "late_fee_grace_days": 10,
+                     *           "returned_payment_fee": 0,
                      *           "active": true,
                      *           "created_at": "2026-11-01T00:00:00.000Z",
                      *           "updated_at": "2026-11-02T09:21:05.640Z",
@@ -11961,6 +11972,7 @@ export interface operations {
                      *           "late_fee_flat": 2500,
                      *           "late_fee_bps": 500,
                      *           "late_fee_grace_days": 10,
+                     *           "returned_payment_fee": 0,
                      *           "days_past_due": 0,
                      *           "delinquency_bucket": "CURRENT",
                      *           "charged_off_on": null,
@@ -12121,6 +12133,7 @@ export interface operations {
                      *       "late_fee_flat": 2500,
                      *       "late_fee_bps": 500,
                      *       "late_fee_grace_days": 10,
+                     *       "returned_payment_fee": 0,
                      *       "days_past_due": 0,
                      *       "delinquency_bucket": "CURRENT",
                      *       "charged_off_on": null,
@@ -14229,7 +14242,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only the ledger entries of this type */
-                type?: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF";
+                type?: "DISBURSEMENT" | "ORIGINATION_FEE" | "FEE_WITHHELD" | "INTEREST_ACCRUAL" | "LATE_FEE" | "PAYMENT" | "REVERSAL" | "REALLOCATION" | "CHARGE_OFF" | "RETURN_FEE";
                 /** @description Only entries effective on or after this day (`YYYY-MM-DD`) */
                 from?: string;
                 /** @description Only entries effective on or before this day (`YYYY-MM-DD`); not before `from` */
@@ -14804,6 +14817,7 @@ export interface operations {
                      *             "late_fee_flat": 2500,
                      *             "late_fee_bps": 500,
                      *             "late_fee_grace_days": 10,
+                     *             "returned_payment_fee": 0,
                      *             "days_past_due": 0,
                      *             "delinquency_bucket": "CURRENT",
                      *             "charged_off_on": null,
@@ -16937,6 +16951,7 @@ export interface operations {
                      *         "late_fee_flat": 2500,
                      *         "late_fee_bps": 500,
                      *         "late_fee_grace_days": 10,
+                     *         "returned_payment_fee": 0,
                      *         "days_past_due": 0,
                      *         "delinquency_bucket": "CURRENT",
                      *         "charged_off_on": null,
@@ -18451,7 +18466,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,fxJh6X3gAAkXQtNsO/jYTomUXv/4TGqHKkEk1knm59g=
+                 * @example v1,DrRQpwCrulLta2Qs+sIekTWBLEK5secY9fPWrf8S1qo=
                  */
                 "webhook-signature": string;
             };
@@ -18490,6 +18505,7 @@ export interface operations {
                  *         "late_fee_flat": 2500,
                  *         "late_fee_bps": 500,
                  *         "late_fee_grace_days": 10,
+                 *         "returned_payment_fee": 0,
                  *         "days_past_due": 0,
                  *         "delinquency_bucket": "CURRENT",
                  *         "charged_off_on": null,
@@ -19137,7 +19153,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,IltbBDCr0LOtOlZtBeez+5kU+n6YV/JmTUv+g+ZEDU0=
+                 * @example v1,nPqsMpiqYOywAJDmOdk3I003XkQR9AYjj9WEjmoENSQ=
                  */
                 "webhook-signature": string;
             };
@@ -19176,6 +19192,7 @@ export interface operations {
                  *         "late_fee_flat": 2500,
                  *         "late_fee_bps": 500,
                  *         "late_fee_grace_days": 10,
+                 *         "returned_payment_fee": 0,
                  *         "days_past_due": 1,
                  *         "delinquency_bucket": "DPD_1_30",
                  *         "charged_off_on": null,
@@ -19237,7 +19254,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,dekZyEyfUtlKSEz5BUEXWbh8amrj8CvHZPHKo5hAZjc= v1,ZbUK5yG97e1+Ao853ViuyTfn5sfUdEayOX1DYxfOKZY=
+                 * @example v1,hzUzpjFZb0inVJKMCMdUJt7McXdfo6ZYtPiJT841Zls= v1,iraeOd1+Vbl5pSxl/jsIv310TJKtY+h3rhaVZgTzwg4=
                  */
                 "webhook-signature": string;
             };
@@ -19276,6 +19293,7 @@ export interface operations {
                  *         "late_fee_flat": 2500,
                  *         "late_fee_bps": 500,
                  *         "late_fee_grace_days": 10,
+                 *         "returned_payment_fee": 0,
                  *         "days_past_due": 0,
                  *         "delinquency_bucket": "CURRENT",
                  *         "charged_off_on": null,
@@ -19336,7 +19354,7 @@ export interface operations {
                 "webhook-timestamp": string;
                 /**
                  * @description v1,<base64 HMAC-SHA256 of "id.timestamp.body"> (Standard Webhooks), one per signing secret, space-separated: two during an endpoint secret rotation's grace period, and either verifying accepts the delivery. The key is the base64 after `whsec_` for a `whsec_` secret, else the secret's UTF-8 bytes
-                 * @example v1,wFSOk1Iio+NZcMX7ay8DhvIOCZegMpWKe3VJj8IEGEM= v1,yuyYWT7/obu6T8HTC830QMtj9EVWL60CRr4GfasPRrY=
+                 * @example v1,XsZkpILEgjF+K3Mse0ZcyVvZuyT4W3kmaTwzaTr3OFA= v1,+OP3Xz2uAuMhNJmzuvZcRmlDjaquQ+bPfc/80FE7l28=
                  */
                 "webhook-signature": string;
             };
@@ -19375,6 +19393,7 @@ export interface operations {
                  *         "late_fee_flat": 2500,
                  *         "late_fee_bps": 500,
                  *         "late_fee_grace_days": 10,
+                 *         "returned_payment_fee": 0,
                  *         "days_past_due": 0,
                  *         "delinquency_bucket": "CURRENT",
                  *         "charged_off_on": "2026-11-30",

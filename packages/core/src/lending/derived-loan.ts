@@ -27,6 +27,8 @@ export type DerivedLoan = {
   /** The due date of the first installment that still owes something (null when none does): what the loan's delinquency is judged from between postings. */
   readonly oldestUnpaidDueDate: string | null
   readonly allocations: ReadonlyMap<PaymentId, AppliedPayment>
+  /** What each returned payment's fee the replay charged came to (at most its amount: the ceiling). */
+  readonly returnFees: ReadonlyMap<PaymentId, number>
 }
 
 /** What pays the loan off on `asOf`, by bucket. */
@@ -46,7 +48,14 @@ export const installmentStatus = (i: LoanInstallment, asOf: string, settled: boo
  * The loan on `asOf` from a state advanced to it: the open stretch's interest counted without
  * closing it, each installment not yet due projected to its due date on the principal from it on.
  */
-export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: ReplayState, asOf: string, allocations: ReadonlyMap<PaymentId, AppliedPayment>): DerivedLoan => {
+export const derivedAt = (
+  loan: Pick<ServicedLoan, 'id'>,
+  rules: Rules,
+  state: ReplayState,
+  asOf: string,
+  allocations: ReadonlyMap<PaymentId, AppliedPayment>,
+  returnFees: ReadonlyMap<PaymentId, number>,
+): DerivedLoan => {
   const { installments: inst, open, cursor } = state
   const pending = accrue(rules.counter, state.principal, rules.rateBps, cursor, asOf, state.charged)
   const accruedOf = (k: number): number => inst[k]!.interest + (k === open ? pending : 0)
@@ -91,5 +100,6 @@ export const derivedAt = (loan: Pick<ServicedLoan, 'id'>, rules: Rules, state: R
     daysPastDue: daysPastDueSince(pastDue[0]?.dueDate ?? null, asOf),
     oldestUnpaidDueDate: installments.find((i) => unpaidOf(i) > 0)?.dueDate ?? null,
     allocations,
+    returnFees,
   }
 }

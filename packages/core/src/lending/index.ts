@@ -9,7 +9,7 @@ export {
 } from './loan-records.js'
 export {
   type Allocation, type Buckets, DELINQUENCY_BUCKETS, type DelinquencyBucket, type DerivedLoan, type InstallmentPayments, type LoanChange, type LoanEvent,
-  type PayoffQuote, type ScheduledInstallment, type ServicedInstallment, type ServicingCheckpoint, type SettledPayment, chargeOffEntries, daysPastDueSince, delinquencyBucketOf,
+  type PayoffQuote, type ReplayInputs, type ReturnFee, type ScheduledInstallment, type ServicedInstallment, type ServicingCheckpoint, type SettledPayment, chargeOffEntries, daysPastDueSince, delinquencyBucketOf,
   allocated, derivedOn, postChange, replay, resumes, sameFigures, snapshotOf, statusChange, total, writtenOffReversal,
 } from './loan-servicing.js'
 export { disclosureFigures, formatAprThousandths } from './apr.js'

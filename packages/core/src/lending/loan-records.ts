@@ -40,6 +40,8 @@ export type Loan = {
   readonly prepayment: PrepaymentMode
   readonly lateFee: LateFee
   readonly allocationOrder?: AllocationOrder
+  /** The product's returned-payment fee, frozen at booking (minor units); absent, none. */
+  readonly returnedPaymentFee?: number
   readonly timeZone: string
   /** The due date of its oldest unpaid installment at its latest posting (null once nothing is owed). */
   readonly oldestUnpaidDueDate: string | null
@@ -77,7 +79,7 @@ export type LoanInstallment = {
 }
 
 /** The kinds of ledger entry. */
-export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'LATE_FEE', 'PAYMENT', 'REVERSAL', 'REALLOCATION', 'CHARGE_OFF'] as const
+export const TRANSACTION_TYPES = ['DISBURSEMENT', 'ORIGINATION_FEE', 'FEE_WITHHELD', 'INTEREST_ACCRUAL', 'LATE_FEE', 'PAYMENT', 'REVERSAL', 'REALLOCATION', 'CHARGE_OFF', 'RETURN_FEE'] as const
 /** One of `TRANSACTION_TYPES`. */
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]
 

@@ -7,4 +7,5 @@ export { type DerivedLoan, type PayoffQuote, type ScheduledInstallment, type Ser
 export { allocated, chargeOffEntries, paymentEntry, sameFigures, snapshotOf, writtenOffReversal } from './ledger-entries.js'
 export { type LoanChange, type LoanEvent, type PostedPayment, postChange, resumes, statusChange } from './posting.js'
 export { type ServicingCheckpoint, type Working } from './replay-state.js'
-export { type SettledPayment, deriveLoan, derivedOn, replay } from './replay.js'
+export { type ReplayInputs, type SettledPayment, deriveLoan, derivedOn, replay } from './replay.js'
+export { type ReturnFee } from './return-fees.js'

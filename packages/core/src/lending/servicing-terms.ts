@@ -17,13 +17,18 @@ export type PrepaymentMode = (typeof PREPAYMENT_MODES)[number]
  */
 export type LateFee = { readonly flat: number; readonly bps: number; readonly graceDays: number }
 
-/** How a product's loans are serviced (docs/servicing.md); `allocationOrder` absent is `DEFAULT_ALLOCATION_ORDER`. */
+/**
+ * How a product's loans are serviced (docs/servicing.md); `allocationOrder` absent is
+ * `DEFAULT_ALLOCATION_ORDER`; `returnedPaymentFee` (minor units) is charged when the borrower's bank
+ * returns a debit, absent none.
+ */
 export type ServicingTerms = {
   readonly dayCount: DayCount
   readonly prepayment: PrepaymentMode
   readonly lateFee: LateFee
   readonly timeZone: string
   readonly allocationOrder?: AllocationOrder
+  readonly returnedPaymentFee?: number
 }
 
 /** The terms of a product that names none: 30/360, a prepayment shortens the term, no late fee, UTC. */

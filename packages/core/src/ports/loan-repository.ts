@@ -80,6 +80,8 @@ export type PaymentReads = {
   readonly paymentById: (id: PaymentId) => TE.TaskEither<StoreUnavailable, O.Option<Payment>>
   /** Posted payments (`POSTED_PAYMENT_STATUSES`) by effective date, then in the order posted (what a replay takes). */
   readonly posted: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
+  /** `RETURNED` payments that charged a returned-payment fee, by the day returned, then in the order taken: what a replay takes beside the posted ones. */
+  readonly returnedWithFee: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
   /** `PENDING` payments in the order taken: accepted, not yet posted. */
   readonly pending: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }

@@ -55,6 +55,12 @@ export const inMemoryLoanRepository = (
     paymentById: (id) => TE.right(O.fromNullable(payments.get(id))),
     posted: (loanId) => TE.right(posted(loanId)),
     pending: (loanId) => TE.right(pendingOf(loanId)),
+    returnedWithFee: (loanId) =>
+      TE.right(
+        [...payments.values()]
+          .filter((p) => p.loanId === loanId && p.status === 'RETURNED' && (p.returnFee ?? 0) > 0)
+          .sort((a, b) => (a.returnedOn ?? '').localeCompare(b.returnedOn ?? '') || a.createdAt.getTime() - b.createdAt.getTime()),
+      ),
   }
 
   /** The loan's posted payments by effective date, those of one date in the order of their `PAYMENT` entries. */

@@ -17,6 +17,7 @@ export const servicingTermsView = (terms: ServicingTerms) => ({
   late_fee_flat: terms.lateFee.flat,
   late_fee_bps: terms.lateFee.bps,
   late_fee_grace_days: terms.lateFee.graceDays,
+  returned_payment_fee: terms.returnedPaymentFee ?? 0,
 })
 
 /** Servicing terms as the API shows them (`servicingTermsView`). */

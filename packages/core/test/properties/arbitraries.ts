@@ -17,6 +17,7 @@ const product: fc.Arbitrary<Product> = fc.record({
   dayCount: fc.constantFrom<RefDayCountConvention>('THIRTY_360', 'ACTUAL_365'),
   prepayment: fc.constantFrom<RefPrepayment>('REDUCE_TERM', 'REDUCE_INSTALLMENT'),
   lateFee: fc.record({ flat: fc.integer({ min: 0, max: 5_000 }), bps: fc.integer({ min: 0, max: 1_000 }), graceDays: fc.integer({ min: 0, max: 15 }) }),
+  returnedPaymentFee: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 })),
   timeZone: fc.constantFrom(...ZONES),
 })
 

@@ -24,6 +24,8 @@ import {
   paymentView,
   payoffView,
   reverseLoanPayment,
+  returnBankDebit,
+  OPERATOR_CONTEXT,
   runInterestAccrual,
   settleSubmittedPayment,
   submitLoanApplication,
@@ -44,7 +46,7 @@ import {
   testId,
 } from '../../src/testing/index.js'
 import { acmeParty } from '../fixtures/parties.js'
-import { MS_PER_DAY, type RefAllocation, type RefBuckets, type RefDayCountConvention, type RefPayment, type RefPrepayment, type RefTerms, shiftDays } from './model.js'
+import { MS_PER_DAY, type RefAllocation, type RefBuckets, type RefDayCountConvention, type RefPayment, type RefPrepayment, type RefReturnFee, type RefTerms, shiftDays } from './model.js'
 
 /**
  * The use cases of core's public entry, over the in-memory adapters, as a partner and an operator
@@ -111,6 +113,8 @@ export type Product = {
   readonly dayCount: RefDayCountConvention
   readonly prepayment: RefPrepayment
   readonly lateFee: { readonly flat: number; readonly bps: number; readonly graceDays: number }
+  /** Charged when the borrower's bank returns a debit (0: none). */
+  readonly returnedPaymentFee: number
   readonly timeZone: string
 }
 /** A loan of `amount` on `product`, approved `msOfDay` into the local day `start`. */
@@ -177,6 +181,7 @@ export const servicedLoan = async (spec: LoanSpec) => {
     late_fee_flat: p.lateFee.flat,
     late_fee_bps: p.lateFee.bps,
     late_fee_grace_days: p.lateFee.graceDays,
+    returned_payment_fee: p.returnedPaymentFee,
     time_zone: zone,
   })()
   if (E.isLeft(created)) return undefined
@@ -208,6 +213,9 @@ export const servicedLoan = async (spec: LoanSpec) => {
       const submitted = await run(submitPendingPayment(deps)(pending.payment_id as PaymentId, effectiveDate))
       return paymentView(settle ? await run(settleSubmittedPayment(deps)(submitted.id)) : submitted)
     },
+    /** The bank debit `paymentId` returned by its bank with `returnCode` (as an ingested return file applies it). */
+    returnDebit: async (paymentId: string, returnCode: string) =>
+      paymentView((await run(returnBankDebit(deps)(paymentId as PaymentId, { returnCode, inboundFileId: testId('00000000-0000-4000-8000-00000000f11e'), context: OPERATOR_CONTEXT }))).payment),
     accrue: (asOf?: string) => run(runInterestAccrual(deps)(asOf === undefined ? {} : { as_of: asOf })),
     payoff: async (asOf?: string) => payoffView(await run(getLoanPayoffForParty(deps)(caller, { ...ofLoan, ...(asOf === undefined ? {} : { as_of: asOf }) }))),
     latestBalance: async () => balanceView(await run(getLatestLoanBalanceForParty(deps)(caller, ofLoan))),
@@ -230,15 +238,31 @@ export const bookedOrSkip = async (spec: LoanSpec, pre: (ok: boolean) => void): 
 /** The loan `spec` books, which the guardrail must accept. */
 export const booked = async (spec: LoanSpec): Promise<ServicedLoan> => bookedOrSkip(spec, (ok) => expect(ok, 'the product is accepted').to.equal(true))
 
-/** A payment the test took, in the order it was posted (`seq`), its status as listed, and whether it has been reversed since. */
-export type Taken = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number; readonly status: 'SUCCEEDED' | 'SUBMITTED' | 'SETTLED'; reversed: boolean }
-export const inForce = (taken: readonly Taken[]): readonly RefPayment[] => taken.filter((p) => !p.reversed)
+/**
+ * A payment the test took, in the order it was posted (`seq`), its status as listed, and whether
+ * it has been reversed since, or returned by its bank (the day, the fee and the order of returns).
+ */
+export type Taken = {
+  readonly id: string
+  readonly amount: number
+  readonly date: string
+  readonly seq: number
+  readonly status: 'SUCCEEDED' | 'SUBMITTED' | 'SETTLED'
+  reversed: boolean
+  returned: { readonly on: string; readonly fee: number; readonly seq: number } | null
+}
+export const inForce = (taken: readonly Taken[]): readonly RefPayment[] => taken.filter((p) => !p.reversed && p.returned === null)
+/** The fees the returns of `taken` charged, as the model takes them. */
+export const returnFeesOf = (taken: readonly Taken[]): readonly RefReturnFee[] =>
+  taken.flatMap((p) => (p.returned === null || p.returned.fee === 0 ? [] : [{ id: p.id, amount: p.returned.fee, date: p.returned.on, seq: p.returned.seq }]))
+/** The status `taken` is listed with. */
+export const listedStatus = (p: Taken): string => (p.reversed ? 'REVERSED' : p.returned !== null ? 'RETURNED' : p.status)
 
 /** Takes a payment of `amount` today, which must succeed, and records it. */
 export const takePayment = async (h: ServicedLoan, taken: Taken[], amount: number): Promise<string> => {
   const payment = right(await h.pay(amount))
   same([payment.status, payment.amount, payment.effective_date], ['SUCCEEDED', amount, h.today()], 'a payment taken today')
-  taken.push({ id: payment.payment_id, amount, date: payment.effective_date, seq: taken.length + 1, status: 'SUCCEEDED', reversed: false })
+  taken.push({ id: payment.payment_id, amount, date: payment.effective_date, seq: taken.length + 1, status: 'SUCCEEDED', reversed: false, returned: null })
   return payment.payment_id
 }
 
@@ -247,7 +271,7 @@ export const takeDebit = async (h: ServicedLoan, taken: Taken[], amount: number,
   const debit = await h.debit(amount, effectiveDate, settle)
   const status = settle ? 'SETTLED' : 'SUBMITTED'
   same([debit.status, debit.amount, debit.effective_date], [status, amount, h.today()], 'a bank debit submitted today')
-  taken.push({ id: debit.payment_id, amount, date: debit.effective_date, seq: taken.length + 1, status, reversed: false })
+  taken.push({ id: debit.payment_id, amount, date: debit.effective_date, seq: taken.length + 1, status, reversed: false, returned: null })
 }
 
 /** What the ledger's entries sum to, by bucket. */

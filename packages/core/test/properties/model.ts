@@ -154,6 +154,9 @@ export const refSchedule = (t: RefTerms): { readonly payment: number; readonly r
 /** A successful payment in force: its amount, effective date and the order it was taken in. */
 export type RefPayment = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number }
 
+/** A returned payment's fee: charged on `date`, the day of the return, in the order the returns came (`seq`). */
+export type RefReturnFee = { readonly id: string; readonly amount: number; readonly date: string; readonly seq: number }
+
 export type RefInstallment = {
   readonly number: number
   readonly dueDate: string
@@ -199,9 +202,13 @@ export const owedOf = (i: RefInstallment): number => i.principalDue - i.principa
  *   payment takes it as past-due interest;
  * - the prepayment is recorded on the installment whose principal step 2 paid, and the ones after
  *   it are recast, the first period running from the payment date; REDUCE_TERM drops those left
- *   after the balance reaches zero, REDUCE_INSTALLMENT keeps the term (a last part may be zero).
+ *   after the balance reaches zero, REDUCE_INSTALLMENT keeps the term (a last part may be zero);
+ * - a returned payment's fee ("Returns": charged on the day of the return, before that day's
+ *   payments, to the oldest installment owing anything that day, the last when none does) is a
+ *   fee that installment owes, "owing" measured as a late fee's is (the open installment's
+ *   interest accrued to the day included).
  */
-export const refDerive = (t: RefTerms, payments: readonly RefPayment[], asOf: string): RefState => {
+export const refDerive = (t: RefTerms, payments: readonly RefPayment[], asOf: string, returnFees: readonly RefReturnFee[] = []): RefState => {
   const counter = refDayCount(t.dayCount, t.start)
   const booked = refSchedule(t)
   const insts: RefInstallment[] = booked.rows.map((r, k) => ({
@@ -218,7 +225,8 @@ export const refDerive = (t: RefTerms, payments: readonly RefPayment[], asOf: st
   }))
   const inForce = payments.filter((p) => p.date <= asOf).sort((a, b) => (a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.seq - b.seq))
   const feeDate = (i: RefInstallment): string => shiftDays(i.dueDate, t.lateFee.graceDays + 1)
-  const dates = [...new Set([...insts.map((i) => i.dueDate), ...insts.map(feeDate), ...inForce.map((p) => p.date)])].filter((d) => d <= asOf).sort()
+  const fees = returnFees.filter((f) => f.date <= asOf).sort((a, b) => a.seq - b.seq)
+  const dates = [...new Set([...insts.map((i) => i.dueDate), ...insts.map(feeDate), ...inForce.map((p) => p.date), ...fees.map((f) => f.date)])].filter((d) => d <= asOf).sort()
   const allocations = new Map<string, RefAllocation>()
   let principal = t.principal
   let from = t.start
@@ -300,6 +308,7 @@ export const refDerive = (t: RefTerms, payments: readonly RefPayment[], asOf: st
       const owed = owedOf(i) + (i === open() ? pending(day) : 0)
       if (owed > 0) i.fees += t.lateFee.flat + halfUp(ratio(big(t.lateFee.bps) * big(owed), 10_000n))
     }
+    for (const f of fees.filter((x) => x.date === day)) (insts.find((i) => owedOf(i) + (i === open() ? pending(day) : 0) > 0) ?? insts[insts.length - 1]!).fees += f.amount
     for (const p of paymentsToday) apply(p, day)
   }
   const tail = pending(asOf)

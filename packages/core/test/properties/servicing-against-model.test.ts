@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { loanSpec, msOfDay, share } from './arbitraries.js'
-import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, right, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
+import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, listedStatus, returnFeesOf, right, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
 import { refDaysPastDue, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefTerms } from './model.js'
 
 /**
@@ -23,6 +23,7 @@ type Step = { readonly ahead: number } & (
   | { readonly kind: 'reverse'; readonly pick: number }
   | { readonly kind: 'accrue'; readonly back: number }
   | { readonly kind: 'debit'; readonly share: number; readonly days: number; readonly settle: boolean }
+  | { readonly kind: 'return'; readonly pick: number; readonly code: string }
 )
 const ahead = fc.integer({ min: 0, max: 60 })
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -41,6 +42,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reverse' as const), pick: fc.nat(), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('accrue' as const), back: fc.nat({ max: 60 }), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('debit' as const), share, days: fc.integer({ min: 0, max: 4 }), settle: fc.boolean(), ahead }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('return' as const), pick: fc.nat(), code: fc.constantFrom('R01', 'R02', 'R10'), ahead }) },
 )
 const steps = fc.array(step, { minLength: 1, maxLength: 40, size: 'max' })
 
@@ -78,22 +80,23 @@ const expectPaidOffBy = async (h: ServicedLoan, less: boolean): Promise<void> =>
 const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonly Taken[], aheadDays: number): Promise<void> => {
   const today = h.today()
   const payments = inForce(taken)
-  const now = refDerive(terms, payments, today)
+  const fees = returnFeesOf(taken)
+  const now = refDerive(terms, payments, today, fees)
 
   const listed = await h.payments()
   same(
     listed.map((p) => [p.payment_id, p.status, p.effective_date]),
-    taken.map((p) => [p.id, p.reversed ? 'REVERSED' : p.status, p.date]),
+    taken.map((p) => [p.id, listedStatus(p), p.date]),
     'payments listed',
   )
-  for (const p of listed.filter((x) => x.status !== 'REVERSED')) {
+  for (const p of listed.filter((x) => x.status !== 'REVERSED' && x.status !== 'RETURNED')) {
     const a = p.allocation!
     expect(a.past_due.fees + a.past_due.interest + a.past_due.principal + a.fees + a.interest + a.principal, `allocation of ${p.payment_id} sums to its amount`).to.equal(p.amount)
     same(a, allocationJson(now.allocations.get(p.payment_id)!), `allocation of payment ${p.payment_id} (${p.amount} on ${p.effective_date}) = model`)
   }
 
   const latest = await expectLedgerIsSnapshot(h)
-  const atSnapshot = refDerive(terms, payments, latest.as_of)
+  const atSnapshot = refDerive(terms, payments, latest.as_of, fees)
   same(
     [latest.principal_outstanding, latest.interest_outstanding, latest.fees_outstanding, latest.payoff_amount],
     [atSnapshot.outstanding.principal, atSnapshot.outstanding.interest, atSnapshot.outstanding.fees, atSnapshot.payoff],
@@ -106,7 +109,7 @@ const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonl
   const quote = await h.payoff()
   const later = shiftDays(today, aheadDays)
   const goodThrough = await h.payoff(later)
-  const modelLater = refDerive(terms, payments, later)
+  const modelLater = refDerive(terms, payments, later, fees)
   const quoted = (q: typeof quote) => [q.as_of, q.principal, q.interest, q.fees, q.payoff_amount]
   same(quoted(quote), [today, now.outstanding.principal, now.outstanding.interest, now.outstanding.fees, now.payoff], 'payoff quote today = model')
   same(quoted(goodThrough), [later, modelLater.outstanding.principal, modelLater.outstanding.interest, modelLater.outstanding.fees, modelLater.payoff], `payoff quote ${aheadDays} days ahead = model`)
@@ -166,8 +169,8 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         break
       }
       case 'reverse': {
-        // A debit still in its return window (SUBMITTED) cannot be reversed.
-        const candidates = taken.filter((p) => !p.reversed && p.status !== 'SUBMITTED')
+        // A debit still in its return window (SUBMITTED) cannot be reversed, nor one returned.
+        const candidates = taken.filter((p) => !p.reversed && p.returned === null && p.status !== 'SUBMITTED')
         const chosen = candidates[st.pick % Math.max(1, candidates.length)]
         if (chosen === undefined) break
         expect(right(await h.reverse(chosen.id)).status).to.equal('REVERSED')
@@ -197,6 +200,15 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         const amount = Math.min(payoff, Math.max(1, Math.floor(payoff * st.share)))
         // Its file effective up to four days on: posted today all the same.
         await takeDebit(h, taken, amount, shiftDays(today, st.days), st.settle)
+        break
+      }
+      case 'return': {
+        // Its bank returns a bank debit, in its window or late: undone, the product's fee charged today.
+        const debits = taken.filter((p) => !p.reversed && p.returned === null && p.status !== 'SUCCEEDED')
+        const chosen = debits[st.pick % Math.max(1, debits.length)]
+        if (chosen === undefined) break
+        same((await h.returnDebit(chosen.id, st.code)).status, 'RETURNED', 'a bank debit returned')
+        chosen.returned = { on: today, fee: spec.product.returnedPaymentFee, seq: taken.filter((p) => p.returned !== null).length + 1 }
         break
       }
       case 'pay-quoted': {

@@ -56,6 +56,7 @@ const settableOptional = {
   late_fee_flat: NonNegativeMinorUnits,
   late_fee_bps: BasisPoints,
   late_fee_grace_days: integerIn('GraceDays', 0, 365),
+  returned_payment_fee: NonNegativeMinorUnits,
   time_zone: TimeZone,
   active: Bool,
 }
@@ -128,6 +129,9 @@ export const checkProduct = (p: LoanProduct, sent: readonly string[] = []): E.Ei
     E.chain((checked) => checkAmortizes(checked, sent)),
   )
 
+/** The returned-payment fee as the terms hold it: absent when none. */
+const returnedPaymentFee = (fee: number): Pick<ServicingTerms, 'returnedPaymentFee'> => (fee === 0 ? {} : { returnedPaymentFee: fee })
+
 /** A new product from decoded input, with the defaults filled in; unchecked (`checkProduct`). */
 export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date): LoanProduct => ({
   id,
@@ -149,6 +153,7 @@ export const newLoanProduct = (input: LoanProductInput, id: ProductId, now: Date
       bps: input.late_fee_bps ?? DEFAULT_SERVICING_TERMS.lateFee.bps,
       graceDays: input.late_fee_grace_days ?? DEFAULT_SERVICING_TERMS.lateFee.graceDays,
     },
+    ...returnedPaymentFee(input.returned_payment_fee ?? 0),
     timeZone: input.time_zone ?? DEFAULT_SERVICING_TERMS.timeZone,
   },
   active: input.active ?? true,
@@ -176,6 +181,7 @@ export const patchLoanProduct = (p: LoanProduct, patch: LoanProductPatch, now: D
       bps: merged(patch.late_fee_bps, p.servicing.lateFee.bps),
       graceDays: merged(patch.late_fee_grace_days, p.servicing.lateFee.graceDays),
     },
+    ...returnedPaymentFee(merged(patch.returned_payment_fee, p.servicing.returnedPaymentFee ?? 0)),
     timeZone: merged(patch.time_zone, p.servicing.timeZone),
   },
   active: merged(patch.active, p.active),

@@ -80,6 +80,8 @@ export type Payment = {
   /** A `RETURNED` bank debit's return reason code (`R01`, …) and the day the return was applied (the loan's business date); absent otherwise. */
   readonly returnCode?: string
   readonly returnedOn?: string
+  /** A `RETURNED` bank debit's returned-payment fee (the loan's, frozen at booking), charged on `returnedOn`; absent or 0 for none. */
+  readonly returnFee?: number
   /** The date it is posted on, in the loan's business time zone (`YYYY-MM-DD`): the day it was taken, or a bank debit's effective entry date. */
   readonly effectiveDate: string
   readonly createdAt: Date

@@ -37,7 +37,7 @@ export const loanProductRepositoryContract = (impl: Implementation<LoanProductRe
       interestRateBps: 1199,
       originationFeeBps: 200,
       repaymentFrequency: 'MONTHLY',
-      servicing: { dayCount: 'ACTUAL_365', prepayment: 'REDUCE_INSTALLMENT', lateFee: { flat: 2_500, bps: 500, graceDays: 10 }, timeZone: 'America/New_York' },
+      servicing: { dayCount: 'ACTUAL_365', prepayment: 'REDUCE_INSTALLMENT', lateFee: { flat: 2_500, bps: 500, graceDays: 10 }, returnedPaymentFee: 2_500, timeZone: 'America/New_York' },
       active: true,
       createdAt: at('2030-05-01T10:00:00.123Z'),
       updatedAt: at('2030-05-01T10:00:00.123Z'),

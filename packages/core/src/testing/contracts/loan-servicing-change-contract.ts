@@ -168,6 +168,27 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(await right(loans.payments.paymentById(pending.id))).to.deep.equal(O.some(asSubmitted))
     })
 
+    it('writes a return over its debit (code, day, fee) and reads the returned payments that charged a fee, by the day returned', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const day = booked.loan.startDate
+      const later = (days: number) => utcDate(new Date(Date.parse(`${day}T10:00:00.000Z`) + days * 86_400_000))
+      const first = paymentPosting(bookedLocked(booked), 50_000, at(`${day}T11:00:00.000Z`), m.id, clientId)
+      await post(loans, booked.loan.id, () => ({ ...first.posting, payments: [{ ...first.payment, status: 'SUBMITTED' }] }), null)
+      const second = paymentPosting(first.state, 40_000, at(`${day}T12:00:00.000Z`), m.id, clientId)
+      await post(loans, booked.loan.id, () => ({ ...second.posting, payments: [{ ...second.payment, status: 'SUBMITTED' }] }), null)
+      const third = paymentPosting(second.state, 30_000, at(`${day}T13:00:00.000Z`), m.id, clientId)
+      await post(loans, booked.loan.id, () => ({ ...third.posting, payments: [{ ...third.payment, status: 'SUBMITTED' }] }), null)
+      // Returned: the second on day 3 with a fee, the first on day 2 with a fee, the third on day 2 with none.
+      const returned = (p: Payment, on: string, fee: number): Payment => ({ ...p, status: 'RETURNED', returnCode: 'R01', returnedOn: on, ...(fee === 0 ? {} : { returnFee: fee }) })
+      const [secondBack, firstBack, thirdBack] = [returned(second.payment, later(3), 2_500), returned(first.payment, later(2), 1_000), returned(third.payment, later(2), 0)]
+      for (const back of [secondBack, firstBack, thirdBack]) await post(loans, booked.loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [back], audit: NOT_AUDITED, events: [] }), null)
+      expect(await right(loans.payments.paymentById(secondBack.id))).to.deep.equal(O.some(secondBack))
+      expect(await right(loans.payments.paymentById(thirdBack.id))).to.deep.equal(O.some(thirdBack))
+      expect(await right(loans.payments.posted(booked.loan.id))).to.deep.equal([])
+      expect(await right(loans.payments.returnedWithFee(booked.loan.id))).to.deep.equal([firstBack, secondBack])
+    })
+
     it('hands a change that waited for the lock the pending sum its holder committed', async () => {
       const { booked, clientId } = await ownLoan()
       const m = await method(booked.loan.id)

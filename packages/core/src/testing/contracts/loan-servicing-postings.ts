@@ -41,7 +41,7 @@ export const paymentPosting = (
 ): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
   const today = utcDate(now)
   const base = { id: taken.id, loanId: locked.loan.id, clientId, idempotencyKey, paymentMethodId: methodId, amount, currency: locked.loan.currency, effectiveDate: today, createdAt: taken.createdAt }
-  const { posting, change } = postEvent(locked, null, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
+  const { posting, change } = postEvent({ ...locked, payments: null, returned: null }, { type: 'PAYMENT', payment: settled(base) }, today, { ids: freshId, now })
   const { allocation, perInstallment, transactionId } = change.allocation!
   const payment: Payment = { ...base, status: 'SUCCEEDED', failureCode: null, allocation, perInstallment, transactionId }
   const full: Posting = { ...posting, payments: [payment, ...posting.payments], audit: NOT_AUDITED }
@@ -50,7 +50,7 @@ export const paymentPosting = (
 
 /** Interest accrual alone as of `now`'s date, as the daily job posts it. */
 export const accrualPosting = (locked: LockedLoan, now: Date): { readonly state: LockedLoan; readonly posting: Posting } => {
-  const { posting } = postEvent(locked, null, { type: 'TIME' }, utcDate(now), { ids: freshId, now })
+  const { posting } = postEvent({ ...locked, payments: null, returned: null }, { type: 'TIME' }, utcDate(now), { ids: freshId, now })
   if (posting.transactions.length === 0) throw new Error('accrualPosting: nothing to accrue')
   return { state: afterPosting(locked, posting), posting }
 }
@@ -62,7 +62,7 @@ export const reversalPosting = (
   payments: readonly Payment[],
   now: Date,
 ): { readonly state: LockedLoan; readonly payment: Payment; readonly posting: Posting } => {
-  const { posting, change } = postEvent(locked, payments, { type: 'REVERSAL', payment }, utcDate(now), { ids: freshId, now })
+  const { posting, change } = postEvent({ ...locked, payments, returned: [] }, { type: 'REVERSAL', payment }, utcDate(now), { ids: freshId, now })
   const reversed: Payment = { ...payment, status: 'REVERSED' }
   const reversal = change.transactions.find((t) => t.type === 'REVERSAL')!
   const full: Posting = {

@@ -8,7 +8,7 @@ import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { ACH_TIME_ZONE } from '../../domain/ach/cutoffs.js'
 import { blocksMethod, EXTENDED_RETURN_DAYS, hasExtendedWindow, returnCategoryOf } from '../../domain/ach/return-codes.js'
 import { EmptyInput } from '../../domain/foundations/codecs.js'
-import { newId, type InboundFileId } from '../../domain/foundations/ids.js'
+import { newId, type InboundFileId, type PaymentId } from '../../domain/foundations/ids.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
@@ -20,7 +20,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import { changeOfPayment, loadFromBooking } from '../servicing/posting.js'
-import { planReturn, type AppliedReturn } from '../servicing/reverse-payment.js'
+import { planReturn, type AppliedReturn, type ReturnOrder } from '../servicing/reverse-payment.js'
 import { RETURN_WINDOW_BANKING_DAYS } from './settlement.js'
 
 /** Inbound files (docs/ach.md "Returns and notices of change"): returns matched to our entries by trace number and applied once. */
@@ -62,19 +62,28 @@ type Matched = { readonly entry: O.Option<AchEntry>; readonly outcome: ReturnOut
  */
 const applyToEntry = (deps: IngestionDeps, entry: AchEntry, code: string, ingestion: Ingestion): TE.TaskEither<NotFound | StoreUnavailable, Matched> => {
   if (entry.status === 'claimed' || entry.status === 'dropped') return TE.right({ entry: O.some(entry), outcome: 'not_sent', appliedCode: null })
-  const order = { context: ingestion.context, ids: deps.ids, now: ingestion.now, returnCode: code, inboundFileId: ingestion.fileId }
   return pipe(
-    changeOfPayment(deps.loans, entry.paymentId, (found, current, reads) =>
+    returnBankDebit({ ...deps, clock: { now: () => ingestion.now } })(entry.paymentId, { returnCode: code, inboundFileId: ingestion.fileId, context: ingestion.context }),
+    TE.map((applied): Matched => ({ entry: O.some(entry), outcome: applied.outcome, appliedCode: applied.payment.returnCode ?? null })),
+  )
+}
+
+/**
+ * Returns bank debit `paymentId` as its bank did, with `returnCode`, from inbound file
+ * `inboundFileId` (`planReturn`), in one transaction under its loan's lock: replayed from booking
+ * without it, its fee charged. What applying it did is answered; a payment returned before is left.
+ */
+export const returnBankDebit =
+  (deps: Pick<IngestionDeps, 'loans' | 'ids' | 'clock'>) =>
+  (paymentId: PaymentId, order: Pick<ReturnOrder, 'returnCode' | 'inboundFileId' | 'context'>): TE.TaskEither<NotFound | StoreUnavailable, AppliedReturn> =>
+    changeOfPayment(deps.loans, paymentId, (found, current, reads) =>
       pipe(
         found,
         // A return undoes a payment as a reversal does: replayed from booking.
         O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
-        TE.chainEitherKW((loaded) => planReturn(loaded, current, order)),
+        TE.chainEitherKW((loaded) => planReturn(loaded, current, { ...order, ids: deps.ids, now: deps.clock.now() })),
       ),
-    ),
-    TE.map((applied): Matched => ({ entry: O.some(entry), outcome: applied.outcome, appliedCode: applied.payment.returnCode ?? null })),
-  )
-}
+    )
 
 /**
  * Applies the return `item` and records it. Matched by its original trace number to one of our

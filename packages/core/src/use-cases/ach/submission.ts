@@ -12,7 +12,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
 import { failedPayment } from '../servicing/plan-payment.js'
-import { causedBy, changeOfPayment, loadFor, loanToday, nothing, post, postingDate, settled, type LoadedLoan } from '../servicing/posting.js'
+import { causedBy, changeOfPayment, loadFor, loanToday, nothing, post, postingDate, replayInputsOf, settled, type LoadedLoan } from '../servicing/posting.js'
 
 /** A bank debit's life after acceptance (docs/ach.md "States"): submitted in a file, settled, or failed before it went. */
 
@@ -59,11 +59,11 @@ export const planSubmission = (locked: O.Option<LoadedLoan>, current: O.Option<P
       const date = postingDate(loan, order.now, loaded.latest)
       const asked = pending.requestedAmount ?? pending.amount
       const base = { ...pending, amount: asked, effectiveDate: date }
-      const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now: order.now })
+      const { posting, change } = post(loaded, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now: order.now })
       const { allocation, perInstallment, transactionId } = change.allocation!
       const placed = total(allocated(allocation))
       if (placed < asked) {
-        const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
+        const before = derivedOn(loan, replayInputsOf(loaded), date)
         if (placed === 0 || asked > before.pastDueAmount + (before.nextDueAmount ?? 0)) return failed(loaded, pending, 'overpayment', order)
       }
       const { requestedAmount: _asked, ...rest } = base

@@ -176,7 +176,7 @@ const planAccrual = (locked: O.Option<LoadedLoan>, asOf: string | undefined, ids
   if (O.isNone(locked) || locked.value.loan.status !== 'ACTIVE') return E.right({ posting: nothing({ installments: O.isSome(locked) ? locked.value.installments : [] }), result: { changed: false, accruals: 0 } })
   const loaded = locked.value
   try {
-    const { posting } = post(loaded, loaded.payments, { type: 'TIME' }, postingDate(loaded.loan, now, loaded.latest, asOf), { ids: () => ids.next(), now })
+    const { posting } = post(loaded, { type: 'TIME' }, postingDate(loaded.loan, now, loaded.latest, asOf), { ids: () => ids.next(), now })
     return E.right({ posting, result: { changed: posting.balance !== null, accruals: posting.transactions.length } })
   } catch (e) {
     return E.left({ _tag: 'LoanNotServiced', reason: e instanceof Error ? e.message : String(e) })

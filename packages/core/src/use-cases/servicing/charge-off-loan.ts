@@ -32,7 +32,7 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
   const { now } = order
   const ids = (): string => order.ids.next()
   const date = postingDate(loaded.loan, now, loaded.latest)
-  const { posting, change } = post(loaded, loaded.payments, { type: 'TIME' }, date, { ids, now })
+  const { posting, change } = post(loaded, { type: 'TIME' }, date, { ids, now })
   const { transaction, balance } = chargeOffEntries(loaded.loan.id, change.derived.outstanding, date, ids, now)
   const loan: Loan = {
     ...loaded.loan,

@@ -5,8 +5,8 @@ import type { Caller } from '../../domain/keys/api-key.js'
 import { decode } from '../../domain/foundations/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Loan } from '../../domain/loans/loan.js'
-import { derivedOn, type DerivedLoan, type SettledPayment } from '../../lending/index.js'
-import { loanToday, settled } from './posting.js'
+import { derivedOn, type DerivedLoan, type ReplayInputs } from '../../lending/index.js'
+import { loanToday, readReplayInputs, replayInputsOf } from './posting.js'
 import { pathParameters } from '../../domain/foundations/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import { decodePageRequest, pageOf, type Page, type PageRequest, type Position } from '../../domain/foundations/pagination.js'
@@ -65,11 +65,11 @@ export const derivedOwnLoan =
         const { chargedOffOn, checkpoint } = record.loan
         const date = chargedOffOn !== null && chargedOffOn < wanted ? chargedOffOn : wanted
         // From the latest posting's checkpoint; a loan without one (or a date before it) from booking.
-        const payments: TE.TaskEither<StoreUnavailable, readonly SettledPayment[] | null> =
-          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(deps.loans.payments.posted(record.loan.id), TE.map((ps) => ps.map(settled)))
+        const inputs: TE.TaskEither<StoreUnavailable, ReplayInputs | null> =
+          checkpoint !== null && date >= checkpoint.date ? TE.right(null) : pipe(readReplayInputs(deps.loans.payments, record.loan.id), TE.map(replayInputsOf))
         return pipe(
-          payments,
-          TE.map((settledPayments) => ({ record, today, derived: derivedOn(record.loan, settledPayments, date) })),
+          inputs,
+          TE.map((replayed) => ({ record, today, derived: derivedOn(record.loan, replayed, date) })),
         )
       }),
     )

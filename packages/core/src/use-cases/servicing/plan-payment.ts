@@ -20,7 +20,7 @@ import { allocated, derivedOn, total } from '../../lending/index.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LockedLoan } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
-import { causedBy, nothing, post, postingDate, settled, type LoadedLoan } from './posting.js'
+import { causedBy, nothing, post, postingDate, replayInputsOf, settled, type LoadedLoan } from './posting.js'
 
 /** Why a payment is refused before any money moves (docs/servicing.md "Taking a payment"). */
 export type PaymentRefusal = NotFound | InvalidRequest | IdempotencyKeyReused | InvalidState | Overpayment
@@ -87,7 +87,7 @@ export const planPayment = (
   const id = newId<PaymentId>(order.ids)
   const base = { id, loanId: loan.id, clientId: order.clientId, idempotencyKey: order.idempotencyKey, paymentMethodId: method.value.id, amount: order.amount, currency: order.currency, effectiveDate: date, createdAt: now }
   // One replay decides: what the waterfall could not place is above the payoff (which is then what it placed).
-  const { posting, change } = post(loaded, loaded.payments, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
+  const { posting, change } = post(loaded, { type: 'PAYMENT', payment: settled(base) }, date, { ids: () => order.ids.next(), now })
   const { allocation, perInstallment, transactionId } = change.allocation!
   const placed = total(allocated(allocation))
   const payoff = placed + change.derived.payoff
@@ -95,7 +95,7 @@ export const planPayment = (
   if (order.amount + pendingAmount > payoff) {
     // With payments pending, no debit may take the loan's debits past the payoff; with none, a final bill is taken up to the bill.
     if (pendingAmount > 0) return E.left(overpayment(payoff, pendingAmount))
-    const before = derivedOn(loan, loaded.payments === null ? null : loaded.payments.map(settled), date)
+    const before = derivedOn(loan, replayInputsOf(loaded), date)
     if (order.amount > before.pastDueAmount + (before.nextDueAmount ?? 0)) return E.left(overpayment(payoff))
   }
   const asked = placed < order.amount ? { requestedAmount: order.amount } : {}

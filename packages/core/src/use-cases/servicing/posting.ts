@@ -3,9 +3,9 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import { notFound, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
-import type { PaymentId } from '../../domain/foundations/ids.js'
+import type { LoanId, PaymentId } from '../../domain/foundations/ids.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { delinquencyBucketOf, postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type SettledPayment } from '../../lending/index.js'
+import { delinquencyBucketOf, postChange, resumes, sameFigures, snapshotOf, statusChange, type Buckets, type LoanChange, type LoanEvent, type ReplayInputs, type ReturnFee, type SettledPayment } from '../../lending/index.js'
 import type { EventDraft } from '../../domain/events/event.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import { daysPastDue, type BalanceSnapshot, type LedgerTransaction, type Loan } from '../../domain/loans/loan.js'
@@ -31,19 +31,36 @@ export const postingDate = (loan: Pick<Loan, 'timeZone'>, now: Date, latest: Bal
   return date < latest.asOf ? latest.asOf : date
 }
 
-/** A locked loan with its posted payments when a change must replay it from booking (null when it resumes). */
-export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null }
+/**
+ * A locked loan with what a replay from booking takes when a change must replay it so (both null
+ * when it resumes): its posted payments, and its returned payments that charged a fee.
+ */
+export type LoadedLoan = LockedLoan & { readonly payments: readonly Payment[] | null; readonly returned: readonly Payment[] | null }
 
-/** The locked loan with its posted payments: what a replay from booking needs. */
-export const loadFromBooking = (locked: LockedLoan, reads: PaymentReads): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
+/** The fee a returned payment charged, as the replay takes it: on the day it was returned. */
+export const returnFeeOf = (p: Payment): ReturnFee => ({ paymentId: p.id, amount: p.returnFee ?? 0, date: p.returnedOn ?? p.effectiveDate, createdAt: p.createdAt })
+
+/** What the replay of `loaded` from booking takes; null when it resumes from its checkpoint. */
+export const replayInputsOf = (loaded: Pick<LoadedLoan, 'payments' | 'returned'>): ReplayInputs | null =>
+  loaded.payments === null ? null : { payments: loaded.payments.map(settled), fees: (loaded.returned ?? []).map(returnFeeOf) }
+
+/** What a replay from booking of loan `loanId` takes, read: its posted payments and its returned ones that charged a fee. */
+export const readReplayInputs = (reads: PaymentReads, loanId: LoanId): TE.TaskEither<StoreUnavailable, Pick<LoadedLoan, 'payments' | 'returned'>> =>
   pipe(
-    reads.posted(locked.loan.id),
-    TE.map((payments) => ({ ...locked, payments })),
+    reads.posted(loanId),
+    TE.chain((payments) => pipe(reads.returnedWithFee(loanId), TE.map((returned) => ({ payments, returned })))),
   )
 
-/** The locked loan with its posted payments when `event` must replay from booking (reversal, no checkpoint). */
+/** The locked loan with what a replay from booking needs. */
+export const loadFromBooking = (locked: LockedLoan, reads: PaymentReads): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
+  pipe(
+    readReplayInputs(reads, locked.loan.id),
+    TE.map((inputs) => ({ ...locked, ...inputs })),
+  )
+
+/** The locked loan, with what a replay from booking needs when `event` must replay from booking (reversal, return, no checkpoint). */
 export const loadFor = (locked: LockedLoan, reads: PaymentReads, event: LoanEvent, date: string): TE.TaskEither<StoreUnavailable, LoadedLoan> =>
-  resumes(locked.loan.checkpoint, event, date) ? TE.right({ ...locked, payments: null }) : loadFromBooking(locked, reads)
+  resumes(locked.loan.checkpoint, event, date) ? TE.right({ ...locked, payments: null, returned: null }) : loadFromBooking(locked, reads)
 
 /**
  * Runs `decide` under the lock of payment `paymentId`'s loan, handing it the payment as it stands
@@ -115,17 +132,18 @@ export const settled = (p: Pick<Payment, 'id' | 'amount' | 'effectiveDate' | 'cr
 })
 
 /**
- * Posts `event` as of `date` (`payments` null resumes from the checkpoint): entries to the derived state, the
+ * Posts `event` as of `date` (`locked.payments` null resumes from the checkpoint): entries to the derived state, the
  * schedule, a snapshot when something moved, re-allocated payments (not the event's own) and a status change.
  */
 export const post = (
-  locked: LockedLoan,
-  payments: readonly Payment[] | null,
+  locked: LoadedLoan,
   event: LoanEvent,
   date: string,
   deps: { readonly ids: () => string; readonly now: Date },
 ): { readonly posting: Posting; readonly change: LoanChange } => {
-  const change = postChange({ loan: locked.loan, ledger: ledgerOf(locked.latest), checkpoint: locked.loan.checkpoint, payments, event, date, ids: deps.ids, now: deps.now })
+  const { payments } = locked
+  const fees = locked.returned === null ? null : locked.returned.map(returnFeeOf)
+  const change = postChange({ loan: locked.loan, ledger: ledgerOf(locked.latest), checkpoint: locked.loan.checkpoint, payments, fees, event, date, ids: deps.ids, now: deps.now })
   const byId = new Map((payments ?? []).map((p) => [p.id, p]))
   const reallocated = change.reallocated.map((r): Payment => ({ ...byId.get(r.id)!, allocation: r.allocation, perInstallment: r.perInstallment }))
   const last = change.transactions[change.transactions.length - 1]

@@ -11,7 +11,7 @@ import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
-import { allocated, writtenOffReversal } from '../../lending/index.js'
+import { allocated, writtenOffReversal, type LoanEvent } from '../../lending/index.js'
 import { causedBy, changeOfPayment, loadFromBooking, nothing, post, postingDate, type LoadedLoan } from './posting.js'
 
 /** The fields of a reversal: optionally a `reason` (1 to 500 characters), kept in the audit event. */
@@ -29,12 +29,13 @@ export type ReversalOrder = { readonly context: AuditContext; readonly reason: s
 
 /**
  * The posting that undoes posted payment `paid` as `undone` (its new status): a `REVERSAL` entry
- * undoing its allocation, the replay's re-allocations and `undone`, dated the loan's today; with
- * the `REVERSAL` entry's id. The caller adds the audit event, then (`causedBy`) the payment's event.
+ * undoing its allocation, the replay's re-allocations and `undone`, dated the loan's today, and
+ * for a return with a fee its `RETURN_FEE`; with the `REVERSAL` entry's id. The caller adds the
+ * audit event, then (`causedBy`) the payment's event.
  */
-const undo = (loaded: LoadedLoan, paid: Payment, undone: Payment, order: Pick<ReversalOrder, 'ids' | 'now'>) => {
+const undo = (loaded: LoadedLoan, paid: Payment, undone: Payment, order: Pick<ReversalOrder, 'ids' | 'now'>, event: LoanEvent) => {
   const { now, ids } = order
-  const { posting, change } = post(loaded, loaded.payments, { type: 'REVERSAL', payment: paid }, postingDate(loaded.loan, now, loaded.latest), { ids: () => ids.next(), now })
+  const { posting, change } = post(loaded, event, postingDate(loaded.loan, now, loaded.latest), { ids: () => ids.next(), now })
   return { reversalId: change.transactions.find((t) => t.type === 'REVERSAL')!.id, posting: { ...posting, payments: [undone, ...posting.payments] } }
 }
 
@@ -61,7 +62,7 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
   if (!(REVERSIBLE_PAYMENT_STATUSES as readonly PaymentStatus[]).includes(paid.status) || paid.transactionId === null) return E.left(invalidState('payment', paid.status, 'reverse'))
   const { now, ids } = order
   const payment: Payment = { ...paid, status: 'REVERSED' }
-  const { posting, reversalId } = undo(loaded, paid, payment, order)
+  const { posting, reversalId } = undo(loaded, paid, payment, order, { type: 'REVERSAL', payment: paid })
   const audit = paymentReversedEvent(ids.next(), order.context, payment, loaded.loan, reversalId, order.reason, now)
   return E.right({ posting: causedBy({ ...posting, audit }, paymentEvent(ids.next(), 'payment.reversed', payment, loaded.loan, now, { status: paid.status })), result: payment })
 }
@@ -75,8 +76,9 @@ export type AppliedReturn = { readonly payment: Payment; readonly outcome: 'appl
 /**
  * A return of payment `current` by its bank (docs/ach.md "States"). A `SUBMITTED` or `SETTLED`
  * payment becomes `RETURNED` with the code and the day: undone as a reversal undoes it (what it
- * paid is owed again, so the installment it paid can be past due again), with `payment.returned`
- * and its audit event; on a charged-off loan what it paid is reversed and written off at once
+ * paid is owed again, so the installment it paid can be past due again), the loan's
+ * returned-payment fee charged (`RETURN_FEE`: the replay's `chargeReturnFee`), with
+ * `payment.returned` and its audit event; on a charged-off loan what it paid is reversed and written off at once
  * (`writtenOffReversal`: the loan still owes nothing, the charge-off grows by it), and it is
  * `loan_charged_off`. A payment already `RETURNED` or `REVERSED` is left as it is, and one never
  * sent (`not_sent`) too: each says so.
@@ -92,10 +94,12 @@ export const planReturn = (locked: O.Option<LoadedLoan>, current: O.Option<Payme
   if ((paid.status !== 'SUBMITTED' && paid.status !== 'SETTLED') || paid.transactionId === null) return E.right(unchanged('not_sent'))
   const { now, ids } = order
   const date = postingDate(loaded.loan, now, loaded.latest)
-  const returned: Payment = { ...paid, status: 'RETURNED', returnCode: order.returnCode, returnedOn: date }
   const chargedOff = loaded.loan.status === 'CHARGED_OFF'
-  // Written off: what it paid is owed again and written off with the rest; otherwise the replay without it.
-  const { posting, reversalId } = chargedOff ? undoWrittenOff(loaded, paid, returned, date, order) : undo(loaded, paid, returned, order)
+  // A loan written off owes nothing and is charged no more: no fee.
+  const fee = chargedOff ? 0 : (loaded.loan.returnedPaymentFee ?? 0)
+  const returned: Payment = { ...paid, status: 'RETURNED', returnCode: order.returnCode, returnedOn: date, ...(fee === 0 ? {} : { returnFee: fee }) }
+  // Written off: what it paid is owed again and written off with the rest; otherwise the replay without it, and its fee.
+  const { posting, reversalId } = chargedOff ? undoWrittenOff(loaded, paid, returned, date, order) : undo(loaded, paid, returned, order, { type: 'RETURN', payment: paid, fee })
   const audit = paymentReturnedEvent(ids.next(), order.context, returned, loaded.loan, reversalId, order.inboundFileId, now)
   const event = paymentEvent(ids.next(), 'payment.returned', returned, loaded.loan, now, { status: paid.status })
   return E.right({ posting: causedBy({ ...posting, audit }, event), result: { payment: returned, outcome: chargedOff ? 'loan_charged_off' : 'applied' } })
