@@ -43,6 +43,8 @@ import {
   type AchInbound,
   type IngestionDeps,
   type PaymentMethodRepository,
+  type AccountSeal,
+  type LoanRepository,
   achSettlementJob,
   achSettlementJobName,
   advanceClaimedClock,
@@ -79,12 +81,12 @@ import { loggingCodeSender } from './logging-code-sender.js'
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 
 /** The live world's ACH rails: the origination deps with the NACHA format, the outbox (made if missing) and the banks' calendar; the ingestion deps with the inbound records. */
-const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods'> & { readonly paymentMethods: Pick<PaymentMethodRepository, 'sealedAccount' | 'block'> }, inbound: AchInbound) => {
+const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods' | 'accountSeal' | 'loans'> & { readonly loans: LoanRepository; readonly paymentMethods: PaymentMethodRepository; readonly accountSeal: AccountSeal }, inbound: AchInbound) => {
   mkdirSync(settings.outboxDir, { recursive: true, mode: 0o700 })
   // A folder the process cannot write is refused at start, not at the first cut-off.
   accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
   const stores: OriginationDeps = { ...deps, calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
-  const ingestion: IngestionDeps = { ...stores, paymentMethods: deps.paymentMethods, inbound, inboundFormat: nachaInboundFormat }
+  const ingestion: IngestionDeps = { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound, inboundFormat: nachaInboundFormat }
   return { settings, stores, ingestion }
 }
 

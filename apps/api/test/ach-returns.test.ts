@@ -42,6 +42,44 @@ type ReturnItem = { readonly originalTrace: string; readonly amount: number; rea
 const yymmdd = (): string => new Date().toISOString().slice(2, 10).replaceAll('-', '')
 
 /**
+ * A file the bank sends back, written by `@lendgate/nacha`: one batch of `secCode` holding
+ * `entries`, from the Federal Reserve to our ODFI, created at `time` today with `modifier`.
+ */
+const bankFile = (secCode: string, serviceClassCode: 200 | 225, entries: readonly EntryDetail[], time: string, modifier: string): string =>
+  writeNachaFile({
+    header: {
+      priorityCode: '01',
+      immediateDestination: '121042882',
+      immediateOrigin: '011000015',
+      fileCreationDate: yymmdd(),
+      fileCreationTime: time,
+      fileIdModifier: modifier,
+      immediateDestinationName: 'WELLS FARGO BANK',
+      immediateOriginName: 'FEDERAL RESERVE BANK',
+      referenceCode: '',
+    },
+    batches: [
+      {
+        header: {
+          serviceClassCode,
+          companyName: 'LENDGATE CAPITAL',
+          companyDiscretionaryData: '',
+          companyIdentification: '1234567890',
+          secCode,
+          companyEntryDescription: 'LOAN PMT',
+          companyDescriptiveDate: '',
+          effectiveEntryDate: yymmdd(),
+          settlementDate: '',
+          originatorStatusCode: '1',
+          odfiIdentification: RDFI,
+          batchNumber: 1,
+        },
+        entries,
+      },
+    ],
+  })
+
+/**
  * A return file as the borrower's bank sends it back: one batch (mixed, 200) of automated
  * returns (26, checking debit returned) to our ODFI, each with its addenda 99, and optionally
  * forward entries without addenda (`others`). `modifier` tells apart files of the same content.
@@ -80,38 +118,7 @@ const returnFile = (items: readonly ReturnItem[], options: { readonly modifier?:
       addenda: [],
     }),
   )
-  return writeNachaFile({
-    header: {
-      priorityCode: '01',
-      immediateDestination: '121042882',
-      immediateOrigin: '011000015',
-      fileCreationDate: yymmdd(),
-      fileCreationTime: '0600',
-      fileIdModifier: options.modifier ?? 'A',
-      immediateDestinationName: 'WELLS FARGO BANK',
-      immediateOriginName: 'FEDERAL RESERVE BANK',
-      referenceCode: '',
-    },
-    batches: [
-      {
-        header: {
-          serviceClassCode: 200,
-          companyName: 'LENDGATE CAPITAL',
-          companyDiscretionaryData: '',
-          companyIdentification: '1234567890',
-          secCode: 'CCD',
-          companyEntryDescription: 'LOAN PMT',
-          companyDescriptiveDate: '',
-          effectiveEntryDate: yymmdd(),
-          settlementDate: '',
-          originatorStatusCode: '1',
-          odfiIdentification: RDFI,
-          batchNumber: 1,
-        },
-        entries: [...returns, ...others],
-      },
-    ],
-  })
+  return bankFile('CCD', 200, [...returns, ...others], '0600', options.modifier ?? 'A')
 }
 
 /** `text` with the character at 1-based position `position` of line `no` (1-based) replaced by another digit. */
@@ -254,13 +261,14 @@ for (const database of testDatabases()) {
       const reply = await ingest(text)
       expect(reply.status, reply.text).to.equal(200)
       r01 = { text, reply }
-      expect(Object.keys(reply.body).sort()).to.deep.equal(['inbound_file_id', 'livemode', 'others', 'received_at', 'returns', 'sha256', 'status'])
+      expect(Object.keys(reply.body).sort()).to.deep.equal(['inbound_file_id', 'livemode', 'notices', 'others', 'received_at', 'returns', 'sha256', 'status'])
       expect(reply.body.livemode).to.equal(true)
       expect(reply.body.inbound_file_id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
       expect(reply.body).to.include({ status: 'ingested', sha256: createHash('sha256').update(text, 'latin1').digest('hex') })
       expect(Date.parse(reply.body.received_at as string)).to.be.closeTo(Date.now(), 120_000)
       expect(reply.body.returns).to.deep.equal([{ record: 3, original_trace: a.trace, return_code: 'R01', amount: 50_000, payment_id: a.paymentId, outcome: 'applied', late: false }])
       expect(reply.body.others).to.deep.equal([])
+      expect(reply.body.notices).to.deep.equal([])
 
       // The partner's payment list: RETURNED with its code.
       expect(await paymentOf(a)).to.include({ payment_id: a.paymentId, status: 'RETURNED', return_code: 'R01', amount: 50_000 })
@@ -438,6 +446,218 @@ for (const database of testDatabases()) {
       expect(replies.filter(({ reply }) => reply.status >= 500).map(({ what, reply }) => `${what}: ${reply.status} ${reply.text}`)).to.deep.equal([])
       expect(replies.filter(({ reply }) => reply.text.includes(ACCOUNT_NUMBER)).map(({ what }) => what)).to.deep.equal([])
       expect(findLeaks([server.logs.raw(), off.logs.raw()], [ACCOUNT_NUMBER])).to.deep.equal([])
+    })
+
+    /**
+     * Notices of change (docs/ach.md "Returns and notices of change"): a COR batch whose entries
+     * carry an addenda 98 naming the trace of one of our debits and the account as it should be.
+     * It runs after the returns above, on their debits: a (R01, its method active), b (R02, its
+     * method blocked) and c (R01, its method active).
+     */
+    describe('notices of change', () => {
+      /** The account number debit a's bank corrects it to (C01), and one a later notice names (never applied). */
+      const NEW_ACCOUNT_NUMBER = '73920584116203'
+      const OTHER_ACCOUNT_NUMBER = '48151623420911'
+      /** The real moov-io COR fixture, and what its one notice names. */
+      const FIXTURE = new URL('../../../packages/nacha/test/fixtures/moov-io/cor-example.ach', import.meta.url)
+      const FIXTURE_TRACE = '121042880000001'
+      const FIXTURE_ACCOUNT_NUMBER = '1918171614'
+
+      /** One notice of a COR file: the trace of our entry, the change code and the corrected data (29 characters at most). */
+      type NoticeItem = { readonly originalTrace: string; readonly code: string; readonly correctedData: string }
+
+      /**
+       * A COR file as the borrower's bank sends it: one batch (debits, 225) of notices of change
+       * (26: NOC for a checking debit, amount 0, the account number as our entry had it) to our
+       * ODFI, each with its addenda 98. `modifier` tells apart files of the same content.
+       */
+      const noticeFile = (items: readonly NoticeItem[], modifier = 'A'): string => {
+        let sequence = 0
+        const entries = items.map((item): EntryDetail => {
+          const traceNumber = `${RDFI}${String(++sequence).padStart(7, '0')}`
+          return {
+            transactionCode: 26,
+            rdfiIdentification: ODFI,
+            checkDigit: ODFI_CHECK_DIGIT,
+            dfiAccountNumber: ACCOUNT_NUMBER,
+            amount: 0,
+            identificationNumber: '',
+            name: 'ACME WIDGETS LLC',
+            discretionaryData: '',
+            addendaRecordIndicator: 1,
+            traceNumber,
+            addenda: [{ typeCode: '98', changeCode: item.code, originalTraceNumber: item.originalTrace, originalRdfiIdentification: RDFI, correctedData: item.correctedData, traceNumber }],
+          }
+        })
+        const text = bankFile('COR', 225, entries, '0700', modifier)
+        const parsed = parseNachaFile(text)
+        if (!parsed.ok) return expect.fail(`the COR file is refused by the parser: ${JSON.stringify(parsed.error)}`)
+        expect(parsed.file.batches.map((batch) => batch.header.secCode)).to.deep.equal(['COR'])
+        return text
+      }
+
+      /** The payment method `methodId` as the partner lists it on `d`'s loan. */
+      const methodOf = async (d: Debit, methodId: string = d.methodId): Promise<Record<string, unknown>> => {
+        const list = await send(server, `${d.loan.paths.paymentMethods}?limit=100`, { headers: bearer(d.borrower.key.api_key) })
+        expect(list.status, list.text).to.equal(200)
+        return (list.body.data as Record<string, unknown>[]).find((m) => m.payment_method_id === methodId) ?? expect.fail(`method ${methodId} is not listed`)
+      }
+      /** The `payment_method.corrected` audit events of `d`'s borrower. */
+      const correctionsOf = async (d: Debit): Promise<Record<string, unknown>[]> => {
+        const audit = await send(server, `/internal/audit-events?action=payment_method.corrected&party_id=${d.borrower.partyId}&limit=100`, { headers: bearer(INTERNAL_TOKEN) })
+        expect(audit.status, audit.text).to.equal(200)
+        return audit.body.data as Record<string, unknown>[]
+      }
+
+      /** The first ingestion of the C01 file of debit a; a's method as it was before it. */
+      let c01: { readonly text: string; readonly reply: Reply; readonly before: Record<string, unknown> } | undefined
+
+      it('applies a C01 notice: the method shows the new last4, a payment_method.corrected audit event shows last4 before and after, and no answer or log shows the number', async () => {
+        const before = await methodOf(a)
+        expect(before).to.include({ status: 'active', last4: ACCOUNT_NUMBER.slice(-4) })
+        expect(await correctionsOf(a)).to.deep.equal([])
+        const text = noticeFile([{ originalTrace: a.trace, code: 'C01', correctedData: NEW_ACCOUNT_NUMBER }])
+
+        const reply = await ingest(text)
+        expect(reply.status, reply.text).to.equal(200)
+        c01 = { text, reply, before }
+        expect(reply.body).to.include({ status: 'ingested', livemode: true, sha256: createHash('sha256').update(text, 'latin1').digest('hex') })
+        expect(reply.body.returns).to.deep.equal([])
+        expect(reply.body.others).to.deep.equal([])
+        expect(reply.body.notices).to.deep.equal([{ record: 3, original_trace: a.trace, change_code: 'C01', payment_method_id: a.methodId, outcome: 'applied', detail: null }])
+        expect(reply.text).to.not.include(NEW_ACCOUNT_NUMBER)
+
+        // The partner's list of payment methods: the new last four digits, the rest as it was.
+        const after = await methodOf(a)
+        expect(after).to.include({ payment_method_id: a.methodId, status: 'active', last4: NEW_ACCOUNT_NUMBER.slice(-4), account_type: before.account_type })
+        const { last4: _l1, updated_at: _u1, ...restAfter } = after
+        const { last4: _l2, updated_at: _u2, ...restBefore } = before
+        expect(restAfter).to.deep.equal(restBefore)
+
+        // The audit log: payment_method.corrected, by the operator, last4 before and after, never the number.
+        const events = await correctionsOf(a)
+        expect(events).to.have.length(1)
+        expect(events[0]).to.deep.include({
+          action: 'payment_method.corrected',
+          actor: { type: 'operator' },
+          subject: { type: 'payment_method', id: a.methodId },
+          api_client_id: a.borrower.key.client_id,
+          party_id: a.borrower.partyId,
+          details: {
+            loan_id: a.loan.loanId,
+            change_code: 'C01',
+            inbound_file_id: reply.body.inbound_file_id,
+            original_trace: a.trace,
+            before: { last4: ACCOUNT_NUMBER.slice(-4), routing_number: ROUTING_NUMBER, account_type: before.account_type },
+            after: { last4: NEW_ACCOUNT_NUMBER.slice(-4), routing_number: ROUTING_NUMBER, account_type: before.account_type },
+          },
+        })
+        expect(JSON.stringify(events)).to.not.include(NEW_ACCOUNT_NUMBER)
+
+        // The file as recorded answers the same body.
+        const read = await inboundFile(reply.body.inbound_file_id as string)
+        expect(read.status, read.text).to.equal(200)
+        expect(read.body).to.deep.equal(reply.body)
+
+        expect(replies.filter(({ reply: r }) => r.text.includes(NEW_ACCOUNT_NUMBER)).map(({ what }) => what)).to.deep.equal([])
+        expect(findLeaks([server.logs.raw(), off.logs.raw()], [NEW_ACCOUNT_NUMBER])).to.deep.equal([])
+      })
+
+      it('applies a C05 notice: the method becomes a savings account, its last4 unchanged', async () => {
+        const before = await methodOf(c)
+        expect(before).to.include({ status: 'active', last4: ACCOUNT_NUMBER.slice(-4) })
+        expect(before.account_type).to.not.equal('savings')
+        const reply = await ingest(noticeFile([{ originalTrace: c.trace, code: 'C05', correctedData: '37' }]))
+        expect(reply.status, reply.text).to.equal(200)
+        expect(reply.body.notices).to.deep.equal([{ record: 3, original_trace: c.trace, change_code: 'C05', payment_method_id: c.methodId, outcome: 'applied', detail: null }])
+        expect(await methodOf(c)).to.include({ status: 'active', last4: ACCOUNT_NUMBER.slice(-4), account_type: 'savings' })
+        const events = await correctionsOf(c)
+        expect(events).to.have.length(1)
+        expect(events[0]).to.deep.include({
+          subject: { type: 'payment_method', id: c.methodId },
+          details: {
+            loan_id: c.loan.loanId,
+            change_code: 'C05',
+            inbound_file_id: reply.body.inbound_file_id,
+            original_trace: c.trace,
+            before: { last4: ACCOUNT_NUMBER.slice(-4), routing_number: ROUTING_NUMBER, account_type: before.account_type },
+            after: { last4: ACCOUNT_NUMBER.slice(-4), routing_number: ROUTING_NUMBER, account_type: 'savings' },
+          },
+        })
+      })
+
+      it('answers the same COR file again with its record, changing nothing; another notice of the same entry is a duplicate; an unknown trace unmatched', async () => {
+        if (c01 === undefined) return expect.fail('the C01 file was not ingested')
+        const methodBefore = await methodOf(a)
+        expect(methodBefore.last4).to.equal(NEW_ACCOUNT_NUMBER.slice(-4))
+        const state = await stateOf(a)
+
+        const again = await ingest(c01.text)
+        expect(again.status, again.text).to.equal(200)
+        expect(again.body).to.deep.equal(c01.reply.body)
+        expect(await stateOf(a)).to.deep.equal(state)
+        expect(await correctionsOf(a)).to.have.length(1)
+
+        // Another file (another number, another modifier) noticing the same entry: a duplicate, nothing applied.
+        const other = await ingest(noticeFile([{ originalTrace: a.trace, code: 'C01', correctedData: OTHER_ACCOUNT_NUMBER }], 'B'))
+        expect(other.status, other.text).to.equal(200)
+        expect(other.body.inbound_file_id).to.not.equal(c01.reply.body.inbound_file_id)
+        expect(other.body.notices).to.deep.equal([{ record: 3, original_trace: a.trace, change_code: 'C01', payment_method_id: a.methodId, outcome: 'duplicate', detail: null }])
+        expect(await stateOf(a)).to.deep.equal(state)
+
+        // A trace of no entry of ours: reported, nothing applied (the other outcomes: ach-notices.test.ts).
+        const unknownTrace = `${ODFI}8888888`
+        const mixed = await ingest(noticeFile([{ originalTrace: unknownTrace, code: 'C01', correctedData: OTHER_ACCOUNT_NUMBER }], 'C'))
+        expect(mixed.status, mixed.text).to.equal(200)
+        expect(mixed.body.notices).to.deep.equal([{ record: 3, original_trace: unknownTrace, change_code: 'C01', payment_method_id: null, outcome: 'unmatched', detail: null }])
+        expect(await stateOf(a)).to.deep.equal(state)
+        const read = await inboundFile(mixed.body.inbound_file_id as string)
+        expect(read.status, read.text).to.equal(200)
+        expect(read.body).to.deep.equal(mixed.body)
+      })
+
+      it('ingests the real moov-io COR fixture as it is: its trace is our first debit\'s, already noticed, so a duplicate that changes nothing', async () => {
+        const text = readFileSync(FIXTURE, 'latin1')
+        const parsed = parseNachaFile(text)
+        if (!parsed.ok) return expect.fail(`the fixture is refused by the parser: ${JSON.stringify(parsed.error)}`)
+        // moov-io's example names ODFI 12104288 (the test settings' own) and trace …0000001: the first trace this world cut, debit a's.
+        expect(a.trace).to.equal(FIXTURE_TRACE)
+        const state = await stateOf(a)
+        const reply = await ingest(text)
+        expect(reply.status, reply.text).to.equal(200)
+        expect(reply.body).to.include({ status: 'ingested' })
+        expect(reply.body.returns).to.deep.equal([])
+        expect(reply.body.others).to.deep.equal([])
+        expect(reply.body.notices).to.deep.equal([{ record: 3, original_trace: FIXTURE_TRACE, change_code: 'C01', payment_method_id: a.methodId, outcome: 'duplicate', detail: null }])
+        expect(await stateOf(a)).to.deep.equal(state)
+        expect((await methodOf(a)).last4).to.equal(NEW_ACCOUNT_NUMBER.slice(-4))
+      })
+
+      it('reports a notice of a blocked method (R02) as method_blocked, changing nothing', async () => {
+        // Blocked by an R02 return first (applied above, or here when run alone).
+        const r02 = await ingest(returnFile([{ originalTrace: b.trace, amount: 30_000, code: 'R02' }], { modifier: 'N' }))
+        expect(r02.status, r02.text).to.equal(200)
+        const returned = (r02.body.returns as Record<string, unknown>[])[0]
+        expect(returned).to.include({ original_trace: b.trace, return_code: 'R02', payment_id: b.paymentId })
+        expect(['applied', 'duplicate']).to.include(returned!.outcome)
+        const before = await methodOf(b)
+        expect(before).to.include({ status: 'blocked', last4: ACCOUNT_NUMBER.slice(-4) })
+        const state = await stateOf(b)
+
+        const reply = await ingest(noticeFile([{ originalTrace: b.trace, code: 'C01', correctedData: OTHER_ACCOUNT_NUMBER }], 'D'))
+        expect(reply.status, reply.text).to.equal(200)
+        expect(reply.body.notices).to.deep.equal([{ record: 3, original_trace: b.trace, change_code: 'C01', payment_method_id: b.methodId, outcome: 'method_blocked', detail: null }])
+        expect(await methodOf(b)).to.deep.equal(before)
+        expect(await correctionsOf(b)).to.deep.equal([])
+        expect(await stateOf(b)).to.deep.equal(state)
+      })
+
+      it('answers no 5xx, and shows no account number in any answer or log', () => {
+        expect(replies.filter(({ reply }) => reply.status >= 500).map(({ what, reply }) => `${what}: ${reply.status} ${reply.text}`)).to.deep.equal([])
+        const numbers = [ACCOUNT_NUMBER, NEW_ACCOUNT_NUMBER, OTHER_ACCOUNT_NUMBER, FIXTURE_ACCOUNT_NUMBER]
+        expect(replies.filter(({ reply }) => numbers.some((n) => reply.text.includes(n))).map(({ what }) => what)).to.deep.equal([])
+        expect(findLeaks([server.logs.raw(), off.logs.raw()], numbers)).to.deep.equal([])
+      })
     })
   })
 }

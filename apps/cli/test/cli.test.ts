@@ -14,7 +14,7 @@ import {
   type OnboardingSession,
 } from '@lendgate/core'
 import { nachaInboundFormat } from '@lendgate/adapters'
-import { fakeKeyMaterial, inMemoryAchInbound, inMemoryAchOriginations, inMemoryPaymentMethodRepository, type InMemoryLoanRepository, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
+import { fakeAccountSeal, fakeKeyMaterial, inMemoryAchInbound, inMemoryAchOriginations, inMemoryPaymentMethodRepository, type InMemoryLoanRepository, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -38,6 +38,7 @@ const ingestionOn = (loans: InMemoryLoanRepository, clock: Clock): CliDeps['inge
     inbound: inMemoryAchInbound(),
     inboundFormat: nachaInboundFormat,
     paymentMethods,
+    accountSeal: fakeAccountSeal(),
     calendar: bankingCalendar(),
     ids: sequentialIds(),
     clock,
@@ -240,6 +241,17 @@ describe('the operator CLI', () => {
     for (const r of first.json?.['returns'] as Record<string, unknown>[]) expect(r).to.deep.include({ outcome: 'unmatched', payment_id: null, late: false })
     const again = await run('ach', 'ingest', file)
     expect(again.json).to.deep.equal(first.json)
+  })
+
+  it('ingests a notice of change file: its notice reported (unmatched here), none of the corrected number in the answer', async () => {
+    const { run } = setup()
+    const file = fileURLToPath(new URL('../../../packages/nacha/test/fixtures/moov-io/cor-example.ach', import.meta.url))
+    const ingested = await run('ach', 'ingest', file)
+    expect(ingested.status, ingested.err).to.equal(0)
+    expect(ingested.json?.['notices']).to.deep.equal([{ record: 3, original_trace: ingested.json?.['notices'][0].original_trace, change_code: 'C01', payment_method_id: null, outcome: 'unmatched', detail: null }])
+    expect(ingested.json?.['notices'][0].original_trace).to.match(/^\d{15}$/)
+    // The fixture's corrected account number is never printed.
+    expect(ingested.out).to.not.include('1918171614')
   })
 
   it('refuses to ingest a file that does not parse, naming its record (exit status 1), and one that cannot be read', async () => {

@@ -1,6 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import {
+  OPERATOR_CONTEXT,
   newLoanProduct,
+  paymentMethodCorrectedEvent,
   type AchInbound,
   type AchInboundFileRecord,
   type AchIngestReport,
@@ -302,7 +304,7 @@ const blockChecks = (impl: Implementation<MethodFixtures>): void => {
       made = await impl.make()
     })
 
-    it('marks the method blocked at `at` and forgets its sealed numbers, leaving the loan’s other methods alone', async () => {
+    it('marks the method blocked at `at`: its sealed numbers serve no new debit; the loan’s other methods are left alone', async () => {
       const { methods } = made
       const { loan } = await made.bookedLoan()
       const account = bankAccountOf(loan.id, BOOKED_AT, true)
@@ -337,6 +339,31 @@ const blockChecks = (impl: Implementation<MethodFixtures>): void => {
       await right(methods.block(account.id, blockedAt))
       expect(await right(methods.findForLoan(loan.id, account.id))).to.deep.equal(O.some({ ...account, status: 'blocked', updatedAt: blockedAt }))
       await right(methods.block(freshId(), blockedAt))
+    })
+
+    it('corrects a bank account as a notice of change says: last4, type and sealed numbers replaced together; null keeps the numbers', async () => {
+      const { methods } = made
+      const { loan } = await made.bookedLoan()
+      const account = bankAccountOf(loan.id, BOOKED_AT, true)
+      await right(methods.insert(account, 'sealed-numbers-before'))
+      const at = new Date('2026-07-20T15:00:00.000Z')
+      const audit = paymentMethodCorrectedEvent(
+        freshId(),
+        OPERATOR_CONTEXT,
+        account,
+        { apiClientId: null, partyId: loan.partyId },
+        { changeCode: 'C06', inboundFileId: freshId(), originalTrace: freshTrace(), before: { last4: account.last4, routingNumber: null, accountType: account.accountType }, after: { last4: '4321', routingNumber: null, accountType: 'savings' } },
+        at,
+      )
+      const corrected = { ...account, last4: '4321', accountType: 'savings' as const, nickname: 'not written', updatedAt: at }
+      await right(methods.correct(corrected, 'sealed-numbers-after', audit))
+      expect(await right(methods.findForLoan(loan.id, account.id))).to.deep.equal(O.some({ ...account, last4: '4321', accountType: 'savings', updatedAt: at }))
+      expect(await right(methods.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-after'))
+      // A correction of the type alone keeps the numbers.
+      const later = new Date('2026-07-21T15:00:00.000Z')
+      await right(methods.correct({ ...corrected, accountType: 'checking', updatedAt: later }, null, { ...audit, id: freshId() }))
+      expect(await right(methods.findForLoan(loan.id, account.id))).to.deep.equal(O.some({ ...account, last4: '4321', accountType: 'checking', updatedAt: later }))
+      expect(await right(methods.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-after'))
     })
   })
 }

@@ -35,7 +35,7 @@ export { type WipedTestDataView, wipedTestDataView } from './views/test-data.js'
 export { type WipeTestDataDeps, wipeTestData } from './use-cases/testing/wipe-test-data.js'
 export { type TestClockView, testClockView } from './views/test-clocks.js'
 export {
-  type AchFileView, type AchInboundFileView, type AchOriginationRunView, type AchReturnView, type AchRunOutcome, achFileView, achInboundFileView, achOriginationRunView,
+  type AchFileView, type AchInboundFileView, type AchNoticeView, type AchOriginationRunView, type AchReturnView, type AchRunOutcome, achFileView, achInboundFileView, achOriginationRunView,
 } from './views/ach.js'
 export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
@@ -288,7 +288,7 @@ export { type LoanApplicationView, loanApplicationView, type LoanProductView, lo
 export {
   AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
-  OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent,
+  OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent, type Concerning, type CorrectedAccount, paymentMethodCorrectedEvent,
 } from './domain/audit/audit-event.js'
 export { type AuditEventView, auditEventView } from './views/audit.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
@@ -325,4 +325,6 @@ export {
   type AccountCorrection, type AchFileUnreadable, type AchInbound, type AchInboundFileRecord, type AchInboundFormat, type AchIngestReport, type AchNoticeRecord,
   type AchReturnRecord, type InboundAchFile, type InboundNotice, type InboundOther, type InboundReturn, type NoticeOutcome, type ReturnOutcome,
 } from './ports/ach-inbound.js'
-export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile, isLateReturn, returnBankDebit } from './use-cases/ach/returns.js'
+export { type Ingestion, type ReturnDeps, ingestReturn, isLateReturn, returnBankDebit } from './use-cases/ach/returns.js'
+export { type NoticeDeps, ingestNotice } from './use-cases/ach/notices.js'
+export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile } from './use-cases/ach/ingestion.js'

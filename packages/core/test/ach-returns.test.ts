@@ -1,23 +1,18 @@
-import { createHash } from 'node:crypto'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
-import { bankingCalendar } from '../src/domain/ach/banking-days.js'
 import { SYSTEM } from '../src/domain/audit/audit-event.js'
 import { invalidRequest, invalidState, storeUnavailable } from '../src/domain/foundations/errors.js'
 import { daysPastDue } from '../src/domain/loans/loan.js'
 import type { Payment } from '../src/domain/loans/payment.js'
-import type { AchFileSink } from '../src/ports/ach-file-sink.js'
-import type { AchFileUnreadable, AchInbound, AchInboundFormat, InboundAchFile, InboundNotice, InboundOther, InboundReturn } from '../src/ports/ach-inbound.js'
-import { achOriginationJob, type OriginationDeps } from '../src/use-cases/ach/origination.js'
-import { ingestAchFile, isLateReturn, type IngestionDeps } from '../src/use-cases/ach/returns.js'
-import { achSettlementJob } from '../src/use-cases/ach/settlement.js'
-import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-cases/jobs/leased-job.js'
+import type { InboundNotice, InboundOther } from '../src/ports/ach-inbound.js'
+import { ingestAchFile, type IngestionDeps } from '../src/use-cases/ach/ingestion.js'
+import { isLateReturn } from '../src/use-cases/ach/returns.js'
 import { chargeOffLoan } from '../src/use-cases/servicing/charge-off-loan.js'
-import { fakeAccountSeal, inMemoryAchInbound, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
-import { debitsLater, jsonFormat } from './fixtures/ach.js'
-import { at, right, run, setup, some } from './fixtures/servicing.js'
+import { fileOf, returnOf, trace } from './fixtures/ach.js'
+import { calendar, inboundBench } from './fixtures/ach-bench.js'
+import { at, right, run, some } from './fixtures/servicing.js'
 
 /**
  * Inbound return files (docs/ach.md "Returns and notices of change", `ingestAchFile`) over the
@@ -26,88 +21,12 @@ import { at, right, run, setup, some } from './fixtures/servicing.js'
  */
 
 /** A sink that keeps nothing: the outbound files are ach-origination.test.ts's concern. */
-const nullSink: AchFileSink = { put: () => TE.right(undefined) }
-
-/** The trace number of the `n`-th entry the origination job numbers. */
-const trace = (n: number): string => `12345678${String(n).padStart(7, '0')}`
 const UNKNOWN_TRACE = '999999999999999'
 
-/** What an inbound test file holds: its items, and a `batch` to make two files with the same items differ. */
-type FileBody = {
-  readonly returns?: readonly InboundReturn[]
-  readonly notices?: readonly InboundNotice[]
-  readonly others?: readonly InboundOther[]
-  readonly batch?: string
-  /** The format refuses the file at this record, field and reason. */
-  readonly unreadable?: Omit<AchFileUnreadable, '_tag'>
-}
-
-/** A test file's bytes: its body as JSON. */
-const fileOf = (body: FileBody): Uint8Array => new TextEncoder().encode(JSON.stringify({ returns: [], notices: [], others: [], ...body }))
-
-/** A return entry of record `record`. */
-const returnOf = (record: number, originalTrace: string, returnCode: string, amount: number): InboundReturn => ({ record, originalTrace, returnCode, amount })
-
-/** The inbound format: the bytes as the JSON of a `FileBody`, hashed as they are; never throws. */
-const jsonInbound: AchInboundFormat = {
-  read: (bytes) => {
-    let body: FileBody
-    try {
-      body = JSON.parse(new TextDecoder().decode(bytes)) as FileBody
-    } catch {
-      return E.left({ _tag: 'AchFileUnreadable', record: 1, field: 'record type', reason: 'not JSON' })
-    }
-    if (body.unreadable !== undefined) return E.left({ _tag: 'AchFileUnreadable', ...body.unreadable })
-    const file: InboundAchFile = { sha256: createHash('sha256').update(bytes).digest('hex'), returns: body.returns ?? [], notices: body.notices ?? [], others: body.others ?? [] }
-    return E.right(file)
-  },
-}
-
-/** 2026: Monday 19 January is Martin Luther King Jr. Day. */
-const calendar = bankingCalendar()
-
 const bench = () => {
-  const seal = fakeAccountSeal()
-  const servicing = setup(debitsLater(), { accountSeal: seal })
-  const store = inMemoryAchOriginations(() => servicing.loans.allPayments(), servicing.paymentMethods)
-  const deps: OriginationDeps = { ...servicing.deps, accountSeal: seal, originations: store, format: jsonFormat, sink: nullSink, calendar }
-  const leases = inMemoryJobLeases()
-  const runJob = runLeasedJob({ leases, clock: servicing.clock })
-  const attempt = <P>(job: SteppedJob<P>, runKey: string, stopAfter = Infinity) => {
-    let steps = 0
-    const request: JobRunRequest = { runKey, holder: 'test', leaseMs: 60_000, stopping: () => steps++ >= stopAfter }
-    return runJob(job, request)()
-  }
-  const originate = async (runKey: string, stopAfter?: number) => right(await attempt(achOriginationJob(deps)(runKey), runKey, stopAfter))
-  const settle = async (runKey: string) => right(await attempt(achSettlementJob(deps)(runKey), runKey))
-
-  const inbound = inMemoryAchInbound()
-  /** The hashes `openFile` was asked to record, in order. */
-  const opened: string[] = []
-  const spied: AchInbound = {
-    ...inbound,
-    openFile: (file) => {
-      opened.push(file.sha256)
-      return inbound.openFile(file)
-    },
-  }
-  const ingestion: IngestionDeps = {
-    loans: servicing.loans,
-    originations: store,
-    inbound: spied,
-    inboundFormat: jsonInbound,
-    paymentMethods: servicing.paymentMethods,
-    calendar,
-    ids: servicing.ids,
-    clock: servicing.clock,
-  }
-  /** Ingests `body` (or bytes), with the ingestion's deps changed by `over`. */
-  const ingest = (file: FileBody | Uint8Array, over: Partial<IngestionDeps> = {}, context?: Parameters<ReturnType<typeof ingestAchFile>>[1]) =>
-    ingestAchFile({ ...ingestion, ...over })(file instanceof Uint8Array ? file : fileOf(file), context)()
-
-  const payment = async (id: Payment['id']) => some(servicing.loans.payments.paymentById(id))
-  const entry = (traceNumber: string) => some(store.entryByTrace(traceNumber))
-  const method = (id: string) => servicing.paymentMethods.all().find((m) => m.id === id)!
+  const base = inboundBench()
+  const { seal, inbound, originate, payment, entry } = base
+  const servicing = base
   /** What a return that changes nothing must leave as it was. */
   const world = async (loanId: string) => ({
     written: await servicing.written(loanId),
@@ -136,7 +55,7 @@ const bench = () => {
     return { loan, bank, debits }
   }
 
-  return { ...servicing, seal, store, originate, settle, inbound, opened, ingest, payment, entry, method, world, submitted }
+  return { ...base, world, submitted }
 }
 
 describe('ACH returns (docs/ach.md "Returns and notices of change")', () => {
@@ -266,6 +185,20 @@ describe('ACH returns (docs/ach.md "Returns and notices of change")', () => {
       expect(await payment(debits[0]!.id)).to.deep.include({ status: 'RETURNED', returnCode: 'R01', returnedOn: '2026-01-16' })
     })
 
+    it('applies one return of an entry a file names twice: the second is a duplicate that changes nothing', async () => {
+      const { clock, ingest, submitted, method, inbound } = bench()
+      const { bank } = await submitted([40_000])
+      clock.set(at('2026-01-16'))
+      const file = right(await ingest({ returns: [returnOf(3, trace(1), 'R01', 40_000), returnOf(5, trace(1), 'R02', 40_000)] }))
+      expect(file.report?.returns.map((r) => [r.record, r.returnCode, r.outcome])).to.deep.equal([
+        [3, 'R01', 'applied'],
+        [5, 'R02', 'duplicate'],
+      ])
+      expect(inbound.returns().map((r) => [r.record, r.returnCode])).to.deep.equal([[3, 'R01']])
+      // R02 would block the method: as a duplicate it changes nothing.
+      expect(method(bank.id).status).to.equal('active')
+    })
+
     // The code the payment was returned with decides the block, not a later file's.
     it('changes nothing for a duplicate return whose code (R02) blocks, when the first (R01) did not', async () => {
       const { clock, ingest, submitted, world, method } = bench()
@@ -286,7 +219,7 @@ describe('ACH returns (docs/ach.md "Returns and notices of change")', () => {
       const bytes = fileOf({ returns: [returnOf(3, trace(1), 'R02', 40_000)] })
       // The payment is returned and the return recorded, then blocking its method fails: the run stops there.
       let failures = 1
-      const failingBlock: IngestionDeps['paymentMethods'] = { block: (id, when) => (failures-- > 0 ? TE.left(storeUnavailable('connection reset')) : paymentMethods.block(id, when)) }
+      const failingBlock: IngestionDeps['paymentMethods'] = { ...paymentMethods, block: (id, when) => (failures-- > 0 ? TE.left(storeUnavailable('connection reset')) : paymentMethods.block(id, when)) }
       expect(await ingest(bytes, { paymentMethods: failingBlock })).to.deep.equal(E.left(storeUnavailable('connection reset')))
       expect((await payment(debits[0]!.id)).status).to.equal('RETURNED')
       expect(method(bank.id).status).to.equal('active')
@@ -458,14 +391,14 @@ describe('ACH returns (docs/ach.md "Returns and notices of change")', () => {
       expect((await payment(debits[0]!.id)).status).to.equal('SUBMITTED')
     })
 
-    it('refuses a file holding a notice of change, applying none of its returns', async () => {
+    it('refuses a file holding a notice of change without the seal to correct accounts with, applying none of its returns', async () => {
       const { clock, ingest, submitted, world, opened, inbound, payment, entry } = bench()
       const { loan, debits } = await submitted([10_000])
       clock.set(at('2026-01-16'))
       const before = await world(loan.id)
       const notice: InboundNotice = { record: 7, originalTrace: trace(1), changeCode: 'C01', correction: E.right({ accountNumber: '000987654321' }) }
-      const refused = await ingest({ returns: [returnOf(3, trace(1), 'R01', 10_000)], notices: [notice] })
-      expect(refused).to.deep.equal(E.left(invalidRequest('Record 7 is a notice of change (C01): notices of change are not applied yet. Nothing was applied.', 'file')))
+      const refused = await ingest({ returns: [returnOf(3, trace(1), 'R01', 10_000)], notices: [notice] }, { accountSeal: undefined })
+      expect(refused).to.deep.equal(E.left(invalidRequest('Record 7 is a notice of change: applying it needs the key that seals account numbers (WEBHOOK_SECRET_KEY). Nothing was applied.', 'file')))
       expect(opened).to.deep.equal([])
       expect(inbound.returns()).to.deep.equal([])
       expect(inbound.notices()).to.deep.equal([])

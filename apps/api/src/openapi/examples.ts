@@ -1256,6 +1256,7 @@ const achInboundFile: AchInboundFileView = {
     { record: 3, original_trace: '121042880000001', return_code: 'R01', amount: 50_000, payment_id: DEBIT_PAYMENT_ID, outcome: 'applied', late: false },
     { record: 5, original_trace: '121042880009999', return_code: 'R03', amount: 12_500, payment_id: null, outcome: 'unmatched', late: false },
   ],
+  notices: [],
   others: [],
 }
 

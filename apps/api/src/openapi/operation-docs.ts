@@ -117,7 +117,7 @@ export const OPERATOR_TAGS = {
   loans: 'Operator actions on booked loans: collateral, documents, payment reversals, charge-offs.',
   products: 'The loan product catalogue.',
   jobs: 'Jobs the scheduler runs every day, which operators can also run on demand.',
-  ach: 'Files the bank sends back on the ACH rails: returns of bank debits (and, later, notices of change).',
+  ach: 'Files the bank sends back on the ACH rails: returns of bank debits and notices of change.',
   audit: 'The append-only audit log of keys and operator decisions.',
   reference: 'This document.',
 } as const
@@ -750,11 +750,12 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     'Takes a NACHA file the bank sent back (the body, `Content-Type: text/plain`, gzip allowed as `Content-Encoding`) and applies its returns: each is matched by its original trace number to a debit of ours, ' +
       'which becomes `RETURNED` with its `return_code` (`payment.returned`): what it paid is owed again, so its installment can be past due again; codes that forbid another debit (R02, R03, R04, R08, R16 and the unauthorized codes) block its payment method. ' +
       'The whole file is read first: a file that does not parse is refused naming its record and field, and nothing is applied. A file is known by its SHA-256: sent again, it answers the same record and changes nothing; ' +
-      'a return already applied from another file is reported `duplicate`. Returns that match no debit of ours are reported `unmatched`, never dropped. Files holding a notice of change are refused for now. ' +
+      'a return already applied from another file is reported `duplicate`. Returns that match no debit of ours are reported `unmatched`, never dropped. ' +
+      "Notices of change (COR) correct the debited payment method's account (C01 account number, C02 routing number, C03 both, C05 account type, C06 and C07 with the type), audited as `payment_method.corrected`; other change codes are reported `unsupported` for an operator. " +
       'With `Lendgate-Mode: test` it answers 409: the test world has no ACH rails yet.',
     {
       errors: [
-        invalidRequest('The file is refused at record 3, amount: not 10 digits. Nothing was applied.', 'file', 'The file does not parse as NACHA (the record and field are named), or it holds a notice of change; nothing was applied.'),
+        invalidRequest('The file is refused at record 3, amount: not 10 digits. Nothing was applied.', 'file', 'The file does not parse as NACHA (the record and field are named); nothing was applied.'),
         invalidState('ach_origination', 'disabled', 'ingest a bank file', 'The ACH rails are off on this deployment (or the request is for the test world).'),
       ],
     },

@@ -1,6 +1,7 @@
 import {
   type AchFileView,
   type AchInboundFileView,
+  type AchNoticeView,
   type AchOriginationRunView,
   type AchReturnView,
   ADDRESS_TYPES,
@@ -776,7 +777,7 @@ const SCHEMAS = {
     outcome: enumOf(['completed', 'not_due', 'stopped', 'lease_lost'], '`completed`: this request made the file; `not_due`: the run of this minute was already made, or another process is making it'),
     file: { ...orNull(ACH_FILE), description: 'None while another process is still finishing an earlier run' },
   }),
-  AchInboundFile: objectOf<AchInboundFileView>()('A file the bank sent back, as ingested: what became of each return. Account numbers are never shown', {
+  AchInboundFile: objectOf<AchInboundFileView>()('A file the bank sent back, as ingested: what became of each return and notice of change. Account numbers are never shown', {
     inbound_file_id: uuid,
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The SHA-256 of the file's text (hex): the same file sent again is this one" },
     status: enumOf(['ingesting', 'ingested'], '`ingesting`: a run stopped half-way; send the file again to finish it'),
@@ -795,6 +796,23 @@ const SCHEMAS = {
             '`applied`: the payment is `RETURNED`; `loan_charged_off`: `RETURNED`, nothing posted (the loan is written off); `already_reversed`: an operator had reversed it; `duplicate`: applied before, from this file or another; `not_sent`: the debit never went in a file; `unmatched`: no debit of ours has this trace number',
           ),
           late: { ...boolean, description: "Received after its code's return window: applied all the same, to be looked at with the bank" },
+        }),
+      }),
+      description: 'null while ingesting',
+    },
+    notices: {
+      ...orNull({
+        type: 'array',
+        items: objectOf<AchNoticeView>()('A notice of change of the file, in file order: never its corrected data (an account number is a secret)', {
+          record: integer('its entry detail record, 1-based line in the file', { minimum: 1 }),
+          original_trace: { type: 'string', pattern: '^\\d{15}$', description: 'The trace number of the debit the bank corrects' },
+          change_code: { type: 'string', description: 'C01, C02, … as the file has it' },
+          payment_method_id: { ...orNull(uuid), description: 'The payment method of the debit it matched; null when unmatched' },
+          outcome: enumOf(
+            ['applied', 'duplicate', 'unsupported', 'method_blocked', 'unmatched'],
+            "`applied`: the payment method's account is corrected (numbers, `last4`, `account_type`) and audited; `duplicate`: another file's notice of this debit was applied; `unsupported`: a change code not applied, corrected data that does not read, or a number the account does not keep (`detail` says which); `method_blocked`: the method takes no debit any more; `unmatched`: no debit of ours has this trace number",
+          ),
+          detail: { ...nullableString, description: 'Why it is `unsupported`, for an operator' },
         }),
       }),
       description: 'null while ingesting',

@@ -1,6 +1,7 @@
 import type { PaymentMethod, PaymentMethodRepository } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
 import { pageOfPartyLoan } from './of-party-loan.js'
 import type { Database } from './schema.js'
 import type { PaymentMethodsTable } from './lending-tables.js'
@@ -82,6 +83,20 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
     update: (m) =>
       underLoanLock(db, m, (trx) =>
         trx.updateTable('payment_methods').set({ nickname: m.nickname, is_default: m.isDefault, updated_at: m.updatedAt }).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute(),
+      ),
+    correct: (m, sealedAccount, audit) =>
+      query(() =>
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('payment_methods').set({ last4: m.last4, account_type: m.accountType, updated_at: m.updatedAt }).where('id', '=', m.id).execute()
+          if (sealedAccount !== null) {
+            await trx
+              .insertInto('bank_account_secrets')
+              .values({ payment_method_id: m.id, sealed: sealedAccount, created_at: m.updatedAt })
+              .onConflict((oc) => oc.column('payment_method_id').doUpdateSet({ sealed: sealedAccount }))
+              .execute()
+          }
+          await insertAuditEvent(trx, audit)
+        }),
       ),
     block: (id, at) =>
       query(async () => {

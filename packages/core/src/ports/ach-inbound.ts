@@ -88,8 +88,13 @@ export type AchReturnRecord = {
   readonly late: boolean
 }
 
-/** What became of a notice of change: `applied` (the method's account corrected, audited), `duplicate`, `unsupported` (not a correction we apply: for an operator), `unmatched`. */
-export type NoticeOutcome = 'applied' | 'duplicate' | 'unsupported' | 'unmatched'
+/**
+ * What became of a notice of change: `applied` (the method's account corrected, audited),
+ * `duplicate` (another file's notice of this entry was recorded), `unsupported` (not a correction
+ * we apply: `detail` says why, for an operator), `method_blocked` (its method takes no debit any
+ * more: nothing to correct), `unmatched` (no entry of ours has that trace number).
+ */
+export type NoticeOutcome = 'applied' | 'duplicate' | 'unsupported' | 'method_blocked' | 'unmatched'
 
 /** A notice of change as recorded: never its corrected data (an account number is a secret; the vault holds it once applied). */
 export type AchNoticeRecord = {

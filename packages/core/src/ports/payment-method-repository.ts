@@ -1,5 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { AuditEvent } from '../domain/audit/audit-event.js'
 import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { PaymentMethod } from '../domain/loans/payment-method.js'
@@ -26,6 +27,12 @@ export type PaymentMethodRepository = {
    * stay for the files that hold its debits already. Repeatable: a blocked method is left as it is.
    */
   readonly block: (id: PaymentMethodId, at: Date) => TE.TaskEither<StoreUnavailable, void>
+  /**
+   * A bank account corrected by its bank (a notice of change): the method's `last4`, `accountType`
+   * and `updatedAt` as `method` has them, its sealed numbers replaced by `sealedAccount` (kept
+   * when null), and `audit` recorded, in one transaction.
+   */
+  readonly correct: (method: PaymentMethod, sealedAccount: string | null, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
   /** Nickname and default flag. */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   /** None if not the loan's. */

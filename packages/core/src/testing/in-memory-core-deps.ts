@@ -75,7 +75,7 @@ export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog(), worl
     events: sessions.events,
     applications,
     loans: applications.loans,
-    paymentMethods: inMemoryPaymentMethodRepository(applications.loans),
+    paymentMethods: inMemoryPaymentMethodRepository(applications.loans, audit),
     processor: fakePaymentProcessor(),
     tokenizer: fakePaymentTokenizer(),
     audit,

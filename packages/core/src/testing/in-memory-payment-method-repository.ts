@@ -5,11 +5,14 @@ import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import type { LoanRepository } from '../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../ports/payment-method-repository.js'
 import type { LoanId } from '../domain/foundations/ids.js'
+import type { AuditLog } from '../ports/audit-log.js'
+import { inMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
-/** Methods in memory; `loans` says which party's loan a method list belongs to (`listForPartyLoan`). */
+/** Methods in memory; `loans` says which party's loan a method list belongs to (`listForPartyLoan`); `audit` takes a correction's event. */
 export const inMemoryPaymentMethodRepository = (
   loans: Pick<LoanRepository, 'findForParty'>,
+  audit: Pick<AuditLog, 'record'> = inMemoryAuditLog(),
 ): PaymentMethodRepository & {
   /** Every method stored. */
   readonly all: () => readonly PaymentMethod[]
@@ -47,6 +50,16 @@ export const inMemoryPaymentMethodRepository = (
         }),
       ),
     sealedAccount: (id) => TE.right(methods.get(id)?.status === 'blocked' ? O.none : O.fromNullable(sealed.get(id))),
+    correct: (method, sealedAccount, event) =>
+      pipe(
+        audit.record(event),
+        TE.map(() => {
+          const stored = methods.get(method.id)
+          if (stored === undefined) return
+          methods.set(method.id, { ...stored, last4: method.last4, accountType: method.accountType, updatedAt: method.updatedAt })
+          if (sealedAccount !== null) sealed.set(method.id, sealedAccount)
+        }),
+      ),
     block: (id, at) =>
       TE.fromIO(() => {
         const method = methods.get(id)

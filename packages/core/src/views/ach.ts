@@ -1,5 +1,5 @@
 import { instantText, instantTextOrNull } from '../domain/foundations/instant.js'
-import type { AchInboundFileRecord, ReturnOutcome } from '../ports/ach-inbound.js'
+import type { AchInboundFileRecord, NoticeOutcome, ReturnOutcome } from '../ports/ach-inbound.js'
 import type { AchFile, AchFileStatus } from '../ports/ach-originations.js'
 import type { AchOriginationRun } from '../use-cases/ach/origination.js'
 
@@ -59,17 +59,28 @@ export type AchReturnView = {
   readonly late: boolean
 }
 
-/** An inbound file as operators see it: what became of each return, and the entries that were neither returns nor notices. */
+/** A notice of change as an inbound file's report shows it: never its corrected data. */
+export type AchNoticeView = {
+  readonly record: number
+  readonly original_trace: string
+  readonly change_code: string
+  readonly payment_method_id: string | null
+  readonly outcome: NoticeOutcome
+  readonly detail: string | null
+}
+
+/** An inbound file as operators see it: what became of each return and notice, and the entries that were neither. */
 export type AchInboundFileView = {
   readonly inbound_file_id: string
   readonly sha256: string
   readonly status: AchInboundFileRecord['status']
   readonly received_at: string
   readonly returns: readonly AchReturnView[] | null
+  readonly notices: readonly AchNoticeView[] | null
   readonly others: readonly { readonly record: number; readonly trace_number: string; readonly amount: number }[] | null
 }
 
-/** `file` as the internal API and the CLI answer it; `returns` and `others` are null while it is being ingested. */
+/** `file` as the internal API and the CLI answer it; `returns`, `notices` and `others` are null while it is being ingested. */
 export const achInboundFileView = (file: AchInboundFileRecord): AchInboundFileView => ({
   inbound_file_id: file.id,
   sha256: file.sha256,
@@ -77,5 +88,7 @@ export const achInboundFileView = (file: AchInboundFileRecord): AchInboundFileVi
   received_at: instantText(file.receivedAt),
   returns:
     file.report?.returns.map((r) => ({ record: r.record, original_trace: r.originalTrace, return_code: r.returnCode, amount: r.amount, payment_id: r.paymentId, outcome: r.outcome, late: r.late })) ?? null,
+  notices:
+    file.report?.notices.map((n) => ({ record: n.record, original_trace: n.originalTrace, change_code: n.changeCode, payment_method_id: n.paymentMethodId, outcome: n.outcome, detail: n.detail })) ?? null,
   others: file.report?.others.map((o) => ({ record: o.record, trace_number: o.traceNumber, amount: o.amount })) ?? null,
 })

@@ -165,7 +165,7 @@ export const servicedLoan = async (spec: LoanSpec) => {
   // The tokens of the loan's second bank account, whose debits go out in bank files (`debit`): their charges are PENDING.
   const debitTokens = new Set<string>()
   const processor = fakePaymentProcessor((request) => (debitTokens.has(request.token) ? { status: 'PENDING' } : sandboxChargeOutcome(request.token)))
-  const deps = { audit, products, applications, loans, parties, paymentMethods: inMemoryPaymentMethodRepository(loans), processor, tokenizer: fakePaymentTokenizer(), ids, clock }
+  const deps = { audit, products, applications, loans, parties, paymentMethods: inMemoryPaymentMethodRepository(loans, audit), processor, tokenizer: fakePaymentTokenizer(), ids, clock }
   const p = spec.product
   const created = await createLoanProduct(deps)({
     name: 'Generated',

@@ -62,7 +62,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       .addColumn('change_code', 'text', (c) => c.notNull())
       .addColumn('payment_method_id', 'uuid', (c) => c.references('payment_methods.id'))
       .addColumn('received_on', 'date', (c) => c.notNull())
-      .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('applied', 'unsupported', 'unmatched')`))
+      .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('applied', 'unsupported', 'method_blocked', 'unmatched')`))
       .addColumn('detail', 'text')
       .execute()
     await world.schema.createIndex('ach_notices_inbound_file_idx').on('ach_notices').column('inbound_file_id').execute()

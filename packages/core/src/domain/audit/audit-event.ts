@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'loan_document.attached',
   'payment.reversed',
   'payment.returned',
+  'payment_method.corrected',
   'loan.charged_off',
   'interest_accrual.completed',
   'test_data.wiped',
@@ -45,6 +46,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'collateral_item',
   'loan_document',
   'payment',
+  'payment_method',
   'loan',
   'interest_accrual_run',
   'api_client',
@@ -92,7 +94,8 @@ export const SYSTEM_CONTEXT: AuditContext = { actor: SYSTEM, requestId: null }
 /** The partner key behind a request, as actor. */
 export const apiKeyActor = (caller: Pick<Caller, 'keyId'>): AuditActor => ({ type: 'api_key', id: caller.keyId })
 
-type Concerning = { readonly apiClientId: ClientId | null; readonly partyId: PartyId | null }
+/** Whose records an event concerns: the API client and the party (null when none). */
+export type Concerning = { readonly apiClientId: ClientId | null; readonly partyId: PartyId | null }
 
 const event = (
   id: string,
@@ -242,6 +245,29 @@ export const paymentReturnedEvent = (
     inbound_file_id: inboundFileId,
     reversal_transaction_id: reversalTransactionId,
   })
+
+/** What a notice of change corrected of a bank account, before and after: never more of its number than the last four digits. */
+export type CorrectedAccount = { readonly last4: string; readonly routingNumber: string | null; readonly accountType: 'checking' | 'savings' | null }
+
+/** A bank account corrected by its bank's notice of change (`changeCode`, from inbound file `inboundFileId`). */
+export const paymentMethodCorrectedEvent = (
+  id: string,
+  context: AuditContext,
+  method: { readonly id: string; readonly loanId: string },
+  concerning: Concerning,
+  change: { readonly changeCode: string; readonly inboundFileId: string; readonly originalTrace: string; readonly before: CorrectedAccount; readonly after: CorrectedAccount },
+  at: Date,
+): AuditEvent => {
+  const account = (a: CorrectedAccount) => ({ last4: a.last4, routing_number: a.routingNumber, account_type: a.accountType })
+  return event(id, context, at, 'payment_method.corrected', { type: 'payment_method', id: method.id }, concerning, {
+    loan_id: method.loanId,
+    change_code: change.changeCode,
+    inbound_file_id: change.inboundFileId,
+    original_trace: change.originalTrace,
+    before: account(change.before),
+    after: account(change.after),
+  })
+}
 
 /** A loan written off: what it owed when it was charged off, and the ledger entry that wrote it off. */
 export const loanChargedOffEvent = (

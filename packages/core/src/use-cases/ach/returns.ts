@@ -2,18 +2,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type * as t from 'io-ts'
-import { OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit/audit-event.js'
+import type { AuditContext } from '../../domain/audit/audit-event.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
-import { ACH_TIME_ZONE } from '../../domain/ach/cutoffs.js'
 import { blocksMethod, EXTENDED_RETURN_DAYS, hasExtendedWindow, returnCategoryOf } from '../../domain/ach/return-codes.js'
-import { EmptyInput } from '../../domain/foundations/codecs.js'
-import { newId, type InboundFileId, type PaymentId } from '../../domain/foundations/ids.js'
-import { commandOf } from '../../domain/foundations/path-parameters.js'
-import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
-import { dateIn } from '../../domain/loans/servicing-terms.js'
+import type { InboundFileId, PaymentId } from '../../domain/foundations/ids.js'
+import type { NotFound, StoreUnavailable } from '../../domain/foundations/errors.js'
 import { addDays } from '../../lending/index.js'
-import type { AchInbound, AchInboundFileRecord, AchInboundFormat, AchIngestReport, AchReturnRecord, InboundReturn, ReturnOutcome } from '../../ports/ach-inbound.js'
+import type { AchInbound, AchReturnRecord, InboundReturn, ReturnOutcome } from '../../ports/ach-inbound.js'
 import type { AchEntry, AchOriginations } from '../../ports/ach-originations.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
@@ -23,14 +18,13 @@ import { changeOfPayment, loadFromBooking } from '../servicing/posting.js'
 import { planReturn, type AppliedReturn, type ReturnOrder } from '../servicing/reverse-payment.js'
 import { RETURN_WINDOW_BANKING_DAYS } from './settlement.js'
 
-/** Inbound files (docs/ach.md "Returns and notices of change"): returns matched to our entries by trace number and applied once. */
+/** Returns (docs/ach.md "Returns and notices of change"): matched to our entries by trace number and applied once. */
 
-/** What ingesting a file needs. */
-export type IngestionDeps = {
+/** What applying returns needs. */
+export type ReturnDeps = {
   readonly loans: Pick<LoanRepository, 'change' | 'payments'>
   readonly originations: Pick<AchOriginations, 'entryByTrace' | 'markReturned'>
-  readonly inbound: AchInbound
-  readonly inboundFormat: AchInboundFormat
+  readonly inbound: Pick<AchInbound, 'recordReturn'>
   readonly paymentMethods: Pick<PaymentMethodRepository, 'block'>
   readonly calendar: BankingCalendar
   readonly ids: IdGenerator
@@ -46,7 +40,11 @@ export const isLateReturn = (calendar: BankingCalendar, code: string, effectiveO
   receivedOn > (hasExtendedWindow(code) ? calendar.nextBankingDay(addDays(effectiveOn, EXTENDED_RETURN_DAYS)) : calendar.addBankingDays(effectiveOn, RETURN_WINDOW_BANKING_DAYS))
 
 /** What a file's ingestion acts with: the file, who ingests it, the day (New York) and the instant. */
-type Ingestion = { readonly fileId: InboundFileId; readonly context: AuditContext; readonly receivedOn: string; readonly now: Date }
+export type Ingestion = { readonly fileId: InboundFileId; readonly context: AuditContext; readonly receivedOn: string; readonly now: Date }
+
+/** Whether `recorded` is the record of `item`: the same record of the same file (written by this run, or by an earlier run of the file). */
+export const sameItem = (recorded: { readonly inboundFileId: InboundFileId; readonly record: number }, item: { readonly inboundFileId: InboundFileId; readonly record: number }): boolean =>
+  recorded.inboundFileId === item.inboundFileId && recorded.record === item.record
 
 /**
  * The entry a return matched (none: unmatched), what applying it did, and the code the return
@@ -60,7 +58,7 @@ type Matched = { readonly entry: O.Option<AchEntry>; readonly outcome: ReturnOut
  * never sent is not applied. With the code the payment is returned with: this one, or the one an
  * earlier return applied (`already_returned`).
  */
-const applyToEntry = (deps: IngestionDeps, entry: AchEntry, code: string, ingestion: Ingestion): TE.TaskEither<NotFound | StoreUnavailable, Matched> => {
+const applyToEntry = (deps: ReturnDeps, entry: AchEntry, code: string, ingestion: Ingestion): TE.TaskEither<NotFound | StoreUnavailable, Matched> => {
   if (entry.status === 'claimed' || entry.status === 'dropped') return TE.right({ entry: O.some(entry), outcome: 'not_sent', appliedCode: null })
   return pipe(
     returnBankDebit({ ...deps, clock: { now: () => ingestion.now } })(entry.paymentId, { returnCode: code, inboundFileId: ingestion.fileId, context: ingestion.context }),
@@ -74,7 +72,7 @@ const applyToEntry = (deps: IngestionDeps, entry: AchEntry, code: string, ingest
  * without it, its fee charged. What applying it did is answered; a payment returned before is left.
  */
 export const returnBankDebit =
-  (deps: Pick<IngestionDeps, 'loans' | 'ids' | 'clock'>) =>
+  (deps: Pick<ReturnDeps, 'loans' | 'ids' | 'clock'>) =>
   (paymentId: PaymentId, order: Pick<ReturnOrder, 'returnCode' | 'inboundFileId' | 'context'>): TE.TaskEither<NotFound | StoreUnavailable, AppliedReturn> =>
     changeOfPayment(deps.loans, paymentId, (found, current, reads) =>
       pipe(
@@ -88,15 +86,16 @@ export const returnBankDebit =
 /**
  * Applies the return `item` and records it. Matched by its original trace number to one of our
  * entries, its payment is returned (`planReturn`: once, whatever runs, by the payment's status
- * under its loan's lock); then the return is recorded, once per trace number. A return this file
- * recorded before (a run of it stopped, or ran at the same time) is answered as recorded; one
- * another file recorded is a `duplicate`, and changes nothing more. For this file's, the entry is
+ * under its loan's lock); then the return is recorded, once per trace number. This return recorded
+ * before (a run of its file stopped, or ran at the same time) is answered as recorded; another
+ * return of the entry recorded first (of another file, or another record of this one) makes it a
+ * `duplicate` that changes nothing more. For this one, the entry is
  * then `returned` and the method blocked when the code that undid the payment (or, on a payment an
  * operator had reversed, this one) forbids another debit (`blocksMethod`): both repeatable.
  * Unmatched, a return is recorded all the same.
  */
-const ingestReturn =
-  (deps: IngestionDeps, ingestion: Ingestion) =>
+export const ingestReturn =
+  (deps: ReturnDeps, ingestion: Ingestion) =>
   (item: InboundReturn): TE.TaskEither<NotFound | StoreUnavailable, AchReturnRecord> =>
     pipe(
       deps.originations.entryByTrace(item.originalTrace),
@@ -126,7 +125,8 @@ const ingestReturn =
         return pipe(
           deps.inbound.recordReturn(record),
           TE.chain((recorded) => {
-            if (recorded.inboundFileId !== record.inboundFileId) return TE.right<StoreUnavailable, AchReturnRecord>({ ...record, outcome: 'duplicate' })
+            // Another return of the entry (another file's, or another record of this one) came first.
+            if (!sameItem(recorded, record)) return TE.right<StoreUnavailable, AchReturnRecord>({ ...record, outcome: 'duplicate' })
             if (matched === null) return TE.right(recorded)
             const blockedBy = appliedCode ?? (outcome === 'already_reversed' ? item.returnCode : null)
             return pipe(
@@ -139,57 +139,3 @@ const ingestReturn =
       }),
     )
 
-/** Why a file is refused before anything of it is applied. */
-export type IngestionError = InvalidRequest | NotFound | StoreUnavailable
-
-/** What the report says of a return: the record less what the file already says. */
-const reported = ({ id: _id, inboundFileId: _file, category: _category, receivedOn: _on, ...rest }: AchReturnRecord): AchIngestReport['returns'][number] => rest
-
-/**
- * Ingests a file the bank sent back (docs/ach.md "Returns and notices of change"): it is read
- * whole first (a file the format refuses changes nothing: InvalidRequest naming the record and
- * field), then recorded by its SHA-256; a file ingested before answers its record as it was,
- * changing nothing. Each return is applied in order (`ingestReturn`), then the file is `ingested`
- * with its report, and its record as stored answered. A run that stops half-way is finished by
- * ingesting the same file again, and runs of one file at once agree: what was applied is recorded once. Notices of change are not applied yet: a file holding one is refused.
- */
-export const ingestAchFile =
-  (deps: IngestionDeps) =>
-  (bytes: Uint8Array, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<IngestionError, AchInboundFileRecord> => {
-    const now = deps.clock.now()
-    return pipe(
-      deps.inboundFormat.read(bytes),
-      E.mapLeft((unreadable): InvalidRequest => invalidRequest(`The file is refused at record ${unreadable.record}, ${unreadable.field}: ${unreadable.reason}. Nothing was applied.`, 'file')),
-      E.chain((file) => {
-        const notice = file.notices[0]
-        return notice === undefined ? E.right(file) : E.left(invalidRequest(`Record ${notice.record} is a notice of change (${notice.changeCode}): notices of change are not applied yet. Nothing was applied.`, 'file'))
-      }),
-      TE.fromEither,
-      TE.chainW((file) =>
-        pipe(
-          deps.inbound.openFile({ id: newId<InboundFileId>(deps.ids), sha256: file.sha256, receivedAt: now }),
-          TE.chainW((record) => {
-            if (record.status === 'ingested') return TE.right(record)
-            const ingestion = { fileId: record.id, context, receivedOn: dateIn(ACH_TIME_ZONE, now), now }
-            return pipe(
-              file.returns,
-              TE.traverseSeqArray(ingestReturn(deps, ingestion)),
-              TE.map((returns): AchIngestReport => ({ returns: returns.map(reported), notices: [], others: file.others })),
-              TE.chainW((report) => deps.inbound.finish(record.id, report)),
-              // The record as stored: of runs of one file at once, the first to finish wrote it.
-              TE.chainW(() => findAchInboundFile(deps)(record.id)),
-            )
-          }),
-        ),
-      ),
-    )
-  }
-
-/** The command that names an inbound file: its `inboundFileId`, and nothing else. */
-export const InboundFileCommand: t.Type<{ readonly inboundFileId: InboundFileId }, { readonly inboundFileId: InboundFileId }, unknown> = commandOf(['inboundFileId'], EmptyInput)
-
-/** The inbound file `id` as recorded, with its report once ingested. */
-export const findAchInboundFile =
-  (deps: Pick<IngestionDeps, 'inbound'>) =>
-  (id: InboundFileId): TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord> =>
-    pipe(deps.inbound.findFile(id), TE.chainW(TE.fromOption(() => notFound('ach_inbound_file'))))
