@@ -356,12 +356,17 @@ const blockChecks = (impl: Implementation<MethodFixtures>): void => {
         at,
       )
       const corrected = { ...account, last4: '4321', accountType: 'savings' as const, nickname: 'not written', updatedAt: at }
-      await right(methods.correct(corrected, 'sealed-numbers-after', audit))
+      const asInserted = { last4: account.last4, accountType: account.accountType, sealed: 'sealed-numbers-before' }
+      expect(await right(methods.correct(corrected, 'sealed-numbers-after', audit, asInserted))).to.equal(true)
       expect(await right(methods.findForLoan(loan.id, account.id))).to.deep.equal(O.some({ ...account, last4: '4321', accountType: 'savings', updatedAt: at }))
+      expect(await right(methods.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-after'))
+      // The same correction decided on the account as it was: the account changed since, nothing is written.
+      expect(await right(methods.correct({ ...corrected, last4: '9999' }, 'sealed-numbers-again', { ...audit, id: freshId() }, asInserted))).to.equal(false)
       expect(await right(methods.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-after'))
       // A correction of the type alone keeps the numbers.
       const later = new Date('2026-07-21T15:00:00.000Z')
-      await right(methods.correct({ ...corrected, accountType: 'checking', updatedAt: later }, null, { ...audit, id: freshId() }))
+      const asCorrected = { last4: '4321', accountType: 'savings' as const, sealed: 'sealed-numbers-after' }
+      expect(await right(methods.correct({ ...corrected, accountType: 'checking', updatedAt: later }, null, { ...audit, id: freshId() }, asCorrected))).to.equal(true)
       expect(await right(methods.findForLoan(loan.id, account.id))).to.deep.equal(O.some({ ...account, last4: '4321', accountType: 'checking', updatedAt: later }))
       expect(await right(methods.sealedAccount(account.id))).to.deep.equal(O.some('sealed-numbers-after'))
     })

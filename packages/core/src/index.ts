@@ -264,7 +264,7 @@ export { type PaymentDeps, type PaymentError, createPaymentIntentForPartyLoan } 
 export { type PaymentRefusal } from './use-cases/servicing/plan-payment.js'
 export { type AppliedReturn, type ReturnOrder, type ReversalDeps, type ReversalError, type ReversalOrder, ReversePaymentInput, reverseLoanPayment } from './use-cases/servicing/reverse-payment.js'
 export { PaymentMethodInput, PaymentMethodPatch, type PaymentMethod, isAbaRoutingNumber } from './domain/loans/payment-method.js'
-export { type PaymentMethodRepository } from './ports/payment-method-repository.js'
+export { type AccountAsDecided, type PaymentMethodRepository } from './ports/payment-method-repository.js'
 export { type PaymentTokenizer } from './ports/payment-tokenizer.js'
 export { type AccountSeal, type BankAccountNumbers } from './ports/account-seal.js'
 export { type AccountUnreadable, type BankAccountDeps, bankAccountOf } from './use-cases/ach/bank-account.js'

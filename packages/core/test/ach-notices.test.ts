@@ -303,7 +303,7 @@ describe('ACH notices of change (docs/ach.md "Returns and notices of change")', 
       let failures = 1
       const failingCorrect: IngestionDeps['paymentMethods'] = {
         ...paymentMethods,
-        correct: (m, sealed, audit) => (failures-- > 0 ? TE.left(storeUnavailable('connection reset')) : paymentMethods.correct(m, sealed, audit)),
+        correct: (m, sealed, audit, before) => (failures-- > 0 ? TE.left(storeUnavailable('connection reset')) : paymentMethods.correct(m, sealed, audit, before)),
       }
       expect(await ingest(bytes, { paymentMethods: failingCorrect })).to.deep.equal(E.left(storeUnavailable('connection reset')))
       // Recorded applied, the account not yet corrected, the file not finished.
@@ -430,16 +430,35 @@ describe('ACH notices of change (docs/ach.md "Returns and notices of change")', 
       ])
     })
 
-    it('records unsupported a routing number corrected alone (C02) on an account whose sealed numbers no longer open', async () => {
-      const { ingest, submitted, method, paymentMethods, corrections } = bench()
+    it('stops, deciding and recording nothing, on an account whose sealed numbers do not open with the key given (not the server’s)', async () => {
+      const { ingest, submitted, method, paymentMethods, corrections, inbound } = bench()
       const { bank } = await submitted([40_000])
       const sealedBefore = paymentMethods.sealedNumbers(bank.id)
       const before = method(bank.id)
-      // Sealed under another key: they do not open.
-      const file = right(await ingest({ notices: [noticeOf(5, trace(1), 'C02', { routingNumber: NEW_ROUTING })] }, { accountSeal: fakeAccountSeal('another-key') }))
-      expect(file.report?.notices).to.deep.equal([reported(5, trace(1), 'C02', bank.id, 'unsupported', NOT_KEPT)])
+      // Both numbers corrected at once (C03) would otherwise be sealed over numbers the server's key opens.
+      for (const notice of [noticeOf(5, trace(1), 'C02', { routingNumber: NEW_ROUTING }), noticeOf(5, trace(1), 'C03', { routingNumber: NEW_ROUTING, accountNumber: NEW_ACCOUNT })]) {
+        const stopped = await ingest({ notices: [notice] }, { accountSeal: fakeAccountSeal('another-key') })
+        if (E.isRight(stopped)) return expect.fail('a notice was decided on numbers that do not open')
+        expect(stopped.left._tag).to.equal('StoreUnavailable')
+        expect(String((stopped.left as { readonly cause: unknown }).cause)).to.match(/do not open with this sealing key/)
+      }
+      expect(inbound.notices()).to.deep.equal([])
       expect(method(bank.id)).to.deep.equal(before)
       expect(paymentMethods.sealedNumbers(bank.id)).to.equal(sealedBefore)
+      expect(corrections()).to.deep.equal([])
+      // With the server's key, the same file applies.
+      const file = right(await ingest({ notices: [noticeOf(5, trace(1), 'C02', { routingNumber: NEW_ROUTING })] }))
+      expect(file.report?.notices).to.deep.equal([reported(5, trace(1), 'C02', bank.id, 'applied')])
+    })
+
+    it('records unsupported a corrected account number a partner could not add (letters, or fewer than 4 digits)', async () => {
+      const { ingest, submitted, method, corrections } = bench()
+      const { bank } = await submitted([40_000, 10_000])
+      const before = method(bank.id)
+      const file = right(await ingest({ notices: [noticeOf(3, trace(1), 'C01', { accountNumber: '12-34A' }), noticeOf(5, trace(2), 'C01', { accountNumber: '123' })] }))
+      const why = 'the corrected account number is not 4 to 17 digits, as a bank account added here must be'
+      expect(file.report?.notices).to.deep.equal([reported(3, trace(1), 'C01', bank.id, 'unsupported', why), reported(5, trace(2), 'C01', bank.id, 'unsupported', why)])
+      expect(method(bank.id)).to.deep.equal(before)
       expect(corrections()).to.deep.equal([])
     })
 

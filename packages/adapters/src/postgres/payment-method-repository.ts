@@ -84,9 +84,12 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
       underLoanLock(db, m, (trx) =>
         trx.updateTable('payment_methods').set({ nickname: m.nickname, is_default: m.isDefault, updated_at: m.updatedAt }).where('id', '=', m.id).where('loan_id', '=', m.loanId).execute(),
       ),
-    correct: (m, sealedAccount, audit) =>
+    correct: (m, sealedAccount, audit, before) =>
       query(() =>
         db.transaction().execute(async (trx) => {
+          const row = await trx.selectFrom('payment_methods').select(['last4', 'account_type']).where('id', '=', m.id).forUpdate().executeTakeFirst()
+          const secret = await trx.selectFrom('bank_account_secrets').select('sealed').where('payment_method_id', '=', m.id).executeTakeFirst()
+          if (row === undefined || row.last4 !== before.last4 || row.account_type !== before.accountType || (secret?.sealed ?? null) !== before.sealed) return false
           await trx.updateTable('payment_methods').set({ last4: m.last4, account_type: m.accountType, updated_at: m.updatedAt }).where('id', '=', m.id).execute()
           if (sealedAccount !== null) {
             await trx
@@ -96,6 +99,7 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
               .execute()
           }
           await insertAuditEvent(trx, audit)
+          return true
         }),
       ),
     block: (id, at) =>

@@ -54,8 +54,9 @@ export const resumes = (checkpoint: ServicingCheckpoint | null, event: LoanEvent
  * The entries that bring the ledger (bucket sums `ledger`) to the state derived on `date` after
  * `event`, resumed from `checkpoint` or replayed from booking with `payments` (required then) and
  * the returned payments' `fees` (none when left out): the interest and late fees since the last posting (negative
- * when a replay lowers them), the event's entry, a zero-sum `REALLOCATION` for each earlier payment
- * the replay applies differently, then a return's `RETURN_FEE` (what the replay charged for it).
+ * when a replay lowers them), the event's entry (a return's followed by its `RETURN_FEE`: what the
+ * replay charged for it), then a zero-sum `REALLOCATION` for each earlier payment the replay
+ * applies differently.
  */
 export const postChange = (args: {
   readonly loan: ServicedLoan
@@ -75,8 +76,8 @@ export const postChange = (args: {
   if (!resumed && args.fees === null) throw new Error(`postChange: loan ${loan.id} is replayed from booking but its returned payments' fees were not given`)
   const settled = resumed ? [] : (args.payments ?? []).filter((p) => p.allocation !== null && p.id !== reversedId)
   const fresh = event.type === 'PAYMENT' ? [event.payment] : []
-  const returnFee: ReturnFee[] = event.type === 'RETURN' && event.fee > 0 ? [{ paymentId: event.payment.id, amount: event.fee, date, createdAt: now }] : []
-  const fees = [...(args.fees ?? []).filter((f) => f.paymentId !== reversedId), ...returnFee]
+  const ownFee: ReturnFee[] = event.type === 'RETURN' && event.fee > 0 ? [{ paymentId: event.payment.id, amount: event.fee, date, createdAt: now }] : []
+  const fees = [...(args.fees ?? []).filter((f) => f.paymentId !== reversedId), ...ownFee]
   const { derived, checkpoint } = resumed ? replay(loan, args.checkpoint, fresh, date) : replay(loan, null, [...settled, ...fresh], date, fees)
   let ledger = args.ledger
   const later: LedgerTransaction[] = []
@@ -88,10 +89,16 @@ export const postChange = (args: {
     ledger = subtract(ledger, allocated(mine.allocation))
     allocation = { ...mine, transactionId: posted.id }
   }
+  // A return's fee is its own entry, after the return's; the fees left to post are late fees.
+  const returnFee = event.type === 'RETURN' ? (derived.returnFees.get(event.payment.id) ?? 0) : 0
   if (event.type === 'REVERSAL' || event.type === 'RETURN') {
     const undone = allocated(event.payment.allocation!)
     later.push(entry(loan.id, 'REVERSAL', undone, total(undone), date, args.ids(), now, { paymentId: event.payment.id, reversesId: event.payment.transactionId ?? undefined }))
     ledger = add(ledger, undone)
+    if (returnFee > 0) {
+      later.push(entry(loan.id, 'RETURN_FEE', { ...ZERO, fees: returnFee }, returnFee, date, args.ids(), now, { paymentId: event.payment.id }))
+      ledger = add(ledger, { ...ZERO, fees: returnFee })
+    }
   }
   const reallocated: LoanChange['reallocated'][number][] = []
   for (const p of settled) {
@@ -105,15 +112,12 @@ export const postChange = (args: {
     }
     reallocated.push({ id: p.id, ...next })
   }
-  // A return's fee is its own entry, after the return; the fees left to post are late fees.
-  const charged = event.type === 'RETURN' ? (derived.returnFees.get(event.payment.id) ?? 0) : 0
-  const feeEntry = charged === 0 || event.type !== 'RETURN' ? [] : [entry(loan.id, 'RETURN_FEE', { ...ZERO, fees: charged }, charged, date, args.ids(), now, { paymentId: event.payment.id })]
-  const charges = subtract(subtract(derived.outstanding, ledger), { ...ZERO, fees: charged })
+  const charges = subtract(derived.outstanding, ledger)
   if (charges.principal !== 0) throw new Error(`postChange: principal does not reconcile on loan ${loan.id} (${charges.principal})`)
   const first: LedgerTransaction[] = []
   if (charges.interest !== 0) first.push(entry(loan.id, 'INTEREST_ACCRUAL', { ...ZERO, interest: charges.interest }, Math.abs(charges.interest), date, args.ids(), now))
   if (charges.fees !== 0) first.push(entry(loan.id, 'LATE_FEE', { ...ZERO, fees: charges.fees }, Math.abs(charges.fees), date, args.ids(), now))
-  return { transactions: [...first, ...later, ...feeEntry], allocation, reallocated, derived, checkpoint }
+  return { transactions: [...first, ...later], allocation, reallocated, derived, checkpoint }
 }
 
 /** The status after a change, if it moves: `PAID_OFF` once nothing is owed, `ACTIVE` when a debt returns; charged off stays. */

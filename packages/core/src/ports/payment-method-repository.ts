@@ -7,6 +7,9 @@ import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import type { OfPartyLoan } from './loan-repository.js'
 import type { LoanId, PartyId, PaymentMethodId } from '../domain/foundations/ids.js'
 
+/** A bank account as a correction was decided on: its `last4`, type and sealed numbers (null: none kept). */
+export type AccountAsDecided = { readonly last4: string; readonly accountType: 'checking' | 'savings' | null; readonly sealed: string | null }
+
 /**
  * A loan's payment methods; writing one with `isDefault` unmarks the others in the same
  * transaction. A bank account's sealed numbers (`AccountSeal`) are kept apart from the method's
@@ -28,11 +31,14 @@ export type PaymentMethodRepository = {
    */
   readonly block: (id: PaymentMethodId, at: Date) => TE.TaskEither<StoreUnavailable, void>
   /**
-   * A bank account corrected by its bank (a notice of change): the method's `last4`, `accountType`
-   * and `updatedAt` as `method` has them, its sealed numbers replaced by `sealedAccount` (kept
-   * when null), and `audit` recorded, in one transaction.
+   * A bank account corrected by its bank (a notice of change), if it still is as `before` (its
+   * `last4`, `accountType` and sealed numbers when the correction was decided): the method's
+   * `last4`, `accountType` and `updatedAt` as `method` has them, its sealed numbers replaced by
+   * `sealedAccount` (kept when null), and `audit` recorded, in one transaction under the method's
+   * lock. False, writing nothing, when the account changed since: a correction decided twice at
+   * once is written once.
    */
-  readonly correct: (method: PaymentMethod, sealedAccount: string | null, audit: AuditEvent) => TE.TaskEither<StoreUnavailable, void>
+  readonly correct: (method: PaymentMethod, sealedAccount: string | null, audit: AuditEvent, before: AccountAsDecided) => TE.TaskEither<StoreUnavailable, boolean>
   /** Nickname and default flag. */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
   /** None if not the loan's. */

@@ -50,16 +50,19 @@ export const inMemoryPaymentMethodRepository = (
         }),
       ),
     sealedAccount: (id) => TE.right(methods.get(id)?.status === 'blocked' ? O.none : O.fromNullable(sealed.get(id))),
-    correct: (method, sealedAccount, event) =>
-      pipe(
+    correct: (method, sealedAccount, event, before) => {
+      const stored = methods.get(method.id)
+      const asDecided = stored !== undefined && stored.last4 === before.last4 && stored.accountType === before.accountType && (sealed.get(method.id) ?? null) === before.sealed
+      if (!asDecided) return TE.right(false)
+      return pipe(
         audit.record(event),
         TE.map(() => {
-          const stored = methods.get(method.id)
-          if (stored === undefined) return
           methods.set(method.id, { ...stored, last4: method.last4, accountType: method.accountType, updatedAt: method.updatedAt })
           if (sealedAccount !== null) sealed.set(method.id, sealedAccount)
+          return true
         }),
-      ),
+      )
+    },
     block: (id, at) =>
       TE.fromIO(() => {
         const method = methods.get(id)

@@ -95,6 +95,14 @@ const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonl
     same(a, allocationJson(now.allocations.get(p.payment_id)!), `allocation of payment ${p.payment_id} (${p.amount} on ${p.effective_date}) = model`)
   }
 
+  // Each return charged its product's fee once, as its own entry: never folded into the late fees.
+  const byPayment = (rows: readonly (readonly [string, number])[]) => [...rows].sort((a, b) => a[0].localeCompare(b[0]))
+  same(
+    byPayment((await h.transactions()).filter((t) => t.type === 'RETURN_FEE').map((t) => [t.payment_id!, t.fees] as const)),
+    byPayment(fees.map((f) => [f.id, f.amount] as const)),
+    'RETURN_FEE entries = the fees of the returns',
+  )
+
   const latest = await expectLedgerIsSnapshot(h)
   const atSnapshot = refDerive(terms, payments, latest.as_of, fees)
   same(

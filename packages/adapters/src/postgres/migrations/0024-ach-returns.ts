@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely'
-import { addCheck } from './add-check.js'
 
 /** The schema of each world: the live world's is the migrations' own, the test world's `lendgate_test` (0017). */
 const WORLDS = [undefined, 'lendgate_test'] as const
@@ -23,10 +22,13 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       .addColumn('return_code', 'text', (c) => c.check(sql`return_code ~ '^R[0-9A-Z]{2}$'`))
       .addColumn('returned_on', 'date')
       .execute()
-    await addCheck(db, schema, 'payments', 'payments_returned_fields', sql`(status = 'RETURNED') = (return_code is not null) and (return_code is null) = (returned_on is null)`)
+    await world.schema
+      .alterTable('payments')
+      .addCheckConstraint('payments_returned_fields', sql`(status = 'RETURNED') = (return_code is not null) and (return_code is null) = (returned_on is null)`)
+      .execute()
     await world.schema.alterTable('ach_entries').dropConstraint('ach_entries_status_check').execute()
-    await addCheck(db, schema, 'ach_entries', 'ach_entries_status_check', sql`status in ('claimed', 'sent', 'settled', 'returned', 'dropped')`)
-    await addCheck(db, schema, 'payment_methods', 'payment_methods_status_check', sql`status in ('active', 'blocked')`)
+    await world.schema.alterTable('ach_entries').addCheckConstraint('ach_entries_status_check', sql`status in ('claimed', 'sent', 'settled', 'returned', 'dropped')`).execute()
+    await world.schema.alterTable('payment_methods').addCheckConstraint('payment_methods_status_check', sql`status in ('active', 'blocked')`).execute()
     await world.schema
       .createTable('ach_inbound_files')
       .addColumn('id', 'uuid', (c) => c.primaryKey())

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely'
-import { addCheck } from './add-check.js'
 
 /** The schema of each world: the live world's is the migrations' own, the test world's `lendgate_test` (0017). */
 const WORLDS = [undefined, 'lendgate_test'] as const
@@ -10,14 +9,14 @@ const WORLDS = [undefined, 'lendgate_test'] as const
  * its return charged, which a replay from booking charges again on its `returned_on`.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
-  await db.schema.alterTable('loan_products').addColumn('returned_payment_fee', 'int8', (c) => c.notNull().defaultTo(0)).execute()
-  await addCheck(db, undefined, 'loan_products', 'loan_products_returned_payment_fee_check', sql`returned_payment_fee >= 0`)
+  await db.schema.alterTable('loan_products').addColumn('returned_payment_fee', 'int8', (c) => c.notNull().defaultTo(0).check(sql`returned_payment_fee >= 0`)).execute()
   for (const schema of WORLDS) {
     const world = schema === undefined ? db : db.withSchema(schema)
-    await world.schema.alterTable('loans').addColumn('returned_payment_fee', 'int8', (c) => c.notNull().defaultTo(0)).execute()
-    await addCheck(db, schema, 'loans', 'loans_returned_payment_fee_check', sql`returned_payment_fee >= 0`)
-    await world.schema.alterTable('payments').addColumn('return_fee', 'int8', (c) => c.notNull().defaultTo(0)).execute()
-    await addCheck(db, schema, 'payments', 'payments_return_fee_check', sql`return_fee >= 0 and (return_fee = 0 or status = 'RETURNED')`)
+    await world.schema.alterTable('loans').addColumn('returned_payment_fee', 'int8', (c) => c.notNull().defaultTo(0).check(sql`returned_payment_fee >= 0`)).execute()
+    await world.schema
+      .alterTable('payments')
+      .addColumn('return_fee', 'int8', (c) => c.notNull().defaultTo(0).check(sql`return_fee >= 0 and (return_fee = 0 or status = 'RETURNED')`))
+      .execute()
   }
 }
 

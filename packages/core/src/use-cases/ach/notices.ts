@@ -3,7 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { paymentMethodCorrectedEvent, type CorrectedAccount } from '../../domain/audit/audit-event.js'
-import type { StoreUnavailable } from '../../domain/foundations/errors.js'
+import { storeUnavailable, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import type { AccountSeal, BankAccountNumbers } from '../../ports/account-seal.js'
 import type { AccountCorrection, AchInbound, AchNoticeRecord, InboundNotice, NoticeOutcome } from '../../ports/ach-inbound.js'
@@ -32,17 +32,20 @@ export type NoticeDeps = {
 /** Whether two kept account numbers (or none) are the same. */
 const sameNumbers = O.getEq({ equals: (a: BankAccountNumbers, b: BankAccountNumbers) => a.routingNumber === b.routingNumber && a.accountNumber === b.accountNumber })
 
-/** The method a notice's entry debited, and its account's numbers as kept (none when none were). */
-type Account = { readonly method: PaymentMethod; readonly numbers: O.Option<BankAccountNumbers> }
+/** The method a notice's entry debited, its account's numbers as kept (none when none were), sealed and opened. */
+type Account = { readonly method: PaymentMethod; readonly sealed: O.Option<string>; readonly numbers: O.Option<BankAccountNumbers> }
 
 /** A correction as it would leave the account: its numbers (none: unchanged and unknown) and type. */
 type Corrected = { readonly numbers: O.Option<BankAccountNumbers>; readonly accountType: 'checking' | 'savings' | null }
 
 /**
- * What `correction` makes of `account`, or why it cannot be applied: a number corrected alone
- * needs the other one kept (an account added before numbers were sealed has none).
+ * What `correction` makes of `account`, or why it cannot be applied: a corrected account number
+ * must be one a partner could add, and a number corrected alone needs the other one kept (an
+ * account added before numbers were sealed has none).
  */
 const correctedAccount = (account: Account, correction: AccountCorrection): E.Either<string, Corrected> => {
+  // What a partner may add (docs/servicing.md "Payment methods"): the bank's data may hold letters or be short.
+  if (correction.accountNumber !== undefined && !/^\d{4,17}$/.test(correction.accountNumber)) return E.left('the corrected account number is not 4 to 17 digits, as a bank account added here must be')
   const accountType = correction.accountType ?? account.method.accountType
   if (correction.routingNumber === undefined && correction.accountNumber === undefined) return E.right({ numbers: account.numbers, accountType })
   const routingNumber = correction.routingNumber ?? O.toUndefined(account.numbers)?.routingNumber
@@ -63,6 +66,15 @@ const described = (method: PaymentMethod, numbers: O.Option<BankAccountNumbers>,
   accountType,
 })
 
+/**
+ * Numbers kept that do not open: sealed under another key than this one (a CLI given another key
+ * than the server's), or altered. The ingestion stops before it decides anything on them: deciding
+ * they were never kept would refuse the notice for good, and sealing a correction over them would
+ * leave numbers the server cannot open.
+ */
+const unopened = (methodId: string): StoreUnavailable =>
+  storeUnavailable(new Error(`the account numbers of payment method ${methodId} do not open with this sealing key: it is not the one the server seals with (WEBHOOK_SECRET_KEY)`))
+
 /** The method entry `entry` debited, with its numbers opened; none when the method is gone. */
 const accountOf = (deps: NoticeDeps, entry: AchEntry): TE.TaskEither<StoreUnavailable, O.Option<Account>> =>
   pipe(
@@ -79,7 +91,10 @@ const accountOf = (deps: NoticeDeps, entry: AchEntry): TE.TaskEither<StoreUnavai
         (method) =>
           pipe(
             deps.paymentMethods.sealedAccount(method.id),
-            TE.map((sealed) => O.some({ method, numbers: O.chain((s: string) => deps.accountSeal.open(method.id, s))(sealed) })),
+            TE.chainEitherK((sealed) => {
+              const numbers = O.chain((s: string) => deps.accountSeal.open(method.id, s))(sealed)
+              return O.isSome(sealed) && O.isNone(numbers) ? E.left(unopened(method.id)) : E.right(O.some({ method, sealed, numbers }))
+            }),
           ),
       ),
     ),
@@ -126,8 +141,10 @@ const correct = (deps: NoticeDeps, ingestion: Ingestion, item: InboundNotice, en
           const change = { changeCode: item.changeCode, inboundFileId: ingestion.fileId, originalTrace: item.originalTrace, before: described(account.method, account.numbers, account.method.accountType), after }
           const audit = paymentMethodCorrectedEvent(deps.ids.next(), ingestion.context, method, concerning, change, ingestion.now)
           const sealed = O.isSome(numbers) && !sameNumbers.equals(numbers, account.numbers) ? deps.accountSeal.seal(method.id, numbers.value) : null
-          return deps.paymentMethods.correct(method, sealed, audit)
+          // Written only if the account is still as decided: a run of the file at the same time corrects it once.
+          return deps.paymentMethods.correct(method, sealed, audit, { last4: account.method.last4, accountType: account.method.accountType, sealed: O.toNullable(account.sealed) })
         }),
+        TE.map(() => undefined),
       )
     }),
   )
