@@ -28,6 +28,7 @@ import {
   nachaFileFormat,
   postgresAchOriginations,
   postgresAchInbound,
+  postgresAchReturnRates,
   nachaInboundFormat,
   railsProcessor,
   sandboxPaymentProcessor,
@@ -39,6 +40,7 @@ import {
   achOriginationJobName,
   originateAchFileNow,
   ingestAchFile,
+  achReturnRates,
   findAchInboundFile,
   type AchInbound,
   type IngestionDeps,
@@ -198,6 +200,15 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           },
         }
       : {}),
+    // Nacha's return rates, in the processes that run the ACH jobs (docs/ach.md "Risk counters").
+    ...(scheduledJobs && config.ach !== undefined
+      ? {
+          achReturnRates: async () => {
+            const report = await achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock })()()
+            return E.isRight(report) ? report.right : undefined
+          },
+        }
+      : {}),
     ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName), ...(config.ach === undefined ? [] : [achOriginationJobName('live'), achSettlementJobName('live')])], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
   const apiKeys = metrics.countingLookups(cache)
@@ -247,6 +258,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
             originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command),
             ingest: (file, context) => ingestAchFile(ach.ingestion)(file, context),
             inboundFile: (id) => findAchInboundFile(ach.ingestion)(id),
+            returnRates: achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock }),
           },
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.

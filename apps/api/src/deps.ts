@@ -8,6 +8,7 @@ import type {
   IngestionError,
   InvalidRequest,
   NotFound,
+  ReturnRateReport,
   StoreUnavailable,
   AttemptLimiter,
   CachedApiKeys,
@@ -83,6 +84,8 @@ export type AchRails = {
   readonly originateNow: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, AchOriginationRun>
   /** Ingests a file the bank sent back (`ingestAchFile`), as `context`'s operator. */
   readonly ingest: (file: Uint8Array, context: AuditContext) => TE.TaskEither<IngestionError, AchInboundFileRecord>
+  /** Nacha's return rates per API client over the last 60 days (`achReturnRates`). */
+  readonly returnRates: () => TE.TaskEither<StoreUnavailable, ReturnRateReport>
   /** An inbound file as recorded (`findAchInboundFile`). */
   readonly inboundFile: (id: InboundFileId) => TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord>
 }

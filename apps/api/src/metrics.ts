@@ -2,6 +2,7 @@ import type { PoolConnections } from '@lendgate/adapters'
 import type { AttemptLimiter, AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import type { RateCategory, ReturnRateReport } from '@lendgate/core'
 import { RATE_POLICY } from './http/rate-policies.js'
 
 /**
@@ -40,6 +41,8 @@ export type MetricSources = {
   readonly webhookBacklog?: () => Promise<WebhookBacklog | undefined>
   /** Each scheduled job's lag: how long its earliest run not completed has been due (0 when none is). */
   readonly jobLag?: () => Promise<readonly { readonly job: string; readonly seconds: number }[]>
+  /** Nacha's return rates per API client (processes that run the ACH jobs); undefined when the store did not answer. */
+  readonly achReturnRates?: () => Promise<ReturnRateReport | undefined>
   /** The scheduled jobs this process runs: their run counters start at 0 for every outcome. */
   readonly jobs?: readonly string[]
   /** Node.js process metrics (memory, CPU, event loop, GC): only for a real process, never for tests that build many. */
@@ -52,6 +55,9 @@ const MISNAMED_DEFAULT_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_r
 /** How long one read of shared state serves the gauges of a scrape. */
 const SCRAPE_MS = 1_000
 
+/** How long one count of the return rates serves: they move with files, a few a day (docs/ach.md "Risk counters"). */
+const RETURN_RATES_MS = 60_000
+
 /** `read`, its answer shared by every call within `ms` of the one that asked it. */
 const sharedFor = <A>(ms: number, read: () => Promise<A>): (() => Promise<A>) => {
   let last: { readonly at: number; readonly answer: Promise<A> } | undefined
@@ -61,6 +67,9 @@ const sharedFor = <A>(ms: number, read: () => Promise<A>): (() => Promise<A>) =>
     return last.answer
   }
 }
+
+/** The categories of the return-rate gauges. */
+const RATE_CATEGORIES: readonly RateCategory[] = ['unauthorized', 'administrative', 'overall']
 
 /** The status class of an HTTP status: `2xx`, `4xx`, … */
 const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
@@ -150,7 +159,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
   for (const job of sources.jobs ?? []) for (const outcome of JOB_RUN_LABELS) jobRuns.inc({ job, outcome }, 0)
   for (const job of sources.jobs ?? []) loanFailures.inc({ job }, 0)
 
-  const { connections, webhookBacklog, jobLag } = sources
+  const { connections, webhookBacklog, jobLag, achReturnRates } = sources
   if (connections !== undefined) {
     new Gauge({
       name: 'lendgate_db_pool_connections',
@@ -196,6 +205,33 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
         const now = await backlog()
         if (now !== undefined) this.set(now.oldestDueAt === null ? 0 : Math.max(0, (Date.now() - now.oldestDueAt.getTime()) / 1000))
       },
+    })
+  }
+  if (achReturnRates !== undefined) {
+    // One count serves the three gauges for a minute; a client gone from the window is dropped.
+    const rates = sharedFor(RETURN_RATES_MS, achReturnRates)
+    const gauge = (name: string, help: string, labelNames: readonly string[], set: (g: Gauge, report: ReturnRateReport) => void) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        async collect() {
+          const report = await rates()
+          if (report === undefined) return
+          this.reset()
+          set(this, report)
+        },
+      })
+    gauge('lendgate_ach_debits_60d', 'Bank debit entries sent in a file in the last 60 days, per API client: the denominator of the return rates.', ['client_id'], (g, report) => {
+      for (const c of report.clients) g.set({ client_id: c.clientId }, c.debits)
+    })
+    gauge('lendgate_ach_returns_60d', 'Returns of bank debits received in the last 60 days, per API client and category (unauthorized, administrative, overall).', ['client_id', 'category'], (g, report) => {
+      for (const c of report.clients) for (const category of RATE_CATEGORIES) g.set({ client_id: c.clientId, category }, c[category].returns)
+    })
+    gauge('lendgate_ach_return_rate', "Nacha's return rate over the last 60 days, per API client and category (a ratio: 0.005 is 0.5 %; thresholds 0.005 unauthorized, 0.03 administrative, 0.15 overall).", ['client_id', 'category'], (g, report) => {
+      // No debit, no rate: the series is absent (returns without debits show in lendgate_ach_returns_60d).
+      for (const c of report.clients) for (const category of RATE_CATEGORIES) if (c[category].rate !== null) g.set({ client_id: c.clientId, category }, c[category].rate!)
     })
   }
   if (jobLag !== undefined) {

@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { createHash, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
-import { parseNachaFile, writeNachaFile, type EntryDetail } from '@lendgate/nacha'
+import { parseNachaFile, type EntryDetail } from '@lendgate/nacha'
 import { expect } from 'chai'
+import { bankFile, ODFI, ODFI_CHECK_DIGIT, RDFI, returnFile } from './support/ach-files.js'
 import { achSettings as settings } from './support/ach-settings.js'
 import { bookLoan, type BookedLoan } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
@@ -26,100 +27,9 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test
 /** An account number no other test uses. */
 const ACCOUNT_NUMBER = '59013374620188'
 const ROUTING_NUMBER = '011000015'
-/** The borrower's bank (the original RDFI), 8 digits: the one that returns our debits. */
-const RDFI = '01100001'
-/** Our ODFI (the settings' routing number), 8 digits, and its check digit. */
-const ODFI = '12104288'
-const ODFI_CHECK_DIGIT = 2
 
 const INBOUND = '/internal/ach/inbound-files'
 
-
-/** One returned entry of a return file: the trace of our entry, its amount and the code. */
-type ReturnItem = { readonly originalTrace: string; readonly amount: number; readonly code: string }
-
-/** Today, YYMMDD (UTC). */
-const yymmdd = (): string => new Date().toISOString().slice(2, 10).replaceAll('-', '')
-
-/**
- * A file the bank sends back, written by `@lendgate/nacha`: one batch of `secCode` holding
- * `entries`, from the Federal Reserve to our ODFI, created at `time` today with `modifier`.
- */
-const bankFile = (secCode: string, serviceClassCode: 200 | 225, entries: readonly EntryDetail[], time: string, modifier: string): string =>
-  writeNachaFile({
-    header: {
-      priorityCode: '01',
-      immediateDestination: '121042882',
-      immediateOrigin: '011000015',
-      fileCreationDate: yymmdd(),
-      fileCreationTime: time,
-      fileIdModifier: modifier,
-      immediateDestinationName: 'WELLS FARGO BANK',
-      immediateOriginName: 'FEDERAL RESERVE BANK',
-      referenceCode: '',
-    },
-    batches: [
-      {
-        header: {
-          serviceClassCode,
-          companyName: 'LENDGATE CAPITAL',
-          companyDiscretionaryData: '',
-          companyIdentification: '1234567890',
-          secCode,
-          companyEntryDescription: 'LOAN PMT',
-          companyDescriptiveDate: '',
-          effectiveEntryDate: yymmdd(),
-          settlementDate: '',
-          originatorStatusCode: '1',
-          odfiIdentification: RDFI,
-          batchNumber: 1,
-        },
-        entries,
-      },
-    ],
-  })
-
-/**
- * A return file as the borrower's bank sends it back: one batch (mixed, 200) of automated
- * returns (26, checking debit returned) to our ODFI, each with its addenda 99, and optionally
- * forward entries without addenda (`others`). `modifier` tells apart files of the same content.
- */
-const returnFile = (items: readonly ReturnItem[], options: { readonly modifier?: string; readonly others?: readonly number[] } = {}): string => {
-  let sequence = 0
-  const nextTrace = (): string => `${RDFI}${String(++sequence).padStart(7, '0')}`
-  const returns = items.map((item): EntryDetail => {
-    const traceNumber = nextTrace()
-    return {
-      transactionCode: 26,
-      rdfiIdentification: ODFI,
-      checkDigit: ODFI_CHECK_DIGIT,
-      dfiAccountNumber: ACCOUNT_NUMBER,
-      amount: item.amount,
-      identificationNumber: '',
-      name: 'ACME WIDGETS LLC',
-      discretionaryData: '',
-      addendaRecordIndicator: 1,
-      traceNumber,
-      addenda: [{ typeCode: '99', returnReasonCode: item.code, originalTraceNumber: item.originalTrace, dateOfDeath: '', originalRdfiIdentification: RDFI, addendaInformation: '', traceNumber }],
-    }
-  })
-  const others = (options.others ?? []).map(
-    (amount): EntryDetail => ({
-      transactionCode: 22,
-      rdfiIdentification: ODFI,
-      checkDigit: ODFI_CHECK_DIGIT,
-      dfiAccountNumber: ACCOUNT_NUMBER,
-      amount,
-      identificationNumber: '',
-      name: 'ACME WIDGETS LLC',
-      discretionaryData: '',
-      addendaRecordIndicator: 0,
-      traceNumber: nextTrace(),
-      addenda: [],
-    }),
-  )
-  return bankFile('CCD', 200, [...returns, ...others], '0600', options.modifier ?? 'A')
-}
 
 /** `text` with the character at 1-based position `position` of line `no` (1-based) replaced by another digit. */
 const corruptDigit = (text: string, no: number, position: number): string => {
@@ -255,7 +165,7 @@ for (const database of testDatabases()) {
     it('applies an R01 return: the debit RETURNED with its code, a REVERSAL in the ledger, payment.returned to the partner and in the audit log', async () => {
       const paymentEntry = (await ledgerOf(a)).find((t) => t.type === 'PAYMENT' && t.payment_id === a.paymentId) ?? expect.fail('no PAYMENT entry')
       expect(paymentEntry.amount).to.equal(50_000)
-      const text = returnFile([{ originalTrace: a.trace, amount: 50_000, code: 'R01' }])
+      const text = returnFile([{ originalTrace: a.trace, amount: 50_000, code: 'R01' }], { account: ACCOUNT_NUMBER })
       expect(parseNachaFile(text).ok, 'the return file parses').to.equal(true)
 
       const reply = await ingest(text)
@@ -319,7 +229,7 @@ for (const database of testDatabases()) {
       expect(await stateOf(a)).to.deep.equal(before)
 
       // Another file (another modifier: another SHA-256) returning the same entry: reported duplicate, nothing applied again.
-      const other = await ingest(returnFile([{ originalTrace: a.trace, amount: 50_000, code: 'R01' }], { modifier: 'B' }))
+      const other = await ingest(returnFile([{ originalTrace: a.trace, amount: 50_000, code: 'R01' }], { modifier: 'B', account: ACCOUNT_NUMBER }))
       expect(other.status, other.text).to.equal(200)
       expect(other.body.inbound_file_id).to.not.equal(r01.reply.body.inbound_file_id)
       expect(other.body.returns).to.deep.equal([{ record: 3, original_trace: a.trace, return_code: 'R01', amount: 50_000, payment_id: a.paymentId, outcome: 'duplicate', late: false }])
@@ -327,7 +237,7 @@ for (const database of testDatabases()) {
     })
 
     it('blocks the payment method on an R02 return: listed blocked, and a new payment with it is 409 invalid_state', async () => {
-      const reply = await ingest(returnFile([{ originalTrace: b.trace, amount: 30_000, code: 'R02' }]))
+      const reply = await ingest(returnFile([{ originalTrace: b.trace, amount: 30_000, code: 'R02' }], { account: ACCOUNT_NUMBER }))
       expect(reply.status, reply.text).to.equal(200)
       expect(reply.body.returns).to.deep.equal([{ record: 3, original_trace: b.trace, return_code: 'R02', amount: 30_000, payment_id: b.paymentId, outcome: 'applied', late: false }])
       expect(await paymentOf(b)).to.include({ status: 'RETURNED', return_code: 'R02' })
@@ -353,7 +263,7 @@ for (const database of testDatabases()) {
     it('reports a return that matches none of our entries as unmatched, and forward entries as others', async () => {
       const unknownTrace = `${ODFI}9999999`
       const states = await Promise.all([a, b, c].map(stateOf))
-      const reply = await ingest(returnFile([{ originalTrace: unknownTrace, amount: 12_345, code: 'R03' }], { others: [777] }))
+      const reply = await ingest(returnFile([{ originalTrace: unknownTrace, amount: 12_345, code: 'R03' }], { others: [777], account: ACCOUNT_NUMBER }))
       expect(reply.status, reply.text).to.equal(200)
       expect(reply.body.status).to.equal('ingested')
       expect(reply.body.returns).to.deep.equal([{ record: 3, original_trace: unknownTrace, return_code: 'R03', amount: 12_345, payment_id: null, outcome: 'unmatched', late: false }])
@@ -365,7 +275,7 @@ for (const database of testDatabases()) {
     })
 
     it('refuses a file that does not parse, a body that is not text/plain or is missing, the test world, rails that are off and no token: changing nothing', async () => {
-      const valid = returnFile([{ originalTrace: c.trace, amount: 20_000, code: 'R01' }])
+      const valid = returnFile([{ originalTrace: c.trace, amount: 20_000, code: 'R01' }], { account: ACCOUNT_NUMBER })
       const before = await stateOf(c)
 
       // Line 6 is the file control (header, batch header, entry, addenda, batch control): its total debit, positions 32–43.
@@ -425,7 +335,7 @@ for (const database of testDatabases()) {
         const traces = Array.from({ length: 30 }, (_, k) => `${ODFI}6${String(round).padStart(2, '0')}${String(k).padStart(4, '0')}`)
         const text = returnFile(
           traces.map((originalTrace) => ({ originalTrace, amount: 100, code: 'R01' })),
-          { modifier: 'C' },
+          { modifier: 'C', account: ACCOUNT_NUMBER },
         )
         const answers = await Promise.all([ingest(text), ingest(text), ingest(text)])
         for (const answer of answers) expect(answer.status, answer.text).to.equal(200)
@@ -635,7 +545,7 @@ for (const database of testDatabases()) {
 
       it('reports a notice of a blocked method (R02) as method_blocked, changing nothing', async () => {
         // Blocked by an R02 return first (applied above, or here when run alone).
-        const r02 = await ingest(returnFile([{ originalTrace: b.trace, amount: 30_000, code: 'R02' }], { modifier: 'N' }))
+        const r02 = await ingest(returnFile([{ originalTrace: b.trace, amount: 30_000, code: 'R02' }], { modifier: 'N', account: ACCOUNT_NUMBER }))
         expect(r02.status, r02.text).to.equal(200)
         const returned = (r02.body.returns as Record<string, unknown>[])[0]
         expect(returned).to.include({ original_trace: b.trace, return_code: 'R02', payment_id: b.paymentId })

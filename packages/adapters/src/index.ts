@@ -59,5 +59,6 @@ export { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, type SandboxFailureCode
 export { folderSink } from './ach/folder-sink.js'
 export { postgresAchOriginations } from './postgres/ach-originations.js'
 export { postgresAchInbound } from './postgres/ach-inbound.js'
+export { postgresAchReturnRates } from './postgres/ach-return-rates.js'
 export { type AchOriginator, ENTRY_DESCRIPTION, nachaFileFormat, nachaInboundFormat } from './ach/nacha-format.js'
 export { achPaymentProcessor, railsProcessor } from './payments/rails.js'

@@ -35,7 +35,8 @@ export { type WipedTestDataView, wipedTestDataView } from './views/test-data.js'
 export { type WipeTestDataDeps, wipeTestData } from './use-cases/testing/wipe-test-data.js'
 export { type TestClockView, testClockView } from './views/test-clocks.js'
 export {
-  type AchFileView, type AchInboundFileView, type AchNoticeView, type AchOriginationRunView, type AchReturnView, type AchRunOutcome, achFileView, achInboundFileView, achOriginationRunView,
+  type AchFileView, type AchInboundFileView, type AchNoticeView, type AchOriginationRunView, type AchReturnView, type AchRunOutcome, type CategoryRateView, type ReturnRateReportView,
+  achFileView, achInboundFileView, achOriginationRunView, returnRateReportView,
 } from './views/ach.js'
 export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
@@ -320,7 +321,11 @@ export { type AchFileSink, type FileNameTaken, type SinkUnavailable } from './po
 export {
   type AchFileStatus, type AchFile, ACH_FILE_ID_MODIFIERS, type BuiltAchFile, type NewAchFile, type AchEntryStatus, type AchEntry, type AchEntryCursor, type AchDebitRow, type AchOriginations,
 } from './ports/ach-originations.js'
-export { type ReturnCategory, EXTENDED_RETURN_DAYS, blocksMethod, hasExtendedWindow, returnCategoryOf } from './domain/ach/return-codes.js'
+export {
+  type RateCategory, type ReturnCategory, EXTENDED_RETURN_DAYS, RETURN_RATE_THRESHOLDS, RETURN_RATE_WINDOW_DAYS, blocksMethod, hasExtendedWindow, returnCategoryOf,
+} from './domain/ach/return-codes.js'
+export { type AchReturnRates, type ClientReturnCounts } from './ports/ach-return-rates.js'
+export { type CategoryRate, type ClientReturnRates, type ReturnRateReport, achReturnRates, clientReturnRates } from './use-cases/ach/return-rates.js'
 export {
   type AccountCorrection, type AchFileUnreadable, type AchInbound, type AchInboundFileRecord, type AchInboundFormat, type AchIngestReport, type AchNoticeRecord,
   type AchReturnRecord, type InboundAchFile, type InboundNotice, type InboundOther, type InboundReturn, type NoticeOutcome, type ReturnOutcome,

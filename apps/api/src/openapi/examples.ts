@@ -1,5 +1,6 @@
 import type {
   AchInboundFileView,
+  ReturnRateReportView,
   AchOriginationRunView,
   AddressInput,
   AddressPatch,
@@ -1025,6 +1026,21 @@ const duplicateRejected: ReviewView = {
 
 const accrualRun: AccrualRunView = { as_of: '2026-11-30', loans_examined: 1, loans_changed: 1, accruals: 1, loans_failed: 0 }
 
+/** The story's partner on 2026-12-03: the one debit of the window, returned R01 (not an unauthorized or administrative code). */
+const achReturnRates: ReturnRateReportView = {
+  from: '2026-10-05',
+  to: '2026-12-03',
+  clients: [
+    {
+      client_id: BORROWER_CLIENT_ID,
+      debits: 1,
+      unauthorized: { returns: 0, rate: 0, threshold: 0.005, over: false },
+      administrative: { returns: 0, rate: 0, threshold: 0.03, over: false },
+      overall: { returns: 1, rate: 1, threshold: 0.15, over: true },
+    },
+  ],
+}
+
 /** A file cut at 15:29:41 on Monday (the run of the end of that minute): the example debit, effective Tuesday. */
 const achOriginationRun: AchOriginationRunView = {
   run_key: '2026-11-30T15:30',
@@ -1530,6 +1546,7 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   originateAchFile: achOriginationRun,
   ingestAchInboundFile: achInboundFile,
   getAchInboundFile: achInboundFile,
+  getAchReturnRates: achReturnRates,
   addLoanCollateral: collateral,
   attachLoanDocument: loanAgreement,
   reverseLoanPayment: reversedPayment,

@@ -760,6 +760,13 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       ],
     },
   ),
+  getAchReturnRates: doc(
+    'ach',
+    'Return rates per partner',
+    "Nacha's return rates of the last 60 days (New York dates, today included), per API client (the partner whose payments the debits were): the returns received in the window over the debit entries effective in it, " +
+      'unauthorized (R05, R07, R10, R11, R29, R51), administrative (R02, R03, R04) and overall, each against Nacha\'s threshold (0.5 %, 3 %, 15 %); `over` when past it. The same figures are in `/metrics` (`lendgate_ach_return_rate`).',
+    { query: EmptyInput, errors: [invalidState('ach_origination', 'disabled', 'read return rates', 'The ACH rails are off on this deployment (or the request is for the test world).')] },
+  ),
   getAchInboundFile: doc('ach', 'An ingested bank file', 'The file as recorded when it was ingested: what became of each of its returns.', {
     errors: [notFound('ach_inbound_file', 'No inbound file with this id.'), invalidState('ach_origination', 'disabled', 'read a bank file', 'The ACH rails are off on this deployment.')],
   }),

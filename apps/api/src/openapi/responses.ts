@@ -1,6 +1,8 @@
 import {
   type AchFileView,
   type AchInboundFileView,
+  type CategoryRateView,
+  type ReturnRateReportView,
   type AchNoticeView,
   type AchOriginationRunView,
   type AchReturnView,
@@ -193,6 +195,14 @@ const ACH_FILE: JsonSchema = objectOf<AchFileView>()('A bank file of debits (NAC
   sha256: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$', description: "The file's SHA-256, hex, once built" },
   created_at: timestamp,
   written_at: nullableTimestamp,
+})
+
+/** One category of a partner's returns (inlined: the return rates are its only container). */
+const CATEGORY_RATE: JsonSchema = objectOf<CategoryRateView>()("One category of returns: how many, their ratio to the debits, and Nacha's threshold", {
+  returns: count('returns of our debits received in the window'),
+  rate: { type: ['number', 'null'], minimum: 0, description: 'returns ÷ debits (0.005 is 0.5 %); null without debits' },
+  threshold: { type: 'number', description: "Nacha's threshold: 0.005 unauthorized, 0.03 administrative, 0.15 overall" },
+  over: { ...boolean, description: 'The rate is past the threshold: the ODFI must act' },
 })
 
 type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
@@ -777,6 +787,21 @@ const SCHEMAS = {
     outcome: enumOf(['completed', 'not_due', 'stopped', 'lease_lost'], '`completed`: this request made the file; `not_due`: the run of this minute was already made, or another process is making it'),
     file: { ...orNull(ACH_FILE), description: 'None while another process is still finishing an earlier run' },
   }),
+  AchReturnRates: objectOf<ReturnRateReportView>()("Nacha's return rates per partner over a 60-day window", {
+    from: { ...date, description: 'The first day of the window (New York)' },
+    to: { ...date, description: 'The last day of the window, today (New York)' },
+    clients: {
+      type: 'array',
+      description: 'Every API client with a debit effective or a return received in the window, by client_id',
+      items: objectOf<ReturnRateReportView['clients'][number]>()("A partner's debits and return rates", {
+        client_id: uuid,
+        debits: count('debit entries sent in a file, effective in the window'),
+        unauthorized: CATEGORY_RATE,
+        administrative: CATEGORY_RATE,
+        overall: CATEGORY_RATE,
+      }),
+    },
+  }),
   AchInboundFile: objectOf<AchInboundFileView>()('A file the bank sent back, as ingested: what became of each return and notice of change. Account numbers are never shown', {
     inbound_file_id: uuid,
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The SHA-256 of the file's text (hex): the same file sent again is this one" },
@@ -1183,6 +1208,7 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   accrueInterest: ref('AccrualRun'),
   originateAchFile: ref('AchOriginationRun'),
   ingestAchInboundFile: ref('AchInboundFile'),
+  getAchReturnRates: ref('AchReturnRates'),
   getAchInboundFile: ref('AchInboundFile'),
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),

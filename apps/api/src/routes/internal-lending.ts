@@ -1,4 +1,6 @@
 import {
+  EmptyInput,
+  returnRateReportView,
   InboundFileCommand,
   decode,
   achInboundFileView,
@@ -25,6 +27,7 @@ import {
   type AchInboundFileRecord,
   type InvalidState,
   type NotFound,
+  type ReturnRateReport,
   type StoreUnavailable,
 } from '@lendgate/core'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -66,6 +69,15 @@ export const internalLendingRoutes = (deps: AppDeps) =>
       const file = command[FILE_FIELD]
       return pipe(deps.ach.ingest(Buffer.from(typeof file === 'string' ? file : '', 'utf8'), operatorContext(ctx)), TE.map(achInboundFileView))
     },
+  },
+  getAchReturnRates: {
+    // It takes no query: the window is the last 60 days.
+    run: (_ctx, command) =>
+      pipe(
+        TE.fromEither(decode(EmptyInput)(command)),
+        TE.chainW((): TE.TaskEither<InvalidState | StoreUnavailable, ReturnRateReport> => (deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read return rates')) : deps.ach.returnRates())),
+        TE.map(returnRateReportView),
+      ),
   },
   getAchInboundFile: {
     run: (_ctx, command) =>

@@ -213,6 +213,7 @@ export const OPERATIONS = [
   other('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'internal'),
   other('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'internal', { fileBody: true }),
   other('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'internal'),
+  other('getAchReturnRates', 'GET', '/internal/ach/return-rates', 200, 'internal'),
   other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
   other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
   other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),

@@ -26,7 +26,10 @@ export const inMemoryAchOriginations = (
   payments: () => readonly Payment[],
   methods: { readonly all: () => readonly PaymentMethod[]; readonly sealedNumbers: (id: string) => string | undefined },
   counter: { next: number } = { next: 1 },
-): AchOriginations => {
+): AchOriginations & {
+  /** Every entry, as last written. */
+  readonly entries: () => readonly AchEntry[]
+} => {
   const files = new Map<string, AchFile>()
   const entries = new Map<string, AchEntry>()
 
@@ -69,6 +72,7 @@ export const inMemoryAchOriginations = (
   }
 
   return {
+    entries: () => [...entries.values()],
     openFile: (file) => async () => {
       const there = [...files.values()].find((f) => f.runKey === file.runKey)
       if (there !== undefined) return E.right(there)

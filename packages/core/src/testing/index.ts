@@ -37,6 +37,7 @@ export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
 export { inMemoryAchOriginations } from './in-memory-ach-originations.js'
 export { inMemoryAchInbound } from './in-memory-ach-inbound.js'
+export { inMemoryAchReturnRates } from './in-memory-ach-return-rates.js'
 
 // Payments and webhooks: fakes of the services a deployment plugs in
 export { type ChargeRequest, type FakePaymentProcessor, SANDBOX_INSUFFICIENT_FUNDS_ACCOUNT, sandboxChargeOutcome, fakePaymentProcessor } from './fake-payment-processor.js'

@@ -2,6 +2,7 @@ import { instantText, instantTextOrNull } from '../domain/foundations/instant.js
 import type { AchInboundFileRecord, NoticeOutcome, ReturnOutcome } from '../ports/ach-inbound.js'
 import type { AchFile, AchFileStatus } from '../ports/ach-originations.js'
 import type { AchOriginationRun } from '../use-cases/ach/origination.js'
+import type { ReturnRateReport } from '../use-cases/ach/return-rates.js'
 
 /** A bank file as operators see it: what was built and where it stands, never an account number. */
 export type AchFileView = {
@@ -91,4 +92,27 @@ export const achInboundFileView = (file: AchInboundFileRecord): AchInboundFileVi
   notices:
     file.report?.notices.map((n) => ({ record: n.record, original_trace: n.originalTrace, change_code: n.changeCode, payment_method_id: n.paymentMethodId, outcome: n.outcome, detail: n.detail })) ?? null,
   others: file.report?.others.map((o) => ({ record: o.record, trace_number: o.traceNumber, amount: o.amount })) ?? null,
+})
+
+/** One category's return rate as the internal API answers it. */
+export type CategoryRateView = { readonly returns: number; readonly rate: number | null; readonly threshold: number; readonly over: boolean }
+
+/** The return rates of a window as the internal API answers them. */
+export type ReturnRateReportView = {
+  readonly from: string
+  readonly to: string
+  readonly clients: readonly {
+    readonly client_id: string
+    readonly debits: number
+    readonly unauthorized: CategoryRateView
+    readonly administrative: CategoryRateView
+    readonly overall: CategoryRateView
+  }[]
+}
+
+/** `report` as the internal API answers it. */
+export const returnRateReportView = (report: ReturnRateReport): ReturnRateReportView => ({
+  from: report.from,
+  to: report.to,
+  clients: report.clients.map((c) => ({ client_id: c.clientId, debits: c.debits, unauthorized: c.unauthorized, administrative: c.administrative, overall: c.overall })),
 })

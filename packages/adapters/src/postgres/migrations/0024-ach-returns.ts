@@ -11,8 +11,9 @@ const WORLDS = [undefined, 'lendgate_test'] as const
  * - `ach_inbound_files`, one per SHA-256 of the file's text (unzipped): a file ingested again is known;
  * - `ach_returns` and `ach_notices`, one per original trace number: a return or a notice is
  *   recorded once, whatever file brings it again. A notice keeps no corrected data (an account
- *   number is a secret: the vault holds it once applied). `ach_returns (client_id, received_on,
- *   category)` is what the return-rate counters count.
+ *   number is a secret: the vault holds it once applied);
+ * - what the return-rate counters count, a range of each: `ach_returns_received_idx` and
+ *   `ach_entries_submitted_idx`.
  */
 export const up = async (db: Kysely<unknown>): Promise<void> => {
   for (const schema of WORLDS) {
@@ -53,7 +54,13 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('applied', 'loan_charged_off', 'already_reversed', 'not_sent', 'unmatched')`))
       .addColumn('late', 'boolean', (c) => c.notNull())
       .execute()
-    await world.schema.createIndex('ach_returns_client_received_idx').on('ach_returns').columns(['client_id', 'received_on', 'category']).where(sql.ref('payment_id'), 'is not', null).execute()
+    await world.schema.createIndex('ach_returns_received_idx').on('ach_returns').columns(['received_on', 'client_id', 'category']).where(sql.ref('payment_id'), 'is not', null).execute()
+    await world.schema
+      .createIndex('ach_entries_submitted_idx')
+      .on('ach_entries')
+      .columns(['submitted_on', 'client_id'])
+      .where(sql.ref('status'), 'in', sql`('sent', 'settled', 'returned')`)
+      .execute()
     await world.schema.createIndex('ach_returns_inbound_file_idx').on('ach_returns').column('inbound_file_id').execute()
     await world.schema
       .createTable('ach_notices')
@@ -74,6 +81,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   for (const schema of WORLDS) {
     const world = schema === undefined ? db : db.withSchema(schema)
+    await world.schema.dropIndex('ach_entries_submitted_idx').execute()
     await world.schema.dropTable('ach_notices').execute()
     await world.schema.dropTable('ach_returns').execute()
     await world.schema.dropTable('ach_inbound_files').execute()

@@ -37,3 +37,12 @@ export const hasExtendedWindow = (code: string): boolean => EXTENDED.has(code)
 
 /** Whether, after a return with `code`, the payment method is blocked: no further debit of it is sent. */
 export const blocksMethod = (code: string): boolean => BLOCKING.has(code)
+
+/** The window Nacha's return rates are measured over: the last 60 days. */
+export const RETURN_RATE_WINDOW_DAYS = 60
+
+/** The return-rate categories a lender watches: the two of `ReturnCategory` with a threshold of their own, and every return. */
+export type RateCategory = 'unauthorized' | 'administrative' | 'overall'
+
+/** Nacha's thresholds (a ratio of returns to debit entries, over the window): past them the ODFI must act. */
+export const RETURN_RATE_THRESHOLDS: Readonly<Record<RateCategory, number>> = { unauthorized: 0.005, administrative: 0.03, overall: 0.15 }
