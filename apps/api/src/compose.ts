@@ -187,6 +187,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   // Set once background work runs with RUN_JOBS: an advance asked for here starts at once.
   let clockAdvancer: ClockAdvancer | undefined
   const scheduledJobs = config.runJobs && (options.scheduledJobs ?? true)
+  // The live world's return rates (docs/ach.md "Risk counters"): the route's and the gauges'.
+  const returnRates = achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock })
   const metrics = createMetrics({
     connections: database.connections,
     processMetrics: options.processMetrics ?? false,
@@ -200,11 +202,12 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           },
         }
       : {}),
-    // Nacha's return rates, in the processes that run the ACH jobs (docs/ach.md "Risk counters").
-    ...(scheduledJobs && config.ach !== undefined
+    // Nacha's return rates, in the processes that run the ACH jobs (docs/ach.md "Risk counters"): the rails need the sealing key.
+    ...(scheduledJobs && config.ach !== undefined && config.webhookSecretKey !== undefined
       ? {
           achReturnRates: async () => {
-            const report = await achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock })()()
+            const report = await returnRates()()
+            if (E.isLeft(report)) logger.warn({ err: report.left }, 'could not count the ACH return rates; the gauges keep their last values')
             return E.isRight(report) ? report.right : undefined
           },
         }
@@ -258,7 +261,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
             originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command),
             ingest: (file, context) => ingestAchFile(ach.ingestion)(file, context),
             inboundFile: (id) => findAchInboundFile(ach.ingestion)(id),
-            returnRates: achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock }),
+            returnRates,
           },
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.

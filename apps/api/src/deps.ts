@@ -85,7 +85,7 @@ export type AchRails = {
   /** Ingests a file the bank sent back (`ingestAchFile`), as `context`'s operator. */
   readonly ingest: (file: Uint8Array, context: AuditContext) => TE.TaskEither<IngestionError, AchInboundFileRecord>
   /** Nacha's return rates per API client over the last 60 days (`achReturnRates`). */
-  readonly returnRates: () => TE.TaskEither<StoreUnavailable, ReturnRateReport>
+  readonly returnRates: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, ReturnRateReport>
   /** An inbound file as recorded (`findAchInboundFile`). */
   readonly inboundFile: (id: InboundFileId) => TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord>
 }

@@ -1,8 +1,7 @@
 import type { PoolConnections } from '@lendgate/adapters'
-import type { AttemptLimiter, AttemptOutcome, CachedApiKeys, RateLimiter, WebhookBacklog } from '@lendgate/core'
+import { RATE_CATEGORIES, RETURN_RATE_THRESHOLDS, type AttemptLimiter, type AttemptOutcome, type CachedApiKeys, type RateLimiter, type ReturnRateReport, type WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
-import type { RateCategory, ReturnRateReport } from '@lendgate/core'
 import { RATE_POLICY } from './http/rate-policies.js'
 
 /**
@@ -67,9 +66,6 @@ const sharedFor = <A>(ms: number, read: () => Promise<A>): (() => Promise<A>) =>
     return last.answer
   }
 }
-
-/** The categories of the return-rate gauges. */
-const RATE_CATEGORIES: readonly RateCategory[] = ['unauthorized', 'administrative', 'overall']
 
 /** The status class of an HTTP status: `2xx`, `4xx`, … */
 const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
@@ -223,15 +219,20 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
           set(this, report)
         },
       })
-    gauge('lendgate_ach_debits_60d', 'Bank debit entries sent in a file in the last 60 days, per API client: the denominator of the return rates.', ['client_id'], (g, report) => {
+    gauge('lendgate_ach_debits_60d', 'Bank debit entries of written files effective in the last 60 days, per API client: the denominator of the return rates.', ['client_id'], (g, report) => {
       for (const c of report.clients) g.set({ client_id: c.clientId }, c.debits)
     })
     gauge('lendgate_ach_returns_60d', 'Returns of bank debits received in the last 60 days, per API client and category (unauthorized, administrative, overall).', ['client_id', 'category'], (g, report) => {
       for (const c of report.clients) for (const category of RATE_CATEGORIES) g.set({ client_id: c.clientId, category }, c[category].returns)
     })
-    gauge('lendgate_ach_return_rate', "Nacha's return rate over the last 60 days, per API client and category (a ratio: 0.005 is 0.5 %; thresholds 0.005 unauthorized, 0.03 administrative, 0.15 overall).", ['client_id', 'category'], (g, report) => {
+    const thresholds = RATE_CATEGORIES.map((category) => `${RETURN_RATE_THRESHOLDS[category]} ${category}`).join(', ')
+    gauge('lendgate_ach_return_rate', `Nacha's return rate over the last 60 days, per API client and category (a ratio: 0.005 is 0.5 %; thresholds ${thresholds}).`, ['client_id', 'category'], (g, report) => {
       // No debit, no rate: the series is absent (returns without debits show in lendgate_ach_returns_60d).
-      for (const c of report.clients) for (const category of RATE_CATEGORIES) if (c[category].rate !== null) g.set({ client_id: c.clientId, category }, c[category].rate!)
+      for (const c of report.clients)
+        for (const category of RATE_CATEGORIES) {
+          const { rate } = c[category]
+          if (rate !== null) g.set({ client_id: c.clientId, category }, rate)
+        }
     })
   }
   if (jobLag !== undefined) {

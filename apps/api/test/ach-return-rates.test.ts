@@ -19,7 +19,8 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test
 
 /**
  * Nacha's return rates (docs/ach.md section 7 "Risk counters"): `GET /internal/ach/return-rates`
- * over real debits cut into a file and a real return file posted back, and the three gauges of
+ * over real debits cut into a file (counted from their effective date, a later banking day: the
+ * test moves it to today in the database) and a real return file posted back, and the three gauges of
  * `/metrics` (`lendgate_ach_debits_60d`, `lendgate_ach_returns_60d`, `lendgate_ach_return_rate`)
  * from a report, refreshed at most once a minute.
  */
@@ -66,6 +67,8 @@ for (const database of testDatabases()) {
     let loan: BookedLoan
     /** The two debits: their payments, amounts and (once cut) trace numbers. */
     const debits: { paymentId: string; amount: number; trace: string }[] = []
+    /** The file's effective entry date: the next banking day after its cut-off's, so never today. */
+    let effectiveOn: string
     /** The rates answered before any debit was sent. */
     let beforeAny: Awaited<ReturnType<typeof rates>>
 
@@ -105,6 +108,7 @@ for (const database of testDatabases()) {
       expect(run.body).to.deep.include({ outcome: 'completed' })
       const file = run.body.file as Record<string, unknown>
       expect(file).to.include({ status: 'written', entry_count: 2, debit_total: 65_000 })
+      effectiveOn = file.effective_entry_date as string
       expect(readdirSync(outbox)).to.deep.equal([file.name])
       const parsed = parseNachaFile(readFileSync(join(outbox, file.name as string), 'utf8'))
       if (!parsed.ok) return expect.fail(`our own file is refused: ${JSON.stringify(parsed.error)}`)
@@ -132,7 +136,23 @@ for (const database of testDatabases()) {
       expect(beforeAny.reply.body.clients).to.deep.equal([])
     })
 
-    it('counts the two debits cut into the file, with no return yet: rates 0, not over', async () => {
+    it('does not count the two debits cut into the file yet: they are effective on a later banking day, after the window', async () => {
+      const { reply, days } = await rates()
+      expect(reply.status, reply.text).to.equal(200)
+      expectWindow(reply.body, days)
+      expect(effectiveOn > (reply.body.to as string), `effective ${effectiveOn}, window to ${String(reply.body.to)}`).to.equal(true)
+      expect(reply.body.clients).to.deep.equal([])
+    })
+
+    it('counts the two debits cut into the file once effective, with no return yet: rates 0, not over', async () => {
+      // As on their effective date: the entries' date moved to today (New York), in the window whether or not the day turns before the request.
+      const moved = await scratch.database.db
+        .updateTable('ach_entries')
+        .set({ submitted_on: newYorkDate(new Date()) })
+        .where('payment_id', 'in', debits.map((d) => testId(d.paymentId)))
+        .where('submitted_on', '=', effectiveOn)
+        .executeTakeFirst()
+      expect(Number(moved.numUpdatedRows)).to.equal(2)
       const { reply, days } = await rates()
       expect(reply.status, reply.text).to.equal(200)
       expectWindow(reply.body, days)

@@ -319,10 +319,10 @@ export { type AchOriginationRun, type OriginationDeps, achOriginationJob, achOri
 export { RETURN_WINDOW_BANKING_DAYS, type SettlementDeps, achSettlementJob, achSettlementJobName } from './use-cases/ach/settlement.js'
 export { type AchFileSink, type FileNameTaken, type SinkUnavailable } from './ports/ach-file-sink.js'
 export {
-  type AchFileStatus, type AchFile, ACH_FILE_ID_MODIFIERS, type BuiltAchFile, type NewAchFile, type AchEntryStatus, type AchEntry, type AchEntryCursor, type AchDebitRow, type AchOriginations,
+  type AchFileStatus, type AchFile, ACH_FILE_ID_MODIFIERS, SENT_ENTRY_STATUSES, type BuiltAchFile, type NewAchFile, type AchEntryStatus, type AchEntry, type AchEntryCursor, type AchDebitRow, type AchOriginations,
 } from './ports/ach-originations.js'
 export {
-  type RateCategory, type ReturnCategory, EXTENDED_RETURN_DAYS, RETURN_RATE_THRESHOLDS, RETURN_RATE_WINDOW_DAYS, blocksMethod, hasExtendedWindow, returnCategoryOf,
+  RATE_CATEGORIES, type RateCategory, type ReturnCategory, EXTENDED_RETURN_DAYS, RETURN_RATE_THRESHOLDS, RETURN_RATE_WINDOW_DAYS, blocksMethod, hasExtendedWindow, returnCategoryOf,
 } from './domain/ach/return-codes.js'
 export { type AchReturnRates, type ClientReturnCounts } from './ports/ach-return-rates.js'
 export { type CategoryRate, type ClientReturnRates, type ReturnRateReport, achReturnRates, clientReturnRates } from './use-cases/ach/return-rates.js'

@@ -795,7 +795,7 @@ const SCHEMAS = {
       description: 'Every API client with a debit effective or a return received in the window, by client_id',
       items: objectOf<ReturnRateReportView['clients'][number]>()("A partner's debits and return rates", {
         client_id: uuid,
-        debits: count('debit entries sent in a file, effective in the window'),
+        debits: count('debit entries of written files, effective in the window'),
         unauthorized: CATEGORY_RATE,
         administrative: CATEGORY_RATE,
         overall: CATEGORY_RATE,

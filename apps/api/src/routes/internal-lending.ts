@@ -1,5 +1,4 @@
 import {
-  EmptyInput,
   returnRateReportView,
   InboundFileCommand,
   decode,
@@ -27,7 +26,6 @@ import {
   type AchInboundFileRecord,
   type InvalidState,
   type NotFound,
-  type ReturnRateReport,
   type StoreUnavailable,
 } from '@lendgate/core'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -71,13 +69,8 @@ export const internalLendingRoutes = (deps: AppDeps) =>
     },
   },
   getAchReturnRates: {
-    // It takes no query: the window is the last 60 days.
     run: (_ctx, command) =>
-      pipe(
-        TE.fromEither(decode(EmptyInput)(command)),
-        TE.chainW((): TE.TaskEither<InvalidState | StoreUnavailable, ReturnRateReport> => (deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read return rates')) : deps.ach.returnRates())),
-        TE.map(returnRateReportView),
-      ),
+      deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read return rates')) : pipe(deps.ach.returnRates(command), TE.map(returnRateReportView)),
   },
   getAchInboundFile: {
     run: (_ctx, command) =>

@@ -1,4 +1,4 @@
-import type { AchReturnRates, ClientId, ClientReturnCounts } from '@lendgate/core'
+import { SENT_ENTRY_STATUSES, type AchReturnRates, type ClientId, type ClientReturnCounts } from '@lendgate/core'
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
 import { query } from './store-errors.js'
@@ -6,17 +6,20 @@ import { query } from './store-errors.js'
 /**
  * The counts of return rates in PostgreSQL (`db` is the world's): two grouped counts, each a range
  * of a partial index (`ach_entries_submitted_idx`, `ach_returns_received_idx`, migration 0024),
- * merged by client.
+ * the debits kept to written files (the file id is in the index: a semi-join on the few files), merged by client.
  */
 export const postgresAchReturnRates = (db: Kysely<Database>): AchReturnRates => ({
-  countsSince: (since) =>
+  countsBetween: (from, to) =>
     query(async () => {
       const [debits, returns] = await Promise.all([
         db
           .selectFrom('ach_entries')
           .select(['client_id', (eb) => eb.fn.countAll<string>().as('debits')])
-          .where('status', 'in', ['sent', 'settled', 'returned'])
-          .where('submitted_on', '>=', since)
+          .where('status', 'in', SENT_ENTRY_STATUSES)
+          .where('submitted_on', '>=', from)
+          .where('submitted_on', '<=', to)
+          // A debit whose file was never written has not left (a few files: the semi-join is cheap).
+          .where('file_id', 'in', (eb) => eb.selectFrom('ach_files').select('id').where('status', '=', 'written'))
           .groupBy('client_id')
           .execute(),
         db
@@ -28,7 +31,8 @@ export const postgresAchReturnRates = (db: Kysely<Database>): AchReturnRates => 
             eb.fn.countAll<string>().as('overall'),
           ])
           .where('payment_id', 'is not', null)
-          .where('received_on', '>=', since)
+          .where('received_on', '>=', from)
+          .where('received_on', '<=', to)
           .groupBy('client_id')
           .execute(),
       ])

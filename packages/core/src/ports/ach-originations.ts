@@ -55,6 +55,9 @@ export type BuiltAchFile = {
  */
 export type AchEntryStatus = 'claimed' | 'sent' | 'settled' | 'returned' | 'dropped'
 
+/** The statuses of an entry that went in a file: what the return rates count as debits (once its file is written). */
+export const SENT_ENTRY_STATUSES = ['sent', 'settled', 'returned'] as const satisfies readonly AchEntryStatus[]
+
 /** A payment's entry in a bank file. */
 export type AchEntry = {
   readonly paymentId: PaymentId

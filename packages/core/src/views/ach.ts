@@ -2,7 +2,7 @@ import { instantText, instantTextOrNull } from '../domain/foundations/instant.js
 import type { AchInboundFileRecord, NoticeOutcome, ReturnOutcome } from '../ports/ach-inbound.js'
 import type { AchFile, AchFileStatus } from '../ports/ach-originations.js'
 import type { AchOriginationRun } from '../use-cases/ach/origination.js'
-import type { ReturnRateReport } from '../use-cases/ach/return-rates.js'
+import type { CategoryRate, ReturnRateReport } from '../use-cases/ach/return-rates.js'
 
 /** A bank file as operators see it: what was built and where it stands, never an account number. */
 export type AchFileView = {
@@ -94,8 +94,8 @@ export const achInboundFileView = (file: AchInboundFileRecord): AchInboundFileVi
   others: file.report?.others.map((o) => ({ record: o.record, trace_number: o.traceNumber, amount: o.amount })) ?? null,
 })
 
-/** One category's return rate as the internal API answers it. */
-export type CategoryRateView = { readonly returns: number; readonly rate: number | null; readonly threshold: number; readonly over: boolean }
+/** One category's return rate as the internal API answers it: as the report has it. */
+export type CategoryRateView = CategoryRate
 
 /** The return rates of a window as the internal API answers them. */
 export type ReturnRateReportView = {

@@ -58,7 +58,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     await world.schema
       .createIndex('ach_entries_submitted_idx')
       .on('ach_entries')
-      .columns(['submitted_on', 'client_id'])
+      .columns(['submitted_on', 'client_id', 'file_id'])
       .where(sql.ref('status'), 'in', sql`('sent', 'settled', 'returned')`)
       .execute()
     await world.schema.createIndex('ach_returns_inbound_file_idx').on('ach_returns').column('inbound_file_id').execute()

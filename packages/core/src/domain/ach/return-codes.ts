@@ -42,7 +42,9 @@ export const blocksMethod = (code: string): boolean => BLOCKING.has(code)
 export const RETURN_RATE_WINDOW_DAYS = 60
 
 /** The return-rate categories a lender watches: the two of `ReturnCategory` with a threshold of their own, and every return. */
-export type RateCategory = 'unauthorized' | 'administrative' | 'overall'
+export const RATE_CATEGORIES = ['unauthorized', 'administrative', 'overall'] as const
+/** One of `RATE_CATEGORIES`. */
+export type RateCategory = (typeof RATE_CATEGORIES)[number]
 
 /** Nacha's thresholds (a ratio of returns to debit entries, over the window): past them the ODFI must act. */
 export const RETURN_RATE_THRESHOLDS: Readonly<Record<RateCategory, number>> = { unauthorized: 0.005, administrative: 0.03, overall: 0.15 }

@@ -1,15 +1,15 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { ACH_TIME_ZONE } from '../../domain/ach/cutoffs.js'
-import { RETURN_RATE_THRESHOLDS, RETURN_RATE_WINDOW_DAYS, type RateCategory } from '../../domain/ach/return-codes.js'
-import type { StoreUnavailable } from '../../domain/foundations/errors.js'
+import { RATE_CATEGORIES, RETURN_RATE_THRESHOLDS, RETURN_RATE_WINDOW_DAYS, type RateCategory } from '../../domain/ach/return-codes.js'
+import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
+import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
+import { commandOf } from '../../domain/foundations/path-parameters.js'
 import type { ClientId } from '../../domain/foundations/ids.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import { addDays } from '../../lending/index.js'
 import type { AchReturnRates, ClientReturnCounts } from '../../ports/ach-return-rates.js'
 import type { Clock } from '../../ports/clock.js'
-
-/** Nacha's return rates per API client (docs/ach.md "Risk counters"): what an ODFI watches its originators by. */
 
 /** One category's figures: its returns, their ratio to the debits (null without debits), Nacha's threshold and whether the rate is past it. */
 export type CategoryRate = { readonly returns: number; readonly rate: number | null; readonly threshold: number; readonly over: boolean }
@@ -28,13 +28,14 @@ const categoryRate = (category: RateCategory, returns: number, debits: number): 
 }
 
 /** A client's counts as rates. */
-export const clientReturnRates = (counts: ClientReturnCounts): ClientReturnRates => ({
-  clientId: counts.clientId,
-  debits: counts.debits,
-  unauthorized: categoryRate('unauthorized', counts.unauthorized, counts.debits),
-  administrative: categoryRate('administrative', counts.administrative, counts.debits),
-  overall: categoryRate('overall', counts.overall, counts.debits),
-})
+export const clientReturnRates = (counts: ClientReturnCounts): ClientReturnRates =>
+  ({
+    clientId: counts.clientId,
+    debits: counts.debits,
+    ...Object.fromEntries(RATE_CATEGORIES.map((category) => [category, categoryRate(category, counts[category], counts.debits)])),
+  }) as ClientReturnRates
+
+const ReturnRatesCommand = commandOf([], EmptyInput)
 
 /**
  * The return rates of the last `RETURN_RATE_WINDOW_DAYS` days, today (New York) included: per API
@@ -43,11 +44,13 @@ export const clientReturnRates = (counts: ClientReturnCounts): ClientReturnRates
  */
 export const achReturnRates =
   (deps: { readonly returnRates: AchReturnRates; readonly clock: Clock }) =>
-  (): TE.TaskEither<StoreUnavailable, ReturnRateReport> => {
+  (command: unknown = {}): TE.TaskEither<InvalidRequest | StoreUnavailable, ReturnRateReport> => {
     const to = dateIn(ACH_TIME_ZONE, deps.clock.now())
     const from = addDays(to, 1 - RETURN_RATE_WINDOW_DAYS)
     return pipe(
-      deps.returnRates.countsSince(from),
+      // It takes nothing: the window is the last 60 days.
+      TE.fromEither(decode(ReturnRatesCommand)(command)),
+      TE.chainW(() => deps.returnRates.countsBetween(from, to)),
       TE.map((counts) => ({ from, to, clients: counts.map(clientReturnRates) })),
     )
   }
