@@ -1,3 +1,4 @@
+import { CalendarDate } from '@lendgate/core'
 import * as t from 'io-ts'
 import { OPERATION_IDS } from './routes/operations.js'
 
@@ -93,11 +94,7 @@ export const timesOfDay = (raw: string): string[] | undefined => {
 /** `YYYY-MM-DD` dates that exist, comma-separated. */
 export const dates = (raw: string): string[] | undefined => {
   const values = list(raw)
-  const exists = (d: string): boolean => {
-    const at = Date.parse(`${d}T00:00:00Z`)
-    return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(at) && new Date(at).toISOString().startsWith(d)
-  }
-  return values.every(exists) ? values : undefined
+  return values.every((d) => CalendarDate.is(d)) ? values : undefined
 }
 
 /** Text a NACHA field holds: printable ASCII, 1 to `max` characters. */

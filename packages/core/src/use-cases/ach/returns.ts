@@ -77,8 +77,8 @@ export const returnBankDebit =
     changeOfPayment(deps.loans, paymentId, (found, current, reads) =>
       pipe(
         found,
-        // A return undoes a payment as a reversal does: replayed from booking.
-        O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
+        // A return undoes a payment as a reversal does: replayed from booking (a loan written off is not replayed).
+        O.traverse(TE.ApplicativeSeq)((locked) => (locked.loan.status === 'CHARGED_OFF' ? TE.right({ ...locked, payments: null, returned: null }) : loadFromBooking(locked, reads))),
         TE.chainEitherKW((loaded) => planReturn(loaded, current, { ...order, ids: deps.ids, now: deps.clock.now() })),
       ),
     )
