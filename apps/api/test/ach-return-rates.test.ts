@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomUUID } from 'node:crypto'
 import type { ReturnRateReport } from '@lendgate/core'
 import { testId } from '@lendgate/core/testing'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
@@ -9,6 +8,7 @@ import { parseNachaFile } from '@lendgate/nacha'
 import { expect } from 'chai'
 import { createMetrics } from '../src/metrics.js'
 import { returnFile } from './support/ach-files.js'
+import { addBankAccount, payFrom } from './support/ach-debits.js'
 import { achSettings as settings } from './support/ach-settings.js'
 import { bookLoan, type BookedLoan } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
@@ -30,7 +30,6 @@ const INBOUND = '/internal/ach/inbound-files'
 
 /** An account number no other test uses. */
 const ACCOUNT_NUMBER = '59027716430519'
-const ROUTING_NUMBER = '011000015'
 
 /** The New York date of `at` (`YYYY-MM-DD`). */
 const newYorkDate = (at: Date): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
@@ -85,18 +84,9 @@ for (const database of testDatabases()) {
       // One borrower (one API client), one loan, one bank account, two debits accepted PENDING.
       borrower = await onboardBorrower(server, receiver)
       loan = await bookLoan(server, borrower)
-      const method = await send(server, loan.paths.paymentMethods, {
-        method: 'POST',
-        headers: bearer(borrower.key.api_key),
-        json: { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: ROUTING_NUMBER, account_number: ACCOUNT_NUMBER },
-      })
-      expect(method.status, method.text).to.equal(201)
+      const methodId = await addBankAccount(server, borrower, loan, ACCOUNT_NUMBER, send)
       for (const amount of [40_000, 25_000]) {
-        const paid = await send(server, loan.paths.payments, {
-          method: 'POST',
-          headers: { ...bearer(borrower.key.api_key), 'Idempotency-Key': `rates-${randomUUID()}` },
-          json: { amount, currency: 'USD', payment_method_id: method.body.payment_method_id },
-        })
+        const paid = await payFrom(server, borrower, loan, methodId, amount, send)
         expect(paid.status, paid.text).to.equal(201)
         expect(paid.body).to.include({ status: 'PENDING', amount })
         debits.push({ paymentId: paid.body.payment_id as string, amount, trace: '' })

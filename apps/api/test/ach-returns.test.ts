@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { parseNachaFile, type EntryDetail } from '@lendgate/nacha'
 import { expect } from 'chai'
+import { addBankAccount, payFrom, ROUTING_NUMBER } from './support/ach-debits.js'
 import { bankFile, ODFI, ODFI_CHECK_DIGIT, RDFI, returnFile } from './support/ach-files.js'
 import { achSettings as settings } from './support/ach-settings.js'
 import { bookLoan, type BookedLoan } from './support/booked-loan.js'
@@ -26,7 +27,6 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test
 
 /** An account number no other test uses. */
 const ACCOUNT_NUMBER = '59013374620188'
-const ROUTING_NUMBER = '011000015'
 
 const INBOUND = '/internal/ach/inbound-files'
 
@@ -68,20 +68,11 @@ for (const database of testDatabases()) {
     const debit = async (amount: number): Promise<Debit> => {
       const borrower = await onboardBorrower(server, receiver)
       const loan = await bookLoan(server, borrower)
-      const method = await send(server, loan.paths.paymentMethods, {
-        method: 'POST',
-        headers: bearer(borrower.key.api_key),
-        json: { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: ROUTING_NUMBER, account_number: ACCOUNT_NUMBER },
-      })
-      expect(method.status, method.text).to.equal(201)
-      const paid = await send(server, loan.paths.payments, {
-        method: 'POST',
-        headers: { ...bearer(borrower.key.api_key), 'Idempotency-Key': `debit-${randomUUID()}` },
-        json: { amount, currency: 'USD', payment_method_id: method.body.payment_method_id },
-      })
+      const methodId = await addBankAccount(server, borrower, loan, ACCOUNT_NUMBER, send)
+      const paid = await payFrom(server, borrower, loan, methodId, amount, send)
       expect(paid.status, paid.text).to.equal(201)
       expect(paid.body).to.include({ status: 'PENDING', amount })
-      return { borrower, loan, methodId: method.body.payment_method_id as string, paymentId: paid.body.payment_id as string, amount, trace: '' }
+      return { borrower, loan, methodId, paymentId: paid.body.payment_id as string, amount, trace: '' }
     }
 
     /** What a borrower's loan looks like to the partner and the operator: compared before and after what must change nothing. */

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { parseNachaFile } from '@lendgate/nacha'
 import { expect } from 'chai'
+import { addBankAccount, payFrom, ROUTING_NUMBER } from './support/ach-debits.js'
 import { achSettings as settings } from './support/ach-settings.js'
 import { bookLoan, type BookedLoan } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
@@ -21,7 +22,6 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test
 
 /** An account number no other test uses. */
 const ACCOUNT_NUMBER = '59013374620087'
-const ROUTING_NUMBER = '011000015'
 
 
 for (const database of testDatabases()) {
@@ -52,18 +52,8 @@ for (const database of testDatabases()) {
 
     /** A borrower's loan with a bank account, and a debit of `amount` from it. */
     const debit = async (borrower: Borrower, loan: BookedLoan, amount: number): Promise<{ readonly paid: Reply; readonly methodId: string }> => {
-      const method = await request(server.url, loan.paths.paymentMethods, {
-        method: 'POST',
-        headers: bearer(borrower.key.api_key),
-        json: { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: ROUTING_NUMBER, account_number: ACCOUNT_NUMBER },
-      })
-      expect(method.status, method.text).to.equal(201)
-      const methodId = method.body.payment_method_id as string
-      const paid = await request(server.url, loan.paths.payments, {
-        method: 'POST',
-        headers: { ...bearer(borrower.key.api_key), 'Idempotency-Key': `debit-${randomUUID()}` },
-        json: { amount, currency: 'USD', payment_method_id: methodId },
-      })
+      const methodId = await addBankAccount(server, borrower, loan, ACCOUNT_NUMBER)
+      const paid = await payFrom(server, borrower, loan, methodId, amount)
       return { paid, methodId }
     }
 

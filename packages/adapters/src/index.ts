@@ -57,6 +57,7 @@ export { httpCodeSender } from './verification/http-code-sender.js'
 // Payment rails
 export { SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS, type SandboxFailureCode, sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
 export { folderSink } from './ach/folder-sink.js'
+export { type BankDecision, type BankFile, SANDBOX_BANK_RULES, sandboxBank, type SandboxBank, type SandboxBankOptions, type SandboxBankOutcome, type SandboxBankRule, type SentFile } from './ach/sandbox-bank.js'
 export { postgresAchOriginations } from './postgres/ach-originations.js'
 export { postgresAchInbound } from './postgres/ach-inbound.js'
 export { postgresAchReturnRates } from './postgres/ach-return-rates.js'

@@ -7,6 +7,7 @@ export * from './model.js'
 export { parseNachaFile, RECORD_LENGTH, SEC_CODES } from './parse.js'
 export { NachaFieldError, writeNachaFile, type WritableBatch, type WritableNachaFile } from './write.js'
 export { buildNachaFile, type BuildInput, type BuildResult, type DebitBatchInput, type DebitInput } from './build.js'
+export { buildResponseFile, correctedDataOf, type EntryResponse, type ResponseInput } from './respond.js'
 export {
   accountKindOf,
   entriesWithoutAddendaOf,
