@@ -29,6 +29,10 @@ import {
   postgresAchOriginations,
   postgresAchInbound,
   postgresAchReturnRates,
+  postgresSandboxBankMailbox,
+  sandboxBank,
+  sandboxBankRails,
+  SANDBOX_ORIGINATOR,
   nachaInboundFormat,
   railsProcessor,
   sandboxPaymentProcessor,
@@ -42,7 +46,10 @@ import {
   ingestAchFile,
   achReturnRates,
   findAchInboundFile,
-  type AchInbound,
+  achInboxJob,
+  achInboxJobName,
+  type AchInbox,
+  type JobRunRequest,
   type IngestionDeps,
   type PaymentMethodRepository,
   type AccountSeal,
@@ -71,26 +78,61 @@ import {
 } from '@lendgate/core'
 import { loggedLoanFailures } from './loan-failures.js'
 import { createMetrics } from './metrics.js'
-import { cutoffRuns, dailySchedule, JOB_LEASE_MS, startScheduler, type ScheduledJob, type Scheduler } from './scheduler.js'
+import { cutoffRuns, dailySchedule, JOB_LEASE_MS, startScheduler, type Scheduler } from './scheduler.js'
 import { startWebhookWorker } from './webhook-worker.js'
 import { startClockAdvancer, type ClockAdvancer } from './clock-advancer.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { AchSettings, Config } from './config.js'
-import { inWorld, type AppDeps, type TestWorldDeps } from './deps.js'
+import { inWorld, type AchRails, type AppDeps, type TestWorldDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 
-/** The live world's ACH rails: the origination deps with the NACHA format, the outbox (made if missing) and the banks' calendar; the ingestion deps with the inbound records. */
-const achRails = (settings: AchSettings, deps: Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods' | 'accountSeal' | 'loans'> & { readonly loans: LoanRepository; readonly paymentMethods: PaymentMethodRepository; readonly accountSeal: AccountSeal }, inbound: AchInbound) => {
+/** What a world's rails debit accounts with: its loans and payment methods, the seal of their numbers, ids, the time, and where skipped loans are told. */
+type RailsStores = Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods' | 'accountSeal' | 'loans' | 'originations'> & {
+  readonly loans: LoanRepository
+  readonly paymentMethods: PaymentMethodRepository
+  readonly accountSeal: AccountSeal
+}
+
+/** A world's ACH rails as composed: the origination deps (format, sink, calendar), the ingestion deps, and the inbox its bank's files arrive in (the test world's sandbox bank; none for the live world yet). */
+type ComposedRails = { readonly stores: OriginationDeps; readonly ingestion: IngestionDeps; readonly inbox: AchInbox | undefined }
+
+/** The live world's ACH rails: the NACHA format of the deployment's ODFI, the outbox folder (made if missing), the banks' calendar. */
+const liveRails = (settings: AchSettings, db: OpenDatabase['db'], deps: RailsStores): ComposedRails => {
   mkdirSync(settings.outboxDir, { recursive: true, mode: 0o700 })
   // A folder the process cannot write is refused at start, not at the first cut-off.
   accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
-  const stores: OriginationDeps = { ...deps, calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
-  const ingestion: IngestionDeps = { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound, inboundFormat: nachaInboundFormat }
-  return { settings, stores, ingestion }
+  const stores: OriginationDeps = { ...deps, originations: postgresAchOriginations(db), calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
+  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(db), inboundFormat: nachaInboundFormat }, inbox: undefined }
 }
+
+/**
+ * The test world's ACH rails (decision 146): files of the sandbox ODFI, kept in the test world's
+ * mailbox for the sandbox bank, whose answers arrive in the same mailbox for the inbox job.
+ */
+const sandboxRails = (testDb: OpenDatabase['db'], extraClosures: readonly string[], deps: RailsStores): ComposedRails => {
+  const calendar = bankingCalendar(extraClosures)
+  const mailbox = postgresSandboxBankMailbox(testDb, sandboxBank({ calendar }), deps.clock)
+  const stores: OriginationDeps = { ...deps, originations: postgresAchOriginations(testDb), calendar, format: nachaFileFormat(SANDBOX_ORIGINATOR), sink: mailbox }
+  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(testDb), inboundFormat: nachaInboundFormat }, inbox: mailbox }
+}
+
+/**
+ * When the test world's jobs run, New York time on banking days: a cut-off every hour of the
+ * banking day, so a debit goes out within the hour; the sandbox bank's answers collected before
+ * the first; the settlement in the evening, as the live world's default.
+ */
+const SANDBOX_CUTOFFS = ['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00'] as const
+const SANDBOX_INBOX_AT = '08:00'
+const SANDBOX_SETTLEMENT_AT = '21:00'
+
+/** The ACH jobs this deployment schedules (for the job metrics), as `achOf` builds them: each world's rails need the sealing key, the live world's also ACH_ENABLED; only the test world's have an inbox. */
+const achJobNames = (config: Config): readonly string[] =>
+  config.webhookSecretKey === undefined
+    ? []
+    : [...(config.ach === undefined ? [] : [achOriginationJobName('live'), achSettlementJobName('live')]), achOriginationJobName('test'), achInboxJobName('test'), achSettlementJobName('test')]
 
 /** Keys kept in the in-process key cache, and how long an entry is trusted without news. */
 const KEY_CACHE_ENTRIES = 10_000
@@ -212,7 +254,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
           },
         }
       : {}),
-    ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName), ...(config.ach === undefined ? [] : [achOriginationJobName('live'), achSettlementJobName('live')])], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
+    ...(scheduledJobs ? { jobs: [...WORLDS.map(servicingJobName), ...WORLDS.map(eventRetentionJobName), ...achJobNames(config)], jobLag: async () => (await scheduler?.lag()) ?? [] } : {}),
   })
   const apiKeys = metrics.countingLookups(cache)
   const idempotencyStore = postgresIdempotencyStore(database.db)
@@ -223,7 +265,6 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     webhookUrls: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
     onKeyUsageFlushError: (err) => logger.warn({ err }, 'could not record key usage; will retry'),
   })
-  const testWorld: TestWorldDeps = { ...postgresWorldDeps(testDb, 'test'), ...testModeVerification(core.codes), idempotency: postgresIdempotencyStore(testDb), testData: postgresTestData(database.db) }
   // Rate limits (docs/decisions.md): the hot path counts in memory and syncs on a timer; minting
   // and verification codes take one upsert each. Both share one table of counts.
   const rateLimitClock = options.rateLimitClock ?? systemClock
@@ -239,30 +280,59 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   })
 
   const accountSeal = config.webhookSecretKey === undefined ? undefined : aesGcmAccountSeal(config.webhookSecretKey)
-  // The live world's ACH rails (docs/ach.md), with ACH_ENABLED: they need the sealed account numbers.
+  const testStores = postgresWorldDeps(testDb, 'test')
+  // Each world's ACH rails (docs/ach.md): they need the sealed account numbers. The live world's
+  // with ACH_ENABLED; the test world's always, on the sandbox bank (decision 146).
   if (config.ach !== undefined && accountSeal === undefined) logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'ACH files are not cut without WEBHOOK_SECRET_KEY: it seals the account numbers they need')
-  const ach =
-    config.ach === undefined || accountSeal === undefined
-      ? undefined
-      : achRails(config.ach, { loans: core.loans, paymentMethods: core.paymentMethods, accountSeal, originations: postgresAchOriginations(database.db), ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }, postgresAchInbound(database.db))
+  const railsOf = (stores: Pick<AppDeps, 'loans' | 'paymentMethods'>, seal: AccountSeal): RailsStores => ({ loans: stores.loans, paymentMethods: stores.paymentMethods, accountSeal: seal, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) })
+  const rails: Readonly<Record<World, ComposedRails | undefined>> = {
+    live: config.ach === undefined || accountSeal === undefined ? undefined : liveRails(config.ach, database.db, railsOf(core, accountSeal)),
+    test: accountSeal === undefined ? undefined : sandboxRails(testDb, config.ach?.extraClosures ?? [], railsOf(testStores, accountSeal)),
+  }
+  const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
+  /** What the routes and the scheduler do on `world`'s rails: cut a file now, ingest a file, read one, and the jobs with when they run. */
+  const achOf = (world: World): AchRails | undefined => {
+    const composed = rails[world]
+    if (composed === undefined) return undefined
+    const { stores, ingestion, inbox } = composed
+    const times = world === 'live' && config.ach !== undefined ? { cutoffs: config.ach.cutoffs, settlementAt: config.ach.settlementAt } : { cutoffs: SANDBOX_CUTOFFS, settlementAt: SANDBOX_SETTLEMENT_AT }
+    const at = (times: readonly string[]) => cutoffRuns(cutoffSchedule(stores.calendar, times))
+    const origination = achOriginationJob(stores, world)
+    const settlement = achSettlementJob(stores, world)
+    return {
+      originateNow: (command) => originateAchFileNow({ ...stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed }, world)(command),
+      ingest: (file, context) => ingestAchFile(ingestion)(file, context),
+      inboundFile: (id) => findAchInboundFile(ingestion)(id),
+      // Nacha's rates are the live world's: the sandbox bank's returns are rehearsals.
+      returnRates: world === 'live' ? returnRates : undefined,
+      entries: stores.originations,
+      jobs: [
+        { name: achOriginationJobName(world), schedule: at(times.cutoffs), attempt: (request) => runJob(origination(request.runKey), request) },
+        ...(inbox === undefined ? [] : [{ name: achInboxJobName(world), schedule: at([SANDBOX_INBOX_AT]), attempt: (request: JobRunRequest) => runJob(achInboxJob({ ...ingestion, inbox }, world)(request.runKey), request) }]),
+        { name: achSettlementJobName(world), schedule: at([times.settlementAt]), attempt: (request) => runJob(settlement(request.runKey), request) },
+      ],
+    }
+  }
+  const testWorld: TestWorldDeps = {
+    ...testStores,
+    // With the sandbox bank, a test bank account of one of its account numbers goes on the test world's ACH rails.
+    ...(rails.test === undefined ? {} : { processor: sandboxBankRails() }),
+    ...testModeVerification(core.codes),
+    idempotency: postgresIdempotencyStore(testDb),
+    testData: postgresTestData(database.db),
+    ach: achOf('test'),
+    onTestClock: { processor: testStores.processor },
+  }
   const deps: AppDeps = {
     ...core,
     // With ACH_ENABLED, the live world debits bank accounts in NACHA files (docs/ach.md); cards stay on the sandbox rails.
-    ...(ach === undefined ? {} : { processor: railsProcessor({ bank: achPaymentProcessor(), card: sandboxPaymentProcessor() }) }),
+    ...(rails.live === undefined ? {} : { processor: railsProcessor({ bank: achPaymentProcessor(), card: sandboxPaymentProcessor() }) }),
     keyCache: apiKeys,
     idempotency: idempotencyStore,
     health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent, whenSchemaCurrent: () => schemaSettled },
     webhookSecrets: config.webhookSecretKey === undefined ? undefined : aesGcmWebhookSecrets(config.webhookSecretKey),
     accountSeal,
-    ach:
-      ach === undefined
-        ? undefined
-        : {
-            originateNow: (command) => originateAchFileNow({ ...ach.stores, leases: jobLeases, holder: `operator:${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, leaseMs: JOB_LEASE_MS, stopping: () => closed })(command),
-            ingest: (file, context) => ingestAchFile(ach.ingestion)(file, context),
-            inboundFile: (id) => findAchInboundFile(ach.ingestion)(id),
-            returnRates,
-          },
+    ach: achOf('live'),
     // Keyed from WEBHOOK_SECRET_KEY (its own derived key) so every instance opens every
     // instance's cursors; without it, each instance seals with a key of its own.
     cursors: cursorSeal(config.webhookSecretKey ?? randomBytes(32)),
@@ -328,22 +398,11 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       }
     }
     if (!scheduledJobs) return
-    const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
     /** `world`'s daily servicing job, on its own stores and lease. */
     const servicingOf = (world: World) => {
       const { loans, audit } = inWorld(deps, world)
       const servicing = dailyServicingJob({ loans, ids: core.ids, clock: systemClock, audit, failures: loggedLoanFailures(logger, metrics) }, world)
       return { name: servicingJobName(world), schedule: dailySchedule(config.servicingJobAtMinute), attempt: (request: Parameters<typeof runJob>[1]) => runJob(servicing(request.runKey), request) }
-    }
-    /** The live world's ACH jobs (docs/ach.md), with ACH_ENABLED: a file per cut-off, and the day's settlement. */
-    const achJobs = (): ScheduledJob[] => {
-      if (ach === undefined) return []
-      const origination = achOriginationJob(ach.stores, 'live')
-      const settlement = achSettlementJob(ach.stores, 'live')
-      return [
-        { name: achOriginationJobName('live'), schedule: cutoffRuns(cutoffSchedule(ach.stores.calendar, ach.settings.cutoffs)), attempt: (request) => runJob(origination(request.runKey), request) },
-        { name: achSettlementJobName('live'), schedule: cutoffRuns(cutoffSchedule(ach.stores.calendar, [ach.settings.settlementAt])), attempt: (request) => runJob(settlement(request.runKey), request) },
-      ]
     }
     /** `world`'s event retention job (docs/events.md), an hour after the servicing job. */
     const retentionOf = (world: World) => {
@@ -354,7 +413,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         attempt: (request: Parameters<typeof runJob>[1]) => runJob(retention(request.runKey), request),
       }
     }
-    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [...WORLDS.map(servicingOf), ...WORLDS.map(retentionOf), ...achJobs()])
+    const running = startScheduler({ lastCompleted: jobLeases.lastCompleted, clock: systemClock, metrics, logger }, [...WORLDS.map(servicingOf), ...WORLDS.map(retentionOf), ...WORLDS.flatMap((world) => inWorld(deps, world).ach?.jobs ?? [])])
     scheduler = running
     stops.unshift(running.stop)
   }

@@ -2,6 +2,7 @@ import type { CursorSeal } from '@lendgate/adapters'
 import type {
   AccountSeal,
   AchInboundFileRecord,
+  AchOriginations,
   AchOriginationRun,
   AuditContext,
   InboundFileId,
@@ -24,6 +25,7 @@ import type {
 } from '@lendgate/core'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { Metrics } from './metrics.js'
+import type { ScheduledJob } from './scheduler.js'
 
 /**
  * Everything the routes use, built once by compose.ts (or by a test, from in-memory adapters):
@@ -70,22 +72,36 @@ export type AppWorldDeps = WorldDeps & { readonly idempotency: IdempotencyStore 
  * The test world's: its stores, its verification (`testModeVerification`: the code is always
  * 000000, and nothing is sent), and the wipe of a partner's test data, which only it has.
  */
-export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & { readonly testData: TestData }
+export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & {
+  readonly testData: TestData
+  /** The test world's ACH rails, on the sandbox bank (decision 146); undefined without the key that seals account numbers. */
+  readonly ach: AchRails | undefined
+  /**
+   * What a party on a test clock acts with in place of the world's: the sandbox processor, whose
+   * outcomes are immediate. The sandbox bank's rails run on real time, never the clock's, so
+   * on a test clock its accounts settle at once as other test accounts do (decision 146).
+   */
+  readonly onTestClock: Pick<AppDeps, 'processor'>
+}
 
 /**
  * `deps` acting on `world` (decision 128): the live world's are `deps` itself; the test world's put
- * its own stores in their place, and have no ACH rails (the sandbox bank is docs/ach.md step 6).
+ * its own stores in their place, its rails on the sandbox bank among them.
  */
-export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld, ach: undefined })
+export const inWorld = (deps: AppDeps, world: World): AppDeps => (world === 'live' ? deps : { ...deps, ...deps.testWorld })
 
-/** What operators can do on the ACH rails over HTTP. */
+/** What operators can do on a world's ACH rails over HTTP, and its jobs. */
 export type AchRails = {
   /** Cuts a file now (`originateAchFileNow`). */
   readonly originateNow: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, AchOriginationRun>
   /** Ingests a file the bank sent back (`ingestAchFile`), as `context`'s operator. */
   readonly ingest: (file: Uint8Array, context: AuditContext) => TE.TaskEither<IngestionError, AchInboundFileRecord>
-  /** Nacha's return rates per API client over the last 60 days (`achReturnRates`). */
-  readonly returnRates: (command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, ReturnRateReport>
+  /** Nacha's return rates per API client over the last 60 days (`achReturnRates`): the live world's only (undefined: the route answers as with the rails off). */
+  readonly returnRates: ((command: unknown) => TE.TaskEither<InvalidRequest | StoreUnavailable, ReturnRateReport>) | undefined
   /** An inbound file as recorded (`findAchInboundFile`). */
   readonly inboundFile: (id: InboundFileId) => TE.TaskEither<NotFound | StoreUnavailable, AchInboundFileRecord>
+  /** The world's entries: a test helper's return marks its debit's. */
+  readonly entries: Pick<AchOriginations, 'markReturned'>
+  /** The world's ACH jobs (origination, the inbox where there is one, settlement), with when each runs: the scheduler runs them, and tests at the days they choose. */
+  readonly jobs: readonly ScheduledJob[]
 }

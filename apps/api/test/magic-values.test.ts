@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { httpCodeSender, SANDBOX_AMOUNT_TRIGGERS, SANDBOX_TEST_ACCOUNTS } from '@lendgate/adapters'
+import { httpCodeSender, SANDBOX_AMOUNT_TRIGGERS, SANDBOX_BANK_RULES, SANDBOX_TEST_ACCOUNTS } from '@lendgate/adapters'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { magicValuesTable } from '../src/openapi/testing-guide.js'
+import { magicValuesTable, sandboxBankTable } from '../src/openapi/testing-guide.js'
 import { bookLoan, TERM_LOAN_PRODUCT, type BookedLoan } from './support/booked-loan.js'
 import { onboardBorrower, type Borrower } from './support/borrower.js'
 import { bearer, request, type Reply } from './support/client.js'
@@ -39,6 +39,25 @@ describe('the magic values table (docs/testing.md)', () => {
   it('is the table docs/testing.md shows under "Magic values"', () => {
     const guide = readFileSync(TESTING_GUIDE, 'utf8')
     expect(guide.slice(guide.indexOf('## Magic values'))).to.include(magicValuesTable())
+  })
+})
+
+describe('the sandbox bank table (docs/testing.md "The sandbox bank")', () => {
+  it('lists every rule of the sandbox bank once, with its code and banking days', () => {
+    const lines = sandboxBankTable().split('\n')
+    for (const rule of SANDBOX_BANK_RULES) {
+      const key = 'amount' in rule ? `| \`${rule.amount}\` ` : `| \`${rule.accountNumber}\` |`
+      const line = lines.filter((l) => l.startsWith(key))
+      expect(line, key).to.have.length(1)
+      const { outcome } = rule
+      expect(line[0]).to.match(outcome.kind === 'settle' ? /settles: `SETTLED` \| 2 \|$/ : new RegExp(`${outcome.kind === 'return' ? outcome.returnCode : outcome.correction.changeCode}.* \\| ${outcome.afterBankingDays} \\|$`))
+    }
+    expect(lines.filter((l) => /^\| `\d+`/.test(l))).to.have.length(SANDBOX_BANK_RULES.length)
+  })
+
+  it('is the table docs/testing.md shows under "The sandbox bank"', () => {
+    const guide = readFileSync(TESTING_GUIDE, 'utf8')
+    expect(guide.slice(guide.indexOf('## The sandbox bank'))).to.include(sandboxBankTable())
   })
 })
 

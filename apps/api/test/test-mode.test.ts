@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { testDatabases } from '@lendgate/adapters/testing'
-import { TEST_VERIFICATION_CODE } from '@lendgate/core'
 import { expect } from 'chai'
 import { OPERATIONS } from '../src/routes/operations.js'
 import { WORKING_CAPITAL } from './support/booked-loan.js'
-import { BORROWER_PROFILE, BORROWER_REGISTERED_ADDRESS } from './support/borrower.js'
-import { bearer, mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { mintKey, request, type MintedKey, type Reply } from './support/client.js'
+import { requestsTo, submittedTestSession } from './support/test-mode-borrower.js'
 import { operatorHeaders, startTestServer, type TestServer } from './support/test-server.js'
 
 /**
@@ -16,33 +15,6 @@ import { operatorHeaders, startTestServer, type TestServer } from './support/tes
  */
 
 const TEST_HELPERS = OPERATIONS.filter((op) => op.path.startsWith('/public/test-helpers/'))
-
-/** Requests to the server `current` gives, with a key: `call` answers the reply, `ok` expects `status` and answers the body. */
-const requestsTo = (current: () => TestServer) => {
-  const call = (key: MintedKey, method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
-    request(current().url, path, { method, headers: { ...bearer(key.api_key), ...headers }, ...(json === undefined ? {} : { json }) })
-  const ok = async (key: MintedKey, method: string, path: string, json: unknown, status: number, headers: Record<string, string> = {}): Promise<Reply['body']> => {
-    const reply = await call(key, method, path, json, headers)
-    expect(reply.status, `${method} ${path}: ${reply.text}`).to.equal(status)
-    return reply.body
-  }
-  return { call, ok }
-}
-
-/** A submitted session of `partner`'s client (a test key), its contacts verified with the test code. */
-const submittedTestSession = async (server: TestServer, partner: MintedKey): Promise<string> => {
-  const ok = (method: string, path: string, json: unknown, status: number) => requestsTo(() => server).ok(partner, method, path, json, status)
-  const id = (await ok('POST', '/public/onboarding-sessions', { country_of_incorporation: 'US', locale: 'en-US' }, 201)).session_id as string
-  const session = `/public/onboarding-sessions/${id}`
-  await ok('POST', `${session}/contact/phone`, { phone: '+14155550123' }, 201)
-  await ok('POST', `${session}/contact/phone/verify`, { code: TEST_VERIFICATION_CODE }, 200)
-  await ok('POST', `${session}/contact/email`, { email: 'jane@acme.example' }, 201)
-  await ok('POST', `${session}/contact/email/verify`, { code: TEST_VERIFICATION_CODE }, 200)
-  await ok('PUT', `${session}/applicant-profile`, BORROWER_PROFILE, 200)
-  await ok('POST', `${session}/addresses`, BORROWER_REGISTERED_ADDRESS, 201)
-  await ok('POST', `${session}/submit`, {}, 201)
-  return id
-}
 
 for (const database of testDatabases()) {
   describe(`test mode through the partner API alone, on ${database.name}`, () => {

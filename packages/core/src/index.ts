@@ -42,7 +42,7 @@ export {
   type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
 } from './use-cases/testing/test-clocks.js'
 export {
-  ReturnPaymentInput, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
+  RETURN_CODES, type ReturnCode, ReturnPaymentInput, type SimulatedReturnDeps, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
 } from './use-cases/testing/simulations.js'
 export {
   type Position, type PageRequest, type Page, type ListEnvelope, envelope, PageQuery,
@@ -333,3 +333,5 @@ export {
 export { type Ingestion, type ReturnDeps, ingestReturn, isLateReturn, returnBankDebit } from './use-cases/ach/returns.js'
 export { type NoticeDeps, ingestNotice } from './use-cases/ach/notices.js'
 export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile } from './use-cases/ach/ingestion.js'
+export { type AchInbox, type ArrivedAchFile } from './ports/ach-inbox.js'
+export { achInboxJob, achInboxJobName } from './use-cases/ach/inbox.js'

@@ -234,7 +234,7 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
   'payment.submitted': {
     operationId: 'paymentSubmitted',
     summary: 'A bank debit was sent',
-    when: "a bank debit goes to the borrower's bank in the lender's file (live mode, where the lender collects by ACH)",
+    when: "a bank debit goes to the borrower's bank in the lender's file (live mode, where the lender collects by ACH; test mode, from the sandbox bank's accounts)",
     data: 'the payment, `SUBMITTED`, with its allocation: it is posted on its `effective_date`, the day of its file, and its bank may still return it; `previous_attributes` is `{"status": "PENDING"}`',
   },
   'payment.settled': {
@@ -246,7 +246,7 @@ const EVENT_WEBHOOK_DOCS: { readonly [T in Exclude<EventType, 'party.ready'>]: {
   'payment.returned': {
     operationId: 'paymentReturned',
     summary: 'A bank debit was returned',
-    when: "the borrower's bank returns a bank debit (insufficient funds, account closed, not authorized, …), up to two banking days after its effective date, or 60 days for an unauthorized consumer debit",
+    when: "the borrower's bank returns a bank debit (insufficient funds, account closed, not authorized, …), up to two banking days after its effective date, or 60 days for an unauthorized consumer debit; in test mode, the sandbox bank, or a test-mode return (simulatePaymentReturn) of a `SUBMITTED` or `SETTLED` debit",
     data: 'the payment, `RETURNED`, with its `return_code`: what it paid is owed again, so its installment can be past due again; `previous_attributes` is `{"status": "SUBMITTED"}` (or `"SETTLED"`)',
   },
   'loan.late_fee_assessed': {

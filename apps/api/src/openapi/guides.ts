@@ -5,7 +5,7 @@ import { loadConfig, type RateLimitSettings } from '../config.js'
 import { RATE_POLICY } from '../http/rate-policies.js'
 import { EVENT_TYPE_ROWS } from './components.js'
 import { partnerErrorCatalogue } from './errors.js'
-import { magicValuesTable } from './testing-guide.js'
+import { magicValuesTable, sandboxBankTable } from './testing-guide.js'
 
 /**
  * The partner guides (issue 58, decision 134): Markdown files in `docs/partners/` at the
@@ -70,6 +70,7 @@ const generatedBlocks = (settings: GuideSettings): Readonly<Record<string, () =>
   'webhook-retries': () => webhookRetries(settings.webhookRetrySchedule),
   'rate-limit-policies': () => rateLimitPolicies(settings.rateLimits),
   'magic-values': () => magicValuesTable().trimEnd(),
+  'sandbox-bank': () => sandboxBankTable().trimEnd(),
 })
 
 const BLOCK = /<!-- generated:([a-z-]+) -->[\s\S]*?<!-- \/generated:\1 -->/g

@@ -684,12 +684,14 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   simulatePaymentReturn: doc(
     'testing',
     'Return a test payment as the bank would',
-    'Test mode only. The borrower\'s bank returns a succeeded payment with a NACHA `return_code` (R01 insufficient funds by default; R02, R03, R04, R10, R29): the payment becomes `REVERSED` and what it paid is owed again, as an operator\'s reversal does.',
+    'Test mode only. The borrower\'s bank returns a payment with a NACHA `return_code` (R01 insufficient funds by default; R02, R03, R04, R10, R29). ' +
+      'A bank debit of the sandbox bank (`SUBMITTED` or `SETTLED`) is returned as a return file returns it: it becomes `RETURNED` with its `return_code` (`payment.returned`), what it paid is owed again with the loan\'s `returned_payment_fee`, and R02, R03, R04, R10 and R29 block its payment method. ' +
+      'A `SUCCEEDED` payment becomes `REVERSED` and what it paid is owed again, as an operator\'s reversal does.',
     {
       body: 'ReturnPaymentInput',
       errors: [
         notFound('payment', 'No payment with this id belongs to this loan.'),
-        invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be returned, and none of a charged-off loan.'),
+        invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED`, `SUBMITTED` or `SETTLED` payment can be returned (a `SUCCEEDED` one of a charged-off loan cannot).'),
       ],
     },
   ),
@@ -699,6 +701,9 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     "Test mode only, with `keys:manage`. Deletes at once every test-world record of the key's API client: its onboarding sessions, the parties they made, every application and loan of those parties " +
       "with their schedules, ledgers, payments, payment methods, collateral and documents, their test clocks, webhook events and audit trail, and the client's idempotency records. " +
       "API keys stay: a key of a deleted party finds nothing of it any more (404). Nothing of the live world is touched. The answer counts what went.",
+    {
+      errors: [invalidState('test_data', 'ach_file_in_progress', 'wipe', 'A payment to delete is in a test-world bank file being made at this moment (the sandbox bank\'s cut-offs take seconds): nothing was deleted; retry.')],
+    },
   ),
 
   listOnboardingSessionsForReview: doc('review', 'List sessions for review', 'The sessions of every API client, oldest first, optionally of one status (`SUBMITTED` for the queue).', {

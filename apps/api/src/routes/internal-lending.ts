@@ -70,7 +70,7 @@ export const internalLendingRoutes = (deps: AppDeps) =>
   },
   getAchReturnRates: {
     run: (_ctx, command) =>
-      deps.ach === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read return rates')) : pipe(deps.ach.returnRates(command), TE.map(returnRateReportView)),
+      deps.ach?.returnRates === undefined ? TE.left(invalidState('ach_origination', 'disabled', 'read return rates')) : pipe(deps.ach.returnRates(command), TE.map(returnRateReportView)),
   },
   getAchInboundFile: {
     run: (_ctx, command) =>

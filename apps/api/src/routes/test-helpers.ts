@@ -67,7 +67,7 @@ export const testHelperRoutes = (deps: AppDeps) => {
         ),
     },
     simulatePaymentReturn: {
-      run: (ctx, command) => pipe(simulatePaymentReturn(deps)(callerOf(ctx), command, partnerContext(ctx)), TE.map(paymentView)),
+      run: (ctx, command) => pipe(simulatePaymentReturn({ ...deps, achEntries: deps.ach?.entries })(callerOf(ctx), command, partnerContext(ctx)), TE.map(paymentView)),
     },
     wipeTestData: {
       run: (ctx, command) => pipe(wipe(callerOf(ctx), command, partnerContext(ctx)), TE.map((wiped) => ({ deleted: wipedTestDataView(wiped) }))),

@@ -102,6 +102,8 @@ const inMemoryTestWorld = (): TestWorldDeps => {
     tokenizer: sandboxTokenizer(),
     idempotency,
     testData: inMemoryTestData(world, idempotency),
+    ach: undefined,
+    onTestClock: { processor: sandboxPaymentProcessor() },
   }
 }
 

@@ -1,6 +1,7 @@
 import type { BankingCalendar } from '@lendgate/core'
 import { buildResponseFile, parseNachaFile, type Correction, type EntryResponse, type NachaError, type NachaFile } from '@lendgate/nacha'
 import * as E from 'fp-ts/lib/Either.js'
+import type { AchOriginator } from './nacha-format.js'
 
 /**
  * The sandbox bank (docs/ach.md "The sandbox bank"): it plays every receiving bank of our debit
@@ -39,14 +40,31 @@ export const SANDBOX_BANK_RULES: readonly SandboxBankRule[] = [
   { accountNumber: '000000590105', outcome: { kind: 'notice', correction: { changeCode: 'C05', transactionCode: 37, accountType: 'savings' }, afterBankingDays: 2 } },
 ]
 
+/**
+ * The test world's originator (decision 146): its files go to the sandbox bank only, so they name
+ * an ODFI of their own, never the live world's, and no real bank's: 999999992 passes the ABA
+ * checksum, and no routing number begins with 99.
+ */
+export const SANDBOX_ORIGINATOR: AchOriginator = {
+  odfiRoutingNumber: '999999992',
+  odfiName: 'LENDGATE SANDBOX ODFI',
+  companyIdentification: '9000000001',
+  companyName: 'LENDGATE SANDBOX',
+  destinationRoutingNumber: '999999992',
+  destinationName: 'LENDGATE SANDBOX ODFI',
+}
+
+/** The account numbers the sandbox bank's rules name: a test-world bank account made from one goes on the ACH rails. */
+export const SANDBOX_BANK_ACCOUNTS: ReadonlySet<string> = new Set(SANDBOX_BANK_RULES.flatMap((rule) => ('accountNumber' in rule ? [rule.accountNumber] : [])))
+
 /** A file we sent the bank, as the outbox holds it. */
 export type SentFile = { readonly name: string; readonly text: string }
 
 /** A file the bank sends back: its name, text, and the banking day it is sent (`YYYY-MM-DD`). */
 export type BankFile = { readonly name: string; readonly text: string; readonly sentOn: string }
 
-/** What the bank decided for one debit of a sent file. */
-export type BankDecision = { readonly traceNumber: string; readonly outcome: SandboxBankOutcome; readonly effectiveDate: string }
+/** What the bank decided for one debit of a sent file: its outcome, its effective entry date, and the banking day the bank answers it (null: it settles, no answer). */
+export type BankDecision = { readonly traceNumber: string; readonly outcome: SandboxBankOutcome; readonly effectiveDate: string; readonly answeredOn: string | null }
 
 /** How the bank is set up: its rules (`SANDBOX_BANK_RULES` when left out), the banks' calendar, and the routing number and name its files come from. */
 export type SandboxBankOptions = {
@@ -82,11 +100,11 @@ export const sandboxBank = (options: SandboxBankOptions): SandboxBank => {
   const bank = options.bank ?? SANDBOX_BANK
   const decisionsOf = (file: NachaFile): readonly BankDecision[] =>
     file.batches.flatMap((batch) =>
-      batch.entries.map((entry) => ({
-        traceNumber: entry.traceNumber,
-        outcome: rules.find((rule) => matches(rule, entry.amount, entry.dfiAccountNumber.trim()))?.outcome ?? { kind: 'settle' },
-        effectiveDate: isoDate(batch.header.effectiveEntryDate),
-      })),
+      batch.entries.map((entry): BankDecision => {
+        const outcome = rules.find((rule) => matches(rule, entry.amount, entry.dfiAccountNumber.trim()))?.outcome ?? { kind: 'settle' }
+        const effectiveDate = isoDate(batch.header.effectiveEntryDate)
+        return { traceNumber: entry.traceNumber, outcome, effectiveDate, answeredOn: outcome.kind === 'settle' ? null : options.calendar.addBankingDays(effectiveDate, outcome.afterBankingDays) }
+      }),
     )
   const parsed = (sent: SentFile): E.Either<NachaError, NachaFile> => {
     const read = parseNachaFile(sent.text)
@@ -97,10 +115,8 @@ export const sandboxBank = (options: SandboxBankOptions): SandboxBank => {
     answersBy: (sent, today) =>
       E.chain((file: NachaFile) => {
         const due = new Map<string, EntryResponse[]>()
-        for (const { traceNumber, outcome, effectiveDate } of decisionsOf(file)) {
-          if (outcome.kind === 'settle') continue
-          const on = options.calendar.addBankingDays(effectiveDate, outcome.afterBankingDays)
-          if (on > today) continue
+        for (const { traceNumber, outcome, answeredOn: on } of decisionsOf(file)) {
+          if (outcome.kind === 'settle' || on === null || on > today) continue
           const response: EntryResponse = outcome.kind === 'return' ? { kind: 'return', originalTraceNumber: traceNumber, returnReasonCode: outcome.returnCode } : { kind: 'notice', originalTraceNumber: traceNumber, correction: outcome.correction }
           due.set(on, [...(due.get(on) ?? []), response])
         }

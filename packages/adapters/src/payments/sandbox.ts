@@ -1,6 +1,8 @@
 import type { ChargeOutcome, PaymentProcessor, PaymentTokenizer } from '@lendgate/core'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { randomBytes } from 'node:crypto'
+import { SANDBOX_BANK_ACCOUNTS } from '../ach/sandbox-bank.js'
+import { achPaymentProcessor } from './rails.js'
 
 /** A failure code of the sandbox rails, spelled as the best-known payment API's test table spells it. */
 export type SandboxFailureCode = 'no_account' | 'account_closed' | 'insufficient_funds' | 'debit_not_authorized' | 'invalid_currency'
@@ -64,14 +66,29 @@ export const sandboxPaymentProcessor = (): PaymentProcessor => ({
   charge: ({ amount, token }) => TE.right(chargeOutcome(amount, token)),
 })
 
+/** The vault marks a sandbox bank account's token so: the test world's rails debit it on the ACH rails (`sandboxBankRails`). */
+const SANDBOX_BANK_TOKEN_PREFIX = 'btok_ach_'
+
 /**
- * The sandbox vault: a random token for each account, marked for the failing test accounts. The
- * account number itself is dropped here: nothing in Lendgate can give it back.
+ * The test world's rails where its bank accounts can go on the ACH rails (docs/testing.md "The
+ * sandbox bank"): a bank account made from one of the sandbox bank's account numbers is accepted
+ * `PENDING`, to go in the test world's next file and be answered by the sandbox bank; every other
+ * charge is answered at once, as `sandboxPaymentProcessor` answers it.
+ */
+export const sandboxBankRails = (): PaymentProcessor => {
+  const ach = achPaymentProcessor()
+  const sandbox = sandboxPaymentProcessor()
+  return { charge: (request) => (request.methodType === 'bank_account' && request.token.startsWith(SANDBOX_BANK_TOKEN_PREFIX) ? ach : sandbox).charge(request) }
+}
+
+/**
+ * The sandbox vault: a random token for each account, marked for the failing test accounts and
+ * the sandbox bank's. The account number itself is dropped here: nothing in Lendgate can give it back.
  */
 export const sandboxTokenizer = (): PaymentTokenizer => ({
   tokenizeBankAccount: ({ accountNumber }) => {
     const failureCode = SANDBOX_TEST_ACCOUNTS.find((account) => account.accountNumber === accountNumber)?.failureCode ?? null
-    const prefix = failureCode === null ? 'btok_' : failingTokenPrefix(failureCode)
+    const prefix = SANDBOX_BANK_ACCOUNTS.has(accountNumber) ? SANDBOX_BANK_TOKEN_PREFIX : failureCode === null ? 'btok_' : failingTokenPrefix(failureCode)
     return TE.right({ token: `${prefix}${randomBytes(18).toString('base64url')}`, last4: accountNumber.slice(-4) })
   },
 })

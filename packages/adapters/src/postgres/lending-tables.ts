@@ -224,6 +224,15 @@ export type AchInboundFilesTable = {
   report: ColumnType<unknown, string | null, string | null>
 }
 
+/** A file the test world's origination wrote, kept for the sandbox bank (migration 0026). */
+export type AchSandboxFilesTable = {
+  name: string
+  bytes: Buffer
+  put_at: Date
+  answered_through: string | null
+  next_answer_on: string | null
+}
+
 /** A return as recorded (migration 0024): one per original trace number. */
 export type AchReturnsTable = {
   id: string

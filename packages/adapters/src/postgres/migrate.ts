@@ -25,6 +25,7 @@ import * as bankAccountSecrets from './migrations/0022-bank-account-secrets.js'
 import * as achOriginations from './migrations/0023-ach-originations.js'
 import * as achReturns from './migrations/0024-ach-returns.js'
 import * as returnedPaymentFee from './migrations/0025-returned-payment-fee.js'
+import * as achSandboxFiles from './migrations/0026-ach-sandbox-files.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-ach-originations': achOriginations,
   '0024-ach-returns': achReturns,
   '0025-returned-payment-fee': returnedPaymentFee,
+  '0026-ach-sandbox-files': achSandboxFiles,
 }
 
 /** Names of every migration, in order. */

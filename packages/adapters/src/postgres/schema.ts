@@ -2,7 +2,7 @@ import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
 import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
-  AchFilesTable, AchEntriesTable, AchTraceCounterTable, AchInboundFilesTable, AchReturnsTable, AchNoticesTable,
+  AchFilesTable, AchEntriesTable, AchTraceCounterTable, AchInboundFilesTable, AchReturnsTable, AchNoticesTable, AchSandboxFilesTable,
 } from './lending-tables.js'
 
 /**
@@ -307,4 +307,5 @@ export type Database = {
   ach_inbound_files: AchInboundFilesTable
   ach_returns: AchReturnsTable
   ach_notices: AchNoticesTable
+  ach_sandbox_files: AchSandboxFilesTable
 }

@@ -1,4 +1,7 @@
-import type { ClientId, TestData, WipedTestData } from '@lendgate/core'
+import { invalidState, type ClientId, type TestData, type WipedTestData } from '@lendgate/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import type { Database } from './schema.js'
@@ -13,7 +16,7 @@ const deleted = (result: { readonly numDeletedRows: bigint }): number => Number(
  * before parents. The sets are subqueries re-read by each statement: a set whose rows are gone
  * is read only after its dependents are deleted.
  */
-const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promise<WipedTestData> => {
+const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promise<WipedTestData | 'ach_file_in_progress'> => {
   const sessions = trx.selectFrom('onboarding_sessions').select('id').where('client_id', '=', clientId)
   const parties = trx.selectFrom('parties').select('id').where('client_id', '=', clientId)
   const applications = trx
@@ -27,6 +30,17 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
 
   // The loans first, under their locks: a payment or a servicing step on one of them waits, then finds it gone.
   await trx.selectFrom('loans').select('id').where('id', 'in', loans).forUpdate().execute()
+  // A bank file still being made must keep the rows it is built from until it is written: refused, nothing deleted.
+  const inProgress = await trx
+    .selectFrom('ach_entries')
+    .innerJoin('ach_files', 'ach_files.id', 'ach_entries.file_id')
+    .select('ach_files.id')
+    .where('ach_entries.payment_id', 'in', trx.selectFrom('payments').select('id').where('loan_id', 'in', loans))
+    .where('ach_files.status', 'not in', ['written', 'empty'])
+    .limit(1)
+    .forShare('ach_files')
+    .execute()
+  if (inProgress.length > 0) return 'ach_file_in_progress'
   await trx.deleteFrom('event_endpoints').where('client_id', '=', clientId).execute()
   const events = deleted(
     await trx
@@ -86,12 +100,16 @@ export const postgresTestData = (db: Kysely<Database>): TestData => {
   const test = worldDb(db, 'test')
   return {
     wipe: (clientId, audited) =>
-      query(() =>
-        test.transaction().execute(async (trx) => {
-          const wiped = await wipeClient(trx, clientId)
-          await insertAuditEvent(trx, audited(wiped))
-          return wiped
-        }),
+      pipe(
+        query(() =>
+          test.transaction().execute(async (trx) => {
+            const wiped = await wipeClient(trx, clientId)
+            if (wiped === 'ach_file_in_progress') return E.left(invalidState('test_data', wiped, 'wipe'))
+            await insertAuditEvent(trx, audited(wiped))
+            return E.right(wiped)
+          }),
+        ),
+        TE.chainEitherKW((wiped) => wiped),
       ),
   }
 }

@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
-import type { StoreUnavailable } from '../domain/foundations/errors.js'
+import type { InvalidState, StoreUnavailable } from '../domain/foundations/errors.js'
 import type { ClientId } from '../domain/foundations/ids.js'
 
 /** How many records of each kind a wipe deleted. */
@@ -29,7 +29,9 @@ export type TestData = {
    * keys, with their schedules, ledgers, payments, methods, collateral and documents; the events
    * of all of these, and the client's webhook endpoints; the audit events and idempotency records
    * of the client and its parties. Then appends `audited(wiped)`.
-   * Keys and the live world are untouched.
+   * Keys and the live world are untouched. Refused, deleting nothing (`InvalidState`, status
+   * `ach_file_in_progress`), while a payment to delete is in a test-world bank file still being
+   * made: its rows must stay as they were built until it is written.
    */
-  readonly wipe: (clientId: ClientId, audited: (wiped: WipedTestData) => AuditEvent) => TE.TaskEither<StoreUnavailable, WipedTestData>
+  readonly wipe: (clientId: ClientId, audited: (wiped: WipedTestData) => AuditEvent) => TE.TaskEither<StoreUnavailable | InvalidState, WipedTestData>
 }

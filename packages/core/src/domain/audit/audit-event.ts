@@ -225,8 +225,8 @@ export const paymentReversedEvent = (
   })
 
 /**
- * A bank debit returned by the borrower's bank, applied from an inbound file: its code, the file,
- * and the ledger entry that reversed it.
+ * A bank debit returned by the borrower's bank, applied from an inbound file: its code, the file
+ * (null for a test helper's return, which came in none), and the ledger entry that reversed it.
  */
 export const paymentReturnedEvent = (
   id: string,
@@ -234,7 +234,7 @@ export const paymentReturnedEvent = (
   payment: Payment,
   loan: Loan,
   reversalTransactionId: string,
-  inboundFileId: string,
+  inboundFileId: string | null,
   at: Date,
 ): AuditEvent =>
   event(id, context, at, 'payment.returned', { type: 'payment', id: payment.id }, { apiClientId: payment.clientId, partyId: loan.partyId }, {

@@ -68,7 +68,8 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
 }
 
 /** What a return decides on: who ingested it, from which file, with which code. */
-export type ReturnOrder = Omit<ReversalOrder, 'reason'> & { readonly returnCode: string; readonly inboundFileId: string }
+/** A return's code, and the bank file it came in (null: a test helper's return, which came in none). */
+export type ReturnOrder = Omit<ReversalOrder, 'reason'> & { readonly returnCode: string; readonly inboundFileId: string | null }
 
 /** A return as applied: the payment as it stands after it, and what became of it (`ReturnOutcome`, less what matching decides). */
 export type AppliedReturn = { readonly payment: Payment; readonly outcome: 'applied' | 'loan_charged_off' | 'already_returned' | 'already_reversed' | 'not_sent' }

@@ -4,7 +4,8 @@ import type * as t from 'io-ts'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { AuditContext } from '../../domain/audit/audit-event.js'
 import { decode, oneOf, strictObject } from '../../domain/foundations/codecs.js'
-import { notFound } from '../../domain/foundations/errors.js'
+import { notFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { Payment } from '../../domain/loans/payment.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import type { Caller } from '../../domain/keys/api-key.js'
 import { ApproveApplicationInput, approveLoanApplication, DeclineApplicationInput, declineLoanApplication, type DecisionDeps } from '../applications/decisioning.js'
@@ -13,6 +14,10 @@ import { loadOwnSession } from '../onboarding/load-own-session.js'
 import { ApproveSessionInput, approveOnboardingSession, RejectSessionInput, rejectOnboardingSession, type ReviewDeps } from '../onboarding/review.js'
 import { loadOwnLoan } from '../servicing/loan-reads.js'
 import { reverseLoanPayment, type ReversalDeps } from '../servicing/reverse-payment.js'
+import { returnBankDebit } from '../ach/returns.js'
+import { blocksMethod } from '../../domain/ach/return-codes.js'
+import type { AchOriginations } from '../../ports/ach-originations.js'
+import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { OnboardingSessionRepository } from '../../ports/onboarding-session-repository.js'
@@ -82,13 +87,38 @@ export const ReturnPaymentInput = strictObject('ReturnPaymentInput', {}, { retur
 
 const ReturnPaymentCommand = commandOf(['partyId', 'loanId', 'paymentId'], ReturnPaymentInput)
 
+/** What a test-mode return acts with: the reversal's, and for a bank debit sent on the ACH rails, the world's entries and payment methods. */
+export type SimulatedReturnDeps = ReversalDeps & {
+  readonly loans: Pick<LoanRepository, 'findForParty'>
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'block'>
+  /** The world's ACH entries: a returned debit's entry is marked `returned`. Undefined where the world has no rails (no debit was ever sent). */
+  readonly achEntries: Pick<AchOriginations, 'markReturned'> | undefined
+}
+
 /**
- * Returns a succeeded payment of the caller's party's loan as the borrower's bank would, with
- * `return_code` (default R01): the payment is reversed (`reverseLoanPayment`), its reason the
- * code and its meaning.
+ * What follows a bank debit's return outside its loan's transaction, as the ingestion of a
+ * return file does it: its entry `returned`, and its method blocked when its code forbids another
+ * debit. Both can be repeated.
+ */
+const afterReturn = (deps: SimulatedReturnDeps, returned: Payment): TE.TaskEither<StoreUnavailable, void> =>
+  returned.returnCode === undefined
+    ? TE.right(undefined)
+    : pipe(
+        deps.achEntries === undefined ? TE.right(undefined) : deps.achEntries.markReturned(returned.id),
+        TE.chain(() => (blocksMethod(returned.returnCode!) ? deps.paymentMethods.block(returned.paymentMethodId, deps.clock.now()) : TE.right(undefined))),
+      )
+
+/**
+ * Returns a payment of the caller's party's loan as the borrower's bank would, with `return_code`
+ * (default R01). A bank debit sent on the ACH rails (`SUBMITTED` or `SETTLED`) is returned as a
+ * return file would return it (`returnBankDebit`: `RETURNED` with the code, `payment.returned`,
+ * the returned-payment fee; then its entry `returned`, and its method blocked when the code
+ * forbids another debit). Any other payment is reversed (`reverseLoanPayment`), its reason the
+ * code and its meaning; a `RETURNED` one is refused so, after what followed its return is done
+ * again (a request that failed half-way is finished by its retry).
  */
 export const simulatePaymentReturn =
-  (deps: ReversalDeps & { readonly loans: Pick<LoanRepository, 'findForParty'> }) => (caller: Caller, command: unknown, context: AuditContext) =>
+  (deps: SimulatedReturnDeps) => (caller: Caller, command: unknown, context: AuditContext) =>
     pipe(
       TE.fromEither(decode(ReturnPaymentCommand)(command)),
       TE.chainFirstW(() => loadOwnLoan(deps.loans)(caller, command)),
@@ -97,6 +127,14 @@ export const simulatePaymentReturn =
       TE.chainW(({ cmd, payment }) => {
         if (O.isNone(payment) || payment.value.loanId !== cmd.loanId) return TE.left(notFound('payment'))
         const code = cmd.return_code ?? 'R01'
-        return reverseLoanPayment(deps)({ paymentId: cmd.paymentId, reason: `${code} ${RETURN_CODES[code]} (test-mode return)` }, context)
+        const current = payment.value
+        const reverse = () => reverseLoanPayment(deps)({ paymentId: cmd.paymentId, reason: `${code} ${RETURN_CODES[code]} (test-mode return)` }, context)
+        if (current.status === 'RETURNED') return pipe(afterReturn(deps, current), TE.chainW(reverse))
+        if (current.status !== 'SUBMITTED' && current.status !== 'SETTLED') return reverse()
+        return pipe(
+          returnBankDebit(deps)(current.id, { returnCode: code, inboundFileId: null, context }),
+          TE.chainFirstW((applied) => afterReturn(deps, applied.payment)),
+          TE.map((applied) => applied.payment),
+        )
       }),
     )

@@ -2,7 +2,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { testDataWipedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
 import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
-import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
+import type { InvalidRequest, InvalidState, StoreUnavailable } from '../../domain/foundations/errors.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import type { Caller } from '../../domain/keys/api-key.js'
 import type { Clock } from '../../ports/clock.js'
@@ -25,7 +25,7 @@ export type WipeTestDataDeps = {
  */
 export const wipeTestData =
   (deps: WipeTestDataDeps) =>
-  (caller: Caller, command: unknown, context: AuditContext): TE.TaskEither<InvalidRequest | StoreUnavailable, WipedTestData> =>
+  (caller: Caller, command: unknown, context: AuditContext): TE.TaskEither<InvalidRequest | InvalidState | StoreUnavailable, WipedTestData> =>
     pipe(
       TE.fromEither(decode(WipeCommand)(command)),
       TE.chainW(() => deps.testData.wipe(caller.clientId, (wiped) => testDataWipedEvent(deps.ids.next(), context, caller.clientId, wiped, deps.clock.now()))),

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto'
+import { achInboxJobName, achOriginationJobName, achSettlementJobName, bankingCalendar, type PaymentId } from '@lendgate/core'
+import { worldDb } from '@lendgate/adapters'
+import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { mintKey, request, type Reply } from './support/client.js'
+import { requestsTo, testModeLoan, type TestModeLoan } from './support/test-mode-borrower.js'
+import { operatorHeaders, startTestServer, type TestServer } from './support/test-server.js'
+
+/**
+ * Test mode on the sandbox bank (decision 146, docs/testing.md "The sandbox bank"): a test bank
+ * account of one of the sandbox bank's account numbers is debited on the test world's ACH rails.
+ * The debit is accepted PENDING, goes out in the test world's file at a cut-off, and the sandbox
+ * bank answers it as its rules say: a return reverses it, a notice of change corrects the
+ * account, the rest settle. The jobs are run here at the days the test chooses, as the scheduler
+ * runs them at theirs.
+ */
+
+const calendar = bankingCalendar()
+
+for (const database of testDatabases()) {
+  describe(`test mode on the sandbox bank, on ${database.name}`, () => {
+    let scratch: ScratchDatabase
+    let server: TestServer
+    const { call, ok } = requestsTo(() => server)
+    let t: TestModeLoan
+    const methods: Record<string, string> = {}
+    const payments: Record<string, string> = {}
+    let effectiveDate: string
+
+    /** Runs the test world's job `name` for `runKey`, as the scheduler would, stopping after `stopAfter` steps: how the run ended. */
+    const attemptJob = async (name: string, runKey: string, stopAfter = Infinity) => {
+      const job = server.deps.testWorld.ach?.jobs.find((j) => j.name === name) ?? expect.fail(`the test world has no job ${name}`)
+      let steps = 0
+      return job.attempt({ runKey, holder: `test-${randomUUID()}`, leaseMs: 60_000, stopping: () => steps++ >= stopAfter })()
+    }
+    const runJob = async (name: string, runKey: string, resumed = false) => {
+      expect(await attemptJob(name, runKey)).to.deep.equal({ _tag: 'Right', right: { _tag: 'Completed', resumed } })
+    }
+    const paymentOf = async (key: string): Promise<Record<string, unknown>> => {
+      const list = await ok(t.borrower, 'GET', `${t.loan}/payments?limit=100`, undefined, 200)
+      return (list.data as Record<string, unknown>[]).find((p) => p.payment_id === payments[key]) ?? expect.fail(`payment ${key} is not listed`)
+    }
+    const methodOf = async (key: string): Promise<Record<string, unknown>> => {
+      const list = await ok(t.borrower, 'GET', `${t.loan}/payment-methods?limit=100`, undefined, 200)
+      return (list.data as Record<string, unknown>[]).find((m) => m.payment_method_id === methods[key]) ?? expect.fail(`method ${key} is not listed`)
+    }
+    const eventsOf = async (type: string): Promise<Record<string, unknown>[]> => {
+      const list = await ok(t.borrower, 'GET', `/public/events?limit=100&type=${type}`, undefined, 200)
+      return list.data as Record<string, unknown>[]
+    }
+    const pay = (method: string, amount: number): Promise<Reply> => call(t.borrower, 'POST', `${t.loan}/payments`, { amount, currency: 'USD', payment_method_id: methods[method] }, { 'Idempotency-Key': randomUUID() })
+
+    before(async function () {
+      this.timeout(120_000)
+      // A database of its own: a cut-off takes every PENDING debit of the test world.
+      scratch = await scratchDatabase(database.kind)
+      server = await startTestServer({ name: database.name, kind: database.kind, open: async () => scratch.database })
+      t = await testModeLoan(server)
+      for (const [key, accountNumber] of [
+        ['r01', '000000590001'],
+        ['settles', '000000590000'],
+        ['c01', '000000590101'],
+        ['r10', '000000590010'],
+        ['stripe', '000123456789'],
+      ] as const) {
+        const method = await ok(t.borrower, 'POST', `${t.loan}/payment-methods`, { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '110000000', account_number: accountNumber }, 201)
+        methods[key] = method.payment_method_id as string
+      }
+    })
+    after(async () => {
+      await server?.stop()
+      await scratch?.drop()
+    })
+
+    it("accepts a debit from a sandbox bank account PENDING, and answers any other test account's at once", async () => {
+      for (const [key, amount] of [
+        ['r01', 10_001],
+        ['settles', 10_002],
+        ['c01', 10_003],
+        ['r10', 10_005],
+      ] as const) {
+        const paid = await pay(key, amount)
+        expect(paid.status, paid.text).to.equal(201)
+        expect(paid.body).to.include({ status: 'PENDING', amount, livemode: false })
+        expect(paid.body.allocation).to.equal(null)
+        payments[key] = paid.body.payment_id as string
+      }
+      const stripe = await pay('stripe', 10_004)
+      expect(stripe.status, stripe.text).to.equal(201)
+      expect(stripe.body).to.include({ status: 'SUCCEEDED' })
+    })
+
+    it("cuts the test world's file at an operator's cut-off: the debits SUBMITTED and posted", async () => {
+      const run = await request(server.url, '/internal/jobs/ach-origination', { method: 'POST', headers: operatorHeaders('test') })
+      expect(run.status, run.text).to.equal(200)
+      expect(run.body.file).to.include({ status: 'written', entry_count: 4, debit_total: 40_011 })
+      effectiveDate = run.body.file.effective_entry_date as string
+      expect(calendar.isBankingDay(effectiveDate)).to.equal(true)
+      for (const key of ['r01', 'settles', 'c01', 'r10']) expect(await paymentOf(key)).to.include({ status: 'SUBMITTED' })
+      const ledger = await ok(t.borrower, 'GET', `${t.loan}/transactions?limit=100`, undefined, 200)
+      expect((ledger.data as Record<string, unknown>[]).filter((e) => e.type === 'PAYMENT').map((e) => e.amount).sort()).to.deep.equal([10_001, 10_002, 10_003, 10_004, 10_005])
+      expect((await eventsOf('payment.submitted')).map((e) => (e.data as Record<string, unknown>).payment_id).sort()).to.deep.equal([payments.r01, payments.settles, payments.c01, payments.r10].sort())
+      // The file is the test world's alone: kept in its mailbox, none in the live world's records.
+      const { db } = scratch.database
+      expect((await worldDb(db, 'test').selectFrom('ach_sandbox_files').select('name').execute()).map((f) => f.name)).to.deep.equal([run.body.file.name])
+      expect(await db.selectFrom('ach_files').select('id').execute()).to.deep.equal([])
+      expect(await db.selectFrom('ach_sandbox_files').select('name').execute()).to.deep.equal([])
+    })
+
+    it('changes nothing before the bank answers: the inbox on the effective day holds nothing', async () => {
+      const before = await ok(t.borrower, 'GET', `${t.loan}/payments?limit=100`, undefined, 200)
+      await runJob(achInboxJobName('test'), `${effectiveDate}T08:00`)
+      expect(await ok(t.borrower, 'GET', `${t.loan}/payments?limit=100`, undefined, 200)).to.deep.equal(before)
+    })
+
+    it("applies the bank's R01 and notice of change two banking days on, and settles the rest that evening", async () => {
+      const day = calendar.addBankingDays(effectiveDate, 2)
+      await runJob(achInboxJobName('test'), `${day}T08:00`)
+      expect(await paymentOf('r01')).to.include({ status: 'RETURNED', return_code: 'R01' })
+      const ledger = (await ok(t.borrower, 'GET', `${t.loan}/transactions?limit=100`, undefined, 200)).data as Record<string, unknown>[]
+      expect(ledger.filter((e) => e.type === 'REVERSAL').map((e) => [e.amount, e.payment_id])).to.deep.equal([[10_001, payments.r01]])
+      expect((await eventsOf('payment.returned')).map((e) => (e.data as Record<string, unknown>).payment_id)).to.deep.equal([payments.r01])
+      expect(await methodOf('c01')).to.include({ status: 'active', last4: '0000' })
+      expect(await methodOf('r01')).to.include({ status: 'active' })
+
+      await runJob(achSettlementJobName('test'), `${day}T21:00`)
+      expect(await paymentOf('settles')).to.include({ status: 'SETTLED' })
+      expect(await paymentOf('c01')).to.include({ status: 'SETTLED' })
+      expect(await paymentOf('r10')).to.include({ status: 'SETTLED' })
+      expect(await paymentOf('r01')).to.include({ status: 'RETURNED' })
+      expect((await eventsOf('payment.settled')).map((e) => (e.data as Record<string, unknown>).payment_id).sort()).to.deep.equal([payments.settles, payments.c01, payments.r10].sort())
+    })
+
+    it('applies the late R10 ten banking days on, to the debit settled since', async () => {
+      await runJob(achInboxJobName('test'), `${calendar.addBankingDays(effectiveDate, 9)}T08:00`)
+      expect(await paymentOf('r10')).to.include({ status: 'SETTLED' })
+      await runJob(achInboxJobName('test'), `${calendar.addBankingDays(effectiveDate, 10)}T08:00`)
+      expect(await paymentOf('r10')).to.include({ status: 'RETURNED', return_code: 'R10' })
+      // An unauthorized return forbids another debit from the account.
+      expect(await methodOf('r10')).to.include({ status: 'blocked' })
+    })
+
+    it('returns a settled debit through the test helper as its bank would: RETURNED, and an R02 blocks its account', async () => {
+      const returned = await ok(t.borrower, 'POST', `/public/test-helpers/parties/${t.partyId}/loans/${t.loanId}/payments/${payments.settles}/return`, { return_code: 'R02' }, 200)
+      expect(returned).to.include({ payment_id: payments.settles, status: 'RETURNED', return_code: 'R02' })
+      expect(await methodOf('settles')).to.include({ status: 'blocked' })
+      const refused = await pay('settles', 5_000)
+      expect([refused.status, refused.body.error], refused.text).to.deep.equal([409, 'invalid_state'])
+      const again = await call(t.borrower, 'POST', `/public/test-helpers/parties/${t.partyId}/loans/${t.loanId}/payments/${payments.settles}/return`, {})
+      expect([again.status, again.body.error], again.text).to.deep.equal([409, 'invalid_state'])
+    })
+
+    it('answers a party on a test clock at once, whatever the account: the sandbox bank runs on real time, not the clock’s', async () => {
+      const clocked = await testModeLoan(server)
+      await ok(clocked.borrower, 'POST', '/public/test-helpers/clocks', {}, 201)
+      const method = await ok(clocked.borrower, 'POST', `${clocked.loan}/payment-methods`, { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '110000000', account_number: '000000590001' }, 201)
+      const paid = await ok(clocked.borrower, 'POST', `${clocked.loan}/payments`, { amount: 10_000, currency: 'USD', payment_method_id: method.payment_method_id }, 201, { 'Idempotency-Key': randomUUID() })
+      expect(paid).to.include({ status: 'SUCCEEDED' })
+    })
+
+    it("wipes the partner's test data with its ACH records, and the bank's answers still to come then match nothing", async () => {
+      // One more debit, to be answered after the wipe: R03 (by its amount) the banking day after its file's.
+      const late = await pay('c01', 5503)
+      expect(late.body).to.include({ status: 'PENDING' })
+      // A cut-off at the end of today, New York time (an operator's cut-off again this minute would answer the same file).
+      const cutOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date())
+      const admin = await mintKey(server.url, { party_id: t.partner.party_id, client_name: t.partner.client_name, environment: 'test' })
+      // The run stopped with the debit claimed into its file: while the file is being made, the wipe refuses and deletes nothing.
+      expect(await attemptJob(achOriginationJobName('test'), `${cutOn}T23:59`, 2)).to.deep.equal({ _tag: 'Right', right: { _tag: 'Stopped' } })
+      const refused = await call(admin, 'DELETE', '/public/test-helpers/data')
+      expect([refused.status, refused.body.error, refused.body.status], refused.text).to.deep.equal([409, 'invalid_state', 'ach_file_in_progress'])
+      expect((await call(t.borrower, 'GET', t.loan)).status).to.equal(200)
+      await runJob(achOriginationJobName('test'), `${cutOn}T23:59`, true)
+      expect(await ok(t.borrower, 'GET', `${t.loan}/payments?limit=100`, undefined, 200).then((l) => (l.data as Record<string, unknown>[]).find((p) => p.payment_id === late.body.payment_id))).to.include({ status: 'SUBMITTED' })
+      const wiped = await call(admin, 'DELETE', '/public/test-helpers/data')
+      expect(wiped.status, wiped.text).to.equal(200)
+      expect(wiped.body.deleted).to.include({ loans: 1, payments: 6 })
+      const test = worldDb(scratch.database.db, 'test')
+      const lateId = late.body.payment_id as string
+      expect(await test.selectFrom('ach_entries').select('payment_id').where('payment_id', 'in', [...Object.values(payments), lateId] as PaymentId[]).execute()).to.deep.equal([])
+      // Its answer is due the banking day after its file's E; the inbox's runs go forward only, so the next is after the R10's.
+      expect(calendar.addBankingDays(calendar.nextBankingDay(cutOn), 1) <= calendar.addBankingDays(effectiveDate, 11)).to.equal(true)
+      await runJob(achInboxJobName('test'), `${calendar.addBankingDays(effectiveDate, 11)}T08:00`)
+      expect((await call(t.borrower, 'GET', t.loan)).status).to.equal(404)
+      // The bank's R03 for the wiped debit came, matched nothing, and was recorded so.
+      const unmatched = await test.selectFrom('ach_returns').select(['return_code', 'amount', 'outcome', 'payment_id']).where('amount', '=', 5503).execute()
+      expect(unmatched).to.deep.equal([{ return_code: 'R03', amount: 5503, outcome: 'unmatched', payment_id: null }])
+    })
+  })
+}
