@@ -50,6 +50,7 @@ import {
   achInboxJobName,
   type AchInbox,
   type JobRunRequest,
+  type PartyId,
   type IngestionDeps,
   type PaymentMethodRepository,
   type AccountSeal,
@@ -97,7 +98,13 @@ type RailsStores = Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'payme
 }
 
 /** A world's ACH rails as composed: the origination deps (format, sink, calendar), the ingestion deps, and the inbox its bank's files arrive in (the test world's sandbox bank; none for the live world yet). */
-type ComposedRails = { readonly stores: OriginationDeps; readonly ingestion: IngestionDeps; readonly inbox: AchInbox | undefined }
+type ComposedRails = {
+  readonly stores: OriginationDeps
+  readonly ingestion: IngestionDeps
+  readonly inbox: AchInbox | undefined
+  /** The inbox of a party's own files, made by its test clock's advance (the test world's only). */
+  readonly partyInbox: ((partyId: PartyId) => AchInbox) | undefined
+}
 
 /** The live world's ACH rails: the NACHA format of the deployment's ODFI, the outbox folder (made if missing), the banks' calendar. */
 const liveRails = (settings: AchSettings, db: OpenDatabase['db'], deps: RailsStores): ComposedRails => {
@@ -105,7 +112,7 @@ const liveRails = (settings: AchSettings, db: OpenDatabase['db'], deps: RailsSto
   // A folder the process cannot write is refused at start, not at the first cut-off.
   accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
   const stores: OriginationDeps = { ...deps, originations: postgresAchOriginations(db), calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
-  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(db), inboundFormat: nachaInboundFormat }, inbox: undefined }
+  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(db), inboundFormat: nachaInboundFormat }, inbox: undefined, partyInbox: undefined }
 }
 
 /**
@@ -116,7 +123,12 @@ const sandboxRails = (testDb: OpenDatabase['db'], extraClosures: readonly string
   const calendar = bankingCalendar(extraClosures)
   const mailbox = postgresSandboxBankMailbox(testDb, sandboxBank({ calendar }), deps.clock)
   const stores: OriginationDeps = { ...deps, originations: postgresAchOriginations(testDb), calendar, format: nachaFileFormat(SANDBOX_ORIGINATOR), sink: mailbox }
-  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(testDb), inboundFormat: nachaInboundFormat }, inbox: mailbox }
+  return {
+    stores,
+    ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(testDb), inboundFormat: nachaInboundFormat },
+    inbox: mailbox,
+    partyInbox: mailbox.ofParty,
+  }
 }
 
 /**
@@ -321,7 +333,6 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     idempotency: postgresIdempotencyStore(testDb),
     testData: postgresTestData(database.db),
     ach: achOf('test'),
-    onTestClock: { processor: testStores.processor },
   }
   const deps: AppDeps = {
     ...core,
@@ -372,7 +383,16 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     )
     if (!config.runJobs) return
     clockAdvancer = startClockAdvancer(
-      advanceClaimedClock({ testClocks: testWorld.testClocks, loans: testWorld.loans, audit: testWorld.audit, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) }),
+      advanceClaimedClock({
+        testClocks: testWorld.testClocks,
+        loans: testWorld.loans,
+        audit: testWorld.audit,
+        ids: core.ids,
+        clock: systemClock,
+        failures: loggedLoanFailures(logger, metrics),
+        // A party's debits on the sandbox bank move with its clock (decision 147).
+        ...(rails.test?.partyInbox === undefined ? {} : { rails: { origination: rails.test.stores, ingestion: rails.test.ingestion, inboxOf: rails.test.partyInbox } }),
+      }),
       logger,
     )
     stops.unshift(clockAdvancer.stop)

@@ -76,12 +76,6 @@ export type TestWorldDeps = AppWorldDeps & Pick<CoreDeps, 'codes' | 'sender'> & 
   readonly testData: TestData
   /** The test world's ACH rails, on the sandbox bank (decision 146); undefined without the key that seals account numbers. */
   readonly ach: AchRails | undefined
-  /**
-   * What a party on a test clock acts with in place of the world's: the sandbox processor, whose
-   * outcomes are immediate. The sandbox bank's rails run on real time, never the clock's, so
-   * on a test clock its accounts settle at once as other test accounts do (decision 146).
-   */
-  readonly onTestClock: Pick<AppDeps, 'processor'>
 }
 
 /**

@@ -55,7 +55,8 @@ for (const database of testDatabases()) {
       this.timeout(120_000)
       // A database of its own: a cut-off takes every PENDING debit of the test world.
       scratch = await scratchDatabase(database.kind)
-      server = await startTestServer({ name: database.name, kind: database.kind, open: async () => scratch.database })
+      // With jobs: a test clock's advance is worked in the background (the scheduled jobs never run in tests; this file runs them itself).
+      server = await startTestServer({ name: database.name, kind: database.kind, open: async () => scratch.database }, { runJobs: true })
       t = await testModeLoan(server)
       for (const [key, accountNumber] of [
         ['r01', '000000590001'],
@@ -151,12 +152,56 @@ for (const database of testDatabases()) {
       expect([again.status, again.body.error], again.text).to.deep.equal([409, 'invalid_state'])
     })
 
-    it('answers a party on a test clock at once, whatever the account: the sandbox bank runs on real time, not the clock’s', async () => {
-      const clocked = await testModeLoan(server)
-      await ok(clocked.borrower, 'POST', '/public/test-helpers/clocks', {}, 201)
-      const method = await ok(clocked.borrower, 'POST', `${clocked.loan}/payment-methods`, { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '110000000', account_number: '000000590001' }, 201)
-      const paid = await ok(clocked.borrower, 'POST', `${clocked.loan}/payments`, { amount: 10_000, currency: 'USD', payment_method_id: method.payment_method_id }, 201, { 'Idempotency-Key': randomUUID() })
-      expect(paid).to.include({ status: 'SUCCEEDED' })
+    it("moves a clocked party's debits with its clock: cut, returned after two banking days, the installment past due again; the rest settled", async function () {
+      this.timeout(120_000)
+      const c = await testModeLoan(server, { clock: true })
+      const clockPath = `/public/test-helpers/clocks/${c.clockId!}`
+      /** Advances the clock to `to` and waits until it is there. */
+      const advanceTo = async (to: Date) => {
+        await ok(c.borrower, 'POST', `${clockPath}/advance`, { frozen_time: to.toISOString() }, 200)
+        for (let i = 0; i < 600; i++) {
+          const clock = await ok(c.borrower, 'GET', clockPath, undefined, 200)
+          if (clock.status === 'ready') return expect(clock.frozen_time).to.equal(to.toISOString())
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        expect.fail(`the clock did not reach ${to.toISOString()}`)
+      }
+      const frozen = new Date((await ok(c.borrower, 'GET', clockPath, undefined, 200)).frozen_time as string)
+      const [first] = (await ok(c.borrower, 'GET', `${c.loan}/schedule?limit=1`, undefined, 200)).data as Record<string, unknown>[]
+      const dueDate = first!.due_date as string
+      const daysTo = (date: string) => Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${frozen.toISOString().slice(0, 10)}T00:00:00Z`)) / 86_400_000)
+      // Five days before the first installment falls due, the borrower pays it from an R01 account, and 100.00 from one that settles.
+      await advanceTo(new Date(frozen.getTime() + (daysTo(dueDate) - 5) * 86_400_000))
+      const account = async (accountNumber: string) => (await ok(c.borrower, 'POST', `${c.loan}/payment-methods`, { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '110000000', account_number: accountNumber }, 201)).payment_method_id as string
+      const payClocked = async (methodId: string, amount: number) => ok(c.borrower, 'POST', `${c.loan}/payments`, { amount, currency: 'USD', payment_method_id: methodId }, 201, { 'Idempotency-Key': randomUUID() })
+      const installment = await payClocked(await account('000000590001'), first!.total_due as number)
+      const settling = await payClocked(await account('000000590000'), 10_000)
+      for (const p of [installment, settling]) expect(p).to.include({ status: 'PENDING' })
+
+      await advanceTo(new Date(frozen.getTime() + (daysTo(dueDate) + 12) * 86_400_000))
+      const listed = (await ok(c.borrower, 'GET', `${c.loan}/payments?limit=100`, undefined, 200)).data as Record<string, unknown>[]
+      const find = (id: unknown) => listed.find((p) => p.payment_id === id) ?? expect.fail(`payment ${String(id)} is not listed`)
+      expect(find(installment.payment_id)).to.include({ status: 'RETURNED', return_code: 'R01' })
+      expect(find(settling.payment_id)).to.include({ status: 'SETTLED' })
+      // What the return undid is owed again, and the installment is past due.
+      const loan = await ok(c.borrower, 'GET', c.loan, undefined, 200)
+      expect(loan.days_past_due).to.be.greaterThan(0)
+      expect(loan.delinquency_bucket).to.equal('DPD_1_30')
+      const types = (await ok(c.borrower, 'GET', `/public/events?limit=100`, undefined, 200)).data.map((e: Record<string, unknown>) => e.type) as string[]
+      for (const type of ['payment.submitted', 'payment.settled', 'payment.returned', 'loan.delinquency_changed']) expect(types, type).to.include(type)
+      // Both went in the party's own files, dated in its clock's time: none in the world's.
+      const test = worldDb(scratch.database.db, 'test')
+      const files = await test
+        .selectFrom('ach_entries')
+        .innerJoin('ach_files', 'ach_files.id', 'ach_entries.file_id')
+        .select(['ach_files.party_id', 'ach_files.creation_date', 'ach_entries.status'])
+        .where('ach_entries.payment_id', 'in', [installment.payment_id, settling.payment_id] as PaymentId[])
+        .execute()
+      expect(files.map((f) => [f.party_id, f.status])).to.have.deep.members([
+        [c.partyId, 'returned'],
+        [c.partyId, 'settled'],
+      ])
+      for (const f of files) expect(f.creation_date > frozen.toISOString().slice(0, 10)).to.equal(true)
     })
 
     it("wipes the partner's test data with its ACH records, and the bank's answers still to come then match nothing", async () => {

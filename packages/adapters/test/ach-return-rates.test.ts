@@ -149,6 +149,7 @@ const scenarioFile = (status: Extract<AchFileStatus, 'built' | 'written'>): AchF
   return {
     id,
     runKey: `rates-${id}`,
+    partyId: null,
     cutoffAt: new Date('2026-04-30T19:30:00.000Z'),
     effectiveEntryDate: SINCE,
     creationDate: '2026-04-30',

@@ -26,7 +26,7 @@ import { clientOwner, partyMaker } from './support/database-fixtures.js'
 /** The seeded Working Capital Term Loan (migration 0009): 1199 bps, 200 bps fee, USD. */
 const WORKING_CAPITAL_ID = testId('5b0c1d2e-0001-4a00-8000-000000000001')
 
-const inMemory = async (): Promise<AchWorldFixtures & { readonly eventLog: EventLog; readonly counter: { next: number } }> => {
+const inMemory = async (): Promise<AchWorldFixtures & { readonly eventLog: EventLog; readonly counter: { next: number }; readonly clocked: Set<string> }> => {
   const eventLog = inMemoryEventLog()
   const applications = inMemoryLoanApplicationRepository(inMemoryAuditLog(), () => false, eventLog)
   const product = newLoanProduct(
@@ -46,14 +46,17 @@ const inMemory = async (): Promise<AchWorldFixtures & { readonly eventLog: Event
   const borrower = async (): Promise<LoanBorrower> => ({ partyId: freshId(), clientId: freshId() })
   const methods = inMemoryPaymentMethodRepository(applications.loans)
   const counter = { next: 1 }
+  const clocked = new Set<string>()
+  const parties = { partyOfLoan: (loanId: string) => applications.loans.all().find((l) => l.loan.id === loanId)?.loan.partyId, onClock: (partyId: string) => clocked.has(partyId) }
   return {
     counter,
+    clocked,
     loans: applications.loans,
     methods,
     borrower,
     bookedLoan: bookingThrough(applications, product, borrower),
     eventLog,
-    originations: inMemoryAchOriginations(applications.loans.allPayments, methods, counter),
+    originations: inMemoryAchOriginations(applications.loans.allPayments, methods, counter, parties),
   }
 }
 
@@ -70,7 +73,7 @@ achOriginationsContract({
       return was
     }
     // In memory, each world is a store of its own.
-    return { ...world, otherWorld: await inMemory(), setNextTrace }
+    return { ...world, otherWorld: await inMemory(), setNextTrace, putOnClock: async (partyId) => void world.clocked.add(partyId) }
   },
 })
 paymentMethodRepositoryContract({
@@ -115,6 +118,10 @@ for (const database of testWorlds()) {
           const { next_trace: was } = await world.selectFrom('ach_trace_counter').select('next_trace').executeTakeFirstOrThrow()
           await world.updateTable('ach_trace_counter').set({ next_trace: next }).execute()
           return was
+        },
+        putOnClock: async (partyId) => {
+          const now = new Date()
+          await world.insertInto('test_clocks').values({ id: freshId(), party_id: partyId, name: null, frozen_time: now, advancing_to: null, leased_until: null, created_at: now }).execute()
         },
       }
     },

@@ -39,7 +39,7 @@ export {
   achFileView, achInboundFileView, achOriginationRunView, returnRateReportView,
 } from './views/ach.js'
 export {
-  type CreateTestClockDeps, type AdvanceClockDeps, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
+  type CreateTestClockDeps, type AdvanceClockDeps, type ClockRails, createTestClock, getTestClock, advanceTestClock, advanceClaimedClock,
 } from './use-cases/testing/test-clocks.js'
 export {
   RETURN_CODES, type ReturnCode, ReturnPaymentInput, type SimulatedReturnDeps, simulateApplicationApproval, simulateApplicationDecline, simulateOnboardingApproval, simulateOnboardingRejection, simulatePaymentReturn,
@@ -298,7 +298,7 @@ export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit
 // Scheduled jobs
 export { type JobLease, type CompletedRun, type JobLeases } from './ports/job-leases.js'
 export {
-  type JobStep, type SteppedJob, type JobRunRequest, type JobRunOutcome, type LeasedJobDeps, runLeasedJob,
+  type JobStep, type SteppedJob, type JobRunRequest, type JobRunOutcome, type LeasedJobDeps, runLeasedJob, runToEnd,
 } from './use-cases/jobs/leased-job.js'
 
 // Rate limits

@@ -107,7 +107,7 @@ describe('ACH origination (docs/ach.md "Origination job")', () => {
     const friday = contentsOf(output.files.get('f-2026-01-16-A.ach')!)
     expect([friday.effectiveEntryDate, friday.debits.map((d) => [d.paymentId, d.traceNumber, d.amount])]).to.deep.equal(['2026-01-20', [[late.id, '123456780000002', 50_000]]])
     expect((await payment(late.id)).status).to.equal('SUBMITTED')
-    const entries = await Promise.all([early.id, late.id].map(async (id) => (await run(store.unsettled('2026-12-31', O.none, 10))).find((e) => e.paymentId === id)))
+    const entries = await Promise.all([early.id, late.id].map(async (id) => (await run(store.unsettled('2026-12-31', O.none, 10, null))).find((e) => e.paymentId === id)))
     expect(entries.map((e) => [e?.status, e?.submittedOn, e?.amount])).to.deep.equal([
       ['sent', '2026-01-16', 100_000],
       ['sent', '2026-01-20', 50_000],
@@ -221,7 +221,7 @@ describe('ACH origination (docs/ach.md "Origination job")', () => {
     expect([...output.files.keys()]).to.deep.equal(['f-2026-01-16-A.ach'])
     expect(contentsOf(output.files.get('f-2026-01-16-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([debit.id])
     expect(await payment(debit.id)).to.deep.include({ status: 'SUBMITTED', effectiveDate: '2026-01-16' })
-    const earlier = await run(store.unfinishedBefore('2026-01-16T15:30'))
+    const earlier = await run(store.unfinishedBefore('2026-01-16T15:30', null))
     expect(earlier).to.deep.equal(O.none)
   })
 })

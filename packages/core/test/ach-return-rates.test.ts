@@ -124,6 +124,7 @@ const achFile = (status: AchFileStatus): AchFile => {
   return {
     id: uuid(),
     runKey: `2026-01-01T15:30-${uuid()}`,
+    partyId: null,
     cutoffAt: new Date('2026-01-01T20:30:00.000Z'),
     effectiveEntryDate: '2026-01-02',
     creationDate: '2026-01-01',

@@ -111,8 +111,8 @@ export const buildRouter = (
       chain.push((ctx) => {
         const command = requestCommand(ctx as AppContext, sources)
         const frozenAt = ctx.state.frozenAt
-        // A party on a test clock: the test world's handlers, built on the clock's time (and its rails, `onTestClock`).
-        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, ...deps.testWorld.onTestClock, clock: { now: () => frozenAt } }))[op.operationId as keyof Routes].run
+        // A party on a test clock: the test world's handlers, built on the clock's time.
+        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, clock: { now: () => frozenAt } }))[op.operationId as keyof Routes].run
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }

@@ -103,7 +103,6 @@ const inMemoryTestWorld = (): TestWorldDeps => {
     idempotency,
     testData: inMemoryTestData(world, idempotency),
     ach: undefined,
-    onTestClock: { processor: sandboxPaymentProcessor() },
   }
 }
 

@@ -8,6 +8,7 @@ import { query } from './store-errors.js'
 const toFile = (row: Selectable<AchFilesTable>): AchFile => ({
   id: row.id,
   runKey: row.run_key,
+  partyId: row.party_id,
   cutoffAt: row.cutoff_at,
   effectiveEntryDate: row.effective_entry_date,
   creationDate: row.creation_date,
@@ -46,8 +47,8 @@ const traceNumber = (tracePrefix: string, n: number): string => `${tracePrefix}$
  *   then reads the payments: claims therefore run one at a time, each reading what the ones before
  *   it committed, so a claim that answers fewer than its limit has left none behind. The entries'
  *   primary key (the payment's id) is the last guard: a payment is never in two files.
- * - `takeModifier` locks the files of its file's creation date (in id order) before it picks the
- *   first free letter, so two files of one day take turns. A file of that day inserted after the
+ * - `takeModifier` locks the files of its file's creation date and party (in id order) before it
+ *   picks the first free letter, so two files of one day take turns. A file of that day inserted after the
  *   lock was taken can still race it to a letter: the unique constraint then refuses the second
  *   writer, answered as `StoreUnavailable`, and a repeat takes the next free letter.
  * - Every other write moves an entry or a file only from the status its port doc names, so a
@@ -65,6 +66,7 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
           .values({
             id: file.id,
             run_key: file.runKey,
+            party_id: file.partyId,
             cutoff_at: file.cutoffAt,
             effective_entry_date: file.effectiveEntryDate,
             creation_date: file.creationDate,
@@ -88,17 +90,25 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
     claim: (fileId, tracePrefix, limit) =>
       query(() =>
         db.transaction().execute(async (trx) => {
-          const file = await trx.selectFrom('ach_files').select('cutoff_at').where('id', '=', fileId).where('status', '=', 'claiming').forShare().executeTakeFirst()
+          const file = await trx.selectFrom('ach_files').select(['cutoff_at', 'party_id']).where('id', '=', fileId).where('status', '=', 'claiming').forShare().executeTakeFirst()
           if (file === undefined || limit <= 0) return 0
           await trx.selectFrom('ach_trace_counter').select('next_trace').forUpdate().execute()
+          const partyId = file.party_id
           const payments = await trx
             .selectFrom('payments')
-            .select(['id', 'payment_method_id', 'client_id'])
-            .where('status', '=', 'PENDING')
-            .where('created_at', '<=', file.cutoff_at)
+            .innerJoin('loans', 'loans.id', 'payments.loan_id')
+            .select(['payments.id', 'payments.payment_method_id', 'payments.client_id'])
+            .where('payments.status', '=', 'PENDING')
+            .where('payments.created_at', '<=', file.cutoff_at)
             .where(({ not, exists, selectFrom }) => not(exists(selectFrom('ach_entries').select('ach_entries.payment_id').whereRef('ach_entries.payment_id', '=', 'payments.id'))))
-            .orderBy('created_at')
-            .orderBy('id')
+            // A party's file takes its own payments; the world's, those of parties on no test clock.
+            .where((eb) =>
+              partyId === null
+                ? eb.not(eb.exists(eb.selectFrom('test_clocks').select('test_clocks.id').whereRef('test_clocks.party_id', '=', 'loans.party_id')))
+                : eb('loans.party_id', '=', partyId),
+            )
+            .orderBy('payments.created_at')
+            .orderBy('payments.id')
             .limit(limit)
             .execute()
           if (payments.length === 0) return 0
@@ -168,25 +178,39 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
           .execute()
         return rows.map(({ account_holder_name, account_type, sealed, ...entry }): AchDebitRow => ({ ...toEntry(entry), accountHolderName: account_holder_name, accountType: account_type, sealedAccount: sealed }))
       }),
-    unfinishedBefore: (runKey) =>
+    unfinishedBefore: (runKey, partyId) =>
       query(async () =>
         O.map(toFile)(
-          O.fromNullable(await db.selectFrom('ach_files').selectAll().where('run_key', '<', runKey).where('status', 'not in', ['written', 'empty']).orderBy('run_key').limit(1).executeTakeFirst()),
+          O.fromNullable(
+            await db
+              .selectFrom('ach_files')
+              .selectAll()
+              .where('run_key', '<', runKey)
+              .where('party_id', partyId === null ? 'is' : '=', partyId)
+              .where('status', 'not in', ['written', 'empty'])
+              .orderBy('run_key')
+              .limit(1)
+              .executeTakeFirst(),
+          ),
         ),
       ),
     takeModifier: (fileId) =>
       query(() =>
         db.transaction().execute(async (trx) => {
+          const own = await trx.selectFrom('ach_files').select(['creation_date', 'party_id']).where('id', '=', fileId).executeTakeFirst()
+          if (own === undefined) return O.none
+          // The files of its day and party (the world's together), each party's modifiers its own.
           const ofTheDay = await trx
             .selectFrom('ach_files')
             .select(['id', 'file_id_modifier'])
-            .where('creation_date', '=', (eb) => eb.selectFrom('ach_files').select('creation_date').where('id', '=', fileId))
+            .where('creation_date', '=', own.creation_date)
+            .where('party_id', own.party_id === null ? 'is' : '=', own.party_id)
             .orderBy('id')
             .forUpdate()
             .execute()
-          const own = ofTheDay.find((file) => file.id === fileId)
-          if (own === undefined) return O.none
-          if (own.file_id_modifier !== null) return O.some(own.file_id_modifier)
+          const mine = ofTheDay.find((file) => file.id === fileId)
+          if (mine === undefined) return O.none
+          if (mine.file_id_modifier !== null) return O.some(mine.file_id_modifier)
           const taken = new Set(ofTheDay.map((file) => file.file_id_modifier))
           const free = [...ACH_FILE_ID_MODIFIERS].find((modifier) => !taken.has(modifier))
           if (free === undefined) return O.none
@@ -208,7 +232,7 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
       query(async () => {
         await moveFile(fileId, 'built').set({ status: 'written', written_at: at }).execute()
       }),
-    unsettled: (submittedOnOrBefore, after, limit) =>
+    unsettled: (submittedOnOrBefore, after, limit, partyId) =>
       query(async () => {
         const due = db
           .selectFrom('ach_entries')
@@ -216,6 +240,7 @@ export const postgresAchOriginations = (db: Kysely<Database>): AchOriginations =
           .innerJoin('ach_files', 'ach_files.id', 'ach_entries.file_id')
           .where('ach_entries.status', '=', 'sent')
           .where('ach_files.status', '=', 'written')
+          .where('ach_files.party_id', partyId === null ? 'is' : '=', partyId)
           .where('ach_entries.submitted_on', '<=', submittedOnOrBefore)
         const page = O.isSome(after)
           ? due.where((eb) => eb(eb.refTuple('ach_entries.submitted_on', 'ach_entries.payment_id'), '>', eb.tuple(after.value.submittedOn, after.value.paymentId)))

@@ -1,4 +1,4 @@
-import type { AchFileSink, AchInbox, ArrivedAchFile, FileNameTaken, SinkUnavailable } from '@lendgate/core'
+import type { AchFileSink, AchInbox, ArrivedAchFile, FileNameTaken, PartyId, SinkUnavailable } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -14,7 +14,11 @@ import { query } from './store-errors.js'
  * are made from the file and the day each time (`SandboxBank.answersBy`); the mailbox records the
  * last day taken and the next answer's day, so the inbox reads only files with an answer due.
  */
-export type SandboxBankMailbox = AchFileSink & AchInbox
+export type SandboxBankMailbox = AchFileSink &
+  AchInbox & {
+    /** The inbox of party `partyId`'s own files (its test clock's, `AchFile.partyId`); the mailbox itself is the world's files'. */
+    readonly ofParty: (partyId: PartyId) => AchInbox
+  }
 
 /** Latin-1, as NACHA files are read. */
 const textOf = (bytes: Uint8Array): string => Buffer.from(bytes).toString('latin1')
@@ -32,32 +36,15 @@ export const postgresSandboxBankMailbox = (db: Kysely<Database>, bank: SandboxBa
       E.mapLeft((error) => unreadable(sent.name, error)),
       E.map((decisions) => decisions.flatMap((d) => (d.answeredOn !== null && (after === null || d.answeredOn > after) ? [d.answeredOn] : [])).reduce<string | null>((a, b) => (a === null || b < a ? b : a), null)),
     )
-  return {
-    put: (name, bytes) => {
-      const next = nextAnswerOf({ name, text: textOf(bytes) }, null)
-      if (E.isLeft(next)) return TE.left<SinkUnavailable>({ _tag: 'SinkUnavailable', cause: next.left })
-      return pipe(
-        query(async () => {
-          const inserted = await db
-            .insertInto('ach_sandbox_files')
-            .values({ name, bytes: Buffer.from(bytes), put_at: clock.now(), answered_through: null, next_answer_on: next.right })
-            .onConflict((oc) => oc.column('name').doNothing())
-            .executeTakeFirst()
-          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true
-          const there = await db.selectFrom('ach_sandbox_files').select('bytes').where('name', '=', name).executeTakeFirstOrThrow()
-          return Buffer.compare(there.bytes, Buffer.from(bytes)) === 0
-        }),
-        TE.mapLeft((failure): SinkUnavailable | FileNameTaken => ({ _tag: 'SinkUnavailable', cause: failure.cause })),
-        TE.chain((same) => (same ? TE.right(undefined) : TE.left<SinkUnavailable | FileNameTaken>({ _tag: 'FileNameTaken', name }))),
-      )
-    },
-
+  /** The inbox of `partyId`'s files (the world's when null): the answers due, and their taking. */
+  const inboxOf = (partyId: PartyId | null): AchInbox => ({
     arrivedBy: (day, limit) =>
       query(async () => {
         const due = await db
           .selectFrom('ach_sandbox_files')
           .select(['name', 'bytes', 'answered_through'])
           .where('next_answer_on', '<=', day)
+          .where('party_id', partyId === null ? 'is' : '=', partyId)
           .orderBy('next_answer_on')
           .orderBy('put_at')
           .orderBy('name')
@@ -94,5 +81,30 @@ export const postgresSandboxBankMailbox = (db: Kysely<Database>, bank: SandboxBa
           .where((eb) => eb.or([eb('answered_through', 'is', null), eb('answered_through', '<', file.arrivedOn)]))
           .execute()
       }),
+  })
+  return {
+    put: (name, bytes) => {
+      const next = nextAnswerOf({ name, text: textOf(bytes) }, null)
+      if (E.isLeft(next)) return TE.left<SinkUnavailable>({ _tag: 'SinkUnavailable', cause: next.left })
+      return pipe(
+        query(async () => {
+          // Filed under the party of the origination file of that name (the world's when none).
+          const origin = await db.selectFrom('ach_files').select('party_id').where('name', '=', name).executeTakeFirst()
+          const inserted = await db
+            .insertInto('ach_sandbox_files')
+            .values({ name, bytes: Buffer.from(bytes), put_at: clock.now(), answered_through: null, next_answer_on: next.right, party_id: origin?.party_id ?? null })
+            .onConflict((oc) => oc.column('name').doNothing())
+            .executeTakeFirst()
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true
+          const there = await db.selectFrom('ach_sandbox_files').select('bytes').where('name', '=', name).executeTakeFirstOrThrow()
+          return Buffer.compare(there.bytes, Buffer.from(bytes)) === 0
+        }),
+        TE.mapLeft((failure): SinkUnavailable | FileNameTaken => ({ _tag: 'SinkUnavailable', cause: failure.cause })),
+        TE.chain((same) => (same ? TE.right(undefined) : TE.left<SinkUnavailable | FileNameTaken>({ _tag: 'FileNameTaken', name }))),
+      )
+    },
+
+    ...inboxOf(null),
+    ofParty: (partyId) => inboxOf(partyId),
   }
 }

@@ -188,6 +188,7 @@ export type PaymentsTable = {
 export type AchFilesTable = {
   id: string
   run_key: string
+  party_id: PartyId | null
   cutoff_at: Date
   effective_entry_date: string
   creation_date: string
@@ -231,6 +232,7 @@ export type AchSandboxFilesTable = {
   put_at: Date
   answered_through: string | null
   next_answer_on: string | null
+  party_id: PartyId | null
 }
 
 /** A return as recorded (migration 0024): one per original trace number. */

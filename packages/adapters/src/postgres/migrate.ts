@@ -26,6 +26,7 @@ import * as achOriginations from './migrations/0023-ach-originations.js'
 import * as achReturns from './migrations/0024-ach-returns.js'
 import * as returnedPaymentFee from './migrations/0025-returned-payment-fee.js'
 import * as achSandboxFiles from './migrations/0026-ach-sandbox-files.js'
+import * as achPartyFiles from './migrations/0027-ach-party-files.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-ach-returns': achReturns,
   '0025-returned-payment-fee': returnedPaymentFee,
   '0026-ach-sandbox-files': achSandboxFiles,
+  '0027-ach-party-files': achPartyFiles,
 }
 
 /** Names of every migration, in order. */

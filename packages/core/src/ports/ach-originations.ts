@@ -1,7 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { StoreUnavailable } from '../domain/foundations/errors.js'
-import type { ClientId, PaymentId, PaymentMethodId } from '../domain/foundations/ids.js'
+import type { ClientId, PartyId, PaymentId, PaymentMethodId } from '../domain/foundations/ids.js'
 
 /**
  * Where a bank file stands (docs/ach.md "Origination job"): its payments being claimed, then
@@ -13,8 +13,14 @@ export type AchFileStatus = 'claiming' | 'posting' | 'built' | 'written' | 'empt
 /** A bank file of debits: one per cut-off (`runKey`), recorded before it is written. */
 export type AchFile = {
   readonly id: string
-  /** The origination run it belongs to: `{YYYY-MM-DD}T{HH:MM}`, the cut-off in New York time. Unique. */
+  /** The origination run it belongs to: `{YYYY-MM-DD}T{HH:MM}`, the cut-off in New York time; a party's, `{cut-off}/{partyId}`. Unique. */
   readonly runKey: string
+  /**
+   * Whose cut-off it is: null for the world's (the scheduler's, an operator's), which take the
+   * payments of parties without a test clock; a party on a test clock for its own, made by its
+   * clock's advance in the clock's time (the test world's sandbox bank, decision 147).
+   */
+  readonly partyId: PartyId | null
   /** Payments created up to this instant go in the file. */
   readonly cutoffAt: Date
   /** The banking day the debits settle (E), `YYYY-MM-DD`. */
@@ -74,7 +80,7 @@ export type AchEntry = {
 }
 
 /** A new file for a cut-off. */
-export type NewAchFile = Pick<AchFile, 'id' | 'runKey' | 'cutoffAt' | 'effectiveEntryDate' | 'creationDate' | 'creationTime' | 'createdAt'>
+export type NewAchFile = Pick<AchFile, 'id' | 'runKey' | 'partyId' | 'cutoffAt' | 'effectiveEntryDate' | 'creationDate' | 'creationTime' | 'createdAt'>
 
 /**
  * The origination records of one world (docs/ach.md "Origination job"): which payments went in
@@ -90,7 +96,8 @@ export type AchOriginations = {
   /**
    * Claims for file `fileId` up to `limit` `PENDING` payments created at or before its cut-off and
    * in no file yet, oldest first, each `claimed` with the next trace number (`tracePrefix`, the
-   * ODFI's 8 digits, then the world's 7-digit counter). Answers how many it claimed: fewer than
+   * ODFI's 8 digits, then the world's 7-digit counter): of its party's loans for a party's file, of
+   * loans whose party has no test clock for the world's. Answers how many it claimed: fewer than
    * `limit` means none is left. A payment claimed by another file concurrently is left to it.
    */
   readonly claim: (fileId: string, tracePrefix: string, limit: number) => TE.TaskEither<StoreUnavailable, number>
@@ -110,11 +117,12 @@ export type AchOriginations = {
   readonly release: (paymentId: PaymentId) => TE.TaskEither<StoreUnavailable, void>
   /** What the file debits: its `sent` (or since `settled` or `returned`) entries in trace order, each with what its debit needs from its payment method. */
   readonly debitsOf: (fileId: string) => TE.TaskEither<StoreUnavailable, readonly AchDebitRow[]>
-  /** The earliest file of a run before `runKey` that is neither `written` nor `empty`: a run that stopped and was never resumed. */
-  readonly unfinishedBefore: (runKey: string) => TE.TaskEither<StoreUnavailable, O.Option<AchFile>>
+  /** The earliest file of `partyId`'s runs (the world's when null) before `runKey` that is neither `written` nor `empty`: a run that stopped and was never resumed. */
+  readonly unfinishedBefore: (runKey: string, partyId: PartyId | null) => TE.TaskEither<StoreUnavailable, O.Option<AchFile>>
   /**
    * The file's modifier: the one it has, or the first of `A`–`Z`, `0`–`9` no other file of its
-   * creation date has, now recorded on it. None when the day's 36 are taken.
+   * creation date and party (the world's files together) has, now recorded on it. None when the
+   * day's 36 are taken.
    */
   readonly takeModifier: (fileId: string) => TE.TaskEither<StoreUnavailable, O.Option<string>>
   /** Records what was built and moves the file from `posting` to `built`. */
@@ -124,11 +132,12 @@ export type AchOriginations = {
   /** Moves the file from `built` to `written`. */
   readonly recordWritten: (fileId: string, at: Date) => TE.TaskEither<StoreUnavailable, void>
   /**
-   * Up to `limit` `sent` entries of `written` files effective on or before `submittedOnOrBefore`,
-   * in (effective date, payment id) order after `after` (the last of an earlier page). A debit
-   * whose file was never written has not left: it never settles.
+   * Up to `limit` `sent` entries of `written` files of `partyId` (the world's files when null)
+   * effective on or before `submittedOnOrBefore`, in (effective date, payment id) order after
+   * `after` (the last of an earlier page). A debit whose file was never written has not left: it
+   * never settles.
    */
-  readonly unsettled: (submittedOnOrBefore: string, after: O.Option<AchEntryCursor>, limit: number) => TE.TaskEither<StoreUnavailable, readonly AchEntry[]>
+  readonly unsettled: (submittedOnOrBefore: string, after: O.Option<AchEntryCursor>, limit: number, partyId: PartyId | null) => TE.TaskEither<StoreUnavailable, readonly AchEntry[]>
   /** The entry of payment `paymentId` `settled`, if it is `sent`. */
   readonly markSettled: (paymentId: PaymentId) => TE.TaskEither<StoreUnavailable, void>
   /** The entry whose trace number is `traceNumber` (15 digits), whatever its status: what a return or a notice of change names. */

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { storeUnavailable, type StoreUnavailable } from '../domain/foundations/errors.js'
+import type { LoanId, PartyId } from '../domain/foundations/ids.js'
 import type { Payment } from '../domain/loans/payment.js'
 import type { PaymentMethod } from '../domain/loans/payment-method.js'
 import { ACH_FILE_ID_MODIFIERS, type AchDebitRow, type AchEntry, type AchEntryStatus, type AchFile, type AchFileStatus, type AchOriginations } from '../ports/ach-originations.js'
@@ -13,11 +14,24 @@ const TRACE = /^[0-9]{15}$/
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/** Whose loan a payment's is, and which parties are on a test clock: what a claim's scope reads (`AchFile.partyId`). */
+export type ClaimParties = {
+  /** The party whose loan `loanId` is; undefined when the loan is not known. */
+  readonly partyOfLoan: (loanId: LoanId) => PartyId | undefined
+  /** Whether party `partyId` is on a test clock. */
+  readonly onClock: (partyId: PartyId) => boolean
+}
+
+/** A world without test clocks: every payment is the world's files'. */
+const NO_CLOCKS: ClaimParties = { partyOfLoan: () => undefined, onClock: () => false }
+
 /**
  * Same semantics as the PostgreSQL origination records, for use-case tests and embedders running
  * one process: `payments` reads the world's payments (`InMemoryLoanRepository.allPayments`),
  * `methods` its payment methods and their sealed numbers (`inMemoryPaymentMethodRepository`), and
- * `counter` is the world's trace counter (`next`: the number the next claim takes first). Every call runs to its end before the next starts,
+ * `counter` is the world's trace counter (`next`: the number the next claim takes first), and
+ * `parties` tells a claim whose each payment is (without it, no party is on a test clock and no
+ * payment is a party's: a party's file claims nothing). Every call runs to its end before the next starts,
  * so concurrent claims take turns as they do on the counter's row lock. A claim that would take a
  * number past 9999999, or write a trace that is not 15 digits, fails (`StoreUnavailable`) and
  * claims nothing.
@@ -26,6 +40,7 @@ export const inMemoryAchOriginations = (
   payments: () => readonly Payment[],
   methods: { readonly all: () => readonly PaymentMethod[]; readonly sealedNumbers: (id: string) => string | undefined },
   counter: { next: number } = { next: 1 },
+  parties: ClaimParties = NO_CLOCKS,
 ): AchOriginations & {
   /** Every entry, as last written. */
   readonly entries: () => readonly AchEntry[]
@@ -50,8 +65,12 @@ export const inMemoryAchOriginations = (
   const claim = (fileId: string, tracePrefix: string, limit: number): E.Either<StoreUnavailable, number> => {
     const file = files.get(fileId)
     if (file?.status !== 'claiming' || limit <= 0) return E.right(0)
+    const inScope = (p: Payment): boolean => {
+      const party = parties.partyOfLoan(p.loanId)
+      return file.partyId === null ? party === undefined || !parties.onClock(party) : party === file.partyId
+    }
     const due = payments()
-      .filter((p) => p.status === 'PENDING' && p.createdAt.getTime() <= file.cutoffAt.getTime() && !entries.has(p.id))
+      .filter((p) => p.status === 'PENDING' && p.createdAt.getTime() <= file.cutoffAt.getTime() && !entries.has(p.id) && inScope(p))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || byString(a.id, b.id))
       .slice(0, limit)
     if (counter.next + due.length - 1 > LAST_TRACE) return E.left(storeUnavailable(new Error(`the trace counter has ${LAST_TRACE - counter.next + 1} numbers left, not ${due.length}`)))
@@ -102,14 +121,16 @@ export const inMemoryAchOriginations = (
             return { ...entry, accountHolderName: method?.accountHolderName ?? null, accountType: method?.accountType ?? null, sealedAccount: methods.sealedNumbers(entry.paymentMethodId) ?? null }
           }),
       ),
-    unfinishedBefore: (runKey) =>
-      TE.fromIO(() => O.fromNullable([...files.values()].filter((f) => f.runKey < runKey && f.status !== 'written' && f.status !== 'empty').sort((a, b) => byString(a.runKey, b.runKey))[0])),
+    unfinishedBefore: (runKey, partyId) =>
+      TE.fromIO(() =>
+        O.fromNullable([...files.values()].filter((f) => f.partyId === partyId && f.runKey < runKey && f.status !== 'written' && f.status !== 'empty').sort((a, b) => byString(a.runKey, b.runKey))[0]),
+      ),
     takeModifier: (fileId) =>
       TE.fromIO(() => {
         const file = files.get(fileId)
         if (file === undefined) return O.none
         if (file.fileIdModifier !== null) return O.some(file.fileIdModifier)
-        const taken = new Set([...files.values()].filter((f) => f.creationDate === file.creationDate).map((f) => f.fileIdModifier))
+        const taken = new Set([...files.values()].filter((f) => f.creationDate === file.creationDate && f.partyId === file.partyId).map((f) => f.fileIdModifier))
         const free = [...ACH_FILE_ID_MODIFIERS].find((modifier) => !taken.has(modifier))
         if (free === undefined) return O.none
         files.set(fileId, { ...file, fileIdModifier: free })
@@ -118,11 +139,11 @@ export const inMemoryAchOriginations = (
     recordBuilt: (fileId, built) => moveFile(fileId, 'posting', { status: 'built', ...built }),
     recordEmpty: (fileId) => moveFile(fileId, 'posting', { status: 'empty' }),
     recordWritten: (fileId, at) => moveFile(fileId, 'built', { status: 'written', writtenAt: at }),
-    unsettled: (submittedOnOrBefore, after, limit) =>
+    unsettled: (submittedOnOrBefore, after, limit, partyId) =>
       TE.fromIO(() =>
         [...entries.values()]
           .filter((e): e is AchEntry & { readonly submittedOn: string } => e.status === 'sent' && e.submittedOn !== null && e.submittedOn <= submittedOnOrBefore)
-          .filter((e) => files.get(e.fileId)?.status === 'written')
+          .filter((e) => files.get(e.fileId)?.status === 'written' && files.get(e.fileId)?.partyId === partyId)
           .filter((e) => O.isNone(after) || e.submittedOn > after.value.submittedOn || (e.submittedOn === after.value.submittedOn && e.paymentId > after.value.paymentId))
           .sort((a, b) => byString(a.submittedOn, b.submittedOn) || byString(a.paymentId, b.paymentId))
           .slice(0, Math.max(limit, 0)),

@@ -35,7 +35,7 @@ export { SEEDED_LOAN_PRODUCTS } from './seeded-loan-products.js'
 export { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
 export { type InMemoryLoanRepository } from './in-memory-loan-repository.js'
 export { inMemoryPaymentMethodRepository } from './in-memory-payment-method-repository.js'
-export { inMemoryAchOriginations } from './in-memory-ach-originations.js'
+export { type ClaimParties, inMemoryAchOriginations } from './in-memory-ach-originations.js'
 export { inMemoryAchInbound } from './in-memory-ach-inbound.js'
 export { inMemoryAchReturnRates } from './in-memory-ach-return-rates.js'
 

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import { utcDate } from '../../domain/foundations/instant.js'
+import type { PartyId } from '../../domain/foundations/ids.js'
 import type { Payment, PaymentStatus } from '../../domain/loans/payment.js'
 import type { AchEntry, AchEntryCursor, AchFile, AchOriginations, BuiltAchFile, NewAchFile } from '../../ports/ach-originations.js'
 import type { LoanServicingFixtures } from './loan-servicing-fixtures.js'
@@ -13,12 +14,14 @@ import { freshId, right, type Implementation } from './run.js'
 /** One world's origination records, with the servicing fixtures that store the payments they claim. */
 export type AchWorldFixtures = LoanServicingFixtures & { readonly originations: AchOriginations }
 
-/** What the contract runs on: a world, the other world of the same store when it has one, and a hook on the world's trace counter. */
+/** What the contract runs on: a world, the other world of the same store when it has one, and hooks on the world's trace counter and test clocks. */
 export type AchOriginationsFixtures = AchWorldFixtures & {
   /** The other world of the same store: nothing of it may be claimed in this one. */
   readonly otherWorld: AchWorldFixtures
   /** Sets the world's trace counter to `next` and answers what it was. */
   readonly setNextTrace: (next: number) => Promise<number>
+  /** Puts party `partyId` on a test clock of this world. */
+  readonly putOnClock: (partyId: PartyId) => Promise<void>
 }
 
 /** The ODFI's 8 digits the contract's traces start with. */
@@ -95,13 +98,14 @@ export const achOriginationsContract = (impl: Implementation<AchOriginationsFixt
         await write([payment])
         return payment
       }
-      return { pay, write, method }
+      return { pay, write, method, partyId: booked.loan.partyId }
     }
 
-    /** A new file of run key `runKey` whose cut-off is `cutoffAt`, created on `creationDate`. */
-    const newFile = (runKey: string, cutoffAt: Date, creationDate: string, effectiveEntryDate = creationDate): NewAchFile => ({
+    /** A new file of run key `runKey` whose cut-off is `cutoffAt`, created on `creationDate`: the world's, or `partyId`'s. */
+    const newFile = (runKey: string, cutoffAt: Date, creationDate: string, effectiveEntryDate = creationDate, partyId: PartyId | null = null): NewAchFile => ({
       id: freshId(),
       runKey,
+      partyId,
       cutoffAt,
       effectiveEntryDate,
       creationDate,
@@ -320,7 +324,7 @@ export const achOriginationsContract = (impl: Implementation<AchOriginationsFixt
         const w = ownWindow()
         const [a, b, c] = [await open(newFile(`${w.day(1)}T15:30`, w.at(1), w.day(1))), await open(newFile(`${w.day(2)}T15:30`, w.at(2), w.day(2))), await open(newFile(`${w.day(3)}T15:30`, w.at(3), w.day(3)))]
         // Files of other tests are in other windows: only this window's runs are compared.
-        const earliest = async (runKey: string) => O.map((f: AchFile) => f.id)(await right(originations().unfinishedBefore(runKey)))
+        const earliest = async (runKey: string) => O.map((f: AchFile) => f.id)(await right(originations().unfinishedBefore(runKey, null)))
         expect(await earliest(c.runKey)).to.deep.equal(O.some(a.id))
         await right(originations().startPosting(a.id))
         await right(originations().recordEmpty(a.id))
@@ -402,7 +406,7 @@ export const achOriginationsContract = (impl: Implementation<AchOriginationsFixt
 
         const due = [0, 1, 2].map(sentEntry).sort((x, y) => (x.submittedOn === y.submittedOn ? (x.paymentId < y.paymentId ? -1 : 1) : (x.submittedOn ?? '') < (y.submittedOn ?? '') ? -1 : 1))
         const after = (e: AchEntry | undefined): O.Option<AchEntryCursor> => (e?.submittedOn == null ? expect.fail('no sent entry') : O.some({ submittedOn: e.submittedOn, paymentId: e.paymentId }))
-        const unsettled = (from: O.Option<AchEntryCursor>, limit: number) => right(originations().unsettled(w.day(3), from, limit))
+        const unsettled = (from: O.Option<AchEntryCursor>, limit: number) => right(originations().unsettled(w.day(3), from, limit, null))
         // Not written yet: nothing of the file has left, so nothing of it is listed.
         expect(await unsettled(O.none, 10)).to.deep.equal([])
         await right(originations().startPosting(file.id))
@@ -422,6 +426,60 @@ export const achOriginationsContract = (impl: Implementation<AchOriginationsFixt
         // What the file debits keeps its settled entries.
         const settledNow = new Set([first.paymentId, entry(4).paymentId])
         expect(await sent(file.id)).to.deep.equal([0, 1, 2, 3, 4].map(sentEntry).map((e) => (settledNow.has(e.paymentId) ? { ...e, status: 'settled' } : e)))
+      })
+    })
+
+    describe("a party's own files (test clocks)", () => {
+      it("claims a party's payments into its own files only, and leaves them out of the world's", async () => {
+        const w = ownWindow()
+        const [clocked, plain] = [await payer(), await payer()]
+        await made().putOnClock(clocked.partyId)
+        const [own, other] = [await clocked.pay(w.at(1)), await plain.pay(w.at(2))]
+        const world = await open(newFile(`${w.day(0)}T15:30`, w.at(10), w.day(0)))
+        expect(await claim(world.id)).to.equal(1)
+        expect((await claimed(world.id)).map((e) => e.paymentId)).to.deep.equal([other.id])
+        const party = await open(newFile(`${w.day(0)}T15:30/${clocked.partyId}`, w.at(10), w.day(0), w.day(0), clocked.partyId))
+        expect(party.partyId).to.equal(clocked.partyId)
+        expect(await claim(party.id)).to.equal(1)
+        expect((await claimed(party.id)).map((e) => e.paymentId)).to.deep.equal([own.id])
+        // Another party's file takes nothing of either.
+        const stranger = await payer()
+        await made().putOnClock(stranger.partyId)
+        const strangers = await open(newFile(`${w.day(0)}T15:30/${stranger.partyId}`, w.at(10), w.day(0), w.day(0), stranger.partyId))
+        expect(await claim(strangers.id)).to.equal(0)
+      })
+
+      it("takes modifiers per party and day, finishes a party's earlier files only, and settles each party's debits apart", async () => {
+        const w = ownWindow()
+        const [p, q] = [await payer(), await payer()]
+        for (const x of [p, q]) await made().putOnClock(x.partyId)
+        const ofParty = (x: typeof p, day: number) => open(newFile(`${w.day(day)}T15:30/${x.partyId}`, w.at(day * 1440 + 10), w.day(day), w.day(day + 1), x.partyId))
+        const [pFile, qFile, worldFile] = [await ofParty(p, 0), await ofParty(q, 0), await open(newFile(`${w.day(0)}T15:30`, w.at(10), w.day(0)))]
+        for (const file of [pFile, qFile, worldFile]) expect(await right(originations().takeModifier(file.id)), file.runKey).to.deep.equal(O.some('A'))
+        // p's later run finishes p's unfinished file, not q's or the world's.
+        const pLater = `${w.day(1)}T15:30/${p.partyId}`
+        expect(O.map((f: AchFile) => f.id)(await right(originations().unfinishedBefore(pLater, p.partyId)))).to.deep.equal(O.some(pFile.id))
+        expect(O.map((f: AchFile) => f.id)(await right(originations().unfinishedBefore(`${w.day(1)}T15:30/${q.partyId}`, q.partyId)))).to.deep.equal(O.some(qFile.id))
+
+        // A debit of each party, sent and written: each party's settlement lists its own.
+        const debits = [await p.pay(w.at(1)), await q.pay(w.at(2))]
+        for (const [file, x] of [[pFile, p], [qFile, q]] as const) {
+          expect(await claim(file.id)).to.equal(1)
+          const [entry] = await claimed(file.id)
+          await right(originations().markSent(entry!.paymentId, 25_000, w.day(1)))
+          await right(originations().startPosting(file.id))
+          await right(originations().recordBuilt(file.id, { ...BUILT, name: `${x.partyId}-${BUILT.name}` }))
+          await right(originations().recordWritten(file.id, w.at(30)))
+        }
+        // The world's runs never finish a party's file: with the world's own finished, nothing is left for them.
+        await right(originations().startPosting(worldFile.id))
+        await right(originations().recordEmpty(worldFile.id))
+        expect(await right(originations().unfinishedBefore(`${w.day(2)}T15:30`, null))).to.deep.equal(O.none)
+
+        const unsettledOf = async (partyId: PartyId | null) => (await right(originations().unsettled(w.day(5), O.none, 100, partyId))).map((e) => e.paymentId).filter((id) => debits.some((d) => d.id === id))
+        expect(await unsettledOf(p.partyId)).to.deep.equal([debits[0]!.id])
+        expect(await unsettledOf(q.partyId)).to.deep.equal([debits[1]!.id])
+        expect(await unsettledOf(null)).to.deep.equal([])
       })
     })
 

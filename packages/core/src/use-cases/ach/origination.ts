@@ -7,6 +7,7 @@ import type { World } from '../../core-deps.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { cutoffOf, cutoffRunKey, instantIn, timeIn, ACH_TIME_ZONE, type Cutoff } from '../../domain/ach/cutoffs.js'
 import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
+import type { PartyId } from '../../domain/foundations/ids.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import type { JobLeases } from '../../ports/job-leases.js'
@@ -117,7 +118,11 @@ const debitOf = (deps: OriginationDeps, row: AchDebitRow): E.Either<StoreUnavail
   })
 }
 
-/** The file `file` as the format writes it from `rows`, its debits; the modifier must be taken. */
+/**
+ * The file `file` as the format writes it from `rows`, its debits; the modifier must be taken. A
+ * party's file is named after its party too (`{partyId}-{name}`): each party's files take the
+ * modifiers of their own days.
+ */
 const formatted = (deps: OriginationDeps, file: AchFile, modifier: string, rows: readonly AchDebitRow[]): E.Either<StoreUnavailable, FormattedAchFile> =>
   pipe(
     E.sequenceArray(rows.map((row) => debitOf(deps, row))),
@@ -125,6 +130,7 @@ const formatted = (deps: OriginationDeps, file: AchFile, modifier: string, rows:
       pipe(
         deps.format.format({ effectiveEntryDate: file.effectiveEntryDate, creationDate: file.creationDate, creationTime: file.creationTime, fileIdModifier: modifier, debits }),
         E.mapLeft((refused) => halted(`file ${file.runKey} cannot be written: ${refused.reason}`)),
+        E.map((built) => (file.partyId === null ? built : { ...built, name: `${file.partyId}-${built.name}` })),
       ),
     ),
   )
@@ -205,54 +211,60 @@ const cutoffOfRun = (runKey: string): E.Either<StoreUnavailable, Cutoff> => pipe
  * its own file. Claim the `PENDING` payments taken up to
  * the cut-off, submit each (`submitPendingPayment`, effective the next banking day, E), record the
  * file built from what was submitted, then write it (`AchFileSink`). Every step can be repeated:
- * a run resumed after a crash finishes the same file with the same bytes.
+ * a run resumed after a crash finishes the same file with the same bytes. With `partyId`, the
+ * party's own cut-off on its test clock (`AchFile.partyId`): its file's run key is
+ * `{runKey}/{partyId}`, it claims the party's payments only, and finishes the party's earlier files only.
  */
 export const achOriginationJob =
-  (deps: OriginationDeps, world: World = 'live') =>
-  (runKey: string): SteppedJob<OriginationProgress> => ({
-    name: achOriginationJobName(world),
-    initial: { fileId: null },
-    progress: OriginationProgress,
-    step: ({ fileId }) =>
-      pipe(
-        TE.fromEither(cutoffOfRun(runKey)),
-        TE.chain((cutoff) =>
-          fileId === null
-            ? pipe(
-                deps.originations.unfinishedBefore(runKey),
-                TE.chain(
-                  O.match(
-                    () =>
-                      pipe(
-                        deps.originations.openFile({
-                          id: deps.ids.next(),
-                          runKey,
-                          cutoffAt: instantIn(ACH_TIME_ZONE, cutoff.date, cutoff.time),
-                          effectiveEntryDate: deps.calendar.nextBankingDay(cutoff.date),
-                          creationDate: cutoff.date,
-                          creationTime: cutoff.time.replace(':', ''),
-                          createdAt: deps.clock.now(),
-                        }),
-                        TE.map((file) => more(file.id)),
-                      ),
-                    (earlier) => TE.right(more(earlier.id)),
+  (deps: OriginationDeps, world: World = 'live', partyId: PartyId | null = null) =>
+  (runKey: string): SteppedJob<OriginationProgress> => {
+    const fileKey = partyId === null ? runKey : `${runKey}/${partyId}`
+    return {
+      name: achOriginationJobName(world),
+      initial: { fileId: null },
+      progress: OriginationProgress,
+      step: ({ fileId }) =>
+        pipe(
+          TE.fromEither(cutoffOfRun(runKey)),
+          TE.chain((cutoff) =>
+            fileId === null
+              ? pipe(
+                  deps.originations.unfinishedBefore(fileKey, partyId),
+                  TE.chain(
+                    O.match(
+                      () =>
+                        pipe(
+                          deps.originations.openFile({
+                            id: deps.ids.next(),
+                            runKey: fileKey,
+                            partyId,
+                            cutoffAt: instantIn(ACH_TIME_ZONE, cutoff.date, cutoff.time),
+                            effectiveEntryDate: deps.calendar.nextBankingDay(cutoff.date),
+                            creationDate: cutoff.date,
+                            creationTime: cutoff.time.replace(':', ''),
+                            createdAt: deps.clock.now(),
+                          }),
+                          TE.map((file) => more(file.id)),
+                        ),
+                      (earlier) => TE.right(more(earlier.id)),
+                    ),
+                  ),
+                )
+              : pipe(
+                  deps.originations.findFile(fileId),
+                  TE.chain(TE.fromOption(() => halted(`file ${fileId} of run ${fileKey} is gone`))),
+                  TE.chain((file) =>
+                    pipe(
+                      stepOn(deps, file, file.runKey === fileKey),
+                      TE.map(({ finished }): JobStep<OriginationProgress> => (!finished ? more(file.id) : file.runKey === fileKey ? { progress: { fileId }, done: true } : more(null))),
+                    ),
                   ),
                 ),
-              )
-            : pipe(
-                deps.originations.findFile(fileId),
-                TE.chain(TE.fromOption(() => halted(`file ${fileId} of run ${runKey} is gone`))),
-                TE.chain((file) =>
-                  pipe(
-                    stepOn(deps, file, file.runKey === runKey),
-                    TE.map(({ finished }): JobStep<OriginationProgress> => (!finished ? more(file.id) : file.runKey === runKey ? { progress: { fileId }, done: true } : more(null))),
-                  ),
-                ),
-              ),
+          ),
         ),
-      ),
-    finish: () => TE.right(undefined),
-  })
+      finish: () => TE.right(undefined),
+    }
+  }
 
 /** What an operator's origination run did: its run key, how the run ended, and its file (none while another process still makes an earlier run's file). */
 export type AchOriginationRun = { readonly runKey: string; readonly outcome: JobRunOutcome; readonly file: AchFile | null }

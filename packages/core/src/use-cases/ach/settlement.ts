@@ -7,7 +7,7 @@ import type { World } from '../../core-deps.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { cutoffOf } from '../../domain/ach/cutoffs.js'
 import { storeUnavailable, type StoreUnavailable } from '../../domain/foundations/errors.js'
-import { PaymentId } from '../../domain/foundations/ids.js'
+import { PaymentId, type PartyId } from '../../domain/foundations/ids.js'
 import { addDays } from '../../lending/index.js'
 import type { AchEntry, AchOriginations } from '../../ports/ach-originations.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
@@ -78,9 +78,10 @@ const settleEntry =
  * day D): every `SUBMITTED` debit whose effective entry date E has
  * `addBankingDays(E, RETURN_WINDOW_BANKING_DAYS)` on or before D is settled
  * (`settleSubmittedPayment`), a batch a step. Repeatable: a settled payment is not settled again.
+ * The world's files' debits; with `partyId`, those of the party's own files (its test clock's).
  */
 export const achSettlementJob =
-  (deps: SettlementDeps, world: World = 'live') =>
+  (deps: SettlementDeps, world: World = 'live', partyId: PartyId | null = null) =>
   (runKey: string): SteppedJob<SettlementProgress> => ({
     name: achSettlementJobName(world),
     initial: { after: null, settled: 0 },
@@ -90,7 +91,7 @@ export const achSettlementJob =
       if (day === undefined) return TE.left(storeUnavailable(new Error(`${runKey} is not a run of the settlement job (YYYY-MM-DDTHH:MM)`)))
       // E is at least RETURN_WINDOW_BANKING_DAYS calendar days before D: the calendar judges the rest.
       return pipe(
-        deps.originations.unsettled(addDays(day, -RETURN_WINDOW_BANKING_DAYS), O.fromNullable(progress.after), BATCH),
+        deps.originations.unsettled(addDays(day, -RETURN_WINDOW_BANKING_DAYS), O.fromNullable(progress.after), BATCH, partyId),
         TE.chain((entries) =>
           pipe(
             entries.filter((entry) => entry.submittedOn !== null && deps.calendar.addBankingDays(entry.submittedOn, RETURN_WINDOW_BANKING_DAYS) <= day),

@@ -103,3 +103,20 @@ export const runLeasedJob =
     if (E.isLeft(completed)) return completed
     return E.right(completed.right ? { _tag: 'Completed', resumed: O.isSome(saved) } : LEASE_LOST)
   }
+
+/**
+ * Runs `job` from its start to its end in one go, with no lease: for a holder that already owns
+ * the work (a test clock's advance holds its clock, decision 147). A step that fails stops it; a
+ * run started again repeats from the start, which every job's steps allow.
+ */
+export const runToEnd =
+  <P>(job: SteppedJob<P>): TE.TaskEither<StoreUnavailable, void> =>
+  async () => {
+    let progress = job.initial
+    for (;;) {
+      const step = await job.step(progress)()
+      if (E.isLeft(step)) return step
+      progress = step.right.progress
+      if (step.right.done) return job.finish(progress)()
+    }
+  }
