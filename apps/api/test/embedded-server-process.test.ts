@@ -1,10 +1,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { stopEmbeddedServerOf } from '@lendgate/adapters/testing'
+import { postmasterPidOf, stopEmbeddedServerOf } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { processEnv, startFromSource, within, type SourceProcess } from './support/api-process.js'
 import { bearer, mintKey } from './support/client.js'
@@ -18,12 +18,8 @@ import { bearer, mintKey } from './support/client.js'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** The postmaster's pid, from the cluster's `postmaster.pid`; undefined when no server runs, or its file is not written yet (read empty, it would give pid 0: this process group). */
-const postmasterOf = (dataDir: string): number | undefined => {
-  const file = join(dataDir, 'pgdata', 'postmaster.pid')
-  const pid = existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : Number.NaN
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
-}
+/** The postmaster's pid of `dataDir`'s cluster; undefined when none is written there. */
+const postmasterOf = (dataDir: string): number | undefined => postmasterPidOf(join(dataDir, 'pgdata'))
 
 const alive = (pid: number): boolean => {
   try {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
+import { postmasterPidOf } from '@lendgate/adapters/testing'
 import { freePort } from '../fleet-test/support/free-port.js'
 import { within } from './support/api-process.js'
 import { localUser, type LocalUser } from './support/local-users.js'
@@ -154,8 +155,8 @@ const lstatOrUndefined = (path: string) => {
 /** Stops the server left running on `cluster` by a failed run (whoever's it is): a fast shutdown, as `pg_ctl stop -m fast` asks. */
 const stopServerOf = async (cluster: string): Promise<void> => {
   const pidFile = join(cluster, 'postmaster.pid')
-  if (!existsSync(pidFile)) return
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0])
+  const pid = postmasterPidOf(cluster)
+  if (pid === undefined) return
   try {
     process.kill(pid, 'SIGINT')
   } catch {

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'chai'
 import { alive, pause } from '../src/postgres/embedded-binaries.js'
 import { useEmbeddedServer } from '../src/postgres/embedded-server.js'
+import { postmasterPidOf } from '../src/testing/test-databases.js'
 
 describe('the embedded server started again after its postmaster is killed', () => {
   let root = ''
@@ -19,19 +20,7 @@ describe('the embedded server started again after its postmaster is killed', () 
   it('is stopped by a release that comes while the restart is starting it, before the release returns', async function () {
     this.timeout(120_000)
     const server = await useEmbeddedServer(join(root, 'data'))
-    const pidFile = join(server.path, 'postmaster.pid')
-    // A server writes the file after creating it: read empty, it names no process yet (and pid 0 would be this process group).
-    // The file may also go between two reads (a server removes it as it stops): gone, it names none.
-    const postmaster = (): number | undefined => {
-      let text = ''
-      try {
-        text = readFileSync(pidFile, 'utf8')
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      }
-      const pid = Number(text.split('\n')[0])
-      return text !== '' && Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
-    }
+    const postmaster = (): number | undefined => postmasterPidOf(server.path)
     const killed = postmaster()!
     process.kill(killed, 'SIGKILL')
     // The killed server leaves its postmaster.pid: the restart's server is the one that replaces it.

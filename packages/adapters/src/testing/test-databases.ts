@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import pg from 'pg'
@@ -190,6 +190,24 @@ export const closeTestDatabases = async (): Promise<void> => {
   servers = {}
   for (const copy of Object.values(sharedNow)) await (await copy).drop()
   for (const server of Object.values(serversNow)) await (await server).leave()
+}
+
+/**
+ * The pid its `postmaster.pid` names in `cluster` (a PostgreSQL data directory); undefined when
+ * there is no file, when it is not written yet (read empty, it would give pid 0: the reader's
+ * process group), or when it goes between a check and the read (a server removes it as it stops,
+ * a restart clears a killed server's file).
+ */
+export const postmasterPidOf = (cluster: string): number | undefined => {
+  let text: string
+  try {
+    text = readFileSync(join(cluster, 'postmaster.pid'), 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  const pid = Number(text.split('\n')[0])
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
 }
 
 /**

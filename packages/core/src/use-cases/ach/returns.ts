@@ -84,6 +84,23 @@ export const returnBankDebit =
     )
 
 /**
+ * What follows a bank debit's return outside its loan's transaction: its entry `returned` when its
+ * payment was returned (`returnedWith`, its code), and its method blocked when `blockedBy` forbids
+ * another debit (`blocksMethod`). Both can be repeated. Without `originations` (a world with no
+ * ACH rails has no entries), only the method is blocked.
+ */
+export const afterBankReturn = (
+  deps: { readonly originations: Pick<AchOriginations, 'markReturned'> | undefined; readonly paymentMethods: Pick<PaymentMethodRepository, 'block'> },
+  debit: Pick<AchEntry, 'paymentId' | 'paymentMethodId'>,
+  codes: { readonly returnedWith: string | null; readonly blockedBy: string | null },
+  at: Date,
+): TE.TaskEither<StoreUnavailable, void> =>
+  pipe(
+    codes.returnedWith === null || deps.originations === undefined ? TE.right(undefined) : deps.originations.markReturned(debit.paymentId),
+    TE.chain(() => (codes.blockedBy !== null && blocksMethod(codes.blockedBy) ? deps.paymentMethods.block(debit.paymentMethodId, at) : TE.right(undefined))),
+  )
+
+/**
  * Applies the return `item` and records it. Matched by its original trace number to one of our
  * entries, its payment is returned (`planReturn`: once, whatever runs, by the payment's status
  * under its loan's lock); then the return is recorded, once per trace number. This return recorded
@@ -130,8 +147,7 @@ export const ingestReturn =
             if (matched === null) return TE.right(recorded)
             const blockedBy = appliedCode ?? (outcome === 'already_reversed' ? item.returnCode : null)
             return pipe(
-              appliedCode === null ? TE.right(undefined) : deps.originations.markReturned(matched.paymentId),
-              TE.chain(() => (blockedBy !== null && blocksMethod(blockedBy) ? deps.paymentMethods.block(matched.paymentMethodId, ingestion.now) : TE.right(undefined))),
+              afterBankReturn(deps, matched, { returnedWith: appliedCode, blockedBy }, ingestion.now),
               TE.map(() => recorded),
             )
           }),

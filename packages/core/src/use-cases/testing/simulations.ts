@@ -14,8 +14,7 @@ import { loadOwnSession } from '../onboarding/load-own-session.js'
 import { ApproveSessionInput, approveOnboardingSession, RejectSessionInput, rejectOnboardingSession, type ReviewDeps } from '../onboarding/review.js'
 import { loadOwnLoan } from '../servicing/loan-reads.js'
 import { reverseLoanPayment, type ReversalDeps } from '../servicing/reverse-payment.js'
-import { returnBankDebit } from '../ach/returns.js'
-import { blocksMethod } from '../../domain/ach/return-codes.js'
+import { afterBankReturn, returnBankDebit } from '../ach/returns.js'
 import type { AchOriginations } from '../../ports/ach-originations.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
@@ -95,18 +94,11 @@ export type SimulatedReturnDeps = ReversalDeps & {
   readonly achEntries: Pick<AchOriginations, 'markReturned'> | undefined
 }
 
-/**
- * What follows a bank debit's return outside its loan's transaction, as the ingestion of a
- * return file does it: its entry `returned`, and its method blocked when its code forbids another
- * debit. Both can be repeated.
- */
-const afterReturn = (deps: SimulatedReturnDeps, returned: Payment): TE.TaskEither<StoreUnavailable, void> =>
-  returned.returnCode === undefined
-    ? TE.right(undefined)
-    : pipe(
-        deps.achEntries === undefined ? TE.right(undefined) : deps.achEntries.markReturned(returned.id),
-        TE.chain(() => (blocksMethod(returned.returnCode!) ? deps.paymentMethods.block(returned.paymentMethodId, deps.clock.now()) : TE.right(undefined))),
-      )
+/** What follows the return of `returned` outside its loan's transaction, as the ingestion of a return file does it (`afterBankReturn`). */
+const afterReturn = (deps: SimulatedReturnDeps, returned: Payment): TE.TaskEither<StoreUnavailable, void> => {
+  const code = returned.returnCode ?? null
+  return afterBankReturn({ originations: deps.achEntries, paymentMethods: deps.paymentMethods }, { paymentId: returned.id, paymentMethodId: returned.paymentMethodId }, { returnedWith: code, blockedBy: code }, deps.clock.now())
+}
 
 /**
  * Returns a payment of the caller's party's loan as the borrower's bank would, with `return_code`
