@@ -30,6 +30,7 @@ import {
   postgresAchInbound,
   postgresAchReturnRates,
   postgresSandboxBankMailbox,
+  type SandboxBankMailbox,
   sandboxBank,
   sandboxBankRails,
   SANDBOX_ORIGINATOR,
@@ -48,12 +49,11 @@ import {
   findAchInboundFile,
   achInboxJob,
   achInboxJobName,
-  type AchInbox,
   type JobRunRequest,
-  type PartyId,
   type IngestionDeps,
   type PaymentMethodRepository,
   type AccountSeal,
+  type PaymentProcessor,
   type LoanRepository,
   achSettlementJob,
   achSettlementJobName,
@@ -90,20 +90,22 @@ import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
 
-/** What a world's rails debit accounts with: its loans and payment methods, the seal of their numbers, ids, the time, and where skipped loans are told. */
+/** What a world's rails debit accounts with: its loans, payment methods and processor (autopay debits are taken as payments), the seal of their numbers, ids, the time, and where skipped loans are told. */
 type RailsStores = Omit<OriginationDeps, 'format' | 'sink' | 'calendar' | 'paymentMethods' | 'accountSeal' | 'loans' | 'originations'> & {
   readonly loans: LoanRepository
   readonly paymentMethods: PaymentMethodRepository
   readonly accountSeal: AccountSeal
 }
 
-/** A world's ACH rails as composed: the origination deps (format, sink, calendar), the ingestion deps, and the inbox its bank's files arrive in (the test world's sandbox bank; none for the live world yet). */
+/**
+ * A world's ACH rails as composed: the origination deps (format, sink, calendar), the ingestion
+ * deps, and the mailbox its bank's files arrive in, each party's own files too (the test world's
+ * sandbox bank; none for the live world yet, whose files an operator brings).
+ */
 type ComposedRails = {
   readonly stores: OriginationDeps
   readonly ingestion: IngestionDeps
-  readonly inbox: AchInbox | undefined
-  /** The inbox of a party's own files, made by its test clock's advance (the test world's only). */
-  readonly partyInbox: ((partyId: PartyId) => AchInbox) | undefined
+  readonly mailbox: Pick<SandboxBankMailbox, 'arrivedBy' | 'take' | 'ofParty'> | undefined
 }
 
 /** The live world's ACH rails: the NACHA format of the deployment's ODFI, the outbox folder (made if missing), the banks' calendar. */
@@ -112,7 +114,7 @@ const liveRails = (settings: AchSettings, db: OpenDatabase['db'], deps: RailsSto
   // A folder the process cannot write is refused at start, not at the first cut-off.
   accessSync(settings.outboxDir, constants.W_OK | constants.X_OK)
   const stores: OriginationDeps = { ...deps, originations: postgresAchOriginations(db), calendar: bankingCalendar(settings.extraClosures), format: nachaFileFormat(settings), sink: folderSink(settings.outboxDir) }
-  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(db), inboundFormat: nachaInboundFormat }, inbox: undefined, partyInbox: undefined }
+  return { stores, ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(db), inboundFormat: nachaInboundFormat }, mailbox: undefined }
 }
 
 /**
@@ -126,8 +128,7 @@ const sandboxRails = (testDb: OpenDatabase['db'], extraClosures: readonly string
   return {
     stores,
     ingestion: { ...stores, loans: deps.loans, paymentMethods: deps.paymentMethods, accountSeal: deps.accountSeal, inbound: postgresAchInbound(testDb), inboundFormat: nachaInboundFormat },
-    inbox: mailbox,
-    partyInbox: mailbox.ofParty,
+    mailbox,
   }
 }
 
@@ -296,17 +297,20 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   // Each world's ACH rails (docs/ach.md): they need the sealed account numbers. The live world's
   // with ACH_ENABLED; the test world's always, on the sandbox bank (decision 146).
   if (config.ach !== undefined && accountSeal === undefined) logger.warn({ setting: 'WEBHOOK_SECRET_KEY' }, 'ACH files are not cut without WEBHOOK_SECRET_KEY: it seals the account numbers they need')
-  const railsOf = (stores: Pick<AppDeps, 'loans' | 'paymentMethods'>, seal: AccountSeal): RailsStores => ({ loans: stores.loans, paymentMethods: stores.paymentMethods, accountSeal: seal, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) })
+  const railsOf = (stores: Pick<AppDeps, 'loans' | 'paymentMethods'>, processor: PaymentProcessor, seal: AccountSeal): RailsStores => ({ loans: stores.loans, paymentMethods: stores.paymentMethods, processor, accountSeal: seal, ids: core.ids, clock: systemClock, failures: loggedLoanFailures(logger, metrics) })
+  // With ACH_ENABLED, the live world debits bank accounts in NACHA files (docs/ach.md); cards stay on the sandbox rails.
+  // With the sandbox bank, a test bank account of one of its account numbers goes on the test world's ACH rails.
+  const processors = { live: railsProcessor({ bank: achPaymentProcessor(), card: sandboxPaymentProcessor() }), test: sandboxBankRails() }
   const rails: Readonly<Record<World, ComposedRails | undefined>> = {
-    live: config.ach === undefined || accountSeal === undefined ? undefined : liveRails(config.ach, database.db, railsOf(core, accountSeal)),
-    test: accountSeal === undefined ? undefined : sandboxRails(testDb, config.ach?.extraClosures ?? [], railsOf(testStores, accountSeal)),
+    live: config.ach === undefined || accountSeal === undefined ? undefined : liveRails(config.ach, database.db, railsOf(core, processors.live, accountSeal)),
+    test: accountSeal === undefined ? undefined : sandboxRails(testDb, config.ach?.extraClosures ?? [], railsOf(testStores, processors.test, accountSeal)),
   }
   const runJob = runLeasedJob({ leases: jobLeases, clock: systemClock })
   /** What the routes and the scheduler do on `world`'s rails: cut a file now, ingest a file, read one, and the jobs with when they run. */
   const achOf = (world: World): AchRails | undefined => {
     const composed = rails[world]
     if (composed === undefined) return undefined
-    const { stores, ingestion, inbox } = composed
+    const { stores, ingestion, mailbox } = composed
     const times = world === 'live' && config.ach !== undefined ? { cutoffs: config.ach.cutoffs, settlementAt: config.ach.settlementAt } : { cutoffs: SANDBOX_CUTOFFS, settlementAt: SANDBOX_SETTLEMENT_AT }
     const at = (times: readonly string[]) => cutoffRuns(cutoffSchedule(stores.calendar, times))
     const origination = achOriginationJob(stores, world)
@@ -320,15 +324,14 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       entries: stores.originations,
       jobs: [
         { name: achOriginationJobName(world), schedule: at(times.cutoffs), attempt: (request) => runJob(origination(request.runKey), request) },
-        ...(inbox === undefined ? [] : [{ name: achInboxJobName(world), schedule: at([SANDBOX_INBOX_AT]), attempt: (request: JobRunRequest) => runJob(achInboxJob({ ...ingestion, inbox }, world)(request.runKey), request) }]),
+        ...(mailbox === undefined ? [] : [{ name: achInboxJobName(world), schedule: at([SANDBOX_INBOX_AT]), attempt: (request: JobRunRequest) => runJob(achInboxJob({ ...ingestion, inbox: mailbox }, world)(request.runKey), request) }]),
         { name: achSettlementJobName(world), schedule: at([times.settlementAt]), attempt: (request) => runJob(settlement(request.runKey), request) },
       ],
     }
   }
   const testWorld: TestWorldDeps = {
     ...testStores,
-    // With the sandbox bank, a test bank account of one of its account numbers goes on the test world's ACH rails.
-    ...(rails.test === undefined ? {} : { processor: sandboxBankRails() }),
+    ...(rails.test === undefined ? {} : { processor: processors.test }),
     ...testModeVerification(core.codes),
     idempotency: postgresIdempotencyStore(testDb),
     testData: postgresTestData(database.db),
@@ -336,8 +339,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   }
   const deps: AppDeps = {
     ...core,
-    // With ACH_ENABLED, the live world debits bank accounts in NACHA files (docs/ach.md); cards stay on the sandbox rails.
-    ...(rails.live === undefined ? {} : { processor: railsProcessor({ bank: achPaymentProcessor(), card: sandboxPaymentProcessor() }) }),
+    ...(rails.live === undefined ? {} : { processor: processors.live }),
     keyCache: apiKeys,
     idempotency: idempotencyStore,
     health: { storeReachable: () => ping(database.db), schemaCurrent: () => schemaCurrent, whenSchemaCurrent: () => schemaSettled },
@@ -391,7 +393,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         clock: systemClock,
         failures: loggedLoanFailures(logger, metrics),
         // A party's debits on the sandbox bank move with its clock (decision 147).
-        ...(rails.test?.partyInbox === undefined ? {} : { rails: { origination: rails.test.stores, ingestion: rails.test.ingestion, inboxOf: rails.test.partyInbox } }),
+        ...(rails.test?.mailbox === undefined ? {} : { rails: { origination: rails.test.stores, ingestion: rails.test.ingestion, inboxOf: rails.test.mailbox.ofParty } }),
       }),
       logger,
     )

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { achInboxJobName, achOriginationJobName, achSettlementJobName, bankingCalendar, type PaymentId } from '@lendgate/core'
+import { achInboxJobName, achOriginationJobName, achSettlementJobName, bankingCalendar, type PartyId, type PaymentId } from '@lendgate/core'
 import { worldDb } from '@lendgate/adapters'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { mintKey, request, type Reply } from './support/client.js'
 import { requestsTo, testModeLoan, type TestModeLoan } from './support/test-mode-borrower.js'
+import { ccdFileLayoutDifferences } from '../../../packages/nacha/test/nacha-layouts.js'
 import { operatorHeaders, startTestServer, type TestServer } from './support/test-server.js'
 
 /**
@@ -48,6 +49,20 @@ for (const database of testDatabases()) {
     const eventsOf = async (type: string): Promise<Record<string, unknown>[]> => {
       const list = await ok(t.borrower, 'GET', `/public/events?limit=100&type=${type}`, undefined, 200)
       return list.data as Record<string, unknown>[]
+    }
+    /** The test clock of `c`'s party: its path, and its advance to `to`, waited for until the clock is there. */
+    const clockOf = (c: TestModeLoan) => {
+      const clockPath = `/public/test-helpers/clocks/${c.clockId!}`
+      const advanceTo = async (to: Date) => {
+        await ok(c.borrower, 'POST', `${clockPath}/advance`, { frozen_time: to.toISOString() }, 200)
+        for (let i = 0; i < 600; i++) {
+          const clock = await ok(c.borrower, 'GET', clockPath, undefined, 200)
+          if (clock.status === 'ready') return expect(clock.frozen_time).to.equal(to.toISOString())
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+        expect.fail(`the clock did not reach ${to.toISOString()}`)
+      }
+      return { clockPath, advanceTo }
     }
     const pay = (method: string, amount: number): Promise<Reply> => call(t.borrower, 'POST', `${t.loan}/payments`, { amount, currency: 'USD', payment_method_id: methods[method] }, { 'Idempotency-Key': randomUUID() })
 
@@ -155,17 +170,7 @@ for (const database of testDatabases()) {
     it("moves a clocked party's debits with its clock: cut, returned after two banking days, the installment past due again; the rest settled", async function () {
       this.timeout(120_000)
       const c = await testModeLoan(server, { clock: true })
-      const clockPath = `/public/test-helpers/clocks/${c.clockId!}`
-      /** Advances the clock to `to` and waits until it is there. */
-      const advanceTo = async (to: Date) => {
-        await ok(c.borrower, 'POST', `${clockPath}/advance`, { frozen_time: to.toISOString() }, 200)
-        for (let i = 0; i < 600; i++) {
-          const clock = await ok(c.borrower, 'GET', clockPath, undefined, 200)
-          if (clock.status === 'ready') return expect(clock.frozen_time).to.equal(to.toISOString())
-          await new Promise((resolve) => setTimeout(resolve, 50))
-        }
-        expect.fail(`the clock did not reach ${to.toISOString()}`)
-      }
+      const { clockPath, advanceTo } = clockOf(c)
       const frozen = new Date((await ok(c.borrower, 'GET', clockPath, undefined, 200)).frozen_time as string)
       const [first] = (await ok(c.borrower, 'GET', `${c.loan}/schedule?limit=1`, undefined, 200)).data as Record<string, unknown>[]
       const dueDate = first!.due_date as string
@@ -204,6 +209,43 @@ for (const database of testDatabases()) {
       for (const f of files) expect(f.creation_date > frozen.toISOString().slice(0, 10)).to.equal(true)
     })
 
+    it("debits a clocked loan's installment by autopay in the party's NACHA file, laid out as the fixtures; the sandbox bank returns it and the loan is past due again", async function () {
+      this.timeout(120_000)
+      const c = await testModeLoan(server, { clock: true })
+      const { clockPath, advanceTo } = clockOf(c)
+      // The loan's first method is its default: an account the sandbox bank returns R01.
+      const method = await ok(c.borrower, 'POST', `${c.loan}/payment-methods`, { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '110000000', account_number: '000000590001' }, 201)
+      expect(method.is_default).to.equal(true)
+      expect(await ok(c.borrower, 'PUT', `${c.loan}/autopay`, { enabled: true }, 200)).to.include({ loan_id: c.loanId, enabled: true })
+      const frozen = new Date((await ok(c.borrower, 'GET', clockPath, undefined, 200)).frozen_time as string)
+      const [first] = (await ok(c.borrower, 'GET', `${c.loan}/schedule?limit=1`, undefined, 200)).data as Record<string, unknown>[]
+      const dueDate = first!.due_date as string
+      const daysTo = (date: string) => Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${frozen.toISOString().slice(0, 10)}T00:00:00Z`)) / 86_400_000)
+
+      await advanceTo(new Date(frozen.getTime() + (daysTo(dueDate) + 12) * 86_400_000))
+      const listed = (await ok(c.borrower, 'GET', `${c.loan}/payments?limit=100`, undefined, 200)).data as Record<string, unknown>[]
+      expect(listed.map((p) => [p.payment_method_id, p.amount, p.status, p.return_code])).to.deep.equal([[method.payment_method_id, first!.total_due, 'RETURNED', 'R01']])
+      const [debit] = listed
+      const loan = await ok(c.borrower, 'GET', c.loan, undefined, 200)
+      expect([loan.delinquency_bucket, loan.days_past_due > 0]).to.deep.equal(['DPD_1_30', true])
+      const types = (await ok(c.borrower, 'GET', `/public/events?limit=100`, undefined, 200)).data
+        .filter((e: Record<string, unknown>) => (e.data as Record<string, unknown>).payment_id === debit!.payment_id)
+        .map((e: Record<string, unknown>) => e.type) as string[]
+      expect(types).to.have.members(['payment.submitted', 'payment.returned'])
+
+      // The file the bank received: the party's own, dated before the due date, effective on or after it, laid out as the fixtures.
+      const test = worldDb(scratch.database.db, 'test')
+      const [sent, ...others] = await test.selectFrom('ach_sandbox_files').select(['name', 'bytes']).where('party_id', '=', c.partyId as PartyId).where('name', 'not like', '%.returns.ach').execute()
+      expect(others).to.deep.equal([])
+      const lines = new TextDecoder().decode(sent!.bytes).split('\n').slice(0, -1)
+      expect(ccdFileLayoutDifferences(lines)).to.deep.equal([])
+      const entries = lines.filter((line) => line.startsWith('6'))
+      expect(entries.map((line) => Number(line.slice(29, 39)))).to.deep.equal([first!.total_due])
+      expect(lines.filter((line) => line.startsWith('7')).map((line) => line.slice(3, 83).trim())).to.deep.equal([`PAYMENT ${debit!.payment_id as string}`])
+      const [fileDate, effective] = [lines[0]!.slice(23, 29), lines[1]!.slice(69, 75)].map((yymmdd) => `20${yymmdd.slice(0, 2)}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4)}`)
+      expect([fileDate! < dueDate, effective! >= dueDate, calendar.nextBankingDay(fileDate!) === effective]).to.deep.equal([true, true, true])
+    })
+
     it("wipes the partner's test data with its ACH records, and the bank's answers still to come then match nothing", async () => {
       // One more debit, to be answered after the wipe: R03 (by its amount) the banking day after its file's.
       const late = await pay('c01', 5503)
@@ -212,7 +254,8 @@ for (const database of testDatabases()) {
       const cutOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date())
       const admin = await mintKey(server.url, { party_id: t.partner.party_id, client_name: t.partner.client_name, environment: 'test' })
       // The run stopped with the debit claimed into its file: while the file is being made, the wipe refuses and deletes nothing.
-      expect(await attemptJob(achOriginationJobName('test'), `${cutOn}T23:59`, 2)).to.deep.equal({ _tag: 'Right', right: { _tag: 'Stopped' } })
+      // Its steps: the file opened, its autopay debits taken, the claim.
+      expect(await attemptJob(achOriginationJobName('test'), `${cutOn}T23:59`, 3)).to.deep.equal({ _tag: 'Right', right: { _tag: 'Stopped' } })
       const refused = await call(admin, 'DELETE', '/public/test-helpers/data')
       expect([refused.status, refused.body.error, refused.body.status], refused.text).to.deep.equal([409, 'invalid_state', 'ach_file_in_progress'])
       expect((await call(t.borrower, 'GET', t.loan)).status).to.equal(200)

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
-import { constants as zlib, gunzipSync } from 'node:zlib'
 import type { AchDebit, AchFileContents, FormattedAchFile, PaymentId } from '@lendgate/core'
 import { parseNachaFile, type BatchControl, type EntryDetail, type NachaFile } from '@lendgate/nacha'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
-import { MOOV_FIXTURES } from '../../nacha/test/moov-fixtures.js'
+import { ADDENDA_05, BATCH_CONTROL, BATCH_HEADER, ccdFileLayoutDifferences, ccdFixtureBatch, ENTRY, FILE_CONTROL, FILE_HEADER, fixture, layoutDifferences, PADDING, type Layout } from '../../nacha/test/nacha-layouts.js'
 import { nachaFileFormat, type AchOriginator } from '../src/ach/nacha-format.js'
 
 /**
@@ -51,133 +49,9 @@ const linesOf = (text: string): string[] => text.split('\n').slice(0, -1)
 /** Positions `from`–`to` of a record, 1-based and inclusive, as NACHA numbers them. */
 const at = (line: string, from: number, to: number): string => line.slice(from - 1, to)
 
-const fixture = (name: string): string[] => readFileSync(`${MOOV_FIXTURES}${name}`, 'latin1').split('\n').filter((line) => line !== '')
-
-/**
- * The first batch of the CCD file (header, 500 entries each with an addenda 05, control),
- * inflated from the first 32 KiB of its 590 KB: the file holds 100,000 entries.
- */
-const ccdFixtureBatch = (): string[] => {
-  const fd = openSync(`${MOOV_FIXTURES}CCD+addenda05-200-batches-100000-entries.ach.gz`, 'r')
-  const head = Buffer.alloc(32 * 1024)
-  const read = readSync(fd, head, 0, head.length, 0)
-  closeSync(fd)
-  const lines = gunzipSync(head.subarray(0, read), { finishFlush: zlib.Z_SYNC_FLUSH }).toString('latin1').split('\n')
-  const end = lines.findIndex((line) => line.startsWith('8'))
-  if (end < 0) throw new Error('the first batch of the CCD fixture is longer than expected')
-  return lines.slice(1, end + 1)
-}
-
-/**
- * How a field is written: the very characters of the fixture's record (`same`), digits only
- * (numbers, zero-filled), left-justified printable ASCII filled with blanks (`text`), blanks only,
- * or a routing number in 10 positions (a blank and 9 digits, or 10 digits).
- */
-type Form = 'same' | 'digits' | 'text' | 'blank' | 'routing'
-type Layout = ReadonlyArray<readonly [field: string, from: number, to: number, form: Form]>
-
-const FORMS: Record<Exclude<Form, 'same'>, RegExp> = {
-  digits: /^[0-9]+$/,
-  text: /^(?:[!-~][ -~]*| *)$/,
-  blank: /^ +$/,
-  routing: /^(?: [0-9]{9}|[0-9]{10})$/,
-}
-
-const FILE_HEADER: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['priority code', 2, 3, 'same'],
-  ['immediate destination', 4, 13, 'routing'],
-  ['immediate origin', 14, 23, 'routing'],
-  ['file creation date', 24, 29, 'digits'],
-  ['file creation time', 30, 33, 'digits'],
-  ['file id modifier', 34, 34, 'text'],
-  ['record size', 35, 37, 'same'],
-  ['blocking factor', 38, 39, 'same'],
-  ['format code', 40, 40, 'same'],
-  ['immediate destination name', 41, 63, 'text'],
-  ['immediate origin name', 64, 86, 'text'],
-  ['reference code', 87, 94, 'text'],
-]
-const BATCH_HEADER: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['service class code', 2, 4, 'same'],
-  ['company name', 5, 20, 'text'],
-  ['company discretionary data', 21, 40, 'blank'],
-  ['company identification', 41, 50, 'text'],
-  ['standard entry class code', 51, 53, 'same'],
-  ['company entry description', 54, 63, 'text'],
-  ['company descriptive date', 64, 69, 'blank'],
-  ['effective entry date', 70, 75, 'digits'],
-  ['settlement date', 76, 78, 'blank'],
-  ['originator status code', 79, 79, 'same'],
-  ['originating DFI identification', 80, 87, 'digits'],
-  ['batch number', 88, 94, 'digits'],
-]
-const ENTRY: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['transaction code', 2, 3, 'digits'],
-  ['RDFI identification', 4, 11, 'digits'],
-  ['check digit', 12, 12, 'digits'],
-  ['DFI account number', 13, 29, 'text'],
-  ['amount', 30, 39, 'digits'],
-  ['identification number', 40, 54, 'text'],
-  ['name', 55, 76, 'text'],
-  ['discretionary data', 77, 78, 'text'],
-  ['addenda record indicator', 79, 79, 'same'],
-  ['trace number', 80, 94, 'digits'],
-]
-const ADDENDA_05: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['addenda type code', 2, 3, 'same'],
-  ['payment related information', 4, 83, 'text'],
-  ['addenda sequence number', 84, 87, 'same'],
-  ['entry detail sequence number', 88, 94, 'digits'],
-]
-const BATCH_CONTROL: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['service class code', 2, 4, 'same'],
-  ['entry/addenda count', 5, 10, 'digits'],
-  ['entry hash', 11, 20, 'digits'],
-  ['total debit entry dollar amount', 21, 32, 'digits'],
-  ['total credit entry dollar amount', 33, 44, 'same'],
-  ['company identification', 45, 54, 'text'],
-  ['message authentication code', 55, 73, 'blank'],
-  ['reserved', 74, 79, 'blank'],
-  ['originating DFI identification', 80, 87, 'digits'],
-  ['batch number', 88, 94, 'digits'],
-]
-const FILE_CONTROL: Layout = [
-  ['record type code', 1, 1, 'same'],
-  ['batch count', 2, 7, 'digits'],
-  ['block count', 8, 13, 'digits'],
-  ['entry/addenda count', 14, 21, 'digits'],
-  ['entry hash', 22, 31, 'digits'],
-  ['total debit entry dollar amount in file', 32, 43, 'digits'],
-  ['total credit entry dollar amount in file', 44, 55, 'digits'],
-  ['reserved', 56, 94, 'blank'],
-]
-
-/**
- * Where our record and the fixture's differ in layout: a field of another form, or a constant
- * field with other characters. Empty when they are written alike. moov-io trims the trailing
- * blanks of some records (ppd-debit.ach's file header and file control), so the fixture's record
- * is read with blanks up to 94 characters, as a NACHA reader does.
- */
-const layoutDifferences = (layout: Layout, ours: string, theirs: string): string[] => {
-  const fixtureRecord = theirs.padEnd(94, ' ')
-  return layout.flatMap(([field, from, to, form]) => {
-    const [mine, its] = [at(ours, from, to), at(fixtureRecord, from, to)]
-    if (form === 'same') return mine === its ? [] : [`${field}: ${JSON.stringify(mine)}, the fixture's ${JSON.stringify(its)}`]
-    return [
-      ...(FORMS[form].test(mine) ? [] : [`${field}: ours ${JSON.stringify(mine)} is not ${form}`]),
-      ...(FORMS[form].test(its) ? [] : [`${field}: the fixture's ${JSON.stringify(its)} is not ${form}`]),
-    ]
-  })
-}
 
 const record = (...fields: readonly string[]): string => fields.join('')
 const blanks = (n: number): string => ' '.repeat(n)
-const PADDING = '9'.repeat(94)
 
 /** The control figures of some debits, computed here from the debits themselves. */
 const totalsOf = (debits: readonly AchDebit[]) => ({
@@ -356,6 +230,24 @@ describe('nachaFileFormat', () => {
         expect(at(addenda, 4, 83)).to.include(d.paymentId)
       }
       expect(lines.filter((line) => line.startsWith('7'))).to.have.length(CCD.length)
+    })
+  })
+
+  describe('when a cut-off has CCD debits only', () => {
+    const lines = linesOf(textOf(formatted({ ...CONTENTS, debits: CCD })))
+
+    it('is laid out as the fixtures, record by record (ccdFileLayoutDifferences, what end-to-end tests hold a cut-off to)', () => {
+      expect(ccdFileLayoutDifferences(lines)).to.deep.equal([])
+    })
+
+    it('would be told where a record, a length or the padding is not as the fixtures', () => {
+      const entry = lines[2]!
+      const shifted = [lines[0]!, lines[1]!, `${entry.slice(0, 29)}X${entry.slice(30)}`, ...lines.slice(3)]
+      expect(ccdFileLayoutDifferences(shifted)).to.deep.equal(['record 3: amount: ours "X000125000" is not digits'])
+      expect(lines.length).to.equal(10)
+      expect(ccdFileLayoutDifferences([...lines, ...Array<string>(10).fill(PADDING)])).to.deep.equal(['20 records, 10 after the file control: not padded to a block of 10 with 9s'])
+      expect(ccdFileLayoutDifferences([...lines, ...Array<string>(9).fill(PADDING).with(8, `${PADDING}9`)])).to.deep.equal(['record 19 is 95 characters long', '19 records, 9 after the file control: not padded to a block of 10 with 9s'])
+      expect(ccdFileLayoutDifferences(lines.slice(0, -1))).to.deep.equal(['no file control record', '9 records, 0 after the file control: not padded to a block of 10 with 9s'])
     })
   })
 

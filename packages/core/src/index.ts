@@ -250,8 +250,10 @@ export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type Loa
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
   type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type Change, type PaymentReads,
-  type LoanRepository,
+  type LoanRepository, type AutopaySettings,
 } from './ports/loan-repository.js'
+export { AutopayInput, autopayKey, type AutopayDue, type AutopayWindow, type LoanAutopay } from './domain/loans/autopay.js'
+export { type AutopayDebitDeps, type AutopayDebitError, type AutopayDeps, type AutopayState, getLoanAutopayForParty, setLoanAutopayForParty, takeAutopayDebit } from './use-cases/servicing/autopay.js'
 export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
 export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
@@ -282,7 +284,7 @@ export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
   balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
 } from './views/loans.js'
-export { paymentView, type PaymentMethodView, paymentMethodView } from './views/loan-payments.js'
+export { paymentView, type PaymentMethodView, paymentMethodView, autopayView } from './views/loan-payments.js'
 export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'
 
 // Audit

@@ -13,7 +13,10 @@ import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-ca
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
 import { fakeAccountSeal, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
 import { debitsLater, jsonFormat } from './fixtures/ach.js'
-import { BANK, caller, right, run, setup } from './fixtures/servicing.js'
+import { BANK, caller, colleague, right, run, setup, some, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
+import { deriveLoan } from '../src/lending/loan-servicing.js'
+import { getLoanAutopayForParty, setLoanAutopayForParty } from '../src/use-cases/servicing/autopay.js'
+import { nothing, settled } from '../src/use-cases/servicing/posting.js'
 
 /**
  * The origination and settlement jobs (docs/ach.md "Origination job", "Settlement job") over the
@@ -214,8 +217,9 @@ describe('ACH origination (docs/ach.md "Origination job")', () => {
     const { loan } = book()
     const debit = right(await pay(loan.id, await addMethod(loan.id), 25_000, 'debit'))
     clock.set(new Date('2026-01-15T21:00:00.000Z'))
-    // Stopped after its claim; the process dies, and the next cut-off is the one due.
-    expect(await originate('2026-01-15T15:30', 2)).to.deep.equal({ _tag: 'Stopped' })
+    // Stopped after its claim (the file opened, its autopay debits taken, the claim); the process dies, and the next cut-off is the one due.
+    expect(await originate('2026-01-15T15:30', 3)).to.deep.equal({ _tag: 'Stopped' })
+    expect(O.map((e: { readonly paymentId: string; readonly status: string }) => [e.paymentId, e.status])(await run(store.entryByTrace('123456780000001')))).to.deep.equal(O.some([debit.id, 'claimed']))
     clock.set(new Date('2026-01-16T21:00:00.000Z'))
     expect(await originate('2026-01-16T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     expect([...output.files.keys()]).to.deep.equal(['f-2026-01-16-A.ach'])
@@ -258,5 +262,139 @@ describe('ACH settlement (docs/ach.md "Settlement job")', () => {
     clock.set(new Date('2026-01-23T23:00:00.000Z'))
     expect(right(await settle('2026-01-23T21:00'))).to.deep.include({ _tag: 'Completed' })
     expect((await payment(debit.id)).status).to.equal('SUBMITTED')
+  })
+})
+
+describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
+  /** A loan booked on Thursday 15 January 2026 (first due Sunday 15 February; Monday 16 February is Presidents' Day), its bank account the default, autopay on. */
+  const opted = async (options: Parameters<typeof bench>[0] = {}) => {
+    const world = bench(options)
+    const { loan, installments } = world.book()
+    const bank = await world.addMethod(loan.id)
+    const turned = await setLoanAutopayForParty({ ...world.deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })()
+    expect(E.isRight(turned) && turned.right.autopay?.clientId).to.equal(caller.clientId)
+    expect(installments[0]!.dueDate).to.equal('2026-02-15')
+    /** What installment `number` owes on its due date, as the rules derive it from the payments posted now. */
+    const owedOnDueDate = async (number: number) => {
+      const booked = await some(world.loans.findById(loan.id))
+      const due = booked.installments.find((i) => i.number === number)!.dueDate
+      return deriveLoan(booked.loan, (await run(world.loans.payments.posted(loan.id))).map(settled), due).nextDueAmount!
+    }
+    const autopayPayments = async () => world.loans.allPayments().filter((p) => p.loanId === loan.id && p.idempotencyKey.startsWith('autopay:'))
+    return { ...world, loan, bank, owedOnDueDate, autopayPayments }
+  }
+
+  it("debits an installment in the last file before it falls due (Friday's for a Sunday before a holiday), for what it owes on its due date, once", async () => {
+    const { loan, clock, originate, output, payment, eventLog, owedOnDueDate, autopayPayments, expectConsistent } = await opted()
+    // Thursday's file is effective Friday 13 February: before the installment falls due.
+    clock.set(new Date('2026-02-12T21:00:00.000Z'))
+    expect(await originate('2026-02-12T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect([[...output.files.keys()], await autopayPayments()]).to.deep.equal([[], []])
+
+    // Friday's file is effective Tuesday 17 February: the last one before Sunday's installment.
+    const owed = await owedOnDueDate(1)
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const [taken, ...more] = await autopayPayments()
+    expect(more).to.deep.equal([])
+    expect(taken).to.deep.include({ idempotencyKey: `autopay:${loan.id}:2026-02-15`, clientId: caller.clientId, amount: owed, createdAt: new Date('2026-02-13T20:30:00.000Z') })
+    const file = contentsOf(output.files.get('f-2026-02-13-A.ach')!)
+    expect([file.effectiveEntryDate, file.debits.map((d) => [d.paymentId, d.amount])]).to.deep.equal(['2026-02-17', [[taken!.id, owed]]])
+    expect((await payment(taken!.id)).status).to.equal('SUBMITTED')
+    expect(eventLog.all().filter((e) => e.resourceId === taken!.id).map((e) => e.type)).to.deep.equal(['payment.submitted'])
+
+    // Friday's later cut-off makes none more.
+    clock.set(new Date('2026-02-13T22:30:00.000Z'))
+    expect(await originate('2026-02-13T17:00')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect((await autopayPayments()).map((p) => p.id)).to.deep.equal([taken!.id])
+    expect([...output.files.keys()]).to.deep.equal(['f-2026-02-13-A.ach'])
+    await expectConsistent(loan.id)
+  })
+
+  it('takes what the installment still owes beside a pending debit, and none when it is paid ahead', async () => {
+    const { loan, bank, pay, clock, originate, owedOnDueDate, autopayPayments, payment } = await opted()
+    const owed = await owedOnDueDate(1)
+    clock.set(new Date('2026-02-13T14:00:00.000Z'))
+    const partial = right(await pay(loan.id, bank, 10_000, 'partner-debit'))
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const [taken] = await autopayPayments()
+    expect([taken?.amount, (await payment(partial.id)).status]).to.deep.equal([owed - 10_000, 'SUBMITTED'])
+
+    // Paid ahead: the second installment owes nothing by the cut-off before it falls due (Friday 13 March, for Sunday 15 March).
+    const second = await owedOnDueDate(2)
+    clock.set(new Date('2026-03-02T14:00:00.000Z'))
+    right(await pay(loan.id, bank, second, 'paid-ahead'))
+    clock.set(new Date('2026-03-02T21:00:00.000Z'))
+    expect(await originate('2026-03-02T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    clock.set(new Date('2026-03-13T20:00:00.000Z'))
+    expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect((await autopayPayments()).map((p) => p.idempotencyKey)).to.deep.equal([`autopay:${loan.id}:2026-02-15`])
+  })
+
+  it('takes none once autopay is turned off, and fails the debit of a blocked default account without turning autopay off', async () => {
+    const { loan, bank, deps, clock, originate, autopayPayments, paymentMethods, eventLog, output } = await opted()
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: false })())
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(await autopayPayments()).to.deep.equal([])
+
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    right(await paymentMethods.block(bank.id, clock.now())())
+    clock.set(new Date('2026-03-13T20:00:00.000Z'))
+    expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const [failed, ...more] = await autopayPayments()
+    expect([failed?.idempotencyKey, failed?.status, failed?.failureCode, more]).to.deep.equal([`autopay:${loan.id}:2026-03-15`, 'FAILED', 'payment_method_unusable', []])
+    expect(eventLog.all().filter((e) => e.resourceId === failed?.id).map((e) => e.type)).to.deep.equal(['payment.failed'])
+    expect([...output.files.keys()]).to.deep.equal([])
+    const setting = right(await getLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id })())
+    expect(setting.autopay?.clientId).to.equal(caller.clientId)
+  })
+
+  it('takes each debit once when its run is stopped after every step and resumed', async () => {
+    const { loan, clock, originate, output, autopayPayments, owedOnDueDate } = await opted()
+    const owed = await owedOnDueDate(1)
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    const outcomes: string[] = []
+    while (outcomes.length < 20 && outcomes.at(-1) !== 'Completed') outcomes.push((await originate('2026-02-13T15:30', 1))._tag)
+    // Stopped after each step: the autopay step, the claims, the submissions, the build, the write.
+    expect(outcomes.length).to.be.above(4)
+    expect(outcomes.at(-1)).to.equal('Completed')
+    const taken = await autopayPayments()
+    expect(taken.map((p) => [p.idempotencyKey, p.amount, p.status])).to.deep.equal([[`autopay:${loan.id}:2026-02-15`, owed, 'SUBMITTED']])
+    expect(contentsOf(output.files.get('f-2026-02-13-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([taken[0]!.id])
+  })
+})
+
+describe('turning autopay on and off (setLoanAutopayForParty)', () => {
+  it('keeps the first setting when turned on again, answers off after off, and refuses a loan that is not ACTIVE or not the party', async () => {
+    const { book, deps, clock } = setup()
+    const { loan } = book()
+    const set = (enabled: unknown, who = caller, loanId: string = loan.id) => setLoanAutopayForParty({ ...deps, debitsAutopay: true })(who, { partyId: who.partyId, loanId, enabled })()
+    expect(right(await getLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id })())).to.deep.equal({ loanId: loan.id, autopay: null })
+    const on = right(await set(true))
+    expect(on).to.deep.equal({ loanId: loan.id, autopay: { loanId: loan.id, clientId: caller.clientId, enabledAt: clock.now() } })
+    clock.set(new Date('2026-01-16T10:00:00.000Z'))
+    expect(right(await set(true, colleague))).to.deep.equal(on)
+    expect(right(await set(false))).to.deep.equal({ loanId: loan.id, autopay: null })
+    expect(right(await getLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id })())).to.deep.equal({ loanId: loan.id, autopay: null })
+    expect(await set('yes')).to.deep.include({ _tag: 'Left' })
+    expect((await set(true, caller, UNKNOWN_ID)) as unknown).to.deep.equal(E.left({ _tag: 'NotFound', resource: 'loan' }))
+    expect(await set(true, stranger)).to.deep.include({ _tag: 'Left' })
+    const { loan: paidOff } = book()
+    await run(deps.loans.change({ loanId: paidOff.id }, (found) => (O.isNone(found) ? TE.left(new Error('gone')) : TE.right({ posting: { ...nothing(found.value), loanStatus: 'PAID_OFF' as const }, result: undefined }))))
+    expect(await set(true, caller, paidOff.id)).to.deep.equal(E.left({ _tag: 'InvalidState', resource: 'loan', status: 'PAID_OFF', action: 'turn autopay on' }))
+    expect(right(await set(false, caller, paidOff.id)).autopay).to.equal(null)
+  })
+
+  it('refuses to turn autopay on where no ACH rails take its debits, and turns it off there all the same', async () => {
+    const { book, deps } = setup()
+    const { loan } = book()
+    const railless = { ...deps, debitsAutopay: false }
+    const set = (enabled: boolean) => setLoanAutopayForParty(railless)(caller, { partyId: caller.partyId, loanId: loan.id, enabled })()
+    expect(await set(true)).to.deep.equal(E.left({ _tag: 'InvalidState', resource: 'autopay', status: 'unavailable', action: 'turn autopay on where the lender does not collect by ACH' }))
+    expect(right(await getLoanAutopayForParty(railless)(caller, { partyId: caller.partyId, loanId: loan.id })()).autopay).to.equal(null)
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    expect(right(await set(false)).autopay).to.equal(null)
   })
 })

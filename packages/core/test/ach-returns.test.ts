@@ -311,8 +311,8 @@ describe('ACH returns (docs/ach.md "Returns and notices of change")', () => {
       const { loan } = book()
       const debit = right(await pay(loan.id, await addMethod(loan.id), 25_000, 'debit'))
       clock.set(new Date('2026-01-15T21:00:00.000Z'))
-      // Stopped after its claim: the entry has its trace number, the payment is still PENDING.
-      expect(await originate('2026-01-15T15:30', 2)).to.deep.equal({ _tag: 'Stopped' })
+      // Stopped after its claim (the file opened, its autopay debits taken, the claim): the entry has its trace number, the payment is still PENDING.
+      expect(await originate('2026-01-15T15:30', 3)).to.deep.equal({ _tag: 'Stopped' })
       expect(await entry(trace(1))).to.deep.include({ paymentId: debit.id, status: 'claimed' })
       const events = eventLog.all().length
       const file = right(await ingest({ returns: [returnOf(3, trace(1), 'R01', 25_000)] }))

@@ -12,6 +12,7 @@ import type { IngestionDeps } from '../src/use-cases/ach/ingestion.js'
 import { achOriginationJob, type OriginationDeps } from '../src/use-cases/ach/origination.js'
 import { runLeasedJob } from '../src/use-cases/jobs/leased-job.js'
 import { advanceClaimedClock } from '../src/use-cases/testing/test-clocks.js'
+import { setLoanAutopayForParty } from '../src/use-cases/servicing/autopay.js'
 import { fakeAccountSeal, inMemoryAchInbound, inMemoryAchOriginations, inMemoryAuditLog, inMemoryJobLeases, inMemoryTestClockRepository, testId } from '../src/testing/index.js'
 import { debitsLater, fileOf, jsonFormat, jsonInbound } from './fixtures/ach.js'
 import { calendar } from './fixtures/ach-bench.js'
@@ -130,6 +131,36 @@ describe("a party's ACH debits on its test clock", () => {
     expect([first!.dueDate, first!.principalPaid + first!.interestPaid + first!.feesPaid]).to.deep.equal(['2026-01-10', 10_000])
     expect(daysPastDue(after.loan, '2026-01-16')).to.equal(6)
     expect(b.received.size).to.equal(1)
+    await b.expectConsistent(loan.id)
+  })
+
+  it("debits an opted-in loan's installment on the clock's last cut-off before it falls due, and a return makes it past due again", async () => {
+    const b = bench()
+    // Booked on Wednesday 10 December 2025: the first installment falls due on Saturday 10 January.
+    const booking = new Date('2025-12-10T20:00:00.000Z')
+    b.clock.set(booking)
+    const clock = await b.clockOf(booking)
+    const { loan } = b.book()
+    await b.addMethod(loan.id)
+    right(await setLoanAutopayForParty({ ...b.deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    b.clock.set(new Date('2026-06-01T00:00:00.000Z'))
+    // Thursday 8 January: that day's file is effective Friday 9, before the installment falls due: nothing is cut.
+    await b.advanceTo(clock, new Date('2026-01-08T22:00:00.000Z'))
+    expect(b.received.size).to.equal(0)
+    // Friday 9 January: the party's cut-off takes the installment, in a file effective Monday 12.
+    await b.advanceTo(clock, new Date('2026-01-09T22:00:00.000Z'))
+    const [[name, contents]] = [...b.received.entries()] as [[string, AchFileContents]]
+    expect(name.startsWith(`${caller.partyId}-`)).to.equal(true)
+    const [debit, ...more] = b.loans.allPayments().filter((p) => p.idempotencyKey === `autopay:${loan.id}:2026-01-10`)
+    expect(more).to.deep.equal([])
+    expect([contents.creationDate, contents.effectiveEntryDate, contents.debits.map((d) => [d.paymentId, d.amount])]).to.deep.equal(['2026-01-09', '2026-01-12', [[debit!.id, debit!.amount]]])
+    expect(await b.payment(debit!.id)).to.deep.include({ status: 'SUBMITTED', createdAt: new Date('2026-01-09T20:30:00.000Z') })
+    // The bank returns it on Wednesday 14 (E + 2 banking days): the installment is past due again.
+    b.returning.add(debit!.id)
+    await b.advanceTo(clock, new Date('2026-01-16T20:00:00.000Z'))
+    expect(await b.payment(debit!.id)).to.deep.include({ status: 'RETURNED', returnCode: 'R01', returnedOn: '2026-01-14' })
+    expect(daysPastDue((await b.stored(loan.id)).loan, '2026-01-16')).to.equal(6)
+    expect([b.received.size, b.loans.allPayments().filter((p) => p.idempotencyKey.startsWith('autopay:')).length]).to.deep.equal([1, 1])
     await b.expectConsistent(loan.id)
   })
 

@@ -7,6 +7,8 @@ import type {
   AddressView,
   AnyId,
   ApiKeyView,
+  AutopayInput,
+  autopayView,
   ApplicantProfileInput,
   ApplicantProfileView,
   ApproveApplicationInput,
@@ -113,6 +115,7 @@ type PayoffView = Wire<ReturnType<typeof payoffView>>
 type CollateralView = Wire<ReturnType<typeof collateralView>>
 type LoanDocumentView = Wire<ReturnType<typeof loanDocumentView>>
 type PaymentView = Wire<ReturnType<typeof paymentView>>
+type LoanAutopayView = Wire<ReturnType<typeof autopayView>>
 
 // ---- identifiers ------------------------------------------------------------------------------
 
@@ -706,6 +709,10 @@ const card: PaymentMethodView = {
   created_at: '2026-11-03T19:33:51.205Z',
   updated_at: '2026-11-03T19:33:51.205Z',
 }
+
+const autopayRequest: Sent<typeof AutopayInput> = { enabled: true }
+/** Turned on the day after booking, once the bank account was the loan's default. */
+const autopay: LoanAutopayView = { loan_id: LOAN_ID, enabled: true, enabled_at: '2026-11-04T10:14:02.381Z' }
 
 const paymentRequest: Sent<typeof PaymentInput> = { amount: 50_000, currency: 'USD', payment_method_id: BANK_ACCOUNT_ID }
 
@@ -1511,6 +1518,8 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   listPaymentMethodsForPartyLoan: { data: [bankAccount, card], next_cursor: null },
   createPaymentMethodForPartyLoan: bankAccountAsAdded,
   updatePaymentMethodForPartyLoan: bankAccount,
+  getLoanAutopayForParty: autopay,
+  setLoanAutopayForParty: autopay,
   createPaymentIntentForPartyLoan: payment,
   listLoanScheduleForParty: { data: schedule, next_cursor: null },
   listTransactionsForPartyLoan: { data: transactions, next_cursor: null },
@@ -1581,6 +1590,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   LoanApplicationPatch: applicationPatch,
   PaymentMethodInput: bankAccountRequest,
   PaymentMethodPatch: paymentMethodPatch,
+  AutopayInput: autopayRequest,
   PaymentInput: paymentRequest,
   ApproveSessionInput: approveSessionRequest,
   RejectSessionInput: rejectSessionRequest,

@@ -8,6 +8,7 @@ import {
   ApproveApplicationInput,
   ApproveSessionInput,
   AuditEventFilters,
+  AutopayInput,
   ChargeOffInput,
   CodeInput,
   CollateralInput,
@@ -72,6 +73,7 @@ export const REQUEST_BODIES = {
   LoanApplicationPatch,
   PaymentMethodInput,
   PaymentMethodPatch,
+  AutopayInput,
   PaymentInput,
   ApproveSessionInput,
   RejectSessionInput,
@@ -101,7 +103,7 @@ export const PARTNER_TAGS = {
   webhooks: 'The signed `party.ready` webhook of an onboarding session: where it goes, and every delivery attempt.',
   parties: 'An approved borrower (a party): its record, addresses, applications and the products it can apply for.',
   applications: 'Loan applications: draft, update, preview the schedule, submit for decisioning, withdraw.',
-  servicing: 'Booked loans: schedule, balances, payoff, ledger, collateral, documents, payment methods and payments.',
+  servicing: 'Booked loans: schedule, balances, payoff, ledger, collateral, documents, payment methods, autopay and payments.',
   events:
     'The event log: what happened to the borrowers the partner onboarded and to their applications, loans and payments, each event with the resource as its route answers it; ' +
     'and the webhook endpoints that receive those events as they are written, signed, with type filters, secret rotation, resend and recovery.',
@@ -219,6 +221,14 @@ const MERGE_PATCH =
   'A JSON Merge Patch (RFC 7396), sent as `application/json` or `application/merge-patch+json`: a field left out keeps its value, ' +
   '`null` clears a field that may be empty, and `null` on a field that cannot be empty is refused (400 naming the field). ' +
   'An empty object is refused (400).'
+
+/** What autopay debits, when, and under which key (docs/ach.md "Scheduled (autopay) debits"). */
+const AUTOPAY =
+  "While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the last ACH file before it falls due " +
+  "(the file whose cut-off's date is before the installment's due date, and whose effective date is on or after it), " +
+  "for what the installment owes on its due date less the loan's pending debits (nothing is debited when that is nothing, as after paying ahead). " +
+  'One debit per installment: its payment has the idempotency key `autopay:{loanId}:{dueDate}` under the API client that turned autopay on, and is listed with the loan\'s payments. ' +
+  'When the default method is a card or a `blocked` bank account, the installment\'s payment is `FAILED` with `failure_code` `payment_method_unusable`, and `payment.failed` is sent; autopay stays on.'
 
 /** Every operation's documentation, by operationId: `Record<OperationId, …>`, so none can be missing. */
 export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
@@ -507,6 +517,28 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     body: 'PaymentMethodPatch',
     errors: [LOAN_NOT_FOUND, notFound('payment_method', 'No payment method with this id belongs to the loan.')],
   }),
+  getLoanAutopayForParty: doc(
+    'servicing',
+    "Get the loan's autopay",
+    'Whether autopay is on for the loan, and since when (`enabled_at`, null while it is off). Off until a partner turns it on. See setLoanAutopayForParty for what it debits.',
+    { errors: [LOAN_NOT_FOUND] },
+  ),
+  setLoanAutopayForParty: doc(
+    'servicing',
+    "Turn the loan's autopay on or off",
+    `\`{"enabled": true}\` turns autopay on, \`{"enabled": false}\` off. ${AUTOPAY}\n\n` +
+      'Turning it on when it is on already keeps it as it is (the same `enabled_at`, the same client) and answers it; turning it off when it is off answers it off. ' +
+      'Only an `ACTIVE` loan\'s autopay may be turned on (409 `invalid_state` otherwise), and only where the lender collects by ACH ' +
+      '(409 `invalid_state` with `status` `unavailable` otherwise: in test mode, where the sandbox bank runs); any loan\'s may be turned off.',
+    {
+      body: 'AutopayInput',
+      errors: [
+        LOAN_NOT_FOUND,
+        invalidState('loan', 'CHARGED_OFF', 'turn autopay on', 'The loan is not `ACTIVE` (paid off or charged off): its autopay cannot be turned on.'),
+        invalidState('autopay', 'unavailable', 'turn autopay on where the lender does not collect by ACH', 'The lender does not collect by ACH in this world: no file would take the debits.'),
+      ],
+    },
+  ),
   createPaymentIntentForPartyLoan: doc(
     'servicing',
     'Pay',

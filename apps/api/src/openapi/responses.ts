@@ -35,6 +35,7 @@ import {
   type ApiKeyView,
   type ApplicantProfileView,
   type AuditEventView,
+  type autopayView,
   type balanceView,
   type payoffView,
   type collateralView,
@@ -740,6 +741,14 @@ const SCHEMAS = {
     exp_month: integer(undefined, { minimum: 1, maximum: 12 }),
     exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
   }),
+  LoanAutopay: objectOf<ReturnType<typeof autopayView>>()(
+    "A loan's autopay: while it is on, each installment is debited from the loan's default payment method in the last ACH file before it falls due",
+    {
+      loan_id: uuid,
+      enabled: { ...boolean, description: 'true while autopay is on' },
+      enabled_at: { ...nullableTimestamp, description: 'When autopay was turned on (ISO 8601 UTC with milliseconds); null while it is off' },
+    },
+  ),
   Payment: unionOf(
     'A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender\'s next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date, or `RETURNED` when the borrower\'s bank sends it back (`return_code` says why). Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once',
     'status',
@@ -1174,6 +1183,8 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   listPaymentMethodsForPartyLoan: page('PaymentMethod'),
   createPaymentMethodForPartyLoan: ref('PaymentMethod'),
   updatePaymentMethodForPartyLoan: ref('PaymentMethod'),
+  getLoanAutopayForParty: ref('LoanAutopay'),
+  setLoanAutopayForParty: ref('LoanAutopay'),
   createPaymentIntentForPartyLoan: ref('Payment'),
   listLoanScheduleForParty: page('Installment'),
   listTransactionsForPartyLoan: page('Transaction'),

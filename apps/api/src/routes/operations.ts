@@ -175,6 +175,8 @@ export const OPERATIONS = [
   partner('listPaymentMethodsForPartyLoan', 'GET', `${L}/payment-methods`, 200),
   partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, json),
   partner('updatePaymentMethodForPartyLoan', 'PATCH', `${L}/payment-methods/:paymentMethodId`, 200, json),
+  partner('getLoanAutopayForParty', 'GET', `${L}/autopay`, 200),
+  partner('setLoanAutopayForParty', 'PUT', `${L}/autopay`, 200, json),
   partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, { jsonBody: true, idempotencyKeyRequired: true }),
   partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
   partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),

@@ -1,10 +1,12 @@
 import {
+  autopayView,
   balanceView,
   collateralView,
   createPaymentIntentForPartyLoan,
   createPaymentMethodForPartyLoan,
   envelope,
   getLatestLoanBalanceForParty,
+  getLoanAutopayForParty,
   getLoanForParty,
   getLoanPayoffForParty,
   installmentView,
@@ -21,6 +23,7 @@ import {
   paymentMethodView,
   paymentView,
   payoffView,
+  setLoanAutopayForParty,
   transactionView,
   updatePaymentMethodForPartyLoan,
 } from '@lendgate/core'
@@ -30,8 +33,10 @@ import type { AppDeps } from '../deps.js'
 import { callerOf, routes } from './route.js'
 
 /** Servicing of the key's party's loans (spec §4.5, docs/servicing.md). */
-export const servicingRoutes = (deps: AppDeps) =>
-  routes({
+export const servicingRoutes = (deps: AppDeps) => {
+  // Autopay debits are taken by the origination runs of the world's ACH rails: without them, autopay cannot be turned on.
+  const autopayDeps = { ...deps, debitsAutopay: deps.ach !== undefined }
+  return routes({
   listLoansForParty: {
     run: (ctx, command) => pipe(listLoansForParty(deps)(callerOf(ctx), command), TE.map(envelope((loan) => loanView(loan, deps.clock.now())))),
   },
@@ -71,7 +76,14 @@ export const servicingRoutes = (deps: AppDeps) =>
   updatePaymentMethodForPartyLoan: {
     run: (ctx, command) => pipe(updatePaymentMethodForPartyLoan(deps)(callerOf(ctx), command), TE.map(paymentMethodView)),
   },
+  getLoanAutopayForParty: {
+    run: (ctx, command) => pipe(getLoanAutopayForParty(autopayDeps)(callerOf(ctx), command), TE.map((state) => autopayView(state.loanId, state.autopay))),
+  },
+  setLoanAutopayForParty: {
+    run: (ctx, command) => pipe(setLoanAutopayForParty(autopayDeps)(callerOf(ctx), command), TE.map((state) => autopayView(state.loanId, state.autopay))),
+  },
   createPaymentIntentForPartyLoan: {
     run: (ctx, command) => pipe(createPaymentIntentForPartyLoan(deps)(callerOf(ctx), command), TE.map(paymentView)),
   },
 })
+}

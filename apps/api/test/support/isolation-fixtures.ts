@@ -117,6 +117,7 @@ const BODIES: Readonly<Record<string, (ids: IdMap) => unknown>> = {
   updateLoanApplication: () => ({ term_months: 24 }),
   createPaymentMethodForPartyLoan: () => BANK_ACCOUNT,
   updatePaymentMethodForPartyLoan: () => ({ nickname: 'intruder' }),
+  setLoanAutopayForParty: () => ({ enabled: true }),
   createPaymentIntentForPartyLoan: (ids) => ({ amount: 10_000, currency: 'USD', payment_method_id: ids.paymentMethodId }),
   advanceTestClock: () => ({ frozen_time: new Date(Date.now() + 86_400_000).toISOString() }),
   createTestClock: () => ({}),

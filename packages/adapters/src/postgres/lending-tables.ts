@@ -89,6 +89,9 @@ export type LoansTable = {
   /** JSON of the servicing replay's checkpoint (`Loan.checkpoint`). */
   checkpoint: unknown
   created_at: Date
+  /** Migration 0028: the client that turned the loan's autopay on, and when; both null while it is off. */
+  autopay_client_id: ColumnType<ClientId | null, ClientId | null | undefined, ClientId | null>
+  autopay_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>
 }
 
 export type LoanInstallmentsTable = {

@@ -5,6 +5,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
+import { postgresAutopaySettings } from './loan-autopay.js'
 import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
 import { writePosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
@@ -225,6 +226,7 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       }),
 
     payments: paymentReads(db),
+    autopay: postgresAutopaySettings(db),
 
     addCollateral: (c, audit) =>
       query(() =>

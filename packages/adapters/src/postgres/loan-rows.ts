@@ -15,7 +15,7 @@ export const LOAN_SUMMARY_COLUMNS = [
 /** The level payment in force (`levelPaymentOf`), as a list reads it from the checkpoint's JSON. */
 export const LEVEL_PAYMENT = sql<number>`coalesce((checkpoint->>'level')::bigint, payment_amount)`.as('level_payment')
 
-export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'event_sequence'>> & { readonly level_payment: number | string }): LoanSummary => ({
+export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'event_sequence' | 'autopay_client_id' | 'autopay_enabled_at'>> & { readonly level_payment: number | string }): LoanSummary => ({
   id: row.id,
   partyId: row.party_id,
   applicationId: row.application_id,

@@ -27,6 +27,7 @@ import * as achReturns from './migrations/0024-ach-returns.js'
 import * as returnedPaymentFee from './migrations/0025-returned-payment-fee.js'
 import * as achSandboxFiles from './migrations/0026-ach-sandbox-files.js'
 import * as achPartyFiles from './migrations/0027-ach-party-files.js'
+import * as loanAutopay from './migrations/0028-loan-autopay.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-returned-payment-fee': returnedPaymentFee,
   '0026-ach-sandbox-files': achSandboxFiles,
   '0027-ach-party-files': achPartyFiles,
+  '0028-loan-autopay': loanAutopay,
 }
 
 /** Names of every migration, in order. */

@@ -106,6 +106,11 @@ export const postgresPaymentMethodRepository = (db: Kysely<Database>): PaymentMe
       query(async () => {
         await db.updateTable('payment_methods').set({ status: 'blocked', updated_at: at }).where('id', '=', id).where('status', '=', 'active').execute()
       }),
+    defaultForLoan: (loanId) =>
+      query(async () => {
+        const row = await db.selectFrom('payment_methods').selectAll().where('loan_id', '=', loanId).where('is_default', '=', true).executeTakeFirst()
+        return row === undefined ? O.none : O.some(toMethod(row))
+      }),
     findForLoan: (loanId, id) =>
       query(async () => {
         const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('loan_id', '=', loanId).executeTakeFirst()

@@ -1665,6 +1665,68 @@ export interface paths {
         patch: operations["updatePaymentMethodForPartyLoan"];
         trace?: never;
     };
+    "/parties/{partyId}/loans/{loanId}/autopay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the loan's autopay
+         * @description Whether autopay is on for the loan, and since when (`enabled_at`, null while it is off). Off until a partner turns it on. See setLoanAutopayForParty for what it debits.
+         *
+         *     Safe: it changes nothing, and may be retried freely.
+         *
+         *     **Errors**
+         *
+         *     - 400 `invalid_request`: A path parameter is malformed.
+         *     - 401 `invalid_api_key`: The API key is malformed, unknown or revoked.
+         *     - 401 `missing_api_key`: No API key: send `Authorization: Bearer <key>` or `X-Api-Key`.
+         *     - 403 `insufficient_scope`: The key lacks the `partner:api` scope.
+         *     - 403 `party_mismatch`: The party in the path or body is not the party of the API key.
+         *     - 404 `not_found`: No loan with this id belongs to the party.
+         *     - 413 `payload_too_large`: A declared `Content-Length` is over 1 MiB (this operation reads no body).
+         *     - 429 `rate_limited`: The key's `default` policy (or the client address's `key_lookups`) is spent; wait `Retry-After` seconds.
+         *     - 500 `internal_error`: An unexpected error (a bug); quote the X-Request-Id to support.
+         *     - 500 `store_unavailable`: The database is unavailable (an outage); retry later, safely with an Idempotency-Key.
+         *     - 503 `not_ready`: The process is still migrating the database schema at start: the request waited up to 30 s for it, then gave up; retry after `Retry-After` seconds.
+         */
+        get: operations["getLoanAutopayForParty"];
+        /**
+         * Turn the loan's autopay on or off
+         * @description `{"enabled": true}` turns autopay on, `{"enabled": false}` off. While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the last ACH file before it falls due (the file whose cut-off's date is before the installment's due date, and whose effective date is on or after it), for what the installment owes on its due date less the loan's pending debits (nothing is debited when that is nothing, as after paying ahead). One debit per installment: its payment has the idempotency key `autopay:{loanId}:{dueDate}` under the API client that turned autopay on, and is listed with the loan's payments. When the default method is a card or a `blocked` bank account, the installment's payment is `FAILED` with `failure_code` `payment_method_unusable`, and `payment.failed` is sent; autopay stays on.
+         *
+         *     Turning it on when it is on already keeps it as it is (the same `enabled_at`, the same client) and answers it; turning it off when it is off answers it off. Only an `ACTIVE` loan's autopay may be turned on (409 `invalid_state` otherwise), and only where the lender collects by ACH (409 `invalid_state` with `status` `unavailable` otherwise: in test mode, where the sandbox bank runs); any loan's may be turned off.
+         *
+         *     **Idempotency**: send an `Idempotency-Key` to retry safely: the first answer is replayed for 24 hours (`Idempotent-Replayed: true`).
+         *
+         *     **Errors**
+         *
+         *     - 400 `invalid_request`: A path parameter is malformed; the request carries a query parameter (a write takes none); the body is not a JSON object of the documented fields (`param` names the first field at fault); the Content-Type is not JSON.
+         *     - 401 `invalid_api_key`: The API key is malformed, unknown or revoked.
+         *     - 401 `missing_api_key`: No API key: send `Authorization: Bearer <key>` or `X-Api-Key`.
+         *     - 403 `insufficient_scope`: The key lacks the `partner:api` scope.
+         *     - 403 `party_mismatch`: The party in the path or body is not the party of the API key.
+         *     - 404 `not_found`: No loan with this id belongs to the party.
+         *     - 409 `conflict`: A concurrent request changed the same record first; retry.
+         *     - 409 `idempotency_key_in_use`: A request with the same Idempotency-Key is still being processed; retry after `Retry-After` seconds.
+         *     - 409 `invalid_state`: The loan is not `ACTIVE` (paid off or charged off): its autopay cannot be turned on. The lender does not collect by ACH in this world: no file would take the debits.
+         *     - 413 `payload_too_large`: The request body is over 1 MiB.
+         *     - 422 `idempotency_key_reused`: The Idempotency-Key was used for a different request (method, path or body).
+         *     - 429 `rate_limited`: The key's `default` policy (or the client address's `key_lookups`) is spent; wait `Retry-After` seconds.
+         *     - 500 `internal_error`: An unexpected error (a bug); quote the X-Request-Id to support.
+         *     - 500 `store_unavailable`: The database is unavailable (an outage); retry later, safely with an Idempotency-Key.
+         *     - 503 `not_ready`: The process is still migrating the database schema at start: the request waited up to 30 s for it, then gave up; retry after `Retry-After` seconds.
+         */
+        put: operations["setLoanAutopayForParty"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/parties/{partyId}/loans/{loanId}/schedule": {
         parameters: {
             query?: never;
@@ -3953,6 +4015,20 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
+        /** @description A loan's autopay: while it is on, each installment is debited from the loan's default payment method in the last ACH file before it falls due */
+        LoanAutopay: {
+            /** Format: uuid */
+            loan_id: string;
+            /** @description true while autopay is on */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When autopay was turned on (ISO 8601 UTC with milliseconds); null while it is off
+             */
+            enabled_at: string | null;
+            /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
+            livemode: boolean;
+        };
         /** @description A borrower payment, by its `status`: `allocation` and no `failure_code` once it is posted (and after it is undone); `failure_code` and no allocation when it failed; neither while a bank debit waits for its file. `PENDING`, `SUBMITTED`, `SETTLED` and `RETURNED` are the states of bank debits (ACH): in live mode, where the lender collects repayments by ACH, a payment from a bank account is accepted `PENDING`, sent in the lender's next file (`SUBMITTED`, posted that day) and `SETTLED` two banking days after its effective date, or `RETURNED` when the borrower's bank sends it back (`return_code` says why). Cards, test mode and lenders without ACH answer `SUCCEEDED` or `FAILED` at once */
         Payment: components["schemas"]["SucceededPayment"] | components["schemas"]["PendingPayment"] | components["schemas"]["SubmittedPayment"] | components["schemas"]["SettledPayment"] | components["schemas"]["ReturnedPayment"] | components["schemas"]["ReversedPayment"] | components["schemas"]["FailedPayment"];
         /** @description A payment that settled: `allocation` says what it paid */
@@ -5024,6 +5100,9 @@ export interface components {
         PaymentMethodPatch: {
             is_default?: boolean;
             nickname?: string | null;
+        };
+        AutopayInput: {
+            enabled: boolean;
         };
         PaymentInput: {
             /** Format: int64 */
@@ -13833,6 +13912,336 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictError"] | components["schemas"]["IdempotencyKeyInUseError"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description `idempotency_key_reused` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error`, `store_unavailable` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorError"] | components["schemas"]["StoreUnavailableError"];
+                };
+            };
+            /** @description `not_ready` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyError"];
+                };
+            };
+        };
+    };
+    getLoanAutopayForParty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The party's id (`party_id` in the `party.ready` webhook or event, or in the session's party).
+                 * @example 7d205940-6904-4566-870b-ec517ba63568
+                 */
+                partyId: string;
+                /**
+                 * @description The loan's id (`loan_id` in an approved application, in a loan, or in `loan.booked`).
+                 * @example 0999dd5b-ddad-480e-8d12-497e3520278c
+                 */
+                loanId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "loan_id": "0999dd5b-ddad-480e-8d12-497e3520278c",
+                     *       "enabled": true,
+                     *       "enabled_at": "2026-11-04T10:14:02.381Z",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LoanAutopay"];
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description `invalid_api_key`, `missing_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyError"] | components["schemas"]["MissingApiKeyError"];
+                };
+            };
+            /** @description `insufficient_scope`, `party_mismatch` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["PartyMismatchError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error`, `store_unavailable` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorError"] | components["schemas"]["StoreUnavailableError"];
+                };
+            };
+            /** @description `not_ready` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyError"];
+                };
+            };
+        };
+    };
+    setLoanAutopayForParty: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Replays the first answer to the same request for 24 hours; the same key with a different request is 422 `idempotency_key_reused`
+                 * @example 3f9c2a4e-order-7781
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The party's id (`party_id` in the `party.ready` webhook or event, or in the session's party).
+                 * @example 7d205940-6904-4566-870b-ec517ba63568
+                 */
+                partyId: string;
+                /**
+                 * @description The loan's id (`loan_id` in an approved application, in a loan, or in `loan.booked`).
+                 * @example 0999dd5b-ddad-480e-8d12-497e3520278c
+                 */
+                loanId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["AutopayInput"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "loan_id": "0999dd5b-ddad-480e-8d12-497e3520278c",
+                     *       "enabled": true,
+                     *       "enabled_at": "2026-11-04T10:14:02.381Z",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LoanAutopay"];
+                };
+            };
+            /** @description `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidRequestError"];
+                };
+            };
+            /** @description `invalid_api_key`, `missing_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyError"] | components["schemas"]["MissingApiKeyError"];
+                };
+            };
+            /** @description `insufficient_scope`, `party_mismatch` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsufficientScopeError"] | components["schemas"]["PartyMismatchError"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `conflict`, `idempotency_key_in_use`, `invalid_state` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"] | components["schemas"]["IdempotencyKeyInUseError"] | components["schemas"]["InvalidStateError"];
                 };
             };
             /** @description `payload_too_large` */

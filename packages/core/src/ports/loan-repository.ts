@@ -5,6 +5,7 @@ import type { EventDraft } from '../domain/events/event.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
 import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { LoanDocument } from '../domain/loans/loan-document.js'
+import type { AutopayDue, AutopayWindow, LoanAutopay } from '../domain/loans/autopay.js'
 import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, LoanSummary, TransactionType } from '../domain/loans/loan.js'
 import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../lending/index.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
@@ -86,6 +87,20 @@ export type PaymentReads = {
   readonly pending: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }
 
+/** Loans' autopay settings, and the installments their debits are owed for. */
+export type AutopaySettings = {
+  /** The loan's setting; none while its autopay is off. */
+  readonly of: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<LoanAutopay>>
+  /** Turns the loan's autopay on as `setting` says (replacing any), or off with null. */
+  readonly set: (loanId: LoanId, setting: LoanAutopay | null) => TE.TaskEither<StoreUnavailable, void>
+  /**
+   * The installments in `window` (`AutopayWindow`) of the `ACTIVE` loans whose autopay is on, but
+   * those whose debit was made (a payment of the setting's client under `autopayKey`), whatever
+   * they still owe; in (loan id, due date) order after `from`, at most `limit`.
+   */
+  readonly due: (window: AutopayWindow, from: Pick<AutopayDue, 'loanId' | 'dueDate'> | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly AutopayDue[]>
+}
+
 /** Booked loans and their servicing records (first written by `saveApproved`); only `change` locks. */
 export type LoanRepository = {
   /** The loan with schedule (by number), ledger (in order) and latest snapshot. */
@@ -112,6 +127,7 @@ export type LoanRepository = {
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Outside any change. */
   readonly payments: PaymentReads
+  readonly autopay: AutopaySettings
   /** Whatever their status. */
   readonly listPayments: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly Payment[]>
   /** Stores the item and its `audit` event in one transaction (so does `addDocument`). */

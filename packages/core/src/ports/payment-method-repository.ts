@@ -41,6 +41,8 @@ export type PaymentMethodRepository = {
   readonly correct: (method: PaymentMethod, sealedAccount: string | null, audit: AuditEvent, before: AccountAsDecided) => TE.TaskEither<StoreUnavailable, boolean>
   /** Nickname and default flag. */
   readonly update: (method: PaymentMethod) => TE.TaskEither<StoreUnavailable, void>
+  /** The loan's default method (`isDefault`); none when it has no method. */
+  readonly defaultForLoan: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /** None if not the loan's. */
   readonly findForLoan: (loanId: LoanId, id: PaymentMethodId) => TE.TaskEither<StoreUnavailable, O.Option<PaymentMethod>>
   /** None when the loan is not the party's or does not exist (one read: decision 59). */

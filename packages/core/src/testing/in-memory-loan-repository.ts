@@ -4,6 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
 import type { LoanDocument } from '../domain/loans/loan-document.js'
+import { autopayKey, type AutopayDue, type LoanAutopay } from '../domain/loans/autopay.js'
 import { daysPastDue, loanSummary, type BookedLoan, type Loan } from '../domain/loans/loan.js'
 import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
@@ -22,6 +23,7 @@ type Stored = {
   balances: PostedBalance[]
   documents: LoanDocument[]
   collateral: CollateralItem[]
+  autopay: LoanAutopay | null
 }
 
 /** A `LoanRepository` in memory that also shows every loan and lets a test book one directly. */
@@ -113,6 +115,7 @@ export const inMemoryLoanRepository = (
         balances: [{ ...b.balance, sequence: (sequence += 1) }],
         documents: [...b.documents],
         collateral: [],
+        autopay: null,
       })
     },
     findById: (id) => TE.right(pipe(O.fromNullable(loans.get(id)), O.map(booked))),
@@ -189,6 +192,29 @@ export const inMemoryLoanRepository = (
           .slice(0, limit),
       ),
     payments: reads,
+    autopay: {
+      of: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.autopay)),
+      set: (loanId, setting) =>
+        TE.fromIO(() => {
+          const stored = loans.get(loanId)
+          if (stored !== undefined) stored.autopay = setting
+        }),
+      due: (window, from, limit) =>
+        TE.right(
+          [...loans.values()]
+            .flatMap(({ loan, installments, autopay }): AutopayDue[] =>
+              autopay === null || loan.status !== 'ACTIVE' || (window.partyId === null ? onTestClock(loan.partyId) : loan.partyId !== window.partyId)
+                ? []
+                : installments
+                    .filter((i) => i.dueDate > window.after && i.dueDate <= window.through)
+                    .map((i) => ({ loanId: loan.id, partyId: loan.partyId, clientId: autopay.clientId, dueDate: i.dueDate })),
+            )
+            .filter((due) => [...payments.values()].every((p) => p.clientId !== due.clientId || p.idempotencyKey !== autopayKey(due.loanId, due.dueDate)))
+            .filter((due) => from === null || due.loanId > from.loanId || (due.loanId === from.loanId && due.dueDate > from.dueDate))
+            .sort((a, b) => (a.loanId < b.loanId ? -1 : a.loanId > b.loanId ? 1 : a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : 0))
+            .slice(0, limit),
+        ),
+    },
     listPayments: (partyId, loanId, page) =>
       ofParty(partyId, loanId, () => inMemoryPage([...payments.values()].filter((payment) => payment.loanId === loanId), page)),
     addCollateral: (item, event) =>

@@ -71,6 +71,7 @@ export const inMemoryPaymentMethodRepository = (
       }),
     // Nickname and default flag only: a method blocked meanwhile stays blocked.
     update: (method) => write({ ...method, status: methods.get(method.id)?.status ?? method.status }, true),
+    defaultForLoan: (loanId) => TE.right(O.fromNullable([...methods.values()].find((m) => m.loanId === loanId && m.isDefault))),
     findForLoan: (loanId, id) => TE.right(O.filter((m: PaymentMethod) => m.loanId === loanId)(O.fromNullable(methods.get(id)))),
     listForPartyLoan: (partyId, loanId, page) =>
       pipe(

@@ -2,6 +2,8 @@ import type { Buckets } from '../lending/index.js'
 import { instantText } from '../domain/foundations/instant.js'
 import type { Payment } from '../domain/loans/payment.js'
 import type { PaymentMethod } from '../domain/loans/payment-method.js'
+import type { LoanAutopay } from '../domain/loans/autopay.js'
+import type { LoanId } from '../domain/foundations/ids.js'
 
 /** How partners see payments and payment methods: never a token, never a full number. */
 
@@ -56,4 +58,11 @@ export const paymentMethodView = (m: PaymentMethod): PaymentMethodView => ({
   exp_year: m.expYear,
   created_at: instantText(m.createdAt),
   updated_at: instantText(m.updatedAt),
+})
+
+/** A loan's autopay as the API returns it: on (since `enabled_at`) or off. */
+export const autopayView = (loanId: LoanId, autopay: LoanAutopay | null) => ({
+  loan_id: loanId,
+  enabled: autopay !== null,
+  enabled_at: autopay === null ? null : instantText(autopay.enabledAt),
 })

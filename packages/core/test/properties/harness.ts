@@ -27,9 +27,11 @@ import {
   returnBankDebit,
   OPERATOR_CONTEXT,
   runInterestAccrual,
+  setLoanAutopayForParty,
   settleSubmittedPayment,
   submitLoanApplication,
   submitPendingPayment,
+  takeAutopayDebit,
   transactionView,
 } from '../../src/index.js'
 import {
@@ -190,9 +192,11 @@ export const servicedLoan = async (spec: LoanSpec) => {
   const { loan } = await run(approveLoanApplication(deps)({ applicationId: draft.id }))
   const [partyId, loanId] = [PARTY, loan.id]
   const method = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId, loanId, ...BANK }))
-  const debitMethod = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId, loanId, ...BANK, account_number: '000987654321' }))
+  // The default method, so autopay debits it too (`autopay`).
+  const debitMethod = await run(createPaymentMethodForPartyLoan(deps)(caller, { partyId, loanId, ...BANK, account_number: '000987654321', is_default: true }))
   debitTokens.add(debitMethod.token)
   const ofLoan = { partyId, loanId }
+  await run(setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { ...ofLoan, enabled: true }))
   let key = 0
   return {
     clock,
@@ -212,6 +216,18 @@ export const servicedLoan = async (spec: LoanSpec) => {
       same([pending.status, pending.allocation], ['PENDING', null], 'a bank debit accepted')
       const submitted = await run(submitPendingPayment(deps)(pending.payment_id as PaymentId, effectiveDate))
       return paymentView(settle ? await run(settleSubmittedPayment(deps)(submitted.id)) : submitted)
+    },
+    /**
+     * The autopay debit of the installment due on `dueDate` (the loan's autopay is on from booking), taken as the
+     * cut-off before it takes it, then submitted in a file effective on `effectiveDate`: with what it
+     * asked; none when the installment owes nothing more.
+     */
+    autopay: async (dueDate: string, effectiveDate: string) => {
+      const taken = await run(takeAutopayDebit(deps)({ loanId: loan.id, partyId, clientId: caller.clientId, dueDate }))
+      if (taken._tag === 'None') return undefined
+      same([taken.value.status, taken.value.paymentMethodId], ['PENDING', debitMethod.id], 'an autopay debit accepted from the default method')
+      const submitted = await run(submitPendingPayment(deps)(taken.value.id, effectiveDate))
+      return { ...paymentView(submitted), asked: taken.value.requestedAmount ?? taken.value.amount }
     },
     /** The bank debit `paymentId` returned by its bank with `returnCode` (as an ingested return file applies it). */
     returnDebit: async (paymentId: string, returnCode: string) =>

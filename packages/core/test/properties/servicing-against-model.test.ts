@@ -3,11 +3,12 @@ import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { loanSpec, msOfDay, share } from './arbitraries.js'
 import { allocationJson, bookedOrSkip, inForce, ledgerBuckets, listedStatus, returnFeesOf, right, same, takeDebit, takePayment, termsOf, type LoanSpec, type ServicedLoan, type Taken } from './harness.js'
-import { refDaysPastDue, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefTerms } from './model.js'
+import { owedOf, refDaysPastDue, refDelinquencyBucket, refDerive, refSchedule, refStatus, shiftDays, type RefTerms } from './model.js'
 
 /**
  * Loan servicing through core's use cases against the independent model (`model.ts`): random
- * lives of payments (early, late, partial, exact, the payoff, over it), reversals, clock moves
+ * lives of payments (early, late, partial, exact, the payoff, over it), bank debits and their
+ * returns, autopay debits (for what the model owes on the installment's due date), reversals, clock moves
  * across month ends and leap days in zones far from UTC at instants near local midnight, and the
  * daily job run on some days and skipped on others. After every step the partner-visible figures
  * equal the model's, every allocation sums to its payment, nothing is negative and the ledger's
@@ -24,6 +25,7 @@ type Step = { readonly ahead: number } & (
   | { readonly kind: 'accrue'; readonly back: number }
   | { readonly kind: 'debit'; readonly share: number; readonly days: number; readonly settle: boolean }
   | { readonly kind: 'return'; readonly pick: number; readonly code: string }
+  | { readonly kind: 'autopay'; readonly days: number }
 )
 const ahead = fc.integer({ min: 0, max: 60 })
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -43,6 +45,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('accrue' as const), back: fc.nat({ max: 60 }), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('debit' as const), share, days: fc.integer({ min: 0, max: 4 }), settle: fc.boolean(), ahead }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('return' as const), pick: fc.nat(), code: fc.constantFrom('R01', 'R02', 'R10'), ahead }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('autopay' as const), days: fc.integer({ min: 0, max: 4 }), ahead }) },
 )
 const steps = fc.array(step, { minLength: 1, maxLength: 40, size: 'max' })
 
@@ -155,6 +158,8 @@ const expectAsModelled = async (h: ServicedLoan, terms: RefTerms, taken: readonl
 const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: ServicedLoan, taken: readonly Taken[], ahead: number) => Promise<void>): Promise<void> => {
   const h = await bookedOrSkip(spec, fc.pre)
   const taken: Taken[] = []
+  // The due dates whose installment autopay debited: once each, whatever runs later.
+  const autopaid = new Set<string>()
   await check(h, taken, 0)
   for (const st of lifeSteps) {
     const today = h.today()
@@ -219,6 +224,24 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         chosen.returned = { on: today, fee: spec.product.returnedPaymentFee, seq: taken.filter((p) => p.returned !== null).length + 1 }
         break
       }
+      case 'autopay': {
+        // The next installment, debited by autopay in a file effective up to four days on: what the model says it owes on its due date, once.
+        const terms = termsOf(spec)
+        const dueDate = refDerive(terms, inForce(taken), today, returnFeesOf(taken)).installments.map((i) => i.dueDate).find((date) => date > today)
+        if (dueDate === undefined || payoff === 0) break
+        const installment = refDerive(terms, inForce(taken), dueDate, returnFeesOf(taken)).installments.find((i) => i.dueDate === dueDate)
+        const owed = installment === undefined || autopaid.has(dueDate) ? 0 : owedOf(installment)
+        const debit = await h.autopay(dueDate, shiftDays(today, st.days))
+        if (owed === 0 || debit === undefined) {
+          same([owed, debit], [0, undefined], `an autopay debit for the installment due ${dueDate} that owes nothing more, or was debited before`)
+          break
+        }
+        autopaid.add(dueDate)
+        same([debit.asked, debit.status, debit.effective_date], [owed, 'SUBMITTED', today], `the autopay debit of the installment due ${dueDate} = what the model owes on that day`)
+        taken.push({ id: debit.payment_id, amount: debit.amount, date: debit.effective_date, seq: taken.length + 1, status: 'SUBMITTED', reversed: false, returned: null })
+        same(await h.autopay(dueDate, shiftDays(today, st.days)), undefined, 'a second autopay run for the same installment')
+        break
+      }
       case 'pay-quoted': {
         const quote = (await h.payoff(shiftDays(today, st.days))).payoff_amount
         h.moveDays(st.days, 43_200_000)
@@ -250,7 +273,7 @@ describe('loan servicing against the reference model', () => {
     )
   })
 
-  it('keeps every figure = model through random payments, over-payments, reversals, jobs on some days and clock moves in far time zones', async function () {
+  it('keeps every figure = model through random payments, over-payments, bank and autopay debits, returns, reversals, jobs on some days and clock moves in far time zones', async function () {
     this.timeout(120_000)
     await fc.assert(
       fc.asyncProperty(loanSpec, steps, async (spec, lifeSteps) => {

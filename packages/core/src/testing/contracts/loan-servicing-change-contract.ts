@@ -16,7 +16,7 @@ import { at, freshId, right } from './run.js'
 
 /** The servicing contract's `change`: the locked state it hands over, what it writes (payments too) or leaves, and its serialising per loan. */
 export const loanChangeContract = (suite: ServicingSuite): void => {
-  const { borrower, ownLoan, ofOwn, readsOf, expectOnlyForItsParty, method } = suite
+  const { borrower, bookedLoan, ownLoan, ofOwn, readsOf, expectOnlyForItsParty, method } = suite
   let loans: LoanRepository
   before(() => {
     loans = suite.loans()
@@ -338,5 +338,46 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
         Array.from({ length: N + 1 }, (_, k) => principal - k),
       )
     })
+
+  describe('autopay', () => {
+    it("keeps a loan's setting, and lists the installments of a window whose debit is not made, of loans whose autopay is on and ACTIVE", async () => {
+      const { booked, clientId } = await ownLoan()
+      const { loan } = booked
+      const party = loan.partyId
+      const off = await bookedLoan({ borrower: { partyId: party, clientId } })
+      const paidOff = await bookedLoan({ borrower: { partyId: party, clientId }, status: 'PAID_OFF' })
+      expect(await right(loans.autopay.of(loan.id))).to.deep.equal(O.none)
+      const setting = { loanId: loan.id, clientId, enabledAt: at('2026-03-11T12:00:00.000Z') }
+      await right(loans.autopay.set(loan.id, setting))
+      await right(loans.autopay.set(paidOff.loan.id, { ...setting, loanId: paidOff.loan.id }))
+      expect(await right(loans.autopay.of(loan.id))).to.deep.equal(O.some(setting))
+      expect(await right(loans.autopay.of(off.loan.id))).to.deep.equal(O.none)
+
+      // Due 2026-04-10 and 2026-05-10: the window is after its first date, through its last.
+      const [april, may] = booked.installments.map((i) => i.dueDate)
+      expect([april, may]).to.deep.equal(['2026-04-10', '2026-05-10'])
+      const due = (after: string, through: string, from: { readonly loanId: LoanId; readonly dueDate: string } | null = null, limit = 10, partyId: PartyId | null = party) =>
+        right(loans.autopay.due({ after, through, partyId }, from, limit))
+      const owed = (dueDate: string) => ({ loanId: loan.id, partyId: party, clientId, dueDate })
+      expect(await due('2026-04-09', '2026-04-10')).to.deep.equal([owed('2026-04-10')])
+      expect(await due('2026-04-10', '2026-05-09')).to.deep.equal([])
+      expect(await due('2026-04-01', '2026-05-10')).to.deep.equal([owed('2026-04-10'), owed('2026-05-10')])
+      expect(await due('2026-04-01', '2026-05-10', null, 1)).to.deep.equal([owed('2026-04-10')])
+      expect(await due('2026-04-01', '2026-05-10', { loanId: loan.id, dueDate: '2026-04-10' })).to.deep.equal([owed('2026-05-10')])
+      expect(await due('2026-04-09', '2026-04-10', null, 10, (await borrower()).partyId)).to.deep.equal([])
+      // The world's window takes every party's on no test clock.
+      const everyParty = await due('2026-04-09', '2026-04-10', null, 1_000_000, null)
+      expect(everyParty.filter((d) => d.partyId === party)).to.deep.equal([owed('2026-04-10')])
+
+      // The debit made under its key (another client's key alike is not it).
+      const m = await method(loan.id)
+      const debit = { ...pendingPayment(loan, clientId, m.id, 10_000, at('2026-04-08T09:00:00.000Z')), idempotencyKey: `autopay:${loan.id}:2026-04-10` }
+      await post(loans, loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [debit], audit: NOT_AUDITED, events: [] }), null)
+      expect(await due('2026-04-01', '2026-05-10')).to.deep.equal([owed('2026-05-10')])
+
+      await right(loans.autopay.set(loan.id, null))
+      expect([await right(loans.autopay.of(loan.id)), await due('2026-04-01', '2026-05-10')]).to.deep.equal([O.none, []])
+    })
+  })
   })
 }

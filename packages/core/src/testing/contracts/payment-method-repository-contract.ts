@@ -149,6 +149,7 @@ export const paymentMethodRepositoryContract = (
       await right(repo.update(madeDefault))
       expect(await list(loanId)).to.deep.equal([{ ...first, isDefault: false, updatedAt: madeDefault.updatedAt }, madeDefault])
       expect(await right(repo.findForLoan(loanId, second.id))).to.deep.equal(O.some(madeDefault))
+      expect([await right(repo.defaultForLoan(loanId)), await right(repo.defaultForLoan(other)), await right(repo.defaultForLoan(await loan()))]).to.deep.equal([O.some(madeDefault), O.some(theirs), O.none])
 
       const stillDefault = { ...madeDefault, nickname: null, updatedAt: at('2026-03-14T08:00:00.000Z') }
       await right(repo.update(stillDefault))

@@ -7,7 +7,7 @@ import type { World } from '../../core-deps.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { cutoffOf, cutoffRunKey, instantIn, timeIn, ACH_TIME_ZONE, type Cutoff } from '../../domain/ach/cutoffs.js'
 import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
-import type { PartyId } from '../../domain/foundations/ids.js'
+import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import type { JobLeases } from '../../ports/job-leases.js'
@@ -22,17 +22,21 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
 import type { LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
+import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import { runLeasedJob, worldJobName, type JobRunOutcome, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
 import { bankAccountOf } from './bank-account.js'
 import { failureReason } from '../servicing/accrue-loans.js'
+import { autopayRefusal, takeAutopayDebit } from '../servicing/autopay.js'
 import { failPendingPayment, submitPendingPayment, type SubmissionDeps } from './submission.js'
 
 /** The origination job (docs/ach.md "Origination job"): one bank file of debits per cut-off, recorded before it is written. */
 
-/** What the origination job needs: the world's stores, the bank's format and where its files go. */
+/** What the origination job needs: the world's stores and processor (autopay debits are taken as payments), the bank's format and where its files go. */
 export type OriginationDeps = SubmissionDeps & {
+  readonly loans: Pick<LoanRepository, 'autopay'>
+  readonly processor: Pick<PaymentProcessor, 'charge'>
   readonly originations: AchOriginations
-  readonly paymentMethods: Pick<PaymentMethodRepository, 'sealedAccount'>
+  readonly paymentMethods: Pick<PaymentMethodRepository, 'sealedAccount' | 'defaultForLoan'>
   readonly accountSeal: Pick<AccountSeal, 'open'>
   readonly format: AchFileFormat
   readonly sink: AchFileSink
@@ -45,13 +49,23 @@ const ORIGINATION_JOB = 'ach-origination'
 /** The name of the origination job of `world`: its lease's key and its label in metrics. */
 export const achOriginationJobName = (world: World): string => worldJobName(ORIGINATION_JOB, world)
 
-/** How many payments a step claims into a file, and how many it submits. */
+/** How many payments a step claims into a file, how many it submits, and how many autopay debits it takes. */
 const CLAIM_BATCH = 1_000
 const POST_BATCH = 25
+const AUTOPAY_BATCH = 25
 
-/** Where a run stands: the file it is working on (an earlier run's left unfinished, or its own), none before it starts one. */
-const OriginationProgress = t.type({ fileId: t.union([t.string, t.null]) })
+/**
+ * Where a run stands: the file it is working on (an earlier run's left unfinished, or its own),
+ * none before it starts one; for its own file, the autopay debits taken before its claims: up to
+ * the installment `autopay` names, or `done` (none taken yet without it).
+ */
+const OriginationProgress = t.intersection([
+  t.type({ fileId: t.union([t.string, t.null]) }),
+  t.partial({ autopay: t.union([t.literal('done'), t.type({ loanId: t.string, dueDate: t.string })]) }),
+])
 type OriginationProgress = t.TypeOf<typeof OriginationProgress>
+/** The last installment a run's autopay step looked at. */
+type AutopayProgress = { readonly loanId: string; readonly dueDate: string }
 
 const more = (fileId: string | null): JobStep<OriginationProgress> => ({ progress: { fileId }, done: false })
 
@@ -201,6 +215,39 @@ const stepOn = (deps: OriginationDeps, file: AchFile, ownRun: boolean): TE.TaskE
   }
 }
 
+/**
+ * Takes a batch of the autopay debits of the cut-off of `file` (`takeAutopayDebit`) after the
+ * installment `from`: those of the installments due after its date and on or before its effective
+ * entry date (a Saturday's with Friday's file), of its party's loans or the world's. Taken at the
+ * cut-off's instant, so its claims take them. A debit refused for its loan alone is told to
+ * `failures`, and the run goes on. Answers the last installment looked at; `done` after the last.
+ */
+const takeAutopayBatch = (deps: OriginationDeps, file: AchFile, from: AutopayProgress | null): TE.TaskEither<StoreUnavailable, AutopayProgress | 'done'> => {
+  const take = takeAutopayDebit({ ...deps, clock: { now: () => file.cutoffAt } })
+  return pipe(
+    deps.loans.autopay.due({ after: file.creationDate, through: file.effectiveEntryDate, partyId: file.partyId }, from === null ? null : { loanId: from.loanId as LoanId, dueDate: from.dueDate }, AUTOPAY_BATCH),
+    TE.chain((dues) =>
+      pipe(
+        dues,
+        TE.traverseSeqArray((due) =>
+          pipe(
+            take(due),
+            TE.orElseW((refused) => {
+              if (refused._tag === 'StoreUnavailable') return TE.left(refused)
+              deps.failures?.loanFailed({ job: ORIGINATION_JOB, loanId: due.loanId, reason: `no autopay debit for the installment due ${due.dueDate}: ${autopayRefusal(refused)}` })
+              return TE.right(O.none)
+            }),
+          ),
+        ),
+        TE.map(() => {
+          const last = dues[dues.length - 1]
+          return dues.length < AUTOPAY_BATCH || last === undefined ? 'done' : { loanId: last.loanId, dueDate: last.dueDate }
+        }),
+      ),
+    ),
+  )
+}
+
 /** The cut-off of `runKey`, or a halt: the scheduler makes only valid keys. */
 const cutoffOfRun = (runKey: string): E.Either<StoreUnavailable, Cutoff> => pipe(cutoffOf(runKey), E.fromNullable(halted(`${runKey} is not a cut-off (YYYY-MM-DDTHH:MM)`)))
 
@@ -223,7 +270,7 @@ export const achOriginationJob =
       name: achOriginationJobName(world),
       initial: { fileId: null },
       progress: OriginationProgress,
-      step: ({ fileId }) =>
+      step: ({ fileId, autopay }) =>
         pipe(
           TE.fromEither(cutoffOfRun(runKey)),
           TE.chain((cutoff) =>
@@ -254,9 +301,15 @@ export const achOriginationJob =
                   deps.originations.findFile(fileId),
                   TE.chain(TE.fromOption(() => halted(`file ${fileId} of run ${fileKey} is gone`))),
                   TE.chain((file) =>
-                    pipe(
+                    // The run's own file takes its autopay debits before it claims.
+                    file.runKey === fileKey && file.status === 'claiming' && autopay !== 'done'
+                      ? pipe(
+                          takeAutopayBatch(deps, file, autopay ?? null),
+                          TE.map((next): JobStep<OriginationProgress> => ({ progress: { fileId, autopay: next }, done: false })),
+                        )
+                      : pipe(
                       stepOn(deps, file, file.runKey === fileKey),
-                      TE.map(({ finished }): JobStep<OriginationProgress> => (!finished ? more(file.id) : file.runKey === fileKey ? { progress: { fileId }, done: true } : more(null))),
+                      TE.map(({ finished }): JobStep<OriginationProgress> => (!finished ? { progress: { fileId, autopay: 'done' }, done: false } : file.runKey === fileKey ? { progress: { fileId, autopay: 'done' }, done: true } : more(null))),
                     ),
                   ),
                 ),

@@ -46,7 +46,7 @@ const hasKey = (command: unknown): boolean =>
 const paymentChargeKey = (payment: Pick<Payment, 'clientId' | 'idempotencyKey'>): string => `${payment.clientId}/${payment.idempotencyKey}`
 
 /** Charges the plan's payment: what a settled charge writes, a charge the rail debits later (`PENDING`), or a declined one. */
-const charge = (processor: PaymentDeps['processor'], plan: Charge, ids: IdGenerator): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
+export const charge = (processor: PaymentDeps['processor'], plan: Charge, ids: IdGenerator): TE.TaskEither<ProcessorUnavailable, Change<Payment>> => {
   const { id, amount, currency } = plan.succeeded.result
   return pipe(
     processor.charge({ idempotencyKey: paymentChargeKey(plan.succeeded.result), paymentId: id, amount, currency, token: plan.token, methodType: plan.methodType }),

@@ -144,8 +144,9 @@ const anyPending = (loans: Pick<LoanRepository, 'payments'>, loanIds: readonly L
 /**
  * The party's day `at` on the ACH rails, in its clock's time, when it is a banking day: the bank's
  * answers to its files due that day ingested (`achInboxJob`), its `PENDING` debits up to the day's
- * cut-off cut into its own file (`achOriginationJob` with the party; none on a day with nothing to
- * cut and no file of the party to finish), and
+ * cut-off and its autopay debits due by the file's effective date cut into its own file
+ * (`achOriginationJob` with the party; none on a day with nothing to cut and no file of the party
+ * to finish), and
  * its debits past their return window settled (`achSettlementJob`). Each job can be repeated: a
  * day resumed after a crash does only what is left of it.
  */
@@ -157,9 +158,13 @@ const railsDay = (rails: ClockRails, partyId: PartyId, loanIds: readonly LoanId[
   const fileKey = `${runKey}/${partyId}`
   const { originations } = rails.origination
   const unfinished = (file: O.Option<{ readonly status: string }>): boolean => O.isSome(file) && file.value.status !== 'written' && file.value.status !== 'empty'
-  // A file is cut when there is a debit to cut, or a file of the party to finish: the day's own (a day resumed after a failure) or an earlier day's.
+  // A file is cut when there is a debit to cut (a pending one, or an autopay debit the cut-off takes), or a file of the party to finish: the day's own (a day resumed after a failure) or an earlier day's.
+  const autopayDue = TE.map((due: readonly unknown[]) => due.length > 0)(
+    rails.origination.loans.autopay.due({ after: day, through: rails.origination.calendar.nextBankingDay(day), partyId }, null, 1),
+  )
   const toCut = pipe(
     anyPending(rails.origination.loans, loanIds),
+    TE.chain((pending) => (pending ? TE.right(true) : autopayDue)),
     TE.chain((pending) => (pending ? TE.right(true) : TE.map(unfinished)(originations.fileOfRun(fileKey)))),
     TE.chain((cut) => (cut ? TE.right(true) : TE.map((earlier: O.Option<unknown>) => O.isSome(earlier))(originations.unfinishedBefore(fileKey, partyId)))),
   )
