@@ -7,6 +7,7 @@ import type { Payment } from '../src/domain/loans/payment.js'
 import type { AchFileContents } from '../src/ports/ach-file-format.js'
 import type { AchFileSink } from '../src/ports/ach-file-sink.js'
 import type { AchOriginations } from '../src/ports/ach-originations.js'
+import type { LoanFailure } from '../src/ports/loan-failures.js'
 import { achOriginationJob, type OriginationDeps } from '../src/use-cases/ach/origination.js'
 import { achSettlementJob } from '../src/use-cases/ach/settlement.js'
 import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-cases/jobs/leased-job.js'
@@ -57,7 +58,9 @@ const bench = (options: { readonly originations?: (store: AchOriginations) => Ac
   const store = inMemoryAchOriginations(() => servicing.loans.allPayments(), servicing.paymentMethods)
   const originations = options.originations?.(store) ?? store
   const output = recordingSink()
-  const deps: OriginationDeps = { ...servicing.deps, accountSeal: seal, originations, format: jsonFormat, sink: output.sink, calendar }
+  /** The loans the runs skipped, and why. */
+  const failed: LoanFailure[] = []
+  const deps: OriginationDeps = { ...servicing.deps, accountSeal: seal, originations, format: jsonFormat, sink: output.sink, calendar, failures: { loanFailed: (failure) => void failed.push(failure) } }
   const leases = inMemoryJobLeases()
   const runJob = runLeasedJob({ leases, clock: servicing.clock })
   /** Runs `job` to its end, or stops it before step `stopAfter + 1`. */
@@ -77,7 +80,7 @@ const bench = (options: { readonly originations?: (store: AchOriginations) => Ac
     if (O.isNone(found)) throw new Error(`payment ${id} is gone`)
     return found.value
   }
-  return { ...servicing, seal, store, output, originate, settle, payment }
+  return { ...servicing, seal, store, output, originate, settle, payment, failedLoans: () => [...failed] }
 }
 
 describe('ACH origination (docs/ach.md "Origination job")', () => {
@@ -280,7 +283,7 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
       const due = booked.installments.find((i) => i.number === number)!.dueDate
       return deriveLoan(booked.loan, (await run(world.loans.payments.posted(loan.id))).map(settled), due).nextDueAmount!
     }
-    const autopayPayments = async () => world.loans.allPayments().filter((p) => p.loanId === loan.id && p.idempotencyKey.startsWith('autopay:'))
+    const autopayPayments = async () => world.loans.allPayments().filter((p) => p.loanId === loan.id && p.idempotencyKey.startsWith('autopay '))
     return { ...world, loan, bank, owedOnDueDate, autopayPayments }
   }
 
@@ -297,7 +300,7 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     const [taken, ...more] = await autopayPayments()
     expect(more).to.deep.equal([])
-    expect(taken).to.deep.include({ idempotencyKey: `autopay:${loan.id}:2026-02-15`, clientId: caller.clientId, amount: owed, createdAt: new Date('2026-02-13T20:30:00.000Z') })
+    expect(taken).to.deep.include({ idempotencyKey: `autopay ${loan.id} 2026-02-15`, clientId: caller.clientId, amount: owed, createdAt: new Date('2026-02-13T20:30:00.000Z') })
     const file = contentsOf(output.files.get('f-2026-02-13-A.ach')!)
     expect([file.effectiveEntryDate, file.debits.map((d) => [d.paymentId, d.amount])]).to.deep.equal(['2026-02-17', [[taken!.id, owed]]])
     expect((await payment(taken!.id)).status).to.equal('SUBMITTED')
@@ -329,7 +332,7 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     expect(await originate('2026-03-02T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     clock.set(new Date('2026-03-13T20:00:00.000Z'))
     expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
-    expect((await autopayPayments()).map((p) => p.idempotencyKey)).to.deep.equal([`autopay:${loan.id}:2026-02-15`])
+    expect((await autopayPayments()).map((p) => p.idempotencyKey)).to.deep.equal([`autopay ${loan.id} 2026-02-15`])
   })
 
   it('takes none once autopay is turned off, and fails the debit of a blocked default account without turning autopay off', async () => {
@@ -344,11 +347,76 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     clock.set(new Date('2026-03-13T20:00:00.000Z'))
     expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     const [failed, ...more] = await autopayPayments()
-    expect([failed?.idempotencyKey, failed?.status, failed?.failureCode, more]).to.deep.equal([`autopay:${loan.id}:2026-03-15`, 'FAILED', 'payment_method_unusable', []])
+    expect([failed?.idempotencyKey, failed?.status, failed?.failureCode, more]).to.deep.equal([`autopay ${loan.id} 2026-03-15`, 'FAILED', 'payment_method_unusable', []])
     expect(eventLog.all().filter((e) => e.resourceId === failed?.id).map((e) => e.type)).to.deep.equal(['payment.failed'])
     expect([...output.files.keys()]).to.deep.equal([])
     const setting = right(await getLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id })())
     expect(setting.autopay?.clientId).to.equal(caller.clientId)
+  })
+
+  it("asks a last installment's debit at the day's bill when its interest to its due date passes it, never refused as an over-payment", async () => {
+    const { book, addMethod, deps, clock, originate, loans, output } = bench()
+    // One month of 1,234.57 at 12 %: its one installment, due Sunday 15 February, is its last.
+    const { loan } = book({ amount: 123_457, termMonths: 1 })
+    await addMethod(loan.id)
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const [taken, ...more] = loans.allPayments().filter((p) => p.loanId === loan.id)
+    expect([taken?.idempotencyKey, taken?.status, more]).to.deep.equal([`autopay ${loan.id} 2026-02-15`, 'SUBMITTED', []])
+    expect(contentsOf(output.files.get('f-2026-02-13-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([taken!.id])
+  })
+
+  it('takes every debit of a window of more than a batch, each once', async () => {
+    const { book, addMethod, deps, clock, originate, output } = bench()
+    const loans = []
+    for (let k = 0; k < 30; k++) {
+      const { loan } = book()
+      await addMethod(loan.id)
+      right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+      loans.push(loan.id)
+    }
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const debits = contentsOf(output.files.get('f-2026-02-13-A.ach')!).debits
+    expect(debits).to.have.length(30)
+    expect(new Set(debits.map((d) => d.paymentId)).size).to.equal(30)
+  })
+
+  it("takes the next banking day what a day's run died before taking: late rather than never", async () => {
+    const { loan, clock, originate, output, autopayPayments } = await opted()
+    // Friday's run opens its file and dies; Monday 16 February is a holiday.
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30', 1)).to.deep.equal({ _tag: 'Stopped' })
+    expect(await autopayPayments()).to.deep.equal([])
+    // Tuesday's run finishes Friday's file (empty), then takes Sunday's installment in its own.
+    clock.set(new Date('2026-02-17T21:00:00.000Z'))
+    expect(await originate('2026-02-17T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    const [taken, ...more] = await autopayPayments()
+    expect([taken?.idempotencyKey, taken?.status, more]).to.deep.equal([`autopay ${loan.id} 2026-02-15`, 'SUBMITTED', []])
+    expect([...output.files.keys()]).to.deep.equal(['f-2026-02-17-A.ach'])
+    expect(contentsOf(output.files.get('f-2026-02-17-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([taken!.id])
+  })
+
+  it('tells the operators of a loan with autopay on and no payment method, and takes the others', async () => {
+    const { book, deps, clock, originate, failedLoans, autopayPayments, loan } = await opted()
+    const { loan: bare } = book()
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: bare.id, enabled: true })())
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(failedLoans()).to.deep.equal([{ job: 'ach-origination', loanId: bare.id, reason: 'no autopay debit for the installment due 2026-02-15: the loan has no payment_method' }])
+    expect((await autopayPayments()).map((p) => p.loanId)).to.deep.equal([loan.id])
+  })
+
+  it('stops the run while the processor is unreachable, and takes the debit when the run is repeated', async () => {
+    const { loan, clock, originate, processor, autopayPayments, failedLoans } = await opted()
+    processor.down(new Error('connection refused'))
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    const stopped = await originate('2026-02-13T15:30')
+    expect([stopped._tag, await autopayPayments(), failedLoans()]).to.deep.equal(['StoreUnavailable', [], []])
+    processor.up()
+    expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: true })
+    expect((await autopayPayments()).map((p) => [p.idempotencyKey, p.status])).to.deep.equal([[`autopay ${loan.id} 2026-02-15`, 'SUBMITTED']])
   })
 
   it('takes each debit once when its run is stopped after every step and resumed', async () => {
@@ -357,11 +425,10 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     clock.set(new Date('2026-02-13T21:00:00.000Z'))
     const outcomes: string[] = []
     while (outcomes.length < 20 && outcomes.at(-1) !== 'Completed') outcomes.push((await originate('2026-02-13T15:30', 1))._tag)
-    // Stopped after each step: the autopay step, the claims, the submissions, the build, the write.
-    expect(outcomes.length).to.be.above(4)
-    expect(outcomes.at(-1)).to.equal('Completed')
+    // Stopped after each step: the file opened, the autopay step, the claim, the submission, the build, the write; then it completes.
+    expect(outcomes).to.deep.equal(['Stopped', 'Stopped', 'Stopped', 'Stopped', 'Stopped', 'Stopped', 'Completed'])
     const taken = await autopayPayments()
-    expect(taken.map((p) => [p.idempotencyKey, p.amount, p.status])).to.deep.equal([[`autopay:${loan.id}:2026-02-15`, owed, 'SUBMITTED']])
+    expect(taken.map((p) => [p.idempotencyKey, p.amount, p.status])).to.deep.equal([[`autopay ${loan.id} 2026-02-15`, owed, 'SUBMITTED']])
     expect(contentsOf(output.files.get('f-2026-02-13-A.ach')!).debits.map((d) => d.paymentId)).to.deep.equal([taken[0]!.id])
   })
 })
@@ -378,9 +445,9 @@ describe('turning autopay on and off (setLoanAutopayForParty)', () => {
     expect(right(await set(true, colleague))).to.deep.equal(on)
     expect(right(await set(false))).to.deep.equal({ loanId: loan.id, autopay: null })
     expect(right(await getLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id })())).to.deep.equal({ loanId: loan.id, autopay: null })
-    expect(await set('yes')).to.deep.include({ _tag: 'Left' })
+    expect(await set('yes')).to.deep.equal(E.left({ _tag: 'InvalidRequest', detail: 'enabled must be true or false', param: 'enabled' }))
     expect((await set(true, caller, UNKNOWN_ID)) as unknown).to.deep.equal(E.left({ _tag: 'NotFound', resource: 'loan' }))
-    expect(await set(true, stranger)).to.deep.include({ _tag: 'Left' })
+    expect(await set(true, stranger, loan.id)).to.deep.equal(E.left({ _tag: 'NotFound', resource: 'loan' }))
     const { loan: paidOff } = book()
     await run(deps.loans.change({ loanId: paidOff.id }, (found) => (O.isNone(found) ? TE.left(new Error('gone')) : TE.right({ posting: { ...nothing(found.value), loanStatus: 'PAID_OFF' as const }, result: undefined }))))
     expect(await set(true, caller, paidOff.id)).to.deep.equal(E.left({ _tag: 'InvalidState', resource: 'loan', status: 'PAID_OFF', action: 'turn autopay on' }))

@@ -151,7 +151,7 @@ describe("a party's ACH debits on its test clock", () => {
     await b.advanceTo(clock, new Date('2026-01-09T22:00:00.000Z'))
     const [[name, contents]] = [...b.received.entries()] as [[string, AchFileContents]]
     expect(name.startsWith(`${caller.partyId}-`)).to.equal(true)
-    const [debit, ...more] = b.loans.allPayments().filter((p) => p.idempotencyKey === `autopay:${loan.id}:2026-01-10`)
+    const [debit, ...more] = b.loans.allPayments().filter((p) => p.idempotencyKey === `autopay ${loan.id} 2026-01-10`)
     expect(more).to.deep.equal([])
     expect([contents.creationDate, contents.effectiveEntryDate, contents.debits.map((d) => [d.paymentId, d.amount])]).to.deep.equal(['2026-01-09', '2026-01-12', [[debit!.id, debit!.amount]]])
     expect(await b.payment(debit!.id)).to.deep.include({ status: 'SUBMITTED', createdAt: new Date('2026-01-09T20:30:00.000Z') })
@@ -160,7 +160,7 @@ describe("a party's ACH debits on its test clock", () => {
     await b.advanceTo(clock, new Date('2026-01-16T20:00:00.000Z'))
     expect(await b.payment(debit!.id)).to.deep.include({ status: 'RETURNED', returnCode: 'R01', returnedOn: '2026-01-14' })
     expect(daysPastDue((await b.stored(loan.id)).loan, '2026-01-16')).to.equal(6)
-    expect([b.received.size, b.loans.allPayments().filter((p) => p.idempotencyKey.startsWith('autopay:')).length]).to.deep.equal([1, 1])
+    expect([b.received.size, b.loans.allPayments().filter((p) => p.idempotencyKey.startsWith('autopay ')).length]).to.deep.equal([1, 1])
     await b.expectConsistent(loan.id)
   })
 

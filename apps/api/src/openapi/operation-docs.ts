@@ -224,10 +224,11 @@ const MERGE_PATCH =
 
 /** What autopay debits, when, and under which key (docs/ach.md "Scheduled (autopay) debits"). */
 const AUTOPAY =
-  "While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the last ACH file before it falls due " +
-  "(the file whose cut-off's date is before the installment's due date, and whose effective date is on or after it), " +
+  "While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the first ACH file of the last banking day before it falls due " +
+  "(a file effective on its due date, or on the next banking day when it falls on a weekend or a holiday), " +
   "for what the installment owes on its due date less the loan's pending debits (nothing is debited when that is nothing, as after paying ahead). " +
-  'One debit per installment: its payment has the idempotency key `autopay:{loanId}:{dueDate}` under the API client that turned autopay on, and is listed with the loan\'s payments. ' +
+  'The debit is a payment like any other: the waterfall applies it to what is past due first, so autopay alone does not bring a loan in arrears up to date. ' +
+  'One debit per installment, under the API client that turned autopay on, listed with the loan\'s payments. ' +
   'When the default method is a card or a `blocked` bank account, the installment\'s payment is `FAILED` with `failure_code` `payment_method_unusable`, and `payment.failed` is sent; autopay stays on.'
 
 /** Every operation's documentation, by operationId: `Record<OperationId, …>`, so none can be missing. */

@@ -742,7 +742,7 @@ const SCHEMAS = {
     exp_year: integer(undefined, { minimum: 2000, maximum: 2100 }),
   }),
   LoanAutopay: objectOf<ReturnType<typeof autopayView>>()(
-    "A loan's autopay: while it is on, each installment is debited from the loan's default payment method in the last ACH file before it falls due",
+    "A loan's autopay: while it is on, each installment is debited from the loan's default payment method in an ACH file effective on its due date (or the next banking day)",
     {
       loan_id: uuid,
       enabled: { ...boolean, description: 'true while autopay is on' },

@@ -16,13 +16,23 @@ export const postgresAutopaySettings = (db: Kysely<Database>): AutopaySettings =
       const row = await db.selectFrom('loans').select(['id', 'autopay_client_id', 'autopay_enabled_at']).where('id', '=', loanId).executeTakeFirst()
       return row?.autopay_client_id == null || row.autopay_enabled_at === null ? O.none : O.some({ loanId: row.id, clientId: row.autopay_client_id, enabledAt: row.autopay_enabled_at })
     }),
-  set: (loanId, setting) =>
+  turnOn: (setting) =>
     query(async () => {
-      await db
+      // One statement: of two requests at once, the first to write wins and the second reads it.
+      const turned = await db
         .updateTable('loans')
-        .set({ autopay_client_id: setting?.clientId ?? null, autopay_enabled_at: setting?.enabledAt ?? null })
-        .where('id', '=', loanId)
-        .execute()
+        .set({ autopay_client_id: setting.clientId, autopay_enabled_at: setting.enabledAt })
+        .where('id', '=', setting.loanId)
+        .where('autopay_client_id', 'is', null)
+        .returning('id')
+        .executeTakeFirst()
+      if (turned !== undefined) return setting
+      const row = await db.selectFrom('loans').select(['autopay_client_id', 'autopay_enabled_at']).where('id', '=', setting.loanId).executeTakeFirst()
+      return row?.autopay_client_id == null || row.autopay_enabled_at === null ? setting : { loanId: setting.loanId, clientId: row.autopay_client_id, enabledAt: row.autopay_enabled_at }
+    }),
+  turnOff: (loanId) =>
+    query(async () => {
+      await db.updateTable('loans').set({ autopay_client_id: null, autopay_enabled_at: null }).where('id', '=', loanId).where('autopay_client_id', 'is not', null).execute()
     }),
   due: (window, from, limit) =>
     query(async () => {
@@ -46,11 +56,13 @@ export const postgresAutopaySettings = (db: Kysely<Database>): AutopaySettings =
               selectFrom('payments as p')
                 .select('p.id')
                 .whereRef('p.client_id', '=', 'l.autopay_client_id')
-                .where('p.idempotency_key', '=', sql<string>`'autopay:' || l.id || ':' || to_char(i.due_date, 'YYYY-MM-DD')`),
+                // `autopayKey`, written in SQL.
+                .where('p.idempotency_key', '=', sql<string>`'autopay ' || l.id || ' ' || to_char(i.due_date, 'YYYY-MM-DD')`),
             ),
           ),
         )
-      if (from !== null) q = q.where(sql<boolean>`(l.id, i.due_date) > (${from.loanId}::uuid, ${from.dueDate}::date)`)
+      // After the installment `from`: the loan id bound alone too, so the loans' index starts there.
+      if (from !== null) q = q.where('l.id', '>=', from.loanId).where(sql<boolean>`(l.id, i.due_date) > (${from.loanId}::uuid, ${from.dueDate}::date)`)
       const rows = await q.orderBy('l.id').orderBy('i.due_date').limit(limit).execute()
       return rows.map((row) => ({ loanId: row.loanId, partyId: row.partyId, clientId: row.clientId as ClientId, dueDate: row.dueDate }))
     }),

@@ -1695,7 +1695,7 @@ export interface paths {
         get: operations["getLoanAutopayForParty"];
         /**
          * Turn the loan's autopay on or off
-         * @description `{"enabled": true}` turns autopay on, `{"enabled": false}` off. While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the last ACH file before it falls due (the file whose cut-off's date is before the installment's due date, and whose effective date is on or after it), for what the installment owes on its due date less the loan's pending debits (nothing is debited when that is nothing, as after paying ahead). One debit per installment: its payment has the idempotency key `autopay:{loanId}:{dueDate}` under the API client that turned autopay on, and is listed with the loan's payments. When the default method is a card or a `blocked` bank account, the installment's payment is `FAILED` with `failure_code` `payment_method_unusable`, and `payment.failed` is sent; autopay stays on.
+         * @description `{"enabled": true}` turns autopay on, `{"enabled": false}` off. While autopay is on, each installment is debited from the loan's default payment method (an active bank account) in the first ACH file of the last banking day before it falls due (a file effective on its due date, or on the next banking day when it falls on a weekend or a holiday), for what the installment owes on its due date less the loan's pending debits (nothing is debited when that is nothing, as after paying ahead). The debit is a payment like any other: the waterfall applies it to what is past due first, so autopay alone does not bring a loan in arrears up to date. One debit per installment, under the API client that turned autopay on, listed with the loan's payments. When the default method is a card or a `blocked` bank account, the installment's payment is `FAILED` with `failure_code` `payment_method_unusable`, and `payment.failed` is sent; autopay stays on.
          *
          *     Turning it on when it is on already keeps it as it is (the same `enabled_at`, the same client) and answers it; turning it off when it is off answers it off. Only an `ACTIVE` loan's autopay may be turned on (409 `invalid_state` otherwise), and only where the lender collects by ACH (409 `invalid_state` with `status` `unavailable` otherwise: in test mode, where the sandbox bank runs); any loan's may be turned off.
          *
@@ -4015,7 +4015,7 @@ export interface components {
             /** @description true for an object of the live world, false for one of the test world (test-mode keys); see Testing. */
             livemode: boolean;
         };
-        /** @description A loan's autopay: while it is on, each installment is debited from the loan's default payment method in the last ACH file before it falls due */
+        /** @description A loan's autopay: while it is on, each installment is debited from the loan's default payment method in an ACH file effective on its due date (or the next banking day) */
         LoanAutopay: {
             /** Format: uuid */
             loan_id: string;

@@ -91,8 +91,10 @@ export type PaymentReads = {
 export type AutopaySettings = {
   /** The loan's setting; none while its autopay is off. */
   readonly of: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<LoanAutopay>>
-  /** Turns the loan's autopay on as `setting` says (replacing any), or off with null. */
-  readonly set: (loanId: LoanId, setting: LoanAutopay | null) => TE.TaskEither<StoreUnavailable, void>
+  /** Turns the loan's autopay on as `setting` says, unless it is on already: answers the setting in force after (this one, or the one found). */
+  readonly turnOn: (setting: LoanAutopay) => TE.TaskEither<StoreUnavailable, LoanAutopay>
+  /** Turns the loan's autopay off (off already, it stays so). */
+  readonly turnOff: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, void>
   /**
    * The installments in `window` (`AutopayWindow`) of the `ACTIVE` loans whose autopay is on, but
    * those whose debit was made (a payment of the setting's client under `autopayKey`), whatever

@@ -194,10 +194,16 @@ export const inMemoryLoanRepository = (
     payments: reads,
     autopay: {
       of: (loanId) => TE.right(O.fromNullable(loans.get(loanId)?.autopay)),
-      set: (loanId, setting) =>
+      turnOn: (setting) =>
+        TE.fromIO(() => {
+          const stored = loans.get(setting.loanId)
+          if (stored !== undefined && stored.autopay === null) stored.autopay = setting
+          return stored?.autopay ?? setting
+        }),
+      turnOff: (loanId) =>
         TE.fromIO(() => {
           const stored = loans.get(loanId)
-          if (stored !== undefined) stored.autopay = setting
+          if (stored !== undefined) stored.autopay = null
         }),
       due: (window, from, limit) =>
         TE.right(

@@ -230,14 +230,17 @@ const live = async (spec: LoanSpec, lifeSteps: readonly Step[], check: (h: Servi
         const dueDate = refDerive(terms, inForce(taken), today, returnFeesOf(taken)).installments.map((i) => i.dueDate).find((date) => date > today)
         if (dueDate === undefined || payoff === 0) break
         const installment = refDerive(terms, inForce(taken), dueDate, returnFeesOf(taken)).installments.find((i) => i.dueDate === dueDate)
-        const owed = installment === undefined || autopaid.has(dueDate) ? 0 : owedOf(installment)
+        // What it owes on its due date, at most what a payment may ask today: the payoff, or the bill when more.
+        const latest = await h.latestBalance()
+        const most = Math.max(payoff, latest.past_due_amount + (latest.next_due_amount ?? 0))
+        const owed = installment === undefined || autopaid.has(dueDate) ? 0 : Math.min(owedOf(installment), most)
         const debit = await h.autopay(dueDate, shiftDays(today, st.days))
         if (owed === 0 || debit === undefined) {
           same([owed, debit], [0, undefined], `an autopay debit for the installment due ${dueDate} that owes nothing more, or was debited before`)
           break
         }
         autopaid.add(dueDate)
-        same([debit.asked, debit.status, debit.effective_date], [owed, 'SUBMITTED', today], `the autopay debit of the installment due ${dueDate} = what the model owes on that day`)
+        same([debit.asked, debit.status, debit.effective_date], [owed, 'SUBMITTED', today], `the autopay debit of the installment due ${dueDate} = what the model owes on that day (at most today's payoff or bill)`)
         taken.push({ id: debit.payment_id, amount: debit.amount, date: debit.effective_date, seq: taken.length + 1, status: 'SUBMITTED', reversed: false, returned: null })
         same(await h.autopay(dueDate, shiftDays(today, st.days)), undefined, 'a second autopay run for the same installment')
         break

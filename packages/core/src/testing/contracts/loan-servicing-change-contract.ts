@@ -10,6 +10,7 @@ import { utcDate } from '../../domain/foundations/instant.js'
 import type { PageRequest } from '../../domain/foundations/pagination.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { LoanRepository, LockedLoan, PaymentReads } from '../../ports/loan-repository.js'
+import { autopayKey } from '../../domain/loans/autopay.js'
 import { bookedLocked, paymentPosting, post, reversalPosting } from './loan-servicing-postings.js'
 import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
 import { at, freshId, right } from './run.js'
@@ -348,8 +349,11 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       const paidOff = await bookedLoan({ borrower: { partyId: party, clientId }, status: 'PAID_OFF' })
       expect(await right(loans.autopay.of(loan.id))).to.deep.equal(O.none)
       const setting = { loanId: loan.id, clientId, enabledAt: at('2026-03-11T12:00:00.000Z') }
-      await right(loans.autopay.set(loan.id, setting))
-      await right(loans.autopay.set(paidOff.loan.id, { ...setting, loanId: paidOff.loan.id }))
+      expect(await right(loans.autopay.turnOn(setting))).to.deep.equal(setting)
+      // On already: the setting found stays, whoever asks.
+      const other = await borrower()
+      expect(await right(loans.autopay.turnOn({ loanId: loan.id, clientId: other.clientId, enabledAt: at('2026-03-12T12:00:00.000Z') }))).to.deep.equal(setting)
+      await right(loans.autopay.turnOn({ ...setting, loanId: paidOff.loan.id }))
       expect(await right(loans.autopay.of(loan.id))).to.deep.equal(O.some(setting))
       expect(await right(loans.autopay.of(off.loan.id))).to.deep.equal(O.none)
 
@@ -369,13 +373,17 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       const everyParty = await due('2026-04-09', '2026-04-10', null, 1_000_000, null)
       expect(everyParty.filter((d) => d.partyId === party)).to.deep.equal([owed('2026-04-10')])
 
-      // The debit made under its key (another client's key alike is not it).
+      // The debit made under its key; another client's payment under the same key is not it.
       const m = await method(loan.id)
-      const debit = { ...pendingPayment(loan, clientId, m.id, 10_000, at('2026-04-08T09:00:00.000Z')), idempotencyKey: `autopay:${loan.id}:2026-04-10` }
+      const key = autopayKey(loan.id, '2026-04-10')
+      const theirs = { ...pendingPayment(loan, other.clientId, m.id, 10_000, at('2026-04-07T09:00:00.000Z')), idempotencyKey: key }
+      await post(loans, loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [theirs], audit: NOT_AUDITED, events: [] }), null)
+      expect(await due('2026-04-01', '2026-05-10')).to.deep.equal([owed('2026-04-10'), owed('2026-05-10')])
+      const debit = { ...pendingPayment(loan, clientId, m.id, 10_000, at('2026-04-08T09:00:00.000Z')), idempotencyKey: key }
       await post(loans, loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [debit], audit: NOT_AUDITED, events: [] }), null)
       expect(await due('2026-04-01', '2026-05-10')).to.deep.equal([owed('2026-05-10')])
 
-      await right(loans.autopay.set(loan.id, null))
+      await right(loans.autopay.turnOff(loan.id))
       expect([await right(loans.autopay.of(loan.id)), await due('2026-04-01', '2026-05-10')]).to.deep.equal([O.none, []])
     })
   })

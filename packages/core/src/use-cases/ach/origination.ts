@@ -7,7 +7,7 @@ import type { World } from '../../core-deps.js'
 import type { BankingCalendar } from '../../domain/ach/banking-days.js'
 import { cutoffOf, cutoffRunKey, instantIn, timeIn, ACH_TIME_ZONE, type Cutoff } from '../../domain/ach/cutoffs.js'
 import { decode, EmptyInput } from '../../domain/foundations/codecs.js'
-import type { LoanId, PartyId } from '../../domain/foundations/ids.js'
+import { LoanId, type PartyId } from '../../domain/foundations/ids.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import type { JobLeases } from '../../ports/job-leases.js'
@@ -27,6 +27,7 @@ import { runLeasedJob, worldJobName, type JobRunOutcome, type JobStep, type Step
 import { bankAccountOf } from './bank-account.js'
 import { failureReason } from '../servicing/accrue-loans.js'
 import { autopayRefusal, takeAutopayDebit } from '../servicing/autopay.js'
+import { autopayWindow } from '../../domain/loans/autopay.js'
 import { failPendingPayment, submitPendingPayment, type SubmissionDeps } from './submission.js'
 
 /** The origination job (docs/ach.md "Origination job"): one bank file of debits per cut-off, recorded before it is written. */
@@ -59,13 +60,11 @@ const AUTOPAY_BATCH = 25
  * none before it starts one; for its own file, the autopay debits taken before its claims: up to
  * the installment `autopay` names, or `done` (none taken yet without it).
  */
-const OriginationProgress = t.intersection([
-  t.type({ fileId: t.union([t.string, t.null]) }),
-  t.partial({ autopay: t.union([t.literal('done'), t.type({ loanId: t.string, dueDate: t.string })]) }),
-])
-type OriginationProgress = t.TypeOf<typeof OriginationProgress>
+const AutopayProgress = t.type({ loanId: LoanId, dueDate: t.string })
 /** The last installment a run's autopay step looked at. */
-type AutopayProgress = { readonly loanId: string; readonly dueDate: string }
+type AutopayProgress = t.TypeOf<typeof AutopayProgress>
+const OriginationProgress = t.intersection([t.type({ fileId: t.union([t.string, t.null]) }), t.partial({ autopay: t.union([t.literal('done'), AutopayProgress]) })])
+type OriginationProgress = t.TypeOf<typeof OriginationProgress>
 
 const more = (fileId: string | null): JobStep<OriginationProgress> => ({ progress: { fileId }, done: false })
 
@@ -217,15 +216,17 @@ const stepOn = (deps: OriginationDeps, file: AchFile, ownRun: boolean): TE.TaskE
 
 /**
  * Takes a batch of the autopay debits of the cut-off of `file` (`takeAutopayDebit`) after the
- * installment `from`: those of the installments due after its date and on or before its effective
- * entry date (a Saturday's with Friday's file), of its party's loans or the world's. Taken at the
- * cut-off's instant, so its claims take them. A debit refused for its loan alone is told to
- * `failures`, and the run goes on. Answers the last installment looked at; `done` after the last.
+ * installment `from`: those of the installments in its window (`autopayWindow`: due by its
+ * effective entry date), of its party's loans or the world's. Taken at the cut-off's instant, so
+ * its claims take them. A debit refused for its loan alone is told to `failures`, and the run goes
+ * on; the store or the processor unavailable stops the step, to be repeated. Answers the last
+ * installment looked at; `done` after the last.
  */
 const takeAutopayBatch = (deps: OriginationDeps, file: AchFile, from: AutopayProgress | null): TE.TaskEither<StoreUnavailable, AutopayProgress | 'done'> => {
   const take = takeAutopayDebit({ ...deps, clock: { now: () => file.cutoffAt } })
+  const window = autopayWindow(deps.calendar, file.creationDate, file.partyId)
   return pipe(
-    deps.loans.autopay.due({ after: file.creationDate, through: file.effectiveEntryDate, partyId: file.partyId }, from === null ? null : { loanId: from.loanId as LoanId, dueDate: from.dueDate }, AUTOPAY_BATCH),
+    deps.loans.autopay.due(window, from, AUTOPAY_BATCH),
     TE.chain((dues) =>
       pipe(
         dues,
@@ -234,6 +235,7 @@ const takeAutopayBatch = (deps: OriginationDeps, file: AchFile, from: AutopayPro
             take(due),
             TE.orElseW((refused) => {
               if (refused._tag === 'StoreUnavailable') return TE.left(refused)
+              if (refused._tag === 'ProcessorUnavailable') return TE.left(halted(`the processor is unavailable for autopay debits: ${String(refused.cause)}`))
               deps.failures?.loanFailed({ job: ORIGINATION_JOB, loanId: due.loanId, reason: `no autopay debit for the installment due ${due.dueDate}: ${autopayRefusal(refused)}` })
               return TE.right(O.none)
             }),
@@ -245,6 +247,26 @@ const takeAutopayBatch = (deps: OriginationDeps, file: AchFile, from: AutopayPro
         }),
       ),
     ),
+  )
+}
+
+/**
+ * One step of the run of `fileKey` on `file`: its own file takes its autopay debits first (after
+ * the installment `autopay` names, until `done`), then `stepOn`. The run is done once its own file
+ * is finished; an earlier run's finished, it goes on to its own.
+ */
+const stepOnFile = (deps: OriginationDeps, file: AchFile, fileKey: string, autopay: OriginationProgress['autopay']): TE.TaskEither<StoreUnavailable, JobStep<OriginationProgress>> => {
+  const ownRun = file.runKey === fileKey
+  if (ownRun && file.status === 'claiming' && autopay !== 'done') {
+    return pipe(
+      takeAutopayBatch(deps, file, autopay ?? null),
+      TE.map((next) => ({ progress: { fileId: file.id, autopay: next }, done: false })),
+    )
+  }
+  const kept: OriginationProgress = { fileId: file.id, autopay: 'done' }
+  return pipe(
+    stepOn(deps, file, ownRun),
+    TE.map(({ finished }) => (!finished ? { progress: kept, done: false } : ownRun ? { progress: kept, done: true } : more(null))),
   )
 }
 
@@ -300,18 +322,7 @@ export const achOriginationJob =
               : pipe(
                   deps.originations.findFile(fileId),
                   TE.chain(TE.fromOption(() => halted(`file ${fileId} of run ${fileKey} is gone`))),
-                  TE.chain((file) =>
-                    // The run's own file takes its autopay debits before it claims.
-                    file.runKey === fileKey && file.status === 'claiming' && autopay !== 'done'
-                      ? pipe(
-                          takeAutopayBatch(deps, file, autopay ?? null),
-                          TE.map((next): JobStep<OriginationProgress> => ({ progress: { fileId, autopay: next }, done: false })),
-                        )
-                      : pipe(
-                      stepOn(deps, file, file.runKey === fileKey),
-                      TE.map(({ finished }): JobStep<OriginationProgress> => (!finished ? { progress: { fileId, autopay: 'done' }, done: false } : file.runKey === fileKey ? { progress: { fileId, autopay: 'done' }, done: true } : more(null))),
-                    ),
-                  ),
+                  TE.chain((file) => stepOnFile(deps, file, fileKey, autopay)),
                 ),
           ),
         ),

@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -10,16 +11,17 @@ import type { Payment } from '../../domain/loans/payment.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
 import { derivedOn } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
 import type { PaymentMethodRepository } from '../../ports/payment-method-repository.js'
 import type { ProcessorUnavailable } from '../../ports/payment-processor.js'
 import { decodePartyCommand } from '../api-keys/authorize.js'
 import { loadOwnLoan, type LoanReadError } from './loan-reads.js'
-import { failedPayment, planPayment, type PaymentRefusal } from './plan-payment.js'
+import { failedPayment, planPayment, type Charge, type PaymentRefusal } from './plan-payment.js'
 import { loadFor, nothing, postingDate, replayInputsOf, type LoadedLoan } from './posting.js'
 import { charge, type PaymentDeps } from './take-payment.js'
 
-/** A loan's autopay (docs/ach.md "Scheduled (autopay) debits"): turned on and off by a partner, its debits made by the origination job. */
+/** A loan's autopay (docs/ach.md "Scheduled (autopay) debits"): turned on and off by a partner, its debits taken by the origination runs. */
 
 /** A loan's autopay as it stands: its setting, null while it is off. */
 export type AutopayState = { readonly loanId: LoanId; readonly autopay: LoanAutopay | null }
@@ -44,9 +46,9 @@ export const getLoanAutopayForParty =
 /**
  * Turns the autopay of the caller's party's loan on (`enabled: true`) or off. Turned on, it is the
  * caller's client's (the client of the debits it makes) from now; on already, it is left as it is
- * (whichever client turned it on). Only an `ACTIVE` loan's may be turned on, and only where the
- * world's ACH rails run (`debitsAutopay`; InvalidState `autopay` `unavailable` otherwise); any may
- * be turned off.
+ * (whichever client turned it on, whichever request came first). Only an `ACTIVE` loan's may be
+ * turned on, and only where the world's ACH rails run (`debitsAutopay`; InvalidState `autopay`
+ * `unavailable` otherwise); any may be turned off.
  */
 export const setLoanAutopayForParty =
   (deps: AutopayDeps) =>
@@ -55,14 +57,14 @@ export const setLoanAutopayForParty =
       TE.fromEither(decodePartyCommand(AutopayCommand)(caller, command)),
       TE.bindTo('cmd'),
       TE.bindW('loan', () => loadOwnLoan(deps.loans)(caller, command)),
-      TE.bindW('current', ({ loan }) => deps.loans.autopay.of(loan.id)),
-      TE.chainW(({ cmd, loan, current }): TE.TaskEither<InvalidState | StoreUnavailable, AutopayState> => {
-        if (!cmd.enabled) return pipe(O.isNone(current) ? TE.right(undefined) : deps.loans.autopay.set(loan.id, null), TE.map(() => ({ loanId: loan.id, autopay: null })))
-        if (O.isSome(current)) return TE.right({ loanId: loan.id, autopay: current.value })
+      TE.chainW(({ cmd, loan }): TE.TaskEither<InvalidState | StoreUnavailable, AutopayState> => {
+        if (!cmd.enabled) return pipe(deps.loans.autopay.turnOff(loan.id), TE.map(() => ({ loanId: loan.id, autopay: null })))
         if (loan.status !== 'ACTIVE') return TE.left(invalidState('loan', loan.status, 'turn autopay on'))
         if (!deps.debitsAutopay) return TE.left(invalidState('autopay', 'unavailable', 'turn autopay on where the lender does not collect by ACH'))
-        const autopay: LoanAutopay = { loanId: loan.id, clientId: caller.clientId, enabledAt: deps.clock.now() }
-        return pipe(deps.loans.autopay.set(loan.id, autopay), TE.map(() => ({ loanId: loan.id, autopay })))
+        return pipe(
+          deps.loans.autopay.turnOn({ loanId: loan.id, clientId: caller.clientId, enabledAt: deps.clock.now() }),
+          TE.map((autopay) => ({ loanId: loan.id, autopay })),
+        )
       }),
     )
 
@@ -73,7 +75,7 @@ export type AutopayDebitDeps = Omit<PaymentDeps, 'paymentMethods'> & { readonly 
 export type AutopayDebitError = PaymentRefusal | ProcessorUnavailable | StoreUnavailable
 
 /** Why an autopay debit was refused for its loan alone, for the operators' log. */
-export const autopayRefusal = (refused: Exclude<AutopayDebitError, StoreUnavailable>): string => {
+export const autopayRefusal = (refused: PaymentRefusal): string => {
   switch (refused._tag) {
     case 'NotFound':
       return `the loan has no ${refused.resource}`
@@ -85,30 +87,65 @@ export const autopayRefusal = (refused: Exclude<AutopayDebitError, StoreUnavaila
       return `it would take the loan past its payoff (${refused.payoffAmount}, ${refused.pendingAmount} pending)`
     case 'IdempotencyKeyReused':
       return 'its key names another payment'
-    case 'ProcessorUnavailable':
-      return `the processor is unavailable: ${refused.cause instanceof Error ? refused.cause.message : String(refused.cause)}`
   }
 }
 
 /** Whether `method` may be debited by autopay: an active bank account. */
 const debitable = (method: PaymentMethod): boolean => method.type === 'bank_account' && method.status === 'active'
 
-/** What installment `dueDate` of the loaded loan owes on its due date (its interest to that day), less the loan's pending debits; 0 at least. */
-const owedFor = (loaded: LoadedLoan, dueDate: string): number => {
-  const onDueDate = derivedOn(loaded.loan, replayInputsOf(loaded), dueDate)
+/**
+ * What the autopay debit of the installment due on `dueDate` asks, on the loan loaded for a
+ * posting on `date`: what the installment owes on its due date (its interest to that day), less
+ * the loan's pending debits; at most what a payment may ask on `date` (`planPayment`: up to the
+ * payoff, or up to the bill when that is more, and only up to the payoff beside pending debits),
+ * so a last installment's interest to its due date never makes it an over-payment; 0 at least.
+ */
+const autopayAmount = (loaded: LoadedLoan, dueDate: string, date: string): number => {
+  const inputs = replayInputsOf(loaded)
+  const onDueDate = derivedOn(loaded.loan, inputs, dueDate)
   const owed = onDueDate.nextDueDate === dueDate ? (onDueDate.nextDueAmount ?? 0) : 0
-  return Math.max(0, owed - loaded.pendingAmount)
+  const today = derivedOn(loaded.loan, inputs, date)
+  const { pendingAmount } = loaded
+  const most = pendingAmount > 0 ? today.payoff - pendingAmount : Math.max(today.payoff, today.pastDueAmount + (today.nextDueAmount ?? 0))
+  return Math.max(0, Math.min(owed - pendingAmount, most))
+}
+
+/** What an autopay debit does: nothing, the `FAILED` payment of a method it may not debit, or a charge (`planPayment`). */
+type AutopayPlan = { readonly _tag: 'Nothing' } | { readonly _tag: 'Failed'; readonly change: Change<Payment> } | Charge
+
+/**
+ * Decides the autopay debit of `due` on its loan, loaded for a posting at `now`: nothing when one
+ * was taken under its key (`taken`, whatever it became), when the loan is no longer `ACTIVE`, or
+ * when the installment owes nothing more (`autopayAmount`); a `FAILED` payment
+ * (`payment_method_unusable`) when the default `method` is not an active bank account; else the
+ * payment as a partner's is planned.
+ */
+const planAutopayDebit = (loaded: LoadedLoan, taken: O.Option<Payment>, due: AutopayDue, method: PaymentMethod, order: { readonly ids: IdGenerator; readonly now: Date }): E.Either<PaymentRefusal, AutopayPlan> => {
+  const { loan } = loaded
+  if (O.isSome(taken) || loan.status !== 'ACTIVE') return E.right({ _tag: 'Nothing' })
+  const date = postingDate(loan, order.now, loaded.latest)
+  const amount = autopayAmount(loaded, due.dueDate, date)
+  if (amount === 0) return E.right({ _tag: 'Nothing' })
+  const key = autopayKey(due.loanId, due.dueDate)
+  if (!debitable(method)) {
+    const base = { id: newId<PaymentId>(order.ids), loanId: loan.id, clientId: due.clientId, idempotencyKey: key, paymentMethodId: method.id, amount, currency: loan.currency, effectiveDate: date, createdAt: order.now }
+    const payment: Payment = { ...base, status: 'PENDING', failureCode: null, allocation: null, perInstallment: [], transactionId: null }
+    return E.right({ _tag: 'Failed', change: failedPayment(loaded, payment, 'payment_method_unusable', order.ids, order.now) })
+  }
+  return pipe(
+    planPayment(O.some(loaded), O.none, { clientId: due.clientId, idempotencyKey: key, amount, currency: loan.currency, paymentMethodId: method.id, ids: order.ids }, O.some(method), order.now),
+    // Nothing was taken under the key: planPayment has no payment to replay.
+    E.map((plan) => (plan._tag === 'Replay' ? { _tag: 'Nothing' as const } : plan)),
+  )
 }
 
 /**
- * Takes the autopay debit of installment `due` (docs/ach.md "Scheduled (autopay) debits"), under
- * its loan's lock, as a partner's payment is taken (`planPayment`, then the processor): what the
- * installment owes on its due date less the loan's pending debits, from the loan's default method,
- * under `autopayKey` for the setting's client. None is taken when one was under that key (whatever
- * it became), when the loan is no longer `ACTIVE`, or when the installment owes nothing more (paid
- * ahead, or pending debits cover it). A default method autopay may not debit (a card, a blocked
- * account) gives a `FAILED` payment (`payment_method_unusable`, `payment.failed`), so the partner
- * learns of it; the setting stays. Answers the payment taken.
+ * Takes the autopay debit of installment `due` (docs/ach.md "Scheduled (autopay) debits") in one
+ * transaction under its loan's lock: load (the loan for a posting now, and for its due date; the
+ * payment under `autopayKey` for the setting's client), decide (`planAutopayDebit`), then charge
+ * the processor as a partner's payment is charged. A default method autopay may not debit (a card,
+ * a blocked account) gives a `FAILED` payment and `payment.failed`, so the partner learns of it;
+ * the setting stays. Answers the payment taken; none when nothing was.
  */
 export const takeAutopayDebit =
   (deps: AutopayDebitDeps) =>
@@ -121,52 +158,19 @@ export const takeAutopayDebit =
           if (O.isNone(found)) return TE.left(notFound('loan'))
           const locked = found.value
           const now = deps.clock.now()
-          const key = autopayKey(due.loanId, due.dueDate)
-          const none: Change<O.Option<Payment>> = { posting: nothing(locked), result: O.none }
-          if (locked.loan.status !== 'ACTIVE') return TE.right(none)
           const date = postingDate(locked.loan, now, locked.latest)
           return pipe(
-            reads.paymentByKey(due.clientId, key),
-            TE.chainW((taken) =>
-              O.isSome(taken)
-                ? TE.right(none)
-                : pipe(
-                    // Loaded for the earlier of the posting date and the due date: both are derived from it.
-                    loadFor(locked, reads, { type: 'TIME' }, due.dueDate < date ? due.dueDate : date),
-                    TE.chainW((loaded): TE.TaskEither<AutopayDebitError, Change<O.Option<Payment>>> => {
-                      const amount = owedFor(loaded, due.dueDate)
-                      if (amount === 0) return TE.right(none)
-                      if (!debitable(method)) {
-                        const payment: Payment = {
-                          id: newId<PaymentId>(deps.ids),
-                          loanId: due.loanId,
-                          clientId: due.clientId,
-                          idempotencyKey: key,
-                          paymentMethodId: method.id,
-                          amount,
-                          currency: locked.loan.currency,
-                          effectiveDate: date,
-                          createdAt: now,
-                          status: 'PENDING',
-                          failureCode: null,
-                          allocation: null,
-                          perInstallment: [],
-                          transactionId: null,
-                        }
-                        const failed = failedPayment(locked, payment, 'payment_method_unusable', deps.ids, now)
-                        return TE.right({ posting: failed.posting, result: O.some(failed.result) })
-                      }
-                      const order = { clientId: due.clientId, idempotencyKey: key, amount, currency: locked.loan.currency, paymentMethodId: method.id, ids: deps.ids }
-                      return pipe(
-                        TE.fromEither(planPayment(O.some(loaded), O.none, order, O.some(method), now)),
-                        TE.chainW((plan) => (plan._tag === 'Replay' ? TE.right(plan.change) : charge(deps.processor, plan, deps.ids))),
-                        TE.map((change) => ({ posting: change.posting, result: O.some(change.result) })),
-                      )
-                    }),
-                  ),
-            ),
+            // Loaded for the earlier of the posting date and the due date: both are derived from it.
+            loadFor(locked, reads, { type: 'TIME' }, due.dueDate < date ? due.dueDate : date),
+            TE.bindTo('loaded'),
+            TE.bind('taken', () => reads.paymentByKey(due.clientId, autopayKey(due.loanId, due.dueDate))),
+            TE.chainEitherKW(({ loaded, taken }) => planAutopayDebit(loaded, taken, due, method, { ids: deps.ids, now })),
+            TE.chainW((plan): TE.TaskEither<ProcessorUnavailable, Change<O.Option<Payment>>> => {
+              if (plan._tag === 'Nothing') return TE.right({ posting: nothing(locked), result: O.none })
+              const change = plan._tag === 'Failed' ? TE.right(plan.change) : charge(deps.processor, plan, deps.ids)
+              return TE.map((made: Change<Payment>) => ({ posting: made.posting, result: O.some(made.result) }))(change)
+            }),
           )
         }),
       ),
     )
-

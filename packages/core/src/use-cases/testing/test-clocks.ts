@@ -24,6 +24,7 @@ import type { AchInbox } from '../../ports/ach-inbox.js'
 import { achInboxJob } from '../ach/inbox.js'
 import type { IngestionDeps } from '../ach/ingestion.js'
 import { achOriginationJob, type OriginationDeps } from '../ach/origination.js'
+import { autopayWindow } from '../../domain/loans/autopay.js'
 import { achSettlementJob } from '../ach/settlement.js'
 import { runToEnd } from '../jobs/leased-job.js'
 
@@ -160,7 +161,7 @@ const railsDay = (rails: ClockRails, partyId: PartyId, loanIds: readonly LoanId[
   const unfinished = (file: O.Option<{ readonly status: string }>): boolean => O.isSome(file) && file.value.status !== 'written' && file.value.status !== 'empty'
   // A file is cut when there is a debit to cut (a pending one, or an autopay debit the cut-off takes), or a file of the party to finish: the day's own (a day resumed after a failure) or an earlier day's.
   const autopayDue = TE.map((due: readonly unknown[]) => due.length > 0)(
-    rails.origination.loans.autopay.due({ after: day, through: rails.origination.calendar.nextBankingDay(day), partyId }, null, 1),
+    rails.origination.loans.autopay.due(autopayWindow(rails.origination.calendar, day, partyId), null, 1),
   )
   const toCut = pipe(
     anyPending(rails.origination.loans, loanIds),
