@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { achInboxJobName, achOriginationJobName, achSettlementJobName, bankingCalendar, type PartyId, type PaymentId } from '@lendgate/core'
-import { worldDb } from '@lendgate/adapters'
+import { sandboxBank, worldDb } from '@lendgate/adapters'
 import { scratchDatabase, testDatabases, type ScratchDatabase } from '@lendgate/adapters/testing'
+import { parseNachaFile } from '@lendgate/nacha'
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
 import { mintKey, request, type Reply } from './support/client.js'
 import { requestsTo, testModeLoan, type TestModeLoan } from './support/test-mode-borrower.js'
 import { ccdFileLayoutDifferences } from '../../../packages/nacha/test/nacha-layouts.js'
@@ -244,6 +246,21 @@ for (const database of testDatabases()) {
       expect(lines.filter((line) => line.startsWith('7')).map((line) => line.slice(3, 83).trim())).to.deep.equal([`PAYMENT ${debit!.payment_id as string}`])
       const [fileDate, effective] = [lines[0]!.slice(23, 29), lines[1]!.slice(69, 75)].map((yymmdd) => `20${yymmdd.slice(0, 2)}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4)}`)
       expect([fileDate! < dueDate, effective! >= dueDate, calendar.nextBankingDay(fileDate!) === effective]).to.deep.equal([true, true, true])
+      // Its control totals and entry hash are those of its entries: the NACHA reader takes it whole.
+      const parsed = parseNachaFile(new TextDecoder().decode(sent!.bytes))
+      expect(parsed.ok && parsed.file.batches.flatMap((batch) => batch.entries.map((entry) => entry.amount))).to.deep.equal([first!.total_due])
+
+      // The bank's return file (as the sandbox bank writes it again from the file it received), sent again by an operator, changes nothing.
+      const answers = sandboxBank({ calendar }).answersBy({ name: sent!.name, text: new TextDecoder().decode(sent!.bytes) }, '2099-12-31')
+      const [answer, ...moreAnswers] = E.isRight(answers) ? answers.right : expect.fail('the sandbox bank cannot read the file it answered')
+      expect(moreAnswers).to.deep.equal([])
+      const before = await ok(c.borrower, 'GET', `${c.loan}/transactions?limit=100`, undefined, 200)
+      const again = await request(server.url, '/internal/ach/inbound-files', { method: 'POST', headers: { ...operatorHeaders('test'), 'Content-Type': 'text/plain' }, rawBody: answer!.text })
+      expect(again.status, again.text).to.equal(200)
+      // Answered as the file already ingested by the clock's advance: its return applied once, to this debit.
+      expect([again.body.status, (again.body.returns as Record<string, unknown>[]).map((r) => [r.payment_id, r.return_code, r.outcome])]).to.deep.equal(['ingested', [[debit!.payment_id, 'R01', 'applied']]])
+      expect(await ok(c.borrower, 'GET', `${c.loan}/transactions?limit=100`, undefined, 200)).to.deep.equal(before)
+      expect(((await ok(c.borrower, 'GET', `${c.loan}/payments?limit=100`, undefined, 200)).data as Record<string, unknown>[]).map((p) => p.status)).to.deep.equal(['RETURNED'])
     })
 
     it("wipes the partner's test data with its ACH records, and the bank's answers still to come then match nothing", async () => {
