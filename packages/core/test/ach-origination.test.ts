@@ -14,7 +14,7 @@ import { runLeasedJob, type JobRunRequest, type SteppedJob } from '../src/use-ca
 import { createPaymentMethodForPartyLoan } from '../src/use-cases/servicing/create-payment-method.js'
 import { fakeAccountSeal, inMemoryAchOriginations, inMemoryJobLeases } from '../src/testing/index.js'
 import { debitsLater, jsonFormat } from './fixtures/ach.js'
-import { BANK, caller, colleague, right, run, setup, some, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
+import { BANK, caller, CARD, colleague, right, run, setup, some, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
 import { deriveLoan } from '../src/lending/loan-servicing.js'
 import { getLoanAutopayForParty, setLoanAutopayForParty } from '../src/use-cases/servicing/autopay.js'
 import { nothing, settled } from '../src/use-cases/servicing/posting.js'
@@ -406,6 +406,37 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     expect(failedLoans()).to.deep.equal([{ job: 'ach-origination', loanId: bare.id, reason: 'no autopay debit for the installment due 2026-02-15: the loan has no payment_method' }])
     expect((await autopayPayments()).map((p) => p.loanId)).to.deep.equal([loan.id])
+  })
+
+  it('asks a caught-up installment only what it still owes after a payment made since it fell due', async () => {
+    const { loan, addMethod, pay, clock, originate, autopayPayments, owedOnDueDate } = await opted()
+    const owed = await owedOnDueDate(1)
+    // Friday's run opens its file and dies; on Monday 16 February (a holiday) the partner collects 1,000.00 by card.
+    clock.set(new Date('2026-02-13T21:00:00.000Z'))
+    expect(await originate('2026-02-13T15:30', 1)).to.deep.equal({ _tag: 'Stopped' })
+    const card = await addMethod(loan.id, CARD)
+    clock.set(new Date('2026-02-16T15:00:00.000Z'))
+    expect(right(await pay(loan.id, card, 100_000, 'by-card')).status).to.equal('SUCCEEDED')
+    // Tuesday's run catches the installment up, for the rest only.
+    clock.set(new Date('2026-02-17T21:00:00.000Z'))
+    expect(await originate('2026-02-17T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect((await autopayPayments()).map((p) => [p.idempotencyKey, p.amount, p.status])).to.deep.equal([[`autopay ${loan.id} 2026-02-15`, owed - 100_000, 'SUBMITTED']])
+  })
+
+  it('never collects an installment that fell due before autopay was turned on', async () => {
+    const { book, addMethod, deps, clock, originate, loans } = bench()
+    const { loan } = book()
+    await addMethod(loan.id)
+    // Turned on on Tuesday 17 February: Tuesday's window reaches back to Sunday's installment, which fell due before.
+    clock.set(new Date('2026-02-17T14:00:00.000Z'))
+    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    clock.set(new Date('2026-02-17T21:00:00.000Z'))
+    expect(await originate('2026-02-17T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(loans.allPayments().filter((p) => p.loanId === loan.id)).to.deep.equal([])
+    // The next installment, due Sunday 15 March, is taken by Friday 13 March's file.
+    clock.set(new Date('2026-03-13T20:00:00.000Z'))
+    expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
+    expect(loans.allPayments().filter((p) => p.loanId === loan.id).map((p) => p.idempotencyKey)).to.deep.equal([`autopay ${loan.id} 2026-03-15`])
   })
 
   it('stops the run while the processor is unreachable, and takes the debit when the run is repeated', async () => {

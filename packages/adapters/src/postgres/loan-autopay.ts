@@ -44,6 +44,8 @@ export const postgresAutopaySettings = (db: Kysely<Database>): AutopaySettings =
         .where('l.status', '=', 'ACTIVE')
         .where('i.due_date', '>', window.after)
         .where('i.due_date', '<=', window.through)
+        // Due after the loan's date when autopay was turned on: it collects from then on.
+        .where(sql<boolean>`i.due_date > (l.autopay_enabled_at at time zone l.time_zone)::date`)
         // A party's cut-off on its test clock takes its loans; the world's, those of parties on no test clock.
         .where((eb) =>
           window.partyId === null

@@ -96,9 +96,10 @@ export type AutopaySettings = {
   /** Turns the loan's autopay off (off already, it stays so). */
   readonly turnOff: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, void>
   /**
-   * The installments in `window` (`AutopayWindow`) of the `ACTIVE` loans whose autopay is on, but
-   * those whose debit was made (a payment of the setting's client under `autopayKey`), whatever
-   * they still owe; in (loan id, due date) order after `from`, at most `limit`.
+   * The installments in `window` (`AutopayWindow`) of the `ACTIVE` loans whose autopay is on, due
+   * after the loan's date when it was turned on (`enabledAt` in the loan's time zone), but those
+   * whose debit was made (a payment of the setting's client under `autopayKey`), whatever they
+   * still owe; in (loan id, due date) order after `from`, at most `limit`.
    */
   readonly due: (window: AutopayWindow, from: Pick<AutopayDue, 'loanId' | 'dueDate'> | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly AutopayDue[]>
 }

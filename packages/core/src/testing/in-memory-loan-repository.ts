@@ -212,7 +212,7 @@ export const inMemoryLoanRepository = (
               autopay === null || loan.status !== 'ACTIVE' || (window.partyId === null ? onTestClock(loan.partyId) : loan.partyId !== window.partyId)
                 ? []
                 : installments
-                    .filter((i) => i.dueDate > window.after && i.dueDate <= window.through)
+                    .filter((i) => i.dueDate > window.after && i.dueDate <= window.through && i.dueDate > dateIn(loan.timeZone, autopay.enabledAt))
                     .map((i) => ({ loanId: loan.id, partyId: loan.partyId, clientId: autopay.clientId, dueDate: i.dueDate })),
             )
             .filter((due) => [...payments.values()].every((p) => p.clientId !== due.clientId || p.idempotencyKey !== autopayKey(due.loanId, due.dueDate)))

@@ -383,6 +383,12 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       await post(loans, loan.id, (l) => ({ transactions: [], installments: l.installments, balance: null, payments: [debit], audit: NOT_AUDITED, events: [] }), null)
       expect(await due('2026-04-01', '2026-05-10')).to.deep.equal([owed('2026-05-10')])
 
+      // Turned on the day an installment falls due: only those due after that day.
+      const late = await bookedLoan({ borrower: { partyId: party, clientId } })
+      await right(loans.autopay.turnOn({ loanId: late.loan.id, clientId, enabledAt: at('2026-04-10T16:00:00.000Z') }))
+      expect((await due('2026-04-01', '2026-05-10')).filter((d) => d.loanId === late.loan.id).map((d) => d.dueDate)).to.deep.equal(['2026-05-10'])
+
+      await right(loans.autopay.turnOff(late.loan.id))
       await right(loans.autopay.turnOff(loan.id))
       expect([await right(loans.autopay.of(loan.id)), await due('2026-04-01', '2026-05-10')]).to.deep.equal([O.none, []])
     })

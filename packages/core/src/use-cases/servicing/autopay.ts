@@ -93,18 +93,26 @@ export const autopayRefusal = (refused: PaymentRefusal): string => {
 /** Whether `method` may be debited by autopay: an active bank account. */
 const debitable = (method: PaymentMethod): boolean => method.type === 'bank_account' && method.status === 'active'
 
+/** What an installment still owes: its principal, interest and fees due, less what was paid of each. */
+const unpaidOf = (i: { readonly principalDue: number; readonly principalPaid: number; readonly interestDue: number; readonly interestPaid: number; readonly feesDue: number; readonly feesPaid: number }): number =>
+  i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
+
 /**
  * What the autopay debit of the installment due on `dueDate` asks, on the loan loaded for a
- * posting on `date`: what the installment owes on its due date (its interest to that day), less
- * the loan's pending debits; at most what a payment may ask on `date` (`planPayment`: up to the
- * payoff, or up to the bill when that is more, and only up to the payoff beside pending debits),
- * so a last installment's interest to its due date never makes it an over-payment; 0 at least.
+ * posting on `date`: what the installment owes on its due date (its interest to that day), or,
+ * fallen due already (a day caught up), what it still owes on `date` when less (a payment since);
+ * less the loan's pending debits; at most what a payment may ask on `date` (`planPayment`: up to
+ * the payoff, or up to the bill when that is more, and only up to the payoff beside pending
+ * debits), so a last installment's interest to its due date never makes it an over-payment; 0 at
+ * least.
  */
 const autopayAmount = (loaded: LoadedLoan, dueDate: string, date: string): number => {
   const inputs = replayInputsOf(loaded)
   const onDueDate = derivedOn(loaded.loan, inputs, dueDate)
-  const owed = onDueDate.nextDueDate === dueDate ? (onDueDate.nextDueAmount ?? 0) : 0
   const today = derivedOn(loaded.loan, inputs, date)
+  const owedThen = onDueDate.nextDueDate === dueDate ? (onDueDate.nextDueAmount ?? 0) : 0
+  const stillOwed = today.installments.find((i) => i.dueDate === dueDate)
+  const owed = dueDate < date ? Math.min(owedThen, stillOwed === undefined ? 0 : unpaidOf(stillOwed)) : owedThen
   const { pendingAmount } = loaded
   const most = pendingAmount > 0 ? today.payoff - pendingAmount : Math.max(today.payoff, today.pastDueAmount + (today.nextDueAmount ?? 0))
   return Math.max(0, Math.min(owed - pendingAmount, most))
