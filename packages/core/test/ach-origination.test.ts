@@ -80,7 +80,9 @@ const bench = (options: { readonly originations?: (store: AchOriginations) => Ac
     if (O.isNone(found)) throw new Error(`payment ${id} is gone`)
     return found.value
   }
-  return { ...servicing, seal, store, output, originate, settle, payment, failedLoans: () => [...failed] }
+  /** Turns the autopay of the caller's loan `loanId` on, where ACH rails run. */
+  const turnOnAutopay = async (loanId: string) => right(await setLoanAutopayForParty({ ...servicing.deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId, enabled: true })())
+  return { ...servicing, seal, store, output, originate, settle, payment, turnOnAutopay, failedLoans: () => [...failed] }
 }
 
 describe('ACH origination (docs/ach.md "Origination job")', () => {
@@ -274,8 +276,7 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
     const world = bench(options)
     const { loan, installments } = world.book()
     const bank = await world.addMethod(loan.id)
-    const turned = await setLoanAutopayForParty({ ...world.deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })()
-    expect(E.isRight(turned) && turned.right.autopay?.clientId).to.equal(caller.clientId)
+    expect((await world.turnOnAutopay(loan.id)).autopay?.clientId).to.equal(caller.clientId)
     expect(installments[0]!.dueDate).to.equal('2026-02-15')
     /** What installment `number` owes on its due date, as the rules derive it from the payments posted now. */
     const owedOnDueDate = async (number: number) => {
@@ -336,13 +337,13 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
   })
 
   it('takes none once autopay is turned off, and fails the debit of a blocked default account without turning autopay off', async () => {
-    const { loan, bank, deps, clock, originate, autopayPayments, paymentMethods, eventLog, output } = await opted()
+    const { loan, bank, deps, turnOnAutopay, clock, originate, autopayPayments, paymentMethods, eventLog, output } = await opted()
     right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: false })())
     clock.set(new Date('2026-02-13T21:00:00.000Z'))
     expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     expect(await autopayPayments()).to.deep.equal([])
 
-    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    await turnOnAutopay(loan.id)
     right(await paymentMethods.block(bank.id, clock.now())())
     clock.set(new Date('2026-03-13T20:00:00.000Z'))
     expect(await originate('2026-03-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
@@ -355,11 +356,11 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
   })
 
   it("asks a last installment's debit at the day's bill when its interest to its due date passes it, never refused as an over-payment", async () => {
-    const { book, addMethod, deps, clock, originate, loans, output } = bench()
+    const { book, addMethod, turnOnAutopay, clock, originate, loans, output } = bench()
     // One month of 1,234.57 at 12 %: its one installment, due Sunday 15 February, is its last.
     const { loan } = book({ amount: 123_457, termMonths: 1 })
     await addMethod(loan.id)
-    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    await turnOnAutopay(loan.id)
     clock.set(new Date('2026-02-13T21:00:00.000Z'))
     expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     const [taken, ...more] = loans.allPayments().filter((p) => p.loanId === loan.id)
@@ -368,12 +369,12 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
   })
 
   it('takes every debit of a window of more than a batch, each once', async () => {
-    const { book, addMethod, deps, clock, originate, output } = bench()
+    const { book, addMethod, turnOnAutopay, clock, originate, output } = bench()
     const loans = []
     for (let k = 0; k < 30; k++) {
       const { loan } = book()
       await addMethod(loan.id)
-      right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+      await turnOnAutopay(loan.id)
       loans.push(loan.id)
     }
     clock.set(new Date('2026-02-13T21:00:00.000Z'))
@@ -399,9 +400,9 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
   })
 
   it('tells the operators of a loan with autopay on and no payment method, and takes the others', async () => {
-    const { book, deps, clock, originate, failedLoans, autopayPayments, loan } = await opted()
+    const { book, turnOnAutopay, clock, originate, failedLoans, autopayPayments, loan } = await opted()
     const { loan: bare } = book()
-    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: bare.id, enabled: true })())
+    await turnOnAutopay(bare.id)
     clock.set(new Date('2026-02-13T21:00:00.000Z'))
     expect(await originate('2026-02-13T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     expect(failedLoans()).to.deep.equal([{ job: 'ach-origination', loanId: bare.id, reason: 'no autopay debit for the installment due 2026-02-15: the loan has no payment_method' }])
@@ -424,12 +425,12 @@ describe('autopay debits (docs/ach.md "Scheduled (autopay) debits")', () => {
   })
 
   it('never collects an installment that fell due before autopay was turned on', async () => {
-    const { book, addMethod, deps, clock, originate, loans } = bench()
+    const { book, addMethod, turnOnAutopay, clock, originate, loans } = bench()
     const { loan } = book()
     await addMethod(loan.id)
     // Turned on on Tuesday 17 February: Tuesday's window reaches back to Sunday's installment, which fell due before.
     clock.set(new Date('2026-02-17T14:00:00.000Z'))
-    right(await setLoanAutopayForParty({ ...deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
+    await turnOnAutopay(loan.id)
     clock.set(new Date('2026-02-17T21:00:00.000Z'))
     expect(await originate('2026-02-17T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })
     expect(loans.allPayments().filter((p) => p.loanId === loan.id)).to.deep.equal([])

@@ -25,6 +25,9 @@ import { at, caller, right, setup, some } from './fixtures/servicing.js'
  * banking days after their file's effective date; the others settle.
  */
 
+/** Wednesday 10 December 2025 at 20:00 UTC (15:00 New York): a loan booked then has its first installment due on Saturday 10 January. */
+const BOOKING = new Date('2025-12-10T20:00:00.000Z')
+
 const bench = () => {
   const seal = fakeAccountSeal()
   const servicing = setup(debitsLater(), { accountSeal: seal })
@@ -90,18 +93,20 @@ const bench = () => {
   }
   const payment = (id: string) => some(servicing.loans.payments.paymentById(testId(id)))
   const originate = async (runKey: string) => right(await runLeasedJob({ leases: inMemoryJobLeases(), clock: servicing.clock })(achOriginationJob(origination)(runKey), { runKey, holder: 'test', leaseMs: 60_000, stopping: () => false })())
-  return { ...servicing, store, received, clockOf, advanceTo, attemptAdvance, clocked, returning, payment, originate, outage }
+  /** The caller's party on a clock frozen at `BOOKING`, a loan booked then, and its bank account (the default). */
+  const clockedLoan = async () => {
+    servicing.clock.set(BOOKING)
+    const clock = await clockOf(BOOKING)
+    const { loan } = servicing.book()
+    return { clock, loan, bank: await servicing.addMethod(loan.id) }
+  }
+  return { ...servicing, store, received, clockOf, clockedLoan, advanceTo, attemptAdvance, clocked, returning, payment, originate, outage }
 }
 
 describe("a party's ACH debits on its test clock", () => {
   it('cuts them into its own files in the clock’s time, returns the one the bank returns (its installment past due again), and settles the other', async () => {
     const b = bench()
-    // Booked on Wednesday 10 December 2025 at 20:00 UTC (15:00 New York): the first installment falls due on Saturday 10 January.
-    const booking = new Date('2025-12-10T20:00:00.000Z')
-    b.clock.set(booking)
-    const clock = await b.clockOf(booking)
-    const { loan } = b.book()
-    const bank = await b.addMethod(loan.id)
+    const { clock, loan, bank } = await b.clockedLoan()
     // Monday 5 January 2026, in the clock's time: the borrower pays the installment (returned later) and 100.00 (settles).
     const monday = new Date('2026-01-05T20:00:00.000Z')
     await b.advanceTo(clock, monday)
@@ -136,12 +141,7 @@ describe("a party's ACH debits on its test clock", () => {
 
   it("debits an opted-in loan's installment on the clock's last cut-off before it falls due, and a return makes it past due again", async () => {
     const b = bench()
-    // Booked on Wednesday 10 December 2025: the first installment falls due on Saturday 10 January.
-    const booking = new Date('2025-12-10T20:00:00.000Z')
-    b.clock.set(booking)
-    const clock = await b.clockOf(booking)
-    const { loan } = b.book()
-    await b.addMethod(loan.id)
+    const { clock, loan } = await b.clockedLoan()
     right(await setLoanAutopayForParty({ ...b.deps, debitsAutopay: true })(caller, { partyId: caller.partyId, loanId: loan.id, enabled: true })())
     b.clock.set(new Date('2026-06-01T00:00:00.000Z'))
     // Thursday 8 January: that day's file is effective Friday 9, before the installment falls due: nothing is cut.
@@ -166,12 +166,7 @@ describe("a party's ACH debits on its test clock", () => {
 
   it('resumes a day whose file could not be written, on the next attempt: the same file once, each debit submitted once', async () => {
     const b = bench()
-    const booking = new Date('2025-12-10T20:00:00.000Z')
-    b.clock.set(booking)
-    const clock = await b.clockOf(booking)
-    const { loan } = b.book()
-    const bank = await b.addMethod(loan.id)
-    b.clock.set(booking)
+    const { clock, loan, bank } = await b.clockedLoan()
     const debit = right(await b.pay(loan.id, bank, 10_000, 'debit'))
     b.outage.puts = 1
     const realNow = new Date('2026-06-01T00:00:00.000Z')
@@ -181,7 +176,7 @@ describe("a party's ACH debits on its test clock", () => {
     const stopped = await b.attemptAdvance(clock, thursday)
     expect(E.isLeft(stopped.worked)).to.equal(true)
     // Thursday 11 December's step stopped at the write: the clock waits before it, the debit already posted.
-    expect((await stopped.clock).frozenTime).to.deep.equal(booking)
+    expect((await stopped.clock).frozenTime).to.deep.equal(BOOKING)
     expect(await b.payment(debit.id)).to.deep.include({ status: 'SUBMITTED', effectiveDate: '2025-12-11' })
     expect(b.received.size).to.equal(0)
     // Once the lease has run out, the advance is taken up again and the day finished.
@@ -196,11 +191,7 @@ describe("a party's ACH debits on its test clock", () => {
 
   it("leaves a clocked party's debits out of the world's cut-offs", async () => {
     const b = bench()
-    const booking = new Date('2025-12-10T20:00:00.000Z')
-    b.clock.set(booking)
-    await b.clockOf(booking)
-    const { loan } = b.book()
-    const bank = await b.addMethod(loan.id)
+    const { loan, bank } = await b.clockedLoan()
     const debit = right(await b.pay(loan.id, bank, 10_000, 'clocked'))
     b.clock.set(new Date('2025-12-10T22:00:00.000Z'))
     expect(await b.originate('2025-12-10T15:30')).to.deep.equal({ _tag: 'Completed', resumed: false })

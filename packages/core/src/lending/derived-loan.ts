@@ -34,7 +34,8 @@ export type DerivedLoan = {
 /** What pays the loan off on `asOf`, by bucket. */
 export type PayoffQuote = { readonly loan: Loan; readonly asOf: string; readonly outstanding: Buckets; readonly payoff: number }
 
-const unpaidOf = (i: LoanInstallment): number => i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
+/** What an installment still owes: its principal, interest and fees due, less what was paid of each. */
+export const unpaidOf = (i: LoanInstallment): number => i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
 
 /** An installment's status on `asOf` (docs/servicing.md "Schedule"); `settled`: the loan owes no principal. */
 export const installmentStatus = (i: LoanInstallment, asOf: string, settled: boolean): InstallmentStatus => {

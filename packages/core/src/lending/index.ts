@@ -10,6 +10,6 @@ export {
 export {
   type Allocation, type Buckets, DELINQUENCY_BUCKETS, type DelinquencyBucket, type DerivedLoan, type InstallmentPayments, type LoanChange, type LoanEvent,
   type PayoffQuote, type ReplayInputs, type ReturnFee, type ScheduledInstallment, type ServicedInstallment, type ServicingCheckpoint, type SettledPayment, chargeOffEntries, daysPastDueSince, delinquencyBucketOf,
-  allocated, derivedOn, postChange, replay, resumes, sameFigures, snapshotOf, statusChange, total, writtenOffReversal,
+  allocated, derivedOn, postChange, replay, resumes, sameFigures, snapshotOf, statusChange, total, unpaidOf, writtenOffReversal,
 } from './loan-servicing.js'
 export { disclosureFigures, formatAprThousandths } from './apr.js'

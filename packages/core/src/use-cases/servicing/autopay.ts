@@ -9,7 +9,7 @@ import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { AutopayInput, autopayKey, type AutopayDue, type LoanAutopay } from '../../domain/loans/autopay.js'
 import type { Payment } from '../../domain/loans/payment.js'
 import type { PaymentMethod } from '../../domain/loans/payment-method.js'
-import { derivedOn } from '../../lending/index.js'
+import { derivedOn, unpaidOf } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, LoanRepository } from '../../ports/loan-repository.js'
@@ -92,10 +92,6 @@ export const autopayRefusal = (refused: PaymentRefusal): string => {
 
 /** Whether `method` may be debited by autopay: an active bank account. */
 const debitable = (method: PaymentMethod): boolean => method.type === 'bank_account' && method.status === 'active'
-
-/** What an installment still owes: its principal, interest and fees due, less what was paid of each. */
-const unpaidOf = (i: { readonly principalDue: number; readonly principalPaid: number; readonly interestDue: number; readonly interestPaid: number; readonly feesDue: number; readonly feesPaid: number }): number =>
-  i.principalDue - i.principalPaid + (i.interestDue - i.interestPaid) + (i.feesDue - i.feesPaid)
 
 /**
  * What the autopay debit of the installment due on `dueDate` asks, on the loan loaded for a
