@@ -21,6 +21,7 @@ import { servicingRoutes } from './routes/servicing.js'
 import { testHelperRoutes } from './routes/test-helpers.js'
 import { referenceRoutes } from './routes/reference.js'
 import { onboardingSessionRoutes } from './routes/onboarding-sessions.js'
+import { operatorSessionRoutes } from './routes/operator-sessions.js'
 import type { Routes } from './routes/route.js'
 import { OPERATIONS, type Operation } from './routes/operations.js'
 import { buildRouter, routeFallback } from './routes/router.js'
@@ -28,7 +29,7 @@ import { buildRouter, routeFallback } from './routes/router.js'
 /** Every real handler, by operationId; operations missing here answer the 501 placeholder. */
 export const allRoutes = (
   deps: AppDeps,
-  config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations' | 'rateLimits'>,
+  config: Pick<Config, 'publicBaseUrl' | 'placeholderOperations' | 'rateLimits' | 'operatorSessionMinutes'>,
   operations: readonly Operation[] = OPERATIONS,
 ): Routes => ({
   ...healthRoutes(deps),
@@ -42,6 +43,7 @@ export const allRoutes = (
   ...eventRoutes(deps),
   ...testHelperRoutes(deps),
   ...auditEventRoutes(deps),
+  ...operatorSessionRoutes(deps, config),
   ...referenceRoutes(config, operations),
 })
 

@@ -22,6 +22,8 @@ export type Config = {
   readonly dataDir: string
   readonly partnerMintSecret: string | undefined
   readonly internalApiToken: string | undefined
+  /** How long a console session lasts (decision 149). */
+  readonly operatorSessionMinutes: number
   /** 32 bytes that seal webhook signing secrets at rest. */
   readonly webhookSecretKey: Uint8Array | undefined
   readonly webhookAllowHttp: boolean
@@ -177,6 +179,13 @@ const Environment = t.type({
     none,
     secret('The bearer token of /internal/* and /metrics (16 characters or more).', OPENSSL_KEY),
   ),
+  OPERATOR_SESSION_MINUTES: bounded(
+    'OPERATOR_SESSION_MINUTES',
+    5,
+    1_440,
+    480,
+    "How long an operator's console session lasts after signing in, in minutes; then the operator signs in again.",
+  ),
   WEBHOOK_SECRET_KEY: setting(
     'WEBHOOK_SECRET_KEY',
     'must be 32 bytes, base64-encoded',
@@ -268,7 +277,7 @@ const Environment = t.type({
   RATE_LIMIT_MINT_REQUESTS: limit(
     'RATE_LIMIT_MINT_REQUESTS',
     10,
-    'Failed key mint attempts (a wrong or empty mint secret) per client address per window; a right secret never counts. Failed internal-token attempts have the same budget, counted apart.',
+    'Failed key mint attempts (a wrong or empty mint secret) per client address per window; a right secret never counts. Failed internal-token attempts, console sign-ins and console-session lookups have the same budget, each counted apart; failed sign-ins to one e-mail too, over 15 minutes.',
   ),
   RATE_LIMIT_KEY_LOOKUPS: limit(
     'RATE_LIMIT_KEY_LOOKUPS',
@@ -400,6 +409,7 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         dataDir: v.DATA_DIR,
         partnerMintSecret: v.PARTNER_MINT_SECRET,
         internalApiToken: v.INTERNAL_API_TOKEN,
+        operatorSessionMinutes: v.OPERATOR_SESSION_MINUTES,
         webhookSecretKey: v.WEBHOOK_SECRET_KEY,
         webhookAllowHttp: v.WEBHOOK_ALLOW_HTTP,
         webhookAllowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

@@ -24,7 +24,7 @@ const NO_SUCH_PARTY = { error: 'not_found', detail: 'No such party.' }
 const EMPTY_PATCH = { error: 'invalid_request', detail: 'Send at least one field to update.' }
 const INTERNAL_REFUSAL = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 
 type Application = { readonly application_id: string; readonly [field: string]: unknown }

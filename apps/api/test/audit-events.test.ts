@@ -18,7 +18,7 @@ import { INTERNAL_TOKEN, MINT_SECRET, startTestServer, type TestServer } from '.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const INTERNAL_REFUSAL = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 const AUDIT = '/internal/audit-events'
 const WEBHOOK_SECRET = `whsec_${randomBytes(32).toString('base64')}`

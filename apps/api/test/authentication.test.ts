@@ -16,7 +16,7 @@ const invalidApiKeyBody = { error: 'invalid_api_key', detail: 'The API key is no
 const partyMismatchBody = { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' }
 const invalidInternalTokenBody = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 
 const createSession = (url: string, headers: Record<string, string>): Promise<Reply> =>

@@ -240,6 +240,8 @@ for (const database of testDatabases()) {
       switch (op.operationId) {
         case 'mintApiKey':
           return { party_id: target.ids['party_id']![0]!, client_name: 'fuzz-strings' }
+        case 'signInOperator':
+          return { email: 'fuzz@lender.example', password: 'not anyone’s password' }
         case 'createOnboardingSession':
           return { ...SESSION_INPUT }
         case 'createOnboardingAddress':

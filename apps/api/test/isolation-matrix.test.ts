@@ -37,7 +37,7 @@ import { testId } from '@lendgate/core/testing'
 const PARTY_MISMATCH = { error: 'party_mismatch', detail: 'The party in the path is not the party of this API key.' }
 const INVALID_INTERNAL_TOKEN = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 const INVALID_MINT_KEY = { error: 'invalid_mint_key', detail: 'X-Partner-Mint-Key is missing or wrong.' }
 

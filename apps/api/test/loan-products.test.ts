@@ -83,7 +83,7 @@ const MINIMAL = {
 }
 const INTERNAL_REFUSAL = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 const EMPTY_PATCH = { error: 'invalid_request', detail: 'Send at least one field to update.' }
 

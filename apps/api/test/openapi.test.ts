@@ -77,7 +77,7 @@ describe('the OpenAPI documents', () => {
     expect(routesOf(partner).filter((route) => / \/(public|internal|health)(\/|$)/.test(route))).to.deep.equal([])
     expect(routesOf(operator).filter((route) => !/ \/(internal|health)(\/|$)/.test(route))).to.deep.equal([])
     expect(Object.keys((partner.components as { securitySchemes?: object }).securitySchemes ?? {}).sort()).to.deep.equal(['bearerApiKey', 'headerApiKey', 'mintKey'])
-    expect(Object.keys((operator.components as { securitySchemes?: object }).securitySchemes ?? {})).to.deep.equal(['internalToken'])
+    expect(Object.keys((operator.components as { securitySchemes?: object }).securitySchemes ?? {})).to.deep.equal(['internalToken', 'operatorSession'])
     expect(JSON.stringify(partner)).to.not.include('/internal/')
   })
 

@@ -249,8 +249,8 @@ describe('first contact: the README quick start and walkthrough, run as pasted b
         // The CLI prints its JSON indented.
         const printed = operator.out.replace(/":\s+/g, '":')
         expect(printed, 'an error answer').to.not.include('"error":')
-        // The approved session (sessions list), its party.ready event (webhooks deliveries $S), the booked application (applications list), the new client's key (keys list) and the backup.
-        for (const seen of ['"current_step":"REVIEW"', '"type":"party.ready"', '"loan_id":"', '"key_prefix":"lgk_live_', '"file":"lendgate-backup.jsonl.gz"']) expect(printed, seen).to.include(seen)
+        // The approved session (sessions list), its party.ready event (webhooks deliveries $S), the booked application (applications list), the new client's key (keys list), the operator added and the backup.
+        for (const seen of ['"current_step":"REVIEW"', '"type":"party.ready"', '"loan_id":"', '"key_prefix":"lgk_live_', '"role":"reviewer"', '"file":"lendgate-backup.jsonl.gz"']) expect(printed, seen).to.include(seen)
         expect((await fetch(`${url}/health/ready`)).status).to.equal(200)
 
         // Ctrl-C: SIGINT to the terminal's foreground group. The API says it is shutting down, no

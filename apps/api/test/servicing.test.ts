@@ -25,7 +25,7 @@ const PARTY_MISMATCH = { error: 'party_mismatch', detail: 'The party in the path
 const NO_SUCH_LOAN = { error: 'not_found', detail: 'No such loan.' }
 const INTERNAL_REFUSAL = {
   error: 'invalid_internal_token',
-  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.',
+  detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
 }
 const KEY_REQUIRED = { error: 'idempotency_key_required', detail: 'This request moves money: send an Idempotency-Key header so a retry cannot pay twice.' }
 

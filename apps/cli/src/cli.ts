@@ -5,13 +5,16 @@ import { COMMANDS, usageOf, type CliDeps, type Command, type Options } from './c
 /** Where the CLI writes: standard output for answers, standard error for problems. */
 export type Io = { readonly out: (text: string) => void; readonly err: (text: string) => void }
 
+/** The width of the commands' names in the help: the longest, and a space. */
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 1
+
 const HELP = `Lendgate operator CLI: runs the use cases directly on the configured database.
 
 Usage: pnpm lendgate <command> [arguments] [--options]    (pnpm lendgate <command> --help)
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(22)} ${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(NAME_WIDTH)} ${c.summary}`)
   .join('\n')}
 
 The database is the server's: DATABASE_URL (postgres://…), or the embedded one under DATA_DIR

@@ -1,5 +1,12 @@
 import {
   OPERATOR_CONTEXT,
+  addOperator,
+  disableOperator,
+  listOperators,
+  operatorView,
+  revokeOperatorSessions,
+  type OperatorRepository,
+  type OperatorSecrets,
   achInboundFileView,
   ingestAchFile,
   type IngestionDeps,
@@ -71,6 +78,11 @@ export type CliDeps = {
    * calendar; a usage error when the calendar's settings (`ACH_EXTRA_CLOSURES`) are malformed.
    */
   readonly ingestion: E.Either<{ readonly _tag: 'Usage'; readonly detail: string }, IngestionDeps>
+  /** Named operators (decision 149): the console's people, added and disabled here only. */
+  readonly operators: OperatorRepository
+  readonly operatorSecrets: OperatorSecrets
+  /** Standard input, whole: where `operators add --password-from stdin` reads the password. */
+  readonly readStdin: () => Promise<string>
   readonly ids: IdGenerator
   readonly clock: Clock
   /** The world the operator's commands act on: the live world (decision 128). */
@@ -152,6 +164,17 @@ const PAGE = { limit: 'limit', cursor: 'cursor' } as const
 const PAGE_OPTIONS = { limit: { value: 'n' }, cursor: { value: 'c' } } as const
 const pageQuery = (options: Options) => fieldsFrom(options, PAGE)
 const filteredPage = (options: Options) => fieldsFrom(options, { ...PAGE, status: 'status' })
+
+/**
+ * The password `operators add` is given: with `--password-from stdin`, standard input's first line
+ * (never an argument, which other users can see in the process list); without, none, so that one
+ * is generated and printed once.
+ */
+const givenPassword = (deps: CliDeps, from: string | undefined): TE.TaskEither<unknown, { readonly password?: string }> => {
+  if (from === undefined) return TE.right({})
+  if (from !== 'stdin') return TE.left({ _tag: 'Usage', detail: '--password-from takes stdin only' })
+  return TE.fromTask(async () => ({ password: (await deps.readStdin()).split(/\r?\n/)[0] ?? '' }))
+}
 
 /** The client of a session, to act on its client-scoped records (webhook deliveries). */
 const sessionClient = (deps: CliDeps, sessionId: string | undefined) =>
@@ -289,6 +312,39 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
         sessionClient(deps, args[0]),
         TE.chainW((caller) => retryWebhookDelivery(deps)(caller, { sessionId: args[0], eventId: args[1] })),
         TE.map(webhookEventView),
+      ),
+  },
+  'operators add': {
+    summary: 'Add a named operator of the console with a role; without --password-from, a password is generated and printed once',
+    args: [],
+    options: { email: { value: '<address>', required: true }, role: { value: 'reviewer|credit|servicing|admin', required: true }, 'password-from': { value: 'stdin' } },
+    run: (deps, _args, o) =>
+      pipe(
+        givenPassword(deps, o['password-from']),
+        TE.chainW((password) => addOperator(deps)({ ...fieldsFrom(o, { email: 'email', role: 'role' }), ...password })),
+        TE.map(({ operator, password }) => ({ operator: operatorView(operator), ...(password === null ? {} : { password }) })),
+      ),
+  },
+  'operators list': {
+    summary: 'List the named operators, enabled or not, by e-mail',
+    args: [],
+    options: {},
+    run: (deps) => pipe(listOperators(deps)(), TE.map((operators) => ({ data: operators.map(operatorView) }))),
+  },
+  'operators disable': {
+    summary: "Disable an operator: it can no longer sign in, and its sessions end now",
+    args: [],
+    options: { email: { value: '<address>', required: true } },
+    run: (deps, _args, o) => pipe(disableOperator(deps)(fieldsFrom(o, { email: 'email' })), TE.map(operatorView)),
+  },
+  'operators revoke-sessions': {
+    summary: "End every console session of an operator now (a lost laptop); it may sign in again",
+    args: [],
+    options: { email: { value: '<address>', required: true } },
+    run: (deps, _args, o) =>
+      pipe(
+        revokeOperatorSessions(deps)(fieldsFrom(o, { email: 'email' })),
+        TE.map(({ operator, sessionsRevoked }) => ({ operator: operatorView(operator), sessions_revoked: sessionsRevoked })),
       ),
   },
   'ach ingest': {

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { text } from 'node:stream/consumers'
 import {
   aesGcmAccountSeal,
   migrateToLatest,
@@ -11,6 +12,8 @@ import {
   postgresAchOriginations,
   postgresWorldDeps,
   nodeApiKeyMaterial,
+  nodeOperatorSecrets,
+  postgresOperatorRepository,
   openDatabase,
   postgresApiKeyRepository,
   postgresLoanApplicationRepository,
@@ -87,6 +90,9 @@ const status = await runCli(
         })),
       ),
       apiKeys: postgresApiKeyRepository(database.db),
+      operators: postgresOperatorRepository(database.db),
+      operatorSecrets: nodeOperatorSecrets(),
+      readStdin: () => text(process.stdin),
       keyMaterial: nodeApiKeyMaterial(),
       sessions: postgresOnboardingSessionRepository(database.db),
       world: 'live',

@@ -14,7 +14,7 @@ import {
   type OnboardingSession,
 } from '@lendgate/core'
 import { nachaInboundFormat } from '@lendgate/adapters'
-import { fakeAccountSeal, fakeKeyMaterial, inMemoryAchInbound, inMemoryAchOriginations, inMemoryPaymentMethodRepository, type InMemoryLoanRepository, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
+import { fakeAccountSeal, fakeKeyMaterial, fakeOperatorSecrets, inMemoryOperatorRepository, inMemoryAchInbound, inMemoryAchOriginations, inMemoryPaymentMethodRepository, type InMemoryLoanRepository, inMemoryApiKeyRepository, inMemoryLoanApplicationRepository, inMemoryLoanProductRepository, inMemoryOnboardingSessionRepository, sequentialIds, testClock, testId } from '@lendgate/core/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -50,6 +50,9 @@ const setup = () => {
   const applications = inMemoryLoanApplicationRepository()
   const clock = testClock(new Date('2026-03-10T09:00:00.000Z'))
   const backedUp: string[] = []
+  const operators = inMemoryOperatorRepository()
+  /** What the command's standard input holds. */
+  const stdin = { text: '' }
   const deps: CliDeps = {
     backups: {
       backup: (file) => TE.fromIO(() => (backedUp.push(file), { file })),
@@ -62,6 +65,9 @@ const setup = () => {
     applications,
     products: inMemoryLoanProductRepository(),
     ingestion: ingestionOn(applications.loans, clock),
+    operators,
+    operatorSecrets: fakeOperatorSecrets(),
+    readStdin: async () => stdin.text,
     ids: sequentialIds(),
     clock,
     world: 'live',
@@ -114,7 +120,7 @@ const setup = () => {
     await right(applications.insert({ ...draft, status: 'SUBMITTED', submittedAt: clock.now() }))
     return { ...draft, status: 'SUBMITTED', submittedAt: clock.now() }
   }
-  return { deps, run, submittedSession, submittedApplication, applications, clock, backedUp }
+  return { deps, run, submittedSession, submittedApplication, applications, clock, backedUp, operators, stdin }
 }
 
 describe('the operator CLI', () => {
@@ -182,6 +188,42 @@ describe('the operator CLI', () => {
     expect(listed.out).to.not.include(minted.json?.['api_key'] as string)
     const revoked = await run('keys', 'revoke', minted.json?.['api_key_id'] as string, '--client-id', clientId)
     expect(revoked.json).to.deep.include({ api_key_id: minted.json?.['api_key_id'], status: 'revoked' })
+  })
+
+  it('adds operators with a generated password printed once, or one read from standard input; lists, disables and ends their sessions', async () => {
+    const { run, operators, stdin, deps } = setup()
+    const generated = await run('operators', 'add', '--email', 'Ada@Lender.Example', '--role', 'reviewer')
+    expect(generated.status, generated.err).to.equal(0)
+    expect(generated.json).to.deep.equal({
+      operator: { operator_id: generated.json?.['operator']['operator_id'], email: 'ada@lender.example', role: 'reviewer', created_at: '2026-03-10T09:00:00.000Z', disabled_at: null },
+      password: 'generated-password-1',
+    })
+    stdin.text = 'a passphrase from a pipe\nignored second line\n'
+    const given = await run('operators', 'add', '--email', 'grace@lender.example', '--role', 'credit', '--password-from', 'stdin')
+    expect(given.status, given.err).to.equal(0)
+    expect(given.json).to.not.have.property('password')
+    const credentials = await right(operators.credentialsOf('grace@lender.example'))
+    expect(credentials._tag === 'Some' && (await deps.operatorSecrets.passwordMatches('a passphrase from a pipe', credentials.value.passwordHash)())).to.equal(true)
+
+    expect(await run('operators', 'add', '--email', 'ADA@lender.example', '--role', 'admin')).to.deep.include({ status: 1, err: '{"error":"already_exists","entity":"operator"}\n' })
+    expect(await run('operators', 'add', '--email', 'x@lender.example', '--role', 'owner')).to.deep.include({
+      status: 1,
+      err: '{"error":"invalid_request","detail":"role must be one of: reviewer, credit, servicing, admin","param":"role"}\n',
+    })
+    stdin.text = 'short\n'
+    expect((await run('operators', 'add', '--email', 'y@lender.example', '--role', 'admin', '--password-from', 'stdin')).err).to.include('"param":"password"')
+    expect(await run('operators', 'add', '--email', 'z@lender.example', '--role', 'admin', '--password-from', 'file')).to.deep.include({ status: 2 })
+
+    const listed = await run('operators', 'list')
+    expect(listed.json?.['data'].map((o: Record<string, unknown>) => [o['email'], o['role']])).to.deep.equal([
+      ['ada@lender.example', 'reviewer'],
+      ['grace@lender.example', 'credit'],
+    ])
+    const revoked = await run('operators', 'revoke-sessions', '--email', 'ada@lender.example')
+    expect(revoked.json?.['sessions_revoked']).to.equal(0)
+    const disabled = await run('operators', 'disable', '--email', 'ADA@lender.example')
+    expect(disabled.json).to.deep.include({ email: 'ada@lender.example', disabled_at: '2026-03-10T09:00:00.000Z' })
+    expect(await run('operators', 'disable', '--email', 'nobody@lender.example')).to.deep.include({ status: 1, err: '{"error":"not_found","resource":"operator"}\n' })
   })
 
   it('refuses a bad mint with exit status 1 and the reason as JSON, never a stack', async () => {

@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely'
 import { nodeApiKeyMaterial } from './crypto/api-key-material.js'
 import { randomIds } from './crypto/ids.js'
 import { scryptOneTimeCodes } from './crypto/one-time-codes.js'
+import { nodeOperatorSecrets } from './crypto/operator-secrets.js'
+import { postgresOperatorRepository } from './postgres/operator-repository.js'
 import { aesGcmWebhookSecrets } from './crypto/webhook-secrets.js'
 import { aesGcmAccountSeal } from './crypto/account-seal.js'
 import { sandboxPaymentProcessor, sandboxTokenizer } from './payments/sandbox.js'
@@ -102,6 +104,8 @@ export const postgresCoreDepsBase = (database: OpenDatabase, options: PostgresCo
     codes: scryptOneTimeCodes(),
     urlGuard: webhookUrlGuard(options.webhookUrls ?? { allowHttp: false, allowPrivateNetworks: false }),
     products: postgresLoanProductRepository(db),
+    operators: postgresOperatorRepository(db),
+    operatorSecrets: nodeOperatorSecrets(),
     ids: randomIds(),
     clock: options.clock ?? systemClock,
   }

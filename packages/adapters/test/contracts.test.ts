@@ -6,6 +6,7 @@ import {
   loanApplicationRepositoryContract,
   loanProductRepositoryContract,
   onboardingSessionRepositoryContract,
+  operatorRepositoryContract,
   partyRepositoryContract,
   right,
   testClockRepositoryContract,
@@ -20,6 +21,7 @@ import {
   inMemoryLoanApplicationRepository,
   inMemoryLoanProductRepository,
   inMemoryOnboardingSessionRepository,
+  inMemoryOperatorRepository,
   inMemoryTestClockRepository,
   inMemoryVerificationChallengeRepository,
   inMemoryWebhookEndpointRepository,
@@ -34,6 +36,7 @@ import { postgresWebhookEventRepository } from '../src/postgres/webhook-event-re
 import { postgresWebhookEndpointRepository } from '../src/postgres/webhook-endpoint-repository.js'
 import { postgresIdempotencyStore } from '../src/postgres/idempotency-store.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
+import { postgresOperatorRepository } from '../src/postgres/operator-repository.js'
 import { postgresVerificationChallengeRepository } from '../src/postgres/verification-challenge-repository.js'
 import { postgresTestClockRepository } from '../src/postgres/test-clock-repository.js'
 import { testDatabases, testWorlds } from '../src/testing/test-databases.js'
@@ -57,6 +60,7 @@ verificationChallengeRepositoryContract({
   make: async () => ({ repo: inMemoryVerificationChallengeRepository(), session: async () => freshId() }),
 })
 loanProductRepositoryContract({ name: 'in memory', make: async () => inMemoryLoanProductRepository() })
+operatorRepositoryContract({ name: 'in memory', make: async () => inMemoryOperatorRepository() })
 loanApplicationRepositoryContract({
   name: 'in memory',
   make: async () => {
@@ -76,6 +80,7 @@ testClockRepositoryContract({ name: 'in memory', make: async () => ({ repo: inMe
 
 for (const database of testDatabases()) {
   apiKeyRepositoryContract({ name: database.name, make: async () => postgresApiKeyRepository((await database.open()).db) })
+  operatorRepositoryContract({ name: database.name, make: async () => postgresOperatorRepository((await database.open()).db) })
   loanProductRepositoryContract({ name: database.name, make: async () => postgresLoanProductRepository((await database.open()).db) })
 }
 

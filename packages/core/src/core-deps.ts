@@ -10,6 +10,8 @@ import type { KeyUsageRecorder } from './ports/key-usage-recorder.js'
 import type { LoanApplicationRepository } from './ports/loan-application-repository.js'
 import type { LoanProductRepository } from './ports/loan-product-repository.js'
 import type { LoanRepository } from './ports/loan-repository.js'
+import type { OperatorRepository } from './ports/operator-repository.js'
+import type { OperatorSecrets } from './ports/operator-secrets.js'
 import type { OnboardingSessionRepository } from './ports/onboarding-session-repository.js'
 import type { OneTimeCodes } from './ports/one-time-codes.js'
 import type { PartyRepository } from './ports/party-repository.js'
@@ -62,6 +64,9 @@ export type CoreDeps = {
   readonly eventEndpoints: EventEndpointRepository
   /** The test world's clocks (decision 131); the live world's store has none. */
   readonly testClocks: TestClockRepository
+  /** Named operators and their console sessions (decision 149); shared by both worlds, audited in the live world's log. */
+  readonly operators: OperatorRepository
+  readonly operatorSecrets: OperatorSecrets
   /** The world these stores are of (decision 128): what an event written in it says (`livemode`). */
   readonly world: World
   readonly ids: IdGenerator

@@ -22,7 +22,7 @@ export { type JsonSchema, jsonSchemaOf, CalendarDate, EmptyInput, decode, isUuid
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, InboundFileId, isWebhookEventId,
+  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, InboundFileId, OperatorId, OperatorSessionId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
@@ -291,11 +291,28 @@ export { type LoanApplicationView, loanApplicationView, type LoanProductView, lo
 export {
   AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
-  OPERATOR_CONTEXT, apiKeyActor, keyMintedEvent, sessionApprovedEvent, productCreatedEvent, type Concerning, type CorrectedAccount, paymentMethodCorrectedEvent,
+  OPERATOR_CONTEXT, apiKeyActor, namedOperatorActor, actorId, keyMintedEvent, sessionApprovedEvent, productCreatedEvent, type Concerning, type CorrectedAccount, paymentMethodCorrectedEvent,
 } from './domain/audit/audit-event.js'
 export { type AuditEventView, auditEventView } from './views/audit.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
 export { AuditEventFilters, listAuditEvents } from './use-cases/audit/list-audit-events.js'
+
+// Named operators and their console sessions (decision 149)
+export {
+  OPERATOR_ROLES, type OperatorRole, OPERATOR_PERMISSIONS, type OperatorPermission, ROLE_PERMISSIONS, roleMay, rolesWith, requirePermission,
+  type Operator, type OperatorSession, sessionLive, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, OperatorEmail, Password, AddOperatorInput, SignInInput,
+  type InvalidCredentials, invalidCredentials, type InvalidOperatorSession, invalidOperatorSession, type InsufficientRole, insufficientRole,
+} from './domain/operators/operator.js'
+export { type OperatorCredentials, type StoredOperatorSession, type SessionOperator, type OperatorRepository } from './ports/operator-repository.js'
+export { type NewSessionToken, type OperatorSecrets } from './ports/operator-secrets.js'
+export {
+  type ManageOperatorsDeps, type AddedOperator, addOperator, disableOperator, revokeOperatorSessions, listOperators,
+} from './use-cases/operators/manage-operators.js'
+export {
+  type SignInOperatorDeps, type SignedIn, type SignInOptions, type OperatorSessionDeps, type CredentialsChecked,
+  checkOperatorCredentials, openOperatorSession, signInOperator, operatorOfSession, signOutOperator,
+} from './use-cases/operators/operator-sessions.js'
+export { type OperatorView, operatorView, type OperatorSessionView, operatorSessionView } from './views/operators.js'
 
 // Scheduled jobs
 export { type JobLease, type CompletedRun, type JobLeases } from './ports/job-leases.js'

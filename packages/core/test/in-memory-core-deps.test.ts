@@ -88,6 +88,8 @@ const MEMBERS: Record<keyof CoreDeps, true> = {
   accountSeal: true,
   urlGuard: true,
   products: true,
+  operators: true,
+  operatorSecrets: true,
   applications: true,
   loans: true,
   paymentMethods: true,

@@ -1,5 +1,18 @@
 import { secretsEqual } from '@lendgate/adapters'
-import { authenticateApiKey, idSegmentToLookUp, KEY_PREFIX, missingApiKey, requireOwnParty, requireScope, type AuthenticateApiKeyDeps, type KnownScope, type RatePolicy } from '@lendgate/core'
+import {
+  authenticateApiKey,
+  idSegmentToLookUp,
+  KEY_PREFIX,
+  missingApiKey,
+  operatorOfSession,
+  requirePermission,
+  requireOwnParty,
+  requireScope,
+  type AuthenticateApiKeyDeps,
+  type KnownScope,
+  type OperatorPermission,
+  type RatePolicy,
+} from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type { Middleware, ParameterizedContext } from 'koa'
@@ -10,7 +23,7 @@ import { declaresBody } from './body.js'
 import { clientAddress } from './client-address.js'
 import type { AppContext, AppState } from './context.js'
 import { HEALTH_PROBES, METRICS_PATH } from './probes.js'
-import { invalidInternalToken, invalidMintKey, serverMisconfigured, testModeOnly, type RateLimitExceeded } from './problems.js'
+import { invalidCsrfToken, invalidInternalToken, invalidMintKey, serverMisconfigured, testModeOnly, type RateLimitExceeded } from './problems.js'
 import { exceeded, limitedBy, limitsFor, policyHeader, setRateLimitHeaders, takeOrWarn, type RequestLimit } from './rate-limit.js'
 import { RATE_POLICY } from './rate-policies.js'
 import { answerProblem } from './respond.js'
@@ -39,18 +52,40 @@ export const presentedApiKey = (ctx: Pick<AppContext, 'get'>): string | undefine
 /** The client address a per-address limit counts under (`clientAddress`). */
 const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(ctx.ip)
 
+/**
+ * The console session's cookie (decision 149): `__Host-` binds it to the origin that set it, over
+ * HTTPS (browsers count http://localhost and 127.0.0.1 as secure), on every path.
+ */
+export const OPERATOR_SESSION_COOKIE = '__Host-lendgate_operator'
+/** The header a console session's request that changes something sends its CSRF token in. */
+export const CSRF_HEADER = 'X-CSRF-Token'
+
+/** The console session's token a request presents in its cookie, if any. */
+export const presentedSessionToken = (ctx: Pick<AppContext, 'cookies'>): string | undefined => {
+  const token = ctx.cookies.get(OPERATOR_SESSION_COOKIE, { signed: false })
+  return token === undefined || token === '' ? undefined : token
+}
+
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** Runs one attempt at a secret (`check`) under a limit on failed attempts; a Left is the check's failure or the 429. */
-type AttemptLimit = <F>(ctx: ParameterizedContext<AppState>, check: () => E.Either<F, void>) => Promise<E.Either<F | RateLimitExceeded, void>>
+export type AttemptLimit = <F>(ctx: ParameterizedContext<AppState>, check: () => E.Either<F, void>) => Promise<E.Either<F | RateLimitExceeded, void>>
+
+/** The bucket of `prefix` for a request's client address (`<prefix>:<client address>`). */
+const perAddress =
+  (prefix: string) =>
+  (ctx: ParameterizedContext<AppState>): string =>
+    `${prefix}:${clientAddressOf(ctx)}`
 
 /**
- * Failed attempts at an operator secret per client address (`<prefix>:<client address>`), counted
+ * Failed attempts at an operator secret in a bucket (`bucketOf`, usually per client address), counted
  * exactly (decision 109). A right secret never counts; past the limit every attempt is 429, the
  * right secret included and not compared. A store failure checks without the limit (fail open).
  */
-const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RatePolicy, prefix: string, secret: string): AttemptLimit => {
+const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RatePolicy, bucketOf: (ctx: ParameterizedContext<AppState>) => string, secret: string): AttemptLimit => {
   const policies = policyHeader([policy])
   return async (ctx, check) => {
-    const attempted = await deps.attemptLimiter.attempt(`${prefix}:${clientAddressOf(ctx)}`, policy, check)()
+    const attempted = await deps.attemptLimiter.attempt(bucketOf(ctx), policy, check)()
     if (E.isLeft(attempted)) {
       ctx.state.log.warn({ err: attempted.left.cause, policy: policy.name }, `rate limit store unavailable; ${secret} checked without this limit`)
       return check()
@@ -61,16 +96,42 @@ const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RateP
   }
 }
 
+/**
+ * Failed console-session lookups per client address (`operator_session:<address>`, policy
+ * `operator_session`): the mint budget, counted apart. A session's token is too long to guess;
+ * the limit bounds what forged cookies cost the store.
+ */
+const sessionAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
+  secretAttemptLimit(deps, { name: RATE_POLICY.operatorSession, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('operator_session'), 'console session')
+
+/** How long a run of failed sign-ins to one operator's e-mail is remembered: 15 minutes, whatever the window. */
+const SIGN_IN_ACCOUNT_WINDOW_SECONDS = 900
+
+/**
+ * Failed console sign-ins (decision 149), with the mint budget, each counted apart: per client
+ * address in the usual window (`sign_in:<address>`), and per e-mail over 15 minutes
+ * (`sign_in_account:<e-mail>`), so that guessing one operator's password from many addresses is
+ * bounded too. A right password never counts.
+ */
+export const signInAttemptLimits = (
+  deps: Pick<AppDeps, 'attemptLimiter'>,
+  settings: RateLimitSettings,
+): { readonly byAddress: AttemptLimit; readonly byAccount: (email: string) => AttemptLimit } => ({
+  byAddress: secretAttemptLimit(deps, { name: RATE_POLICY.signIn, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('sign_in'), 'sign-in'),
+  byAccount: (email) =>
+    secretAttemptLimit(deps, { name: RATE_POLICY.signInAccount, limit: settings.mintRequests, windowSeconds: SIGN_IN_ACCOUNT_WINDOW_SECONDS }, () => `sign_in_account:${email}`, 'sign-in'),
+})
+
 /** Failed mint attempts per client address (`mint:<address>`, policy `mint`, decision 109). */
 const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
-  secretAttemptLimit(deps, { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'mint', 'mint secret')
+  secretAttemptLimit(deps, { name: RATE_POLICY.mint, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('mint'), 'mint secret')
 
 /**
  * Failed internal-token attempts per client address (`internal:<address>`, policy `internal`,
  * decision 112): the mint budget, counted apart, so a mistyped mint secret never locks operators out.
  */
 const internalAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
-  secretAttemptLimit(deps, { name: RATE_POLICY.internal, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, 'internal', 'internal token')
+  secretAttemptLimit(deps, { name: RATE_POLICY.internal, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('internal'), 'internal token')
 
 /**
  * The key-lookup limit: a key authentication would look up in the store (format and checksum hold:
@@ -143,6 +204,39 @@ const secretGate =
     await next()
   }
 
+/**
+ * A console session's checks (decision 149): the cookie's session live (401 `invalid_session`,
+ * failures limited per address), its operator put on `ctx.state`; on a method that changes
+ * something, the session's CSRF token in `X-CSRF-Token` (403 `invalid_csrf_token`); the role holding
+ * `permission`, when the route asks one (403 `insufficient_role`).
+ */
+const sessionGate = (deps: AppDeps, limited: AttemptLimit, permission: OperatorPermission | undefined): Middleware<AppState> => {
+  const sessionOf = operatorOfSession(deps)
+  return async (ctx, next) => {
+    const token = presentedSessionToken(ctx as AppContext)
+    const found = token === undefined ? undefined : await sessionOf(token)()
+    if (found !== undefined && E.isLeft(found) && found.left._tag === 'StoreUnavailable') return answerProblem(ctx, found.left)
+    const checked = await limited(ctx, () => (found !== undefined && E.isRight(found) ? E.right(undefined) : E.left({ _tag: 'InvalidOperatorSession' } as const)))
+    if (E.isLeft(checked) || found === undefined || E.isLeft(found) || token === undefined) return answerProblem(ctx, E.isLeft(checked) ? checked.left : { _tag: 'InvalidOperatorSession' })
+    const { operator, session } = found.right
+    ctx.state.operator = { operator, session, token }
+    if (!SAFE_METHODS.has(ctx.method) && !deps.operatorSecrets.csrfMatches(token, ctx.get(CSRF_HEADER))) return answerProblem(ctx, invalidCsrfToken)
+    if (permission !== undefined) {
+      const allowed = requirePermission(permission)(operator)
+      if (E.isLeft(allowed)) return answerProblem(ctx, allowed.left)
+    }
+    await next()
+  }
+}
+
+/**
+ * An internal route: a request with an `Authorization` header, or with neither it nor a console
+ * session's cookie, is the internal token's (`internalAuth`); one with only the cookie is a
+ * named operator's (`sessionGate`), held to `permission`.
+ */
+const internalGate = (token: Middleware<AppState>, session: Middleware<AppState>): Middleware<AppState> => (ctx, next) =>
+  ctx.get('Authorization') === '' && presentedSessionToken(ctx as AppContext) !== undefined ? session(ctx, next) : token(ctx, next)
+
 /** `/internal/*` and `/metrics` (the API's and the worker's): only `Authorization: Bearer <INTERNAL_API_TOKEN>` passes; partner keys never do. */
 export const internalAuth = (deps: Pick<AppDeps, 'attemptLimiter'>, config: Pick<Config, 'rateLimits' | 'internalApiToken'>): Middleware<AppState> =>
   secretGate(config.internalApiToken, 'INTERNAL_API_TOKEN', (ctx) => bearerIn(ctx.get('Authorization')), invalidInternalToken, internalAttemptLimit(deps, config.rateLimits))
@@ -162,6 +256,8 @@ const presentsCredential =
     const key = presentedApiKey(ctx)
     if (key !== undefined && O.isSome(toLookUp(key))) return true
     if ((ctx.path.startsWith('/internal/') || ctx.path === METRICS_PATH) && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
+    // A console session: its failed lookups have their own limit (`sessionAttemptLimit`).
+    if (ctx.path.startsWith('/internal/') && presentedSessionToken(ctx) !== undefined) return true
     return ctx.method === 'POST' && ctx.path === '/public/partner/api-keys' && ctx.get('X-Partner-Mint-Key') !== ''
   }
 
@@ -206,6 +302,7 @@ export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 
   const lookups = keyLookupLimit(deps, settings)
   const internal = internalAuth(deps, config)
   const mint = mintAuth(config.partnerMintSecret, mintAttemptLimit(deps, settings))
+  const sessions = sessionAttemptLimit(deps, settings)
   return {
     keyless: keylessBudget(deps, settings),
     internal,
@@ -216,7 +313,9 @@ export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 
         case 'mint':
           return [mint]
         case 'internal':
-          return [internal]
+          return [internalGate(internal, sessionGate(deps, sessions, op.permission))]
+        case 'session':
+          return [sessionGate(deps, sessions, undefined)]
         case 'none':
           return []
       }

@@ -47,8 +47,28 @@ export const toHttpError = (problem: Problem): HttpError => {
     case 'InvalidInternalToken':
       return {
         status: 401,
-        body: { error: 'invalid_internal_token', detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>"; partner keys are not accepted.' },
+        body: {
+          error: 'invalid_internal_token',
+          detail: 'Internal routes require "Authorization: Bearer <INTERNAL_API_TOKEN>" or a console session; partner keys are not accepted.',
+        },
         headers: { 'WWW-Authenticate': 'Bearer' },
+      }
+    case 'InvalidCredentials':
+      return { status: 401, body: { error: 'invalid_credentials', detail: 'The e-mail or password is wrong, or the operator is disabled.' } }
+    case 'InvalidOperatorSession':
+      return {
+        status: 401,
+        body: { error: 'invalid_session', detail: 'There is no console session, or it has expired, was revoked or its operator was disabled: sign in again.' },
+      }
+    case 'InsufficientRole':
+      return {
+        status: 403,
+        body: { error: 'insufficient_role', detail: `The ${problem.role} role may not do this: it needs the ${problem.permission} permission.`, role: problem.role, permission: problem.permission },
+      }
+    case 'InvalidCsrfToken':
+      return {
+        status: 403,
+        body: { error: 'invalid_csrf_token', detail: "A console session's request that changes something must send the session's csrf_token in X-CSRF-Token." },
       }
     case 'InsufficientScope':
       return { status: 403, body: { error: 'insufficient_scope', detail: `This API key lacks the scope ${problem.scope}.`, scope: problem.scope } }

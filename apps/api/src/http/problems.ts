@@ -20,6 +20,9 @@ import type {
   IdempotencyKeyRequired,
   IdempotencyKeyReused,
   ProcessorUnavailable,
+  InvalidCredentials,
+  InvalidOperatorSession,
+  InsufficientRole,
 } from '@lendgate/core'
 
 /**
@@ -32,6 +35,10 @@ export const invalidMintKey: InvalidMintKey = { _tag: 'InvalidMintKey' }
 
 export type InvalidInternalToken = { readonly _tag: 'InvalidInternalToken' }
 export const invalidInternalToken: InvalidInternalToken = { _tag: 'InvalidInternalToken' }
+
+/** A console session's request that changes something without its CSRF token (decision 149). */
+export type InvalidCsrfToken = { readonly _tag: 'InvalidCsrfToken' }
+export const invalidCsrfToken: InvalidCsrfToken = { _tag: 'InvalidCsrfToken' }
 
 /** A test helper called with a live key (decision 130). */
 export type TestModeOnly = { readonly _tag: 'TestModeOnly' }
@@ -70,6 +77,10 @@ export type InternalError = { readonly _tag: 'InternalError' }
 
 export type Problem =
   | InvalidRequest
+  | InvalidCredentials
+  | InvalidOperatorSession
+  | InsufficientRole
+  | InvalidCsrfToken
   | NotFound
   | StoreUnavailable
   | AlreadyExists

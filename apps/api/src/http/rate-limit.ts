@@ -142,6 +142,7 @@ export const limitsFor = (op: Operation, deps: Pick<AppDeps, 'rateLimiter' | 'ex
     }
     case 'mint':
     case 'internal':
+    case 'session':
     case 'none':
       return []
   }

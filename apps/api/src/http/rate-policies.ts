@@ -8,6 +8,9 @@ export const RATE_POLICY = {
   webhookRetry: 'webhook_retry',
   mint: 'mint',
   internal: 'internal',
+  signIn: 'sign_in',
+  signInAccount: 'sign_in_account',
+  operatorSession: 'operator_session',
   keyLookups: 'key_lookups',
   keyless: 'keyless',
 } as const

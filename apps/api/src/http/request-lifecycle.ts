@@ -64,6 +64,8 @@ export type AccessRecord = {
   readonly started: bigint
   readonly operationId: string | undefined
   readonly caller: Caller | undefined
+  /** The named operator of a console session's request (decision 149). */
+  readonly operatorId: string | undefined
 }
 
 /**
@@ -85,6 +87,7 @@ export const accessLogOn = (logger: Logger): ((record: AccessRecord) => void) =>
         operation_id: record.operationId,
         client_id: record.caller?.clientId,
         key_id: record.caller?.keyId,
+        operator_id: record.operatorId,
       },
       'request',
     )
@@ -127,6 +130,7 @@ export const requestLifecycle = (logger: Logger, metrics: Pick<Metrics, 'request
         started,
         operationId: (ctx as AppContext).routerName,
         caller: ctx.state.caller,
+        operatorId: ctx.state.operator?.operator.id,
       })
     }
   }

@@ -16,7 +16,8 @@ export const INFO = {
     title: 'Lendgate operator API',
     description:
       'The routes a lender\'s operations team and its tools call: review onboarding sessions, decide applications, act on loans, manage the product catalogue, ' +
-      'run the daily job and read the audit log; and the probes. Every `/internal` route takes `Authorization: Bearer <INTERNAL_API_TOKEN>`; partner keys are refused. ' +
+      'run the daily job and read the audit log; and the probes. Every `/internal` route takes `Authorization: Bearer <INTERNAL_API_TOKEN>` (automation: every permission) ' +
+      'or a named operator\'s console session (its cookie, and `X-CSRF-Token` on a request that changes something), held to the permission the route names for its role; partner keys are refused. ' +
       'Never expose these routes to the internet.',
   },
 } as const
@@ -29,10 +30,26 @@ export const SECURITY_SCHEMES = {
   },
   operator: {
     internalToken: { type: 'http', scheme: 'bearer', description: 'The operator token: `Authorization: Bearer <INTERNAL_API_TOKEN>`. Partner keys are refused' },
+    operatorSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: '__Host-lendgate_operator',
+      description:
+        "A named operator's console session (decision 149): the cookie `POST /internal/operator-sessions` sets (HttpOnly, Secure, SameSite=Strict). " +
+        "A request that changes something also sends the session's `csrf_token` in `X-CSRF-Token`; the operator's role must hold the route's permission",
+    },
   },
 } as const
 
 export const PARAMETERS = {
+  CsrfToken: {
+    name: 'X-CSRF-Token',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+    example: 'q1n0Jd9cY2Q3xP4m5Vb6Wk7Hs8Tz9Ra0Lf1Ug2Ne3Oi',
+    description: "With a console session: the session's `csrf_token`, required on a request that changes something (403 `invalid_csrf_token` without it). Not sent with the internal token",
+  },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',

@@ -1,4 +1,4 @@
-import { jsonSchemaOf, PageQuery, PATH_PARAMETERS, type JsonSchema } from '@lendgate/core'
+import { insufficientRole, jsonSchemaOf, PageQuery, PATH_PARAMETERS, rolesWith, type JsonSchema } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type RateLimitSettings } from '../config.js'
 import { notReady } from '../http/problems.js'
@@ -29,7 +29,7 @@ import { HEADERS, INFO, PARAMETERS, PARTY_READY_EVENT, SECURITY_SCHEMES, WEBHOOK
 export type Audience = 'partner' | 'operator'
 
 /** The operator document holds the `/internal` routes and the probes; the partner document every other route. */
-export const audienceOf = (op: Operation): Audience => (op.auth === 'internal' || op.path.startsWith('/health') ? 'operator' : 'partner')
+export const audienceOf = (op: Operation): Audience => (op.path.startsWith('/internal/') || op.path.startsWith('/health') ? 'operator' : 'partner')
 
 /** Where the partner routes of version 1 are, under the base URL: the partner document's paths follow it. */
 export const PARTNER_VERSION_PATH = '/public/v1'
@@ -130,8 +130,14 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
         sample('InvalidInternalToken'),
         rateLimited(RATE_POLICY.internal, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed internal-token attempts (`internal` policy: wrong or missing tokens; a right one never counts); every attempt is refused until the window ends. Wait `Retry-After` seconds.'),
         rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy is spent by requests that carried no bearer token.'),
-        documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set: operator routes are closed.'),
+        documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set and the request has no console session.'),
+        ...sessionProblems(op, limits),
       )
+      if (op.permission !== undefined && op.permission !== 'read')
+        problems.push(documented(insufficientRole('reviewer', op.permission), `A console session's operator whose role lacks \`${op.permission}\` (${rolesWith(op.permission).join(', ')} hold it).`))
+      break
+    case 'session':
+      problems.push(...sessionProblems(op, limits))
       break
     case 'none':
       if (!isProbe(op)) problems.push(rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy (requests without a credential) is spent.'))
@@ -213,6 +219,13 @@ const pathParameter = (name: string): JsonSchema => {
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
+/** What a console session's request can be refused for (decision 149). */
+const sessionProblems = (op: Operation, limits: RateLimitSettings): readonly DocumentedProblem[] => [
+  sample('InvalidOperatorSession'),
+  rateLimited(RATE_POLICY.operatorSession, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed console-session lookups (`operator_session` policy); wait `Retry-After` seconds.'),
+  ...(op.method === 'GET' ? [] : [sample('InvalidCsrfToken')]),
+]
+
 /** The media types of a request body: a PATCH also takes `application/merge-patch+json` (RFC 7396). */
 const bodyContent = (op: Operation, media: JsonSchema): JsonSchema =>
   op.method === 'PATCH' ? { 'application/json': media, 'application/merge-patch+json': media } : { 'application/json': media }
@@ -226,7 +239,9 @@ const securityOf = (op: Operation): readonly Record<string, readonly string[]>[]
     case 'mint':
       return [{ mintKey: [] }]
     case 'internal':
-      return [{ internalToken: [] }]
+      return [{ internalToken: [] }, { operatorSession: [] }]
+    case 'session':
+      return [{ operatorSession: [] }]
     case 'none':
       return []
   }
@@ -261,6 +276,7 @@ const operationObject = (op: Operation, options: DocumentOptions): JsonSchema =>
     ...(d.list === true ? queryParameters(PageQuery) : []),
   ]
   if (op.auth === 'internal') parameters.push(LENDGATE_MODE)
+  if ((op.auth === 'internal' || op.auth === 'session') && op.method !== 'GET') parameters.push({ $ref: '#/components/parameters/CsrfToken' })
   if (idempotent(op)) {
     parameters.push(
       op.idempotencyKeyRequired === true ? { $ref: '#/components/parameters/RequiredIdempotencyKey' } : { $ref: '#/components/parameters/IdempotencyKey' },

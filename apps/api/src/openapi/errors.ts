@@ -44,6 +44,10 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   TestModeOnly: { _tag: 'TestModeOnly' },
   InvalidMintKey: { _tag: 'InvalidMintKey' },
   InvalidInternalToken: { _tag: 'InvalidInternalToken' },
+  InvalidCredentials: { _tag: 'InvalidCredentials' },
+  InvalidOperatorSession: { _tag: 'InvalidOperatorSession' },
+  InsufficientRole: { _tag: 'InsufficientRole', role: 'reviewer', permission: 'decide_credit' },
+  InvalidCsrfToken: { _tag: 'InvalidCsrfToken' },
   ServerMisconfigured: { _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' },
   RouteNotFound: { _tag: 'RouteNotFound', method: 'GET', path: '/public/loans' },
   NotReady: { _tag: 'NotReady', reason: 'database_unreachable' },
@@ -97,7 +101,18 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
   missing_api_key: { why: 'No API key: send `Authorization: Bearer <key>` or `X-Api-Key`' },
   invalid_api_key: { why: 'The API key is malformed, unknown or revoked' },
   invalid_mint_key: { why: '`X-Partner-Mint-Key` is missing or wrong' },
-  invalid_internal_token: { why: 'The internal token is missing or wrong (partner keys are not accepted on operator routes)' },
+  invalid_internal_token: { why: 'The internal token is missing or wrong, and there is no console session (partner keys are not accepted on operator routes)' },
+  invalid_credentials: { why: "A console sign-in's e-mail or password is wrong, or its operator is disabled (one answer for all three)" },
+  invalid_session: { why: 'No console session, or it has expired, was revoked or its operator was disabled: sign in again' },
+  insufficient_role: {
+    why: "The console session's operator has a role that lacks the permission the route needs",
+    fields: {
+      role: { ...string, description: "The operator's role" },
+      permission: { ...string, description: 'The permission the route needs' },
+    },
+    required: ['role', 'permission'],
+  },
+  invalid_csrf_token: { why: "A console session's request that changes something came without the session's CSRF token in `X-CSRF-Token`" },
   insufficient_scope: {
     why: 'The key lacks the scope the operation needs',
     fields: { scope: { ...string, description: 'The scope the operation needs' } },
@@ -164,7 +179,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
 }
 
 /** The codes only operator routes answer: the partner catalogue leaves them out. */
-const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token'])
+const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token', 'invalid_credentials', 'invalid_session', 'insufficient_role', 'invalid_csrf_token'])
 
 /** When a request answered with a code is worth sending again; the others need a change first. */
 const RETRY_ADVICE: Readonly<Record<string, string>> = {

@@ -72,7 +72,7 @@ import type {
 } from '@lendgate/core'
 import { createHmac } from 'node:crypto'
 import { writeNachaFile } from '@lendgate/nacha'
-import { eventView } from '@lendgate/core'
+import { eventView, type OperatorSessionView } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { withLivemode } from '../http/livemode.js'
 import { operation, type OperationId } from '../routes/operations.js'
@@ -1460,6 +1460,23 @@ export const endpointDeliveryHeaders = (event: EventView): DeliveryHeadersExampl
   return { 'webhook-id': event.id, 'webhook-timestamp': seconds, 'webhook-signature': signature }
 }
 
+// ---- the console's sessions --------------------------------------------------------------------
+
+const OPERATOR_SESSION_ID = '5d0c6e2a-7b1f-4c3e-9a8d-2f4b6c8e0a13'
+
+const operatorSessionExample = {
+  session_id: OPERATOR_SESSION_ID,
+  operator: {
+    operator_id: '8a3f1c2e-4b5d-4e6f-8a7b-9c0d1e2f3a4b',
+    email: 'ada.reviewer@lender.example',
+    role: 'reviewer',
+    created_at: '2026-11-02T09:15:00.000Z',
+    disabled_at: null,
+  },
+  expires_at: '2026-11-30T17:00:00.000Z',
+  csrf_token: 'q1n0Jd9cY2Q3xP4m5Vb6Wk7Hs8Tz9Ra0Lf1Ug2Ne3Oi',
+} satisfies OperatorSessionView
+
 // ---- by operation ----------------------------------------------------------------------------
 
 /** The body every operation of the route table answers on success, by operationId, but its resources' `livemode`. */
@@ -1468,6 +1485,9 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   healthReady: { status: 'ready', database: 'up' } satisfies Ready,
   getOpenApiDocument: { openapi: '3.1.0', info: { title: 'Lendgate partner lending API', version: '1.0.0' }, paths: {} },
   getOperatorOpenApiDocument: { openapi: '3.1.0', info: { title: 'Lendgate operator API', version: '1.0.0' }, paths: {} },
+  signInOperator: operatorSessionExample,
+  getOperatorSession: operatorSessionExample,
+  signOutOperator: { session_id: OPERATOR_SESSION_ID, signed_out: true },
 
   mintApiKey: mintedKey,
   listApiKeys: { data: [revokedKey, rotatedKey], next_cursor: null },
@@ -1594,6 +1614,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   PaymentInput: paymentRequest,
   ApproveSessionInput: approveSessionRequest,
   RejectSessionInput: rejectSessionRequest,
+  SignInInput: { email: 'ada.reviewer@lender.example', password: 'correct horse battery staple' },
   ApproveApplicationInput: approveApplicationRequest,
   DeclineApplicationInput: declineApplicationRequest,
   CollateralInput: collateralRequest,

@@ -1,4 +1,5 @@
 import {
+  SignInInput,
   AccrualQuery,
   MAX_ENDPOINTS_PER_CLIENT,
   AddressInput,
@@ -92,6 +93,7 @@ export const REQUEST_BODIES = {
   UpdateWebhookEndpointInput: UpdateEndpointInput,
   RotateWebhookSecretInput: RotateSecretInput,
   RecoverWebhookEventsInput: RecoverInput,
+  SignInInput,
 } as const satisfies Readonly<Record<string, t.Mixed>>
 
 export type RequestBodyName = keyof typeof REQUEST_BODIES
@@ -121,6 +123,8 @@ export const OPERATOR_TAGS = {
   jobs: 'Jobs the scheduler runs every day, which operators can also run on demand.',
   ach: 'Files the bank sends back on the ACH rails: returns of bank debits and notices of change.',
   audit: 'The append-only audit log of keys and operator decisions.',
+  console:
+    "Named operators' console sessions (decision 149): sign in with an e-mail and password for a session cookie and its CSRF token, read the session, sign out. Operators are added and disabled with the CLI.",
   reference: 'This document.',
 } as const
 
@@ -848,6 +852,25 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     body: 'LoanProductPatch',
     errors: [notFound('loan_product', 'No product with this id.')],
   }),
+  signInOperator: doc(
+    'console',
+    'Sign in to the console',
+    'Checks a named operator\'s e-mail (any case) and password and opens a console session: the answer sets the session\'s cookie (`__Host-lendgate_operator`: HttpOnly, Secure, SameSite=Strict, ' +
+      'for `OPERATOR_SESSION_MINUTES`) and carries its `csrf_token`. A wrong e-mail, a wrong password and a disabled operator are one `invalid_credentials`. ' +
+      'Failed sign-ins are limited per client address (`sign_in`) and per e-mail over 15 minutes (`sign_in_account`); a right password never counts. Writes an `operator.signed_in` audit event.',
+    {
+      body: 'SignInInput',
+      errors: [
+        sample('InvalidCredentials'),
+        documented(
+          { _tag: 'RateLimitExceeded', policy: 'sign_in_account', limit: 10, windowSeconds: 900, retryAfterSeconds: 600 },
+          'Failed sign-ins to this e-mail (`sign_in_account`) or from this client address (`sign_in`) are used up: every attempt is refused, a right password too, until the window ends.',
+        ),
+      ],
+    },
+  ),
+  getOperatorSession: doc('console', 'Read the console session', 'The signed-in operator, the session\'s end and its `csrf_token` (for a page that was reloaded). Takes the session cookie only.'),
+  signOutOperator: doc('console', 'Sign out of the console', 'Ends the session now and clears its cookie; the session can never be used again. Takes the session cookie and its `X-CSRF-Token`.'),
   listAuditEvents: doc('audit', 'List the audit log', 'Audit events newest first, filtered by any of action, subject, API client and party.', {
     list: true,
     query: AuditEventFilters,

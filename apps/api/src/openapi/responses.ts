@@ -1,4 +1,7 @@
 import {
+  OPERATOR_ROLES,
+  type OperatorSessionView,
+  type OperatorView,
   type AchFileView,
   type AchInboundFileView,
   type CategoryRateView,
@@ -869,7 +872,8 @@ const SCHEMAS = {
     occurred_at: timestamp,
     actor: {
       oneOf: [
-        { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { enum: ['operator', 'system'] } }, description: 'The holder of the mint secret or internal token, or the service itself' },
+        { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { enum: ['operator', 'system'] } }, description: 'The holder of the mint secret or internal token (or the CLI), or the service itself' },
+        { type: 'object', required: ['type', 'id'], additionalProperties: false, properties: { type: { const: 'operator' }, id: uuid }, description: 'A named operator signed in to the console, by its operator_id' },
         { type: 'object', required: ['type', 'id'], additionalProperties: false, properties: { type: { const: 'api_key' }, id: string }, description: 'A partner key, by its api_key_id' },
       ],
     },
@@ -886,12 +890,32 @@ const SCHEMAS = {
     request_id: { ...nullableString, description: 'The X-Request-Id of the request; null outside HTTP (the operator CLI, jobs)' },
     details: { type: 'object', description: 'What the action decided, by action (never a secret)', additionalProperties: true },
   }),
+
+  OperatorSession: objectOf<OperatorSessionView>()("The signed-in operator's console session (decision 149); its token is the cookie, never in a body", {
+    session_id: uuid,
+    operator: objectOf<OperatorView>()('A named operator', {
+      operator_id: uuid,
+      email: { type: 'string', format: 'email' },
+      role: enumOf(OPERATOR_ROLES, 'What the operator may do: each internal route names the permission it needs, and which roles hold it'),
+      created_at: timestamp,
+      disabled_at: { ...nullableTimestamp, description: 'Always null here: a disabled operator has no session' },
+    }),
+    expires_at: { ...timestamp, description: 'When the session ends; sign in again then' },
+    csrf_token: { type: 'string', description: 'Send it as `X-CSRF-Token` with every request of this session that changes something' },
+  }),
+  SignedOut: {
+    type: 'object',
+    description: 'The session that ended',
+    required: ['session_id', 'signed_out'],
+    additionalProperties: false,
+    properties: { session_id: uuid, signed_out: { const: true } },
+  },
 } as const satisfies Record<string, JsonSchema>
 
 export type ResponseSchemaName = keyof typeof SCHEMAS | keyof typeof EVENT_SCHEMAS
 
 /** The schemas of no world: the probes' bodies. Every other schema is of a resource. */
-const WORLDLESS: readonly (keyof typeof SCHEMAS)[] = ['Health', 'Ready']
+const WORLDLESS: readonly (keyof typeof SCHEMAS)[] = ['Health', 'Ready', 'OperatorSession', 'SignedOut']
 
 /**
  * `schema` with the required `livemode` every resource of a success body carries (the routes
@@ -1133,6 +1157,9 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   healthReady: ref('Ready'),
   getOpenApiDocument: ref('OpenApiDocument'),
   getOperatorOpenApiDocument: ref('OpenApiDocument'),
+  signInOperator: ref('OperatorSession'),
+  getOperatorSession: ref('OperatorSession'),
+  signOutOperator: ref('SignedOut'),
 
   mintApiKey: ref('MintedKey'),
   listApiKeys: page('ApiKey'),

@@ -1,4 +1,4 @@
-import type { KnownScope } from '@lendgate/core'
+import type { KnownScope, OperatorPermission } from '@lendgate/core'
 import type { LivemodePlacement } from '../http/livemode.js'
 
 /**
@@ -10,8 +10,12 @@ import type { LivemodePlacement } from '../http/livemode.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** `partner`: a partner API key; `mint`: the mint secret; `internal`: the internal token; `none`. */
-export type AuthKind = 'partner' | 'mint' | 'internal' | 'none'
+/**
+ * `partner`: a partner API key; `mint`: the mint secret; `internal`: the internal token, or a named
+ * operator's console session whose role holds the operation's `permission` (decision 149);
+ * `session`: a console session only (the session's own routes); `none`.
+ */
+export type AuthKind = 'partner' | 'mint' | 'internal' | 'session' | 'none'
 
 export type ExtraLimit = 'verification' | 'webhook_retry'
 
@@ -37,6 +41,8 @@ export type Operation<Id extends string = string> = {
   readonly auth: AuthKind
   /** Scope a partner key needs (partner routes only). */
   readonly scope?: KnownScope
+  /** What a named operator's role must hold (internal routes only); the internal token holds everything. */
+  readonly permission?: OperatorPermission
   /** The request must carry a JSON body (spec §4: onboarding and party POST/PUT/PATCH; key minting). */
   readonly jsonBody: boolean
   /** The request's body is a file (`text/plain`), not JSON: the command's `file` field (`readFileBody`). */
@@ -101,6 +107,14 @@ const other = <const Id extends string>(
   ...(options.fileBody === true ? { fileBody: true } : {}),
   ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
   ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
+})
+
+type OtherOptions = Parameters<typeof other>[5]
+
+/** An internal route: the internal token, or a console session whose role holds `permission`. */
+const internal = <const Id extends string>(operationId: Id, method: HttpMethod, path: string, successStatus: number, permission: OperatorPermission, options: OtherOptions = {}): Operation<Id> => ({
+  ...other(operationId, method, path, successStatus, 'internal', options),
+  permission,
 })
 
 const json = { jsonBody: true } as const
@@ -205,26 +219,31 @@ export const OPERATIONS = [
   partner('wipeTestData', 'DELETE', `${T}/data`, 200, { ...helper, scope: 'keys:manage' }),
 
   // Internal review and decisioning (CONTRACT.md, pinned)
-  other('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'internal'),
-  other('approveOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/approve', 200, 'internal', { livemode: 'members' }),
-  other('rejectOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/reject', 200, 'internal', { jsonBody: true }),
-  other('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'internal'),
-  other('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'internal', { livemode: 'members' }),
-  other('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'internal', { jsonBody: true }),
-  other('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'internal', { fieldsInQuery: true }),
-  other('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'internal'),
-  other('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'internal', { fileBody: true }),
-  other('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'internal'),
-  other('getAchReturnRates', 'GET', '/internal/ach/return-rates', 200, 'internal'),
-  other('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'internal', { jsonBody: true }),
-  other('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'internal', { jsonBody: true }),
-  other('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'internal'),
-  other('chargeOffLoan', 'POST', '/internal/loans/:loanId/charge-off', 200, 'internal'),
-  other('listLoanProducts', 'GET', '/internal/loan-products', 200, 'internal'),
-  other('createLoanProduct', 'POST', '/internal/loan-products', 201, 'internal', { jsonBody: true }),
-  other('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'internal', { jsonBody: true }),
-  other('listAuditEvents', 'GET', '/internal/audit-events', 200, 'internal'),
-  other('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'internal', worldless),
+  internal('listOnboardingSessionsForReview', 'GET', '/internal/onboarding-sessions', 200, 'read'),
+  internal('approveOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/approve', 200, 'review_onboarding', { livemode: 'members' }),
+  internal('rejectOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/reject', 200, 'review_onboarding', { jsonBody: true }),
+  internal('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'read'),
+  internal('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'decide_credit', { livemode: 'members' }),
+  internal('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'decide_credit', { jsonBody: true }),
+  internal('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'operate_rails', { fieldsInQuery: true }),
+  internal('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'operate_rails'),
+  internal('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'operate_rails', { fileBody: true }),
+  internal('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'read'),
+  internal('getAchReturnRates', 'GET', '/internal/ach/return-rates', 200, 'read'),
+  internal('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'decide_credit', { jsonBody: true }),
+  internal('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'manage_loan_documents', { jsonBody: true }),
+  internal('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'service_loans'),
+  internal('chargeOffLoan', 'POST', '/internal/loans/:loanId/charge-off', 200, 'service_loans'),
+  internal('listLoanProducts', 'GET', '/internal/loan-products', 200, 'read'),
+  internal('createLoanProduct', 'POST', '/internal/loan-products', 201, 'decide_credit', { jsonBody: true }),
+  internal('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'decide_credit', { jsonBody: true }),
+  internal('listAuditEvents', 'GET', '/internal/audit-events', 200, 'read'),
+  internal('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'read', worldless),
+
+  // The console's sessions (decision 149)
+  other('signInOperator', 'POST', '/internal/operator-sessions', 201, 'none', { jsonBody: true, livemode: 'none' }),
+  other('getOperatorSession', 'GET', '/internal/operator-sessions/current', 200, 'session', worldless),
+  other('signOutOperator', 'DELETE', '/internal/operator-sessions/current', 200, 'session', worldless),
 ] as const
 
 /** The operationId of an operation of the table: a handler or a lookup named otherwise does not compile. */

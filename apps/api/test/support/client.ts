@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { MintedKeyView } from '@lendgate/core'
 import { conformanceProblem } from './openapi-conformance.js'
-import { rememberHeaderSecrets, rememberResponseSecrets } from './secret-scan.js'
+import { rememberHeaderSecrets, rememberRequestSecrets, rememberResponseSecrets, rememberSetCookieSecrets } from './secret-scan.js'
 import { MINT_SECRET } from './test-server.js'
 
 export type Reply = {
@@ -33,6 +33,7 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
     headers['Content-Type'] ??= 'application/json'
   }
   rememberHeaderSecrets(headers)
+  rememberRequestSecrets(options.json)
   const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) })
   const text = await response.text()
   let parsed: unknown
@@ -42,6 +43,7 @@ export const request = async (baseUrl: string, path: string, options: RequestOpt
     parsed = undefined
   }
   rememberResponseSecrets(parsed)
+  rememberSetCookieSecrets(response.headers)
   const method = options.method ?? 'GET'
   const problem = conformanceProblem(method, path, response.status, parsed, response.headers)
   if (problem !== undefined) throw new Error(`OpenAPI conformance: ${problem}`)

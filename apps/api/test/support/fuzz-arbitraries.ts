@@ -419,6 +419,9 @@ const credentialsFor = (op: Operation, target: FuzzTarget): fc.Arbitrary<Headers
         return fc.constant<Headers>([['X-Partner-Mint-Key', target.mintSecret]])
       case 'internal':
         return fc.constant<Headers>([['Authorization', `Bearer ${target.internalToken}`]])
+      // The fuzzer holds no console session: a forged one, refused 401 like any other.
+      case 'session':
+        return fc.constant<Headers>([['Cookie', '__Host-lendgate_operator=forged-session-token']])
       case 'none':
         return fc.constant<Headers>([])
     }
@@ -433,6 +436,7 @@ const credentialsFor = (op: Operation, target: FuzzTarget): fc.Arbitrary<Headers
     ),
     fc.constantFrom<Headers>(
       [['Authorization', 'Basic dXNlcjpwYXNz']],
+      [['Cookie', '__Host-lendgate_operator=forged-session-token']],
       [['Authorization', `Bearer ${first}`], ['Authorization', `Bearer ${target.internalToken}`]],
       [['X-Api-Key', target.mintSecret]],
       [['X-Partner-Mint-Key', target.internalToken]],

@@ -25,21 +25,42 @@ export const rememberLog = (raw: () => string): void => {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
-/** The secrets in request headers: a Bearer credential, `X-Api-Key`, `X-Partner-Mint-Key`. */
+/** The values of a `Cookie` or `Set-Cookie` header's cookies (a console session's token). */
+const cookieValues = (header: string): readonly string[] =>
+  header
+    .split(';')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+    .filter((value) => value !== '')
+
+/** The secrets in request headers: a Bearer credential, `X-Api-Key`, `X-Partner-Mint-Key`, a cookie, `X-CSRF-Token`. */
 export const rememberHeaderSecrets = (headers: Readonly<Record<string, string>>): void => {
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (lower === 'authorization') rememberSecret(BEARER.exec(value)?.[1])
-    else if (lower === 'x-api-key' || lower === 'x-partner-mint-key') rememberSecret(value.trim())
+    else if (lower === 'x-api-key' || lower === 'x-partner-mint-key' || lower === 'x-csrf-token') rememberSecret(value.trim())
+    else if (lower === 'cookie') cookieValues(value).forEach(rememberSecret)
   }
+}
+
+/** The secrets a response sets: a console session's cookie. */
+export const rememberSetCookieSecrets = (headers: Headers): void => {
+  for (const cookie of headers.getSetCookie()) rememberSecret(cookieValues(cookie.split(';')[0] ?? '')[0])
+}
+
+/** Secret fields of a request body: a password. */
+export const rememberRequestSecrets = (body: unknown): void => {
+  if (typeof body !== 'object' || body === null) return
+  const { password } = body as { password?: unknown }
+  if (typeof password === 'string') rememberSecret(password)
 }
 
 /** Secret fields the API returns once: a minted key, a generated webhook secret. */
 export const rememberResponseSecrets = (body: unknown): void => {
   if (typeof body !== 'object' || body === null) return
-  const { api_key: apiKey, webhook_secret: webhookSecret } = body as { api_key?: unknown; webhook_secret?: unknown }
+  const { api_key: apiKey, webhook_secret: webhookSecret, csrf_token: csrfToken } = body as { api_key?: unknown; webhook_secret?: unknown; csrf_token?: unknown }
   if (typeof apiKey === 'string') rememberSecret(apiKey)
   if (typeof webhookSecret === 'string') rememberSecret(webhookSecret)
+  if (typeof csrfToken === 'string') rememberSecret(csrfToken)
 }
 
 export type Leak = { readonly log: number; readonly secretPrefix: string }

@@ -1,11 +1,19 @@
-import type { AuditAction, AuditActor, AuditDetails, AuditEvent, AuditLog, AuditSubjectType } from '@lendgate/core'
+import { actorId, type AuditAction, type AuditActor, type AuditDetails, type AuditEvent, type AuditLog, type AuditSubjectType, type OperatorId } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely'
 import type { AuditEventsTable, Database } from './schema.js'
 import { query } from './store-errors.js'
 
-const toActor = (row: Selectable<AuditEventsTable>): AuditActor =>
-  row.actor_type === 'api_key' ? { type: 'api_key', id: row.actor_id ?? '' } : { type: row.actor_type }
+const toActor = (row: Selectable<AuditEventsTable>): AuditActor => {
+  switch (row.actor_type) {
+    case 'api_key':
+      return { type: 'api_key', id: row.actor_id ?? '' }
+    case 'operator':
+      return row.actor_id === null ? { type: 'operator' } : { type: 'operator', id: row.actor_id as OperatorId }
+    case 'system':
+      return { type: 'system' }
+  }
+}
 
 const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
   id: row.id,
@@ -24,7 +32,7 @@ export const auditEventColumns = (event: AuditEvent) => ({
   id: event.id,
   occurred_at: event.occurredAt,
   actor_type: event.actor.type,
-  actor_id: event.actor.type === 'api_key' ? event.actor.id : null,
+  actor_id: actorId(event.actor),
   action: event.action,
   subject_type: event.subject.type,
   subject_id: event.subject.id,

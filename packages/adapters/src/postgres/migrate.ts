@@ -28,6 +28,7 @@ import * as returnedPaymentFee from './migrations/0025-returned-payment-fee.js'
 import * as achSandboxFiles from './migrations/0026-ach-sandbox-files.js'
 import * as achPartyFiles from './migrations/0027-ach-party-files.js'
 import * as loanAutopay from './migrations/0028-loan-autopay.js'
+import * as operators from './migrations/0029-operators.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-ach-sandbox-files': achSandboxFiles,
   '0027-ach-party-files': achPartyFiles,
   '0028-loan-autopay': loanAutopay,
+  '0029-operators': operators,
 }
 
 /** Names of every migration, in order. */

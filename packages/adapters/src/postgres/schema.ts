@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
-import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, PartyId, SessionId, TestClockId } from '@lendgate/core'
+import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, OperatorId, OperatorRole, OperatorSessionId, PartyId, SessionId, TestClockId } from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
   AchFilesTable, AchEntriesTable, AchTraceCounterTable, AchInboundFilesTable, AchReturnsTable, AchNoticesTable, AchSandboxFilesTable,
@@ -268,6 +268,26 @@ export type AuditEventsTable = {
   details: ColumnType<unknown, string, never>
 }
 
+/** Named operators (migration 0029): shared by both worlds, in the live schema only. */
+export type OperatorsTable = {
+  id: OperatorId
+  email: string
+  role: OperatorRole
+  password_hash: string
+  created_at: Date
+  disabled_at: Date | null
+}
+
+/** Operators' console sessions: a session's token is kept only as its hash. */
+export type OperatorSessionsTable = {
+  id: OperatorSessionId
+  operator_id: OperatorId
+  token_hash: string
+  created_at: Date
+  expires_at: Date
+  revoked_at: Date | null
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -308,4 +328,6 @@ export type Database = {
   ach_returns: AchReturnsTable
   ach_notices: AchNoticesTable
   ach_sandbox_files: AchSandboxFilesTable
+  operators: OperatorsTable
+  operator_sessions: OperatorSessionsTable
 }

@@ -18,7 +18,7 @@ export const TEST_WORLD_SCHEMA = 'lendgate_test'
 export const WORLD_TABLES = [...WORLD_TABLES_0017, 'test_clocks', 'events', 'event_endpoints', 'event_deliveries', 'event_delivery_attempts', 'bank_account_secrets', 'ach_files', 'ach_entries', 'ach_trace_counter', 'ach_inbound_files', 'ach_returns', 'ach_notices', 'ach_sandbox_files'] as const satisfies readonly (keyof Database)[]
 
 /** The tables both worlds share, in the live world's schema: every other table is a world table. */
-export const SHARED_TABLES = ['api_clients', 'api_keys', 'loan_products', 'rate_limits', 'rate_limit_instances', 'job_leases', 'kysely_migration', 'kysely_migration_lock'] as const
+export const SHARED_TABLES = ['api_clients', 'api_keys', 'operators', 'operator_sessions', 'loan_products', 'rate_limits', 'rate_limit_instances', 'job_leases', 'kysely_migration', 'kysely_migration_lock'] as const
 
 /**
  * `db` bound to `world`'s tables: every query built on it names the world's schema for each table

@@ -11,6 +11,8 @@ import { fakeWebhookUrlGuard, type FakeWebhookUrlGuardOptions } from './fake-web
 import { testClock, type TestClock } from './fixed-clock.js'
 import { inMemoryApiKeyRepository, type InMemoryApiKeyRepository } from './in-memory-api-key-repository.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
+import { inMemoryOperatorRepository } from './in-memory-operator-repository.js'
+import { fakeOperatorSecrets } from './fake-operator-secrets.js'
 import { inMemoryDocumentRepository } from './in-memory-document-repository.js'
 import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryLoanApplicationRepository } from './in-memory-loan-application-repository.js'
@@ -104,6 +106,8 @@ export const inMemoryCoreDeps = (options: InMemoryCoreDepsOptions = {}): InMemor
     accountSeal: fakeAccountSeal(),
     urlGuard: fakeWebhookUrlGuard(options.urlGuard),
     products: inMemoryLoanProductRepository([], audit),
+    operators: inMemoryOperatorRepository(audit),
+    operatorSecrets: fakeOperatorSecrets(),
     ids: sequentialIds(),
     clock: testClock(options.start),
   }

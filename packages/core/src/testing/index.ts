@@ -21,6 +21,10 @@ export { type InMemoryEventLog, inMemoryEventLog } from './in-memory-event-log.j
 export { type InMemoryIdempotencyStore, inMemoryIdempotencyStore } from './in-memory-idempotency-store.js'
 export { inMemoryTestData } from './in-memory-test-data.js'
 
+// Named operators and their console sessions
+export { type InMemoryOperatorRepository, inMemoryOperatorRepository } from './in-memory-operator-repository.js'
+export { fakeOperatorSecrets } from './fake-operator-secrets.js'
+
 // Onboarding and webhooks
 export { inMemoryOnboardingSessionRepository } from './in-memory-onboarding-session-repository.js'
 export { inMemoryVerificationChallengeRepository } from './in-memory-verification-challenge-repository.js'

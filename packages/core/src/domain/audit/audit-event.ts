@@ -9,7 +9,9 @@ import type { WipedTestData } from '../../ports/test-data.js'
 import type { Loan } from '../loans/loan.js'
 import type { OnboardingSession } from '../onboarding/onboarding-session.js'
 import type { Payment } from '../loans/payment.js'
-import type { ClientId, PartyId } from '../foundations/ids.js'
+import type { ClientId, OperatorId, PartyId } from '../foundations/ids.js'
+import { instantText } from '../foundations/instant.js'
+import type { Operator, OperatorSession } from '../operators/operator.js'
 
 /**
  * The audit log (decision 45): one append-only event per audited action, in the change's own
@@ -33,6 +35,10 @@ export const AUDIT_ACTIONS = [
   'loan.charged_off',
   'interest_accrual.completed',
   'test_data.wiped',
+  'operator.added',
+  'operator.disabled',
+  'operator.signed_in',
+  'operator.sessions_revoked',
 ] as const
 /** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -50,12 +56,21 @@ export const AUDIT_SUBJECT_TYPES = [
   'loan',
   'interest_accrual_run',
   'api_client',
+  'operator',
 ] as const
 /** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
 
-/** `operator`: the mint secret, the internal token or the CLI; `api_key`: a partner key; `system`: work the service starts itself. */
-export type AuditActor = { readonly type: 'operator' } | { readonly type: 'api_key'; readonly id: string } | { readonly type: 'system' }
+/**
+ * `operator` with an `id`: a named operator signed in to the console (decision 149); without one:
+ * the mint secret, the internal token or the CLI. `api_key`: a partner key. `system`: work the
+ * service starts itself.
+ */
+export type AuditActor =
+  | { readonly type: 'operator' }
+  | { readonly type: 'operator'; readonly id: OperatorId }
+  | { readonly type: 'api_key'; readonly id: string }
+  | { readonly type: 'system' }
 
 /** A JSON value in an event's details. */
 export type AuditJson = string | number | boolean | null | readonly AuditJson[] | { readonly [field: string]: AuditJson }
@@ -79,8 +94,12 @@ export type AuditEvent = {
 /** What a use case needs to know about the request it serves, to audit it. */
 export type AuditContext = { readonly actor: AuditActor; readonly requestId: string | null }
 
-/** The operator as actor. */
+/** The operator as actor: whoever holds the internal token or runs the CLI. */
 export const OPERATOR: AuditActor = { type: 'operator' }
+/** A named operator as actor. */
+export const namedOperatorActor = (operator: Pick<Operator, 'id'>): AuditActor => ({ type: 'operator', id: operator.id })
+/** The id an actor names: its key's or its named operator's; none for the token, the CLI and the system. */
+export const actorId = (actor: AuditActor): string | null => ('id' in actor ? actor.id : null)
 export const SYSTEM: AuditActor = { type: 'system' }
 
 /** The event of a write that is not an audited action; writes require an event, so none is left out by omission. */
@@ -309,3 +328,31 @@ export const accrualCompletedEvent = (
 export const testDataWipedEvent = (id: string, context: AuditContext, clientId: ClientId, wiped: WipedTestData, at: Date): AuditEvent =>
   event(id, context, at, 'test_data.wiped', { type: 'api_client', id: clientId }, { apiClientId: clientId, partyId: null }, wipedTestDataView(wiped))
 
+
+/** An operator was added (`lendgate operators add`). Never the password or its hash. */
+export const operatorAddedEvent = (id: string, context: AuditContext, operator: Operator): AuditEvent =>
+  event(id, context, operator.createdAt, 'operator.added', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
+    email: operator.email,
+    role: operator.role,
+  })
+
+/** An operator was disabled; `sessions` is how many live sessions that ended. */
+export const operatorDisabledEvent = (id: string, context: AuditContext, operator: Operator, sessions: number, at: Date): AuditEvent =>
+  event(id, context, at, 'operator.disabled', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
+    email: operator.email,
+    sessions_revoked: sessions,
+  })
+
+/** An operator signed in to the console; the actor is the operator. Never the session's token. */
+export const operatorSignedInEvent = (id: string, requestId: string | null, operator: Operator, session: OperatorSession): AuditEvent =>
+  event(id, { actor: namedOperatorActor(operator), requestId }, session.createdAt, 'operator.signed_in', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
+    session_id: session.id,
+    expires_at: instantText(session.expiresAt),
+  })
+
+/** Every live session of an operator was revoked (`lendgate operators revoke-sessions`). */
+export const operatorSessionsRevokedEvent = (id: string, context: AuditContext, operator: Operator, sessions: number, at: Date): AuditEvent =>
+  event(id, context, at, 'operator.sessions_revoked', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
+    email: operator.email,
+    sessions_revoked: sessions,
+  })

@@ -28,7 +28,9 @@ const fail = <A>(name: string, message: string): t.Type<A, A, unknown> =>
 
 /** NUL or an unpaired surrogate: no PostgreSQL text column stores it, so it is the request's fault (400). */
 const UNSTORABLE = /\u0000|\p{Cs}/u
-const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
+/** Whether PostgreSQL's text (and UTF-8) can hold `text`: no NUL, no unpaired UTF-16 surrogate. */
+export const isStorable = (text: string): boolean => !UNSTORABLE.test(text)
+export const UNSTORABLE_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates'
 
 /** A string matching `pattern`; `message` describes the expected form. */
 export const stringMatching = (name: string, pattern: RegExp, message: string): t.Type<string, string, unknown> =>

@@ -91,6 +91,16 @@ export type EndpointId = Id<'EndpointId'>
 /** Decodes a UUID to an `EndpointId`. */
 export const EndpointId = idOf('EndpointId', Uuid)
 
+/** A named operator's id (decision 149). */
+export type OperatorId = Id<'OperatorId'>
+/** Decodes a UUID to an `OperatorId`. */
+export const OperatorId = idOf('OperatorId', Uuid)
+
+/** An operator's console session's id. */
+export type OperatorSessionId = Id<'OperatorSessionId'>
+/** Decodes a UUID to an `OperatorSessionId`. */
+export const OperatorSessionId = idOf('OperatorSessionId', Uuid)
+
 const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
 
 /** `evt_` and 32 lower-case hex digits. */
@@ -104,7 +114,7 @@ export type EventId = Id<'EventId'>
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any id above. */
-export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId | InboundFileId
+export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId | InboundFileId | OperatorId | OperatorSessionId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */
 export const newId = <I extends Exclude<AnyId, EventId>>(ids: { readonly next: () => string }): I => ids.next() as I

@@ -24,7 +24,7 @@ export const PhoneInput = strictObject(
 /** The WHATWG "valid e-mail address" rule, at most 254 characters (RFC 5321), dotted domain; the domain is stored in lower case. */
 const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
-const Email = withSchema(new t.Type<string, string, unknown>(
+export const Email = withSchema(new t.Type<string, string, unknown>(
   'Email',
   (u): u is string => typeof u === 'string',
   (u, c) => {
