@@ -277,7 +277,7 @@ const Environment = t.type({
   RATE_LIMIT_MINT_REQUESTS: limit(
     'RATE_LIMIT_MINT_REQUESTS',
     10,
-    'Failed key mint attempts (a wrong or empty mint secret) per client address per window; a right secret never counts. Failed internal-token attempts, console sign-ins and console-session lookups have the same budget, each counted apart; failed sign-ins to one e-mail too, over 15 minutes.',
+    'Failed key mint attempts (a wrong or empty mint secret) per client address per window; a right secret never counts. Failed internal-token attempts and console sign-ins have the same budget, each counted apart; failed sign-ins to one e-mail too, over 15 minutes.',
   ),
   RATE_LIMIT_KEY_LOOKUPS: limit(
     'RATE_LIMIT_KEY_LOOKUPS',

@@ -199,6 +199,20 @@ for (const database of testDatabases()) {
       expect(noSession.body).to.deep.equal(INVALID_SESSION)
     })
 
+    it('ends the session a browser still presents when it signs in again, and audits signing out', async () => {
+      const { email } = await added(server, 'credit')
+      const first = await signIn(server, email, PASSWORD)
+      const firstCookie = sessionCookieOf(first)
+      const second = await signIn(server, email, PASSWORD, { Cookie: firstCookie })
+      expect(second.status).to.equal(201)
+      const stale = await request(server.url, '/internal/loan-products', { headers: { Cookie: firstCookie } })
+      expect(stale.status).to.equal(401)
+      // A cookie that finds no session is cleared.
+      expect(stale.headers.getSetCookie()).to.deep.equal([`${COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`])
+      const events = await request(server.url, `/internal/audit-events?subject_id=${first.body.operator.operator_id}&action=operator.signed_out`, { headers: bearer(INTERNAL_TOKEN) })
+      expect(events.body.data.map((e: { details: unknown }) => e.details)).to.deep.equal([{ session_id: first.body.session_id }])
+    })
+
     it('writes operator.signed_in with the session, never its token', async () => {
       const admin = await signedIn(server, 'admin')
       const events = await request(server.url, `/internal/audit-events?subject_id=${admin.operatorId}&action=operator.signed_in`, { headers: bearer(INTERNAL_TOKEN) })
@@ -213,9 +227,22 @@ for (const database of testDatabases()) {
 
 describe('failed console sign-ins', () => {
   let server: TestServer
+  /** How many passwords the server has hashed to check them. */
+  let hashed = 0
   before(async () => {
     // Behind one trusted proxy, so that each request can come from an address of its own.
-    server = await startInMemoryServer(undefined, { trustedProxyHops: 1, rateLimits: { ...testConfig().rateLimits, mintRequests: 3 } })
+    server = await startInMemoryServer(
+      (deps) => ({
+        operatorSecrets: {
+          ...deps.operatorSecrets,
+          passwordMatches: (password, hash) => {
+            hashed += 1
+            return deps.operatorSecrets.passwordMatches(password, hash)
+          },
+        },
+      }),
+      { trustedProxyHops: 1, rateLimits: { ...testConfig().rateLimits, mintRequests: 3 } },
+    )
   })
   after(async () => server?.stop())
 
@@ -232,6 +259,31 @@ describe('failed console sign-ins', () => {
     expect(refused.body.policy).to.equal('sign_in')
     expect(refused.headers.getSetCookie()).to.deep.equal([])
     expect((await signIn(server, email, PASSWORD, from('198.51.100.8'))).status).to.equal(201)
+  })
+
+  it('hashes no password once the limit is reached', async () => {
+    const { email } = await added(server, 'reviewer')
+    const address = '192.0.2.77'
+    for (let i = 0; i < 3; i += 1) expect((await signIn(server, email, `wrong password ${i}!`, from(address))).status).to.equal(401)
+    const before = hashed
+    for (let i = 0; i < 5; i += 1) expect((await signIn(server, email, PASSWORD, from(address))).status).to.equal(429)
+    expect(hashed).to.equal(before)
+  })
+
+  it("charges cookies that find no session to the keyless budget, and never refuses a live session for them", async () => {
+    // Four requests without a credential per window: the sign-in is one, each forged cookie another.
+    const strict = await startInMemoryServer(undefined, { trustedProxyHops: 1, rateLimits: { ...testConfig().rateLimits, keylessRequests: 4 } })
+    try {
+      const { email } = await added(strict, 'admin')
+      const address = '192.0.2.99'
+      const live = sessionCookieOf(await signIn(strict, email, PASSWORD, from(address)))
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i += 1) statuses.push((await request(strict.url, '/internal/loan-products', { headers: { ...from(address), Cookie: `${COOKIE}=forged-${i}` } })).status)
+      expect(statuses).to.deep.equal([401, 401, 401, 429, 429])
+      for (let i = 0; i < 5; i += 1) expect((await request(strict.url, '/internal/loan-products', { headers: { ...from(address), Cookie: live } })).status).to.equal(200)
+    } finally {
+      await strict.stop()
+    }
   })
 
   it('are limited per e-mail across addresses, without locking out another operator', async () => {

@@ -2,7 +2,10 @@ import {
   OPERATOR_CONTEXT,
   addOperator,
   disableOperator,
+  enableOperator,
   listOperators,
+  resetOperatorPassword,
+  setOperatorRole,
   operatorView,
   revokeOperatorSessions,
   type OperatorRepository,
@@ -336,6 +339,29 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     args: [],
     options: { email: { value: '<address>', required: true } },
     run: (deps, _args, o) => pipe(disableOperator(deps)(fieldsFrom(o, { email: 'email' })), TE.map(operatorView)),
+  },
+  'operators enable': {
+    summary: 'Let a disabled operator sign in again (its old sessions stay ended)',
+    args: [],
+    options: { email: { value: '<address>', required: true } },
+    run: (deps, _args, o) => pipe(enableOperator(deps)(fieldsFrom(o, { email: 'email' })), TE.map(operatorView)),
+  },
+  'operators set-role': {
+    summary: "Give an operator another role, from its next request on",
+    args: [],
+    options: { email: { value: '<address>', required: true }, role: { value: 'reviewer|credit|servicing|admin', required: true } },
+    run: (deps, _args, o) => pipe(setOperatorRole(deps)(fieldsFrom(o, { email: 'email', role: 'role' })), TE.map(operatorView)),
+  },
+  'operators reset-password': {
+    summary: "Give an operator a new password (generated and printed once, or from stdin) and end its sessions",
+    args: [],
+    options: { email: { value: '<address>', required: true }, 'password-from': { value: 'stdin' } },
+    run: (deps, _args, o) =>
+      pipe(
+        givenPassword(deps, o['password-from']),
+        TE.chainW((password) => resetOperatorPassword(deps)({ ...fieldsFrom(o, { email: 'email' }), ...password })),
+        TE.map(({ operator, password, sessionsRevoked }) => ({ operator: operatorView(operator), sessions_revoked: sessionsRevoked, ...(password === null ? {} : { password }) })),
+      ),
   },
   'operators revoke-sessions': {
     summary: "End every console session of an operator now (a lost laptop); it may sign in again",

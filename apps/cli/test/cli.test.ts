@@ -203,7 +203,7 @@ describe('the operator CLI', () => {
     expect(given.status, given.err).to.equal(0)
     expect(given.json).to.not.have.property('password')
     const credentials = await right(operators.credentialsOf('grace@lender.example'))
-    expect(credentials._tag === 'Some' && (await deps.operatorSecrets.passwordMatches('a passphrase from a pipe', credentials.value.passwordHash)())).to.equal(true)
+    expect(credentials._tag === 'Some' && (await deps.operatorSecrets.passwordMatches('a passphrase from a pipe', (credentials.value.passwordHash ?? ''))())).to.equal(true)
 
     expect(await run('operators', 'add', '--email', 'ADA@lender.example', '--role', 'admin')).to.deep.include({ status: 1, err: '{"error":"already_exists","entity":"operator"}\n' })
     expect(await run('operators', 'add', '--email', 'x@lender.example', '--role', 'owner')).to.deep.include({
@@ -223,6 +223,17 @@ describe('the operator CLI', () => {
     expect(revoked.json?.['sessions_revoked']).to.equal(0)
     const disabled = await run('operators', 'disable', '--email', 'ADA@lender.example')
     expect(disabled.json).to.deep.include({ email: 'ada@lender.example', disabled_at: '2026-03-10T09:00:00.000Z' })
+    const enabled = await run('operators', 'enable', '--email', 'ada@lender.example')
+    expect(enabled.json).to.deep.include({ email: 'ada@lender.example', disabled_at: null })
+    expect((await run('operators', 'set-role', '--email', 'ada@lender.example', '--role', 'servicing')).json).to.deep.include({ role: 'servicing' })
+    const reset = await run('operators', 'reset-password', '--email', 'ada@lender.example')
+    expect(reset.json).to.deep.include({ sessions_revoked: 0 })
+    expect(reset.json?.['password']).to.match(/^generated-password-\d+$/).and.not.equal('generated-password-1')
+    stdin.text = 'another careful passphrase\n'
+    const given2 = await run('operators', 'reset-password', '--email', 'grace@lender.example', '--password-from', 'stdin')
+    expect(given2.json).to.not.have.property('password')
+    const regraced = await right(operators.credentialsOf('grace@lender.example'))
+    expect(regraced._tag === 'Some' && (await deps.operatorSecrets.passwordMatches('another careful passphrase', regraced.value.passwordHash ?? '')())).to.equal(true)
     expect(await run('operators', 'disable', '--email', 'nobody@lender.example')).to.deep.include({ status: 1, err: '{"error":"not_found","resource":"operator"}\n' })
   })
 

@@ -303,14 +303,15 @@ export {
   type Operator, type OperatorSession, sessionLive, PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, OperatorEmail, Password, AddOperatorInput, SignInInput,
   type InvalidCredentials, invalidCredentials, type InvalidOperatorSession, invalidOperatorSession, type InsufficientRole, insufficientRole,
 } from './domain/operators/operator.js'
-export { type OperatorCredentials, type StoredOperatorSession, type SessionOperator, type OperatorRepository } from './ports/operator-repository.js'
+export { type OperatorCredentials, type OperatorChange, type ChangedOperator, type StoredOperatorSession, type SessionOperator, type OperatorRepository } from './ports/operator-repository.js'
 export { type NewSessionToken, type OperatorSecrets } from './ports/operator-secrets.js'
 export {
   type ManageOperatorsDeps, type AddedOperator, addOperator, disableOperator, revokeOperatorSessions, listOperators,
+  resetOperatorPassword, setOperatorRole, enableOperator,
 } from './use-cases/operators/manage-operators.js'
 export {
-  type SignInOperatorDeps, type SignedIn, type SignInOptions, type OperatorSessionDeps, type CredentialsChecked,
-  checkOperatorCredentials, openOperatorSession, signInOperator, operatorOfSession, signOutOperator,
+  type SignInOperatorDeps, type SignedIn, type SignInOptions, type OperatorSessionDeps, type SignInGuard,
+  unguarded, openOperatorSession, signInOperator, operatorOfSession, signOutOperator,
 } from './use-cases/operators/operator-sessions.js'
 export { type OperatorView, operatorView, type OperatorSessionView, operatorSessionView } from './views/operators.js'
 

@@ -303,10 +303,13 @@ describe('operatorOfSession', () => {
 
   it('returns InvalidOperatorSession after signing out, and signing out again is harmless', async () => {
     const deps = await withOperator()
-    const { session, token } = await signedIn(deps)
-    await right(signOutOperator(deps)(session))
-    await right(signOutOperator(deps)(session))
-    expect(await operatorOfSession(deps)(token)()).to.deep.equal(E.left(invalidOperatorSession))
+    const signed = await signedIn(deps)
+    await right(signOutOperator(deps)(signed, 'sign-out-request'))
+    await right(signOutOperator(deps)(signed, 'sign-out-request'))
+    expect(await operatorOfSession(deps)(signed.token)()).to.deep.equal(E.left(invalidOperatorSession))
+    expect(deps.audit.all().filter((e) => e.action === 'operator.signed_out').map((e) => [e.actor, e.requestId, e.details])).to.deep.equal([
+      [{ type: 'operator', id: signed.operator.id }, 'sign-out-request', { session_id: signed.session.id }],
+    ])
   })
 
   it('keeps the session until the millisecond before it expires, then returns InvalidOperatorSession', async () => {
@@ -381,7 +384,7 @@ describe('revokeOperatorSessions', () => {
     const operator = await added(deps)
     await signedIn(deps)
     const signedOut = await signedIn(deps)
-    await right(signOutOperator(deps)(signedOut.session))
+    await right(signOutOperator(deps)(signedOut, null))
     await signedIn(deps)
     expect(await revokeOperatorSessions(deps)({ email: EMAIL })()).to.deep.equal(E.right({ operator, sessionsRevoked: 2 }))
     expect(deps.audit.all().at(-1)?.details).to.deep.equal({ email: EMAIL, sessions_revoked: 2 })

@@ -8,7 +8,9 @@ import {
   requirePermission,
   requireOwnParty,
   requireScope,
+  invalidOperatorSession,
   type AuthenticateApiKeyDeps,
+  type SignInGuard,
   type KnownScope,
   type OperatorPermission,
   type RatePolicy,
@@ -59,6 +61,8 @@ const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(c
 export const OPERATOR_SESSION_COOKIE = '__Host-lendgate_operator'
 /** The header a console session's request that changes something sends its CSRF token in. */
 export const CSRF_HEADER = 'X-CSRF-Token'
+/** Where an operator signs in (`signInOperator`). */
+export const OPERATOR_SIGN_IN_PATH = '/internal/operator-sessions'
 
 /** The console session's token a request presents in its cookie, if any. */
 export const presentedSessionToken = (ctx: Pick<AppContext, 'cookies'>): string | undefined => {
@@ -96,31 +100,40 @@ const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RateP
   }
 }
 
-/**
- * Failed console-session lookups per client address (`operator_session:<address>`, policy
- * `operator_session`): the mint budget, counted apart. A session's token is too long to guess;
- * the limit bounds what forged cookies cost the store.
- */
-const sessionAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
-  secretAttemptLimit(deps, { name: RATE_POLICY.operatorSession, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('operator_session'), 'console session')
-
 /** How long a run of failed sign-ins to one operator's e-mail is remembered: 15 minutes, whatever the window. */
 const SIGN_IN_ACCOUNT_WINDOW_SECONDS = 900
 
 /**
- * Failed console sign-ins (decision 149), with the mint budget, each counted apart: per client
- * address in the usual window (`sign_in:<address>`), and per e-mail over 15 minutes
+ * The sign-in's guard (decision 149): failed console sign-ins limited with the mint budget, per
+ * client address in the usual window (`sign_in:<address>`) and per e-mail over 15 minutes
  * (`sign_in_account:<e-mail>`), so that guessing one operator's password from many addresses is
- * bounded too. A right password never counts.
+ * bounded too. Both counts are consulted before the password is hashed (an attempt that cannot
+ * fail, so counting nothing), and a failed check is then counted in both; a right password never
+ * counts. Past either limit, 429 without a hash. Concurrent attempts each pass the first look,
+ * so a burst may hash a few past the limit.
  */
-export const signInAttemptLimits = (
-  deps: Pick<AppDeps, 'attemptLimiter'>,
-  settings: RateLimitSettings,
-): { readonly byAddress: AttemptLimit; readonly byAccount: (email: string) => AttemptLimit } => ({
-  byAddress: secretAttemptLimit(deps, { name: RATE_POLICY.signIn, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('sign_in'), 'sign-in'),
-  byAccount: (email) =>
-    secretAttemptLimit(deps, { name: RATE_POLICY.signInAccount, limit: settings.mintRequests, windowSeconds: SIGN_IN_ACCOUNT_WINDOW_SECONDS }, () => `sign_in_account:${email}`, 'sign-in'),
-})
+export const signInGuard = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings, ctx: AppContext): SignInGuard<RateLimitExceeded> => {
+  const byAddress = secretAttemptLimit(deps, { name: RATE_POLICY.signIn, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('sign_in'), 'sign-in')
+  return (email, check) => async () => {
+    const limits = [
+      byAddress,
+      secretAttemptLimit(deps, { name: RATE_POLICY.signInAccount, limit: settings.mintRequests, windowSeconds: SIGN_IN_ACCOUNT_WINDOW_SECONDS }, () => `sign_in_account:${email}`, 'sign-in'),
+    ]
+    for (const limited of limits) {
+      const admitted = await limited(ctx, () => E.right(undefined))
+      if (E.isLeft(admitted)) {
+        ctx.state.log.warn({ policy: admitted.left.policy }, 'console sign-in refused: too many failed attempts')
+        return admitted
+      }
+    }
+    const checked = await check()
+    if (E.isLeft(checked) && checked.left._tag === 'InvalidCredentials') {
+      const failed = checked.left
+      for (const limited of limits) await limited(ctx, () => E.left(failed))
+    }
+    return checked
+  }
+}
 
 /** Failed mint attempts per client address (`mint:<address>`, policy `mint`, decision 109). */
 const mintAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): AttemptLimit =>
@@ -204,23 +217,33 @@ const secretGate =
     await next()
   }
 
+/** The `Set-Cookie` that clears the console session's cookie. */
+export const CLEARED_SESSION_COOKIE = `${OPERATOR_SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`
+
 /**
- * A console session's checks (decision 149): the cookie's session live (401 `invalid_session`,
- * failures limited per address), its operator put on `ctx.state`; on a method that changes
- * something, the session's CSRF token in `X-CSRF-Token` (403 `invalid_csrf_token`); the role holding
- * `permission`, when the route asks one (403 `insufficient_role`).
+ * A console session's checks (decision 149): the cookie's session live, its operator put on
+ * `ctx.state`; on a method that changes something, the session's CSRF token in `X-CSRF-Token`
+ * (403 `invalid_csrf_token`); the role holding `permission`, when the route asks one (403
+ * `insufficient_role`). A cookie that finds no live session (forged, expired, revoked, its
+ * operator disabled) is charged to the keyless budget (`chargeMiss`), so forged cookies cost the
+ * store no more than requests without any, and answered 401 `invalid_session` with the cookie
+ * cleared; a live session is never refused for another's misses.
  */
-const sessionGate = (deps: AppDeps, limited: AttemptLimit, permission: OperatorPermission | undefined): Middleware<AppState> => {
+const sessionGate = (deps: AppDeps, chargeMiss: RequestLimit, permission: OperatorPermission | undefined): Middleware<AppState> => {
   const sessionOf = operatorOfSession(deps)
   return async (ctx, next) => {
     const token = presentedSessionToken(ctx as AppContext)
-    const found = token === undefined ? undefined : await sessionOf(token)()
-    if (found !== undefined && E.isLeft(found) && found.left._tag === 'StoreUnavailable') return answerProblem(ctx, found.left)
-    const checked = await limited(ctx, () => (found !== undefined && E.isRight(found) ? E.right(undefined) : E.left({ _tag: 'InvalidOperatorSession' } as const)))
-    if (E.isLeft(checked) || found === undefined || E.isLeft(found) || token === undefined) return answerProblem(ctx, E.isLeft(checked) ? checked.left : { _tag: 'InvalidOperatorSession' })
+    const found = token === undefined ? E.left(invalidOperatorSession) : await sessionOf(token)()
+    if (E.isLeft(found)) {
+      if (found.left._tag === 'StoreUnavailable') return answerProblem(ctx, found.left)
+      const charged = await chargeMiss(ctx)
+      if (E.isLeft(charged)) return answerProblem(ctx, charged.left)
+      if (token !== undefined) ctx.append('Set-Cookie', CLEARED_SESSION_COOKIE)
+      return answerProblem(ctx, found.left)
+    }
     const { operator, session } = found.right
-    ctx.state.operator = { operator, session, token }
-    if (!SAFE_METHODS.has(ctx.method) && !deps.operatorSecrets.csrfMatches(token, ctx.get(CSRF_HEADER))) return answerProblem(ctx, invalidCsrfToken)
+    ctx.state.operator = { operator, session, token: token ?? '' }
+    if (!SAFE_METHODS.has(ctx.method) && !deps.operatorSecrets.csrfMatches(token ?? '', ctx.get(CSRF_HEADER))) return answerProblem(ctx, invalidCsrfToken)
     if (permission !== undefined) {
       const allowed = requirePermission(permission)(operator)
       if (E.isLeft(allowed)) return answerProblem(ctx, allowed.left)
@@ -256,13 +279,26 @@ const presentsCredential =
     const key = presentedApiKey(ctx)
     if (key !== undefined && O.isSome(toLookUp(key))) return true
     if ((ctx.path.startsWith('/internal/') || ctx.path === METRICS_PATH) && /^Bearer[ \t]/i.test(ctx.get('Authorization'))) return true
-    // A console session: its failed lookups have their own limit (`sessionAttemptLimit`).
-    if (ctx.path.startsWith('/internal/') && presentedSessionToken(ctx) !== undefined) return true
+    // A console session on a route that takes one (not the sign-in): a cookie that finds none is charged to this budget then (`sessionGate`).
+    if (ctx.path.startsWith('/internal/') && !isSignIn(ctx) && presentedSessionToken(ctx) !== undefined) return true
     return ctx.method === 'POST' && ctx.path === '/public/partner/api-keys' && ctx.get('X-Partner-Mint-Key') !== ''
   }
 
+/** The console's sign-in, which takes no credential: a cookie sent with it counts for nothing. */
+const isSignIn = (ctx: AppContext): boolean => ctx.method === 'POST' && ctx.path === OPERATOR_SIGN_IN_PATH
+
 /** Load balancers' probes (without a body) are never refused for what anonymous clients do. */
 const isProbe = (ctx: AppContext): boolean => HEALTH_PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)
+
+/** A request's charge to the keyless budget (`keyless:<address>`, policy `keyless`, the synced limiter) when `charged` says so. */
+const keylessCharge = (deps: Pick<AppDeps, 'rateLimiter'>, settings: RateLimitSettings, charged: (ctx: AppContext) => boolean): RequestLimit =>
+  limitedBy([
+    {
+      limiter: deps.rateLimiter,
+      policy: { name: RATE_POLICY.keyless, limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
+      bucketOf: (ctx) => (charged(ctx) ? `keyless:${clientAddressOf(ctx)}` : undefined),
+    },
+  ])
 
 /**
  * The keyless budget, before routing: a request presenting no credential (`presentsCredential`)
@@ -272,13 +308,7 @@ const isProbe = (ctx: AppContext): boolean => HEALTH_PROBES.has(ctx.path) && !de
  */
 const keylessBudget = (deps: Pick<AppDeps, 'rateLimiter' | 'keyMaterial'>, settings: RateLimitSettings): Middleware<AppState> => {
   const credentialed = presentsCredential(idSegmentToLookUp(deps.keyMaterial))
-  const limit = limitedBy([
-    {
-      limiter: deps.rateLimiter,
-      policy: { name: RATE_POLICY.keyless, limit: settings.keylessRequests, windowSeconds: settings.windowSeconds },
-      bucketOf: (ctx) => (credentialed(ctx) || isProbe(ctx) ? undefined : `keyless:${clientAddressOf(ctx)}`),
-    },
-  ])
+  const limit = keylessCharge(deps, settings, (ctx) => !credentialed(ctx) && !isProbe(ctx))
   return async (ctx, next) => {
     const limited = await limit(ctx)
     if (E.isRight(limited)) return next()
@@ -302,7 +332,7 @@ export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 
   const lookups = keyLookupLimit(deps, settings)
   const internal = internalAuth(deps, config)
   const mint = mintAuth(config.partnerMintSecret, mintAttemptLimit(deps, settings))
-  const sessions = sessionAttemptLimit(deps, settings)
+  const misses = keylessCharge(deps, settings, () => true)
   return {
     keyless: keylessBudget(deps, settings),
     internal,
@@ -313,9 +343,9 @@ export const callerChecks = (deps: AppDeps, config: Pick<Config, 'rateLimits' | 
         case 'mint':
           return [mint]
         case 'internal':
-          return [internalGate(internal, sessionGate(deps, sessions, op.permission))]
+          return [internalGate(internal, sessionGate(deps, misses, op.permission))]
         case 'session':
-          return [sessionGate(deps, sessions, undefined)]
+          return [sessionGate(deps, misses, undefined)]
         case 'none':
           return []
       }

@@ -10,7 +10,6 @@ export const RATE_POLICY = {
   internal: 'internal',
   signIn: 'sign_in',
   signInAccount: 'sign_in_account',
-  operatorSession: 'operator_session',
   keyLookups: 'key_lookups',
   keyless: 'keyless',
 } as const

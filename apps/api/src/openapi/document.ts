@@ -222,7 +222,7 @@ const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/$
 /** What a console session's request can be refused for (decision 149). */
 const sessionProblems = (op: Operation, limits: RateLimitSettings): readonly DocumentedProblem[] => [
   sample('InvalidOperatorSession'),
-  rateLimited(RATE_POLICY.operatorSession, limits.mintRequests, limits.windowSeconds, 'The client address has used up its failed console-session lookups (`operator_session` policy); wait `Retry-After` seconds.'),
+  rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, "A cookie that finds no live session is charged to the client address's `keyless` policy, which is spent; wait `Retry-After` seconds."),
   ...(op.method === 'GET' ? [] : [sample('InvalidCsrfToken')]),
 ]
 

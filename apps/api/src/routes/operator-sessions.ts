@@ -1,21 +1,19 @@
-import { checkOperatorCredentials, openOperatorSession, operatorSessionView, signOutOperator, type Operator } from '@lendgate/core'
+import { operatorOfSession, operatorSessionView, signInOperator, signOutOperator } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { OPERATOR_SESSION_COOKIE, signInAttemptLimits } from '../http/caller.js'
+import { CLEARED_SESSION_COOKIE, OPERATOR_SESSION_COOKIE, presentedSessionToken, signInGuard } from '../http/caller.js'
 import type { AppContext } from '../http/context.js'
-import type { Problem } from '../http/problems.js'
 import { routes } from './route.js'
 
 /**
  * The cookie that carries a session's token: readable by no script (`HttpOnly`), sent over HTTPS
  * only (`Secure`; http://localhost counts), on no request another site starts (`SameSite=Strict`),
- * for the session's life; `Max-Age=0` clears it.
+ * for the session's life.
  */
-const sessionCookie = (token: string, maxAgeSeconds: number): string =>
-  `${OPERATOR_SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Strict`
+const sessionCookie = (token: string, maxAgeSeconds: number): string => `${OPERATOR_SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=Strict`
 
 /** The named operator of a route whose `auth` is `session`; the session gate always sets it. */
 const signedIn = (ctx: AppContext) => {
@@ -25,27 +23,27 @@ const signedIn = (ctx: AppContext) => {
 }
 
 /**
- * The console's sessions (decision 149, docs/console.md): signing in with an e-mail and password,
- * reading the session (with its CSRF token, for a page that was reloaded), signing out.
+ * The console's sessions (decision 149, docs/api.md "Operators and console sessions"): signing in
+ * with an e-mail and password (failed attempts limited: `signInGuard`), reading the session (with
+ * its CSRF token, for a page that was reloaded), signing out.
  */
 export const operatorSessionRoutes = (deps: AppDeps, config: Pick<Config, 'operatorSessionMinutes' | 'rateLimits'>) => {
-  const attempts = signInAttemptLimits(deps, config.rateLimits)
   const sessionTtlMs = config.operatorSessionMinutes * 60_000
+  const sessionOf = operatorOfSession(deps)
+  const signOut = signOutOperator(deps)
+  /** Signing in ends the session the browser still presents, if any: a new sign-in never leaves an old session behind it. */
+  const endPresented = (ctx: AppContext): TE.TaskEither<never, void> => async () => {
+    const token = presentedSessionToken(ctx)
+    const found = token === undefined ? undefined : await sessionOf(token)()
+    if (found !== undefined && E.isRight(found)) await signOut(found.right, ctx.state.requestId)()
+    return E.right(undefined)
+  }
   return routes({
     signInOperator: {
       run: (ctx, command) =>
         pipe(
-          checkOperatorCredentials(deps)(command),
-          TE.chainW(({ email, verdict }) => async (): Promise<E.Either<Problem, Operator>> => {
-            // A failure counts in both buckets; past either limit, the answer is 429 whatever the verdict.
-            const attempt = () => pipe(verdict, E.map(() => undefined))
-            for (const limited of [attempts.byAddress, attempts.byAccount(email)]) {
-              const counted = await limited(ctx, attempt)
-              if (E.isLeft(counted) && counted.left._tag === 'RateLimitExceeded') return counted
-            }
-            return verdict
-          }),
-          TE.chainW((operator) => openOperatorSession(deps)(operator, { sessionTtlMs, requestId: ctx.state.requestId })),
+          signInOperator(deps)(command, { sessionTtlMs, requestId: ctx.state.requestId }, signInGuard(deps, config.rateLimits, ctx)),
+          TE.chainFirstW(() => endPresented(ctx)),
           TE.map((opened) => {
             ctx.append('Set-Cookie', sessionCookie(opened.token, Math.floor(sessionTtlMs / 1000)))
             return operatorSessionView(opened, opened.csrfToken)
@@ -62,9 +60,9 @@ export const operatorSessionRoutes = (deps: AppDeps, config: Pick<Config, 'opera
       run: (ctx) => {
         const current = signedIn(ctx)
         return pipe(
-          signOutOperator(deps)(current.session),
+          signOut(current, ctx.state.requestId),
           TE.map(() => {
-            ctx.append('Set-Cookie', sessionCookie('', 0))
+            ctx.append('Set-Cookie', CLEARED_SESSION_COOKIE)
             return { session_id: current.session.id, signed_out: true }
           }),
         )

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { aesGcmAccountSeal, aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
+import { aesGcmAccountSeal, aesGcmWebhookSecrets, cursorSeal, nodeApiKeyMaterial, nodeOperatorSecrets, randomIds, sandboxPaymentProcessor, sandboxTokenizer, scryptOneTimeCodes, webhookUrlGuard } from '@lendgate/adapters'
 import type { TestDatabase } from '@lendgate/adapters/testing'
 import { exactAttemptLimiter, exactRateLimiter, testModeVerification } from '@lendgate/core'
 import { inMemoryCoreDeps, inMemoryIdempotencyStore, inMemoryRateLimitStore, inMemoryTestData, inMemoryWorld } from '@lendgate/core/testing'
@@ -121,6 +121,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     keyMaterial: nodeApiKeyMaterial(),
     ids: randomIds(),
     codes: scryptOneTimeCodes(),
+    operatorSecrets: nodeOperatorSecrets(),
     webhookSecrets: aesGcmWebhookSecrets(new Uint8Array(32).fill(7)),
     accountSeal: aesGcmAccountSeal(new Uint8Array(32).fill(7)),
     // A resolver of its own: these machines have no DNS. Hosts and what they resolve to.

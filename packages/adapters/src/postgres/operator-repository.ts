@@ -23,7 +23,11 @@ const toSession = (row: Pick<Selectable<OperatorSessionsTable>, 'id' | 'operator
   revokedAt: row.revoked_at,
 })
 
-/** Revokes `operatorId`'s sessions live at `at`; how many. */
+/**
+ * Revokes `operatorId`'s sessions live at `at`; how many. The caller holds the operator's row for
+ * update, so a sign-in opening a session meanwhile (which holds it for share) commits first and
+ * is revoked too, or comes after.
+ */
 const revokeLive = async (trx: Transaction<Database>, operatorId: Operator['id'], at: Date): Promise<number> => {
   const revoked = await trx
     .updateTable('operator_sessions')
@@ -34,6 +38,9 @@ const revokeLive = async (trx: Transaction<Database>, operatorId: Operator['id']
     .executeTakeFirst()
   return Number(revoked.numUpdatedRows)
 }
+
+/** The operator's row, held for update until the transaction ends; undefined for an unknown id. */
+const lockedOperator = (trx: Transaction<Database>, id: Operator['id']) => trx.selectFrom('operators').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
 
 /** Operators and their sessions (migration 0029), in the live schema; their audit events in the live world's log. */
 export const postgresOperatorRepository = (db: Kysely<Database>): OperatorRepository => ({
@@ -66,17 +73,40 @@ export const postgresOperatorRepository = (db: Kysely<Database>): OperatorReposi
   disable: (id, at, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
-        const disabled = await trx.updateTable('operators').set({ disabled_at: at }).where('id', '=', id).where('disabled_at', 'is', null).returningAll().executeTakeFirst()
-        if (disabled === undefined) return O.map(toOperator)(O.fromNullable(await trx.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst()))
+        const row = await lockedOperator(trx, id)
+        if (row === undefined || row.disabled_at !== null) return O.map(toOperator)(O.fromNullable(row))
+        const disabled = await trx.updateTable('operators').set({ disabled_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
         const operator = toOperator(disabled)
         await insertAuditEvent(trx, audit(operator, await revokeLive(trx, id, at)))
         return O.some(operator)
       }),
     ),
 
+  change: (id, change, at, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        const row = await lockedOperator(trx, id)
+        if (row === undefined) return O.none
+        const before = toOperator(row)
+        if ('passwordHash' in change) {
+          await trx.updateTable('operators').set({ password_hash: change.passwordHash }).where('id', '=', id).execute()
+          const sessionsRevoked = await revokeLive(trx, id, at)
+          await insertAuditEvent(trx, audit(before, before, sessionsRevoked))
+          return O.some({ operator: before, sessionsRevoked })
+        }
+        const after: Operator = 'role' in change ? { ...before, role: change.role } : { ...before, disabledAt: null }
+        if (after.role !== before.role || after.disabledAt !== before.disabledAt) {
+          await trx.updateTable('operators').set({ role: after.role, disabled_at: after.disabledAt }).where('id', '=', id).execute()
+          await insertAuditEvent(trx, audit(before, after, 0))
+        }
+        return O.some({ operator: after, sessionsRevoked: 0 })
+      }),
+    ),
+
   revokeSessions: (id, at, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
+        await lockedOperator(trx, id)
         const revoked = await revokeLive(trx, id, at)
         await insertAuditEvent(trx, audit(revoked))
         return revoked
@@ -86,6 +116,9 @@ export const postgresOperatorRepository = (db: Kysely<Database>): OperatorReposi
   openSession: (session, audit) =>
     query(() =>
       db.transaction().execute(async (trx) => {
+        // Held for share: a disabling or a revocation waits for this session to be committed, then ends it.
+        const enabled = await trx.selectFrom('operators').select('id').where('id', '=', session.operatorId).where('disabled_at', 'is', null).forShare().executeTakeFirst()
+        if (enabled === undefined) return false
         await trx
           .insertInto('operator_sessions')
           .values({
@@ -98,6 +131,7 @@ export const postgresOperatorRepository = (db: Kysely<Database>): OperatorReposi
           })
           .execute()
         await insertAuditEvent(trx, audit)
+        return true
       }),
     ),
 
@@ -119,8 +153,11 @@ export const postgresOperatorRepository = (db: Kysely<Database>): OperatorReposi
       })
     }),
 
-  revokeSession: (id, at) =>
-    query(async () => {
-      await db.updateTable('operator_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute()
-    }),
+  revokeSession: (id, at, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        const revoked = await trx.updateTable('operator_sessions').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+        if (Number(revoked.numUpdatedRows) > 0) await insertAuditEvent(trx, audit)
+      }),
+    ),
 })

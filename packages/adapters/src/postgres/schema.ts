@@ -273,7 +273,8 @@ export type OperatorsTable = {
   id: OperatorId
   email: string
   role: OperatorRole
-  password_hash: string
+  /** Null for an operator without a password (single sign-on, later). */
+  password_hash: string | null
   created_at: Date
   disabled_at: Date | null
 }

@@ -49,6 +49,24 @@ export const inMemoryOperatorRepository = (audit: InMemoryAuditLog = inMemoryAud
         audit.append(event(disabled, revokeLive(id, at)))
         return O.some(disabled)
       }),
+    change: (id, change, at, event) =>
+      TE.fromIO(() => {
+        const found = operators.get(id)
+        if (found === undefined) return O.none
+        const before = found.operator
+        if ('role' in change || 'enabled' in change) {
+          const after: Operator = 'role' in change ? { ...before, role: change.role } : { ...before, disabledAt: null }
+          if (after.role !== before.role || after.disabledAt !== before.disabledAt) {
+            operators.set(id, { ...found, operator: after })
+            audit.append(event(before, after, 0))
+          }
+          return O.some({ operator: after, sessionsRevoked: 0 })
+        }
+        operators.set(id, { ...found, passwordHash: change.passwordHash })
+        const sessionsRevoked = revokeLive(id, at)
+        audit.append(event(before, before, sessionsRevoked))
+        return O.some({ operator: before, sessionsRevoked })
+      }),
     revokeSessions: (id, at, event) =>
       TE.fromIO(() => {
         const revoked = revokeLive(id, at)
@@ -57,8 +75,10 @@ export const inMemoryOperatorRepository = (audit: InMemoryAuditLog = inMemoryAud
       }),
     openSession: (session, event) =>
       TE.fromIO(() => {
+        if (operators.get(session.operatorId)?.operator.disabledAt !== null) return false
         sessions.set(session.id, session)
         audit.append(event)
+        return true
       }),
     liveSession: (tokenHash, at) =>
       TE.fromIO(() => {
@@ -68,10 +88,12 @@ export const inMemoryOperatorRepository = (audit: InMemoryAuditLog = inMemoryAud
         const { tokenHash: _hash, ...stored } = session
         return O.some({ session: stored, operator })
       }),
-    revokeSession: (id, at) =>
+    revokeSession: (id, at, event) =>
       TE.fromIO(() => {
         const session = sessions.get(id)
-        if (session !== undefined && session.revokedAt === null) sessions.set(id, { ...session, revokedAt: at })
+        if (session === undefined || session.revokedAt !== null) return
+        sessions.set(id, { ...session, revokedAt: at })
+        audit.append(event)
       }),
   }
 }

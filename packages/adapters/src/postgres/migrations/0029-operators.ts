@@ -15,7 +15,8 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
     .addColumn('id', 'uuid', (c) => c.primaryKey())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('reviewer', 'credit', 'servicing', 'admin')`))
-    .addColumn('password_hash', 'text', (c) => c.notNull())
+    // Null: an operator that signs in some other way (single sign-on, later), which no password matches.
+    .addColumn('password_hash', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('disabled_at', 'timestamptz')
     .addCheckConstraint('operators_email_lower', sql`email = lower(email)`)
@@ -35,18 +36,28 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
   for (const schema of WORLDS) {
     const world = schema === undefined ? db : db.withSchema(schema)
     await world.schema.alterTable('audit_events').dropConstraint('audit_events_actor_id_check').execute()
-    await world.schema
-      .alterTable('audit_events')
-      .addCheckConstraint('audit_events_actor_id_check', sql`(actor_type = 'api_key' and actor_id is not null) or actor_type = 'operator' or (actor_type = 'system' and actor_id is null)`)
-      .execute()
+    // Added unchecked, then checked without blocking writes: the log can be long, and every row
+    // the old rule allowed the new one allows.
+    await sql`alter table ${sql.table(auditEvents(schema))} add constraint audit_events_actor_id_check check (${ACTOR_RULE}) not valid`.execute(db)
+    await sql`alter table ${sql.table(auditEvents(schema))} validate constraint audit_events_actor_id_check`.execute(db)
   }
 }
 
+/** An operator may name itself; a partner key always does; the system never. */
+const ACTOR_RULE = sql`(actor_type = 'api_key' and actor_id is not null) or actor_type = 'operator' or (actor_type = 'system' and actor_id is null)`
+
+/** `audit_events` of a world's schema. */
+const auditEvents = (schema: string | undefined): string => (schema === undefined ? 'audit_events' : `${schema}.audit_events`)
+
+/**
+ * Back to 0028's rule for rows to come: the append-only log keeps the named operators' rows it
+ * holds, which the old rule would refuse, so it is not checked against them (`not valid`).
+ */
 export const down = async (db: Kysely<unknown>): Promise<void> => {
   for (const schema of WORLDS) {
     const world = schema === undefined ? db : db.withSchema(schema)
     await world.schema.alterTable('audit_events').dropConstraint('audit_events_actor_id_check').execute()
-    await world.schema.alterTable('audit_events').addCheckConstraint('audit_events_actor_id_check', sql`(actor_type = 'api_key') = (actor_id is not null)`).execute()
+    await sql`alter table ${sql.table(auditEvents(schema))} add constraint audit_events_actor_id_check check ((actor_type = 'api_key') = (actor_id is not null)) not valid`.execute(db)
   }
   await db.schema.dropTable('operator_sessions').execute()
   await db.schema.dropTable('operators').execute()

@@ -38,7 +38,11 @@ export const AUDIT_ACTIONS = [
   'operator.added',
   'operator.disabled',
   'operator.signed_in',
+  'operator.signed_out',
   'operator.sessions_revoked',
+  'operator.password_reset',
+  'operator.role_changed',
+  'operator.enabled',
 ] as const
 /** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -349,6 +353,21 @@ export const operatorSignedInEvent = (id: string, requestId: string | null, oper
     session_id: session.id,
     expires_at: instantText(session.expiresAt),
   })
+
+/** An operator signed out of the console; the actor is the operator. */
+export const operatorSignedOutEvent = (id: string, requestId: string | null, operator: Operator, session: OperatorSession, at: Date): AuditEvent =>
+  event(id, { actor: namedOperatorActor(operator), requestId }, at, 'operator.signed_out', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
+    session_id: session.id,
+  })
+
+/** An operator was changed (`lendgate operators reset-password|set-role|enable`): what changed, never a password or its hash. */
+export const operatorChangedEvent = (id: string, context: AuditContext, before: Operator, after: Operator, sessions: number, at: Date): AuditEvent => {
+  const concerning = { apiClientId: null, partyId: null }
+  const subject = { type: 'operator', id: after.id } as const
+  if (before.role !== after.role) return event(id, context, at, 'operator.role_changed', subject, concerning, { email: after.email, from: before.role, to: after.role })
+  if (before.disabledAt !== null && after.disabledAt === null) return event(id, context, at, 'operator.enabled', subject, concerning, { email: after.email })
+  return event(id, context, at, 'operator.password_reset', subject, concerning, { email: after.email, sessions_revoked: sessions })
+}
 
 /** Every live session of an operator was revoked (`lendgate operators revoke-sessions`). */
 export const operatorSessionsRevokedEvent = (id: string, context: AuditContext, operator: Operator, sessions: number, at: Date): AuditEvent =>

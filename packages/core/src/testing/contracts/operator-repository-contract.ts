@@ -1,7 +1,16 @@
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import { OPERATOR_CONTEXT, operatorAddedEvent, operatorDisabledEvent, operatorSessionsRevokedEvent, operatorSignedInEvent, type AuditEvent } from '../../domain/audit/audit-event.js'
+import {
+  OPERATOR_CONTEXT,
+  operatorAddedEvent,
+  operatorChangedEvent,
+  operatorDisabledEvent,
+  operatorSessionsRevokedEvent,
+  operatorSignedInEvent,
+  operatorSignedOutEvent,
+  type AuditEvent,
+} from '../../domain/audit/audit-event.js'
 import { alreadyExists } from '../../domain/foundations/errors.js'
 import { newId, type OperatorId, type OperatorSessionId } from '../../domain/foundations/ids.js'
 import type { Operator, OperatorSession } from '../../domain/operators/operator.js'
@@ -46,6 +55,19 @@ const LATER = at('2026-03-02T14:00:00.000Z')
 const added = (op: Operator): AuditEvent => operatorAddedEvent(freshId(), OPERATOR_CONTEXT, op)
 const signedIn = (s: StoredOperatorSession, op: Operator): AuditEvent => operatorSignedInEvent(freshId(), null, op, withoutHash(s))
 
+/** The event of signing out of `s`. */
+const signedOut = (s: StoredOperatorSession, when: Date): AuditEvent => operatorSignedOutEvent(freshId(), null, operator({ id: s.operatorId }), withoutHash(s), when)
+
+/** An audit callback of `change` that records what it was given. */
+const recordingChange = (when: Date) => {
+  const calls: Array<{ readonly before: Operator; readonly after: Operator; readonly sessions: number }> = []
+  const audit = (before: Operator, after: Operator, sessions: number): AuditEvent => {
+    calls.push({ before, after, sessions })
+    return operatorChangedEvent(freshId(), OPERATOR_CONTEXT, before, after, sessions, when)
+  }
+  return { calls, audit }
+}
+
 /** An audit callback that records what it was given, one fresh event per call. */
 const recordingDisable = (when: Date) => {
   const calls: Array<{ readonly disabled: Operator; readonly sessions: number }> = []
@@ -85,7 +107,7 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
     /** Opens a session and returns it. */
     const opened = async (op: Operator, overrides: Partial<StoredOperatorSession> = {}): Promise<StoredOperatorSession> => {
       const s = session(op.id, overrides)
-      await right(repo.openSession(s, signedIn(s, op)))
+      expect(await right(repo.openSession(s, signedIn(s, op)))).to.equal(true)
       return s
     }
 
@@ -165,7 +187,7 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
         await opened(op, { expiresAt: expiresLater })
         await opened(op, { expiresAt: DURING })
         const revokedBefore = await opened(op)
-        await right(repo.revokeSession(revokedBefore.id, DURING))
+        await right(repo.revokeSession(revokedBefore.id, DURING, signedOut(revokedBefore, DURING)))
         const { calls, audit } = recordingDisable(LATER)
         const disabled = { ...op, disabledAt: LATER }
         expect(await right(repo.disable(op.id, LATER, audit))).to.deep.equal(O.some(disabled))
@@ -207,7 +229,7 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
         const second = await opened(op, { expiresAt: at('2026-03-02T23:59:59.999Z') })
         await opened(op, { expiresAt: DURING })
         const revokedBefore = await opened(op)
-        await right(repo.revokeSession(revokedBefore.id, DURING))
+        await right(repo.revokeSession(revokedBefore.id, DURING, signedOut(revokedBefore, DURING)))
         const others = await opened(other)
         const { calls, audit } = recordingRevoke(op, LATER)
         expect(await right(repo.revokeSessions(op.id, LATER, audit))).to.equal(2)
@@ -251,15 +273,26 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
       it('returns none for a revoked session', async () => {
         const op = await stored()
         const s = await opened(op)
-        await right(repo.revokeSession(s.id, DURING))
+        await right(repo.revokeSession(s.id, DURING, signedOut(s, DURING)))
         expect(await right(repo.liveSession(s.tokenHash, LATER))).to.deep.equal(O.none)
       })
 
-      it("returns none for a disabled operator's session", async () => {
+      it("opens no session for a disabled operator, nor for an unknown one: false, and nothing to find", async () => {
         const op = await stored()
         await right(repo.disable(op.id, DURING, recordingDisable(DURING).audit))
-        const s = await opened(op, { createdAt: DURING })
+        const s = session(op.id, { createdAt: DURING })
+        expect(await right(repo.openSession(s, signedIn(s, op)))).to.equal(false)
         expect(await right(repo.liveSession(s.tokenHash, LATER))).to.deep.equal(O.none)
+        const stranger = operator()
+        const orphan = session(stranger.id)
+        expect(await right(repo.openSession(orphan, signedIn(orphan, stranger)))).to.equal(false)
+      })
+
+      it("returns none for the session of an operator disabled since", async () => {
+        const op = await stored()
+        const s = await opened(op)
+        await right(repo.disable(op.id, DURING, recordingDisable(DURING).audit))
+        expect(await right(repo.liveSession(s.tokenHash, DURING))).to.deep.equal(O.none)
       })
     })
 
@@ -268,8 +301,8 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
         const op = await stored()
         const s = await opened(op)
         const sibling = await opened(op)
-        await right(repo.revokeSession(s.id, DURING))
-        await right(repo.revokeSession(s.id, LATER))
+        await right(repo.revokeSession(s.id, DURING, signedOut(s, DURING)))
+        await right(repo.revokeSession(s.id, LATER, signedOut(s, LATER)))
         expect(await right(repo.liveSession(s.tokenHash, LATER))).to.deep.equal(O.none)
         expect(await right(repo.liveSession(sibling.tokenHash, LATER))).to.deep.equal(O.some({ session: withoutHash(sibling), operator: op }))
       })
@@ -277,12 +310,55 @@ export const operatorRepositoryContract = (impl: Implementation<OperatorReposito
       it('is not counted again by revokeSessions or disable', async () => {
         const op = await stored()
         const s = await opened(op)
-        await right(repo.revokeSession(s.id, DURING))
-        await right(repo.revokeSession(s.id, LATER))
+        await right(repo.revokeSession(s.id, DURING, signedOut(s, DURING)))
+        await right(repo.revokeSession(s.id, LATER, signedOut(s, LATER)))
         expect(await right(repo.revokeSessions(op.id, LATER, recordingRevoke(op, LATER).audit))).to.equal(0)
         const { calls, audit } = recordingDisable(LATER)
         await right(repo.disable(op.id, LATER, audit))
         expect(calls.map((c) => c.sessions)).to.deep.equal([0])
+      })
+    })
+
+    describe('change', () => {
+      it('sets a new password, ends the live sessions and reports how many; the operator is unchanged otherwise', async () => {
+        const op = await stored()
+        const [one, two] = [await opened(op), await opened(op)]
+        await right(repo.revokeSession(two.id, DURING, signedOut(two, DURING)))
+        const { calls, audit } = recordingChange(DURING)
+        expect(await right(repo.change(op.id, { passwordHash: 'new-hash' }, DURING, audit))).to.deep.equal(O.some({ operator: op, sessionsRevoked: 1 }))
+        expect(calls).to.deep.equal([{ before: op, after: op, sessions: 1 }])
+        expect(await right(repo.credentialsOf(op.email))).to.deep.equal(O.some({ operator: op, passwordHash: 'new-hash' }))
+        expect(await right(repo.liveSession(one.tokenHash, LATER))).to.deep.equal(O.none)
+      })
+
+      it('changes a role only when it differs, and keeps the sessions: the role applies from the next request', async () => {
+        const op = await stored({ role: 'reviewer' })
+        const s = await opened(op)
+        const { calls, audit } = recordingChange(DURING)
+        const promoted: Operator = { ...op, role: 'admin' }
+        expect(await right(repo.change(op.id, { role: 'admin' }, DURING, audit))).to.deep.equal(O.some({ operator: promoted, sessionsRevoked: 0 }))
+        expect(await right(repo.change(op.id, { role: 'admin' }, LATER, audit))).to.deep.equal(O.some({ operator: promoted, sessionsRevoked: 0 }))
+        expect(calls).to.deep.equal([{ before: op, after: promoted, sessions: 0 }])
+        expect(await right(repo.liveSession(s.tokenHash, LATER))).to.deep.equal(O.some({ session: withoutHash(s), operator: promoted }))
+      })
+
+      it('enables a disabled operator once; its old sessions stay ended', async () => {
+        const op = await stored()
+        const s = await opened(op)
+        await right(repo.disable(op.id, DURING, recordingDisable(DURING).audit))
+        const { calls, audit } = recordingChange(LATER)
+        expect(await right(repo.change(op.id, { enabled: true }, LATER, audit))).to.deep.equal(O.some({ operator: op, sessionsRevoked: 0 }))
+        expect(await right(repo.change(op.id, { enabled: true }, LATER, audit))).to.deep.equal(O.some({ operator: op, sessionsRevoked: 0 }))
+        expect(calls.map((c) => [c.before.disabledAt, c.after.disabledAt])).to.deep.equal([[DURING, null]])
+        expect(await right(repo.findByEmail(op.email))).to.deep.equal(O.some(op))
+        expect(await right(repo.liveSession(s.tokenHash, LATER))).to.deep.equal(O.none)
+      })
+
+      it('returns none for an unknown id without writing an event', async () => {
+        const { calls, audit } = recordingChange(DURING)
+        expect(await right(repo.change(operator().id, { role: 'admin' }, DURING, audit))).to.deep.equal(O.none)
+        expect(await right(repo.change(operator().id, { passwordHash: 'x' }, DURING, audit))).to.deep.equal(O.none)
+        expect(calls).to.deep.equal([])
       })
     })
   })

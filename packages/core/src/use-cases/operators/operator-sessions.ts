@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { operatorSignedInEvent } from '../../domain/audit/audit-event.js'
+import { operatorSignedInEvent, operatorSignedOutEvent } from '../../domain/audit/audit-event.js'
 import { decode } from '../../domain/foundations/codecs.js'
 import type { InvalidRequest, StoreUnavailable } from '../../domain/foundations/errors.js'
 import { newId, type OperatorSessionId } from '../../domain/foundations/ids.js'
@@ -34,41 +34,48 @@ export type SignedIn = { readonly operator: Operator; readonly session: Operator
 /** How long a session lasts, and the request signing in (for the audit event). */
 export type SignInOptions = { readonly sessionTtlMs: number; readonly requestId: string | null }
 
-/** A sign-in's e-mail (lower case) and its verdict: the operator, or `InvalidCredentials`. */
-export type CredentialsChecked = { readonly email: string; readonly verdict: E.Either<InvalidCredentials, Operator> }
+/**
+ * Runs a sign-in's password check for `email` (lower case): where failed attempts are limited, it
+ * refuses before the check (`L`) once too many have failed, and counts a failed one. The
+ * HTTP edge limits per address and per e-mail; `unguarded` limits nothing.
+ */
+export type SignInGuard<L> = (
+  email: string,
+  check: TE.TaskEither<InvalidCredentials | StoreUnavailable, Operator>,
+) => TE.TaskEither<L | InvalidCredentials | StoreUnavailable, Operator>
+
+/** The guard of a caller that limits nothing (a test, a tool that limits attempts itself). */
+export const unguarded: SignInGuard<never> = (_email, check) => check
 
 /**
- * Checks a sign-in's e-mail and password: an enabled operator's right password is its operator;
- * a wrong e-mail, a wrong password and a disabled operator are one `InvalidCredentials`, and an
- * unknown e-mail costs a hash check too, so the answer's time does not tell them apart. The
- * verdict is a Right's, for the caller to count failures by e-mail before it opens a session.
+ * The password check: an enabled operator's right password is its operator; a wrong e-mail, a
+ * wrong password, an operator without a password and a disabled operator are one
+ * `InvalidCredentials`, and every one of them costs a hash check, so the answer's time does not
+ * tell them apart.
  */
-export const checkOperatorCredentials =
+const checkPassword =
   (deps: Pick<SignInOperatorDeps, 'operators' | 'operatorSecrets'>) =>
-  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, CredentialsChecked> =>
+  (email: string, password: string): TE.TaskEither<InvalidCredentials | StoreUnavailable, Operator> =>
     pipe(
-      TE.fromEither(decode(SignInInput)(command)),
-      TE.chainW(({ email, password }) => {
-        const address = email.trim().toLowerCase()
-        return pipe(
-          deps.operators.credentialsOf(address),
-          TE.chainW((found) =>
-            TE.fromTask(async () => {
-              const checked = O.toUndefined(found)
-              const matches = await deps.operatorSecrets.passwordMatches(password, checked?.passwordHash ?? deps.operatorSecrets.decoyHash)()
-              const verdict: E.Either<InvalidCredentials, Operator> =
-                matches && checked !== undefined && checked.operator.disabledAt === null ? E.right(checked.operator) : E.left(invalidCredentials)
-              return { email: address, verdict }
-            }),
-          ),
-        )
-      }),
+      deps.operators.credentialsOf(email),
+      TE.chainW((found) =>
+        TE.fromTask(async () => {
+          const checked = O.toUndefined(found)
+          const matches = await deps.operatorSecrets.passwordMatches(password, checked?.passwordHash ?? deps.operatorSecrets.decoyHash)()
+          return matches && checked !== undefined && checked.passwordHash !== null && checked.operator.disabledAt === null ? E.right(checked.operator) : E.left(invalidCredentials)
+        }),
+      ),
+      TE.chainW(TE.fromEither),
     )
 
-/** Opens a session of `options.sessionTtlMs` for `operator`, audited as `operator.signed_in`. */
+/**
+ * Opens a session of `options.sessionTtlMs` for `operator`, audited as `operator.signed_in`;
+ * `InvalidCredentials` when the operator was disabled meanwhile. The seam of single sign-on: an
+ * operator proven by an identity provider is signed in here, as a password proves one.
+ */
 export const openOperatorSession =
   (deps: Pick<SignInOperatorDeps, 'operators' | 'operatorSecrets' | 'ids' | 'clock'>) =>
-  (operator: Operator, options: SignInOptions): TE.TaskEither<StoreUnavailable, SignedIn> => {
+  (operator: Operator, options: SignInOptions): TE.TaskEither<InvalidCredentials | StoreUnavailable, SignedIn> => {
     const now = deps.clock.now()
     const { token, hash } = deps.operatorSecrets.newSessionToken()
     const session: OperatorSession = {
@@ -80,20 +87,23 @@ export const openOperatorSession =
     }
     return pipe(
       deps.operators.openSession({ ...session, tokenHash: hash }, operatorSignedInEvent(deps.ids.next(), options.requestId, operator, session)),
-      TE.map(() => ({ operator, session, token, csrfToken: deps.operatorSecrets.csrfTokenOf(token) })),
+      TE.chainW((opened) => (opened ? TE.right({ operator, session, token, csrfToken: deps.operatorSecrets.csrfTokenOf(token) }) : TE.left(invalidCredentials))),
     )
   }
 
 /**
- * Signs an operator in (`checkOperatorCredentials`, then `openOperatorSession`). Limiting failed
- * attempts is the caller's: the HTTP edge counts them per address and per e-mail between the two.
+ * Signs an operator in with its e-mail (any case) and password: the password checked under
+ * `guard`, then `openOperatorSession`.
  */
 export const signInOperator =
   (deps: SignInOperatorDeps) =>
-  (command: unknown, options: SignInOptions): TE.TaskEither<InvalidRequest | InvalidCredentials | StoreUnavailable, SignedIn> =>
+  <L = never>(command: unknown, options: SignInOptions, guard: SignInGuard<L> = unguarded as SignInGuard<L>): TE.TaskEither<L | InvalidRequest | InvalidCredentials | StoreUnavailable, SignedIn> =>
     pipe(
-      checkOperatorCredentials(deps)(command),
-      TE.chainW(({ verdict }) => TE.fromEither(verdict)),
+      TE.fromEither(decode(SignInInput)(command)),
+      TE.chainW(({ email, password }) => {
+        const address = email.toLowerCase()
+        return guard(address, checkPassword(deps)(address, password))
+      }),
       TE.chainW((operator) => openOperatorSession(deps)(operator, options)),
     )
 
@@ -113,8 +123,10 @@ export const operatorOfSession =
       TE.chainW(TE.fromOption(() => invalidOperatorSession)),
     )
 
-/** Signs out: the session ends now. */
+/** Signs out: the session ends now, audited as `operator.signed_out`. */
 export const signOutOperator =
-  (deps: Pick<OperatorSessionDeps, 'operators' | 'clock'>) =>
-  (session: Pick<OperatorSession, 'id'>): TE.TaskEither<StoreUnavailable, void> =>
-    deps.operators.revokeSession(session.id, deps.clock.now())
+  (deps: Pick<OperatorSessionDeps, 'operators' | 'clock'> & { readonly ids: IdGenerator }) =>
+  ({ operator, session }: SessionOperator, requestId: string | null): TE.TaskEither<StoreUnavailable, void> => {
+    const now = deps.clock.now()
+    return deps.operators.revokeSession(session.id, now, operatorSignedOutEvent(deps.ids.next(), requestId, operator, session, now))
+  }
