@@ -7,6 +7,7 @@ import { bodyBounds } from './http/body.js'
 import { callerChecks } from './http/caller.js'
 import type { AppState } from './http/context.js'
 import { corsMiddleware } from './http/cors.js'
+import { consolePage } from './http/console.js'
 import { metricsEndpoint, operational } from './http/operational.js'
 import { requestLifecycle } from './http/request-lifecycle.js'
 import { apiKeyRoutes } from './routes/api-keys.js'
@@ -58,12 +59,15 @@ export type AppOptions = {
   readonly schemaWaitMs?: number
   /** The route table, and the documents' operations; `OPERATIONS` unless said (tests mark one deprecated). */
   readonly operations?: readonly Operation[]
+  /** Where the console's build is: `CONSOLE_DIST` unless said (tests serve one of their own). */
+  readonly consoleDir?: string
 }
 
 /**
  * The Koa application; its chain is the whole request path (docs/architecture.md, "How a request
  * flows"). In order: the request's frame (id, logger, security headers, `/public/v1` prefix, bug
- * catcher, access line and metrics); the body bounds; the schema gate and `/docs`; CORS, which
+ * catcher, access line and metrics); the body bounds; the schema gate and `/docs`; the console's
+ * page and files (`/console/`); CORS, which
  * answers preflights before any credential is asked for; the keyless budget; the route table, where
  * each operation checks who is calling, reads its body and runs; then what no route took
  * (`/metrics`, 404, 405).
@@ -81,6 +85,7 @@ export const createApp = (deps: AppDeps, config: Config, logger: Logger, options
   app.use(requestLifecycle(logger, deps.metrics))
   app.use(bodyBounds)
   app.use(operational(deps.health, options.schemaWaitMs))
+  app.use(consolePage(options.consoleDir))
   app.use(corsMiddleware(config.corsOrigins))
   app.use(callers.keyless)
   app.use(table.routes)

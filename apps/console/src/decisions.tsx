@@ -1,0 +1,74 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material'
+import { useState, type ReactNode } from 'react'
+import { useNotify, useRecordContext, useRefresh } from 'react-admin'
+import { api } from './api.js'
+
+/**
+ * A decision on the record in context: a button that asks the server and waits for its answer
+ * (no optimistic update, no undo), then shows what the server said, a refusal included (a role
+ * that may not, a record no longer waiting), and reloads the list. With `reason`, a dialog asks
+ * for one first.
+ */
+export const DecisionButton = (props: {
+  readonly label: string
+  readonly path: (id: string) => string
+  readonly done: string
+  readonly reason?: { readonly title: string; readonly field: string }
+  readonly color?: 'primary' | 'error'
+  readonly icon?: ReactNode
+}) => {
+  const record = useRecordContext()
+  const notify = useNotify()
+  const refresh = useRefresh()
+  const [busy, setBusy] = useState(false)
+  const [asking, setAsking] = useState(false)
+  const [reason, setReason] = useState('')
+  if (record === undefined) return null
+  const decide = async (body: Record<string, string>) => {
+    setBusy(true)
+    try {
+      await api('POST', props.path(String(record.id)), body)
+      notify(props.done, { type: 'success' })
+      refresh()
+    } catch (error) {
+      notify(error instanceof Error ? error.message : 'The server refused.', { type: 'error' })
+    } finally {
+      setBusy(false)
+      setAsking(false)
+      setReason('')
+    }
+  }
+  const reasonField = props.reason
+  return (
+    <>
+      <Button
+        size="small"
+        variant="outlined"
+        color={props.color ?? 'primary'}
+        disabled={busy}
+        startIcon={props.icon}
+        onClick={(event) => {
+          event.stopPropagation()
+          if (reasonField === undefined) void decide({})
+          else setAsking(true)
+        }}
+      >
+        {props.label}
+      </Button>
+      {reasonField === undefined ? null : (
+        <Dialog open={asking} onClose={() => setAsking(false)} aria-labelledby={`reason-${String(record.id)}`}>
+          <DialogTitle id={`reason-${String(record.id)}`}>{reasonField.title}</DialogTitle>
+          <DialogContent>
+            <TextField label="Reason" required fullWidth multiline minRows={2} value={reason} onChange={(e) => setReason(e.target.value)} sx={{ mt: 1 }} />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setAsking(false)}>Cancel</Button>
+            <Button color={props.color ?? 'primary'} variant="contained" disabled={busy || reason.trim() === ''} onClick={() => void decide({ [reasonField.field]: reason })}>
+              {props.label}
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </>
+  )
+}
