@@ -102,7 +102,7 @@ describe('the operator console, in Chromium', function () {
     expect(page).to.not.include('LENDGATE_CSP_NONCE')
     expect(page).to.not.match(/https?:\/\//)
     const redirect = await fetch(`${server.url}/console`, { redirect: 'manual' })
-    expect([redirect.status, redirect.headers.get('location')]).to.deep.equal([301, 'console/'])
+    expect([redirect.status, redirect.headers.get('location')]).to.deep.equal([302, 'console/'])
     const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(page)?.[1]
     const asset = await fetch(`${server.url}/console/${script}`)
     expect([asset.status, asset.headers.get('content-type'), asset.headers.get('cache-control')]).to.deep.equal([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'])

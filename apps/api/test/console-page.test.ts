@@ -49,7 +49,7 @@ describe('the console page', () => {
     const asset = await fetch(`${built.url}/console/assets/app-1a2b.js`)
     expect([asset.status, asset.headers.get('cache-control'), await asset.text()]).to.deep.equal([200, 'public, max-age=31536000, immutable', 'export {}\n'])
     const redirect = await fetch(`${built.url}/console`, { redirect: 'manual' })
-    expect([redirect.status, redirect.headers.get('location')]).to.deep.equal([301, 'console/'])
+    expect([redirect.status, redirect.headers.get('location')]).to.deep.equal([302, 'console/'])
     for (const path of ['/console/assets/other.js', '/console/../package.json', '/console/%2e%2e/%2e%2e/package.json']) {
       const missing = await fetch(`${built.url}${path}`)
       expect(missing.status, path).to.equal(404)

@@ -33,7 +33,13 @@ export const api = async <T = Json>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | '
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await response.text()
-  const json: unknown = text === '' ? undefined : JSON.parse(text)
+  // A gateway in front of the API may answer with a page of its own: its status still counts.
+  let json: unknown
+  try {
+    json = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    json = undefined
+  }
   if (!response.ok) {
     const problem = (json ?? {}) as { readonly error?: string; readonly detail?: string }
     throw new HttpError(problem.detail ?? `${response.status} ${response.statusText}`, response.status, json)

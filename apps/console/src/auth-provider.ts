@@ -35,7 +35,13 @@ export const authProvider: AuthProvider = {
     keep(await api<OperatorSession>('POST', 'internal/operator-sessions', { email: username, password }))
   },
   logout: async () => {
-    if (current !== undefined) await api('DELETE', 'internal/operator-sessions/current').catch(() => undefined)
+    try {
+      if (current !== undefined) await api('DELETE', 'internal/operator-sessions/current')
+    } catch (error) {
+      // Signed out already (401): nothing left to end. Anything else leaves the session live, so
+      // the operator is told rather than shown a sign-in page a reload would walk past.
+      if ((error as { readonly status?: number }).status !== 401) throw error
+    }
     keep(undefined)
   },
   checkAuth: async () => {

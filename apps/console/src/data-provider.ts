@@ -23,7 +23,8 @@ const routeOf = (resource: string): ListRoute => {
  * The data provider over the API's cursor pagination. React-admin asks for page N; the API pages
  * by cursor, so each list (a resource, its filters, its page size) keeps the cursor of every page
  * it has reached, and answers with partial pagination (`pageInfo`: whether a next page exists),
- * never a total it cannot know. A page past those reached is walked to from the last one known.
+ * never a total it cannot know. A page past those reached is walked to from the last one known;
+ * one past the end is empty.
  * Only lists: each action is its own request (`api`), answered by the server before the page
  * changes (no optimistic update, no undo).
  */
@@ -48,6 +49,8 @@ export const cursorDataProvider = (fetchPage: (path: string) => Promise<Listing>
       }
       if (listing.next_cursor !== null) known[reached] = listing.next_cursor
       cursors.set(key, known)
+      // A page past the last (a list that shrank since it was paged) is empty, never the last page under another number.
+      if (reached < page) return { data: [], pageInfo: { hasPreviousPage: true, hasNextPage: false } }
       return {
         data: listing.data.map((record) => ({ ...record, id: record[route.id] }) as unknown as R),
         pageInfo: { hasPreviousPage: reached > 1, hasNextPage: listing.next_cursor !== null },

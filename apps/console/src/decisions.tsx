@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material'
 import { useState, type ReactNode } from 'react'
-import { useNotify, useRecordContext, useRefresh } from 'react-admin'
+import { useLogoutIfAccessDenied, useNotify, useRecordContext, useRefresh } from 'react-admin'
 import { api } from './api.js'
 
 /**
@@ -20,6 +20,7 @@ export const DecisionButton = (props: {
   const record = useRecordContext()
   const notify = useNotify()
   const refresh = useRefresh()
+  const signOutIfEnded = useLogoutIfAccessDenied()
   const [busy, setBusy] = useState(false)
   const [asking, setAsking] = useState(false)
   const [reason, setReason] = useState('')
@@ -29,13 +30,17 @@ export const DecisionButton = (props: {
     try {
       await api('POST', props.path(String(record.id)), body)
       notify(props.done, { type: 'success' })
-      refresh()
-    } catch (error) {
-      notify(error instanceof Error ? error.message : 'The server refused.', { type: 'error' })
-    } finally {
-      setBusy(false)
       setAsking(false)
       setReason('')
+      refresh()
+    } catch (error) {
+      // A session that ended goes back to sign-in; any other refusal stays on screen until read.
+      if (await signOutIfEnded(error)) return
+      notify(error instanceof Error ? error.message : 'The server refused.', { type: 'error', autoHideDuration: null })
+      // The record changed meanwhile (decided by someone else): show it as it is now.
+      if ((error as { readonly status?: number }).status === 409) refresh()
+    } finally {
+      setBusy(false)
     }
   }
   const reasonField = props.reason
@@ -47,6 +52,7 @@ export const DecisionButton = (props: {
         color={props.color ?? 'primary'}
         disabled={busy}
         startIcon={props.icon}
+        aria-label={`${props.label} ${String(record.id)}`}
         onClick={(event) => {
           event.stopPropagation()
           if (reasonField === undefined) void decide({})
@@ -59,7 +65,7 @@ export const DecisionButton = (props: {
         <Dialog open={asking} onClose={() => setAsking(false)} aria-labelledby={`reason-${String(record.id)}`}>
           <DialogTitle id={`reason-${String(record.id)}`}>{reasonField.title}</DialogTitle>
           <DialogContent>
-            <TextField label="Reason" required fullWidth multiline minRows={2} value={reason} onChange={(e) => setReason(e.target.value)} sx={{ mt: 1 }} />
+            <TextField label="Reason" required fullWidth multiline minRows={2} autoFocus value={reason} onChange={(e) => setReason(e.target.value)} sx={{ mt: 1 }} />
           </DialogContent>
           <DialogActions>
             <Button onClick={() => setAsking(false)}>Cancel</Button>

@@ -19,7 +19,7 @@ export const LoginPage = () => {
       await login({ username: email, password })
     } catch (error) {
       setPassword('')
-      notify(error instanceof Error ? error.message : 'The sign-in failed.', { type: 'error' })
+      notify(error instanceof Error ? error.message : 'The sign-in failed.', { type: 'error', autoHideDuration: null })
     } finally {
       setBusy(false)
     }

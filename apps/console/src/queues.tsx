@@ -51,7 +51,7 @@ export const ReviewQueue = () => (
 export const DecisionQueue = () => (
   <Queue title="Credit decisions" statuses={['DRAFT', 'SUBMITTED', 'APPROVED', 'DECLINED', 'WITHDRAWN']}>
     <TextField sortable={false} source="application_id" label="Application" />
-    <FunctionField sortable={false} label="Amount" render={(record) => formatMinor(Number(record['amount']), String(record['currency']))} />
+    <FunctionField sortable={false} label="Amount" render={(record) => formatMinor(record['amount'], record['currency'])} />
     <NumberField sortable={false} source="term_months" label="Term (months)" />
     <TextField sortable={false} source="status" label="Status" />
     <DateField sortable={false} source="submitted_at" label="Submitted" showTime />

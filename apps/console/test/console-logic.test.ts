@@ -14,6 +14,9 @@ describe('formatMinor', () => {
       '0.00 EUR',
     ])
     expect(formatMinor(9_007_199_254_740_991, 'USD')).to.equal('90,071,992,547,409.91 USD')
+    // ISO 4217's minor unit, not the browser's display rule (which shows IDR and HUF in whole units).
+    expect([formatMinor(100, 'IDR'), formatMinor(100, 'HUF'), formatMinor(1_234, 'KWD')]).to.deep.equal(['1.00 IDR', '1.00 HUF', '1.234 KWD'])
+    expect([formatMinor(Number.NaN, 'USD'), formatMinor(1.5, 'USD'), formatMinor(undefined, undefined)]).to.deep.equal(['NaN USD', '1.5 USD', 'undefined'])
   })
 })
 
@@ -60,5 +63,6 @@ describe('the cursor data provider', () => {
     const fresh = setup()
     expect((await fresh.page(3)).data.map((r) => r.id)).to.deep.equal(['a7'])
     expect(fresh.asked).to.have.length(3)
+    expect(await fresh.page(4)).to.deep.equal({ data: [], pageInfo: { hasPreviousPage: true, hasNextPage: false } })
   })
 })

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Middleware } from 'koa'
@@ -32,15 +32,16 @@ const TYPES: Readonly<Record<string, string>> = {
 
 type Asset = { readonly type: string; readonly body: Buffer }
 
-/** Every file of the build under its URL path (`/console/assets/…`), read once, at start; none when there is no build. */
+/** Every file of the build under its URL path (`/console/assets/…`), read once, at start (links not followed); none when there is no build. */
 const readBuild = (dir: string): ReadonlyMap<string, Asset> => {
   const assets = new Map<string, Asset>()
   if (!existsSync(join(dir, 'index.html'))) return assets
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else assets.set(`/console/${relative(dir, path).split(sep).join('/')}`, { type: TYPES[extname(name)] ?? 'application/octet-stream', body: readFileSync(path) })
+      const stats = lstatSync(path)
+      if (stats.isDirectory()) walk(path)
+      else if (stats.isFile()) assets.set(`/console/${relative(dir, path).split(sep).join('/')}`, { type: TYPES[extname(name)] ?? 'application/octet-stream', body: readFileSync(path) })
     }
   }
   walk(dir)
@@ -69,8 +70,9 @@ const policyOf = (nonce: string): string =>
 /**
  * Serves the console's build from `dir`: `/console` redirects to `/console/` (the page's URLs are
  * relative to it, so a gateway's prefix is kept); `/console/` is the page, with a fresh nonce in
- * its policy and its tags each time; `/console/<file>` a file of the build, kept by browsers for a
- * year (their names change with their content). Without a build, `/console/` says how to make one.
+ * its policy and its tags each time; `/console/<file>` a file of the build, those under `assets/`
+ * kept by browsers for a year (their names change with their content). Without a build,
+ * `/console/` says how to make one.
  */
 export const consolePage = (dir: string = CONSOLE_DIST): Middleware<AppState> => {
   const assets = readBuild(dir)
@@ -79,7 +81,8 @@ export const consolePage = (dir: string = CONSOLE_DIST): Middleware<AppState> =>
     const path = ctx.path
     if ((path !== '/console' && !path.startsWith('/console/')) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next()
     if (path === '/console') {
-      ctx.status = 301
+      // Found, not moved for good: browsers keep a 301 even when the console moves.
+      ctx.status = 302
       ctx.redirect('console/')
       return
     }
@@ -102,7 +105,8 @@ export const consolePage = (dir: string = CONSOLE_DIST): Middleware<AppState> =>
     ctx.status = 200
     ctx.type = asset.type
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
+    // A name under assets/ changes with its content: kept for a year. Anything else, an hour.
+    ctx.set('Cache-Control', path.startsWith('/console/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600')
     ctx.body = asset.body
   }
 }
