@@ -20,7 +20,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import type { Middleware, ParameterizedContext } from 'koa'
 import type { Config, RateLimitSettings } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import type { Operation } from '../routes/operations.js'
+import { operation, type Operation } from '../routes/operations.js'
 import { declaresBody } from './body.js'
 import { clientAddress } from './client-address.js'
 import type { AppContext, AppState } from './context.js'
@@ -61,8 +61,6 @@ const clientAddressOf = (ctx: Pick<AppContext, 'ip'>): string => clientAddress(c
 export const OPERATOR_SESSION_COOKIE = '__Host-lendgate_operator'
 /** The header a console session's request that changes something sends its CSRF token in. */
 export const CSRF_HEADER = 'X-CSRF-Token'
-/** Where an operator signs in (`signInOperator`). */
-export const OPERATOR_SIGN_IN_PATH = '/internal/operator-sessions'
 
 /** The console session's token a request presents in its cookie, if any. */
 export const presentedSessionToken = (ctx: Pick<AppContext, 'cookies'>): string | undefined => {
@@ -104,21 +102,19 @@ const secretAttemptLimit = (deps: Pick<AppDeps, 'attemptLimiter'>, policy: RateP
 const SIGN_IN_ACCOUNT_WINDOW_SECONDS = 900
 
 /**
- * The sign-in's guard (decision 149): failed console sign-ins limited with the mint budget, per
- * client address in the usual window (`sign_in:<address>`) and per e-mail over 15 minutes
- * (`sign_in_account:<e-mail>`), so that guessing one operator's password from many addresses is
- * bounded too. Both counts are consulted before the password is hashed (an attempt that cannot
- * fail, so counting nothing), and a failed check is then counted in both; a right password never
- * counts. Past either limit, 429 without a hash. Concurrent attempts each pass the first look,
- * so a burst may hash a few past the limit.
+ * The sign-in's guard (decision 149), built once for the routes: failed console sign-ins limited
+ * with the mint budget, per client address in the usual window (`sign_in:<address>`) and per
+ * e-mail over 15 minutes (`sign_in_account:<e-mail>`), so that guessing one operator's password
+ * from many addresses is bounded too. Both counts are consulted before the password is hashed (an
+ * attempt that cannot fail, so counting nothing), and a failed check is then counted in both; a
+ * right password never counts. Past either limit, 429 without a hash. Concurrent attempts each
+ * pass the first look, so a burst may hash a few past the limit.
  */
-export const signInGuard = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings, ctx: AppContext): SignInGuard<RateLimitExceeded> => {
+export const signInGuards = (deps: Pick<AppDeps, 'attemptLimiter'>, settings: RateLimitSettings): ((ctx: AppContext) => SignInGuard<RateLimitExceeded>) => {
   const byAddress = secretAttemptLimit(deps, { name: RATE_POLICY.signIn, limit: settings.mintRequests, windowSeconds: settings.windowSeconds }, perAddress('sign_in'), 'sign-in')
-  return (email, check) => async () => {
-    const limits = [
-      byAddress,
-      secretAttemptLimit(deps, { name: RATE_POLICY.signInAccount, limit: settings.mintRequests, windowSeconds: SIGN_IN_ACCOUNT_WINDOW_SECONDS }, () => `sign_in_account:${email}`, 'sign-in'),
-    ]
+  const accountPolicy: RatePolicy = { name: RATE_POLICY.signInAccount, limit: settings.mintRequests, windowSeconds: SIGN_IN_ACCOUNT_WINDOW_SECONDS }
+  return (ctx) => (email, check) => async () => {
+    const limits = [byAddress, secretAttemptLimit(deps, accountPolicy, () => `sign_in_account:${email}`, 'sign-in')]
     for (const limited of limits) {
       const admitted = await limited(ctx, () => E.right(undefined))
       if (E.isLeft(admitted)) {
@@ -285,7 +281,9 @@ const presentsCredential =
   }
 
 /** The console's sign-in, which takes no credential: a cookie sent with it counts for nothing. */
-const isSignIn = (ctx: AppContext): boolean => ctx.method === 'POST' && ctx.path === OPERATOR_SIGN_IN_PATH
+const SIGN_IN = operation('signInOperator')
+
+const isSignIn = (ctx: AppContext): boolean => ctx.method === SIGN_IN.method && ctx.path === SIGN_IN.path
 
 /** Load balancers' probes (without a body) are never refused for what anonymous clients do. */
 const isProbe = (ctx: AppContext): boolean => HEALTH_PROBES.has(ctx.path) && !declaresBody(ctx.req.headers)

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { Config } from '../config.js'
 import type { AppDeps } from '../deps.js'
-import { CLEARED_SESSION_COOKIE, OPERATOR_SESSION_COOKIE, presentedSessionToken, signInGuard } from '../http/caller.js'
+import { CLEARED_SESSION_COOKIE, OPERATOR_SESSION_COOKIE, presentedSessionToken, signInGuards } from '../http/caller.js'
 import type { AppContext } from '../http/context.js'
 import { routes } from './route.js'
 
@@ -24,12 +24,13 @@ const signedIn = (ctx: AppContext) => {
 
 /**
  * The console's sessions (decision 149, docs/api.md "Operators and console sessions"): signing in
- * with an e-mail and password (failed attempts limited: `signInGuard`), reading the session (with
+ * with an e-mail and password (failed attempts limited: `signInGuards`), reading the session (with
  * its CSRF token, for a page that was reloaded), signing out.
  */
 export const operatorSessionRoutes = (deps: AppDeps, config: Pick<Config, 'operatorSessionMinutes' | 'rateLimits'>) => {
   const sessionTtlMs = config.operatorSessionMinutes * 60_000
   const sessionOf = operatorOfSession(deps)
+  const guardOf = signInGuards(deps, config.rateLimits)
   const signOut = signOutOperator(deps)
   /** Signing in ends the session the browser still presents, if any: a new sign-in never leaves an old session behind it. */
   const endPresented = (ctx: AppContext): TE.TaskEither<never, void> => async () => {
@@ -42,7 +43,7 @@ export const operatorSessionRoutes = (deps: AppDeps, config: Pick<Config, 'opera
     signInOperator: {
       run: (ctx, command) =>
         pipe(
-          signInOperator(deps)(command, { sessionTtlMs, requestId: ctx.state.requestId }, signInGuard(deps, config.rateLimits, ctx)),
+          signInOperator(deps)(command, { sessionTtlMs, requestId: ctx.state.requestId }, guardOf(ctx)),
           TE.chainFirstW(() => endPresented(ctx)),
           TE.map((opened) => {
             ctx.append('Set-Cookie', sessionCookie(opened.token, Math.floor(sessionTtlMs / 1000)))
