@@ -16,6 +16,7 @@ import { eventRoutes } from './routes/events.js'
 import { healthRoutes } from './routes/health.js'
 import { internalReviewRoutes } from './routes/internal-review.js'
 import { internalLendingRoutes } from './routes/internal-lending.js'
+import { internalServicingRoutes } from './routes/internal-servicing.js'
 import { partyRoutes } from './routes/parties.js'
 import { applicationRoutes } from './routes/applications.js'
 import { servicingRoutes } from './routes/servicing.js'
@@ -40,6 +41,7 @@ export const allRoutes = (
   ...partyRoutes(deps),
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
+  ...internalServicingRoutes(deps),
   ...servicingRoutes(deps),
   ...eventRoutes(deps),
   ...testHelperRoutes(deps),

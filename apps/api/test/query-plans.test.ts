@@ -16,11 +16,12 @@ import {
   type ScratchDatabase,
 } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
+import { DELINQUENCY_BUCKETS } from '@lendgate/core'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { WORKING_CAPITAL } from './support/booked-loan.js'
 import { bearer, mintKey, request, type MintedKey } from './support/client.js'
 import { callOperation, fillPath, ownerOfPath, type IdMap } from './support/isolation-fixtures.js'
-import { startTestServer, type TestServer } from './support/test-server.js'
+import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
 /**
  * Issue 40: no statement a partner route runs reads a large table from end to end. On a database
@@ -93,6 +94,56 @@ for (const database of testDatabases()) {
       const unindexed = await largeSeqScans({ sql: 'select id from loan_transactions where amount = $1', parameters: [1] })
       expect(unindexed).to.deep.equal(['loan_transactions'])
       expect(await largeSeqScans({ sql: 'select id from loan_transactions where loan_id = $1 order by seq limit 21', parameters: [book.longLedgerLoanId] })).to.deep.equal([])
+    })
+
+    it("runs no sequential scan of a large table on the console's reads: a session, an application, the delinquency queue, a loan", async () => {
+      const records = await bookRecords(scratch.database, book)
+      const loans = [book.seasonedLoanId, book.longLedgerLoanId]
+      const reads = [
+        `/internal/onboarding-sessions/${book.openSessionId}`,
+        `/internal/applications/${records.draftApplicationId}`,
+        `/internal/applications/${records.draftApplicationId}/schedule-preview`,
+        ...loans.map((loanId) => `/internal/loans/${loanId}`),
+      ]
+      const lists = [
+        '/internal/onboarding-sessions?status=SUBMITTED',
+        `/internal/onboarding-sessions/${book.openSessionId}/documents`,
+        '/internal/applications?status=SUBMITTED',
+        '/internal/loans',
+        `/internal/loans?party_id=${book.partyId}`,
+        ...DELINQUENCY_BUCKETS.map((bucket) => `/internal/loans?delinquency=${bucket}`),
+        ...loans.flatMap((loanId) => ['schedule', 'transactions', 'payments', 'balances'].map((list) => `/internal/loans/${loanId}/${list}`)),
+      ]
+      const problems: string[] = []
+      let explained = 0
+      const check = async (label: string): Promise<void> => {
+        const statements = ran.filter(explainable)
+        ran = []
+        for (const statement of statements) {
+          explained++
+          const scans = await largeSeqScans(statement)
+          if (scans.length > 0) problems.push(`${label}: sequential scan of ${scans.join(', ')}:\n${statement.sql}`)
+        }
+      }
+      for (const path of reads) {
+        ran = []
+        const reply = await request(server.url, path, { headers: bearer(INTERNAL_TOKEN) })
+        expect(reply.status, `${path}: ${reply.text}`).to.equal(200)
+        await check(`GET ${path}`)
+      }
+      for (const path of lists) {
+        ran = []
+        const first = await request(server.url, `${path}${path.includes('?') ? '&' : '?'}limit=2`, { headers: bearer(INTERNAL_TOKEN) })
+        expect(first.status, `${path}: ${first.text}`).to.equal(200)
+        await check(`GET ${path} first page of 2`)
+        const cursor = (first.body as { next_cursor?: unknown }).next_cursor
+        if (typeof cursor !== 'string') continue
+        const second = await request(server.url, `${path}${path.includes('?') ? '&' : '?'}limit=2&cursor=${encodeURIComponent(cursor)}`, { headers: bearer(INTERNAL_TOKEN) })
+        expect(second.status, `${path}'s second page: ${second.text}`).to.equal(200)
+        await check(`GET ${path} page by cursor`)
+      }
+      expect(explained).to.be.greaterThan(reads.length + lists.length)
+      expectNoProblems(problems)
     })
 
     it('runs no sequential scan of a large table on any partner route, first pages and pages by cursor', async () => {

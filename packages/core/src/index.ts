@@ -58,7 +58,7 @@ export { type HealthCheck } from './ports/health-check.js'
 // API keys: keys, scopes, authentication, authorization, the key cache
 export {
   KEY_ENVIRONMENTS, type KeyEnvironment, type KeyStatus, KEY_PREFIX, KEY_ID_LENGTH, KEY_CHECKSUM_LENGTH,
-  KEY_RANDOM_LENGTH, type ApiClient, type ApiKey, type Caller, type PresentedKey, parsePresentedKey,
+  KEY_RANDOM_LENGTH, type ApiClient, type ApiKey, type Caller, type PartyScope, type PresentedKey, parsePresentedKey,
   keyPrefixOf,
 } from './domain/keys/api-key.js'
 export { type ApiKeyView, apiKeyView, type MintedKeyView, mintedKeyView } from './views/keys.js'
@@ -146,6 +146,7 @@ export {
   type RequirementsOutstanding, type SubmitDeps, submitOnboardingForReview, ApproveSessionInput,
   RejectSessionInput, type ReviewDeps, type ReviewError, approveOnboardingSession, rejectOnboardingSession,
   SessionStatusFilter, listOnboardingSessionsForReview, getPartyBySessionId, reviewView,
+  getOnboardingSessionForReview, listOnboardingDocumentsForReview, reviewDetailView,
 } from './use-cases/onboarding/review.js'
 
 // Webhooks: endpoints, events, deliveries
@@ -217,7 +218,7 @@ export {
   type LoadApplicationError, type CreateApplicationDeps, createLoanApplication, getLoanApplication,
   type ChangeApplicationDeps, type ChangeApplicationError, updateLoanApplication, submitLoanApplication,
   withdrawLoanApplication, SchedulePreviewQuery, previewLoanApplicationSchedule, ApplicationStatusFilter,
-  listPartyApplications,
+  listPartyApplications, getLoanApplicationForReview, previewLoanApplicationScheduleForReview, type SchedulePreviewDeps,
 } from './use-cases/applications/applications.js'
 export {
   ApproveApplicationInput, DeclineApplicationInput, type DecisionDeps, type DecisionError,
@@ -256,6 +257,7 @@ export { AutopayInput, autopayKey, type AutopayDue, type AutopayWindow, type Loa
 export { type AutopayDebitDeps, type AutopayDebitError, type AutopayDeps, type AutopayState, getLoanAutopayForParty, setLoanAutopayForParty, takeAutopayDebit } from './use-cases/servicing/autopay.js'
 export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
 export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
+export { OperatorLoanFilters, listLoansForOperator, getLoanForOperator, asLoansParty } from './use-cases/servicing/operator-loan-reads.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'

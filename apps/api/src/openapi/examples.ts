@@ -62,6 +62,7 @@ import type {
   CreateTestClockInput,
   AdvanceTestClockInput,
   reviewView,
+  reviewDetailView,
   SchedulePreview,
   testClockView,
   transactionView,
@@ -996,6 +997,15 @@ const sessionUnderReview: ReviewView = {
   created_at: '2026-11-02T14:05:48.903Z',
   updated_at: '2026-11-02T14:16:30.562Z',
 }
+/** The session under review as its page reads it: both contacts verified, the profile and the registered address given. */
+const sessionUnderReviewInDetail: Wire<ReturnType<typeof reviewDetailView>> = {
+  ...sessionUnderReview,
+  entry_channel: 'partner_api',
+  email: { value: emailVerification.destination, verified: true, verified_at: sessionEmailVerified.updated_at },
+  phone: { value: phoneVerification.destination, verified: true, verified_at: sessionPhoneVerified.updated_at },
+  applicant_profile: profile,
+  addresses: [registeredAddress],
+}
 const sessionReviewed: ReviewView = {
   ...sessionUnderReview,
   status: 'APPROVED',
@@ -1568,7 +1578,17 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   listOnboardingSessionsForReview: { data: [sessionUnderReview, duplicateUnderReview], next_cursor: null },
   approveOnboardingSession: { session: sessionReviewed, party },
   rejectOnboardingSession: duplicateRejected,
+  getOnboardingSessionForReview: sessionUnderReviewInDetail,
+  listOnboardingDocumentsForReview: { data: [certificate, bankStatement], next_cursor: null },
   listLoanApplicationsForReview: { data: [applicationSubmitted], next_cursor: null },
+  getLoanApplicationForReview: applicationSubmitted,
+  previewLoanApplicationScheduleForReview: schedulePreview,
+  listLoans: { data: [delinquentLoan], next_cursor: null },
+  getLoan: delinquentLoan,
+  listLoanSchedule: { data: schedule, next_cursor: null },
+  listLoanTransactions: { data: transactions, next_cursor: null },
+  listLoanPayments: { data: [payment], next_cursor: null },
+  listLoanBalances: { data: balances, next_cursor: null },
   approveLoanApplication: { application, loan },
   declineLoanApplication: declinedApplication,
   accrueInterest: accrualRun,

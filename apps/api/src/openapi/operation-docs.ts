@@ -24,6 +24,7 @@ import {
   LoanApplicationPatch,
   LoanDocumentInput,
   LoanFilters,
+  OperatorLoanFilters,
   LoanProductInput,
   LoanProductPatch,
   MintApiKeyInput,
@@ -118,7 +119,7 @@ export const OPERATOR_TAGS = {
   probes: 'Liveness and readiness probes for load balancers and orchestrators (no credential).',
   review: 'Review submitted onboarding sessions: approving one creates the party and sends `party.ready`.',
   decisioning: 'Credit decisions on submitted loan applications: approving one books the loan.',
-  loans: 'Operator actions on booked loans: collateral, documents, payment reversals, charge-offs.',
+  loans: "Every party's booked loans: the delinquency queue, a loan's schedule, ledger, payments and balances as its party reads them, and operator actions: collateral, documents, payment reversals, charge-offs.",
   products: 'The loan product catalogue.',
   jobs: 'Jobs the scheduler runs every day, which operators can also run on demand.',
   ach: 'Files the bank sends back on the ACH rails: returns of bank debits and notices of change.',
@@ -157,6 +158,7 @@ const sessionClosed = (action: string): DocumentedProblem =>
 const SESSION_CLOSED = sessionClosed('edit')
 const PARTY_NOT_FOUND = notFound('party', "The key's party is not a borrower's party (only an approved onboarding creates one).")
 const LOAN_NOT_FOUND = notFound('loan', 'No loan with this id belongs to the party.')
+const ANY_LOAN_NOT_FOUND = notFound('loan', 'No loan with this id.')
 const APPLICATION_NOT_FOUND = notFound('loan_application', "No application with this id belongs to the key's party.")
 const NOT_DRAFT = invalidState('loan_application', 'SUBMITTED', 'update', 'The application is no longer `DRAFT`.')
 const PRODUCT_REFUSED = invalidRequest(
@@ -757,10 +759,29 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     body: 'RejectSessionInput',
     errors: [notFound('onboarding_session', 'No session with this id.'), SUBMITTED_ONLY('onboarding_session', 'session', 'reject')],
   }),
+  getOnboardingSessionForReview: doc(
+    'review',
+    'Read a session before deciding',
+    "Any API client's session: its review record, its contacts and whether each is verified, the applicant profile (the tax id masked) and the addresses. Its documents are listed apart.",
+    { errors: [notFound('onboarding_session', 'No session with this id.')] },
+  ),
+  listOnboardingDocumentsForReview: doc('review', "List a session's documents", "The document metadata of any API client's session, oldest first, in any status.", {
+    list: true,
+    errors: [notFound('onboarding_session', 'No session with this id.')],
+  }),
   listLoanApplicationsForReview: doc('decisioning', 'List applications for decisioning', 'The applications of every party, oldest first, optionally of one status.', {
     list: true,
     query: ApplicationStatusFilter,
   }),
+  getLoanApplicationForReview: doc('decisioning', 'Read an application before deciding', "Any party's application, with its terms as priced by its product.", {
+    errors: [notFound('loan_application', 'No application with this id.')],
+  }),
+  previewLoanApplicationScheduleForReview: doc(
+    'decisioning',
+    "Preview an application's schedule and APR",
+    "What the party's own preview answers, for any party's application: the schedule, fee and Truth in Lending disclosure (APR, finance charge) its loan would have if booked on `start_date` (today by default). Reads only.",
+    { query: SchedulePreviewQuery, errors: [notFound('loan_application', 'No application with this id.')] },
+  ),
   approveLoanApplication: doc(
     'decisioning',
     'Approve an application and book its loan',
@@ -812,6 +833,21 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   getAchInboundFile: doc('ach', 'An ingested bank file', 'The file as recorded when it was ingested: what became of each of its returns.', {
     errors: [notFound('ach_inbound_file', 'No inbound file with this id.'), invalidState('ach_origination', 'disabled', 'read a bank file', 'The ACH rails are off on this deployment.')],
   }),
+  listLoans: doc(
+    'loans',
+    "List every party's loans",
+    "Every party's loans, oldest first, optionally one party's (`party_id`) and optionally of one delinquency bucket (as of today in each loan's time zone): the delinquency queue. Each carries `days_past_due`.",
+    { list: true, query: OperatorLoanFilters },
+  ),
+  getLoan: doc('loans', 'Get any loan', "Any party's loan, as its party's read answers it: servicing rules, `days_past_due`, `delinquency_bucket` and disclosure.", { errors: [ANY_LOAN_NOT_FOUND] }),
+  listLoanSchedule: doc('loans', "List a loan's installments", "Any party's loan's installments by due date, as its party's read answers them.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),
+  listLoanTransactions: doc('loans', "List a loan's ledger", "Any party's loan's ledger in ledger order, optionally of one type or effective-date range, as its party's read answers it.", {
+    list: true,
+    query: TransactionFilters,
+    errors: [ANY_LOAN_NOT_FOUND],
+  }),
+  listLoanPayments: doc('loans', "List a loan's payments", "Any party's loan's payments whatever their status, oldest first, as its party's read answers them.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),
+  listLoanBalances: doc('loans', "List a loan's balance snapshots", "Any party's loan's balance after each change, oldest first: its balance over time.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),
   addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
     body: 'CollateralInput',
     errors: [notFound('loan', 'No loan with this id.')],

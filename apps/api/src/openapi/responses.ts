@@ -61,6 +61,7 @@ import {
   type paymentView,
   type Requirement,
   type reviewView,
+  type reviewDetailView,
   type SchedulePreview,
   type transactionView,
   type WebhookDeliveryView,
@@ -211,6 +212,7 @@ const CATEGORY_RATE: JsonSchema = objectOf<CategoryRateView>()("One category of 
 
 type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = ReturnType<typeof reviewView>
+type ReviewDetailView = ReturnType<typeof reviewDetailView>
 type PaymentView = ReturnType<typeof paymentView>
 type Allocation = NonNullable<PaymentView['allocation']>
 
@@ -360,6 +362,45 @@ const ENDPOINT_FIELDS = {
   updated_at: timestamp,
 } as const
 
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+const APPLICANT_PROFILE = objectOf<ApplicantProfileView>()('The business applicant; the tax id is only ever shown masked', {
+  ...PROFILE_FIELDS,
+  updated_at: timestamp,
+})
+
+/** The fields of a session's review record, in the queue and on the session's page. */
+const REVIEW_RECORD = {
+  session_id: uuid,
+  client_id: uuid,
+  type: enumOf(SESSION_TYPES),
+  country_of_incorporation: country,
+  locale: { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$' },
+  status: enumOf(ONBOARDING_STATUSES),
+  current_step: enumOf(ONBOARDING_STEPS),
+  submitted_at: nullableTimestamp,
+  party_id: { ...nullableUuid, description: 'The party created at approval' },
+  review: orNull(
+    objectOf<NonNullable<ReviewView['review']>>()('The internal decision', {
+      decision: enumOf(['APPROVED', 'REJECTED']),
+      reviewed_by: string,
+      reason: { type: ['string', 'null'], description: 'Why it was rejected; null for an approval' },
+      decided_at: timestamp,
+    }),
+  ),
+  created_at: timestamp,
+  updated_at: timestamp,
+} as const
+
+/** A contact of a session as a reviewer sees it. */
+const REVIEWED_CONTACT = orNull(
+  objectOf<NonNullable<ReviewDetailView['email']>>()('A contact and whether its code was confirmed', {
+    value: string,
+    verified: { type: 'boolean', description: 'Whether the applicant confirmed the code sent to it' },
+    verified_at: nullableTimestamp,
+  }),
+)
+
 const SCHEMAS = {
   Health: objectOf<Health>()('Liveness: the process is up', { status: { type: 'string', const: 'ok' } }),
   Ready: objectOf<Ready>()('Readiness: the database answers', { status: { type: 'string', const: 'ready' }, database: { type: 'string', const: 'up' } }),
@@ -405,10 +446,7 @@ const SCHEMAS = {
     updated_at: timestamp,
   }),
   Address: ADDRESS,
-  ApplicantProfile: objectOf<ApplicantProfileView>()('The business applicant; the tax id is only ever shown masked', {
-    ...PROFILE_FIELDS,
-    updated_at: timestamp,
-  }),
+  ApplicantProfile: APPLICANT_PROFILE,
   ContactVerification: {
     ...objectOf<ContactVerificationView>()(
       'Where the verification of a phone or email stands after a submit or retry: `pending` with the code just sent, or `verified` (nothing sent)',
@@ -511,27 +549,18 @@ const SCHEMAS = {
     recovered: count('How many events of the window were queued again for the endpoint (0 when none was left undelivered)'),
   }),
 
-  ReviewRecord: objectOf<ReviewView>()('What reviewers see of an onboarding session', {
-    session_id: uuid,
-    client_id: uuid,
-    type: enumOf(SESSION_TYPES),
-    country_of_incorporation: country,
-    locale: { type: 'string', pattern: '^[a-z]{2,3}-[A-Z]{2}$' },
-    status: enumOf(ONBOARDING_STATUSES),
-    current_step: enumOf(ONBOARDING_STEPS),
-    submitted_at: nullableTimestamp,
-    party_id: { ...nullableUuid, description: 'The party created at approval' },
-    review: orNull(
-      objectOf<NonNullable<ReviewView['review']>>()('The internal decision', {
-        decision: enumOf(['APPROVED', 'REJECTED']),
-        reviewed_by: string,
-        reason: { type: ['string', 'null'], description: 'Why it was rejected; null for an approval' },
-        decided_at: timestamp,
-      }),
-    ),
-    created_at: timestamp,
-    updated_at: timestamp,
-  }),
+  ReviewRecord: objectOf<ReviewView>()('What reviewers see of an onboarding session', REVIEW_RECORD),
+  ReviewDetail: objectOf<ReviewDetailView>()(
+    'A session as a reviewer reads it before deciding: the review record, its contacts and whether each is verified, the applicant profile (tax id masked) and the addresses; documents are listed apart',
+    {
+      ...REVIEW_RECORD,
+      entry_channel: enumOf(ENTRY_CHANNELS),
+      email: REVIEWED_CONTACT,
+      phone: REVIEWED_CONTACT,
+      applicant_profile: orNull(APPLICANT_PROFILE),
+      addresses: { type: 'array', items: ADDRESS },
+    },
+  ),
 
   LoanProduct: objectOf<LoanProductView>()('A loan product of the catalogue; money in minor units of `currency`', {
     product_id: uuid,
@@ -935,8 +964,6 @@ const RESOURCE_SCHEMAS: Readonly<Record<string, JsonSchema>> = Object.fromEntrie
 
 // ---- success bodies by operation ---------------------------------------------------------
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
-
 // ---- events ----------------------------------------------------------------------------------
 
 /**
@@ -1240,7 +1267,17 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   listOnboardingSessionsForReview: page('ReviewRecord'),
   approveOnboardingSession: ref('SessionApproval'),
   rejectOnboardingSession: ref('ReviewRecord'),
+  getOnboardingSessionForReview: ref('ReviewDetail'),
+  listOnboardingDocumentsForReview: page('Document'),
   listLoanApplicationsForReview: page('LoanApplication'),
+  getLoanApplicationForReview: ref('LoanApplication'),
+  previewLoanApplicationScheduleForReview: ref('SchedulePreview'),
+  listLoans: page('Loan'),
+  getLoan: ref('Loan'),
+  listLoanSchedule: page('Installment'),
+  listLoanTransactions: page('Transaction'),
+  listLoanPayments: page('Payment'),
+  listLoanBalances: page('Balance'),
   approveLoanApplication: ref('LoanApproval'),
   declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),

@@ -18,6 +18,8 @@ import {
   declineLoanApplication,
   envelope,
   listLoanApplicationsForReview,
+  getLoanApplicationForReview,
+  previewLoanApplicationScheduleForReview,
   listLoanProducts,
   loanApplicationView,
   loanProductView,
@@ -50,6 +52,12 @@ export const internalLendingRoutes = (deps: AppDeps) =>
   },
   listLoanApplicationsForReview: {
     run: (_ctx, command) => pipe(listLoanApplicationsForReview(deps)(command), TE.map(envelope(loanApplicationView))),
+  },
+  getLoanApplicationForReview: {
+    run: (_ctx, command) => pipe(getLoanApplicationForReview(deps)(command), TE.map(loanApplicationView)),
+  },
+  previewLoanApplicationScheduleForReview: {
+    run: (_ctx, command) => previewLoanApplicationScheduleForReview(deps)(command),
   },
   approveLoanApplication: {
     run: (ctx, command) => pipe(approveLoanApplication(deps)(command, operatorContext(ctx)), TE.map(({ application, loan }) => ({ application: loanApplicationView(application), loan: loanView(loan, deps.clock.now()) }))),

@@ -1,6 +1,10 @@
 import {
   approveOnboardingSession,
+  documentView,
   envelope,
+  getOnboardingSessionForReview,
+  listOnboardingDocumentsForReview,
+  reviewDetailView,
   listOnboardingSessionsForReview,
   partyView,
   rejectOnboardingSession,
@@ -17,6 +21,12 @@ export const internalReviewRoutes = (deps: AppDeps) =>
   routes({
   listOnboardingSessionsForReview: {
     run: (_ctx, command) => pipe(listOnboardingSessionsForReview(deps)(command), TE.map(envelope(reviewView))),
+  },
+  getOnboardingSessionForReview: {
+    run: (_ctx, command) => pipe(getOnboardingSessionForReview(deps)(command), TE.map(reviewDetailView)),
+  },
+  listOnboardingDocumentsForReview: {
+    run: (_ctx, command) => pipe(listOnboardingDocumentsForReview(deps)(command), TE.map(envelope(documentView))),
   },
   approveOnboardingSession: {
     run: (ctx, command) => pipe(approveOnboardingSession(deps)(command, operatorContext(ctx)), TE.map(({ session, party }) => ({ session: reviewView(session), party: partyView(party) }))),

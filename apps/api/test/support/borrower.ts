@@ -40,6 +40,8 @@ export type Borrower = {
 export type SessionOptions = {
   /** Added to the session after the registered address (and copied to the party at approval). */
   readonly extraAddresses?: readonly Record<string, unknown>[]
+  /** Document metadata sent before submission (`POST …/documents`), as a reviewer will read it. */
+  readonly documents?: readonly Record<string, unknown>[]
   /** Registered before submission (`PUT …/webhook`). */
   readonly webhook?: { readonly webhook_url: string; readonly webhook_secret?: string }
   /** The world the borrower is onboarded in (decision 128): its keys' environment; default live. */
@@ -74,6 +76,7 @@ export const submittedSession = async (server: TestServer, receiver: CodeReceive
   await call('PUT', `/${sessionId}/applicant-profile`, BORROWER_PROFILE, 200)
   await call('POST', `/${sessionId}/addresses`, BORROWER_REGISTERED_ADDRESS, 201)
   for (const address of options.extraAddresses ?? []) await call('POST', `/${sessionId}/addresses`, address, 201)
+  for (const document of options.documents ?? []) await call('POST', `/${sessionId}/documents`, document, 201)
   if (options.webhook !== undefined) await call('PUT', `/${sessionId}/webhook`, options.webhook, 200)
   await call('POST', `/${sessionId}/submit`, {}, 201)
   return sessionId

@@ -115,19 +115,28 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
         return O.some(booked)
       }),
 
+    find: (id) =>
+      query(async () => {
+        const row = await db.selectFrom('loans').selectAll().where('id', '=', id).executeTakeFirst()
+        return row === undefined ? O.none : O.some(toLoan(row))
+      }),
+
     findForParty: (partyId, id) =>
       query(async () => {
         const row = await db.selectFrom('loans').selectAll().where('id', '=', id).where('party_id', '=', partyId).executeTakeFirst()
         return row === undefined ? O.none : O.some(toLoan(row))
       }),
 
-    listForParty: (partyId, filter, page) =>
+    list: (filter, page) =>
       query(async () => {
-        let q = db.selectFrom('loans').select([...LOAN_SUMMARY_COLUMNS, LEVEL_PAYMENT]).where('party_id', '=', partyId)
+        let q = db.selectFrom('loans').select([...LOAN_SUMMARY_COLUMNS, LEVEL_PAYMENT])
+        if (filter.partyId !== undefined) q = q.where('party_id', '=', filter.partyId)
         if (filter.delinquency !== undefined) {
           const { least, most } = DELINQUENCY_DAYS[filter.delinquency]
           const days = daysPastDueAt(filter.now)
           q = q.where(days, '>=', least)
+          // What the index can use: each loan's today is at most a day past the UTC date (UTC+14).
+          if (least > 0) q = q.where('oldest_unpaid_due_date', '<=', sql<string>`(${filter.now.toISOString()}::timestamptz at time zone 'UTC')::date + ${1 - least}::int`)
           if (most !== null) q = q.where(days, '<=', most)
         }
         return (await inPage(q, page).execute()).map(toLoanSummary)

@@ -29,6 +29,7 @@ import * as achSandboxFiles from './migrations/0026-ach-sandbox-files.js'
 import * as achPartyFiles from './migrations/0027-ach-party-files.js'
 import * as loanAutopay from './migrations/0028-loan-autopay.js'
 import * as operators from './migrations/0029-operators.js'
+import * as operatorLoanReads from './migrations/0030-operator-loan-reads.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-ach-party-files': achPartyFiles,
   '0028-loan-autopay': loanAutopay,
   '0029-operators': operators,
+  '0030-operator-loan-reads': operatorLoanReads,
 }
 
 /** Names of every migration, in order. */

@@ -17,8 +17,8 @@ export type PostedTransaction = LedgerTransaction & { readonly sequence: number 
 /** A balance snapshot as stored; the latest of a loan has the highest `sequence`. */
 export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
 
-/** Which of a party's loans `listForParty` returns: optionally one delinquency bucket, judged at `now`. */
-export type LoanFilter = { readonly delinquency?: DelinquencyBucket; readonly now: Date }
+/** Which loans `list` returns: optionally one party's, optionally of one delinquency bucket, judged at `now`. */
+export type LoanFilter = { readonly partyId?: PartyId; readonly delinquency?: DelinquencyBucket; readonly now: Date }
 
 /** Which ledger entries `listTransactions` returns: of `type`, effective `from`..`to` (inclusive, `YYYY-MM-DD`). */
 export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
@@ -108,10 +108,12 @@ export type AutopaySettings = {
 export type LoanRepository = {
   /** The loan with schedule (by number), ledger (in order) and latest snapshot. */
   readonly findById: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<BookedLoan>>
+  /** The loan, whoever's it is (an operator's read: a partner's reads go through `findForParty`). */
+  readonly find: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** The loan if it is `partyId`'s. */
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** A page in `(createdAt, id)` order without checkpoints; `delinquency` is judged on each loan's local today. */
-  readonly listForParty: (partyId: PartyId, filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
+  readonly list: (filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
   // Pages hold at most `page.limit + 1` rows, in `(createdAt, id)` order unless said.
   /** What the loan's state is derived from. */
   readonly servicing: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<ServicingRecord>

@@ -119,13 +119,14 @@ export const inMemoryLoanRepository = (
       })
     },
     findById: (id) => TE.right(pipe(O.fromNullable(loans.get(id)), O.map(booked))),
+    find: (id) => TE.right(O.fromNullable(loans.get(id)?.loan)),
     findForParty: (partyId, id) => ofParty(partyId, id, (s) => s.loan),
-    listForParty: (partyId, filter, page) =>
+    list: (filter, page) =>
       TE.right(
         inMemoryPage(
           [...loans.values()]
             .map((s) => s.loan)
-            .filter((l) => l.partyId === partyId)
+            .filter((l) => filter.partyId === undefined || l.partyId === filter.partyId)
             .filter((l) => filter.delinquency === undefined || delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, filter.now))) === filter.delinquency)
             .map(loanSummary),
           page,

@@ -58,6 +58,12 @@ export type Caller = {
   readonly scopes: readonly string[]
 }
 
+/**
+ * What a read of one party's records needs of its caller: the party it acts within. A key's
+ * `Caller` is one; an operator reading a party's record acts within the record's party.
+ */
+export type PartyScope = Pick<Caller, 'partyId'>
+
 /** What locates a presented key's record, read before any check. */
 export type PresentedKey = {
   readonly environment: KeyEnvironment

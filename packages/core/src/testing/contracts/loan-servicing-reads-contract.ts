@@ -5,8 +5,8 @@ import type { CollateralItem } from '../../domain/loans/collateral.js'
 import type { LoanId } from '../../domain/foundations/ids.js'
 import type { LoanDocument } from '../../domain/loans/loan-document.js'
 import { loanSummary } from '../../domain/loans/loan.js'
-import type { LoanRepository } from '../../ports/loan-repository.js'
-import { sequencePosition } from '../../domain/foundations/pagination.js'
+import type { LoanFilter, LoanRepository } from '../../ports/loan-repository.js'
+import { sequencePosition, type PageRequest } from '../../domain/foundations/pagination.js'
 import { testId, type TestId } from '../test-ids.js'
 import { BOOKED_AT } from './loan-servicing-fixtures.js'
 import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
@@ -39,11 +39,40 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       // Listed without their checkpoints (`LoanSummary`), every other field as booked.
       const all = [first.loan, tiedLow.loan, tiedHigh.loan].map(loanSummary)
       expect(first.loan.checkpoint).to.not.equal(null)
-      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
-      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
+      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
       const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
-      expect(await right(loans.listForParty(owner.partyId, { now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
-      expect(await right(loans.listForParty((await borrower()).partyId, { now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
+      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
+      expect(await right(loans.list({ partyId: (await borrower()).partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
+    })
+
+    it('finds any loan by id whoever its party is (an operator read), an unknown id none', async () => {
+      const booked = await bookedLoan()
+      expect(await right(loans.find(booked.loan.id))).to.deep.equal(O.some(booked.loan))
+      expect(await right(loans.find(freshId()))).to.deep.equal(O.none)
+    })
+
+    it("lists every party's loans without a party, in the same order and by the same buckets", async () => {
+      /** The ids of `ours` on every page of the list, in the list's order. */
+      const listed = async (filter: LoanFilter, ours: ReadonlySet<LoanId>): Promise<LoanId[]> => {
+        const found: LoanId[] = []
+        let after: PageRequest['after'] = O.none
+        for (;;) {
+          const rows = await right(loans.list(filter, { limit: 100, after }))
+          found.push(...rows.slice(0, 100).filter((l) => ours.has(l.id)).map((l) => l.id))
+          if (rows.length <= 100) return found
+          const last = rows[99]!
+          after = O.some({ createdAt: last.createdAt, id: last.id })
+        }
+      }
+      const late = await bookedLoan({ borrower: await borrower(), at: at('2026-03-10T00:00:00.002Z') })
+      const early = await bookedLoan({ borrower: await borrower(), at: at('2026-03-10T00:00:00.001Z') })
+      const ours = new Set([late.loan.id, early.loan.id])
+      expect(await listed({ now: BOOKED_AT }, ours)).to.deep.equal([early.loan.id, late.loan.id])
+      // Nothing is paid: both fall past due after their first due dates, one party's filter or none.
+      expect(await listed({ delinquency: 'DPD_1_30', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([early.loan.id, late.loan.id])
+      expect(await listed({ delinquency: 'CURRENT', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([])
+      expect(await listed({ partyId: late.loan.partyId, delinquency: 'DPD_1_30', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([late.loan.id])
     })
 
     it("reads what servicing derives from (the loan with its checkpoint, its latest snapshot), of the party's loan only", async () => {
@@ -80,7 +109,7 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       const bucketAt = async (iso: string) => {
         const found: string[] = []
         for (const delinquency of ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const) {
-          const rows = await right(loans.listForParty(owner.partyId, { delinquency, now: at(iso) }, firstPage(10)))
+          const rows = await right(loans.list({ partyId: owner.partyId, delinquency, now: at(iso) }, firstPage(10)))
           if (rows.some((l) => l.id === booked.loan.id)) found.push(delinquency)
         }
         return found

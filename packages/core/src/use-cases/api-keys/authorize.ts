@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type * as t from 'io-ts'
 import { decode } from '../../domain/foundations/codecs.js'
-import type { Caller } from '../../domain/keys/api-key.js'
+import type { Caller, PartyScope } from '../../domain/keys/api-key.js'
 import { insufficientScope, invalidRequest, partyMismatch, type InsufficientScope, type InvalidRequest, type PartyMismatch } from '../../domain/foundations/errors.js'
 import { grants, type KnownScope } from '../../domain/keys/scopes.js'
 import type { PartyId } from '../../domain/foundations/ids.js'
@@ -16,11 +16,11 @@ export const requireScope =
 /** UUIDs compare case-insensitively; any other value is a mismatch. */
 export const requireOwnParty =
   (partyId: string) =>
-  (caller: Caller): E.Either<PartyMismatch, Caller> =>
+  <C extends PartyScope>(caller: C): E.Either<PartyMismatch, C> =>
     partyId.toLowerCase() === caller.partyId ? E.right(caller) : E.left(partyMismatch)
 
 /** Over HTTP the edge checks this before reading the body; an embedding service gets the same answer. */
-export const requireCommandParty = (caller: Caller, command: unknown): E.Either<InvalidRequest | PartyMismatch, Caller> => {
+export const requireCommandParty = <C extends PartyScope>(caller: C, command: unknown): E.Either<InvalidRequest | PartyMismatch, C> => {
   const partyId = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['partyId'] : undefined
   if (partyId === undefined || partyId === null) return E.left(invalidRequest('partyId is required', 'partyId'))
   return typeof partyId === 'string' ? requireOwnParty(partyId)(caller) : E.left(invalidRequest('partyId must be a UUID', 'partyId'))

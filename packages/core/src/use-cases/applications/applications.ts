@@ -187,15 +187,18 @@ export const withdrawLoanApplication =
 /** The fields of a schedule preview: optional `start_date`. */
 export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { start_date: CalendarDate })
 
-/** The schedule and disclosures the application's loan would have if booked on `start_date`: docs/applications.md "Schedule preview". */
-export const previewLoanApplicationSchedule =
-  (deps: { readonly applications: Pick<LoanApplicationRepository, 'findForParty'>; readonly products: Pick<LoanProductRepository, 'findById'>; readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
+/** What a schedule preview needs beside the application: the product's servicing terms and today. */
+export type SchedulePreviewDeps = { readonly products: Pick<LoanProductRepository, 'findById'>; readonly clock: Clock }
+
+/** The preview of the application `load` finds: its product's servicing terms, booked on `start_date` (the product's today by default). */
+const previewOf =
+  (deps: SchedulePreviewDeps, load: (command: unknown) => TE.TaskEither<LoadApplicationError, LoanApplication>) =>
+  (command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
     pipe(
       TE.fromEither(decode(commandOf(['applicationId'], SchedulePreviewQuery))(command)),
       TE.chainW(({ start_date }) =>
         pipe(
-          loadOwnApplication(deps.applications)(caller, command),
+          load(command),
           TE.chainW((a) =>
             pipe(
               deps.products.findById(a.productId),
@@ -208,6 +211,31 @@ export const previewLoanApplicationSchedule =
         ),
       ),
     )
+
+/** The schedule and disclosures the application's loan would have if booked on `start_date`: docs/applications.md "Schedule preview". */
+export const previewLoanApplicationSchedule =
+  (deps: SchedulePreviewDeps & { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
+  (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
+    previewOf(deps, (c) => loadOwnApplication(deps.applications)(caller, c))(command)
+
+/** The application `applicationId`, whoever's it is (operators: docs/console.md). */
+const loadAnyApplication =
+  (applications: Pick<LoanApplicationRepository, 'findById'>) =>
+  (command: unknown): TE.TaskEither<LoadApplicationError, LoanApplication> =>
+    pipe(
+      TE.fromEither(decode(ApplicationParams)(command)),
+      TE.chainW(({ applicationId }) => applications.findById(applicationId)),
+      TE.chainW(TE.fromOption(() => notFound('loan_application'))),
+    )
+
+/** Any party's application `applicationId`, for a credit officer deciding it. */
+export const getLoanApplicationForReview = (deps: { readonly applications: Pick<LoanApplicationRepository, 'findById'> }): ((command: unknown) => TE.TaskEither<LoadApplicationError, LoanApplication>) =>
+  loadAnyApplication(deps.applications)
+
+/** `previewLoanApplicationSchedule` of any party's application, for a credit officer deciding it. */
+export const previewLoanApplicationScheduleForReview = (
+  deps: SchedulePreviewDeps & { readonly applications: Pick<LoanApplicationRepository, 'findById'> },
+): ((command: unknown) => TE.TaskEither<LoadApplicationError, SchedulePreview>) => previewOf(deps, loadAnyApplication(deps.applications))
 
 /** The filter of application lists. */
 export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { status: oneOf('ApplicationStatus', APPLICATION_STATUSES) })

@@ -5,14 +5,16 @@ import type { Caller } from '../../domain/keys/api-key.js'
 import { NOT_AUDITED, OPERATOR_CONTEXT, sessionApprovedEvent, sessionRejectedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
 import { boundedString, decode, oneOf, strictObject } from '../../domain/foundations/codecs.js'
 import { notFound, type ConcurrentUpdate, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
-import { sessionRequirements, type OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
+import { sessionRequirements, type Contact, type OnboardingSession } from '../../domain/onboarding/onboarding-session.js'
 import { ONBOARDING_STATUSES } from '../../domain/onboarding/onboarding-state.js'
 import type { InvalidState } from '../../domain/foundations/errors.js'
 import { transition, type Requirement } from '../../domain/onboarding/onboarding-state.js'
-import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
+import { decodeFilteredPageRequest, decodePageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
 import { partyFromSession, type Party } from '../../domain/onboarding/party.js'
-import { partyView } from '../../views/onboarding.js'
-import { commandOf } from '../../domain/foundations/path-parameters.js'
+import { addressView, applicantProfileView, partyView } from '../../views/onboarding.js'
+import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
+import type { DocumentMetadata } from '../../domain/onboarding/document.js'
+import type { DocumentRepository } from '../../ports/document-repository.js'
 import { partyReady } from '../../views/events.js'
 import type { World } from '../../core-deps.js'
 import type { Clock } from '../../ports/clock.js'
@@ -69,7 +71,7 @@ const RejectCommand = commandOf(['sessionId'], RejectSessionInput)
 /** `InvalidState` for a session not `SUBMITTED`, deciding twice included. */
 export type ReviewError = InvalidRequest | NotFound | StoreUnavailable | InvalidState | ConcurrentUpdate
 
-const loadForReview = (deps: Pick<ReviewDeps, 'sessions'>, sessionId: SessionId) =>
+const loadForReview = (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findById'> }, sessionId: SessionId) =>
   pipe(deps.sessions.findById(sessionId), TE.chainW(TE.fromOption(() => notFound('onboarding_session'))))
 
 /**
@@ -179,4 +181,42 @@ export const reviewView = (s: OnboardingSession) => ({
       : { decision: s.review.decision, reviewed_by: s.review.reviewedBy, reason: s.review.reason, decided_at: instantText(s.review.decidedAt) },
   created_at: instantText(s.createdAt),
   updated_at: instantText(s.updatedAt),
+})
+
+const SessionParams = pathParameters('sessionId')
+
+/** Any client's session `sessionId`, for a reviewer (`reviewDetailView`). */
+export const getOnboardingSessionForReview =
+  (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findById'> }) =>
+  (command: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, OnboardingSession> =>
+    pipe(
+      TE.fromEither(decode(SessionParams)(command)),
+      TE.chainW(({ sessionId }) => loadForReview(deps, sessionId)),
+    )
+
+/** Any client's session's documents, oldest first, a page at a time, in any status: what a reviewer reads before deciding. */
+export const listOnboardingDocumentsForReview =
+  (deps: { readonly sessions: Pick<OnboardingSessionRepository, 'findById'>; readonly documents: Pick<DocumentRepository, 'listForSession'> }) =>
+  (command: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, Page<DocumentMetadata>> =>
+    pipe(
+      TE.fromEither(decodePageRequest(command, ['sessionId'])),
+      TE.chainW((page) =>
+        pipe(
+          getOnboardingSessionForReview(deps)(command),
+          TE.chainW((session) => deps.documents.listForSession(session.id, page)),
+          TE.map((rows) => pageOf(rows, page.limit)),
+        ),
+      ),
+    )
+
+const contactView = (c: Contact | null) => (c === null ? null : { value: c.value, verified: c.verifiedAt !== null, verified_at: instantTextOrNull(c.verifiedAt) })
+
+/** `reviewView` with what the session holds: its contacts and whether each is verified, the profile (tax id masked) and the addresses. */
+export const reviewDetailView = (s: OnboardingSession) => ({
+  ...reviewView(s),
+  entry_channel: s.entryChannel,
+  email: contactView(s.email),
+  phone: contactView(s.phone),
+  applicant_profile: s.profile === null ? null : applicantProfileView(s.profile),
+  addresses: s.addresses.map(addressView),
 })

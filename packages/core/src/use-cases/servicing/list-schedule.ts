@@ -1,7 +1,7 @@
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/keys/api-key.js'
+import type { PartyScope } from '../../domain/keys/api-key.js'
 import type { ScheduledInstallment, ServicedInstallment } from '../../lending/index.js'
 import { isAfter, pageBy, type Page, type Position } from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
@@ -16,7 +16,7 @@ const installmentPosition = (i: ServicedInstallment): Position => ({
 /** The schedule as of the loan's today, a page at a time: docs/servicing.md "Schedule". */
 export const listLoanScheduleForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<ScheduledInstallment>>> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<ScheduledInstallment>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, (id) => /^\d{3}$/.test(id))),
       TE.chainW((page) =>

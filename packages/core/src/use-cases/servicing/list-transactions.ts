@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/keys/api-key.js'
+import type { PartyScope } from '../../domain/keys/api-key.js'
 import { CalendarDate, oneOf } from '../../domain/foundations/codecs.js'
 import { invalidRequest } from '../../domain/foundations/errors.js'
 import { TRANSACTION_TYPES } from '../../domain/loans/loan.js'
@@ -25,7 +25,7 @@ export const TransactionFilters = queryFilters('TransactionFilter', {
  */
 export const listTransactionsForPartyLoan =
   (deps: Loans<'listTransactions'>) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, Page<PostedTransaction & { readonly currency: string }>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decodeFilteredPageRequest(TransactionFilters, command, ['partyId', 'loanId'], isSequenceId)),

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/keys/api-key.js'
+import type { PartyScope } from '../../domain/keys/api-key.js'
 import { decode } from '../../domain/foundations/codecs.js'
 import { notFound, type InvalidRequest, type NotFound, type PartyMismatch, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { Loan } from '../../domain/loans/loan.js'
@@ -22,7 +22,7 @@ export type LoanReadError = InvalidRequest | PartyMismatch | NotFound | StoreUna
 const LoanParams = pathParameters('loanId')
 
 /** The page a list of a party's loan asks for, once `partyId` is the caller's; `isId` checks the cursor's row id. */
-export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) => boolean): E.Either<InvalidRequest | PartyMismatch, PageRequest> =>
+export const loanPage = (caller: PartyScope, command: unknown, isId?: (id: string) => boolean): E.Either<InvalidRequest | PartyMismatch, PageRequest> =>
   pipe(
     requireCommandParty(caller, command),
     E.chainW(() => decodePageRequest(command, ['partyId', 'loanId'], isId)),
@@ -31,7 +31,7 @@ export const loanPage = (caller: Caller, command: unknown, isId?: (id: string) =
 /** What `read` (an `OfPartyLoan` read) finds of the caller's loan; none, unknown or another party's, is NotFound `loan`. */
 export const readOfOwnLoan =
   <A>(read: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<A>) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, A> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, A> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decode(LoanParams)(command)),
@@ -40,7 +40,7 @@ export const readOfOwnLoan =
     )
 
 /** The caller's party's loan named by the command (`partyId`, `loanId`). */
-export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: Caller, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
+export const loadOwnLoan = (loans: Pick<LoanRepository, 'findForParty'>): ((caller: PartyScope, command: unknown) => TE.TaskEither<LoanReadError, Loan>) =>
   readOfOwnLoan((partyId, loanId) => loans.findForParty(partyId, loanId))
 
 /** What a loan read needs: the repository's reads `K` (all of them by default). */
@@ -53,7 +53,7 @@ export type InCurrency<A> = A & { readonly currency: string }
 export const derivedOwnLoan =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
   (
-    caller: Caller,
+    caller: PartyScope,
     command: unknown,
     asOf: (today: string) => string = (today) => today,
   ): TE.TaskEither<LoanReadError, { readonly record: ServicingRecord; readonly today: string; readonly derived: DerivedLoan }> =>
@@ -77,7 +77,7 @@ export const derivedOwnLoan =
 /** A list of the caller's loan's records, oldest first, a page at a time (`read` gives `limit + 1` rows). */
 export const listOfOwnLoan =
   <A extends Position>(read: (partyId: PartyId, loanId: LoanId, page: PageRequest) => OfPartyLoan<readonly A[]>) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<A>> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, Page<A>> =>
     pipe(
       TE.fromEither(loanPage(caller, command)),
       TE.chainW((page) =>

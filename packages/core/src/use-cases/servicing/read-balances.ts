@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { Caller } from '../../domain/keys/api-key.js'
+import type { PartyScope } from '../../domain/keys/api-key.js'
 import { snapshotOf } from '../../lending/index.js'
 import { isSequenceId, pageBy, sequencePosition, type Page } from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
@@ -13,7 +13,7 @@ import { derivedOwnLoan, loanPage, readOfOwnLoan, type InCurrency, type LoanRead
  */
 export const listLoanBalancesForParty =
   (deps: Loans<'listBalances'>) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<PostedBalance>>> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, Page<InCurrency<PostedBalance>>> =>
     pipe(
       TE.fromEither(loanPage(caller, command, isSequenceId)),
       TE.chainW((page) =>
@@ -27,7 +27,7 @@ export const listLoanBalancesForParty =
 /** The latest snapshot with its figures brought forward to the loan's today; as stored once the loan is not `ACTIVE`. */
 export const getLatestLoanBalanceForParty =
   (deps: Loans<'servicing' | 'payments'> & { readonly clock: Clock }) =>
-  (caller: Caller, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>
+  (caller: PartyScope, command: unknown): TE.TaskEither<LoanReadError, InCurrency<PostedBalance>> =>
     pipe(
       derivedOwnLoan(deps)(caller, command),
       TE.map(({ record, derived }) => ({

@@ -18,14 +18,14 @@ export const LoanFilters = queryFilters('LoanFilter', { delinquency: oneOf('Deli
  * optionally only those in one `delinquency` bucket today (each loan's today, in its time zone).
  */
 export const listLoansForParty =
-  (deps: Loans<'listForParty'> & { readonly clock: Clock }) =>
+  (deps: Loans<'list'> & { readonly clock: Clock }) =>
   (caller: Caller, command: unknown): TE.TaskEither<InvalidRequest | PartyMismatch | StoreUnavailable, Page<LoanSummary>> =>
     pipe(
       TE.fromEither(requireCommandParty(caller, command)),
       TE.chainEitherKW(() => decodeFilteredPageRequest(LoanFilters, command, ['partyId'])),
       TE.chainW(({ filter, page }) =>
         pipe(
-          deps.loans.listForParty(caller.partyId, { ...filter, now: deps.clock.now() }, page),
+          deps.loans.list({ ...filter, partyId: caller.partyId, now: deps.clock.now() }, page),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

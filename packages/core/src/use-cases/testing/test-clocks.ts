@@ -114,7 +114,7 @@ export type ClockRails = {
 /** What working an advance needs: the world's clocks, loans and audit trail, how to tell of a loan the servicing skipped, and the world's ACH rails when it has them. */
 export type AdvanceClockDeps = {
   readonly testClocks: Pick<TestClockRepository, 'claimAdvancing' | 'moveTo'>
-  readonly loans: Pick<LoanRepository, 'listForParty' | 'change'>
+  readonly loans: Pick<LoanRepository, 'list' | 'change'>
   readonly audit: Pick<AuditLog, 'record'>
   readonly ids: IdGenerator
   /** The real time: leases are judged by it. */
@@ -181,11 +181,11 @@ const railsDay = (rails: ClockRails, partyId: PartyId, loanIds: readonly LoanId[
 const ADVANCE_LEASE_MS = 30_000
 
 /** The loans of `partyId`, every page of them, and whether each is active. */
-const loansOf = (loans: Pick<LoanRepository, 'listForParty'>, partyId: TestClock['partyId'], now: Date): TE.TaskEither<StoreUnavailable, readonly { readonly id: LoanId; readonly active: boolean }[]> => async () => {
+const loansOf = (loans: Pick<LoanRepository, 'list'>, partyId: TestClock['partyId'], now: Date): TE.TaskEither<StoreUnavailable, readonly { readonly id: LoanId; readonly active: boolean }[]> => async () => {
   const found: { readonly id: LoanId; readonly active: boolean }[] = []
   let after: O.Option<{ readonly createdAt: Date; readonly id: string }> = O.none
   for (;;) {
-    const page = await loans.listForParty(partyId, { now }, { limit: 100, after })()
+    const page = await loans.list({ partyId, now }, { limit: 100, after })()
     if (E.isLeft(page)) return page
     for (const loan of page.right.slice(0, 100)) found.push({ id: loan.id, active: loan.status === 'ACTIVE' })
     if (page.right.length <= 100) return E.right(found)

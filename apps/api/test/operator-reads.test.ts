@@ -1,0 +1,202 @@
+import { testDatabases } from '@lendgate/adapters/testing'
+import { expect } from 'chai'
+import { allPages, bookLoan, type BookedLoan } from './support/booked-loan.js'
+import { BORROWER_EMAIL, BORROWER_PHONE, BORROWER_PROFILE, onboardBorrower, submittedSession, type Borrower } from './support/borrower.js'
+import { bearer, mintKey, request, type Reply } from './support/client.js'
+import { startCodeReceiver } from './support/code-receiver.js'
+import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
+
+/**
+ * What the console reads of any party (issue 60, docs/console.md): a session with what a reviewer
+ * checks before deciding, an application with its schedule and APR, the delinquency queue, and a
+ * loan's records, each the same as its party reads it.
+ */
+
+const DOCUMENT = {
+  type: 'certificate_of_incorporation',
+  storage_ref: 's3://partner-onboarding/acme/articles.pdf',
+  file_name: 'articles.pdf',
+  content_type: 'application/pdf',
+}
+
+for (const database of testDatabases()) {
+  describe(`operators' reads on ${database.name}`, () => {
+    let server: TestServer
+    let receiver: Awaited<ReturnType<typeof startCodeReceiver>>
+    let borrower: Borrower
+    let other: Borrower
+    let loan: BookedLoan
+    let theirs: BookedLoan
+    let sessionId: string
+
+    const internal = (path: string, headers: Record<string, string> = {}): Promise<Reply> => request(server.url, path, { headers: { ...bearer(INTERNAL_TOKEN), ...headers } })
+    const ok = async (path: string): Promise<any> => {
+      const reply = await internal(path)
+      expect(reply.status, `GET ${path}: ${reply.text}`).to.equal(200)
+      return reply.body
+    }
+    const asParty = async (path: string, b: Borrower = borrower): Promise<any> => {
+      const reply = await request(server.url, path, { headers: bearer(b.key.api_key) })
+      expect(reply.status, `GET ${path}: ${reply.text}`).to.equal(200)
+      return reply.body
+    }
+    /** Every row of an internal list, page after page. */
+    const everyRow = async (path: string): Promise<Record<string, any>[]> => allPages(server, INTERNAL_TOKEN, path)
+
+    before(async () => {
+      receiver = await startCodeReceiver()
+      server = await startTestServer(database, { verificationDeliveryUrl: receiver.url })
+      borrower = await onboardBorrower(server, receiver)
+      other = await onboardBorrower(server, receiver)
+      loan = await bookLoan(server, borrower)
+      theirs = await bookLoan(server, other)
+      // A session waiting for review, with a document its partner sent before submitting it.
+      sessionId = await submittedSession(server, receiver, await mintKey(server.url), { documents: [DOCUMENT] })
+    })
+    after(async () => {
+      await server.stop()
+      await receiver.close()
+    })
+
+    describe('a session before its review', () => {
+      it('getOnboardingSessionForReview shows its contacts verified, its profile (tax id masked) and its addresses', async () => {
+        const session = await ok(`/internal/onboarding-sessions/${sessionId}`)
+        expect(session).to.include({ session_id: sessionId, status: 'SUBMITTED', party_id: null, review: null, livemode: true })
+        expect(session.email).to.include({ value: BORROWER_EMAIL, verified: true })
+        expect(session.phone).to.include({ value: BORROWER_PHONE, verified: true })
+        expect(session.email.verified_at).to.match(/^\d{4}-\d{2}-\d{2}T/)
+        expect(session.applicant_profile).to.include({ legal_name: BORROWER_PROFILE.legal_name })
+        expect(session.addresses.map((a: { type: string }) => a.type)).to.deep.equal(['registered'])
+        expect(session.applicant_profile.tax_id_masked).to.match(/6789$/)
+        expect(JSON.stringify(session)).not.to.include(BORROWER_PROFILE.tax_id)
+      })
+
+      it('listOnboardingDocumentsForReview lists the documents its partner sent', async () => {
+        const page = await ok(`/internal/onboarding-sessions/${sessionId}/documents`)
+        expect(page.next_cursor).to.equal(null)
+        expect(page.data).to.have.length(1)
+        expect(page.data[0]).to.include({ type: DOCUMENT.type, file_name: DOCUMENT.file_name, livemode: true })
+      })
+
+      it('an unknown session is 404 and an id that is not a UUID 400, on both', async () => {
+        for (const path of ['', '/documents']) {
+          const unknown = await internal(`/internal/onboarding-sessions/4f1d2c3b-0000-4000-8000-000000000000${path}`)
+          expect(unknown.status, unknown.text).to.equal(404)
+          expect(unknown.body.error).to.equal('not_found')
+          expect((await internal(`/internal/onboarding-sessions/not-a-uuid${path}`)).status).to.equal(400)
+        }
+      })
+    })
+
+    describe('an application before its decision', () => {
+      let applicationId: string
+      before(async () => {
+        const draft = await request(server.url, '/public/applications', {
+          method: 'POST',
+          headers: bearer(borrower.key.api_key),
+          json: { product_id: loan.loan['product_id'], amount: 500_000, currency: 'USD', term_months: 6 },
+        })
+        expect(draft.status, draft.text).to.equal(201)
+        applicationId = draft.body.application_id as string
+        const submitted = await request(server.url, `/public/applications/${applicationId}/submit`, { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })
+        expect(submitted.status, submitted.text).to.equal(200)
+      })
+
+      it('getLoanApplicationForReview answers what its party reads', async () => {
+        expect(await ok(`/internal/applications/${applicationId}`)).to.deep.equal(await asParty(`/public/applications/${applicationId}`))
+      })
+
+      it("previewLoanApplicationScheduleForReview answers its party's preview, APR included, on the same start date", async () => {
+        const path = `/internal/applications/${applicationId}/schedule-preview?start_date=2027-01-15`
+        const preview = await ok(path)
+        expect(preview).to.deep.equal(await asParty(`/public/applications/${applicationId}/schedule-preview?start_date=2027-01-15`))
+        expect(preview.start_date).to.equal('2027-01-15')
+        expect(preview.installments).to.have.length(6)
+        // 12 % a year with a 2 % fee taken from the disbursement: the APR is above the rate.
+        expect(preview.disclosure.annual_percentage_rate).to.match(/^\d+\.\d{3}$/)
+        expect(Number(preview.disclosure.annual_percentage_rate)).to.be.greaterThan(preview.interest_rate_bps / 100)
+      })
+
+      it('an unknown application is 404; a bad start date 400', async () => {
+        expect((await internal('/internal/applications/4f1d2c3b-0000-4000-8000-000000000000')).status).to.equal(404)
+        expect((await internal('/internal/applications/4f1d2c3b-0000-4000-8000-000000000000/schedule-preview')).status).to.equal(404)
+        expect((await internal(`/internal/applications/${applicationId}/schedule-preview?start_date=tomorrow`)).status).to.equal(400)
+      })
+    })
+
+    describe('loans of every party', () => {
+      it("listLoans lists every party's loans, oldest first, and one party's with party_id", async () => {
+        const all = await everyRow('/internal/loans')
+        const ids = all.map((l) => l['loan_id'])
+        expect(ids).to.include.members([loan.loanId, theirs.loanId])
+        expect(ids.indexOf(loan.loanId)).to.be.lessThan(ids.indexOf(theirs.loanId))
+        const mine = await everyRow(`/internal/loans?party_id=${borrower.partyId}`)
+        expect(mine.map((l) => l['loan_id'])).to.deep.equal([loan.loanId])
+        expect(mine[0]).to.include({ days_past_due: 0, delinquency_bucket: 'CURRENT', livemode: true })
+      })
+
+      it('listLoans filters by delinquency bucket: freshly booked loans are current, none is 1–30 days past due', async () => {
+        const current = (await everyRow('/internal/loans?delinquency=CURRENT')).map((l) => l['loan_id'])
+        expect(current).to.include.members([loan.loanId, theirs.loanId])
+        const late = (await everyRow('/internal/loans?delinquency=DPD_1_30')).map((l) => l['loan_id'])
+        expect(late).to.not.include.members([loan.loanId])
+        expect(late).to.not.include(theirs.loanId)
+      })
+
+      it('listLoans refuses an unknown bucket, a party id that is not a UUID and an unknown parameter (400)', async () => {
+        for (const query of ['delinquency=LATE', 'party_id=acme', 'status=ACTIVE']) {
+          const reply = await internal(`/internal/loans?${query}`)
+          expect(reply.status, `${query}: ${reply.text}`).to.equal(400)
+          expect(reply.body.error).to.equal('invalid_request')
+        }
+      })
+
+      it("getLoan answers what the loan's party reads", async () => {
+        for (const [booked, owner] of [[loan, borrower], [theirs, other]] as const) {
+          expect(await ok(`/internal/loans/${booked.loanId}`)).to.deep.equal(await asParty(booked.paths.loan, owner))
+        }
+      })
+
+      it("the schedule, ledger, payments and balances are the party's own, page after page", async () => {
+        for (const [booked, owner] of [[loan, borrower], [theirs, other]] as const) {
+          const internalPath = `/internal/loans/${booked.loanId}`
+          for (const [list, partyPath] of [
+            ['schedule', booked.paths.schedule],
+            ['transactions', booked.paths.transactions],
+            ['payments', booked.paths.payments],
+            ['balances', booked.paths.balances],
+          ] as const) {
+            const theirsAsRead = await allPages(server, owner.key.api_key, partyPath, 2)
+            expect(await allPages(server, INTERNAL_TOKEN, `${internalPath}/${list}`, 2), list).to.deep.equal(theirsAsRead)
+            if (list !== 'payments') expect(theirsAsRead, list).to.not.have.length(0)
+          }
+        }
+      })
+
+      it('a ledger read keeps its filters', async () => {
+        const opening = await ok(`/internal/loans/${loan.loanId}/transactions?type=DISBURSEMENT`)
+        expect(opening.data.map((t: { type: string }) => t.type)).to.deep.equal(['DISBURSEMENT'])
+        expect((await internal(`/internal/loans/${loan.loanId}/transactions?type=GIFT`)).status).to.equal(400)
+      })
+
+      it('a read names no party: partyId is refused (400), an unknown loan is 404', async () => {
+        const named = await internal(`/internal/loans/${loan.loanId}/schedule?partyId=${other.partyId}`)
+        expect(named.status, named.text).to.equal(400)
+        expect(named.body.param).to.equal('partyId')
+        for (const list of ['', '/schedule', '/transactions', '/payments', '/balances']) {
+          const reply = await internal(`/internal/loans/4f1d2c3b-0000-4000-8000-000000000000${list}`)
+          expect(reply.status, `${list}: ${reply.text}`).to.equal(404)
+          expect(reply.body.error).to.equal('not_found')
+        }
+      })
+
+      it("the test world's list holds none of the live world's loans", async () => {
+        const reply = await internal('/internal/loans?limit=100', { 'Lendgate-Mode': 'test' })
+        expect(reply.status, reply.text).to.equal(200)
+        expect(reply.body.data.map((l: { loan_id: string }) => l.loan_id)).to.not.include.members([loan.loanId])
+        expect(reply.body.data.map((l: { loan_id: string }) => l.loan_id)).to.not.include(theirs.loanId)
+        expect((await internal(`/internal/loans/${loan.loanId}`, { 'Lendgate-Mode': 'test' })).status).to.equal(404)
+      })
+    })
+  })
+}
