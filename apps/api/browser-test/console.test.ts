@@ -6,22 +6,27 @@ import { openDatabase } from '@lendgate/adapters'
 import { emptyDatabase, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { onboardBorrower, submittedSession, type Borrower } from '../test/support/borrower.js'
-import { bearer, mintKey, request } from '../test/support/client.js'
+import { BORROWER_EMAIL, BORROWER_PROFILE, onboardBorrower, submittedSession, type Borrower } from '../test/support/borrower.js'
+import { bearer, mintKey, request, type MintedKey } from '../test/support/client.js'
 import { startCodeReceiver } from '../test/support/code-receiver.js'
-import { startTestServer, type TestServer } from '../test/support/test-server.js'
+import { INTERNAL_TOKEN, startTestServer, type TestServer } from '../test/support/test-server.js'
 
 /**
  * The operator console in a real browser (issue 60; Debian's Chromium driven by playwright-core):
- * operators added with the CLI, as a lender's admin adds them, sign in; a reviewer approves an
- * onboarding session from its queue and is shown the server's refusal of a credit decision; a
- * credit officer approves the application; no page breaks its Content-Security-Policy. Each page
+ * operators added with the CLI, as a lender's admin adds them, sign in; a reviewer opens an
+ * onboarding session from its queue, reads its contacts, profile, addresses and documents and
+ * approves it on its page, and is shown the server's refusal of a credit decision; a credit officer
+ * opens the application, reads its APR and schedule and approves it there; a servicing operator
+ * switches to the test world and finds a test-clock loan 1–30 days past due, and reads its page;
+ * no page breaks its Content-Security-Policy. Each page
  * is kept as a screenshot under `.build/console-screenshots/` (CI keeps them as artefacts).
  */
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const SCREENSHOTS = join(ROOT, '.build', 'console-screenshots')
+const DAY_MS = 86_400_000
+const WORKING_CAPITAL = '5b0c1d2e-0001-4a00-8000-000000000001'
 
 /** `lendgate …` as an operator runs it, on the database at `url`; its JSON answer. */
 const lendgate = (url: string, stdin: string | undefined, ...argv: string[]): Record<string, any> => {
@@ -70,6 +75,25 @@ describe('the operator console, in Chromium', function () {
   let browser: Browser
   let reviewer: { readonly email: string; readonly password: string }
   let credit: { readonly email: string; readonly password: string }
+  let servicing: { readonly email: string; readonly password: string }
+
+  /** The document a partner registers on the session before submitting it, which the reviewer must see. */
+  const ARTICLES = {
+    type: 'certificate_of_incorporation',
+    storage_ref: 's3://acme-backend-onboarding/acme-widgets/articles-of-organization.pdf',
+    file_name: 'articles-of-organization.pdf',
+    content_type: 'application/pdf',
+    description: 'Articles of organization filed with the Illinois Secretary of State',
+  }
+
+  /** A submitted application of the borrower of `key`: 12,000.00 USD over 12 months. */
+  const submittedApplication = async (key: MintedKey): Promise<string> => {
+    const draft = await request(server.url, '/public/applications', { method: 'POST', headers: bearer(key.api_key), json: { product_id: WORKING_CAPITAL, amount: 1_200_000, currency: 'USD', term_months: 12 } })
+    expect(draft.status, draft.text).to.equal(201)
+    const submitted = await request(server.url, `/public/applications/${draft.body.application_id as string}/submit`, { method: 'POST', headers: bearer(key.api_key), json: {} })
+    expect(submitted.status, submitted.text).to.equal(200)
+    return draft.body.application_id as string
+  }
 
   before(async () => {
     scratch = await emptyDatabase(process.env['TEST_DATABASE_URL'] === undefined ? 'embedded' : 'postgres')
@@ -78,8 +102,10 @@ describe('the operator console, in Chromium', function () {
     reviewer = { email: 'ada.reviewer@lender.example', password: added['password'] as string }
     credit = { email: 'grace.credit@lender.example', password: 'a careful credit passphrase' }
     lendgate(scratch.url, `${credit.password}\n`, 'operators', 'add', '--email', credit.email, '--role', 'credit', '--password-from', 'stdin')
+    servicing = { email: 'mary.servicing@lender.example', password: 'a steady servicing passphrase' }
+    lendgate(scratch.url, `${servicing.password}\n`, 'operators', 'add', '--email', servicing.email, '--role', 'servicing', '--password-from', 'stdin')
     receiver = await startCodeReceiver()
-    server = await startTestServer({ name: 'console', kind: scratch.database.kind, open: () => openDatabase({ url: scratch.url, dataDir: '' }) }, { verificationDeliveryUrl: receiver.url })
+    server = await startTestServer({ name: 'console', kind: scratch.database.kind, open: () => openDatabase({ url: scratch.url, dataDir: '' }) }, { verificationDeliveryUrl: receiver.url, runJobs: true })
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   })
 
@@ -109,13 +135,14 @@ describe('the operator console, in Chromium', function () {
     expect((await fetch(`${server.url}/console/assets/none.js`)).status).to.equal(404)
   })
 
-  it('lets a reviewer approve an onboarding session, shows it the refusal of a credit decision, and a credit officer approve the application', async () => {
-    // Seeded through the API, as partners would: a session awaiting review, and a borrower's submitted application.
-    const sessionId = await submittedSession(server, receiver, await mintKey(server.url))
+  it('lets a reviewer read a session with its documents and approve it there, shows it the refusal of a credit decision, and a credit officer approve the application from its page', async () => {
+    // Seeded through the API, as partners would: a session awaiting review with a document, and a borrower's submitted application.
+    const sessionId = await submittedSession(server, receiver, await mintKey(server.url), { documents: [ARTICLES] })
     const borrower: Borrower = await onboardBorrower(server, receiver)
-    const draft = await request(server.url, '/public/applications', { method: 'POST', headers: bearer(borrower.key.api_key), json: { product_id: '5b0c1d2e-0001-4a00-8000-000000000001', amount: 1_200_000, currency: 'USD', term_months: 12 } })
-    const applicationId = draft.body.application_id as string
-    expect((await request(server.url, `/public/applications/${applicationId}/submit`, { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })).status).to.equal(200)
+    const applicationId = await submittedApplication(borrower.key)
+    const preview = await request(server.url, `/internal/applications/${applicationId}/schedule-preview`, { headers: bearer(INTERNAL_TOKEN) })
+    const apr = preview.body.disclosure?.annual_percentage_rate as string
+    expect(apr, preview.text).to.match(/^\d+\.\d{3}$/)
 
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } })
     const { page, watch } = await watched(context)
@@ -127,19 +154,30 @@ describe('the operator console, in Chromium', function () {
     const [cookie] = await context.cookies()
     expect(cookie).to.deep.include({ name: '__Host-lendgate_operator', httpOnly: true, secure: true, sameSite: 'Strict', path: '/' })
     await screenshot(page, '02-onboarding-review')
-    await row.getByRole('button', { name: 'Approve' }).click()
+
+    // The session's page: its record, contacts, profile, addresses and documents, then the decision.
+    await row.getByRole('link', { name: `Open session ${sessionId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Onboarding session ${sessionId}` }).waitFor()
+    const documents = page.getByRole('region', { name: 'Documents' })
+    await documents.getByRole('row', { name: /articles-of-organization\.pdf/ }).waitFor()
+    const contacts = page.getByRole('region', { name: 'Contacts' })
+    expect(await contacts.getByText(BORROWER_EMAIL, { exact: false }).textContent()).to.match(/: verified /)
+    await page.getByRole('region', { name: 'Applicant profile' }).getByText(BORROWER_PROFILE.legal_name).waitFor()
+    await page.getByRole('region', { name: 'Addresses' }).getByText(/1 Main St, Springfield, IL, 62701, US/).waitFor()
+    await screenshot(page, '05-onboarding-session')
+    await page.getByRole('button', { name: `Approve ${sessionId}` }).click()
     await page.getByText('The session is approved: its party is created.').waitFor()
-    await row.waitFor({ state: 'detached' })
-    const approved = await request(server.url, `/internal/audit-events?subject_id=${sessionId}&action=onboarding_session.approved`, { headers: bearer('test-internal-token-0123456789abcdef') })
+    await page.getByRole('region', { name: 'Review' }).getByText('APPROVED', { exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: `Approve ${sessionId}` }).count(), 'no decision on a decided session').to.equal(0)
+    const approved = await request(server.url, `/internal/audit-events?subject_id=${sessionId}&action=onboarding_session.approved`, { headers: bearer(INTERNAL_TOKEN) })
     expect(approved.body.data.map((e: { actor: { type: string; id?: string } }) => e.actor.type === 'operator' && typeof e.actor.id)).to.deep.equal(['string'])
 
     await page.getByRole('menuitem', { name: 'Credit decisions' }).click()
-    const application = page.getByRole('row', { name: new RegExp(applicationId) })
-    await application.waitFor()
-    await application.getByRole('button', { name: 'Approve' }).click()
+    await page.getByRole('row', { name: new RegExp(applicationId) }).getByRole('link', { name: `Open application ${applicationId}` }).click()
+    await page.getByRole('button', { name: `Approve ${applicationId}` }).click()
     await page.getByText('The reviewer role may not do this: it needs the decide_credit permission.').waitFor()
     await screenshot(page, '03-refused-credit-decision')
-    expect(await application.isVisible()).to.equal(true)
+    await page.getByRole('region', { name: 'Terms' }).getByText('SUBMITTED', { exact: true }).waitFor()
 
     await page.getByRole('button', { name: /Profile|ada\.reviewer/i }).first().click()
     await page.getByRole('menuitem', { name: 'Logout' }).click()
@@ -149,15 +187,91 @@ describe('the operator console, in Chromium', function () {
     const waiting = page.getByRole('row', { name: new RegExp(applicationId) })
     await waiting.waitFor()
     await screenshot(page, '04-credit-decisions')
-    await waiting.getByRole('button', { name: 'Approve' }).click()
+
+    // The application's page: its terms, the APR and finance charge of its disclosure, the schedule; then the decision.
+    await waiting.getByRole('link', { name: `Open application ${applicationId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Loan application ${applicationId}` }).waitFor()
+    const disclosure = page.getByRole('region', { name: 'Disclosure (Truth in Lending)' })
+    await disclosure.getByText(`${apr} %`, { exact: true }).waitFor()
+    await disclosure.getByText('Finance charge', { exact: true }).waitFor()
+    const schedule = page.getByRole('table', { name: 'Schedule preview' })
+    expect(await schedule.getByRole('row').count(), 'a header and 12 installments').to.equal(13)
+    await page.getByRole('figure', { name: 'Principal and interest of each installment' }).waitFor()
+    await screenshot(page, '06-application')
+    await page.getByRole('button', { name: `Approve ${applicationId}` }).click()
     await page.getByText('The application is approved: its loan is booked.').waitFor()
-    await waiting.waitFor({ state: 'detached' })
+    await page.getByRole('region', { name: 'Terms' }).getByText('APPROVED', { exact: true }).waitFor()
     const booked = await request(server.url, `/public/parties/${borrower.partyId}/loans`, { headers: bearer(borrower.key.api_key) })
     expect(booked.body.data.map((loan: { application_id: string }) => loan.application_id)).to.deep.equal([applicationId])
 
     expect(watch.violations, 'Content-Security-Policy violations').to.deep.equal([])
     // The only errors are answers Chromium logs as failed resources: 401 while no one is signed in, the refused decision's 403.
     expect(watch.errors.filter((e) => !/the server responded with a status of (401|403)\b/.test(e)), 'errors on the page').to.deep.equal([])
+    await context.close()
+  })
+
+  it("lets a servicing operator find a test-world loan 1–30 days past due with Test data on, and read its page", async () => {
+    // The test world, as a partner's test keys make it: a borrower on a test clock, a loan booked on it, the clock moved 45 days on.
+    const borrower = await onboardBorrower(server, receiver, { world: 'test' })
+    const testClock = await request(server.url, '/public/test-helpers/clocks', { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })
+    expect(testClock.status, testClock.text).to.equal(201)
+    const applicationId = await submittedApplication(borrower.key)
+    const approval = await request(server.url, `/public/test-helpers/applications/${applicationId}/approve`, { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })
+    expect(approval.status, approval.text).to.equal(200)
+    const loanId = approval.body.loan.loan_id as string
+    const clockPath = `/public/test-helpers/clocks/${testClock.body.test_clock_id as string}`
+    const target = new Date(Date.parse(testClock.body.frozen_time as string) + 45 * DAY_MS).toISOString()
+    const advancing = await request(server.url, `${clockPath}/advance`, { method: 'POST', headers: bearer(borrower.key.api_key), json: { frozen_time: target } })
+    expect(advancing.status, advancing.text).to.equal(200)
+    for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      const clock = await request(server.url, clockPath, { headers: bearer(borrower.key.api_key) })
+      if (clock.body.status === 'ready') break
+      if (Date.now() > deadline) throw new Error(`the test clock is still advancing: ${clock.text}`)
+    }
+    const asPartner = await request(server.url, `/public/parties/${borrower.partyId}/loans/${loanId}`, { headers: bearer(borrower.key.api_key) })
+    expect(asPartner.body.delinquency_bucket, asPartner.text).to.equal('DPD_1_30')
+    const asOperator = await request(server.url, `/internal/loans/${loanId}`, { headers: { ...bearer(INTERNAL_TOKEN), 'Lendgate-Mode': 'test' } })
+    expect([asOperator.status, asOperator.body.delinquency_bucket], `the operator's view of the test loan: ${asOperator.text}`).to.deep.equal([200, 'DPD_1_30'])
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const { page, watch } = await watched(context)
+    await signIn(page, server.url, servicing.email, servicing.password)
+    await page.getByRole('menuitem', { name: 'Loans' }).click()
+    await page.getByRole('heading', { name: 'Loans' }).first().waitFor()
+    // Live first: the test world's loan is not there.
+    expect(await page.getByRole('row', { name: new RegExp(loanId) }).count()).to.equal(0)
+    await page.getByRole('switch', { name: 'Test data' }).check()
+    await page.getByRole('status').getByText(/Test data: you are reading and acting on the test world/).waitFor()
+    await page.getByText('TEST DATA', { exact: true }).waitFor()
+    await page.getByLabel('Delinquency').click()
+    await page.getByRole('option', { name: '1–30 days past due' }).click()
+    const row = page.getByRole('row', { name: new RegExp(loanId) })
+    await row.waitFor()
+    expect(await row.getByRole('cell').allTextContents()).to.deep.include.members(['12,000.00 USD', '1–30 days past due'])
+    await screenshot(page, '07-loans-test-world')
+    await row.getByRole('link', { name: `Open loan ${loanId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Loan ${loanId}` }).waitFor()
+    const summary = page.getByRole('region', { name: 'Summary' })
+    await summary.getByText('1–30 days past due', { exact: true }).waitFor()
+    await page.getByRole('region', { name: 'Schedule' }).getByRole('row', { name: /LATE/ }).first().waitFor()
+    await page.getByRole('region', { name: 'Ledger' }).getByRole('row', { name: /INTEREST_ACCRUAL/ }).first().waitFor()
+    await page.getByRole('region', { name: 'Balance history' }).getByRole('figure', { name: 'Balance over time' }).waitFor()
+    await page.getByRole('region', { name: 'Schedule' }).getByRole('figure', { name: 'Principal and interest due of each installment' }).waitFor()
+    await screenshot(page, '08-loan')
+    // The ledger pages by cursor: its next page holds the entries after the first ten (sequence 11 on).
+    const ledger = page.getByRole('region', { name: 'Ledger' })
+    await ledger.getByRole('cell', { name: '10', exact: true }).waitFor()
+    await ledger.getByRole('button', { name: 'Next' }).click()
+    await ledger.getByText('Page 2').waitFor()
+    await ledger.getByRole('cell', { name: '11', exact: true }).waitFor()
+    expect(await ledger.getByRole('cell', { name: '10', exact: true }).count()).to.equal(0)
+
+    // Off again: the live world, where this loan is not.
+    await page.getByRole('switch', { name: 'Test data' }).uncheck()
+    expect(await page.getByText('TEST DATA', { exact: true }).count()).to.equal(0)
+    expect(watch.violations, 'Content-Security-Policy violations').to.deep.equal([])
+    // A live read of the test loan's page is the API's 404 (the worlds never mix); 401 before signing in.
+    expect(watch.errors.filter((e) => !/the server responded with a status of (401|404)\b/.test(e)), 'errors on the page').to.deep.equal([])
     await context.close()
   })
 })

@@ -45,7 +45,8 @@ for (const database of testDatabases()) {
 
     before(async () => {
       receiver = await startCodeReceiver()
-      server = await startTestServer(database, { verificationDeliveryUrl: receiver.url })
+      // Jobs run: a test clock's advance is one.
+      server = await startTestServer(database, { verificationDeliveryUrl: receiver.url, runJobs: true })
       borrower = await onboardBorrower(server, receiver)
       other = await onboardBorrower(server, receiver)
       loan = await bookLoan(server, borrower)
@@ -188,6 +189,31 @@ for (const database of testDatabases()) {
           expect(reply.status, `${list}: ${reply.text}`).to.equal(404)
           expect(reply.body.error).to.equal('not_found')
         }
+      })
+
+      it("reads a test-world loan on its party's test clock, as the party's own key does", async () => {
+        // A partner's sandbox: a borrower on a test clock, a loan booked on it, the clock moved 45 days on.
+        const tester = await onboardBorrower(server, receiver, { world: 'test' })
+        const asTester = (method: string, path: string, json?: unknown) => request(server.url, path, { method, headers: bearer(tester.key.api_key), ...(json === undefined ? {} : { json }) })
+        const created = await asTester('POST', '/public/test-helpers/clocks', {})
+        expect(created.status, created.text).to.equal(201)
+        const sandboxLoan = await bookLoan(server, tester)
+        const clockPath = `/public/test-helpers/clocks/${created.body.test_clock_id as string}`
+        const advanced = await asTester('POST', `${clockPath}/advance`, { frozen_time: new Date(Date.parse(created.body.frozen_time as string) + 45 * 86_400_000).toISOString() })
+        expect(advanced.status, advanced.text).to.equal(200)
+        for (const deadline = Date.now() + 60_000; (await asTester('GET', clockPath)).body.status !== 'ready'; await new Promise((resolve) => setTimeout(resolve, 50))) {
+          if (Date.now() > deadline) expect.fail('the test clock is still advancing')
+        }
+        const test = { 'Lendgate-Mode': 'test' }
+        const asOperator = await internal(`/internal/loans/${sandboxLoan.loanId}`, test)
+        expect(asOperator.body).to.deep.equal(await asParty(sandboxLoan.paths.loan, tester))
+        expect(asOperator.body).to.include({ delinquency_bucket: 'DPD_1_30', livemode: false })
+        const queue = async (bucket: string) => (await internal(`/internal/loans?delinquency=${bucket}&limit=100`, test)).body.data.map((l: { loan_id: string }) => l.loan_id)
+        expect(await queue('DPD_1_30')).to.include(sandboxLoan.loanId)
+        expect(await queue('CURRENT')).to.not.include(sandboxLoan.loanId)
+        const schedule = await internal(`/internal/loans/${sandboxLoan.loanId}/schedule?limit=100`, test)
+        expect(schedule.body).to.deep.equal(await asParty(`${sandboxLoan.paths.schedule}?limit=100`, tester))
+        expect(schedule.body.data[0].status).to.equal('LATE')
       })
 
       it("the test world's list holds none of the live world's loans", async () => {

@@ -1,9 +1,11 @@
 import { HttpError } from 'react-admin'
+import { consoleWorld } from './world.js'
 
 /**
  * The console's one way to the API: its own origin's `/internal` routes, relative to the page
- * (so the console works behind a gateway's path prefix), with the session's cookie and, on a
- * request that changes something, the session's CSRF token. A refusal becomes react-admin's
+ * (so the console works behind a gateway's path prefix), with the session's cookie, the world the
+ * operator chose (`Lendgate-Mode: test` while "Test data" is on) and, on a request that changes
+ * something, the session's CSRF token. A refusal becomes react-admin's
  * `HttpError` carrying the server's `detail`, which the console shows as it is.
  */
 
@@ -23,7 +25,7 @@ export type Json = Record<string, unknown>
 
 /** Sends one request and answers its JSON body; a refusal throws `HttpError(detail, status, body)`. */
 export const api = async <T = Json>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> => {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: 'application/json', ...consoleWorld.headers() }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   if (method !== 'GET' && csrfToken !== undefined) headers['X-CSRF-Token'] = csrfToken
   const response = await fetch(urlOf(path), {

@@ -1,22 +1,61 @@
-import type { DataProvider, GetListParams, GetListResult, RaRecord } from 'react-admin'
-import { api, withQuery } from './api.js'
+import type { DataProvider, GetListParams, GetListResult, GetOneParams, GetOneResult, RaRecord } from 'react-admin'
+import { api, withQuery, type Json } from './api.js'
 
 /** One page of an API list: its records and the cursor of the next page, null on the last. */
 export type Listing = { readonly data: readonly Record<string, unknown>[]; readonly next_cursor: string | null }
 
-/** Where a console resource is listed, and which field is its records' id. */
-type ListRoute = { readonly path: string; readonly id: string }
+/**
+ * Where a console resource is read, and which field is its records' id. A `:name` segment of the
+ * path is filled in from the list's filter (a loan's schedule: `loan_id`) or, for one record, from
+ * its id (`:id`); the rest of the filter is the query.
+ */
+type Route = { readonly path: string; readonly id: string }
 
-/** The console's resources, each on an internal list route of the operator OpenAPI document. */
+/** The console's lists, each on an internal list route of the operator OpenAPI document. */
 export const LIST_ROUTES = {
   'onboarding-sessions': { path: 'internal/onboarding-sessions', id: 'session_id' },
   applications: { path: 'internal/applications', id: 'application_id' },
-} as const satisfies Readonly<Record<string, ListRoute>>
+  loans: { path: 'internal/loans', id: 'loan_id' },
+  'session-documents': { path: 'internal/onboarding-sessions/:session_id/documents', id: 'document_id' },
+  'loan-schedule': { path: 'internal/loans/:loan_id/schedule', id: 'installment_number' },
+  'loan-transactions': { path: 'internal/loans/:loan_id/transactions', id: 'transaction_id' },
+  'loan-payments': { path: 'internal/loans/:loan_id/payments', id: 'payment_id' },
+  'loan-balances': { path: 'internal/loans/:loan_id/balances', id: 'balance_id' },
+} as const satisfies Readonly<Record<string, Route>>
 
-const routeOf = (resource: string): ListRoute => {
-  const route = (LIST_ROUTES as Readonly<Record<string, ListRoute | undefined>>)[resource]
-  if (route === undefined) throw new Error(`the console has no list of ${resource}`)
+/** The console's records read one at a time (a page of their own), by id. */
+export const RECORD_ROUTES = {
+  'onboarding-sessions': { path: 'internal/onboarding-sessions/:id', id: 'session_id' },
+  applications: { path: 'internal/applications/:id', id: 'application_id' },
+  'schedule-previews': { path: 'internal/applications/:id/schedule-preview', id: 'application_id' },
+  loans: { path: 'internal/loans/:id', id: 'loan_id' },
+} as const satisfies Readonly<Record<string, Route>>
+
+const routeIn = (routes: Readonly<Record<string, Route>>, resource: string, what: string): Route => {
+  const route = routes[resource]
+  if (route === undefined) throw new Error(`the console has no ${what} of ${resource}`)
   return route
+}
+
+/**
+ * `template` with each `:name` segment replaced by `params[name]` (escaped), and the params it did
+ * not use, which are the query. A segment whose param is missing or empty is an error, never a
+ * request to a shorter path.
+ */
+export const fillPath = (template: string, params: Readonly<Record<string, unknown>>): { readonly path: string; readonly rest: Record<string, unknown> } => {
+  const rest: Record<string, unknown> = { ...params }
+  const path = template
+    .split('/')
+    .map((segment) => {
+      if (!segment.startsWith(':')) return segment
+      const name = segment.slice(1)
+      const value = params[name]
+      if (value === undefined || value === null || value === '') throw new Error(`${template} needs ${name}`)
+      delete rest[name]
+      return encodeURIComponent(String(value))
+    })
+    .join('/')
+  return { path, rest }
 }
 
 /**
@@ -25,16 +64,22 @@ const routeOf = (resource: string): ListRoute => {
  * it has reached, and answers with partial pagination (`pageInfo`: whether a next page exists),
  * never a total it cannot know. A page past those reached is walked to from the last one known;
  * one past the end is empty.
- * Only lists: each action is its own request (`api`), answered by the server before the page
- * changes (no optimistic update, no undo).
+ * Only reads: each action is its own request (`api`), answered by the server before the page
+ * changes (no optimistic update, no undo). One provider serves one world: the console makes a new
+ * one, with no cursors, when the operator switches (a cursor of one world means nothing in the other).
  */
-export const cursorDataProvider = (fetchPage: (path: string) => Promise<Listing> = (path) => api<Listing>('GET', path)): Pick<DataProvider, 'getList'> => {
+export const cursorDataProvider = (
+  fetchPage: (path: string) => Promise<Listing> = (path) => api<Listing>('GET', path),
+  fetchRecord: (path: string) => Promise<Json> = (path) => api<Json>('GET', path),
+): Pick<DataProvider, 'getList' | 'getOne'> => {
   const cursors = new Map<string, (string | undefined)[]>()
-  const pageOf = (route: ListRoute, filter: Readonly<Record<string, unknown>>, perPage: number, cursor: string | undefined): Promise<Listing> =>
-    fetchPage(withQuery(route.path, { ...(filter as Record<string, string | undefined>), limit: perPage, cursor }))
+  const pageOf = (route: Route, filter: Readonly<Record<string, unknown>>, perPage: number, cursor: string | undefined): Promise<Listing> => {
+    const { path, rest } = fillPath(route.path, filter)
+    return fetchPage(withQuery(path, { ...(rest as Record<string, string | undefined>), limit: perPage, cursor }))
+  }
   return {
     getList: async <R extends RaRecord>(resource: string, params: GetListParams): Promise<GetListResult<R>> => {
-      const route = routeOf(resource)
+      const route = routeIn(LIST_ROUTES, resource, 'list')
       const page = params.pagination?.page ?? 1
       const perPage = params.pagination?.perPage ?? 25
       const filter = params.filter ?? {}
@@ -55,6 +100,11 @@ export const cursorDataProvider = (fetchPage: (path: string) => Promise<Listing>
         data: listing.data.map((record) => ({ ...record, id: record[route.id] }) as unknown as R),
         pageInfo: { hasPreviousPage: reached > 1, hasNextPage: listing.next_cursor !== null },
       }
+    },
+    getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
+      const route = routeIn(RECORD_ROUTES, resource, 'page')
+      const record = await fetchRecord(fillPath(route.path, { id: params.id }).path)
+      return { data: { ...record, id: record[route.id] ?? params.id } as unknown as R }
     },
   }
 }

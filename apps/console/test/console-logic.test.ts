@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { cursorDataProvider, type Listing } from '../src/data-provider.js'
+import { cursorDataProvider, fillPath, type Listing } from '../src/data-provider.js'
 import { formatMinor } from '../src/money.js'
 
 /** The console's logic that needs no browser: amounts as text, and paging by cursor. */
@@ -64,5 +64,29 @@ describe('the cursor data provider', () => {
     expect((await fresh.page(3)).data.map((r) => r.id)).to.deep.equal(['a7'])
     expect(fresh.asked).to.have.length(3)
     expect(await fresh.page(4)).to.deep.equal({ data: [], pageInfo: { hasPreviousPage: true, hasNextPage: false } })
+  })
+})
+
+describe("the data provider's routes", () => {
+  it("fills a route's path from the filter and leaves the rest for the query; a missing id is an error, never a shorter path", () => {
+    expect(fillPath('internal/loans/:loan_id/schedule', { loan_id: 'l 1/2', status: 'LATE' })).to.deep.equal({ path: 'internal/loans/l%201%2F2/schedule', rest: { status: 'LATE' } })
+    expect(() => fillPath('internal/loans/:loan_id/schedule', { loan_id: '' })).to.throw('internal/loans/:loan_id/schedule needs loan_id')
+  })
+
+  it("lists a record's records on its own route, and reads one record by id with the API's id as react-admin's", async () => {
+    const asked: string[] = []
+    const provider = cursorDataProvider(
+      async (path) => (asked.push(path), { data: [{ installment_number: 1 }], next_cursor: null }),
+      async (path) => (asked.push(path), { application_id: 'a1', currency: 'USD' }),
+    )
+    const schedule = await provider.getList('loan-schedule', { pagination: { page: 1, perPage: 12 }, filter: { loan_id: 'l1' }, sort: { field: 'id', order: 'ASC' } })
+    const preview = await provider.getOne('schedule-previews', { id: 'a1' })
+    expect([schedule.data, preview.data]).to.deep.equal([[{ installment_number: 1, id: 1 }], { application_id: 'a1', currency: 'USD', id: 'a1' }])
+    expect(asked).to.deep.equal(['internal/loans/l1/schedule?limit=12', 'internal/applications/a1/schedule-preview'])
+    await provider.getOne('loans', { id: 'l1' })
+    expect(asked[2]).to.equal('internal/loans/l1')
+    let refused: unknown
+    await provider.getOne('parties', { id: 'p1' }).catch((error: unknown) => (refused = error))
+    expect(String(refused)).to.equal('Error: the console has no page of parties')
   })
 })

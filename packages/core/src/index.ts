@@ -257,7 +257,9 @@ export { AutopayInput, autopayKey, type AutopayDue, type AutopayWindow, type Loa
 export { type AutopayDebitDeps, type AutopayDebitError, type AutopayDeps, type AutopayState, getLoanAutopayForParty, setLoanAutopayForParty, takeAutopayDebit } from './use-cases/servicing/autopay.js'
 export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
 export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
-export { OperatorLoanFilters, listLoansForOperator, getLoanForOperator, asLoansParty } from './use-cases/servicing/operator-loan-reads.js'
+export {
+  OperatorLoanFilters, type OperatorLoanDeps, type OperatorLoan, partyClock, listLoansForOperator, getLoanForOperator, asLoansParty,
+} from './use-cases/servicing/operator-loan-reads.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
@@ -284,7 +286,7 @@ export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/s
 export { type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
-  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, collateralView, loanDocumentView,
+  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, loanViewOn, collateralView, loanDocumentView,
 } from './views/loans.js'
 export { paymentView, type PaymentMethodView, paymentMethodView, autopayView } from './views/loan-payments.js'
 export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'

@@ -1,0 +1,91 @@
+import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { World } from '../src/core-deps.js'
+import { invalidRequest, notFound } from '../src/domain/foundations/errors.js'
+import type { PartyId } from '../src/domain/foundations/ids.js'
+import type { TestClock } from '../src/domain/testing/test-clock.js'
+import { listLoanScheduleForParty } from '../src/use-cases/servicing/list-schedule.js'
+import { asLoansParty, getLoanForOperator, listLoansForOperator, partyClock } from '../src/use-cases/servicing/operator-loan-reads.js'
+import { at, caller, run, setup, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
+
+/**
+ * Operators' reads of every party's loans (docs/console.md): each loan on its party's today, which
+ * in the test world is its party's test clock's; the test world's delinquency queue reads past a
+ * batch of loans to fill a page.
+ */
+
+/** `caller`'s party lives on a test clock six weeks after booking; `stranger`'s on real time. */
+const CLOCK_TIME = at('2026-03-01')
+const testClocks = {
+  findForParty: (partyId: PartyId) => TE.right(partyId === caller.partyId ? O.some({ frozenTime: CLOCK_TIME } as TestClock) : O.none),
+}
+
+const world = (name: World) => {
+  const s = setup()
+  return { ...s, operatorDeps: { ...s.deps, world: name, testClocks } }
+}
+
+describe("operators' reads of every party's loans", () => {
+  it("partyClock is the test clock's time in the test world only", async () => {
+    const { operatorDeps } = world('test')
+    expect((await run(partyClock(operatorDeps)(caller.partyId))).now()).to.deep.equal(CLOCK_TIME)
+    expect((await run(partyClock(operatorDeps)(stranger.partyId))).now()).to.deep.equal(operatorDeps.clock.now())
+    const live = world('live').operatorDeps
+    expect((await run(partyClock(live)(caller.partyId))).now()).to.deep.equal(live.clock.now())
+  })
+
+  it("reads a loan on its party's today: the test clock's in the test world, real time in the live world", async () => {
+    for (const [name, today, bucket] of [
+      ['test', '2026-03-01', 'DPD_1_30'],
+      ['live', '2026-01-15', 'CURRENT'],
+    ] as const) {
+      const { book, operatorDeps } = world(name)
+      const { loan } = book()
+      const read = await run(getLoanForOperator(operatorDeps)({ loanId: loan.id }))
+      expect(read.today, name).to.equal(today)
+      expect(read.loan.id).to.equal(loan.id)
+      const page = await run(listLoansForOperator(operatorDeps)({ delinquency: bucket }))
+      expect(page.items.map((l) => l.loan.id), name).to.deep.equal([loan.id])
+    }
+  })
+
+  it("fills the test world's queue past a batch of loans, page after page by cursor", async () => {
+    const { book, operatorDeps } = world('test')
+    // 130 loans of a party on real time (current), then 3 of the party on the clock (past due): the first batch holds none of these.
+    for (let i = 0; i < 130; i++) book({ partyId: stranger.partyId })
+    const late = [book(), book(), book()].map((b) => b.loan.id)
+    const first = await run(listLoansForOperator(operatorDeps)({ delinquency: 'DPD_1_30', limit: '2' }))
+    expect(first.items.map((l) => l.loan.id)).to.deep.equal(late.slice(0, 2))
+    expect(first.items.map((l) => l.today)).to.deep.equal(['2026-03-01', '2026-03-01'])
+    expect(first.nextCursor).to.be.a('string')
+    const second = await run(listLoansForOperator(operatorDeps)({ delinquency: 'DPD_1_30', limit: '2', cursor: first.nextCursor }))
+    expect(second.items.map((l) => l.loan.id)).to.deep.equal(late.slice(2))
+    expect(second.nextCursor).to.equal(null)
+    const current = await run(listLoansForOperator(operatorDeps)({ delinquency: 'CURRENT', limit: '100' }))
+    expect(current.items).to.have.length(100)
+    expect(current.items.every((l) => l.loan.partyId === stranger.partyId)).to.equal(true)
+  })
+
+  it("reads a loan's schedule as its party does, on its party's clock", async () => {
+    const { book, deps, operatorDeps } = world('test')
+    const { loan } = book()
+    const read = asLoansParty(operatorDeps, (clock) => listLoanScheduleForParty({ ...deps, clock }))
+    const schedule = await run(read({ loanId: loan.id }))
+    expect(schedule.items[0]!.status).to.equal('LATE')
+    const asParty = await run(listLoanScheduleForParty({ ...deps, clock: { now: () => CLOCK_TIME } })(caller, { partyId: caller.partyId, loanId: loan.id }))
+    expect(schedule).to.deep.equal(asParty)
+  })
+
+  it('refuses a command naming a party, and answers an unknown loan NotFound', async () => {
+    const { book, deps, operatorDeps } = world('live')
+    const { loan } = book()
+    const read = asLoansParty(operatorDeps, (clock) => listLoanScheduleForParty({ ...deps, clock }))
+    expect(await read({ loanId: loan.id, partyId: stranger.partyId })()).to.deep.equal(
+      E.left(invalidRequest("partyId is not a parameter of an operator's read: the loan names its party.", 'partyId')),
+    )
+    expect(await read({ loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+    expect(await getLoanForOperator(operatorDeps)({ loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+  })
+})
