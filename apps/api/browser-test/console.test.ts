@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -6,6 +7,7 @@ import { openDatabase } from '@lendgate/adapters'
 import { emptyDatabase, type ScratchDatabase } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { bookLoan } from '../test/support/booked-loan.js'
 import { BORROWER_EMAIL, BORROWER_PROFILE, onboardBorrower, submittedSession, type Borrower } from '../test/support/borrower.js'
 import { bearer, mintKey, request, type MintedKey } from '../test/support/client.js'
 import { startCodeReceiver } from '../test/support/code-receiver.js'
@@ -18,6 +20,8 @@ import { INTERNAL_TOKEN, startTestServer, type TestServer } from '../test/suppor
  * approves it on its page, and is shown the server's refusal of a credit decision; a credit officer
  * opens the application, reads its APR and schedule and approves it there; a servicing operator
  * switches to the test world and finds a test-clock loan 1–30 days past due, and reads its page;
+ * one servicing operator asks for a payment's reversal after previewing it, is refused approving
+ * their own request, and a second one previews and approves it (maker-checker, decision 152);
  * no page breaks its Content-Security-Policy. Each page
  * is kept as a screenshot under `.build/console-screenshots/` (CI keeps them as artefacts).
  */
@@ -57,7 +61,18 @@ const watched = async (context: BrowserContext): Promise<{ readonly page: Page; 
 
 const screenshot = async (page: Page, name: string): Promise<void> => {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  // Transitions finished (a notification fading in), so each screenshot shows the page as it settled.
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, animations: 'disabled' })
+}
+
+/** The bank account a borrower pays from (as apps/api/test/maker-checker.test.ts adds it). */
+const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
+
+/** An amount as formatMinor shows it (`+1,234.56 USD`, `-0.50 USD`) in minor units; exact, never through a float. */
+const minorOf = (shown: string): number => {
+  const match = /^([+-]?)([\d,]+)\.(\d{2}) USD$/.exec(shown.trim())
+  if (match === null) throw new Error(`not an amount in USD: ${shown}`)
+  return (match[1] === '-' ? -1 : 1) * Number(`${match[2]!.replace(/,/g, '')}${match[3]!}`)
 }
 
 const signIn = async (page: Page, url: string, email: string, password: string): Promise<void> => {
@@ -76,6 +91,8 @@ describe('the operator console, in Chromium', function () {
   let reviewer: { readonly email: string; readonly password: string }
   let credit: { readonly email: string; readonly password: string }
   let servicing: { readonly email: string; readonly password: string }
+  let maker: { readonly email: string; readonly password: string }
+  let checker: { readonly email: string; readonly password: string }
 
   /** The document a partner registers on the session before submitting it, which the reviewer must see. */
   const ARTICLES = {
@@ -104,6 +121,11 @@ describe('the operator console, in Chromium', function () {
     lendgate(scratch.url, `${credit.password}\n`, 'operators', 'add', '--email', credit.email, '--role', 'credit', '--password-from', 'stdin')
     servicing = { email: 'mary.servicing@lender.example', password: 'a steady servicing passphrase' }
     lendgate(scratch.url, `${servicing.password}\n`, 'operators', 'add', '--email', servicing.email, '--role', 'servicing', '--password-from', 'stdin')
+    // Maker and checker: two servicing operators, each holding service_loans.
+    maker = { email: 'alan.maker@lender.example', password: 'a patient maker passphrase' }
+    lendgate(scratch.url, `${maker.password}\n`, 'operators', 'add', '--email', maker.email, '--role', 'servicing', '--password-from', 'stdin')
+    checker = { email: 'barbara.checker@lender.example', password: 'a watchful checker passphrase' }
+    lendgate(scratch.url, `${checker.password}\n`, 'operators', 'add', '--email', checker.email, '--role', 'servicing', '--password-from', 'stdin')
     receiver = await startCodeReceiver()
     server = await startTestServer({ name: 'console', kind: scratch.database.kind, open: () => openDatabase({ url: scratch.url, dataDir: '' }) }, { verificationDeliveryUrl: receiver.url, runJobs: true })
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
@@ -272,6 +294,124 @@ describe('the operator console, in Chromium', function () {
     expect(watch.violations, 'Content-Security-Policy violations').to.deep.equal([])
     // A live read of the test loan's page is the API's 404 (the worlds never mix); 401 before signing in.
     expect(watch.errors.filter((e) => !/the server responded with a status of (401|404)\b/.test(e)), 'errors on the page').to.deep.equal([])
+    await context.close()
+  })
+
+  it('lets one servicing operator ask for a reversal after previewing it, refuses them approving it, and lets a second preview and approve it', async () => {
+    // A live borrower's booked loan with one payment of 500.00 USD, as a partner makes them.
+    const borrower = await onboardBorrower(server, receiver)
+    const loan = await bookLoan(server, borrower)
+    const asBorrower = { ...bearer(borrower.key.api_key) }
+    const method = await request(server.url, loan.paths.paymentMethods, { method: 'POST', headers: asBorrower, json: BANK_ACCOUNT })
+    expect(method.status, method.text).to.equal(201)
+    const paid = await request(server.url, loan.paths.payments, {
+      method: 'POST',
+      headers: { ...asBorrower, 'Idempotency-Key': randomUUID() },
+      json: { amount: 50_000, currency: 'USD', payment_method_id: method.body.payment_method_id },
+    })
+    expect(paid.status, paid.text).to.equal(201)
+    const paymentId = paid.body.payment_id as string
+    const paymentStatus = async (): Promise<unknown> => {
+      const payments = await request(server.url, `${loan.paths.payments}?limit=100`, { headers: asBorrower })
+      return (payments.body.data as { payment_id: string; status: string }[]).find((p) => p.payment_id === paymentId)?.status
+    }
+    expect(await paymentStatus()).to.be.oneOf(['SUCCEEDED', 'SETTLED'])
+
+    // The maker opens the loan and asks for the reversal of its payment, seeing what it would do first.
+    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } })
+    const { page, watch } = await watched(context)
+    await signIn(page, server.url, maker.email, maker.password)
+    await page.getByRole('menuitem', { name: 'Loans' }).click()
+    await page.getByRole('row', { name: new RegExp(loan.loanId) }).getByRole('link', { name: `Open loan ${loan.loanId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Loan ${loan.loanId}` }).waitFor()
+    await page.getByRole('region', { name: 'Summary' }).getByRole('button', { name: `Request charge-off of loan ${loan.loanId}` }).waitFor()
+    const payments = page.getByRole('region', { name: 'Payments' })
+    await payments.getByRole('button', { name: `Request reversal of payment ${paymentId}` }).click()
+    const dialog = page.getByRole('dialog', { name: `Request a reversal of payment ${paymentId}` })
+    const preview = dialog.getByRole('button', { name: 'Preview', exact: true })
+    expect(await preview.isDisabled(), 'no preview without a reason').to.equal(true)
+    expect(await dialog.getByRole('button', { name: 'Ask for approval' }).isDisabled(), 'no request before its preview').to.equal(true)
+    await dialog.getByLabel('Reason').fill('ACH return R01 reported by phone')
+    await preview.click()
+    const beforeAfter = dialog.getByRole('table', { name: 'Before and after' })
+    await beforeAfter.waitFor()
+    const cells = async (label: string): Promise<string[]> => beforeAfter.getByRole('row', { name: new RegExp(`^${label}`) }).getByRole('cell').allTextContents()
+    const [payoffBefore, payoffAfter, payoffChange] = await cells('Payoff amount')
+    const [principalBefore, principalAfter] = await cells('Principal outstanding')
+    const reversalEntry = await dialog.getByRole('table', { name: 'Ledger entries it would post' }).getByRole('row', { name: /REVERSAL/ }).getByRole('cell').allTextContents()
+    // The payoff goes up by what reversing gives back (the reversed principal, interest and fees, and any
+    // interest accrued since on them), the principal by the reversal entry's principal; all shown exactly.
+    expect(minorOf(payoffAfter!) - minorOf(payoffBefore!)).to.equal(minorOf(payoffChange!))
+    expect(minorOf(payoffChange!)).to.be.greaterThanOrEqual(50_000)
+    expect(reversalEntry.slice(0, 1).concat(reversalEntry.slice(2, 3))).to.deep.equal(['REVERSAL', '500.00 USD'])
+    expect(minorOf(principalAfter!) - minorOf(principalBefore!)).to.equal(minorOf(reversalEntry[3]!))
+    expect(await cells('Status')).to.deep.equal(['ACTIVE', 'ACTIVE', 'No change'])
+    await screenshot(page, '09-reversal-preview')
+    await dialog.getByRole('button', { name: 'Ask for approval' }).click()
+    await page.getByText('The reversal is asked for: another operator must approve it in Approvals.').waitFor()
+    // The dialog closes once the server has the request.
+    await dialog.waitFor({ state: 'hidden' })
+    // Asked, not done: the payment stands until another operator approves.
+    expect(await paymentStatus()).to.be.oneOf(['SUCCEEDED', 'SETTLED'])
+    const inbox = await request(server.url, '/internal/operator-requests?state=PENDING&limit=100', { headers: bearer(INTERNAL_TOKEN) })
+    const asked = (inbox.body.data as { operator_request_id: string; payment_id: string | null }[]).filter((r) => r.payment_id === paymentId)
+    expect(asked, inbox.text).to.have.length(1)
+    const requestId = asked[0]!.operator_request_id
+
+    // Approvals: the maker finds the request pending, opens it, and is refused approving their own.
+    await page.getByRole('menuitem', { name: 'Approvals' }).click()
+    // The request's row in Approvals (not the payment's row of the loan page it leaves).
+    const requestRow = () => page.getByRole('row').filter({ has: page.getByRole('link', { name: `Open request ${requestId}` }) })
+    const row = requestRow()
+    await row.waitFor()
+    expect(await row.getByRole('cell').allTextContents()).to.include.members(['Payment reversal', loan.loanId, 'ACH return R01 reported by phone', 'PENDING'])
+    await screenshot(page, '10-approvals')
+    await row.getByRole('link', { name: `Open request ${requestId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Payment reversal request ${requestId}` }).waitFor()
+    await page.getByRole('region', { name: 'What approving would do now' }).getByRole('table', { name: 'Before and after' }).waitFor()
+    await page.getByRole('button', { name: `Approve ${requestId}` }).click()
+    await page.getByText('The operator who asked cannot approve the request: another operator holding service_loans must.').waitFor()
+    await screenshot(page, '11-own-request-refused')
+    await page.getByRole('region', { name: 'Request' }).getByText('PENDING', { exact: true }).waitFor()
+    expect(await paymentStatus()).to.be.oneOf(['SUCCEEDED', 'SETTLED'])
+
+    await page.getByRole('button', { name: /Profile|alan\.maker/i }).first().click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await page.getByLabel('E-mail').waitFor()
+
+    // The checker signs in, opens the request from Approvals, sees what approving would do, and approves it.
+    await signIn(page, server.url, checker.email, checker.password)
+    await page.getByRole('menuitem', { name: 'Approvals' }).click()
+    const waiting = requestRow()
+    await waiting.waitFor()
+    await waiting.getByRole('link', { name: `Open request ${requestId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Payment reversal request ${requestId}` }).waitFor()
+    const live = page.getByRole('region', { name: 'What approving would do now' })
+    const livePayoffRow = live.getByRole('table', { name: 'Before and after' }).getByRole('row', { name: /^Payoff amount/ })
+    await livePayoffRow.waitFor()
+    const livePayoff = await livePayoffRow.getByRole('cell').allTextContents()
+    expect(livePayoff, "the checker's preview is the maker's").to.deep.equal([payoffBefore, payoffAfter, payoffChange])
+    await live.getByRole('table', { name: 'Ledger entries it would post' }).getByRole('row', { name: /REVERSAL/ }).waitFor()
+    await screenshot(page, '12-approval-request')
+    await page.getByRole('button', { name: `Approve ${requestId}` }).click()
+    await page.getByText('The request is approved: the payment is reversed.').waitFor()
+    const decided = page.getByRole('region', { name: 'Request' })
+    await decided.getByText('APPROVED', { exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: `Approve ${requestId}` }).count(), 'no decision on a decided request').to.equal(0)
+    expect(await live.count(), 'no preview of a decided request').to.equal(0)
+    expect(await paymentStatus()).to.equal('REVERSED')
+
+    // The loan's page: the payment is REVERSED, and no reversal can be asked of it again.
+    await decided.getByRole('link', { name: `Open loan ${loan.loanId}` }).click()
+    await page.getByRole('heading', { level: 1, name: `Loan ${loan.loanId}` }).waitFor()
+    const reversed = page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: new RegExp(paymentId) })
+    await reversed.getByRole('cell', { name: 'REVERSED', exact: true }).waitFor()
+    expect(await reversed.getByRole('button', { name: /Request reversal/ }).count()).to.equal(0)
+    await screenshot(page, '13-loan-payment-reversed')
+
+    expect(watch.violations, 'Content-Security-Policy violations').to.deep.equal([])
+    // The only errors are answers Chromium logs as failed resources: 401 while no one is signed in, the maker's refused approval (403).
+    expect(watch.errors.filter((e) => !/the server responded with a status of (401|403)\b/.test(e)), 'errors on the page').to.deep.equal([])
     await context.close()
   })
 })

@@ -279,7 +279,11 @@ for (const database of testDatabases()) {
         case 'declineLoanApplication':
         case 'reverseLoanPayment':
         case 'chargeOffLoan':
+        case 'rejectOperatorRequest':
           return { reason: 'Fuzzing' }
+        case 'askOperatorRequest':
+        case 'previewOperatorAction':
+          return { kind: 'loan_charge_off', loan_id: target.ids['loanId']![0]!, reason: 'Fuzzing' }
         case 'approveLoanApplication':
           return { decided_by: 'ops' }
         case 'addLoanCollateral':

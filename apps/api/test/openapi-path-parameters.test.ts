@@ -63,6 +63,7 @@ const VALID_BODIES: Readonly<Record<string, (ids: Readonly<Record<string, string
   declineLoanApplication: () => ({ reason: 'checking the path' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'a press', valuation: 100, currency: 'USD' }),
   attachLoanDocument: () => ({ type: 'notice', storage_ref: 's3://docs/notice.pdf' }),
+  rejectOperatorRequest: () => ({ reason: 'checking the path' }),
 }
 
 describe('OpenAPI path parameters agree with the codecs the routes decode them with', () => {
@@ -114,6 +115,8 @@ describe('OpenAPI path parameters agree with the codecs the routes decode them w
       endpointId: endpoint.body.webhook_endpoint_id,
       // This server has no ACH rails: the path is decoded before they are asked (409).
       inboundFileId: randomUUID(),
+      // None is asked: the path is decoded before the request is looked up (404), and the token may not decide (403).
+      operatorRequestId: randomUUID(),
     }
   })
   after(async () => {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { addOperator, disableOperator, revokeOperatorSessions, type OperatorRole } from '@lendgate/core'
+import { disableOperator, revokeOperatorSessions } from '@lendgate/core'
 import { testDatabases } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
 import * as E from 'fp-ts/lib/Either.js'
 import { bookLoan, DEFAULT_LOAN_TERMS } from './support/booked-loan.js'
 import { onboardBorrower, submittedSession } from './support/borrower.js'
-import { bearer, mintKey, request, type Reply } from './support/client.js'
+import { bearer, mintKey, request } from './support/client.js'
+import { added, asOperator, COOKIE, newEmail, PASSWORD, sessionCookieOf, signIn, signedIn, type Signed } from './support/operators.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { INTERNAL_TOKEN, startInMemoryServer, startTestServer, testConfig, type TestServer } from './support/test-server.js'
 
@@ -16,47 +17,6 @@ import { INTERNAL_TOKEN, startInMemoryServer, startTestServer, testConfig, type 
  * is refused the others, a change without the CSRF token, and everything once signed out,
  * revoked or disabled; the audit log names the operator; failed sign-ins are limited.
  */
-
-const COOKIE = '__Host-lendgate_operator'
-const PASSWORD = 'a long and careful passphrase'
-
-/** The session cookie an answer set, as a request sends it back. */
-const sessionCookieOf = (reply: Reply): string => {
-  const set = reply.headers.getSetCookie().find((cookie) => cookie.startsWith(`${COOKIE}=`))
-  if (set === undefined) throw new Error(`no session cookie in ${reply.status} ${reply.text}`)
-  return set.split(';')[0] ?? ''
-}
-
-/** A signed-in operator: its cookie and CSRF token, as a browser holds them. */
-type Signed = { readonly cookie: string; readonly csrf: string; readonly operatorId: string; readonly body: Record<string, unknown> }
-
-const newEmail = (role: string): string => `${role}.${randomUUID()}@Lender.Example`
-
-/** Adds an operator as `lendgate operators add` does. */
-const added = async (server: TestServer, role: OperatorRole, password = PASSWORD): Promise<{ readonly email: string; readonly id: string }> => {
-  const email = newEmail(role)
-  const result = await addOperator(server.deps)({ email, role, password })()
-  if (E.isLeft(result)) throw new Error(`addOperator: ${JSON.stringify(result.left)}`)
-  return { email, id: result.right.operator.id }
-}
-
-const signIn = (server: TestServer, email: string, password: string, headers: Record<string, string> = {}): Promise<Reply> =>
-  request(server.url, '/internal/operator-sessions', { method: 'POST', headers, json: { email, password } })
-
-const signedIn = async (server: TestServer, role: OperatorRole): Promise<Signed> => {
-  const { email } = await added(server, role)
-  const reply = await signIn(server, email.toUpperCase(), PASSWORD)
-  expect(reply.status, reply.text).to.equal(201)
-  return { cookie: sessionCookieOf(reply), csrf: reply.body.csrf_token as string, operatorId: reply.body.operator.operator_id as string, body: reply.body }
-}
-
-/** A request of a console session: its cookie, and its CSRF token unless `csrf` is false. */
-const asOperator = (server: TestServer, signed: Signed, method: string, path: string, json?: unknown, csrf = true): Promise<Reply> =>
-  request(server.url, path, {
-    method,
-    headers: { Cookie: signed.cookie, ...(csrf ? { 'X-CSRF-Token': signed.csrf } : {}) },
-    ...(json === undefined ? {} : { json }),
-  })
 
 const INVALID_SESSION = {
   error: 'invalid_session',

@@ -168,6 +168,7 @@ for (const database of testDatabases()) {
         clockId: randomUUID(),
         endpointId: endpoint.body.webhook_endpoint_id as string,
         inboundFileId: randomUUID(),
+        operatorRequestId: randomUUID(),
       })
       const worlds = [await world(book.approvedSessionId, book.seasonedLoanId), await world(book.openSessionId, book.longLedgerLoanId)]
       const keysFor = (op: Operation): MintedKey[] => {

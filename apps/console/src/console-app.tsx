@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import { Admin, Resource, type DataProvider } from 'react-admin'
 import { ApplicationPage } from './application-page.js'
+import { ApprovalQueue, RequestPage } from './approvals.js'
 import { authProvider } from './auth-provider.js'
 import { cursorDataProvider } from './data-provider.js'
 import { LoanPage, LoanQueue } from './loans.js'
@@ -49,6 +50,7 @@ export const ConsoleApp = () => {
       <Resource name="onboarding-sessions" list={ReviewQueue} show={SessionPage} options={{ label: 'Onboarding review' }} />
       <Resource name="applications" list={DecisionQueue} show={ApplicationPage} options={{ label: 'Credit decisions' }} />
       <Resource name="loans" list={LoanQueue} show={LoanPage} options={{ label: 'Loans' }} />
+      <Resource name="operator-requests" list={ApprovalQueue} show={RequestPage} options={{ label: 'Approvals' }} />
     </Admin>
   )
 }

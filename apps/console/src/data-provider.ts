@@ -21,6 +21,7 @@ export const LIST_ROUTES = {
   'loan-transactions': { path: 'internal/loans/:loan_id/transactions', id: 'transaction_id' },
   'loan-payments': { path: 'internal/loans/:loan_id/payments', id: 'payment_id' },
   'loan-balances': { path: 'internal/loans/:loan_id/balances', id: 'balance_id' },
+  'operator-requests': { path: 'internal/operator-requests', id: 'operator_request_id' },
 } as const satisfies Readonly<Record<string, Route>>
 
 /** The console's records read one at a time (a page of their own), by id. */
@@ -29,6 +30,7 @@ export const RECORD_ROUTES = {
   applications: { path: 'internal/applications/:id', id: 'application_id' },
   'schedule-previews': { path: 'internal/applications/:id/schedule-preview', id: 'application_id' },
   loans: { path: 'internal/loans/:id', id: 'loan_id' },
+  'operator-requests': { path: 'internal/operator-requests/:id', id: 'operator_request_id' },
 } as const satisfies Readonly<Record<string, Route>>
 
 const routeIn = (routes: Readonly<Record<string, Route>>, resource: string, what: string): Route => {

@@ -7,7 +7,8 @@ import { api } from './api.js'
  * A decision on the record in context: a button that asks the server and waits for its answer
  * (no optimistic update, no undo), then shows what the server said, a refusal included (a role
  * that may not, a record no longer waiting), and reloads the list. With `reason`, a dialog asks
- * for one first.
+ * for one first. `onConflict` hears of a 409 (the record changed meanwhile), for what the page
+ * read beside the record (a request's live preview).
  */
 export const DecisionButton = (props: {
   readonly label: string
@@ -16,6 +17,7 @@ export const DecisionButton = (props: {
   readonly reason?: { readonly title: string; readonly field: string }
   readonly color?: 'primary' | 'error'
   readonly icon?: ReactNode
+  readonly onConflict?: () => void
 }) => {
   const record = useRecordContext()
   const notify = useNotify()
@@ -38,7 +40,10 @@ export const DecisionButton = (props: {
       if (await signOutIfEnded(error)) return
       notify(error instanceof Error ? error.message : 'The server refused.', { type: 'error', autoHideDuration: null })
       // The record changed meanwhile (decided by someone else): show it as it is now.
-      if ((error as { readonly status?: number }).status === 409) refresh()
+      if ((error as { readonly status?: number }).status === 409) {
+        refresh()
+        props.onConflict?.()
+      }
     } finally {
       setBusy(false)
     }

@@ -67,15 +67,37 @@ export const Figure = ({ label, value }: { readonly label: string; readonly valu
 /**
  * The id of the record in context as a link to its page (`resource`'s show page): a column of a
  * queue, reached by keyboard as any link is. `label` and `sortable` are read by the Datagrid's header.
+ * With `idSource`, the link is to the record that field names (a request's loan); with `display`,
+ * its text is that rather than the field as it is.
  */
-export const ShowLink = (props: { readonly resource: string; readonly source: string; readonly label: string; readonly sortable?: boolean; readonly title: string }) => {
+export const ShowLink = (props: {
+  readonly resource: string
+  readonly source: string
+  readonly label: string
+  readonly sortable?: boolean
+  readonly title: string
+  readonly idSource?: string
+  readonly display?: (value: unknown) => string
+}) => {
   const record = useRecordContext()
   const createPath = useCreatePath()
   if (record === undefined) return null
-  const id = String(record.id)
+  const target = props.idSource === undefined ? record.id : record[props.idSource]
+  if (target === null || target === undefined || target === '') return <>—</>
+  const id = String(target)
   return (
     <Link to={createPath({ resource: props.resource, id, type: 'show' })} aria-label={`${props.title} ${id}`} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
-      {text(record[props.source])}
+      {(props.display ?? text)(record[props.source])}
+    </Link>
+  )
+}
+
+/** A link to a record's page by its id (a request's loan), read by keyboard as any link is. */
+export const RecordLink = ({ resource, id, title }: { readonly resource: string; readonly id: string; readonly title: string }) => {
+  const createPath = useCreatePath()
+  return (
+    <Link to={createPath({ resource, id, type: 'show' })} aria-label={`${title} ${id}`}>
+      {id}
     </Link>
   )
 }

@@ -1,5 +1,7 @@
 import { Box, Typography } from '@mui/material'
 import { Datagrid, DateField, FunctionField, List, NumberField, SelectInput, Show, TextField, TextInput, useGetList, useRecordContext } from 'react-admin'
+import { chargeable, reversible } from './action-preview.js'
+import { RequestActionButton } from './action-request.js'
 import { balancePoints, scheduleSplits } from './chart-data.js'
 import { BalanceChart, SplitChart } from './charts.js'
 import { bucketName, DELINQUENCY_BUCKETS } from './delinquency.js'
@@ -68,7 +70,7 @@ const LoanDetail = () => {
   return (
     <Box sx={{ p: 2 }}>
       <PageHeading>Loan {loanId}</PageHeading>
-      <Section title="Summary">
+      <Section title="Summary" actions={chargeable(record) ? <RequestActionButton subject={{ kind: 'loan_charge_off', loan_id: loanId }} /> : null}>
         <Facts
           items={[
             ['Status', text(record['status'])],
@@ -111,6 +113,11 @@ const LoanDetail = () => {
           <TextField sortable={false} source="effective_date" label="Effective" />
           <FunctionField sortable={false} label="Failure or return" render={(p) => text(p['failure_code'] ?? p['return_code'])} />
           <DateField sortable={false} source="created_at" label="Made" showTime />
+          <FunctionField
+            sortable={false}
+            label="Actions"
+            render={(p) => (reversible(p) ? <RequestActionButton subject={{ kind: 'payment_reversal', payment_id: String(p['payment_id']) }} /> : null)}
+          />
         </RecordsTable>
       </Section>
       <Section title="Ledger">
@@ -142,7 +149,9 @@ const LoanDetail = () => {
 
 /**
  * A loan (`GET /internal/loans/{id}`): its summary, then its schedule, payments, ledger and balance
- * history, each a table paged by cursor, the schedule and the balances also drawn.
+ * history, each a table paged by cursor, the schedule and the balances also drawn. A charge-off of
+ * the active loan, or a reversal of a payment that came in, is asked for here, and done once
+ * another operator approves it (Approvals).
  */
 export const LoanPage = () => (
   <Show title="Loan" actions={false} component="div">

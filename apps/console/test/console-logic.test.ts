@@ -89,4 +89,16 @@ describe("the data provider's routes", () => {
     await provider.getOne('parties', { id: 'p1' }).catch((error: unknown) => (refused = error))
     expect(String(refused)).to.equal('Error: the console has no page of parties')
   })
+
+  it('lists the Approvals inbox by state and reads one request by its operator_request_id', async () => {
+    const asked: string[] = []
+    const provider = cursorDataProvider(
+      async (path) => (asked.push(path), { data: [{ operator_request_id: 'r1', state: 'PENDING' }], next_cursor: null }),
+      async (path) => (asked.push(path), { operator_request_id: 'r1', state: 'PENDING' }),
+    )
+    const inbox = await provider.getList('operator-requests', { pagination: { page: 1, perPage: 25 }, filter: { state: 'PENDING' }, sort: { field: 'id', order: 'ASC' } })
+    const request = await provider.getOne('operator-requests', { id: 'r1' })
+    expect([inbox.data, request.data]).to.deep.equal([[{ operator_request_id: 'r1', state: 'PENDING', id: 'r1' }], { operator_request_id: 'r1', state: 'PENDING', id: 'r1' }])
+    expect(asked).to.deep.equal(['internal/operator-requests?state=PENDING&limit=25', 'internal/operator-requests/r1'])
+  })
 })

@@ -22,7 +22,7 @@ export { type JsonSchema, jsonSchemaOf, CalendarDate, EmptyInput, decode, isUuid
 export { PATH_PARAMETERS } from './domain/foundations/path-parameters.js'
 export {
   type Id, type AnyId, SessionId, PartyId, ClientId, ApiKeyId, AddressId, DocumentId, ProductId, ApplicationId,
-  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, InboundFileId, OperatorId, OperatorSessionId, isWebhookEventId,
+  LoanId, PaymentMethodId, PaymentId, EventId, TestClockId, EndpointId, InboundFileId, OperatorId, OperatorSessionId, OperatorRequestId, isWebhookEventId,
 } from './domain/foundations/ids.js'
 export { type CoreDeps, type World, type WorldDeps, WORLDS, WORLD_MEMBERS } from './core-deps.js'
 export { TEST_VERIFICATION_CODE, testModeVerification } from './test-mode.js'
@@ -250,7 +250,7 @@ export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain
 export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
   type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
-  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type Change, type PaymentReads,
+  type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type Change, type PaymentReads, type ChangeReads, type RequestFilter,
   type LoanRepository, type AutopaySettings,
 } from './ports/loan-repository.js'
 export { AutopayInput, autopayKey, type AutopayDue, type AutopayWindow, type LoanAutopay } from './domain/loans/autopay.js'
@@ -286,7 +286,7 @@ export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/s
 export { type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
-  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, loanViewOn, collateralView, loanDocumentView,
+  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, loanViewOn, entryView, collateralView, loanDocumentView,
 } from './views/loans.js'
 export { paymentView, type PaymentMethodView, paymentMethodView, autopayView } from './views/loan-payments.js'
 export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'
@@ -296,6 +296,7 @@ export {
   AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
   OPERATOR_CONTEXT, apiKeyActor, namedOperatorActor, actorId, keyMintedEvent, sessionApprovedEvent, productCreatedEvent, type Concerning, type CorrectedAccount, paymentMethodCorrectedEvent,
+  type CheckedRequest, operatorRequestCreatedEvent, operatorRequestRejectedEvent,
 } from './domain/audit/audit-event.js'
 export { type AuditEventView, auditEventView } from './views/audit.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'
@@ -359,3 +360,16 @@ export { type NoticeDeps, ingestNotice } from './use-cases/ach/notices.js'
 export { type IngestionDeps, type IngestionError, InboundFileCommand, findAchInboundFile, ingestAchFile } from './use-cases/ach/ingestion.js'
 export { type AchInbox, type ArrivedAchFile } from './ports/ach-inbox.js'
 export { achInboxJob, achInboxJobName } from './use-cases/ach/inbox.js'
+
+// Maker-checker: operator requests for reversals and charge-offs (decision 152)
+export {
+  OPERATOR_REQUEST_KINDS, type OperatorRequestKind, OPERATOR_REQUEST_STATES, type OperatorRequestState, type OperatorRequest,
+  OperatorRequestInput, type OperatorRequestSubject, requestSubjectOf, RejectRequestInput, actsAlone, type CheckerRequired, checkerRequired,
+  type SameOperator, sameOperator, type OperatorRequired, operatorRequired,
+} from './domain/operators/operator-request.js'
+export {
+  type OperatorRequestDeps, type ActingOperator, type OperatorRequestError, type ActionOutcome, type ActionPreview, type ApprovedRequest,
+  previewOperatorAction, askOperatorRequest, previewOperatorRequest, approveOperatorRequest, rejectOperatorRequest, getOperatorRequest,
+  OperatorRequestFilters, listOperatorRequests,
+} from './use-cases/servicing/operator-requests.js'
+export { operatorRequestView, actionPreviewView, approvedRequestView } from './views/operator-requests.js'

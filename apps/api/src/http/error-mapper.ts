@@ -65,6 +65,25 @@ export const toHttpError = (problem: Problem): HttpError => {
         status: 403,
         body: { error: 'insufficient_role', detail: `The ${problem.role} role may not do this: it needs the ${problem.permission} permission.`, role: problem.role, permission: problem.permission },
       }
+    case 'CheckerRequired':
+      return {
+        status: 403,
+        body: {
+          error: 'checker_required',
+          detail: `A named operator's ${problem.kind.replace(/_/g, ' ')} needs a second operator's approval: ask for it with POST /internal/operator-requests.`,
+          kind: problem.kind,
+        },
+      }
+    case 'OperatorRequired':
+      return {
+        status: 403,
+        body: {
+          error: 'operator_session_required',
+          detail: 'Maker-checker requests are asked and decided by named operators in a console session; the internal token acts directly (POST /internal/payments/{paymentId}/reverse, POST /internal/loans/{loanId}/charge-off).',
+        },
+      }
+    case 'SameOperator':
+      return { status: 403, body: { error: 'checker_must_differ', detail: 'The operator who asked cannot approve the request: another operator holding service_loans must.' } }
     case 'InvalidCsrfToken':
       return {
         status: 403,

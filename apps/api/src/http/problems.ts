@@ -23,6 +23,9 @@ import type {
   InvalidCredentials,
   InvalidOperatorSession,
   InsufficientRole,
+  CheckerRequired,
+  OperatorRequired,
+  SameOperator,
 } from '@lendgate/core'
 
 /**
@@ -80,6 +83,9 @@ export type Problem =
   | InvalidCredentials
   | InvalidOperatorSession
   | InsufficientRole
+  | CheckerRequired
+  | OperatorRequired
+  | SameOperator
   | InvalidCsrfToken
   | NotFound
   | StoreUnavailable

@@ -133,11 +133,10 @@ const kindProblems = (op: Operation, d: OperationDoc, options: DocumentOptions):
         documented({ _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' }, 'INTERNAL_API_TOKEN is not set and the request has no console session.'),
         ...sessionProblems(op, limits),
       )
-      if (op.permission !== undefined && op.permission !== 'read')
-        problems.push(documented(insufficientRole('reviewer', op.permission), `A console session's operator whose role lacks \`${op.permission}\` (${rolesWith(op.permission).join(', ')} hold it).`))
+      problems.push(...roleProblems(op))
       break
     case 'session':
-      problems.push(...sessionProblems(op, limits))
+      problems.push(...sessionProblems(op, limits), ...roleProblems(op))
       break
     case 'none':
       if (!isProbe(op)) problems.push(rateLimited(RATE_POLICY.keyless, limits.keylessRequests, limits.windowSeconds, 'The client address\'s `keyless` policy (requests without a credential) is spent.'))
@@ -218,6 +217,12 @@ const pathParameter = (name: string): JsonSchema => {
 }
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+/** A console session whose operator's role lacks the route's permission (every role holds `read`). */
+const roleProblems = (op: Operation): readonly DocumentedProblem[] =>
+  op.permission === undefined || op.permission === 'read'
+    ? []
+    : [documented(insufficientRole('reviewer', op.permission), `A console session's operator whose role lacks \`${op.permission}\` (${rolesWith(op.permission).join(', ')} hold it).`)]
 
 /** What a console session's request can be refused for (decision 149). */
 const sessionProblems = (op: Operation, limits: RateLimitSettings): readonly DocumentedProblem[] => [

@@ -47,6 +47,9 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   InvalidCredentials: { _tag: 'InvalidCredentials' },
   InvalidOperatorSession: { _tag: 'InvalidOperatorSession' },
   InsufficientRole: { _tag: 'InsufficientRole', role: 'reviewer', permission: 'decide_credit' },
+  CheckerRequired: { _tag: 'CheckerRequired', kind: 'payment_reversal' },
+  SameOperator: { _tag: 'SameOperator' },
+  OperatorRequired: { _tag: 'OperatorRequired' },
   InvalidCsrfToken: { _tag: 'InvalidCsrfToken' },
   ServerMisconfigured: { _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' },
   RouteNotFound: { _tag: 'RouteNotFound', method: 'GET', path: '/public/loans' },
@@ -113,6 +116,13 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
     required: ['role', 'permission'],
   },
   invalid_csrf_token: { why: "A console session's request that changes something came without the session's CSRF token in `X-CSRF-Token`" },
+  checker_required: {
+    why: "A named operator tried to reverse a payment or charge off a loan alone: a person asks with `POST /internal/operator-requests`, and a second operator approves",
+    fields: { kind: { ...string, description: 'What was tried: `payment_reversal` or `loan_charge_off`' } },
+    required: ['kind'],
+  },
+  operator_session_required: { why: 'The internal token tried to ask for or decide a maker-checker request: only named operators, in a console session, do' },
+  checker_must_differ: { why: 'The operator who asked for a maker-checker request tried to approve it: another operator must' },
   insufficient_scope: {
     why: 'The key lacks the scope the operation needs',
     fields: { scope: { ...string, description: 'The scope the operation needs' } },
@@ -179,7 +189,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
 }
 
 /** The codes only operator routes answer: the partner catalogue leaves them out. */
-const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token', 'invalid_credentials', 'invalid_session', 'insufficient_role', 'invalid_csrf_token'])
+const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token', 'invalid_credentials', 'invalid_session', 'insufficient_role', 'invalid_csrf_token', 'checker_required', 'checker_must_differ', 'operator_session_required'])
 
 /** When a request answered with a code is worth sending again; the others need a change first. */
 const RETRY_ADVICE: Readonly<Record<string, string>> = {

@@ -63,6 +63,10 @@ import type {
   AdvanceTestClockInput,
   reviewView,
   reviewDetailView,
+  operatorRequestView,
+  actionPreviewView,
+  OperatorRequestInput,
+  RejectRequestInput,
   SchedulePreview,
   testClockView,
   transactionView,
@@ -108,6 +112,8 @@ type Health = { readonly status: 'ok' }
 type Ready = { readonly status: 'ready'; readonly database: 'up' }
 type AccrualRunView = { readonly as_of: string; readonly loans_examined: number; readonly loans_changed: number; readonly accruals: number; readonly loans_failed: number }
 type ReviewView = Wire<ReturnType<typeof reviewView>>
+type OperatorRequestView = Wire<ReturnType<typeof operatorRequestView>>
+type ActionPreviewView = Wire<ReturnType<typeof actionPreviewView>>
 type TestClockView = Wire<ReturnType<typeof testClockView>>
 type BalanceView = Wire<ReturnType<typeof balanceView>>
 type TransactionView = Wire<ReturnType<typeof transactionView>>
@@ -983,6 +989,77 @@ const reversePaymentRequest: Sent<typeof ReversePaymentInput> = { reason: 'ACH r
 const returnPaymentRequest: Sent<typeof ReturnPaymentInput> = { return_code: 'R01' }
 const chargeOffRequest: Sent<typeof ChargeOffInput> = { reason: 'Borrower ceased trading' }
 
+/** The operators of the maker-checker story: servicing asks, a colleague approves. */
+const MAKER_ID = '9d3c1a6e-52b8-4f0d-8e7a-3b1f6c2d4e90'
+const CHECKER_ID = 'c27e4b19-6a3d-4f58-9b0e-5d8a1c3f7e26'
+const OPERATOR_REQUEST_ID = 'e41b7d30-8c2a-4f6e-a915-0d3c7b5e2f84'
+
+const operatorRequestRequest: Sent<typeof OperatorRequestInput> = { kind: 'payment_reversal', payment_id: PAYMENT_ID, reason: 'ACH return R01 received by phone from the bank; file to follow' }
+const rejectRequestRequest: Sent<typeof RejectRequestInput> = { reason: 'The return was withdrawn: the bank paid the debit after all.' }
+
+/** A reversal of the story's payment, asked by one operator. */
+const reversalRequested: OperatorRequestView = {
+  operator_request_id: OPERATOR_REQUEST_ID,
+  kind: 'payment_reversal',
+  loan_id: LOAN_ID,
+  payment_id: PAYMENT_ID,
+  reason: operatorRequestRequest.reason,
+  state: 'PENDING',
+  requested_by: MAKER_ID,
+  requested_at: '2026-11-30T14:02:11.207Z',
+  decided_by: null,
+  decided_at: null,
+  rejection_reason: null,
+}
+const reversalApproved: OperatorRequestView = { ...reversalRequested, state: 'APPROVED', decided_by: CHECKER_ID, decided_at: '2026-11-30T14:09:45.318Z' }
+const reversalRejected: OperatorRequestView = { ...reversalRequested, state: 'REJECTED', decided_by: CHECKER_ID, decided_at: '2026-11-30T14:09:45.318Z', rejection_reason: rejectRequestRequest.reason }
+
+/**
+ * What reversing the story's payment would do on 2026-11-30: its 44,800 of principal and 5,200 of
+ * interest owed again, and the 14 days since it accrued on 1,200,000 rather than 1,155,200 (209 more).
+ */
+const reversalPreview: ActionPreviewView = {
+  kind: 'payment_reversal',
+  loan_id: LOAN_ID,
+  payment_id: PAYMENT_ID,
+  currency: 'USD',
+  status_before: 'ACTIVE',
+  status_after: 'ACTIVE',
+  before: { as_of: '2026-11-30', principal_outstanding: 1_155_200, interest_outstanding: 5_391, fees_outstanding: 0, past_due_amount: 0, payoff_amount: 1_160_591 },
+  after: { as_of: '2026-11-30', principal_outstanding: 1_200_000, interest_outstanding: 10_800, fees_outstanding: 0, past_due_amount: 0, payoff_amount: 1_210_800 },
+  transactions: [
+    {
+      transaction_id: '7a1e5c93-2d4b-4f60-8e17-c3b9a0d4f625',
+      loan_id: LOAN_ID,
+      type: 'REVERSAL',
+      effective_date: '2026-11-30',
+      amount: 50_000,
+      currency: 'USD',
+      principal: 44_800,
+      interest: 5_200,
+      fees: 0,
+      payment_id: PAYMENT_ID,
+      reverses_transaction_id: '0e46a647-f6c2-4caa-896b-415a01dfa625',
+      created_at: '2026-11-30T14:09:45.318Z',
+    },
+    {
+      transaction_id: '5f8d2b61-9c3e-4a07-b4d2-e6a1f0c7b938',
+      loan_id: LOAN_ID,
+      type: 'INTEREST_ACCRUAL',
+      effective_date: '2026-11-30',
+      amount: 209,
+      currency: 'USD',
+      principal: 0,
+      interest: 209,
+      fees: 0,
+      payment_id: null,
+      reverses_transaction_id: null,
+      created_at: '2026-11-30T14:09:45.318Z',
+    },
+  ],
+  payment: { payment_id: PAYMENT_ID, amount: 50_000, effective_date: '2026-11-16' },
+}
+
 const sessionUnderReview: ReviewView = {
   session_id: SESSION_ID,
   client_id: PARTNER_CLIENT_ID,
@@ -1596,6 +1673,13 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   ingestAchInboundFile: achInboundFile,
   getAchInboundFile: achInboundFile,
   getAchReturnRates: achReturnRates,
+  askOperatorRequest: reversalRequested,
+  listOperatorRequests: { data: [reversalRequested], next_cursor: null },
+  previewOperatorAction: reversalPreview,
+  getOperatorRequest: reversalRequested,
+  previewOperatorRequest: reversalPreview,
+  approveOperatorRequest: { operator_request: reversalApproved, payment: reversedPayment, loan: null },
+  rejectOperatorRequest: reversalRejected,
   addLoanCollateral: collateral,
   attachLoanDocument: loanAgreement,
   reverseLoanPayment: reversedPayment,
@@ -1635,6 +1719,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   ApproveSessionInput: approveSessionRequest,
   RejectSessionInput: rejectSessionRequest,
   SignInInput: { email: 'ada.reviewer@lender.example', password: 'correct horse battery staple' },
+  OperatorRequestInput: operatorRequestRequest,
+  RejectRequestInput: rejectRequestRequest,
   ApproveApplicationInput: approveApplicationRequest,
   DeclineApplicationInput: declineApplicationRequest,
   CollateralInput: collateralRequest,
@@ -1676,4 +1762,5 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   clockId: TEST_CLOCK_ID,
   endpointId: ENDPOINT_ID,
   inboundFileId: INBOUND_FILE_ID,
+  operatorRequestId: OPERATOR_REQUEST_ID,
 }

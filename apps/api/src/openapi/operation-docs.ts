@@ -25,6 +25,9 @@ import {
   LoanDocumentInput,
   LoanFilters,
   OperatorLoanFilters,
+  OperatorRequestFilters,
+  OperatorRequestInput,
+  RejectRequestInput,
   LoanProductInput,
   LoanProductPatch,
   MintApiKeyInput,
@@ -95,6 +98,8 @@ export const REQUEST_BODIES = {
   RotateWebhookSecretInput: RotateSecretInput,
   RecoverWebhookEventsInput: RecoverInput,
   SignInInput,
+  OperatorRequestInput,
+  RejectRequestInput,
 } as const satisfies Readonly<Record<string, t.Mixed>>
 
 export type RequestBodyName = keyof typeof REQUEST_BODIES
@@ -848,6 +853,67 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   }),
   listLoanPayments: doc('loans', "List a loan's payments", "Any party's loan's payments whatever their status, oldest first, as its party's read answers them.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),
   listLoanBalances: doc('loans', "List a loan's balance snapshots", "Any party's loan's balance after each change, oldest first: its balance over time.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),
+  askOperatorRequest: doc(
+    'loans',
+    'Ask for a reversal or a charge-off (maker)',
+    "A named operator holding `service_loans`, in a console session (the internal token is refused: 403 `operator_session_required`), asks for a payment reversal (`payment_id`) or a charge-off (`loan_id`) with a `reason`; another operator approves it, which carries it out. Refused at once when the action could not be done now (as the action would be), or when the same is already pending; writes `operator_request.created` to the audit log and changes nothing else.",
+    {
+      body: 'OperatorRequestInput',
+      errors: [
+        notFound('payment', 'No payment (or loan) with this id.'),
+        invalidState('payment', 'FAILED', 'reverse', 'The action could not be done now: the payment is not reversible, or the loan is not `ACTIVE`.'),
+        documented({ _tag: 'AlreadyExists', entity: 'pending payment_reversal request of this payment' }, 'The same action is already asked and pending.'),
+        sample('OperatorRequired'),
+      ],
+    },
+  ),
+  listOperatorRequests: doc('loans', 'List maker-checker requests', 'Every loan\'s requests, oldest first, optionally of one `state` (`PENDING`: the checkers\' inbox).', {
+    list: true,
+    query: OperatorRequestFilters,
+  }),
+  previewOperatorAction: doc(
+    'loans',
+    'Preview a reversal or a charge-off',
+    "What the action of the body would do if carried out now: the loan's status and what it owes before and after, the ledger entries it would post. Planned under the loan's lock as the action would be, and written nowhere.",
+    {
+      body: 'OperatorRequestInput',
+      errors: [notFound('payment', 'No payment (or loan) with this id.'), invalidState('loan', 'CHARGED_OFF', 'charge off', 'The action could not be done now.')],
+    },
+  ),
+  getOperatorRequest: doc('loans', 'Get a maker-checker request', 'The request, whichever loan\'s.', { errors: [notFound('operator_request', 'No request with this id.')] }),
+  previewOperatorRequest: doc(
+    'loans',
+    'Preview what approving would do',
+    'What approving the pending request would do now (a checker reads it before deciding): as `previewOperatorAction` answers for what it asks.',
+    {
+      errors: [
+        notFound('operator_request', 'No request with this id.'),
+        invalidState('operator_request', 'APPROVED', 'preview', 'The request was decided already; or the action could not be done now.'),
+      ],
+    },
+  ),
+  approveOperatorRequest: doc(
+    'loans',
+    'Approve a request (checker)',
+    "Another named operator holding `service_loans`, in a console session, approves a pending request: in one transaction under the loan's lock the action is carried out as the direct route would (its audit event, `payment.reversed` or `loan.charged_off`, names the checker as actor and the request and its maker in its details) and the request becomes `APPROVED`. An action no longer possible is refused as the action would be; the request stays pending.",
+    {
+      errors: [
+        notFound('operator_request', 'No request with this id.'),
+        sample('SameOperator', 'The operator who asked tried to approve it.'),
+        sample('OperatorRequired'),
+        invalidState('operator_request', 'REJECTED', 'approve', 'The request was decided already; or its action could not be done now.'),
+      ],
+    },
+  ),
+  rejectOperatorRequest: doc(
+    'loans',
+    'Reject a request',
+    'An operator holding `service_loans` (its maker, withdrawing it, or another) rejects a pending request with a `reason`: nothing is done, and `operator_request.rejected` is written to the audit log.',
+    {
+      body: 'RejectRequestInput',
+      errors: [notFound('operator_request', 'No request with this id.'), invalidState('operator_request', 'APPROVED', 'reject', 'The request was decided already.'), sample('OperatorRequired')],
+    },
+  ),
   addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
     body: 'CollateralInput',
     errors: [notFound('loan', 'No loan with this id.')],
@@ -859,20 +925,30 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   reverseLoanPayment: doc(
     'loans',
     'Reverse a payment',
-    'Marks a succeeded payment `REVERSED` and posts a reversal to the ledger, restoring what it paid; later payments are re-allocated. Writes an audit event.',
+    'Marks a succeeded payment `REVERSED` and posts a reversal to the ledger, restoring what it paid; later payments are re-allocated. Writes an audit event. ' +
+      "For automation (the internal token): a named operator's console session is refused (403 `checker_required`) and asks through `askOperatorRequest` instead, for a second operator's approval.",
     {
       body: 'ReversePaymentInput',
       errors: [
         notFound('payment', 'No payment with this id.'),
         invalidState('payment', 'REVERSED', 'reverse', 'Only a `SUCCEEDED` payment can be reversed, and none of a charged-off loan.'),
+        sample('CheckerRequired', "A named operator's console session: a person's reversal needs a second operator's approval."),
       ],
     },
   ),
   chargeOffLoan: doc(
     'loans',
     'Charge off a loan',
-    'Posts the interest and late fees due to today, then writes off everything the loan owes (principal, interest, fees) with a charge-off entry; the loan becomes `CHARGED_OFF` and takes no more payments. Writes an audit event.',
-    { body: 'ChargeOffInput', errors: [notFound('loan', 'No loan with this id.'), invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.')] },
+    'Posts the interest and late fees due to today, then writes off everything the loan owes (principal, interest, fees) with a charge-off entry; the loan becomes `CHARGED_OFF` and takes no more payments. Writes an audit event. ' +
+      "For automation (the internal token): a named operator's console session is refused (403 `checker_required`) and asks through `askOperatorRequest` instead, for a second operator's approval.",
+    {
+      body: 'ChargeOffInput',
+      errors: [
+        notFound('loan', 'No loan with this id.'),
+        invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.'),
+        sample('CheckerRequired', "A named operator's console session: a person's charge-off needs a second operator's approval."),
+      ],
+    },
   ),
   listLoanProducts: doc('products', 'List the loan product catalogue', 'Every product, oldest first, optionally only the active (or inactive) ones.', {
     list: true,

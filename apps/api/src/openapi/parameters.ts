@@ -21,4 +21,5 @@ export const PATH_PARAMETER_DESCRIPTIONS: Readonly<Record<keyof typeof PATH_PARA
   clockId: "The test clock's id (`test_clock_id` in the answer that created the clock).",
   endpointId: "The webhook endpoint's id (`webhook_endpoint_id` in the answer that created the endpoint, or in the endpoint list).",
   inboundFileId: "The inbound bank file's id (`inbound_file_id` in the answer that ingested it).",
+  operatorRequestId: "The maker-checker request's id (`operator_request_id` in the answer that asked it, or in the request list).",
 }

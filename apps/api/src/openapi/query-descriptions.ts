@@ -5,6 +5,7 @@ import {
   EventFilters,
   LoanFilters,
   OperatorLoanFilters,
+  OperatorRequestFilters,
   PayoffQuery,
   ProductActiveFilter,
   SchedulePreviewQuery,
@@ -22,6 +23,7 @@ export const QUERY_DESCRIPTIONS: ReadonlyMap<t.Mixed, Readonly<Record<string, st
   [SessionStatusFilter, { status: 'Only the onboarding sessions in this status' }],
   [SchedulePreviewQuery, { start_date: 'The day the loan would be booked (`YYYY-MM-DD`); today when left out' }],
   [LoanFilters, { delinquency: 'Only the loans in this delinquency bucket' }],
+  [OperatorRequestFilters, { state: 'Only the requests in this state (`PENDING`: those waiting for a checker)' }],
   [OperatorLoanFilters, { delinquency: 'Only the loans in this delinquency bucket (each judged on its own today)', party_id: 'Only the loans of this party' }],
   [PayoffQuery, { as_of: 'The day the payoff would be paid (`YYYY-MM-DD`), from today to 60 days ahead; today when left out' }],
   [

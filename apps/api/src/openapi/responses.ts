@@ -62,6 +62,11 @@ import {
   type Requirement,
   type reviewView,
   type reviewDetailView,
+  type operatorRequestView,
+  type actionPreviewView,
+  type entryView,
+  OPERATOR_REQUEST_KINDS,
+  OPERATOR_REQUEST_STATES,
   type SchedulePreview,
   type transactionView,
   type WebhookDeliveryView,
@@ -369,6 +374,16 @@ const APPLICANT_PROFILE = objectOf<ApplicantProfileView>()('The business applica
   updated_at: timestamp,
 })
 
+/** What a loan owes in a snapshot (an action's preview, before and after). */
+const OWED = objectOf<ReturnType<typeof actionPreviewView>['before']>()('What the loan owes, in minor units', {
+  as_of: date,
+  principal_outstanding: minor(),
+  interest_outstanding: minor(),
+  fees_outstanding: minor(),
+  past_due_amount: minor(),
+  payoff_amount: minor(),
+})
+
 /** The fields of a session's review record, in the queue and on the session's page. */
 const REVIEW_RECORD = {
   session_id: uuid,
@@ -562,6 +577,47 @@ const SCHEMAS = {
     },
   ),
 
+  OperatorRequest: objectOf<ReturnType<typeof operatorRequestView>>()(
+    "A maker-checker request (decision 152): one operator asks for a payment reversal or a charge-off; another, holding `service_loans`, approves it (which carries it out) or rejects it",
+    {
+      operator_request_id: uuid,
+      kind: enumOf(OPERATOR_REQUEST_KINDS),
+      loan_id: uuid,
+      payment_id: { ...nullableUuid, description: 'The payment to reverse; null for a charge-off' },
+      reason: { type: 'string', description: 'Why the maker asks: kept in the audit event of the action' },
+      state: enumOf(OPERATOR_REQUEST_STATES, '`PENDING` until decided; `APPROVED` once carried out, in the same transaction; `REJECTED` with nothing done'),
+      requested_by: { ...uuid, description: 'The operator who asked' },
+      requested_at: timestamp,
+      decided_by: { ...nullableUuid, description: 'The operator who approved or rejected it' },
+      decided_at: nullableTimestamp,
+      rejection_reason: nullableString,
+    },
+  ),
+  ActionPreview: objectOf<ReturnType<typeof actionPreviewView>>()(
+    'What a payment reversal or a charge-off would do if carried out now, planned under the loan\'s lock and written nowhere: the loan\'s status and what it owes before and after, and the ledger entries it would post (money in minor units of `currency`)',
+    {
+      kind: enumOf(OPERATOR_REQUEST_KINDS),
+      loan_id: uuid,
+      payment_id: { ...nullableUuid, description: 'The payment to reverse; null for a charge-off' },
+      currency,
+      status_before: enumOf(LOAN_STATUSES),
+      status_after: enumOf(LOAN_STATUSES),
+      before: OWED,
+      after: OWED,
+      transactions: {
+        type: 'array',
+        description: 'The entries the action would post, in ledger order',
+        items: objectOf<ReturnType<typeof entryView>>()('A ledger entry the action would post', { ...ENTRY_FIELDS, created_at: timestamp }),
+      },
+      payment: orNull(
+        objectOf<NonNullable<ReturnType<typeof actionPreviewView>['payment']>>()('The payment a reversal would undo', {
+          payment_id: uuid,
+          amount: minor('what it paid, minor units', 1),
+          effective_date: date,
+        }),
+      ),
+    },
+  ),
   LoanProduct: objectOf<LoanProductView>()('A loan product of the catalogue; money in minor units of `currency`', {
     product_id: uuid,
     name: string,
@@ -1126,6 +1182,7 @@ const LISTED = [
   'Transaction',
   'LoanDocument',
   'ReviewRecord',
+  'OperatorRequest',
   'AuditEvent',
   'Event',
   'EventEndpoint',
@@ -1165,6 +1222,13 @@ const PAIRS: Readonly<Record<string, JsonSchema>> = {
     required: ['application', 'loan'],
     additionalProperties: false,
     properties: { application: ref('LoanApplication'), loan: ref('Loan') },
+  },
+  ApprovedRequest: {
+    type: 'object',
+    description: 'An approved request and what its action made: the payment reversed (a reversal) or the loan charged off (a charge-off); the other is null',
+    required: ['operator_request', 'payment', 'loan'],
+    additionalProperties: false,
+    properties: { operator_request: ref('OperatorRequest'), payment: orNull(ref('Payment')), loan: orNull(ref('Loan')) },
   },
   OpenApiDocument: {
     type: 'object',
@@ -1278,6 +1342,13 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   listLoanTransactions: page('Transaction'),
   listLoanPayments: page('Payment'),
   listLoanBalances: page('Balance'),
+  askOperatorRequest: ref('OperatorRequest'),
+  listOperatorRequests: page('OperatorRequest'),
+  previewOperatorAction: ref('ActionPreview'),
+  getOperatorRequest: ref('OperatorRequest'),
+  previewOperatorRequest: ref('ActionPreview'),
+  approveOperatorRequest: ref('ApprovedRequest'),
+  rejectOperatorRequest: ref('OperatorRequest'),
   approveLoanApplication: ref('LoanApproval'),
   declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),

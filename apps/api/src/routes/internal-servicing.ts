@@ -1,4 +1,15 @@
 import {
+  actionPreviewView,
+  approveOperatorRequest,
+  approvedRequestView,
+  askOperatorRequest,
+  getOperatorRequest,
+  listOperatorRequests,
+  operatorRequestView,
+  previewOperatorAction,
+  previewOperatorRequest,
+  rejectOperatorRequest,
+  type ActingOperator,
   asLoansParty,
   balanceView,
   envelope,
@@ -16,12 +27,20 @@ import {
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AppDeps } from '../deps.js'
+import type { AppContext } from '../http/context.js'
 import { routes } from './route.js'
+
+/** The named operator of a console session; none for the internal token (which maker-checker refuses). */
+const actingOperator = (ctx: AppContext): ActingOperator | null => {
+  const named = ctx.state.operator
+  return named === undefined ? null : { operator: named.operator, requestId: ctx.state.requestId }
+}
 
 /**
  * Operators' reads of every party's loans (docs/console.md): the delinquency queue, and a loan's
  * schedule, ledger, payments and balances read as its party's routes read them (on its party's
- * clock: a test clock in the test world), in the same views.
+ * clock: a test clock in the test world), in the same views; and maker-checker for reversals and
+ * charge-offs (decision 152).
  */
 export const internalServicingRoutes = (deps: AppDeps) =>
   routes({
@@ -42,5 +61,26 @@ export const internalServicingRoutes = (deps: AppDeps) =>
     },
     listLoanBalances: {
       run: (_ctx, command) => pipe(asLoansParty(deps, () => listLoanBalancesForParty(deps))(command), TE.map(envelope(balanceView))),
+    },
+    askOperatorRequest: {
+      run: (ctx, command) => pipe(askOperatorRequest(deps)(command, actingOperator(ctx)), TE.map(operatorRequestView)),
+    },
+    listOperatorRequests: {
+      run: (_ctx, command) => pipe(listOperatorRequests(deps)(command), TE.map(envelope(operatorRequestView))),
+    },
+    getOperatorRequest: {
+      run: (_ctx, command) => pipe(getOperatorRequest(deps)(command), TE.map(operatorRequestView)),
+    },
+    previewOperatorAction: {
+      run: (_ctx, command) => pipe(previewOperatorAction(deps)(command), TE.map(actionPreviewView)),
+    },
+    previewOperatorRequest: {
+      run: (_ctx, command) => pipe(previewOperatorRequest(deps)(command), TE.map(actionPreviewView)),
+    },
+    approveOperatorRequest: {
+      run: (ctx, command) => pipe(approveOperatorRequest(deps)(command, actingOperator(ctx)), TE.map((approved) => approvedRequestView(approved, deps.clock.now()))),
+    },
+    rejectOperatorRequest: {
+      run: (ctx, command) => pipe(rejectOperatorRequest(deps)(command, actingOperator(ctx)), TE.map(operatorRequestView)),
     },
   })

@@ -32,6 +32,7 @@ export const FIXTURE_KEYS = [
   'clockId',
   'endpointId',
   'inboundFileId',
+  'operatorRequestId',
 ] as const
 export type FixtureKey = (typeof FIXTURE_KEYS)[number]
 
@@ -58,6 +59,7 @@ export const OWNER_OF: Readonly<Record<FixtureKey, 'client' | 'party' | 'catalog
   clockId: 'party',
   endpointId: 'client',
   inboundFileId: 'catalogue',
+  operatorRequestId: 'catalogue',
 }
 
 const isFixtureKey = (key: string): key is FixtureKey => (FIXTURE_KEYS as readonly string[]).includes(key)
@@ -127,6 +129,9 @@ const BODIES: Readonly<Record<string, (ids: IdMap) => unknown>> = {
   simulateApplicationDecline: () => ({ reason: 'intruder' }),
   addLoanCollateral: () => ({ type: 'equipment', description: 'Intruder lathe', valuation: 1_000, currency: 'USD', lien_position: 1 }),
   attachLoanDocument: () => ({ type: 'other', storage_ref: 's3://intruder/doc.pdf' }),
+  askOperatorRequest: (ids) => ({ kind: 'payment_reversal', payment_id: ids.paymentId, reason: 'intruder' }),
+  previewOperatorAction: (ids) => ({ kind: 'payment_reversal', payment_id: ids.paymentId, reason: 'intruder' }),
+  rejectOperatorRequest: () => ({ reason: 'intruder' }),
   createWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder', enabled_events: ['*'] }),
   updateWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder' }),
   recoverWebhookEvents: () => ({ since: new Date(Date.now() - 86_400_000).toISOString() }),
@@ -254,8 +259,9 @@ export const buildSubject = async (server: TestServer, receiver: CodeReceiver, l
     // A test-world party's clock, frozen at its creation; the live world has none (decision 131).
     clockId: world === 'test' ? ((await owner('POST', '/public/test-helpers/clocks', { name: `${tag} clock` }, 201)).test_clock_id as string) : unknownIdFor('clockId'),
     endpointId: endpoint.webhook_endpoint_id as string,
-    // An operator's record, owned by no partner: no partner route names one.
+    // Operators' records, owned by no partner: no partner route names one.
     inboundFileId: unknownIdFor('inboundFileId'),
+    operatorRequestId: unknownIdFor('operatorRequestId'),
   }
   const open: IdMap = { ...approved, sessionId: openId, sessionAddressId: openAddressId }
   const keys = [borrower.partnerKey, borrower.key, spare]

@@ -1,4 +1,4 @@
-import { DELINQUENCY_DAYS, POSTED_PAYMENT_STATUSES, type BookedLoan, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, POSTED_PAYMENT_STATUSES, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -6,7 +6,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { postgresAutopaySettings } from './loan-autopay.js'
-import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toTransaction, withoutSequence } from './loan-rows.js'
+import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toRequest, toTransaction, withoutSequence } from './loan-rows.js'
 import { writePosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
@@ -92,6 +92,38 @@ const paymentReads = (db: Kysely<Database>): PaymentReads => ({
   pending: (loanId) => query(async () => (await pendingPayments(db, loanId).execute()).map(toPayment)),
   returnedWithFee: (loanId) => query(async () => (await returnedWithFee(db, loanId).execute()).map(toPayment)),
 })
+
+/** What a change reads under the loan's lock (`ChangeReads`), in its transaction. */
+const changeReads = (trx: Transaction<Database>): ChangeReads => ({
+  ...paymentReads(trx),
+  requests: (loanId) =>
+    query(async () => (await trx.selectFrom('operator_requests').selectAll().where('loan_id', '=', loanId).orderBy('created_at').orderBy('id').execute()).map(toRequest)),
+})
+
+/**
+ * `change` (`write`) or `dryRun` (not): in one transaction, the loan locked and read, `decide`
+ * run on it, and its posting written or not; answers what `decide` decided.
+ */
+const underLock = <E, A>(
+  db: Kysely<Database>,
+  key: LoanKey,
+  decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E, Change<A>>,
+  write: boolean,
+): TE.TaskEither<E | StoreUnavailable, Change<A>> =>
+  pipe(
+    attempt(
+      () =>
+        inTransaction(db, async (trx) => {
+          const state = await readLocked(trx, key)
+          const outcome = await decide(state, changeReads(trx))()
+          if (E.isLeft(outcome)) return outcome
+          if (write && O.isSome(state)) await writePosting(trx, key.loanId, state.value.installments, outcome.right.posting)
+          return outcome
+        }),
+      asStoreUnavailable,
+    ),
+    TE.chainEitherKW((outcome) => outcome),
+  )
 
 export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => {
   return {
@@ -206,21 +238,21 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       }),
 
     // A Left from `change` is rolled back and returned as it is.
-    change: (key, change) =>
-      pipe(
-        attempt(
-          () =>
-            inTransaction(db, async (trx) => {
-              const state = await readLocked(trx, key)
-              const outcome = await change(state, paymentReads(trx))()
-              if (E.isLeft(outcome)) return outcome
-              if (O.isSome(state)) await writePosting(trx, key.loanId, state.value.installments, outcome.right.posting)
-              return E.right(outcome.right.result)
-            }),
-          asStoreUnavailable,
-        ),
-        TE.chainEitherKW((outcome) => outcome),
-      ),
+    change: (key, decide) => pipe(underLock(db, key, decide, true), TE.map(({ result }) => result)),
+    dryRun: (key, decide) => underLock(db, key, decide, false),
+
+    findRequest: (id) =>
+      query(async () => {
+        const row = await db.selectFrom('operator_requests').selectAll().where('id', '=', id).executeTakeFirst()
+        return row === undefined ? O.none : O.some(toRequest(row))
+      }),
+
+    listRequests: (filter, page) =>
+      query(async () => {
+        let q = db.selectFrom('operator_requests').selectAll()
+        if (filter.state !== undefined) q = q.where('state', '=', filter.state)
+        return (await inPage(q, page).execute()).map(toRequest)
+      }),
 
     activeLoanIds: (afterId, limit) =>
       query(async () => {

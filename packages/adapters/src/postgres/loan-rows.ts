@@ -1,6 +1,7 @@
-import type { BookedLoan, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, LoanSummary, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
+import type { BookedLoan, OperatorRequest, ServicingCheckpoint, CollateralItem, LedgerTransaction, Loan, LoanDocument, LoanSummary, Payment, PostedBalance, PostedTransaction, ServicedInstallment, TransactionType } from '@lendgate/core'
 import { sql, type Selectable } from 'kysely'
 import type { CollateralItemsTable, LoanBalancesTable, LoanDocumentsTable, LoanInstallmentsTable, LoansTable, LoanTransactionsTable, PaymentsTable } from './lending-tables.js'
+import type { OperatorRequestsTable } from './schema.js'
 
 /** A loan's rows as the domain's records (`to…`), and the domain's records as rows (`…Columns`). */
 
@@ -249,4 +250,33 @@ export const paymentColumns = (p: Payment) => ({
   returned_on: p.returnedOn ?? null,
   return_fee: p.returnFee ?? 0,
   created_at: p.createdAt,
+})
+
+/** A maker-checker request's row. */
+export const requestColumns = (r: OperatorRequest): OperatorRequestsTable => ({
+  id: r.id,
+  loan_id: r.loanId,
+  kind: r.kind,
+  payment_id: r.paymentId,
+  reason: r.reason,
+  state: r.state,
+  requested_by: r.requestedBy,
+  created_at: r.createdAt,
+  decided_by: r.decidedBy,
+  decided_at: r.decidedAt,
+  rejection_reason: r.rejectionReason,
+})
+
+export const toRequest = (row: Selectable<OperatorRequestsTable>): OperatorRequest => ({
+  id: row.id,
+  loanId: row.loan_id,
+  kind: row.kind,
+  paymentId: row.payment_id,
+  reason: row.reason,
+  state: row.state,
+  requestedBy: row.requested_by,
+  createdAt: row.created_at,
+  decidedBy: row.decided_by,
+  decidedAt: row.decided_at,
+  rejectionReason: row.rejection_reason,
 })

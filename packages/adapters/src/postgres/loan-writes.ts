@@ -2,7 +2,7 @@ import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanI
 import { sql, type OperationNodeSource, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
 import { eventSequenceRaisedBy, eventsOfLoan, eventWrites } from './event-log.js'
-import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, transactionColumns } from './loan-rows.js'
+import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, requestColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
 import { write, writeTogether, type Write } from './together.js'
 
@@ -59,7 +59,7 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
  * Writes a posting in one statement, each write a data-modifying CTE: the payments, the ledger
  * entries (in order, see entryWrites), the installments that changed (added, updated, or dropped
  * past the schedule's end), the snapshot, the loan's status, delinquency and charge-off date, the
- * audit event, the events and their deliveries: one round trip
+ * audit event, the maker-checker request, the events and their deliveries: one round trip
  * under the loan's lock instead of one per row.
  */
 export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
@@ -120,6 +120,26 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
   }
   if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
   if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
+  if (posting.request !== undefined) {
+    writes.push(
+      write(
+        'request',
+        trx
+          .insertInto('operator_requests')
+          .values(requestColumns(posting.request))
+          // A decision: its state and who decided, when and why; what was asked never changes.
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              state: eb.ref('excluded.state'),
+              decided_by: eb.ref('excluded.decided_by'),
+              decided_at: eb.ref('excluded.decided_at'),
+              rejection_reason: eb.ref('excluded.rejection_reason'),
+            })),
+          )
+          .returning('id'),
+      ),
+    )
+  }
   writes.push(...eventWrites(trx, posting.events, loanId))
   await writeTogether(trx, writes)
 }

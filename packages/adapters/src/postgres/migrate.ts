@@ -30,6 +30,7 @@ import * as achPartyFiles from './migrations/0027-ach-party-files.js'
 import * as loanAutopay from './migrations/0028-loan-autopay.js'
 import * as operators from './migrations/0029-operators.js'
 import * as operatorLoanReads from './migrations/0030-operator-loan-reads.js'
+import * as operatorRequests from './migrations/0031-operator-requests.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-loan-autopay': loanAutopay,
   '0029-operators': operators,
   '0030-operator-loan-reads': operatorLoanReads,
+  '0031-operator-requests': operatorRequests,
 }
 
 /** Names of every migration, in order. */

@@ -1,5 +1,8 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely'
-import type { AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, OperatorId, OperatorRole, OperatorSessionId, PartyId, SessionId, TestClockId } from '@lendgate/core'
+import type {
+  AddressId, ApiKeyId, ClientId, DocumentId, EndpointId, EventId, LoanId, OperatorId, OperatorRequestId, OperatorRequestKind, OperatorRequestState, OperatorRole, OperatorSessionId, PartyId,
+  PaymentId, SessionId, TestClockId,
+} from '@lendgate/core'
 import type {
   LoanProductsTable, LoanApplicationsTable, LoansTable, LoanInstallmentsTable, LoanTransactionsTable, LoanBalancesTable, PaymentMethodsTable, BankAccountSecretsTable, PaymentsTable, CollateralItemsTable, LoanDocumentsTable,
   AchFilesTable, AchEntriesTable, AchTraceCounterTable, AchInboundFilesTable, AchReturnsTable, AchNoticesTable, AchSandboxFilesTable,
@@ -289,6 +292,21 @@ export type OperatorSessionsTable = {
   revoked_at: Date | null
 }
 
+/** Maker-checker requests (migration 0031, decision 152): records of their loan, in each world. */
+export type OperatorRequestsTable = {
+  id: OperatorRequestId
+  loan_id: LoanId
+  kind: OperatorRequestKind
+  payment_id: PaymentId | null
+  reason: string
+  state: OperatorRequestState
+  requested_by: OperatorId
+  created_at: Date
+  decided_by: OperatorId | null
+  decided_at: Date | null
+  rejection_reason: string | null
+}
+
 export type Database = {
   api_clients: ApiClientsTable
   api_keys: ApiKeysTable
@@ -331,4 +349,5 @@ export type Database = {
   ach_sandbox_files: AchSandboxFilesTable
   operators: OperatorsTable
   operator_sessions: OperatorSessionsTable
+  operator_requests: OperatorRequestsTable
 }

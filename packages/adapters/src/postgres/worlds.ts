@@ -12,10 +12,11 @@ export const TEST_WORLD_SCHEMA = 'lendgate_test'
 /**
  * The tables each world has its own copy of: a partner's objects, their audit trail, the
  * outbox of their webhooks and the records of the bank files their debits go in (with the trace
- * counter, and the sandbox bank's copies of the test world's files). The rest are shared: API clients and keys, loan products, rate limits, job leases and
+ * counter, and the sandbox bank's copies of the test world's files), and the maker-checker requests of
+ * their loans. The rest are shared: API clients and keys, operators, loan products, rate limits, job leases and
  * the migrator's.
  */
-export const WORLD_TABLES = [...WORLD_TABLES_0017, 'test_clocks', 'events', 'event_endpoints', 'event_deliveries', 'event_delivery_attempts', 'bank_account_secrets', 'ach_files', 'ach_entries', 'ach_trace_counter', 'ach_inbound_files', 'ach_returns', 'ach_notices', 'ach_sandbox_files'] as const satisfies readonly (keyof Database)[]
+export const WORLD_TABLES = [...WORLD_TABLES_0017, 'test_clocks', 'events', 'event_endpoints', 'event_deliveries', 'event_delivery_attempts', 'bank_account_secrets', 'ach_files', 'ach_entries', 'ach_trace_counter', 'ach_inbound_files', 'ach_returns', 'ach_notices', 'ach_sandbox_files', 'operator_requests'] as const satisfies readonly (keyof Database)[]
 
 /** The tables both worlds share, in the live world's schema: every other table is a world table. */
 export const SHARED_TABLES = ['api_clients', 'api_keys', 'operators', 'operator_sessions', 'loan_products', 'rate_limits', 'rate_limit_instances', 'job_leases', 'kysely_migration', 'kysely_migration_lock'] as const

@@ -10,7 +10,8 @@ import type { BalanceSnapshot, BookedLoan, LedgerTransaction, Loan, LoanStatus, 
 import type { DelinquencyBucket, ServicedInstallment, ServicingCheckpoint } from '../lending/index.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { Payment } from '../domain/loans/payment.js'
-import type { ClientId, LoanId, PartyId, PaymentId } from '../domain/foundations/ids.js'
+import type { ClientId, LoanId, OperatorRequestId, PartyId, PaymentId } from '../domain/foundations/ids.js'
+import type { OperatorRequest, OperatorRequestState } from '../domain/operators/operator-request.js'
 
 /** A ledger entry as stored: `sequence` orders the whole ledger (entries written together share a time). */
 export type PostedTransaction = LedgerTransaction & { readonly sequence: number }
@@ -69,6 +70,8 @@ export type Posting = {
   readonly chargedOffOn?: string
   /** An operator correction's audit event; null for payments and accrual (decision 45). */
   readonly audit: AuditEvent | null
+  /** The loan's maker-checker request as the change leaves it (decision 152): inserted, or updated by id. */
+  readonly request?: OperatorRequest
   /** What partners are told of the change, in order (docs/events.md); numbered per loan on write. */
   readonly events: readonly EventDraft[]
 }
@@ -86,6 +89,15 @@ export type PaymentReads = {
   /** `PENDING` payments in the order taken: accepted, not yet posted. */
   readonly pending: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly Payment[]>
 }
+
+/** What a change reads under the loan's lock: its payments, and its maker-checker requests (decision 152). */
+export type ChangeReads = PaymentReads & {
+  /** The loan's requests, oldest first (a loan has few). */
+  readonly requests: (loanId: LoanId) => TE.TaskEither<StoreUnavailable, readonly OperatorRequest[]>
+}
+
+/** Which maker-checker requests `listRequests` returns: optionally those in one `state`. */
+export type RequestFilter = { readonly state?: OperatorRequestState }
 
 /** Loans' autopay settings, and the installments their debits are owed for. */
 export type AutopaySettings = {
@@ -127,7 +139,13 @@ export type LoanRepository = {
    * In one transaction: locks the loan, reads it (none when missing or not `key.partyId`'s) and writes the
    * posting `decide` returns (nothing on Left). Read with `reads`: the embedded database has one connection.
    */
-  readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: PaymentReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
+  readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
+  /** Reads and decides as `change` does, under the loan's lock, and writes nothing: what the change would do (a preview). */
+  readonly dryRun: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, Change<A>>
+  /** A maker-checker request, whichever loan's. */
+  readonly findRequest: (id: OperatorRequestId) => TE.TaskEither<StoreUnavailable, O.Option<OperatorRequest>>
+  /** Maker-checker requests of every loan, oldest first. */
+  readonly listRequests: (filter: RequestFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly OperatorRequest[]>
   /** Ids after `afterId`, in id order, of the active loans that follow the calendar: none of a party on a test clock, which moves only with its clock (decision 131). */
   readonly activeLoanIds: (afterId: LoanId | null, limit: number) => TE.TaskEither<StoreUnavailable, readonly LoanId[]>
   /** Outside any change. */

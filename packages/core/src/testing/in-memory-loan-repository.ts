@@ -10,7 +10,8 @@ import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
 import { sequencePosition } from '../domain/foundations/pagination.js'
 import { isPosted, type Payment } from '../domain/loans/payment.js'
-import type { LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import type { ChangeReads, Change, LockedLoan, LoanKey, LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import type { OperatorRequest } from '../domain/operators/operator-request.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
@@ -49,6 +50,7 @@ export const inMemoryLoanRepository = (
 ): InMemoryLoanRepository => {
   const loans = new Map<string, Stored>()
   const payments = new Map<string, Payment>()
+  const requests = new Map<string, OperatorRequest>()
   let sequence = 0
   let lock: Promise<unknown> = Promise.resolve()
 
@@ -97,6 +99,53 @@ export const inMemoryLoanRepository = (
     documents: s.documents,
   })
 
+  const changeReads: ChangeReads = {
+    ...reads,
+    requests: (loanId) => TE.right(inMemoryPage([...requests.values()].filter((r) => r.loanId === loanId), { limit: Number.MAX_SAFE_INTEGER, after: O.none })),
+  }
+
+  /** `change` (`write`) or `dryRun` (not): one at a time, as the database's lock makes them; answers what `decide` decided. */
+  const underLock = <E, A>(
+    { loanId, partyId }: LoanKey,
+    decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E, Change<A>>,
+    write: boolean,
+  ): TE.TaskEither<E, Change<A>> => () => {
+    const run = lock.then(async () => {
+      const found = loans.get(loanId)
+      const stored = partyId === undefined || found?.loan.partyId === partyId ? found : undefined
+      const latest = stored?.balances.at(-1)
+      const state =
+        stored === undefined || latest === undefined
+          ? O.none
+          : O.some({
+              loan: stored.loan,
+              installments: stored.installments,
+              latest: (({ sequence: _s, ...b }) => b)(latest),
+              pendingAmount: pendingOf(loanId).reduce((sum, p) => sum + p.amount, 0),
+            })
+      const outcome = await decide(state, changeReads)()
+      if (E.isLeft(outcome) || !write) return outcome
+      const { posting } = outcome.right
+      // Like the database: nothing is written for a loan that does not exist.
+      if (stored !== undefined) {
+        stored.installments = posting.installments
+        stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
+        if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
+        for (const payment of posting.payments) payments.set(payment.id, payment)
+        if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
+        if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
+        if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
+        if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
+        if (posting.request !== undefined) requests.set(posting.request.id, posting.request)
+        if (posting.audit !== null) audit.append(posting.audit)
+        eventLog.append(posting.events)
+      }
+      return outcome
+    })
+    lock = run.catch(() => undefined)
+    return run
+  }
+
   return {
     all: () => [...loans.values()].map(booked),
     allPayments: () => [...payments.values()],
@@ -104,6 +153,7 @@ export const inMemoryLoanRepository = (
       const loanIds = new Set([...loans.values()].filter(({ loan }) => partyIds.has(loan.partyId) || applicationIds.has(loan.applicationId)).map(({ loan }) => loan.id))
       const gone = [...payments.values()].filter((p) => loanIds.has(p.loanId))
       for (const p of gone) payments.delete(p.id)
+      for (const r of [...requests.values()].filter((r) => loanIds.has(r.loanId))) requests.delete(r.id)
       for (const id of loanIds) loans.delete(id)
       return { loanIds, payments: gone.length }
     },
@@ -149,41 +199,10 @@ export const inMemoryLoanRepository = (
       })),
     listBalances: (partyId, loanId, page) => ofParty(partyId, loanId, (s) => ({ currency: s.loan.currency, balances: inMemoryPage(s.balances, page, sequencePosition) })),
     latestBalanceForParty: (partyId, loanId) => TE.right(pipe(ofPartyNow(partyId, loanId), O.chain((s) => O.fromNullable(s.balances.at(-1))))),
-    change: ({ loanId, partyId }, change) => () => {
-      const run = lock.then(async () => {
-        const found = loans.get(loanId)
-        const stored = partyId === undefined || found?.loan.partyId === partyId ? found : undefined
-        const latest = stored?.balances.at(-1)
-        const state =
-          stored === undefined || latest === undefined
-            ? O.none
-            : O.some({
-                loan: stored.loan,
-                installments: stored.installments,
-                latest: (({ sequence: _s, ...b }) => b)(latest),
-                pendingAmount: pendingOf(loanId).reduce((sum, p) => sum + p.amount, 0),
-              })
-        const outcome = await change(state, reads)()
-        if (E.isLeft(outcome)) return outcome
-        const { posting, result } = outcome.right
-        // Like the database: nothing is written for a loan that does not exist.
-        if (stored !== undefined) {
-          stored.installments = posting.installments
-          stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
-          if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
-          for (const payment of posting.payments) payments.set(payment.id, payment)
-          if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
-          if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
-          if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
-          if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
-          if (posting.audit !== null) audit.append(posting.audit)
-          eventLog.append(posting.events)
-        }
-        return E.right(result)
-      })
-      lock = run.catch(() => undefined)
-      return run
-    },
+    change: (key, decide) => pipe(underLock(key, decide, true), TE.map(({ result }) => result)),
+    dryRun: (key, decide) => underLock(key, decide, false),
+    findRequest: (id) => TE.right(O.fromNullable(requests.get(id))),
+    listRequests: (filter, page) => TE.right(inMemoryPage([...requests.values()].filter((r) => filter.state === undefined || r.state === filter.state), page)),
     activeLoanIds: (afterId, limit) =>
       TE.right(
         [...loans.values()]

@@ -12,6 +12,7 @@ import type { Payment } from '../loans/payment.js'
 import type { ClientId, OperatorId, PartyId } from '../foundations/ids.js'
 import { instantText } from '../foundations/instant.js'
 import type { Operator, OperatorSession } from '../operators/operator.js'
+import type { OperatorRequest } from '../operators/operator-request.js'
 
 /**
  * The audit log (decision 45): one append-only event per audited action, in the change's own
@@ -43,6 +44,8 @@ export const AUDIT_ACTIONS = [
   'operator.password_reset',
   'operator.role_changed',
   'operator.enabled',
+  'operator_request.created',
+  'operator_request.rejected',
 ] as const
 /** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -61,6 +64,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'interest_accrual_run',
   'api_client',
   'operator',
+  'operator_request',
 ] as const
 /** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
@@ -221,6 +225,12 @@ export const collateralAddedEvent = (id: string, context: AuditContext, item: Co
     lien_position: item.lienPosition,
   })
 
+/** The maker-checker request an action carried out (decision 152): its actor is the checker. */
+export type CheckedRequest = Pick<OperatorRequest, 'id' | 'requestedBy'>
+
+/** The request and its maker, in the details of the action a checker approved. */
+const checkedDetails = (checked: CheckedRequest | null): AuditDetails => (checked === null ? {} : { operator_request_id: checked.id, requested_by: checked.requestedBy })
+
 /** A document was attached to a loan. Its storage reference is left out: it may be a signed URL. */
 export const documentAttachedEvent = (id: string, context: AuditContext, document: LoanDocument, loan: Loan): AuditEvent =>
   event(id, context, document.createdAt, 'loan_document.attached', { type: 'loan_document', id: document.id }, { apiClientId: null, partyId: loan.partyId }, {
@@ -238,6 +248,7 @@ export const paymentReversedEvent = (
   reversalTransactionId: string,
   reason: string | null,
   at: Date,
+  checked: CheckedRequest | null = null,
 ): AuditEvent =>
   event(id, context, at, 'payment.reversed', { type: 'payment', id: payment.id }, { apiClientId: payment.clientId, partyId: loan.partyId }, {
     loan_id: loan.id,
@@ -245,6 +256,7 @@ export const paymentReversedEvent = (
     currency: payment.currency,
     reversal_transaction_id: reversalTransactionId,
     reason,
+    ...checkedDetails(checked),
   })
 
 /**
@@ -301,6 +313,7 @@ export const loanChargedOffEvent = (
   chargeOffTransactionId: string,
   reason: string | null,
   at: Date,
+  checked: CheckedRequest | null = null,
 ): AuditEvent =>
   event(id, context, at, 'loan.charged_off', { type: 'loan', id: loan.id }, { apiClientId: null, partyId: loan.partyId }, {
     charged_off_on: loan.chargedOffOn,
@@ -310,6 +323,7 @@ export const loanChargedOffEvent = (
     fees: owed.fees,
     charge_off_transaction_id: chargeOffTransactionId,
     reason,
+    ...checkedDetails(checked),
   })
 
 /** One run of the interest accrual job (the ledger holds what it posted on each loan): of every loan, or of one party's on its test clock (`partyId`). */
@@ -374,4 +388,23 @@ export const operatorSessionsRevokedEvent = (id: string, context: AuditContext, 
   event(id, context, at, 'operator.sessions_revoked', { type: 'operator', id: operator.id }, { apiClientId: null, partyId: null }, {
     email: operator.email,
     sessions_revoked: sessions,
+  })
+
+/** An operator asked for a second operator's approval (decision 152): what, of what, and why. */
+export const operatorRequestCreatedEvent = (id: string, context: AuditContext, request: OperatorRequest, loan: Pick<Loan, 'partyId'>): AuditEvent =>
+  event(id, context, request.createdAt, 'operator_request.created', { type: 'operator_request', id: request.id }, { apiClientId: null, partyId: loan.partyId }, {
+    kind: request.kind,
+    loan_id: request.loanId,
+    payment_id: request.paymentId,
+    reason: request.reason,
+  })
+
+/** A request was rejected (by its maker, withdrawing it, or by a checker): nothing was done. */
+export const operatorRequestRejectedEvent = (id: string, context: AuditContext, request: OperatorRequest, loan: Pick<Loan, 'partyId'>, at: Date): AuditEvent =>
+  event(id, context, at, 'operator_request.rejected', { type: 'operator_request', id: request.id }, { apiClientId: null, partyId: loan.partyId }, {
+    kind: request.kind,
+    loan_id: request.loanId,
+    payment_id: request.paymentId,
+    requested_by: request.requestedBy,
+    reason: request.rejectionReason,
   })

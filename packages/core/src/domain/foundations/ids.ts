@@ -101,6 +101,11 @@ export type OperatorSessionId = Id<'OperatorSessionId'>
 /** Decodes a UUID to an `OperatorSessionId`. */
 export const OperatorSessionId = idOf('OperatorSessionId', Uuid)
 
+/** A maker-checker request's id (decision 152). */
+export type OperatorRequestId = Id<'OperatorRequestId'>
+/** Decodes a UUID to an `OperatorRequestId`. */
+export const OperatorRequestId = idOf('OperatorRequestId', Uuid)
+
 const EVENT_ID_PATTERN = /^evt_[0-9a-f]{32}$/
 
 /** `evt_` and 32 lower-case hex digits. */
@@ -114,7 +119,7 @@ export type EventId = Id<'EventId'>
 export const EventId = idOf('EventId', WebhookEventId)
 
 /** Any id above. */
-export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId | InboundFileId | OperatorId | OperatorSessionId
+export type AnyId = SessionId | PartyId | ClientId | ApiKeyId | AddressId | DocumentId | ProductId | ApplicationId | LoanId | PaymentMethodId | PaymentId | EventId | TestClockId | EndpointId | InboundFileId | OperatorId | OperatorSessionId | OperatorRequestId
 
 /** A fresh id of kind `I`, e.g. `newId<LoanId>(deps.ids)`: the one place a string becomes an id undecoded. */
 export const newId = <I extends Exclude<AnyId, EventId>>(ids: { readonly next: () => string }): I => ids.next() as I

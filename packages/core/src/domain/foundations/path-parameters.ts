@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { strictObject } from './codecs.js'
-import { AddressId, ApiKeyId, ApplicationId, EndpointId, EventId, InboundFileId, LoanId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId, TestClockId } from './ids.js'
+import { AddressId, ApiKeyId, ApplicationId, EndpointId, EventId, InboundFileId, LoanId, OperatorRequestId, PartyId, PaymentId, PaymentMethodId, ProductId, SessionId, TestClockId } from './ids.js'
 
 /** The codec of every identifier a command carries, by its path parameter's name; the OpenAPI document uses the same. */
 export const PATH_PARAMETERS = {
@@ -18,6 +18,7 @@ export const PATH_PARAMETERS = {
   clockId: TestClockId,
   endpointId: EndpointId,
   inboundFileId: InboundFileId,
+  operatorRequestId: OperatorRequestId,
 } as const
 export type PathParameterName = keyof typeof PATH_PARAMETERS
 

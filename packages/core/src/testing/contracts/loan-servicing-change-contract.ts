@@ -9,7 +9,8 @@ import type { ClientId, LoanId, PartyId, PaymentMethodId } from '../../domain/fo
 import { utcDate } from '../../domain/foundations/instant.js'
 import type { PageRequest } from '../../domain/foundations/pagination.js'
 import type { Payment } from '../../domain/loans/payment.js'
-import type { LoanRepository, LockedLoan, PaymentReads } from '../../ports/loan-repository.js'
+import type { Change, LoanRepository, LockedLoan, PaymentReads, Posting } from '../../ports/loan-repository.js'
+import type { OperatorRequest } from '../../domain/operators/operator-request.js'
 import { autopayKey } from '../../domain/loans/autopay.js'
 import { bookedLocked, paymentPosting, post, reversalPosting } from './loan-servicing-postings.js'
 import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
@@ -393,5 +394,73 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect([await right(loans.autopay.of(loan.id)), await due('2026-04-01', '2026-05-10')]).to.deep.equal([O.none, []])
     })
   })
+  })
+
+  describe('dry runs and maker-checker requests', () => {
+    /** A request of `loanId` (a charge-off), asked by a fresh operator now. */
+    const pendingRequest = (loanId: LoanId, createdAt: Date): OperatorRequest => ({
+      id: freshId(),
+      kind: 'loan_charge_off',
+      loanId,
+      paymentId: null,
+      reason: 'contract',
+      state: 'PENDING',
+      requestedBy: freshId(),
+      createdAt,
+      decidedBy: null,
+      decidedAt: null,
+      rejectionReason: null,
+    })
+    const nothingOf = (l: LockedLoan): Posting => ({ transactions: [], installments: l.installments, balance: null, payments: [], audit: NOT_AUDITED, events: [] })
+
+    it('dryRun hands over the locked state and answers what the callback decided, writing nothing', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const state = bookedLocked(booked)
+      const paid = paymentPosting(state, booked.loan.paymentAmount, at(`${booked.loan.firstDueDate}T15:00:00.000Z`), m.id, clientId, `dry-${freshId()}`)
+      const request = pendingRequest(booked.loan.id, at('2026-03-11T09:00:00.000Z'))
+      const planned = await right(
+        loans.dryRun({ loanId: booked.loan.id }, (loan) => (O.isNone(loan) ? TE.left(notFound('loan')) : TE.right({ posting: { ...paid.posting, request }, result: loan.value }))),
+      )
+      expect(planned.result).to.deep.equal(state)
+      expect(planned.posting.transactions).to.deep.equal(paid.posting.transactions)
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(O.some(booked))
+      expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.none)
+      expect(await right(loans.findRequest(request.id))).to.deep.equal(O.none)
+    })
+
+    it('writes a request with its posting, reads it under the lock, and updates its decision by id', async () => {
+      const booked = await bookedLoan()
+      const asked = pendingRequest(booked.loan.id, at('2026-03-11T09:00:00.000Z'))
+      await post(loans, booked.loan.id, (l) => ({ ...nothingOf(l), request: asked }), null)
+      expect(await right(loans.findRequest(asked.id))).to.deep.equal(O.some(asked))
+      const decided: OperatorRequest = { ...asked, state: 'REJECTED', decidedBy: freshId(), decidedAt: at('2026-03-11T10:00:00.000Z'), rejectionReason: 'contract' }
+      let seen: readonly OperatorRequest[] = []
+      await right(
+        loans.change({ loanId: booked.loan.id }, (loan, reads) =>
+          pipe(
+            reads.requests(booked.loan.id),
+            TE.chainW((requests): TE.TaskEither<NotFound, Change<null>> => {
+              seen = requests
+              return O.isNone(loan) ? TE.left(notFound('loan')) : TE.right({ posting: { ...nothingOf(loan.value), request: decided }, result: null })
+            }),
+          ),
+        ),
+      )
+      expect(seen).to.deep.equal([asked])
+      expect(await right(loans.findRequest(asked.id))).to.deep.equal(O.some(decided))
+    })
+
+    it('lists requests of every loan oldest first, optionally of one state, page after page', async () => {
+      const [one, two] = [await bookedLoan(), await bookedLoan()]
+      const first = pendingRequest(one.loan.id, at('2031-01-01T00:00:00.001Z'))
+      const second = pendingRequest(two.loan.id, at('2031-01-01T00:00:00.002Z'))
+      await post(loans, one.loan.id, (l) => ({ ...nothingOf(l), request: first }), null)
+      await post(loans, two.loan.id, (l) => ({ ...nothingOf(l), request: second }), null)
+      const after = O.some({ createdAt: at('2031-01-01T00:00:00.000Z'), id: '00000000-0000-4000-8000-000000000000' })
+      expect((await right(loans.listRequests({}, { limit: 10, after }))).map((r) => r.id)).to.deep.equal([first.id, second.id])
+      expect((await right(loans.listRequests({ state: 'PENDING' }, { limit: 1, after }))).map((r) => r.id)).to.deep.equal([first.id, second.id])
+      expect(await right(loans.listRequests({ state: 'APPROVED' }, { limit: 10, after }))).to.deep.equal([])
+    })
   })
 }

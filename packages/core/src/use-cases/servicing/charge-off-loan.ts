@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { loanChargedOffEvent, OPERATOR_CONTEXT, type AuditContext } from '../../domain/audit/audit-event.js'
+import { loanChargedOffEvent, OPERATOR_CONTEXT, type AuditContext, type CheckedRequest } from '../../domain/audit/audit-event.js'
+import { actsAlone, checkerRequired, type CheckerRequired } from '../../domain/operators/operator-request.js'
 import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
 import { invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
@@ -22,7 +23,14 @@ const ChargeOffCommand = commandOf(['loanId'], ChargeOffInput)
 export type ChargeOffDeps = { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }
 
 /** Who charges off and why, and when. */
-type ChargeOffOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
+export type ChargeOffOrder = {
+  readonly context: AuditContext
+  readonly reason: string | null
+  readonly ids: IdGenerator
+  readonly now: Date
+  /** The maker-checker request a checker approved, when it is one (decision 152). */
+  readonly checked?: CheckedRequest
+}
 
 /** Posts what is owed to today, then a `CHARGE_OFF` entry, a zero snapshot, the loan `CHARGED_OFF` and its audit event. */
 export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrder): E.Either<NotFound | InvalidState, Change<Loan>> => {
@@ -41,7 +49,7 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
     checkpoint: change.checkpoint,
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldestUnpaidDueDate: posting.oldestUnpaidDueDate }),
   }
-  const audit = loanChargedOffEvent(ids(), order.context, loan, change.derived.outstanding, transaction.id, order.reason, now)
+  const audit = loanChargedOffEvent(ids(), order.context, loan, change.derived.outstanding, transaction.id, order.reason, now, order.checked ?? null)
   return E.right({
     posting: {
       ...posting,
@@ -56,12 +64,16 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
   })
 }
 
-/** Charges off an active loan under its lock: docs/servicing.md "Delinquency". */
+/**
+ * Charges off an active loan under its lock: docs/servicing.md "Delinquency". A named operator may
+ * not act alone (`CheckerRequired`): they ask with `askOperatorRequest`, and another approves.
+ */
 export const chargeOffLoan =
   (deps: ChargeOffDeps) =>
-  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | StoreUnavailable, Loan> =>
+  (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<InvalidRequest | NotFound | InvalidState | CheckerRequired | StoreUnavailable, Loan> =>
     pipe(
-      TE.fromEither(decode(ChargeOffCommand)(command)),
+      actsAlone(context) ? TE.right(command) : TE.left(checkerRequired('loan_charge_off')),
+      TE.chainEitherKW(decode(ChargeOffCommand)),
       TE.chainW(({ loanId, reason }) =>
         deps.loans.change({ loanId }, (found, reads) => {
           const order = { context, reason: reason ?? null, ids: deps.ids, now: deps.clock.now() }

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { OPERATOR_CONTEXT, paymentReturnedEvent, paymentReversedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
+import { OPERATOR_CONTEXT, paymentReturnedEvent, paymentReversedEvent, type AuditContext, type CheckedRequest } from '../../domain/audit/audit-event.js'
+import { actsAlone, checkerRequired, type CheckerRequired } from '../../domain/operators/operator-request.js'
 import { boundedString, decode, strictObject } from '../../domain/foundations/codecs.js'
 import { invalidState, notFound, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { commandOf } from '../../domain/foundations/path-parameters.js'
@@ -22,10 +23,17 @@ const ReverseCommand = commandOf(['paymentId'], ReversePaymentInput)
 export type ReversalDeps = { readonly loans: Pick<LoanRepository, 'change' | 'payments'>; readonly ids: IdGenerator; readonly clock: Clock }
 
 /** Why a reversal is refused. */
-export type ReversalError = InvalidRequest | NotFound | InvalidState | StoreUnavailable
+export type ReversalError = InvalidRequest | NotFound | InvalidState | CheckerRequired | StoreUnavailable
 
 /** What a reversal decides on: the loan (none if gone), the payment as it stands under the lock, who and why. */
-export type ReversalOrder = { readonly context: AuditContext; readonly reason: string | null; readonly ids: IdGenerator; readonly now: Date }
+export type ReversalOrder = {
+  readonly context: AuditContext
+  readonly reason: string | null
+  readonly ids: IdGenerator
+  readonly now: Date
+  /** The maker-checker request a checker approved, when it is one (decision 152). */
+  readonly checked?: CheckedRequest
+}
 
 /**
  * The posting that undoes posted payment `paid` as `undone` (its new status): a `REVERSAL` entry
@@ -63,7 +71,7 @@ export const planReversal = (locked: O.Option<LoadedLoan>, current: O.Option<Pay
   const { now, ids } = order
   const payment: Payment = { ...paid, status: 'REVERSED' }
   const { posting, reversalId } = undo(loaded, paid, payment, order, { type: 'REVERSAL', payment: paid })
-  const audit = paymentReversedEvent(ids.next(), order.context, payment, loaded.loan, reversalId, order.reason, now)
+  const audit = paymentReversedEvent(ids.next(), order.context, payment, loaded.loan, reversalId, order.reason, now, order.checked ?? null)
   return E.right({ posting: causedBy({ ...posting, audit }, paymentEvent(ids.next(), 'payment.reversed', payment, loaded.loan, now, { status: paid.status })), result: payment })
 }
 
@@ -106,12 +114,17 @@ export const planReturn = (locked: O.Option<LoadedLoan>, current: O.Option<Payme
   return E.right({ posting: causedBy({ ...posting, audit }, event), result: { payment: returned, outcome: chargedOff ? 'loan_charged_off' : 'applied' } })
 }
 
-/** Reverses a posted, settled payment (`planReversal`) with its `payment.reversed` audit event, in one transaction; nothing is deleted. */
+/**
+ * Reverses a posted, settled payment (`planReversal`) with its `payment.reversed` audit event, in
+ * one transaction; nothing is deleted. A named operator may not act alone (`CheckerRequired`):
+ * they ask with `askOperatorRequest`, and another approves.
+ */
 export const reverseLoanPayment =
   (deps: ReversalDeps) =>
   (command: unknown, context: AuditContext = OPERATOR_CONTEXT): TE.TaskEither<ReversalError, Payment> =>
     pipe(
-      TE.fromEither(decode(ReverseCommand)(command)),
+      actsAlone(context) ? TE.right(command) : TE.left(checkerRequired('payment_reversal')),
+      TE.chainEitherKW(decode(ReverseCommand)),
       TE.chainW((cmd) =>
         changeOfPayment(deps.loans, cmd.paymentId, (found, current, reads) => {
           const order = { context, reason: cmd.reason ?? null, ids: deps.ids, now: deps.clock.now() }

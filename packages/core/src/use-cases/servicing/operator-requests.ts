@@ -1,0 +1,314 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { namedOperatorActor, OPERATOR_CONTEXT, operatorRequestCreatedEvent, operatorRequestRejectedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
+import { decode } from '../../domain/foundations/codecs.js'
+import { alreadyExists, invalidState, notFound, type AlreadyExists, type InvalidRequest, type InvalidState, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { newId, type LoanId } from '../../domain/foundations/ids.js'
+import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
+import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
+import type { Loan } from '../../domain/loans/loan.js'
+import type { Payment } from '../../domain/loans/payment.js'
+import { requirePermission, type InsufficientRole, type Operator } from '../../domain/operators/operator.js'
+import {
+  OPERATOR_REQUEST_STATES,
+  OperatorRequestInput,
+  RejectRequestInput,
+  requestSubjectOf,
+  operatorRequired,
+  sameOperator,
+  type OperatorRequest,
+  type OperatorRequired,
+  type OperatorRequestSubject,
+  type SameOperator,
+} from '../../domain/operators/operator-request.js'
+import { oneOf } from '../../domain/foundations/codecs.js'
+import type { BalanceSnapshot } from '../../lending/index.js'
+import type { Clock } from '../../ports/clock.js'
+import type { IdGenerator } from '../../ports/id-generator.js'
+import type { Change, ChangeReads, LockedLoan, LoanRepository } from '../../ports/loan-repository.js'
+import { planChargeOff } from './charge-off-loan.js'
+import { loadFor, loadFromBooking, nothing, postingDate } from './posting.js'
+import { planReversal } from './reverse-payment.js'
+
+/**
+ * Maker-checker (decision 152, docs/console.md "Maker-checker"): one named operator asks for a
+ * payment reversal or a charge-off, sees what it would do first, and another operator holding
+ * `service_loans` approves it, which carries it out, or rejects it. Every step runs under the
+ * loan's lock, so a request is decided once and its action done in the same transaction.
+ */
+
+/** What the requests need. */
+export type OperatorRequestDeps = {
+  readonly loans: Pick<LoanRepository, 'change' | 'dryRun' | 'payments' | 'findRequest' | 'listRequests'>
+  readonly ids: IdGenerator
+  readonly clock: Clock
+}
+
+/** Who acts: a named operator (of a console session), and the request's id for the audit log. */
+export type ActingOperator = { readonly operator: Pick<Operator, 'id' | 'role'>; readonly requestId: string | null }
+
+const contextOf = (by: ActingOperator): AuditContext => ({ actor: namedOperatorActor(by.operator), requestId: by.requestId })
+
+/** Why asking, previewing or deciding is refused. */
+export type OperatorRequestError = InvalidRequest | NotFound | InvalidState | AlreadyExists | OperatorRequired | InsufficientRole | SameOperator | StoreUnavailable
+
+/**
+ * The named operator who may ask or decide, once the command is decoded: none (the internal
+ * token, automation) is `OperatorRequired`; a role without `service_loans` is `InsufficientRole`.
+ */
+const deciding = (by: ActingOperator | null): E.Either<OperatorRequired | InsufficientRole, ActingOperator> =>
+  by === null ? E.left(operatorRequired) : pipe(requirePermission('service_loans')(by.operator), E.map(() => by))
+
+/** What an action made: the payment reversed, or the loan charged off. */
+export type ActionOutcome = { readonly kind: 'payment_reversal'; readonly payment: Payment } | { readonly kind: 'loan_charge_off'; readonly loan: Loan }
+
+/** What an action would change, as the loan stands now: its balance, status and ledger entries. */
+export type ActionPreview = {
+  readonly subject: OperatorRequestSubject
+  readonly loan: Loan
+  readonly before: BalanceSnapshot
+  /** The snapshot the action would write; `before` when it writes none. */
+  readonly after: BalanceSnapshot
+  readonly change: Change<ActionOutcome>
+}
+
+/** How an action is ordered: who, why, and (approving) the request it carries out. */
+type ActionOrder = { readonly context: AuditContext; readonly reason: string; readonly ids: IdGenerator; readonly now: Date; readonly checked?: OperatorRequest }
+
+/** The loan an action is of: a payment's loan, or the loan itself. */
+const loanOfSubject = (deps: Pick<OperatorRequestDeps, 'loans'>, subject: OperatorRequestSubject): TE.TaskEither<NotFound | StoreUnavailable, LoanId> =>
+  subject.kind === 'loan_charge_off'
+    ? TE.right(subject.loanId)
+    : pipe(
+        deps.loans.payments.paymentById(subject.paymentId),
+        TE.chainW(TE.fromOption(() => notFound('payment'))),
+        TE.map((p) => p.loanId),
+      )
+
+/** The action planned on the loan under its lock, as `reverseLoanPayment` or `chargeOffLoan` would plan it. */
+const planned = (subject: OperatorRequestSubject, found: O.Option<LockedLoan>, reads: ChangeReads, order: ActionOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Change<ActionOutcome>> => {
+  if (subject.kind === 'payment_reversal')
+    return pipe(
+      reads.paymentById(subject.paymentId),
+      TE.chainW((current) =>
+        pipe(
+          found,
+          O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
+          TE.chainEitherKW((loaded) => planReversal(loaded, current, order)),
+          TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'payment_reversal', payment: result } })),
+        ),
+      ),
+    )
+  return pipe(
+    found,
+    O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
+    TE.chainEitherKW((loaded) => planChargeOff(loaded, order)),
+    TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'loan_charge_off', loan: result } })),
+  )
+}
+
+/** The preview of `change` on `locked`. */
+const previewOf = (subject: OperatorRequestSubject, locked: LockedLoan, change: Change<ActionOutcome>): ActionPreview => ({
+  subject,
+  loan: locked.loan,
+  before: locked.latest,
+  after: change.posting.balance ?? locked.latest,
+  change,
+})
+
+/** What the action would do now, planned under the loan's lock and written nowhere. */
+const dryRunOf = (deps: OperatorRequestDeps, subject: OperatorRequestSubject, order: ActionOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, ActionPreview> =>
+  pipe(
+    loanOfSubject(deps, subject),
+    TE.chainW((loanId) =>
+      deps.loans.dryRun({ loanId }, (found, reads) =>
+        pipe(
+          planned(subject, found, reads, order),
+          TE.chainW((change) => (O.isNone(found) ? TE.left(notFound('loan')) : TE.right({ posting: change.posting, result: previewOf(subject, found.value, change) }))),
+        ),
+      ),
+    ),
+    TE.map(({ result }) => result),
+  )
+
+/** The request `operatorRequestId` of the loan, as it stands under the loan's lock. */
+const lockedRequest = (reads: ChangeReads, request: OperatorRequest): TE.TaskEither<NotFound | StoreUnavailable, OperatorRequest> =>
+  pipe(
+    reads.requests(request.loanId),
+    TE.chainW((all) => TE.fromOption(() => notFound('operator_request'))(O.fromNullable(all.find((r) => r.id === request.id)))),
+  )
+
+const pending = (request: OperatorRequest, action: string): E.Either<InvalidState, OperatorRequest> =>
+  request.state === 'PENDING' ? E.right(request) : E.left(invalidState('operator_request', request.state, action))
+
+const subjectOfRequest = (r: OperatorRequest): OperatorRequestSubject =>
+  r.kind === 'payment_reversal' ? { kind: r.kind, paymentId: r.paymentId! } : { kind: r.kind, loanId: r.loanId }
+
+/** What the action of the command (an `OperatorRequestInput`) would do now, before anyone asks: nothing is written. */
+export const previewOperatorAction =
+  (deps: OperatorRequestDeps) =>
+  (command: unknown): TE.TaskEither<OperatorRequestError, ActionPreview> =>
+    pipe(
+      TE.fromEither(decode(OperatorRequestInput)(command)),
+      TE.chainEitherKW((input) => pipe(requestSubjectOf(input), E.map((subject) => ({ subject, reason: input.reason })))),
+      TE.chainW(({ subject, reason }) => dryRunOf(deps, subject, { context: OPERATOR_CONTEXT, reason, ids: deps.ids, now: deps.clock.now() })),
+    )
+
+/**
+ * A named operator holding `service_loans` asks for a payment reversal or a charge-off: refused at
+ * once when the action could not be done now, or when the same is already pending; otherwise the
+ * request is `PENDING`, with its `operator_request.created` audit event, and nothing else changes.
+ */
+export const askOperatorRequest =
+  (deps: OperatorRequestDeps) =>
+  (command: unknown, by: ActingOperator | null): TE.TaskEither<OperatorRequestError, OperatorRequest> =>
+    pipe(
+      TE.fromEither(decode(OperatorRequestInput)(command)),
+      TE.chainEitherKW((input) => pipe(requestSubjectOf(input), E.map((subject) => ({ subject, reason: input.reason })))),
+      TE.bindW('maker', () => TE.fromEither(deciding(by))),
+      TE.chainW(({ subject, reason, maker }) =>
+        pipe(
+          loanOfSubject(deps, subject),
+          TE.chainW((loanId) =>
+            deps.loans.change({ loanId }, (found, reads) => {
+              const now = deps.clock.now()
+              const order = { context: contextOf(maker), reason, ids: deps.ids, now }
+              return pipe(
+                // What could not be done now is refused now, not when a checker approves it.
+                planned(subject, found, reads, order),
+                TE.chainW(() => reads.requests(loanId)),
+                TE.chainW((requests): TE.TaskEither<AlreadyExists | NotFound, Change<OperatorRequest>> => {
+                  const locked = O.toUndefined(found)
+                  if (locked === undefined) return TE.left(notFound('loan'))
+                  const same = requests.find((r) => r.state === 'PENDING' && r.kind === subject.kind && (subject.kind === 'loan_charge_off' || r.paymentId === subject.paymentId))
+                  if (same !== undefined) return TE.left(alreadyExists(`pending ${subject.kind} request of this ${subject.kind === 'loan_charge_off' ? 'loan' : 'payment'}`))
+                  const request: OperatorRequest = {
+                    id: newId(deps.ids),
+                    kind: subject.kind,
+                    loanId,
+                    paymentId: subject.kind === 'payment_reversal' ? subject.paymentId : null,
+                    reason,
+                    state: 'PENDING',
+                    requestedBy: maker.operator.id,
+                    createdAt: now,
+                    decidedBy: null,
+                    decidedAt: null,
+                    rejectionReason: null,
+                  }
+                  const audit = operatorRequestCreatedEvent(deps.ids.next(), order.context, request, locked.loan)
+                  return TE.right({ posting: { ...nothing(locked), request, audit }, result: request })
+                }),
+              )
+            }),
+          ),
+        ),
+      ),
+    )
+
+const RequestParams = pathParameters('operatorRequestId')
+const RejectCommand = commandOf(['operatorRequestId'], RejectRequestInput)
+
+/** The request named by the command, whichever loan's. */
+const findRequest = (deps: Pick<OperatorRequestDeps, 'loans'>, command: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, OperatorRequest> =>
+  pipe(
+    TE.fromEither(decode(RequestParams)(command)),
+    TE.chainW(({ operatorRequestId }) => deps.loans.findRequest(operatorRequestId)),
+    TE.chainW(TE.fromOption(() => notFound('operator_request'))),
+  )
+
+/** What approving the pending request would do now (nothing is written): what a checker reads before deciding. */
+export const previewOperatorRequest =
+  (deps: OperatorRequestDeps) =>
+  (command: unknown): TE.TaskEither<OperatorRequestError, ActionPreview> =>
+    pipe(
+      findRequest(deps, command),
+      TE.chainEitherKW((r) => pending(r, 'preview')),
+      TE.chainW((r) => dryRunOf(deps, subjectOfRequest(r), { context: OPERATOR_CONTEXT, reason: r.reason, ids: deps.ids, now: deps.clock.now() })),
+    )
+
+/** An approved request and what its action made. */
+export type ApprovedRequest = { readonly request: OperatorRequest; readonly outcome: ActionOutcome }
+
+/**
+ * Another operator holding `service_loans` approves a pending request: under the loan's lock, in
+ * one transaction, the action is carried out as `reverseLoanPayment` or `chargeOffLoan` would (its
+ * audit event names the checker as actor, and the request and its maker) and the request becomes
+ * `APPROVED`. The maker is refused (`SameOperator`); an action no longer possible is refused as
+ * the action would be, and the request stays pending.
+ */
+export const approveOperatorRequest =
+  (deps: OperatorRequestDeps) =>
+  (command: unknown, by: ActingOperator | null): TE.TaskEither<OperatorRequestError, ApprovedRequest> =>
+    pipe(
+      TE.fromEither(decode(RequestParams)(command)),
+      TE.chainEitherKW(() => deciding(by)),
+      TE.bindTo('checker'),
+      TE.bindW('found', () => findRequest(deps, command)),
+      TE.chainW(({ checker, found }) =>
+        deps.loans.change({ loanId: found.loanId }, (loan, reads) =>
+          pipe(
+            lockedRequest(reads, found),
+            TE.chainEitherKW((r) => pending(r, 'approve')),
+            TE.chainEitherKW((r): E.Either<SameOperator, OperatorRequest> => (r.requestedBy === checker.operator.id ? E.left(sameOperator) : E.right(r))),
+            TE.chainW((r) => {
+              const now = deps.clock.now()
+              const approved: OperatorRequest = { ...r, state: 'APPROVED', decidedBy: checker.operator.id, decidedAt: now }
+              return pipe(
+                planned(subjectOfRequest(r), loan, reads, { context: contextOf(checker), reason: r.reason, ids: deps.ids, now, checked: r }),
+                TE.map((change) => ({ posting: { ...change.posting, request: approved }, result: { request: approved, outcome: change.result } })),
+              )
+            }),
+          ),
+        ),
+      ),
+    )
+
+/**
+ * A pending request is rejected with a `reason` by an operator holding `service_loans`, its maker
+ * (withdrawing it) or another: nothing is done, and `operator_request.rejected` is audited.
+ */
+export const rejectOperatorRequest =
+  (deps: OperatorRequestDeps) =>
+  (command: unknown, operator: ActingOperator | null): TE.TaskEither<OperatorRequestError, OperatorRequest> =>
+    pipe(
+      TE.fromEither(decode(RejectCommand)(command)),
+      TE.bindTo('rejection'),
+      TE.bindW('by', () => TE.fromEither(deciding(operator))),
+      TE.bindW('found', () => findRequest(deps, command)),
+      TE.chainW(({ rejection, by, found }) =>
+        deps.loans.change({ loanId: found.loanId }, (loan, reads) =>
+          pipe(
+            lockedRequest(reads, found),
+            TE.chainEitherKW((r) => pending(r, 'reject')),
+            TE.chainW((r): TE.TaskEither<NotFound, Change<OperatorRequest>> => {
+              const locked = O.toUndefined(loan)
+              if (locked === undefined) return TE.left(notFound('loan'))
+              const now = deps.clock.now()
+              const rejected: OperatorRequest = { ...r, state: 'REJECTED', decidedBy: by.operator.id, decidedAt: now, rejectionReason: rejection.reason }
+              const audit = operatorRequestRejectedEvent(deps.ids.next(), contextOf(by), rejected, locked.loan, now)
+              return TE.right({ posting: { ...nothing(locked), request: rejected, audit }, result: rejected })
+            }),
+          ),
+        ),
+      ),
+    )
+
+/** The request `operatorRequestId`, whichever loan's. */
+export const getOperatorRequest =
+  (deps: Pick<OperatorRequestDeps, 'loans'>) =>
+  (command: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, OperatorRequest> =>
+    findRequest(deps, command)
+
+/** The filter of `listOperatorRequests`: optionally one `state` (`PENDING` for the checkers' inbox). */
+export const OperatorRequestFilters = queryFilters('OperatorRequestFilter', { state: oneOf('OperatorRequestState', OPERATOR_REQUEST_STATES) })
+
+/** Every loan's requests, oldest first, a page at a time, optionally of one `state`. */
+export const listOperatorRequests =
+  (deps: Pick<OperatorRequestDeps, 'loans'>) =>
+  (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OperatorRequest>> =>
+    pipe(
+      TE.fromEither(decodeFilteredPageRequest(OperatorRequestFilters, command)),
+      TE.chainW(({ filter, page }) => pipe(deps.loans.listRequests(filter.state === undefined ? {} : { state: filter.state }, page), TE.map((rows) => pageOf(rows, page.limit)))),
+    )
