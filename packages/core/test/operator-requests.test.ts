@@ -1,4 +1,7 @@
 import { expect } from 'chai'
+import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import type { TestClock } from '../src/domain/testing/test-clock.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { alreadyExists, invalidRequest, invalidState, notFound } from '../src/domain/foundations/errors.js'
 import { namedOperatorActor, OPERATOR_CONTEXT } from '../src/domain/audit/audit-event.js'
@@ -27,9 +30,15 @@ const operator = (id: string, role: 'servicing' | 'reviewer' | 'admin' = 'servic
 const MAKER = operator('aaaaaaaa-0000-4000-8000-000000000001')
 const CHECKER = operator('aaaaaaaa-0000-4000-8000-000000000002')
 
+/** The servicing fixture in the live world: no party is on a test clock. */
+const liveSetup = () => {
+  const s = setup()
+  return { ...s, deps: { ...s.deps, world: 'live' as const, testClocks: { findForParty: () => TE.right(O.none) } } }
+}
+
 /** A booked loan with one payment of 500.00 taken. */
 const paidLoan = async () => {
-  const s = setup()
+  const s = liveSetup()
   const { loan } = s.book()
   const method = await s.addMethod(loan.id)
   const payment = right(await s.pay(loan.id, method, 50_000, 'k1'))
@@ -69,7 +78,7 @@ describe('maker-checker requests', () => {
   })
 
   it('charges off on approval; a rejection does nothing and ends the request', async () => {
-    const { deps, book, stored } = setup()
+    const { deps, book, stored } = liveSetup()
     const { loan } = book()
     const ask = { kind: 'loan_charge_off', loan_id: loan.id, reason: 'Ceased trading' }
     const first = await run(askOperatorRequest(deps)(ask, MAKER))
@@ -84,6 +93,19 @@ describe('maker-checker requests', () => {
     const approved = await run(approveOperatorRequest(deps)({ operatorRequestId: second.id }, CHECKER))
     expect(approved.outcome.kind === 'loan_charge_off' && approved.outcome.loan.status).to.equal('CHARGED_OFF')
     expect((await stored(loan.id)).loan.status).to.equal('CHARGED_OFF')
+  })
+
+  it("plans a test-world action on its party's test clock: the charge-off is dated the clock's day", async () => {
+    const s = setup()
+    const { loan } = s.book()
+    const frozenTime = new Date('2026-03-01T10:00:00.000Z')
+    const deps = { ...s.deps, world: 'test' as const, testClocks: { findForParty: () => TE.right(O.some({ frozenTime } as TestClock)) } }
+    const request = await run(askOperatorRequest(deps)({ kind: 'loan_charge_off', loan_id: loan.id, reason: 'Sandbox' }, MAKER))
+    expect((await run(previewOperatorRequest(deps)({ operatorRequestId: request.id }))).after.asOf).to.equal('2026-03-01')
+    const approved = await run(approveOperatorRequest(deps)({ operatorRequestId: request.id }, CHECKER))
+    expect(approved.outcome.kind === 'loan_charge_off' && approved.outcome.loan.chargedOffOn).to.equal('2026-03-01')
+    // The people acted at the real time of the service's clock.
+    expect(approved.request.decidedAt).to.deep.equal(s.clock.now())
   })
 
   it('refuses at once what could not be done now, and at approval what no longer can, leaving the request pending', async () => {

@@ -860,7 +860,8 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     {
       body: 'OperatorRequestInput',
       errors: [
-        notFound('payment', 'No payment (or loan) with this id.'),
+        notFound('payment', 'No payment with this id (a reversal).'),
+        notFound('loan', 'No loan with this id (a charge-off).'),
         invalidState('payment', 'FAILED', 'reverse', 'The action could not be done now: the payment is not reversible, or the loan is not `ACTIVE`.'),
         documented({ _tag: 'AlreadyExists', entity: 'pending payment_reversal request of this payment' }, 'The same action is already asked and pending.'),
         sample('OperatorRequired'),
@@ -874,10 +875,15 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   previewOperatorAction: doc(
     'loans',
     'Preview a reversal or a charge-off',
-    "What the action of the body would do if carried out now: the loan's status and what it owes before and after, the ledger entries it would post. Planned under the loan's lock as the action would be, and written nowhere.",
+    "What the action of the body would do if carried out now, on the loan's party's today: the loan's status and what it owes before (its latest snapshot, `before.as_of`) and after, the ledger entries it would post. Planned under the loan's lock as the action would be, and written nowhere; a role with `service_loans` only.",
     {
       body: 'OperatorRequestInput',
-      errors: [notFound('payment', 'No payment (or loan) with this id.'), invalidState('loan', 'CHARGED_OFF', 'charge off', 'The action could not be done now.')],
+      errors: [
+        notFound('payment', 'No payment with this id (a reversal).'),
+        notFound('loan', 'No loan with this id (a charge-off).'),
+        invalidState('payment', 'REVERSED', 'reverse', 'The payment is not reversible now.'),
+        invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.'),
+      ],
     },
   ),
   getOperatorRequest: doc('loans', 'Get a maker-checker request', 'The request, whichever loan\'s.', { errors: [notFound('operator_request', 'No request with this id.')] }),
@@ -888,7 +894,8 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     {
       errors: [
         notFound('operator_request', 'No request with this id.'),
-        invalidState('operator_request', 'APPROVED', 'preview', 'The request was decided already; or the action could not be done now.'),
+        invalidState('operator_request', 'APPROVED', 'preview', 'The request was decided already.'),
+        invalidState('payment', 'RETURNED', 'reverse', 'What it asks could not be done now (the payment was returned or reversed meanwhile, or the loan is not `ACTIVE`).'),
       ],
     },
   ),
@@ -901,7 +908,8 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
         notFound('operator_request', 'No request with this id.'),
         sample('SameOperator', 'The operator who asked tried to approve it.'),
         sample('OperatorRequired'),
-        invalidState('operator_request', 'REJECTED', 'approve', 'The request was decided already; or its action could not be done now.'),
+        invalidState('operator_request', 'REJECTED', 'approve', 'The request was decided already.'),
+        invalidState('payment', 'RETURNED', 'reverse', 'Its action could not be done now (the payment was returned or reversed meanwhile, or the loan is not `ACTIVE`): the request stays pending.'),
       ],
     },
   ),

@@ -240,12 +240,12 @@ export const OPERATIONS = [
   internal('listLoanTransactions', 'GET', '/internal/loans/:loanId/transactions', 200, 'read'),
   internal('listLoanPayments', 'GET', '/internal/loans/:loanId/payments', 200, 'read'),
   internal('listLoanBalances', 'GET', '/internal/loans/:loanId/balances', 200, 'read'),
-  // Maker-checker (decision 152): a named operator asks, another approves (the internal token may read and preview only).
+  // Maker-checker (decision 152): a named operator asks, another approves; a preview locks the loan as the action would, so it is theirs too.
   internal('askOperatorRequest', 'POST', '/internal/operator-requests', 201, 'service_loans', { jsonBody: true }),
   internal('listOperatorRequests', 'GET', '/internal/operator-requests', 200, 'read'),
-  internal('previewOperatorAction', 'POST', '/internal/operator-requests/preview', 200, 'read', { jsonBody: true }),
+  internal('previewOperatorAction', 'POST', '/internal/operator-requests/preview', 200, 'service_loans', { jsonBody: true }),
   internal('getOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId', 200, 'read'),
-  internal('previewOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId/preview', 200, 'read'),
+  internal('previewOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId/preview', 200, 'service_loans'),
   internal('approveOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/approve', 200, 'service_loans', { livemode: 'members' }),
   internal('rejectOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/reject', 200, 'service_loans', { jsonBody: true }),
   internal('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'decide_credit', { jsonBody: true }),

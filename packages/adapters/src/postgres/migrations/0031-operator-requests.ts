@@ -28,6 +28,7 @@ export const up = async (db: Kysely<unknown>): Promise<void> => {
       .addCheckConstraint('operator_requests_subject', sql`(kind = 'payment_reversal') = (payment_id is not null)`)
       .addCheckConstraint('operator_requests_decided', sql`(state = 'PENDING') = (decided_by is null) and (decided_by is null) = (decided_at is null)`)
       .addCheckConstraint('operator_requests_rejected', sql`(state = 'REJECTED') = (rejection_reason is not null)`)
+      .addCheckConstraint('operator_requests_two_operators', sql`state <> 'APPROVED' or decided_by <> requested_by`)
       .execute()
     await world.schema.createIndex('operator_requests_position_idx').on('operator_requests').columns(['created_at', 'id']).execute()
     await world.schema.createIndex('operator_requests_state_position_idx').on('operator_requests').columns(['state', 'created_at', 'id']).execute()

@@ -35,6 +35,9 @@ import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../.
 import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import type { Clock } from '../../ports/clock.js'
+import type { TestClockRepository } from '../../ports/test-clock-repository.js'
+import type { World } from '../../core-deps.js'
+import { partyClock } from '../servicing/operator-loan-reads.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanApplicationRepository } from '../../ports/loan-application-repository.js'
 import type { LoanProductRepository } from '../../ports/loan-product-repository.js'
@@ -190,9 +193,12 @@ export const SchedulePreviewQuery = strictObject('SchedulePreviewQuery', {}, { s
 /** What a schedule preview needs beside the application: the product's servicing terms and today. */
 export type SchedulePreviewDeps = { readonly products: Pick<LoanProductRepository, 'findById'>; readonly clock: Clock }
 
-/** The preview of the application `load` finds: its product's servicing terms, booked on `start_date` (the product's today by default). */
+/**
+ * The preview of the application `load` finds: its product's servicing terms, booked on
+ * `start_date` (by default the product's today on `clockOf`'s clock for the application).
+ */
 const previewOf =
-  (deps: SchedulePreviewDeps, load: (command: unknown) => TE.TaskEither<LoadApplicationError, LoanApplication>) =>
+  (deps: Pick<SchedulePreviewDeps, 'products'>, load: (command: unknown) => TE.TaskEither<LoadApplicationError, LoanApplication>, clockOf: (a: LoanApplication) => TE.TaskEither<StoreUnavailable, Clock>) =>
   (command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
     pipe(
       TE.fromEither(decode(commandOf(['applicationId'], SchedulePreviewQuery))(command)),
@@ -201,10 +207,12 @@ const previewOf =
           load(command),
           TE.chainW((a) =>
             pipe(
-              deps.products.findById(a.productId),
-              TE.map((product) => {
+              TE.Do,
+              TE.apS('product', deps.products.findById(a.productId)),
+              TE.apS('clock', clockOf(a)),
+              TE.map(({ product, clock }) => {
                 const terms = O.isSome(product) ? product.value.servicing : DEFAULT_SERVICING_TERMS
-                return schedulePreview(a, start_date ?? dateIn(terms.timeZone, deps.clock.now()), terms)
+                return schedulePreview(a, start_date ?? dateIn(terms.timeZone, clock.now()), terms)
               }),
             ),
           ),
@@ -216,7 +224,7 @@ const previewOf =
 export const previewLoanApplicationSchedule =
   (deps: SchedulePreviewDeps & { readonly applications: Pick<LoanApplicationRepository, 'findForParty'> }) =>
   (caller: Caller, command: unknown): TE.TaskEither<LoadApplicationError, SchedulePreview> =>
-    previewOf(deps, (c) => loadOwnApplication(deps.applications)(caller, c))(command)
+    previewOf(deps, (c) => loadOwnApplication(deps.applications)(caller, c), () => TE.right(deps.clock))(command)
 
 /** The application `applicationId`, whoever's it is (operators: docs/console.md). */
 const loadAnyApplication =
@@ -232,10 +240,13 @@ const loadAnyApplication =
 export const getLoanApplicationForReview = (deps: { readonly applications: Pick<LoanApplicationRepository, 'findById'> }): ((command: unknown) => TE.TaskEither<LoadApplicationError, LoanApplication>) =>
   loadAnyApplication(deps.applications)
 
-/** `previewLoanApplicationSchedule` of any party's application, for a credit officer deciding it. */
+/**
+ * `previewLoanApplicationSchedule` of any party's application, for a credit officer deciding it:
+ * by default booked on its party's today, which in the test world may be its test clock's.
+ */
 export const previewLoanApplicationScheduleForReview = (
-  deps: SchedulePreviewDeps & { readonly applications: Pick<LoanApplicationRepository, 'findById'> },
-): ((command: unknown) => TE.TaskEither<LoadApplicationError, SchedulePreview>) => previewOf(deps, loadAnyApplication(deps.applications))
+  deps: SchedulePreviewDeps & { readonly applications: Pick<LoanApplicationRepository, 'findById'>; readonly world: World; readonly testClocks: Pick<TestClockRepository, 'findForParty'> },
+): ((command: unknown) => TE.TaskEither<LoadApplicationError, SchedulePreview>) => previewOf(deps, loadAnyApplication(deps.applications), (a) => partyClock(deps)(a.partyId))
 
 /** The filter of application lists. */
 export const ApplicationStatusFilter = queryFilters('ApplicationFilter', { status: oneOf('ApplicationStatus', APPLICATION_STATUSES) })

@@ -11,7 +11,7 @@ import type { Loan } from '../../domain/loans/loan.js'
 import { chargeOffEntries } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import type { Change, LoanRepository } from '../../ports/loan-repository.js'
+import type { Change, LoanRepository, LockedLoan, PaymentReads } from '../../ports/loan-repository.js'
 import { loanEvent } from '../../views/events.js'
 import { loadFor, post, postingDate, type LoadedLoan } from './posting.js'
 
@@ -64,6 +64,14 @@ export const planChargeOff = (locked: O.Option<LoadedLoan>, order: ChargeOffOrde
   })
 }
 
+/** A charge-off decided under the loan's lock: what is owed posted to the day, then `planChargeOff`. */
+export const decideChargeOff = (found: O.Option<LockedLoan>, reads: PaymentReads, order: ChargeOffOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Change<Loan>> =>
+  pipe(
+    found,
+    O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
+    TE.chainEitherKW((loaded) => planChargeOff(loaded, order)),
+  )
+
 /**
  * Charges off an active loan under its lock: docs/servicing.md "Delinquency". A named operator may
  * not act alone (`CheckerRequired`): they ask with `askOperatorRequest`, and another approves.
@@ -75,13 +83,6 @@ export const chargeOffLoan =
       actsAlone(context) ? TE.right(command) : TE.left(checkerRequired('loan_charge_off')),
       TE.chainEitherKW(decode(ChargeOffCommand)),
       TE.chainW(({ loanId, reason }) =>
-        deps.loans.change({ loanId }, (found, reads) => {
-          const order = { context, reason: reason ?? null, ids: deps.ids, now: deps.clock.now() }
-          return pipe(
-            found,
-            O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
-            TE.chainEitherKW((locked) => planChargeOff(locked, order)),
-          )
-        }),
+        deps.loans.change({ loanId }, (found, reads) => decideChargeOff(found, reads, { context, reason: reason ?? null, ids: deps.ids, now: deps.clock.now() })),
       ),
     )

@@ -26,11 +26,14 @@ import {
 import { oneOf } from '../../domain/foundations/codecs.js'
 import type { BalanceSnapshot } from '../../lending/index.js'
 import type { Clock } from '../../ports/clock.js'
+import type { TestClockRepository } from '../../ports/test-clock-repository.js'
+import type { World } from '../../core-deps.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, ChangeReads, LockedLoan, LoanRepository } from '../../ports/loan-repository.js'
-import { planChargeOff } from './charge-off-loan.js'
-import { loadFor, loadFromBooking, nothing, postingDate } from './posting.js'
-import { planReversal } from './reverse-payment.js'
+import { decideChargeOff } from './charge-off-loan.js'
+import { nothing } from './posting.js'
+import { partyClock } from './operator-loan-reads.js'
+import { decideReversal } from './reverse-payment.js'
 
 /**
  * Maker-checker (decision 152, docs/console.md "Maker-checker"): one named operator asks for a
@@ -41,9 +44,12 @@ import { planReversal } from './reverse-payment.js'
 
 /** What the requests need. */
 export type OperatorRequestDeps = {
-  readonly loans: Pick<LoanRepository, 'change' | 'dryRun' | 'payments' | 'findRequest' | 'listRequests'>
+  readonly loans: Pick<LoanRepository, 'change' | 'dryRun' | 'payments' | 'find' | 'findRequest' | 'listRequests'>
   readonly ids: IdGenerator
   readonly clock: Clock
+  /** The world's parties' test clocks: an action is dated on its loan's party's today (decision 131). */
+  readonly world: World
+  readonly testClocks: Pick<TestClockRepository, 'findForParty'>
 }
 
 /** Who acts: a named operator (of a console session), and the request's id for the audit log. */
@@ -58,7 +64,7 @@ export type OperatorRequestError = InvalidRequest | NotFound | InvalidState | Al
  * The named operator who may ask or decide, once the command is decoded: none (the internal
  * token, automation) is `OperatorRequired`; a role without `service_loans` is `InsufficientRole`.
  */
-const deciding = (by: ActingOperator | null): E.Either<OperatorRequired | InsufficientRole, ActingOperator> =>
+const mayAskOrDecide = (by: ActingOperator | null): E.Either<OperatorRequired | InsufficientRole, ActingOperator> =>
   by === null ? E.left(operatorRequired) : pipe(requirePermission('service_loans')(by.operator), E.map(() => by))
 
 /** What an action made: the payment reversed, or the loan charged off. */
@@ -77,37 +83,38 @@ export type ActionPreview = {
 /** How an action is ordered: who, why, and (approving) the request it carries out. */
 type ActionOrder = { readonly context: AuditContext; readonly reason: string; readonly ids: IdGenerator; readonly now: Date; readonly checked?: OperatorRequest }
 
-/** The loan an action is of: a payment's loan, or the loan itself. */
-const loanOfSubject = (deps: Pick<OperatorRequestDeps, 'loans'>, subject: OperatorRequestSubject): TE.TaskEither<NotFound | StoreUnavailable, LoanId> =>
+/** A loan an action is of, and its party's now: real time, or in the test world its party's test clock's. */
+type LoanAt = { readonly loanId: LoanId; readonly now: Date }
+
+const loanAt = (deps: OperatorRequestDeps, loanId: LoanId): TE.TaskEither<NotFound | StoreUnavailable, LoanAt> =>
+  pipe(
+    deps.loans.find(loanId),
+    TE.chainW(TE.fromOption(() => notFound('loan'))),
+    TE.chainW((loan) => pipe(partyClock(deps)(loan.partyId), TE.map((clock) => ({ loanId, now: clock.now() })))),
+  )
+
+/** The loan an action is of (a payment's loan, or the loan itself), at its party's now. */
+const loanOfSubject = (deps: OperatorRequestDeps, subject: OperatorRequestSubject): TE.TaskEither<NotFound | StoreUnavailable, LoanAt> =>
   subject.kind === 'loan_charge_off'
-    ? TE.right(subject.loanId)
+    ? loanAt(deps, subject.loanId)
     : pipe(
         deps.loans.payments.paymentById(subject.paymentId),
         TE.chainW(TE.fromOption(() => notFound('payment'))),
-        TE.map((p) => p.loanId),
+        TE.chainW((p) => loanAt(deps, p.loanId)),
       )
 
-/** The action planned on the loan under its lock, as `reverseLoanPayment` or `chargeOffLoan` would plan it. */
-const planned = (subject: OperatorRequestSubject, found: O.Option<LockedLoan>, reads: ChangeReads, order: ActionOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Change<ActionOutcome>> => {
-  if (subject.kind === 'payment_reversal')
-    return pipe(
-      reads.paymentById(subject.paymentId),
-      TE.chainW((current) =>
-        pipe(
-          found,
-          O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
-          TE.chainEitherKW((loaded) => planReversal(loaded, current, order)),
-          TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'payment_reversal', payment: result } })),
-        ),
-      ),
-    )
-  return pipe(
-    found,
-    O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, order.now, locked.latest))),
-    TE.chainEitherKW((loaded) => planChargeOff(loaded, order)),
-    TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'loan_charge_off', loan: result } })),
-  )
-}
+/** The action decided on the loan under its lock, as `reverseLoanPayment` or `chargeOffLoan` decides it. */
+const planned = (subject: OperatorRequestSubject, found: O.Option<LockedLoan>, reads: ChangeReads, order: ActionOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Change<ActionOutcome>> =>
+  subject.kind === 'payment_reversal'
+    ? pipe(
+        reads.paymentById(subject.paymentId),
+        TE.chainW((current) => decideReversal(found, current, reads, order)),
+        TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'payment_reversal', payment: result } })),
+      )
+    : pipe(
+        decideChargeOff(found, reads, order),
+        TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'loan_charge_off', loan: result } })),
+      )
 
 /** The preview of `change` on `locked`. */
 const previewOf = (subject: OperatorRequestSubject, locked: LockedLoan, change: Change<ActionOutcome>): ActionPreview => ({
@@ -119,13 +126,13 @@ const previewOf = (subject: OperatorRequestSubject, locked: LockedLoan, change: 
 })
 
 /** What the action would do now, planned under the loan's lock and written nowhere. */
-const dryRunOf = (deps: OperatorRequestDeps, subject: OperatorRequestSubject, order: ActionOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, ActionPreview> =>
+const dryRunOf = (deps: OperatorRequestDeps, subject: OperatorRequestSubject, order: Omit<ActionOrder, 'now'>): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, ActionPreview> =>
   pipe(
     loanOfSubject(deps, subject),
-    TE.chainW((loanId) =>
+    TE.chainW(({ loanId, now }) =>
       deps.loans.dryRun({ loanId }, (found, reads) =>
         pipe(
-          planned(subject, found, reads, order),
+          planned(subject, found, reads, { ...order, now }),
           TE.chainW((change) => (O.isNone(found) ? TE.left(notFound('loan')) : TE.right({ posting: change.posting, result: previewOf(subject, found.value, change) }))),
         ),
       ),
@@ -153,7 +160,7 @@ export const previewOperatorAction =
     pipe(
       TE.fromEither(decode(OperatorRequestInput)(command)),
       TE.chainEitherKW((input) => pipe(requestSubjectOf(input), E.map((subject) => ({ subject, reason: input.reason })))),
-      TE.chainW(({ subject, reason }) => dryRunOf(deps, subject, { context: OPERATOR_CONTEXT, reason, ids: deps.ids, now: deps.clock.now() })),
+      TE.chainW(({ subject, reason }) => dryRunOf(deps, subject, { context: OPERATOR_CONTEXT, reason, ids: deps.ids })),
     )
 
 /**
@@ -167,14 +174,15 @@ export const askOperatorRequest =
     pipe(
       TE.fromEither(decode(OperatorRequestInput)(command)),
       TE.chainEitherKW((input) => pipe(requestSubjectOf(input), E.map((subject) => ({ subject, reason: input.reason })))),
-      TE.bindW('maker', () => TE.fromEither(deciding(by))),
+      TE.bindW('maker', () => TE.fromEither(mayAskOrDecide(by))),
       TE.chainW(({ subject, reason, maker }) =>
         pipe(
           loanOfSubject(deps, subject),
-          TE.chainW((loanId) =>
+          TE.chainW(({ loanId, now: partyNow }) =>
             deps.loans.change({ loanId }, (found, reads) => {
+              // People act in real time; the action is planned on the party's today.
               const now = deps.clock.now()
-              const order = { context: contextOf(maker), reason, ids: deps.ids, now }
+              const order = { context: contextOf(maker), reason, ids: deps.ids, now: partyNow }
               return pipe(
                 // What could not be done now is refused now, not when a checker approves it.
                 planned(subject, found, reads, order),
@@ -225,7 +233,7 @@ export const previewOperatorRequest =
     pipe(
       findRequest(deps, command),
       TE.chainEitherKW((r) => pending(r, 'preview')),
-      TE.chainW((r) => dryRunOf(deps, subjectOfRequest(r), { context: OPERATOR_CONTEXT, reason: r.reason, ids: deps.ids, now: deps.clock.now() })),
+      TE.chainW((r) => dryRunOf(deps, subjectOfRequest(r), { context: OPERATOR_CONTEXT, reason: r.reason, ids: deps.ids })),
     )
 
 /** An approved request and what its action made. */
@@ -243,10 +251,11 @@ export const approveOperatorRequest =
   (command: unknown, by: ActingOperator | null): TE.TaskEither<OperatorRequestError, ApprovedRequest> =>
     pipe(
       TE.fromEither(decode(RequestParams)(command)),
-      TE.chainEitherKW(() => deciding(by)),
+      TE.chainEitherKW(() => mayAskOrDecide(by)),
       TE.bindTo('checker'),
       TE.bindW('found', () => findRequest(deps, command)),
-      TE.chainW(({ checker, found }) =>
+      TE.bindW('at', ({ found }) => loanAt(deps, found.loanId)),
+      TE.chainW(({ checker, found, at }) =>
         deps.loans.change({ loanId: found.loanId }, (loan, reads) =>
           pipe(
             lockedRequest(reads, found),
@@ -256,7 +265,7 @@ export const approveOperatorRequest =
               const now = deps.clock.now()
               const approved: OperatorRequest = { ...r, state: 'APPROVED', decidedBy: checker.operator.id, decidedAt: now }
               return pipe(
-                planned(subjectOfRequest(r), loan, reads, { context: contextOf(checker), reason: r.reason, ids: deps.ids, now, checked: r }),
+                planned(subjectOfRequest(r), loan, reads, { context: contextOf(checker), reason: r.reason, ids: deps.ids, now: at.now, checked: r }),
                 TE.map((change) => ({ posting: { ...change.posting, request: approved }, result: { request: approved, outcome: change.result } })),
               )
             }),
@@ -275,7 +284,7 @@ export const rejectOperatorRequest =
     pipe(
       TE.fromEither(decode(RejectCommand)(command)),
       TE.bindTo('rejection'),
-      TE.bindW('by', () => TE.fromEither(deciding(operator))),
+      TE.bindW('by', () => TE.fromEither(mayAskOrDecide(operator))),
       TE.bindW('found', () => findRequest(deps, command)),
       TE.chainW(({ rejection, by, found }) =>
         deps.loans.change({ loanId: found.loanId }, (loan, reads) =>

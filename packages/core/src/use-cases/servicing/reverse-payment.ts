@@ -10,7 +10,7 @@ import { commandOf } from '../../domain/foundations/path-parameters.js'
 import { REVERSIBLE_PAYMENT_STATUSES, type Payment, type PaymentStatus } from '../../domain/loans/payment.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
-import type { Change, LoanRepository } from '../../ports/loan-repository.js'
+import type { Change, LoanRepository, LockedLoan, PaymentReads } from '../../ports/loan-repository.js'
 import { paymentEvent } from '../../views/events.js'
 import { allocated, writtenOffReversal, type LoanEvent } from '../../lending/index.js'
 import { causedBy, changeOfPayment, loadFromBooking, nothing, post, postingDate, type LoadedLoan } from './posting.js'
@@ -114,6 +114,14 @@ export const planReturn = (locked: O.Option<LoadedLoan>, current: O.Option<Payme
   return E.right({ posting: causedBy({ ...posting, audit }, event), result: { payment: returned, outcome: chargedOff ? 'loan_charged_off' : 'applied' } })
 }
 
+/** A reversal of `current` decided under the loan's lock: the loan replayed from booking, then `planReversal`. */
+export const decideReversal = (found: O.Option<LockedLoan>, current: O.Option<Payment>, reads: PaymentReads, order: ReversalOrder): TE.TaskEither<NotFound | InvalidState | StoreUnavailable, Change<Payment>> =>
+  pipe(
+    found,
+    O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
+    TE.chainEitherKW((loaded) => planReversal(loaded, current, order)),
+  )
+
 /**
  * Reverses a posted, settled payment (`planReversal`) with its `payment.reversed` audit event, in
  * one transaction; nothing is deleted. A named operator may not act alone (`CheckerRequired`):
@@ -126,14 +134,8 @@ export const reverseLoanPayment =
       actsAlone(context) ? TE.right(command) : TE.left(checkerRequired('payment_reversal')),
       TE.chainEitherKW(decode(ReverseCommand)),
       TE.chainW((cmd) =>
-        changeOfPayment(deps.loans, cmd.paymentId, (found, current, reads) => {
-          const order = { context, reason: cmd.reason ?? null, ids: deps.ids, now: deps.clock.now() }
-          return pipe(
-            found,
-            // A reversal replays from booking.
-            O.traverse(TE.ApplicativeSeq)((locked) => loadFromBooking(locked, reads)),
-            TE.chainEitherKW((loaded) => planReversal(loaded, current, order)),
-          )
-        }),
+        changeOfPayment(deps.loans, cmd.paymentId, (found, current, reads) =>
+          decideReversal(found, current, reads, { context, reason: cmd.reason ?? null, ids: deps.ids, now: deps.clock.now() }),
+        ),
       ),
     )
