@@ -258,8 +258,9 @@ export { type AutopayDebitDeps, type AutopayDebitError, type AutopayDeps, type A
 export { type LoanReadError, type Loans, type InCurrency } from './use-cases/servicing/loan-reads.js'
 export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/servicing/read-loans.js'
 export {
-  OperatorLoanFilters, type OperatorLoanDeps, type OperatorLoan, partyClock, listLoansForOperator, getLoanForOperator, asLoansParty,
+  OperatorLoanFilters, type OperatorLoanDeps, type OperatorLoan, listLoansForOperator, getLoanForOperator, asLoansParty,
 } from './use-cases/servicing/operator-loan-reads.js'
+export { type PartyClockDeps, partyClock } from './use-cases/testing/party-clock.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'

@@ -7,7 +7,8 @@ import { invalidRequest, notFound } from '../src/domain/foundations/errors.js'
 import type { PartyId } from '../src/domain/foundations/ids.js'
 import type { TestClock } from '../src/domain/testing/test-clock.js'
 import { listLoanScheduleForParty } from '../src/use-cases/servicing/list-schedule.js'
-import { asLoansParty, getLoanForOperator, listLoansForOperator, partyClock } from '../src/use-cases/servicing/operator-loan-reads.js'
+import { asLoansParty, getLoanForOperator, listLoansForOperator } from '../src/use-cases/servicing/operator-loan-reads.js'
+import { partyClock } from '../src/use-cases/testing/party-clock.js'
 import { at, caller, run, setup, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
 
 /**

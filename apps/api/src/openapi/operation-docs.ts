@@ -164,6 +164,8 @@ const SESSION_CLOSED = sessionClosed('edit')
 const PARTY_NOT_FOUND = notFound('party', "The key's party is not a borrower's party (only an approved onboarding creates one).")
 const LOAN_NOT_FOUND = notFound('loan', 'No loan with this id belongs to the party.')
 const ANY_LOAN_NOT_FOUND = notFound('loan', 'No loan with this id.')
+/** What a maker-checker request's body names that does not exist. */
+const ACTION_NOT_FOUND = [notFound('payment', 'No payment with this id (a reversal).'), notFound('loan', 'No loan with this id (a charge-off).')]
 const APPLICATION_NOT_FOUND = notFound('loan_application', "No application with this id belongs to the key's party.")
 const NOT_DRAFT = invalidState('loan_application', 'SUBMITTED', 'update', 'The application is no longer `DRAFT`.')
 const PRODUCT_REFUSED = invalidRequest(
@@ -860,8 +862,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     {
       body: 'OperatorRequestInput',
       errors: [
-        notFound('payment', 'No payment with this id (a reversal).'),
-        notFound('loan', 'No loan with this id (a charge-off).'),
+        ...ACTION_NOT_FOUND,
         invalidState('payment', 'FAILED', 'reverse', 'The action could not be done now: the payment is not reversible, or the loan is not `ACTIVE`.'),
         documented({ _tag: 'AlreadyExists', entity: 'pending payment_reversal request of this payment' }, 'The same action is already asked and pending.'),
         sample('OperatorRequired'),
@@ -879,8 +880,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     {
       body: 'OperatorRequestInput',
       errors: [
-        notFound('payment', 'No payment with this id (a reversal).'),
-        notFound('loan', 'No loan with this id (a charge-off).'),
+        ...ACTION_NOT_FOUND,
         invalidState('payment', 'REVERSED', 'reverse', 'The payment is not reversible now.'),
         invalidState('loan', 'CHARGED_OFF', 'charge off', 'The loan is not `ACTIVE`.'),
       ],

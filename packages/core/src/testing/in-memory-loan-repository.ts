@@ -101,7 +101,8 @@ export const inMemoryLoanRepository = (
 
   const changeReads: ChangeReads = {
     ...reads,
-    requests: (loanId) => TE.right(inMemoryPage([...requests.values()].filter((r) => r.loanId === loanId), { limit: Number.MAX_SAFE_INTEGER, after: O.none })),
+    requests: (loanId) =>
+      TE.right([...requests.values()].filter((r) => r.loanId === loanId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))),
   }
 
   /** `change` (`write`) or `dryRun` (not): one at a time, as the database's lock makes them; answers what `decide` decided. */

@@ -15,6 +15,7 @@ import { decodeFilteredPageRequest, pageBy, type Page, type PageRequest, queryFi
 import type { Clock } from '../../ports/clock.js'
 import type { LoanFilter } from '../../ports/loan-repository.js'
 import type { TestClockRepository } from '../../ports/test-clock-repository.js'
+import { partyClock } from '../testing/party-clock.js'
 import type { Loans } from './loan-reads.js'
 
 /**
@@ -32,17 +33,6 @@ export type OperatorLoanDeps = Loans<'list' | 'find'> & {
 
 /** A loan as an operator reads it, with its party's today (`YYYY-MM-DD` in the loan's time zone). */
 export type OperatorLoan<L extends Loan | LoanSummary = LoanSummary> = { readonly loan: L; readonly today: string }
-
-/** The clock a party's records are read by: in the test world its test clock's time, when it is on one; else `clock`. */
-export const partyClock =
-  (deps: Pick<OperatorLoanDeps, 'world' | 'testClocks' | 'clock'>) =>
-  (partyId: PartyId): TE.TaskEither<StoreUnavailable, Clock> =>
-    deps.world === 'live'
-      ? TE.right(deps.clock)
-      : pipe(
-          deps.testClocks.findForParty(partyId),
-          TE.map(O.match((): Clock => deps.clock, (testClock): Clock => ({ now: () => testClock.frozenTime }))),
-        )
 
 /** `loan` with its party's today; one clock read per party (`clocks` remembers them for a page). */
 const onItsToday =

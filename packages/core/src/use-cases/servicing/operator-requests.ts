@@ -32,7 +32,7 @@ import type { IdGenerator } from '../../ports/id-generator.js'
 import type { Change, ChangeReads, LockedLoan, LoanRepository } from '../../ports/loan-repository.js'
 import { decideChargeOff } from './charge-off-loan.js'
 import { nothing } from './posting.js'
-import { partyClock } from './operator-loan-reads.js'
+import { partyClock } from '../testing/party-clock.js'
 import { decideReversal } from './reverse-payment.js'
 
 /**
