@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.js'
 import { internalReviewRoutes } from './routes/internal-review.js'
 import { internalLendingRoutes } from './routes/internal-lending.js'
 import { internalServicingRoutes } from './routes/internal-servicing.js'
+import { internalWebhookRoutes } from './routes/internal-webhooks.js'
 import { partyRoutes } from './routes/parties.js'
 import { applicationRoutes } from './routes/applications.js'
 import { servicingRoutes } from './routes/servicing.js'
@@ -42,6 +43,7 @@ export const allRoutes = (
   ...applicationRoutes(deps),
   ...internalLendingRoutes(deps),
   ...internalServicingRoutes(deps),
+  ...internalWebhookRoutes(deps),
   ...servicingRoutes(deps),
   ...eventRoutes(deps),
   ...testHelperRoutes(deps),

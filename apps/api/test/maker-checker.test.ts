@@ -186,5 +186,26 @@ for (const database of testDatabases()) {
       expect(unknown.status).to.equal(404)
       expect((await asOperator(server, checker, 'GET', `/internal/operator-requests/${randomUUID()}`)).status).to.equal(404)
     })
+
+    it("refuses every person a bank's file, which reverses payments with no second operator: automation alone ingests one", async () => {
+      const admin = await signedIn(server, 'admin')
+      const file = '101 0910000190123456789' + '\n'
+      const refused = await request(server.url, '/internal/ach/inbound-files', {
+        method: 'POST',
+        headers: { Cookie: admin.cookie, 'X-CSRF-Token': admin.csrf, 'Content-Type': 'text/plain' },
+        rawBody: file,
+      })
+      expect(refused.status, refused.text).to.equal(403)
+      expect(refused.body).to.deep.equal({
+        error: 'insufficient_role',
+        detail: 'The admin role may not do this: it needs the ingest_bank_files permission.',
+        role: 'admin',
+        permission: 'ingest_bank_files',
+      })
+      // The token reaches the route: what it says of this file is the file's, not a refusal of who sent it.
+      const byToken = await request(server.url, '/internal/ach/inbound-files', { method: 'POST', headers: { ...bearer(INTERNAL_TOKEN), 'Content-Type': 'text/plain' }, rawBody: file })
+      expect(byToken.status, byToken.text).to.not.equal(403)
+      expect(byToken.status).to.be.within(200, 499)
+    })
   })
 }

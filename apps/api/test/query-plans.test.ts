@@ -6,6 +6,7 @@ import {
   largeTables,
   scratchDatabase,
   seedLargeBook,
+  seedWebhookDeliveries,
   sequentialScans,
   testDatabases,
   BOOK_BORROWER_CLIENT,
@@ -49,7 +50,7 @@ const BOOK: BookSizes = {
 const LARGE = 2_000
 
 /** Tables the book fills past `LARGE`: the check is void if the seeding stops filling them. */
-const EXPECTED_LARGE = ['onboarding_sessions', 'onboarding_addresses', 'parties', 'api_clients', 'api_keys', 'loans', 'loan_applications', 'loan_installments', 'loan_transactions', 'loan_balances', 'payments', 'payment_methods']
+const EXPECTED_LARGE = ['event_deliveries', 'event_delivery_attempts', 'onboarding_sessions', 'onboarding_addresses', 'parties', 'api_clients', 'api_keys', 'loans', 'loan_applications', 'loan_installments', 'loan_transactions', 'loan_balances', 'payments', 'payment_methods']
 
 // The large book is live; test helpers take test keys only, and the test world's tables have the same indexes (worlds.test.ts).
 const PARTNER_OPERATIONS = OPERATIONS.filter((op) => op.auth === 'partner' && op.testOnly !== true)
@@ -70,6 +71,7 @@ for (const database of testDatabases()) {
     let server: TestServer
     let book: BookSubject
     let large: string[]
+    let deliveries: { readonly endpointId: string; readonly eventId: string }
 
     /** The large tables a statement's plan scans sequentially. */
     const largeSeqScans = async (statement: LoggedStatement): Promise<string[]> => (await sequentialScans(scratch.database, statement)).filter((table) => large.includes(table))
@@ -77,6 +79,7 @@ for (const database of testDatabases()) {
     before(async () => {
       scratch = await scratchDatabase(database.kind, log)
       book = await seedLargeBook(scratch.database, BOOK)
+      deliveries = await seedWebhookDeliveries(scratch.database, [book.partyId, book.partnerPartyId], 1_500)
       large = await largeTables(scratch.database, LARGE)
       server = await startTestServer({ name: database.name, kind: database.kind, open: async () => scratch.database })
     })
@@ -96,7 +99,7 @@ for (const database of testDatabases()) {
       expect(await largeSeqScans({ sql: 'select id from loan_transactions where loan_id = $1 order by seq limit 21', parameters: [book.longLedgerLoanId] })).to.deep.equal([])
     })
 
-    it("runs no sequential scan of a large table on the console's reads: a session, an application, the delinquency queue, a loan", async () => {
+    it("runs no sequential scan of a large table on the console's reads: a session, an application, the delinquency queue, a loan, webhook deliveries", async () => {
       const records = await bookRecords(scratch.database, book)
       const loans = [book.seasonedLoanId, book.longLedgerLoanId]
       const reads = [
@@ -104,6 +107,7 @@ for (const database of testDatabases()) {
         `/internal/applications/${records.draftApplicationId}`,
         `/internal/applications/${records.draftApplicationId}/schedule-preview`,
         ...loans.map((loanId) => `/internal/loans/${loanId}`),
+        `/internal/webhook-endpoints/${deliveries.endpointId}/deliveries/${deliveries.eventId}`,
       ]
       const lists = [
         '/internal/onboarding-sessions?status=SUBMITTED',
@@ -113,6 +117,10 @@ for (const database of testDatabases()) {
         `/internal/loans?party_id=${book.partyId}`,
         ...DELINQUENCY_BUCKETS.map((bucket) => `/internal/loans?delinquency=${bucket}`),
         ...loans.flatMap((loanId) => ['schedule', 'transactions', 'payments', 'balances'].map((list) => `/internal/loans/${loanId}/${list}`)),
+        '/internal/webhook-deliveries',
+        '/internal/webhook-deliveries?status=failed',
+        `/internal/webhook-deliveries?endpoint_id=${deliveries.endpointId}`,
+        `/internal/webhook-deliveries?event_id=${deliveries.eventId}`,
       ]
       const problems: string[] = []
       let explained = 0

@@ -185,14 +185,21 @@ export { EventFilters, listEvents } from './use-cases/events/list-events.js'
 export { EVENT_RETENTION_DAYS, eventRetentionJob, eventRetentionJobName } from './use-cases/events/prune-events.js'
 export {
   ENDPOINT_STATUSES, type EndpointStatus, type EventEndpoint, type EndpointDelivery, CreateEndpointInput, UpdateEndpointInput,
-  RotateSecretInput, RecoverInput, DEFAULT_SECRET_GRACE_SECONDS, enables, signingSecrets,
+  RotateSecretInput, RecoverInput, DEFAULT_SECRET_GRACE_SECONDS, enables, signingSecrets, DELIVERY_STATUSES, type DeliveryRecord,
+  type DeliveryWithAttempts, type DeliveryFilter, isDeliveryRowId,
 } from './domain/webhooks/event-endpoint.js'
 export { type EventEndpointRepository } from './ports/event-endpoint-repository.js'
 export {
   type EventEndpointDeps, type EndpointWithSecret, type EndpointError, MAX_ENDPOINTS_PER_CLIENT, createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint,
   updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookEndpointSecret, resendWebhookEvent, recoverWebhookEvents,
 } from './use-cases/webhooks/event-endpoints.js'
-export { type EventEndpointView, eventEndpointView, type EndpointDeliveryView, endpointDeliveryView } from './views/event-endpoints.js'
+export {
+  type EventEndpointView, eventEndpointView, type EndpointDeliveryView, endpointDeliveryView, type DeliveryRecordView, deliveryRecordView,
+  type DeliveryWithAttemptsView, deliveryWithAttemptsView,
+} from './views/event-endpoints.js'
+export {
+  type OperatorDeliveryDeps, DeliveryFilters, listWebhookDeliveries, getWebhookDelivery, retryWebhookDeliveryForOperator,
+} from './use-cases/webhooks/operator-deliveries.js'
 
 // Parties
 export { type Party, partyFromSession } from './domain/onboarding/party.js'
@@ -297,7 +304,7 @@ export {
   AUDIT_ACTIONS, type AuditAction, AUDIT_SUBJECT_TYPES, type AuditSubjectType, type AuditActor,
   type AuditJson, type AuditDetails, type AuditEvent, type AuditContext, OPERATOR, NOT_AUDITED,
   OPERATOR_CONTEXT, apiKeyActor, namedOperatorActor, actorId, keyMintedEvent, sessionApprovedEvent, productCreatedEvent, type Concerning, type CorrectedAccount, paymentMethodCorrectedEvent,
-  type CheckedRequest, operatorRequestCreatedEvent, operatorRequestRejectedEvent,
+  type CheckedRequest, operatorRequestCreatedEvent, operatorRequestRejectedEvent, deliveryRetriedEvent,
 } from './domain/audit/audit-event.js'
 export { type AuditEventView, auditEventView } from './views/audit.js'
 export { type AuditEventFilter, type AuditLog } from './ports/audit-log.js'

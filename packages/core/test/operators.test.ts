@@ -18,6 +18,7 @@ import {
   requirePermission,
   revokeOperatorSessions,
   roleMay,
+  rolesWith,
   signInOperator,
   signOutOperator,
   type AuditEvent,
@@ -420,8 +421,9 @@ describe('what each role may do', () => {
     expect(requirePermission('operate_rails')({ role: 'servicing' })).to.deep.equal(E.left({ _tag: 'InsufficientRole', role: 'servicing', permission: 'operate_rails' }))
   })
 
-  it('lets every role read and the admin do everything', () => {
+  it('lets every role read and the admin do everything a person may; no role ingests a bank file', () => {
     expect(OPERATOR_ROLES.filter((role) => !roleMay(role, 'read'))).to.deep.equal([])
-    expect(OPERATOR_PERMISSIONS.filter((permission) => !roleMay('admin', permission))).to.deep.equal([])
+    expect(OPERATOR_PERMISSIONS.filter((permission) => !roleMay('admin', permission))).to.deep.equal(['ingest_bank_files'])
+    expect(rolesWith('ingest_bank_files')).to.deep.equal([])
   })
 })

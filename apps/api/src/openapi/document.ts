@@ -1,4 +1,4 @@
-import { insufficientRole, jsonSchemaOf, PageQuery, PATH_PARAMETERS, rolesWith, type JsonSchema } from '@lendgate/core'
+import { insufficientRole, jsonSchemaOf, PageQuery, PATH_PARAMETERS, rolesWith, type JsonSchema, type OperatorPermission } from '@lendgate/core'
 import type * as t from 'io-ts'
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type RateLimitSettings } from '../config.js'
 import { notReady } from '../http/problems.js'
@@ -218,11 +218,17 @@ const pathParameter = (name: string): JsonSchema => {
 
 const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
+/** Who holds `permission`: its roles, or the internal token alone. */
+const holders = (permission: OperatorPermission): string => {
+  const roles = rolesWith(permission)
+  return roles.length === 0 ? 'no role holds it: only the internal token' : `${roles.join(', ')} hold it`
+}
+
 /** A console session whose operator's role lacks the route's permission (every role holds `read`). */
 const roleProblems = (op: Operation): readonly DocumentedProblem[] =>
   op.permission === undefined || op.permission === 'read'
     ? []
-    : [documented(insufficientRole('reviewer', op.permission), `A console session's operator whose role lacks \`${op.permission}\` (${rolesWith(op.permission).join(', ')} hold it).`)]
+    : [documented(insufficientRole('reviewer', op.permission), `A console session's operator whose role lacks \`${op.permission}\` (${holders(op.permission)}).`)]
 
 /** What a console session's request can be refused for (decision 149). */
 const sessionProblems = (op: Operation, limits: RateLimitSettings): readonly DocumentedProblem[] => [

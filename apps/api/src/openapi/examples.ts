@@ -28,6 +28,8 @@ import type {
   EmailInput,
   EmptyInput,
   EndpointDeliveryView,
+  DeliveryRecordView,
+  DeliveryWithAttemptsView,
   EventDraft,
   EventEndpointView,
   EventView,
@@ -1523,6 +1525,42 @@ const resentDelivery: Wire<EndpointDeliveryView> = {
   created_at: '2026-11-02T16:42:05.129Z',
 }
 
+/** A delivery that ran out of retries: the receiver answered 503 to every attempt. */
+const failedDelivery: Wire<DeliveryRecordView> = {
+  webhook_endpoint_id: ENDPOINT_ID,
+  event_id: EVENT_ID,
+  type: 'party.ready',
+  status: 'failed',
+  attempts: 2,
+  next_attempt_at: null,
+  last_error: 'HTTP 503',
+  created_at: '2026-11-02T16:42:05.129Z',
+  url: 'https://acme-partner.example/webhooks/lendgate/events',
+  api_client_id: PARTNER_CLIENT_ID,
+  party_id: PARTNER_PARTY_ID,
+}
+
+/** The same delivery with its attempts (two shown, as if the schedule had two). */
+const failedDeliveryAttempts: Wire<DeliveryWithAttemptsView> = {
+  ...failedDelivery,
+  attempt_log: [
+    { attempt_number: 1, url: failedDelivery.url, started_at: '2026-11-02T16:42:06.004Z', duration_ms: 412, status_code: 503, error: 'HTTP 503' },
+    { attempt_number: 2, url: failedDelivery.url, started_at: '2026-11-02T16:42:11.310Z', duration_ms: 388, status_code: 503, error: 'HTTP 503' },
+  ],
+}
+
+/** The same delivery retried by an operator: due now, its attempts kept. */
+const retriedDelivery: Wire<EndpointDeliveryView> = {
+  webhook_endpoint_id: ENDPOINT_ID,
+  event_id: EVENT_ID,
+  type: 'party.ready',
+  status: 'pending',
+  attempts: 2,
+  next_attempt_at: '2026-11-30T09:12:41.207Z',
+  last_error: 'HTTP 503',
+  created_at: '2026-11-02T16:42:05.129Z',
+}
+
 /** The HMAC key of a webhook secret: the base64 after `whsec_` for such a secret, else its UTF-8 bytes. */
 const signingKey = (secret: string): Buffer => (secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8'))
 
@@ -1680,6 +1718,9 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   previewOperatorRequest: reversalPreview,
   approveOperatorRequest: { operator_request: reversalApproved, payment: reversedPayment, loan: null },
   rejectOperatorRequest: reversalRejected,
+  listWebhookDeliveries: { data: [failedDelivery], next_cursor: null },
+  getWebhookDelivery: failedDeliveryAttempts,
+  retryEndpointWebhookDelivery: retriedDelivery,
   addLoanCollateral: collateral,
   attachLoanDocument: loanAgreement,
   reverseLoanPayment: reversedPayment,

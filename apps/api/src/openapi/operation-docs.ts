@@ -26,6 +26,7 @@ import {
   LoanFilters,
   OperatorLoanFilters,
   OperatorRequestFilters,
+  DeliveryFilters,
   OperatorRequestInput,
   RejectRequestInput,
   LoanProductInput,
@@ -204,6 +205,7 @@ const CHARGED_OFF = invalidState('loan', 'CHARGED_OFF', 'pay', 'The loan is char
 const SUBMITTED_ONLY = (resource: string, what: string, action: string): DocumentedProblem =>
   invalidState(resource, 'APPROVED', action, `Only a \`SUBMITTED\` ${what} can be decided; this one was decided already or is not submitted.`)
 
+const DELIVERY_NOT_FOUND = notFound('webhook_delivery', 'No delivery of this event to this endpoint.')
 const ENDPOINT_NOT_FOUND = notFound('webhook_endpoint', "No webhook endpoint with this id belongs to the caller's API client (another client's is not found either).")
 const URL_REFUSED = invalidRequest(
   'url must be an https URL of a public host',
@@ -921,6 +923,21 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
       body: 'RejectRequestInput',
       errors: [notFound('operator_request', 'No request with this id.'), invalidState('operator_request', 'APPROVED', 'reject', 'The request was decided already.'), sample('OperatorRequired')],
     },
+  ),
+  listWebhookDeliveries: doc(
+    'events',
+    "List partners' webhook deliveries",
+    "Every partner endpoint's deliveries, oldest first, optionally of one `status` (`failed`: what needs a look), one endpoint (`endpoint_id`) or one event (`event_id`: where did it go?), each with the endpoint's URL, API client and party.",
+    { list: true, query: DeliveryFilters },
+  ),
+  getWebhookDelivery: doc('events', 'Get a webhook delivery', 'The delivery of event `eventId` to endpoint `endpointId`, with every attempt: when, to which URL, how long it took, and what came back.', {
+    errors: [DELIVERY_NOT_FOUND],
+  }),
+  retryEndpointWebhookDelivery: doc(
+    'events',
+    'Send a delivery again, now',
+    "Queues the delivery due now, whatever its status: a failed one is tried again (its attempt count kept), a delivered one is sent again, with the same `webhook-id`, signed with the endpoint's current secrets. One attempt at a time: a retry asked while an attempt is under way folds into it. Writes `webhook_delivery.retried` to the audit log; a role with `operate_rails` only.",
+    { errors: [DELIVERY_NOT_FOUND] },
   ),
   addLoanCollateral: doc('loans', 'Record collateral of a loan', 'Adds a collateral item securing the loan; writes an audit event.', {
     body: 'CollateralInput',

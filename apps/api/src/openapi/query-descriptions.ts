@@ -2,6 +2,7 @@ import {
   AccrualQuery,
   ApplicationStatusFilter,
   AuditEventFilters,
+  DeliveryFilters,
   EventFilters,
   LoanFilters,
   OperatorLoanFilters,
@@ -25,6 +26,14 @@ export const QUERY_DESCRIPTIONS: ReadonlyMap<t.Mixed, Readonly<Record<string, st
   [LoanFilters, { delinquency: 'Only the loans in this delinquency bucket' }],
   [OperatorRequestFilters, { state: 'Only the requests in this state (`PENDING`: those waiting for a checker)' }],
   [OperatorLoanFilters, { delinquency: 'Only the loans in this delinquency bucket (each judged on its own today)', party_id: 'Only the loans of this party' }],
+  [
+    DeliveryFilters,
+    {
+      status: 'Only the deliveries in this status (`failed`: those whose retries ran out)',
+      endpoint_id: 'Only the deliveries to this webhook endpoint',
+      event_id: 'Only the deliveries of this event (its `webhook-id`)',
+    },
+  ],
   [PayoffQuery, { as_of: 'The day the payoff would be paid (`YYYY-MM-DD`), from today to 60 days ahead; today when left out' }],
   [
     TransactionFilters,

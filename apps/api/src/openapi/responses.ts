@@ -45,6 +45,8 @@ import {
   type ContactVerificationView,
   type DocumentView,
   type EndpointDeliveryView,
+  type DeliveryRecordView,
+  type DeliveryWithAttemptsView,
   type EventEndpointView,
   type EventType,
   type EventView,
@@ -346,6 +348,24 @@ export const REQUIREMENT = objectOf<Requirement>()('An outstanding requirement o
 })
 
 /** What a webhook endpoint shows of itself (`EventEndpointView` but its one-time `secret`). */
+const ENDPOINT_DELIVERY_FIELDS = {
+  webhook_endpoint_id: uuid,
+  event_id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: "The event's `id`: the `webhook-id` of every attempt" },
+  type: enumOf(EVENT_TYPES),
+  status: enumOf(['pending', 'delivered', 'failed'], '`pending` until an attempt gets a 2xx (`delivered`) or the retry schedule runs out or the receiver answers 410 (`failed`)'),
+  attempts: count('Attempts made so far'),
+  next_attempt_at: { ...nullableTimestamp, description: 'When the next attempt is due while `pending`; null once delivered or failed' },
+  last_error: { ...nullableString, description: 'Why the last attempt failed: `HTTP <status>` of the receiver, or the connection error; null when none was made or the last succeeded' },
+  created_at: { ...timestamp, description: 'When the delivery was queued: as the event was written, or by a recovery' },
+} as const
+
+const DELIVERY_RECORD_FIELDS = {
+  ...ENDPOINT_DELIVERY_FIELDS,
+  url: { type: 'string', format: 'uri', description: "The endpoint's URL now" },
+  api_client_id: { ...uuid, description: 'The API client that owns the endpoint' },
+  party_id: { ...uuid, description: "The endpoint's owner's party" },
+} as const
+
 const ENDPOINT_FIELDS = {
   webhook_endpoint_id: uuid,
   url: { type: 'string', description: 'The https URL the events are POSTed to' },
@@ -550,15 +570,21 @@ const SCHEMAS = {
     'A webhook endpoint as it was when deleted: nothing more is sent to it, and its pending deliveries are gone',
     { ...ENDPOINT_FIELDS, deleted: { type: 'boolean', const: true } },
   ),
-  EndpointDelivery: objectOf<EndpointDeliveryView>()('The delivery of an event to a webhook endpoint', {
-    webhook_endpoint_id: uuid,
-    event_id: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', description: "The event's `id`: the `webhook-id` of every attempt" },
-    type: enumOf(EVENT_TYPES),
-    status: enumOf(['pending', 'delivered', 'failed'], '`pending` until an attempt gets a 2xx (`delivered`) or the retry schedule runs out or the receiver answers 410 (`failed`)'),
-    attempts: count('Attempts made so far'),
-    next_attempt_at: { ...nullableTimestamp, description: 'When the next attempt is due while `pending`; null once delivered or failed' },
-    last_error: { ...nullableString, description: 'Why the last attempt failed: `HTTP <status>` of the receiver, or the connection error; null when none was made or the last succeeded' },
-    created_at: { ...timestamp, description: 'When the delivery was queued: as the event was written, or by a recovery' },
+  EndpointDelivery: objectOf<EndpointDeliveryView>()('The delivery of an event to a webhook endpoint', ENDPOINT_DELIVERY_FIELDS),
+  EndpointDeliveryRecord: objectOf<DeliveryRecordView>()("The delivery of an event to a partner's webhook endpoint, with the endpoint's URL, API client and party", DELIVERY_RECORD_FIELDS),
+  EndpointDeliveryWithAttempts: objectOf<DeliveryWithAttemptsView>()("The delivery of an event to a partner's webhook endpoint and every attempt so far, oldest first", {
+    ...DELIVERY_RECORD_FIELDS,
+    attempt_log: {
+      type: 'array',
+      items: objectOf<DeliveryWithAttemptsView['attempt_log'][number]>()('One delivery attempt', {
+        attempt_number: integer(undefined, { minimum: 1 }),
+        url: { type: 'string', format: 'uri', description: 'Where this attempt was sent: the endpoint\'s URL at the time' },
+        started_at: timestamp,
+        duration_ms: count(),
+        status_code: nullableInteger('The receiver\'s HTTP status; null when none was received'),
+        error: nullableString,
+      }),
+    },
   }),
   EventRecovery: objectOf<{ readonly recovered: number }>()('What a recovery queued again', {
     recovered: count('How many events of the window were queued again for the endpoint (0 when none was left undelivered)'),
@@ -1186,6 +1212,7 @@ const LISTED = [
   'AuditEvent',
   'Event',
   'EventEndpoint',
+  'EndpointDeliveryRecord',
 ] as const satisfies readonly ResponseSchemaName[]
 
 /** The list envelope of every list route, named `<items>Page`. */
@@ -1349,6 +1376,9 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   previewOperatorRequest: ref('ActionPreview'),
   approveOperatorRequest: ref('ApprovedRequest'),
   rejectOperatorRequest: ref('OperatorRequest'),
+  listWebhookDeliveries: page('EndpointDeliveryRecord'),
+  getWebhookDelivery: ref('EndpointDeliveryWithAttempts'),
+  retryEndpointWebhookDelivery: ref('EndpointDelivery'),
   approveLoanApplication: ref('LoanApproval'),
   declineLoanApplication: ref('LoanApplication'),
   accrueInterest: ref('AccrualRun'),

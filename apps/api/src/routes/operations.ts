@@ -231,7 +231,8 @@ export const OPERATIONS = [
   internal('declineLoanApplication', 'POST', '/internal/applications/:applicationId/decline', 200, 'decide_credit', { jsonBody: true }),
   internal('accrueInterest', 'POST', '/internal/jobs/accrue-interest', 200, 'operate_rails', { fieldsInQuery: true }),
   internal('originateAchFile', 'POST', '/internal/jobs/ach-origination', 200, 'operate_rails'),
-  internal('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'operate_rails', { fileBody: true }),
+  // A bank's file reverses payments: automation's alone (decision 152), no person's role holds it.
+  internal('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'ingest_bank_files', { fileBody: true }),
   internal('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'read'),
   internal('getAchReturnRates', 'GET', '/internal/ach/return-rates', 200, 'read'),
   internal('listLoans', 'GET', '/internal/loans', 200, 'read'),
@@ -248,6 +249,10 @@ export const OPERATIONS = [
   internal('previewOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId/preview', 200, 'service_loans'),
   internal('approveOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/approve', 200, 'service_loans', { livemode: 'members' }),
   internal('rejectOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/reject', 200, 'service_loans', { jsonBody: true }),
+  // Partners' webhook deliveries (docs/console.md "Webhook deliveries"): what reached them, and a retry for what did not.
+  internal('listWebhookDeliveries', 'GET', '/internal/webhook-deliveries', 200, 'read'),
+  internal('getWebhookDelivery', 'GET', '/internal/webhook-endpoints/:endpointId/deliveries/:eventId', 200, 'read'),
+  internal('retryEndpointWebhookDelivery', 'POST', '/internal/webhook-endpoints/:endpointId/deliveries/:eventId/retry', 200, 'operate_rails'),
   internal('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'decide_credit', { jsonBody: true }),
   internal('attachLoanDocument', 'POST', '/internal/loans/:loanId/documents', 201, 'manage_loan_documents', { jsonBody: true }),
   internal('reverseLoanPayment', 'POST', '/internal/payments/:paymentId/reverse', 200, 'service_loans'),

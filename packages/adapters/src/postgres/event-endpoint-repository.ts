@@ -1,6 +1,7 @@
-import type { EndpointDelivery, EndpointId, EventEndpoint, EventEndpointRepository, EventType } from '@lendgate/core'
+import type { DeliveryFilter, DeliveryRecord, EndpointDelivery, EndpointId, EventEndpoint, EventEndpointRepository, EventType, PageRequest } from '@lendgate/core'
 import * as O from 'fp-ts/lib/Option.js'
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool } from 'kysely'
+import { insertAuditEvent } from './audit-log.js'
 import { inPage } from './paging.js'
 import type { Database, EventDeliveriesTable, EventEndpointsTable } from './schema.js'
 import { query } from './store-errors.js'
@@ -44,6 +45,29 @@ const toDelivery = (row: Selectable<EventDeliveriesTable> & { type: string }): E
   nextAttemptAt: row.next_attempt_at,
   lastError: row.last_error,
   createdAt: row.created_at,
+})
+
+/** Deliveries with their event's type and their endpoint's URL, client and party, in `id` order (as queued) after the page's cursor. */
+const deliveryRecords = (db: Kysely<Database>, filter: DeliveryFilter, page: PageRequest) => {
+  let q = db
+    .selectFrom('event_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin('event_endpoints as p', 'p.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select(['e.type', 'p.url', 'p.client_id', 'p.party_id'])
+  if (filter.status !== undefined) q = q.where('d.status', '=', filter.status)
+  if (filter.endpointId !== undefined) q = q.where('d.endpoint_id', '=', filter.endpointId)
+  if (filter.eventId !== undefined) q = q.where('d.event_id', '=', filter.eventId)
+  if (O.isSome(page.after)) q = q.where(sql<SqlBool>`d.id > ${BigInt(page.after.value.id)}`)
+  return q.orderBy('d.id').limit(page.limit + 1)
+}
+
+const toRecord = (row: Selectable<EventDeliveriesTable> & Pick<Selectable<EventEndpointsTable>, 'url' | 'client_id' | 'party_id'> & { type: string }): DeliveryRecord => ({
+  ...toDelivery(row),
+  rowId: String(row.id),
+  url: row.url,
+  clientId: row.client_id,
+  partyId: row.party_id,
 })
 
 /** The events `endpoint`'s owner sees: of the parties its client onboarded, and of its own party. */
@@ -96,17 +120,35 @@ export const postgresEventEndpointRepository = (db: Kysely<Database>): EventEndp
     query(async () => O.map(toEndpoint)(O.fromNullable(await db.deleteFrom('event_endpoints').where('id', '=', id).where('client_id', '=', clientId).returningAll().executeTakeFirst()))),
 
   // A delivery under way keeps its lease, and its outcome, when recorded, stands: never two sends at once.
-  resend: (endpoint, eventId, now) =>
+  resend: (endpoint, eventId, now, audit) =>
+    query(() =>
+      db.transaction().execute(async (trx) => {
+        const event = await trx.selectFrom('events').select(['id', 'type']).where('id', '=', eventId).where(seenBy(endpoint)).executeTakeFirst()
+        if (event === undefined) return O.none
+        const row = await trx
+          .insertInto('event_deliveries')
+          .values({ endpoint_id: endpoint.id, event_id: eventId, status: 'pending', next_attempt_at: now, created_at: now })
+          .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doUpdateSet({ status: 'pending', next_attempt_at: now }))
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        await insertAuditEvent(trx, audit)
+        return O.some(toDelivery({ ...row, type: event.type }))
+      }),
+    ),
+
+  find: (id) => query(async () => O.map(toEndpoint)(O.fromNullable(await db.selectFrom('event_endpoints').selectAll().where('id', '=', id).executeTakeFirst()))),
+
+  listDeliveries: (filter, page) => query(async () => (await deliveryRecords(db, filter, page).execute()).map(toRecord)),
+
+  findDelivery: (endpointId, eventId) =>
     query(async () => {
-      const event = await db.selectFrom('events').select(['id', 'type']).where('id', '=', eventId).where(seenBy(endpoint)).executeTakeFirst()
-      if (event === undefined) return O.none
-      const row = await db
-        .insertInto('event_deliveries')
-        .values({ endpoint_id: endpoint.id, event_id: eventId, status: 'pending', next_attempt_at: now, created_at: now })
-        .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doUpdateSet({ status: 'pending', next_attempt_at: now }))
-        .returningAll()
-        .executeTakeFirstOrThrow()
-      return O.some(toDelivery({ ...row, type: event.type }))
+      const row = await deliveryRecords(db, { endpointId, eventId }, { limit: 1, after: O.none }).executeTakeFirst()
+      if (row === undefined) return O.none
+      const attempts = await db.selectFrom('event_delivery_attempts').selectAll().where('delivery_id', '=', row.id).orderBy('attempt_number').orderBy('id').execute()
+      return O.some({
+        ...toRecord(row),
+        attemptLog: attempts.map((a) => ({ attemptNumber: a.attempt_number, url: a.url, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+      })
     }),
 
   recover: (endpoint, since, until, now) =>

@@ -31,6 +31,7 @@ import * as loanAutopay from './migrations/0028-loan-autopay.js'
 import * as operators from './migrations/0029-operators.js'
 import * as operatorLoanReads from './migrations/0030-operator-loan-reads.js'
 import * as operatorRequests from './migrations/0031-operator-requests.js'
+import * as operatorDeliveries from './migrations/0032-operator-deliveries.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029-operators': operators,
   '0030-operator-loan-reads': operatorLoanReads,
   '0031-operator-requests': operatorRequests,
+  '0032-operator-deliveries': operatorDeliveries,
 }
 
 /** Names of every migration, in order. */

@@ -19,14 +19,14 @@ const attemptValues = (attempt: DeliveryAttempt) => ({
 /**
  * What an attempt's outcome writes on its delivery, in either queue (the session outbox's events,
  * the endpoints' deliveries: the same columns): the count, the status, the next attempt's time
- * for a retry, the lease released, and the last error.
+ * for a retry, the lease released, and the last error (none once delivered).
  */
 export const outcomeColumns = (attempt: DeliveryAttempt, outcome: AttemptOutcome) => ({
   attempts: attempt.attemptNumber,
   status: outcome._tag === 'Delivered' ? ('delivered' as const) : outcome._tag === 'Failed' ? ('failed' as const) : ('pending' as const),
   ...(outcome._tag === 'RetryAt' ? { next_attempt_at: outcome.at } : {}),
   locked_until: null,
-  last_error: attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`),
+  last_error: outcome._tag === 'Delivered' ? null : (attempt.error ?? (attempt.statusCode === null ? null : `HTTP ${attempt.statusCode}`)),
 })
 
 /**

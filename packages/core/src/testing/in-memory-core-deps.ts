@@ -64,7 +64,7 @@ export type InMemoryCoreDeps = CoreDeps &
 /** A world of in-memory stores of its own, wired as the database wires one (decision 128); `audit` is its audit trail, `world` which world it is. */
 export const inMemoryWorld = (audit: InMemoryAuditLog = inMemoryAuditLog(), world: World = 'live'): InMemoryWorld => {
   const parties = new Map<string, Party>()
-  const eventLog = inMemoryEventLog((partyId) => parties.get(partyId)?.clientId ?? null)
+  const eventLog = inMemoryEventLog((partyId) => parties.get(partyId)?.clientId ?? null, audit)
   const sessions = inMemoryOnboardingSessionRepository(parties, audit, eventLog)
   const testClocks = inMemoryTestClockRepository()
   const applications = inMemoryLoanApplicationRepository(audit, testClocks.onTestClock, eventLog)

@@ -2,10 +2,11 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import type { EventDraft, EventType, LoggedEvent } from '../domain/events/event.js'
 import type { ApplicationId, ClientId, LoanId, PartyId } from '../domain/foundations/ids.js'
-import { enables, type EndpointDelivery, type EventEndpoint } from '../domain/webhooks/event-endpoint.js'
+import { enables, type DeliveryRecord, type EndpointDelivery, type EventEndpoint } from '../domain/webhooks/event-endpoint.js'
 import type { EventEndpointRepository } from '../ports/event-endpoint-repository.js'
 import type { EventLog } from '../ports/event-log.js'
 import { eventPosition } from '../use-cases/events/list-events.js'
+import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 
 /** The in-memory event log, with what the stores that write to it call. */
@@ -23,8 +24,12 @@ export type InMemoryEventLog = EventLog & {
   }
 }
 
-/** The event log in memory, the PostgreSQL adapter's semantics; `onboarderOf` names the API client that onboarded a party (who sees its events). */
-export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | null = () => null): InMemoryEventLog => {
+/**
+ * The event log in memory, the PostgreSQL adapter's semantics; `onboarderOf` names the API client
+ * that onboarded a party (who sees its events); an operator's retry is audited in `audit`. It has
+ * no delivery worker, so deliveries record no attempts.
+ */
+export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | null = () => null, audit: InMemoryAuditLog = inMemoryAuditLog()): InMemoryEventLog => {
   type Stored = LoggedEvent & { readonly clientId: ClientId | null }
   let events: Stored[] = []
   let seq = 0
@@ -32,6 +37,15 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
   const counts = new Map<LoanId, number>()
   let endpoints: EventEndpoint[] = []
   let deliveries: EndpointDelivery[] = []
+  /** Each delivery's row number, by `endpointId/eventId`, as the table's identity numbers its rows. */
+  const rowIds = new Map<string, bigint>()
+  const rowKey = (d: Pick<EndpointDelivery, 'endpointId' | 'eventId'>): string => `${d.endpointId}/${d.eventId}`
+  /** `delivery` with its endpoint and row number, as operators read it. */
+  const recordOf = (delivery: EndpointDelivery): DeliveryRecord | undefined => {
+    const endpoint = endpoints.find((e) => e.id === delivery.endpointId)
+    const rowId = rowIds.get(rowKey(delivery))
+    return endpoint === undefined || rowId === undefined ? undefined : { ...delivery, rowId: String(rowId), url: endpoint.url, clientId: endpoint.clientId, partyId: endpoint.partyId }
+  }
   const seenBy = (endpoint: EventEndpoint) => (e: Stored) => e.clientId === endpoint.clientId || e.partyId === endpoint.partyId
   /** Queues `event` for `endpoint` at `now`, or queues again one that was not delivered. */
   const queue = (endpoint: EventEndpoint, event: Stored, now: Date, again: boolean): EndpointDelivery | undefined => {
@@ -39,6 +53,7 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
     const fresh: EndpointDelivery = { endpointId: endpoint.id, eventId: event.id, eventType: event.type as EventType, status: 'pending', attempts: 0, nextAttemptAt: now, lastError: null, createdAt: now }
     if (at === -1) {
       deliveries.push(fresh)
+      rowIds.set(rowKey(fresh), BigInt(rowIds.size + 1))
       return fresh
     }
     const existing = deliveries[at]!
@@ -102,10 +117,29 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
           deliveries = deliveries.filter((d) => d.endpointId !== id)
           return O.some(gone)
         }),
-      resend: (endpoint, eventId, now) =>
+      resend: (endpoint, eventId, now, audited) =>
         TE.fromIO(() => {
           const event = events.find((e) => e.id === eventId && seenBy(endpoint)(e))
-          return event === undefined ? O.none : O.fromNullable(queue(endpoint, event, now, true))
+          const queued = event === undefined ? undefined : queue(endpoint, event, now, true)
+          if (queued !== undefined && audited !== null) audit.append(audited)
+          return O.fromNullable(queued)
+        }),
+      find: (id) => TE.right(O.fromNullable(endpoints.find((e) => e.id === id))),
+      listDeliveries: (filter, page) =>
+        TE.fromIO(() => {
+          const after = O.toUndefined(page.after)
+          return deliveries
+            .filter((d) => (filter.status === undefined || d.status === filter.status) && (filter.endpointId === undefined || d.endpointId === filter.endpointId) && (filter.eventId === undefined || d.eventId === filter.eventId))
+            .flatMap((d) => recordOf(d) ?? [])
+            .filter((r) => after === undefined || BigInt(r.rowId) > BigInt(after.id))
+            .sort((a, b) => (BigInt(a.rowId) < BigInt(b.rowId) ? -1 : 1))
+            .slice(0, page.limit + 1)
+        }),
+      findDelivery: (endpointId, eventId) =>
+        TE.fromIO(() => {
+          const delivery = deliveries.find((d) => d.endpointId === endpointId && d.eventId === eventId)
+          const record = delivery === undefined ? undefined : recordOf(delivery)
+          return record === undefined ? O.none : O.some({ ...record, attemptLog: [] })
         }),
       recover: (endpoint, since, until, now) =>
         TE.fromIO(() => {

@@ -1,5 +1,5 @@
 import { instantText } from '../domain/foundations/instant.js'
-import type { EndpointDelivery, EndpointStatus, EventEndpoint } from '../domain/webhooks/event-endpoint.js'
+import type { DeliveryRecord, DeliveryWithAttempts, EndpointDelivery, EndpointStatus, EventEndpoint } from '../domain/webhooks/event-endpoint.js'
 
 /** A webhook endpoint as the API returns it: never a secret, but the one an answer made (`secret`, that answer only). */
 export type EventEndpointView = {
@@ -42,3 +42,30 @@ export const endpointDeliveryView = (d: EndpointDelivery) => ({
 
 /** What a delivery shows (`endpointDeliveryView`). */
 export type EndpointDeliveryView = ReturnType<typeof endpointDeliveryView>
+
+/** A delivery as operators read it: whose endpoint it went to (URL, API client, party). */
+export const deliveryRecordView = (d: DeliveryRecord) => ({
+  ...endpointDeliveryView(d),
+  url: d.url,
+  api_client_id: d.clientId,
+  party_id: d.partyId,
+})
+
+/** What an operator's list of deliveries shows (`deliveryRecordView`). */
+export type DeliveryRecordView = ReturnType<typeof deliveryRecordView>
+
+/** A delivery with every attempt, oldest first: when, to which URL, how long, and what came back. */
+export const deliveryWithAttemptsView = (d: DeliveryWithAttempts) => ({
+  ...deliveryRecordView(d),
+  attempt_log: d.attemptLog.map((a) => ({
+    attempt_number: a.attemptNumber,
+    url: a.url,
+    started_at: instantText(a.startedAt),
+    duration_ms: a.durationMs,
+    status_code: a.statusCode,
+    error: a.error,
+  })),
+})
+
+/** What one delivery shows an operator (`deliveryWithAttemptsView`). */
+export type DeliveryWithAttemptsView = ReturnType<typeof deliveryWithAttemptsView>

@@ -13,6 +13,7 @@ import type { ClientId, OperatorId, PartyId } from '../foundations/ids.js'
 import { instantText } from '../foundations/instant.js'
 import type { Operator, OperatorSession } from '../operators/operator.js'
 import type { OperatorRequest } from '../operators/operator-request.js'
+import type { DeliveryRecord } from '../webhooks/event-endpoint.js'
 
 /**
  * The audit log (decision 45): one append-only event per audited action, in the change's own
@@ -46,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'operator.enabled',
   'operator_request.created',
   'operator_request.rejected',
+  'webhook_delivery.retried',
 ] as const
 /** One of `AUDIT_ACTIONS`: key mints and revocations, and every internal decision. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -65,6 +67,7 @@ export const AUDIT_SUBJECT_TYPES = [
   'api_client',
   'operator',
   'operator_request',
+  'webhook_endpoint',
 ] as const
 /** One of `AUDIT_SUBJECT_TYPES`. */
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number]
@@ -303,6 +306,24 @@ export const paymentMethodCorrectedEvent = (
     after: account(change.after),
   })
 }
+
+/**
+ * An operator sent an event to a partner's endpoint again (docs/console.md "Webhook deliveries"):
+ * the subject is the endpoint, the event in the details, with the delivery as it was.
+ */
+export const deliveryRetriedEvent = (
+  id: string,
+  context: AuditContext,
+  delivery: Pick<DeliveryRecord, 'endpointId' | 'eventId' | 'eventType' | 'status' | 'attempts' | 'clientId' | 'partyId'>,
+  at: Date,
+): AuditEvent =>
+  event(id, context, at, 'webhook_delivery.retried', { type: 'webhook_endpoint', id: delivery.endpointId }, { apiClientId: delivery.clientId, partyId: delivery.partyId }, {
+    webhook_endpoint_id: delivery.endpointId,
+    event_id: delivery.eventId,
+    type: delivery.eventType,
+    status_before: delivery.status,
+    attempts_before: delivery.attempts,
+  })
 
 /** A loan written off: what it owed when it was charged off, and the ledger entry that wrote it off. */
 export const loanChargedOffEvent = (

@@ -10,25 +10,27 @@ import { Email } from '../onboarding/verification.js'
  * token stays for automation and acts with every permission.
  */
 
-/** What an operator is hired to do; `admin` may do everything. */
+/** What an operator is hired to do; `admin` may do everything a person may. */
 export const OPERATOR_ROLES = ['reviewer', 'credit', 'servicing', 'admin'] as const
 /** One of `OPERATOR_ROLES`. */
 export type OperatorRole = (typeof OPERATOR_ROLES)[number]
 
 /**
  * What an internal route asks of the operator calling it. `read` is every role's; each other
- * permission is one desk's work.
+ * permission is one desk's work, but `ingest_bank_files`, which no person holds: a bank's file
+ * reverses payments, which a person may not do alone (decision 152), so only automation (the
+ * internal token, the CLI) ingests one.
  */
-export const OPERATOR_PERMISSIONS = ['read', 'review_onboarding', 'decide_credit', 'manage_loan_documents', 'service_loans', 'operate_rails'] as const
+export const OPERATOR_PERMISSIONS = ['read', 'review_onboarding', 'decide_credit', 'manage_loan_documents', 'service_loans', 'operate_rails', 'ingest_bank_files'] as const
 /** One of `OPERATOR_PERMISSIONS`. */
 export type OperatorPermission = (typeof OPERATOR_PERMISSIONS)[number]
 
-/** Each role's permissions; `admin` holds all of them. */
+/** Each role's permissions; `admin` holds every one a person may. */
 export const ROLE_PERMISSIONS: Readonly<Record<OperatorRole, readonly OperatorPermission[]>> = {
   reviewer: ['read', 'review_onboarding'],
   credit: ['read', 'decide_credit', 'manage_loan_documents'],
   servicing: ['read', 'service_loans', 'manage_loan_documents'],
-  admin: OPERATOR_PERMISSIONS,
+  admin: OPERATOR_PERMISSIONS.filter((permission) => permission !== 'ingest_bank_files'),
 }
 
 /** Whether `role` holds `permission`. */

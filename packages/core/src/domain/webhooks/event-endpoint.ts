@@ -3,6 +3,7 @@ import { arrayOf, boundedString, Instant, integerIn, mergePatch, oneOf, strictOb
 import type { ClientId, EndpointId, EventId, PartyId } from '../foundations/ids.js'
 import { EVENT_TYPES, type EventType } from '../events/event.js'
 import { WebhookSecret, WebhookUrl } from './webhook.js'
+import type { WebhookAttempt } from './webhook-event.js'
 
 /** A partner's webhook endpoints (docs/events.md "Webhook endpoints"): owned by an API client, subscribed to event types. */
 
@@ -83,10 +84,38 @@ export type EndpointDelivery = {
   readonly endpointId: EndpointId
   readonly eventId: EventId
   readonly eventType: EventType
-  readonly status: 'pending' | 'delivered' | 'failed'
+  readonly status: (typeof DELIVERY_STATUSES)[number]
   readonly attempts: number
   /** Meaningful while `pending`. */
   readonly nextAttemptAt: Date
   readonly lastError: string | null
   readonly createdAt: Date
 }
+
+/** The statuses a delivery goes through: `pending` until delivered, or `failed` when its retries ran out. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+
+/**
+ * A delivery as operators read it (docs/console.md "Webhook deliveries"): with its endpoint's
+ * URL, API client and party, and its row's number (`rowId`: rows are numbered as queued, which
+ * orders the list).
+ */
+export type DeliveryRecord = EndpointDelivery & {
+  readonly rowId: string
+  readonly url: string
+  readonly clientId: ClientId
+  readonly partyId: PartyId
+}
+
+/** A delivery with every attempt so far, oldest first. */
+export type DeliveryWithAttempts = DeliveryRecord & { readonly attemptLog: readonly WebhookAttempt[] }
+
+/** Every given field must match. */
+export type DeliveryFilter = {
+  readonly status?: EndpointDelivery['status']
+  readonly endpointId?: EndpointId
+  readonly eventId?: EventId
+}
+
+/** What a delivery's row id looks like: the decimal row number, below 10^18 (so it fits the column). */
+export const isDeliveryRowId = (id: string): boolean => /^[1-9][0-9]{0,17}$/.test(id)

@@ -6,6 +6,7 @@ import { invalidRequest, notFound, type InvalidRequest, type NotFound, type Stor
 import { newId, type EndpointId } from '../../domain/foundations/ids.js'
 import { decodePageRequest, pageOf, type Page } from '../../domain/foundations/pagination.js'
 import { commandOf, pathParameters } from '../../domain/foundations/path-parameters.js'
+import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
 import type { Caller } from '../../domain/keys/api-key.js'
 import {
   CreateEndpointInput,
@@ -197,7 +198,7 @@ export const resendWebhookEvent =
       TE.chainW(({ eventId }) =>
         pipe(
           loadOwnEndpoint(deps)(caller, command),
-          TE.chainW((endpoint) => deps.eventEndpoints.resend(endpoint, eventId, deps.clock.now())),
+          TE.chainW((endpoint) => deps.eventEndpoints.resend(endpoint, eventId, deps.clock.now(), NOT_AUDITED)),
           TE.chainW(TE.fromOption(() => notFound('event'))),
         ),
       ),
