@@ -286,6 +286,8 @@ for (const database of testDatabases()) {
           return { kind: 'loan_charge_off', loan_id: target.ids['loanId']![0]!, reason: 'Fuzzing' }
         case 'approveLoanApplication':
           return { decided_by: 'ops' }
+        case 'approveOperatorRequest':
+          return { preview_version: 'none.2026-01-01' }
         case 'addLoanCollateral':
           return { type: 'equipment', description: 'Forklift', valuation: 1_000_000, currency: 'USD' }
         case 'attachLoanDocument':

@@ -24,6 +24,9 @@ const withoutIds = (preview: Record<string, any>) => ({
 
 const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
 
+/** An approval's body naming no preview: for approvals refused before the preview is compared. */
+const ANY_VERSION = { preview_version: 'none.2026-01-01' }
+
 for (const database of testDatabases()) {
   describe(`maker-checker on ${database.name}`, () => {
     let server: TestServer
@@ -81,7 +84,9 @@ for (const database of testDatabases()) {
       expect(await ledgerOf(loan)).to.deep.equal(ledgerBefore)
       expect((await paymentOf(loan, paymentId))!['status']).to.equal('SUCCEEDED')
       // The checker's preview: the same action, planned afresh (its entries' ids and times are new).
-      expect(withoutIds(await ok(asOperator(server, checker, 'GET', `${path}/preview`)))).to.deep.equal(withoutIds(preview))
+      const checked = await ok(asOperator(server, checker, 'GET', `${path}/preview`))
+      expect(withoutIds(checked)).to.deep.equal(withoutIds(preview))
+      const seen = { preview_version: checked.preview_version as string }
       const inbox = await allPages(server, INTERNAL_TOKEN, '/internal/operator-requests?state=PENDING')
       expect(inbox.map((r) => r['operator_request_id'])).to.include(asked.operator_request_id)
       // The same again while it is pending: 409.
@@ -89,12 +94,12 @@ for (const database of testDatabases()) {
       expect(again.status, again.text).to.equal(409)
 
       // The maker cannot approve their own.
-      const own = await asOperator(server, maker, 'POST', `${path}/approve`)
+      const own = await asOperator(server, maker, 'POST', `${path}/approve`, seen)
       expect(own.status).to.equal(403)
       expect(own.body).to.deep.equal({ error: 'checker_must_differ', detail: 'The operator who asked cannot approve the request: another operator holding service_loans must.' })
       expect((await paymentOf(loan, paymentId))!['status']).to.equal('SUCCEEDED')
 
-      const approved = await ok(asOperator(server, checker, 'POST', `${path}/approve`))
+      const approved = await ok(asOperator(server, checker, 'POST', `${path}/approve`, seen))
       expect(approved.operator_request).to.include({ state: 'APPROVED', decided_by: checker.operatorId, requested_by: maker.operatorId, livemode: true })
       expect(approved.payment).to.include({ payment_id: paymentId, status: 'REVERSED', livemode: true })
       expect(approved.loan).to.equal(null)
@@ -111,7 +116,7 @@ for (const database of testDatabases()) {
 
       // Decided: once.
       for (const decision of ['approve', 'reject']) {
-        const twice = await asOperator(server, checker, 'POST', `${path}/${decision}`, decision === 'reject' ? { reason: 'too late' } : undefined)
+        const twice = await asOperator(server, checker, 'POST', `${path}/${decision}`, decision === 'reject' ? { reason: 'too late' } : seen)
         expect(twice.status, twice.text).to.equal(409)
       }
     })
@@ -122,14 +127,14 @@ for (const database of testDatabases()) {
       const first = await ok(asOperator(server, maker, 'POST', '/internal/operator-requests', ask), 201)
       const rejected = await ok(asOperator(server, maker, 'POST', `/internal/operator-requests/${first.operator_request_id as string}/reject`, { reason: 'Asked on the wrong loan' }))
       expect(rejected).to.include({ state: 'REJECTED', decided_by: maker.operatorId, rejection_reason: 'Asked on the wrong loan' })
-      expect((await asOperator(server, checker, 'POST', `/internal/operator-requests/${first.operator_request_id as string}/approve`)).status).to.equal(409)
+      expect((await asOperator(server, checker, 'POST', `/internal/operator-requests/${first.operator_request_id as string}/approve`, ANY_VERSION)).status).to.equal(409)
       expect((await ok(asBorrower('GET', loan.paths.loan))).status).to.equal('ACTIVE')
 
       const second = await ok(asOperator(server, maker, 'POST', '/internal/operator-requests', ask), 201)
       const preview = await ok(asOperator(server, checker, 'GET', `/internal/operator-requests/${second.operator_request_id as string}/preview`))
       expect(preview).to.include({ status_before: 'ACTIVE', status_after: 'CHARGED_OFF', payment: null })
       expect(preview.after).to.include({ principal_outstanding: 0, interest_outstanding: 0, fees_outstanding: 0, payoff_amount: 0 })
-      const approved = await ok(asOperator(server, checker, 'POST', `/internal/operator-requests/${second.operator_request_id as string}/approve`))
+      const approved = await ok(asOperator(server, checker, 'POST', `/internal/operator-requests/${second.operator_request_id as string}/approve`, { preview_version: preview.preview_version }))
       expect(approved.loan).to.include({ loan_id: loan.loanId, status: 'CHARGED_OFF' })
       expect(approved.payment).to.equal(null)
       expect((await ok(asBorrower('GET', loan.paths.loan))).status).to.equal('CHARGED_OFF')
@@ -140,7 +145,7 @@ for (const database of testDatabases()) {
       const asked = await ok(asOperator(server, maker, 'POST', '/internal/operator-requests', { kind: 'payment_reversal', payment_id: paymentId, reason: 'Returned' }), 201)
       // Automation reverses it meanwhile (the internal token acts alone).
       await ok(request(server.url, `/internal/payments/${paymentId}/reverse`, { method: 'POST', headers: bearer(INTERNAL_TOKEN), json: { reason: 'ACH file' } }))
-      const late = await asOperator(server, checker, 'POST', `/internal/operator-requests/${asked.operator_request_id as string}/approve`)
+      const late = await asOperator(server, checker, 'POST', `/internal/operator-requests/${asked.operator_request_id as string}/approve`, ANY_VERSION)
       expect(late.status, late.text).to.equal(409)
       expect(late.body).to.include({ error: 'invalid_state', status: 'REVERSED' })
       expect((await ok(asOperator(server, checker, 'GET', `/internal/operator-requests/${asked.operator_request_id as string}`))).state).to.equal('PENDING')
@@ -148,6 +153,32 @@ for (const database of testDatabases()) {
       const refused = await asOperator(server, maker, 'POST', '/internal/operator-requests', { kind: 'payment_reversal', payment_id: paymentId, reason: 'Again' })
       expect(refused.status, refused.text).to.equal(409)
       expect((await ledgerOf(loan)).filter((t) => t['type'] === 'REVERSAL')).to.have.length(1)
+    })
+
+    it('refuses an approval of what the checker no longer sees: the borrower paid after the preview', async () => {
+      const { loan, paymentId } = await paidLoan()
+      const asked = await ok(asOperator(server, maker, 'POST', '/internal/operator-requests', { kind: 'payment_reversal', payment_id: paymentId, reason: 'Returned' }), 201)
+      const path = `/internal/operator-requests/${asked.operator_request_id as string}`
+      const seen = await ok(asOperator(server, checker, 'GET', `${path}/preview`))
+      const methods = await ok(asBorrower('GET', loan.paths.paymentMethods))
+      await ok(asBorrower('POST', loan.paths.payments, { amount: 10_000, currency: 'USD', payment_method_id: methods.data[0].payment_method_id }, { 'Idempotency-Key': randomUUID() }), 201)
+      const now = await ok(asOperator(server, checker, 'GET', `${path}/preview`))
+      expect(now.preview_version).to.not.equal(seen.preview_version)
+
+      const stale = await asOperator(server, checker, 'POST', `${path}/approve`, { preview_version: seen.preview_version })
+      expect(stale.status, stale.text).to.equal(409)
+      expect(stale.body).to.deep.equal({
+        error: 'preview_outdated',
+        detail: 'The loan changed since the preview you approved (a payment, a posting, or the day it would post on): preview the request again and approve what it shows now.',
+        preview_version: now.preview_version,
+      })
+      expect((await ok(asOperator(server, checker, 'GET', path))).state).to.equal('PENDING')
+      expect((await paymentOf(loan, paymentId))!['status']).to.equal('SUCCEEDED')
+      const missing = await asOperator(server, checker, 'POST', `${path}/approve`, {})
+      expect([missing.status, missing.body.param]).to.deep.equal([400, 'preview_version'])
+
+      const approved = await ok(asOperator(server, checker, 'POST', `${path}/approve`, { preview_version: now.preview_version }))
+      expect(approved.payment).to.include({ payment_id: paymentId, status: 'REVERSED' })
     })
 
     it('refuses a person acting alone, a reviewer deciding, the token asking, and bodies that name the wrong thing', async () => {
@@ -165,11 +196,11 @@ for (const database of testDatabases()) {
 
       const asked = await ok(asOperator(server, maker, 'POST', '/internal/operator-requests', { kind: 'payment_reversal', payment_id: paymentId, reason: 'Returned' }), 201)
       const reviewer = await signedIn(server, 'reviewer')
-      const byReviewer = await asOperator(server, reviewer, 'POST', `/internal/operator-requests/${asked.operator_request_id as string}/approve`)
+      const byReviewer = await asOperator(server, reviewer, 'POST', `/internal/operator-requests/${asked.operator_request_id as string}/approve`, ANY_VERSION)
       expect([byReviewer.status, byReviewer.body.error]).to.deep.equal([403, 'insufficient_role'])
       const byToken = await request(server.url, '/internal/operator-requests', { method: 'POST', headers: bearer(INTERNAL_TOKEN), json: { kind: 'loan_charge_off', loan_id: loan.loanId, reason: 'token' } })
       expect([byToken.status, byToken.body.error]).to.deep.equal([403, 'operator_session_required'])
-      const approvedByToken = await request(server.url, `/internal/operator-requests/${asked.operator_request_id as string}/approve`, { method: 'POST', headers: bearer(INTERNAL_TOKEN) })
+      const approvedByToken = await request(server.url, `/internal/operator-requests/${asked.operator_request_id as string}/approve`, { method: 'POST', headers: bearer(INTERNAL_TOKEN), json: ANY_VERSION })
       expect([approvedByToken.status, approvedByToken.body.error]).to.deep.equal([403, 'operator_session_required'])
 
       for (const [body, param] of [

@@ -40,6 +40,8 @@ export type ActionPreview = {
   readonly after: Owed
   readonly transactions: readonly PreviewEntry[]
   readonly payment: { readonly payment_id: string; readonly amount: number; readonly effective_date: string } | null
+  /** What the preview was of (the loan's latest snapshot and the day the action would post): a checker approves with it. */
+  readonly preview_version: string
 }
 
 /** A maker-checker request (`OperatorRequest`). */

@@ -50,13 +50,18 @@ type Read = { readonly state: 'reading' } | { readonly state: 'read'; readonly p
  * when a decision found the request changed; not on the page's refresh after a decision, which
  * would ask for the preview of a request no longer pending.
  */
-const LivePreview = ({ requestId, version }: { readonly requestId: string; readonly version: number }) => {
+const LivePreview = ({ requestId, version, onRead }: { readonly requestId: string; readonly version: number; readonly onRead: (previewVersion: string | undefined) => void }) => {
   // Kept in a ref: the read depends on the request and the asking only, never on a hook's identity.
   const signOut = useLogoutIfAccessDenied()
   const signOutIfEnded = useRef(signOut)
   signOutIfEnded.current = signOut
   const [read, setRead] = useState<Read>({ state: 'reading' })
   const [again, setAgain] = useState(0)
+  const tell = useRef(onRead)
+  tell.current = onRead
+  useEffect(() => {
+    tell.current(read.state === 'read' ? read.preview.preview_version : undefined)
+  }, [read])
   useEffect(() => {
     let current = true
     setRead({ state: 'reading' })
@@ -95,10 +100,20 @@ const LivePreview = ({ requestId, version }: { readonly requestId: string; reado
   )
 }
 
-/** The decisions on a pending request: approve (carries the action out), or reject with a reason. */
-const RequestDecisions = ({ kind, onConflict }: { readonly kind: unknown; readonly onConflict: () => void }) => (
+/**
+ * The decisions on a pending request: approve (carries out what the preview on screen showed, named
+ * by its `preview_version`; none before a preview is read), or reject with a reason.
+ */
+const RequestDecisions = ({ kind, previewVersion, onConflict }: { readonly kind: unknown; readonly previewVersion: string | undefined; readonly onConflict: () => void }) => (
   <Box sx={{ display: 'flex', gap: 1 }}>
-    <DecisionButton label="Approve" path={(id) => `internal/operator-requests/${encodeURIComponent(id)}/approve`} done={approvedWords(kind)} onConflict={onConflict} />
+    <DecisionButton
+      label="Approve"
+      path={(id) => `internal/operator-requests/${encodeURIComponent(id)}/approve`}
+      done={approvedWords(kind)}
+      onConflict={onConflict}
+      disabled={previewVersion === undefined}
+      {...(previewVersion === undefined ? {} : { body: { preview_version: previewVersion } })}
+    />
     <DecisionButton
       label="Reject"
       color="error"
@@ -114,6 +129,7 @@ const RequestDetail = () => {
   const record = useRecordContext()
   const me = useSignedInId()
   const [version, setVersion] = useState(0)
+  const [previewVersion, setPreviewVersion] = useState<string | undefined>()
   if (record === undefined) return null
   const requestId = String(record.id)
   const pending = record['state'] === 'PENDING'
@@ -124,7 +140,7 @@ const RequestDetail = () => {
       <PageHeading>
         {kindName(record['kind'])} request {requestId}
       </PageHeading>
-      <Section title="Request" actions={pending ? <RequestDecisions kind={record['kind']} onConflict={() => setVersion((v) => v + 1)} /> : null}>
+      <Section title="Request" actions={pending ? <RequestDecisions kind={record['kind']} previewVersion={previewVersion} onConflict={() => setVersion((v) => v + 1)} /> : null}>
         <Facts
           items={[
             ['State', text(record['state'])],
@@ -141,11 +157,11 @@ const RequestDetail = () => {
         />
         {pending ? (
           <Typography variant="body2" sx={{ mt: 2 }}>
-            Approving carries the action out at once; the operator who asked cannot approve it.
+            Approving carries out at once what the preview below shows; if the loan moved since, the server refuses and the preview is read again. The operator who asked cannot approve it.
           </Typography>
         ) : null}
       </Section>
-      {pending ? <LivePreview requestId={requestId} version={version} /> : null}
+      {pending ? <LivePreview requestId={requestId} version={version} onRead={setPreviewVersion} /> : null}
     </Box>
   )
 }

@@ -8,7 +8,8 @@ import { formatMinor } from './money.js'
 /**
  * A chart as a figure: its caption names it, the text under it says what it shows (its accessible
  * description), and the drawing itself is hidden from assistive technology, which reads the text
- * and the table beside it instead.
+ * and the table beside it instead; so a chart takes no keyboard focus either (no tab stop inside
+ * what assistive technology cannot see).
  */
 const ChartFigure = (props: { readonly caption: string; readonly description: string; readonly children: React.ReactNode }) => {
   const caption = useId()
@@ -35,6 +36,7 @@ export const SplitChart = ({ splits, currency, caption }: { readonly splits: rea
       <BarChart
         height={260}
         skipAnimation
+        disableKeyboardNavigation
         xAxis={[{ scaleType: 'band', data: splits.map((s) => String(s.number)), label: 'Installment' }]}
         yAxis={[{ valueFormatter: (v: number) => formatMinor(v, currency), width: 110 }]}
         series={[
@@ -52,6 +54,7 @@ export const BalanceChart = ({ points, currency }: { readonly points: readonly B
       <LineChart
         height={260}
         skipAnimation
+        disableKeyboardNavigation
         xAxis={[{ scaleType: 'point', data: points.map((p) => p.asOf), label: 'Date' }]}
         yAxis={[{ valueFormatter: (v: number) => formatMinor(v, currency), width: 110 }]}
         series={[

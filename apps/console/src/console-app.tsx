@@ -8,6 +8,8 @@ import { LoanPage, LoanQueue } from './loans.js'
 import { LoginPage } from './login-page.js'
 import { DecisionQueue, ReviewQueue } from './queues.js'
 import { SessionPage } from './session-page.js'
+import { consoleTheme } from './theme.js'
+import { DeliveryPage, DeliveryQueue } from './webhook-deliveries.js'
 import { ConsoleLayout, useWorld } from './world-switch.js'
 
 /** What the console never asks of its data provider: each action is a request of its own (`api`). */
@@ -44,6 +46,7 @@ export const ConsoleApp = () => {
       dataProvider={dataProvider}
       loginPage={LoginPage}
       layout={ConsoleLayout}
+      theme={consoleTheme}
       requireAuth
       disableTelemetry
     >
@@ -51,6 +54,7 @@ export const ConsoleApp = () => {
       <Resource name="applications" list={DecisionQueue} show={ApplicationPage} options={{ label: 'Credit decisions' }} />
       <Resource name="loans" list={LoanQueue} show={LoanPage} options={{ label: 'Loans' }} />
       <Resource name="operator-requests" list={ApprovalQueue} show={RequestPage} options={{ label: 'Approvals' }} />
+      <Resource name="webhook-deliveries" list={DeliveryQueue} show={DeliveryPage} options={{ label: 'Webhook deliveries' }} />
     </Admin>
   )
 }

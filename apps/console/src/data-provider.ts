@@ -5,11 +5,33 @@ import { api, withQuery, type Json } from './api.js'
 export type Listing = { readonly data: readonly Record<string, unknown>[]; readonly next_cursor: string | null }
 
 /**
- * Where a console resource is read, and which field is its records' id. A `:name` segment of the
- * path is filled in from the list's filter (a loan's schedule: `loan_id`) or, for one record, from
- * its id (`:id`); the rest of the filter is the query.
+ * Where a console resource is read, and which field is its records' id, or which fields when a
+ * record is named by several (a webhook delivery: its endpoint and its event). A `:name` segment of
+ * the path is filled in from the list's filter (a loan's schedule: `loan_id`) or, for one record,
+ * from its id (`:id`, or each field of a composite id by its name); the rest of the filter is the query.
  */
-type Route = { readonly path: string; readonly id: string }
+type Route = { readonly path: string; readonly id: string | readonly string[] }
+
+/**
+ * What joins the fields of a composite id into react-admin's one id (`{endpoint}~{event}`): a
+ * character none of the API's ids holds (uuids, `evt_…`), and one a URL keeps as it is.
+ */
+export const ID_SEPARATOR = '~'
+
+/** The react-admin id of an API record: its id field, or its id fields joined by `ID_SEPARATOR`. */
+export const recordIdOf = (id: Route['id'], record: Readonly<Record<string, unknown>>): unknown =>
+  typeof id === 'string' ? record[id] : id.map((field) => String(record[field] ?? '')).join(ID_SEPARATOR)
+
+/**
+ * The path params of one record's id: `{ id }`, or each field of a composite id by its name. A
+ * composite id with another number of parts is an error, never a request to another record.
+ */
+export const idParams = (id: Route['id'], value: unknown): Record<string, unknown> => {
+  if (typeof id === 'string') return { id: value }
+  const parts = String(value).split(ID_SEPARATOR)
+  if (parts.length !== id.length) throw new Error(`${String(value)} is not an id of ${id.join(ID_SEPARATOR)}`)
+  return Object.fromEntries(id.map((field, i) => [field, parts[i]]))
+}
 
 /** The console's lists, each on an internal list route of the operator OpenAPI document. */
 export const LIST_ROUTES = {
@@ -22,6 +44,7 @@ export const LIST_ROUTES = {
   'loan-payments': { path: 'internal/loans/:loan_id/payments', id: 'payment_id' },
   'loan-balances': { path: 'internal/loans/:loan_id/balances', id: 'balance_id' },
   'operator-requests': { path: 'internal/operator-requests', id: 'operator_request_id' },
+  'webhook-deliveries': { path: 'internal/webhook-deliveries', id: ['webhook_endpoint_id', 'event_id'] },
 } as const satisfies Readonly<Record<string, Route>>
 
 /** The console's records read one at a time (a page of their own), by id. */
@@ -31,6 +54,7 @@ export const RECORD_ROUTES = {
   'schedule-previews': { path: 'internal/applications/:id/schedule-preview', id: 'application_id' },
   loans: { path: 'internal/loans/:id', id: 'loan_id' },
   'operator-requests': { path: 'internal/operator-requests/:id', id: 'operator_request_id' },
+  'webhook-deliveries': { path: 'internal/webhook-endpoints/:webhook_endpoint_id/deliveries/:event_id', id: ['webhook_endpoint_id', 'event_id'] },
 } as const satisfies Readonly<Record<string, Route>>
 
 const routeIn = (routes: Readonly<Record<string, Route>>, resource: string, what: string): Route => {
@@ -99,14 +123,14 @@ export const cursorDataProvider = (
       // A page past the last (a list that shrank since it was paged) is empty, never the last page under another number.
       if (reached < page) return { data: [], pageInfo: { hasPreviousPage: true, hasNextPage: false } }
       return {
-        data: listing.data.map((record) => ({ ...record, id: record[route.id] }) as unknown as R),
+        data: listing.data.map((record) => ({ ...record, id: recordIdOf(route.id, record) }) as unknown as R),
         pageInfo: { hasPreviousPage: reached > 1, hasNextPage: listing.next_cursor !== null },
       }
     },
     getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
       const route = routeIn(RECORD_ROUTES, resource, 'page')
-      const record = await fetchRecord(fillPath(route.path, { id: params.id }).path)
-      return { data: { ...record, id: record[route.id] ?? params.id } as unknown as R }
+      const record = await fetchRecord(fillPath(route.path, idParams(route.id, params.id)).path)
+      return { data: { ...record, id: params.id } as unknown as R }
     },
   }
 }

@@ -68,7 +68,8 @@ export const Figure = ({ label, value }: { readonly label: string; readonly valu
  * The id of the record in context as a link to its page (`resource`'s show page): a column of a
  * queue, reached by keyboard as any link is. `label` and `sortable` are read by the Datagrid's header.
  * With `idSource`, the link is to the record that field names (a request's loan); with `display`,
- * its text is that rather than the field as it is.
+ * its text is that rather than the field as it is; with `nameSource`, its accessible name says that
+ * field rather than the id (a record whose id is composite: a delivery's event).
  */
 export const ShowLink = (props: {
   readonly resource: string
@@ -78,6 +79,7 @@ export const ShowLink = (props: {
   readonly title: string
   readonly idSource?: string
   readonly display?: (value: unknown) => string
+  readonly nameSource?: string
 }) => {
   const record = useRecordContext()
   const createPath = useCreatePath()
@@ -85,9 +87,12 @@ export const ShowLink = (props: {
   const target = props.idSource === undefined ? record.id : record[props.idSource]
   if (target === null || target === undefined || target === '') return <>—</>
   const id = String(target)
+  const shown = (props.display ?? text)(record[props.source])
+  const name = `${props.title} ${props.nameSource === undefined ? id : text(record[props.nameSource])}`
+  // The accessible name holds the visible text, so that a voice user can say what they see.
   return (
-    <Link to={createPath({ resource: props.resource, id, type: 'show' })} aria-label={`${props.title} ${id}`} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
-      {(props.display ?? text)(record[props.source])}
+    <Link to={createPath({ resource: props.resource, id, type: 'show' })} aria-label={name.includes(shown) ? name : `${shown}: ${name}`} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
+      {shown}
     </Link>
   )
 }

@@ -1,6 +1,6 @@
 import { Alert, Chip, FormControlLabel, Switch } from '@mui/material'
 import { useSyncExternalStore, type ReactNode } from 'react'
-import { AppBar, Layout, LoadingIndicator } from 'react-admin'
+import { AppBar, Layout, LoadingIndicator, useGetIdentity, UserMenu } from 'react-admin'
 import { consoleWorld, type World } from './world.js'
 
 /** The world this tab reads and acts on; a change re-renders whoever reads it. */
@@ -19,6 +19,15 @@ const WorldSwitch = () => {
 }
 
 /**
+ * The signed-in operator's menu (sign out): its button is named by what it shows, the operator's
+ * e-mail and role, so a voice user can say what they see.
+ */
+const OperatorMenu = () => {
+  const { identity } = useGetIdentity()
+  return <UserMenu label={identity?.fullName === undefined ? 'Profile' : `${identity.fullName}: account menu`} />
+}
+
+/**
  * The app bar: the page's title, the world switch and, while the test world is on, a bar of
  * another colour with a mark that says so, so live and test are never taken for one another.
  */
@@ -27,6 +36,7 @@ const ConsoleAppBar = () => {
   return (
     <AppBar
       alwaysOn
+      userMenu={<OperatorMenu />}
       color={world === 'test' ? 'warning' : 'primary'}
       toolbar={
         <>

@@ -19,6 +19,7 @@ const REVERSAL: ActionPreview = {
   kind: 'payment_reversal',
   loan_id: '0b3f8a52-5c1e-4d2a-9f7e-2a6d1c4b8e90',
   payment_id: 'c1d2e3f4-0000-4000-8000-000000000001',
+  preview_version: '0b8f7a5e-2c41-4d9a-9e63-7f1d2a8c4b50.2026-11-30',
   currency: 'USD',
   status_before: 'ACTIVE',
   status_after: 'ACTIVE',

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { cursorDataProvider, fillPath, type Listing } from '../src/data-provider.js'
+import { cursorDataProvider, fillPath, idParams, type Listing } from '../src/data-provider.js'
 import { formatMinor } from '../src/money.js'
 
 /** The console's logic that needs no browser: amounts as text, and paging by cursor. */
@@ -100,5 +100,21 @@ describe("the data provider's routes", () => {
     const request = await provider.getOne('operator-requests', { id: 'r1' })
     expect([inbox.data, request.data]).to.deep.equal([[{ operator_request_id: 'r1', state: 'PENDING', id: 'r1' }], { operator_request_id: 'r1', state: 'PENDING', id: 'r1' }])
     expect(asked).to.deep.equal(['internal/operator-requests?state=PENDING&limit=25', 'internal/operator-requests/r1'])
+  })
+
+  it('names a webhook delivery by its endpoint and its event, and reads it on the route of both', async () => {
+    const asked: string[] = []
+    const endpoint = '0f4c2b1e-8d3a-4c5b-9e6f-7a8b9c0d1e2f'
+    const event = `evt_${'a'.repeat(32)}`
+    const provider = cursorDataProvider(
+      async (path) => (asked.push(path), { data: [{ webhook_endpoint_id: endpoint, event_id: event, status: 'failed' }], next_cursor: null }),
+      async (path) => (asked.push(path), { webhook_endpoint_id: endpoint, event_id: event, status: 'failed', attempt_log: [] }),
+    )
+    const failed = await provider.getList('webhook-deliveries', { pagination: { page: 1, perPage: 25 }, filter: { status: 'failed' }, sort: { field: 'id', order: 'ASC' } })
+    const id = `${endpoint}~${event}`
+    expect(failed.data.map((d) => d.id)).to.deep.equal([id])
+    expect((await provider.getOne('webhook-deliveries', { id })).data).to.deep.equal({ webhook_endpoint_id: endpoint, event_id: event, status: 'failed', attempt_log: [], id })
+    expect(asked).to.deep.equal(['internal/webhook-deliveries?status=failed&limit=25', `internal/webhook-endpoints/${endpoint}/deliveries/${event}`])
+    expect(() => idParams(['webhook_endpoint_id', 'event_id'], event)).to.throw(`${event} is not an id of webhook_endpoint_id~event_id`)
   })
 })

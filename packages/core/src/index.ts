@@ -373,7 +373,7 @@ export { achInboxJob, achInboxJobName } from './use-cases/ach/inbox.js'
 export {
   OPERATOR_REQUEST_KINDS, type OperatorRequestKind, OPERATOR_REQUEST_STATES, type OperatorRequestState, type OperatorRequest,
   OperatorRequestInput, type OperatorRequestSubject, requestSubjectOf, RejectRequestInput, actsAlone, type CheckerRequired, checkerRequired,
-  type SameOperator, sameOperator, type OperatorRequired, operatorRequired,
+  type SameOperator, sameOperator, type OperatorRequired, operatorRequired, ApproveRequestInput, previewVersion, type PreviewOutdated, previewOutdated,
 } from './domain/operators/operator-request.js'
 export {
   type OperatorRequestDeps, type ActingOperator, type OperatorRequestError, type ActionOutcome, type ActionPreview, type ApprovedRequest,

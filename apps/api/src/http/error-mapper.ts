@@ -74,6 +74,15 @@ export const toHttpError = (problem: Problem): HttpError => {
           kind: problem.kind,
         },
       }
+    case 'PreviewOutdated':
+      return {
+        status: 409,
+        body: {
+          error: 'preview_outdated',
+          detail: 'The loan changed since the preview you approved (a payment, a posting, or the day it would post on): preview the request again and approve what it shows now.',
+          preview_version: problem.current,
+        },
+      }
     case 'OperatorRequired':
       return {
         status: 403,

@@ -26,6 +26,7 @@ import type {
   CheckerRequired,
   OperatorRequired,
   SameOperator,
+  PreviewOutdated,
 } from '@lendgate/core'
 
 /**
@@ -86,6 +87,7 @@ export type Problem =
   | CheckerRequired
   | OperatorRequired
   | SameOperator
+  | PreviewOutdated
   | InvalidCsrfToken
   | NotFound
   | StoreUnavailable

@@ -49,6 +49,7 @@ export const SAMPLE_PROBLEMS: { readonly [T in ProblemTag]: ProblemOf<T> } = {
   InsufficientRole: { _tag: 'InsufficientRole', role: 'reviewer', permission: 'decide_credit' },
   CheckerRequired: { _tag: 'CheckerRequired', kind: 'payment_reversal' },
   SameOperator: { _tag: 'SameOperator' },
+  PreviewOutdated: { _tag: 'PreviewOutdated', current: '0b8f7a5e-2c41-4d9a-9e63-7f1d2a8c4b50.2026-11-30' },
   OperatorRequired: { _tag: 'OperatorRequired' },
   InvalidCsrfToken: { _tag: 'InvalidCsrfToken' },
   ServerMisconfigured: { _tag: 'ServerMisconfigured', setting: 'INTERNAL_API_TOKEN' },
@@ -122,6 +123,11 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
     required: ['kind'],
   },
   operator_session_required: { why: 'The internal token tried to ask for or decide a maker-checker request: only named operators, in a console session, do' },
+  preview_outdated: {
+    why: "The loan changed between the checker's preview and the approval, so what they saw is not what approving would do",
+    fields: { preview_version: { ...string, description: 'The `preview_version` a preview would answer now: preview again before approving' } },
+    required: ['preview_version'],
+  },
   checker_must_differ: { why: 'The operator who asked for a maker-checker request tried to approve it: another operator must' },
   insufficient_scope: {
     why: 'The key lacks the scope the operation needs',
@@ -189,7 +195,7 @@ export const ERROR_CODES: Readonly<Record<string, CodeDoc>> = {
 }
 
 /** The codes only operator routes answer: the partner catalogue leaves them out. */
-const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token', 'invalid_credentials', 'invalid_session', 'insufficient_role', 'invalid_csrf_token', 'checker_required', 'checker_must_differ', 'operator_session_required'])
+const OPERATOR_CODES: ReadonlySet<string> = new Set(['invalid_internal_token', 'invalid_credentials', 'invalid_session', 'insufficient_role', 'invalid_csrf_token', 'checker_required', 'checker_must_differ', 'preview_outdated', 'operator_session_required'])
 
 /** When a request answered with a code is worth sending again; the others need a change first. */
 const RETRY_ADVICE: Readonly<Record<string, string>> = {

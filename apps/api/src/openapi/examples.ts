@@ -69,6 +69,7 @@ import type {
   actionPreviewView,
   OperatorRequestInput,
   RejectRequestInput,
+  ApproveRequestInput,
   SchedulePreview,
   testClockView,
   transactionView,
@@ -998,6 +999,7 @@ const OPERATOR_REQUEST_ID = 'e41b7d30-8c2a-4f6e-a915-0d3c7b5e2f84'
 
 const operatorRequestRequest: Sent<typeof OperatorRequestInput> = { kind: 'payment_reversal', payment_id: PAYMENT_ID, reason: 'ACH return R01 received by phone from the bank; file to follow' }
 const rejectRequestRequest: Sent<typeof RejectRequestInput> = { reason: 'The return was withdrawn: the bank paid the debit after all.' }
+const approveRequestRequest: Sent<typeof ApproveRequestInput> = { preview_version: '0b8f7a5e-2c41-4d9a-9e63-7f1d2a8c4b50.2026-11-30' }
 
 /** A reversal of the story's payment, asked by one operator. */
 const reversalRequested: OperatorRequestView = {
@@ -1060,6 +1062,7 @@ const reversalPreview: ActionPreviewView = {
     },
   ],
   payment: { payment_id: PAYMENT_ID, amount: 50_000, effective_date: '2026-11-16' },
+  preview_version: approveRequestRequest.preview_version,
 }
 
 const sessionUnderReview: ReviewView = {
@@ -1762,6 +1765,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<RequestBodyName, unknown>> = {
   SignInInput: { email: 'ada.reviewer@lender.example', password: 'correct horse battery staple' },
   OperatorRequestInput: operatorRequestRequest,
   RejectRequestInput: rejectRequestRequest,
+  ApproveRequestInput: approveRequestRequest,
   ApproveApplicationInput: approveApplicationRequest,
   DeclineApplicationInput: declineApplicationRequest,
   CollateralInput: collateralRequest,

@@ -29,6 +29,7 @@ import {
   DeliveryFilters,
   OperatorRequestInput,
   RejectRequestInput,
+  ApproveRequestInput,
   LoanProductInput,
   LoanProductPatch,
   MintApiKeyInput,
@@ -101,6 +102,7 @@ export const REQUEST_BODIES = {
   SignInInput,
   OperatorRequestInput,
   RejectRequestInput,
+  ApproveRequestInput,
 } as const satisfies Readonly<Record<string, t.Mixed>>
 
 export type RequestBodyName = keyof typeof REQUEST_BODIES
@@ -130,6 +132,7 @@ export const OPERATOR_TAGS = {
   jobs: 'Jobs the scheduler runs every day, which operators can also run on demand.',
   ach: 'Files the bank sends back on the ACH rails: returns of bank debits and notices of change.',
   audit: 'The append-only audit log of keys and operator decisions.',
+  webhooks: "Partners' webhook deliveries: where each event went, every attempt, and sending one again.",
   console:
     "Named operators' console sessions (decision 149): sign in with an e-mail and password for a session cookie and its CSRF token, read the session, sign out. Operators are added and disabled with the CLI.",
   reference: 'This document.',
@@ -904,9 +907,11 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   approveOperatorRequest: doc(
     'loans',
     'Approve a request (checker)',
-    "Another named operator holding `service_loans`, in a console session, approves a pending request: in one transaction under the loan's lock the action is carried out as the direct route would (its audit event, `payment.reversed` or `loan.charged_off`, names the checker as actor and the request and its maker in its details) and the request becomes `APPROVED`. An action no longer possible is refused as the action would be; the request stays pending.",
+    "Another named operator holding `service_loans`, in a console session, approves a pending request with the `preview_version` of the preview they read (previewOperatorRequest): in one transaction under the loan's lock the action is carried out as the direct route would (its audit event, `payment.reversed` or `loan.charged_off`, names the checker as actor and the request and its maker in its details) and the request becomes `APPROVED`. A loan that moved since that preview is refused (409 `preview_outdated`), as is an action no longer possible; refused, the request stays pending.",
     {
+      body: 'ApproveRequestInput',
       errors: [
+        sample('PreviewOutdated', 'The loan changed since the preview (a payment, a posting, or the day it would post on): preview again, and approve what it shows.'),
         notFound('operator_request', 'No request with this id.'),
         sample('SameOperator', 'The operator who asked tried to approve it.'),
         sample('OperatorRequired'),
@@ -925,16 +930,16 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
     },
   ),
   listWebhookDeliveries: doc(
-    'events',
+    'webhooks',
     "List partners' webhook deliveries",
     "Every partner endpoint's deliveries, oldest first, optionally of one `status` (`failed`: what needs a look), one endpoint (`endpoint_id`) or one event (`event_id`: where did it go?), each with the endpoint's URL, API client and party.",
     { list: true, query: DeliveryFilters },
   ),
-  getWebhookDelivery: doc('events', 'Get a webhook delivery', 'The delivery of event `eventId` to endpoint `endpointId`, with every attempt: when, to which URL, how long it took, and what came back.', {
+  getWebhookDelivery: doc('webhooks', 'Get a webhook delivery', 'The delivery of event `eventId` to endpoint `endpointId`, with every attempt: when, to which URL, how long it took, and what came back.', {
     errors: [DELIVERY_NOT_FOUND],
   }),
   retryEndpointWebhookDelivery: doc(
-    'events',
+    'webhooks',
     'Send a delivery again, now',
     "Queues the delivery due now, whatever its status: a failed one is tried again (its attempt count kept), a delivered one is sent again, with the same `webhook-id`, signed with the endpoint's current secrets. One attempt at a time: a retry asked while an attempt is under way folds into it. Writes `webhook_delivery.retried` to the audit log; a role with `operate_rails` only.",
     { errors: [DELIVERY_NOT_FOUND] },

@@ -642,6 +642,7 @@ const SCHEMAS = {
           effective_date: date,
         }),
       ),
+      preview_version: { ...string, description: "What this preview was of (the loan's latest balance snapshot and the day the action would post): a checker approves with it, and a loan that moved since is refused" },
     },
   ),
   LoanProduct: objectOf<LoanProductView>()('A loan product of the catalogue; money in minor units of `currency`', {

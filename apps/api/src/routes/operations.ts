@@ -247,7 +247,7 @@ export const OPERATIONS = [
   internal('previewOperatorAction', 'POST', '/internal/operator-requests/preview', 200, 'service_loans', { jsonBody: true }),
   internal('getOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId', 200, 'read'),
   internal('previewOperatorRequest', 'GET', '/internal/operator-requests/:operatorRequestId/preview', 200, 'service_loans'),
-  internal('approveOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/approve', 200, 'service_loans', { livemode: 'members' }),
+  internal('approveOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/approve', 200, 'service_loans', { livemode: 'members', jsonBody: true }),
   internal('rejectOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/reject', 200, 'service_loans', { jsonBody: true }),
   // Partners' webhook deliveries (docs/console.md "Webhook deliveries"): what reached them, and a retry for what did not.
   internal('listWebhookDeliveries', 'GET', '/internal/webhook-deliveries', 200, 'read'),

@@ -132,6 +132,7 @@ const BODIES: Readonly<Record<string, (ids: IdMap) => unknown>> = {
   askOperatorRequest: (ids) => ({ kind: 'payment_reversal', payment_id: ids.paymentId, reason: 'intruder' }),
   previewOperatorAction: (ids) => ({ kind: 'payment_reversal', payment_id: ids.paymentId, reason: 'intruder' }),
   rejectOperatorRequest: () => ({ reason: 'intruder' }),
+  approveOperatorRequest: () => ({ preview_version: 'none.2026-01-01' }),
   createWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder', enabled_events: ['*'] }),
   updateWebhookEndpoint: () => ({ url: 'https://93.184.216.34/hooks/intruder' }),
   recoverWebhookEvents: () => ({ since: new Date(Date.now() - 86_400_000).toISOString() }),

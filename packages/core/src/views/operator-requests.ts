@@ -49,6 +49,7 @@ export const actionPreviewView = (p: ActionPreview) => ({
   after: owedView(p.after),
   transactions: p.change.posting.transactions.map((t) => entryView(t, p.loan.currency)),
   payment: p.change.result.kind === 'payment_reversal' ? reversedPaymentView(p.change.result.payment) : null,
+  preview_version: p.version,
 })
 
 /** An approved request and what its action made: the payment reversed, or the loan charged off (on `now`). */

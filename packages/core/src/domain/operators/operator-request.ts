@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { AuditContext } from '../audit/audit-event.js'
 import type * as t from 'io-ts'
-import { boundedString, oneOf, strictObject } from '../foundations/codecs.js'
+import { boundedString, oneOf, strictObject, stringMatching } from '../foundations/codecs.js'
 import { invalidRequest, type InvalidRequest } from '../foundations/errors.js'
 import { LoanId, PaymentId, type OperatorId, type OperatorRequestId } from '../foundations/ids.js'
 
@@ -85,3 +85,20 @@ export const operatorRequired: OperatorRequired = { _tag: 'OperatorRequired' }
 export type SameOperator = { readonly _tag: 'SameOperator' }
 /** The one `SameOperator`. */
 export const sameOperator: SameOperator = { _tag: 'SameOperator' }
+
+/**
+ * What a preview was of: the loan's latest balance snapshot and the day the action would post. The
+ * same two plan the same action, so a checker approving with the version they previewed gets
+ * exactly what they saw, or `PreviewOutdated`.
+ */
+export const previewVersion = (latestSnapshotId: string, postingDay: string): string => `${latestSnapshotId}.${postingDay}`
+
+const PreviewVersion = stringMatching('PreviewVersion', /^[0-9A-Za-z_-]{1,64}\.\d{4}-\d{2}-\d{2}$/, 'must be the preview_version of a preview of this request')
+
+/** What a checker approves: the `preview_version` of the preview they read. */
+export const ApproveRequestInput = strictObject('ApproveRequestInput', { preview_version: PreviewVersion }, {})
+
+/** The loan moved since the checker's preview (a payment, a day's interest): 409 `preview_outdated`, with the version a preview would show now. */
+export type PreviewOutdated = { readonly _tag: 'PreviewOutdated'; readonly current: string }
+/** `PreviewOutdated`, a preview now being `current`. */
+export const previewOutdated = (current: string): PreviewOutdated => ({ _tag: 'PreviewOutdated', current })

@@ -18,6 +18,10 @@ import {
   requestSubjectOf,
   operatorRequired,
   sameOperator,
+  ApproveRequestInput,
+  previewOutdated,
+  previewVersion,
+  type PreviewOutdated,
   type OperatorRequest,
   type OperatorRequired,
   type OperatorRequestSubject,
@@ -58,7 +62,7 @@ export type ActingOperator = { readonly operator: Pick<Operator, 'id' | 'role'>;
 const contextOf = (by: ActingOperator): AuditContext => ({ actor: namedOperatorActor(by.operator), requestId: by.requestId })
 
 /** Why asking, previewing or deciding is refused. */
-export type OperatorRequestError = InvalidRequest | NotFound | InvalidState | AlreadyExists | OperatorRequired | InsufficientRole | SameOperator | StoreUnavailable
+export type OperatorRequestError = InvalidRequest | NotFound | InvalidState | AlreadyExists | OperatorRequired | InsufficientRole | SameOperator | PreviewOutdated | StoreUnavailable
 
 /**
  * The named operator who may ask or decide, once the command is decoded: none (the internal
@@ -78,6 +82,8 @@ export type ActionPreview = {
   /** The snapshot the action would write; `before` when it writes none. */
   readonly after: BalanceSnapshot
   readonly change: Change<ActionOutcome>
+  /** What the preview was of (`previewVersion`): a checker approves with it. */
+  readonly version: string
 }
 
 /** How an action is ordered: who, why, and (approving) the request it carries out. */
@@ -116,6 +122,9 @@ const planned = (subject: OperatorRequestSubject, found: O.Option<LockedLoan>, r
         TE.map(({ posting, result }): Change<ActionOutcome> => ({ posting, result: { kind: 'loan_charge_off', loan: result } })),
       )
 
+/** The version of a plan: the snapshot it starts from, and the day it posts on. */
+const versionOf = (locked: LockedLoan, change: Change<ActionOutcome>): string => previewVersion(locked.latest.id, (change.posting.balance ?? locked.latest).asOf)
+
 /** The preview of `change` on `locked`. */
 const previewOf = (subject: OperatorRequestSubject, locked: LockedLoan, change: Change<ActionOutcome>): ActionPreview => ({
   subject,
@@ -123,6 +132,7 @@ const previewOf = (subject: OperatorRequestSubject, locked: LockedLoan, change: 
   before: locked.latest,
   after: change.posting.balance ?? locked.latest,
   change,
+  version: versionOf(locked, change),
 })
 
 /** What the action would do now, planned under the loan's lock and written nowhere. */
@@ -217,6 +227,7 @@ export const askOperatorRequest =
 
 const RequestParams = pathParameters('operatorRequestId')
 const RejectCommand = commandOf(['operatorRequestId'], RejectRequestInput)
+const ApproveCommand = commandOf(['operatorRequestId'], ApproveRequestInput)
 
 /** The request named by the command, whichever loan's. */
 const findRequest = (deps: Pick<OperatorRequestDeps, 'loans'>, command: unknown): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, OperatorRequest> =>
@@ -240,22 +251,24 @@ export const previewOperatorRequest =
 export type ApprovedRequest = { readonly request: OperatorRequest; readonly outcome: ActionOutcome }
 
 /**
- * Another operator holding `service_loans` approves a pending request: under the loan's lock, in
- * one transaction, the action is carried out as `reverseLoanPayment` or `chargeOffLoan` would (its
- * audit event names the checker as actor, and the request and its maker) and the request becomes
- * `APPROVED`. The maker is refused (`SameOperator`); an action no longer possible is refused as
- * the action would be, and the request stays pending.
+ * Another operator holding `service_loans` approves a pending request with the `preview_version`
+ * of the preview they read: under the loan's lock, in one transaction, the action is carried out
+ * as `reverseLoanPayment` or `chargeOffLoan` would (its audit event names the checker as actor,
+ * and the request and its maker) and the request becomes `APPROVED`. The maker is refused
+ * (`SameOperator`); a loan that moved since the preview is refused (`PreviewOutdated`: what they
+ * saw is not what would happen); an action no longer possible is refused as the action would be.
+ * Refused, the request stays pending.
  */
 export const approveOperatorRequest =
   (deps: OperatorRequestDeps) =>
   (command: unknown, by: ActingOperator | null): TE.TaskEither<OperatorRequestError, ApprovedRequest> =>
     pipe(
-      TE.fromEither(decode(RequestParams)(command)),
-      TE.chainEitherKW(() => mayAskOrDecide(by)),
-      TE.bindTo('checker'),
+      TE.fromEither(decode(ApproveCommand)(command)),
+      TE.bindTo('approval'),
+      TE.bindW('checker', () => TE.fromEither(mayAskOrDecide(by))),
       TE.bindW('found', () => findRequest(deps, command)),
       TE.bindW('at', ({ found }) => loanAt(deps, found.loanId)),
-      TE.chainW(({ checker, found, at }) =>
+      TE.chainW(({ approval, checker, found, at }) =>
         deps.loans.change({ loanId: found.loanId }, (loan, reads) =>
           pipe(
             lockedRequest(reads, found),
@@ -266,6 +279,11 @@ export const approveOperatorRequest =
               const approved: OperatorRequest = { ...r, state: 'APPROVED', decidedBy: checker.operator.id, decidedAt: now }
               return pipe(
                 planned(subjectOfRequest(r), loan, reads, { context: contextOf(checker), reason: r.reason, ids: deps.ids, now: at.now, checked: r }),
+                TE.chainW((change): TE.TaskEither<PreviewOutdated, Change<ActionOutcome>> => {
+                  // `planned` succeeded, so the loan is there.
+                  const current = O.isSome(loan) ? versionOf(loan.value, change) : ''
+                  return current === approval.preview_version ? TE.right(change) : TE.left(previewOutdated(current))
+                }),
                 TE.map((change) => ({ posting: { ...change.posting, request: approved }, result: { request: approved, outcome: change.result } })),
               )
             }),
