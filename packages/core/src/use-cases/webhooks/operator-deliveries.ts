@@ -1,3 +1,4 @@
+import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { deliveryRetriedEvent, type AuditContext } from '../../domain/audit/audit-event.js'
@@ -72,7 +73,9 @@ export const retryWebhookDeliveryForOperator =
   (command: unknown, context: AuditContext): TE.TaskEither<InvalidRequest | NotFound | StoreUnavailable, EndpointDelivery> =>
     pipe(
       TE.fromEither(decode(RetryCommand)(command)),
-      TE.chainW(() => getWebhookDelivery(deps)(command)),
+      // The delivery as it stands, without its attempts, which the retry does not need.
+      TE.chainW(({ endpointId, eventId }) => deps.eventEndpoints.listDeliveries({ endpointId, eventId }, { limit: 1, after: O.none })),
+      TE.chainW((rows) => TE.fromOption(() => notFound('webhook_delivery'))(O.fromNullable(rows[0]))),
       TE.bindTo('delivery'),
       TE.bindW('endpoint', ({ delivery }) => pipe(deps.eventEndpoints.find(delivery.endpointId), TE.chainW(TE.fromOption(() => notFound('webhook_delivery'))))),
       TE.chainW(({ delivery, endpoint }) => {
