@@ -144,8 +144,42 @@ for (const database of testDatabases()) {
         expect(late).to.not.include(theirs.loanId)
       })
 
+      it("a charged-off loan leaves the portfolio's buckets and the queue, and is listed by its status", async () => {
+        const written = await bookLoan(server, other)
+        const before = await ok('/internal/portfolio/delinquency')
+        const charged = await request(server.url, `/internal/loans/${written.loanId}/charge-off`, { method: 'POST', headers: bearer(INTERNAL_TOKEN), json: { reason: 'Borrower ceased trading' } })
+        expect(charged.status, charged.text).to.equal(200)
+        const after = await ok('/internal/portfolio/delinquency')
+        const current = (summary: any) => summary.currencies.find((c: { currency: string }) => c.currency === 'USD').buckets[0]
+        expect(current(after)).to.deep.equal({
+          bucket: 'CURRENT',
+          loans: current(before).loans - 1,
+          principal_outstanding: current(before).principal_outstanding - written.loan['principal'],
+          past_due_amount: current(before).past_due_amount,
+        })
+        expect(after).to.include({ livemode: true })
+        expect(after.as_of).to.match(/^\d{4}-\d{2}-\d{2}T/)
+        const queue = (await everyRow('/internal/loans?delinquency=CURRENT')).map((l) => l['loan_id'])
+        expect(queue).to.include(loan.loanId).and.not.include(written.loanId)
+        const chargedOff = await everyRow('/internal/loans?status=CHARGED_OFF')
+        expect(chargedOff.map((l) => l['loan_id'])).to.include(written.loanId).and.not.include(loan.loanId)
+        expect(chargedOff.every((l) => l['status'] === 'CHARGED_OFF')).to.equal(true)
+        // The partner's own list still shows the loan in the bucket its view shows.
+        const ownList = await asParty(`/public/parties/${other.partyId}/loans?delinquency=CURRENT`, other)
+        expect(ownList.data.map((l: { loan_id: string }) => l.loan_id)).to.include(written.loanId)
+      })
+
+      it("getDelinquencySummary refuses any query parameter (400), and every bucket is listed in order", async () => {
+        const reply = await internal('/internal/portfolio/delinquency?delinquency=CURRENT')
+        expect(reply.status, reply.text).to.equal(400)
+        expect(reply.body.error).to.equal('invalid_request')
+        const summary = await ok('/internal/portfolio/delinquency')
+        for (const { buckets } of summary.currencies) expect(buckets.map((b: { bucket: string }) => b.bucket)).to.deep.equal(['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'])
+        expect(summary.currencies.map((c: { currency: string }) => c.currency)).to.include('USD')
+      })
+
       it('listLoans refuses an unknown bucket, a party id that is not a UUID and an unknown parameter (400)', async () => {
-        for (const query of ['delinquency=LATE', 'party_id=acme', 'status=ACTIVE']) {
+        for (const query of ['delinquency=LATE', 'party_id=acme', 'status=LATE', 'sort=principal']) {
           const reply = await internal(`/internal/loans?${query}`)
           expect(reply.status, `${query}: ${reply.text}`).to.equal(400)
           expect(reply.body.error).to.equal('invalid_request')

@@ -116,6 +116,7 @@ for (const database of testDatabases()) {
         '/internal/loans',
         `/internal/loans?party_id=${book.partyId}`,
         ...DELINQUENCY_BUCKETS.map((bucket) => `/internal/loans?delinquency=${bucket}`),
+        ...['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'].map((status) => `/internal/loans?status=${status}`),
         ...loans.flatMap((loanId) => ['schedule', 'transactions', 'payments', 'balances'].map((list) => `/internal/loans/${loanId}/${list}`)),
         '/internal/webhook-deliveries',
         '/internal/webhook-deliveries?status=failed',
@@ -152,6 +153,18 @@ for (const database of testDatabases()) {
       }
       expect(explained).to.be.greaterThan(reads.length + lists.length)
       expectNoProblems(problems)
+    })
+
+    it("reads the portfolio's delinquency in one statement that reads the active loans once and each one's latest snapshot by index", async () => {
+      ran = []
+      const reply = await request(server.url, '/internal/portfolio/delinquency', { headers: bearer(INTERNAL_TOKEN) })
+      expect(reply.status, reply.text).to.equal(200)
+      const statements = ran.filter((statement) => explainable(statement) && /"loans"/.test(statement.sql))
+      expect(statements, 'one query of the loans in the live world').to.have.length(1)
+      // Every active loan is counted, so the book's loans are read whole; their snapshots never are.
+      expect(await largeSeqScans(statements[0]!)).to.satisfy((scans: string[]) => scans.every((table) => table === 'loans'))
+      const counted = (reply.body as { currencies: { buckets: { loans: number }[] }[] }).currencies.flatMap((c) => c.buckets).reduce((sum, b) => sum + b.loans, 0)
+      expect(counted).to.be.greaterThan(BOOK.loans)
     })
 
     it('runs no sequential scan of a large table on any partner route, first pages and pages by cursor', async () => {

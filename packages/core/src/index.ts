@@ -256,7 +256,7 @@ export {
 export { COLLATERAL_TYPES, CollateralInput, type CollateralItem } from './domain/loans/collateral.js'
 export { LOAN_DOCUMENT_TYPES, type LoanDocumentType, LoanDocumentInput, type LoanDocument } from './domain/loans/loan-document.js'
 export {
-  type PostedTransaction, type PostedBalance, type LoanFilter, type TransactionFilter, type OfPartyLoan,
+  type PostedTransaction, type PostedBalance, type LoanFilter, type DelinquencyCount, type TransactionFilter, type OfPartyLoan,
   type ServicingRecord, type PartyLoanBalances, type PartyLoanLedger, type LockedLoan, type LoanKey, type Posting, type Change, type PaymentReads, type ChangeReads, type RequestFilter,
   type LoanRepository, type AutopaySettings,
 } from './ports/loan-repository.js'
@@ -267,7 +267,9 @@ export { LoanFilters, listLoansForParty, getLoanForParty } from './use-cases/ser
 export {
   OperatorLoanFilters, type OperatorLoanDeps, type OperatorLoan, listLoansForOperator, getLoanForOperator, asLoansParty,
 } from './use-cases/servicing/operator-loan-reads.js'
-export { type PartyClockDeps, partyClock } from './use-cases/testing/party-clock.js'
+export { type PartyClockDeps, type BookTimeDeps, partyClock, bookTime } from './use-cases/testing/party-clock.js'
+export { type BookTime, type PartyTime, timeOf, latestOf } from './domain/loans/book-time.js'
+export { type BucketTotals, type CurrencyDelinquency, type DelinquencySummary, delinquencyByBucket, getDelinquencySummary } from './use-cases/servicing/portfolio.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'
 export { listLoanScheduleForParty } from './use-cases/servicing/list-schedule.js'
@@ -294,7 +296,7 @@ export { type ChargeOffDeps, ChargeOffInput, chargeOffLoan } from './use-cases/s
 export { type RecordDeps, addLoanCollateral, attachLoanDocument, listCollateralForPartyLoan, listDocumentsForPartyLoan } from './use-cases/servicing/loan-records.js'
 export { type LoanFailure, type LoanFailures } from './ports/loan-failures.js'
 export {
-  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, loanViewOn, entryView, collateralView, loanDocumentView,
+  balanceView, transactionView, installmentView, payoffView, servicingTermsView, type ServicingTermsView, disclosureView, type LoanView, loanView, loanViewOn, entryView, collateralView, loanDocumentView, delinquencySummaryView, type DelinquencySummaryView,
 } from './views/loans.js'
 export { paymentView, type PaymentMethodView, paymentMethodView, autopayView } from './views/loan-payments.js'
 export { type LoanApplicationView, loanApplicationView, type LoanProductView, loanProductView, type SchedulePreview } from './views/loan-applications.js'

@@ -8,19 +8,21 @@ import type { PartyId } from '../src/domain/foundations/ids.js'
 import type { TestClock } from '../src/domain/testing/test-clock.js'
 import { listLoanScheduleForParty } from '../src/use-cases/servicing/list-schedule.js'
 import { asLoansParty, getLoanForOperator, listLoansForOperator } from '../src/use-cases/servicing/operator-loan-reads.js'
+import { delinquencyByBucket, getDelinquencySummary } from '../src/use-cases/servicing/portfolio.js'
 import { partyClock } from '../src/use-cases/testing/party-clock.js'
 import { at, caller, run, setup, stranger, UNKNOWN_ID } from './fixtures/servicing.js'
 
 /**
  * Operators' reads of every party's loans (docs/console.md): each loan on its party's today, which
- * in the test world is its party's test clock's; the test world's delinquency queue reads past a
- * batch of loans to fill a page.
+ * in the test world is its party's test clock's, in one read of the book; the portfolio's
+ * delinquency by bucket.
  */
 
 /** `caller`'s party lives on a test clock six weeks after booking; `stranger`'s on real time. */
 const CLOCK_TIME = at('2026-03-01')
 const testClocks = {
   findForParty: (partyId: PartyId) => TE.right(partyId === caller.partyId ? O.some({ frozenTime: CLOCK_TIME } as TestClock) : O.none),
+  partyTimes: () => TE.right([{ partyId: caller.partyId, now: CLOCK_TIME }]),
 }
 
 const world = (name: World) => {
@@ -52,7 +54,7 @@ describe("operators' reads of every party's loans", () => {
     }
   })
 
-  it("fills the test world's queue past a batch of loans, page after page by cursor", async () => {
+  it("pages the test world's queue by cursor, each loan on its party's clock", async () => {
     const { book, operatorDeps } = world('test')
     // 130 loans of a party on real time (current), then 3 of the party on the clock (past due): the first batch holds none of these.
     for (let i = 0; i < 130; i++) book({ partyId: stranger.partyId })
@@ -88,5 +90,51 @@ describe("operators' reads of every party's loans", () => {
     )
     expect(await read({ loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
     expect(await getLoanForOperator(operatorDeps)({ loanId: UNKNOWN_ID })()).to.deep.equal(E.left(notFound('loan')))
+  })
+
+  it('keeps paid-off and charged-off loans out of the delinquency queue, and lists the book by status', async () => {
+    const { book, loans, operatorDeps } = world('test')
+    const active = book()
+    const chargedOff = book()
+    loans.book({ ...chargedOff, loan: { ...chargedOff.loan, status: 'CHARGED_OFF', chargedOffOn: '2026-02-20' } })
+    const queue = await run(listLoansForOperator(operatorDeps)({ delinquency: 'DPD_1_30' }))
+    expect(queue.items.map((l) => l.loan.id)).to.deep.equal([active.loan.id])
+    const recovered = await run(listLoansForOperator(operatorDeps)({ status: 'CHARGED_OFF' }))
+    expect(recovered.items.map((l) => l.loan.id)).to.deep.equal([chargedOff.loan.id])
+    expect(await listLoansForOperator(operatorDeps)({ status: 'DEFAULTED' })()).to.deep.equal(E.left(invalidRequest('status must be one of: ACTIVE, PAID_OFF, CHARGED_OFF', 'status')))
+  })
+
+  it("sums the portfolio's active loans by bucket, each on its party's clock, every bucket listed", async () => {
+    const { book, loans, operatorDeps } = world('test')
+    const late = [book(), book()]
+    const current = book({ partyId: stranger.partyId })
+    const paidOff = book({ partyId: stranger.partyId })
+    loans.book({ ...paidOff, loan: { ...paidOff.loan, status: 'PAID_OFF' } })
+    const summary = await run(getDelinquencySummary(operatorDeps)({}))
+    expect(summary.asOf).to.deep.equal(operatorDeps.clock.now())
+    const zero = { loans: 0, principalOutstanding: 0, pastDueAmount: 0 }
+    expect(summary.currencies).to.deep.equal([
+      {
+        currency: 'USD',
+        buckets: [
+          { bucket: 'CURRENT', loans: 1, principalOutstanding: current.balance.principalOutstanding, pastDueAmount: current.balance.pastDueAmount },
+          { bucket: 'DPD_1_30', loans: 2, principalOutstanding: late[0]!.balance.principalOutstanding * 2, pastDueAmount: late[0]!.balance.pastDueAmount * 2 },
+          { bucket: 'DPD_31_60', ...zero },
+          { bucket: 'DPD_61_90', ...zero },
+          { bucket: 'DPD_90_PLUS', ...zero },
+        ],
+      },
+    ])
+    expect(await getDelinquencySummary(operatorDeps)({ delinquency: 'CURRENT' })()).to.satisfy(E.isLeft)
+    expect((await run(getDelinquencySummary(world('live').operatorDeps)({}))).currencies).to.deep.equal([])
+  })
+
+  it('puts each group in the bucket of its days past due, never adds two currencies, and sorts currencies by code', () => {
+    const group = (currency: string, daysPastDue: number, loans: number) => ({ currency, daysPastDue, loans, principalOutstanding: loans * 100, pastDueAmount: loans * 10 })
+    const summary = delinquencyByBucket([group('USD', 0, 1), group('EUR', 31, 2), group('USD', 30, 3), group('USD', 1, 4), group('USD', 91, 5), group('EUR', 60, 6)])
+    expect(summary.map(({ currency, buckets }) => [currency, buckets.map((b) => [b.bucket, b.loans, b.principalOutstanding, b.pastDueAmount])])).to.deep.equal([
+      ['EUR', [['CURRENT', 0, 0, 0], ['DPD_1_30', 0, 0, 0], ['DPD_31_60', 8, 800, 80], ['DPD_61_90', 0, 0, 0], ['DPD_90_PLUS', 0, 0, 0]]],
+      ['USD', [['CURRENT', 1, 100, 10], ['DPD_1_30', 7, 700, 70], ['DPD_31_60', 0, 0, 0], ['DPD_61_90', 0, 0, 0], ['DPD_90_PLUS', 5, 500, 50]]],
+    ])
   })
 })

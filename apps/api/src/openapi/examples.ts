@@ -1,6 +1,7 @@
 import type {
   AchInboundFileView,
   ReturnRateReportView,
+  DelinquencySummaryView,
   AchOriginationRunView,
   AddressInput,
   AddressPatch,
@@ -1140,6 +1141,23 @@ const achReturnRates: ReturnRateReportView = {
   ],
 }
 
+/** The story's book on 2026-12-03: the example loan, one day past due, and two current loans of other partners. */
+const delinquencySummary: DelinquencySummaryView = {
+  as_of: '2026-12-03T14:00:00.000Z',
+  currencies: [
+    {
+      currency: 'USD',
+      buckets: [
+        { bucket: 'CURRENT', loans: 2, principal_outstanding: 3_400_000, past_due_amount: 0 },
+        { bucket: 'DPD_1_30', loans: 1, principal_outstanding: 1_150_000, past_due_amount: 106_691 },
+        { bucket: 'DPD_31_60', loans: 0, principal_outstanding: 0, past_due_amount: 0 },
+        { bucket: 'DPD_61_90', loans: 0, principal_outstanding: 0, past_due_amount: 0 },
+        { bucket: 'DPD_90_PLUS', loans: 0, principal_outstanding: 0, past_due_amount: 0 },
+      ],
+    },
+  ],
+}
+
 /** A file cut at 15:29:41 on Monday (the run of the end of that minute): the example debit, effective Tuesday. */
 const achOriginationRun: AchOriginationRunView = {
   run_key: '2026-11-30T15:30',
@@ -1714,6 +1732,7 @@ const SUCCESS_BODY_EXAMPLES: Readonly<Record<OperationId, unknown>> = {
   ingestAchInboundFile: achInboundFile,
   getAchInboundFile: achInboundFile,
   getAchReturnRates: achReturnRates,
+  getDelinquencySummary: delinquencySummary,
   askOperatorRequest: reversalRequested,
   listOperatorRequests: { data: [reversalRequested], next_cursor: null },
   previewOperatorAction: reversalPreview,

@@ -848,8 +848,16 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   listLoans: doc(
     'loans',
     "List every party's loans",
-    "Every party's loans, oldest first, optionally one party's (`party_id`) and optionally of one delinquency bucket (as of today in each loan's time zone): the delinquency queue. Each carries `days_past_due`.",
+    "Every party's loans, oldest first, optionally one party's (`party_id`), of one `status`, and of one delinquency bucket (as of today in each loan's time zone, on its party's test clock in the test world): " +
+      'the delinquency queue. A bucket holds active loans only: a paid-off or charged-off loan is in none. Each carries `days_past_due`.',
     { list: true, query: OperatorLoanFilters },
+  ),
+  getDelinquencySummary: doc(
+    'loans',
+    "The portfolio's delinquency",
+    'Every active loan counted in its delinquency bucket on its own today (its time zone; its party\'s test clock in the test world), with the principal outstanding and past-due amount of its latest balance snapshot, summed per currency (amounts of different currencies are never added). ' +
+      'Every bucket is listed, an empty one with zeros; a currency with no active loan is not. Paid-off and charged-off loans are in no bucket. The figures are read in one query over the book.',
+    { query: EmptyInput },
   ),
   getLoan: doc('loans', 'Get any loan', "Any party's loan, as its party's read answers it: servicing rules, `days_past_due`, `delinquency_bucket` and disclosure.", { errors: [ANY_LOAN_NOT_FOUND] }),
   listLoanSchedule: doc('loans', "List a loan's installments", "Any party's loan's installments by due date, as its party's read answers them.", { list: true, errors: [ANY_LOAN_NOT_FOUND] }),

@@ -6,6 +6,7 @@ import {
   type AchInboundFileView,
   type CategoryRateView,
   type ReturnRateReportView,
+  type DelinquencySummaryView,
   type AchNoticeView,
   type AchOriginationRunView,
   type AchReturnView,
@@ -926,6 +927,28 @@ const SCHEMAS = {
       }),
     },
   }),
+  DelinquencySummary: objectOf<DelinquencySummaryView>()("The portfolio's active loans by currency and delinquency bucket", {
+    as_of: { ...timestamp, description: 'When it was read: each loan is judged on its today at this instant (its party\'s test clock in the test world)' },
+    currencies: {
+      type: 'array',
+      description: 'One entry per currency with an active loan, by currency code; empty when there is none',
+      items: objectOf<DelinquencySummaryView['currencies'][number]>()("One currency's active loans by bucket", {
+        currency,
+        buckets: {
+          type: 'array',
+          description: 'Every bucket, in order: CURRENT, DPD_1_30, DPD_31_60, DPD_61_90, DPD_90_PLUS',
+          minItems: DELINQUENCY_BUCKETS.length,
+          maxItems: DELINQUENCY_BUCKETS.length,
+          items: objectOf<DelinquencySummaryView['currencies'][number]['buckets'][number]>()("A bucket's active loans and their latest snapshots' sums", {
+            bucket: enumOf(DELINQUENCY_BUCKETS),
+            loans: count('active loans in the bucket'),
+            principal_outstanding: minor('principal outstanding of their latest snapshots, summed', 0),
+            past_due_amount: minor('past-due amount of their latest snapshots, summed', 0),
+          }),
+        },
+      }),
+    },
+  }),
   AchInboundFile: objectOf<AchInboundFileView>()('A file the bank sent back, as ingested: what became of each return and notice of change. Account numbers are never shown', {
     inbound_file_id: uuid,
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "The SHA-256 of the file's text (hex): the same file sent again is this one" },
@@ -1386,6 +1409,7 @@ export const SUCCESS_BODIES: Readonly<Record<OperationId, JsonSchema>> = {
   originateAchFile: ref('AchOriginationRun'),
   ingestAchInboundFile: ref('AchInboundFile'),
   getAchReturnRates: ref('AchReturnRates'),
+  getDelinquencySummary: ref('DelinquencySummary'),
   getAchInboundFile: ref('AchInboundFile'),
   addLoanCollateral: ref('Collateral'),
   attachLoanDocument: ref('LoanDocument'),

@@ -12,6 +12,8 @@ import {
   type ActingOperator,
   asLoansParty,
   balanceView,
+  delinquencySummaryView,
+  getDelinquencySummary,
   envelope,
   getLoanForOperator,
   installmentView,
@@ -37,7 +39,8 @@ const actingOperator = (ctx: AppContext): ActingOperator | null => {
 }
 
 /**
- * Operators' reads of every party's loans (docs/console.md): the delinquency queue, and a loan's
+ * Operators' reads of every party's loans (docs/console.md): the delinquency queue and the
+ * portfolio's delinquency by bucket, and a loan's
  * schedule, ledger, payments and balances read as its party's routes read them (on its party's
  * clock: a test clock in the test world), in the same views; and maker-checker for reversals and
  * charge-offs (decision 152).
@@ -61,6 +64,9 @@ export const internalServicingRoutes = (deps: AppDeps) =>
     },
     listLoanBalances: {
       run: (_ctx, command) => pipe(asLoansParty(deps, () => listLoanBalancesForParty(deps))(command), TE.map(envelope(balanceView))),
+    },
+    getDelinquencySummary: {
+      run: (_ctx, command) => pipe(getDelinquencySummary(deps)(command), TE.map(delinquencySummaryView)),
     },
     askOperatorRequest: {
       run: (ctx, command) => pipe(askOperatorRequest(deps)(command, actingOperator(ctx)), TE.map(operatorRequestView)),

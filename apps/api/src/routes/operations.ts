@@ -241,6 +241,7 @@ export const OPERATIONS = [
   internal('listLoanTransactions', 'GET', '/internal/loans/:loanId/transactions', 200, 'read'),
   internal('listLoanPayments', 'GET', '/internal/loans/:loanId/payments', 200, 'read'),
   internal('listLoanBalances', 'GET', '/internal/loans/:loanId/balances', 200, 'read'),
+  internal('getDelinquencySummary', 'GET', '/internal/portfolio/delinquency', 200, 'read'),
   // Maker-checker (decision 152): a named operator asks, another approves; a preview locks the loan as the action would, so it is theirs too.
   internal('askOperatorRequest', 'POST', '/internal/operator-requests', 201, 'service_loans', { jsonBody: true }),
   internal('listOperatorRequests', 'GET', '/internal/operator-requests', 200, 'read'),

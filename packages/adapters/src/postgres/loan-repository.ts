@@ -1,9 +1,9 @@
-import { DELINQUENCY_DAYS, POSTED_PAYMENT_STATUSES, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, latestOf, POSTED_PAYMENT_STATUSES, type BookTime, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { postgresAutopaySettings } from './loan-autopay.js'
 import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toRequest, toTransaction, withoutSequence } from './loan-rows.js'
@@ -20,8 +20,20 @@ import { inTransaction } from './transactions.js'
  * oldest unpaid due date to its today (the date of `now` in its time zone; its charge-off date if
  * earlier), never below 0.
  */
-const daysPastDueAt = (now: Date) =>
-  sql<number>`coalesce(greatest(0, least((${now.toISOString()}::timestamptz at time zone time_zone)::date, coalesce(charged_off_on, 'infinity'::date)) - oldest_unpaid_due_date), 0)`
+const daysPastDueAt = (instant: RawBuilder<Date>) =>
+  sql<number>`coalesce(greatest(0, least((${instant} at time zone time_zone)::date, coalesce(charged_off_on, 'infinity'::date)) - oldest_unpaid_due_date), 0)`
+
+/** `instant` as a SQL timestamp. */
+const timestamp = (instant: Date) => sql<Date>`${instant.toISOString()}::timestamptz`
+
+/**
+ * The instant each row of `loans` is judged at: the book's now, or its party's time, the party
+ * times passed as two arrays (in the live world there are none and this is a constant).
+ */
+const instantOfLoan = (time: BookTime) =>
+  time.partyTimes.length === 0
+    ? timestamp(time.now)
+    : sql<Date>`coalesce((select t.now from unnest(${time.partyTimes.map((p) => p.partyId)}::uuid[], ${time.partyTimes.map((p) => p.now.toISOString())}::timestamptz[]) as t(party_id, now) where t.party_id = loans.party_id), ${timestamp(time.now)})`
 
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
 const latestBalanceOf = (db: Kysely<Database>, loanId: LoanId) =>
@@ -163,15 +175,39 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
       query(async () => {
         let q = db.selectFrom('loans').select([...LOAN_SUMMARY_COLUMNS, LEVEL_PAYMENT])
         if (filter.partyId !== undefined) q = q.where('party_id', '=', filter.partyId)
+        if (filter.of === 'book' && filter.status !== undefined) q = q.where('status', '=', filter.status)
         if (filter.delinquency !== undefined) {
+          const [instant, latest] = filter.of === 'party' ? [timestamp(filter.now), filter.now] : [instantOfLoan(filter.time), latestOf(filter.time)]
           const { least, most } = DELINQUENCY_DAYS[filter.delinquency]
-          const days = daysPastDueAt(filter.now)
+          const days = daysPastDueAt(instant)
+          if (filter.of === 'book') q = q.where('status', '=', 'ACTIVE')
           q = q.where(days, '>=', least)
-          // What the index can use: each loan's today is at most a day past the UTC date (UTC+14).
-          if (least > 0) q = q.where('oldest_unpaid_due_date', '<=', sql<string>`(${filter.now.toISOString()}::timestamptz at time zone 'UTC')::date + ${1 - least}::int`)
+          // What the index can use: no loan's today is more than a day past the UTC date of the latest instant (UTC+14).
+          if (least > 0) q = q.where('oldest_unpaid_due_date', '<=', sql<string>`(${latest.toISOString()}::timestamptz at time zone 'UTC')::date + ${1 - least}::int`)
           if (most !== null) q = q.where(days, '<=', most)
         }
         return (await inPage(q, page).execute()).map(toLoanSummary)
+      }),
+
+    delinquencyCounts: (time) =>
+      query(async () => {
+        const rows = await db
+          .selectFrom('loans')
+          .innerJoinLateral(
+            (eb) => eb.selectFrom('loan_balances as b').select(['b.principal_outstanding', 'b.past_due_amount']).whereRef('b.loan_id', '=', 'loans.id').orderBy('b.seq', 'desc').limit(1).as('latest'),
+            (join) => join.onTrue(),
+          )
+          .select([
+            'loans.currency',
+            daysPastDueAt(instantOfLoan(time)).as('days_past_due'),
+            sql<number>`count(*)`.as('loans'),
+            sql<number>`sum(latest.principal_outstanding)::bigint`.as('principal_outstanding'),
+            sql<number>`sum(latest.past_due_amount)::bigint`.as('past_due_amount'),
+          ])
+          .where('loans.status', '=', 'ACTIVE')
+          .groupBy(['loans.currency', sql`days_past_due`])
+          .execute()
+        return rows.map((r) => ({ currency: r.currency, daysPastDue: r.days_past_due, loans: r.loans, principalOutstanding: r.principal_outstanding, pastDueAmount: r.past_due_amount }))
       }),
 
     // One repeatable-read transaction: the loan (with its checkpoint) and its snapshot as of one moment,

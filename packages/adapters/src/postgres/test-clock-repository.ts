@@ -30,6 +30,9 @@ export const postgresTestClockRepository = (db: Kysely<Database>): TestClockRepo
   findForParty: (partyId) =>
     query(async () => O.map(toClock)(O.fromNullable(await db.selectFrom('test_clocks').selectAll().where('party_id', '=', partyId).executeTakeFirst()))),
 
+  partyTimes: () =>
+    query(async () => (await db.selectFrom('test_clocks').select(['party_id', 'frozen_time']).execute()).map((row) => ({ partyId: row.party_id, now: row.frozen_time }))),
+
   startAdvance: (id, to) =>
     query(async () => {
       const row = await db

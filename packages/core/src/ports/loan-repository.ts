@@ -1,5 +1,6 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { BookTime } from '../domain/loans/book-time.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
 import type { EventDraft } from '../domain/events/event.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
@@ -18,8 +19,26 @@ export type PostedTransaction = LedgerTransaction & { readonly sequence: number 
 /** A balance snapshot as stored; the latest of a loan has the highest `sequence`. */
 export type PostedBalance = BalanceSnapshot & { readonly sequence: number }
 
-/** Which loans `list` returns: optionally one party's, optionally of one delinquency bucket, judged at `now`. */
-export type LoanFilter = { readonly partyId?: PartyId; readonly delinquency?: DelinquencyBucket; readonly now: Date }
+/**
+ * Which loans `list` returns, by whose reading:
+ * - `party`: the loans of `partyId` (its own routes), judged at `now` (its clock); `delinquency`
+ *   matches the bucket the loan view shows, which for a charged-off loan is its charge-off day's.
+ * - `book`: every party's loans (an operator's read), optionally one party's or of one `status`,
+ *   each judged at its party's time; `delinquency` matches active loans only, the queue operators
+ *   collect from (a paid-off or charged-off loan is in no bucket of it).
+ */
+export type LoanFilter =
+  | { readonly of: 'party'; readonly partyId: PartyId; readonly now: Date; readonly delinquency?: DelinquencyBucket }
+  | { readonly of: 'book'; readonly time: BookTime; readonly partyId?: PartyId; readonly status?: LoanStatus; readonly delinquency?: DelinquencyBucket }
+
+/** The active loans of one currency with the same days past due, and what their latest snapshots add up to. */
+export type DelinquencyCount = {
+  readonly currency: string
+  readonly daysPastDue: number
+  readonly loans: number
+  readonly principalOutstanding: number
+  readonly pastDueAmount: number
+}
 
 /** Which ledger entries `listTransactions` returns: of `type`, effective `from`..`to` (inclusive, `YYYY-MM-DD`). */
 export type TransactionFilter = { readonly type?: TransactionType; readonly from?: string; readonly to?: string }
@@ -126,6 +145,8 @@ export type LoanRepository = {
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** A page in `(createdAt, id)` order without checkpoints; `delinquency` is judged on each loan's local today. */
   readonly list: (filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
+  /** The book's active loans counted by currency and days past due (each on its party's time), in no order; a group of no loans is not listed. */
+  readonly delinquencyCounts: (time: BookTime) => TE.TaskEither<StoreUnavailable, readonly DelinquencyCount[]>
   // Pages hold at most `page.limit + 1` rows, in `(createdAt, id)` order unless said.
   /** What the loan's state is derived from. */
   readonly servicing: (partyId: PartyId, loanId: LoanId) => OfPartyLoan<ServicingRecord>

@@ -2,6 +2,7 @@ import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { AlreadyExists, StoreUnavailable } from '../domain/foundations/errors.js'
 import type { PartyId, TestClockId } from '../domain/foundations/ids.js'
+import type { PartyTime } from '../domain/loans/book-time.js'
 import type { TestClock } from '../domain/testing/test-clock.js'
 
 /**
@@ -14,6 +15,8 @@ export type TestClockRepository = {
   readonly insert: (clock: TestClock) => TE.TaskEither<StoreUnavailable | AlreadyExists, void>
   /** The party's clock, if it has one. */
   readonly findForParty: (partyId: PartyId) => TE.TaskEither<StoreUnavailable, O.Option<TestClock>>
+  /** Every clock's party and frozen time, in no order: the times of a read across the world's parties. */
+  readonly partyTimes: () => TE.TaskEither<StoreUnavailable, readonly PartyTime[]>
   /** Sets `advancingTo` on the clock if it is still ready (or already going there); none when it is not, or does not exist. */
   readonly startAdvance: (id: TestClockId, to: Date) => TE.TaskEither<StoreUnavailable, O.Option<TestClock>>
   /** An advancing clock whose lease is free or ran out by `now`, leased until `leaseUntil`; none when there is no such clock. */

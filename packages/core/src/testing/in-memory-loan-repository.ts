@@ -6,16 +6,30 @@ import type { CollateralItem } from '../domain/loans/collateral.js'
 import type { LoanDocument } from '../domain/loans/loan-document.js'
 import { autopayKey, type AutopayDue, type LoanAutopay } from '../domain/loans/autopay.js'
 import { daysPastDue, loanSummary, type BookedLoan, type Loan } from '../domain/loans/loan.js'
+import { timeOf } from '../domain/loans/book-time.js'
 import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
 import { sequencePosition } from '../domain/foundations/pagination.js'
 import { isPosted, type Payment } from '../domain/loans/payment.js'
-import type { ChangeReads, Change, LockedLoan, LoanKey, LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import type { ChangeReads, Change, DelinquencyCount, LockedLoan, LoanFilter, LoanKey, LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
 import type { OperatorRequest } from '../domain/operators/operator-request.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
 import { inMemoryPage } from './in-memory-paging.js'
 import type { ApplicationId, LoanId, PartyId } from '../domain/foundations/ids.js'
+
+/** The bucket of `loan` on its today at the instant `now`. */
+const bucketAt = (loan: Loan, now: Date) => delinquencyBucketOf(daysPastDue(loan, dateIn(loan.timeZone, now)))
+
+/** Whether `filter` lists `loan` (the rules of `LoanFilter`). */
+const listedBy =
+  (filter: LoanFilter) =>
+  (loan: Loan): boolean =>
+    filter.of === 'party'
+      ? loan.partyId === filter.partyId && (filter.delinquency === undefined || bucketAt(loan, filter.now) === filter.delinquency)
+      : (filter.partyId === undefined || loan.partyId === filter.partyId) &&
+        (filter.status === undefined || loan.status === filter.status) &&
+        (filter.delinquency === undefined || (loan.status === 'ACTIVE' && bucketAt(loan, timeOf(filter.time, loan.partyId)) === filter.delinquency))
 
 type Stored = {
   loan: Loan
@@ -177,12 +191,28 @@ export const inMemoryLoanRepository = (
         inMemoryPage(
           [...loans.values()]
             .map((s) => s.loan)
-            .filter((l) => filter.partyId === undefined || l.partyId === filter.partyId)
-            .filter((l) => filter.delinquency === undefined || delinquencyBucketOf(daysPastDue(l, dateIn(l.timeZone, filter.now))) === filter.delinquency)
+            .filter(listedBy(filter))
             .map(loanSummary),
           page,
         ),
       ),
+    delinquencyCounts: (time) =>
+      TE.fromIO(() => {
+        const groups = new Map<string, DelinquencyCount>()
+        for (const { loan, balances } of loans.values()) {
+          if (loan.status !== 'ACTIVE') continue
+          const days = daysPastDue(loan, dateIn(loan.timeZone, timeOf(time, loan.partyId)))
+          const latest = balances.at(-1)!
+          const group = groups.get(`${loan.currency} ${days}`) ?? { currency: loan.currency, daysPastDue: days, loans: 0, principalOutstanding: 0, pastDueAmount: 0 }
+          groups.set(`${loan.currency} ${days}`, {
+            ...group,
+            loans: group.loans + 1,
+            principalOutstanding: group.principalOutstanding + latest.principalOutstanding,
+            pastDueAmount: group.pastDueAmount + latest.pastDueAmount,
+          })
+        }
+        return [...groups.values()]
+      }),
     servicing: (partyId, loanId) => ofParty(partyId, loanId, (s) => ({ loan: s.loan, latest: s.balances.at(-1)! })),
     listTransactions: (partyId, loanId, filter, page) =>
       ofParty(partyId, loanId, (s) => ({

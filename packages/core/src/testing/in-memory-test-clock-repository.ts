@@ -29,6 +29,7 @@ export const inMemoryTestClockRepository = (): InMemoryTestClockRepository => {
       clocks.set(clock.id, { clock, leasedUntil: null })
       return E.right(undefined)
     },
+    partyTimes: () => TE.fromIO(() => [...clocks.values()].map(({ clock }) => ({ partyId: clock.partyId, now: clock.frozenTime }))),
     findForParty: (partyId) => TE.fromIO(() => O.fromNullable([...clocks.values()].find((row) => row.clock.partyId === partyId)?.clock)),
     startAdvance: (id, to) =>
       TE.fromIO(() => {

@@ -1,4 +1,5 @@
 import type { PartyPayoffQuote } from '../use-cases/servicing/quote-payoff.js'
+import type { DelinquencySummary } from '../use-cases/servicing/portfolio.js'
 import { formatAprThousandths } from '../lending/index.js'
 import { instantText } from '../domain/foundations/instant.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
@@ -178,4 +179,22 @@ export const payoffView = (q: PartyPayoffQuote) => ({
   fees: q.outstanding.fees,
   payoff_amount: q.payoff,
   pending_amount: q.pendingAmount,
+})
+
+/** The portfolio's delinquency as the API returns it. */
+export type DelinquencySummaryView = {
+  readonly as_of: string
+  readonly currencies: readonly {
+    readonly currency: string
+    readonly buckets: readonly { readonly bucket: DelinquencyBucket; readonly loans: number; readonly principal_outstanding: number; readonly past_due_amount: number }[]
+  }[]
+}
+
+/** The portfolio's delinquency as the API returns it. */
+export const delinquencySummaryView = (summary: DelinquencySummary): DelinquencySummaryView => ({
+  as_of: instantText(summary.asOf),
+  currencies: summary.currencies.map(({ currency, buckets }) => ({
+    currency,
+    buckets: buckets.map((b) => ({ bucket: b.bucket, loans: b.loans, principal_outstanding: b.principalOutstanding, past_due_amount: b.pastDueAmount })),
+  })),
 })

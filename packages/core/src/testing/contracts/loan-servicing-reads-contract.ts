@@ -5,12 +5,31 @@ import type { CollateralItem } from '../../domain/loans/collateral.js'
 import type { LoanId } from '../../domain/foundations/ids.js'
 import type { LoanDocument } from '../../domain/loans/loan-document.js'
 import { loanSummary } from '../../domain/loans/loan.js'
-import type { LoanFilter, LoanRepository } from '../../ports/loan-repository.js'
+import type { BookTime } from '../../domain/loans/book-time.js'
+import type { DelinquencyCount, LoanFilter, LoanRepository } from '../../ports/loan-repository.js'
 import { sequencePosition, type PageRequest } from '../../domain/foundations/pagination.js'
 import { testId, type TestId } from '../test-ids.js'
 import { BOOKED_AT } from './loan-servicing-fixtures.js'
 import { firstPage, withoutSequence, type ServicingSuite } from './loan-servicing-suite.js'
 import { at, freshId, right } from './run.js'
+
+/**
+ * What `after` counts beyond `before` (the book is shared with other tests): each group's loans
+ * and sums less the same group's before, the groups that changed, by currency and days.
+ */
+const countsAdded = (before: readonly DelinquencyCount[], after: readonly DelinquencyCount[]): DelinquencyCount[] => {
+  const key = (c: DelinquencyCount): string => `${c.currency} ${c.daysPastDue}`
+  const earlier = new Map(before.map((c) => [key(c), c]))
+  return after
+    .map((c) => {
+      const was = earlier.get(key(c))
+      return was === undefined
+        ? c
+        : { ...c, loans: c.loans - was.loans, principalOutstanding: c.principalOutstanding - was.principalOutstanding, pastDueAmount: c.pastDueAmount - was.pastDueAmount }
+    })
+    .filter((c) => c.loans !== 0)
+    .sort((x, y) => (x.currency === y.currency ? x.daysPastDue - y.daysPastDue : x.currency < y.currency ? -1 : 1))
+}
 
 /** The servicing contract's reads: a party's loans (found, listed, by delinquency), active loans' ids, collateral and documents. */
 export const loanReadsContract = (suite: ServicingSuite): void => {
@@ -39,11 +58,11 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       // Listed without their checkpoints (`LoanSummary`), every other field as booked.
       const all = [first.loan, tiedLow.loan, tiedHigh.loan].map(loanSummary)
       expect(first.loan.checkpoint).to.not.equal(null)
-      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
-      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
       const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
-      expect(await right(loans.list({ partyId: owner.partyId, now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
-      expect(await right(loans.list({ partyId: (await borrower()).partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
+      expect(await right(loans.list({ of: 'party', partyId: (await borrower()).partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
     })
 
     it('finds any loan by id whoever its party is (an operator read), an unknown id none', async () => {
@@ -52,27 +71,74 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       expect(await right(loans.find(freshId()))).to.deep.equal(O.none)
     })
 
-    it("lists every party's loans without a party, in the same order and by the same buckets", async () => {
-      /** The ids of `ours` on every page of the list, in the list's order. */
-      const listed = async (filter: LoanFilter, ours: ReadonlySet<LoanId>): Promise<LoanId[]> => {
-        const found: LoanId[] = []
-        let after: PageRequest['after'] = O.none
-        for (;;) {
-          const rows = await right(loans.list(filter, { limit: 100, after }))
-          found.push(...rows.slice(0, 100).filter((l) => ours.has(l.id)).map((l) => l.id))
-          if (rows.length <= 100) return found
-          const last = rows[99]!
-          after = O.some({ createdAt: last.createdAt, id: last.id })
-        }
+    /** The ids of `ours` on every page of the list, in the list's order. */
+    const listed = async (filter: LoanFilter, ours: ReadonlySet<LoanId>): Promise<LoanId[]> => {
+      const found: LoanId[] = []
+      let after: PageRequest['after'] = O.none
+      for (;;) {
+        const rows = await right(loans.list(filter, { limit: 100, after }))
+        found.push(...rows.slice(0, 100).filter((l) => ours.has(l.id)).map((l) => l.id))
+        if (rows.length <= 100) return found
+        const last = rows[99]!
+        after = O.some({ createdAt: last.createdAt, id: last.id })
       }
+    }
+    /** Every party's loans judged at `iso`, no party on a time of its own. */
+    const book = (iso: string): BookTime => ({ now: at(iso), partyTimes: [] })
+
+    it("lists every party's loans without a party, in the same order and by the same buckets", async () => {
       const late = await bookedLoan({ borrower: await borrower(), at: at('2026-03-10T00:00:00.002Z') })
       const early = await bookedLoan({ borrower: await borrower(), at: at('2026-03-10T00:00:00.001Z') })
       const ours = new Set([late.loan.id, early.loan.id])
-      expect(await listed({ now: BOOKED_AT }, ours)).to.deep.equal([early.loan.id, late.loan.id])
+      expect(await listed({ of: 'book', time: book('2026-03-10T09:30:00.000Z') }, ours)).to.deep.equal([early.loan.id, late.loan.id])
       // Nothing is paid: both fall past due after their first due dates, one party's filter or none.
-      expect(await listed({ delinquency: 'DPD_1_30', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([early.loan.id, late.loan.id])
-      expect(await listed({ delinquency: 'CURRENT', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([])
-      expect(await listed({ partyId: late.loan.partyId, delinquency: 'DPD_1_30', now: at('2026-04-20T12:00:00.000Z') }, ours)).to.deep.equal([late.loan.id])
+      const april20 = book('2026-04-20T12:00:00.000Z')
+      expect(await listed({ of: 'book', time: april20, delinquency: 'DPD_1_30' }, ours)).to.deep.equal([early.loan.id, late.loan.id])
+      expect(await listed({ of: 'book', time: april20, delinquency: 'CURRENT' }, ours)).to.deep.equal([])
+      expect(await listed({ of: 'book', time: april20, partyId: late.loan.partyId, delinquency: 'DPD_1_30' }, ours)).to.deep.equal([late.loan.id])
+    })
+
+    it("judges each party's loans at its party's time, the rest at the book's now", async () => {
+      const onClock = await bookedLoan()
+      const onCalendar = await bookedLoan()
+      const ours = new Set([onClock.loan.id, onCalendar.loan.id])
+      // The book's now is before the first due date (2026-04-10); the clock's party lives 40 days past it.
+      const time: BookTime = { now: at('2026-04-01T12:00:00.000Z'), partyTimes: [{ partyId: onClock.loan.partyId, now: at('2026-05-20T12:00:00.000Z') }] }
+      expect(await listed({ of: 'book', time, delinquency: 'DPD_31_60' }, ours)).to.deep.equal([onClock.loan.id])
+      expect(await listed({ of: 'book', time, delinquency: 'CURRENT' }, ours)).to.deep.equal([onCalendar.loan.id])
+    })
+
+    it("filters the book by status, and keeps paid-off and charged-off loans out of the delinquency queue", async () => {
+      const owner = await borrower()
+      const active = await bookedLoan({ borrower: owner })
+      const paidOff = await bookedLoan({ borrower: owner, status: 'PAID_OFF' })
+      const chargedOff = await bookedLoan({ borrower: owner, status: 'CHARGED_OFF' })
+      const ours = new Set([active.loan.id, paidOff.loan.id, chargedOff.loan.id])
+      const may = book('2026-05-20T12:00:00.000Z')
+      expect(await listed({ of: 'book', time: may, status: 'CHARGED_OFF' }, ours)).to.deep.equal([chargedOff.loan.id])
+      expect(await listed({ of: 'book', time: may, status: 'ACTIVE' }, ours)).to.deep.equal([active.loan.id])
+      expect(await listed({ of: 'book', time: may, delinquency: 'DPD_31_60' }, ours)).to.deep.equal([active.loan.id])
+      expect(await listed({ of: 'book', time: may, status: 'CHARGED_OFF', delinquency: 'DPD_31_60' }, ours)).to.deep.equal([])
+      // A party's own list shows the bucket its loan view shows, whatever the loan's status.
+      expect(await listed({ of: 'party', partyId: owner.partyId, now: may.now, delinquency: 'DPD_31_60' }, ours)).to.have.members([active.loan.id, paidOff.loan.id, chargedOff.loan.id])
+    })
+
+    it("counts the book's active loans by currency and days past due, each at its party's time, with their latest snapshots' sums", async () => {
+      const time: BookTime = { now: at('2026-04-20T12:00:00.000Z'), partyTimes: [] }
+      const before = await right(loans.delinquencyCounts(time))
+      const owner = await borrower()
+      const [a, b] = [await bookedLoan({ borrower: owner }), await bookedLoan({ borrower: owner })]
+      await bookedLoan({ borrower: owner, status: 'PAID_OFF' })
+      await bookedLoan({ borrower: owner, status: 'CHARGED_OFF' })
+      const onClock = await bookedLoan()
+      const withClock: BookTime = { ...time, partyTimes: [{ partyId: onClock.loan.partyId, now: at('2026-05-20T12:00:00.000Z') }] }
+      const added = countsAdded(before, await right(loans.delinquencyCounts(withClock)))
+      const { currency } = a.loan
+      // Due 2026-04-10, unpaid: 10 days past due on 2026-04-20, and the clock's party's 40 on 2026-05-20.
+      expect(added).to.deep.equal([
+        { currency, daysPastDue: 10, loans: 2, principalOutstanding: a.balance.principalOutstanding + b.balance.principalOutstanding, pastDueAmount: a.balance.pastDueAmount + b.balance.pastDueAmount },
+        { currency, daysPastDue: 40, loans: 1, principalOutstanding: onClock.balance.principalOutstanding, pastDueAmount: onClock.balance.pastDueAmount },
+      ])
     })
 
     it("reads what servicing derives from (the loan with its checkpoint, its latest snapshot), of the party's loan only", async () => {
@@ -109,7 +175,7 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       const bucketAt = async (iso: string) => {
         const found: string[] = []
         for (const delinquency of ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const) {
-          const rows = await right(loans.list({ partyId: owner.partyId, delinquency, now: at(iso) }, firstPage(10)))
+          const rows = await right(loans.list({ of: 'party', partyId: owner.partyId, delinquency, now: at(iso) }, firstPage(10)))
           if (rows.some((l) => l.id === booked.loan.id)) found.push(delinquency)
         }
         return found

@@ -36,6 +36,23 @@ export const testClockRepositoryContract = (impl: Implementation<TestClockFixtur
       expect(await right(fixtures.repo.findForParty(await fixtures.party()))).to.deep.equal(O.none)
     })
 
+    it("lists every clock's party and frozen time, a moved clock at its new time", async () => {
+      const [first, second] = [clockOf(await fixtures.party()), clockOf(await fixtures.party(), at('2027-02-01T00:00:00.000Z'))]
+      await right(fixtures.repo.insert(first))
+      await right(fixtures.repo.insert(second))
+      const timesOf = async () => (await right(fixtures.repo.partyTimes())).filter((t) => t.partyId === first.partyId || t.partyId === second.partyId)
+      expect(await timesOf()).to.have.deep.members([
+        { partyId: first.partyId, now: first.frozenTime },
+        { partyId: second.partyId, now: second.frozenTime },
+      ])
+      const later = at('2026-12-02T15:00:00.000Z')
+      await right(fixtures.repo.moveTo(first.id, later, later))
+      expect(await timesOf()).to.have.deep.members([
+        { partyId: first.partyId, now: later },
+        { partyId: second.partyId, now: second.frozenTime },
+      ])
+    })
+
     it('starts an advance only from ready (or to where it already goes), and lets one claimant at a time work it, day by day, until it arrives', async () => {
       const clock = clockOf(await fixtures.party())
       await right(fixtures.repo.insert(clock))

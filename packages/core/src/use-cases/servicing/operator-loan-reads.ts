@@ -1,5 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js'
-import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { World } from '../../core-deps.js'
@@ -8,14 +6,14 @@ import { decode, oneOf } from '../../domain/foundations/codecs.js'
 import { invalidRequest, notFound, type InvalidRequest, type NotFound, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import { PartyId } from '../../domain/foundations/ids.js'
 import { pathParameters } from '../../domain/foundations/path-parameters.js'
-import { daysPastDue, type Loan, type LoanSummary } from '../../domain/loans/loan.js'
+import { timeOf } from '../../domain/loans/book-time.js'
+import type { Loan, LoanSummary } from '../../domain/loans/loan.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
-import { DELINQUENCY_BUCKETS, delinquencyBucketOf, type DelinquencyBucket } from '../../lending/index.js'
-import { decodeFilteredPageRequest, pageBy, type Page, type PageRequest, queryFilters } from '../../domain/foundations/pagination.js'
+import { DELINQUENCY_BUCKETS, LOAN_STATUSES } from '../../lending/index.js'
+import { decodeFilteredPageRequest, pageBy, type Page, queryFilters } from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
-import type { LoanFilter } from '../../ports/loan-repository.js'
 import type { TestClockRepository } from '../../ports/test-clock-repository.js'
-import { partyClock } from '../testing/party-clock.js'
+import { bookTime, partyClock } from '../testing/party-clock.js'
 import type { Loans } from './loan-reads.js'
 
 /**
@@ -27,72 +25,60 @@ import type { Loans } from './loan-reads.js'
 /** What the operator reads need: the loans, and the clocks of the world's parties. */
 export type OperatorLoanDeps = Loans<'list' | 'find'> & {
   readonly world: World
-  readonly testClocks: Pick<TestClockRepository, 'findForParty'>
+  readonly testClocks: Pick<TestClockRepository, 'findForParty' | 'partyTimes'>
   readonly clock: Clock
 }
 
 /** A loan as an operator reads it, with its party's today (`YYYY-MM-DD` in the loan's time zone). */
 export type OperatorLoan<L extends Loan | LoanSummary = LoanSummary> = { readonly loan: L; readonly today: string }
 
-/** `loan` with its party's today; one clock read per party (`clocks` remembers them for a page). */
+/** `loan` with its party's today. */
 const onItsToday =
-  (deps: Pick<OperatorLoanDeps, 'world' | 'testClocks' | 'clock'>, clocks: Map<PartyId, Clock> = new Map()) =>
-  <L extends Loan | LoanSummary>(loan: L): TE.TaskEither<StoreUnavailable, OperatorLoan<L>> => {
-    const known = clocks.get(loan.partyId)
-    const clock = known === undefined ? pipe(partyClock(deps)(loan.partyId), TE.tap((c) => TE.fromIO(() => void clocks.set(loan.partyId, c)))) : TE.right(known)
-    return pipe(clock, TE.map((c) => ({ loan, today: dateIn(loan.timeZone, c.now()) })))
-  }
-
-/** The filters of `listLoansForOperator`: a `delinquency` bucket (`DELINQUENCY_BUCKETS`) and a `party_id`, each optional. */
-export const OperatorLoanFilters = queryFilters('OperatorLoanFilter', { delinquency: oneOf('DelinquencyBucket', DELINQUENCY_BUCKETS), party_id: PartyId })
-
-/** How many loans the test world's queue reads at a time while it looks for a bucket's. */
-const TEST_WORLD_SCAN = 100
+  (deps: Pick<OperatorLoanDeps, 'world' | 'testClocks' | 'clock'>) =>
+  <L extends Loan | LoanSummary>(loan: L): TE.TaskEither<StoreUnavailable, OperatorLoan<L>> =>
+    pipe(partyClock(deps)(loan.partyId), TE.map((clock) => ({ loan, today: dateIn(loan.timeZone, clock.now()) })))
 
 /**
- * The test world's loans of `bucket`, each judged on its party's clock, a page after `page.after`:
- * read in order and kept when in the bucket until the page is full. The test world is a
- * partner's sandbox, where this reads few loans; the live world's queue is one query.
+ * The filters of `listLoansForOperator`, each optional: a `delinquency` bucket
+ * (`DELINQUENCY_BUCKETS`, active loans only), a `status` and a `party_id`.
  */
-const testWorldQueue = (deps: OperatorLoanDeps, filter: Omit<LoanFilter, 'delinquency'>, bucket: DelinquencyBucket, page: PageRequest): TE.TaskEither<StoreUnavailable, readonly OperatorLoan[]> => async () => {
-  const today = onItsToday(deps)
-  const kept: OperatorLoan[] = []
-  let after = page.after
-  for (;;) {
-    const rows = await deps.loans.list(filter, { limit: TEST_WORLD_SCAN, after })()
-    if (E.isLeft(rows)) return rows
-    for (const loan of rows.right.slice(0, TEST_WORLD_SCAN)) {
-      const read = await today(loan)()
-      if (E.isLeft(read)) return read
-      if (delinquencyBucketOf(daysPastDue(loan, read.right.today)) === bucket) kept.push(read.right)
-      if (kept.length > page.limit) return E.right(kept)
-    }
-    const last = rows.right[TEST_WORLD_SCAN - 1]
-    if (rows.right.length <= TEST_WORLD_SCAN || last === undefined) return E.right(kept)
-    after = O.some({ createdAt: last.createdAt, id: last.id })
-  }
-}
+export const OperatorLoanFilters = queryFilters('OperatorLoanFilter', {
+  delinquency: oneOf('DelinquencyBucket', DELINQUENCY_BUCKETS),
+  status: oneOf('LoanStatus', LOAN_STATUSES),
+  party_id: PartyId,
+})
 
 /**
- * Every party's loans, oldest first, a page at a time, optionally one party's and optionally of one
- * `delinquency` bucket on each loan's today (in its time zone, on its party's clock): the delinquency queue.
+ * Every party's loans, oldest first, a page at a time, optionally one party's, of one `status`,
+ * and of one `delinquency` bucket, each loan judged on its today (in its time zone, on its party's
+ * clock): with a bucket, the delinquency queue of active loans. One query in either world.
  */
 export const listLoansForOperator =
   (deps: OperatorLoanDeps) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OperatorLoan>> =>
     pipe(
       TE.fromEither(decodeFilteredPageRequest(OperatorLoanFilters, command)),
-      TE.chainW(({ filter: { party_id, delinquency }, page }) => {
-        const filter = { ...(party_id === undefined ? {} : { partyId: party_id }), now: deps.clock.now() }
-        const rows: TE.TaskEither<StoreUnavailable, readonly OperatorLoan[]> =
-          deps.world === 'test' && delinquency !== undefined
-            ? testWorldQueue(deps, filter, delinquency, page)
-            : pipe(deps.loans.list({ ...filter, ...(delinquency === undefined ? {} : { delinquency }) }, page), TE.chainW(TE.traverseSeqArray(onItsToday(deps))))
-        return pipe(
-          rows,
+      TE.chainW(({ filter: { party_id, status, delinquency }, page }) =>
+        pipe(
+          bookTime(deps),
+          TE.chainW((time) =>
+            pipe(
+              deps.loans.list(
+                {
+                  of: 'book',
+                  time,
+                  ...(party_id === undefined ? {} : { partyId: party_id }),
+                  ...(status === undefined ? {} : { status }),
+                  ...(delinquency === undefined ? {} : { delinquency }),
+                },
+                page,
+              ),
+              TE.map((rows) => rows.map((loan) => ({ loan, today: dateIn(loan.timeZone, timeOf(time, loan.partyId)) }))),
+            ),
+          ),
           TE.map((found) => pageBy(found, page.limit, ({ loan }) => loan)),
-        )
-      }),
+        ),
+      ),
     )
 
 const LoanParams = pathParameters('loanId')

@@ -25,7 +25,7 @@ export const listLoansForParty =
       TE.chainEitherKW(() => decodeFilteredPageRequest(LoanFilters, command, ['partyId'])),
       TE.chainW(({ filter, page }) =>
         pipe(
-          deps.loans.list({ ...filter, partyId: caller.partyId, now: deps.clock.now() }, page),
+          deps.loans.list({ of: 'party', ...filter, partyId: caller.partyId, now: deps.clock.now() }, page),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

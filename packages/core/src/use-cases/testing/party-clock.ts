@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type { World } from '../../core-deps.js'
 import type { StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { PartyId } from '../../domain/foundations/ids.js'
+import type { BookTime } from '../../domain/loans/book-time.js'
 import type { Clock } from '../../ports/clock.js'
 import type { TestClockRepository } from '../../ports/test-clock-repository.js'
 
@@ -24,3 +25,15 @@ export const partyClock =
           deps.testClocks.findForParty(partyId),
           TE.map(O.match((): Clock => deps.clock, (testClock): Clock => ({ now: () => testClock.frozenTime }))),
         )
+
+/** What `bookTime` needs: the world, its parties' test clocks, and the service's clock. */
+export type BookTimeDeps = { readonly world: World; readonly testClocks: Pick<TestClockRepository, 'partyTimes'>; readonly clock: Clock }
+
+/**
+ * The instant each party's loans are judged at in a read across parties (decision 131): the
+ * service's now, and in the test world each test clock's time for its party, read in one query.
+ */
+export const bookTime = (deps: BookTimeDeps): TE.TaskEither<StoreUnavailable, BookTime> => {
+  const now = deps.clock.now()
+  return deps.world === 'live' ? TE.right({ now, partyTimes: [] }) : pipe(deps.testClocks.partyTimes(), TE.map((partyTimes) => ({ now, partyTimes })))
+}
