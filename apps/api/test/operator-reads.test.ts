@@ -169,6 +169,24 @@ for (const database of testDatabases()) {
         expect(ownList.data.map((l: { loan_id: string }) => l.loan_id)).to.include(written.loanId)
       })
 
+      it('listLoans sorts longest past due or largest first, each order paged by its own cursors', async () => {
+        // Pages of two, so that every order is read through its cursors.
+        const pages = async (path: string): Promise<Record<string, any>[]> => allPages(server, INTERNAL_TOKEN, path, 2)
+        const bySort = { created_at: await pages('/internal/loans'), '-days_past_due': await pages('/internal/loans?sort=-days_past_due'), '-principal': await pages('/internal/loans?sort=-principal') }
+        const ids = (rows: Record<string, any>[]) => rows.map((l) => l['loan_id'] as string)
+        // The same loans in each order, each once.
+        for (const rows of Object.values(bySort)) expect(ids(rows)).to.have.members(ids(bySort.created_at)).and.have.length(new Set(ids(rows)).size)
+        const principals = bySort['-principal'].map((l) => l['principal'] as number)
+        expect(principals).to.deep.equal([...principals].sort((a, b) => b - a))
+        const pastDue = bySort['-days_past_due'].filter((l) => l['status'] === 'ACTIVE').map((l) => l['days_past_due'] as number)
+        expect(pastDue).to.deep.equal([...pastDue].sort((a, b) => b - a))
+        const first = await ok('/internal/loans?sort=-principal&limit=1')
+        const crossed = await internal(`/internal/loans?sort=-days_past_due&cursor=${first.next_cursor}`)
+        expect(crossed.status, crossed.text).to.equal(400)
+        expect(crossed.body).to.include({ error: 'invalid_request', param: 'cursor' })
+        expect((await internal(`/internal/loans?cursor=${first.next_cursor}`)).status).to.equal(400)
+      })
+
       it("getDelinquencySummary refuses any query parameter (400), and every bucket is listed in order", async () => {
         const reply = await internal('/internal/portfolio/delinquency?delinquency=CURRENT')
         expect(reply.status, reply.text).to.equal(400)

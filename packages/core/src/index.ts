@@ -269,6 +269,9 @@ export {
 } from './use-cases/servicing/operator-loan-reads.js'
 export { type PartyClockDeps, type BookTimeDeps, partyClock, bookTime } from './use-cases/testing/party-clock.js'
 export { type BookTime, type PartyTime, timeOf, latestOf } from './domain/loans/book-time.js'
+export {
+  LOAN_SORTS, type LoanSort, type LoanPage, type OrderedLoan, type UnpaidPosition, type PrincipalPosition, oldestFirst, decodeLoanPage, loanPageOf, compareLoansIn, isAfterIn,
+} from './domain/loans/loan-order.js'
 export { type BucketTotals, type CurrencyDelinquency, type DelinquencySummary, delinquencyByBucket, getDelinquencySummary } from './use-cases/servicing/portfolio.js'
 export { listLoanBalancesForParty, getLatestLoanBalanceForParty } from './use-cases/servicing/read-balances.js'
 export { TransactionFilters, listTransactionsForPartyLoan } from './use-cases/servicing/list-transactions.js'

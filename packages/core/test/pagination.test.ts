@@ -9,6 +9,8 @@ import {
   pageOf,
   type Position,
 } from '../src/domain/foundations/pagination.js'
+import type { LoanSummary } from '../src/domain/loans/loan.js'
+import { decodeLoanPage, LOAN_SORTS, loanPageOf, type LoanPage } from '../src/domain/loans/loan-order.js'
 
 const position: Position = { createdAt: new Date('2026-01-15T10:00:00.123Z'), id: '00000000-0000-4000-8000-000000000001' }
 
@@ -134,5 +136,41 @@ describe('isAfter', () => {
     expect(isAfter({ ...base, id: '00000000-0000-4000-8000-000000000003' }, base)).to.equal(true)
     expect(isAfter(base, base)).to.equal(false)
     expect(isAfter({ ...base, id: '00000000-0000-4000-8000-000000000001' }, base)).to.equal(false)
+  })
+})
+
+describe('decodeLoanPage: the cursors of the sorted loan lists', () => {
+  const BAD_SORTED = { _tag: 'InvalidRequest', detail: 'cursor is not a cursor returned by this list in this sort', param: 'cursor' } as const
+  const loan = { ...position, oldestUnpaidDueDate: '2026-04-10', principal: 1_200_000 } as LoanSummary
+
+  it("round-trips each order's cursor, and starts a first page without one", () => {
+    for (const sort of LOAN_SORTS) {
+      const first = decodeLoanPage(sort, 2, undefined)
+      expect(first).to.deep.equal(E.right({ sort, limit: 2, after: O.none }))
+      const page = loanPageOf([loan, loan, loan], { sort, limit: 2, after: O.none } as LoanPage, (l) => l)
+      const again = decodeLoanPage(sort, 2, page.nextCursor!)
+      const after: O.Option<{ readonly id: string }> = E.isRight(again) ? again.right.after : O.none
+      expect(O.isSome(after) && after.value.id, sort).to.equal(position.id)
+    }
+    const owingNothing = loanPageOf([{ ...loan, oldestUnpaidDueDate: null }, loan], { sort: '-days_past_due', limit: 1, after: O.none }, (l) => l)
+    expect(decodeLoanPage('-days_past_due', 1, owingNothing.nextCursor!)).to.deep.equal(E.right({ sort: '-days_past_due', limit: 1, after: O.some({ oldestUnpaidDueDate: null, id: position.id }) }))
+  })
+
+  it("refuses a forged cursor, or one of another order, before it reaches SQL", () => {
+    for (const [sort, cursor] of [
+      ['-days_past_due', forge(['-days_past_due', '2026-02-30', position.id])],
+      ['-days_past_due', forge(['-days_past_due', "2026-01-01' OR 1=1", position.id])],
+      ['-days_past_due', forge(['-days_past_due', '2026-04-10', 'not-a-uuid'])],
+      ['-days_past_due', forge(['-principal', 100, position.id])],
+      ['-days_past_due', encodeCursor(position)],
+      ['-principal', forge(['-principal', -1, position.id])],
+      ['-principal', forge(['-principal', 1.5, position.id])],
+      ['-principal', forge(['-principal', '100', position.id])],
+      ['-principal', forge(['-principal', 100, position.id, 'extra'])],
+      ['-principal', 'garbage'],
+    ] as const) {
+      expect(decodeLoanPage(sort, 1, cursor), cursor).to.deep.equal(E.left(BAD_SORTED))
+    }
+    expect(decodeLoanPage('created_at', 1, forge(['-principal', 100, position.id]))).to.deep.equal(E.left(BAD_CURSOR))
   })
 })

@@ -848,8 +848,8 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDoc>> = {
   listLoans: doc(
     'loans',
     "List every party's loans",
-    "Every party's loans, oldest first, optionally one party's (`party_id`), of one `status`, and of one delinquency bucket (as of today in each loan's time zone, on its party's test clock in the test world): " +
-      'the delinquency queue. A bucket holds active loans only: a paid-off or charged-off loan is in none. Each carries `days_past_due`.',
+    "Every party's loans, oldest first or in another `sort`, optionally one party's (`party_id`), of one `status`, and of one delinquency bucket (as of today in each loan's time zone, on its party's test clock in the test world): " +
+      'the delinquency queue. A bucket holds active loans only: a paid-off or charged-off loan is in none. Each carries `days_past_due`. A `next_cursor` continues the order it came from; a cursor of another order is refused (400).',
     { list: true, query: OperatorLoanFilters },
   ),
   getDelinquencySummary: doc(

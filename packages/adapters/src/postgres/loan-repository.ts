@@ -1,9 +1,9 @@
-import { DELINQUENCY_DAYS, latestOf, POSTED_PAYMENT_STATUSES, type BookTime, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, latestOf, type LoanPage, POSTED_PAYMENT_STATUSES, type BookTime, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import { postgresAutopaySettings } from './loan-autopay.js'
 import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toRequest, toTransaction, withoutSequence } from './loan-rows.js'
@@ -34,6 +34,25 @@ const instantOfLoan = (time: BookTime) =>
   time.partyTimes.length === 0
     ? timestamp(time.now)
     : sql<Date>`coalesce((select t.now from unnest(${time.partyTimes.map((p) => p.partyId)}::uuid[], ${time.partyTimes.map((p) => p.now.toISOString())}::timestamptz[]) as t(party_id, now) where t.party_id = loans.party_id), ${timestamp(time.now)})`
+
+/** A loan's key in `-days_past_due` order, as indexed (migration 0033): its oldest unpaid due date, none after every date. */
+const UNPAID_KEY = sql<string>`coalesce(oldest_unpaid_due_date, 'infinity'::date)`
+
+/** `query` (of `loans`) limited to `page` in its order (`LOAN_SORTS`), each served by an index. */
+const inLoanOrder = <QB extends SelectQueryBuilder<Database, 'loans', any>>(query: QB, page: LoanPage): QB => {
+  switch (page.sort) {
+    case 'created_at':
+      return inPage(query, page)
+    case '-days_past_due': {
+      const after = O.isSome(page.after) ? query.where(sql<SqlBool>`(${UNPAID_KEY}, id) > (${page.after.value.oldestUnpaidDueDate ?? 'infinity'}::date, ${page.after.value.id})`) : query
+      return after.orderBy(UNPAID_KEY).orderBy('id').limit(page.limit + 1) as QB
+    }
+    case '-principal': {
+      const after = O.isSome(page.after) ? query.where(sql<SqlBool>`(principal, id) < (${page.after.value.principal}, ${page.after.value.id})`) : query
+      return after.orderBy('principal', 'desc').orderBy('id', 'desc').limit(page.limit + 1) as QB
+    }
+  }
+}
 
 /** A loan's latest balance snapshot: read by the balance routes, and under the loan's lock by a change. */
 const latestBalanceOf = (db: Kysely<Database>, loanId: LoanId) =>
@@ -183,10 +202,10 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
           if (filter.of === 'book') q = q.where('status', '=', 'ACTIVE')
           q = q.where(days, '>=', least)
           // What the index can use: no loan's today is more than a day past the UTC date of the latest instant (UTC+14).
-          if (least > 0) q = q.where('oldest_unpaid_due_date', '<=', sql<string>`(${latest.toISOString()}::timestamptz at time zone 'UTC')::date + ${1 - least}::int`)
+          if (least > 0) q = q.where(UNPAID_KEY, '<=', sql<string>`(${latest.toISOString()}::timestamptz at time zone 'UTC')::date + ${1 - least}::int`)
           if (most !== null) q = q.where(days, '<=', most)
         }
-        return (await inPage(q, page).execute()).map(toLoanSummary)
+        return (await inLoanOrder(q, page).execute()).map(toLoanSummary)
       }),
 
     delinquencyCounts: (time) =>

@@ -32,7 +32,7 @@ import * as operators from './migrations/0029-operators.js'
 import * as operatorLoanReads from './migrations/0030-operator-loan-reads.js'
 import * as operatorRequests from './migrations/0031-operator-requests.js'
 import * as operatorDeliveries from './migrations/0032-operator-deliveries.js'
-import * as operatorLoanStatus from './migrations/0033-operator-loan-status.js'
+import * as operatorLoanOrders from './migrations/0033-operator-loan-orders.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -71,7 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0030-operator-loan-reads': operatorLoanReads,
   '0031-operator-requests': operatorRequests,
   '0032-operator-deliveries': operatorDeliveries,
-  '0033-operator-loan-status': operatorLoanStatus,
+  '0033-operator-loan-orders': operatorLoanOrders,
 }
 
 /** Names of every migration, in order. */

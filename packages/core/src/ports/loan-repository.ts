@@ -1,6 +1,7 @@
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { BookTime } from '../domain/loans/book-time.js'
+import type { LoanPage } from '../domain/loans/loan-order.js'
 import type { AuditEvent } from '../domain/audit/audit-event.js'
 import type { EventDraft } from '../domain/events/event.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
@@ -143,8 +144,8 @@ export type LoanRepository = {
   readonly find: (id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
   /** The loan if it is `partyId`'s. */
   readonly findForParty: (partyId: PartyId, id: LoanId) => TE.TaskEither<StoreUnavailable, O.Option<Loan>>
-  /** A page in `(createdAt, id)` order without checkpoints; `delinquency` is judged on each loan's local today. */
-  readonly list: (filter: LoanFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
+  /** A page in the page's order (`LOAN_SORTS`) without checkpoints; `delinquency` is judged on each loan's local today. */
+  readonly list: (filter: LoanFilter, page: LoanPage) => TE.TaskEither<StoreUnavailable, readonly LoanSummary[]>
   /** The book's active loans counted by currency and days past due (each on its party's time), in no order; a group of no loans is not listed. */
   readonly delinquencyCounts: (time: BookTime) => TE.TaskEither<StoreUnavailable, readonly DelinquencyCount[]>
   // Pages hold at most `page.limit + 1` rows, in `(createdAt, id)` order unless said.

@@ -5,8 +5,9 @@ import { pipe } from 'fp-ts/lib/function.js'
 import type { CollateralItem } from '../domain/loans/collateral.js'
 import type { LoanDocument } from '../domain/loans/loan-document.js'
 import { autopayKey, type AutopayDue, type LoanAutopay } from '../domain/loans/autopay.js'
-import { daysPastDue, loanSummary, type BookedLoan, type Loan } from '../domain/loans/loan.js'
+import { daysPastDue, loanSummary, type BookedLoan, type Loan, type LoanSummary } from '../domain/loans/loan.js'
 import { timeOf } from '../domain/loans/book-time.js'
+import { compareLoansIn, isAfterIn } from '../domain/loans/loan-order.js'
 import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
 import { sequencePosition } from '../domain/foundations/pagination.js'
@@ -19,12 +20,12 @@ import { inMemoryPage } from './in-memory-paging.js'
 import type { ApplicationId, LoanId, PartyId } from '../domain/foundations/ids.js'
 
 /** The bucket of `loan` on its today at the instant `now`. */
-const bucketAt = (loan: Loan, now: Date) => delinquencyBucketOf(daysPastDue(loan, dateIn(loan.timeZone, now)))
+const bucketAt = (loan: LoanSummary, now: Date) => delinquencyBucketOf(daysPastDue(loan, dateIn(loan.timeZone, now)))
 
 /** Whether `filter` lists `loan` (the rules of `LoanFilter`). */
 const listedBy =
   (filter: LoanFilter) =>
-  (loan: Loan): boolean =>
+  (loan: LoanSummary): boolean =>
     filter.of === 'party'
       ? loan.partyId === filter.partyId && (filter.delinquency === undefined || bucketAt(loan, filter.now) === filter.delinquency)
       : (filter.partyId === undefined || loan.partyId === filter.partyId) &&
@@ -188,13 +189,11 @@ export const inMemoryLoanRepository = (
     findForParty: (partyId, id) => ofParty(partyId, id, (s) => s.loan),
     list: (filter, page) =>
       TE.right(
-        inMemoryPage(
-          [...loans.values()]
-            .map((s) => s.loan)
-            .filter(listedBy(filter))
-            .map(loanSummary),
-          page,
-        ),
+        [...loans.values()]
+          .map((s) => loanSummary(s.loan))
+          .filter((l) => listedBy(filter)(l) && isAfterIn(page)(l))
+          .sort(compareLoansIn(page.sort))
+          .slice(0, page.limit + 1),
       ),
     delinquencyCounts: (time) =>
       TE.fromIO(() => {

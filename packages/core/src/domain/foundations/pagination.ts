@@ -98,21 +98,69 @@ export const decodePageRequest = (command: unknown, ids: readonly PathParameterN
     ),
   )
 
-/** Like `decodePageRequest`, with the fields `filter` declares decoded by it. */
-export const decodeFilteredPageRequest = <F>(
+/** A list's query decoded: its filter, `limit` (default 20) and the cursor as sent, which the list's order reads. */
+export type FilteredQuery<F> = { readonly filter: F; readonly limit: number; readonly cursor: string | undefined }
+
+/** The fields `filter` declares decoded by it, `limit` and `cursor` after the identifiers `ids`; any other field is refused by name. */
+export const decodeFilteredQuery = <F>(
   filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
   command: unknown,
   ids: readonly PathParameterName[] = [],
-  isId: (id: string) => boolean = isUuid,
-): E.Either<InvalidRequest, { readonly filter: F; readonly page: PageRequest }> => {
+): E.Either<InvalidRequest, FilteredQuery<F>> => {
   const record = (typeof command === 'object' && command !== null ? command : {}) as Record<string, unknown>
   const own = Object.fromEntries(Object.entries(record).filter(([k]) => filter.filterKeys.includes(k)))
   const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !filter.filterKeys.includes(k)))
   return pipe(
     decode(commandOf(ids, t.UnknownRecord))(rest),
     E.chain(() => decode(filter)(own)),
-    E.chain((f) => pipe(decodePageRequest(rest, ids, isId), E.map((page) => ({ filter: f, page })))),
+    E.chain((f) => pipe(decode(commandOf(ids, PageQuery))(rest), E.map(({ limit, cursor }) => ({ filter: f, limit: limit ?? DEFAULT_PAGE_LIMIT, cursor })))),
   )
+}
+
+/** Like `decodePageRequest`, with the fields `filter` declares decoded by it. */
+export const decodeFilteredPageRequest = <F>(
+  filter: t.Type<F, F, unknown> & { readonly filterKeys: readonly string[] },
+  command: unknown,
+  ids: readonly PathParameterName[] = [],
+  isId: (id: string) => boolean = isUuid,
+): E.Either<InvalidRequest, { readonly filter: F; readonly page: PageRequest }> =>
+  pipe(
+    decodeFilteredQuery(filter, command, ids),
+    E.chain(({ filter: f, limit, cursor }) =>
+      pipe(
+        cursor === undefined ? E.right(O.none) : pipe(decodeCursor(cursor, isId), E.map(O.some)),
+        E.map((after) => ({ filter: f, page: { limit, after } })),
+      ),
+    ),
+  )
+
+/**
+ * The cursor of a list in an order other than `(created_at, id)`: the order's name, the last
+ * row's key in it (a string, a number or null) and its id.
+ */
+export const encodeKeyedCursor = (order: string, key: string | number | null, id: string): string => toBase64Url(JSON.stringify([order, key, id]))
+
+/**
+ * The key and id of a cursor `encodeKeyedCursor` made for `order`: `keyOf` reads the key (none
+ * when it is not one of the order's) and `isId` checks the id. A cursor of another order, of the
+ * default order, or forged is refused here, never reaching SQL.
+ */
+export const decodeKeyedCursor = <K>(
+  cursor: string,
+  order: string,
+  keyOf: (key: unknown) => O.Option<K>,
+  isId: (id: string) => boolean = isUuid,
+): E.Either<InvalidRequest, { readonly key: K; readonly id: string }> => {
+  const bad = invalidRequest('cursor is not a cursor returned by this list in this sort', 'cursor')
+  try {
+    const parsed: unknown = JSON.parse(fromBase64Url(cursor))
+    if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order) return E.left(bad)
+    const [, raw, id] = parsed as unknown[]
+    const key = keyOf(raw)
+    return typeof id === 'string' && isId(id) && O.isSome(key) ? E.right({ key: key.value, id }) : E.left(bad)
+  } catch {
+    return E.left(bad)
+  }
 }
 
 export const queryFilters = <P extends Record<string, t.Mixed>>(name: string, fields: P) =>

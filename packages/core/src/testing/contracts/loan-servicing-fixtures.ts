@@ -12,13 +12,15 @@ import type { ClientId, LoanId, PartyId } from '../../domain/foundations/ids.js'
 /** Who a loan belongs to: a stored party and an API client (payments reference both). */
 export type LoanBorrower = { readonly partyId: PartyId; readonly clientId: ClientId }
 
-/** What `bookedLoan` may be told; anything left out is a new borrower, a fixed time, a fresh id, ACTIVE. */
+/** What `bookedLoan` may be told; anything left out is a new borrower, a fixed time, a fresh id, ACTIVE, 1,200,000. */
 export type LoanToBook = {
   readonly borrower?: LoanBorrower
   /** When the loan is booked: its `createdAt` and (as a UTC date) its start date. */
   readonly at?: Date
   readonly id?: string
+  /** A paid-off loan owes nothing: it has no oldest unpaid due date. */
   readonly status?: LoanStatus
+  readonly amount?: number
 }
 
 /** The servicing suites' fixtures: the repositories and a factory of stored, booked loans. */
@@ -36,14 +38,14 @@ export const BOOKED_AT = at('2026-03-10T09:30:00.000Z')
 
 /**
  * A `bookedLoan` factory over any `LoanApplicationRepository`: stores a submitted application of
- * `product` (1,200,000 over 12 months) and approves it with the loan `bookLoan` books.
+ * `product` (1,200,000 over 12 months unless told) and approves it with the loan `bookLoan` books.
  */
 export const bookingThrough =
   (applications: LoanApplicationRepository, product: LoanProduct, borrower: () => Promise<LoanBorrower>) =>
   async (options: LoanToBook = {}): Promise<BookedLoan> => {
     const owner = options.borrower ?? (await borrower())
     const now = options.at ?? BOOKED_AT
-    const input = { product_id: product.id, amount: 1_200_000, currency: product.currency, term_months: 12, purpose: 'Working capital' }
+    const input = { product_id: product.id, amount: options.amount ?? 1_200_000, currency: product.currency, term_months: 12, purpose: 'Working capital' }
     const draft = newLoanApplication(input, owner, product, freshId(), now)
     await right(applications.insert(draft))
     const submitted = await right(applications.save({ ...draft, status: 'SUBMITTED', submittedAt: now, updatedAt: now }, NOT_AUDITED, []))
@@ -54,7 +56,7 @@ export const bookingThrough =
       return id
     }
     const booked = bookLoan(submitted, { next: ids }, now)
-    const loan = { ...booked.loan, status: options.status ?? booked.loan.status }
+    const loan = { ...booked.loan, ...(options.status === undefined ? {} : { status: options.status }), ...(options.status === 'PAID_OFF' ? { oldestUnpaidDueDate: null } : {}) }
     const approved: LoanApplication = {
       ...submitted,
       status: 'APPROVED',

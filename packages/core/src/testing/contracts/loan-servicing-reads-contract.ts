@@ -1,11 +1,14 @@
 import { expect } from 'chai'
+import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
 import { collateralAddedEvent, documentAttachedEvent, OPERATOR_CONTEXT } from '../../domain/audit/audit-event.js'
 import type { CollateralItem } from '../../domain/loans/collateral.js'
 import type { LoanId } from '../../domain/foundations/ids.js'
 import type { LoanDocument } from '../../domain/loans/loan-document.js'
 import { loanSummary } from '../../domain/loans/loan.js'
 import type { BookTime } from '../../domain/loans/book-time.js'
+import { decodeLoanPage, loanPageOf, oldestFirst, type LoanSort } from '../../domain/loans/loan-order.js'
 import type { DelinquencyCount, LoanFilter, LoanRepository } from '../../ports/loan-repository.js'
 import { sequencePosition, type PageRequest } from '../../domain/foundations/pagination.js'
 import { testId, type TestId } from '../test-ids.js'
@@ -58,11 +61,11 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       // Listed without their checkpoints (`LoanSummary`), every other field as booked.
       const all = [first.loan, tiedLow.loan, tiedHigh.loan].map(loanSummary)
       expect(first.loan.checkpoint).to.not.equal(null)
-      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal(all)
-      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, firstPage(1)))).to.deep.equal(all.slice(0, 2))
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, oldestFirst(firstPage(10))))).to.deep.equal(all)
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, oldestFirst(firstPage(1))))).to.deep.equal(all.slice(0, 2))
       const after = O.some({ createdAt: tiedLow.loan.createdAt, id: tiedLow.loan.id })
-      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, { limit: 1, after }))).to.deep.equal([loanSummary(tiedHigh.loan)])
-      expect(await right(loans.list({ of: 'party', partyId: (await borrower()).partyId, now: BOOKED_AT }, firstPage(10)))).to.deep.equal([])
+      expect(await right(loans.list({ of: 'party', partyId: owner.partyId, now: BOOKED_AT }, oldestFirst({ limit: 1, after })))).to.deep.equal([loanSummary(tiedHigh.loan)])
+      expect(await right(loans.list({ of: 'party', partyId: (await borrower()).partyId, now: BOOKED_AT }, oldestFirst(firstPage(10))))).to.deep.equal([])
     })
 
     it('finds any loan by id whoever its party is (an operator read), an unknown id none', async () => {
@@ -76,7 +79,7 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       const found: LoanId[] = []
       let after: PageRequest['after'] = O.none
       for (;;) {
-        const rows = await right(loans.list(filter, { limit: 100, after }))
+        const rows = await right(loans.list(filter, oldestFirst({ limit: 100, after })))
         found.push(...rows.slice(0, 100).filter((l) => ours.has(l.id)).map((l) => l.id))
         if (rows.length <= 100) return found
         const last = rows[99]!
@@ -119,8 +122,41 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       expect(await listed({ of: 'book', time: may, status: 'ACTIVE' }, ours)).to.deep.equal([active.loan.id])
       expect(await listed({ of: 'book', time: may, delinquency: 'DPD_31_60' }, ours)).to.deep.equal([active.loan.id])
       expect(await listed({ of: 'book', time: may, status: 'CHARGED_OFF', delinquency: 'DPD_31_60' }, ours)).to.deep.equal([])
-      // A party's own list shows the bucket its loan view shows, whatever the loan's status.
-      expect(await listed({ of: 'party', partyId: owner.partyId, now: may.now, delinquency: 'DPD_31_60' }, ours)).to.have.members([active.loan.id, paidOff.loan.id, chargedOff.loan.id])
+      // A party's own list shows the bucket its loan view shows, whatever the loan's status: a charged-off loan's too.
+      expect(await listed({ of: 'party', partyId: owner.partyId, now: may.now, delinquency: 'DPD_31_60' }, ours)).to.have.members([active.loan.id, chargedOff.loan.id])
+      expect(await listed({ of: 'party', partyId: owner.partyId, now: may.now, delinquency: 'CURRENT' }, ours)).to.deep.equal([paidOff.loan.id])
+    })
+
+    it('pages the book in each sort by its cursors: oldest first, longest past due first (owing nothing last), largest first', async () => {
+      const owner = await borrower()
+      const { loan: early } = await bookedLoan({ borrower: owner, at: at('2026-02-10T09:00:00.000Z'), amount: 3_000_000 })
+      const { loan: low } = await bookedLoan({ borrower: owner, at: at('2026-03-10T09:00:00.001Z'), amount: 1_000_000 })
+      const { loan: high } = await bookedLoan({ borrower: owner, at: at('2026-03-10T09:00:00.002Z'), amount: 3_000_000 })
+      const { loan: paidOff } = await bookedLoan({ borrower: owner, at: at('2026-03-10T09:00:00.003Z'), status: 'PAID_OFF' })
+      const filter: LoanFilter = { of: 'book', time: book('2026-05-20T12:00:00.000Z'), partyId: owner.partyId }
+      /** Every loan of the list in `sort`, a page of one at a time, each page reached by the previous page's cursor. */
+      const inOrder = async (sort: LoanSort): Promise<LoanId[]> => {
+        const found: LoanId[] = []
+        let cursor: string | undefined
+        for (let n = 0; n < 10; n++) {
+          const page = await right(TE.fromEither(decodeLoanPage(sort, 1, cursor)))
+          const next = loanPageOf(await right(loans.list(filter, page)), page, (l) => l)
+          found.push(...next.items.map((l) => l.id))
+          if (next.nextCursor === null) return found
+          cursor = next.nextCursor
+        }
+        return expect.fail(`more pages than loans in ${sort}`)
+      }
+      const byIdAscending = (a: { id: string }, b: { id: string }) => (a.id < b.id ? [a.id, b.id] : [b.id, a.id])
+      expect(await inOrder('created_at')).to.deep.equal([early.id, low.id, high.id, paidOff.id])
+      // Due 2026-03-10, then two due 2026-04-10 (by id), then the paid-off loan that owes nothing.
+      expect(await inOrder('-days_past_due')).to.deep.equal([early.id, ...byIdAscending(low, high), paidOff.id])
+      // 3,000,000 twice (by id from the last), 1,200,000, 1,000,000.
+      expect(await inOrder('-principal')).to.deep.equal([...byIdAscending(early, high).reverse(), paidOff.id, low.id])
+      // A cursor is its order's: another order's is refused.
+      const first = loanPageOf(await right(loans.list(filter, await right(TE.fromEither(decodeLoanPage('-principal', 1, undefined))))), { sort: '-principal', limit: 1, after: O.none }, (l) => l)
+      expect(decodeLoanPage('-days_past_due', 1, first.nextCursor!)).to.satisfy(E.isLeft)
+      expect(decodeLoanPage('created_at', 1, first.nextCursor!)).to.satisfy(E.isLeft)
     })
 
     it("counts the book's active loans by currency and days past due, each at its party's time, with their latest snapshots' sums", async () => {
@@ -175,7 +211,7 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       const bucketAt = async (iso: string) => {
         const found: string[] = []
         for (const delinquency of ['CURRENT', 'DPD_1_30', 'DPD_31_60', 'DPD_61_90', 'DPD_90_PLUS'] as const) {
-          const rows = await right(loans.list({ of: 'party', partyId: owner.partyId, delinquency, now: at(iso) }, firstPage(10)))
+          const rows = await right(loans.list({ of: 'party', partyId: owner.partyId, delinquency, now: at(iso) }, oldestFirst(firstPage(10))))
           if (rows.some((l) => l.id === booked.loan.id)) found.push(delinquency)
         }
         return found

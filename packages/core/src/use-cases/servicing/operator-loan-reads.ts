@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { World } from '../../core-deps.js'
@@ -7,10 +8,11 @@ import { invalidRequest, notFound, type InvalidRequest, type NotFound, type Stor
 import { PartyId } from '../../domain/foundations/ids.js'
 import { pathParameters } from '../../domain/foundations/path-parameters.js'
 import { timeOf } from '../../domain/loans/book-time.js'
+import { decodeLoanPage, LOAN_SORTS, loanPageOf } from '../../domain/loans/loan-order.js'
 import type { Loan, LoanSummary } from '../../domain/loans/loan.js'
 import { dateIn } from '../../domain/loans/servicing-terms.js'
 import { DELINQUENCY_BUCKETS, LOAN_STATUSES } from '../../lending/index.js'
-import { decodeFilteredPageRequest, pageBy, type Page, queryFilters } from '../../domain/foundations/pagination.js'
+import { decodeFilteredQuery, type Page, queryFilters } from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
 import type { TestClockRepository } from '../../ports/test-clock-repository.js'
 import { bookTime, partyClock } from '../testing/party-clock.js'
@@ -40,24 +42,28 @@ const onItsToday =
 
 /**
  * The filters of `listLoansForOperator`, each optional: a `delinquency` bucket
- * (`DELINQUENCY_BUCKETS`, active loans only), a `status` and a `party_id`.
+ * (`DELINQUENCY_BUCKETS`, active loans only), a `status` and a `party_id`; and its `sort`
+ * (`LOAN_SORTS`, `created_at` unless said).
  */
 export const OperatorLoanFilters = queryFilters('OperatorLoanFilter', {
   delinquency: oneOf('DelinquencyBucket', DELINQUENCY_BUCKETS),
   status: oneOf('LoanStatus', LOAN_STATUSES),
   party_id: PartyId,
+  sort: oneOf('LoanSort', LOAN_SORTS),
 })
 
 /**
- * Every party's loans, oldest first, a page at a time, optionally one party's, of one `status`,
- * and of one `delinquency` bucket, each loan judged on its today (in its time zone, on its party's
- * clock): with a bucket, the delinquency queue of active loans. One query in either world.
+ * Every party's loans, a page at a time in `sort` order (oldest first unless said), optionally one
+ * party's, of one `status`, and of one `delinquency` bucket, each loan judged on its today (in its
+ * time zone, on its party's clock): with a bucket, the delinquency queue of active loans. One
+ * query in either world.
  */
 export const listLoansForOperator =
   (deps: OperatorLoanDeps) =>
   (command: unknown): TE.TaskEither<InvalidRequest | StoreUnavailable, Page<OperatorLoan>> =>
     pipe(
-      TE.fromEither(decodeFilteredPageRequest(OperatorLoanFilters, command)),
+      TE.fromEither(decodeFilteredQuery(OperatorLoanFilters, command)),
+      TE.chainEitherKW(({ filter, limit, cursor }) => pipe(decodeLoanPage(filter.sort ?? 'created_at', limit, cursor), E.map((page) => ({ filter, page })))),
       TE.chainW(({ filter: { party_id, status, delinquency }, page }) =>
         pipe(
           bookTime(deps),
@@ -76,7 +82,7 @@ export const listLoansForOperator =
               TE.map((rows) => rows.map((loan) => ({ loan, today: dateIn(loan.timeZone, timeOf(time, loan.partyId)) }))),
             ),
           ),
-          TE.map((found) => pageBy(found, page.limit, ({ loan }) => loan)),
+          TE.map((found) => loanPageOf(found, page, ({ loan }) => loan)),
         ),
       ),
     )

@@ -8,6 +8,7 @@ import { DELINQUENCY_BUCKETS } from '../../lending/index.js'
 import { requireCommandParty } from '../api-keys/authorize.js'
 import { decodeFilteredPageRequest, pageOf, queryFilters, type Page } from '../../domain/foundations/pagination.js'
 import type { Clock } from '../../ports/clock.js'
+import { oldestFirst } from '../../domain/loans/loan-order.js'
 import { loadOwnLoan, type LoanReadError, type Loans } from './loan-reads.js'
 
 /** The filter of `listLoansForParty`: optionally a `delinquency` bucket (`DELINQUENCY_BUCKETS`). */
@@ -25,7 +26,7 @@ export const listLoansForParty =
       TE.chainEitherKW(() => decodeFilteredPageRequest(LoanFilters, command, ['partyId'])),
       TE.chainW(({ filter, page }) =>
         pipe(
-          deps.loans.list({ of: 'party', ...filter, partyId: caller.partyId, now: deps.clock.now() }, page),
+          deps.loans.list({ of: 'party', ...filter, partyId: caller.partyId, now: deps.clock.now() }, oldestFirst(page)),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

@@ -185,7 +185,7 @@ const loansOf = (loans: Pick<LoanRepository, 'list'>, partyId: TestClock['partyI
   const found: { readonly id: LoanId; readonly active: boolean }[] = []
   let after: O.Option<{ readonly createdAt: Date; readonly id: string }> = O.none
   for (;;) {
-    const page = await loans.list({ of: 'party', partyId, now }, { limit: 100, after })()
+    const page = await loans.list({ of: 'party', partyId, now }, { sort: 'created_at', limit: 100, after })()
     if (E.isLeft(page)) return page
     for (const loan of page.right.slice(0, 100)) found.push({ id: loan.id, active: loan.status === 'ACTIVE' })
     if (page.right.length <= 100) return E.right(found)
