@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { expect } from 'chai'
 import type { Page } from 'playwright-core'
-import { bookLoan } from '../test/support/booked-loan.js'
+import { bookLoan, WORKING_CAPITAL } from '../test/support/booked-loan.js'
 import { BORROWER_EMAIL, BORROWER_PROFILE, onboardBorrower, submittedSession, type Borrower } from '../test/support/borrower.js'
 import { bearer, mintKey, request, type MintedKey } from '../test/support/client.js'
 import { INTERNAL_TOKEN } from '../test/support/test-server.js'
-import { addOperator, checkPage, expectQuiet, lendgate, signIn, signOut, startConsoleRig, watched, type ConsoleRig, type Operator } from './support/console-harness.js'
+import { minorOf } from './support/amounts.js'
+import { addOperator, checkPage, chooseFilter, expectQuiet, lendgate, signIn, signOut, startConsoleRig, watched, type ConsoleRig, type Operator } from './support/console-harness.js'
+import { testLoanDaysOn } from './support/seeded-loans.js'
 
 /**
  * The operator console in a real browser (issue 60; Debian's Chromium driven by playwright-core):
@@ -21,18 +23,8 @@ import { addOperator, checkPage, expectQuiet, lendgate, signIn, signOut, startCo
  * kept as a screenshot (./support/console-harness.ts).
  */
 
-const DAY_MS = 86_400_000
-const WORKING_CAPITAL = '5b0c1d2e-0001-4a00-8000-000000000001'
-
 /** The bank account a borrower pays from (as apps/api/test/maker-checker.test.ts adds it). */
 const BANK_ACCOUNT = { type: 'bank_account', account_holder_name: 'Acme Widgets LLC', routing_number: '011000015', account_number: '000123456789' }
-
-/** An amount as formatMinor shows it (`+1,234.56 USD`, `-0.50 USD`) in minor units; exact, never through a float. */
-const minorOf = (shown: string): number => {
-  const match = /^([+-]?)([\d,]+)\.(\d{2}) USD$/.exec(shown.trim())
-  if (match === null) throw new Error(`not an amount in USD: ${shown}`)
-  return (match[1] === '-' ? -1 : 1) * Number(`${match[2]!.replace(/,/g, '')}${match[3]!}`)
-}
 
 /** Opens a loan's page from the Loans queue, as an operator does. */
 const openLoan = async (page: Page, loanId: string): Promise<void> => {
@@ -180,23 +172,8 @@ describe('the operator console, in Chromium', function () {
 
   it("lets a servicing operator find a test-world loan 1–30 days past due with Test data on, and read its page", async () => {
     // The test world, as a partner's test keys make it: a borrower on a test clock, a loan booked on it, the clock moved 45 days on.
-    const borrower = await onboardBorrower(server, receiver, { world: 'test' })
-    const testClock = await request(server.url, '/public/test-helpers/clocks', { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })
-    expect(testClock.status, testClock.text).to.equal(201)
-    const applicationId = await submittedApplication(borrower.key)
-    const approval = await request(server.url, `/public/test-helpers/applications/${applicationId}/approve`, { method: 'POST', headers: bearer(borrower.key.api_key), json: {} })
-    expect(approval.status, approval.text).to.equal(200)
-    const loanId = approval.body.loan.loan_id as string
-    const clockPath = `/public/test-helpers/clocks/${testClock.body.test_clock_id as string}`
-    const target = new Date(Date.parse(testClock.body.frozen_time as string) + 45 * DAY_MS).toISOString()
-    const advancing = await request(server.url, `${clockPath}/advance`, { method: 'POST', headers: bearer(borrower.key.api_key), json: { frozen_time: target } })
-    expect(advancing.status, advancing.text).to.equal(200)
-    for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      const clock = await request(server.url, clockPath, { headers: bearer(borrower.key.api_key) })
-      if (clock.body.status === 'ready') break
-      if (Date.now() > deadline) throw new Error(`the test clock is still advancing: ${clock.text}`)
-    }
-    const asPartner = await request(server.url, `/public/parties/${borrower.partyId}/loans/${loanId}`, { headers: bearer(borrower.key.api_key) })
+    const { loanId, partyId, borrower } = await testLoanDaysOn(server, 45)
+    const asPartner = await request(server.url, `/public/parties/${partyId}/loans/${loanId}`, { headers: bearer(borrower.api_key) })
     expect(asPartner.body.delinquency_bucket, asPartner.text).to.equal('DPD_1_30')
     const asOperator = await request(server.url, `/internal/loans/${loanId}`, { headers: { ...bearer(INTERNAL_TOKEN), 'Lendgate-Mode': 'test' } })
     expect([asOperator.status, asOperator.body.delinquency_bucket], `the operator's view of the test loan: ${asOperator.text}`).to.deep.equal([200, 'DPD_1_30'])
@@ -211,11 +188,7 @@ describe('the operator console, in Chromium', function () {
     await page.getByRole('switch', { name: 'Test data' }).check()
     await page.getByRole('status').getByText(/Test data: you are reading and acting on the test world/).waitFor()
     await page.getByText('TEST DATA', { exact: true }).waitFor()
-    await page.getByLabel('Delinquency').click()
-    await page.getByRole('option', { name: '1–30 days past due' }).click()
-    // The list applies a filter a moment after it is chosen (react-admin's debounce, which is not
-    // cancelled when the page changes): a row opened before that would be left for the list again.
-    await page.waitForURL((url) => decodeURIComponent(url.hash).includes('DPD_1_30'))
+    await chooseFilter(page, 'Delinquency', '1–30 days past due')
     const row = page.getByRole('row', { name: new RegExp(loanId) })
     await row.waitFor()
     expect(await row.getByRole('cell').allTextContents()).to.deep.include.members(['12,000.00 USD', '1–30 days past due'])

@@ -5,7 +5,7 @@ import { bearer, mintKey, request, type Reply } from '../test/support/client.js'
 import { sessionCookieOf, signIn as signInOverHttp } from '../test/support/operators.js'
 import { partnerCalls, startWebhookReceiver } from '../test/support/partner-journey.js'
 import { INTERNAL_TOKEN } from '../test/support/test-server.js'
-import { addOperator, checkPage, expectQuiet, signIn, signOut, startConsoleRig, watched, type ConsoleRig, type Operator } from './support/console-harness.js'
+import { addOperator, checkPage, chooseFilter, expectQuiet, signIn, signOut, startConsoleRig, watched, type ConsoleRig, type Operator } from './support/console-harness.js'
 
 /**
  * Webhook deliveries in the operator console, in Chromium (docs/console.md): a partner's test-world
@@ -218,21 +218,14 @@ describe('webhook deliveries in the operator console, in Chromium', function () 
     await page.getByRole('menuitem', { name: 'Onboarding review' }).waitFor()
     await page.getByRole('switch', { name: 'Test data' }).check()
     await page.getByText('TEST DATA', { exact: true }).waitFor()
-    /**
-     * Opens a queue from the menu, with `filter` set to the option showing `choice` when given (the
-     * empty option "All" is named "Clear value" by react-admin), and waits for the row naming `id`.
-     */
+    /** Opens a queue from the menu, with `filter` set to the option showing `choice` when given, and waits for the row naming `id`. */
     const walk = async (menu: string, resource: string, id: string, screenshot: string, filter?: { readonly label: string; readonly choice: string }) => {
       await page.getByRole('menuitem', { name: menu }).click()
       await page.waitForURL(new RegExp(`#/${resource}`))
       // The list has read its first page: a select opened before then is closed by the list's rendering.
       await page.waitForLoadState('networkidle')
       if (filter !== undefined) {
-        await page.getByLabel(filter.label).click()
-        await page.getByRole('option').filter({ hasText: new RegExp(`^${filter.choice}$`) }).click()
-        // Applied a moment later (react-admin's debounce survives leaving the page): wait, or the next page is left for this list.
-        const applied = filter.choice === 'All' ? 'filter={}' : `"${filter.choice}"`
-        await page.waitForURL((url) => decodeURIComponent(url.hash).includes(applied))
+        await chooseFilter(page, filter.label, filter.choice)
       }
       await page.getByRole('row', { name: new RegExp(id) }).waitFor()
       await checkPage(page, screenshot)

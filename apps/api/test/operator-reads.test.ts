@@ -169,19 +169,19 @@ for (const database of testDatabases()) {
         expect(ownList.data.map((l: { loan_id: string }) => l.loan_id)).to.include(written.loanId)
       })
 
-      it('listLoans sorts longest past due or largest first, each order paged by its own cursors', async () => {
+      it('listLoans sorts by the oldest unpaid installment (the longest past due) or largest first, each order paged by its own cursors', async () => {
         // Pages of two, so that every order is read through its cursors.
         const pages = async (path: string): Promise<Record<string, any>[]> => allPages(server, INTERNAL_TOKEN, path, 2)
-        const bySort = { created_at: await pages('/internal/loans'), '-days_past_due': await pages('/internal/loans?sort=-days_past_due'), '-principal': await pages('/internal/loans?sort=-principal') }
+        const bySort = { created_at: await pages('/internal/loans'), 'oldest_unpaid_due_date': await pages('/internal/loans?sort=oldest_unpaid_due_date'), '-principal': await pages('/internal/loans?sort=-principal') }
         const ids = (rows: Record<string, any>[]) => rows.map((l) => l['loan_id'] as string)
         // The same loans in each order, each once.
         for (const rows of Object.values(bySort)) expect(ids(rows)).to.have.members(ids(bySort.created_at)).and.have.length(new Set(ids(rows)).size)
         const principals = bySort['-principal'].map((l) => l['principal'] as number)
         expect(principals).to.deep.equal([...principals].sort((a, b) => b - a))
-        const pastDue = bySort['-days_past_due'].filter((l) => l['status'] === 'ACTIVE').map((l) => l['days_past_due'] as number)
+        const pastDue = bySort['oldest_unpaid_due_date'].filter((l) => l['status'] === 'ACTIVE').map((l) => l['days_past_due'] as number)
         expect(pastDue).to.deep.equal([...pastDue].sort((a, b) => b - a))
         const first = await ok('/internal/loans?sort=-principal&limit=1')
-        const crossed = await internal(`/internal/loans?sort=-days_past_due&cursor=${first.next_cursor}`)
+        const crossed = await internal(`/internal/loans?sort=oldest_unpaid_due_date&cursor=${first.next_cursor}`)
         expect(crossed.status, crossed.text).to.equal(400)
         expect(crossed.body).to.include({ error: 'invalid_request', param: 'cursor' })
         expect((await internal(`/internal/loans?cursor=${first.next_cursor}`)).status).to.equal(400)

@@ -117,7 +117,7 @@ for (const database of testDatabases()) {
         `/internal/loans?party_id=${book.partyId}`,
         ...DELINQUENCY_BUCKETS.map((bucket) => `/internal/loans?delinquency=${bucket}`),
         ...['ACTIVE', 'PAID_OFF', 'CHARGED_OFF'].map((status) => `/internal/loans?status=${status}`),
-        ...['-days_past_due', '-principal'].flatMap((sort) => [`/internal/loans?sort=${sort}`, `/internal/loans?delinquency=DPD_1_30&sort=${sort}`, `/internal/loans?party_id=${book.partyId}&sort=${sort}`]),
+        ...['oldest_unpaid_due_date', '-principal'].flatMap((sort) => [`/internal/loans?sort=${sort}`, `/internal/loans?delinquency=DPD_1_30&sort=${sort}`, `/internal/loans?party_id=${book.partyId}&sort=${sort}`]),
         ...loans.flatMap((loanId) => ['schedule', 'transactions', 'payments', 'balances'].map((list) => `/internal/loans/${loanId}/${list}`)),
         '/internal/webhook-deliveries',
         '/internal/webhook-deliveries?status=failed',

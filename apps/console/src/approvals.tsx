@@ -7,6 +7,7 @@ import { api } from './api.js'
 import { DecisionButton } from './decisions.js'
 import { Facts, instant, PageHeading, RecordLink, Section, ShowLink, text } from './layout-parts.js'
 import { CursorPages } from './pages.js'
+import { QueueFilters } from './queue-filters.js'
 
 /** The signed-in operator's id, to mark its own requests. */
 const useSignedInId = (): unknown => useGetIdentity().identity?.id
@@ -21,7 +22,7 @@ export const ApprovalQueue = () => {
   return (
     <List
       title="Approvals"
-      filters={[<SelectInput key="state" source="state" label="State" choices={[...REQUEST_STATES]} emptyText="All" alwaysOn />]}
+      filters={<QueueFilters choices={[<SelectInput key="state" source="state" label="State" choices={[...REQUEST_STATES]} emptyText="All" alwaysOn />]} />}
       filterDefaultValues={{ state: 'PENDING' }}
       pagination={<CursorPages />}
       perPage={25}

@@ -1,3 +1,4 @@
+import { bucketName } from './delinquency.js'
 import { formatMinor } from './money.js'
 
 /**
@@ -70,3 +71,54 @@ export const balanceDescription = (points: readonly BalancePoint[], currency: un
     `${formatMinor(first.payoffAmount, currency)} then ${formatMinor(last.payoffAmount, currency)}.`
   )
 }
+
+/** One delinquency bucket of one currency's active loans: how many, and what they owe (minor units). */
+export type BucketFigures = { readonly bucket: string; readonly loans: number; readonly principalOutstanding: number; readonly pastDueAmount: number }
+
+/** One currency's active loans by delinquency bucket, every bucket in the API's order (current, then by days past due). */
+export type CurrencyDelinquency = { readonly currency: string; readonly buckets: readonly BucketFigures[] }
+
+/** The bucket of a loan no day past due; every other bucket is past due. */
+const CURRENT = 'CURRENT'
+
+/**
+ * The book's delinquency (`currencies` of `GET /internal/portfolio/delinquency`) as figures, one
+ * currency at a time in the API's order (by currency code): none when no loan is active.
+ */
+export const delinquencyByCurrency = (currencies: readonly Record<string, unknown>[]): CurrencyDelinquency[] =>
+  currencies.map((c) => ({
+    currency: String(c['currency']),
+    buckets: (Array.isArray(c['buckets']) ? (c['buckets'] as readonly Record<string, unknown>[]) : []).map((b) => ({
+      bucket: String(b['bucket']),
+      loans: Number(b['loans']),
+      principalOutstanding: Number(b['principal_outstanding']),
+      pastDueAmount: Number(b['past_due_amount']),
+    })),
+  }))
+
+/** A number of active loans in words: `1 active loan`, `3 active loans`. */
+const activeLoans = (count: number): string => `${count} active ${count === 1 ? 'loan' : 'loans'}`
+
+/** What a bar chart of one currency's active loans per bucket says, in words: the totals, then each bucket's count. */
+export const delinquencyDescription = (book: CurrencyDelinquency): string => {
+  const pastDue = book.buckets.filter((b) => b.bucket !== CURRENT)
+  const counts = book.buckets.map((b) => `${bucketName(b.bucket)}: ${b.loans}`).join('; ')
+  return (
+    `${activeLoans(sum(book.buckets.map((b) => b.loans)))} in ${book.currency}, with ` +
+    `${formatMinor(sum(book.buckets.map((b) => b.principalOutstanding)), book.currency)} of principal outstanding; ` +
+    `${sum(pastDue.map((b) => b.loans))} of them past due, by ${formatMinor(sum(pastDue.map((b) => b.pastDueAmount)), book.currency)} in all. ${counts}.`
+  )
+}
+
+/** A row of the table beside the chart: the bucket and its figures as text, money exact in the currency. */
+export type BucketRow = { readonly bucket: string; readonly name: string; readonly loans: string; readonly principalOutstanding: string; readonly pastDue: string }
+
+/** One currency's buckets as the rows of its table, in the chart's order. */
+export const delinquencyRows = (book: CurrencyDelinquency): BucketRow[] =>
+  book.buckets.map((b) => ({
+    bucket: b.bucket,
+    name: bucketName(b.bucket),
+    loans: String(b.loans),
+    principalOutstanding: formatMinor(b.principalOutstanding, book.currency),
+    pastDue: formatMinor(b.pastDueAmount, book.currency),
+  }))

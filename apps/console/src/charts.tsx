@@ -2,7 +2,8 @@ import { Box, Typography } from '@mui/material'
 import { BarChart } from '@mui/x-charts/BarChart'
 import { LineChart } from '@mui/x-charts/LineChart'
 import { useId } from 'react'
-import { balanceDescription, splitDescription, type BalancePoint, type InstallmentSplit } from './chart-data.js'
+import { balanceDescription, delinquencyDescription, splitDescription, type BalancePoint, type CurrencyDelinquency, type InstallmentSplit } from './chart-data.js'
+import { bucketShortName } from './delinquency.js'
 import { formatMinor } from './money.js'
 
 /**
@@ -64,3 +65,21 @@ export const BalanceChart = ({ points, currency }: { readonly points: readonly B
       />
     </ChartFigure>
   )
+
+/**
+ * One currency's active loans per delinquency bucket, a bar each, current first: where the book
+ * stands at a glance. Its figures, principal and past due with them, are in the table beside it.
+ */
+export const BucketChart = ({ book, caption }: { readonly book: CurrencyDelinquency; readonly caption: string }) => (
+  <ChartFigure caption={caption} description={delinquencyDescription(book)}>
+    <BarChart
+      height={260}
+      skipAnimation
+      disableKeyboardNavigation
+      hideLegend
+      xAxis={[{ scaleType: 'band', data: book.buckets.map((b) => bucketShortName(b.bucket)), label: 'Days past due' }]}
+      yAxis={[{ tickMinStep: 1, label: 'Active loans', width: 60 }]}
+      series={[{ data: book.buckets.map((b) => b.loans), label: 'Active loans', barLabel: 'value' }]}
+    />
+  </ChartFigure>
+)

@@ -47,7 +47,11 @@ export const LIST_ROUTES = {
   'webhook-deliveries': { path: 'internal/webhook-deliveries', id: ['webhook_endpoint_id', 'event_id'] },
 } as const satisfies Readonly<Record<string, Route>>
 
-/** The console's records read one at a time (a page of their own), by id. */
+/**
+ * The console's records read one at a time (a page of their own), by id. A record of the whole
+ * book (its delinquency, as of when it was read) is one per world: its path names no id, so it is
+ * read there whatever id it is asked with, and the console asks with `BOOK`.
+ */
 export const RECORD_ROUTES = {
   'onboarding-sessions': { path: 'internal/onboarding-sessions/:id', id: 'session_id' },
   applications: { path: 'internal/applications/:id', id: 'application_id' },
@@ -55,7 +59,11 @@ export const RECORD_ROUTES = {
   loans: { path: 'internal/loans/:id', id: 'loan_id' },
   'operator-requests': { path: 'internal/operator-requests/:id', id: 'operator_request_id' },
   'webhook-deliveries': { path: 'internal/webhook-endpoints/:webhook_endpoint_id/deliveries/:event_id', id: ['webhook_endpoint_id', 'event_id'] },
+  'portfolio-delinquency': { path: 'internal/portfolio/delinquency', id: 'as_of' },
 } as const satisfies Readonly<Record<string, Route>>
+
+/** The id the console reads a record of the whole book by (`useGetOne('portfolio-delinquency', { id: BOOK })`). */
+export const BOOK = 'book'
 
 const routeIn = (routes: Readonly<Record<string, Route>>, resource: string, what: string): Route => {
   const route = routes[resource]

@@ -4,42 +4,71 @@ import { chargeable, reversible } from './action-preview.js'
 import { RequestActionButton } from './action-request.js'
 import { balancePoints, scheduleSplits } from './chart-data.js'
 import { BalanceChart, SplitChart } from './charts.js'
-import { bucketName, DELINQUENCY_BUCKETS } from './delinquency.js'
+import { bucketName, DELINQUENCY_BUCKETS, queueBucketName } from './delinquency.js'
 import { Facts, instant, PageHeading, percentOfBps, RecordsTable, Section, ShowLink, text } from './layout-parts.js'
 import { formatMinor } from './money.js'
 import { CursorPages } from './pages.js'
+import { PortfolioDelinquency } from './portfolio-delinquency.js'
+import { QueueFilters } from './queue-filters.js'
 
 /** A money column of a loan's records, in the record's own currency. */
 const Money = ({ source, label }: { readonly source: string; readonly label: string }) => (
   <FunctionField sortable={false} label={label} textAlign="right" render={(r) => formatMinor(r[source], r['currency'])} />
 )
 
+/** The API's loan statuses (`status`, the `status` filter of `GET /internal/loans`). */
+const LOAN_STATUSES = [
+  { id: 'ACTIVE', name: 'Active' },
+  { id: 'PAID_OFF', name: 'Paid off' },
+  { id: 'CHARGED_OFF', name: 'Charged off' },
+] as const
+
 /**
- * The delinquency queue (`GET /internal/loans`): every party's loans, oldest first, by delinquency
- * bucket (All, or one bucket as of each loan's today) and optionally one party's; each row opens the
- * loan's page.
+ * The orders of the queue other than oldest first (`sort` of `GET /internal/loans`), each sorted by
+ * the server over the whole book and paged by its own cursors: a sort of the page on screen would
+ * sort 25 loans, not the book.
+ */
+const LOAN_SORTS = [
+  { id: 'oldest_unpaid_due_date', name: 'Oldest unpaid installment first' },
+  { id: '-principal', name: 'Largest principal first' },
+] as const
+
+/**
+ * The Loans page: the book's delinquency (a chart and a table per currency), then the queue
+ * (`GET /internal/loans`): every party's loans, oldest first or in another order, by delinquency
+ * bucket (All, or one bucket as of each loan's today, which holds active loans only), by status,
+ * and optionally one party's; each row opens the loan's page.
  */
 export const LoanQueue = () => (
-  <List
-    title="Loans"
-    filters={[
-      <SelectInput key="delinquency" source="delinquency" label="Delinquency" choices={[...DELINQUENCY_BUCKETS]} emptyText="All" alwaysOn />,
-      <TextInput key="party_id" source="party_id" label="Party id" alwaysOn />,
-    ]}
-    pagination={<CursorPages />}
-    perPage={25}
-    exporter={false}
-    empty={false}
-  >
-    <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No loans in this bucket.</Typography>}>
-      <ShowLink resource="loans" source="loan_id" label="Loan" sortable={false} title="Open loan" />
-      <TextField sortable={false} source="party_id" label="Party" />
-      <TextField sortable={false} source="status" label="Status" />
-      <Money source="principal" label="Principal" />
-      <NumberField sortable={false} source="days_past_due" label="Days past due" />
-      <FunctionField sortable={false} label="Bucket" render={(r) => bucketName(r['delinquency_bucket'])} />
-    </Datagrid>
-  </List>
+  <>
+    <PortfolioDelinquency />
+    <List
+      title="Loans"
+      filters={
+        <QueueFilters
+          choices={[
+            <SelectInput key="delinquency" source="delinquency" label="Delinquency" choices={[...DELINQUENCY_BUCKETS]} emptyText="All" alwaysOn />,
+            <SelectInput key="status" source="status" label="Status" choices={[...LOAN_STATUSES]} emptyText="All" alwaysOn />,
+            <SelectInput key="sort" source="sort" label="Sort by" choices={[...LOAN_SORTS]} emptyText="Oldest first" alwaysOn />,
+          ]}
+          typed={[<TextInput key="party_id" source="party_id" label="Party id" alwaysOn />]}
+        />
+      }
+      pagination={<CursorPages />}
+      perPage={25}
+      exporter={false}
+      empty={false}
+    >
+      <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No loans match these filters.</Typography>}>
+        <ShowLink resource="loans" source="loan_id" label="Loan" sortable={false} title="Open loan" />
+        <TextField sortable={false} source="party_id" label="Party" />
+        <TextField sortable={false} source="status" label="Status" />
+        <Money source="principal" label="Principal" />
+        <NumberField sortable={false} source="days_past_due" label="Days past due" />
+        <FunctionField sortable={false} label="Bucket" render={queueBucketName} />
+      </Datagrid>
+    </List>
+  </>
 )
 
 /** Everything of a loan's list a chart needs: its first 100 records (the API's largest page). */

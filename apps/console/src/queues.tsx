@@ -3,6 +3,7 @@ import { Datagrid, DateField, FunctionField, List, NumberField, SelectInput, Tex
 import { ShowLink } from './layout-parts.js'
 import { formatMinor } from './money.js'
 import { CursorPages } from './pages.js'
+import { QueueFilters } from './queue-filters.js'
 
 /**
  * A queue: the records of a list route by status (`SUBMITTED` first), oldest first as the API
@@ -12,7 +13,7 @@ import { CursorPages } from './pages.js'
 const Queue = (props: { readonly title: string; readonly statuses: readonly string[]; readonly children: ReactNode }) => (
   <List
     title={props.title}
-    filters={[<SelectInput key="status" source="status" label="Status" choices={props.statuses.map((id) => ({ id, name: id }))} alwaysOn />]}
+    filters={<QueueFilters choices={[<SelectInput key="status" source="status" label="Status" choices={props.statuses.map((id) => ({ id, name: id }))} alwaysOn />]} />}
     filterDefaultValues={{ status: 'SUBMITTED' }}
     pagination={<CursorPages />}
     perPage={25}

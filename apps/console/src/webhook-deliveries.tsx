@@ -3,6 +3,7 @@ import { Datagrid, DateField, List, NumberField, regex, SelectInput, Show, TextF
 import { DecisionButton } from './decisions.js'
 import { Facts, instant, PageHeading, Section, ShowLink, text } from './layout-parts.js'
 import { CursorPages } from './pages.js'
+import { QueueFilters } from './queue-filters.js'
 
 /** The API's delivery statuses (`status`, the `status` filter of `GET /internal/webhook-deliveries`). */
 export const DELIVERY_STATUSES = [
@@ -15,8 +16,6 @@ export const DELIVERY_STATUSES = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const EVENT_ID = /^evt_[0-9a-f]{32}$/
 const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
-/** A filter's error stays on screen (react-admin's filter form hides helper texts): the list is not filtered until the id is whole. */
-const SHOW_ERROR = { '& .MuiFormHelperText-root.Mui-error': { display: 'block' } }
 
 /** One attempt to send a delivery (`WebhookDeliveryDetail.attempt_log[]`). */
 type Attempt = {
@@ -36,11 +35,15 @@ type Attempt = {
 export const DeliveryQueue = () => (
   <List
     title="Webhook deliveries"
-    filters={[
-      <SelectInput key="status" source="status" label="Status" choices={[...DELIVERY_STATUSES]} emptyText="All" alwaysOn />,
-      <TextInput key="endpoint_id" source="endpoint_id" label="Endpoint id" parse={trimmed} validate={regex(UUID, 'An endpoint id is a UUID.')} sx={SHOW_ERROR} alwaysOn />,
-      <TextInput key="event_id" source="event_id" label="Event id" parse={trimmed} validate={regex(EVENT_ID, 'An event id is evt_ and 32 lower-case hex digits.')} sx={SHOW_ERROR} alwaysOn />,
-    ]}
+    filters={
+      <QueueFilters
+        choices={[<SelectInput key="status" source="status" label="Status" choices={[...DELIVERY_STATUSES]} emptyText="All" alwaysOn />]}
+        typed={[
+          <TextInput key="endpoint_id" source="endpoint_id" label="Endpoint id" parse={trimmed} validate={regex(UUID, 'An endpoint id is a UUID.')} alwaysOn />,
+          <TextInput key="event_id" source="event_id" label="Event id" parse={trimmed} validate={regex(EVENT_ID, 'An event id is evt_ and 32 lower-case hex digits.')} alwaysOn />,
+        ]}
+      />
+    }
     filterDefaultValues={{ status: 'failed' }}
     pagination={<CursorPages />}
     perPage={25}

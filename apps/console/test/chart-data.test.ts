@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { balanceDescription, balancePoints, previewSplits, scheduleSplits, splitDescription } from '../src/chart-data.js'
-import { bucketName } from '../src/delinquency.js'
+import { balanceDescription, balancePoints, delinquencyByCurrency, delinquencyDescription, delinquencyRows, previewSplits, scheduleSplits, splitDescription } from '../src/chart-data.js'
+import { bucketName, bucketShortName, queueBucketName } from '../src/delinquency.js'
 
 describe('the chart data', () => {
   it('splits a preview and a loan schedule into principal and interest per installment, and says it in words', () => {
@@ -36,7 +36,63 @@ describe('the chart data', () => {
     expect(balanceDescription([], 'USD')).to.equal('No balances.')
   })
 
-  it('names each delinquency bucket, and shows one it does not know as the API sent it', () => {
+  describe("the book's delinquency", () => {
+    /** The API's answer for USD and JPY (`currencies` of `GET /internal/portfolio/delinquency`). */
+    const bucket = (name: string, loans: number, principal_outstanding: number, past_due_amount: number) => ({ bucket: name, loans, principal_outstanding, past_due_amount })
+    const answer = [
+      {
+        currency: 'JPY',
+        buckets: [bucket('CURRENT', 1, 500_000, 0), bucket('DPD_1_30', 0, 0, 0), bucket('DPD_31_60', 0, 0, 0), bucket('DPD_61_90', 0, 0, 0), bucket('DPD_90_PLUS', 0, 0, 0)],
+      },
+      {
+        currency: 'USD',
+        buckets: [bucket('CURRENT', 12, 1_500_000, 0), bucket('DPD_1_30', 2, 250_000, 41_234), bucket('DPD_31_60', 0, 0, 0), bucket('DPD_61_90', 0, 0, 0), bucket('DPD_90_PLUS', 1, 90_000, 30_000)],
+      },
+    ]
+
+    it('takes each currency in the order the API gives, every bucket with its loans and amounts in minor units', () => {
+      const [jpy, usd] = delinquencyByCurrency(answer)
+      expect(jpy).to.deep.equal({
+        currency: 'JPY',
+        buckets: [
+          { bucket: 'CURRENT', loans: 1, principalOutstanding: 500_000, pastDueAmount: 0 },
+          { bucket: 'DPD_1_30', loans: 0, principalOutstanding: 0, pastDueAmount: 0 },
+          { bucket: 'DPD_31_60', loans: 0, principalOutstanding: 0, pastDueAmount: 0 },
+          { bucket: 'DPD_61_90', loans: 0, principalOutstanding: 0, pastDueAmount: 0 },
+          { bucket: 'DPD_90_PLUS', loans: 0, principalOutstanding: 0, pastDueAmount: 0 },
+        ],
+      })
+      expect(usd!.buckets.map((b) => [b.bucket, b.loans])).to.deep.equal([['CURRENT', 12], ['DPD_1_30', 2], ['DPD_31_60', 0], ['DPD_61_90', 0], ['DPD_90_PLUS', 1]])
+      expect(delinquencyByCurrency([])).to.deep.equal([])
+    })
+
+    it('says what the chart shows in words: the active loans, their principal, how many are past due and by how much, then each bucket', () => {
+      const [jpy, usd] = delinquencyByCurrency(answer)
+      expect(delinquencyDescription(usd!)).to.equal(
+        '15 active loans in USD, with 18,400.00 USD of principal outstanding; 3 of them past due, by 712.34 USD in all. ' +
+          'Current: 12; 1–30 days past due: 2; 31–60 days past due: 0; 61–90 days past due: 0; 90+ days past due: 1.',
+      )
+      expect(delinquencyDescription(jpy!)).to.equal(
+        '1 active loan in JPY, with 500,000 JPY of principal outstanding; 0 of them past due, by 0 JPY in all. ' +
+          'Current: 1; 1–30 days past due: 0; 31–60 days past due: 0; 61–90 days past due: 0; 90+ days past due: 0.',
+      )
+    })
+
+    it("gives the table a row per bucket, in the chart's order, its money exact in the currency", () => {
+      expect(delinquencyRows(delinquencyByCurrency(answer)[1]!)).to.deep.equal([
+        { bucket: 'CURRENT', name: 'Current', loans: '12', principalOutstanding: '15,000.00 USD', pastDue: '0.00 USD' },
+        { bucket: 'DPD_1_30', name: '1–30 days past due', loans: '2', principalOutstanding: '2,500.00 USD', pastDue: '412.34 USD' },
+        { bucket: 'DPD_31_60', name: '31–60 days past due', loans: '0', principalOutstanding: '0.00 USD', pastDue: '0.00 USD' },
+        { bucket: 'DPD_61_90', name: '61–90 days past due', loans: '0', principalOutstanding: '0.00 USD', pastDue: '0.00 USD' },
+        { bucket: 'DPD_90_PLUS', name: '90+ days past due', loans: '1', principalOutstanding: '900.00 USD', pastDue: '300.00 USD' },
+      ])
+    })
+  })
+
+  it('names each delinquency bucket, and shows one it does not know as the API sent it; on a chart by days alone; in the queue, an active loan\'s alone', () => {
     expect(['CURRENT', 'DPD_1_30', 'DPD_90_PLUS', 'DPD_LATER', null].map(bucketName)).to.deep.equal(['Current', '1–30 days past due', '90+ days past due', 'DPD_LATER', ''])
+    expect(['CURRENT', 'DPD_61_90', 'DPD_90_PLUS', 'DPD_LATER'].map(bucketShortName)).to.deep.equal(['Current', '61–90', '90+', 'DPD_LATER'])
+    const loan = (status: string) => ({ status, delinquency_bucket: 'DPD_31_60' })
+    expect(['ACTIVE', 'CHARGED_OFF', 'PAID_OFF'].map((status) => queueBucketName(loan(status)))).to.deep.equal(['31–60 days past due', '—', '—'])
   })
 })

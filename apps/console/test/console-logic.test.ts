@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { cursorDataProvider, fillPath, idParams, type Listing } from '../src/data-provider.js'
+import { BOOK, cursorDataProvider, fillPath, idParams, type Listing } from '../src/data-provider.js'
 import { formatMinor } from '../src/money.js'
 
 /** The console's logic that needs no browser: amounts as text, and paging by cursor. */
@@ -88,6 +88,17 @@ describe("the data provider's routes", () => {
     let refused: unknown
     await provider.getOne('parties', { id: 'p1' }).catch((error: unknown) => (refused = error))
     expect(String(refused)).to.equal('Error: the console has no page of parties')
+  })
+
+  it("reads the book's delinquency at its own path, which names no id, as the one record it asks for", async () => {
+    const asked: string[] = []
+    const book = { as_of: '2026-11-30T12:00:00.000Z', livemode: false, currencies: [] }
+    const provider = cursorDataProvider(
+      async () => ({ data: [], next_cursor: null }),
+      async (path) => (asked.push(path), book),
+    )
+    expect((await provider.getOne('portfolio-delinquency', { id: BOOK })).data).to.deep.equal({ ...book, id: 'book' })
+    expect(asked).to.deep.equal(['internal/portfolio/delinquency'])
   })
 
   it('lists the Approvals inbox by state and reads one request by its operator_request_id', async () => {

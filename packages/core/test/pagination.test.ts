@@ -152,17 +152,17 @@ describe('decodeLoanPage: the cursors of the sorted loan lists', () => {
       const after: O.Option<{ readonly id: string }> = E.isRight(again) ? again.right.after : O.none
       expect(O.isSome(after) && after.value.id, sort).to.equal(position.id)
     }
-    const owingNothing = loanPageOf([{ ...loan, oldestUnpaidDueDate: null }, loan], { sort: '-days_past_due', limit: 1, after: O.none }, (l) => l)
-    expect(decodeLoanPage('-days_past_due', 1, owingNothing.nextCursor!)).to.deep.equal(E.right({ sort: '-days_past_due', limit: 1, after: O.some({ oldestUnpaidDueDate: null, id: position.id }) }))
+    const owingNothing = loanPageOf([{ ...loan, oldestUnpaidDueDate: null }, loan], { sort: 'oldest_unpaid_due_date', limit: 1, after: O.none }, (l) => l)
+    expect(decodeLoanPage('oldest_unpaid_due_date', 1, owingNothing.nextCursor!)).to.deep.equal(E.right({ sort: 'oldest_unpaid_due_date', limit: 1, after: O.some({ oldestUnpaidDueDate: null, id: position.id }) }))
   })
 
   it("refuses a forged cursor, or one of another order, before it reaches SQL", () => {
     for (const [sort, cursor] of [
-      ['-days_past_due', forge(['-days_past_due', '2026-02-30', position.id])],
-      ['-days_past_due', forge(['-days_past_due', "2026-01-01' OR 1=1", position.id])],
-      ['-days_past_due', forge(['-days_past_due', '2026-04-10', 'not-a-uuid'])],
-      ['-days_past_due', forge(['-principal', 100, position.id])],
-      ['-days_past_due', encodeCursor(position)],
+      ['oldest_unpaid_due_date', forge(['oldest_unpaid_due_date', '2026-02-30', position.id])],
+      ['oldest_unpaid_due_date', forge(['oldest_unpaid_due_date', "2026-01-01' OR 1=1", position.id])],
+      ['oldest_unpaid_due_date', forge(['oldest_unpaid_due_date', '2026-04-10', 'not-a-uuid'])],
+      ['oldest_unpaid_due_date', forge(['-principal', 100, position.id])],
+      ['oldest_unpaid_due_date', encodeCursor(position)],
       ['-principal', forge(['-principal', -1, position.id])],
       ['-principal', forge(['-principal', 1.5, position.id])],
       ['-principal', forge(['-principal', '100', position.id])],

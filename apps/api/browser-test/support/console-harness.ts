@@ -144,8 +144,11 @@ export const checkPage = async (page: Page, name: string): Promise<void> => {
   expect(await seriousViolations(page), `serious or critical accessibility violations on ${name}`).to.deep.equal([])
 }
 
+/** `text` as a regular expression that matches it literally. */
+const literally = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /** The operator's menu button, which names the signed-in operator by e-mail. */
-const operatorMenu = (page: Page, operator: Operator) => page.getByRole('button', { name: new RegExp(operator.email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') })
+const operatorMenu = (page: Page, operator: Operator) => page.getByRole('button', { name: new RegExp(literally(operator.email), 'i') })
 
 /**
  * Opens the console and signs in with the form; done once the console shows who is signed in and
@@ -166,4 +169,13 @@ export const signOut = async (page: Page, operator: Operator): Promise<void> => 
   await operatorMenu(page, operator).click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
   await page.getByLabel('E-mail').waitFor()
+}
+
+/**
+ * Chooses the option showing `choice` of a list's filter `label` (a select), as an operator does;
+ * react-admin names the empty option, which shows "All", "Clear value".
+ */
+export const chooseFilter = async (page: Page, label: string, choice: string): Promise<void> => {
+  await page.getByRole('combobox', { name: label, exact: true }).click()
+  await page.getByRole('option').filter({ hasText: new RegExp(`^${literally(choice)}$`) }).click()
 }

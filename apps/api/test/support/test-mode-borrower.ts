@@ -36,14 +36,14 @@ export const submittedTestSession = async (server: TestServer, partner: MintedKe
 export type TestModeLoan = { readonly partner: MintedKey; readonly borrower: MintedKey; readonly partyId: string; readonly loanId: string; readonly loan: string; readonly clockId: string | null }
 
 /** Onboards a borrower and books a USD 12,000 loan of 12 months for it, in the test world; with `clock`, on a test clock of the party's, made before the loan is booked. */
-export const testModeLoan = async (server: TestServer, options: { readonly clock?: boolean } = {}): Promise<TestModeLoan> => {
+export const testModeLoan = async (server: TestServer, options: { readonly clock?: boolean; readonly amount?: number } = {}): Promise<TestModeLoan> => {
   const { ok } = requestsTo(() => server)
   const partner = await mintKey(server.url, { environment: 'test' })
   const approval = await ok(partner, 'POST', `/public/test-helpers/onboarding-sessions/${await submittedTestSession(server, partner)}/approve`, {}, 200)
   const partyId = approval.party.party_id as string
   const borrower = await mintKey(server.url, { party_id: partyId, environment: 'test' })
   const clockId = options.clock === true ? ((await ok(borrower, 'POST', '/public/test-helpers/clocks', {}, 201)).test_clock_id as string) : null
-  const draft = await ok(borrower, 'POST', '/public/applications', { product_id: WORKING_CAPITAL, amount: 1_200_000, currency: 'USD', term_months: 12 }, 201)
+  const draft = await ok(borrower, 'POST', '/public/applications', { product_id: WORKING_CAPITAL, amount: options.amount ?? 1_200_000, currency: 'USD', term_months: 12 }, 201)
   await ok(borrower, 'POST', `/public/applications/${draft.application_id as string}/submit`, {}, 200)
   const booked = await ok(borrower, 'POST', `/public/test-helpers/applications/${draft.application_id as string}/approve`, {}, 200)
   const loanId = booked.loan.loan_id as string

@@ -35,7 +35,7 @@ const instantOfLoan = (time: BookTime) =>
     ? timestamp(time.now)
     : sql<Date>`coalesce((select t.now from unnest(${time.partyTimes.map((p) => p.partyId)}::uuid[], ${time.partyTimes.map((p) => p.now.toISOString())}::timestamptz[]) as t(party_id, now) where t.party_id = loans.party_id), ${timestamp(time.now)})`
 
-/** A loan's key in `-days_past_due` order, as indexed (migration 0033): its oldest unpaid due date, none after every date. */
+/** A loan's key in `oldest_unpaid_due_date` order, as indexed (migration 0033): its oldest unpaid due date, none after every date. */
 const UNPAID_KEY = sql<string>`coalesce(oldest_unpaid_due_date, 'infinity'::date)`
 
 /** `query` (of `loans`) limited to `page` in its order (`LOAN_SORTS`), each served by an index. */
@@ -43,7 +43,7 @@ const inLoanOrder = <QB extends SelectQueryBuilder<Database, 'loans', any>>(quer
   switch (page.sort) {
     case 'created_at':
       return inPage(query, page)
-    case '-days_past_due': {
+    case 'oldest_unpaid_due_date': {
       const after = O.isSome(page.after) ? query.where(sql<SqlBool>`(${UNPAID_KEY}, id) > (${page.after.value.oldestUnpaidDueDate ?? 'infinity'}::date, ${page.after.value.id})`) : query
       return after.orderBy(UNPAID_KEY).orderBy('id').limit(page.limit + 1) as QB
     }

@@ -8,7 +8,7 @@ const WORLDS = [undefined, 'lendgate_test'] as const
  * from an index, a page at a time:
  * - of one status, `(status, created_at, id)`: the few charged-off or paid-off loans of a large
  *   book without walking the active ones;
- * - longest past due first, `(coalesce(oldest_unpaid_due_date, 'infinity'), id)`, which also
+ * - the oldest unpaid installment first, `(coalesce(oldest_unpaid_due_date, 'infinity'), id)`, which also
  *   bounds the past-due buckets from above and so replaces 0030's partial index of the date;
  * - largest first, `(principal, id)`, read backwards.
  */

@@ -10,15 +10,16 @@ import type { LoanSummary } from './loan.js'
  * The orders an operator's loan list sorts by (docs/console.md "Sorting"), each a key and then
  * the loan's id, each served by an index:
  * - `created_at`: oldest first, the order of every list (and its cursor);
- * - `-days_past_due`: longest past due first, by the oldest unpaid due date (a loan that owes
- *   nothing, none, last);
+ * - `oldest_unpaid_due_date`: the oldest unpaid installment first (a loan that owes nothing, none,
+ *   last): in the live world, where every loan lives on the service's calendar, the longest past
+ *   due first; a party on a test clock counts its days from its own today;
  * - `-principal`: largest principal first, ties by id from the last.
  */
-export const LOAN_SORTS = ['created_at', '-days_past_due', '-principal'] as const
+export const LOAN_SORTS = ['created_at', 'oldest_unpaid_due_date', '-principal'] as const
 /** One of `LOAN_SORTS`. */
 export type LoanSort = (typeof LOAN_SORTS)[number]
 
-/** A loan's place in `-days_past_due` order. */
+/** A loan's place in `oldest_unpaid_due_date` order. */
 export type UnpaidPosition = { readonly oldestUnpaidDueDate: string | null; readonly id: string }
 /** A loan's place in `-principal` order. */
 export type PrincipalPosition = { readonly principal: number; readonly id: string }
@@ -26,7 +27,7 @@ export type PrincipalPosition = { readonly principal: number; readonly id: strin
 /** At most `limit` loans in `sort` order strictly after `after`. */
 export type LoanPage =
   | ({ readonly sort: 'created_at' } & PageRequest)
-  | { readonly sort: '-days_past_due'; readonly limit: number; readonly after: O.Option<UnpaidPosition> }
+  | { readonly sort: 'oldest_unpaid_due_date'; readonly limit: number; readonly after: O.Option<UnpaidPosition> }
   | { readonly sort: '-principal'; readonly limit: number; readonly after: O.Option<PrincipalPosition> }
 
 /** `page` in the lists' own order, oldest first. */
@@ -40,7 +41,7 @@ export const decodeLoanPage = (sort: LoanSort, limit: number, cursor: string | u
   switch (sort) {
     case 'created_at':
       return cursor === undefined ? E.right({ sort, limit, after: O.none }) : pipe(decodeCursor(cursor), E.map((after) => ({ sort, limit, after: O.some(after) })))
-    case '-days_past_due':
+    case 'oldest_unpaid_due_date':
       return cursor === undefined
         ? E.right({ sort, limit, after: O.none })
         : pipe(decodeKeyedCursor(cursor, sort, unpaidKey), E.map(({ key, id }) => ({ sort, limit, after: O.some({ oldestUnpaidDueDate: key, id }) })))
@@ -56,7 +57,7 @@ const cursorAt = (sort: LoanSort, loan: LoanSummary): string => {
   switch (sort) {
     case 'created_at':
       return encodeCursor(loan)
-    case '-days_past_due':
+    case 'oldest_unpaid_due_date':
       return encodeKeyedCursor(sort, loan.oldestUnpaidDueDate, loan.id)
     case '-principal':
       return encodeKeyedCursor(sort, loan.principal, loan.id)
@@ -84,7 +85,7 @@ export const compareLoansIn =
     switch (sort) {
       case 'created_at':
         return a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id)
-      case '-days_past_due':
+      case 'oldest_unpaid_due_date':
         return byText(unpaidText(a.oldestUnpaidDueDate), unpaidText(b.oldestUnpaidDueDate)) || byText(a.id, b.id)
       case '-principal':
         return b.principal - a.principal || byText(b.id, a.id)
@@ -98,7 +99,7 @@ export const isAfterIn =
     switch (page.sort) {
       case 'created_at':
         return O.isNone(page.after) || isAfter(loan, page.after.value)
-      case '-days_past_due':
+      case 'oldest_unpaid_due_date':
         return O.isNone(page.after) || compareLoansIn(page.sort)(loan, { ...loan, ...page.after.value }) > 0
       case '-principal':
         return O.isNone(page.after) || compareLoansIn(page.sort)(loan, { ...loan, ...page.after.value }) > 0

@@ -127,7 +127,7 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       expect(await listed({ of: 'party', partyId: owner.partyId, now: may.now, delinquency: 'CURRENT' }, ours)).to.deep.equal([paidOff.loan.id])
     })
 
-    it('pages the book in each sort by its cursors: oldest first, longest past due first (owing nothing last), largest first', async () => {
+    it('pages the book in each sort by its cursors: oldest first, oldest unpaid installment first (owing nothing last), largest first', async () => {
       const owner = await borrower()
       const { loan: early } = await bookedLoan({ borrower: owner, at: at('2026-02-10T09:00:00.000Z'), amount: 3_000_000 })
       const { loan: low } = await bookedLoan({ borrower: owner, at: at('2026-03-10T09:00:00.001Z'), amount: 1_000_000 })
@@ -150,12 +150,12 @@ export const loanReadsContract = (suite: ServicingSuite): void => {
       const byIdAscending = (a: { id: string }, b: { id: string }) => (a.id < b.id ? [a.id, b.id] : [b.id, a.id])
       expect(await inOrder('created_at')).to.deep.equal([early.id, low.id, high.id, paidOff.id])
       // Due 2026-03-10, then two due 2026-04-10 (by id), then the paid-off loan that owes nothing.
-      expect(await inOrder('-days_past_due')).to.deep.equal([early.id, ...byIdAscending(low, high), paidOff.id])
+      expect(await inOrder('oldest_unpaid_due_date')).to.deep.equal([early.id, ...byIdAscending(low, high), paidOff.id])
       // 3,000,000 twice (by id from the last), 1,200,000, 1,000,000.
       expect(await inOrder('-principal')).to.deep.equal([...byIdAscending(early, high).reverse(), paidOff.id, low.id])
       // A cursor is its order's: another order's is refused.
       const first = loanPageOf(await right(loans.list(filter, await right(TE.fromEither(decodeLoanPage('-principal', 1, undefined))))), { sort: '-principal', limit: 1, after: O.none }, (l) => l)
-      expect(decodeLoanPage('-days_past_due', 1, first.nextCursor!)).to.satisfy(E.isLeft)
+      expect(decodeLoanPage('oldest_unpaid_due_date', 1, first.nextCursor!)).to.satisfy(E.isLeft)
       expect(decodeLoanPage('created_at', 1, first.nextCursor!)).to.satisfy(E.isLeft)
     })
 
