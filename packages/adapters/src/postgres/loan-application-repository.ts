@@ -126,7 +126,7 @@ export const postgresLoanApplicationRepository = (db: Kysely<Database>): LoanApp
   list: (filter, page) =>
     query(async () => {
       let q = db.selectFrom('loan_applications').selectAll()
-      if (filter.partyId !== undefined) q = q.where('party_id', '=', filter.partyId)
+      if (filter.of === 'party') q = q.where('party_id', '=', filter.partyId)
       if (filter.status !== undefined) q = q.where('status', '=', filter.status)
       return (await inPage(q, page).execute()).map(toApplication)
     }),

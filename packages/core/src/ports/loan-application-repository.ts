@@ -8,8 +8,13 @@ import type { BookedLoan } from '../domain/loans/loan.js'
 import type { PageRequest } from '../domain/foundations/pagination.js'
 import type { ApplicationId, PartyId } from '../domain/foundations/ids.js'
 
-/** Of one party, one status, both or neither. */
-export type ApplicationFilter = { readonly partyId?: PartyId; readonly status?: ApplicationStatus }
+/**
+ * Which applications `list` returns, optionally of one status: `party`, one party's (its own
+ * routes); `book`, every party's (an operator's read). Whose list it is is never left out.
+ */
+export type ApplicationFilter =
+  | { readonly of: 'party'; readonly partyId: PartyId; readonly status?: ApplicationStatus }
+  | { readonly of: 'book'; readonly status?: ApplicationStatus }
 
 /** Loan applications and the loans their approval books; saves are version-checked (`ConcurrentUpdate`) and write `audit` with them. */
 export type LoanApplicationRepository = {

@@ -63,7 +63,7 @@ export const inMemoryLoanApplicationRepository = (
       TE.right(
         inMemoryPage(
           [...applications.values()]
-            .filter((a) => filter.partyId === undefined || a.partyId === filter.partyId)
+            .filter((a) => filter.of === 'book' || a.partyId === filter.partyId)
             .filter((a) => filter.status === undefined || a.status === filter.status),
           page,
         ),

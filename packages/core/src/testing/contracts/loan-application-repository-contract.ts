@@ -192,14 +192,14 @@ export const loanApplicationRepositoryContract = (
       const tiedLow = { ...(await draft(owner, new Date(base + 2))), id: lowId! }
       for (const a of [tiedHigh, second, tiedLow, first]) await right(repo.insert(a))
       const none = O.none
-      expect(await right(repo.list({ partyId: owner.partyId }, { limit: 10, after: none }))).to.deep.equal([first, second, tiedLow, tiedHigh])
-      expect(await right(repo.list({ partyId: owner.partyId }, { limit: 2, after: none }))).to.deep.equal([first, second, tiedLow])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId }, { limit: 10, after: none }))).to.deep.equal([first, second, tiedLow, tiedHigh])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId }, { limit: 2, after: none }))).to.deep.equal([first, second, tiedLow])
       const next = O.some({ createdAt: second.createdAt, id: second.id })
-      expect(await right(repo.list({ partyId: owner.partyId }, { limit: 2, after: next }))).to.deep.equal([tiedLow, tiedHigh])
-      expect(await right(repo.list({ partyId: owner.partyId, status: 'DRAFT' }, { limit: 10, after: none }))).to.deep.equal([first, tiedLow, tiedHigh])
-      expect(await right(repo.list({ partyId: owner.partyId, status: 'SUBMITTED' }, { limit: 10, after: none }))).to.deep.equal([second])
-      expect(await right(repo.list({ partyId: owner.partyId, status: 'APPROVED' }, { limit: 10, after: none }))).to.deep.equal([])
-      expect(await right(repo.list({ partyId: (await borrower()).partyId }, { limit: 10, after: none }))).to.deep.equal([])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId }, { limit: 2, after: next }))).to.deep.equal([tiedLow, tiedHigh])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId, status: 'DRAFT' }, { limit: 10, after: none }))).to.deep.equal([first, tiedLow, tiedHigh])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId, status: 'SUBMITTED' }, { limit: 10, after: none }))).to.deep.equal([second])
+      expect(await right(repo.list({ of: 'party', partyId: owner.partyId, status: 'APPROVED' }, { limit: 10, after: none }))).to.deep.equal([])
+      expect(await right(repo.list({ of: 'party', partyId: (await borrower()).partyId }, { limit: 10, after: none }))).to.deep.equal([])
     })
 
     it('lists applications of every party by status, in (createdAt, id) order', async () => {
@@ -210,11 +210,11 @@ export const loanApplicationRepositoryContract = (
       const later = submitted(await draft(undefined, new Date(base + 2)))
       for (const a of [later, drafted, theirs, mine]) await right(repo.insert(a))
       const after = O.some(justBefore(base))
-      expect(await right(repo.list({ status: 'SUBMITTED' }, { limit: 2, after }))).to.deep.equal([mine, theirs, later])
+      expect(await right(repo.list({ of: 'book', status: 'SUBMITTED' }, { limit: 2, after }))).to.deep.equal([mine, theirs, later])
       const ids = [mine, theirs, drafted, later].map((a) => a.id)
-      const drafts = await right(repo.list({ status: 'DRAFT' }, { limit: 100, after }))
+      const drafts = await right(repo.list({ of: 'book', status: 'DRAFT' }, { limit: 100, after }))
       expect(drafts.filter((a) => ids.includes(a.id))).to.deep.equal([drafted])
-      const all = await right(repo.list({}, { limit: 100, after }))
+      const all = await right(repo.list({ of: 'book' }, { limit: 100, after }))
       expect(all.filter((a) => ids.includes(a.id))).to.deep.equal(
         [mine, theirs, drafted, later].sort((x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1)),
       )

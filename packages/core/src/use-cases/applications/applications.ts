@@ -260,7 +260,7 @@ export const listPartyApplications =
       TE.chainEitherKW(() => decodeFilteredPageRequest(ApplicationStatusFilter, command, ['partyId'])),
       TE.chainW(({ filter, page }) =>
         pipe(
-          deps.applications.list({ partyId: caller.partyId, ...(filter.status === undefined ? {} : { status: filter.status }) }, page),
+          deps.applications.list({ of: 'party', partyId: caller.partyId, ...(filter.status === undefined ? {} : { status: filter.status }) }, page),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),

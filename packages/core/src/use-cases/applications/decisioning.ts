@@ -128,7 +128,7 @@ export const listLoanApplicationsForReview =
       TE.fromEither(decodeFilteredPageRequest(ApplicationStatusFilter, command)),
       TE.chainW(({ filter, page }) =>
         pipe(
-          deps.applications.list(filter.status === undefined ? {} : { status: filter.status }, page),
+          deps.applications.list({ of: 'book', ...(filter.status === undefined ? {} : { status: filter.status }) }, page),
           TE.map((rows) => pageOf(rows, page.limit)),
         ),
       ),
