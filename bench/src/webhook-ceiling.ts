@@ -1,5 +1,6 @@
 /**
- * The ceiling of `bench:webhooks`: the SQL work of draining a webhook backlog, with nothing else.
+ * The ceiling of `bench:webhooks` (issue 61): the work of draining a webhook backlog, done by a
+ * plain script: the workers' SQL and their signed POSTs to the same receiver, with nothing else.
  *
  * A delivery worker (`apps/api/src/webhook-worker.ts` running the core's `deliverDueWebhooks` over
  * `postgresWebhookDeliveryQueue`) runs, per round, one claim statement (an `update … from (select …
@@ -11,15 +12,16 @@
  * fixed clock, and keeps the statements it ran. `drainCeiling` replays them with `pg` alone: the
  * same SQL text, in the same order, with its own parameters where the capture's
  * were the clock's (now, the lease's end, an attempt's start) or the captured event's id, and the
- * worker's batch size as the claim's limit; one loop per worker, each claiming and recording with
- * a worker's concurrency (a pool of 10, every event of the batch recorded at once over it, the
- * next claim when the last is recorded) or, for comparison, one statement at a time on one
- * connection. It runs no HTTP, no signing, no unsealing, no domain code, and none of the worker's
- * background statements (key usage, rate-limit counts, the scheduler's leases), which are not the
- * backlog's work. Where it cannot be the workers: their records start as each answer arrives,
- * the script's all at once.
+ * worker's batch size as the claim's limit; one loop per worker, each claiming and, for each
+ * claimed event, signing its body (`signWebhook`), POSTing it to the event's URL with the workers'
+ * HTTP client (`httpWebhookSender`, one per loop as one per worker) and recording it, with a
+ * worker's concurrency (a pool of 10, every event of the batch sent and recorded at once over it,
+ * the next claim when the last is recorded) or, for comparison, over one connection.
+ * It runs no unsealing (it signs with the receiver's secret as given), no domain code, and none
+ * of the worker's background statements (key usage, rate-limit counts, the scheduler's leases),
+ * which are not the backlog's work. An answer other than 204 fails the run.
  */
-import { DEFAULT_POOL_SIZE, openDatabase, postgresWebhookDeliveryQueue, signWebhook } from '@lendgate/adapters'
+import { DEFAULT_POOL_SIZE, httpWebhookSender, openDatabase, postgresWebhookDeliveryQueue, signWebhook } from '@lendgate/adapters'
 import { WEBHOOK_BATCH } from '@lendgate/api/webhook-worker'
 import type { LoggedStatement } from '@lendgate/adapters/testing'
 import { deliverDueWebhooks } from '@lendgate/core'
@@ -91,32 +93,39 @@ const claimNow = (captured: CapturedDelivery): unknown[] => {
 
 export type Drained = { readonly events: number; readonly seconds: number }
 
+/** What the worker's claim returns of an event that the delivery needs. */
+type ClaimedEvent = { readonly id: string; readonly url: string; readonly body: string }
+
 /**
  * The ceiling: `loops` concurrent loops on `url` (as many as workers), each with a `pg` pool of
- * `connections`, claiming a batch with the worker's claim and recording every claimed event with
- * the worker's statements, each on a connection of the pool (at most `connections` at once, as a
- * worker's round records its batch over its pool), until a claim comes back short (nothing left to
- * claim). Timed from the first claim to the last record.
+ * `connections`, claiming a batch with the worker's claim and, for every claimed event, POSTing it
+ * signed with `secret` to its URL and recording it with the worker's statements on a connection of
+ * the pool (at most `connections` at once, as a worker's round records its batch over its pool),
+ * until a claim comes back short (nothing left to claim). Timed from the first claim to the last
+ * record.
  */
-export const drainCeiling = async (url: string, captured: CapturedDelivery, loops: number, connections: number): Promise<Drained> => {
+export const drainCeiling = async (url: string, captured: CapturedDelivery, loops: number, connections: number, secret: string): Promise<Drained> => {
   const pools = Array.from({ length: loops }, () => new pg.Pool({ connectionString: url, max: connections }))
   // Connected before the clock starts, as a worker's pool is by the time its backlog drains.
   await Promise.all(pools.map(async (pool) => (await Promise.all(Array.from({ length: connections }, () => pool.connect()))).forEach((c) => c.release())))
   try {
-    const record = async (pool: pg.Pool, eventId: string): Promise<void> => {
+    const deliver = async (pool: pg.Pool, sender: ReturnType<typeof httpWebhookSender>, event: ClaimedEvent): Promise<void> => {
+      const sent = await sender.send({ url: event.url, headers: signWebhook(secret, event.id, new Date(), event.body), body: event.body })()
+      if (sent.statusCode !== 204) throw new Error(`the ceiling's POST of ${event.id}: ${sent.statusCode ?? sent.error}`)
       const client = await pool.connect()
       try {
         const now = Date.now()
-        for (const s of captured.record) await client.query(s.sql, replayed(captured, s.parameters, now, eventId))
+        for (const s of captured.record) await client.query(s.sql, replayed(captured, s.parameters, now, event.id))
       } finally {
         client.release()
       }
     }
     const loop = async (pool: pg.Pool): Promise<number> => {
+      const sender = httpWebhookSender({ allowPrivateNetworks: true })
       let events = 0
       for (;;) {
-        const { rows } = await pool.query<{ id: string }>(captured.claim.sql, claimNow(captured))
-        await Promise.all(rows.map(({ id }) => record(pool, id)))
+        const { rows } = await pool.query<ClaimedEvent>(captured.claim.sql, claimNow(captured))
+        await Promise.all(rows.map((event) => deliver(pool, sender, event)))
         events += rows.length
         if (rows.length < WORKER_BATCH) return events
       }
