@@ -62,11 +62,9 @@ describe("the book's delinquency on the Loans page, in Chromium", function () {
     await page.getByRole('link', { name: `Open loan ${pastDue.loanId}` }).waitFor()
   }
 
-  /** The ids of the loans the queue lists now. */
-  const queued = async (page: Page): Promise<string[]> => {
-    const links = await page.getByRole('link', { name: /^Open loan / }).all()
-    return Promise.all(links.map(async (link) => ((await link.getAttribute('aria-label')) ?? '').replace('Open loan ', '')))
-  }
+  /** The ids of the loans the queue lists now, read in one step (the list may re-render between two). */
+  const queued = async (page: Page): Promise<string[]> =>
+    (await page.getByRole('link', { name: /^Open loan / }).evaluateAll((links) => links.map((link) => link.getAttribute('aria-label') ?? ''))).map((label) => label.replace('Open loan ', ''))
 
   /** Waits until the queue lists exactly `loanIds` (in any order). */
   const queueShows = async (page: Page, loanIds: readonly string[]): Promise<void> => {

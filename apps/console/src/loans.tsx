@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material'
-import { Datagrid, DateField, FunctionField, List, NumberField, SelectInput, Show, TextField, TextInput, useGetList, useRecordContext } from 'react-admin'
+import { Datagrid, DateField, FunctionField, List, NumberField, regex, SelectInput, Show, TextField, TextInput, useGetList, useRecordContext } from 'react-admin'
 import { chargeable, reversible } from './action-preview.js'
 import { RequestActionButton } from './action-request.js'
 import { balancePoints, scheduleSplits } from './chart-data.js'
@@ -9,7 +9,7 @@ import { Facts, instant, PageHeading, percentOfBps, RecordsTable, Section, ShowL
 import { formatMinor } from './money.js'
 import { CursorPages } from './pages.js'
 import { PortfolioDelinquency } from './portfolio-delinquency.js'
-import { QueueFilters } from './queue-filters.js'
+import { QueueFilters, trimmed, UUID } from './queue-filters.js'
 
 /** A money column of a loan's records, in the record's own currency. */
 const Money = ({ source, label }: { readonly source: string; readonly label: string }) => (
@@ -51,7 +51,7 @@ export const LoanQueue = () => (
             <SelectInput key="status" source="status" label="Status" choices={[...LOAN_STATUSES]} emptyText="All" alwaysOn />,
             <SelectInput key="sort" source="sort" label="Sort by" choices={[...LOAN_SORTS]} emptyText="Oldest first" alwaysOn />,
           ]}
-          typed={[<TextInput key="party_id" source="party_id" label="Party id" alwaysOn />]}
+          typed={[<TextInput key="party_id" source="party_id" label="Party id" parse={trimmed} validate={regex(UUID, 'A party id is a UUID.')} alwaysOn />]}
         />
       }
       pagination={<CursorPages />}

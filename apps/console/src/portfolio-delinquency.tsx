@@ -65,7 +65,8 @@ export const PortfolioDelinquency = () => {
       ) : (
         <>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            As of {instant(data['as_of'])}, each loan judged on its own today{data['livemode'] === false ? ", on its party's test clock when it is on one" : ''}.
+            Buckets as of {instant(data['as_of'])}, each loan judged on its own today{data['livemode'] === false ? ", on its party's test clock when it is on one" : ''}; principal
+            outstanding and past due as of each loan's latest posting (the daily servicing job's, or a payment's since).
           </Typography>
           {books.length === 0 ? <Typography variant="body2">No active loans: paid-off and charged-off loans are in no bucket.</Typography> : null}
           {books.map((book) => (

@@ -3,6 +3,12 @@ import { styled } from '@mui/material/styles'
 import type { ReactElement } from 'react'
 import { FilterFormBase, FilterLiveForm } from 'react-admin'
 
+/** A UUID as the API checks an id filter: a typed id filter applies only once it is one. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A typed filter's value without the spaces a paste brings. */
+export const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
+
 /** A row of filter inputs, side by side, wrapping on a narrow screen. */
 const FilterRow = styled('form')(({ theme }) => ({
   display: 'flex',

@@ -3,7 +3,7 @@ import { Datagrid, DateField, List, NumberField, regex, SelectInput, Show, TextF
 import { DecisionButton } from './decisions.js'
 import { Facts, instant, PageHeading, Section, ShowLink, text } from './layout-parts.js'
 import { CursorPages } from './pages.js'
-import { QueueFilters } from './queue-filters.js'
+import { QueueFilters, trimmed, UUID } from './queue-filters.js'
 
 /** The API's delivery statuses (`status`, the `status` filter of `GET /internal/webhook-deliveries`). */
 export const DELIVERY_STATUSES = [
@@ -12,10 +12,8 @@ export const DELIVERY_STATUSES = [
   { id: 'failed', name: 'Failed' },
 ] as const
 
-/** The ids the filters take, as the API checks them: a filter applies only once it is one. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** An event id as the API checks it: a filter applies only once it is one. */
 const EVENT_ID = /^evt_[0-9a-f]{32}$/
-const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '')
 
 /** One attempt to send a delivery (`WebhookDeliveryDetail.attempt_log[]`). */
 type Attempt = {

@@ -144,13 +144,15 @@ describe('decodeLoanPage: the cursors of the sorted loan lists', () => {
   const loan = { ...position, oldestUnpaidDueDate: '2026-04-10', principal: 1_200_000 } as LoanSummary
 
   it("round-trips each order's cursor, and starts a first page without one", () => {
+    const afterLoan = {
+      created_at: position,
+      oldest_unpaid_due_date: { oldestUnpaidDueDate: '2026-04-10', id: position.id },
+      '-principal': { principal: 1_200_000, id: position.id },
+    } as const
     for (const sort of LOAN_SORTS) {
-      const first = decodeLoanPage(sort, 2, undefined)
-      expect(first).to.deep.equal(E.right({ sort, limit: 2, after: O.none }))
+      expect(decodeLoanPage(sort, 2, undefined)).to.deep.equal(E.right({ sort, limit: 2, after: O.none }))
       const page = loanPageOf([loan, loan, loan], { sort, limit: 2, after: O.none } as LoanPage, (l) => l)
-      const again = decodeLoanPage(sort, 2, page.nextCursor!)
-      const after: O.Option<{ readonly id: string }> = E.isRight(again) ? again.right.after : O.none
-      expect(O.isSome(after) && after.value.id, sort).to.equal(position.id)
+      expect(decodeLoanPage(sort, 2, page.nextCursor!), sort).to.deep.equal(E.right({ sort, limit: 2, after: O.some(afterLoan[sort]) }))
     }
     const owingNothing = loanPageOf([{ ...loan, oldestUnpaidDueDate: null }, loan], { sort: 'oldest_unpaid_due_date', limit: 1, after: O.none }, (l) => l)
     expect(decodeLoanPage('oldest_unpaid_due_date', 1, owingNothing.nextCursor!)).to.deep.equal(E.right({ sort: 'oldest_unpaid_due_date', limit: 1, after: O.some({ oldestUnpaidDueDate: null, id: position.id }) }))
@@ -168,6 +170,8 @@ describe('decodeLoanPage: the cursors of the sorted loan lists', () => {
       ['-principal', forge(['-principal', '100', position.id])],
       ['-principal', forge(['-principal', 100, position.id, 'extra'])],
       ['-principal', 'garbage'],
+      // Ids as this list writes them: lower case, as PostgreSQL prints a uuid.
+      ['-principal', forge(['-principal', 100, 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF'])],
     ] as const) {
       expect(decodeLoanPage(sort, 1, cursor), cursor).to.deep.equal(E.left(BAD_SORTED))
     }

@@ -25,7 +25,7 @@ export const QUERY_DESCRIPTIONS: ReadonlyMap<t.Mixed, Readonly<Record<string, st
   [SchedulePreviewQuery, { start_date: 'The day the loan would be booked (`YYYY-MM-DD`); today when left out' }],
   [LoanFilters, { delinquency: 'Only the loans in this delinquency bucket' }],
   [OperatorRequestFilters, { state: 'Only the requests in this state (`PENDING`: those waiting for a checker)' }],
-  [OperatorLoanFilters, { delinquency: 'Only the active loans in this delinquency bucket (each judged on its own today)', status: 'Only the loans of this status', party_id: 'Only the loans of this party', sort: 'The order: `created_at` (oldest first, the default), `oldest_unpaid_due_date` (the oldest unpaid installment first, loans that owe nothing last: in the live world the longest past due first), `-principal` (largest principal first). A cursor belongs to its order' }],
+  [OperatorLoanFilters, { delinquency: 'Only the active loans in this delinquency bucket (each judged on its own today)', status: 'Only the loans of this status', party_id: 'Only the loans of this party', sort: 'The order: `created_at` (oldest first, the default), `oldest_unpaid_due_date` (the oldest unpaid installment first, loans that owe nothing last: among active loans of the live world, the longest past due first), `-principal` (largest principal first). A cursor belongs to its order' }],
   [
     DeliveryFilters,
     {

@@ -28,12 +28,13 @@ const timestamp = (instant: Date) => sql<Date>`${instant.toISOString()}::timesta
 
 /**
  * The instant each row of `loans` is judged at: the book's now, or its party's time, the party
- * times passed as two arrays (in the live world there are none and this is a constant).
+ * times passed as one JSON object by party id, which each row looks up by its key (in the live
+ * world there are none and this is a constant).
  */
 const instantOfLoan = (time: BookTime) =>
   time.partyTimes.length === 0
     ? timestamp(time.now)
-    : sql<Date>`coalesce((select t.now from unnest(${time.partyTimes.map((p) => p.partyId)}::uuid[], ${time.partyTimes.map((p) => p.now.toISOString())}::timestamptz[]) as t(party_id, now) where t.party_id = loans.party_id), ${timestamp(time.now)})`
+    : sql<Date>`coalesce((${JSON.stringify(Object.fromEntries(time.partyTimes.map((p) => [p.partyId, p.now.toISOString()])))}::jsonb ->> loans.party_id::text)::timestamptz, ${timestamp(time.now)})`
 
 /** A loan's key in `oldest_unpaid_due_date` order, as indexed (migration 0033): its oldest unpaid due date, none after every date. */
 const UNPAID_KEY = sql<string>`coalesce(oldest_unpaid_due_date, 'infinity'::date)`

@@ -157,7 +157,8 @@ export const decodeKeyedCursor = <K>(
     if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== order) return E.left(bad)
     const [, raw, id] = parsed as unknown[]
     const key = keyOf(raw)
-    return typeof id === 'string' && isId(id) && O.isSome(key) ? E.right({ key: key.value, id }) : E.left(bad)
+    // Lower case only, as ids are written: a list in memory orders them as text.
+    return typeof id === 'string' && id === id.toLowerCase() && isId(id) && O.isSome(key) ? E.right({ key: key.value, id }) : E.left(bad)
   } catch {
     return E.left(bad)
   }

@@ -14,4 +14,4 @@ export type BookTime = { readonly now: Date; readonly partyTimes: readonly Party
 export const timeOf = (book: BookTime, partyId: PartyId): Date => book.partyTimes.find((t) => t.partyId === partyId)?.now ?? book.now
 
 /** The latest instant any loan is judged at: no loan's today is later than this instant's. */
-export const latestOf = (book: BookTime): Date => new Date(Math.max(book.now.getTime(), ...book.partyTimes.map((t) => t.now.getTime())))
+export const latestOf = (book: BookTime): Date => new Date(book.partyTimes.reduce((latest, t) => Math.max(latest, t.now.getTime()), book.now.getTime()))

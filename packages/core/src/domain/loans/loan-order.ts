@@ -100,7 +100,6 @@ export const isAfterIn =
       case 'created_at':
         return O.isNone(page.after) || isAfter(loan, page.after.value)
       case 'oldest_unpaid_due_date':
-        return O.isNone(page.after) || compareLoansIn(page.sort)(loan, { ...loan, ...page.after.value }) > 0
       case '-principal':
         return O.isNone(page.after) || compareLoansIn(page.sort)(loan, { ...loan, ...page.after.value }) > 0
     }
