@@ -8,10 +8,11 @@ export type Load = {
   /** Called for every request: a fresh Idempotency-Key, say. */
   readonly perRequest?: () => Record<string, string>
   /**
-   * Called for every request: its path (on `url`'s origin) and body in place of `url`'s path and
-   * `body`, say a loan picked at random and its payment method.
+   * Called for every request: its path (on `url`'s origin), body and headers in place of `url`'s
+   * path, `body` and beside `headers`, say a loan picked at random and its payment method, or the
+   * next read of a mixed load with the key it takes.
    */
-  readonly perRequestTarget?: () => { readonly path: string; readonly body: string }
+  readonly perRequestTarget?: () => { readonly path: string; readonly body?: string; readonly headers?: Record<string, string> }
   /** The status every response must have. */
   readonly expect: number
 }
@@ -57,7 +58,7 @@ export const percentile = (sorted: readonly number[], q: number): number =>
  */
 const run = async (load: Load, connections: number, stop: { readonly seconds: number } | { readonly amount: number }): Promise<Measured> => {
   const { url, method = 'GET', headers = {}, body, perRequest, perRequestTarget } = load
-  const json = body !== undefined || perRequestTarget !== undefined
+  const json = body !== undefined || (perRequestTarget !== undefined && method !== 'GET')
   const latencies: number[] = []
   const statuses = new Map<number, number>()
   const options: autocannon.Options = {
@@ -71,7 +72,12 @@ const run = async (load: Load, connections: number, stop: { readonly seconds: nu
         ...(body === undefined ? {} : { body }),
         ...(perRequest === undefined && perRequestTarget === undefined
           ? {}
-          : { setupRequest: (req) => ({ ...req, ...perRequestTarget?.(), headers: { ...req.headers, ...perRequest?.() } }) }),
+          : {
+              setupRequest: (req) => {
+                const { headers: targetHeaders, ...target } = perRequestTarget?.() ?? {}
+                return { ...req, ...target, headers: { ...req.headers, ...targetHeaders, ...perRequest?.() } }
+              },
+            }),
       },
     ],
   }
