@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { openSync, readFileSync } from 'node:fs'
-import { createServer, connect } from 'node:net'
+import { connect } from 'node:net'
 import { cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
+import { freePort } from '@lendgate/adapters/testing'
 import type { Secrets } from './seed.js'
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -128,15 +129,6 @@ export const everyTenthOfASecond = (step: () => Promise<void>): { readonly stop:
   }
 }
 
-export const freePort = async (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
@@ -301,3 +293,5 @@ export const endRun = async (run: RunResources): Promise<void> => {
   await run.admin.end()
   run.unpinPostgres?.()
 }
+
+export { freePort }

@@ -5,7 +5,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../fleet-test/support/free-port.js'
+import { freePort } from '@lendgate/adapters/testing'
 import { DEFAULT_GRACE_MS } from '../src/server.js'
 import { localUser, type LocalUser } from './support/local-users.js'
 

@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from './free-port.js'
 
 const run = promisify(execFile)
 
@@ -36,17 +36,6 @@ const serverBinaries = (): string => {
   if (newest === undefined) throw new Error(`no PostgreSQL server binaries under ${root} (Debian's postgresql package has them); set PG_BIN_DIR to a folder holding initdb, pg_ctl and pg_basebackup`)
   return join(root, newest, 'bin')
 }
-
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Who the clusters run as: the `postgres` user when this process is root, else this process's user. */
 const serverUser = (): { readonly uid: number; readonly gid: number } | undefined => {
