@@ -29,10 +29,12 @@ const { values: flags } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** The reads on a large book against a fresh database instead (issue 40, `scale.ts`). */
     scale: { type: 'boolean', default: false },
+    /** With `--scale`: the large book's memory alone (the mixed load and the heap), no per-case rounds; writes nothing. */
+    memory: { type: 'boolean', default: false },
   },
 })
 const quick = flags.quick === true
-if (flags.scale === true) process.exit((await runScale(quick)) ? 0 : 1)
+if (flags.scale === true) process.exit((await runScale(quick, flags.memory === true)) ? 0 : 1)
 const only = flags.only
 /** Every case, baselines included, runs this many times in turn; the report gives the medians. */
 const ROUNDS = quick ? 1 : 3

@@ -16,6 +16,8 @@
  * snapshot (V8 collects before it writes one; `--heapsnapshot-signal`, which only installs a
  * signal handler, lets the bench ask for one).
  *
+ * `--memory` measures the large book's memory alone (no per-case rounds) and writes nothing.
+ *
  * A full run keeps both databases (`lendgate_scale_fresh`, `lendgate_scale`), so seeding, which
  * takes a while, is resumed where it stopped and done once; `--quick` seeds a small book into
  * databases of its own and drops them. Nothing here fails on time: only a wrong answer fails.
@@ -191,7 +193,7 @@ const deepCursor = async (api: Api, path: string, key: string, maxPages: number)
   return cursor === undefined ? undefined : { cursor, skipped: (index + 1) * 100 }
 }
 
-export const runScale = async (quick: boolean): Promise<boolean> => {
+export const runScale = async (quick: boolean, memoryOnly = false): Promise<boolean> => {
   const sizes = quick ? QUICK : FULL
   const baseUrl = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
   const suffix = quick ? `_quick_${process.pid}` : ''
@@ -269,7 +271,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
     let peakRss = 0
     const largeSide = sides[1]!
     const measured = new Map<string, { fresh: Measured[]; large: Measured[] }>(cases.map((c) => [c.name, { fresh: [], large: [] }]))
-    for (let round = 1; round <= rounds; round++) {
+    for (let round = 1; round <= (memoryOnly ? 0 : rounds); round++) {
       for (const [index, c] of cases.entries()) {
         // Which database goes first alternates, so neither side always follows the other's load.
         const order = (round + index) % 2 === 0 ? sides : [...sides].reverse()
@@ -309,7 +311,17 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
     }
     const heap = await heapAfterCollection(largeSide.child, logDir)
     say(`mixed load ${mixedLoad.rps.toFixed(0)} req/s, peak ${(sustainedRss / MB).toFixed(0)} MB resident; heap after a full collection ${(heap / MB).toFixed(1)} MB`)
+    const memoryLine =
+      `The large book's API, V8's defaults: ` +
+      (memoryOnly ? '' : `peak resident memory during the cases' loads ${(peakRss / MB).toFixed(0)} MB; `) +
+      `under ${sustained.seconds} s of mixed load (every case in turn, ${sustained.connections} connections, ${mixedLoad.rps.toFixed(0)} req/s) ${(sustainedRss / MB).toFixed(0)} MB at its peak ` +
+      `(goal ≤ ${RSS_GOAL / MB} MB: ${sustainedRss <= RSS_GOAL ? 'met' : '**not met**'}); heap in use after a full collection, after that load, ${(heap / MB).toFixed(1)} MB ` +
+      `(goal ≤ ${HEAP_GOAL / MB} MB: ${heap <= HEAP_GOAL ? 'met' : '**not met**'}).`
 
+    if (memoryOnly) {
+      process.stdout.write(`${memoryLine}\n`)
+      return !failed
+    }
     const table = cases.map((c) => {
       const m = measured.get(c.name)!
       const f = medianOf(m.fresh)
@@ -331,10 +343,7 @@ export const runScale = async (quick: boolean): Promise<boolean> => {
           `| ${r.name} | ${r.fresh.rps.toFixed(0)} | ${r.fresh.p50.toFixed(2)} | ${r.fresh.p99.toFixed(2)} | ${r.large.rps.toFixed(0)} | ${r.large.p50.toFixed(2)} | ${r.large.p99.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratio <= P99_GOAL ? 'yes' : '**no**'} |`,
       ),
       '',
-      `The large book's API, V8's defaults: peak resident memory during the cases' loads ${(peakRss / MB).toFixed(0)} MB; ` +
-        `under ${sustained.seconds} s of mixed load (every case in turn, ${sustained.connections} connections, ${mixedLoad.rps.toFixed(0)} req/s) ${(sustainedRss / MB).toFixed(0)} MB at its peak ` +
-        `(goal ≤ ${RSS_GOAL / MB} MB: ${sustainedRss <= RSS_GOAL ? 'met' : '**not met**'}); heap in use after a full collection, after that load, ${(heap / MB).toFixed(1)} MB ` +
-        `(goal ≤ ${HEAP_GOAL / MB} MB: ${heap <= HEAP_GOAL ? 'met' : '**not met**'}).`,
+      memoryLine,
     ].join('\n')
     process.stdout.write(`${report}\n`)
     if (!quick) {
