@@ -170,10 +170,13 @@ export const queryFilters = <P extends Record<string, t.Mixed>>(name: string, fi
 /** A page from up to `limit + 1` rows in list order: the extra row only tells there is a next page. */
 export const pageOf = <A extends Position>(rows: readonly A[], limit: number): Page<A> => pageBy(rows, limit, (row) => row)
 
-export const pageBy = <A>(rows: readonly A[], limit: number, positionOf: (row: A) => Position): Page<A> => {
+export const pageBy = <A>(rows: readonly A[], limit: number, positionOf: (row: A) => Position): Page<A> => pageWith(rows, limit, (row) => encodeCursor(positionOf(row)))
+
+/** A page from up to `limit + 1` rows in list order, its next cursor `cursorAt` its last item (a list in another order's cursor). */
+export const pageWith = <A>(rows: readonly A[], limit: number, cursorAt: (row: A) => string): Page<A> => {
   const items = rows.slice(0, limit)
   const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null }
+  return { items, nextCursor: rows.length > limit && last !== undefined ? cursorAt(last) : null }
 }
 
 /** The position of a row ordered by `(createdAt, sequence)`: the sequence zero-padded so ids compare as numbers. */

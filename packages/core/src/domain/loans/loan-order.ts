@@ -3,7 +3,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { CalendarDate } from '../foundations/codecs.js'
 import type { InvalidRequest } from '../foundations/errors.js'
-import { decodeCursor, decodeKeyedCursor, encodeCursor, encodeKeyedCursor, isAfter, type Page, type PageRequest } from '../foundations/pagination.js'
+import { decodeCursor, decodeKeyedCursor, encodeCursor, encodeKeyedCursor, isAfter, pageWith, type Page, type PageRequest } from '../foundations/pagination.js'
 import type { LoanSummary } from './loan.js'
 
 /**
@@ -38,17 +38,14 @@ const principalKey = (key: unknown): O.Option<number> => (typeof key === 'number
 
 /** A page of `limit` loans in `sort` order after `cursor` (a cursor of that order, or none for the first page). */
 export const decodeLoanPage = (sort: LoanSort, limit: number, cursor: string | undefined): E.Either<InvalidRequest, LoanPage> => {
+  if (cursor === undefined) return E.right({ sort, limit, after: O.none })
   switch (sort) {
     case 'created_at':
-      return cursor === undefined ? E.right({ sort, limit, after: O.none }) : pipe(decodeCursor(cursor), E.map((after) => ({ sort, limit, after: O.some(after) })))
+      return pipe(decodeCursor(cursor), E.map((after) => ({ sort, limit, after: O.some(after) })))
     case 'oldest_unpaid_due_date':
-      return cursor === undefined
-        ? E.right({ sort, limit, after: O.none })
-        : pipe(decodeKeyedCursor(cursor, sort, unpaidKey), E.map(({ key, id }) => ({ sort, limit, after: O.some({ oldestUnpaidDueDate: key, id }) })))
+      return pipe(decodeKeyedCursor(cursor, sort, unpaidKey), E.map(({ key, id }) => ({ sort, limit, after: O.some({ oldestUnpaidDueDate: key, id }) })))
     case '-principal':
-      return cursor === undefined
-        ? E.right({ sort, limit, after: O.none })
-        : pipe(decodeKeyedCursor(cursor, sort, principalKey), E.map(({ key, id }) => ({ sort, limit, after: O.some({ principal: key, id }) })))
+      return pipe(decodeKeyedCursor(cursor, sort, principalKey), E.map(({ key, id }) => ({ sort, limit, after: O.some({ principal: key, id }) })))
   }
 }
 
@@ -65,11 +62,7 @@ const cursorAt = (sort: LoanSort, loan: LoanSummary): string => {
 }
 
 /** A page from up to `limit + 1` rows in `page`'s order, its cursor in that order. */
-export const loanPageOf = <A>(rows: readonly A[], page: LoanPage, loanOf: (row: A) => LoanSummary): Page<A> => {
-  const items = rows.slice(0, page.limit)
-  const last = items[items.length - 1]
-  return { items, nextCursor: rows.length > page.limit && last !== undefined ? cursorAt(page.sort, loanOf(last)) : null }
-}
+export const loanPageOf = <A>(rows: readonly A[], page: LoanPage, loanOf: (row: A) => LoanSummary): Page<A> => pageWith(rows, page.limit, (row) => cursorAt(page.sort, loanOf(row)))
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** A due date as the order compares it: none after every date. */
