@@ -27,8 +27,13 @@ const livingMembers = (groupId: number): number[] =>
       }
     })
 
-/** The local ports of the TCP sockets the processes of a group hold open (Linux `/proc`). */
-const tcpPortsOf = (groupId: number): Set<number> => {
+/**
+ * The local ports of the group's TCP connections to `remotePort` on 127.0.0.1 (Linux `/proc`).
+ * A local port alone names no process: Linux gives one ephemeral port to several connections
+ * when their destinations differ, so another process's connection to the receiver may use a port
+ * this group holds for PgBouncer. The whole connection (both ends) is unique.
+ */
+const tcpPortsTo = (groupId: number, remotePort: number): Set<number> => {
   const inodes = new Set(
     livingMembers(groupId).flatMap((pid) => {
       try {
@@ -38,12 +43,13 @@ const tcpPortsOf = (groupId: number): Set<number> => {
       }
     }),
   )
-  // /proc/net/tcp{,6}: "sl local_address rem_address st … uid timeout inode …", addresses as hex "ADDR:PORT".
-  const rows = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) => readFileSync(file, 'utf8').trim().split('\n').slice(1))
+  // /proc/net/tcp: "sl local_address rem_address st … uid timeout inode …", addresses as hex "ADDR:PORT" (127.0.0.1 is 0100007F).
+  const remote = `0100007F:${remotePort.toString(16).toUpperCase().padStart(4, '0')}`
+  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1)
   return new Set(
     rows.flatMap((row) => {
       const fields = row.trim().split(/\s+/)
-      return inodes.has(fields[9] ?? '') ? [parseInt((fields[1] ?? '').split(':')[1] ?? '', 16)] : []
+      return fields[2] === remote && inodes.has(fields[9] ?? '') ? [parseInt((fields[1] ?? '').split(':')[1] ?? '', 16)] : []
     }),
   )
 }
@@ -119,8 +125,8 @@ export type FleetProcess = {
   readonly restart: () => Promise<void>
   /** SIGTERM to the group, then waits for every process to exit (SIGKILL after a while). */
   readonly stop: () => Promise<void>
-  /** The local ports of its open TCP connections (and listening sockets). */
-  readonly tcpPorts: () => ReadonlySet<number>
+  /** The local ports of its open TCP connections to 127.0.0.1:`remotePort`. */
+  readonly tcpPortsTo: (remotePort: number) => ReadonlySet<number>
 }
 
 /**
@@ -178,6 +184,6 @@ export const startFleetProcess = async (spec: FleetProcessSpec): Promise<FleetPr
       signalGroup(groupId, 'SIGTERM')
       if (!(await groupGone(groupId, STOP_TIMEOUT_MS))) await kill9()
     },
-    tcpPorts: () => tcpPortsOf(groupId),
+    tcpPortsTo: (remotePort) => tcpPortsTo(groupId, remotePort),
   }
 }

@@ -14,14 +14,15 @@ export type MidDeliveryKill = {
 
 /**
  * Once `afterSessions` sessions' events have arrived, the receiver stops answering until `worker`
- * is in the middle of a delivery (a request of its own is held, recognised by the port it came
- * from); then the worker is killed (`kill -9`), the receiver answers again, and the worker is
- * restarted. The events it had leased go out again only once their lease has expired.
+ * is in the middle of a delivery (a request of its own is held, recognised by its connection: a
+ * socket of the worker's from the port it came from to the receiver's); then the worker is
+ * killed (`kill -9`), the receiver answers again, and the worker is restarted. The events it had
+ * leased go out again only once their lease has expired.
  */
 export const killMidDelivery = async (receiver: PartnerReceiver, worker: FleetProcess, internalToken: string, afterSessions: number): Promise<MidDeliveryKill> => {
   if (!(await waitUntil(() => receiver.deliveredSessions().size >= afterSessions, 120_000))) throw new Error(`fewer than ${afterSessions} events arrived`)
   receiver.holdAnswers()
-  const sending = () => receiver.held().filter((d) => worker.tcpPorts().has(d.senderPort))
+  const sending = () => receiver.held().filter((d) => worker.tcpPortsTo(receiver.port).has(d.senderPort))
   const caught = await waitUntil(() => sending().length > 0, 10_000)
   const metricsBefore = await scrape(worker.url, internalToken).catch(() => undefined)
   const cutShort = sending()

@@ -14,6 +14,8 @@ export type Delivery = { readonly sessionId: string; readonly webhookId: string;
  * (`VERIFICATION_DELIVERY_URL`) and each session's webhooks at `/hooks/<sessionId>`.
  */
 export type PartnerReceiver = {
+  /** The port it listens on (127.0.0.1). */
+  readonly port: number
   readonly codesUrl: string
   readonly webhookUrlFor: (sessionId: string) => string
   /** The code last sent for a session's phone or email (waits a little for it). */
@@ -93,9 +95,11 @@ export const startPartnerReceiver = async (): Promise<PartnerReceiver> => {
     res.end()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { port } = server.address() as AddressInfo
+  const base = `http://127.0.0.1:${port}`
 
   return {
+    port,
     codesUrl: `${base}/codes`,
     webhookUrlFor: (sessionId) => `${base}/hooks/${sessionId}`,
     codeFor: async (sessionId, channel) => {
