@@ -38,7 +38,11 @@ import {
   railsProcessor,
   sandboxPaymentProcessor,
   httpCodeSender,
+  DEFAULT_POOL_SIZE,
+  openReadReplicas,
+  postgresWorldStores,
   type OpenDatabase,
+  type ReadReplicas,
 } from '@lendgate/adapters'
 import {
   achOriginationJob,
@@ -85,7 +89,7 @@ import { startClockAdvancer, type ClockAdvancer } from './clock-advancer.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Logger } from 'pino'
 import type { AchSettings, Config } from './config.js'
-import { inWorld, type AchRails, type AppDeps, type TestWorldDeps } from './deps.js'
+import { inWorld, type AchRails, type AppDeps, type ReplicaReads, type TestWorldDeps } from './deps.js'
 import { loggingCodeSender } from './logging-code-sender.js'
 
 const IDEMPOTENCY_PURGE_MS = 60 * 60 * 1000
@@ -209,6 +213,14 @@ const addedBacklogs = (a: WebhookBacklog, b: WebhookBacklog): WebhookBacklog => 
   oldestDueAt: a.oldestDueAt === null ? b.oldestDueAt : b.oldestDueAt === null || a.oldestDueAt < b.oldestDueAt ? a.oldestDueAt : b.oldestDueAt,
 })
 
+/** Each replica's stores in both worlds, for the routes that may read behind (decision 156). */
+const replicaReadsOf = (replicas: ReadReplicas, maxLagMs: number): ReplicaReads => ({
+  choose: replicas.choose,
+  failed: replicas.failed,
+  maxLagMs,
+  replicas: replicas.replicas.map(({ db, description }) => ({ description, stores: { live: postgresWorldStores(db), test: postgresWorldStores(worldDb(db, 'test')) } })),
+})
+
 /**
  * The only place that builds adapters and wires them to the use cases. `database` may be
  * given (tests share one, already migrated); otherwise it is opened from the configuration and
@@ -216,6 +228,19 @@ const addedBacklogs = (a: WebhookBacklog, b: WebhookBacklog): WebhookBacklog => 
  */
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
   const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, onServerLost: options.onDatabaseLost }))
+  // The read replicas (decision 156), probed from `start` on.
+  const replicas = config.databaseReadUrls.length === 0 ? undefined : openReadReplicas({
+    urls: config.databaseReadUrls,
+    primary: database.db,
+    maxLagMs: config.replicaMaxLagMs,
+    poolSize: DEFAULT_POOL_SIZE,
+    onChange: (replica, change) => {
+      if (change._tag === 'down') logger.warn({ replica, reason: change.reason }, 'a read replica is down: its reads go to the primary')
+      else if (change._tag === 'up') logger.info({ replica }, 'a read replica answers: it serves reads that may be behind')
+      else if (change._tag === 'behind') logger.warn({ replica, lag_ms: change.lagMs, max_lag_ms: config.replicaMaxLagMs }, 'a read replica is too far behind: its reads go to the primary')
+      else logger.info({ replica, lag_ms: change.lagMs }, 'a read replica caught up: it serves reads again')
+    },
+  })
   let schemaCurrent = given !== undefined
   // What `health.whenSchemaCurrent` answers: settled once, true by `start` when the schema is
   // current (at once for a given database), false by a failed `start` or by `close`.
@@ -246,6 +271,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
   const returnRates = achReturnRates({ returnRates: postgresAchReturnRates(database.db), clock: systemClock })
   const metrics = createMetrics({
     connections: database.connections,
+    ...(replicas === undefined ? {} : { replicas: replicas.states }),
     processMetrics: options.processMetrics ?? false,
     ...(config.runJobs
       ? {
@@ -361,6 +387,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
     metrics,
     testWorld,
     clockAdvances: { wake: () => clockAdvancer?.wake() },
+    replicaReads: replicas === undefined ? undefined : replicaReadsOf(replicas, config.replicaMaxLagMs),
   }
 
   /** `start` once called (it runs once), and whether `close` was: a start that ends after a close starts nothing. */
@@ -451,6 +478,8 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
         }
         await revocations.start()
         if (!(await notificationsArrive(database))) throw new Error(NOTIFICATIONS_LOST)
+        // A replica that does not answer is skipped, never a reason not to serve.
+        await replicas?.start()
         // Counted by the others and counting them before it serves: a failed sync leaves the
         // floor, RATE_LIMIT_INSTANCES, until one succeeds.
         await rateLimiter.sync()
@@ -472,6 +501,7 @@ export const compose = async (config: Config, logger: Logger, given?: OpenDataba
       await core.usage.flush()
       await rateLimiter.sync()
       await rateLimiter.leave()
+      await replicas?.close()
       if (given === undefined) await database.close()
     },
     syncRateLimits: rateLimiter.sync,

@@ -19,6 +19,10 @@ export type Config = {
    * their lock. Undefined: `databaseUrl`.
    */
   readonly databaseDirectUrl: string | undefined
+  /** Streaming replicas of the primary for the reads that may be a little behind (decision 156); empty: every read on the primary. */
+  readonly databaseReadUrls: readonly string[]
+  /** A replica further behind the primary than this is skipped. */
+  readonly replicaMaxLagMs: number
   readonly dataDir: string
   readonly partnerMintSecret: string | undefined
   readonly internalApiToken: string | undefined
@@ -157,6 +161,26 @@ const Environment = t.type({
     serverUrl,
     none,
     otherwise('unset: DATABASE_URL', 'The server itself, when DATABASE_URL is a pooler: LISTEN (key revocations) and migrations need a session of their own.'),
+  ),
+  DATABASE_READ_URL: setting(
+    'DATABASE_READ_URL',
+    'must be postgres:// or postgresql:// URLs, comma-separated',
+    (raw) => {
+      const urls = list(raw)
+      return urls.every((url) => serverUrl(url) !== undefined) ? urls : undefined
+    },
+    () => [],
+    otherwise(
+      'unset: every read on the primary',
+      'Streaming replicas of the primary (hot standbys), comma-separated: the lists, the event list, schedules and ledgers, the delinquency queue and the portfolio read from one that is current enough (docs/deployment.md "Read replicas"). A replica that is down or too far behind is skipped.',
+    ),
+  ),
+  REPLICA_MAX_LAG_MS: bounded(
+    'REPLICA_MAX_LAG_MS',
+    2_000,
+    600_000,
+    5_000,
+    'How far behind the primary, in milliseconds, a replica may be and still serve reads; it is measured every second, so 2,000 is the least.',
   ),
   DATA_DIR: setting(
     'DATA_DIR',
@@ -406,6 +430,8 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
         host: v.HOST,
         databaseUrl: v.DATABASE_URL,
         databaseDirectUrl: v.DATABASE_DIRECT_URL,
+        databaseReadUrls: v.DATABASE_READ_URL,
+        replicaMaxLagMs: v.REPLICA_MAX_LAG_MS,
         dataDir: v.DATA_DIR,
         partnerMintSecret: v.PARTNER_MINT_SECRET,
         internalApiToken: v.INTERNAL_API_TOKEN,

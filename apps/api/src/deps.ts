@@ -1,4 +1,4 @@
-import type { CursorSeal } from '@lendgate/adapters'
+import type { CursorSeal, ReadReplicas, WorldStores } from '@lendgate/adapters'
 import type {
   AccountSeal,
   AchInboundFileRecord,
@@ -63,6 +63,18 @@ export type AppDeps = Omit<CoreDeps, 'sender' | 'webhookSecrets' | 'accountSeal'
   readonly clockAdvances: { readonly wake: () => void }
   /** The test world's stores (decision 128): a request acting on the test world uses them in place of the live ones (`inWorld`). */
   readonly testWorld: TestWorldDeps
+  /** The read replicas (DATABASE_READ_URL, decision 156); undefined: every read on the primary. */
+  readonly replicaReads: ReplicaReads | undefined
+}
+
+/**
+ * The read replicas as the routes use them (decision 156): each one's stores in each world, in the
+ * order of DATABASE_READ_URL, and the choice of one for a read (`ReadReplicas`).
+ */
+export type ReplicaReads = Pick<ReadReplicas, 'choose' | 'failed'> & {
+  readonly replicas: readonly { readonly description: string; readonly stores: Readonly<Record<World, WorldStores>> }[]
+  /** REPLICA_MAX_LAG_MS: a replica further behind is skipped, so a write older than this is on every replica that serves. */
+  readonly maxLagMs: number
 }
 
 /** One world's stores as the routes use them: the core's (`WorldDeps`) and the idempotency records. */

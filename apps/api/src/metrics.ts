@@ -1,4 +1,4 @@
-import type { PoolConnections } from '@lendgate/adapters'
+import type { PoolConnections, ReplicaState } from '@lendgate/adapters'
 import { RATE_CATEGORIES, RETURN_RATE_THRESHOLDS, type AttemptLimiter, type AttemptOutcome, type CachedApiKeys, type RateLimiter, type ReturnRateReport, type WebhookBacklog } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
@@ -26,7 +26,17 @@ export type Metrics = {
   readonly countingAttemptRefusals: (limiter: AttemptLimiter) => AttemptLimiter
   /** Wraps the key cache so that each lookup is counted as a hit (held) or a miss (read from the store). */
   readonly countingLookups: (cache: CachedApiKeys) => CachedApiKeys
+  /** One read that may be behind (decision 156), by where it was served. */
+  readonly readServed: (servedBy: ReadServedBy) => void
 }
+
+/**
+ * Where a read that may be behind was served: a replica; the primary, no replica being current
+ * enough for it (or none configured), or the replica not holding the record it names; the
+ * primary, after the read failed on a replica.
+ */
+export const READ_SERVED_BY = ['replica', 'primary', 'primary_after_replica_failed'] as const
+export type ReadServedBy = (typeof READ_SERVED_BY)[number]
 
 /** How a job's run attempt ended, as a label: see `JobRunOutcome`; `failed` when the store failed, `error` when the code threw (a bug). */
 const JOB_RUN_LABELS = ['completed', 'stopped', 'lease_lost', 'failed', 'error'] as const
@@ -46,6 +56,8 @@ export type MetricSources = {
   readonly jobs?: readonly string[]
   /** Node.js process metrics (memory, CPU, event loop, GC): only for a real process, never for tests that build many. */
   readonly processMetrics?: boolean
+  /** The read replicas as last probed (DATABASE_READ_URL); none reported without. */
+  readonly replicas?: () => readonly ReplicaState[]
 }
 
 /** prom-client's default process gauges named like counters; their per-type gauges (`nodejs_active_handles{type}`, …) stay and sum to them. */
@@ -148,14 +160,42 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
     registers,
   })
 
+  const readsBehind = new Counter({
+    name: 'lendgate_db_reads_behind_total',
+    help: 'Reads that may be a little behind (lists, ledgers, schedules, the portfolio), by where they were served: replica, primary (no replica current enough or none configured, or the replica did not hold the record), primary_after_replica_failed.',
+    labelNames: ['served_by'] as const,
+    registers,
+  })
+
   // Known label values start at 0, so that a rate over them exists before the first event.
+  for (const servedBy of READ_SERVED_BY) readsBehind.inc({ served_by: servedBy }, 0)
   for (const result of ['hit', 'miss']) keyLookups.inc({ result }, 0)
   for (const outcome of ['delivered', 'retry', 'failed']) attempts.inc({ outcome }, 0)
   for (const policy of Object.values(RATE_POLICY)) refusals.inc({ policy }, 0)
   for (const job of sources.jobs ?? []) for (const outcome of JOB_RUN_LABELS) jobRuns.inc({ job, outcome }, 0)
   for (const job of sources.jobs ?? []) loanFailures.inc({ job }, 0)
 
-  const { connections, webhookBacklog, jobLag, achReturnRates } = sources
+  const { connections, webhookBacklog, jobLag, achReturnRates, replicas } = sources
+  if (replicas !== undefined) {
+    new Gauge({
+      name: 'lendgate_db_replica_up',
+      help: 'Whether each read replica answered its last probe as a standby (1) or not (0).',
+      labelNames: ['replica'] as const,
+      registers,
+      collect() {
+        for (const state of replicas()) this.set({ replica: state.description }, state.up ? 1 : 0)
+      },
+    })
+    new Gauge({
+      name: 'lendgate_db_replica_lag_seconds',
+      help: 'How far behind the primary a read from each replica may be: the time since the newest instant it was known to hold every commit (probed every second; +Inf until first known). Past REPLICA_MAX_LAG_MS it is skipped.',
+      labelNames: ['replica'] as const,
+      registers,
+      collect() {
+        for (const state of replicas()) this.set({ replica: state.description }, state.lagMs === undefined ? Infinity : state.lagMs / 1000)
+      },
+    })
+  }
   if (connections !== undefined) {
     new Gauge({
       name: 'lendgate_db_pool_connections',
@@ -260,6 +300,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
       jobDuration.observe({ job }, seconds)
     },
     loanFailed: (job) => loanFailures.inc({ job }),
+    readServed: (servedBy) => readsBehind.inc({ served_by: servedBy }),
     countingLookups: (cache) => ({
       ...cache,
       findByIdSegment: (idSegment) => {

@@ -10,12 +10,16 @@
 export {
   type OpenDatabase, type PoolConnections, type QueryLog, DEFAULT_POOL_SIZE, MEMORY_URL, openDatabase, ping, notificationsArrive,
 } from './postgres/database.js'
+export {
+  type ReadReplicas, type ReadReplica, type ReplicaChoice, type ReplicaState, type ReplicaChange, type ReadReplicaOptions, REPLICA_PROBE_MS, openReadReplicas,
+} from './postgres/read-replicas.js'
 export { MIGRATION_NAMES, appliedMigrations, migrateToLatest } from './postgres/migrate.js'
 export { storeFailureKind, loggableDatabaseError } from './postgres/store-errors.js'
 
 // The core's dependencies on a database, wired once
 export {
   type CoreDepsBase, type PostgresCoreDepsOptions, type PostgresCoreDepsConfiguration, postgresCoreDepsBase, postgresCoreDeps, postgresWorldDeps,
+  type WorldStores, postgresWorldStores,
 } from './postgres-core-deps.js'
 export { TEST_WORLD_SCHEMA, WORLD_TABLES, worldDb } from './postgres/worlds.js'
 

@@ -62,11 +62,14 @@ export type PostgresCoreDepsConfiguration = PostgresCoreDepsOptions & {
 
 const systemClock: Clock = { now: () => new Date() }
 
+/** A world's stores: its repositories, without the payment rails and the world's name that `WorldDeps` adds. */
+export type WorldStores = Omit<WorldDeps, 'processor' | 'tokenizer' | 'world'>
+
 /**
- * The stores of `world` (decision 128) on `db`, bound to that world's tables (`worldDb`): a Kysely
- * repository for each, with the sandbox payment rails.
+ * A Kysely repository for each of a world's stores on `db`, bound to that world's tables
+ * (`worldDb`). A read replica's stores (decision 156) are these on the replica's database.
  */
-export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps => ({
+export const postgresWorldStores = (db: Kysely<Database>): WorldStores => ({
   sessions: postgresOnboardingSessionRepository(db),
   documents: postgresDocumentRepository(db),
   parties: postgresPartyRepository(db),
@@ -76,12 +79,20 @@ export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps
   applications: postgresLoanApplicationRepository(db),
   loans: postgresLoanRepository(db),
   paymentMethods: postgresPaymentMethodRepository(db),
-  processor: sandboxPaymentProcessor(),
-  tokenizer: sandboxTokenizer(),
   audit: postgresAuditLog(db),
   eventLog: postgresEventLog(db),
   eventEndpoints: postgresEventEndpointRepository(db),
   testClocks: postgresTestClockRepository(db),
+})
+
+/**
+ * The stores of `world` (decision 128) on `db`, bound to that world's tables (`worldDb`): a Kysely
+ * repository for each (`postgresWorldStores`), with the sandbox payment rails.
+ */
+export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps => ({
+  ...postgresWorldStores(db),
+  processor: sandboxPaymentProcessor(),
+  tokenizer: sandboxTokenizer(),
   world,
 })
 

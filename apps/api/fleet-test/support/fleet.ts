@@ -73,6 +73,33 @@ const freePorts = async (n: number): Promise<number[]> => {
 }
 
 /**
+ * What every process of a fleet is set with but its database: production, the run's secrets
+ * (a new WEBHOOK_SECRET_KEY each call: call it once per fleet), the partner's receiver, quiet
+ * logs, and the limits (`RATE_LIMIT`, everything else far above what the tests send).
+ */
+export const fleetSettings = (ops: Operators, dataDir: string): Record<string, string> => ({
+  NODE_ENV: 'production',
+  PUBLIC_BASE_URL: 'https://api.lendgate.example',
+  DATA_DIR: dataDir,
+  PARTNER_MINT_SECRET: ops.mintSecret,
+  INTERNAL_API_TOKEN: ops.internalToken,
+  WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  VERIFICATION_DELIVERY_URL: ops.receiver.codesUrl,
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  RATE_LIMIT_REQUESTS: String(RATE_LIMIT.requests),
+  RATE_LIMIT_WINDOW_SECONDS: String(RATE_LIMIT.windowSeconds),
+  RATE_LIMIT_SYNC_MS: String(RATE_LIMIT.syncMs),
+  RATE_LIMIT_VERIFICATION_REQUESTS: UNLIMITED,
+  RATE_LIMIT_MINT_REQUESTS: UNLIMITED,
+  RATE_LIMIT_KEY_LOOKUPS: UNLIMITED,
+  RATE_LIMIT_KEYLESS_REQUESTS: UNLIMITED,
+  RATE_LIMIT_WEBHOOK_RETRIES: UNLIMITED,
+})
+
+/**
  * The fleet: a scratch database, PgBouncer (transaction mode) in front of it, the partner's
  * receiver, two API processes (`pnpm start`) and two workers (`pnpm worker`), all ready.
  * Requests go through PgBouncer (`DATABASE_URL`); LISTEN/NOTIFY and migrations go straight to
@@ -94,27 +121,9 @@ export const startFleet = async (run: Resources): Promise<Fleet> => {
     receiver,
   }
   const shared = {
-    NODE_ENV: 'production',
-    PUBLIC_BASE_URL: 'https://api.lendgate.example',
+    ...fleetSettings(ops, join(run.dir, 'data')),
     DATABASE_URL: pgbouncer.urlOf(database.name),
     DATABASE_DIRECT_URL: database.directUrl,
-    DATA_DIR: join(run.dir, 'data'),
-    PARTNER_MINT_SECRET: ops.mintSecret,
-    INTERNAL_API_TOKEN: ops.internalToken,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    VERIFICATION_DELIVERY_URL: receiver.codesUrl,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_REQUESTS: String(RATE_LIMIT.requests),
-    RATE_LIMIT_WINDOW_SECONDS: String(RATE_LIMIT.windowSeconds),
-    RATE_LIMIT_SYNC_MS: String(RATE_LIMIT.syncMs),
-    RATE_LIMIT_VERIFICATION_REQUESTS: UNLIMITED,
-    RATE_LIMIT_MINT_REQUESTS: UNLIMITED,
-    RATE_LIMIT_KEY_LOOKUPS: UNLIMITED,
-    RATE_LIMIT_KEYLESS_REQUESTS: UNLIMITED,
-    RATE_LIMIT_WEBHOOK_RETRIES: UNLIMITED,
   }
   // The jobs run in the workers only.
   const apiEnv = { RUN_JOBS: 'false' }

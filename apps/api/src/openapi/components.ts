@@ -81,6 +81,13 @@ export const HEADERS = {
     schema: { type: 'string' },
     example: '7d0e5b1c-2f8a-4c55-9a1e-3b6f0d2c4e81',
   },
+  'Lendgate-Data-As-Of': {
+    description:
+      'On a read that may be a little behind (a list, a ledger, a schedule, the event list, the portfolio): every change committed before this instant is in the answer. ' +
+      'A read right after your own write through the same API instance always includes it; compare this time with your write to know whether another instance\'s answer does',
+    schema: { type: 'string', format: 'date-time' },
+    example: '2026-11-30T16:04:05.123Z',
+  },
   'Idempotent-Replayed': {
     description: 'true when this answer replays the first answer to the same Idempotency-Key',
     schema: { type: 'string', const: 'true' },

@@ -173,6 +173,7 @@ const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${na
 const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
   'X-Request-Id': header('X-Request-Id'),
   ...(op.deprecated === undefined ? {} : { Deprecation: header('Deprecation'), Sunset: header('Sunset'), Link: header('Link') }),
+  ...(op.readsBehind === true ? { 'Lendgate-Data-As-Of': header('Lendgate-Data-As-Of') } : {}),
   ...(carriesRateLimit(op) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),

@@ -65,6 +65,12 @@ export type Operation<Id extends string = string> = {
   readonly livemode?: Exclude<LivemodePlacement, 'body'>
   /** Announced for removal: see `Deprecation`. */
   readonly deprecated?: Deprecation
+  /**
+   * A read that may be a little behind (decision 156): served by a read replica current enough for
+   * its reader when there is one, with `Lendgate-Data-As-Of`. Only reads that decide nothing: lists,
+   * ledgers, schedules, the event list, the delinquency queue and the portfolio.
+   */
+  readonly readsBehind?: boolean
 }
 
 type PartnerOptions = {
@@ -74,6 +80,7 @@ type PartnerOptions = {
   readonly extraLimit?: ExtraLimit
   readonly idempotencyKeyRequired?: boolean
   readonly livemode?: Exclude<LivemodePlacement, 'body'>
+  readonly readsBehind?: boolean
 }
 
 const partner = <const Id extends string>(operationId: Id, method: HttpMethod, path: string, successStatus: number, options: PartnerOptions = {}): Operation<Id> => ({
@@ -88,6 +95,7 @@ const partner = <const Id extends string>(operationId: Id, method: HttpMethod, p
   ...(options.idempotencyKeyRequired === true ? { idempotencyKeyRequired: true } : {}),
   ...(options.testOnly === true ? { testOnly: true } : {}),
   ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
+  ...(options.readsBehind === true ? { readsBehind: true } : {}),
 })
 
 const other = <const Id extends string>(
@@ -96,7 +104,7 @@ const other = <const Id extends string>(
   path: string,
   successStatus: number,
   auth: Exclude<AuthKind, 'partner'>,
-  options: { readonly jsonBody?: boolean; readonly fileBody?: boolean; readonly fieldsInQuery?: boolean; readonly livemode?: Exclude<LivemodePlacement, 'body'> } = {},
+  options: { readonly jsonBody?: boolean; readonly fileBody?: boolean; readonly fieldsInQuery?: boolean; readonly livemode?: Exclude<LivemodePlacement, 'body'>; readonly readsBehind?: boolean } = {},
 ): Operation<Id> => ({
   operationId,
   method,
@@ -107,6 +115,7 @@ const other = <const Id extends string>(
   ...(options.fileBody === true ? { fileBody: true } : {}),
   ...(options.fieldsInQuery === true ? { fieldsInQuery: true } : {}),
   ...(options.livemode === undefined ? {} : { livemode: options.livemode }),
+  ...(options.readsBehind === true ? { readsBehind: true } : {}),
 })
 
 type OtherOptions = Parameters<typeof other>[5]
@@ -129,6 +138,8 @@ const T = '/public/test-helpers'
 const W = '/public/webhook-endpoints'
 /** A test helper: a test key's simulation of what an operator or a bank would do. */
 const helper = { testOnly: true } as const
+/** A read that may be a little behind: a read replica may serve it (decision 156). */
+const behind = { readsBehind: true } as const
 
 export const OPERATIONS = [
   other('health', 'GET', '/health', 200, 'none', worldless),
@@ -167,7 +178,7 @@ export const OPERATIONS = [
   partner('listPartyAddresses', 'GET', `${P}/addresses`, 200),
   partner('createPartyAddress', 'POST', `${P}/addresses`, 201, json),
   partner('updatePartyAddress', 'PATCH', `${P}/addresses/:addressId`, 200, json),
-  partner('listPartyApplications', 'GET', `${P}/applications`, 200),
+  partner('listPartyApplications', 'GET', `${P}/applications`, 200, behind),
   partner('listAvailableLoanProductsForParty', 'GET', `${P}/available-loan-products`, 200),
 
   // §4.4 loan applications
@@ -179,12 +190,12 @@ export const OPERATIONS = [
   partner('previewLoanApplicationSchedule', 'GET', '/public/applications/:applicationId/schedule-preview', 200),
 
   // §4.5 servicing
-  partner('listLoansForParty', 'GET', `${P}/loans`, 200),
+  partner('listLoansForParty', 'GET', `${P}/loans`, 200, behind),
   partner('getLoanForParty', 'GET', L, 200),
-  partner('listLoanBalancesForParty', 'GET', `${L}/balances`, 200),
+  partner('listLoanBalancesForParty', 'GET', `${L}/balances`, 200, behind),
   partner('getLatestLoanBalanceForParty', 'GET', `${L}/balances/latest`, 200),
   partner('listCollateralForPartyLoan', 'GET', `${L}/collateral`, 200),
-  partner('listPaymentsForPartyLoan', 'GET', `${L}/payments`, 200),
+  partner('listPaymentsForPartyLoan', 'GET', `${L}/payments`, 200, behind),
   partner('getLoanPayoffForParty', 'GET', `${L}/payoff`, 200),
   partner('listPaymentMethodsForPartyLoan', 'GET', `${L}/payment-methods`, 200),
   partner('createPaymentMethodForPartyLoan', 'POST', `${L}/payment-methods`, 201, json),
@@ -192,12 +203,12 @@ export const OPERATIONS = [
   partner('getLoanAutopayForParty', 'GET', `${L}/autopay`, 200),
   partner('setLoanAutopayForParty', 'PUT', `${L}/autopay`, 200, json),
   partner('createPaymentIntentForPartyLoan', 'POST', `${L}/payments`, 201, { jsonBody: true, idempotencyKeyRequired: true }),
-  partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200),
-  partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200),
-  partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200),
+  partner('listLoanScheduleForParty', 'GET', `${L}/schedule`, 200, behind),
+  partner('listTransactionsForPartyLoan', 'GET', `${L}/transactions`, 200, behind),
+  partner('listDocumentsForPartyLoan', 'GET', `${L}/documents`, 200, behind),
 
   // Events and webhook endpoints (docs/events.md)
-  partner('listEvents', 'GET', '/public/events', 200),
+  partner('listEvents', 'GET', '/public/events', 200, behind),
   partner('createWebhookEndpoint', 'POST', W, 201, json),
   partner('listWebhookEndpoints', 'GET', W, 200),
   partner('getWebhookEndpoint', 'GET', `${W}/:endpointId`, 200),
@@ -224,7 +235,7 @@ export const OPERATIONS = [
   internal('rejectOnboardingSession', 'POST', '/internal/onboarding-sessions/:sessionId/reject', 200, 'review_onboarding', { jsonBody: true }),
   internal('getOnboardingSessionForReview', 'GET', '/internal/onboarding-sessions/:sessionId', 200, 'read'),
   internal('listOnboardingDocumentsForReview', 'GET', '/internal/onboarding-sessions/:sessionId/documents', 200, 'read'),
-  internal('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'read'),
+  internal('listLoanApplicationsForReview', 'GET', '/internal/applications', 200, 'read', behind),
   internal('getLoanApplicationForReview', 'GET', '/internal/applications/:applicationId', 200, 'read'),
   internal('previewLoanApplicationScheduleForReview', 'GET', '/internal/applications/:applicationId/schedule-preview', 200, 'read'),
   internal('approveLoanApplication', 'POST', '/internal/applications/:applicationId/approve', 200, 'decide_credit', { livemode: 'members' }),
@@ -235,13 +246,13 @@ export const OPERATIONS = [
   internal('ingestAchInboundFile', 'POST', '/internal/ach/inbound-files', 200, 'ingest_bank_files', { fileBody: true }),
   internal('getAchInboundFile', 'GET', '/internal/ach/inbound-files/:inboundFileId', 200, 'read'),
   internal('getAchReturnRates', 'GET', '/internal/ach/return-rates', 200, 'read'),
-  internal('listLoans', 'GET', '/internal/loans', 200, 'read'),
+  internal('listLoans', 'GET', '/internal/loans', 200, 'read', behind),
   internal('getLoan', 'GET', '/internal/loans/:loanId', 200, 'read'),
-  internal('listLoanSchedule', 'GET', '/internal/loans/:loanId/schedule', 200, 'read'),
-  internal('listLoanTransactions', 'GET', '/internal/loans/:loanId/transactions', 200, 'read'),
-  internal('listLoanPayments', 'GET', '/internal/loans/:loanId/payments', 200, 'read'),
-  internal('listLoanBalances', 'GET', '/internal/loans/:loanId/balances', 200, 'read'),
-  internal('getDelinquencySummary', 'GET', '/internal/portfolio/delinquency', 200, 'read'),
+  internal('listLoanSchedule', 'GET', '/internal/loans/:loanId/schedule', 200, 'read', behind),
+  internal('listLoanTransactions', 'GET', '/internal/loans/:loanId/transactions', 200, 'read', behind),
+  internal('listLoanPayments', 'GET', '/internal/loans/:loanId/payments', 200, 'read', behind),
+  internal('listLoanBalances', 'GET', '/internal/loans/:loanId/balances', 200, 'read', behind),
+  internal('getDelinquencySummary', 'GET', '/internal/portfolio/delinquency', 200, 'read', behind),
   // Maker-checker (decision 152): a named operator asks, another approves; a preview locks the loan as the action would, so it is theirs too.
   internal('askOperatorRequest', 'POST', '/internal/operator-requests', 201, 'service_loans', { jsonBody: true }),
   internal('listOperatorRequests', 'GET', '/internal/operator-requests', 200, 'read'),
@@ -251,7 +262,7 @@ export const OPERATIONS = [
   internal('approveOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/approve', 200, 'service_loans', { livemode: 'members', jsonBody: true }),
   internal('rejectOperatorRequest', 'POST', '/internal/operator-requests/:operatorRequestId/reject', 200, 'service_loans', { jsonBody: true }),
   // Partners' webhook deliveries (docs/console.md "Webhook deliveries"): what reached them, and a retry for what did not.
-  internal('listWebhookDeliveries', 'GET', '/internal/webhook-deliveries', 200, 'read'),
+  internal('listWebhookDeliveries', 'GET', '/internal/webhook-deliveries', 200, 'read', behind),
   internal('getWebhookDelivery', 'GET', '/internal/webhook-endpoints/:endpointId/deliveries/:eventId', 200, 'read'),
   internal('retryEndpointWebhookDelivery', 'POST', '/internal/webhook-endpoints/:endpointId/deliveries/:eventId/retry', 200, 'operate_rails'),
   internal('addLoanCollateral', 'POST', '/internal/loans/:loanId/collateral', 201, 'decide_credit', { jsonBody: true }),
@@ -261,7 +272,7 @@ export const OPERATIONS = [
   internal('listLoanProducts', 'GET', '/internal/loan-products', 200, 'read'),
   internal('createLoanProduct', 'POST', '/internal/loan-products', 201, 'decide_credit', { jsonBody: true }),
   internal('updateLoanProduct', 'PATCH', '/internal/loan-products/:productId', 200, 'decide_credit', { jsonBody: true }),
-  internal('listAuditEvents', 'GET', '/internal/audit-events', 200, 'read'),
+  internal('listAuditEvents', 'GET', '/internal/audit-events', 200, 'read', behind),
   internal('getOperatorOpenApiDocument', 'GET', '/internal/openapi.json', 200, 'read', worldless),
 
   // The console's sessions (decision 149)

@@ -13,6 +13,7 @@ import type { AppContext, AppState } from '../http/context.js'
 import { sealedCursors } from '../http/cursors.js'
 import { idempotency } from '../http/idempotency.js'
 import { METRICS_PATH } from '../http/probes.js'
+import { readsBehind } from '../http/reads-behind.js'
 import { answer, answerProblem } from '../http/respond.js'
 import { OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
@@ -88,6 +89,10 @@ export const buildRouter = (
   // Each world's handlers are built on its own stores, so a handler reaches one world only (decision 128).
   const worlds = { live: deps, test: inWorld(deps, 'test') }
   const handlers = { live: routesOf(worlds.live), test: routesOf(worlds.test) }
+  // Each read replica's (decision 156): the same, on the replica's stores; only reads that may be behind use them.
+  const replicaWorlds = (deps.replicaReads?.replicas ?? []).map(({ stores }) => ({ live: { ...worlds.live, ...stores.live }, test: { ...worlds.test, ...stores.test } }))
+  const replicaHandlers = replicaWorlds.map((replica) => ({ live: routesOf(replica.live), test: routesOf(replica.test) }))
+  const reads = readsBehind(deps.replicaReads, deps.clock, deps.metrics)
   for (const op of operations) {
     const route = config.placeholderOperations.has(op.operationId) ? undefined : handlers.live[op.operationId as keyof Routes]
     const chain: Middleware<AppState>[] = [...(op.deprecated === undefined ? [] : [announceDeprecation(op.deprecated)]), ...callers.forOperation(op)]
@@ -95,7 +100,7 @@ export const buildRouter = (
     else {
       chain.push(worldOf(op))
       if (op.auth === 'partner') chain.push(testClockOf(worlds.test.testClocks))
-      if (op.method !== 'GET') chain.push(op.fileBody === true ? readFileBody : readBody(op.jsonBody))
+      if (op.method !== 'GET') chain.push(reads.noteWrite, op.fileBody === true ? readFileBody : readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
@@ -108,11 +113,14 @@ export const buildRouter = (
         )
       }
       const sources = { idempotencyKey: op.idempotencyKeyRequired === true, fieldsInQuery: op.fieldsInQuery === true }
+      const id = op.operationId as keyof Routes
       chain.push((ctx) => {
         const command = requestCommand(ctx as AppContext, sources)
+        const world = ctx.state.world ?? 'live'
         const frozenAt = ctx.state.frozenAt
         // A party on a test clock: the test world's handlers, built on the clock's time.
-        const run = (frozenAt === undefined ? handlers[ctx.state.world ?? 'live'] : routesOf({ ...worlds.test, clock: { now: () => frozenAt } }))[op.operationId as keyof Routes].run
+        const runOn = (source: typeof worlds, built: typeof handlers) => (frozenAt === undefined ? built[world] : routesOf({ ...source.test, clock: { now: () => frozenAt } }))[id].run
+        const run = op.readsBehind === true ? reads.run(ctx as AppContext, (index) => runOn(replicaWorlds[index] ?? worlds, replicaHandlers[index] ?? handlers), runOn(worlds, handlers)) : runOn(worlds, handlers)
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }

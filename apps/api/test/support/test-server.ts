@@ -140,6 +140,7 @@ export const inMemoryDeps = (override: (deps: AppDeps) => Partial<AppDeps> = () 
     // No advancer runs in memory: a test clock is advanced on a database (compose.ts).
     clockAdvances: { wake: () => undefined },
     testWorld: inMemoryTestWorld(),
+    replicaReads: undefined,
   }
   return { ...base, ...override(base) }
 }

@@ -103,7 +103,7 @@ const typeParsers = {
 export type QueryLog = NonNullable<KyselyConfig['log']>
 
 /** A Kysely on a `pg` pool of at most `max` connections to `url`. */
-const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
+export const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: typeParsers })
   // A client that loses its connection (a failover, a restart, `pg_terminate_backend`) emits
   // 'error': on the pool while idle, on itself while checked out. Unheard, either would end the
@@ -114,7 +114,8 @@ const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kyse
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log === undefined ? {} : { log }) }), pool }
 }
 
-const describeUrl = (url: string): string => {
+/** A server URL as logs show it: host, port and database, never the user or password. */
+export const describeUrl = (url: string): string => {
   const parsed = new URL(url)
   return `postgres ${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`
 }
