@@ -17,6 +17,10 @@
  *   captured loan's and fresh ids for new rows, and the batch query between every 100 loans. It
  *   runs no domain code, so its rate is what the database allows for this work.
  *
+ * `--close [--loans N]` (issue 61, item 2) measures only the nightly close's ceilings: the same
+ * captured statements on one book of N loans (100,000; 3,000 with `--quick`), each loan its own
+ * transaction, 100 loans a transaction, and that on two connections (`groupedCeiling`).
+ *
  * Only a wrong answer fails the run (a job that does not complete, a statement that fails); time
  * never does.
  */
@@ -36,8 +40,11 @@ import { startReceiver } from './receiver.js'
 import { writeInto } from './report.js'
 import { databaseUrl, onDatabase, runSecrets, seedingProgress } from './seed.js'
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false } } })
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean', default: false }, close: { type: 'boolean', default: false }, loans: { type: 'string' } } })
 const quick = flags.quick === true
+/** `--close`: only the nightly close's ceilings (issue 61, item 2), on one book of `--loans` loans. */
+const closeOnly = flags.close === true
+const CLOSE_LOANS = Number(flags.loans ?? (quick ? 3_000 : 100_000))
 
 /** The loans of each measured book (the issue's two sizes, or two small ones with `--quick`) and its rounds. */
 const SIZES = quick ? [{ loans: 300, rounds: 1 }, { loans: 3_000, rounds: 1 }] : [{ loans: 10_000, rounds: 3 }, { loans: 100_000, rounds: 1 }]
@@ -164,6 +171,84 @@ const ceiling = async (url: string, accrual: Accrual): Promise<{ readonly loans:
   }
 }
 
+/** Seeds database `name` (made with `create`) with a book of `loans` loans whose history ends yesterday, vacuumed; its active loans. */
+const seededBook = async (create: (name: string) => Promise<void>, name: string, loans: number): Promise<number> => {
+  await create(name)
+  const database = await openDatabase({ url: urlOf(name), dataDir: '' })
+  try {
+    await migrateToLatest(database.db)
+    await seedLargeBook(database, bookOf(loans), { historyEndsAt: new Date(Date.now() - DAY_MS), onProgress: seedingProgress(say, name) })
+  } finally {
+    await database.close()
+  }
+  return onDatabase(urlOf(name), async (c) => {
+    await c.query('vacuum (analyze)')
+    const { rows } = await c.query<{ n: string }>("select count(*)::text as n from loans where status = 'ACTIVE'")
+    return Number(rows[0]?.n)
+  })
+}
+
+/**
+ * How the close's SQL may be grouped (issue 61, item 2): `loansPerTransaction` loans' statements
+ * in one transaction (1: as the job does, each loan in its own), on `connections` connections
+ * taking groups in turn.
+ */
+type Grouping = { readonly loansPerTransaction: number; readonly connections: number }
+
+/**
+ * A ceiling of the close grouped as `grouping` says: every active loan's captured statements
+ * (without their own `begin` and `commit` when several loans share a transaction), the active
+ * loans listed first with the job's batch query, a batch at a time. The same SQL work as
+ * `ceiling` but for where the transactions end and how many connections share it.
+ */
+const groupedCeiling = async (url: string, accrual: Accrual, grouping: Grouping): Promise<Timed> => {
+  const clients = await Promise.all(
+    Array.from({ length: grouping.connections }, async () => {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return client
+    }),
+  )
+  try {
+    const started = performance.now()
+    const ids: string[] = []
+    const [lister] = clients as [pg.Client]
+    for (let after: string | null = null; ; ) {
+      const last: string | null = after
+      const batch: LoggedStatement = last === null ? accrual.firstBatch : batchAfter(accrual.nextBatch, last)
+      const { rows }: { rows: { id: string }[] } = await lister.query<{ id: string }>(batch.sql, [...batch.parameters])
+      ids.push(...rows.map((row) => row.id))
+      if (rows.length < BATCH) break
+      after = rows[rows.length - 1]?.id ?? null
+    }
+    const groups = Array.from({ length: Math.ceil(ids.length / grouping.loansPerTransaction) }, (_, i) => ids.slice(i * grouping.loansPerTransaction, (i + 1) * grouping.loansPerTransaction))
+    const inner = (loanId: string) => accrualOf(accrual, loanId).slice(1, -1)
+    let next = 0
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let group = groups[next++]; group !== undefined; group = groups[next++]) {
+          await client.query('begin')
+          for (const loanId of group) for (const statement of inner(loanId)) await client.query(statement.sql, [...statement.parameters])
+          await client.query('commit')
+        }
+      }),
+    )
+    return { loans: ids.length, seconds: (performance.now() - started) / 1000 }
+  } finally {
+    await Promise.all(clients.map((client) => client.end()))
+  }
+}
+
+/** The groupings the close's ceilings are measured at: the job's own, then a batch a transaction, then that on both cores. */
+const GROUPINGS: readonly Grouping[] = [
+  { loansPerTransaction: 1, connections: 1 },
+  { loansPerTransaction: BATCH, connections: 1 },
+  { loansPerTransaction: BATCH, connections: 2 },
+]
+
+/** The close's target (issue 61): a million loans in under 15 minutes, so this many loans a second. */
+const CLOSE_TARGET_LOANS_PER_SECOND = 1_000_000 / (15 * 60)
+
 /** A run of the job: the loans it examined after its first saved step, and the seconds they took. */
 type Timed = { readonly loans: number; readonly seconds: number }
 
@@ -204,6 +289,56 @@ const rate = (t: Timed): number => t.loans / t.seconds
 /** The round of the median rate. */
 const medianRound = (rounds: readonly Timed[]): Timed => [...rounds].sort((a, b) => rate(a) - rate(b))[Math.floor((rounds.length - 1) / 2)] as Timed
 
+/**
+ * `--close` (issue 61, item 2): the nightly close's SQL on one book of `CLOSE_LOANS` loans, grouped
+ * each way of `GROUPINGS`, on fresh copies of the book: how far the job's statements can go as
+ * they are, as minutes per million loans against the 15-minute target.
+ */
+const closeCeilings = async (): Promise<boolean> => {
+  const prefix = `lendgate_close_${process.pid}`
+  const made: string[] = []
+  const create = async (name: string, template?: string) => {
+    made.push(name)
+    await admin((c) => c.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`))
+  }
+  const measured: { readonly grouping: Grouping; readonly timed: Timed }[] = []
+  try {
+    const accrual = await captureAccrual(`${prefix}_capture`)
+    say(`captured one loan's accrual: ${accrual.statements.length} statements in its transaction`)
+    const base = `${prefix}_book`
+    await seededBook(create, base, CLOSE_LOANS)
+    for (const [i, grouping] of GROUPINGS.entries()) {
+      const copy = `${base}_${i}`
+      await create(copy, base)
+      const timed = await groupedCeiling(urlOf(copy), accrual, grouping)
+      say(`${grouping.loansPerTransaction} loan(s) a transaction on ${grouping.connections} connection(s): ${rate(timed).toFixed(0)} loans/s`)
+      measured.push({ grouping, timed })
+      await admin((client) => client.query(`drop database if exists ${copy} with (force)`))
+    }
+  } catch (error) {
+    say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return false
+  } finally {
+    for (const name of made.reverse()) await admin((c) => c.query(`drop database if exists ${name} with (force)`))
+  }
+  const minutesPerMillion = (t: Timed) => 1_000_000 / rate(t) / 60
+  const report = [
+    `Run on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}.`,
+    '',
+    `Settings: ${quick ? 'quick run' : 'full run'}; one book of ${(measured[0]?.timed.loans ?? 0).toLocaleString('en-US')} active loans (two months old, never paid: interest, late fees and a snapshot each), each grouping on a fresh copy; the job's own statements, captured from the core.`,
+    '',
+    '| grouping of the same statements | loans/s | minutes per million loans | target: 15 minutes (1,111 loans/s) |',
+    '|---|---:|---:|---|',
+    ...measured.map(({ grouping, timed }) => `| ${grouping.loansPerTransaction === 1 ? 'each loan its own transaction (the job today)' : `${grouping.loansPerTransaction} loans a transaction`}, ${grouping.connections} connection${grouping.connections === 1 ? '' : 's'} | ${rate(timed).toFixed(0)} | ${minutesPerMillion(timed).toFixed(1)} | ${rate(timed) >= CLOSE_TARGET_LOANS_PER_SECOND ? 'within' : '**beyond**'} |`),
+  ].join('\n')
+  process.stdout.write(`${report}\n`)
+  if (!quick) {
+    writeInto(join(REPO_ROOT, 'docs', 'benchmarks.md'), report, 'bench-close')
+    say('written into docs/benchmarks.md')
+  }
+  return true
+}
+
 const main = async (): Promise<boolean> => {
   const logDir = mkdtempSync(join(tmpdir(), 'lendgate-bench-servicing-'))
   const secrets = runSecrets()
@@ -222,19 +357,7 @@ const main = async (): Promise<boolean> => {
     say(`captured one loan's accrual: ${accrual.statements.length} statements in its transaction`)
     for (const { loans, rounds: roundsOfSize } of SIZES) {
       const base = `${prefix}_${loans}`
-      await create(base)
-      const database = await openDatabase({ url: urlOf(base), dataDir: '' })
-      try {
-        await migrateToLatest(database.db)
-        await seedLargeBook(database, bookOf(loans), { historyEndsAt: new Date(Date.now() - DAY_MS), onProgress: seedingProgress(say, base) })
-      } finally {
-        await database.close()
-      }
-      const active = await onDatabase(urlOf(base), async (c) => {
-        await c.query('vacuum (analyze)')
-        const { rows } = await c.query<{ n: string }>("select count(*)::text as n from loans where status = 'ACTIVE'")
-        return Number(rows[0]?.n)
-      })
+      const active = await seededBook(create, base, loans)
       const rounds: { job: Timed; ceiling: Timed }[] = []
       for (let round = 1; round <= roundsOfSize; round++) {
         const [forJob, forCeiling] = [`${base}_job${round}`, `${base}_ceiling${round}`]
@@ -289,4 +412,4 @@ const main = async (): Promise<boolean> => {
   return true
 }
 
-process.exit((await main()) ? 0 : 1)
+process.exit((await (closeOnly ? closeCeilings() : main())) ? 0 : 1)

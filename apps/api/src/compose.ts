@@ -228,10 +228,11 @@ const replicaReadsOf = (replicas: ReadReplicas, maxLagMs: number): ReplicaReads 
  */
 export const compose = async (config: Config, logger: Logger, given?: OpenDatabase, options: ComposeOptions = {}): Promise<Composition> => {
   const database = given ?? (await openDatabase({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, onServerLost: options.onDatabaseLost }))
-  // The read replicas (decision 156), probed from `start` on.
-  const replicas = config.databaseReadUrls.length === 0 ? undefined : openReadReplicas({
+  // The read replicas (decision 156), probed from `start` on. The configuration has them only with a server's URL.
+  const primaryUrl = config.databaseDirectUrl ?? config.databaseUrl
+  const replicas = config.databaseReadUrls.length === 0 || primaryUrl === undefined ? undefined : openReadReplicas({
     urls: config.databaseReadUrls,
-    primary: database.db,
+    primaryUrl,
     maxLagMs: config.replicaMaxLagMs,
     poolSize: DEFAULT_POOL_SIZE,
     onChange: (replica, change) => {

@@ -172,7 +172,7 @@ const Environment = t.type({
     () => [],
     otherwise(
       'unset: every read on the primary',
-      'Streaming replicas of the primary (hot standbys), comma-separated: the lists, the event list, schedules and ledgers, the delinquency queue and the portfolio read from one that is current enough (docs/deployment.md "Read replicas"). A replica that is down or too far behind is skipped.',
+      'Streaming replicas of the primary (hot standbys), comma-separated: the lists, the event list, schedules and ledgers, the operators\' queues, portfolio, audit log and deliveries read from one that is current enough (docs/deployment.md "4. With read replicas"). A replica that is down or too far behind is skipped.',
     ),
   ),
   REPLICA_MAX_LAG_MS: bounded(
@@ -417,6 +417,10 @@ export const loadConfig = (env: Env): E.Either<readonly string[], Config> =>
     E.filterOrElse(
       (v) => v.DATABASE_DIRECT_URL === undefined || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),
       (): readonly string[] => ['DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'],
+    ),
+    E.filterOrElse(
+      (v) => v.DATABASE_READ_URL.length === 0 || (v.DATABASE_URL !== undefined && serverUrl(v.DATABASE_URL) !== undefined),
+      (): readonly string[] => ['DATABASE_READ_URL needs DATABASE_URL to name a PostgreSQL server: its replicas stream from that server'],
     ),
     E.filterOrElse(
       (v) => !v.ACH_ENABLED || !(v.NODE_ENV === 'production') || v.WEBHOOK_SECRET_KEY !== undefined,

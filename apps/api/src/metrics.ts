@@ -32,10 +32,10 @@ export type Metrics = {
 
 /**
  * Where a read that may be behind was served: a replica; the primary, no replica being current
- * enough for it (or none configured), or the replica not holding the record it names; the
- * primary, after the read failed on a replica.
+ * enough for it (or none configured); the primary, after the read failed on a replica; the
+ * primary, the replica not holding the record the read names.
  */
-export const READ_SERVED_BY = ['replica', 'primary', 'primary_after_replica_failed'] as const
+export const READ_SERVED_BY = ['replica', 'primary', 'primary_after_replica_failed', 'primary_after_replica_not_found'] as const
 export type ReadServedBy = (typeof READ_SERVED_BY)[number]
 
 /** How a job's run attempt ended, as a label: see `JobRunOutcome`; `failed` when the store failed, `error` when the code threw (a bug). */
@@ -162,7 +162,7 @@ export const createMetrics = (sources: MetricSources = {}): Metrics => {
 
   const readsBehind = new Counter({
     name: 'lendgate_db_reads_behind_total',
-    help: 'Reads that may be a little behind (lists, ledgers, schedules, the portfolio), by where they were served: replica, primary (no replica current enough or none configured, or the replica did not hold the record), primary_after_replica_failed.',
+    help: 'Reads that may be a little behind (lists, ledgers, schedules, the portfolio), by where they were served: replica, primary (no replica current enough, or none configured), primary_after_replica_failed, primary_after_replica_not_found (the replica did not hold the record named).',
     labelNames: ['served_by'] as const,
     registers,
   })

@@ -265,6 +265,9 @@ describe('loadConfig', () => {
     const message = 'DATABASE_DIRECT_URL needs DATABASE_URL to name a PostgreSQL server (the embedded database has no pooler to go around)'
     expect(loadConfig({ DATABASE_DIRECT_URL: 'postgres://db:5432/lendgate' })).to.deep.equal(E.left([message]))
     expect(loadConfig({ DATABASE_URL: 'pglite://memory', DATABASE_DIRECT_URL: 'postgres://db:5432/lendgate' })).to.deep.equal(E.left([message]))
+    const replicas = 'DATABASE_READ_URL needs DATABASE_URL to name a PostgreSQL server: its replicas stream from that server'
+    expect(loadConfig({ DATABASE_READ_URL: 'postgres://replica:5432/lendgate' })).to.deep.equal(E.left([replicas]))
+    expect(loadConfig({ DATABASE_URL: 'pglite://memory', DATABASE_READ_URL: 'postgres://replica:5432/lendgate' })).to.deep.equal(E.left([replicas]))
   })
 
   it('reads the daily job time as minutes after midnight UTC, from 00:00 to 23:59', () => {

@@ -8,6 +8,7 @@ import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { bookLoan } from './support/booked-loan.js'
 import { startCodeReceiver } from './support/code-receiver.js'
 import { bearer, mintKey, request, type Reply } from './support/client.js'
+import { onboardBorrower } from './support/borrower.js'
 import { buildSubject, callOperation, type Subject } from './support/isolation-fixtures.js'
 import { INTERNAL_TOKEN, startTestServer, type TestServer } from './support/test-server.js'
 
@@ -69,7 +70,7 @@ describe('reads that may be behind, on a primary and a streaming replica (decisi
     receiver = await startCodeReceiver()
     server = await startTestServer(
       { name: 'replicated PostgreSQL', kind: 'postgres', open: async () => database },
-      { verificationDeliveryUrl: receiver.url, databaseReadUrls: [pair.replicaUrl], replicaMaxLagMs: MAX_LAG_MS },
+      { verificationDeliveryUrl: receiver.url, databaseUrl: pair.primaryUrl, databaseReadUrls: [pair.replicaUrl], replicaMaxLagMs: MAX_LAG_MS },
     )
     subject = await buildSubject(server, receiver, 'replicated', 1)
   })
@@ -104,16 +105,19 @@ describe('reads that may be behind, on a primary and a streaming replica (decisi
     const methodId = (await ownList()).body.data[0].payment_method_id as string
     await fromReplica(operatorList)
 
+    let paymentId = ''
     await query(pair.replicaUrl, 'select pg_wal_replay_pause()')
     try {
-      const wrote = Date.now()
       const payment = await request(server.url, payments, {
         method: 'POST',
         headers: { ...bearer(subject.borrowerKey.api_key), 'Idempotency-Key': `replicas-${randomUUID()}` },
         json: { amount: 10_000, currency: 'USD', payment_method_id: methodId },
       })
       expect(payment.status, payment.text).to.equal(201)
-      const paymentId = payment.body.payment_id as string
+      paymentId = payment.body.payment_id as string
+      // The write's answer says an instant after it committed.
+      const wrote = Date.parse(payment.headers.get(DATA_AS_OF_HEADER) ?? '')
+      expect(wrote, `the payment's ${DATA_AS_OF_HEADER}`).to.be.a('number').and.not.NaN
 
       const own = await sent(ownList)
       expect(own.by, 'the writer\'s own read').to.equal('primary')
@@ -139,7 +143,7 @@ describe('reads that may be behind, on a primary and a streaming replica (decisi
     } finally {
       await query(pair.replicaUrl, 'select pg_wal_replay_resume()')
     }
-    expect(ids(await fromReplica(operatorList)), 'caught up, the replica holds the payment').to.have.length.greaterThan(1)
+    expect(ids(await fromReplica(operatorList)), 'caught up, the replica holds the payment').to.include(paymentId)
   })
 
   it("answers a list of a loan the replica does not hold yet from the primary, never 404: a loan booked a moment ago by another writer", async () => {
@@ -151,11 +155,28 @@ describe('reads that may be behind, on a primary and a streaming replica (decisi
       const loan = await bookLoan(server, subject.borrower)
       const schedule = await sent(() => request(server.url, loan.paths.schedule, { headers: bearer(reader.api_key) }))
       expect(schedule.reply.status, schedule.reply.text).to.equal(200)
-      expect(schedule.by, 'the replica holds no such loan: the primary answers').to.equal('primary')
+      expect(schedule.by, 'the replica holds no such loan: the primary answers').to.equal('primary_after_replica_not_found')
       expect(schedule.reply.body.data).to.have.length.greaterThan(0)
     } finally {
       await query(pair.replicaUrl, 'select pg_wal_replay_resume()')
     }
+  })
+
+  it("serves a party on a test clock from the primary: the clock's time is read there, so its ledger is too", async () => {
+    const borrower = await onboardBorrower(server, receiver, { world: 'test' })
+    const loan = await bookLoan(server, borrower)
+    const clock = await request(server.url, '/public/test-helpers/clocks', { method: 'POST', headers: bearer(borrower.key.api_key), json: { frozen_time: new Date().toISOString() } })
+    expect(clock.status, clock.text).to.equal(201)
+    const clockWritten = Date.parse(clock.headers.get(DATA_AS_OF_HEADER) ?? '')
+    // Once the replica holds the clock, read-your-writes alone would let the party read there.
+    for (const deadline = Date.now() + 10_000; ; await sleep(100)) {
+      const other = await fromReplica(() => request(server.url, '/internal/loans', { headers: bearer(INTERNAL_TOKEN) }))
+      if (Date.parse(other.headers.get(DATA_AS_OF_HEADER) ?? '') >= clockWritten) break
+      if (Date.now() > deadline) expect.fail('the replica did not hold the clock within 10 s')
+    }
+    const read = await sent(() => request(server.url, loan.paths.schedule, { headers: bearer(borrower.key.api_key) }))
+    expect(read.reply.status, read.reply.text).to.equal(200)
+    expect(read.by).to.equal('primary')
   })
 
   it('answers every read from the primary while the replica is killed, with no error, and goes back to it once it is started again', async () => {

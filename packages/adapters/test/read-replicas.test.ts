@@ -1,9 +1,7 @@
 import { openReadReplicas, type ReadReplicas, type ReplicaChange } from '@lendgate/adapters'
 import { startReplicatedPostgres, type ReplicatedPostgres } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import type { Database } from '../src/postgres/schema.js'
 
 /**
  * Read replicas (decision 156) on a real primary and streaming replica: what the probes learn of
@@ -13,16 +11,19 @@ import type { Database } from '../src/postgres/schema.js'
 const PROBE_MS = 200
 const MAX_LAG_MS = 1_000
 
-/** Runs `sql` on `url` on a connection of its own. */
-const query = async (url: string, sql: string): Promise<void> => {
+/** Runs `sql` on `url` on a connection of its own; its rows. */
+const query = async (url: string, sql: string): Promise<Record<string, unknown>[]> => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    await client.query(sql)
+    return (await client.query(sql)).rows
   } finally {
     await client.end()
   }
 }
+
+/** How many rows `writes` has on `url`. */
+const writesOn = async (url: string): Promise<number> => Number((await query(url, 'select count(*) as n from writes'))[0]?.['n'])
 
 /** Polls `check` every 50 ms until it holds; fails after `ms`, saying what was awaited. */
 const eventually = async (what: string, check: () => boolean, ms = 10_000): Promise<void> => {
@@ -34,20 +35,17 @@ const eventually = async (what: string, check: () => boolean, ms = 10_000): Prom
 describe('read replicas (openReadReplicas) on a primary and a streaming replica', function () {
   this.timeout(60_000)
   let pair: ReplicatedPostgres
-  let primary: Kysely<Database>
   let replicas: ReadReplicas
   const changes: ReplicaChange['_tag'][] = []
 
   before(async () => {
     pair = await startReplicatedPostgres()
-    primary = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pair.primaryUrl, max: 2 }) }) })
     await query(pair.primaryUrl, 'create table writes (id serial primary key)')
-    replicas = openReadReplicas({ urls: [pair.replicaUrl], primary, maxLagMs: MAX_LAG_MS, poolSize: 2, probeMs: PROBE_MS, onChange: (_, change) => changes.push(change._tag) })
+    replicas = openReadReplicas({ urls: [pair.replicaUrl], primaryUrl: pair.primaryUrl, maxLagMs: MAX_LAG_MS, poolSize: 2, probeMs: PROBE_MS, onChange: (_, change) => changes.push(change._tag) })
     await replicas.start()
   })
   after(async () => {
     await replicas?.close()
-    await primary?.destroy()
     await pair?.stop()
   })
 
@@ -61,32 +59,42 @@ describe('read replicas (openReadReplicas) on a primary and a streaming replica'
   })
 
   it('sends a reader whose last write the replica may not hold yet to the primary, and to the replica once a probe finds it there', async () => {
-    const wrote = new Date()
     await query(pair.primaryUrl, 'insert into writes default values')
+    const wrote = new Date()
+    // Nothing awaited in between: no probe can have ended after the write.
     expect(replicas.choose(wrote), 'right after the write').to.equal(undefined)
+    const written = await writesOn(pair.primaryUrl)
     await eventually('the replica chosen for the writer', () => replicas.choose(wrote) !== undefined)
-    expect(replicas.choose(wrote)?.asOf.getTime()).to.be.at.least(wrote.getTime())
+    expect(await writesOn(pair.replicaUrl), 'what the replica holds once chosen').to.equal(written)
   })
 
   it('skips a replica whose replay is paused once it is further behind than the limit, counting its lag from its last replayed commit, and takes it back when it catches up', async () => {
+    let wrote = new Date(0)
     await query(pair.replicaUrl, 'select pg_wal_replay_pause()')
-    const wrote = new Date()
-    await query(pair.primaryUrl, 'insert into writes default values')
-    await eventually('the replica skipped', () => replicas.choose() === undefined, MAX_LAG_MS + 10 * PROBE_MS)
-    const [behind] = replicas.states()
-    expect(behind?.up, 'a replica behind is up all the same').to.equal(true)
-    expect(behind?.lagMs).to.be.greaterThan(MAX_LAG_MS)
-    expect(behind?.asOf?.getTime(), 'what it holds: commits before the paused write').to.be.lessThan(wrote.getTime())
-    expect(changes).to.include('behind')
-    await query(pair.replicaUrl, 'select pg_wal_replay_resume()')
+    try {
+      await query(pair.primaryUrl, 'insert into writes default values')
+      wrote = new Date()
+      await eventually('the replica skipped', () => replicas.choose() === undefined, MAX_LAG_MS + 10 * PROBE_MS)
+      const [behind] = replicas.states()
+      expect(behind?.up, 'a replica behind is up all the same').to.equal(true)
+      expect(behind?.lagMs).to.be.greaterThan(MAX_LAG_MS)
+      expect(behind?.asOf?.getTime(), 'what it holds: commits before the write, which it does not hold').to.be.at.most(wrote.getTime())
+      expect(await writesOn(pair.replicaUrl), 'the paused replica without the write').to.equal((await writesOn(pair.primaryUrl)) - 1)
+      // The probe after the choice saw it: told once.
+      await eventually('the replica told behind', () => changes.includes('behind'))
+    } finally {
+      await query(pair.replicaUrl, 'select pg_wal_replay_resume()')
+    }
     await eventually('the replica chosen again', () => replicas.choose() !== undefined)
-    expect(replicas.choose(wrote), 'it now holds the write').to.not.equal(undefined)
-    expect(changes.at(-1)).to.equal('caughtUp')
+    await eventually('the replica chosen for the write', () => replicas.choose(wrote) !== undefined)
+    expect(await writesOn(pair.replicaUrl)).to.equal(await writesOn(pair.primaryUrl))
+    await eventually('the replica told caught up', () => changes.at(-1) === 'caughtUp')
   })
 
   it('skips a replica a read failed on until a probe finds it answering', async () => {
     replicas.failed(0)
     expect(replicas.states()[0]?.up).to.equal(false)
+    expect(replicas.states()[0]?.asOf, 'what it held is forgotten: it may come back from an older point').to.equal(undefined)
     expect(replicas.choose()).to.equal(undefined)
     await eventually('the replica up again', () => replicas.choose() !== undefined)
   })
@@ -105,7 +113,7 @@ describe('read replicas (openReadReplicas) on a primary and a streaming replica'
 
   it('refuses a server that is not a standby: its reads could miss what the primary has', async () => {
     const told: ReplicaChange[] = []
-    const wrong = openReadReplicas({ urls: [pair.primaryUrl], primary, maxLagMs: MAX_LAG_MS, poolSize: 1, probeMs: PROBE_MS, onChange: (_, change) => told.push(change) })
+    const wrong = openReadReplicas({ urls: [pair.primaryUrl], primaryUrl: pair.primaryUrl, maxLagMs: MAX_LAG_MS, poolSize: 1, probeMs: PROBE_MS, onChange: (_, change) => told.push(change) })
     try {
       await wrong.start()
       expect(wrong.states()[0]?.up).to.equal(false)
@@ -115,5 +123,19 @@ describe('read replicas (openReadReplicas) on a primary and a streaming replica'
     }
     expect(told.map((change) => change._tag)).to.deep.equal(['down'])
     expect(told[0]?._tag === 'down' && told[0].reason).to.match(/not a standby/)
+  })
+
+  it("refuses a standby of another cluster: what it holds is not the primary's", async () => {
+    const other = await startReplicatedPostgres()
+    const told: ReplicaChange[] = []
+    const wrong = openReadReplicas({ urls: [other.replicaUrl], primaryUrl: pair.primaryUrl, maxLagMs: MAX_LAG_MS, poolSize: 1, probeMs: PROBE_MS, onChange: (_, change) => told.push(change) })
+    try {
+      await wrong.start()
+      expect(wrong.choose()).to.equal(undefined)
+      expect(told[0]?._tag === 'down' && told[0].reason).to.match(/system identifier differs/)
+    } finally {
+      await wrong.close()
+      await other.stop()
+    }
   })
 })

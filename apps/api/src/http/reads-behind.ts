@@ -8,10 +8,11 @@ import type { Route } from '../routes/route.js'
 import type { AppContext, AppState } from './context.js'
 
 /**
- * The header of every answer of an operation that may read behind (decision 156): every change
- * committed before this instant (RFC 3339, UTC, milliseconds) is in the answer. From the primary
- * it is when the request was served; from a replica, the instant that replica was last known
- * to be current to.
+ * The header that says how fresh an answer is (decision 156). On an operation that may read
+ * behind: every change committed before this instant (RFC 3339, UTC, milliseconds) is in the
+ * answer; from the primary it is when the request was served, from a replica the instant that
+ * replica was last known to be current to. On a write: an instant after the write committed, so
+ * that a read whose own `Lendgate-Data-As-Of` is not before it includes the write.
  */
 export const DATA_AS_OF_HEADER = 'Lendgate-Data-As-Of'
 
@@ -23,15 +24,19 @@ const writerOf = (state: AppState): string | undefined =>
 const INTERNAL_WRITER = 'internal'
 
 export type ReadsBehind = {
-  /** Middleware of every write: once it has answered, its writer's next reads wait for a replica that holds it. */
+  /**
+   * Middleware of every write of a known writer: once it has answered, `DATA_AS_OF_HEADER` says
+   * when, and its writer's next reads on this instance wait for a replica that holds it.
+   */
   readonly noteWrite: Middleware<AppState>
   /**
    * Runs a read that may be behind: on a replica current enough for its reader (one that holds
    * the reader's last write on this instance), else on the primary; a read that fails on a
    * replica, or finds there no record by the id it names, runs again on the primary. Sets
-   * `DATA_AS_OF_HEADER` and counts where it was served.
+   * `DATA_AS_OF_HEADER` and counts where it was served. Without `onReplica` (a request at a
+   * test clock's time, which it read from the primary) it runs on the primary.
    */
-  readonly run: (ctx: AppContext, onReplica: (index: number) => Route['run'], onPrimary: Route['run']) => Route['run']
+  readonly run: (ctx: AppContext, onReplica: ((index: number) => Route['run']) | undefined, onPrimary: Route['run']) => Route['run']
 }
 
 /**
@@ -50,13 +55,19 @@ export const readsBehind = (replicas: ReplicaReads | undefined, clock: Clock, me
   }
   return {
     noteWrite: async (ctx, next) => {
-      await next()
-      if (replicas === undefined) return
-      const writer = writerOf(ctx.state) ?? INTERNAL_WRITER
-      const at = clock.now()
-      lastWrites.delete(writer)
-      lastWrites.set(writer, at)
-      forget(at)
+      try {
+        await next()
+      } finally {
+        // Whatever the answer, even a thrown one: a write may have committed before it.
+        const at = clock.now()
+        ctx.set(DATA_AS_OF_HEADER, at.toISOString())
+        if (replicas !== undefined) {
+          const writer = writerOf(ctx.state) ?? INTERNAL_WRITER
+          lastWrites.delete(writer)
+          lastWrites.set(writer, at)
+          forget(at)
+        }
+      }
     },
     run: (ctx, onReplica, onPrimary) => (context, command) => async () => {
       const servedBy = (where: ReadServedBy, asOf: Date): void => {
@@ -64,7 +75,7 @@ export const readsBehind = (replicas: ReplicaReads | undefined, clock: Clock, me
         metrics.readServed(where)
       }
       const chosen = replicas?.choose(lastWrites.get(writerOf(ctx.state) ?? INTERNAL_WRITER))
-      if (replicas === undefined || chosen === undefined) {
+      if (replicas === undefined || onReplica === undefined || chosen === undefined) {
         servedBy('primary', clock.now())
         return onPrimary(context, command)()
       }
@@ -76,7 +87,7 @@ export const readsBehind = (replicas: ReplicaReads | undefined, clock: Clock, me
       if (read.left._tag === 'NotFound') {
         // What the replica does not hold may have been made since its as-of (a loan another
         // writer just booked): the primary says whether it exists.
-        servedBy('primary', clock.now())
+        servedBy('primary_after_replica_not_found', clock.now())
         return onPrimary(context, command)()
       }
       // Any store failure on a replica is answered from the primary: a lost connection (the

@@ -84,7 +84,7 @@ export const HEADERS = {
   'Lendgate-Data-As-Of': {
     description:
       'On a read that may be a little behind (a list, a ledger, a schedule, the event list, the portfolio): every change committed before this instant is in the answer. ' +
-      'A read right after your own write through the same API instance always includes it; compare this time with your write to know whether another instance\'s answer does',
+      'On a write: an instant after it committed. A read whose Lendgate-Data-As-Of is not before your write\'s includes the write; a read by the same key through the same API instance always does',
     schema: { type: 'string', format: 'date-time' },
     example: '2026-11-30T16:04:05.123Z',
   },

@@ -3,7 +3,7 @@ import type * as t from 'io-ts'
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type RateLimitSettings } from '../config.js'
 import { notReady } from '../http/problems.js'
 import { RATE_POLICY } from '../http/rate-policies.js'
-import { OPERATIONS, type Deprecation, type Operation } from '../routes/operations.js'
+import { isNotedWrite, OPERATIONS, type Deprecation, type Operation } from '../routes/operations.js'
 import { documented, ERROR_SCHEMAS, errorBodySchema, errorExamples, errorStatuses, sample, SAMPLE_PROBLEMS, sentence, type DocumentedProblem } from './errors.js'
 import { ACH_RETURN_FILE_EXAMPLE, CARD_PAYMENT_METHOD_EXAMPLE, PARAMETER_EXAMPLES, REQUEST_EXAMPLES, SUCCESS_EXAMPLES } from './examples.js'
 import { OPERATION_DOCS, OPERATOR_TAGS, PARTNER_TAGS, REQUEST_BODIES, type OperationDoc, type RequestBodyName } from './operation-docs.js'
@@ -173,7 +173,7 @@ const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${na
 const responseHeaders = (op: Operation, status: number): Record<string, JsonSchema> => ({
   'X-Request-Id': header('X-Request-Id'),
   ...(op.deprecated === undefined ? {} : { Deprecation: header('Deprecation'), Sunset: header('Sunset'), Link: header('Link') }),
-  ...(op.readsBehind === true ? { 'Lendgate-Data-As-Of': header('Lendgate-Data-As-Of') } : {}),
+  ...(op.readsBehind === true || isNotedWrite(op) ? { 'Lendgate-Data-As-Of': header('Lendgate-Data-As-Of') } : {}),
   ...(carriesRateLimit(op) ? RATE_LIMIT_HEADERS : {}),
   ...(idempotent(op) && status < 500 && status !== 401 ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
   ...(status === 401 && op.auth !== 'mint' ? { 'WWW-Authenticate': header('WWW-Authenticate') } : {}),

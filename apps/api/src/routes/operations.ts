@@ -284,6 +284,13 @@ export const OPERATIONS = [
 /** The operationId of an operation of the table: a handler or a lookup named otherwise does not compile. */
 export type OperationId = (typeof OPERATIONS)[number]['operationId']
 
+/**
+ * A write by a known writer (a partner key, the internal token, a console session): its answer
+ * says when it committed, and its writer's reads follow it (read-your-writes, decision 156).
+ * Minting and signing in are no one's writes yet.
+ */
+export const isNotedWrite = (op: Operation): boolean => op.method !== 'GET' && (op.auth === 'partner' || op.auth === 'internal' || op.auth === 'session')
+
 export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((op) => op.operationId))
 
 export const operation = (operationId: OperationId): Operation<OperationId> => {

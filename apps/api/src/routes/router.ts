@@ -15,7 +15,7 @@ import { idempotency } from '../http/idempotency.js'
 import { METRICS_PATH } from '../http/probes.js'
 import { readsBehind } from '../http/reads-behind.js'
 import { answer, answerProblem } from '../http/respond.js'
-import { OPERATIONS, type Operation } from './operations.js'
+import { isNotedWrite, OPERATIONS, type Operation } from './operations.js'
 import type { Routes } from './route.js'
 
 /** Spec §7: a route without its real handler yet answers 501 with its operationId. */
@@ -100,7 +100,8 @@ export const buildRouter = (
     else {
       chain.push(worldOf(op))
       if (op.auth === 'partner') chain.push(testClockOf(worlds.test.testClocks))
-      if (op.method !== 'GET') chain.push(reads.noteWrite, op.fileBody === true ? readFileBody : readBody(op.jsonBody))
+      // A write of a known writer says when it committed, and its writer's reads wait for it (decision 156).
+      if (op.method !== 'GET') chain.push(...(isNotedWrite(op) ? [reads.noteWrite] : []), op.fileBody === true ? readFileBody : readBody(op.jsonBody))
       else chain.push(sealedCursors(deps.cursors, op.operationId))
       if (op.method !== 'GET' && op.path.startsWith('/public/')) {
         chain.push(
@@ -120,7 +121,13 @@ export const buildRouter = (
         const frozenAt = ctx.state.frozenAt
         // A party on a test clock: the test world's handlers, built on the clock's time.
         const runOn = (source: typeof worlds, built: typeof handlers) => (frozenAt === undefined ? built[world] : routesOf({ ...source.test, clock: { now: () => frozenAt } }))[id].run
-        const run = op.readsBehind === true ? reads.run(ctx as AppContext, (index) => runOn(replicaWorlds[index] ?? worlds, replicaHandlers[index] ?? handlers), runOn(worlds, handlers)) : runOn(worlds, handlers)
+        const onReplica = (index: number) => {
+          const [source, built] = [replicaWorlds[index], replicaHandlers[index]]
+          if (source === undefined || built === undefined) throw new Error(`no read replica ${index}`)
+          return runOn(source, built)
+        }
+        // A request at a test clock's time read that time from the primary: its data comes from there too.
+        const run = op.readsBehind === true ? reads.run(ctx as AppContext, frozenAt === undefined ? onReplica : undefined, runOn(worlds, handlers)) : runOn(worlds, handlers)
         return E.isLeft(command) ? answerProblem(ctx, command.left) : answer(ctx as AppContext, op.successStatus, run(ctx as AppContext, command.right))
       })
     }

@@ -102,9 +102,23 @@ const typeParsers = {
 /** Kysely's query log: told of every statement run, with its parameters and duration. */
 export type QueryLog = NonNullable<KyselyConfig['log']>
 
+/**
+ * What bounds a query where the caller would rather have an error than wait (a read replica's
+ * pool): `queryTimeoutMs` ends a query that has not answered (a server stopped or cut off
+ * mid-query), and TCP keepalive notices a peer gone silent.
+ */
+export type PoolBounds = { readonly queryTimeoutMs: number }
+
 /** A Kysely on a `pg` pool of at most `max` connections to `url`. */
-export const pgKysely = (url: string, max: number, log?: QueryLog): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, types: typeParsers })
+export const pgKysely = (url: string, max: number, log?: QueryLog, bounds?: PoolBounds): { readonly db: Kysely<Database>; readonly pool: pg.Pool } => {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types: typeParsers,
+    ...(bounds === undefined ? {} : { query_timeout: bounds.queryTimeoutMs, keepAlive: true }),
+  })
   // A client that loses its connection (a failover, a restart, `pg_terminate_backend`) emits
   // 'error': on the pool while idle, on itself while checked out. Unheard, either would end the
   // process. Each client is heard for its whole life; the query in flight fails with the error

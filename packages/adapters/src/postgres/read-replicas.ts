@@ -57,8 +57,8 @@ export type ReplicaChange =
 
 export type ReadReplicaOptions = {
   readonly urls: readonly string[]
-  /** The primary, whose WAL position each probe compares with the replicas'. */
-  readonly primary: Kysely<Database>
+  /** The primary itself (not a pooler), whose WAL position each probe compares with the replicas', on a connection of the probes' own. */
+  readonly primaryUrl: string
   /** A replica further behind than this is skipped. */
   readonly maxLagMs: number
   /** Connections each replica's pool opens at most. */
@@ -73,21 +73,44 @@ export type ReadReplicaOptions = {
 /** How often the replicas are probed when not told otherwise. */
 export const REPLICA_PROBE_MS = 1_000
 
-/** A replica as probed: `up` undefined until its first probe. */
-type Probed = { up: boolean | undefined; asOf: Date | undefined; behind: boolean; probing: boolean }
+/** A read on a replica that has not answered in this long fails (and runs again on the primary): a replica stopped or cut off mid-query. */
+const REPLICA_QUERY_TIMEOUT_MS = 10_000
 
 /**
- * What one replica's probe answers: whether it is a standby, whether it has replayed the primary's
- * WAL up to `primaryLsn`, and the commit time of the last transaction it replayed.
+ * A replica as probed: `up` undefined until its first probe; `replayLsn`, how far it had replayed
+ * at its last probe (a replica restarted from an older point replays from there again).
  */
-const probeReplica = async (db: Kysely<Database>, primaryLsn: string) => {
-  const { rows } = await sql<{ standby: boolean; caught_up: boolean | null; replayed_at: Date | null }>`
+type Probed = { up: boolean | undefined; asOf: Date | undefined; replayLsn: string | undefined; behind: boolean; probing: boolean }
+
+/** Where the primary is: its WAL insert position (past every acknowledged commit), and its cluster's identifier. */
+type PrimaryPosition = { readonly lsn: string; readonly system_id: string }
+
+/**
+ * What one replica's probe answers: whether it is a standby, of which cluster, how far it has
+ * replayed (and whether that is before `previousLsn`), whether that reaches the primary's
+ * `primaryLsn`, and the commit time of the last transaction it replayed.
+ */
+const probeReplica = async (db: Kysely<Database>, primaryLsn: string, previousLsn: string | undefined) => {
+  const { rows } = await sql<{ standby: boolean; system_id: string; replay_lsn: string | null; went_back: boolean | null; caught_up: boolean | null; replayed_at: Date | null }>`
     select pg_is_in_recovery() as standby,
+           (pg_control_system()).system_identifier::text as system_id,
+           pg_last_wal_replay_lsn()::text as replay_lsn,
+           pg_last_wal_replay_lsn() < ${previousLsn ?? '0/0'}::pg_lsn as went_back,
            pg_last_wal_replay_lsn() >= ${primaryLsn}::pg_lsn as caught_up,
            pg_last_xact_replay_timestamp() as replayed_at`.execute(db)
   const [row] = rows
   if (row === undefined) throw new Error('the probe returned no row')
   return row
+}
+
+/** `answer`, or an error once `ms` have passed without it. */
+const within = async <A>(ms: number, answer: Promise<A>): Promise<A> => {
+  let timeout: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([answer, new Promise<never>((_, reject) => (timeout = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))])
+  } finally {
+    clearTimeout(timeout)
+  }
 }
 
 /** The later of two instants, either perhaps unknown. */
@@ -100,8 +123,12 @@ const later = (a: Date | undefined, b: Date | undefined): Date | undefined => (a
 export const openReadReplicas = (options: ReadReplicaOptions): ReadReplicas => {
   const now = options.now ?? (() => new Date())
   const probeMs = options.probeMs ?? REPLICA_PROBE_MS
-  const opened = options.urls.map((url) => ({ ...pgKysely(url, options.poolSize), description: describeUrl(url) }))
-  const probed: Probed[] = opened.map(() => ({ up: undefined, asOf: undefined, behind: false, probing: false }))
+  // A probe waits for its answers at least `REPLICA_PROBE_MS`, however often probes run; rounds never overlap.
+  const answerMs = Math.max(probeMs, REPLICA_PROBE_MS)
+  const opened = options.urls.map((url) => ({ ...pgKysely(url, options.poolSize, undefined, { queryTimeoutMs: REPLICA_QUERY_TIMEOUT_MS }), description: describeUrl(url) }))
+  // The probes' own connection to the primary: a request pool that is full must not hold them up.
+  const primary = pgKysely(options.primaryUrl, 1, undefined, { queryTimeoutMs: answerMs }).db
+  const probed: Probed[] = opened.map(() => ({ up: undefined, asOf: undefined, replayLsn: undefined, behind: false, probing: false }))
   let turn = 0
   let timer: NodeJS.Timeout | undefined
   let closed = false
@@ -110,26 +137,34 @@ export const openReadReplicas = (options: ReadReplicaOptions): ReadReplicas => {
   const lagOf = (state: Probed, at: Date): number | undefined => (state.asOf === undefined ? undefined : Math.max(0, at.getTime() - state.asOf.getTime()))
   const markDown = (index: number, reason: string): void => {
     const state = probed[index]
-    if (state === undefined || state.up === false) return
+    if (state === undefined) return
+    // What it held before is not known to hold when it answers again: it may restart from an
+    // older point, or be another server.
+    state.asOf = undefined
+    state.replayLsn = undefined
+    if (state.up === false) return
     state.up = false
     tell(index, { _tag: 'down', reason })
   }
 
-  /** Probes replica `index` against the primary's WAL position read at `startedAt`; a probe still running is left to finish. */
-  const probeOne = async (index: number, primaryLsn: string, startedAt: Date): Promise<void> => {
+  /** Probes replica `index` against the primary's position read at `startedAt`; a probe still running is left to finish. */
+  const probeOne = async (index: number, primaryAt: PrimaryPosition, startedAt: Date): Promise<void> => {
     const state = probed[index]
     const replica = opened[index]
     if (state === undefined || replica === undefined || state.probing) return
     state.probing = true
-    let timeout: NodeJS.Timeout | undefined
-    const answer = probeReplica(replica.db, primaryLsn)
+    const answer = probeReplica(replica.db, primaryAt.lsn, state.replayLsn)
     try {
-      const row = await Promise.race([answer, new Promise<never>((_, reject) => (timeout = setTimeout(() => reject(new Error(`no answer within ${probeMs} ms`)), probeMs)))])
+      const row = await within(answerMs, answer)
       if (!row.standby) return markDown(index, 'it is not a standby (pg_is_in_recovery() is false): reads there could miss what the primary has')
+      if (row.system_id !== primaryAt.system_id) return markDown(index, "it is not a replica of the primary: its cluster's system identifier differs")
       // Caught up with the primary's position read after `startedAt`: it holds every commit made
-      // before `startedAt`. Behind it: every commit up to the last one it replayed. An instant once
-      // learnt stays true (a replica only moves forward), so `asOf` never goes back.
-      state.asOf = later(state.asOf, row.caught_up === true ? startedAt : (row.replayed_at ?? undefined))
+      // before `startedAt`. Behind it: every commit up to the last one it replayed. While it
+      // replays forward the instant only moves forward; replaying from an older point (a restart)
+      // forgets it.
+      const known = row.went_back === true ? undefined : state.asOf
+      state.asOf = later(known, row.caught_up === true ? startedAt : (row.replayed_at ?? undefined))
+      state.replayLsn = row.replay_lsn ?? undefined
       if (state.up !== true) {
         state.up = true
         tell(index, { _tag: 'up' })
@@ -141,29 +176,31 @@ export const openReadReplicas = (options: ReadReplicaOptions): ReadReplicas => {
     } catch (error) {
       markDown(index, error instanceof Error ? error.message : String(error))
     } finally {
-      clearTimeout(timeout)
       // A probe that timed out still holds its connection until it ends; the next waits for it.
       void answer.catch(() => undefined).finally(() => (state.probing = false))
     }
   }
 
   /**
-   * One round: the primary's WAL position, then every replica against it. When the primary does
+   * One round: the primary's WAL insert position, then every replica against it. When the primary does
    * not answer, nothing is learnt: the replicas' `asOf` stand still, so their lag grows, and past
    * `maxLagMs` they are skipped as well.
    */
   const probeAll = async (): Promise<void> => {
     const startedAt = now()
-    let primaryLsn: string
+    let primaryAt: PrimaryPosition
     try {
-      const { rows } = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(options.primary)
-      const lsn = rows[0]?.lsn
-      if (lsn === undefined) return
-      primaryLsn = lsn
+      const { rows } = await within(
+        answerMs,
+        sql<PrimaryPosition>`select pg_current_wal_insert_lsn()::text as lsn, (pg_control_system()).system_identifier::text as system_id`.execute(primary),
+      )
+      const [row] = rows
+      if (row === undefined) return
+      primaryAt = row
     } catch {
       return
     }
-    await Promise.all(opened.map((_, index) => probeOne(index, primaryLsn, startedAt)))
+    await Promise.all(opened.map((_, index) => probeOne(index, primaryAt, startedAt)))
   }
 
   const schedule = (): void => {
@@ -197,7 +234,7 @@ export const openReadReplicas = (options: ReadReplicaOptions): ReadReplicas => {
     close: async () => {
       closed = true
       clearTimeout(timer)
-      await Promise.all(opened.map(({ db }) => db.destroy()))
+      await Promise.all([...opened.map(({ db }) => db.destroy()), primary.destroy()])
     },
   }
 }
