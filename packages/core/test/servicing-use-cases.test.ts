@@ -1068,8 +1068,10 @@ describe('loan servicing use cases (in memory)', () => {
       clock.set(at('2026-03-20'))
       const refused = storeUnavailable(new Error('value out of range for type bigint'))
       const refusing = (id: string): typeof loans.change => (target, decide) => (target.loanId === id ? TE.left(refused) : loans.change(target, decide))
+      // A group is one transaction: the store refuses the whole group that holds the loan.
+      const refusingAll = (id: string): typeof loans.changeMany => (ids, decide) => (ids.some((loanId) => loanId === id) ? TE.left(refused) : loans.changeMany(ids, decide))
       const failures: unknown[] = []
-      const jobDeps = { ...deps, loans: { activeLoanIds: loans.activeLoanIds, change: refusing(a.id) }, failures: { loanFailed: (f: { readonly loanId: string; readonly reason: string }) => failures.push([f.loanId, f.reason]) } }
+      const jobDeps = { ...deps, loans: { activeLoanIds: loans.activeLoanIds, change: refusing(a.id), changeMany: refusingAll(a.id) }, failures: { loanFailed: (f: { readonly loanId: string; readonly reason: string }) => failures.push([f.loanId, f.reason]) } }
       expect(await run(accrueInterestForLoans(jobDeps)({}))).to.deep.equal({ asOf: '2026-03-20', loansExamined: 2, loansChanged: 1, accruals: 1, loansFailed: 1 })
       expect(failures).to.deep.equal([[a.id, 'the store refused this loan: value out of range for type bigint']])
       expect((await stored(b.id)).transactions.filter((t) => t.type === 'INTEREST_ACCRUAL').map((t) => t.effectiveDate)).to.deep.equal(['2026-03-20'])
@@ -1077,7 +1079,7 @@ describe('loan servicing use cases (in memory)', () => {
       const down = storeUnavailable(new Error('connection refused'))
       let reads = 0
       const listedThenDown: typeof loans.activeLoanIds = (after, limit) => (reads++ === 0 ? loans.activeLoanIds(after, limit) : TE.left(down))
-      const outage = { ...jobDeps, loans: { activeLoanIds: listedThenDown, change: () => TE.left(down) } }
+      const outage = { ...jobDeps, loans: { activeLoanIds: listedThenDown, change: () => TE.left(down), changeMany: () => TE.left(down) } }
       expect(await accrueInterestForLoans(outage)({})()).to.deep.equal(E.left(down))
       expect(failures).to.have.length(1)
     })

@@ -95,14 +95,14 @@ export const deliveriesInsert = (trx: Transaction<Database>, events: readonly Ev
  * deliveries, and each loan's count raised, unless `counted` says the statement's own update of
  * that loan raises it (a posting updates its loan once).
  */
-export const eventWrites = (trx: Transaction<Database>, events: readonly EventDraft[], counted: LoanId | null = null): Write[] =>
+export const eventWrites = (trx: Transaction<Database>, events: readonly EventDraft[], counted: ReadonlySet<LoanId> = new Set()): Write[] =>
   events.length === 0
     ? []
     : [
         write('logged_events', eventInsert(trx, events).returning('seq')),
         write('event_fanout', deliveriesInsert(trx, events).returning('id')),
         ...[...countedByLoan(events)]
-          .filter(([loanId]) => loanId !== counted)
+          .filter(([loanId]) => !counted.has(loanId))
           .map(([loanId, n], k) => write(`event_count_${k}`, trx.updateTable('loans').set({ event_sequence: eventSequenceRaisedBy(n) }).where('id', '=', loanId).returning('id'))),
       ]
 

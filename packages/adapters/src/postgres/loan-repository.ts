@@ -1,4 +1,4 @@
-import { DELINQUENCY_DAYS, latestOf, type LoanPage, POSTED_PAYMENT_STATUSES, type BookTime, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId } from '@lendgate/core'
+import { DELINQUENCY_DAYS, latestOf, type LoanPage, POSTED_PAYMENT_STATUSES, type BookTime, type BookedLoan, type Change, type ChangeReads, type StoreUnavailable, type LoanKey, type LoanRepository, type LockedLoan, type PaymentReads, type PostedBalance, type PostedTransaction, type ServicedInstallment, type LoanId, type PartyId } from '@lendgate/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -7,7 +7,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable, type SelectQueryBui
 import { insertAuditEvent } from './audit-log.js'
 import { postgresAutopaySettings } from './loan-autopay.js'
 import { documentColumns, LEVEL_PAYMENT, LOAN_SUMMARY_COLUMNS, toBalance, toCollateral, toDocument, toInstallment, toLoan, toLoanSummary, toPayment, toRequest, toTransaction, withoutSequence } from './loan-rows.js'
-import { writePosting } from './loan-writes.js'
+import { writePosting, writePostings, type LoanPosting } from './loan-writes.js'
 import { ofPartyLoan, pageOfPartyLoan, recordsOf } from './of-party-loan.js'
 import { inPage, inSequencePage } from './paging.js'
 import type { Database } from './schema.js'
@@ -82,30 +82,45 @@ const returnedWithFee = (db: Kysely<Database>, loanId: LoanId) =>
 const pendingPayments = (db: Kysely<Database>, loanId: LoanId) =>
   db.selectFrom('payments').selectAll().where('loan_id', '=', loanId).where('status', '=', 'PENDING').orderBy('created_at').orderBy('id')
 
+/** `column` is one of `ids`, as one array parameter (the same statement text however many). */
+const oneOf = (column: string, ids: readonly LoanId[]) => sql<SqlBool>`${sql.ref(column)} = any(${[...ids]}::uuid[])`
+
 /**
- * The loan, its schedule, its latest balance and the sum of its `PENDING` payments, the loan's row
- * locked until `trx` ends; none for an unknown loan, or one not `partyId`'s when it is given (that
- * loan is left unlocked). What follows the lock is read by statements after it (the pending sum
- * with the latest balance): a statement sees what was committed when it began, so the locking one,
- * which may wait, would not see what the holder it waited for wrote (a payment recorded `PENDING`
- * changes no loan row).
+ * Loans `loanIds` with their schedules, latest balances and the sums of their `PENDING`
+ * payments, their rows locked (in id order) until `trx` ends; a loan unknown, or not `partyId`'s
+ * when it is given (left unlocked), is not in the answer. What follows the lock is read by
+ * statements after it (a statement per kind for all the loans): a statement sees what was
+ * committed when it began, so the locking one, which may wait, would not see what the holder it
+ * waited for wrote (a payment recorded `PENDING` changes no loan row).
  */
-const readLocked = async (trx: Transaction<Database>, { loanId, partyId }: LoanKey): Promise<O.Option<LockedLoan>> => {
-  let locking = trx.selectFrom('loans').selectAll().where('id', '=', loanId)
+const readLocked = async (trx: Transaction<Database>, loanIds: readonly LoanId[], partyId?: PartyId): Promise<ReadonlyMap<LoanId, LockedLoan>> => {
+  let locking = trx.selectFrom('loans').selectAll().where(oneOf('id', loanIds))
   if (partyId !== undefined) locking = locking.where('party_id', '=', partyId)
-  const loan = await locking.forUpdate().executeTakeFirst()
-  if (loan === undefined) return O.none
+  const loans = await locking.orderBy('id').forUpdate().execute()
+  if (loans.length === 0) return new Map()
+  const locked = loans.map((l) => l.id)
   const [installments, latest] = await Promise.all([
-    trx.selectFrom('loan_installments').selectAll().where('loan_id', '=', loanId).orderBy('number').execute(),
-    latestBalanceOf(trx, loanId)
+    trx.selectFrom('loan_installments').selectAll().where(oneOf('loan_id', locked)).orderBy('loan_id').orderBy('number').execute(),
+    trx
+      .selectFrom('loans as l')
+      .innerJoinLateral((eb) => eb.selectFrom('loan_balances as b').selectAll('b').whereRef('b.loan_id', '=', 'l.id').orderBy('b.seq', 'desc').limit(1).as('latest'), (join) => join.onTrue())
+      .selectAll('latest')
       .select((eb) =>
-        eb.selectFrom('payments').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).where('payments.loan_id', '=', loanId).where('payments.status', '=', 'PENDING').as('pending_amount'),
+        eb.selectFrom('payments').select(sql<string>`coalesce(sum(amount), 0)`.as('total')).whereRef('payments.loan_id', '=', 'l.id').where('payments.status', '=', 'PENDING').as('pending_amount'),
       )
-      .executeTakeFirst(),
+      .where(oneOf('l.id', locked))
+      .execute(),
   ])
-  if (latest === undefined) throw new Error(`loan ${loanId} has no balance snapshot`)
-  const { pending_amount: pendingAmount, ...balance } = latest
-  return O.some({ loan: toLoan(loan), installments: installments.map(toInstallment), latest: withoutSequence(toBalance(balance)), pendingAmount: Number(pendingAmount) })
+  const schedules = new Map<LoanId, ServicedInstallment[]>(locked.map((id) => [id, []]))
+  for (const row of installments) schedules.get(row.loan_id)?.push(toInstallment(row))
+  const balances = new Map(latest.map(({ pending_amount, ...balance }) => [balance.loan_id, { balance, pendingAmount: Number(pending_amount) }]))
+  return new Map(
+    loans.map((loan): [LoanId, LockedLoan] => {
+      const found = balances.get(loan.id)
+      if (found === undefined) throw new Error(`loan ${loan.id} has no balance snapshot`)
+      return [loan.id, { loan: toLoan(loan), installments: schedules.get(loan.id) ?? [], latest: withoutSequence(toBalance(found.balance)), pendingAmount: found.pendingAmount }]
+    }),
+  )
 }
 
 /** Payment reads on `db`, or on a transaction to read inside it. */
@@ -146,11 +161,44 @@ const underLock = <E, A>(
     attempt(
       () =>
         inTransaction(db, async (trx) => {
-          const state = await readLocked(trx, key)
+          const state = O.fromNullable((await readLocked(trx, [key.loanId], key.partyId)).get(key.loanId))
           const outcome = await decide(state, changeReads(trx))()
           if (E.isLeft(outcome)) return outcome
           if (write && O.isSome(state)) await writePosting(trx, key.loanId, state.value.installments, outcome.right.posting)
           return outcome
+        }),
+      asStoreUnavailable,
+    ),
+    TE.chainEitherKW((outcome) => outcome),
+  )
+
+/** `changeMany`: the loans locked and read together, `decide` run on each, every posting decided written in one statement. */
+const changeMany = <Er extends { readonly _tag: string }, A>(
+  db: Kysely<Database>,
+  loanIds: readonly LoanId[],
+  decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<Er | StoreUnavailable, Change<A>>,
+): TE.TaskEither<StoreUnavailable, ReadonlyMap<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>> =>
+  pipe(
+    attempt(
+      () =>
+        inTransaction(db, async (trx): Promise<E.Either<StoreUnavailable, ReadonlyMap<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>>> => {
+          const locked = await readLocked(trx, loanIds)
+          const reads = changeReads(trx)
+          const answers = new Map<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>()
+          const postings: LoanPosting[] = []
+          for (const loanId of loanIds) {
+            const state = O.fromNullable(locked.get(loanId))
+            const outcome = await decide(state, reads)()
+            if (E.isLeft(outcome)) {
+              if (outcome.left._tag === 'StoreUnavailable') return E.left(outcome.left as StoreUnavailable)
+              answers.set(loanId, E.left(outcome.left as Exclude<Er, StoreUnavailable>))
+              continue
+            }
+            if (O.isSome(state)) postings.push({ loanId, before: state.value.installments, posting: outcome.right.posting })
+            answers.set(loanId, E.right(outcome.right.result))
+          }
+          await writePostings(trx, postings)
+          return E.right(answers)
         }),
       asStoreUnavailable,
     ),
@@ -296,6 +344,8 @@ export const postgresLoanRepository = (db: Kysely<Database>): LoanRepository => 
     // A Left from `change` is rolled back and returned as it is.
     change: (key, decide) => pipe(underLock(db, key, decide, true), TE.map(({ result }) => result)),
     dryRun: (key, decide) => underLock(db, key, decide, false),
+
+    changeMany: (loanIds, decide) => changeMany(db, loanIds, decide),
 
     findRequest: (id) =>
       query(async () => {

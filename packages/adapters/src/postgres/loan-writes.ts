@@ -1,37 +1,23 @@
-import type { BookedLoan, LedgerTransaction, Posting, ServicedInstallment, LoanId } from '@lendgate/core'
-import { sql, type OperationNodeSource, type Transaction } from 'kysely'
+import type { BookedLoan, LedgerTransaction, LoanId, OperatorRequest, Payment, Posting, ServicedInstallment } from '@lendgate/core'
+import type { Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
 import { eventSequenceRaisedBy, eventsOfLoan, eventWrites } from './event-log.js'
-import { balanceColumns, documentColumns, installmentColumns, loanColumns, paymentColumns, requestColumns, transactionColumns } from './loan-rows.js'
+import { balanceColumns, checkpointColumn, documentColumns, installmentColumns, loanColumns, paymentColumns, requestColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
 import { write, writeTogether, type Write } from './together.js'
 
 /**
- * A booking and a payment's posting, each written as one statement of data-modifying CTEs: one
- * round trip under the loan's lock, however many rows.
+ * A booking, and the postings of servicing changes (one loan's, or a batch of the nightly
+ * close's), each written as one statement of data-modifying CTEs: one round trip under the
+ * loans' locks, however many rows.
  */
 
 /**
- * The ledger entries, each a write that inserts by selecting from the one before it. PostgreSQL
- * runs the CTEs of one statement in no set order, but an insert that reads the previous
- * entry's output runs after it, so the identity column still numbers the entries in ledger
- * order.
+ * The insert of ledger entries, in ledger order: one statement of many rows, whose VALUES list
+ * PostgreSQL evaluates row by row in the order written, so the identity column numbers the
+ * entries in that order.
  */
-const entryWrites = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]): Write[] =>
-  transactions.map((t, k): Write => {
-    const columns = transactionColumns(t)
-    if (k === 0) return write('entry_0', trx.insertInto('loan_transactions').values(columns).returning('id'))
-    const names = Object.keys(columns) as (keyof typeof columns)[]
-    const values = sql.join(names.map((name) => sql`${columns[name]}`))
-    return write(
-      `entry_${k}`,
-      trx
-        .insertInto('loan_transactions')
-        .columns(names)
-        .expression(sql`select ${values} from ${sql.table(`entry_${k - 1}`)}`)
-        .returning('id'),
-    )
-  })
+const entriesInsert = (trx: Transaction<Database>, transactions: readonly LedgerTransaction[]) => trx.insertInto('loan_transactions').values(transactions.map(transactionColumns)).returning('id')
 
 /** Writes a booked loan in one statement: the loan, its schedule, its ledger entries (in order), its balance and documents. */
 export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoan): Promise<void> => {
@@ -39,7 +25,7 @@ export const insertBooked = async (trx: Transaction<Database>, booked: BookedLoa
   const writes: Write[] = [
     write('loan', trx.insertInto('loans').values(loanColumns(loan)).returning('id')),
     write('schedule', trx.insertInto('loan_installments').values(booked.installments.map(installmentColumns)).returning('number')),
-    ...entryWrites(trx, booked.transactions),
+    ...(booked.transactions.length === 0 ? [] : [write('entries', entriesInsert(trx, booked.transactions))]),
     write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(booked.balance)).returning('id')),
   ]
   if (booked.documents.length > 0) {
@@ -55,45 +41,12 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
   return (Object.keys(before) as (keyof typeof before)[]).every((column) => before[column] === after[column])
 }
 
-/**
- * Writes a posting in one statement, each write a data-modifying CTE: the payments, the ledger
- * entries (in order, see entryWrites), the installments that changed (added, updated, or dropped
- * past the schedule's end), the snapshot, the loan's status, delinquency and charge-off date, the
- * audit event, the maker-checker request, the events and their deliveries: one round trip
- * under the loan's lock instead of one per row.
- */
-export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => {
+/** One loan's posting, and its schedule as it was before (what the posting's schedule is compared with). */
+export type LoanPosting = { readonly loanId: LoanId; readonly before: readonly ServicedInstallment[]; readonly posting: Posting }
+
+/** The writes of one loan's schedule (named after `name`): the installments that changed, those added, and those dropped past the schedule's new end. */
+const scheduleWrites = (trx: Transaction<Database>, name: string, { loanId, before, posting }: LoanPosting): Write[] => {
   const writes: Write[] = []
-  if (posting.payments.length > 0) {
-    const rows = posting.payments.map(paymentColumns)
-    writes.push(
-      write(
-        'payments',
-        trx
-          .insertInto('payments')
-          .values(rows)
-          .onConflict((oc) =>
-            // A payment written again takes what the later change decided: a bank debit submitted
-            // days after it was accepted is posted on its file's day, for what the payoff allows then.
-            oc.column('id').doUpdateSet((eb) => ({
-              amount: eb.ref('excluded.amount'),
-              requested_amount: eb.ref('excluded.requested_amount'),
-              effective_date: eb.ref('excluded.effective_date'),
-              status: eb.ref('excluded.status'),
-              failure_code: eb.ref('excluded.failure_code'),
-              allocation: eb.ref('excluded.allocation'),
-              per_installment: eb.ref('excluded.per_installment'),
-              transaction_id: eb.ref('excluded.transaction_id'),
-              return_code: eb.ref('excluded.return_code'),
-              returned_on: eb.ref('excluded.returned_on'),
-              return_fee: eb.ref('excluded.return_fee'),
-            })),
-          )
-          .returning('id'),
-      ),
-    )
-  }
-  writes.push(...entryWrites(trx, posting.transactions))
   const previous = new Map(before.map((i) => [i.number, i]))
   const added: ReturnType<typeof installmentColumns>[] = []
   for (const i of posting.installments) {
@@ -101,45 +54,99 @@ export const writePosting = async (trx: Transaction<Database>, loanId: LoanId, b
     if (old === undefined) added.push(installmentColumns(i))
     else if (!sameInstallment(old, i)) {
       const { loan_id, number, ...changes } = installmentColumns(i)
-      writes.push(write(`installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
+      writes.push(write(`${name}_installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
     }
   }
-  if (added.length > 0) writes.push(write('installments_added', trx.insertInto('loan_installments').values(added).returning('number')))
+  if (added.length > 0) writes.push(write(`${name}_installments_added`, trx.insertInto('loan_installments').values(added).returning('number')))
   // A prepayment that shortened the term leaves rows past the schedule's new end.
   const length = posting.installments.length
   if (before.some((i) => i.number > length)) {
-    writes.push(write('installments_dropped', trx.deleteFrom('loan_installments').where('loan_id', '=', loanId).where('number', '>', length).returning('number')))
+    writes.push(write(`${name}_installments_dropped`, trx.deleteFrom('loan_installments').where('loan_id', '=', loanId).where('number', '>', length).returning('number')))
   }
-  if (posting.balance !== null) writes.push(write('snapshot', trx.insertInto('loan_balances').values(balanceColumns(posting.balance)).returning('id')))
-  const loanChanges = {
+  return writes
+}
+
+/** The update of one loan's row (named `name`) with what its posting changed of it, its count of events raised by those it writes; none when nothing changed. */
+const loanWrites = (trx: Transaction<Database>, name: string, { loanId, posting }: LoanPosting): Write[] => {
+  const events = eventsOfLoan(posting.events, loanId)
+  const changes = {
     ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
     ...(posting.chargedOffOn === undefined ? {} : { charged_off_on: posting.chargedOffOn }),
-    ...(posting.checkpoint === undefined ? {} : { checkpoint: JSON.stringify(posting.checkpoint) }),
-    ...(eventsOfLoan(posting.events, loanId) === 0 ? {} : { event_sequence: eventSequenceRaisedBy(eventsOfLoan(posting.events, loanId)) }),
+    ...(posting.checkpoint === undefined ? {} : { checkpoint: checkpointColumn(posting.checkpoint) }),
+    ...(events === 0 ? {} : { event_sequence: eventSequenceRaisedBy(events) }),
   }
-  if (Object.keys(loanChanges).length > 0) writes.push(write('loan', trx.updateTable('loans').set(loanChanges).where('id', '=', loanId).returning('id')))
-  if (posting.audit !== null) writes.push(write('audit', trx.insertInto('audit_events').values(auditEventColumns(posting.audit)).returning('id')))
-  if (posting.request !== undefined) {
-    writes.push(
-      write(
-        'request',
-        trx
-          .insertInto('operator_requests')
-          .values(requestColumns(posting.request))
-          // A decision: its state and who decided, when and why; what was asked never changes.
-          .onConflict((oc) =>
-            oc.column('id').doUpdateSet((eb) => ({
-              state: eb.ref('excluded.state'),
-              decided_by: eb.ref('excluded.decided_by'),
-              decided_at: eb.ref('excluded.decided_at'),
-              rejection_reason: eb.ref('excluded.rejection_reason'),
-            })),
-          )
-          .returning('id'),
-      ),
+  return Object.keys(changes).length === 0 ? [] : [write(name, trx.updateTable('loans').set(changes).where('id', '=', loanId).returning('id'))]
+}
+
+/** The upsert of a maker-checker request (named `name`): inserted, or its decision updated by id. */
+const requestWrite = (trx: Transaction<Database>, name: string, request: OperatorRequest): Write =>
+  write(
+    name,
+    trx
+      .insertInto('operator_requests')
+      .values(requestColumns(request))
+      // A decision: its state and who decided, when and why; what was asked never changes.
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          decided_by: eb.ref('excluded.decided_by'),
+          decided_at: eb.ref('excluded.decided_at'),
+          rejection_reason: eb.ref('excluded.rejection_reason'),
+        })),
+      )
+      .returning('id'),
+  )
+
+/** The upsert of payments: inserted, or (same id) given what the later change decided. */
+const paymentsUpsert = (trx: Transaction<Database>, payments: readonly Payment[]) =>
+  trx
+    .insertInto('payments')
+    .values(payments.map(paymentColumns))
+    .onConflict((oc) =>
+      // A payment written again takes what the later change decided: a bank debit submitted
+      // days after it was accepted is posted on its file's day, for what the payoff allows then.
+      oc.column('id').doUpdateSet((eb) => ({
+        amount: eb.ref('excluded.amount'),
+        requested_amount: eb.ref('excluded.requested_amount'),
+        effective_date: eb.ref('excluded.effective_date'),
+        status: eb.ref('excluded.status'),
+        failure_code: eb.ref('excluded.failure_code'),
+        allocation: eb.ref('excluded.allocation'),
+        per_installment: eb.ref('excluded.per_installment'),
+        transaction_id: eb.ref('excluded.transaction_id'),
+        return_code: eb.ref('excluded.return_code'),
+        returned_on: eb.ref('excluded.returned_on'),
+        return_fee: eb.ref('excluded.return_fee'),
+      })),
     )
-  }
-  writes.push(...eventWrites(trx, posting.events, loanId))
+    .returning('id')
+
+/**
+ * Writes the postings of one or more loans (each under its lock) in one statement, each write a
+ * data-modifying CTE: the payments, the ledger entries (each loan's in order), the installments
+ * that changed, the snapshots and the audit events, each kind one insert of all loans' rows;
+ * each loan's row update and maker-checker request; the events and their deliveries. One round
+ * trip however many loans and rows.
+ */
+export const writePostings = async (trx: Transaction<Database>, postings: readonly LoanPosting[]): Promise<void> => {
+  const all = <T>(rows: (posting: Posting) => readonly T[]): T[] => postings.flatMap(({ posting }) => rows(posting))
+  const payments = all((p) => p.payments)
+  const entries = all((p) => p.transactions)
+  const snapshots = all((p) => (p.balance === null ? [] : [p.balance]))
+  const audits = all((p) => (p.audit === null ? [] : [p.audit]))
+  const writes: Write[] = [
+    ...(payments.length === 0 ? [] : [write('payments', paymentsUpsert(trx, payments))]),
+    ...(entries.length === 0 ? [] : [write('entries', entriesInsert(trx, entries))]),
+    ...postings.flatMap((p, k) => scheduleWrites(trx, `loan_${k}`, p)),
+    ...(snapshots.length === 0 ? [] : [write('snapshots', trx.insertInto('loan_balances').values(snapshots.map(balanceColumns)).returning('id'))]),
+    ...postings.flatMap((p, k) => loanWrites(trx, `loan_${k}`, p)),
+    ...(audits.length === 0 ? [] : [write('audit', trx.insertInto('audit_events').values(audits.map(auditEventColumns)).returning('id'))]),
+    ...postings.flatMap(({ posting }, k) => (posting.request === undefined ? [] : [requestWrite(trx, `request_${k}`, posting.request)])),
+    ...eventWrites(trx, all((p) => p.events), new Set(postings.map((p) => p.loanId))),
+  ]
   await writeTogether(trx, writes)
 }
+
+/** Writes one loan's posting (`writePostings` of one). */
+export const writePosting = (trx: Transaction<Database>, loanId: LoanId, before: readonly ServicedInstallment[], posting: Posting): Promise<void> => writePostings(trx, [{ loanId, before, posting }])

@@ -1,3 +1,4 @@
+import type * as E from 'fp-ts/lib/Either.js'
 import type * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { BookTime } from '../domain/loans/book-time.js'
@@ -162,6 +163,17 @@ export type LoanRepository = {
    * posting `decide` returns (nothing on Left). Read with `reads`: the embedded database has one connection.
    */
   readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
+  /**
+   * `change` for several loans in one transaction: locks them (in id order), reads them a
+   * statement per kind for all, runs `decide` on each in id order and writes every posting
+   * decided in one statement. A loan whose `decide` answers a Left of its own (`E`) has nothing
+   * written and its Left answered; a StoreUnavailable from any of them, or a write the store
+   * refuses, writes nothing for any and answers that StoreUnavailable. Answers by loan id.
+   */
+  readonly changeMany: <E extends { readonly _tag: string }, A>(
+    loanIds: readonly LoanId[],
+    decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>,
+  ) => TE.TaskEither<StoreUnavailable, ReadonlyMap<LoanId, E.Either<Exclude<E, StoreUnavailable>, A>>>
   /** Reads and decides as `change` does, under the loan's lock, and writes nothing: what the change would do (a preview). */
   readonly dryRun: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, Change<A>>
   /** A maker-checker request, whichever loan's. */

@@ -12,7 +12,8 @@ import { dateIn } from '../domain/loans/servicing-terms.js'
 import { delinquencyBucketOf, type ServicedInstallment } from '../lending/index.js'
 import { sequencePosition } from '../domain/foundations/pagination.js'
 import { isPosted, type Payment } from '../domain/loans/payment.js'
-import type { ChangeReads, Change, DelinquencyCount, LockedLoan, LoanFilter, LoanKey, LoanRepository, PaymentReads, PostedBalance, PostedTransaction } from '../ports/loan-repository.js'
+import type { ChangeReads, Change, DelinquencyCount, LockedLoan, LoanFilter, LoanKey, LoanRepository, PaymentReads, PostedBalance, PostedTransaction, Posting } from '../ports/loan-repository.js'
+import type { StoreUnavailable } from '../domain/foundations/errors.js'
 import type { OperatorRequest } from '../domain/operators/operator-request.js'
 import { inMemoryAuditLog, type InMemoryAuditLog } from './in-memory-audit-log.js'
 import { inMemoryEventLog, type InMemoryEventLog } from './in-memory-event-log.js'
@@ -120,47 +121,81 @@ export const inMemoryLoanRepository = (
       TE.right([...requests.values()].filter((r) => r.loanId === loanId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))),
   }
 
-  /** `change` (`write`) or `dryRun` (not): one at a time, as the database's lock makes them; answers what `decide` decided. */
-  const underLock = <E, A>(
-    { loanId, partyId }: LoanKey,
-    decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E, Change<A>>,
-    write: boolean,
-  ): TE.TaskEither<E, Change<A>> => () => {
-    const run = lock.then(async () => {
-      const found = loans.get(loanId)
-      const stored = partyId === undefined || found?.loan.partyId === partyId ? found : undefined
-      const latest = stored?.balances.at(-1)
-      const state =
-        stored === undefined || latest === undefined
-          ? O.none
-          : O.some({
-              loan: stored.loan,
-              installments: stored.installments,
-              latest: (({ sequence: _s, ...b }) => b)(latest),
-              pendingAmount: pendingOf(loanId).reduce((sum, p) => sum + p.amount, 0),
-            })
-      const outcome = await decide(state, changeReads)()
-      if (E.isLeft(outcome) || !write) return outcome
-      const { posting } = outcome.right
-      // Like the database: nothing is written for a loan that does not exist.
-      if (stored !== undefined) {
-        stored.installments = posting.installments
-        stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
-        if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
-        for (const payment of posting.payments) payments.set(payment.id, payment)
-        if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
-        if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
-        if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
-        if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
-        if (posting.request !== undefined) requests.set(posting.request.id, posting.request)
-        if (posting.audit !== null) audit.append(posting.audit)
-        eventLog.append(posting.events)
-      }
-      return outcome
-    })
+  /** Loan `loanId` as a change finds it locked: none when missing, or not `partyId`'s when one is named. */
+  const lockedState = ({ loanId, partyId }: LoanKey): O.Option<LockedLoan> => {
+    const found = loans.get(loanId)
+    const stored = partyId === undefined || found?.loan.partyId === partyId ? found : undefined
+    const latest = stored?.balances.at(-1)
+    return stored === undefined || latest === undefined
+      ? O.none
+      : O.some({
+          loan: stored.loan,
+          installments: stored.installments,
+          latest: (({ sequence: _s, ...b }) => b)(latest),
+          pendingAmount: pendingOf(loanId).reduce((sum, p) => sum + p.amount, 0),
+        })
+  }
+
+  /** Writes `posting` of loan `loanId`, which a change found. */
+  const writePosting = (loanId: LoanId, posting: Posting): void => {
+    const stored = loans.get(loanId)
+    if (stored === undefined) return
+    stored.installments = posting.installments
+    stored.transactions.push(...posting.transactions.map((t) => ({ ...t, sequence: (sequence += 1) })))
+    if (posting.balance !== null) stored.balances.push({ ...posting.balance, sequence: (sequence += 1) })
+    for (const payment of posting.payments) payments.set(payment.id, payment)
+    if (posting.loanStatus !== undefined) stored.loan = { ...stored.loan, status: posting.loanStatus }
+    if (posting.oldestUnpaidDueDate !== undefined) stored.loan = { ...stored.loan, oldestUnpaidDueDate: posting.oldestUnpaidDueDate }
+    if (posting.chargedOffOn !== undefined) stored.loan = { ...stored.loan, chargedOffOn: posting.chargedOffOn }
+    if (posting.checkpoint !== undefined) stored.loan = { ...stored.loan, checkpoint: posting.checkpoint }
+    if (posting.request !== undefined) requests.set(posting.request.id, posting.request)
+    if (posting.audit !== null) audit.append(posting.audit)
+    eventLog.append(posting.events)
+  }
+
+  /** Runs `work` after every change before it, as the database's locks make them wait. */
+  const locked = <A>(work: () => Promise<A>): Promise<A> => {
+    const run = lock.then(work)
     lock = run.catch(() => undefined)
     return run
   }
+
+  /** `change` (`write`) or `dryRun` (not): one at a time, as the database's lock makes them; answers what `decide` decided. */
+  const underLock =
+    <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E, Change<A>>, write: boolean): TE.TaskEither<E, Change<A>> =>
+    () =>
+      locked(async () => {
+        const state = lockedState(key)
+        const outcome = await decide(state, changeReads)()
+        // Like the database: nothing is written for a loan not found.
+        if (E.isRight(outcome) && write && O.isSome(state)) writePosting(key.loanId, outcome.right.posting)
+        return outcome
+      })
+
+  /** `changeMany`: every loan decided first, all written only when none answered StoreUnavailable. */
+  const changeMany =
+    <Er extends { readonly _tag: string }, A>(
+      loanIds: readonly LoanId[],
+      decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<Er | StoreUnavailable, Change<A>>,
+    ): TE.TaskEither<StoreUnavailable, ReadonlyMap<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>> =>
+    () =>
+      locked(async () => {
+        const answers = new Map<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>()
+        const postings: [LoanId, Posting][] = []
+        for (const loanId of loanIds) {
+          const state = lockedState({ loanId })
+          const outcome = await decide(state, changeReads)()
+          if (E.isLeft(outcome)) {
+            if (outcome.left._tag === 'StoreUnavailable') return E.left(outcome.left as StoreUnavailable)
+            answers.set(loanId, E.left(outcome.left as Exclude<Er, StoreUnavailable>))
+            continue
+          }
+          if (O.isSome(state)) postings.push([loanId, outcome.right.posting])
+          answers.set(loanId, E.right(outcome.right.result))
+        }
+        for (const [loanId, posting] of postings) writePosting(loanId, posting)
+        return E.right(answers)
+      })
 
   return {
     all: () => [...loans.values()].map(booked),
@@ -231,6 +266,7 @@ export const inMemoryLoanRepository = (
     latestBalanceForParty: (partyId, loanId) => TE.right(pipe(ofPartyNow(partyId, loanId), O.chain((s) => O.fromNullable(s.balances.at(-1))))),
     change: (key, decide) => pipe(underLock(key, decide, true), TE.map(({ result }) => result)),
     dryRun: (key, decide) => underLock(key, decide, false),
+    changeMany,
     findRequest: (id) => TE.right(O.fromNullable(requests.get(id))),
     listRequests: (filter, page) => TE.right(inMemoryPage([...requests.values()].filter((r) => filter.state === undefined || r.state === filter.state), page)),
     activeLoanIds: (afterId, limit) =>

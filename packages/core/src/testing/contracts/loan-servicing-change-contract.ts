@@ -4,7 +4,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { NOT_AUDITED } from '../../domain/audit/audit-event.js'
-import { notFound, overpayment, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/foundations/errors.js'
+import { notFound, overpayment, storeUnavailable, type NotFound, type Overpayment, type StoreUnavailable } from '../../domain/foundations/errors.js'
 import type { ClientId, LoanId, PartyId, PaymentMethodId } from '../../domain/foundations/ids.js'
 import { utcDate } from '../../domain/foundations/instant.js'
 import type { PageRequest } from '../../domain/foundations/pagination.js'
@@ -340,6 +340,106 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
         Array.from({ length: N + 1 }, (_, k) => principal - k),
       )
     })
+
+  describe('changeMany', () => {
+    /** A posting of nothing for `loan`: its schedule as it is. */
+    const nothingFor = (loan: O.Option<LockedLoan>): Posting => ({ transactions: [], installments: O.isSome(loan) ? loan.value.installments : [], balance: null, payments: [], audit: NOT_AUDITED, events: [] })
+
+    it('locks several loans together, hands each its state and writes every posting: entries in order, schedule, snapshot, payment; answers each by id', async () => {
+      const [a, b] = [await ownLoan(), await ownLoan()]
+      const missing = freshId()
+      const paid = new Map(
+        await Promise.all(
+          [a, b].map(async ({ booked, clientId }, k) => {
+            const m = await method(booked.loan.id)
+            return [booked.loan.id, paymentPosting(bookedLocked(booked), k === 0 ? booked.loan.paymentAmount : 1_000, at(`${booked.loan.firstDueDate}T15:00:00.000Z`), m.id, clientId)] as const
+          }),
+        ),
+      )
+      const handed: O.Option<LockedLoan>[] = []
+      const answers = await right(
+        loans.changeMany<NotFound, Payment>([a.booked.loan.id, missing, b.booked.loan.id], (loan) => {
+          handed.push(loan)
+          if (O.isNone(loan)) return TE.left(notFound('loan'))
+          const { posting, payment } = paid.get(loan.value.loan.id)!
+          return TE.right({ posting, result: payment })
+        }),
+      )
+      expect(handed).to.deep.equal([O.some(bookedLocked(a.booked)), O.none, O.some(bookedLocked(b.booked))])
+      expect([...answers]).to.deep.equal([
+        [a.booked.loan.id, E.right(paid.get(a.booked.loan.id)!.payment)],
+        [missing, E.left(notFound('loan'))],
+        [b.booked.loan.id, E.right(paid.get(b.booked.loan.id)!.payment)],
+      ])
+      for (const { booked } of [a, b]) {
+        const { state, posting, payment } = paid.get(booked.loan.id)!
+        expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+          O.some({ ...booked, loan: state.loan, installments: state.installments, transactions: [...booked.transactions, ...posting.transactions], balance: posting.balance }),
+        )
+        expect(await right(loans.payments.paymentById(payment.id))).to.deep.equal(O.some(payment))
+      }
+      expect(await right(loans.findById(missing))).to.deep.equal(O.none)
+    })
+
+    it("writes nothing for a loan whose callback answers its own Left, and the others' postings", async () => {
+      const [a, b] = [await ownLoan(), await ownLoan()]
+      const m = await method(b.booked.loan.id)
+      const paid = paymentPosting(bookedLocked(b.booked), 2_000, at(`${b.booked.loan.firstDueDate}T16:00:00.000Z`), m.id, b.clientId)
+      const answers = await right(
+        loans.changeMany<Overpayment, string>([a.booked.loan.id, b.booked.loan.id], (loan) =>
+          O.isSome(loan) && loan.value.loan.id === a.booked.loan.id ? TE.left(overpayment(1)) : TE.right({ posting: paid.posting, result: 'paid' }),
+        ),
+      )
+      expect([...answers]).to.deep.equal([
+        [a.booked.loan.id, E.left(overpayment(1))],
+        [b.booked.loan.id, E.right('paid')],
+      ])
+      expect(await right(loans.findById(a.booked.loan.id))).to.deep.equal(O.some(a.booked))
+      expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
+    })
+
+    it('writes nothing for any loan when one callback answers StoreUnavailable, and answers it', async () => {
+      const [a, b] = [await ownLoan(), await ownLoan()]
+      const m = await method(a.booked.loan.id)
+      const paid = paymentPosting(bookedLocked(a.booked), 2_000, at(`${a.booked.loan.firstDueDate}T16:00:00.000Z`), m.id, a.clientId)
+      const down = storeUnavailable(new Error('the store went away'))
+      const outcome = await loans.changeMany<NotFound, string>([a.booked.loan.id, b.booked.loan.id], (loan) =>
+        O.isSome(loan) && loan.value.loan.id === b.booked.loan.id ? TE.left(down) : TE.right({ posting: paid.posting, result: 'paid' }),
+      )()
+      expect(outcome).to.deep.equal(E.left(down))
+      expect(await right(loans.findById(a.booked.loan.id))).to.deep.equal(O.some(a.booked))
+      expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.none)
+    })
+
+    it('waits for a change that holds one of its loans, and hands over what that change wrote', async () => {
+      const { booked, clientId } = await ownLoan()
+      const other = await ownLoan()
+      const m = await method(booked.loan.id)
+      const paid = paymentPosting(bookedLocked(booked), 3_000, at(`${booked.loan.firstDueDate}T17:00:00.000Z`), m.id, clientId)
+      let entered: () => void = () => undefined
+      const holding = new Promise<void>((resolve) => (entered = resolve))
+      const first = right(
+        loans.change({ loanId: booked.loan.id }, () => {
+          entered()
+          return TE.fromTask(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 100))
+            return { posting: paid.posting, result: 'first' }
+          })
+        }),
+      )
+      await holding
+      const handed: O.Option<LockedLoan>[] = []
+      const second = right(
+        loans.changeMany<NotFound, string>([other.booked.loan.id, booked.loan.id], (loan) => {
+          handed.push(loan)
+          return TE.right({ posting: nothingFor(loan), result: 'second' })
+        }),
+      )
+      expect(await first).to.equal('first')
+      expect([...(await second).values()]).to.deep.equal([E.right('second'), E.right('second')])
+      expect(handed).to.deep.equal([O.some(bookedLocked(other.booked)), O.some(paid.state)])
+    })
+  })
 
   describe('autopay', () => {
     it("keeps a loan's setting, and lists the installments of a window whose debit is not made, of loans whose autopay is on and ACTIVE", async () => {

@@ -15,7 +15,7 @@ import type { AuditLog } from '../../ports/audit-log.js'
 import type { Clock } from '../../ports/clock.js'
 import type { IdGenerator } from '../../ports/id-generator.js'
 import type { LoanFailures } from '../../ports/loan-failures.js'
-import type { Change, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
+import type { Change, ChangeReads, LoanRepository, LockedLoan } from '../../ports/loan-repository.js'
 import { worldJobName, type JobStep, type SteppedJob } from '../jobs/leased-job.js'
 import { loadFor, nothing, post, postingDate, type LoadedLoan } from './posting.js'
 
@@ -23,7 +23,7 @@ import { loadFor, nothing, post, postingDate, type LoadedLoan } from './posting.
 
 /** What an accrual needs; `failures` is told of each loan skipped because servicing it failed. */
 export type AccrualDeps = {
-  readonly loans: Pick<LoanRepository, 'change' | 'activeLoanIds'>
+  readonly loans: Pick<LoanRepository, 'change' | 'changeMany' | 'activeLoanIds'>
   readonly ids: IdGenerator
   readonly clock: Clock
   readonly failures?: LoanFailures
@@ -38,8 +38,12 @@ export type AccrualRun = { readonly asOf: string; readonly loansExamined: number
 /** The zone whose date is the latest on Earth (UTC+14): no loan's today is after its today. */
 const LATEST_TIME_ZONE = 'Pacific/Kiritimati'
 
-/** How many loans the job reads at a time: one step of the scheduled job. */
-const BATCH = 100
+/** How many loans one transaction of the close locks, decides and writes together. */
+const GROUP = 100
+/** How many groups a step runs side by side, each on a connection of its own. */
+const GROUPS_AT_ONCE = 2
+/** How many loans the job reads at a time: one step of the scheduled job, saved when done. */
+const BATCH = GROUP * GROUPS_AT_ONCE
 
 /** Where a run stands: its figures so far and the last loan it did (`after`, in id order), saved after every batch. */
 export type AccrualProgress = AccrualRun & { readonly after: LoanId | null }
@@ -61,11 +65,43 @@ const AccrualProgressCodec: t.Type<AccrualProgress, unknown, unknown> = new t.Ty
 /** A run's start: nothing done yet, figures for `asOf`. */
 const accrualStart = (asOf: string): AccrualProgress => ({ asOf, loansExamined: 0, loansChanged: 0, accruals: 0, loansFailed: 0, after: null })
 
+/** What one loan's accrual came to: posted, or skipped as failed. */
+type LoanAccrual = { readonly loanId: LoanId; readonly outcome: E.Either<LoanNotServiced | StoreUnavailable, Accrued> }
+
 /**
- * One batch: the next `BATCH` active loans, each accrued to `asOf` (its today when undefined) in
- * its own transaction. A loan not serviced is told to `failures` and skipped. A store error on one
+ * Accrues loans `ids` to `asOf` loan by loan, each in its own transaction. A store error on one
  * loan stops the run only when the store is down: if a read right after it succeeds, the error
  * was that loan's (a row the store refuses) and the loan is skipped like any other failure.
+ */
+const accrueEach = async (deps: AccrualDeps, ids: readonly LoanId[], asOf: string | undefined): Promise<E.Either<StoreUnavailable, LoanAccrual[]>> => {
+  const done: LoanAccrual[] = []
+  for (const loanId of ids) {
+    const outcome = await accrueOne(deps, loanId, asOf)()
+    if (E.isLeft(outcome) && outcome.left._tag === 'StoreUnavailable') {
+      const probe = await deps.loans.activeLoanIds(null, 1)()
+      if (E.isLeft(probe)) return E.left(outcome.left)
+    }
+    done.push({ loanId, outcome })
+  }
+  return E.right(done)
+}
+
+/**
+ * Accrues one group of loans to `asOf` (each loan's today when undefined) in one transaction
+ * (`changeMany`). A loan the engine does not service is skipped; a group the store refuses is
+ * done again loan by loan (`accrueEach`), so one bad row costs only its own loan.
+ */
+const accrueGroup = async (deps: AccrualDeps, ids: readonly LoanId[], asOf: string | undefined): Promise<E.Either<StoreUnavailable, LoanAccrual[]>> => {
+  const together = await deps.loans.changeMany(ids, accrualDecision(deps, asOf))()
+  if (E.isLeft(together)) return accrueEach(deps, ids, asOf)
+  return E.right(ids.map((loanId) => ({ loanId, outcome: together.right.get(loanId) ?? E.right({ changed: false, accruals: 0 }) })))
+}
+
+/**
+ * One step: the next `BATCH` active loans, in groups of `GROUP` run side by side (`accrueGroup`),
+ * each loan accrued to `asOf` (its today when undefined). A loan not serviced is told to
+ * `failures` and skipped. A step that stops part-way saves nothing: the next attempt does its
+ * loans again, and finds posted what was (a loan's accrual to a date posts once).
  */
 const accrueBatch =
   (deps: AccrualDeps, asOf: string | undefined) =>
@@ -73,16 +109,12 @@ const accrueBatch =
   async () => {
     const ids = await deps.loans.activeLoanIds(progress.after, BATCH)()
     if (E.isLeft(ids)) return ids
+    const groups = Array.from({ length: Math.ceil(ids.right.length / GROUP) }, (_, k) => ids.right.slice(k * GROUP, (k + 1) * GROUP))
+    const accrued = E.sequenceArray(await Promise.all(groups.map((group) => accrueGroup(deps, group, asOf))))
+    if (E.isLeft(accrued)) return accrued
     let next = progress
-    for (const id of ids.right) {
-      const outcome = await accrueOne(deps, id, asOf)()
-      if (E.isLeft(outcome)) {
-        if (outcome.left._tag === 'StoreUnavailable') {
-          const probe = await deps.loans.activeLoanIds(progress.after, 1)()
-          if (E.isLeft(probe)) return E.left(outcome.left)
-        }
-        deps.failures?.loanFailed({ job: DAILY_SERVICING_JOB, loanId: id, reason: failureReason(outcome.left) })
-      }
+    for (const { loanId, outcome } of accrued.right.flat()) {
+      if (E.isLeft(outcome)) deps.failures?.loanFailed({ job: DAILY_SERVICING_JOB, loanId, reason: failureReason(outcome.left) })
       const done = E.isRight(outcome) ? outcome.right : { changed: false, accruals: 0 }
       next = {
         asOf: next.asOf,
@@ -90,7 +122,7 @@ const accrueBatch =
         loansChanged: next.loansChanged + (done.changed ? 1 : 0),
         accruals: next.accruals + done.accruals,
         loansFailed: next.loansFailed + (E.isLeft(outcome) ? 1 : 0),
-        after: id,
+        after: loanId,
       }
     }
     return E.right({ progress: next, done: ids.right.length < BATCH })
@@ -183,16 +215,21 @@ const planAccrual = (locked: O.Option<LoadedLoan>, asOf: string | undefined, ids
   }
 }
 
-/** Posts what loan `loanId` owes by `asOf` (by today in its time zone when left out, and never after it), in its own transaction. */
-/** What the daily job does to one loan, at `deps.clock`'s now: interest and late fees to the loan's today, under its lock (a test clock's advance runs it at each day it crosses). */
-export const serviceLoan = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> => accrueOne(deps, loanId, undefined)
-
-const accrueOne = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId, asOf: string | undefined): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> =>
-  deps.loans.change({ loanId }, (found: O.Option<LockedLoan>, reads) => {
+/** What the job decides for one loan under its lock, at `deps.clock`'s now: what it owes by `asOf` (by its today when left out, and never after it), posted. */
+const accrualDecision =
+  (deps: { readonly ids: IdGenerator; readonly clock: Clock }, asOf: string | undefined) =>
+  (found: O.Option<LockedLoan>, reads: ChangeReads): TE.TaskEither<LoanNotServiced | StoreUnavailable, Change<Accrued>> => {
     const now = deps.clock.now()
     return pipe(
       found,
       O.traverse(TE.ApplicativeSeq)((locked) => loadFor(locked, reads, { type: 'TIME' }, postingDate(locked.loan, now, locked.latest, asOf))),
       TE.chainEitherKW((locked) => planAccrual(locked, asOf, deps.ids, now)),
     )
-  })
+  }
+
+/** What the daily job does to one loan, at `deps.clock`'s now: interest and late fees to the loan's today, under its lock (a test clock's advance runs it at each day it crosses). */
+export const serviceLoan = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> => accrueOne(deps, loanId, undefined)
+
+/** Posts what loan `loanId` owes by `asOf` in its own transaction. */
+const accrueOne = (deps: { readonly loans: Pick<LoanRepository, 'change'>; readonly ids: IdGenerator; readonly clock: Clock }, loanId: LoanId, asOf: string | undefined): TE.TaskEither<LoanNotServiced | StoreUnavailable, Accrued> =>
+  deps.loans.change({ loanId }, accrualDecision(deps, asOf))
