@@ -1,10 +1,10 @@
 import type { BookedLoan, LedgerTransaction, LoanId, OperatorRequest, Payment, Posting, ServicedInstallment } from '@lendgate/core'
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { auditEventColumns } from './audit-log.js'
-import { eventSequenceRaisedBy, eventsOfLoan, eventWrites } from './event-log.js'
+import { eventsOfLoan, eventWrites } from './event-log.js'
 import { balanceColumns, checkpointColumn, documentColumns, installmentColumns, loanColumns, paymentColumns, requestColumns, transactionColumns } from './loan-rows.js'
 import type { Database } from './schema.js'
-import { write, writeTogether, type Write } from './together.js'
+import { valuesOf, write, writeTogether, type Write } from './together.js'
 
 /**
  * A booking, and the postings of servicing changes (one loan's, or a batch of the nightly
@@ -44,39 +44,118 @@ const sameInstallment = (a: ServicedInstallment, b: ServicedInstallment): boolea
 /** One loan's posting, and its schedule as it was before (what the posting's schedule is compared with). */
 export type LoanPosting = { readonly loanId: LoanId; readonly before: readonly ServicedInstallment[]; readonly posting: Posting }
 
-/** The writes of one loan's schedule (named after `name`): the installments that changed, those added, and those dropped past the schedule's new end. */
-const scheduleWrites = (trx: Transaction<Database>, name: string, { loanId, before, posting }: LoanPosting): Write[] => {
-  const writes: Write[] = []
-  const previous = new Map(before.map((i) => [i.number, i]))
-  const added: ReturnType<typeof installmentColumns>[] = []
-  for (const i of posting.installments) {
-    const old = previous.get(i.number)
-    if (old === undefined) added.push(installmentColumns(i))
-    else if (!sameInstallment(old, i)) {
-      const { loan_id, number, ...changes } = installmentColumns(i)
-      writes.push(write(`${name}_installment_${number}`, trx.updateTable('loan_installments').set(changes).where('loan_id', '=', loan_id).where('number', '=', number).returning('number')))
+/** An installment's columns. */
+type InstallmentColumns = ReturnType<typeof installmentColumns>
+
+/** The SQL types of an installment's columns, for the VALUES list of an update of many (`valuesOf`). */
+const INSTALLMENT_TYPES: { readonly [K in keyof InstallmentColumns]: string } = {
+  loan_id: 'uuid',
+  number: 'int4',
+  due_date: 'date',
+  principal_due: 'int8',
+  interest_due: 'int8',
+  fees_due: 'int8',
+  principal_paid: 'int8',
+  interest_paid: 'int8',
+  fees_paid: 'int8',
+  interest_accrued: 'bool',
+}
+
+/** What postings change of their loans' schedules: installments changed, installments added, and loans whose schedule now ends earlier (rows past `length` dropped). */
+const scheduleChanges = (postings: readonly LoanPosting[]) => {
+  const changed: InstallmentColumns[] = []
+  const added: InstallmentColumns[] = []
+  const shortened: { readonly loanId: LoanId; readonly length: number }[] = []
+  for (const { loanId, before, posting } of postings) {
+    const previous = new Map(before.map((i) => [i.number, i]))
+    for (const i of posting.installments) {
+      const old = previous.get(i.number)
+      if (old === undefined) added.push(installmentColumns(i))
+      else if (!sameInstallment(old, i)) changed.push(installmentColumns(i))
     }
+    // A prepayment that shortened the term leaves rows past the schedule's new end.
+    const length = posting.installments.length
+    if (before.some((i) => i.number > length)) shortened.push({ loanId, length })
   }
-  if (added.length > 0) writes.push(write(`${name}_installments_added`, trx.insertInto('loan_installments').values(added).returning('number')))
-  // A prepayment that shortened the term leaves rows past the schedule's new end.
-  const length = posting.installments.length
-  if (before.some((i) => i.number > length)) {
-    writes.push(write(`${name}_installments_dropped`, trx.deleteFrom('loan_installments').where('loan_id', '=', loanId).where('number', '>', length).returning('number')))
+  return { changed, added, shortened }
+}
+
+/** The writes of postings' schedules: the installments changed in one update, those added in one insert, and each shortened schedule's rows past its end dropped. */
+const scheduleWrites = (trx: Transaction<Database>, postings: readonly LoanPosting[]): Write[] => {
+  const { changed, added, shortened } = scheduleChanges(postings)
+  const writes: Write[] = []
+  if (changed.length > 0) {
+    writes.push(
+      write(
+        'installments_changed',
+        trx
+          .updateTable('loan_installments')
+          .from(valuesOf(changed, INSTALLMENT_TYPES, 'v'))
+          .set((eb) => ({
+            due_date: eb.ref('v.due_date'),
+            principal_due: eb.ref('v.principal_due'),
+            interest_due: eb.ref('v.interest_due'),
+            fees_due: eb.ref('v.fees_due'),
+            principal_paid: eb.ref('v.principal_paid'),
+            interest_paid: eb.ref('v.interest_paid'),
+            fees_paid: eb.ref('v.fees_paid'),
+            interest_accrued: eb.ref('v.interest_accrued'),
+          }))
+          .whereRef('loan_installments.loan_id', '=', 'v.loan_id')
+          .whereRef('loan_installments.number', '=', 'v.number')
+          .returning('loan_installments.number'),
+      ),
+    )
   }
+  if (added.length > 0) writes.push(write('installments_added', trx.insertInto('loan_installments').values(added).returning('number')))
+  shortened.forEach(({ loanId, length }, k) =>
+    writes.push(write(`installments_dropped_${k}`, trx.deleteFrom('loan_installments').where('loan_id', '=', loanId).where('number', '>', length).returning('number'))),
+  )
   return writes
 }
 
-/** The update of one loan's row (named `name`) with what its posting changed of it, its count of events raised by those it writes; none when nothing changed. */
-const loanWrites = (trx: Transaction<Database>, name: string, { loanId, posting }: LoanPosting): Write[] => {
+/**
+ * What a posting changes of its loan's row, by column (only those it changes), with `raised`:
+ * how many events it adds to the loan's count (`event_sequence`).
+ */
+const loanChangesOf = ({ loanId, posting }: LoanPosting) => {
   const events = eventsOfLoan(posting.events, loanId)
-  const changes = {
+  return {
     ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
     ...(posting.chargedOffOn === undefined ? {} : { charged_off_on: posting.chargedOffOn }),
     ...(posting.checkpoint === undefined ? {} : { checkpoint: checkpointColumn(posting.checkpoint) }),
-    ...(events === 0 ? {} : { event_sequence: eventSequenceRaisedBy(events) }),
+    ...(events === 0 ? {} : { raised: events }),
   }
-  return Object.keys(changes).length === 0 ? [] : [write(name, trx.updateTable('loans').set(changes).where('id', '=', loanId).returning('id'))]
+}
+
+/** The SQL types of what `loanChangesOf` changes, for the VALUES list of an update of many loans. */
+const LOAN_CHANGE_TYPES = { id: 'uuid', status: 'text', oldest_unpaid_due_date: 'date', charged_off_on: 'date', checkpoint: 'jsonb', raised: 'int4' } as const
+
+/**
+ * The updates of the postings' loans: one for all the loans whose postings change the same
+ * columns (the close's loans mostly change the same ones), none for a loan nothing changed of.
+ */
+const loanWrites = (trx: Transaction<Database>, postings: readonly LoanPosting[]): Write[] => {
+  const alike = new Map<string, Record<string, unknown>[]>()
+  for (const p of postings) {
+    const changes = loanChangesOf(p)
+    const columns = Object.keys(changes).sort().join(',')
+    if (columns !== '') alike.set(columns, [...(alike.get(columns) ?? []), { id: p.loanId, ...changes }])
+  }
+  return [...alike].map(([columns, rows], k) => {
+    const changed = columns.split(',') as (keyof typeof LOAN_CHANGE_TYPES)[]
+    const types = Object.fromEntries(['id' as const, ...changed].map((c) => [c, LOAN_CHANGE_TYPES[c]]))
+    return write(
+      `loans_${k}`,
+      trx
+        .updateTable('loans')
+        .from(valuesOf(rows, types, 'v'))
+        .set(Object.fromEntries(changed.map((c) => (c === 'raised' ? ['event_sequence', sql`loans.event_sequence + v.raised`] : [c, sql.ref(`v.${c}`)]))))
+        .whereRef('loans.id', '=', sql.ref('v.id'))
+        .returning('loans.id'),
+    )
+  })
 }
 
 /** The upsert of a maker-checker request (named `name`): inserted, or its decision updated by id. */
@@ -138,9 +217,9 @@ export const writePostings = async (trx: Transaction<Database>, postings: readon
   const writes: Write[] = [
     ...(payments.length === 0 ? [] : [write('payments', paymentsUpsert(trx, payments))]),
     ...(entries.length === 0 ? [] : [write('entries', entriesInsert(trx, entries))]),
-    ...postings.flatMap((p, k) => scheduleWrites(trx, `loan_${k}`, p)),
+    ...scheduleWrites(trx, postings),
     ...(snapshots.length === 0 ? [] : [write('snapshots', trx.insertInto('loan_balances').values(snapshots.map(balanceColumns)).returning('id'))]),
-    ...postings.flatMap((p, k) => loanWrites(trx, `loan_${k}`, p)),
+    ...loanWrites(trx, postings),
     ...(audits.length === 0 ? [] : [write('audit', trx.insertInto('audit_events').values(audits.map(auditEventColumns)).returning('id'))]),
     ...postings.flatMap(({ posting }, k) => (posting.request === undefined ? [] : [requestWrite(trx, `request_${k}`, posting.request)])),
     ...eventWrites(trx, all((p) => p.events), new Set(postings.map((p) => p.loanId))),
