@@ -51,7 +51,7 @@ export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'e
  * A checkpoint's installment as stored: its values in `Working`'s order, its three flags one
  * number (closed 1, reached 2, fee checked 4). A checkpoint holds every installment of its loan
  * and the close reads and writes it for every loan every night: without the names repeated in
- * each installment it is a fifth of the size (decision 157).
+ * each installment it is a quarter of the size (decision 157).
  */
 type StoredWorking = readonly [number: number, dueDate: string, principalDue: number, interest: number, feesDue: number, principalPaid: number, interestPaid: number, feesPaid: number, flags: number]
 
