@@ -184,9 +184,10 @@ const changeMany = <Er extends { readonly _tag: string }, A>(
         inTransaction(db, async (trx): Promise<E.Either<StoreUnavailable, ReadonlyMap<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>>> => {
           const locked = await readLocked(trx, loanIds)
           const reads = changeReads(trx)
+          // A loan named twice is decided once: two postings of one loan in one statement would write it twice.
           const answers = new Map<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>()
           const postings: LoanPosting[] = []
-          for (const loanId of loanIds) {
+          for (const loanId of new Set(loanIds)) {
             const state = O.fromNullable(locked.get(loanId))
             const outcome = await decide(state, reads)()
             if (E.isLeft(outcome)) {

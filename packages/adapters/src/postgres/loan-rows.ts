@@ -48,24 +48,24 @@ export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'e
 })
 
 /**
- * A checkpoint's installment as stored: its values in `Working`'s order, its three flags one
- * number (closed 1, reached 2, fee checked 4). A checkpoint holds every installment of its loan
- * and the close reads and writes it for every loan every night: without the names repeated in
- * each installment it is a quarter of the size (decision 157).
+ * A checkpoint's installment as a row of values: `Working`'s values in order, its three flags
+ * one number (closed 1, reached 2, fee checked 4). A checkpoint holds every installment of its
+ * loan and the close reads and writes it for every loan every night: without the names repeated
+ * in each installment it is a quarter of the size. This build reads the form and still writes
+ * installments with names, so that a build writing rows can run beside it in a rolling deploy
+ * (expand, then contract; decision 157).
  */
 type StoredWorking = readonly [number: number, dueDate: string, principalDue: number, interest: number, feesDue: number, principalPaid: number, interestPaid: number, feesPaid: number, flags: number]
 
-const storedWorking = (w: Working): StoredWorking => [w.number, w.dueDate, w.principalDue, w.interest, w.feesDue, w.principalPaid, w.interestPaid, w.feesPaid, (w.closed ? 1 : 0) | (w.reached ? 2 : 0) | (w.feeChecked ? 4 : 0)]
-
-/** An installment of a stored checkpoint: a row of values, or an object with names (as checkpoints were first written). */
+/** An installment of a stored checkpoint: an object with names, or a row of values. */
 const toWorking = (stored: StoredWorking | Working): Working => {
   if (!Array.isArray(stored)) return stored as Working
   const [number, dueDate, principalDue, interest, feesDue, principalPaid, interestPaid, feesPaid, flags] = stored as StoredWorking
   return { number, dueDate, principalDue, interest, feesDue, principalPaid, interestPaid, feesPaid, closed: (flags & 1) !== 0, reached: (flags & 2) !== 0, feeChecked: (flags & 4) !== 0 }
 }
 
-/** A checkpoint as its column stores it (JSON, each installment a row of values). */
-export const checkpointColumn = (checkpoint: ServicingCheckpoint): string => JSON.stringify({ ...checkpoint, installments: checkpoint.installments.map(storedWorking) })
+/** A checkpoint as its column stores it (JSON). */
+export const checkpointColumn = (checkpoint: ServicingCheckpoint): string => JSON.stringify(checkpoint)
 
 const toCheckpoint = (stored: unknown): ServicingCheckpoint => {
   const checkpoint = json<Omit<ServicingCheckpoint, 'installments'> & { readonly installments: readonly (StoredWorking | Working)[] }>(stored)

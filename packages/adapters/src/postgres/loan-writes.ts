@@ -116,10 +116,10 @@ const scheduleWrites = (trx: Transaction<Database>, postings: readonly LoanPosti
 
 /**
  * What a posting changes of its loan's row, by column (only those it changes), with `raised`:
- * how many events it adds to the loan's count (`event_sequence`).
+ * the `events` of the loan the statement writes (whichever posting carries them), added to its
+ * count (`event_sequence`).
  */
-const loanChangesOf = ({ loanId, posting }: LoanPosting) => {
-  const events = eventsOfLoan(posting.events, loanId)
+const loanChangesOf = ({ loanId, posting }: LoanPosting, events: number) => {
   return {
     ...(posting.loanStatus === undefined ? {} : { status: posting.loanStatus }),
     ...(posting.oldestUnpaidDueDate === undefined ? {} : { oldest_unpaid_due_date: posting.oldestUnpaidDueDate }),
@@ -137,9 +137,10 @@ const LOAN_CHANGE_TYPES = { id: 'uuid', status: 'text', oldest_unpaid_due_date: 
  * columns (the close's loans mostly change the same ones), none for a loan nothing changed of.
  */
 const loanWrites = (trx: Transaction<Database>, postings: readonly LoanPosting[]): Write[] => {
+  const events = postings.flatMap(({ posting }) => posting.events)
   const alike = new Map<string, Record<string, unknown>[]>()
   for (const p of postings) {
-    const changes = loanChangesOf(p)
+    const changes = loanChangesOf(p, eventsOfLoan(events, p.loanId))
     const columns = Object.keys(changes).sort().join(',')
     if (columns !== '') alike.set(columns, [...(alike.get(columns) ?? []), { id: p.loanId, ...changes }])
   }

@@ -28,8 +28,9 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
     .select('id')
     .where((eb) => eb.or([eb('party_id', 'in', parties), eb('application_id', 'in', applications)]))
 
-  // The loans first, under their locks: a payment or a servicing step on one of them waits, then finds it gone.
-  await trx.selectFrom('loans').select('id').where('id', 'in', loans).forUpdate().execute()
+  // The loans first, under their locks (in id order, as the close takes them, so the two never
+  // deadlock): a payment or a servicing step on one of them waits, then finds it gone.
+  await trx.selectFrom('loans').select('id').where('id', 'in', loans).orderBy('id').forUpdate().execute()
   // A bank file still being made must keep the rows it is built from until it is written: refused, nothing deleted.
   const inProgress = await trx
     .selectFrom('ach_entries')

@@ -165,8 +165,8 @@ export type LoanRepository = {
   readonly change: <E, A>(key: LoanKey, decide: (loan: O.Option<LockedLoan>, reads: ChangeReads) => TE.TaskEither<E | StoreUnavailable, Change<A>>) => TE.TaskEither<E | StoreUnavailable, A>
   /**
    * `change` for several loans in one transaction: locks them (in id order), reads them a
-   * statement per kind for all, runs `decide` on each in id order and writes every posting
-   * decided in one statement. A loan whose `decide` answers a Left of its own (`E`) has nothing
+   * statement per kind for all, runs `decide` on each in the order given (a loan named twice,
+   * once) and writes every posting decided in one statement. A loan whose `decide` answers a Left of its own (`E`) has nothing
    * written and its Left answered; a StoreUnavailable from any of them, or a write the store
    * refuses, writes nothing for any and answers that StoreUnavailable. Answers by loan id.
    */

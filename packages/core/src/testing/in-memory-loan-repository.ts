@@ -182,7 +182,7 @@ export const inMemoryLoanRepository = (
       locked(async () => {
         const answers = new Map<LoanId, E.Either<Exclude<Er, StoreUnavailable>, A>>()
         const postings: [LoanId, Posting][] = []
-        for (const loanId of loanIds) {
+        for (const loanId of new Set(loanIds)) {
           const state = lockedState({ loanId })
           const outcome = await decide(state, changeReads)()
           if (E.isLeft(outcome)) {

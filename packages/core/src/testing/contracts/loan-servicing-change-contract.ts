@@ -398,6 +398,23 @@ export const loanChangeContract = (suite: ServicingSuite): void => {
       expect(await right(loans.payments.paymentById(paid.payment.id))).to.deep.equal(O.some(paid.payment))
     })
 
+    it('decides a loan named twice once, and writes its posting once', async () => {
+      const { booked, clientId } = await ownLoan()
+      const m = await method(booked.loan.id)
+      const paid = paymentPosting(bookedLocked(booked), 1_500, at(`${booked.loan.firstDueDate}T16:30:00.000Z`), m.id, clientId)
+      let decided = 0
+      const answers = await right(
+        loans.changeMany<NotFound, string>([booked.loan.id, booked.loan.id], () => {
+          decided += 1
+          return TE.right({ posting: paid.posting, result: 'paid' })
+        }),
+      )
+      expect({ decided, answers: [...answers] }).to.deep.equal({ decided: 1, answers: [[booked.loan.id, E.right('paid')]] })
+      expect(await right(loans.findById(booked.loan.id))).to.deep.equal(
+        O.some({ ...booked, loan: paid.state.loan, installments: paid.state.installments, transactions: [...booked.transactions, ...paid.posting.transactions], balance: paid.posting.balance }),
+      )
+    })
+
     it('writes nothing for any loan when one callback answers StoreUnavailable, and answers it', async () => {
       const [a, b] = [await ownLoan(), await ownLoan()]
       const m = await method(a.booked.loan.id)
