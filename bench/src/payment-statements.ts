@@ -147,6 +147,20 @@ export const pgbenchScript = (captured: CapturedPayment, loans: number): Pgbench
     if (/(^|[^:]):[A-Za-z_]/.test(statement.sql)) throw new Error(`a payment's statement holds a colon pgbench would misread: ${statement.sql}`)
     const sql = statement.sql.replace(/\s*\n\s*/g, ' ').replace(/\$(\d+)/g, (_, n: string) => {
       const value = statement.parameters[Number(n) - 1]
+      // An array of ids (a lock of the loans `id = any($1)`): an array of the same variables, one parameter each.
+      if (Array.isArray(value)) {
+        return `array[${value
+          .map((element: unknown, k) => {
+            const renamed = typeof element === 'string' ? fresh.get(element) : undefined
+            if (renamed !== undefined) return `:${renamed}`
+            const text = asText(element)
+            if (text === undefined) return 'NULL'
+            const name = `s${s + 1}_p${n}_${k + 1}`
+            variables[name] = text
+            return `:${name}`
+          })
+          .join(', ')}]`
+      }
       const text = asText(value)
       if (text === undefined) return 'NULL'
       const renamed = typeof value === 'string' ? fresh.get(value) : undefined
