@@ -94,7 +94,9 @@ const accrueEach = async (deps: AccrualDeps, ids: readonly LoanId[], asOf: strin
 const accrueGroup = async (deps: AccrualDeps, ids: readonly LoanId[], asOf: string | undefined): Promise<E.Either<StoreUnavailable, LoanAccrual[]>> => {
   const together = await deps.loans.changeMany(ids, accrualDecision(deps, asOf))()
   if (E.isLeft(together)) return accrueEach(deps, ids, asOf)
-  return E.right(ids.map((loanId) => ({ loanId, outcome: together.right.get(loanId) ?? E.right({ changed: false, accruals: 0 }) })))
+  // `changeMany` answers every loan it was given; one it did not is reported, not counted as done.
+  const unanswered: LoanNotServiced = { _tag: 'LoanNotServiced', reason: 'the repository answered nothing for this loan' }
+  return E.right(ids.map((loanId) => ({ loanId, outcome: together.right.get(loanId) ?? E.left(unanswered) })))
 }
 
 /**
