@@ -76,12 +76,12 @@ for (const database of testDatabases()) {
       await seedLargeBook(scratch.database, SIZES, { historyEndsAt: new Date(Date.now() - 35 * DAY_MS) })
       deps = postgresCoreDeps(scratch.database, { sender: { send: () => TE.right(undefined) }, webhookSecretKey: new Uint8Array(32) })
       active = await count(`select count(*) as n from loans where status = 'ACTIVE'`)
-      // Half the book's checkpoints in the form a later build writes, each installment a row of values (decision 157).
+      // Half the book's checkpoints in the form earlier builds wrote, each installment an object with names (decision 157).
       await sql`
         update loans set checkpoint = jsonb_set(checkpoint, '{installments}', (
-          select jsonb_agg(jsonb_build_array(
-            i->'number', i->'dueDate', i->'principalDue', i->'interest', i->'feesDue', i->'principalPaid', i->'interestPaid', i->'feesPaid',
-            (case when (i->>'closed')::boolean then 1 else 0 end) | (case when (i->>'reached')::boolean then 2 else 0 end) | (case when (i->>'feeChecked')::boolean then 4 else 0 end)) order by k)
+          select jsonb_agg(jsonb_build_object(
+            'number', i->0, 'dueDate', i->1, 'principalDue', i->2, 'interest', i->3, 'feesDue', i->4, 'principalPaid', i->5, 'interestPaid', i->6, 'feesPaid', i->7,
+            'closed', ((i->>8)::int & 1) <> 0, 'reached', ((i->>8)::int & 2) <> 0, 'feeChecked', ((i->>8)::int & 4) <> 0) order by k)
           from jsonb_array_elements(checkpoint->'installments') with ordinality as e(i, k)))
         where id in (select id from loans where checkpoint is not null order by md5(id::text) limit ${Math.floor(active / 2)})`.execute(scratch.database.db)
     })
@@ -97,7 +97,7 @@ for (const database of testDatabases()) {
     it('is seeded as the close expects: more active loans than one step, each consistent, none closed today', async () => {
       expect(active).to.be.above(200)
       expect(await inconsistent()).to.equal(0)
-      expect(await checkpointForms()).to.deep.equal({ array: Math.floor(active / 2), object: active - Math.floor(active / 2) })
+      expect(await checkpointForms()).to.deep.equal({ object: Math.floor(active / 2), array: active - Math.floor(active / 2) })
     })
 
     it('cut short after its first group committed, stops on the outage; run again, it closes the rest, each loan once, its events numbered on from its count', async () => {
@@ -128,8 +128,8 @@ for (const database of testDatabases()) {
       const figures = (run as E.Right<AccrualRun>).right
       expect(figures).to.deep.include({ loansExamined: active, loansChanged: active - 100, loansFailed: 0 })
       expect(await postedTwice(lastEntry)).to.equal(0)
-      // Every checkpoint read, whichever its form, and written back with names (this build's form); the copies of one loan closed alike.
-      expect(await checkpointForms()).to.deep.equal({ object: active })
+      // Every checkpoint read, whichever its form, and written back as rows; the copies of one loan closed alike.
+      expect(await checkpointForms()).to.deep.equal({ array: active })
       expect(await count(`select count(distinct (t.type, t.amount, t.principal, t.interest, t.fees)) as n from loan_transactions t join loans l on l.id = t.loan_id where t.seq > ${lastEntry} and l.party_id <> (select party_id from loans order by created_at limit 1)`)).to.equal(2)
       expect(await inconsistent()).to.equal(0)
       expect(await misnumbered(counted)).to.deep.equal([])

@@ -51,9 +51,9 @@ export const toLoanSummary = (row: Selectable<Omit<LoansTable, 'checkpoint' | 'e
  * A checkpoint's installment as a row of values: `Working`'s values in order, its three flags
  * one number (closed 1, reached 2, fee checked 4). A checkpoint holds every installment of its
  * loan and the close reads and writes it for every loan every night: without the names repeated
- * in each installment it is a quarter of the size. This build reads the form and still writes
- * installments with names, so that a build writing rows can run beside it in a rolling deploy
- * (expand, then contract; decision 157).
+ * in each installment it is a quarter of the size. Checkpoints are written as rows and read in
+ * either form: those written with names by earlier builds stay readable until the close rewrites
+ * them (decision 157).
  */
 type StoredWorking = readonly [number: number, dueDate: string, principalDue: number, interest: number, feesDue: number, principalPaid: number, interestPaid: number, feesPaid: number, flags: number]
 
@@ -64,8 +64,20 @@ const toWorking = (stored: StoredWorking | Working): Working => {
   return { number, dueDate, principalDue, interest, feesDue, principalPaid, interestPaid, feesPaid, closed: (flags & 1) !== 0, reached: (flags & 2) !== 0, feeChecked: (flags & 4) !== 0 }
 }
 
-/** A checkpoint as its column stores it (JSON). */
-export const checkpointColumn = (checkpoint: ServicingCheckpoint): string => JSON.stringify(checkpoint)
+const toStoredWorking = (w: Working): StoredWorking => [
+  w.number,
+  w.dueDate,
+  w.principalDue,
+  w.interest,
+  w.feesDue,
+  w.principalPaid,
+  w.interestPaid,
+  w.feesPaid,
+  (w.closed ? 1 : 0) | (w.reached ? 2 : 0) | (w.feeChecked ? 4 : 0),
+]
+
+/** A checkpoint as its column stores it (JSON, its installments as rows of values). */
+export const checkpointColumn = (checkpoint: ServicingCheckpoint): string => JSON.stringify({ ...checkpoint, installments: checkpoint.installments.map(toStoredWorking) })
 
 const toCheckpoint = (stored: unknown): ServicingCheckpoint => {
   const checkpoint = json<Omit<ServicingCheckpoint, 'installments'> & { readonly installments: readonly (StoredWorking | Working)[] }>(stored)
