@@ -218,7 +218,7 @@ const replicaReadsOf = (replicas: ReadReplicas, maxLagMs: number): ReplicaReads 
   choose: replicas.choose,
   failed: replicas.failed,
   maxLagMs,
-  replicas: replicas.replicas.map(({ db, description }) => ({ description, stores: { live: postgresWorldStores(db), test: postgresWorldStores(worldDb(db, 'test')) } })),
+  replicas: replicas.replicas.map(({ db, description }) => ({ description, stores: { live: postgresWorldStores(db, 'live'), test: postgresWorldStores(worldDb(db, 'test'), 'test') } })),
 })
 
 /**

@@ -4,6 +4,8 @@ import {
   bookRecords,
   explainable,
   largeTables,
+  partitionsOf,
+  relationsRead,
   scratchDatabase,
   seedLargeBook,
   seedWebhookDeliveries,
@@ -17,7 +19,7 @@ import {
   type ScratchDatabase,
 } from '@lendgate/adapters/testing'
 import { expect } from 'chai'
-import { DELINQUENCY_BUCKETS } from '@lendgate/core'
+import { DELINQUENCY_BUCKETS, type PartyId } from '@lendgate/core'
 import { OPERATIONS, type Operation } from '../src/routes/operations.js'
 import { WORKING_CAPITAL } from './support/booked-loan.js'
 import { bearer, mintKey, request, type MintedKey } from './support/client.js'
@@ -166,6 +168,48 @@ for (const database of testDatabases()) {
       expect(await largeSeqScans(statements[0]!)).to.satisfy((scans: string[]) => scans.every((table) => table === 'loans'))
       const counted = (reply.body as { currencies: { buckets: { loans: number }[] }[] }).currencies.flatMap((c) => c.buckets).reduce((sum, b) => sum + b.loans, 0)
       expect(counted).to.be.greaterThan(BOOK.loans)
+    })
+
+    it("reads the event log only from the day a page starts: the days before `since`, or before the cursor's event, are pruned", async () => {
+      const partner = await mintKey(server.url, { party_id: book.partnerPartyId, client_name: BOOK_PARTNER_CLIENT })
+      // The middle of the partner's events: days on both sides of it hold some.
+      const { client_id: clientId } = await scratch.database.db.selectFrom('parties').select('client_id').where('id', '=', book.partyId as PartyId).executeTakeFirstOrThrow()
+      const times = await scratch.database.db.selectFrom('events').select('created_at').where('client_id', '=', clientId).orderBy('created_at').execute()
+      const since = times[Math.floor(times.length / 2)]!.created_at
+      const dayOf = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '')
+      const allDays = (await partitionsOf(scratch.database, 'events')).filter((name) => /^events_p\d{8}$/.test(name))
+      expect(allDays.filter((name) => name.slice('events_p'.length) < dayOf(since)), 'days before the page').not.to.be.empty
+      /** The day partitions the statements of the last request read. */
+      const daysRead = async (): Promise<string[]> => {
+        const statements = ran.filter((statement) => explainable(statement) && /"events"/.test(statement.sql))
+        ran = []
+        expect(statements, 'a read of the event log').not.to.be.empty
+        return (await Promise.all(statements.map((statement) => relationsRead(scratch.database, statement)))).flat().filter((name) => /^events_p\d{8}$/.test(name))
+      }
+      ran = []
+      const first = await request(server.url, `/public/events?since=${encodeURIComponent(since.toISOString())}&limit=2`, { headers: bearer(partner.api_key) })
+      expect(first.status, first.text).to.equal(200)
+      const fromSince = await daysRead()
+      expect(fromSince, 'the days from since on').not.to.be.empty
+      expect(fromSince.filter((name) => name.slice('events_p'.length) < dayOf(since))).to.deep.equal([])
+      // The whole list, page after page, until a cursor's event is of since's day or later: that page reads from the cursor's day on.
+      type EventPage = { data: { occurred_at: string }[]; next_cursor: string | null }
+      let cursor: string | null = null
+      let cursorDay = ''
+      for (let pages = 0; cursorDay < dayOf(since) && pages < 100; pages++) {
+        const page: { status: number; body: unknown } = await request(server.url, `/public/events?limit=50${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: bearer(partner.api_key) })
+        expect(page.status).to.equal(200)
+        const { data, next_cursor } = page.body as EventPage
+        expect(next_cursor, 'the list goes on past since').to.be.a('string')
+        cursor = next_cursor
+        cursorDay = dayOf(new Date(data.at(-1)!.occurred_at))
+      }
+      ran = []
+      const second = await request(server.url, `/public/events?limit=50&cursor=${encodeURIComponent(cursor!)}`, { headers: bearer(partner.api_key) })
+      expect(second.status, second.text).to.equal(200)
+      const fromCursor = await daysRead()
+      expect(fromCursor).not.to.be.empty
+      expect(fromCursor.filter((name) => name.slice('events_p'.length) < cursorDay)).to.deep.equal([])
     })
 
     it('runs no sequential scan of a large table on any partner route, first pages and pages by cursor', async () => {

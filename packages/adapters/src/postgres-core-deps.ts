@@ -69,7 +69,7 @@ export type WorldStores = Omit<WorldDeps, 'processor' | 'tokenizer' | 'world'>
  * A Kysely repository for each of a world's stores on `db`, bound to that world's tables
  * (`worldDb`). A read replica's stores (decision 156) are these on the replica's database.
  */
-export const postgresWorldStores = (db: Kysely<Database>): WorldStores => ({
+export const postgresWorldStores = (db: Kysely<Database>, world: World): WorldStores => ({
   sessions: postgresOnboardingSessionRepository(db),
   documents: postgresDocumentRepository(db),
   parties: postgresPartyRepository(db),
@@ -80,7 +80,7 @@ export const postgresWorldStores = (db: Kysely<Database>): WorldStores => ({
   loans: postgresLoanRepository(db),
   paymentMethods: postgresPaymentMethodRepository(db),
   audit: postgresAuditLog(db),
-  eventLog: postgresEventLog(db),
+  eventLog: postgresEventLog(db, world),
   eventEndpoints: postgresEventEndpointRepository(db),
   testClocks: postgresTestClockRepository(db),
 })
@@ -90,7 +90,7 @@ export const postgresWorldStores = (db: Kysely<Database>): WorldStores => ({
  * repository for each (`postgresWorldStores`), with the sandbox payment rails.
  */
 export const postgresWorldDeps = (db: Kysely<Database>, world: World): WorldDeps => ({
-  ...postgresWorldStores(db),
+  ...postgresWorldStores(db, world),
   processor: sandboxPaymentProcessor(),
   tokenizer: sandboxTokenizer(),
   world,

@@ -43,12 +43,19 @@ for (const database of testDatabases()) {
     })
 
     const tablesOf = async (schema: string): Promise<string[]> =>
-      (await sql<{ name: string }>`select relname::text as name from pg_class where relnamespace = ${schema}::regnamespace and relkind in ('r', 'p') order by 1`.execute(db)).rows.map((r) => r.name)
+      (await sql<{ name: string }>`select relname::text as name from pg_class where relnamespace = ${schema}::regnamespace and relkind in ('r', 'p') and not relispartition order by 1`.execute(db)).rows.map((r) => r.name)
 
     it('names every table of the database as a world table or a shared one, and gives the test world exactly the world tables', async () => {
       const known = new Set<string>([...WORLD_TABLES, ...SHARED_TABLES])
       expect((await tablesOf(live)).filter((table) => !known.has(table)), 'tables neither world nor shared').to.deep.equal([])
       expect(await tablesOf(TEST_WORLD_SCHEMA)).to.deep.equal([...WORLD_TABLES].sort())
+    })
+
+    it("partitions the test world's event log as the live world's, a partition a day", async () => {
+      const partitionsOf = async (schema: string): Promise<string[]> =>
+        (await sql<{ name: string }>`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = format('%I.events', ${schema}::text)::regclass order by 1`.execute(db)).rows.map((r) => r.name)
+      const days = Array.from({ length: 37 }, (_, k) => `events_p${new Date(Date.now() + (k - 30) * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`)
+      for (const schema of [live, TEST_WORLD_SCHEMA]) expect(await partitionsOf(schema), schema).to.include.members(['events_default', ...days])
     })
 
     it('gives each world table the same columns, checks, indexes and foreign keys in both worlds', async () => {

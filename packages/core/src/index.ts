@@ -180,9 +180,9 @@ export {
 
 // Events
 export { EVENT_TYPES, type EventType, type EventDraft, type LoggedEvent, type EventView, type EventSubject, eventView, eventDraft } from './domain/events/event.js'
-export { type EventLog, type EventAudience, type EventFilter } from './ports/event-log.js'
+export { type EventLog, type EventAudience, type EventFilter, type PruneStep } from './ports/event-log.js'
 export { EventFilters, listEvents } from './use-cases/events/list-events.js'
-export { EVENT_RETENTION_DAYS, eventRetentionJob, eventRetentionJobName } from './use-cases/events/prune-events.js'
+export { EVENT_DAYS_READIED_AHEAD, EVENT_RETENTION_DAYS, eventRetentionJob, eventRetentionJobName } from './use-cases/events/prune-events.js'
 export {
   ENDPOINT_STATUSES, type EndpointStatus, type EventEndpoint, type EndpointDelivery, CreateEndpointInput, UpdateEndpointInput,
   RotateSecretInput, RecoverInput, DEFAULT_SECRET_GRACE_SECONDS, enables, signingSecrets, DELIVERY_STATUSES, type DeliveryRecord,

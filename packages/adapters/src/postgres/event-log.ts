@@ -1,9 +1,11 @@
-import type { EventDraft, EventId, EventLog, EventType, LoanId, LoggedEvent } from '@lendgate/core'
+import type { EventDraft, EventId, EventLog, EventType, LoanId, LoggedEvent, World } from '@lendgate/core'
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely'
+import { defaultPartitionOf, dropOldestDay, makeDayPartitions } from './event-partitions.js'
 import { inSequencePage } from './paging.js'
 import type { Database, EventsTable } from './schema.js'
 import { query } from './store-errors.js'
 import { write, writeTogether, type Write } from './together.js'
+import { worldSchema } from './worlds.js'
 
 export const toLoggedEvent = (row: Selectable<EventsTable>): LoggedEvent => ({
   id: row.id,
@@ -109,8 +111,8 @@ export const eventWrites = (trx: Transaction<Database>, events: readonly EventDr
 /** Writes `events` in `trx` with their deliveries and loan counts, in one statement (nothing when there are none). */
 export const insertEvents = (trx: Transaction<Database>, events: readonly EventDraft[]): Promise<void> => writeTogether(trx, eventWrites(trx, events))
 
-/** The event log of one world: `db` bound to it (`worldDb`). */
-export const postgresEventLog = (db: Kysely<Database>): EventLog => ({
+/** The event log of `world`: `db` bound to it (`worldDb`). */
+export const postgresEventLog = (db: Kysely<Database>, world: World): EventLog => ({
   // The audience is two index ranges (`client_id`, and the party's events its client did not
   // onboard), each read in list order up to the page's end and merged: no sort of a client's
   // whole log, however long.
@@ -130,10 +132,32 @@ export const postgresEventLog = (db: Kysely<Database>): EventLog => ({
       return rows.map(toLoggedEvent)
     }),
 
+  // A day past retention goes whole (its partition dropped); the events the default partition
+  // holds from before the cut (days no partition was made for) go a batch at a time, each with its
+  // deliveries. A day's partition is never thinned row by row: its events go with it, on the first
+  // run after the whole day is past retention.
   prune: (before, limit) =>
     query(async () => {
-      const doomed = db.selectFrom('events').select('seq').where('created_at', '<', before).orderBy('created_at').limit(limit)
-      const deleted = await db.deleteFrom('events').where('seq', 'in', doomed).executeTakeFirst()
-      return Number(deleted.numDeletedRows)
+      const tables = { schema: worldSchema(world) }
+      const dropped = await dropOldestDay(db, tables, before)
+      if (dropped !== undefined) return { deleted: dropped, more: true }
+      const deleted = await db
+        .with('doomed', (db) =>
+          db
+            .selectFrom('events')
+            .select(['seq', 'id'])
+            .where(sql`tableoid`, '=', sql`to_regclass(${defaultPartitionOf(tables)})`)
+            .where('created_at', '<', before)
+            .orderBy('created_at')
+            .limit(limit),
+        )
+        .with('deliveries', (db) => db.deleteFrom('event_deliveries').where('event_id', 'in', (eb) => eb.selectFrom('doomed').select('doomed.id')).returning('event_deliveries.id'))
+        .deleteFrom('events')
+        .where('seq', 'in', (eb) => eb.selectFrom('doomed').select('doomed.seq'))
+        .executeTakeFirst()
+      const n = Number(deleted.numDeletedRows)
+      return { deleted: n, more: n === limit }
     }),
+
+  prepare: (from, through) => query(() => makeDayPartitions(db, { schema: worldSchema(world) }, from, through)),
 })

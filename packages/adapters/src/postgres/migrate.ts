@@ -33,6 +33,7 @@ import * as operatorLoanReads from './migrations/0030-operator-loan-reads.js'
 import * as operatorRequests from './migrations/0031-operator-requests.js'
 import * as operatorDeliveries from './migrations/0032-operator-deliveries.js'
 import * as operatorLoanOrders from './migrations/0033-operator-loan-orders.js'
+import * as eventPartitions from './migrations/0034-event-partitions.js'
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the same list runs
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031-operator-requests': operatorRequests,
   '0032-operator-deliveries': operatorDeliveries,
   '0033-operator-loan-orders': operatorLoanOrders,
+  '0034-event-partitions': eventPartitions,
 }
 
 /** Names of every migration, in order. */

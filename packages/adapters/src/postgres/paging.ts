@@ -16,13 +16,15 @@ export const inPage = <QB extends SelectQueryBuilder<any, any, any>>(query: QB, 
 }
 
 /**
- * The same for rows ordered by `(created_at, seq)` (ledger entries and balance snapshots, whose
- * `seq` orders rows written in the same millisecond): the cursor's id is the zero-padded seq.
+ * The same for rows ordered by `(created_at, seq)` (ledger entries, balance snapshots and events,
+ * whose `seq` orders rows written in the same millisecond): the cursor's id is the zero-padded
+ * seq. The position is also stated as `created_at >=` the cursor's: PostgreSQL prunes a table
+ * partitioned by time (the event log) on that, not on the row comparison.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- works on any single-table select with those two columns
 export const inSequencePage = <QB extends SelectQueryBuilder<any, any, any>>(query: QB, page: PageRequest): QB => {
   const after = O.isSome(page.after)
-    ? query.where(sql<SqlBool>`(created_at, seq) > (${page.after.value.createdAt}, ${BigInt(page.after.value.id)})`)
+    ? query.where(sql<SqlBool>`created_at >= ${page.after.value.createdAt} and (created_at, seq) > (${page.after.value.createdAt}, ${BigInt(page.after.value.id)})`)
     : query
   return after.orderBy(sql`created_at`).orderBy(sql`seq`).limit(page.limit + 1) as QB
 }

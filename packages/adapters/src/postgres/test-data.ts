@@ -2,7 +2,7 @@ import { invalidState, type ClientId, type TestData, type WipedTestData } from '
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely'
 import { insertAuditEvent } from './audit-log.js'
 import type { Database } from './schema.js'
 import { query } from './store-errors.js'
@@ -43,18 +43,11 @@ const wipeClient = async (trx: Transaction<Database>, clientId: ClientId): Promi
     .execute()
   if (inProgress.length > 0) return 'ach_file_in_progress'
   await trx.deleteFrom('event_endpoints').where('client_id', '=', clientId).execute()
-  const events = deleted(
-    await trx
-      .deleteFrom('events')
-      .where((eb) =>
-        eb.or([
-          eb('party_id', 'in', parties),
-          eb('loan_id', 'in', loans),
-          eb('resource_id', 'in', applications.clearSelect().select(sql<string>`id::text`.as('id'))),
-        ]),
-      )
-      .executeTakeFirst(),
-  )
+  const ofTheClient = (eb: ExpressionBuilder<Database, 'events'>) =>
+    eb.or([eb('party_id', 'in', parties), eb('loan_id', 'in', loans), eb('resource_id', 'in', applications.clearSelect().select(sql<string>`id::text`.as('id')))])
+  // An event's deliveries go with it (the log is partitioned, so no foreign key cascades them).
+  await trx.deleteFrom('event_deliveries').where('event_id', 'in', (eb) => eb.selectFrom('events').select('events.id').where(ofTheClient)).execute()
+  const events = deleted(await trx.deleteFrom('events').where(ofTheClient).executeTakeFirst())
   await trx.deleteFrom('loan_balances').where('loan_id', 'in', loans).execute()
   await trx.deleteFrom('loan_transactions').where('loan_id', 'in', loans).execute()
   // A payment's place in a bank file, and the returns and notices of change that named it, go with

@@ -27,3 +27,6 @@ export const SHARED_TABLES = ['api_clients', 'api_keys', 'operators', 'operator_
  * a live table, through a pooler in transaction mode too. The live world's is `db` itself.
  */
 export const worldDb = (db: Kysely<Database>, world: World): Kysely<Database> => (world === 'live' ? db : db.withSchema(TEST_WORLD_SCHEMA))
+
+/** The schema of `world`'s tables for statements `withSchema` does not qualify (raw SQL, DDL): none for the live world, whose tables are the session's current schema's. */
+export const worldSchema = (world: World): string | undefined => (world === 'live' ? undefined : TEST_WORLD_SCHEMA)

@@ -23,15 +23,27 @@ export const largeTables = async (database: OpenDatabase, minRows: number): Prom
 
 type PlanNode = { readonly 'Node Type': string; readonly 'Relation Name'?: string; readonly Plans?: readonly PlanNode[] }
 
-const seqScansOf = (node: PlanNode): string[] => [
-  ...(node['Node Type'] === 'Seq Scan' && node['Relation Name'] !== undefined ? [node['Relation Name']] : []),
-  ...(node.Plans ?? []).flatMap(seqScansOf),
+/** The relations (tables, partitions) of the nodes of `node`'s plan that `reads` picks. */
+const relationsOf = (node: PlanNode, reads: (node: PlanNode) => boolean): string[] => [
+  ...(reads(node) && node['Relation Name'] !== undefined ? [node['Relation Name']] : []),
+  ...(node.Plans ?? []).flatMap((child) => relationsOf(child, reads)),
 ]
 
-/** The tables `statement`'s plan (with its parameters) reads with a sequential scan. Nothing is run. */
-export const sequentialScans = async (database: OpenDatabase, statement: LoggedStatement): Promise<string[]> => {
+/** `statement`'s plan with its parameters. Nothing is run. */
+const planOf = async (database: OpenDatabase, statement: LoggedStatement): Promise<PlanNode> => {
   const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]))
   const plan = rows[0]?.['QUERY PLAN']
   const [top] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ readonly Plan: PlanNode }]
-  return seqScansOf(top.Plan)
+  return top.Plan
 }
+
+/** The tables `statement`'s plan (with its parameters) reads with a sequential scan. Nothing is run. */
+export const sequentialScans = async (database: OpenDatabase, statement: LoggedStatement): Promise<string[]> =>
+  relationsOf(await planOf(database, statement), (node) => node['Node Type'] === 'Seq Scan')
+
+/** The tables and partitions `statement`'s plan (with its parameters) reads at all: a partition pruned when planning is not among them. Nothing is run. */
+export const relationsRead = async (database: OpenDatabase, statement: LoggedStatement): Promise<string[]> => [...new Set(relationsOf(await planOf(database, statement), () => true))]
+
+/** The partitions of `table` of the current schema, by name. */
+export const partitionsOf = async (database: OpenDatabase, table: string): Promise<string[]> =>
+  (await sql<{ name: string }>`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${table}) order by 1`.execute(database.db)).rows.map((r) => r.name)

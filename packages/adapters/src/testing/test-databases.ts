@@ -164,7 +164,8 @@ export const testDatabases = (): readonly TestDatabase[] => [
 /** A test database seen from one world (decision 128): `db` reaches the shared tables, `world` the world's own. */
 export type WorldDatabase = {
   readonly name: string
-  readonly open: () => Promise<{ readonly db: Kysely<Database>; readonly world: Kysely<Database> }>
+  /** `world` is `db` bound to the world named `worldName` (`worldDb`). */
+  readonly open: () => Promise<{ readonly db: Kysely<Database>; readonly world: Kysely<Database>; readonly worldName: World }>
 }
 
 /**
@@ -177,7 +178,7 @@ export const testWorlds = (): readonly WorldDatabase[] => {
     name: `${database.name}, ${world} world`,
     open: async () => {
       const { db } = await database.open()
-      return { db, world: worldDb(db, world) }
+      return { db, world: worldDb(db, world), worldName: world }
     },
   })
   return [...databases.map((database) => inWorld(database, 'live')), inWorld(databases.at(-1)!, 'test')]

@@ -17,6 +17,16 @@ export type EventFilter = { readonly type?: EventType; readonly resourceId?: str
 export type EventLog = {
   /** In `(occurredAt, seq)` order, at most `page.limit + 1`; the cursor's id is the zero-padded `seq`. */
   readonly list: (audience: EventAudience, filter: EventFilter, page: PageRequest) => TE.TaskEither<StoreUnavailable, readonly LoggedEvent[]>
-  /** Deletes up to `limit` events written before `before`; answers how many went. */
-  readonly prune: (before: Date, limit: number) => TE.TaskEither<StoreUnavailable, number>
+  /**
+   * One step of removing the events written before `before`, with their deliveries. A store that
+   * keeps events in stretches of time (the PostgreSQL log's day partitions) removes a stretch at
+   * once, when all of it is before `before`, and never thins one; other events go up to `limit` a
+   * step. Answers how many went, and whether a step may find more.
+   */
+  readonly prune: (before: Date, limit: number) => TE.TaskEither<StoreUnavailable, PruneStep>
+  /** Readies the log for the events of the days from `from` to `through` (the PostgreSQL log makes their day partitions); answers how many days it readied. */
+  readonly prepare: (from: Date, through: Date) => TE.TaskEither<StoreUnavailable, number>
 }
+
+/** What a step of `EventLog.prune` did: the events it removed, and whether more are left before its cut. */
+export type PruneStep = { readonly deleted: number; readonly more: boolean }

@@ -9,32 +9,44 @@ import { worldJobName, type SteppedJob } from '../jobs/leased-job.js'
 /** How long the event log keeps an event (docs/events.md): 30 days, then the retention job deletes it with its deliveries. */
 export const EVENT_RETENTION_DAYS = 30
 
-/** How many events one step deletes: short transactions, however large the backlog. */
+/** How many days ahead each run readies the log for (`EventLog.prepare`): a week of runs can fail before a day goes unreadied. */
+export const EVENT_DAYS_READIED_AHEAD = 7
+
+const DAY_MS = 86_400_000
+
+/** How many events one step deletes one by one: short transactions, however large the backlog. */
 const PRUNE_BATCH = 1_000
 
 /** The name of `world`'s event retention job: its lease's key and its label in metrics. */
 export const eventRetentionJobName = (world: World): string => worldJobName('event-retention', world)
 
-/** A retention run's progress: the events it has deleted. */
-const PruneProgress = t.type({ deleted: t.number })
+/** A retention run's progress: the days it readied (null before its first step), and the events it has deleted. */
+const PruneProgress = t.type({ readied: t.union([t.number, t.null]), deleted: t.number })
 
 /**
- * `world`'s event retention job (its `eventLog`): deletes the events written more than
- * `EVENT_RETENTION_DAYS` before the run's start, a batch a step, until none is left.
+ * `world`'s event retention job (its `eventLog`): first readies the log for today and the
+ * `EVENT_DAYS_READIED_AHEAD` days after it, then deletes the events written more than
+ * `EVENT_RETENTION_DAYS` before the run's start, a step at a time, until none is left.
  */
 export const eventRetentionJob =
-  (deps: { readonly eventLog: Pick<EventLog, 'prune'>; readonly clock: Clock }, world: World) =>
+  (deps: { readonly eventLog: Pick<EventLog, 'prune' | 'prepare'>; readonly clock: Clock }, world: World) =>
   (_runKey: string): SteppedJob<t.TypeOf<typeof PruneProgress>> => {
-    const before = new Date(deps.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)
+    const now = deps.clock.now()
+    const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * DAY_MS)
     return {
       name: eventRetentionJobName(world),
-      initial: { deleted: 0 },
+      initial: { readied: null, deleted: 0 },
       progress: PruneProgress,
       step: (progress) =>
-        pipe(
-          deps.eventLog.prune(before, PRUNE_BATCH),
-          TE.map((deleted) => ({ progress: { deleted: progress.deleted + deleted }, done: deleted < PRUNE_BATCH })),
-        ),
+        progress.readied === null
+          ? pipe(
+              deps.eventLog.prepare(now, new Date(now.getTime() + EVENT_DAYS_READIED_AHEAD * DAY_MS)),
+              TE.map((readied) => ({ progress: { ...progress, readied }, done: false })),
+            )
+          : pipe(
+              deps.eventLog.prune(before, PRUNE_BATCH),
+              TE.map(({ deleted, more }) => ({ progress: { ...progress, deleted: progress.deleted + deleted }, done: !more })),
+            ),
       finish: () => TE.right(undefined),
     }
   }
