@@ -48,6 +48,9 @@ export const postgresEventDeliveryQueue = (db: Kysely<Database>, world: World): 
       if (claimed.length === 0) return []
       const endpoints = await db.selectFrom('event_endpoints').selectAll().where('id', 'in', [...new Set(claimed.map((c) => c.endpoint_id))]).execute()
       const events = await db.selectFrom('events').selectAll().where('id', 'in', [...new Set(claimed.map((c) => c.event_id))]).execute()
+      // A delivery whose event retention removed meanwhile (a resend racing the day's drop) has nothing left to send: it goes.
+      const orphans = claimed.filter((c) => !events.some((e) => e.id === c.event_id)).map((c) => c.id)
+      if (orphans.length > 0) await db.deleteFrom('event_deliveries').where('id', 'in', orphans).execute()
       return claimed.flatMap((c): DueDelivery[] => {
         const endpoint = endpoints.find((e) => e.id === c.endpoint_id)
         const event = events.find((e) => e.id === c.event_id)

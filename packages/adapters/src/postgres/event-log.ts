@@ -1,6 +1,6 @@
 import type { EventDraft, EventId, EventLog, EventType, LoanId, LoggedEvent, World } from '@lendgate/core'
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely'
-import { defaultPartitionOf, dropOldestDay, makeDayPartitions } from './event-partitions.js'
+import { dropOldestDay, makeDayPartitions, pruneDefaultPartition } from './event-partitions.js'
 import { inSequencePage } from './paging.js'
 import type { Database, EventsTable } from './schema.js'
 import { query } from './store-errors.js'
@@ -135,28 +135,15 @@ export const postgresEventLog = (db: Kysely<Database>, world: World): EventLog =
   // A day past retention goes whole (its partition dropped); the events the default partition
   // holds from before the cut (days no partition was made for) go a batch at a time, each with its
   // deliveries. A day's partition is never thinned row by row: its events go with it, on the first
-  // run after the whole day is past retention.
+  // run after the whole day is past retention. A day that cannot be locked in time waits for the
+  // next run.
   prune: (before, limit) =>
     query(async () => {
       const tables = { schema: worldSchema(world) }
-      const dropped = await dropOldestDay(db, tables, before)
-      if (dropped !== undefined) return { deleted: dropped, more: true }
-      const deleted = await db
-        .with('doomed', (db) =>
-          db
-            .selectFrom('events')
-            .select(['seq', 'id'])
-            .where(sql`tableoid`, '=', sql`to_regclass(${defaultPartitionOf(tables)})`)
-            .where('created_at', '<', before)
-            .orderBy('created_at')
-            .limit(limit),
-        )
-        .with('deliveries', (db) => db.deleteFrom('event_deliveries').where('event_id', 'in', (eb) => eb.selectFrom('doomed').select('doomed.id')).returning('event_deliveries.id'))
-        .deleteFrom('events')
-        .where('seq', 'in', (eb) => eb.selectFrom('doomed').select('doomed.seq'))
-        .executeTakeFirst()
-      const n = Number(deleted.numDeletedRows)
-      return { deleted: n, more: n === limit }
+      const day = await dropOldestDay(db, tables, before)
+      if (day !== 'none' && day !== 'busy') return { deleted: day.dropped, more: true, deferred: false }
+      const deleted = await pruneDefaultPartition(db, tables, before, limit)
+      return { deleted, more: deleted === limit, deferred: day === 'busy' }
     }),
 
   prepare: (from, through) => query(() => makeDayPartitions(db, { schema: worldSchema(world) }, from, through)),

@@ -47,6 +47,9 @@ const LOST_RACE = new Set([UNIQUE_VIOLATION, '23503', '40001', '40P01'])
  * `lost_race`, a statement beaten by a concurrent one that nothing more specific caught (retry:
  * 409); `failure`, anything else (an outage or a bug: 500).
  */
+/** Whether `error` is PostgreSQL's `lock_not_available` (55P03): a statement gave up waiting for a lock at its `lock_timeout`. */
+export const isLockNotAvailable = (error: unknown): boolean => isDatabaseError(error) && error.code === '55P03'
+
 export const storeFailureKind = (cause: unknown): 'refused_value' | 'lost_race' | 'failure' => {
   if (!isDatabaseError(cause)) return 'failure'
   if (REFUSED_VALUE.has(cause.code)) return 'refused_value'

@@ -21,12 +21,13 @@ export type EventLog = {
    * One step of removing the events written before `before`, with their deliveries. A store that
    * keeps events in stretches of time (the PostgreSQL log's day partitions) removes a stretch at
    * once, when all of it is before `before`, and never thins one; other events go up to `limit` a
-   * step. Answers how many went, and whether a step may find more.
+   * step. Answers how many went, whether a step may find more, and whether a stretch due was left
+   * for a later run because the store was busy with it (a long reader holding its lock).
    */
   readonly prune: (before: Date, limit: number) => TE.TaskEither<StoreUnavailable, PruneStep>
   /** Readies the log for the events of the days from `from` to `through` (the PostgreSQL log makes their day partitions); answers how many days it readied. */
   readonly prepare: (from: Date, through: Date) => TE.TaskEither<StoreUnavailable, number>
 }
 
-/** What a step of `EventLog.prune` did: the events it removed, and whether more are left before its cut. */
-export type PruneStep = { readonly deleted: number; readonly more: boolean }
+/** What a step of `EventLog.prune` did: the events it removed, whether more are left before its cut, and whether it left a stretch due for a later run. */
+export type PruneStep = { readonly deleted: number; readonly more: boolean; readonly deferred: boolean }

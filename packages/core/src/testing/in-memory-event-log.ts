@@ -166,7 +166,7 @@ export const inMemoryEventLog = (onboarderOf: (partyId: PartyId) => ClientId | n
       TE.fromIO(() => {
         const doomed = new Set(events.filter((e) => e.occurredAt < before).sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime()).slice(0, limit).map((e) => e.seq))
         events = events.filter((e) => !doomed.has(e.seq))
-        return { deleted: doomed.size, more: events.some((e) => e.occurredAt < before) }
+        return { deleted: doomed.size, more: events.some((e) => e.occurredAt < before), deferred: false }
       }),
     prepare: () => TE.right(0),
   }

@@ -20,8 +20,8 @@ const PRUNE_BATCH = 1_000
 /** The name of `world`'s event retention job: its lease's key and its label in metrics. */
 export const eventRetentionJobName = (world: World): string => worldJobName('event-retention', world)
 
-/** A retention run's progress: the days it readied (null before its first step), and the events it has deleted. */
-const PruneProgress = t.type({ readied: t.union([t.number, t.null]), deleted: t.number })
+/** A retention run's progress: the days it readied (null before its first step), the events it has deleted, and whether it left a day due to the next run (the store was busy with it). */
+const PruneProgress = t.type({ readied: t.union([t.number, t.null]), deleted: t.number, deferred: t.boolean })
 
 /**
  * `world`'s event retention job (its `eventLog`): first readies the log for today and the
@@ -35,7 +35,7 @@ export const eventRetentionJob =
     const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * DAY_MS)
     return {
       name: eventRetentionJobName(world),
-      initial: { readied: null, deleted: 0 },
+      initial: { readied: null, deleted: 0, deferred: false },
       progress: PruneProgress,
       step: (progress) =>
         progress.readied === null
@@ -45,7 +45,7 @@ export const eventRetentionJob =
             )
           : pipe(
               deps.eventLog.prune(before, PRUNE_BATCH),
-              TE.map(({ deleted, more }) => ({ progress: { ...progress, deleted: progress.deleted + deleted }, done: !more })),
+              TE.map(({ deleted, more, deferred }) => ({ progress: { ...progress, deleted: progress.deleted + deleted, deferred: progress.deferred || deferred }, done: !more })),
             ),
       finish: () => TE.right(undefined),
     }
