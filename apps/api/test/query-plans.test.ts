@@ -177,7 +177,7 @@ for (const database of testDatabases()) {
       const times = await scratch.database.db.selectFrom('events').select('created_at').where('client_id', '=', clientId).orderBy('created_at').execute()
       const since = times[Math.floor(times.length / 2)]!.created_at
       const dayOf = (at: Date) => at.toISOString().slice(0, 10).replaceAll('-', '')
-      const allDays = (await partitionsOf(scratch.database, 'events')).filter((name) => /^events_p\d{8}$/.test(name))
+      const allDays = (await partitionsOf(scratch.database.db, 'events')).filter((name) => /^events_p\d{8}$/.test(name))
       expect(allDays.filter((name) => name.slice('events_p'.length) < dayOf(since)), 'days before the page').not.to.be.empty
       /** The day partitions the statements of the last request read. */
       const daysRead = async (): Promise<string[]> => {

@@ -5,6 +5,7 @@ import * as O from 'fp-ts/lib/Option.js'
 import { sql, type Kysely } from 'kysely'
 import { postgresEventDeliveryQueue } from '../src/postgres/event-delivery-queue.js'
 import { insertEvents, postgresEventLog } from '../src/postgres/event-log.js'
+import { partitionsOf } from '../src/postgres/event-partitions.js'
 import { migrateTo, migrateToLatest } from '../src/postgres/migrate.js'
 import { postgresOnboardingSessionRepository } from '../src/postgres/onboarding-session-repository.js'
 import type { Database } from '../src/postgres/schema.js'
@@ -33,8 +34,7 @@ for (const database of testDatabases()) {
       let now: Date
 
       const qualified = (name: string) => (worldSchema(world) === undefined ? name : `${worldSchema(world)}.${name}`)
-      const partitions = async (): Promise<string[]> =>
-        (await sql<{ name: string }>`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${qualified('events')}) order by 1`.execute(scratch.database.db)).rows.map((r) => r.name)
+      const partitions = (): Promise<string[]> => partitionsOf(scratch.database.db, qualified('events'))
       /** The partition that holds event `id`, or undefined when it is gone. */
       const holder = async (id: string): Promise<string | undefined> =>
         (await sql<{ name: string }>`select tableoid::regclass::text as name from ${sql.table(qualified('events'))} where id = ${id}`.execute(scratch.database.db)).rows[0]?.name.replace(/^.*\./, '')

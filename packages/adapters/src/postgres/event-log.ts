@@ -112,39 +112,41 @@ export const eventWrites = (trx: Transaction<Database>, events: readonly EventDr
 export const insertEvents = (trx: Transaction<Database>, events: readonly EventDraft[]): Promise<void> => writeTogether(trx, eventWrites(trx, events))
 
 /** The event log of `world`: `db` bound to it (`worldDb`). */
-export const postgresEventLog = (db: Kysely<Database>, world: World): EventLog => ({
-  // The audience is two index ranges (`client_id`, and the party's events its client did not
-  // onboard), each read in list order up to the page's end and merged: no sort of a client's
-  // whole log, however long.
-  list: (audience, filter, page) =>
-    query(async () => {
-      const branch = (seen: (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>) => {
-        let q = db.selectFrom('events').selectAll().where(seen)
-        if (filter.type !== undefined) q = q.where('type', '=', filter.type)
-        if (filter.resourceId !== undefined) q = q.where('resource_id', '=', filter.resourceId)
-        if (filter.from !== undefined) q = q.where('created_at', '>=', filter.from)
-        if (filter.to !== undefined) q = q.where('created_at', '<', filter.to)
-        return db.selectFrom(inSequencePage(q, page).as('branch')).selectAll()
-      }
-      const onboarded = branch((eb) => eb('client_id', '=', audience.clientId))
-      const own = branch((eb) => eb.and([eb('party_id', '=', audience.partyId), eb.or([eb('client_id', 'is', null), eb('client_id', '<>', audience.clientId)])]))
-      const rows = await db.selectFrom(onboarded.unionAll(own).as('seen')).selectAll().orderBy('created_at').orderBy('seq').limit(page.limit + 1).execute()
-      return rows.map(toLoggedEvent)
-    }),
+export const postgresEventLog = (db: Kysely<Database>, world: World): EventLog => {
+  const tables = { schema: worldSchema(world) }
+  return {
+    // The audience is two index ranges (`client_id`, and the party's events its client did not
+    // onboard), each read in list order up to the page's end and merged: no sort of a client's
+    // whole log, however long.
+    list: (audience, filter, page) =>
+      query(async () => {
+        const branch = (seen: (eb: ExpressionBuilder<Database, 'events'>) => Expression<SqlBool>) => {
+          let q = db.selectFrom('events').selectAll().where(seen)
+          if (filter.type !== undefined) q = q.where('type', '=', filter.type)
+          if (filter.resourceId !== undefined) q = q.where('resource_id', '=', filter.resourceId)
+          if (filter.from !== undefined) q = q.where('created_at', '>=', filter.from)
+          if (filter.to !== undefined) q = q.where('created_at', '<', filter.to)
+          return db.selectFrom(inSequencePage(q, page).as('branch')).selectAll()
+        }
+        const onboarded = branch((eb) => eb('client_id', '=', audience.clientId))
+        const own = branch((eb) => eb.and([eb('party_id', '=', audience.partyId), eb.or([eb('client_id', 'is', null), eb('client_id', '<>', audience.clientId)])]))
+        const rows = await db.selectFrom(onboarded.unionAll(own).as('seen')).selectAll().orderBy('created_at').orderBy('seq').limit(page.limit + 1).execute()
+        return rows.map(toLoggedEvent)
+      }),
 
-  // A day past retention goes whole (its partition dropped); the events the default partition
-  // holds from before the cut (days no partition was made for) go a batch at a time, each with its
-  // deliveries. A day's partition is never thinned row by row: its events go with it, on the first
-  // run after the whole day is past retention. A day that cannot be locked in time waits for the
-  // next run.
-  prune: (before, limit) =>
-    query(async () => {
-      const tables = { schema: worldSchema(world) }
-      const day = await dropOldestDay(db, tables, before)
-      if (day !== 'none' && day !== 'busy') return { deleted: day.dropped, more: true, deferred: false }
-      const deleted = await pruneDefaultPartition(db, tables, before, limit)
-      return { deleted, more: deleted === limit, deferred: day === 'busy' }
-    }),
+    // A day past retention goes whole (its partition dropped); the events the default partition
+    // holds from before the cut (days no partition was made for) go a batch at a time, each with its
+    // deliveries. A day's partition is never thinned row by row: its events go with it, on the first
+    // run after the whole day is past retention. A day that cannot be locked in time waits for the
+    // next run.
+    prune: (before, limit) =>
+      query(async () => {
+        const day = await dropOldestDay(db, tables, before)
+        if (typeof day === 'object') return { deleted: day.dropped, more: true, deferred: false }
+        const deleted = await pruneDefaultPartition(db, tables, before, limit)
+        return { deleted, more: deleted === limit, deferred: day === 'busy' }
+      }),
 
-  prepare: (from, through) => query(() => makeDayPartitions(db, { schema: worldSchema(world) }, from, through)),
-})
+    prepare: (from, through) => query(() => makeDayPartitions(db, tables, from, through)),
+  }
+}

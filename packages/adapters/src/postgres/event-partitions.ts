@@ -31,18 +31,19 @@ const timestampOf = (ms: number): RawBuilder<unknown> => sql.lit(new Date(ms).to
 /** The start of the UTC day of `at`. */
 const dayStartOf = (at: Date): number => Math.floor(at.getTime() / DAY_MS) * DAY_MS
 
+/** The partitions of table `parent` (a name `to_regclass` resolves: `events`, `lendgate_test.events`), by name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the catalog is read on any schema
+export const partitionsOf = async (db: Kysely<any>, parent: string): Promise<string[]> =>
+  (await sql<{ name: string }>`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${parent}) order by 1`.execute(db)).rows.map((r) => r.name)
+
 /** The log's day partitions, by the start of their day, oldest first. */
-const dayPartitions = async (db: Kysely<Database>, tables: EventTables): Promise<readonly number[]> => {
-  const parent = tables.schema === undefined ? 'events' : `${tables.schema}.events`
-  const { rows } = await sql<{ name: string }>`
-    select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${parent})`.execute(db)
-  return rows
-    .flatMap((r) => {
-      const day = DAY_PARTITION.exec(r.name)
+const dayPartitions = async (db: Kysely<Database>, tables: EventTables): Promise<readonly number[]> =>
+  (await partitionsOf(db, tables.schema === undefined ? 'events' : `${tables.schema}.events`))
+    .flatMap((name) => {
+      const day = DAY_PARTITION.exec(name)
       return day === null ? [] : [Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))]
     })
     .sort((a, b) => a - b)
-}
 
 /** Runs `ddl`, a transaction of partition DDL, with `LOCK_TIMEOUT`; 'busy' when a lock was not had in time (nothing done). */
 const withLockTimeout = async <A>(db: Kysely<Database>, ddl: (trx: Kysely<Database>) => Promise<A>): Promise<A | 'busy'> => {

@@ -44,6 +44,5 @@ export const sequentialScans = async (database: OpenDatabase, statement: LoggedS
 /** The tables and partitions `statement`'s plan (with its parameters) reads at all: a partition pruned when planning is not among them. Nothing is run. */
 export const relationsRead = async (database: OpenDatabase, statement: LoggedStatement): Promise<string[]> => [...new Set(relationsOf(await planOf(database, statement), () => true))]
 
-/** The partitions of `table` of the current schema, by name. */
-export const partitionsOf = async (database: OpenDatabase, table: string): Promise<string[]> =>
-  (await sql<{ name: string }>`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${table}) order by 1`.execute(database.db)).rows.map((r) => r.name)
+/** The partitions of a table, for the tests that check which ones a plan reads. */
+export { partitionsOf } from '../postgres/event-partitions.js'
